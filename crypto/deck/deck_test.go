@@ -1,0 +1,32 @@
+package deck
+
+import (
+	"testing"
+)
+
+func TestHonestHand(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		tab := newTable(t, n, "honest")
+		if !tab.hand.Ready() {
+			t.Fatal("hand not ready")
+		}
+		tiles, err := tab.hand.Audit(tab.seeds(), newFixedRand("audit"))
+		if err != nil {
+			t.Fatalf("n=%d: audit: %v", n, err)
+		}
+		seen := make([]bool, DeckSize)
+		for pos := 0; pos < DeckSize; pos++ {
+			j, err := tab.hand.Open(pos, tab.shares(t, pos))
+			if err != nil {
+				t.Fatalf("n=%d: open %d: %v", n, pos, err)
+			}
+			if j != tiles[pos] {
+				t.Fatalf("n=%d: position %d opened to %d, audit says %d", n, pos, j, tiles[pos])
+			}
+			if seen[j] {
+				t.Fatalf("n=%d: tile %d opened twice", n, j)
+			}
+			seen[j] = true
+		}
+	}
+}

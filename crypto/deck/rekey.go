@@ -1,0 +1,156 @@
+package deck
+
+import (
+	"encoding/binary"
+	"io"
+
+	"github.com/gtank/ristretto255"
+	"github.com/okey-game/okey/crypto/dleq"
+	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/crypto/internal/par"
+)
+
+// RekeyEntrySize is the size of one position's entry in a re-key message:
+// B_ij || E_i[j] || R1 || R2 || s.
+const RekeyEntrySize = 2*group.PointSize + dleq.ProofSize
+
+// RekeyMessageSize is the size of a re-key message: 106 entries.
+const RekeyMessageSize = DeckSize * RekeyEntrySize
+
+// RekeyContext returns the DLEQ context of seat's re-key proof for deck
+// position j: LP(LabelRekeyProof) || LP(session) || LP(uint32(hand)) ||
+// LP(uint32(seat)) || LP(uint32(j)).
+func RekeyContext(session []byte, hand uint32, seat, j int) []byte {
+	b := make([]byte, 0, 4+len(LabelRekeyProof)+4+len(session)+3*8)
+	b = appendLP(b, []byte(LabelRekeyProof))
+	b = appendLP(b, session)
+	b = appendLP(b, binary.BigEndian.AppendUint32(nil, hand))
+	b = appendLP(b, binary.BigEndian.AppendUint32(nil, uint32(seat)))
+	return appendLP(b, binary.BigEndian.AppendUint32(nil, uint32(j)))
+}
+
+func appendLP(b, x []byte) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(x)))
+	return append(b, x...)
+}
+
+// Rekey returns the re-key message of the seat s belongs to, which must be
+// the next to re-key: for each position j, B_ij = b_ij*G, E_i[j] =
+// (b_ij/a_i)*E_{i-1}[j] and a DLEQ proof that log_{A_i} B_ij =
+// log_{E_{i-1}[j]} E_i[j]. It reads 32 bytes per position from rand
+// (crypto/rand if nil) to hedge the proof nonces.
+func (h *Hand) Rekey(s *Secret, rand io.Reader) ([]byte, error) {
+	if err := h.checkSecret(s); err != nil {
+		return nil, err
+	}
+	if s.seat != h.NextRekey() {
+		return nil, ErrWrongStep
+	}
+	entropy := make([]byte, DeckSize*dleq.EntropySize)
+	if err := readRand(rand, entropy); err != nil {
+		return nil, err
+	}
+	in := h.rekeyInput(s.seat)
+	lockKey := h.locks[s.seat].key
+	msg := make([]byte, RekeyMessageSize)
+	_, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
+		var c ristretto255.Scalar
+		var e ristretto255.Element
+		for j := lo; j < hi; j++ {
+			b := s.rekeyScalar(j)
+			if group.IsZero(b) {
+				return j, errDegenerate
+			}
+			c.Multiply(b, &s.aInv)
+			bp, err := group.NewPoint(e.ScalarBaseMult(b))
+			if err != nil {
+				return j, err
+			}
+			ep, err := group.NewPoint(e.ScalarMult(&c, in[j].Element()))
+			if err != nil {
+				return j, err
+			}
+			st := &dleq.Statement{G1: &lockKey, H1: bp, G2: &in[j], H2: ep}
+			proof, err := dleq.ProveEntropy(RekeyContext(h.session, h.hand, s.seat, j), st, &c, &s.a,
+				entropy[j*dleq.EntropySize:(j+1)*dleq.EntropySize])
+			if err != nil {
+				return j, err
+			}
+			out := msg[j*RekeyEntrySize : j*RekeyEntrySize]
+			out = append(out, bp.Bytes()...)
+			out = append(out, ep.Bytes()...)
+			proof.AppendBinary(out)
+		}
+		return -1, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return msg, nil
+}
+
+// ApplyRekey checks the re-key message of seat against the current deck and
+// returns the state with it accepted. A receiver MUST reject the message
+// when it has the wrong length, when any point is not a canonical encoding
+// or is the identity, when any scalar is not canonical, or when any proof
+// fails. Proofs are verified in a batch (weights from rand, crypto/rand if
+// nil); the position reported does not depend on rand. Failures are
+// *blame.Fault values for seat wrapping ErrEncoding, ErrIdentity or
+// ErrProof, with the lowest failing position.
+func (h *Hand) ApplyRekey(seat int, msg []byte, rand io.Reader) (*Hand, error) {
+	if seat != h.NextRekey() {
+		return nil, ErrWrongStep
+	}
+	if len(msg) != RekeyMessageSize {
+		return nil, seatFault(seat, -1, ErrEncoding)
+	}
+	in := h.rekeyInput(seat)
+	lockKey := &h.locks[seat].key
+	step := &rekeyStep{keys: make([]group.Point, DeckSize), deck: make([]group.Point, DeckSize)}
+	proofs := make([]dleq.Proof, DeckSize)
+	items := make([]dleq.Item, DeckSize)
+	pos, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
+		for j := lo; j < hi; j++ {
+			e := msg[j*RekeyEntrySize : (j+1)*RekeyEntrySize]
+			bp, err := group.DecodePoint(e[:32])
+			if err != nil {
+				return j, mapPointErr(err)
+			}
+			ep, err := group.DecodePoint(e[32:64])
+			if err != nil {
+				return j, mapPointErr(err)
+			}
+			r1, err1 := group.DecodePoint(e[64:96])
+			r2, err2 := group.DecodePoint(e[96:128])
+			if err1 != nil {
+				return j, mapPointErr(err1)
+			}
+			if err2 != nil {
+				return j, mapPointErr(err2)
+			}
+			sc, err := group.DecodeScalar(e[128:])
+			if err != nil {
+				return j, ErrEncoding
+			}
+			step.keys[j], step.deck[j] = *bp, *ep
+			proofs[j].R1, proofs[j].R2 = *r1, *r2
+			proofs[j].S.Set(sc)
+			items[j] = dleq.Item{
+				Context:   RekeyContext(h.session, h.hand, seat, j),
+				Statement: &dleq.Statement{G1: lockKey, H1: &step.keys[j], G2: &in[j], H2: &step.deck[j]},
+				Proof:     &proofs[j],
+			}
+		}
+		return -1, nil
+	})
+	if err != nil {
+		return nil, seatFault(seat, pos, err)
+	}
+	if pos, err := dleq.BatchVerify(items, rand); err != nil {
+		if pos < 0 {
+			return nil, err // randomness failure: nobody's fault
+		}
+		return nil, seatFault(seat, pos, ErrProof)
+	}
+	return h.withRekey(step), nil
+}
