@@ -1,0 +1,347 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// play drives a match with a mix of random and greedy seats, as a property
+// test: every action either applies or is refused without a change, and the
+// invariants hold after every step.
+type player struct {
+	greedy bool
+}
+
+func checkInvariants(t *testing.T, m *Match) {
+	t.Helper()
+	h := m.Hand()
+	if h.Phase() < PhasePlay {
+		return
+	}
+	var seen [DeckSize]int
+	mark := func(s Slot) {
+		if int(s) >= DeckSize {
+			t.Fatalf("slot %d out of range", s)
+		}
+		seen[s]++
+	}
+	for _, s := range h.stock {
+		mark(s)
+	}
+	for seat := 0; seat < m.n; seat++ {
+		for _, s := range h.racks[seat] {
+			mark(s)
+		}
+		for _, s := range h.piles[seat] {
+			mark(s)
+		}
+	}
+	if !h.rules.IndicatorLast {
+		mark(h.indicator) // with indicator-last it is in the stock or a rack
+	}
+	if h.middle != NoSlot {
+		mark(h.middle)
+	}
+	for s, c := range seen {
+		if c != 1 {
+			t.Fatalf("slot %d is in %d places (hand %d, turn %d)", s, c, m.hands, h.turns)
+		}
+	}
+	cur, drawn := h.Turn()
+	for _, seat := range h.seats {
+		want := h.rules.HandSize
+		if seat == cur && drawn {
+			want++
+		}
+		if h.phase == PhaseOver && seat == h.result.Winner && h.middle != NoSlot {
+			want = h.rules.HandSize
+		}
+		if h.phase != PhaseOver && len(h.racks[seat]) != want {
+			t.Fatalf("seat %d holds %d tiles, want %d", seat, len(h.racks[seat]), want)
+		}
+	}
+}
+
+func playMatch(t *testing.T, rules Ruleset, n int, seed uint64, maxHands int) *Match {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	m, err := NewMatch(rules, n, rng.IntN(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := make([]player, n)
+	for i := range players {
+		players[i].greedy = i%2 == 0 && false
+	}
+	for hands := 0; hands < maxHands && !m.Over(); hands++ {
+		if hands > 0 {
+			if err := m.NextHand(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d := newDealer(rng)
+		views := make([]*View, n)
+		for i := range views {
+			views[i] = NewView(i)
+		}
+		for steps := 0; m.Hand().Phase() != PhaseOver; steps++ {
+			if steps > 2000 {
+				t.Fatal("hand does not end")
+			}
+			h := m.Hand()
+			a := chooseAction(h, d, views, players, rng)
+			before := m.Hash()
+			// A random illegal action first: it must change nothing.
+			bad := Action{Kind: ActDiscard, Seat: (a.Seat + 1) % n, Slot: Slot(rng.IntN(DeckSize))}
+			if err := m.Apply(bad); err == nil {
+				t.Fatalf("illegal %+v accepted", bad)
+			} else if m.Hash() != before {
+				t.Fatalf("refused action changed the state")
+			}
+			if err := m.Apply(a); err != nil {
+				t.Fatalf("hand %d: legal action %v refused: %v", hands, a.Kind, err)
+			}
+			if m.Hash() == before && a.Kind != ActReveal {
+				t.Fatalf("action %v did not change the state hash", a.Kind)
+			}
+			// Every seat learns its own tiles as the table would open them.
+			if h.Phase() >= PhasePlay {
+				for _, v := range views {
+					for _, s := range h.Rack(v.Seat) {
+						v.Learn(s, d.face(s))
+					}
+				}
+			}
+			checkInvariants(t, m)
+		}
+	}
+	return m
+}
+
+func chooseAction(h *Hand, d *dealer, views []*View, players []player, rng *rand.Rand) Action {
+	need := h.Need()
+	switch need.Kind {
+	case ActRoll:
+		return Action{Kind: ActRoll, Value: 1 + rng.IntN(6)}
+	case ActReveal:
+		return Action{Kind: ActReveal, Faces: d.open(need.Slots...)}
+	}
+	seat, drawn := h.Turn()
+	v := views[seat]
+	slots, faces := v.Rack(h)
+	if !drawn {
+		if h.CanShow(seat) {
+			_, ind := h.Indicator()
+			for i, f := range faces {
+				if f == ind {
+					return Action{Kind: ActShow, Seat: seat, Slot: slots[i], Faces: []SlotFace{{slots[i], f}}}
+				}
+			}
+		}
+		if h.LastDiscard() >= 0 && rng.IntN(4) == 0 {
+			return Action{Kind: ActTake, Seat: seat}
+		}
+		if h.StockLen() == 0 {
+			return Action{Kind: ActExhaust, Seat: seat}
+		}
+		return Action{Kind: ActDraw, Seat: seat}
+	}
+	if h.rules.PairsNoDiscard {
+		if a, ok := v.WinAction(h, NoSlot); ok {
+			return a
+		}
+	}
+	for _, s := range slots {
+		if a, ok := v.WinAction(h, s); ok {
+			return a
+		}
+	}
+	pick := slots[rng.IntN(len(slots))]
+	if players[seat].greedy && len(faces) == 15 {
+		best, _ := BestDiscards(h.Okey(), faces)
+		if len(best) > 0 {
+			for i, f := range faces {
+				if f == best[0] {
+					pick = slots[i]
+					break
+				}
+			}
+		}
+	}
+	return Action{Kind: ActDiscard, Seat: seat, Slot: pick, Faces: []SlotFace{{pick, v.Face(h, pick)}}}
+}
+
+func TestRandomMatchesKeepInvariants(t *testing.T) {
+	presets := []string{"classic", "classic:partnerships,one-colour=any", "classic:deal=simple,indicator-last",
+		"classic:leave-at-zero", "turkish-rummy", "turkish-rummy:rounds=1", "german", "german:strokes,rounds=3"}
+	games := 3
+	if testing.Short() {
+		games = 1
+	}
+	for _, p := range presets {
+		r, err := ParseRuleset(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := r.MinPlayers; n <= r.MaxPlayers; n++ {
+			if r.CheckPlayers(n) != nil {
+				continue
+			}
+			for g := 0; g < games; g++ {
+				m := playMatch(t, r, n, uint64(1000*n+g), 12)
+				checkScores(t, m)
+			}
+		}
+	}
+}
+
+// checkScores recomputes every seat's score from the hand results with the
+// rule texts' arithmetic, independently of Match.Deltas.
+func checkScores(t *testing.T, m *Match) {
+	t.Helper()
+	r := m.rules
+	n := m.n
+	want := make([]int, n)
+	for i := range want {
+		want[i] = r.StartScore
+	}
+	team := func(a, b int) bool { return a == b || r.Teams(n) && (a+2)%4 == b }
+	active := make([]bool, n)
+	for i := range active {
+		active[i] = true
+	}
+	for _, res := range m.results {
+		pts := 0
+		if res.Winner >= 0 {
+			switch {
+			case r.Preset == "classic":
+				pts = 2
+				if res.Kind == Pairs {
+					pts = 4
+				}
+				if res.OkeyDiscard {
+					pts *= 2
+				}
+				if res.OneColour != NumColours && r.OneColour == OneColourAny {
+					pts *= 2
+				}
+			case r.Preset == "turkish-rummy":
+				pts = 20
+				if res.Kind == Pairs || res.OkeyDiscard {
+					pts = 40
+				}
+			case r.Scoring == Strokes:
+				pts = 1
+				if res.Kind == Pairs || res.OkeyDiscard {
+					pts = 2
+				}
+			default:
+				pts = 2
+				if res.Kind == Pairs || res.OkeyDiscard {
+					pts = 4
+				}
+			}
+		}
+		for s := 0; s < n; s++ {
+			if !active[s] {
+				continue
+			}
+			switch r.Scoring {
+			case CountDown:
+				if res.Winner >= 0 && !team(s, res.Winner) {
+					want[s] -= pts
+				}
+				for _, sh := range res.Shown {
+					if !team(s, sh) {
+						want[s]--
+					}
+				}
+			case Penalty:
+				if res.Winner < 0 {
+					want[s] += 10
+				} else if s != res.Winner {
+					want[s] += pts
+				}
+				for _, sh := range res.Shown {
+					if s != sh {
+						want[s] += 10
+					}
+				}
+			case WinnerCountDown:
+				if res.Winner >= 0 && team(s, res.Winner) {
+					want[s] -= pts
+				}
+				for _, sh := range res.Shown {
+					if team(s, sh) {
+						want[s]--
+					}
+				}
+			case Strokes:
+				if res.Winner >= 0 && team(s, res.Winner) {
+					want[s] += pts
+				}
+			}
+		}
+		if r.LeaveAtZero {
+			for s := range active {
+				if want[s] <= 0 {
+					active[s] = false
+				}
+			}
+		}
+	}
+	if !slices.Equal(want, m.Scores()) {
+		t.Fatalf("%s n=%d: scores %v, recomputed %v", r, n, m.Scores(), want)
+	}
+	if r.Teams(n) {
+		sc := m.Scores()
+		if sc[0] != sc[2] || sc[1] != sc[3] {
+			t.Fatalf("partners differ: %v", sc)
+		}
+	}
+	rank := m.Ranking()
+	if len(rank) != n {
+		t.Fatalf("ranking has %d seats", len(rank))
+	}
+}
+
+func TestMatchEndsAtZero(t *testing.T) {
+	r := MustRuleset("classic", "")
+	m := playMatch(t, r, 2, 7, 200)
+	if !m.Over() {
+		t.Fatalf("classic 2-player match did not end in 200 hands; scores %v", m.Scores())
+	}
+	low := false
+	for _, s := range m.Scores() {
+		low = low || s <= 0
+	}
+	if !low {
+		t.Fatalf("match over without a score at 0: %v", m.Scores())
+	}
+	if m.Ranking()[0].Score < m.Ranking()[1].Score {
+		t.Fatalf("ranking not by score: %v", m.Ranking())
+	}
+}
+
+func TestRulesetOptionsRoundTrip(t *testing.T) {
+	for _, s := range []string{"classic", "classic:indicator-last,leave-at-zero,one-colour=red-black",
+		"classic:deal=simple,partnerships", "turkish-rummy:rounds=1", "german:strokes", "german:no-partnerships,rounds=7"} {
+		r, err := ParseRuleset(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if r.String() != s {
+			t.Errorf("%s: String() = %s", s, r.String())
+		}
+		r2, _ := ParseRuleset(r.String())
+		if r2 != r {
+			t.Errorf("%s: round trip differs", s)
+		}
+	}
+	for _, bad := range []string{"poker", "classic:rounds=3", "turkish-rummy:rounds=2", "classic:one-colour=green", "german:leave-at-zero", "classic:bogus"} {
+		if _, err := ParseRuleset(bad); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// DealKind says how a hand's tiles are laid out from the shuffled deck.
+type DealKind uint8
+
+const (
+	// DealStacks is the traditional deal: 21 stacks of five plus a spare placed
+	// by a die roll, a second roll picking the face-up tile, stacks handed out
+	// in the order okey-classic.txt describes.
+	DealStacks DealKind = iota
+	// DealGerman is okey-german.txt's stack deal: each player gets stacks k and
+	// k+n, then four (first player) or three tiles from the following stacks.
+	DealGerman
+	// DealSimple is "shuffle, take 14 (first player 15), turn one up".
+	DealSimple
+	// DealDrawOrder is turkish-rummy.txt: each player draws a tile, the highest
+	// plays first; then a simple deal with the upcard on top of the stock.
+	DealDrawOrder
+)
+
+// ScoringKind says how a hand's result moves the scores.
+type ScoringKind uint8
+
+const (
+	// CountDown: everyone starts at StartScore; the others lose points when a
+	// player wins (classic).
+	CountDown ScoringKind = iota
+	// Penalty: everyone starts at 0; opponents of the winner gain penalty
+	// points; lowest total wins (turkish-rummy).
+	Penalty
+	// WinnerCountDown: the winner's own account falls; first to 0 wins
+	// (german).
+	WinnerCountDown
+	// Strokes: the winner gets strokes; most strokes after Rounds hands wins
+	// (german quick variant).
+	Strokes
+)
+
+// OneColour selects the one-colour doubling variation.
+type OneColour uint8
+
+const (
+	OneColourOff      OneColour = iota
+	OneColourAny                // any single colour doubles
+	OneColourRedBlack           // only all-red or all-black hands double
+)
+
+// Ruleset is a preset plus its options: data, not code. Every peer at a table
+// must hold the same Ruleset; its canonical string (String) goes into the
+// table's identity.
+type Ruleset struct {
+	Preset     string
+	MinPlayers int
+	MaxPlayers int
+	Deal       DealKind
+	// HandSize is what every player holds between turns; the first player
+	// starts with HandSize+1.
+	HandSize int
+	// PairsNoDiscard: a seven-pairs win is declared right after the draw with
+	// 14 tiles and no discard (german).
+	PairsNoDiscard bool
+	// IndicatorLast: the face-up tile is drawn as the last tile of the stock.
+	IndicatorLast bool
+
+	Scoring    ScoringKind
+	StartScore int
+	// Points per opponent (CountDown, Penalty) or for the winner
+	// (WinnerCountDown, Strokes).
+	WinPoints       int
+	PairsPoints     int
+	OkeyDiscardMult int // multiplier for finishing with an okey discard (classic 2)
+	OkeyDiscardFlat int // points for an okey discard when not a multiplier (penalty 40)
+	GostermePoints  int // what showing the indicator's twin is worth
+	StalematePoints int // penalty to everyone when the stock runs out
+	OneColour       OneColour
+	Partnerships    bool
+	LeaveAtZero     bool
+	// Rounds ends the match after this many hands (0: play until a score
+	// condition ends it).
+	Rounds int
+}
+
+// Presets lists the preset names in a fixed order.
+var Presets = []string{"classic", "turkish-rummy", "german"}
+
+// Options each preset accepts, with their meaning, for usage texts.
+var OptionHelp = []struct{ Name, Presets, Help string }{
+	{"partnerships", "classic, german", "opposite players (4 players) share a score"},
+	{"leave-at-zero", "classic", "a player at 0 or less leaves; the rest play on"},
+	{"one-colour=any|red-black", "classic", "a one-colour win scores double"},
+	{"indicator-last", "classic", "the face-up tile is the last tile of the stock"},
+	{"deal=stacks|simple", "classic", "the traditional stack deal or the simple deal"},
+	{"rounds=N", "turkish-rummy, german", "a quick game of N hands (turkish-rummy: 1 or 3)"},
+	{"strokes", "german", "the quick variant: winners get strokes, most strokes after rounds wins"},
+	{"no-partnerships", "german", "four players play alone"},
+}
+
+// NewRuleset returns the preset with options applied. Options are
+// comma-separated names or name=value pairs; see OptionHelp.
+func NewRuleset(preset, options string) (Ruleset, error) {
+	var r Ruleset
+	switch preset {
+	case "classic":
+		r = Ruleset{Preset: preset, MinPlayers: 2, MaxPlayers: 4, Deal: DealStacks, HandSize: 14,
+			Scoring: CountDown, StartScore: 20, WinPoints: 2, PairsPoints: 4, OkeyDiscardMult: 2,
+			GostermePoints: 1}
+	case "turkish-rummy":
+		r = Ruleset{Preset: preset, MinPlayers: 2, MaxPlayers: 4, Deal: DealDrawOrder, HandSize: 14,
+			Scoring: Penalty, WinPoints: 20, PairsPoints: 40, OkeyDiscardFlat: 40, GostermePoints: 10,
+			StalematePoints: 10, Rounds: 3}
+	case "german":
+		r = Ruleset{Preset: preset, MinPlayers: 2, MaxPlayers: 4, Deal: DealGerman, HandSize: 13,
+			PairsNoDiscard: true, Scoring: WinnerCountDown, StartScore: 20, WinPoints: 2, PairsPoints: 4,
+			OkeyDiscardFlat: 4, GostermePoints: 1, Partnerships: true}
+	default:
+		return Ruleset{}, fmt.Errorf("engine: unknown preset %q (have %s)", preset, strings.Join(Presets, ", "))
+	}
+	for _, opt := range strings.Split(options, ",") {
+		opt = strings.TrimSpace(opt)
+		if opt == "" {
+			continue
+		}
+		name, val, hasVal := strings.Cut(opt, "=")
+		bad := func() error { return fmt.Errorf("engine: option %q does not apply to preset %s", opt, preset) }
+		switch {
+		case name == "partnerships" && !hasVal && preset != "turkish-rummy":
+			r.Partnerships = true
+		case name == "no-partnerships" && !hasVal && preset == "german":
+			r.Partnerships = false
+		case name == "leave-at-zero" && !hasVal && preset == "classic":
+			r.LeaveAtZero = true
+		case name == "one-colour" && preset == "classic":
+			switch val {
+			case "any":
+				r.OneColour = OneColourAny
+			case "red-black":
+				r.OneColour = OneColourRedBlack
+			default:
+				return Ruleset{}, fmt.Errorf("engine: option %q: want one-colour=any or one-colour=red-black", opt)
+			}
+		case name == "indicator-last" && !hasVal && preset == "classic":
+			r.IndicatorLast = true
+		case name == "deal" && preset == "classic":
+			switch val {
+			case "stacks":
+				r.Deal = DealStacks
+			case "simple":
+				r.Deal = DealSimple
+			default:
+				return Ruleset{}, fmt.Errorf("engine: option %q: want deal=stacks or deal=simple", opt)
+			}
+		case name == "rounds" && (preset == "turkish-rummy" || preset == "german"):
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > 99 || (preset == "turkish-rummy" && n != 1 && n != 3) {
+				return Ruleset{}, fmt.Errorf("engine: option %q: bad number of rounds", opt)
+			}
+			r.Rounds = n
+		case name == "strokes" && !hasVal && preset == "german":
+			r.Scoring = Strokes
+			r.StartScore = 0
+			r.WinPoints, r.PairsPoints, r.OkeyDiscardFlat, r.GostermePoints = 1, 2, 2, 0
+			if r.Rounds == 0 {
+				r.Rounds = 5
+			}
+		default:
+			return Ruleset{}, bad()
+		}
+	}
+	return r, nil
+}
+
+// MustRuleset is NewRuleset for tests and examples; it panics on error.
+func MustRuleset(preset, options string) Ruleset {
+	r, err := NewRuleset(preset, options)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// Options returns the canonical option string: the options that differ from
+// the preset's defaults, sorted. NewRuleset(r.Preset, r.Options()) == r.
+func (r Ruleset) Options() string {
+	base := MustRuleset(r.Preset, "")
+	var opts []string
+	if r.Partnerships != base.Partnerships {
+		if r.Partnerships {
+			opts = append(opts, "partnerships")
+		} else {
+			opts = append(opts, "no-partnerships")
+		}
+	}
+	if r.LeaveAtZero {
+		opts = append(opts, "leave-at-zero")
+	}
+	switch r.OneColour {
+	case OneColourAny:
+		opts = append(opts, "one-colour=any")
+	case OneColourRedBlack:
+		opts = append(opts, "one-colour=red-black")
+	}
+	if r.IndicatorLast {
+		opts = append(opts, "indicator-last")
+	}
+	if r.Deal != base.Deal && r.Deal == DealSimple {
+		opts = append(opts, "deal=simple")
+	}
+	if r.Scoring == Strokes {
+		opts = append(opts, "strokes")
+	}
+	if r.Rounds != base.Rounds && !(r.Scoring == Strokes && r.Rounds == 5) {
+		opts = append(opts, "rounds="+strconv.Itoa(r.Rounds))
+	}
+	sort.Strings(opts)
+	return strings.Join(opts, ",")
+}
+
+// String is preset[:options], canonical.
+func (r Ruleset) String() string {
+	if o := r.Options(); o != "" {
+		return r.Preset + ":" + o
+	}
+	return r.Preset
+}
+
+// ParseRuleset parses the String form.
+func ParseRuleset(s string) (Ruleset, error) {
+	p, o, _ := strings.Cut(s, ":")
+	return NewRuleset(p, o)
+}
+
+// CheckPlayers reports whether n players may play this ruleset.
+func (r Ruleset) CheckPlayers(n int) error {
+	if n < r.MinPlayers || n > r.MaxPlayers {
+		return fmt.Errorf("engine: %s is for %d to %d players, not %d", r.Preset, r.MinPlayers, r.MaxPlayers, n)
+	}
+	if r.Partnerships && n != 4 && r.Preset != "german" {
+		return fmt.Errorf("engine: partnerships need 4 players, not %d", n)
+	}
+	return nil
+}
+
+// Teams reports whether n players play in partnerships (seats i and i+2).
+// The german preset's teams exist only with exactly four players.
+func (r Ruleset) Teams(n int) bool { return r.Partnerships && n == 4 }
