@@ -11,23 +11,25 @@ import (
 
 // Audit re-checks the whole hand after every seat has revealed its seed
 // (seeds[i] from seat i) and returns the tile index at each final deck
-// position. It checks, and on failure blames with a *blame.Fault:
+// position. For each seat i in order it checks, and on the first failure
+// returns a *blame.Fault for that seat:
 //
-//  1. for each seat in order, the seed derives a lock scalar a_i with
-//     a_i*G = A_i (ErrRevealedSeed);
-//  2. for each seat in order, D_i[k] = a_i*D_{i-1}[P_i[k]] for every k
-//     (ErrLockAudit, Pos: the first bad position of D_i);
-//  3. for each seat in order, B_ij = b_ij*G and E_i[j] = (b_ij/a_i)*E_{i-1}[j]
-//     for every j (ErrRekeyAudit, Pos: the first bad position).
+//  1. the seed derives a lock scalar a_i with a_i*G = A_i (ErrRevealedSeed;
+//     all seats are checked for this before any other check);
+//  2. D_i[k] = a_i*D_{i-1}[P_i[k]] for every k (ErrLockAudit, Pos: the
+//     first bad position of D_i);
+//  3. B_ij = b_ij*G for every j (ErrRekeyAudit, Pos: the first bad j).
 //
-// A failure in an earlier numbered check is reported before any in a later
-// one, and within a check the lowest seat. When all pass, E_n[j] =
-// (prod_i b_ij)*M_t(j) with t(j) = P_0[P_1[...P_{n-1}[j]]], so the final deck
-// opens to exactly the 106 tiles; Audit returns t.
+// Every re-key proof in the Hand was verified when the step was accepted:
+// log_{A_i} B_ij = log_{E_{i-1}[j]} E_i[j]; with A_i = a_i*G and
+// B_ij = b_ij*G that gives E_i[j] = (b_ij/a_i)*E_{i-1}[j]. When all checks
+// pass, E_n[j] = (prod_i b_ij)*M_t(j) with t(j) = P_0[P_1[...P_{n-1}[j]]],
+// so the final deck opens to exactly the 106 tiles; Audit returns t.
 //
-// Steps 2 and 3 are checked with random linear combinations (weights read
-// from rand, crypto/rand if nil) and, only where that fails, element by
-// element, so the seat and position reported do not depend on rand.
+// Checks 2 and 3 use random linear combinations (weights read from rand,
+// crypto/rand if nil) and, only where one fails, element-by-element
+// recomputation, so the seat and position reported do not depend on rand
+// or on scheduling.
 func (h *Hand) Audit(seeds [][]byte, rand io.Reader) ([]int, error) {
 	if !h.Ready() {
 		return nil, ErrWrongStep
@@ -54,25 +56,18 @@ func (h *Hand) Audit(seeds [][]byte, rand io.Reader) ([]int, error) {
 	if err := readRand(rand, wseed[:]); err != nil {
 		return nil, err
 	}
-	// Tasks 0..n-1 check the lock steps, n..2n-1 the re-key steps; the
-	// lowest failing task is reported.
 	n := h.players
-	task, err := par.FirstFailure(2*n, 1, func(lo, hi int) (int, error) {
-		for t := lo; t < hi; t++ {
-			var pos int
-			var err error
-			if t < n {
-				pos, err = h.auditLock(secrets[t], weights(wseed[:], 0, t))
-			} else {
-				pos, err = h.auditRekey(secrets[t-n], weights(wseed[:], 1, t-n))
+	if _, err := par.FirstFailure(n, 1, func(lo, hi int) (int, error) {
+		for i := lo; i < hi; i++ {
+			if pos, err := h.auditLock(secrets[i], weights(wseed[:], 0, i)); err != nil {
+				return i, seatFault(i, pos, err)
 			}
-			if err != nil {
-				return t, seatFault(t%n, pos, err)
+			if pos, err := h.auditRekey(secrets[i], weights(wseed[:], 1, i)); err != nil {
+				return i, seatFault(i, pos, err)
 			}
 		}
 		return -1, nil
-	})
-	if task >= 0 {
+	}); err != nil {
 		return nil, err
 	}
 	tiles := make([]int, DeckSize)
@@ -102,21 +97,23 @@ func weights(seed []byte, phase byte, seat int) func(*ristretto255.Scalar) {
 }
 
 // auditLock checks D_i = P_i(a_i*D_{i-1}) for s's seat and returns the first
-// bad position.
+// bad position. Batch: a_i * sum_k z_k*D_{i-1}[P_i[k]] = sum_k z_k*D_i[k].
 func (h *Hand) auditLock(s *Secret, weight func(*ristretto255.Scalar)) (int, error) {
 	in, out := h.lockInput(s.seat), h.locks[s.seat].deck
-	coef := make([]ristretto255.Scalar, 2*DeckSize)
-	scalars := make([]*ristretto255.Scalar, 0, 2*DeckSize)
-	points := make([]*ristretto255.Element, 0, 2*DeckSize)
-	for k := 0; k < DeckSize; k++ {
-		z, za := &coef[2*k], &coef[2*k+1]
-		weight(z)
-		za.Multiply(z, &s.a)
-		za.Negate(za)
-		scalars = append(scalars, z, za)
-		points = append(points, out[k].Element(), in[s.perm[k]].Element())
+	z := make([]ristretto255.Scalar, DeckSize)
+	zs := make([]*ristretto255.Scalar, DeckSize)
+	xs := make([]*ristretto255.Element, DeckSize)
+	ys := make([]*ristretto255.Element, DeckSize)
+	for k := range z {
+		weight(&z[k])
+		zs[k] = &z[k]
+		xs[k] = in[s.perm[k]].Element()
+		ys[k] = out[k].Element()
 	}
-	if isIdentity(scalars, points) {
+	var x, y ristretto255.Element
+	x.VarTimeMultiScalarMult(zs, xs)
+	y.VarTimeMultiScalarMult(zs, ys)
+	if x.ScalarMult(&s.a, &x).Equal(&y) == 1 {
 		return -1, nil
 	}
 	var e ristretto255.Element
@@ -128,10 +125,10 @@ func (h *Hand) auditLock(s *Secret, weight func(*ristretto255.Scalar)) (int, err
 	panic("deck: internal error: lock audit batch failed but every element matches")
 }
 
-// auditRekey checks B_ij = b_ij*G and E_i[j] = (b_ij/a_i)*E_{i-1}[j] for
-// s's seat and returns the first bad position.
+// auditRekey checks B_ij = b_ij*G for s's seat and returns the first bad
+// position. Batch: sum_j z_j*B_ij = (sum_j z_j*b_ij)*G.
 func (h *Hand) auditRekey(s *Secret, weight func(*ristretto255.Scalar)) (int, error) {
-	in, step := h.rekeyInput(s.seat), h.rekeys[s.seat]
+	step := h.rekeys[s.seat]
 	bs := make([]*ristretto255.Scalar, DeckSize)
 	for j := range bs {
 		bs[j] = s.rekeyScalar(j)
@@ -139,25 +136,19 @@ func (h *Hand) auditRekey(s *Secret, weight func(*ristretto255.Scalar)) (int, er
 			return j, ErrRekeyAudit
 		}
 	}
-	coef := make([]ristretto255.Scalar, 4*DeckSize+1)
-	scalars := make([]*ristretto255.Scalar, 0, 3*DeckSize+1)
-	points := make([]*ristretto255.Element, 0, 3*DeckSize+1)
-	gCoef := &coef[4*DeckSize]
-	scalars = append(scalars, gCoef)
-	points = append(points, basePoint)
-	var t ristretto255.Scalar
-	for j := 0; j < DeckSize; j++ {
-		z, w, c := &coef[4*j], &coef[4*j+1], &coef[4*j+2]
-		weight(z)
-		weight(w)
-		gCoef.Subtract(gCoef, t.Multiply(z, bs[j]))
-		c.Multiply(w, bs[j])
-		c.Multiply(c, &s.aInv)
-		c.Negate(c)
-		scalars = append(scalars, z, w, c)
-		points = append(points, step.keys[j].Element(), step.deck[j].Element(), in[j].Element())
+	z := make([]ristretto255.Scalar, DeckSize)
+	zs := make([]*ristretto255.Scalar, DeckSize)
+	ps := make([]*ristretto255.Element, DeckSize)
+	var sum, t ristretto255.Scalar
+	for j := range z {
+		weight(&z[j])
+		zs[j] = &z[j]
+		ps[j] = step.keys[j].Element()
+		sum.Add(&sum, t.Multiply(&z[j], bs[j]))
 	}
-	if isIdentity(scalars, points) {
+	var x, y ristretto255.Element
+	x.VarTimeMultiScalarMult(zs, ps)
+	if y.ScalarBaseMult(&sum).Equal(&x) == 1 {
 		return -1, nil
 	}
 	var e ristretto255.Element
@@ -165,16 +156,6 @@ func (h *Hand) auditRekey(s *Secret, weight func(*ristretto255.Scalar)) (int, er
 		if e.ScalarBaseMult(bs[j]).Equal(step.keys[j].Element()) != 1 {
 			return j, ErrRekeyAudit
 		}
-		t.Multiply(bs[j], &s.aInv)
-		if e.ScalarMult(&t, in[j].Element()).Equal(step.deck[j].Element()) != 1 {
-			return j, ErrRekeyAudit
-		}
 	}
 	panic("deck: internal error: re-key audit batch failed but every element matches")
-}
-
-func isIdentity(scalars []*ristretto255.Scalar, points []*ristretto255.Element) bool {
-	var sum ristretto255.Element
-	sum.VarTimeMultiScalarMult(scalars, points)
-	return sum.Equal(ristretto255.NewIdentityElement()) == 1
 }

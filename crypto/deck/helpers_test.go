@@ -60,7 +60,7 @@ func newTable(tb testing.TB, n int, label string) *table {
 	}
 	for i := 0; i < n; i++ {
 		t.states = append(t.states, h)
-		msg, err := h.Lock(t.secrets[i])
+		msg, own, err := h.Lock(t.secrets[i])
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -68,16 +68,22 @@ func newTable(tb testing.TB, n int, label string) *table {
 		if h, err = h.ApplyLock(i, msg); err != nil {
 			tb.Fatal(err)
 		}
+		if string(own.Deck()) != string(h.Deck()) {
+			tb.Fatal("sender's state differs from receiver's")
+		}
 	}
 	for i := 0; i < n; i++ {
 		t.states = append(t.states, h)
-		msg, err := h.Rekey(t.secrets[i], rnd)
+		msg, own, err := h.Rekey(t.secrets[i], rnd)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		t.rekeys = append(t.rekeys, msg)
 		if h, err = h.ApplyRekey(i, msg, rnd); err != nil {
 			tb.Fatal(err)
+		}
+		if string(own.Deck()) != string(h.Deck()) {
+			tb.Fatal("sender's state differs from receiver's")
 		}
 	}
 	t.hand = h

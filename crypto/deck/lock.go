@@ -11,26 +11,36 @@ import (
 const LockMessageSize = group.PointSize * (1 + DeckSize)
 
 // Lock returns the lock message of the seat s belongs to, which must be the
-// next to lock: A_i = a_i*G and D_i[k] = a_i*D_{i-1}[P_i[k]].
+// next to lock: A_i = a_i*G and D_i[k] = a_i*D_{i-1}[P_i[k]]; and the state
+// with that step accepted (the sender need not check its own message).
 // It takes constant time in the secret.
-func (h *Hand) Lock(s *Secret) ([]byte, error) {
+func (h *Hand) Lock(s *Secret) ([]byte, *Hand, error) {
 	if err := h.checkSecret(s); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.seat != h.NextLock() {
-		return nil, ErrWrongStep
+		return nil, nil, ErrWrongStep
 	}
 	in := h.lockInput(s.seat)
+	step := &lockStep{deck: make([]group.Point, DeckSize)}
+	key, err := group.DecodePoint(s.LockKey())
+	if err != nil {
+		panic("deck: internal error: lock key")
+	}
+	step.key = *key
 	msg := make([]byte, LockMessageSize)
-	copy(msg, s.LockKey())
+	copy(msg, key.Bytes())
 	par.For(DeckSize, 8, func(lo, hi int) {
 		var e ristretto255.Element
 		for k := lo; k < hi; k++ {
 			e.ScalarMult(&s.a, in[s.perm[k]].Element())
-			copy(msg[group.PointSize*(1+k):], e.Bytes())
+			if err := step.deck[k].Set(&e); err != nil {
+				panic("deck: internal error: identity after lock")
+			}
+			copy(msg[group.PointSize*(1+k):], step.deck[k].Bytes())
 		}
 	})
-	return msg, nil
+	return msg, h.withLock(step), nil
 }
 
 // ApplyLock checks the lock message of seat against the current deck and

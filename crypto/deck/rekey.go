@@ -38,18 +38,20 @@ func appendLP(b, x []byte) []byte {
 // the next to re-key: for each position j, B_ij = b_ij*G, E_i[j] =
 // (b_ij/a_i)*E_{i-1}[j] and a DLEQ proof that log_{A_i} B_ij =
 // log_{E_{i-1}[j]} E_i[j]. It reads 32 bytes per position from rand
-// (crypto/rand if nil) to hedge the proof nonces.
-func (h *Hand) Rekey(s *Secret, rand io.Reader) ([]byte, error) {
+// (crypto/rand if nil) to hedge the proof nonces. It also returns the state
+// with the step accepted (the sender need not check its own proofs).
+func (h *Hand) Rekey(s *Secret, rand io.Reader) ([]byte, *Hand, error) {
 	if err := h.checkSecret(s); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if s.seat != h.NextRekey() {
-		return nil, ErrWrongStep
+		return nil, nil, ErrWrongStep
 	}
 	entropy := make([]byte, DeckSize*dleq.EntropySize)
 	if err := readRand(rand, entropy); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	step := &rekeyStep{keys: make([]group.Point, DeckSize), deck: make([]group.Point, DeckSize)}
 	in := h.rekeyInput(s.seat)
 	lockKey := h.locks[s.seat].key
 	msg := make([]byte, RekeyMessageSize)
@@ -62,12 +64,11 @@ func (h *Hand) Rekey(s *Secret, rand io.Reader) ([]byte, error) {
 				return j, errDegenerate
 			}
 			c.Multiply(b, &s.aInv)
-			bp, err := group.NewPoint(e.ScalarBaseMult(b))
-			if err != nil {
+			bp, ep := &step.keys[j], &step.deck[j]
+			if err := bp.Set(e.ScalarBaseMult(b)); err != nil {
 				return j, err
 			}
-			ep, err := group.NewPoint(e.ScalarMult(&c, in[j].Element()))
-			if err != nil {
+			if err := ep.Set(e.ScalarMult(&c, in[j].Element())); err != nil {
 				return j, err
 			}
 			st := &dleq.Statement{G1: &lockKey, H1: bp, G2: &in[j], H2: ep}
@@ -84,9 +85,9 @@ func (h *Hand) Rekey(s *Secret, rand io.Reader) ([]byte, error) {
 		return -1, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return msg, nil
+	return msg, h.withRekey(step), nil
 }
 
 // ApplyRekey checks the re-key message of seat against the current deck and
