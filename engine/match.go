@@ -354,3 +354,14 @@ func appendSlots(b []byte, v []Slot) []byte {
 	}
 	return b
 }
+
+// Clone returns a deep copy of the match.
+func (m *Match) Clone() *Match {
+	c := *m
+	c.scores = append([]int(nil), m.scores...)
+	c.active = append([]bool(nil), m.active...)
+	c.left = append([]int(nil), m.left...)
+	c.results = append([]HandResult(nil), m.results...)
+	c.hand = m.hand.clone()
+	return &c
+}

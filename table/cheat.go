@@ -1,0 +1,175 @@
+package table
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"strings"
+
+	"github.com/gtank/ristretto255"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// Cheat names a way a peer breaks the protocol on purpose, so that tests and
+// `okey sim --cheat` can show the others catch it. The zero value is honest.
+type Cheat string
+
+// The cheats, one per class of cheating the protocol defends against.
+const (
+	CheatJunkShuffle      Cheat = "junk-shuffle"      // a non-tile element in its shuffled deck
+	CheatDuplicateShuffle Cheat = "duplicate-shuffle" // one element twice in its shuffled deck
+	CheatBadKey           Cheat = "bad-key"           // a wrong key share when dealing
+	CheatBadProof         Cheat = "bad-proof"         // a re-key proof that does not verify
+	CheatEquivocate       Cheat = "equivocate"        // two different hellos for one step
+	CheatOutOfTurn        Cheat = "out-of-turn"       // a move when another seat is to play
+	CheatFalseWin         Cheat = "false-win"         // declares a win with a losing hand
+	CheatPhantomDiscard   Cheat = "phantom-discard"   // discards a tile it does not hold
+	CheatWithhold         Cheat = "withhold"          // stops sending its deal shares
+	CheatBadDice          Cheat = "bad-dice"          // opens its randomness differently from its commitment
+)
+
+// Cheats lists every cheat.
+var Cheats = []Cheat{CheatJunkShuffle, CheatDuplicateShuffle, CheatBadKey, CheatBadProof, CheatEquivocate,
+	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice}
+
+// ParseCheat checks a cheat name.
+func ParseCheat(s string) (Cheat, error) {
+	for _, c := range Cheats {
+		if string(c) == s {
+			return c, nil
+		}
+	}
+	names := make([]string, len(Cheats))
+	for i, c := range Cheats {
+		names[i] = string(c)
+	}
+	return "", fmt.Errorf("table: unknown cheat %q (have %s)", s, strings.Join(names, ", "))
+}
+
+func (c Cheat) active() bool { return c != "" }
+
+// Cheats act once, in the first hand, so that a match shows exactly one.
+
+func (p *Peer) cheatLock(lock []byte) []byte {
+	if p.cheated || p.m.HandNumber() != 0 {
+		return lock
+	}
+	out := append([]byte(nil), lock...)
+	el := func(k int) []byte { return out[32+32*k : 64+32*k] }
+	switch p.c.Cheat {
+	case CheatJunkShuffle:
+		var u [64]byte
+		rand.Read(u[:])
+		e, err := ristretto255.NewIdentityElement().SetUniformBytes(u[:])
+		if err != nil {
+			return lock
+		}
+		copy(el(5), e.Bytes())
+	case CheatDuplicateShuffle:
+		copy(el(6), el(5))
+	default:
+		return lock
+	}
+	p.cheated = true
+	return out
+}
+
+func (p *Peer) cheatRekey(rk []byte) []byte {
+	if p.c.Cheat != CheatBadProof || p.cheated {
+		return rk
+	}
+	out := append([]byte(nil), rk...)
+	copy(out[64:96], out[96:128]) // R1 := R2 in the first proof
+	p.cheated = true
+	return out
+}
+
+func (p *Peer) cheatOpening(op []byte) []byte {
+	if p.c.Cheat != CheatBadDice || p.cheated {
+		return op
+	}
+	out := append([]byte(nil), op...)
+	out[0] ^= 1
+	p.cheated = true
+	return out
+}
+
+func (p *Peer) cheatShares(b []byte) []byte {
+	if p.c.Cheat != CheatBadKey || p.cheated || p.m.phase != phDeal || len(b) < 34 {
+		return b
+	}
+	out := append([]byte(nil), b...)
+	// The first share becomes the scalar 2: canonical, nonzero, and wrong.
+	for i := 2; i < 34; i++ {
+		out[i] = 0
+	}
+	out[2] = 2
+	p.cheated = true
+	return out
+}
+
+func (p *Peer) cheatMove(h *engine.Hand, a engine.Action) engine.Action {
+	if p.cheated {
+		return a
+	}
+	_, drawn := h.Turn()
+	switch p.c.Cheat {
+	case CheatFalseWin:
+		rack := h.Rack(p.c.Seat)
+		if !drawn {
+			return a
+		}
+		for _, s := range rack {
+			if _, ok := p.view.WinAction(h, s); ok {
+				return a // a real win: nothing to fake
+			}
+		}
+		p.cheated = true
+		return engine.Action{Kind: engine.ActWin, Seat: p.c.Seat, Slot: rack[0]}
+	case CheatPhantomDiscard:
+		if !drawn || h.StockLen() == 0 {
+			return a
+		}
+		p.cheated = true
+		return engine.Action{Kind: engine.ActDiscard, Seat: p.c.Seat, Slot: h.Stock()[0]}
+	}
+	return a
+}
+
+// cheatExtra sends what a cheater sends besides its message.
+func (p *Peer) cheatExtra(ctx context.Context, env *Envelope) {
+	if p.c.Cheat != CheatEquivocate || p.cheated || env.Kind != KindHello {
+		return
+	}
+	b := helloBody{ConfigHash: p.m.cfgHash}
+	rand.Read(b.Nonce[:])
+	twin := *env
+	twin.Body = b.encode()
+	if twin.Seal(p.c.Key) == nil {
+		p.c.Transport.Broadcast(ctx, twin.Raw)
+	}
+	p.cheated = true
+}
+
+// cheatOutOfTurn sends a draw for a step another seat must play.
+func (p *Peer) cheatOutOfTurn(ctx context.Context) {
+	if p.c.Cheat != CheatOutOfTurn || p.cheated || p.m.phase != phMove {
+		return
+	}
+	if seat, _ := p.m.Expect(); seat == p.c.Seat {
+		return
+	}
+	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
+		Kind: KindMove, Prev: p.m.Prev(), State: p.m.StateHash(),
+		Body: moveBody{Action: engine.ActDraw, Slot: engine.NoSlot}.encode()}
+	if env.Seal(p.c.Key) == nil {
+		p.c.Transport.Broadcast(ctx, env.Raw)
+		p.cheated = true
+	}
+}
+
+// withholds reports whether a withholding cheater stops before sending kind.
+func (c Cheat) withholds(m *Machine, kind Kind) bool {
+	return c == CheatWithhold && kind == KindDeal && m.HandNumber() == 0
+}

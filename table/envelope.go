@@ -1,0 +1,136 @@
+package table
+
+import (
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Kind is the type of an envelope's body.
+type Kind uint8
+
+const (
+	KindHello   Kind = iota + 1 // a seat joins the session: config hash and a fresh nonce
+	KindShuffle                 // lock and shuffle the deck, commit to the hand's randomness
+	KindRekey                   // re-key every tile with proofs, open the randomness
+	KindOpen                    // shares that open pending slots to everyone (indicator, order draw)
+	KindDeal                    // shares that open every other seat's dealt tiles to their holders
+	KindMove                    // a player's move: draw, take, discard, show, win, exhaust
+	KindShare                   // a share that opens a drawn tile to its drawer
+	KindAudit                   // after a hand: the seat's secret seed, for the audit
+)
+
+var kindNames = [...]string{"", "hello", "shuffle", "rekey", "open", "deal", "move", "share", "audit"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k != 0 {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// Envelope limits and layout.
+const (
+	Version      = 1
+	MaxEnvelope  = 256 << 10
+	headerSize   = 4 + 16 + 4 + 4 + 1 + 1 + 32 + 32 + 4
+	signatureLen = ed25519.SignatureSize
+)
+
+var magic = [4]byte{'O', 'K', 'Y', Version}
+
+// sigContext prefixes the signed bytes (domain separation).
+const sigContext = "okey/envelope/v1"
+
+// Envelope is one signed protocol message. Raw holds the exact bytes sent;
+// the transcript stores them and signatures are checked over them.
+type Envelope struct {
+	Table [16]byte
+	Hand  uint32 // the hand the message belongs to (0 before the first hand)
+	Step  uint32 // position in the match's message chain, from 0
+	Seat  uint8
+	Kind  Kind
+	Prev  [32]byte // hash of the previous envelope's Raw (zero for step 0)
+	State [32]byte // the sender's state hash before this step
+	Body  []byte
+	Sig   [signatureLen]byte
+	Raw   []byte
+}
+
+// Errors a receiver branches on.
+var (
+	ErrMalformed = errors.New("table: malformed envelope")
+	ErrSignature = errors.New("table: bad signature")
+)
+
+// Hash returns the envelope's id: SHA-256 of its raw bytes.
+func (e *Envelope) Hash() [32]byte { return sha256.Sum256(e.Raw) }
+
+// Seal encodes the envelope, signs it with key and sets Raw and Sig.
+func (e *Envelope) Seal(key ed25519.PrivateKey) error {
+	if len(e.Body) > MaxEnvelope-headerSize-signatureLen {
+		return fmt.Errorf("%w: body of %d bytes", ErrMalformed, len(e.Body))
+	}
+	b := make([]byte, 0, headerSize+len(e.Body)+signatureLen)
+	b = append(b, magic[:]...)
+	b = append(b, e.Table[:]...)
+	b = binary.BigEndian.AppendUint32(b, e.Hand)
+	b = binary.BigEndian.AppendUint32(b, e.Step)
+	b = append(b, e.Seat, byte(e.Kind))
+	b = append(b, e.Prev[:]...)
+	b = append(b, e.State[:]...)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(e.Body)))
+	b = append(b, e.Body...)
+	sig := ed25519.Sign(key, signedBytes(b))
+	copy(e.Sig[:], sig)
+	e.Raw = append(b, sig...)
+	return nil
+}
+
+func signedBytes(unsigned []byte) []byte {
+	return append([]byte(sigContext), unsigned...)
+}
+
+// DecodeEnvelope parses raw bytes. It checks the layout only: the signature
+// needs the sender's key (Verify).
+func DecodeEnvelope(raw []byte) (*Envelope, error) {
+	if len(raw) > MaxEnvelope {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrMalformed, len(raw), MaxEnvelope)
+	}
+	if len(raw) < headerSize+signatureLen {
+		return nil, fmt.Errorf("%w: %d bytes", ErrMalformed, len(raw))
+	}
+	if [4]byte(raw[:4]) != magic {
+		return nil, fmt.Errorf("%w: bad magic or version", ErrMalformed)
+	}
+	r := reader{b: raw[4:]}
+	e := &Envelope{}
+	copy(e.Table[:], r.take(16))
+	e.Hand = r.u32()
+	e.Step = r.u32()
+	e.Seat = r.u8()
+	e.Kind = Kind(r.u8())
+	e.Prev = r.bytes32()
+	e.State = r.bytes32()
+	n := r.u32()
+	if r.err != nil || uint64(n) != uint64(len(r.b)-signatureLen) {
+		return nil, fmt.Errorf("%w: body length %d does not fit", ErrMalformed, n)
+	}
+	e.Body = append([]byte(nil), r.take(int(n))...)
+	copy(e.Sig[:], r.take(signatureLen))
+	if e.Kind < KindHello || e.Kind > KindAudit {
+		return nil, fmt.Errorf("%w: unknown kind %d", ErrMalformed, e.Kind)
+	}
+	e.Raw = append([]byte(nil), raw...)
+	return e, nil
+}
+
+// Verify checks the signature against the sender's key.
+func (e *Envelope) Verify(key ed25519.PublicKey) error {
+	if len(key) != ed25519.PublicKeySize || !ed25519.Verify(key, signedBytes(e.Raw[:len(e.Raw)-signatureLen]), e.Sig[:]) {
+		return fmt.Errorf("%w: step %d seat %d", ErrSignature, e.Step, e.Seat)
+	}
+	return nil
+}

@@ -1,0 +1,662 @@
+package table
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/okey-game/okey/crypto/blame"
+	"github.com/okey-game/okey/crypto/commit"
+	"github.com/okey-game/okey/crypto/deck"
+	"github.com/okey-game/okey/engine"
+)
+
+// Labels for the table's commit-reveal randomness (protocol.md 5.4).
+const (
+	labelHandRandom = "okey/v1/table/hand-random"
+	labelDealer     = "okey/v1/table/dealer"
+	labelDie        = "okey/v1/table/die/"
+	labelSession    = "okey/v1/table/session"
+	labelState      = "okey/v1/table/state"
+)
+
+// phase is where the protocol is; with the expected seat it says who must
+// send what next.
+type phase uint8
+
+const (
+	phHello phase = iota + 1
+	phShuffle
+	phRekey
+	phOpen  // shares for the engine's pending slots
+	phDeal  // shares for the other seats' dealt tiles
+	phMove  // the turn seat's move
+	phShare // shares that open a drawn tile to its drawer
+	phAudit
+	phDone
+	phAborted
+)
+
+var phaseKinds = map[phase]Kind{phHello: KindHello, phShuffle: KindShuffle, phRekey: KindRekey, phOpen: KindOpen,
+	phDeal: KindDeal, phMove: KindMove, phShare: KindShare, phAudit: KindAudit}
+
+// Violation is a rule broken by a signed message: the seat is to blame, the
+// envelopes are the evidence.
+type Violation struct {
+	Seat     int
+	Step     uint32
+	Rule     string
+	Err      error
+	Evidence [][]byte
+}
+
+func (v *Violation) Error() string {
+	return fmt.Sprintf("table: seat %d broke %s at step %d: %v", v.Seat, v.Rule, v.Step, v.Err)
+}
+
+func (v *Violation) Unwrap() error { return v.Err }
+
+// Errors for envelopes that are not this step's (no blame by themselves).
+var (
+	ErrNotNext    = errors.New("table: not the next step")
+	ErrWrongTable = errors.New("table: envelope for another table or hand")
+	ErrFinished   = errors.New("table: the match is over")
+)
+
+// Machine is the table protocol's deterministic state: every peer, and the
+// offline verifier, applies the same envelopes in the same order and gets
+// the same state. It holds only public information.
+type Machine struct {
+	cfg     Config
+	cfgHash [32]byte
+	n       int
+	rules   engine.Ruleset
+	rand    io.Reader // weights for batch verification (crypto/rand when nil)
+
+	step  uint32
+	prev  [32]byte
+	hand  uint32
+	phase phase
+	at    int // seat expected to speak (index into the phase's order)
+
+	nonces   [][]byte
+	session  []byte
+	commits  [][]byte
+	openings [][]byte
+	dieCount int
+	deck     *deck.Hand
+	match    *engine.Match
+	shares   [engine.DeckSize][][]byte // public key shares per slot and seat
+	drawSlot engine.Slot
+	drawSeat int
+	seeds    [][]byte
+	tiles    []int // the audited deck: tile index per slot
+	abortErr *Violation
+	log      []HandLog
+}
+
+// HandLog is what the machine records of each finished hand.
+type HandLog struct {
+	Hand   uint32
+	Result engine.HandResult
+	Scores []int
+	Tiles  []int // slot -> tile index, from the audit
+}
+
+// NewMachine returns the machine at step 0 for a validated config.
+func NewMachine(cfg Config, rand io.Reader) (*Machine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Machine{cfg: cfg, cfgHash: cfg.Hash(), n: len(cfg.Seats), rules: cfg.Rules(), rand: rand, phase: phHello}
+	m.resetHand()
+	return m, nil
+}
+
+func (m *Machine) resetHand() {
+	m.commits = make([][]byte, m.n)
+	m.openings = make([][]byte, m.n)
+	m.seeds = make([][]byte, m.n)
+	for i := range m.shares {
+		m.shares[i] = make([][]byte, m.n)
+	}
+	m.dieCount = 0
+	m.drawSlot = engine.NoSlot
+	m.drawSeat = -1
+	m.tiles = nil
+}
+
+// Config returns the table config.
+func (m *Machine) Config() Config { return m.cfg }
+
+// Step returns the number of envelopes applied.
+func (m *Machine) Step() uint32 { return m.step }
+
+// HandNumber returns the current hand number.
+func (m *Machine) HandNumber() uint32 { return m.hand }
+
+// Prev returns the hash of the last applied envelope.
+func (m *Machine) Prev() [32]byte { return m.prev }
+
+// Session returns the session id (nil before every Hello is in).
+func (m *Machine) Session() []byte { return m.session }
+
+// Match returns the engine state (nil before the first hand's randomness).
+func (m *Machine) Match() *engine.Match { return m.match }
+
+// Deck returns the current hand's crypto state.
+func (m *Machine) Deck() *deck.Hand { return m.deck }
+
+// Done reports whether the match is over (finished or aborted).
+func (m *Machine) Done() bool { return m.phase == phDone || m.phase == phAborted }
+
+// Aborted returns the violation that ended the match, if any.
+func (m *Machine) Aborted() *Violation { return m.abortErr }
+
+// Hands returns the log of finished hands.
+func (m *Machine) Hands() []HandLog { return append([]HandLog(nil), m.log...) }
+
+// Shares returns the public shares of a slot, per seat (nil where unknown).
+func (m *Machine) Shares(s engine.Slot) [][]byte { return m.shares[s] }
+
+// Expect returns the seat that must send the next envelope and its kind;
+// seat -1 when the match is over.
+func (m *Machine) Expect() (seat int, kind Kind) {
+	switch m.phase {
+	case phDone, phAborted:
+		return -1, 0
+	case phMove:
+		s, _ := m.match.Hand().Turn()
+		return s, KindMove
+	case phShare:
+		return m.shareOrder()[m.at], KindShare
+	}
+	return m.at, phaseKinds[m.phase]
+}
+
+// shareOrder is the seats that open a drawn tile: all but the drawer.
+func (m *Machine) shareOrder() []int {
+	var out []int
+	for s := 0; s < m.n; s++ {
+		if s != m.drawSeat {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// StateHash is the hash every sender puts in its envelope: the table's
+// step, phase and expected seat, and the engine's public state.
+func (m *Machine) StateHash() [32]byte {
+	b := []byte(labelState)
+	b = binary.BigEndian.AppendUint32(b, m.step)
+	b = binary.BigEndian.AppendUint32(b, m.hand)
+	b = append(b, byte(m.phase), byte(m.at))
+	if m.match != nil {
+		b = m.match.AppendState(b)
+	}
+	return sha256.Sum256(b)
+}
+
+// Check verifies that env is the next envelope: table, step, chain, hand,
+// sender, kind and signature. It does not look at the body.
+func (m *Machine) Check(env *Envelope) error {
+	if m.Done() {
+		return ErrFinished
+	}
+	if env.Table != m.cfg.ID {
+		return fmt.Errorf("%w: table %x", ErrWrongTable, env.Table)
+	}
+	if int(env.Seat) >= m.n {
+		return fmt.Errorf("%w: seat %d", ErrMalformed, env.Seat)
+	}
+	if err := env.Verify(m.cfg.Seats[env.Seat].Key); err != nil {
+		return err
+	}
+	if env.Step != m.step {
+		return fmt.Errorf("%w: step %d, at %d", ErrNotNext, env.Step, m.step)
+	}
+	// From here the sender signed a message for this step: mistakes are its own.
+	v := func(rule string, err error) error {
+		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: rule, Err: err, Evidence: [][]byte{env.Raw}}
+	}
+	seat, kind := m.Expect()
+	if int(env.Seat) != seat {
+		return v("out-of-turn", fmt.Errorf("seat %d sent %v; seat %d must send %v", env.Seat, env.Kind, seat, kind))
+	}
+	if env.Kind != kind {
+		return v("wrong-message", fmt.Errorf("sent %v, expected %v", env.Kind, kind))
+	}
+	if env.Prev != m.prev {
+		return v("chain", fmt.Errorf("previous hash %x does not match %x", env.Prev[:6], m.prev[:6]))
+	}
+	if env.Hand != m.hand {
+		return v("replay", fmt.Errorf("%w: hand %d, at hand %d", ErrWrongTable, env.Hand, m.hand))
+	}
+	if env.State != m.StateHash() {
+		return v("state-divergence", fmt.Errorf("state hash %x differs from %x", env.State[:6], m.StateHash()))
+	}
+	return nil
+}
+
+// Apply checks env (Check) and applies its body. On error nothing changes;
+// a *Violation blames the sender. A Violation in the body aborts the match:
+// the machine keeps it (Aborted) and refuses further envelopes, except that
+// an audit may still follow to find who corrupted a deck.
+func (m *Machine) Apply(env *Envelope) error {
+	if err := m.Check(env); err != nil {
+		var vi *Violation
+		if errors.As(err, &vi) {
+			m.abort(vi)
+		}
+		return err
+	}
+	c := m.clone()
+	if err := c.applyBody(env); err != nil {
+		vi := asViolation(env, err)
+		m.abort(vi)
+		return vi
+	}
+	c.step++
+	c.prev = env.Hash()
+	*m = *c
+	return nil
+}
+
+func (m *Machine) abort(v *Violation) {
+	m.phase = phAborted
+	m.abortErr = v
+}
+
+// asViolation blames the sender, unless the crypto layer named another seat
+// (a junk tile found by the audit, say).
+func asViolation(env *Envelope, err error) *Violation {
+	var vi *Violation
+	if errors.As(err, &vi) {
+		return vi
+	}
+	seat := int(env.Seat)
+	rule := ruleOf(err)
+	return &Violation{Seat: seat, Step: env.Step, Rule: rule, Err: err, Evidence: [][]byte{env.Raw}}
+}
+
+func ruleOf(err error) string {
+	switch {
+	case errors.Is(err, ErrMalformed), errors.Is(err, deck.ErrEncoding):
+		return "malformed-body"
+	case errors.Is(err, deck.ErrProof):
+		return "bad-proof"
+	case errors.Is(err, deck.ErrShare):
+		return "bad-key-share"
+	case errors.Is(err, deck.ErrDuplicate), errors.Is(err, deck.ErrIdentity):
+		return "bad-shuffle"
+	case errors.Is(err, commit.ErrMismatch):
+		return "bad-dice"
+	case errors.Is(err, commit.ErrCopied):
+		return "copied-commitment"
+	case errors.Is(err, engine.ErrNotWinning):
+		return "false-win"
+	case errors.Is(err, engine.ErrNotHeld):
+		return "phantom-tile"
+	case errors.Is(err, engine.ErrTurn), errors.Is(err, engine.ErrPhase):
+		return "out-of-turn"
+	}
+	var f *blame.Fault
+	if errors.As(err, &f) {
+		return "crypto"
+	}
+	var ee interface{ Unwrap() error }
+	if errors.As(err, &ee) {
+		return "rules"
+	}
+	return "protocol"
+}
+
+func (m *Machine) clone() *Machine {
+	c := *m
+	c.nonces = append([][]byte(nil), m.nonces...)
+	c.commits = append([][]byte(nil), m.commits...)
+	c.openings = append([][]byte(nil), m.openings...)
+	c.seeds = append([][]byte(nil), m.seeds...)
+	for i := range c.shares {
+		c.shares[i] = append([][]byte(nil), m.shares[i]...)
+	}
+	c.log = append([]HandLog(nil), m.log...)
+	if m.match != nil {
+		c.match = m.match.Clone()
+	}
+	return &c
+}
+
+func (m *Machine) applyBody(env *Envelope) error {
+	seat := int(env.Seat)
+	switch m.phase {
+	case phHello:
+		b, err := decodeHello(env.Body)
+		if err != nil {
+			return err
+		}
+		if b.ConfigHash != m.cfgHash {
+			return fmt.Errorf("%w: hello for another config", ErrMalformed)
+		}
+		m.nonces = append(m.nonces, b.Nonce[:])
+		if m.at++; m.at == m.n {
+			h := sha256.New()
+			h.Write([]byte(labelSession))
+			h.Write(m.cfgHash[:])
+			for _, nce := range m.nonces {
+				h.Write(nce)
+			}
+			m.session = h.Sum(nil)
+			return m.startHand()
+		}
+		return nil
+	case phShuffle:
+		cm, lock, err := decodeShuffle(env.Body)
+		if err != nil {
+			return err
+		}
+		d, err := m.deck.ApplyLock(seat, lock)
+		if err != nil {
+			return err
+		}
+		m.commits[seat] = append([]byte(nil), cm...)
+		seats := make([]int, seat+1)
+		for i := range seats {
+			seats[i] = i
+		}
+		if err := commit.CheckDistinct(seats, m.commits[:seat+1]); err != nil {
+			return err
+		}
+		m.deck = d
+		if m.at++; m.at == m.n {
+			m.phase, m.at = phRekey, 0
+		}
+		return nil
+	case phRekey:
+		op, rk, err := decodeRekey(env.Body)
+		if err != nil {
+			return err
+		}
+		if err := commit.Check(labelHandRandom, m.session, m.hand, seat, m.commits[seat], op); err != nil {
+			return err
+		}
+		d, err := m.deck.ApplyRekey(seat, rk, m.rand)
+		if err != nil {
+			return err
+		}
+		m.deck = d
+		m.openings[seat] = append([]byte(nil), op...)
+		if m.at++; m.at < m.n {
+			return nil
+		}
+		if m.match == nil {
+			v, err := commit.Combine(labelDealer, m.session, m.hand, m.openings)
+			if err != nil {
+				return err
+			}
+			dealer, _ := commit.Choice(v, m.n)
+			if m.match, err = engine.NewMatch(m.rules, m.n, dealer); err != nil {
+				return err
+			}
+		}
+		return m.advance()
+	case phOpen:
+		pending := m.match.Hand().Pending()
+		if err := m.takeShares(seat, env.Body, sortedSlots(pending)); err != nil {
+			return err
+		}
+		if m.at++; m.at < m.n {
+			return nil
+		}
+		var faces []engine.SlotFace
+		for _, s := range pending {
+			f, err := m.openPublic(s)
+			if errors.Is(err, errJunkFound) {
+				return nil // the audit phase takes over
+			}
+			if err != nil {
+				return err
+			}
+			faces = append(faces, engine.SlotFace{Slot: s, Face: f})
+		}
+		if err := m.match.Apply(engine.Action{Kind: engine.ActReveal, Faces: faces}); err != nil {
+			return err
+		}
+		return m.advance()
+	case phDeal:
+		if err := m.takeShares(seat, env.Body, m.dealtToOthers(seat)); err != nil {
+			return err
+		}
+		if m.at++; m.at == m.n {
+			m.phase, m.at = phMove, 0
+		}
+		return nil
+	case phShare:
+		if err := m.takeShares(seat, env.Body, []engine.Slot{m.drawSlot}); err != nil {
+			return err
+		}
+		if m.at++; m.at == m.n-1 {
+			m.phase, m.at = phMove, 0
+			m.drawSlot, m.drawSeat = engine.NoSlot, -1
+		}
+		return nil
+	case phMove:
+		return m.applyMove(seat, env.Body)
+	case phAudit:
+		if len(env.Body) != seedSize {
+			return fmt.Errorf("%w: audit body of %d bytes", ErrMalformed, len(env.Body))
+		}
+		m.seeds[seat] = append([]byte(nil), env.Body...)
+		if m.at++; m.at < m.n {
+			return nil
+		}
+		return m.finishAudit()
+	}
+	return fmt.Errorf("%w: phase %d", ErrFinished, m.phase)
+}
+
+// takeShares checks a share list from seat: exactly the slots want, each
+// share matching the seat's public point; then records them.
+func (m *Machine) takeShares(seat int, body []byte, want []engine.Slot) error {
+	list, err := m.deck.CheckShares(seat, body)
+	if err != nil {
+		return err
+	}
+	if len(list) != len(want) {
+		return fmt.Errorf("%w: %d shares, want %d", ErrMalformed, len(list), len(want))
+	}
+	for i, sh := range list {
+		if sh.Pos != int(want[i]) {
+			return fmt.Errorf("%w: share for slot %d, want %d", ErrMalformed, sh.Pos, want[i])
+		}
+	}
+	for _, sh := range list {
+		m.shares[sh.Pos][seat] = append([]byte(nil), sh.Key...)
+	}
+	return nil
+}
+
+// dealtToOthers lists, ascending, the slots dealt to seats other than seat.
+func (m *Machine) dealtToOthers(seat int) []engine.Slot {
+	h := m.match.Hand()
+	var out []engine.Slot
+	for s := 0; s < m.n; s++ {
+		if s != seat {
+			out = append(out, h.Rack(s)...)
+		}
+	}
+	sortSlots(out)
+	return out
+}
+
+func sortedSlots(s []engine.Slot) []engine.Slot {
+	c := append([]engine.Slot(nil), s...)
+	sortSlots(c)
+	return c
+}
+
+func sortSlots(s []engine.Slot) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// openPublic opens a slot whose every share is public.
+func (m *Machine) openPublic(s engine.Slot) (engine.Face, error) {
+	j, err := m.deck.Open(int(s), m.shares[s])
+	if err != nil {
+		if errors.Is(err, deck.ErrJunk) {
+			// A shuffler put a non-tile in the deck: the audit names it.
+			m.phase, m.at = phAudit, 0
+			return engine.NoFace, errJunkFound
+		}
+		return engine.NoFace, err
+	}
+	return engine.Tile(j).Face(), nil
+}
+
+var errJunkFound = errors.New("table: a slot opens to no tile")
+
+// advance drives the engine through what needs no message (dice from the
+// hand's randomness) and sets the next phase.
+func (m *Machine) advance() error {
+	for {
+		h := m.match.Hand()
+		need := h.Need()
+		switch {
+		case need.Kind == engine.ActRoll:
+			v, err := commit.Combine(labelDie+strconv.Itoa(m.dieCount), m.session, m.hand, m.openings)
+			if err != nil {
+				return err
+			}
+			m.dieCount++
+			if err := m.match.Apply(engine.Action{Kind: engine.ActRoll, Value: commit.Die(v)}); err != nil {
+				return err
+			}
+		case need.Kind == engine.ActReveal:
+			m.phase, m.at = phOpen, 0
+			return nil
+		case need.Over:
+			m.phase, m.at = phAudit, 0
+			return nil
+		default:
+			m.phase, m.at = phDeal, 0
+			return nil
+		}
+	}
+}
+
+func (m *Machine) applyMove(seat int, body []byte) error {
+	b, err := decodeMove(body)
+	if err != nil {
+		return err
+	}
+	h := m.match.Hand()
+	a := engine.Action{Kind: b.Action, Seat: seat, Slot: b.Slot}
+	var open []engine.Slot
+	switch b.Action {
+	case engine.ActDiscard, engine.ActShow:
+		open = []engine.Slot{b.Slot}
+	case engine.ActWin:
+		open = h.Rack(seat)
+	}
+	if len(open) > 0 {
+		for _, s := range open {
+			if !slotIn(h.Rack(seat), s) {
+				return fmt.Errorf("%w: seat %d slot %d", engine.ErrNotHeld, seat, s)
+			}
+		}
+		if err := m.takeShares(seat, b.Shares, open); err != nil {
+			return err
+		}
+		for _, s := range open {
+			f, err := m.openPublic(s)
+			if err != nil {
+				if errors.Is(err, errJunkFound) {
+					return nil // the audit phase takes over
+				}
+				return err
+			}
+			a.Faces = append(a.Faces, engine.SlotFace{Slot: s, Face: f})
+		}
+	}
+	var drawn engine.Slot = engine.NoSlot
+	if b.Action == engine.ActDraw && h.StockLen() > 0 {
+		drawn = h.Stock()[0]
+	}
+	if err := m.match.Apply(a); err != nil {
+		return err
+	}
+	if drawn != engine.NoSlot {
+		m.phase, m.at = phShare, 0
+		m.drawSlot, m.drawSeat = drawn, seat
+		return nil
+	}
+	if m.match.Hand().Phase() == engine.PhaseOver {
+		m.phase, m.at = phAudit, 0
+	}
+	return nil
+}
+
+func slotIn(s []engine.Slot, x engine.Slot) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// finishAudit checks the hand's whole deck with every seed, then either
+// starts the next hand, ends the match, or (after junk) blames the
+// shuffler.
+func (m *Machine) finishAudit() error {
+	tiles, err := m.deck.Audit(m.seeds, m.rand)
+	if err != nil {
+		var f *blame.Fault
+		if errors.As(err, &f) {
+			return &Violation{Seat: f.Seat, Step: m.step, Rule: "audit", Err: err}
+		}
+		return err
+	}
+	h := m.match.Hand()
+	if h.Phase() != engine.PhaseOver {
+		// The audit followed a junk reveal but found nothing: impossible
+		// unless the crypto layer is broken.
+		return fmt.Errorf("table: internal error: junk reveal passed the audit")
+	}
+	// Every public face must be the audited tile's face.
+	for s := 0; s < engine.DeckSize; s++ {
+		if f := h.PublicFace(engine.Slot(s)); f != engine.NoFace && f != engine.Tile(tiles[s]).Face() {
+			return fmt.Errorf("table: internal error: slot %d opened as %v, audit says %v", s, f, engine.Tile(tiles[s]).Face())
+		}
+	}
+	res, _ := h.Result()
+	m.log = append(m.log, HandLog{Hand: m.hand, Result: res, Scores: m.match.Scores(), Tiles: tiles})
+	if m.match.Over() {
+		m.phase, m.at = phDone, 0
+		return nil
+	}
+	if err := m.match.NextHand(); err != nil {
+		return err
+	}
+	m.hand++
+	return m.startHand()
+}
+
+func (m *Machine) startHand() error {
+	d, err := deck.NewHand(m.session, m.hand, m.n)
+	if err != nil {
+		return err
+	}
+	m.deck = d
+	m.resetHand()
+	m.phase, m.at = phShuffle, 0
+	return nil
+}

@@ -1,0 +1,214 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Faults configures the in-memory network's misbehaviour. Probabilities are
+// per delivery (per message and receiver).
+type Faults struct {
+	Drop    float64       // lose the message
+	Dup     float64       // deliver it twice
+	Reorder float64       // hold it back behind the next message
+	Delay   time.Duration // deliver after up to this long
+}
+
+// MemNet is an in-memory network for tests and `okey sim`: every member
+// gets a Transport; Broadcast reaches the others through the fault model.
+// Randomness comes from a seed, so a run's faults can be replayed.
+type MemNet struct {
+	mu      sync.Mutex
+	faults  Faults
+	rng     *rand.Rand
+	members map[PeerID]*memTransport
+	closed  bool
+}
+
+// NewMemNet returns an empty network.
+func NewMemNet(f Faults, seed uint64) *MemNet {
+	return &MemNet{faults: f, rng: rand.New(rand.NewPCG(seed, 0x6f6b6579)), members: map[PeerID]*memTransport{}}
+}
+
+// ErrClosed is returned by a closed transport.
+var ErrClosed = errors.New("table: transport closed")
+
+// Join adds (or re-adds, after a restart) a member and returns its transport.
+func (n *MemNet) Join(id PeerID) Transport {
+	t := &memTransport{net: n, id: id, inbox: make(chan Packet, 4096), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	n.mu.Lock()
+	if old := n.members[id]; old != nil {
+		old.closeLocked()
+	}
+	n.members[id] = t
+	n.mu.Unlock()
+	go t.pump()
+	return t
+}
+
+// Leave removes a member as if its process died: its transport closes.
+func (n *MemNet) Leave(id PeerID) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if t := n.members[id]; t != nil {
+		t.closeLocked()
+		delete(n.members, id)
+	}
+}
+
+func (n *MemNet) chance(p float64) bool { return p > 0 && n.rng.Float64() < p }
+
+type memTransport struct {
+	net     *MemNet
+	id      PeerID
+	queue   []Packet // waiting for the pump (guarded by net.mu)
+	held    *Packet  // a reordered packet waiting for the next one
+	inbox   chan Packet
+	wake    chan struct{}
+	done    chan struct{}
+	closed  bool
+	handler func(PeerID, []byte) [][]byte
+}
+
+func (t *memTransport) Self() PeerID         { return t.id }
+func (t *memTransport) Inbox() <-chan Packet { return t.inbox }
+
+func (t *memTransport) Broadcast(ctx context.Context, data []byte) error {
+	n := t.net
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if t.closed {
+		return ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for id, r := range n.members {
+		if id == t.id || r.closed {
+			continue
+		}
+		p := Packet{From: t.id, Data: append([]byte(nil), data...)}
+		if n.chance(n.faults.Drop) {
+			continue
+		}
+		copies := 1
+		if n.chance(n.faults.Dup) {
+			copies = 2
+		}
+		for c := 0; c < copies; c++ {
+			r.enqueueLocked(p, n.chance(n.faults.Reorder))
+		}
+	}
+	return nil
+}
+
+func (t *memTransport) enqueueLocked(p Packet, reorder bool) {
+	switch {
+	case reorder && t.held == nil:
+		t.held = &p
+		return
+	default:
+		t.queue = append(t.queue, p)
+		if t.held != nil {
+			t.queue = append(t.queue, *t.held)
+			t.held = nil
+		}
+	}
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pump moves queued packets to the inbox, applying delays, and flushes a
+// held packet when nothing else comes (so reordering never loses one).
+func (t *memTransport) pump() {
+	defer close(t.inbox)
+	for {
+		t.net.mu.Lock()
+		q := t.queue
+		t.queue = nil
+		if len(q) == 0 && t.held != nil {
+			q = []Packet{*t.held}
+			t.held = nil
+		}
+		delay := t.net.faults.Delay
+		var d time.Duration
+		if delay > 0 {
+			d = time.Duration(t.net.rng.Int64N(int64(delay)))
+		}
+		t.net.mu.Unlock()
+		if len(q) == 0 {
+			select {
+			case <-t.wake:
+				continue
+			case <-t.done:
+				return
+			case <-time.After(20 * time.Millisecond):
+				continue
+			}
+		}
+		if d > 0 {
+			select {
+			case <-time.After(d):
+			case <-t.done:
+				return
+			}
+		}
+		for _, p := range q {
+			select {
+			case t.inbox <- p:
+			case <-t.done:
+				return
+			}
+		}
+	}
+}
+
+func (t *memTransport) Fetch(ctx context.Context, peer PeerID, req []byte) ([][]byte, error) {
+	n := t.net
+	n.mu.Lock()
+	if t.closed {
+		n.mu.Unlock()
+		return nil, ErrClosed
+	}
+	r := n.members[peer]
+	lost := n.chance(n.faults.Drop)
+	n.mu.Unlock()
+	if r == nil || lost {
+		return nil, errors.New("table: fetch: peer unreachable")
+	}
+	r.net.mu.Lock()
+	h := r.handler
+	r.net.mu.Unlock()
+	if h == nil {
+		return nil, errors.New("table: fetch: peer serves nothing")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return h(t.id, append([]byte(nil), req...)), nil
+}
+
+func (t *memTransport) Serve(h func(PeerID, []byte) [][]byte) {
+	t.net.mu.Lock()
+	t.handler = h
+	t.net.mu.Unlock()
+}
+
+func (t *memTransport) Close() error {
+	t.net.mu.Lock()
+	defer t.net.mu.Unlock()
+	t.closeLocked()
+	return nil
+}
+
+func (t *memTransport) closeLocked() {
+	if !t.closed {
+		t.closed = true
+		close(t.done)
+	}
+}

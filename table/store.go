@@ -1,0 +1,266 @@
+package table
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+)
+
+// Transcript file format (protocol.md 6): the magic line, the config
+// (u32 length + bytes), then records: type (1 byte), u32 length, bytes.
+const transcriptMagic = "okey-transcript/v1\n"
+
+// Record types.
+const (
+	RecEnvelope = 1 // an envelope of the chain, in order
+	RecEvidence = 2 // an envelope kept as evidence against its signer (not in the chain)
+)
+
+// ErrNotTranscript is returned for a file that is not a transcript.
+var ErrNotTranscript = errors.New("table: not a transcript")
+
+// Transcript is a match's record: the config, the chain, and evidence.
+type Transcript struct {
+	Config   Config
+	Chain    [][]byte
+	Evidence [][]byte
+}
+
+// WriteTranscript writes t in the file format.
+func WriteTranscript(w io.Writer, t *Transcript) error {
+	bw := bufio.NewWriter(w)
+	cb, _ := t.Config.MarshalBinary()
+	bw.WriteString(transcriptMagic)
+	writeFrame(bw, cb)
+	for _, e := range t.Chain {
+		bw.WriteByte(RecEnvelope)
+		writeFrame(bw, e)
+	}
+	for _, e := range t.Evidence {
+		bw.WriteByte(RecEvidence)
+		writeFrame(bw, e)
+	}
+	return bw.Flush()
+}
+
+func writeFrame(w *bufio.Writer, b []byte) {
+	var l [4]byte
+	binary.BigEndian.PutUint32(l[:], uint32(len(b)))
+	w.Write(l[:])
+	w.Write(b)
+}
+
+// ReadTranscript parses a transcript; every record is bounded.
+func ReadTranscript(r io.Reader) (*Transcript, error) {
+	br := bufio.NewReader(r)
+	head := make([]byte, len(transcriptMagic))
+	if _, err := io.ReadFull(br, head); err != nil || string(head) != transcriptMagic {
+		return nil, fmt.Errorf("%w: bad header", ErrNotTranscript)
+	}
+	cb, err := readFrame(br)
+	if err != nil {
+		return nil, fmt.Errorf("%w: config: %v", ErrNotTranscript, err)
+	}
+	t := &Transcript{}
+	if err := t.Config.UnmarshalBinary(cb); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotTranscript, err)
+	}
+	for {
+		typ, err := br.ReadByte()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		b, err := readFrame(br)
+		if err != nil {
+			return nil, fmt.Errorf("%w: record %d: %v", ErrNotTranscript, len(t.Chain)+len(t.Evidence), err)
+		}
+		switch typ {
+		case RecEnvelope:
+			if len(t.Evidence) > 0 {
+				return nil, fmt.Errorf("%w: chain record after evidence", ErrNotTranscript)
+			}
+			t.Chain = append(t.Chain, b)
+		case RecEvidence:
+			t.Evidence = append(t.Evidence, b)
+		default:
+			return nil, fmt.Errorf("%w: record type %d", ErrNotTranscript, typ)
+		}
+		if len(t.Chain)+len(t.Evidence) > 1<<20 {
+			return nil, fmt.Errorf("%w: too many records", ErrNotTranscript)
+		}
+	}
+}
+
+func readFrame(r io.Reader) ([]byte, error) {
+	var l [4]byte
+	if _, err := io.ReadFull(r, l[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(l[:])
+	if n > MaxEnvelope {
+		return nil, fmt.Errorf("record of %d bytes", n)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Store keeps what a peer needs to resume after a crash: its per-hand
+// secret seeds (saved before first use) and the chain as it grows.
+type Store interface {
+	SaveSecret(hand uint32, seed []byte) error
+	LoadSecret(hand uint32) ([]byte, error) // nil, nil when none
+	Append(rec byte, raw []byte) error
+	Load() (*Transcript, error) // nil, nil when empty
+}
+
+// MemStore is a Store in memory (tests, sim without --out).
+type MemStore struct {
+	mu      sync.Mutex
+	cfg     Config
+	secrets map[uint32][]byte
+	t       *Transcript
+}
+
+// NewMemStore returns an empty store for cfg.
+func NewMemStore(cfg Config) *MemStore {
+	return &MemStore{cfg: cfg, secrets: map[uint32][]byte{}}
+}
+
+func (s *MemStore) SaveSecret(hand uint32, seed []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.secrets[hand] = append([]byte(nil), seed...)
+	return nil
+}
+
+func (s *MemStore) LoadSecret(hand uint32) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.secrets[hand], nil
+}
+
+func (s *MemStore) Append(rec byte, raw []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.t == nil {
+		s.t = &Transcript{Config: s.cfg}
+	}
+	if rec == RecEnvelope {
+		s.t.Chain = append(s.t.Chain, append([]byte(nil), raw...))
+	} else {
+		s.t.Evidence = append(s.t.Evidence, append([]byte(nil), raw...))
+	}
+	return nil
+}
+
+func (s *MemStore) Load() (*Transcript, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.t == nil {
+		return nil, nil
+	}
+	c := *s.t
+	c.Chain = append([][]byte(nil), s.t.Chain...)
+	c.Evidence = append([][]byte(nil), s.t.Evidence...)
+	return &c, nil
+}
+
+// DirStore keeps a peer's state in a directory (created 0700): secret seeds
+// in files `secret-<hand>` (0600) and the transcript in `transcript`, in the
+// transcript file format, appended record by record and synced.
+type DirStore struct {
+	mu  sync.Mutex
+	dir string
+	cfg Config
+	f   *os.File
+}
+
+// OpenDirStore opens or creates the store for a table in dir.
+func OpenDirStore(dir string, cfg Config) (*DirStore, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return &DirStore{dir: dir, cfg: cfg}, nil
+}
+
+// TranscriptPath returns the transcript file's path.
+func (s *DirStore) TranscriptPath() string { return filepath.Join(s.dir, "transcript") }
+
+func (s *DirStore) SaveSecret(hand uint32, seed []byte) error {
+	p := filepath.Join(s.dir, "secret-"+strconv.FormatUint(uint64(hand), 10))
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, seed, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+func (s *DirStore) LoadSecret(hand uint32) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(s.dir, "secret-"+strconv.FormatUint(uint64(hand), 10)))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+func (s *DirStore) Append(rec byte, raw []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.f == nil {
+		p := s.TranscriptPath()
+		_, statErr := os.Stat(p)
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return err
+		}
+		s.f = f
+		if errors.Is(statErr, os.ErrNotExist) {
+			cb, _ := s.cfg.MarshalBinary()
+			hdr := append([]byte(transcriptMagic), binary.BigEndian.AppendUint32(nil, uint32(len(cb)))...)
+			if _, err := f.Write(append(hdr, cb...)); err != nil {
+				return err
+			}
+		}
+	}
+	b := append([]byte{rec}, binary.BigEndian.AppendUint32(nil, uint32(len(raw)))...)
+	if _, err := s.f.Write(append(b, raw...)); err != nil {
+		return err
+	}
+	return s.f.Sync()
+}
+
+func (s *DirStore) Load() (*Transcript, error) {
+	f, err := os.Open(s.TranscriptPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadTranscript(f)
+}
+
+// Close closes the transcript file.
+func (s *DirStore) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.f != nil {
+		err := s.f.Close()
+		s.f = nil
+		return err
+	}
+	return nil
+}
