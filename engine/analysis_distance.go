@@ -66,6 +66,8 @@ func distanceOf(t *tally, size, limit int) int {
 	s.rem = int(t.real)
 	// Keeping more than real-limit plain tiles means a distance below limit.
 	s.best = int(t.real) - limit
+	s.charges()
+	s.setAsidePure()
 	s.dfs(0)
 	if g := int(t.real) - s.best; g < limit {
 		return g
@@ -109,9 +111,11 @@ func pairsDistance(t *tally, size int) int {
 // or 4 colours at a number) or a run window (colour, lo..hi). The plain
 // tiles left in the template are all kept (exchange argument: a kept tile
 // elsewhere or a new tile of that face could swap with it), its other places
-// are new tiles. Run windows are normalised: they span the kept tiles,
-// widened to 3 tiles when shorter; the target's extra places are new tiles
-// added at the end. tgt counts the plain tiles of each face in the target;
+// are new tiles. Templates are normalised: a run window spans its kept
+// tiles, widened to 3 tiles when shorter; a set has 3 colours unless it
+// keeps 4; the target's extra places are new tiles added at the end. A tile
+// kept alone (with two new tiles) has six equivalent templates; which one is
+// chosen at the end. tgt counts the plain tiles of each face in the target;
 // a place whose face already has two must hold an okey (over counts them;
 // with at most two okeys in a hand, over <= 2). The okeys held are always
 // kept: there are at least as many new places as okeys held.
@@ -121,6 +125,12 @@ func pairsDistance(t *tally, size int) int {
 // target holds at most 11 tiles, so at most 5 faces are full: some number
 // has all four colours free for a set, some colour a free stretch of 5); r =
 // 1 or 2 must widen groups (a run by a tile at either end, a set of 3 to 4).
+//
+// The bound: a kept tile t is in a group with some waste (new places) w and
+// k kept tiles; charge each kept tile 1 + w/k places. The least charge of
+// each tile over all groups it could be in (with the whole hand) is computed
+// once; the remaining capacity then holds at most as many tiles as the
+// cheapest charges fit.
 
 type distGroup struct {
 	set    bool
@@ -130,17 +140,184 @@ type distGroup struct {
 	cmask  uint8 // set colours
 }
 
+// costUnit is the unit of a tile's charge: 1/costUnit places.
+const costUnit = 60
+
 type distSearch struct {
-	cnt   [NumColours][16]int8
-	tgt   [NumColours][16]int8
-	size  int
-	slots int // places in the chosen templates
-	kept  int // plain tiles kept
-	rem   int // plain tiles not yet decided
-	over  int // places that must hold an okey
-	best  int // most plain tiles kept in a target found (or the bound)
-	n     int
-	gs    [16]distGroup
+	cnt     [NumColours][16]int8
+	tgt     [NumColours][16]int8
+	size    int
+	slots   int // places in the chosen templates
+	kept    int // plain tiles kept
+	rem     int // plain tiles not yet decided
+	over    int // places that must hold an okey
+	best    int // most plain tiles kept in a target found (or the bound)
+	n       int
+	gs      [24]distGroup
+	ns      int
+	singles [16][2]int8 // tiles kept alone: colour, number
+	pure    [16][2]int8 // tiles set aside: no group is better than alone
+	npure   int
+
+	cls     [NumColours][16]int8 // charge class of each face
+	clsCost [16]int16            // charges, ascending
+	clsCnt  [16]int8             // undecided tiles per class
+	ncls    int
+}
+
+// charges computes each face's least charge and the classes.
+func (s *distSearch) charges() {
+	var cost [NumColours][16]int16
+	var pres [NumColours]uint32 // bit p: a tile at position p (14: the 1)
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			if s.cnt[c][n] > 0 {
+				pres[c] |= 1 << n
+			}
+		}
+		if pres[c]&2 != 0 {
+			pres[c] |= 1 << 14
+		}
+	}
+	var vals [16]int16
+	nv := 0
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			if s.cnt[c][n] == 0 {
+				continue
+			}
+			k := 0
+			for x := 0; x < NumColours; x++ {
+				if s.cnt[x][n] > 0 {
+					k++
+				}
+			}
+			best := costUnit * (max(3, k)) / min(k, 4)
+			// Runs: windows lo..hi holding position n (or 14 for a 1),
+			// at most 13 long and not holding both 1 and 14.
+			for _, pos := range [2]int{n, 14} {
+				if pos == 14 && n != 1 {
+					continue
+				}
+				for lo := max(1, pos-12); lo <= pos; lo++ {
+					for hi := max(pos, lo+2); hi <= 14 && hi-lo <= 12; hi++ {
+						if lo == 1 && hi == 14 {
+							break
+						}
+						win := uint32(1)<<(hi+1) - uint32(1)<<lo
+						if ch := costUnit * (hi - lo + 1) / bits.OnesCount32(pres[c]&win); ch < best {
+							best = ch
+						}
+					}
+					// Windows shorter than 3 are widened: lo..pos, lo..pos+1.
+					for hi := pos; hi < lo+2 && hi <= 14; hi++ {
+						win := uint32(1)<<(hi+1) - uint32(1)<<lo
+						if ch := costUnit * 3 / bits.OnesCount32(pres[c]&win); ch < best {
+							best = ch
+						}
+					}
+				}
+			}
+			cost[c][n] = int16(best)
+			i := 0
+			for i < nv && vals[i] != int16(best) {
+				i++
+			}
+			if i == nv {
+				vals[nv] = int16(best)
+				nv++
+			}
+		}
+	}
+	// Classes in ascending charge.
+	for i := 1; i < nv; i++ {
+		for j := i; j > 0 && vals[j] < vals[j-1]; j-- {
+			vals[j], vals[j-1] = vals[j-1], vals[j]
+		}
+	}
+	s.ncls = nv
+	copy(s.clsCost[:], vals[:nv])
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			if s.cnt[c][n] == 0 {
+				continue
+			}
+			for i := 0; i < nv; i++ {
+				if vals[i] == cost[c][n] {
+					s.cls[c][n] = int8(i)
+					s.clsCnt[i] += s.cnt[c][n]
+				}
+			}
+		}
+	}
+}
+
+// setAsidePure takes out of the search the tiles whose least charge is 3
+// places (no other tile within four numbers of its colour or at its number
+// in another colour). Such a tile is never better off in a group with other
+// kept tiles than alone (splitting it off keeps as many tiles in no more
+// places), so the search leaves them out and keeps as many as fit at each
+// leaf. They stay in the bound's classes.
+func (s *distSearch) setAsidePure() {
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			for s.cnt[c][n] > 0 && s.clsCost[s.cls[c][n]] == 3*costUnit {
+				s.pure[s.npure] = [2]int8{int8(c), int8(n)}
+				s.npure++
+				s.cnt[c][n]--
+				s.rem--
+			}
+		}
+	}
+}
+
+// leaf completes a target: it keeps as many set-aside tiles alone as fit and
+// the best kept count found improves.
+func (s *distSearch) leaf() {
+	for j := min(s.npure, (s.size-s.slots)/3); j >= 0 && s.kept+j > s.best; j-- {
+		if s.placePure(0, j) {
+			s.best = s.kept + j
+			return
+		}
+	}
+}
+
+// placePure keeps j of the set-aside tiles from i on, alone, and checks the
+// whole target (placeSingles).
+func (s *distSearch) placePure(i, j int) bool {
+	if j == 0 {
+		return s.placeSingles(0)
+	}
+	for ; s.npure-i >= j; i++ {
+		c, n := int(s.pure[i][0]), int(s.pure[i][1])
+		s.addSlot(c, n)
+		s.slots += 3
+		s.singles[s.ns] = s.pure[i]
+		s.ns++
+		ok := s.over <= 2 && s.placePure(i+1, j-1)
+		s.ns--
+		s.slots -= 3
+		s.delSlot(c, n)
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// bound is the most plain tiles any completion of the current node keeps.
+func (s *distSearch) bound() int {
+	budget := (s.size - s.slots) * costUnit
+	extra := 0
+	for i := 0; i < s.ncls; i++ {
+		k := int(s.clsCnt[i])
+		if fit := budget / int(s.clsCost[i]); fit < k {
+			return s.kept + extra + fit
+		}
+		extra += k
+		budget -= k * int(s.clsCost[i])
+	}
+	return s.kept + extra
 }
 
 func (s *distSearch) addSlot(c, p int) {
@@ -170,6 +347,7 @@ func (s *distSearch) take(c, p int) bool {
 	}
 	if s.cnt[c][p] > 0 {
 		s.cnt[c][p]--
+		s.clsCnt[s.cls[c][p]]--
 		s.kept++
 		s.rem--
 		return true
@@ -182,11 +360,12 @@ func (s *distSearch) untake(c, p int) {
 		p = 1
 	}
 	s.cnt[c][p]++
+	s.clsCnt[s.cls[c][p]]++
 	s.kept--
 	s.rem++
 }
 
-// option is one template for the lowest tile.
+// distOption is one template for the lowest tile.
 type distOption struct {
 	set    bool
 	cmask  uint8
@@ -195,7 +374,7 @@ type distOption struct {
 }
 
 func (s *distSearch) dfs(start int) {
-	if s.kept+min(s.rem, s.size-s.slots) <= s.best {
+	if s.bound() <= s.best {
 		return
 	}
 	c, n := start/13, start%13+1
@@ -207,9 +386,7 @@ func (s *distSearch) dfs(start int) {
 		}
 	}
 	if c == NumColours {
-		if r := s.size - s.slots; r == 0 || r >= 3 || s.extend(r) {
-			s.best = s.kept
-		}
+		s.leaf()
 		return
 	}
 	idx := c*13 + n - 1
@@ -231,6 +408,9 @@ func (s *distSearch) dfs(start int) {
 				gain++
 			}
 		}
+		if gain < 2 {
+			return // the tile alone: a single
+		}
 		opts[no] = distOption{lo: int8(lo), hi: int8(hi), score: int8(2*gain - (hi - lo + 1))}
 		no++
 	}
@@ -250,19 +430,24 @@ func (s *distSearch) dfs(start int) {
 	}
 	addRun(n-1, n+1)
 	addRun(n-2, n)
+	var here uint8
+	for y := 0; y < NumColours; y++ {
+		if s.cnt[y][n] > 0 {
+			here |= 1 << y
+		}
+	}
+	if here == 0xF {
+		opts[no] = distOption{set: true, cmask: 0xF, score: 4}
+		no++
+	}
 	for x := 0; x < NumColours; x++ {
-		// Sets of three without colour x, and (x == c) the set of four.
+		// Sets of three without colour x.
 		m := uint8(0xF) &^ (1 << x)
-		if x == c {
-			m = 0xF
+		if x == c || m&here == 1<<c {
+			continue
 		}
-		gain := 0
-		for y := 0; y < NumColours; y++ {
-			if m&(1<<y) != 0 && s.cnt[y][n] > 0 {
-				gain++
-			}
-		}
-		opts[no] = distOption{set: true, cmask: m, score: int8(2*gain - bits.OnesCount8(m))}
+		gain := bits.OnesCount8(m & here)
+		opts[no] = distOption{set: true, cmask: m, score: int8(2*gain - 3)}
 		no++
 	}
 	// Best-looking first (stable insertion sort: the order is fixed).
@@ -278,11 +463,28 @@ func (s *distSearch) dfs(start int) {
 			s.tryRun(c, idx, int(o.lo), int(o.hi))
 		}
 	}
+	// Keep the tile alone, its template chosen at the leaf.
+	if s.slots+3 <= s.size {
+		s.take(c, n)
+		s.addSlot(c, n)
+		s.slots += 3
+		s.singles[s.ns] = [2]int8{int8(c), int8(n)}
+		s.ns++
+		if s.over <= 2 {
+			s.dfs(idx)
+		}
+		s.ns--
+		s.slots -= 3
+		s.delSlot(c, n)
+		s.untake(c, n)
+	}
 	// Or exchange the tile.
 	row[n]--
+	s.clsCnt[s.cls[c][n]]--
 	s.rem--
 	s.dfs(idx)
 	s.rem++
+	s.clsCnt[s.cls[c][n]]++
 	row[n]++
 }
 
@@ -344,6 +546,79 @@ func (s *distSearch) tryRun(c, idx, lo, hi int) {
 			s.untake(c, p)
 		}
 	}
+}
+
+// placeSingles chooses the templates of the tiles kept alone, from i on,
+// then checks the places left (see extend).
+func (s *distSearch) placeSingles(i int) bool {
+	if i == s.ns {
+		r := s.size - s.slots
+		return r == 0 || r >= 3 || s.extend(r)
+	}
+	c, n := int(s.singles[i][0]), int(s.singles[i][1])
+	// Runs n-2..n, n-1..n+1, n..n+2 (for a 1 also 12..14), then sets.
+	for k := 0; k < 7; k++ {
+		var g distGroup
+		var f1, f2 [2]int // the two new places: colour, position
+		switch {
+		case k < 3:
+			lo := n - 2 + k
+			if lo < 1 || lo+2 > 14 {
+				continue
+			}
+			g = distGroup{col: int8(c), lo: int8(lo), hi: int8(lo + 2)}
+			j := 0
+			for p := lo; p <= lo+2; p++ {
+				if p != n {
+					if j == 0 {
+						f1 = [2]int{c, p}
+					} else {
+						f2 = [2]int{c, p}
+					}
+					j++
+				}
+			}
+		case k == 3:
+			if n != 1 {
+				continue
+			}
+			g = distGroup{col: int8(c), lo: 12, hi: 14}
+			f1, f2 = [2]int{c, 12}, [2]int{c, 13}
+		default:
+			x := k - 4 // the colour left out
+			if x >= c {
+				x++
+			}
+			m := uint8(0xF) &^ (1 << x)
+			g = distGroup{set: true, num: int8(n), cmask: m}
+			j := 0
+			for y := 0; y < NumColours; y++ {
+				if m&(1<<y) != 0 && y != c {
+					if j == 0 {
+						f1 = [2]int{y, n}
+					} else {
+						f2 = [2]int{y, n}
+					}
+					j++
+				}
+			}
+		}
+		s.addSlot(f1[0], f1[1])
+		s.addSlot(f2[0], f2[1])
+		ok := false
+		if s.over <= 2 {
+			s.gs[s.n] = g
+			s.n++
+			ok = s.placeSingles(i + 1)
+			s.n--
+		}
+		s.delSlot(f2[0], f2[1])
+		s.delSlot(f1[0], f1[1])
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // extend reports whether r more places can be added to the chosen groups,
