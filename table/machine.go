@@ -257,6 +257,9 @@ func (m *Machine) Apply(env *Envelope) error {
 	c := m.clone()
 	if err := c.applyBody(env); err != nil {
 		vi := asViolation(env, err)
+		if len(vi.Evidence) == 0 {
+			vi.Evidence = [][]byte{env.Raw}
+		}
 		m.abort(vi)
 		return vi
 	}

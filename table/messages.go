@@ -19,7 +19,9 @@ type helloBody struct {
 	Nonce      [nonceSize]byte
 }
 
-func (b helloBody) encode() []byte { return append(append([]byte(nil), b.ConfigHash[:]...), b.Nonce[:]...) }
+func (b helloBody) encode() []byte {
+	return append(append([]byte(nil), b.ConfigHash[:]...), b.Nonce[:]...)
+}
 
 func decodeHello(p []byte) (helloBody, error) {
 	var b helloBody

@@ -2,12 +2,9 @@ package table
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/sha256"
-	"errors"
+	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
 
@@ -43,118 +40,167 @@ func (s *simpleMover) Move(h *engine.Hand, v *engine.View) (engine.Action, error
 	return engine.Action{Kind: engine.ActDiscard, Seat: seat, Slot: pick}, nil
 }
 
-func testConfig(t testing.TB, preset string, n int, seed uint64) (Config, []ed25519.PrivateKey) {
-	t.Helper()
-	cfg := Config{Ruleset: preset}
-	var keys []ed25519.PrivateKey
-	for i := 0; i < n; i++ {
-		h := sha256.Sum256([]byte(fmt.Sprintf("seat %d seed %d", i, seed)))
-		k := ed25519.NewKeyFromSeed(h[:])
-		keys = append(keys, k)
-		cfg.Seats = append(cfg.Seats, Seat{ID: PeerID(fmt.Sprintf("peer-%d", i)), Name: fmt.Sprintf("p%d", i),
-			Key: k.Public().(ed25519.PublicKey)})
+func movers(n int, seed uint64) []Mover {
+	out := make([]Mover, n)
+	for i := range out {
+		out[i] = &simpleMover{rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 	}
-	cfg.ID[0] = byte(seed)
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return cfg, keys
+	return out
 }
 
-type runOpts struct {
-	faults  Faults
-	cheat   Cheat
-	cheater int
-	stall   time.Duration
-}
-
-func runTable(t *testing.T, preset string, n int, seed uint64, o runOpts) ([]Result, []*Peer) {
+func run(t *testing.T, ruleset string, n int, seed uint64, o LocalOptions) *LocalResult {
 	t.Helper()
-	cfg, keys := testConfig(t, preset, n, seed)
-	net := NewMemNet(o.faults, seed)
-	peers := make([]*Peer, n)
-	for i := 0; i < n; i++ {
-		pc := PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID),
-			Mover: &simpleMover{rng: rand.New(rand.NewPCG(seed, uint64(i)))}, Stall: o.stall}
-		if pc.Stall == 0 {
-			pc.Stall = 500 * time.Millisecond
-		}
-		if i == o.cheater {
-			pc.Cheat = o.cheat
-		}
-		p, err := NewPeer(pc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		peers[i] = p
+	o.Ruleset, o.Movers, o.Seed = ruleset, movers(n, seed), seed
+	if o.Stall == 0 {
+		o.Stall = 400 * time.Millisecond
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	results := make([]Result, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range peers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i], errs[i] = peers[i].Run(ctx)
-			if o.cheat != "" && results[i].Violation != nil {
-				// Once an honest peer has named the cheater, the rest stop soon.
-			}
-		}()
+	res, err := RunLocal(ctx, o)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if o.cheat != "" {
-		// Honest peers end on their own; a withholding cheater waits for ctx.
-		done := make(chan struct{})
-		go func() {
-			for i := range peers {
-				if i == o.cheater {
-					continue
-				}
-				for results[i].Machine == nil && errs[i] == nil {
-					time.Sleep(10 * time.Millisecond)
-				}
-			}
-			close(done)
-		}()
-		_ = done
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil && !(o.cheat != "" && i == o.cheater) {
-			t.Fatalf("peer %d: %v", i, err)
-		}
-	}
-	return results, peers
+	return res
 }
 
-func TestHonestMatch(t *testing.T) {
-	for _, tc := range []struct {
-		preset string
-		n      int
-	}{{"turkish-rummy:rounds=1", 2}, {"turkish-rummy:rounds=1", 4}, {"german:rounds=1,strokes", 3}} {
-		t.Run(fmt.Sprintf("%s/%d", tc.preset, tc.n), func(t *testing.T) {
-			res, peers := runTable(t, tc.preset, tc.n, 1, runOpts{})
-			for i, r := range res {
-				if r.Violation != nil {
-					t.Fatalf("peer %d: violation %v", i, r.Violation)
+func checkHonest(t *testing.T, res *LocalResult) {
+	t.Helper()
+	want := res.Peers[0].Chain()
+	for i, r := range res.Results {
+		if r.Violation != nil {
+			t.Fatalf("peer %d: violation %v", i, r.Violation)
+		}
+		if !r.Machine.Done() {
+			t.Fatalf("peer %d not done", i)
+		}
+		got := res.Peers[i].Chain()
+		if len(got) != len(want) {
+			t.Fatalf("peer %d chain has %d steps, peer 0 %d", i, len(got), len(want))
+		}
+		for k := range got {
+			if string(got[k]) != string(want[k]) {
+				t.Fatalf("peer %d differs at step %d", i, k)
+			}
+		}
+		if r.Machine.StateHash() != res.Results[0].Machine.StateHash() {
+			t.Fatalf("peer %d state differs", i)
+		}
+	}
+	rep := Verify(res.Transcript(-1))
+	if !rep.Honest {
+		t.Fatalf("verify: %+v", rep)
+	}
+}
+
+func TestHonestMatches(t *testing.T) {
+	cases := []struct {
+		ruleset string
+		n       int
+	}{{"turkish-rummy:rounds=1", 2}, {"turkish-rummy:rounds=1", 3}, {"turkish-rummy:rounds=1", 4},
+		{"german:rounds=1,strokes", 3}, {"german:rounds=2,strokes", 4}, {"classic", 2}, {"classic:deal=simple", 3}}
+	for i, tc := range cases {
+		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
+			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(10+i), LocalOptions{}))
+		})
+	}
+}
+
+func TestFaultyNetworkFinishes(t *testing.T) {
+	f := Faults{Drop: 0.05, Dup: 0.05, Reorder: 0.1, Delay: 2 * time.Millisecond}
+	for i, n := range []int{2, 4} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			checkHonest(t, run(t, "turkish-rummy:rounds=1", n, uint64(20+i), LocalOptions{Faults: f, Stall: 150 * time.Millisecond, Cheater: -1}))
+		})
+	}
+}
+
+func TestCheatsAreCaught(t *testing.T) {
+	for i, c := range Cheats {
+		t.Run(string(c), func(t *testing.T) {
+			const cheater = 1
+			res := run(t, "turkish-rummy:rounds=1", 3, uint64(30+i), LocalOptions{Cheat: c, Cheater: cheater})
+			for seat, r := range res.Results {
+				if seat == cheater {
+					continue
 				}
-				if !r.Machine.Done() {
-					t.Fatalf("peer %d not done", i)
+				if r.Violation == nil {
+					t.Fatalf("seat %d finished without catching %s", seat, c)
+				}
+				if r.Violation.Seat != cheater {
+					t.Fatalf("seat %d blamed seat %d (%v), want %d", seat, r.Violation.Seat, r.Violation, cheater)
 				}
 			}
-			want := peers[0].Chain()
-			for i, p := range peers {
-				got := p.Chain()
-				if len(got) != len(want) {
-					t.Fatalf("peer %d chain has %d steps, peer 0 %d", i, len(got), len(want))
-				}
-				if p.Machine().StateHash() != peers[0].Machine().StateHash() {
-					t.Fatalf("peer %d state differs", i)
-				}
+			rep := Verify(res.Transcript(cheater))
+			if rep.Honest || rep.Violation == nil || rep.Violation.Seat != cheater {
+				t.Fatalf("verify: honest=%v violation=%v invalid=%v", rep.Honest, rep.Violation, rep.Invalid)
 			}
 		})
 	}
 }
 
-var _ = errors.New
+func TestTamperedTranscriptFails(t *testing.T) {
+	res := run(t, "turkish-rummy:rounds=1", 2, 40, LocalOptions{})
+	tr := res.Transcript(-1)
+	if !Verify(tr).Honest {
+		t.Fatal("honest transcript fails")
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	cp := func() *Transcript {
+		c := *tr
+		c.Chain = nil
+		for _, e := range tr.Chain {
+			c.Chain = append(c.Chain, append([]byte(nil), e...))
+		}
+		return &c
+	}
+	for k := 0; k < 40; k++ {
+		c := cp()
+		i := rng.IntN(len(c.Chain))
+		c.Chain[i][rng.IntN(len(c.Chain[i]))] ^= byte(1 + rng.IntN(255))
+		if Verify(c).Honest {
+			t.Fatalf("flipped byte in record %d verified", i)
+		}
+	}
+	c := cp()
+	c.Chain = append(c.Chain[:5], c.Chain[6:]...)
+	if Verify(c).Honest {
+		t.Fatal("removed record verified")
+	}
+	c = cp()
+	c.Chain[3], c.Chain[4] = c.Chain[4], c.Chain[3]
+	if Verify(c).Honest {
+		t.Fatal("reordered records verified")
+	}
+	c = cp()
+	c.Chain = c.Chain[:len(c.Chain)-1]
+	if Verify(c).Honest {
+		t.Fatal("cut transcript verified")
+	}
+	other := run(t, "turkish-rummy:rounds=1", 2, 41, LocalOptions{})
+	c = cp()
+	c.Chain[7] = other.Transcript(-1).Chain[7]
+	if Verify(c).Honest {
+		t.Fatal("replaced record verified")
+	}
+}
+
+func TestTranscriptFileRoundTrip(t *testing.T) {
+	res := run(t, "turkish-rummy:rounds=1", 2, 50, LocalOptions{})
+	var buf bytes.Buffer
+	tr := res.Transcript(-1)
+	if err := WriteTranscript(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTranscript(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Chain) != len(tr.Chain) || !Verify(got).Honest {
+		t.Fatal("round trip lost the transcript")
+	}
+	for _, bad := range [][]byte{nil, []byte("hello"), buf.Bytes()[:len(buf.Bytes())-3]} {
+		if t2, err := ReadTranscript(bytes.NewReader(bad)); err == nil && Verify(t2).Honest {
+			t.Fatalf("bad file accepted")
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package table
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// LocalOptions describes a table played in one process over a MemNet: every
+// seat a separate peer with its own keys (okey sim, tests).
+type LocalOptions struct {
+	Ruleset string
+	Movers  []Mover // one per seat
+	Faults  Faults
+	// Seed makes keys, table id and faults reproducible; 0 draws them from
+	// crypto/rand. Tile shuffles always use crypto/rand.
+	Seed    uint64
+	Cheat   Cheat
+	Cheater int
+	Stall   time.Duration
+	Log     *slog.Logger
+	// Stores, when set, gives each seat its store (for restarts); default memory.
+	Stores []Store
+}
+
+// LocalResult is what a local table produced.
+type LocalResult struct {
+	Config  Config
+	Results []Result
+	Peers   []*Peer
+	Elapsed time.Duration
+}
+
+// LocalConfig builds a table config with fresh (or seeded) keys.
+func LocalConfig(ruleset string, n int, seed uint64) (Config, []ed25519.PrivateKey, error) {
+	cfg := Config{Ruleset: ruleset}
+	var keys []ed25519.PrivateKey
+	for i := 0; i < n; i++ {
+		var s [32]byte
+		if seed == 0 {
+			rand.Read(s[:])
+		} else {
+			s = sha256.Sum256(binary.BigEndian.AppendUint64([]byte(fmt.Sprintf("okey-sim seat %d ", i)), seed))
+		}
+		k := ed25519.NewKeyFromSeed(s[:])
+		keys = append(keys, k)
+		id := sha256.Sum256(k.Public().(ed25519.PublicKey))
+		cfg.Seats = append(cfg.Seats, Seat{ID: PeerID(fmt.Sprintf("sim-%x", id[:6])), Name: fmt.Sprintf("seat%d", i),
+			Key: k.Public().(ed25519.PublicKey)})
+	}
+	if seed == 0 {
+		rand.Read(cfg.ID[:])
+	} else {
+		h := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("okey-sim table "), seed))
+		copy(cfg.ID[:], h[:])
+	}
+	return cfg, keys, cfg.Validate()
+}
+
+// RunLocal plays one match. It returns when every honest peer has finished
+// (or named a cheater); a withholding cheater is then stopped.
+func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
+	n := len(o.Movers)
+	cfg, keys, err := LocalConfig(o.Ruleset, n, o.Seed)
+	if err != nil {
+		return nil, err
+	}
+	net := NewMemNet(o.Faults, o.Seed)
+	peers := make([]*Peer, n)
+	for i := 0; i < n; i++ {
+		pc := PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID), Mover: o.Movers[i],
+			Stall: o.Stall, Log: o.Log}
+		if o.Stores != nil {
+			pc.Store = o.Stores[i]
+		}
+		if o.Cheat != "" && i == o.Cheater {
+			pc.Cheat = o.Cheat
+		}
+		if peers[i], err = NewPeer(pc); err != nil {
+			return nil, err
+		}
+	}
+	start := time.Now()
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := &LocalResult{Config: cfg, Results: make([]Result, n), Peers: peers}
+	errs := make([]error, n)
+	var honest, all sync.WaitGroup
+	for i := range peers {
+		all.Add(1)
+		isCheater := o.Cheat != "" && i == o.Cheater
+		if !isCheater {
+			honest.Add(1)
+		}
+		go func() {
+			defer all.Done()
+			out.Results[i], errs[i] = peers[i].Run(cctx)
+			if !isCheater {
+				honest.Done()
+			}
+		}()
+	}
+	honest.Wait()
+	out.Elapsed = time.Since(start)
+	cancel()
+	all.Wait()
+	for i, err := range errs {
+		if err != nil && !(o.Cheat != "" && i == o.Cheater) {
+			return out, fmt.Errorf("table: seat %d: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+// Transcript returns the transcript of the first honest peer: its chain and
+// the evidence it kept.
+func (r *LocalResult) Transcript(cheater int) *Transcript {
+	for i, p := range r.Peers {
+		if i == cheater {
+			continue
+		}
+		t := &Transcript{Config: r.Config, Chain: p.Chain()}
+		if v := r.Results[i].Violation; v != nil {
+			for _, e := range v.Evidence {
+				if !inChain(t.Chain, e) {
+					t.Evidence = append(t.Evidence, e)
+				}
+			}
+		}
+		return t
+	}
+	return nil
+}
+
+func inChain(chain [][]byte, e []byte) bool {
+	for _, c := range chain {
+		if string(c) == string(e) {
+			return true
+		}
+	}
+	return false
+}
