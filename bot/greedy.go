@@ -28,14 +28,16 @@ const (
 //  3. After drawing, when it can win: it declares the win that pays most
 //     (okey discard, seven pairs, one colour; the no-discard seven pairs
 //     where the ruleset allows it), unless the okey wait applies.
-//  4. The okey wait: the best win has an ordinary final discard X, the
-//     hand kept after X holds an okey, the stock has more than
-//     OkeyWaitStock tiles, it has waited fewer than OkeyWaitTurns turns in a
-//     row, and the kept hand with one okey replaced by a tile Y still wins
-//     for at least OkeyWaitOuts unseen tiles Y (faces it has not seen in its
-//     rack, on the piles or as the indicator). Then it discards X and keeps
-//     the winning hand: drawing such a Y next turn wins with the okey as the
-//     final discard; any other tile is thrown and the hand still wins.
+//  4. The okey wait: the best win has an ordinary final discard; an
+//     ordinary winning discard X leaves a hand that holds an okey; the stock
+//     has more than OkeyWaitStock tiles; it has waited fewer than
+//     OkeyWaitTurns turns in a row; and the hand kept after X, with one okey
+//     replaced by a tile Y, still wins for at least OkeyWaitOuts unseen
+//     tiles Y (faces it has not seen in its rack, on the piles or as the
+//     indicator; X is the ordinary winning discard with the most such
+//     outs). Then it discards X and keeps the winning hand: drawing such a
+//     Y next turn wins with the okey as the final discard; any other tile is
+//     thrown and the hand still wins.
 //  5. Otherwise it discards the tile whose removal leaves the fewest tiles
 //     from a win. Never an okey (it discards one only as a winning final
 //     discard). Ties go to the tile linked to the fewest others, then the
@@ -80,7 +82,7 @@ func (g *Greedy) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 	}
 	if ws := p.wins(); len(ws) > 0 {
 		best := bestWin(ws)
-		if s, ok := g.wait(p, best); ok {
+		if s, ok := g.wait(p, ws, best); ok {
 			return p.open(engine.ActDiscard, s), nil
 		}
 		return best.action, nil
@@ -183,13 +185,11 @@ func chooseDiscard(okey engine.Face, hand []engine.Face, winLen int) engine.Face
 }
 
 // wait applies the okey wait (rule 4): it returns the slot of the ordinary
-// final discard to throw instead of winning now.
-func (g *Greedy) wait(p *position, best win) (engine.Slot, bool) {
-	if best.okey || best.face == engine.NoFace || p.stock <= OkeyWaitStock {
-		return engine.NoSlot, false
-	}
-	keep := without(p.faces, best.face)
-	if !containsFace(keep, p.okey) {
+// final discard to throw instead of winning now. Of the ordinary winning
+// discards it throws the one that leaves the most outs (the first of
+// equals).
+func (g *Greedy) wait(p *position, ws []win, best win) (engine.Slot, bool) {
+	if best.okey || best.face == engine.NoFace || p.stock <= OkeyWaitStock || !containsFace(p.faces, p.okey) {
 		return engine.NoSlot, false
 	}
 	for len(g.waits) <= p.seat {
@@ -200,10 +200,26 @@ func (g *Greedy) wait(p *position, best win) (engine.Slot, bool) {
 	if w.count > 0 && p.h.Turns()-w.turns == len(p.h.Order()) && p.stock < w.stock {
 		count = w.count
 	}
-	if count >= OkeyWaitTurns || okeyOuts(p, keep) < OkeyWaitOuts {
+	if count >= OkeyWaitTurns {
 		return engine.NoSlot, false
 	}
-	s, ok := p.slotOf(best.face)
+	x, most := engine.NoFace, 0
+	for _, c := range ws {
+		if c.okey || c.face == engine.NoFace {
+			continue
+		}
+		keep := without(p.faces, c.face)
+		if !containsFace(keep, p.okey) {
+			continue
+		}
+		if n := okeyOuts(p, keep); n > most {
+			x, most = c.face, n
+		}
+	}
+	if most < OkeyWaitOuts {
+		return engine.NoSlot, false
+	}
+	s, ok := p.slotOf(x)
 	if !ok {
 		return engine.NoSlot, false
 	}
