@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/okey-game/okey/engine"
+)
+
+func init() {
+	register(command{name: "analyze", summary: "analyse a hand: winning or not, arrangement, discards, distance", run: runAnalyze})
+}
+
+const analyzeUsage = `usage: okey analyze [--json] --indicator TILE TILE...
+       okey analyze < LINES
+
+Analyse a hand of 14 or 15 tiles in notation (R, Y, B, K + 1..13, FJ for a
+false joker; any case). The indicator is the face-up tile: the okey is the
+next number of its colour.
+
+  14 tiles: whether the hand wins (groups or seven pairs), its arrangement,
+            and its distance (the fewest tiles to exchange to reach a win).
+  15 tiles: the discards that leave a winning 14.
+
+With tiles on the command line it prints a report for people, or with
+--json one JSON object. With no tiles it reads lines "IND: TILE TILE..."
+(the indicator, a colon, the tiles; blank lines and lines starting with #
+are skipped; with --indicator the "IND:" may be left out) from standard
+input and prints one JSON object per line, in order. A bad line gives
+{"error": "..."} and the others go on.
+
+JSON fields: indicator, okey, tiles; for 14 tiles winning, kind ("groups",
+"pairs" or null), groups (lists of tiles, an okey shown as its face; empty
+when not winning), distance; for 15 tiles winning_discards (sorted).
+
+Exit status: 0 when every hand was analysed (winning or not) and in batch
+mode; 2 for bad usage or a bad hand on the command line.
+
+flags:
+`
+
+func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	indicator := fs.String("indicator", "", "the indicator `tile` (the okey is the next number of its colour)")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of a report")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, analyzeUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() == 0 {
+		return analyzeBatch(*indicator, stdin, stdout, stderr)
+	}
+	if *indicator == "" {
+		fmt.Fprintln(stderr, "okey: analyze: --indicator is required with tiles on the command line")
+		return 2
+	}
+	res, err := analyzeHand(*indicator, fs.Args(), !*asJSON)
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		return 2
+	}
+	if *asJSON {
+		b, err := json.Marshal(res)
+		if err != nil {
+			fmt.Fprintf(stderr, "okey: analyze: internal error: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return 0
+	}
+	printReport(stdout, res)
+	return 0
+}
+
+// analyzeBatch reads "IND: tiles" lines and writes one JSON object a line.
+func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writer) int {
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 64*1024), 1024*1024)
+	out := bufio.NewWriter(stdout)
+	for in.Scan() {
+		line := strings.TrimSpace(in.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ind, tiles, found := strings.Cut(line, ":")
+		if !found {
+			ind, tiles = defaultIndicator, line
+		}
+		var b []byte
+		var err error
+		if !found && defaultIndicator == "" {
+			err = errors.New(`want "INDICATOR: TILES", no colon in line`)
+		} else {
+			var res any
+			res, err = analyzeHand(strings.TrimSpace(ind), strings.Fields(tiles), false)
+			if err == nil {
+				b, err = json.Marshal(res)
+			}
+		}
+		if err != nil {
+			b, _ = json.Marshal(struct {
+				Error string `json:"error"`
+			}{err.Error()})
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		return 2
+	}
+	if err := in.Err(); err != nil {
+		fmt.Fprintf(stderr, "okey: analyze: reading input: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// hand14 is the JSON object for 14 tiles.
+type hand14 struct {
+	Indicator string     `json:"indicator"`
+	Okey      string     `json:"okey"`
+	Tiles     []string   `json:"tiles"`
+	Winning   bool       `json:"winning"`
+	Kind      *string    `json:"kind"`
+	Groups    [][]string `json:"groups"`
+	Distance  int        `json:"distance"`
+
+	layout string // for the report: a best partial layout
+}
+
+// hand15 is the JSON object for 15 tiles.
+type hand15 struct {
+	Indicator       string   `json:"indicator"`
+	Okey            string   `json:"okey"`
+	Tiles           []string `json:"tiles"`
+	WinningDiscards []string `json:"winning_discards"`
+
+	best     []string // for the report: the discards of least distance
+	bestDist int
+}
+
+// analyzeHand parses and analyses one hand; it returns *hand14 or *hand15.
+func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
+	ind, err := engine.ParseFace(indicator)
+	if err != nil {
+		return nil, fmt.Errorf("indicator: %v", trimEngine(err))
+	}
+	if ind == engine.FalseJoker {
+		return nil, fmt.Errorf("indicator %q: a false joker is never the indicator", indicator)
+	}
+	okey, err := engine.OkeyFor(ind)
+	if err != nil {
+		return nil, trimEngine(err)
+	}
+	hand := make([]engine.Face, 0, len(tokens))
+	for _, tok := range tokens {
+		f, err := engine.ParseFace(tok)
+		if err != nil {
+			return nil, trimEngine(err)
+		}
+		hand = append(hand, f)
+	}
+	if err := engine.ValidateHand(hand); err != nil {
+		return nil, trimEngine(err)
+	}
+	// The indicator is one of the two tiles of its face.
+	n := 0
+	for _, f := range hand {
+		if f == ind {
+			n++
+		}
+	}
+	if n == 2 {
+		return nil, fmt.Errorf("two %v in the hand and %v is the indicator: there are only two", ind, ind)
+	}
+	names := faceNames(hand)
+	switch len(hand) {
+	case engine.WinSize:
+		res := &hand14{Indicator: ind.String(), Okey: okey.String(), Tiles: names, Groups: [][]string{}}
+		if arr, ok := engine.WinningArrangement(okey, hand); ok {
+			res.Winning = true
+			k := arr.Kind.String()
+			res.Kind = &k
+			for _, g := range arr.Groups {
+				res.Groups = append(res.Groups, faceNames(g.Tiles))
+			}
+		} else {
+			res.Distance = engine.Distance(okey, hand)
+			if report {
+				groups, rest := engine.Arrange(okey, hand, false)
+				var b strings.Builder
+				for _, g := range groups {
+					fmt.Fprintf(&b, "  %s\n", engine.FormatFaces(g.Tiles))
+				}
+				fmt.Fprintf(&b, "  rest: %s\n", engine.FormatFaces(rest))
+				res.layout = b.String()
+			}
+		}
+		return res, nil
+	case engine.WinSize + 1:
+		res := &hand15{Indicator: ind.String(), Okey: okey.String(), Tiles: names,
+			WinningDiscards: faceNames(engine.WinningDiscards(okey, hand))}
+		if report {
+			best, d := engine.BestDiscards(okey, hand)
+			res.best, res.bestDist = faceNames(best), d
+		}
+		return res, nil
+	}
+	return nil, fmt.Errorf("need %d or %d tiles, got %d", engine.WinSize, engine.WinSize+1, len(hand))
+}
+
+func faceNames(fs []engine.Face) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.String()
+	}
+	return out
+}
+
+// trimEngine drops the "engine: " prefix of an engine error for a terminal
+// message.
+func trimEngine(err error) error {
+	return errors.New(strings.TrimPrefix(err.Error(), "engine: "))
+}
+
+func printReport(w io.Writer, res any) {
+	switch r := res.(type) {
+	case *hand14:
+		fmt.Fprintf(w, "indicator %s, okey %s\n", r.Indicator, r.Okey)
+		fmt.Fprintf(w, "tiles:    %s\n", strings.Join(r.Tiles, " "))
+		if r.Winning {
+			fmt.Fprintf(w, "winning:  %s\n", *r.Kind)
+			for _, g := range r.Groups {
+				fmt.Fprintf(w, "  %s\n", strings.Join(g, " "))
+			}
+			return
+		}
+		fmt.Fprintf(w, "not winning: %d to exchange, at the fewest\n", r.Distance)
+		fmt.Fprint(w, r.layout)
+	case *hand15:
+		fmt.Fprintf(w, "indicator %s, okey %s\n", r.Indicator, r.Okey)
+		fmt.Fprintf(w, "tiles:    %s\n", strings.Join(r.Tiles, " "))
+		if len(r.WinningDiscards) == 0 {
+			fmt.Fprintln(w, "no discard leaves a winning hand")
+			fmt.Fprintf(w, "best discards: %s (then %d to exchange)\n", strings.Join(r.best, " "), r.bestDist)
+			return
+		}
+		fmt.Fprintf(w, "winning discards: %s\n", strings.Join(r.WinningDiscards, " "))
+	}
+}
