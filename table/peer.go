@@ -55,7 +55,14 @@ type Peer struct {
 	log     *slog.Logger
 	rejects int
 	cheated bool
+	crypto  time.Duration // time spent building and applying cryptographic steps
 }
+
+// CryptoTime returns the time this peer spent on shuffles, re-keys, shares
+// and audits (building and checking them).
+func (p *Peer) CryptoTime() time.Duration { return p.crypto }
+
+func isCrypto(k Kind) bool { return k != KindHello && k != KindMove }
 
 // Result is how a peer's match ended.
 type Result struct {
@@ -117,7 +124,12 @@ func (p *Peer) Chain() [][]byte { return append([][]byte(nil), p.chain...) }
 // applyLocal applies an envelope (own or received) and updates the view.
 func (p *Peer) applyLocal(env *Envelope) error {
 	handBefore := p.m.HandNumber()
-	if err := p.m.Apply(env); err != nil {
+	start := time.Now()
+	err := p.m.Apply(env)
+	if isCrypto(env.Kind) {
+		p.crypto += time.Since(start)
+	}
+	if err != nil {
 		return err
 	}
 	p.chain = append(p.chain, env.Raw)
@@ -331,9 +343,13 @@ func (p *Peer) move(sec *deck.Secret) ([]byte, error) {
 
 // speak builds, saves and sends this seat's next envelope, and applies it.
 func (p *Peer) speak(ctx context.Context, kind Kind) error {
+	start := time.Now()
 	body, err := p.body(kind)
 	if err != nil {
 		return err
+	}
+	if isCrypto(kind) {
+		p.crypto += time.Since(start)
 	}
 	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
 		Kind: kind, Prev: p.m.Prev(), State: p.m.StateHash(), Body: body}

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+)
+
+func init() {
+	register(command{name: "sim", summary: "play whole matches in one process, full cryptography, every seat a peer", run: runSim})
+}
+
+const simUsage = `usage: okey sim [--players N] [--games G] [--preset P[:options]] [--bots greedy,random,...]
+                [--faults drop=0.05,dup=0.05,reorder=0.1,delay=5ms] [--out DIR] [--seed S]
+                [--cheat KIND --cheater SEAT]
+
+Plays G matches of N seats over an in-memory network with faults, each seat a
+separate peer with its own keys; writes one transcript per match into DIR and
+prints a summary. With --cheat one seat breaks the protocol; the command exits
+0 when every honest peer named that seat and the transcript fails verification.
+`
+
+func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, simUsage); fs.PrintDefaults() }
+	players := fs.Int("players", 4, "seats at the table (2-4)")
+	games := fs.Int("games", 1, "matches to play")
+	preset := fs.String("preset", "classic", "ruleset: preset[:options]")
+	bots := fs.String("bots", "greedy", "strategies, one per seat or one for all")
+	faults := fs.String("faults", "", "network faults: drop=P,dup=P,reorder=P,delay=D")
+	out := fs.String("out", "", "directory for the transcripts")
+	seed := fs.Uint64("seed", 0, "seed for keys, bots and faults (0: random)")
+	cheat := fs.String("cheat", "", "a cheat for one seat: "+cheatNames())
+	cheater := fs.Int("cheater", 1, "the cheating seat")
+	stall := fs.Duration("stall", time.Second, "wait without progress before asking again / blaming")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "okey: sim takes no arguments, got %q\n", fs.Arg(0))
+		return 2
+	}
+	rules, err := engine.ParseRuleset(*preset)
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: %v\n", err)
+		return 2
+	}
+	if err := rules.CheckPlayers(*players); err != nil {
+		fmt.Fprintf(stderr, "okey: %v\n", err)
+		return 2
+	}
+	f, err := parseFaults(*faults)
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: --faults: %v\n", err)
+		return 2
+	}
+	names := strings.Split(*bots, ",")
+	if len(names) != 1 && len(names) != *players {
+		fmt.Fprintf(stderr, "okey: --bots needs 1 or %d names\n", *players)
+		return 2
+	}
+	var c table.Cheat
+	if *cheat != "" {
+		if c, err = table.ParseCheat(*cheat); err != nil {
+			fmt.Fprintf(stderr, "okey: %v\n", err)
+			return 2
+		}
+		if *cheater < 0 || *cheater >= *players {
+			fmt.Fprintf(stderr, "okey: --cheater must be a seat 0..%d\n", *players-1)
+			return 2
+		}
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			fmt.Fprintf(stderr, "okey: %v\n", err)
+			return 2
+		}
+	}
+	var st simStats
+	st.kinds = map[string]int{}
+	caught := true
+	for g := 0; g < *games; g++ {
+		var ms []table.Mover
+		for i := 0; i < *players; i++ {
+			name := names[0]
+			if len(names) > 1 {
+				name = names[i]
+			}
+			s, err := bot.New(name, *seed+uint64(g*8+i))
+			if err != nil {
+				fmt.Fprintf(stderr, "okey: %v\n", err)
+				return 2
+			}
+			ms = append(ms, s)
+		}
+		gseed := uint64(0)
+		if *seed != 0 {
+			gseed = *seed + uint64(g)
+		}
+		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
+			Faults: f, Seed: gseed, Cheat: c, Cheater: *cheater, Stall: *stall})
+		if err != nil {
+			fmt.Fprintf(stderr, "okey: match %d: %v\n", g, err)
+			return 1
+		}
+		cheaterSeat := -1
+		if c != "" {
+			cheaterSeat = *cheater
+		}
+		tr := res.Transcript(cheaterSeat)
+		if *out != "" {
+			path := filepath.Join(*out, fmt.Sprintf("match-%03d.okey", g))
+			if err := writeTranscriptFile(path, tr); err != nil {
+				fmt.Fprintf(stderr, "okey: %v\n", err)
+				return 1
+			}
+			fmt.Fprintf(stdout, "match %d: transcript %s\n", g, path)
+		}
+		rep := table.Verify(tr)
+		if c != "" {
+			for seat, r := range res.Results {
+				if seat == *cheater {
+					continue
+				}
+				if r.Violation == nil || r.Violation.Seat != *cheater {
+					caught = false
+					fmt.Fprintf(stdout, "match %d: seat %d did not name seat %d: %v\n", g, seat, *cheater, r.Violation)
+				} else {
+					fmt.Fprintf(stdout, "match %d: seat %d names seat %d: %s: %v\n", g, seat, r.Violation.Seat, r.Violation.Rule, r.Violation.Err)
+				}
+			}
+			if rep.Honest || rep.Violation == nil || rep.Violation.Seat != *cheater {
+				caught = false
+				fmt.Fprintf(stdout, "match %d: verify did not name seat %d\n", g, *cheater)
+			} else {
+				fmt.Fprintf(stdout, "match %d: verify names seat %d: %s\n", g, rep.Violation.Seat, rep.Violation.Rule)
+			}
+			continue
+		}
+		if !rep.Honest {
+			fmt.Fprintf(stderr, "okey: match %d: an honest match failed verification: %v %v\n", g, rep.Violation, rep.Invalid)
+			return 1
+		}
+		st.add(res)
+	}
+	if c != "" {
+		if !caught {
+			return 1
+		}
+		return 0
+	}
+	st.print(stdout, *games)
+	return 0
+}
+
+func cheatNames() string {
+	var s []string
+	for _, c := range table.Cheats {
+		s = append(s, string(c))
+	}
+	return strings.Join(s, ", ")
+}
+
+func parseFaults(s string) (table.Faults, error) {
+	var f table.Faults
+	if s == "" {
+		return f, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return f, fmt.Errorf("%q is not name=value", kv)
+		}
+		if k == "delay" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || d > time.Second {
+				return f, fmt.Errorf("bad delay %q", v)
+			}
+			f.Delay = d
+			continue
+		}
+		p, err := strconv.ParseFloat(v, 64)
+		if err != nil || p < 0 || p > 0.5 {
+			return f, fmt.Errorf("bad probability %q (0..0.5)", kv)
+		}
+		switch k {
+		case "drop":
+			f.Drop = p
+		case "dup":
+			f.Dup = p
+		case "reorder":
+			f.Reorder = p
+		default:
+			return f, fmt.Errorf("unknown fault %q (drop, dup, reorder, delay)", k)
+		}
+	}
+	return f, nil
+}
+
+func writeTranscriptFile(path string, t *table.Transcript) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := table.WriteTranscript(f, t); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+type simStats struct {
+	hands, stalemates int
+	kinds             map[string]int
+	elapsed           time.Duration
+	crypto            time.Duration
+}
+
+func (s *simStats) add(res *table.LocalResult) {
+	s.elapsed += res.Elapsed
+	for _, p := range res.Peers {
+		s.crypto += p.CryptoTime() / time.Duration(len(res.Peers))
+	}
+	for _, h := range res.Results[0].Machine.Hands() {
+		s.hands++
+		r := h.Result
+		switch {
+		case r.Winner < 0:
+			s.stalemates++
+		case r.Kind == engine.Pairs:
+			s.kinds["seven pairs"]++
+		case r.OkeyDiscard:
+			s.kinds["okey discard"]++
+		default:
+			s.kinds["groups"]++
+		}
+	}
+}
+
+func (s *simStats) print(w io.Writer, games int) {
+	fmt.Fprintf(w, "matches: %d, hands: %d, stalemates: %d\n", games, s.hands, s.stalemates)
+	fmt.Fprintf(w, "wins: groups %d, seven pairs %d, okey discard %d\n", s.kinds["groups"], s.kinds["seven pairs"], s.kinds["okey discard"])
+	if s.hands > 0 {
+		per := s.elapsed / time.Duration(s.hands)
+		fmt.Fprintf(w, "time per hand: %v (cryptography %v a peer, %.0f%%)\n", per.Round(time.Millisecond),
+			(s.crypto / time.Duration(s.hands)).Round(time.Millisecond), 100*float64(s.crypto)/float64(s.elapsed))
+	}
+	fmt.Fprintln(w, "every transcript verified: yes")
+}
