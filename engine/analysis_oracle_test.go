@@ -286,6 +286,8 @@ func forMultisets(n, k int, fn func([]int) bool) {
 
 // ---- random hands ----
 
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed+1)) }
+
 // deckFaces returns the 106 faces of the deck.
 func deckFaces() []Face {
 	out := make([]Face, 0, DeckSize)
