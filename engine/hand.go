@@ -298,7 +298,7 @@ func (h *Hand) Need() Need {
 	}
 }
 
-// HandSizeOf returns how many tiles seat is dealt.
+// handSizeOf returns how many tiles seat is dealt.
 func (h *Hand) handSizeOf(seat int) int {
 	if seat == h.order[0] {
 		return h.rules.HandSize + 1

@@ -9,9 +9,7 @@ import (
 // play drives a match with a mix of random and greedy seats, as a property
 // test: every action either applies or is refused without a change, and the
 // invariants hold after every step.
-type player struct {
-	greedy bool
-}
+type player struct{}
 
 func checkInvariants(t *testing.T, m *Match) {
 	t.Helper()
@@ -70,10 +68,8 @@ func playMatch(t *testing.T, rules Ruleset, n int, seed uint64, maxHands int) *M
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Seats play randomly; the bot package plays these rules greedily.
 	players := make([]player, n)
-	for i := range players {
-		players[i].greedy = i%2 == 0 && false
-	}
 	for hands := 0; hands < maxHands && !m.Over(); hands++ {
 		if hands > 0 {
 			if err := m.NextHand(); err != nil {
@@ -158,17 +154,6 @@ func chooseAction(h *Hand, d *dealer, views []*View, players []player, rng *rand
 		}
 	}
 	pick := slots[rng.IntN(len(slots))]
-	if players[seat].greedy && len(faces) == 15 {
-		best, _ := BestDiscards(h.Okey(), faces)
-		if len(best) > 0 {
-			for i, f := range faces {
-				if f == best[0] {
-					pick = slots[i]
-					break
-				}
-			}
-		}
-	}
 	return Action{Kind: ActDiscard, Seat: seat, Slot: pick, Faces: []SlotFace{{pick, v.Face(h, pick)}}}
 }
 

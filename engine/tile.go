@@ -183,7 +183,7 @@ func IndicatorFor(okey Face) Face {
 // The face of an index is fixed; what is secret is which index sits where.
 type Tile uint8
 
-// FaceOf returns the face printed on deck index t.
+// Face returns the face printed on deck index t.
 func (t Tile) Face() Face {
 	if t >= 104 {
 		return FalseJoker

@@ -103,7 +103,7 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 			if err != nil {
 				return nil, fmt.Errorf("table: resume: record %d: %w", i, err)
 			}
-			if err := p.applyLocal(env); err != nil {
+			if err := p.applyLocal(env, false); err != nil {
 				return nil, fmt.Errorf("table: resume: step %d: %w", i, err)
 			}
 		}
@@ -122,7 +122,7 @@ func (p *Peer) View() *engine.View { return p.view }
 func (p *Peer) Chain() [][]byte { return append([][]byte(nil), p.chain...) }
 
 // applyLocal applies an envelope (own or received) and updates the view.
-func (p *Peer) applyLocal(env *Envelope) error {
+func (p *Peer) applyLocal(env *Envelope, persist bool) error {
 	handBefore := p.m.HandNumber()
 	start := time.Now()
 	err := p.m.Apply(env)
@@ -131,6 +131,11 @@ func (p *Peer) applyLocal(env *Envelope) error {
 	}
 	if err != nil {
 		return err
+	}
+	if persist {
+		if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
+			return err
+		}
 	}
 	p.chain = append(p.chain, env.Raw)
 	if p.m.HandNumber() != handBefore || p.m.Match() == nil {
@@ -367,7 +372,7 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 		return err
 	}
 	p.cheatExtra(ctx, env)
-	if err := p.applyLocal(env); err != nil {
+	if err := p.applyLocal(env, false); err != nil {
 		return err
 	}
 	p.log.Debug("sent", "step", env.Step, "kind", kind)
@@ -562,7 +567,7 @@ func (p *Peer) drainBuffer() bool {
 			Err: fmt.Errorf("seat %d sent a %v for step %d", e.Seat, e.Kind, step), Evidence: ev})
 		return true
 	}
-	if err := p.applyLocal(chosen); err != nil {
+	if err := p.applyLocal(chosen, true); err != nil {
 		p.log.Warn("violation", "err", err)
 		// Apply aborted the machine with the violation; Run reports it.
 		if p.m.Aborted() == nil {

@@ -1,8 +1,8 @@
 package table
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
