@@ -1,0 +1,5 @@
+//go:build !race
+
+package deck
+
+const raceEnabled = false
