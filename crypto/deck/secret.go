@@ -70,18 +70,18 @@ func SecretFromSeed(session []byte, hand uint32, players, seat int, seed []byte)
 	s.a.Set(a)
 	s.aInv.Invert(a)
 	key := group.NewTranscript(LabelPermutation).Bytes(session).Uint32(hand).Int(seat).Bytes(seed).Sum()
-	permute(&s.perm, group.NewStream(LabelPermutation, key[:]))
+	fisherYates(s.perm[:], group.NewStream(LabelPermutation, key[:]))
 	return s, nil
 }
 
-// permute sets p to a uniform permutation of 0..len-1 drawn from st by the
-// Fisher-Yates shuffle: p = identity; for i = len-1 down to 1, swap p[i]
-// with p[st.Uniform(i+1)].
-func permute(p *[DeckSize]uint8, st *group.Stream) {
+// fisherYates sets p to a uniform permutation of 0..len(p)-1 drawn from st
+// by the Fisher-Yates shuffle: p = identity; for i = len(p)-1 down to 1,
+// swap p[i] with p[st.Uniform(i+1)].
+func fisherYates(p []uint8, st *group.Stream) {
 	for i := range p {
 		p[i] = uint8(i)
 	}
-	for i := DeckSize - 1; i > 0; i-- {
+	for i := len(p) - 1; i > 0; i-- {
 		j := st.Uniform(uint64(i + 1))
 		p[i], p[j] = p[j], p[i]
 	}
