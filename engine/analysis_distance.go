@@ -68,7 +68,14 @@ func distanceOf(t *tally, size, limit int) int {
 	s.best = int(t.real) - limit
 	s.charges()
 	s.setAsidePure()
-	s.dfs(0)
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			if s.cnt[c][n] > 0 {
+				s.pres[c] |= 1 << n
+			}
+		}
+	}
+	s.dfs(0, 1)
 	if g := int(t.real) - s.best; g < limit {
 		return g
 	}
@@ -144,20 +151,21 @@ type distGroup struct {
 const costUnit = 60
 
 type distSearch struct {
-	cnt     [NumColours][16]int8
-	tgt     [NumColours][16]int8
-	size    int
-	slots   int // places in the chosen templates
-	kept    int // plain tiles kept
-	rem     int // plain tiles not yet decided
-	over    int // places that must hold an okey
-	best    int // most plain tiles kept in a target found (or the bound)
-	n       int
-	gs      [24]distGroup
-	ns      int
-	singles [16][2]int8 // tiles kept alone: colour, number
-	pure    [16][2]int8 // tiles set aside: no group is better than alone
-	npure   int
+	cnt   [NumColours][16]int8
+	tgt   [NumColours][16]int8
+	size  int
+	slots int // places in the chosen templates
+	kept  int // plain tiles kept
+	rem   int // plain tiles not yet decided
+	over  int // places that must hold an okey
+	best  int // most plain tiles kept in a target found (or the bound)
+	n     int
+	gs    [24]distGroup
+	defs  [16]distDeferred // groups whose new places are chosen at the leaf
+	nd    int
+	pres  [NumColours]uint16 // bit n: a tile of colour, number n is undecided
+	pure  [16][2]int8        // tiles set aside: no group is better than alone
+	npure int
 
 	cls     [NumColours][16]int8 // charge class of each face
 	clsCost [16]int16            // charges, ascending
@@ -193,28 +201,24 @@ func (s *distSearch) charges() {
 				}
 			}
 			best := costUnit * (max(3, k)) / min(k, 4)
-			// Runs: windows lo..hi holding position n (or 14 for a 1),
-			// at most 13 long and not holding both 1 and 14.
-			for _, pos := range [2]int{n, 14} {
-				if pos == 14 && n != 1 {
-					continue
-				}
-				for lo := max(1, pos-12); lo <= pos; lo++ {
-					for hi := max(pos, lo+2); hi <= 14 && hi-lo <= 12; hi++ {
-						if lo == 1 && hi == 14 {
-							break
-						}
-						win := uint32(1)<<(hi+1) - uint32(1)<<lo
-						if ch := costUnit * (hi - lo + 1) / bits.OnesCount32(pres[c]&win); ch < best {
-							best = ch
-						}
+			// Runs: windows lo..hi holding position n (or 14 for a 1), at
+			// most 13 long (so never holding both 1 and 14). Only windows
+			// from a tile to a tile matter (a wider one keeps no more), each
+			// widened to 3 if shorter.
+			var ps [15]int
+			np := 0
+			for m := pres[c]; m != 0; m &= m - 1 {
+				ps[np] = bits.TrailingZeros32(m)
+				np++
+			}
+			for i := 0; i < np; i++ {
+				for j := i; j < np; j++ {
+					lo, hi := ps[i], ps[j]
+					if hi-lo > 12 || !(lo <= n && n <= hi || n == 1 && hi == 14) {
+						continue
 					}
-					// Windows shorter than 3 are widened: lo..pos, lo..pos+1.
-					for hi := pos; hi < lo+2 && hi <= 14; hi++ {
-						win := uint32(1)<<(hi+1) - uint32(1)<<lo
-						if ch := costUnit * 3 / bits.OnesCount32(pres[c]&win); ch < best {
-							best = ch
-						}
+					if ch := costUnit * max(3, hi-lo+1) / (j - i + 1); ch < best {
+						best = ch
 					}
 				}
 			}
@@ -286,16 +290,16 @@ func (s *distSearch) leaf() {
 // whole target (placeSingles).
 func (s *distSearch) placePure(i, j int) bool {
 	if j == 0 {
-		return s.placeSingles(0)
+		return s.placeDeferred(0)
 	}
 	for ; s.npure-i >= j; i++ {
 		c, n := int(s.pure[i][0]), int(s.pure[i][1])
 		s.addSlot(c, n)
 		s.slots += 3
-		s.singles[s.ns] = s.pure[i]
-		s.ns++
+		s.defs[s.nd] = distDeferred{kind: defSingle, c: int8(c), n: int8(n)}
+		s.nd++
 		ok := s.over <= 2 && s.placePure(i+1, j-1)
-		s.ns--
+		s.nd--
 		s.slots -= 3
 		s.delSlot(c, n)
 		if ok {
@@ -347,6 +351,9 @@ func (s *distSearch) take(c, p int) bool {
 	}
 	if s.cnt[c][p] > 0 {
 		s.cnt[c][p]--
+		if s.cnt[c][p] == 0 {
+			s.pres[c] &^= 1 << p
+		}
 		s.clsCnt[s.cls[c][p]]--
 		s.kept++
 		s.rem--
@@ -360,6 +367,7 @@ func (s *distSearch) untake(c, p int) {
 		p = 1
 	}
 	s.cnt[c][p]++
+	s.pres[c] |= 1 << p
 	s.clsCnt[s.cls[c][p]]++
 	s.kept--
 	s.rem++
@@ -367,128 +375,147 @@ func (s *distSearch) untake(c, p int) {
 
 // distOption is one template for the lowest tile.
 type distOption struct {
-	set    bool
-	cmask  uint8
-	lo, hi int8
+	kind   uint8 // optSet, optRun, optDeferred
+	cmask  uint8 // set colours
+	lo, hi int8  // run window
+	def    distDeferred
 	score  int8
 }
 
-func (s *distSearch) dfs(start int) {
+const (
+	optSet = iota
+	optRun
+	optDeferred
+)
+
+// distDeferred is a group kept with two new tiles (defSingle: one kept tile)
+// or one (defSetPair: colours c and x at n; defRunPair: n and n+1 of colour
+// c), whose new places are chosen at the leaf: the choices only differ in
+// the faces of the new tiles.
+type distDeferred struct {
+	kind    uint8
+	c, n, x int8
+}
+
+const (
+	defSingle = iota
+	defSetPair
+	defRunPair
+)
+
+var tmpNodes int
+
+func (s *distSearch) dfs(c, n int) {
+	tmpNodes++
 	if s.bound() <= s.best {
 		return
 	}
-	c, n := start/13, start%13+1
-	for ; c < NumColours; c, n = c+1, 1 {
-		for ; n <= 13 && s.cnt[c][n] == 0; n++ {
-		}
-		if n <= 13 {
-			break
-		}
-	}
-	if c == NumColours {
-		s.leaf()
-		return
-	}
-	idx := c*13 + n - 1
-
-	var opts [24]distOption
-	no := 0
-	row := &s.cnt[c]
-	addRun := func(lo, hi int) {
-		if lo < 1 || hi > 14 || (lo == 1 && hi == 14) || hi-lo < 2 {
+	m := s.pres[c] &^ (1<<n - 1)
+	for m == 0 {
+		c++
+		if c == NumColours {
+			s.leaf()
 			return
 		}
+		m = s.pres[c]
+	}
+	n = bits.TrailingZeros16(m)
+	pres := s.pres[c]
+	has := func(p int) bool {
+		if p == 14 {
+			p = 1
+		}
+		return pres&(1<<p) != 0
+	}
+
+	var opts [32]distOption
+	no := 0
+	addRun := func(lo, hi int) {
 		gain := 0
 		for p := lo; p <= hi; p++ {
-			q := p
-			if q == 14 {
-				q = 1
-			}
-			if row[q] > 0 {
+			if has(p) {
 				gain++
 			}
 		}
-		if gain < 2 {
-			return // the tile alone: a single
-		}
-		opts[no] = distOption{lo: int8(lo), hi: int8(hi), score: int8(2*gain - (hi - lo + 1))}
+		opts[no] = distOption{kind: optRun, lo: int8(lo), hi: int8(hi), score: int8(2*gain - (hi - lo + 1))}
+		no++
+	}
+	// Runs up from n to a tile at n+2 or beyond.
+	for r := pres >> (n + 2) << (n + 2); r != 0; r &= r - 1 {
+		addRun(n, bits.TrailingZeros16(r))
+	}
+	if n+1 <= 13 && has(n+1) {
+		opts[no] = distOption{kind: optDeferred, def: distDeferred{kind: defRunPair, c: int8(c), n: int8(n)}, score: 1}
 		no++
 	}
 	if n == 1 {
-		addRun(12, 14)
-		for p := 11; p >= 2; p-- {
-			if row[p] > 0 {
-				addRun(p, 14)
+		// Runs ending with this 1 as the high 1.
+		for r := pres & (1<<13 - 1) &^ 3; r != 0; r &= r - 1 {
+			addRun(bits.TrailingZeros16(r), 14)
+		}
+		if has(13) && !has(12) {
+			addRun(12, 14)
+		}
+	}
+	// Sets.
+	var others uint8
+	for x := c + 1; x < NumColours; x++ {
+		if s.pres[x]&(1<<n) != 0 {
+			others |= 1 << x
+		}
+	}
+	switch bits.OnesCount8(others) {
+	case 3:
+		opts[no] = distOption{kind: optSet, cmask: 0xF, score: 4}
+		no++
+		for x := 0; x < NumColours; x++ {
+			if x != c {
+				opts[no] = distOption{kind: optSet, cmask: 0xF &^ (1 << x), score: 3}
+				no++
 			}
 		}
-	}
-	addRun(n, n+2)
-	for p := n + 3; p <= 13; p++ {
-		if row[p] > 0 {
-			addRun(n, p)
-		}
-	}
-	addRun(n-1, n+1)
-	addRun(n-2, n)
-	var here uint8
-	for y := 0; y < NumColours; y++ {
-		if s.cnt[y][n] > 0 {
-			here |= 1 << y
-		}
-	}
-	if here == 0xF {
-		opts[no] = distOption{set: true, cmask: 0xF, score: 4}
+	case 2:
+		opts[no] = distOption{kind: optSet, cmask: others | 1<<c, score: 3}
 		no++
 	}
-	for x := 0; x < NumColours; x++ {
-		// Sets of three without colour x.
-		m := uint8(0xF) &^ (1 << x)
-		if x == c || m&here == 1<<c {
-			continue
-		}
-		gain := bits.OnesCount8(m & here)
-		opts[no] = distOption{set: true, cmask: m, score: int8(2*gain - 3)}
+	for o := others; o != 0; o &= o - 1 {
+		x := bits.TrailingZeros8(o)
+		opts[no] = distOption{kind: optDeferred, def: distDeferred{kind: defSetPair, c: int8(c), n: int8(n), x: int8(x)}, score: 1}
 		no++
 	}
+	opts[no] = distOption{kind: optDeferred, def: distDeferred{kind: defSingle, c: int8(c), n: int8(n)}, score: -1}
+	no++
 	// Best-looking first (stable insertion sort: the order is fixed).
 	for i := 1; i < no; i++ {
 		for j := i; j > 0 && opts[j].score > opts[j-1].score; j-- {
 			opts[j], opts[j-1] = opts[j-1], opts[j]
 		}
 	}
-	for _, o := range opts[:no] {
-		if o.set {
-			s.trySet(c, n, idx, o.cmask)
-		} else {
-			s.tryRun(c, idx, int(o.lo), int(o.hi))
+	for i := range opts[:no] {
+		switch o := &opts[i]; o.kind {
+		case optSet:
+			s.trySet(c, n, o.cmask)
+		case optRun:
+			s.tryRun(c, n, int(o.lo), int(o.hi))
+		default:
+			s.tryDeferred(c, n, o.def)
 		}
 	}
-	// Keep the tile alone, its template chosen at the leaf.
-	if s.slots+3 <= s.size {
-		s.take(c, n)
-		s.addSlot(c, n)
-		s.slots += 3
-		s.singles[s.ns] = [2]int8{int8(c), int8(n)}
-		s.ns++
-		if s.over <= 2 {
-			s.dfs(idx)
-		}
-		s.ns--
-		s.slots -= 3
-		s.delSlot(c, n)
-		s.untake(c, n)
-	}
-	// Or exchange the tile.
-	row[n]--
-	s.clsCnt[s.cls[c][n]]--
-	s.rem--
-	s.dfs(idx)
-	s.rem++
-	s.clsCnt[s.cls[c][n]]++
-	row[n]++
+	// Or exchange the tile: all its copies (keeping one copy and exchanging
+	// the other is tried from the first copy's options).
+	k := s.cnt[c][n]
+	s.cnt[c][n] = 0
+	s.pres[c] &^= 1 << n
+	s.clsCnt[s.cls[c][n]] -= k
+	s.rem -= int(k)
+	s.dfs(c, n)
+	s.rem += int(k)
+	s.clsCnt[s.cls[c][n]] += k
+	s.pres[c] |= 1 << n
+	s.cnt[c][n] = k
 }
 
-func (s *distSearch) trySet(c, n, idx int, m uint8) {
+func (s *distSearch) trySet(c, n int, m uint8) {
 	k := bits.OnesCount8(m)
 	if s.slots+k > s.size {
 		return
@@ -506,7 +533,7 @@ func (s *distSearch) trySet(c, n, idx int, m uint8) {
 	if s.over <= 2 {
 		s.gs[s.n] = distGroup{set: true, num: int8(n), cmask: m}
 		s.n++
-		s.dfs(idx)
+		s.dfs(c, n)
 		s.n--
 	}
 	s.slots -= k
@@ -520,7 +547,7 @@ func (s *distSearch) trySet(c, n, idx int, m uint8) {
 	}
 }
 
-func (s *distSearch) tryRun(c, idx, lo, hi int) {
+func (s *distSearch) tryRun(c, n, lo, hi int) {
 	k := hi - lo + 1
 	if s.slots+k > s.size {
 		return
@@ -536,7 +563,7 @@ func (s *distSearch) tryRun(c, idx, lo, hi int) {
 	if s.over <= 2 {
 		s.gs[s.n] = distGroup{col: int8(c), lo: int8(lo), hi: int8(hi)}
 		s.n++
-		s.dfs(idx)
+		s.dfs(c, n)
 		s.n--
 	}
 	s.slots -= k
@@ -548,73 +575,117 @@ func (s *distSearch) tryRun(c, idx, lo, hi int) {
 	}
 }
 
-// placeSingles chooses the templates of the tiles kept alone, from i on,
+// tryDeferred keeps the tiles of d now and leaves its new places to the leaf.
+func (s *distSearch) tryDeferred(c, n int, d distDeferred) {
+	if s.slots+3 > s.size {
+		return
+	}
+	x, p := c, n // the second kept tile, if any
+	switch d.kind {
+	case defSetPair:
+		x = int(d.x)
+	case defRunPair:
+		p = n + 1
+	}
+	s.take(c, n)
+	s.addSlot(c, n)
+	if d.kind != defSingle {
+		s.take(x, p)
+		s.addSlot(x, p)
+	}
+	s.slots += 3
+	s.defs[s.nd] = d
+	s.nd++
+	if s.over <= 2 {
+		s.dfs(c, n)
+	}
+	s.nd--
+	s.slots -= 3
+	if d.kind != defSingle {
+		s.delSlot(x, p)
+		s.untake(x, p)
+	}
+	s.delSlot(c, n)
+	s.untake(c, n)
+}
+
+// placeDeferred chooses the new places of the deferred groups from i on,
 // then checks the places left (see extend).
-func (s *distSearch) placeSingles(i int) bool {
-	if i == s.ns {
+func (s *distSearch) placeDeferred(i int) bool {
+	if i == s.nd {
 		r := s.size - s.slots
 		return r == 0 || r >= 3 || s.extend(r)
 	}
-	c, n := int(s.singles[i][0]), int(s.singles[i][1])
-	// Runs n-2..n, n-1..n+1, n..n+2 (for a 1 also 12..14), then sets.
-	for k := 0; k < 7; k++ {
-		var g distGroup
-		var f1, f2 [2]int // the two new places: colour, position
-		switch {
-		case k < 3:
-			lo := n - 2 + k
-			if lo < 1 || lo+2 > 14 {
-				continue
-			}
-			g = distGroup{col: int8(c), lo: int8(lo), hi: int8(lo + 2)}
-			j := 0
-			for p := lo; p <= lo+2; p++ {
-				if p != n {
-					if j == 0 {
-						f1 = [2]int{c, p}
-					} else {
-						f2 = [2]int{c, p}
-					}
-					j++
-				}
-			}
-		case k == 3:
-			if n != 1 {
-				continue
-			}
-			g = distGroup{col: int8(c), lo: 12, hi: 14}
-			f1, f2 = [2]int{c, 12}, [2]int{c, 13}
-		default:
-			x := k - 4 // the colour left out
-			if x >= c {
-				x++
-			}
-			m := uint8(0xF) &^ (1 << x)
-			g = distGroup{set: true, num: int8(n), cmask: m}
-			j := 0
-			for y := 0; y < NumColours; y++ {
-				if m&(1<<y) != 0 && y != c {
-					if j == 0 {
-						f1 = [2]int{y, n}
-					} else {
-						f2 = [2]int{y, n}
-					}
-					j++
-				}
-			}
-		}
+	d := s.defs[i]
+	c, n := int(d.c), int(d.n)
+	try := func(g distGroup, f1, f2 [2]int, two bool) bool {
 		s.addSlot(f1[0], f1[1])
-		s.addSlot(f2[0], f2[1])
+		if two {
+			s.addSlot(f2[0], f2[1])
+		}
 		ok := false
 		if s.over <= 2 {
 			s.gs[s.n] = g
 			s.n++
-			ok = s.placeSingles(i + 1)
+			ok = s.placeDeferred(i + 1)
 			s.n--
 		}
-		s.delSlot(f2[0], f2[1])
+		if two {
+			s.delSlot(f2[0], f2[1])
+		}
 		s.delSlot(f1[0], f1[1])
-		if ok {
+		return ok
+	}
+	switch d.kind {
+	case defSetPair:
+		for y := 0; y < NumColours; y++ {
+			if y != c && y != int(d.x) {
+				g := distGroup{set: true, num: int8(n), cmask: 1<<c | 1<<d.x | 1<<y}
+				if try(g, [2]int{y, n}, [2]int{}, false) {
+					return true
+				}
+			}
+		}
+		return false
+	case defRunPair:
+		if n >= 2 && try(distGroup{col: int8(c), lo: int8(n - 1), hi: int8(n + 1)}, [2]int{c, n - 1}, [2]int{}, false) {
+			return true
+		}
+		return n+2 <= 14 && try(distGroup{col: int8(c), lo: int8(n), hi: int8(n + 2)}, [2]int{c, n + 2}, [2]int{}, false)
+	}
+	// A single: runs n-2..n, n-1..n+1, n..n+2, for a 1 also 12..14, then sets.
+	for lo := n - 2; lo <= n; lo++ {
+		if lo < 1 || lo+2 > 14 {
+			continue
+		}
+		var f [2][2]int
+		j := 0
+		for p := lo; p <= lo+2; p++ {
+			if p != n {
+				f[j] = [2]int{c, p}
+				j++
+			}
+		}
+		if try(distGroup{col: int8(c), lo: int8(lo), hi: int8(lo + 2)}, f[0], f[1], true) {
+			return true
+		}
+	}
+	if n == 1 && try(distGroup{col: int8(c), lo: 12, hi: 14}, [2]int{c, 12}, [2]int{c, 13}, true) {
+		return true
+	}
+	for x := 0; x < NumColours; x++ {
+		if x == c {
+			continue
+		}
+		var f [2][2]int
+		j := 0
+		for y := 0; y < NumColours; y++ {
+			if y != c && y != x {
+				f[j] = [2]int{y, n}
+				j++
+			}
+		}
+		if try(distGroup{set: true, num: int8(n), cmask: 0xF &^ (1 << x)}, f[0], f[1], true) {
 			return true
 		}
 	}
