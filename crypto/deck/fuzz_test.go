@@ -12,7 +12,7 @@ var (
 )
 
 func fuzzTable(tb testing.TB) *table {
-	fuzzOnce.Do(func() { fuzzTab = newTable(tb, 2, "fuzz") })
+	fuzzOnce.Do(func() { fuzzTab = newTable(tb, 2, "shared") })
 	return fuzzTab
 }
 

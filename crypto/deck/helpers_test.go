@@ -2,6 +2,8 @@ package deck
 
 import (
 	"crypto/sha512"
+	"fmt"
+	"sync"
 	"encoding/binary"
 	"testing"
 )
@@ -43,7 +45,27 @@ type table struct {
 	states  []*Hand // state before each lock step, then before each re-key step
 }
 
+var (
+	tablesMu sync.Mutex
+	tables   = map[string]*table{}
+)
+
+// newTable returns the honest hand for n players and label, computed once
+// per test binary (tests only read it).
 func newTable(tb testing.TB, n int, label string) *table {
+	tb.Helper()
+	tablesMu.Lock()
+	defer tablesMu.Unlock()
+	key := fmt.Sprint(n, "/", label)
+	if t, ok := tables[key]; ok {
+		return t
+	}
+	t := makeTable(tb, n, label)
+	tables[key] = t
+	return t
+}
+
+func makeTable(tb testing.TB, n int, label string) *table {
 	tb.Helper()
 	rnd := newFixedRand(label)
 	h, err := NewHand(testSession, 7, n)

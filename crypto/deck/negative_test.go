@@ -34,7 +34,7 @@ func mutate(b []byte, f func([]byte)) []byte {
 func lockOf(k int) int { return group.PointSize * (1 + k) }
 
 func TestApplyLockRejects(t *testing.T) {
-	tab := newTable(t, 3, "neg-lock")
+	tab := newTable(t, 3, "shared")
 	h, msg := tab.states[1], tab.locks[1]
 	if _, err := h.ApplyLock(1, msg); err != nil {
 		t.Fatalf("honest: %v", err)
@@ -83,7 +83,7 @@ func TestApplyLockRejects(t *testing.T) {
 func rekeyEntry(j int) int { return j * RekeyEntrySize }
 
 func TestApplyRekeyRejects(t *testing.T) {
-	tab := newTable(t, 3, "neg-rekey")
+	tab := newTable(t, 3, "shared")
 	h, msg := tab.states[3+1], tab.rekeys[1]
 	rnd := newFixedRand("v")
 	if _, err := h.ApplyRekey(1, msg, rnd); err != nil {
@@ -141,7 +141,7 @@ func TestApplyRekeyRejects(t *testing.T) {
 // TestProofBinding checks that a re-key proof verifies only in its own
 // context: another tile, seat, hand or session makes it fail.
 func TestProofBinding(t *testing.T) {
-	tab := newTable(t, 2, "binding")
+	tab := newTable(t, 2, "shared")
 	h := tab.states[2+1]
 	const seat, j = 1, 9
 	e := tab.rekeys[seat][rekeyEntry(j):]
@@ -169,7 +169,7 @@ func TestProofBinding(t *testing.T) {
 }
 
 func TestShares(t *testing.T) {
-	tab := newTable(t, 3, "shares")
+	tab := newTable(t, 3, "shared")
 	h := tab.hand
 	shares := tab.shares(t, 4)
 	if err := h.CheckShare(2, 4, shares[2]); err != nil {
@@ -298,7 +298,7 @@ func TestJunkElement(t *testing.T) {
 }
 
 func TestAuditRejects(t *testing.T) {
-	tab := newTable(t, 3, "audit")
+	tab := newTable(t, 3, "shared")
 	rnd := newFixedRand("w")
 	if _, err := tab.hand.Audit(tab.seeds(), rnd); err != nil {
 		t.Fatal(err)
@@ -403,7 +403,7 @@ func TestSecretEncoding(t *testing.T) {
 }
 
 func TestWrongStep(t *testing.T) {
-	tab := newTable(t, 2, "steps")
+	tab := newTable(t, 2, "shared")
 	h0 := tab.states[0]
 	if _, _, err := h0.Lock(tab.secrets[1]); !errors.Is(err, ErrWrongStep) {
 		t.Errorf("lock out of turn: %v", err)
