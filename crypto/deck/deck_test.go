@@ -5,7 +5,7 @@ import (
 )
 
 func TestHonestHand(t *testing.T) {
-	for _, n := range []int{2, 3, 4} {
+	for _, n := range []int{2, 4} {
 		tab := newTable(t, n, "honest")
 		if !tab.hand.Ready() {
 			t.Fatal("hand not ready")

@@ -272,28 +272,32 @@ func TestJunkElement(t *testing.T) {
 	for i := range seeds {
 		seeds[i] = secrets[i].Seed()
 	}
-	// Find where the junk ended up: open every position.
+	// The junk sits at the final position j with P_2[j] = junkPos (seat 2
+	// shuffled after the cheater); that position opens to junk, the others
+	// to tiles.
 	junkAt := -1
-	for pos := 0; pos < DeckSize; pos++ {
+	for j, k := range secrets[2].perm {
+		if int(k) == junkPos {
+			junkAt = j
+		}
+	}
+	open := func(pos int) error {
 		shares := make([][]byte, n)
 		for i := range shares {
 			shares[i], _ = h.Share(secrets[i], pos)
 		}
 		_, err := h.Open(pos, shares)
-		var je *JunkError
-		if errors.As(err, &je) {
-			if junkAt >= 0 || je.Pos != pos || !errors.Is(err, ErrJunk) {
-				t.Fatalf("second junk or wrong position: %v", err)
-			}
-			junkAt = pos
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		return err
 	}
-	if junkAt < 0 {
-		t.Fatal("junk never surfaced")
+	err := open(junkAt)
+	var je *JunkError
+	if !errors.As(err, &je) || je.Pos != junkAt || !errors.Is(err, ErrJunk) {
+		t.Fatalf("position %d: got %v, want a junk error", junkAt, err)
 	}
-	_, err := h.Audit(seeds, rnd)
+	if err := open((junkAt + 1) % DeckSize); err != nil {
+		t.Fatalf("honest position: %v", err)
+	}
+	_, err = h.Audit(seeds, rnd)
 	wantFault(t, err, ErrLockAudit, cheat, junkPos)
 }
 
