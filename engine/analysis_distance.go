@@ -167,7 +167,8 @@ type distSearch struct {
 	pure  [16][2]int8        // tiles set aside: no group is better than alone
 	npure int
 
-	cls     [NumColours][16]int8 // charge class of each face
+	cls     [NumColours][16]int8 // charge class of each face (its first copy)
+	cls2    [NumColours][16]int8 // charge class of a face's second copy
 	clsCost [16]int16            // charges, ascending
 	clsCnt  [16]int8             // undecided tiles per class
 	ncls    int
@@ -177,10 +178,12 @@ type distSearch struct {
 func (s *distSearch) charges() {
 	var cost [NumColours][16]int16
 	var pres [NumColours]uint32 // bit p: a tile at position p (14: the 1)
+	var colk [16]int8           // colours held at each number
 	for c := 0; c < NumColours; c++ {
 		for n := 1; n <= 13; n++ {
 			if s.cnt[c][n] > 0 {
 				pres[c] |= 1 << n
+				colk[n]++
 			}
 		}
 		if pres[c]&2 != 0 {
@@ -190,21 +193,85 @@ func (s *distSearch) charges() {
 	var vals [16]int16
 	nv := 0
 	for c := 0; c < NumColours; c++ {
+		for m := pres[c] & (1<<14 - 1); m != 0; m &= m - 1 {
+			n := bits.TrailingZeros32(m)
+			k := int(colk[n])
+			cost[c][n] = int16(costUnit * max(3, k) / min(k, 4))
+		}
+		// Runs: windows lo..hi, at most 13 long (so never holding both 1
+		// and 14). Only windows from a tile to a tile matter (a wider one
+		// keeps no more), each widened to 3 if shorter.
+		var ps [15]int
+		np := 0
+		for m := pres[c]; m != 0; m &= m - 1 {
+			ps[np] = bits.TrailingZeros32(m)
+			np++
+		}
+		for i := 0; i < np; i++ {
+			for j := i; j < np && ps[j]-ps[i] <= 12; j++ {
+				ch := int16(costUnit * max(3, ps[j]-ps[i]+1) / (j - i + 1))
+				for k := i; k <= j; k++ {
+					p := ps[k]
+					if p == 14 {
+						p = 1
+					}
+					cost[c][p] = min(cost[c][p], ch)
+				}
+			}
+		}
 		for n := 1; n <= 13; n++ {
 			if s.cnt[c][n] == 0 {
 				continue
 			}
-			k := 0
+			i := 0
+			for i < nv && vals[i] != cost[c][n] {
+				i++
+			}
+			if i == nv {
+				vals[nv] = cost[c][n]
+				nv++
+			}
+		}
+	}
+	// A face held twice: its two copies are in two groups that share no
+	// face held once, so charge the second copy the least total of two
+	// such groups less the first copy's charge.
+	var cost2 [NumColours][16]int16
+	var once uint64 // bit c*16+n: a face held once
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			if s.cnt[c][n] == 1 {
+				once |= 1 << (c*16 + n)
+			}
+		}
+	}
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			if s.cnt[c][n] != 2 {
+				continue
+			}
+			var gch [64]int16
+			var gmask [64]uint64
+			ng := 0
+			var others [NumColours]int
+			no := 0
 			for x := 0; x < NumColours; x++ {
-				if s.cnt[x][n] > 0 {
-					k++
+				if x != c && s.cnt[x][n] > 0 {
+					others[no] = x
+					no++
 				}
 			}
-			best := costUnit * (max(3, k)) / min(k, 4)
-			// Runs: windows lo..hi holding position n (or 14 for a 1), at
-			// most 13 long (so never holding both 1 and 14). Only windows
-			// from a tile to a tile matter (a wider one keeps no more), each
-			// widened to 3 if shorter.
+			for sub := 0; sub < 1<<no; sub++ {
+				var m uint64
+				for i, x := range others[:no] {
+					if sub&(1<<i) != 0 {
+						m |= 1 << (x*16 + n)
+					}
+				}
+				k := 1 + bits.OnesCount(uint(sub))
+				gch[ng], gmask[ng] = int16(costUnit*max(3, k)/min(k, 4)), m
+				ng++
+			}
 			var ps [15]int
 			np := 0
 			for m := pres[c]; m != 0; m &= m - 1 {
@@ -212,23 +279,39 @@ func (s *distSearch) charges() {
 				np++
 			}
 			for i := 0; i < np; i++ {
-				for j := i; j < np; j++ {
-					lo, hi := ps[i], ps[j]
-					if hi-lo > 12 || !(lo <= n && n <= hi || n == 1 && hi == 14) {
+				for j := i; j < np && ps[j]-ps[i] <= 12; j++ {
+					if !(ps[i] <= n && n <= ps[j] || n == 1 && ps[j] == 14) {
 						continue
 					}
-					if ch := costUnit * max(3, hi-lo+1) / (j - i + 1); ch < best {
-						best = ch
+					var m uint64
+					for k := i; k <= j; k++ {
+						q := ps[k]
+						if q == 14 {
+							q = 1
+						}
+						if q != n {
+							m |= 1 << (c*16 + q)
+						}
+					}
+					gch[ng], gmask[ng] = int16(costUnit*max(3, ps[j]-ps[i]+1)/(j-i+1)), m
+					ng++
+				}
+			}
+			pair := int16(6 * costUnit)
+			for a := 0; a < ng; a++ {
+				for b := a; b < ng; b++ {
+					if gmask[a]&gmask[b]&once == 0 {
+						pair = min(pair, gch[a]+gch[b])
 					}
 				}
 			}
-			cost[c][n] = int16(best)
+			cost2[c][n] = pair - cost[c][n]
 			i := 0
-			for i < nv && vals[i] != int16(best) {
+			for i < nv && vals[i] != cost2[c][n] {
 				i++
 			}
 			if i == nv {
-				vals[nv] = int16(best)
+				vals[nv] = cost2[c][n]
 				nv++
 			}
 		}
@@ -249,7 +332,11 @@ func (s *distSearch) charges() {
 			for i := 0; i < nv; i++ {
 				if vals[i] == cost[c][n] {
 					s.cls[c][n] = int8(i)
-					s.clsCnt[i] += s.cnt[c][n]
+					s.clsCnt[i]++
+				}
+				if s.cnt[c][n] == 2 && vals[i] == cost2[c][n] {
+					s.cls2[c][n] = int8(i)
+					s.clsCnt[i]++
 				}
 			}
 		}
@@ -312,16 +399,16 @@ func (s *distSearch) placePure(i, j int) bool {
 // bound is the most plain tiles any completion of the current node keeps.
 func (s *distSearch) bound() int {
 	budget := (s.size - s.slots) * costUnit
-	extra := 0
+	extra := s.kept
 	for i := 0; i < s.ncls; i++ {
-		k := int(s.clsCnt[i])
-		if fit := budget / int(s.clsCost[i]); fit < k {
-			return s.kept + extra + fit
+		k, cost := int(s.clsCnt[i]), int(s.clsCost[i])
+		if k*cost > budget {
+			return extra + budget/cost
 		}
 		extra += k
-		budget -= k * int(s.clsCost[i])
+		budget -= k * cost
 	}
-	return s.kept + extra
+	return extra
 }
 
 func (s *distSearch) addSlot(c, p int) {
@@ -353,8 +440,10 @@ func (s *distSearch) take(c, p int) bool {
 		s.cnt[c][p]--
 		if s.cnt[c][p] == 0 {
 			s.pres[c] &^= 1 << p
+			s.clsCnt[s.cls[c][p]]--
+		} else {
+			s.clsCnt[s.cls2[c][p]]--
 		}
-		s.clsCnt[s.cls[c][p]]--
 		s.kept++
 		s.rem--
 		return true
@@ -368,7 +457,11 @@ func (s *distSearch) untake(c, p int) {
 	}
 	s.cnt[c][p]++
 	s.pres[c] |= 1 << p
-	s.clsCnt[s.cls[c][p]]++
+	if s.cnt[c][p] == 2 {
+		s.clsCnt[s.cls2[c][p]]++
+	} else {
+		s.clsCnt[s.cls[c][p]]++
+	}
 	s.kept--
 	s.rem++
 }
@@ -403,10 +496,7 @@ const (
 	defRunPair
 )
 
-var tmpNodes int
-
 func (s *distSearch) dfs(c, n int) {
-	tmpNodes++
 	if s.bound() <= s.best {
 		return
 	}
@@ -506,11 +596,17 @@ func (s *distSearch) dfs(c, n int) {
 	k := s.cnt[c][n]
 	s.cnt[c][n] = 0
 	s.pres[c] &^= 1 << n
-	s.clsCnt[s.cls[c][n]] -= k
+	s.clsCnt[s.cls[c][n]]--
+	if k == 2 {
+		s.clsCnt[s.cls2[c][n]]--
+	}
 	s.rem -= int(k)
 	s.dfs(c, n)
 	s.rem += int(k)
-	s.clsCnt[s.cls[c][n]] += k
+	s.clsCnt[s.cls[c][n]]++
+	if k == 2 {
+		s.clsCnt[s.cls2[c][n]]++
+	}
 	s.pres[c] |= 1 << n
 	s.cnt[c][n] = k
 }
