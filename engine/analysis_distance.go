@@ -250,8 +250,8 @@ func (s *distSearch) charges() {
 			if s.cnt[c][n] != 2 {
 				continue
 			}
-			var gch [64]int16
-			var gmask [64]uint64
+			var gch [8 + 256]int16
+			var gmask [8 + 256]uint64
 			ng := 0
 			var others [NumColours]int
 			no := 0
@@ -272,30 +272,43 @@ func (s *distSearch) charges() {
 				gch[ng], gmask[ng] = int16(costUnit*max(3, k)/min(k, 4)), m
 				ng++
 			}
+			// Runs: any tiles of the colour with this one (a group may
+			// leave out a tile between two of its tiles: that tile is in
+			// another group and a new tile takes its place).
 			var ps [15]int
 			np := 0
 			for m := pres[c]; m != 0; m &= m - 1 {
 				ps[np] = bits.TrailingZeros32(m)
 				np++
 			}
-			for i := 0; i < np; i++ {
-				for j := i; j < np && ps[j]-ps[i] <= 12; j++ {
-					if !(ps[i] <= n && n <= ps[j] || n == 1 && ps[j] == 14) {
+			if np > 8 {
+				np = 0 // too many to try: sets only, then the plain bound
+			}
+			for sub := 1; sub < 1<<np; sub++ {
+				lo, hi := 15, 0
+				hasN := false
+				var m uint64
+				for i := 0; i < np; i++ {
+					if sub&(1<<i) == 0 {
 						continue
 					}
-					var m uint64
-					for k := i; k <= j; k++ {
-						q := ps[k]
-						if q == 14 {
-							q = 1
-						}
-						if q != n {
-							m |= 1 << (c*16 + q)
-						}
+					p := ps[i]
+					lo, hi = min(lo, p), max(hi, p)
+					q := p
+					if q == 14 {
+						q = 1
 					}
-					gch[ng], gmask[ng] = int16(costUnit*max(3, ps[j]-ps[i]+1)/(j-i+1)), m
-					ng++
+					if q == n {
+						hasN = true
+					} else {
+						m |= 1 << (c*16 + q)
+					}
 				}
+				if !hasN || hi-lo > 12 {
+					continue
+				}
+				gch[ng], gmask[ng] = int16(costUnit*max(3, hi-lo+1)/bits.OnesCount(uint(sub))), m
+				ng++
 			}
 			pair := int16(6 * costUnit)
 			for a := 0; a < ng; a++ {
@@ -306,6 +319,9 @@ func (s *distSearch) charges() {
 				}
 			}
 			cost2[c][n] = pair - cost[c][n]
+			if np == 0 {
+				cost2[c][n] = cost[c][n]
+			}
 			i := 0
 			for i < nv && vals[i] != cost2[c][n] {
 				i++
