@@ -2,9 +2,9 @@ package deck
 
 import (
 	"crypto/sha512"
+	"encoding/binary"
 	"fmt"
 	"sync"
-	"encoding/binary"
 	"testing"
 )
 
