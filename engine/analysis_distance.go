@@ -526,41 +526,36 @@ func (s *distSearch) dfs(c, n int) {
 		m = s.pres[c]
 	}
 	n = bits.TrailingZeros16(m)
-	pres := s.pres[c]
-	has := func(p int) bool {
-		if p == 14 {
-			p = 1
-		}
-		return pres&(1<<p) != 0
+	pres := uint32(s.pres[c])
+	if pres&2 != 0 {
+		pres |= 1 << 14 // the 1, seen after 13
 	}
 
 	var opts [32]distOption
 	no := 0
-	addRun := func(lo, hi int) {
-		gain := 0
-		for p := lo; p <= hi; p++ {
-			if has(p) {
-				gain++
-			}
-		}
-		opts[no] = distOption{kind: optRun, lo: int8(lo), hi: int8(hi), score: int8(2*gain - (hi - lo + 1))}
+	// Runs up from n to a tile at n+2 or beyond.
+	for r := pres >> (n + 2) << (n + 2) & (1<<14 - 1); r != 0; r &= r - 1 {
+		hi := bits.TrailingZeros32(r)
+		gain := bits.OnesCount32(pres >> n & (1<<(hi-n+1) - 1))
+		opts[no] = distOption{kind: optRun, lo: int8(n), hi: int8(hi), score: int8(2*gain - (hi - n + 1))}
 		no++
 	}
-	// Runs up from n to a tile at n+2 or beyond.
-	for r := pres >> (n + 2) << (n + 2); r != 0; r &= r - 1 {
-		addRun(n, bits.TrailingZeros16(r))
-	}
-	if n+1 <= 13 && has(n+1) {
+	if n+1 <= 13 && pres&(1<<(n+1)) != 0 {
 		opts[no] = distOption{kind: optDeferred, def: distDeferred{kind: defRunPair, c: int8(c), n: int8(n)}, score: 1}
 		no++
 	}
 	if n == 1 {
 		// Runs ending with this 1 as the high 1.
-		for r := pres & (1<<13 - 1) &^ 3; r != 0; r &= r - 1 {
-			addRun(bits.TrailingZeros16(r), 14)
+		addDown := func(lo int) {
+			gain := bits.OnesCount32(pres >> lo & (1<<(15-lo) - 1))
+			opts[no] = distOption{kind: optRun, lo: int8(lo), hi: 14, score: int8(2*gain - (15 - lo))}
+			no++
 		}
-		if has(13) && !has(12) {
-			addRun(12, 14)
+		for r := pres & (1<<13 - 1) &^ 3; r != 0; r &= r - 1 {
+			addDown(bits.TrailingZeros32(r))
+		}
+		if pres&(1<<13) != 0 && pres&(1<<12) == 0 {
+			addDown(12)
 		}
 	}
 	// Sets.
