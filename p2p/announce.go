@@ -1,0 +1,359 @@
+package p2p
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Lobby wire constants.
+const (
+	// LobbyTopic is the gossipsub topic where tables are announced.
+	LobbyTopic = "okey/lobby/1"
+	// AnnouncementVersion is the "v" of announcements and lobby requests.
+	AnnouncementVersion = 1
+	// MaxAnnouncementSize bounds an encoded announcement.
+	MaxAnnouncementSize = 8 << 10
+	// MinSeats and MaxSeats bound a table's seats.
+	MinSeats, MaxSeats = 2, 4
+	maxOptions         = 16
+	maxOptionValue     = 64
+)
+
+// Table states in announcements.
+const (
+	StateOpen    = "open"
+	StateStarted = "started"
+	StateClosed  = "closed"
+)
+
+// Announcement is a table as announced in the lobby by its creator (the
+// signed pubsub author must be Creator). Members are in seat order: the
+// creator first, then in join order. Its JSON encoding is canonical
+// (Encode); DecodeAnnouncement accepts nothing else.
+type Announcement struct {
+	V       int    `json:"v"`
+	Table   string `json:"table"`
+	Creator string `json:"creator"`
+	// Seq grows with every change of the table; an announcement with a
+	// lower Seq than one already seen is stale and ignored.
+	Seq     uint64            `json:"seq"`
+	Preset  string            `json:"preset"`
+	Options map[string]string `json:"options"`
+	Seats   int               `json:"seats"`
+	Members []Seat            `json:"members"`
+	State   string            `json:"state"`
+}
+
+// Seat is one seated member.
+type Seat struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Ready bool   `json:"ready"`
+}
+
+var (
+	presetRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
+	optionKeyRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
+)
+
+// Validate checks every field (see PROTOCOL-p2p.md).
+func (a *Announcement) Validate() error {
+	if a.V != AnnouncementVersion {
+		return fmt.Errorf("p2p: announcement version %d, want %d", a.V, AnnouncementVersion)
+	}
+	if err := ValidTableID(a.Table); err != nil {
+		return err
+	}
+	if _, err := peer.Decode(a.Creator); err != nil {
+		return fmt.Errorf("p2p: announcement creator %q: %v", a.Creator, err)
+	}
+	if !presetRE.MatchString(a.Preset) {
+		return fmt.Errorf("p2p: announcement preset %q invalid (want 1-32 of a-z 0-9 _ . -)", a.Preset)
+	}
+	if len(a.Options) > maxOptions {
+		return fmt.Errorf("p2p: announcement has %d options, at most %d", len(a.Options), maxOptions)
+	}
+	for k, v := range a.Options {
+		if !optionKeyRE.MatchString(k) {
+			return fmt.Errorf("p2p: announcement option name %q invalid", k)
+		}
+		if err := validOptionValue(v); err != nil {
+			return fmt.Errorf("p2p: announcement option %s: %w", k, err)
+		}
+	}
+	if a.Seats < MinSeats || a.Seats > MaxSeats {
+		return fmt.Errorf("p2p: announcement seats %d out of range %d..%d", a.Seats, MinSeats, MaxSeats)
+	}
+	if len(a.Members) == 0 || len(a.Members) > a.Seats {
+		return fmt.Errorf("p2p: announcement has %d members for %d seats", len(a.Members), a.Seats)
+	}
+	seen := map[string]bool{}
+	allReady := true
+	for i, m := range a.Members {
+		if _, err := peer.Decode(m.ID); err != nil {
+			return fmt.Errorf("p2p: announcement member %d id %q: %v", i, m.ID, err)
+		}
+		if seen[m.ID] {
+			return fmt.Errorf("p2p: announcement member %s seated twice", m.ID)
+		}
+		seen[m.ID] = true
+		if err := ValidateDisplayName(m.Name); err != nil {
+			return fmt.Errorf("p2p: announcement member %d: %w", i, err)
+		}
+		allReady = allReady && m.Ready
+	}
+	if a.Members[0].ID != a.Creator {
+		return errors.New("p2p: announcement's first seat is not the creator")
+	}
+	switch a.State {
+	case StateOpen, StateClosed:
+	case StateStarted:
+		if len(a.Members) != a.Seats || !allReady {
+			return errors.New("p2p: announcement started without a full, ready table")
+		}
+	default:
+		return fmt.Errorf("p2p: announcement state %q (want open, started or closed)", a.State)
+	}
+	return nil
+}
+
+func validOptionValue(v string) error {
+	if !utf8.ValidString(v) {
+		return errors.New("value is not valid UTF-8")
+	}
+	if n := utf8.RuneCountInString(v); n > maxOptionValue {
+		return fmt.Errorf("value of %d characters, at most %d", n, maxOptionValue)
+	}
+	for _, r := range v {
+		if !unicode.IsPrint(r) {
+			return fmt.Errorf("value contains the unprintable character %U", r)
+		}
+	}
+	return nil
+}
+
+// Encode validates a and returns its canonical encoding: encoding/json
+// with fields in declaration order, option names sorted, no HTML escaping,
+// no insignificant white space, "options" {} when empty.
+func (a Announcement) Encode() ([]byte, error) {
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	return encodeCanonical(a)
+}
+
+func encodeCanonical(a Announcement) ([]byte, error) {
+	if a.Options == nil {
+		a.Options = map[string]string{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(a); err != nil {
+		return nil, fmt.Errorf("p2p: encode announcement: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// DecodeAnnouncement decodes and validates an announcement. It rejects
+// input above MaxAnnouncementSize, unknown or missing fields, trailing data,
+// invalid fields, and any encoding other than the canonical one (so
+// Encode(DecodeAnnouncement(b)) == b for every accepted b).
+func DecodeAnnouncement(b []byte) (Announcement, error) {
+	var a Announcement
+	if len(b) > MaxAnnouncementSize {
+		return Announcement{}, fmt.Errorf("p2p: announcement of %d bytes, at most %d", len(b), MaxAnnouncementSize)
+	}
+	if err := strictUnmarshal(b, &a); err != nil {
+		return Announcement{}, fmt.Errorf("p2p: bad announcement: %w", err)
+	}
+	if err := a.Validate(); err != nil {
+		return Announcement{}, err
+	}
+	c, err := encodeCanonical(a)
+	if err != nil {
+		return Announcement{}, err
+	}
+	if !bytes.Equal(c, b) {
+		return Announcement{}, errors.New("p2p: announcement is not canonically encoded")
+	}
+	return a, nil
+}
+
+func strictUnmarshal(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	if _, err := dec.Token(); err == nil {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+// clone deep-copies a.
+func (a Announcement) clone() Announcement {
+	a.Options = maps.Clone(a.Options)
+	a.Members = slices.Clone(a.Members)
+	return a
+}
+
+// Roster is the members' peer ids in seat order.
+func (a Announcement) Roster() []peer.ID {
+	out := make([]peer.ID, 0, len(a.Members))
+	for _, m := range a.Members {
+		id, err := peer.Decode(m.ID)
+		if err != nil {
+			return nil
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// Formation errors.
+var (
+	ErrTableFull     = errors.New("p2p: table is full")
+	ErrTableStarted  = errors.New("p2p: table has started")
+	ErrTableClosed   = errors.New("p2p: table is closed")
+	ErrNotSeated     = errors.New("p2p: not seated at this table")
+	ErrAlreadySeated = errors.New("p2p: already seated at this table")
+	ErrCreatorLeave  = errors.New("p2p: the creator cannot leave; close the table instead")
+)
+
+// Formation is the creator's state machine for forming a table: members
+// join (seat order is join order, creator first) until it is full, say
+// they are ready, and the table starts when it is full and everyone is
+// ready. It does no I/O. An operation that fails changes nothing.
+type Formation struct {
+	a Announcement
+}
+
+// NewFormation opens a table with the creator seated (not ready).
+func NewFormation(tableID, preset string, options map[string]string, seats int, creator peer.ID, creatorName string) (*Formation, error) {
+	a := Announcement{
+		V: AnnouncementVersion, Table: tableID, Creator: creator.String(), Preset: preset,
+		Options: maps.Clone(options), Seats: seats, State: StateOpen,
+		Members: []Seat{{ID: creator.String(), Name: creatorName}},
+	}
+	if a.Options == nil {
+		a.Options = map[string]string{}
+	}
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	if b, err := encodeCanonical(a); err != nil || len(b) > MaxAnnouncementSize {
+		return nil, errors.New("p2p: table announcement would be too large")
+	}
+	return &Formation{a: a}, nil
+}
+
+// Announcement returns a copy of the current announcement.
+func (f *Formation) Announcement() Announcement { return f.a.clone() }
+
+// State is open, started or closed.
+func (f *Formation) State() string { return f.a.State }
+
+func (f *Formation) seat(id peer.ID) int {
+	for i, m := range f.a.Members {
+		if m.ID == id.String() {
+			return i
+		}
+	}
+	return -1
+}
+
+func (f *Formation) check() error {
+	switch f.a.State {
+	case StateStarted:
+		return ErrTableStarted
+	case StateClosed:
+		return ErrTableClosed
+	}
+	return nil
+}
+
+// Join seats id at the next free seat.
+func (f *Formation) Join(id peer.ID, name string) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	if _, err := peer.IDFromBytes([]byte(id)); err != nil {
+		return fmt.Errorf("p2p: join: bad peer id: %w", err)
+	}
+	if err := ValidateDisplayName(name); err != nil {
+		return err
+	}
+	if f.seat(id) >= 0 {
+		return ErrAlreadySeated
+	}
+	if len(f.a.Members) >= f.a.Seats {
+		return ErrTableFull
+	}
+	next := f.a.clone()
+	next.Members = append(next.Members, Seat{ID: id.String(), Name: name})
+	next.Seq++
+	if b, err := encodeCanonical(next); err != nil || len(b) > MaxAnnouncementSize {
+		return errors.New("p2p: join: announcement would be too large")
+	}
+	f.a = next
+	return nil
+}
+
+// Leave frees id's seat; the seats after it move up.
+func (f *Formation) Leave(id peer.ID) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	i := f.seat(id)
+	if i < 0 {
+		return ErrNotSeated
+	}
+	if i == 0 {
+		return ErrCreatorLeave
+	}
+	f.a.Members = slices.Delete(slices.Clone(f.a.Members), i, i+1)
+	f.a.Seq++
+	return nil
+}
+
+// SetReady sets id's readiness; the table starts when it is full and every
+// member is ready. It reports whether the table started.
+func (f *Formation) SetReady(id peer.ID, ready bool) (started bool, err error) {
+	if err := f.check(); err != nil {
+		return false, err
+	}
+	i := f.seat(id)
+	if i < 0 {
+		return false, ErrNotSeated
+	}
+	f.a.Members = slices.Clone(f.a.Members)
+	f.a.Members[i].Ready = ready
+	f.a.Seq++
+	if len(f.a.Members) == f.a.Seats && !slices.ContainsFunc(f.a.Members, func(s Seat) bool { return !s.Ready }) {
+		f.a.State = StateStarted
+		return true, nil
+	}
+	return false, nil
+}
+
+// Close closes an open table (a started one stays started).
+func (f *Formation) Close() {
+	if f.a.State == StateOpen {
+		f.a.State = StateClosed
+		f.a.Seq++
+	}
+}

@@ -1,0 +1,228 @@
+package p2p
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+func testPeer(t testing.TB) peer.ID {
+	k, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := peer.IDFromPrivateKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// Fixed ids so that fuzz seeds are stable.
+const (
+	pidA = "12D3KooWGzxzKZYveHXtpG6AsrUJBcWxHBFS2HsEoGTxrMLvKXtf"
+	pidB = "12D3KooWLRPJAA5o6Z6s3VBhFqGuAoAnnWBG1pqEHYMcUqmB8gNE"
+)
+
+func sampleAnnouncement() Announcement {
+	return Announcement{
+		V: 1, Table: "a1b2c3", Creator: pidA, Seq: 3, Preset: "classic",
+		Options: map[string]string{"rounds": "11", "jokers": "on"}, Seats: 4,
+		Members: []Seat{{ID: pidA, Name: "Ayşe", Ready: true}, {ID: pidB, Name: "<Bob & co>"}},
+		State:   StateOpen,
+	}
+}
+
+func TestAnnouncementRoundTrip(t *testing.T) {
+	a := sampleAnnouncement()
+	b, err := a.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"v":1,"table":"a1b2c3","creator":"` + pidA + `","seq":3,"preset":"classic","options":{"jokers":"on","rounds":"11"},"seats":4,"members":[{"id":"` + pidA + `","name":"Ayşe","ready":true},{"id":"` + pidB + `","name":"<Bob & co>","ready":false}],"state":"open"}`
+	if string(b) != want {
+		t.Fatalf("encoding\n got %s\nwant %s", b, want)
+	}
+	got, err := DecodeAnnouncement(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := got.Encode()
+	if string(b2) != string(b) {
+		t.Fatal("round trip changed the bytes")
+	}
+	empty := sampleAnnouncement()
+	empty.Options = nil
+	b, err = empty.Encode()
+	if err != nil || !strings.Contains(string(b), `"options":{}`) {
+		t.Fatalf("empty options: %s %v", b, err)
+	}
+}
+
+func TestDecodeAnnouncementRejects(t *testing.T) {
+	good, _ := sampleAnnouncement().Encode()
+	g := string(good)
+	mut := func(f func(*Announcement)) string {
+		a := sampleAnnouncement()
+		f(&a)
+		b, err := encodeCanonical(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	cases := map[string]string{
+		"unknown field":    strings.Replace(g, `{"v":1,`, `{"v":1,"x":2,`, 1),
+		"whitespace":       strings.Replace(g, `"v":1`, `"v": 1`, 1),
+		"duplicate key":    strings.Replace(g, `{"v":1,`, `{"v":1,"v":1,`, 1),
+		"trailing":         g + `{}`,
+		"trailing space":   g + " ",
+		"key order":        strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1),
+		"null options":     strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `null`, 1),
+		"html escaped":     strings.Replace(g, `<Bob & co>`, `\u003cBob \u0026 co\u003e`, 1),
+		"too big":          strings.Repeat(" ", MaxAnnouncementSize+1),
+		"not json":         "hello",
+		"empty":            "",
+		"version":          mut(func(a *Announcement) { a.V = 2 }),
+		"table id":         mut(func(a *Announcement) { a.Table = "a b" }),
+		"creator":          mut(func(a *Announcement) { a.Creator = "nope" }),
+		"first seat":       mut(func(a *Announcement) { a.Members[0], a.Members[1] = a.Members[1], a.Members[0] }),
+		"seats low":        mut(func(a *Announcement) { a.Seats = 1 }),
+		"seats high":       mut(func(a *Announcement) { a.Seats = 5 }),
+		"over seats":       mut(func(a *Announcement) { a.Seats = 2; a.Members = append(a.Members, Seat{ID: pidB, Name: "c"}) }),
+		"seated twice":     mut(func(a *Announcement) { a.Members[1].ID = pidA }),
+		"bad name":         mut(func(a *Announcement) { a.Members[1].Name = "a\nb" }),
+		"preset":           mut(func(a *Announcement) { a.Preset = "Classic!" }),
+		"option key":       mut(func(a *Announcement) { a.Options["Bad Key"] = "1" }),
+		"option value":     mut(func(a *Announcement) { a.Options["k"] = "\x00" }),
+		"state":            mut(func(a *Announcement) { a.State = "waiting" }),
+		"started not full": mut(func(a *Announcement) { a.State = StateStarted }),
+		"no members":       mut(func(a *Announcement) { a.Members = nil }),
+	}
+	for name, in := range cases {
+		if _, err := DecodeAnnouncement([]byte(in)); err == nil {
+			t.Errorf("%s: accepted %s", name, in)
+		}
+	}
+}
+
+func FuzzDecodeAnnouncement(f *testing.F) {
+	good, _ := sampleAnnouncement().Encode()
+	f.Add(good)
+	f.Add([]byte(`{"v":1}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"v":1,"table":"t","creator":"` + pidA + `","seq":0,"preset":"p","options":{},"seats":2,"members":[{"id":"` + pidA + `","name":"a","ready":false}],"state":"open"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := DecodeAnnouncement(b)
+		if err != nil {
+			return
+		}
+		out, err := a.Encode()
+		if err != nil {
+			t.Fatalf("decoded announcement does not encode: %v", err)
+		}
+		if string(out) != string(b) {
+			t.Fatalf("round trip: %q -> %q", b, out)
+		}
+	})
+}
+
+func TestFormation(t *testing.T) {
+	creator, p2, p3, p4 := testPeer(t), testPeer(t), testPeer(t), testPeer(t)
+	f, err := NewFormation("t1", "classic", map[string]string{"rounds": "5"}, 3, creator, "Ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// step applies op and checks its error; a failed op must change nothing.
+	step := func(what string, op func() error, want error) {
+		t.Helper()
+		before := f.Announcement()
+		err := op()
+		if !errors.Is(err, want) || (want == nil && err != nil) {
+			t.Fatalf("%s: error %v, want %v", what, err, want)
+		}
+		if err != nil && !announcementEqual(before, f.Announcement()) {
+			t.Fatalf("%s: failed but changed the table", what)
+		}
+		if err == nil && f.Announcement().Seq != before.Seq+1 {
+			t.Fatalf("%s: seq not incremented", what)
+		}
+		if _, err := f.Announcement().Encode(); err != nil {
+			t.Fatalf("%s: announcement invalid: %v", what, err)
+		}
+	}
+	ready := func(id peer.ID, r bool) func() error {
+		return func() error { _, err := f.SetReady(id, r); return err }
+	}
+	errAny := errors.New("any")
+	anyErr := func(op func() error) func() error {
+		return func() error {
+			if op() != nil {
+				return errAny
+			}
+			return nil
+		}
+	}
+	step("join p2", func() error { return f.Join(p2, "Bora") }, nil)
+	step("join p2 again", func() error { return f.Join(p2, "Bora") }, ErrAlreadySeated)
+	step("join bad name", anyErr(func() error { return f.Join(p3, "a\tb") }), errAny)
+	step("join bad id", anyErr(func() error { return f.Join(peer.ID("x"), "x") }), errAny)
+	step("ready p2", ready(p2, true), nil)
+	step("ready unseated", ready(p3, true), ErrNotSeated)
+	step("creator leaves", func() error { return f.Leave(creator) }, ErrCreatorLeave)
+	step("p3 leaves unseated", func() error { return f.Leave(p3) }, ErrNotSeated)
+	step("join p3", func() error { return f.Join(p3, "Cem") }, nil)
+	step("join p4 full", func() error { return f.Join(p4, "Deniz") }, ErrTableFull)
+	step("p3 leaves", func() error { return f.Leave(p3) }, nil)
+	step("join p4", func() error { return f.Join(p4, "Deniz") }, nil)
+	step("ready creator", ready(creator, true), nil)
+	if f.State() != StateOpen {
+		t.Fatal("started before everyone was ready")
+	}
+	step("p4 ready", ready(p4, true), nil)
+	if f.State() != StateStarted {
+		t.Fatal("full and ready table did not start")
+	}
+	a := f.Announcement()
+	want := []peer.ID{creator, p2, p4}
+	for i, id := range a.Roster() {
+		if id != want[i] {
+			t.Fatalf("seat %d is %s, want %s", i, id, want[i])
+		}
+	}
+	if _, err := DecodeAnnouncement(must(a.Encode())); err != nil {
+		t.Fatalf("started announcement: %v", err)
+	}
+	step("join after start", func() error { return f.Join(p3, "Cem") }, ErrTableStarted)
+	step("leave after start", func() error { return f.Leave(p2) }, ErrTableStarted)
+	step("unready after start", ready(p2, false), ErrTableStarted)
+	f.Close()
+	if f.State() != StateStarted {
+		t.Fatal("Close changed a started table")
+	}
+
+	g, _ := NewFormation("t2", "classic", nil, 2, creator, "Ana")
+	g.Close()
+	if g.State() != StateClosed || g.Join(p2, "Bora") != ErrTableClosed {
+		t.Fatal("closed table accepts joins")
+	}
+	for _, bad := range []struct {
+		id, preset string
+		seats      int
+		name       string
+	}{{"bad id", "classic", 4, "Ana"}, {"t", "", 4, "Ana"}, {"t", "classic", 1, "Ana"}, {"t", "classic", 5, "Ana"}, {"t", "classic", 4, ""}} {
+		if _, err := NewFormation(bad.id, bad.preset, nil, bad.seats, creator, bad.name); err == nil {
+			t.Errorf("NewFormation(%+v) accepted", bad)
+		}
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

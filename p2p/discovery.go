@@ -1,0 +1,174 @@
+package p2p
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/discovery/mdns"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// ServiceName is okey's mDNS service name. It is not libp2p's default
+// ("_p2p._udp"), so okey peers find only each other, not every libp2p
+// application on the LAN.
+const ServiceName = "_okey-lan._udp"
+
+// Discovery finds peers that the Node should dial. Implementations: MDNS
+// (the LAN), StaticDiscovery (--peer addresses) and ManualDiscovery (tests
+// feed it mocknet hosts' addresses).
+type Discovery interface {
+	// Start begins discovery. found may be called from any goroutine,
+	// concurrently, and even shortly after Close (mDNS's callbacks are not
+	// waited for): the Node's callback tolerates all of that. A peer may be
+	// reported once only: the Node retries failed dials itself.
+	Start(found func(peer.AddrInfo)) error
+	// Close stops discovery.
+	Close() error
+}
+
+// MDNS is multicast DNS discovery on the LAN with a given service name.
+// It needs an interface that is up and multicast capable: on a host with
+// only loopback, Start fails with "no supported interface".
+type MDNS struct {
+	h       host.Host
+	service string
+
+	mu  sync.Mutex
+	svc mdns.Service
+}
+
+// NewMDNS returns mDNS discovery for h; serviceName "" means ServiceName.
+func NewMDNS(h host.Host, serviceName string) *MDNS {
+	if serviceName == "" {
+		serviceName = ServiceName
+	}
+	return &MDNS{h: h, service: serviceName}
+}
+
+type notifee func(peer.AddrInfo)
+
+func (f notifee) HandlePeerFound(ai peer.AddrInfo) { f(ai) }
+
+// Start implements Discovery.
+func (m *MDNS) Start(found func(peer.AddrInfo)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.svc != nil {
+		return errors.New("p2p: mdns already started")
+	}
+	svc := mdns.NewMdnsService(m.h, m.service, notifee(found))
+	if err := svc.Start(); err != nil {
+		svc.Close()
+		return fmt.Errorf("p2p: start mdns %s: %w", m.service, err)
+	}
+	m.svc = svc
+	return nil
+}
+
+// Close implements Discovery.
+func (m *MDNS) Close() error {
+	m.mu.Lock()
+	svc := m.svc
+	m.svc = nil
+	m.mu.Unlock()
+	if svc == nil {
+		return nil
+	}
+	return svc.Close()
+}
+
+// ParsePeerAddr parses a --peer flag: a multiaddr ending in /p2p/<peer id>,
+// e.g. /ip4/192.168.1.20/tcp/4001/p2p/12D3KooW...
+func ParsePeerAddr(s string) (peer.AddrInfo, error) {
+	a, err := ma.NewMultiaddr(s)
+	if err != nil {
+		return peer.AddrInfo{}, fmt.Errorf("p2p: bad peer address %q: %v", s, err)
+	}
+	ai, err := peer.AddrInfoFromP2pAddr(a)
+	if err != nil {
+		return peer.AddrInfo{}, fmt.Errorf("p2p: bad peer address %q (it must end in /p2p/<peer id>): %v", s, err)
+	}
+	if len(ai.Addrs) == 0 {
+		return peer.AddrInfo{}, fmt.Errorf("p2p: bad peer address %q: no transport address before /p2p/", s)
+	}
+	return *ai, nil
+}
+
+// StaticDiscovery reports a fixed list of peers once, at Start.
+type StaticDiscovery struct {
+	peers []peer.AddrInfo
+}
+
+// NewStaticDiscovery parses addresses with ParsePeerAddr; any bad address is
+// an error and nothing is returned.
+func NewStaticDiscovery(addrs ...string) (*StaticDiscovery, error) {
+	s := &StaticDiscovery{}
+	for _, a := range addrs {
+		ai, err := ParsePeerAddr(a)
+		if err != nil {
+			return nil, err
+		}
+		s.peers = append(s.peers, ai)
+	}
+	return s, nil
+}
+
+// Start implements Discovery.
+func (s *StaticDiscovery) Start(found func(peer.AddrInfo)) error {
+	for _, ai := range s.peers {
+		found(ai)
+	}
+	return nil
+}
+
+// Close implements Discovery.
+func (s *StaticDiscovery) Close() error { return nil }
+
+// ManualDiscovery reports the peers given to Add: tests feed it mocknet
+// addresses, and a UI can offer "connect to address".
+type ManualDiscovery struct {
+	mu      sync.Mutex
+	found   func(peer.AddrInfo)
+	pending []peer.AddrInfo
+	closed  bool
+}
+
+// Start implements Discovery; peers added before Start are reported now.
+func (d *ManualDiscovery) Start(found func(peer.AddrInfo)) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.found != nil {
+		return errors.New("p2p: manual discovery already started")
+	}
+	d.found = found
+	for _, ai := range d.pending {
+		found(ai)
+	}
+	d.pending = nil
+	return nil
+}
+
+// Add reports a peer (after Start) or queues it (before Start).
+func (d *ManualDiscovery) Add(ai peer.AddrInfo) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return
+	}
+	if d.found == nil {
+		d.pending = append(d.pending, ai)
+		return
+	}
+	d.found(ai)
+}
+
+// Close implements Discovery.
+func (d *ManualDiscovery) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.closed = true
+	return nil
+}

@@ -1,0 +1,18 @@
+// Package p2p is okey's network layer: a libp2p host (TCP and QUIC, Noise,
+// Yamux), a persistent identity, peer discovery (mDNS on the LAN with okey's
+// own service name, or static --peer addresses), a gossipsub lobby where
+// tables are announced and formed, one gossipsub topic per table, and a
+// direct stream protocol for catch-up. TableTransport implements
+// table.Transport.
+//
+// The package carries bytes: it never interprets the table protocol's
+// messages. It bounds their size, checks that their pubsub author is a
+// table member, and hands them to a validator supplied by package table.
+//
+// The wire formats this package owns (lobby announcements, lobby requests,
+// the sync stream framing) are specified in PROTOCOL-p2p.md.
+//
+// Logging goes to a *slog.Logger passed in with WithLogger (never stdout);
+// RouteLibraryLogs sends libp2p's, pubsub's and zeroconf's own logs to a
+// handler of the caller's choice so a terminal UI can own the screen.
+package p2p

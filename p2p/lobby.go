@@ -1,0 +1,543 @@
+package p2p
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// LobbyProtocol is the stream protocol for join, leave and ready requests
+// to a table's creator (PROTOCOL-p2p.md).
+const LobbyProtocol = "/okey/lobby/1.0.0"
+
+const maxLobbyRequest = 1 << 10
+
+// LobbyConfig tunes the lobby.
+type LobbyConfig struct {
+	// AnnounceInterval is how often a creator re-announces its tables.
+	AnnounceInterval time.Duration
+	// Expiry drops a table not re-announced for this long.
+	Expiry time.Duration
+	// RequestTimeout bounds one join/leave/ready request.
+	RequestTimeout time.Duration
+}
+
+// DefaultLobbyConfig re-announces every 2 s and forgets a table after 7 s.
+var DefaultLobbyConfig = LobbyConfig{AnnounceInterval: 2 * time.Second, Expiry: 7 * time.Second, RequestTimeout: 10 * time.Second}
+
+// WithLobbyConfig sets the lobby's timing (default DefaultLobbyConfig).
+func WithLobbyConfig(c LobbyConfig) NodeOption {
+	return func(nc *nodeConfig) error {
+		if c.AnnounceInterval <= 0 || c.Expiry <= c.AnnounceInterval || c.RequestTimeout <= 0 {
+			return fmt.Errorf("p2p: WithLobbyConfig: invalid %+v", c)
+		}
+		nc.lobby = c
+		return nil
+	}
+}
+
+// Lobby lists the tables announced on the LAN, announces the tables this
+// node creates, and forms them: joins, leaves and readiness are requests
+// to the creator over LobbyProtocol; the creator's Formation decides and
+// re-announces at once. Everyone learns the final roster (seat order) from
+// the creator's "started" announcement, which WaitStarted returns.
+type Lobby struct {
+	n   *Node
+	cfg LobbyConfig
+
+	topic *pubsub.Topic
+	sub   *pubsub.Subscription
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	known   map[string]knownTable
+	hosted  map[string]*Formation
+	gen     chan struct{} // closed and replaced at every change
+	changes chan struct{}
+
+	rejected atomic.Uint64
+}
+
+type knownTable struct {
+	a    Announcement
+	seen time.Time
+}
+
+func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
+	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
+		gen: make(chan struct{}), changes: make(chan struct{}, 1)}
+	l.ctx, l.cancel = context.WithCancel(n.ctx)
+	if err := n.ps.RegisterTopicValidator(LobbyTopic, l.validator); err != nil {
+		return nil, fmt.Errorf("p2p: lobby validator: %w", err)
+	}
+	t, err := n.ps.Join(LobbyTopic)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: join lobby: %w", err)
+	}
+	l.topic = t
+	l.sub, err = t.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
+	if err != nil {
+		return nil, fmt.Errorf("p2p: subscribe lobby: %w", err)
+	}
+	n.h.SetStreamHandler(LobbyProtocol, l.handleRequest)
+	l.wg.Add(2)
+	go l.read()
+	go l.tick()
+	return l, nil
+}
+
+func (l *Lobby) close() error {
+	l.n.h.RemoveStreamHandler(LobbyProtocol)
+	l.mu.Lock()
+	var last [][]byte
+	for _, f := range l.hosted {
+		f.Close()
+		if b, err := f.Announcement().Encode(); err == nil {
+			last = append(last, b)
+		}
+	}
+	l.mu.Unlock()
+	for _, b := range last { // tell the others at once rather than let the tables expire
+		ctx, cancel := context.WithTimeout(l.ctx, time.Second)
+		_ = l.topic.Publish(ctx, b)
+		cancel()
+	}
+	l.cancel()
+	l.wg.Wait()
+	l.sub.Cancel()
+	return closeTopic(l.n.ctx, l.topic)
+}
+
+func (l *Lobby) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {
+	a, err := DecodeAnnouncement(m.Data)
+	if err == nil && a.Creator != m.GetFrom().String() {
+		err = errors.New("p2p: announcement not published by its creator")
+	}
+	if err != nil {
+		l.rejected.Add(1)
+		l.n.log.Warn("rejected lobby announcement", "author", m.GetFrom().String(), "err", err)
+		return pubsub.ValidationReject
+	}
+	m.ValidatorData = a
+	return pubsub.ValidationAccept
+}
+
+// Rejected counts lobby messages that failed validation.
+func (l *Lobby) Rejected() uint64 { return l.rejected.Load() }
+
+func (l *Lobby) read() {
+	defer l.wg.Done()
+	for {
+		m, err := l.sub.Next(l.ctx)
+		if err != nil {
+			return
+		}
+		a, ok := m.ValidatorData.(Announcement)
+		if !ok {
+			continue
+		}
+		l.mu.Lock()
+		if _, mine := l.hosted[a.Table]; !mine { // our own tables are learnt as they change
+			l.learnLocked(a)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// learnLocked records an announcement; l.mu is held.
+func (l *Lobby) learnLocked(a Announcement) {
+	old, had := l.known[a.Table]
+	if had && old.a.Creator != a.Creator {
+		// First creator wins a table id; ids are random, so a clash is an
+		// attack or a bug.
+		l.n.log.Warn("lobby table id announced by two creators", "table", a.Table, "creator", a.Creator)
+		return
+	}
+	if had && a.Seq < old.a.Seq {
+		return // stale: gossipsub does not keep order
+	}
+	if a.State == StateClosed {
+		if had {
+			delete(l.known, a.Table)
+			l.changedLocked()
+		}
+		return
+	}
+	l.known[a.Table] = knownTable{a: a, seen: time.Now()}
+	if !had || !announcementEqual(old.a, a) {
+		l.changedLocked()
+	}
+}
+
+func announcementEqual(x, y Announcement) bool {
+	bx, err1 := encodeCanonical(x)
+	by, err2 := encodeCanonical(y)
+	return err1 == nil && err2 == nil && string(bx) == string(by)
+}
+
+func (l *Lobby) changedLocked() {
+	close(l.gen)
+	l.gen = make(chan struct{})
+	select {
+	case l.changes <- struct{}{}:
+	default:
+	}
+}
+
+func (l *Lobby) tick() {
+	defer l.wg.Done()
+	t := time.NewTicker(l.cfg.AnnounceInterval)
+	defer t.Stop()
+	for {
+		l.announceAll()
+		select {
+		case <-t.C:
+		case <-l.ctx.Done():
+			return
+		}
+		l.mu.Lock()
+		now := time.Now()
+		for id, k := range l.known {
+			if _, mine := l.hosted[id]; !mine && now.Sub(k.seen) > l.cfg.Expiry {
+				delete(l.known, id)
+				l.changedLocked()
+			}
+		}
+		l.mu.Unlock()
+	}
+}
+
+func (l *Lobby) announceAll() {
+	l.mu.Lock()
+	ids := slices.Sorted(maps.Keys(l.hosted))
+	l.mu.Unlock()
+	for _, id := range ids {
+		l.announce(id)
+	}
+}
+
+// announce publishes hosted table id's current announcement.
+func (l *Lobby) announce(id string) {
+	l.mu.Lock()
+	f := l.hosted[id]
+	if f == nil {
+		l.mu.Unlock()
+		return
+	}
+	a := f.Announcement()
+	l.learnLocked(a)
+	l.mu.Unlock()
+	b, err := a.Encode()
+	if err != nil {
+		l.n.log.Error("internal error: cannot encode own announcement", "table", id, "err", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, l.cfg.AnnounceInterval)
+	defer cancel()
+	if err := l.topic.Publish(ctx, b); err != nil && l.ctx.Err() == nil {
+		l.n.log.Warn("lobby announce failed", "table", id, "err", err)
+	}
+}
+
+// Tables lists the known tables (open or started, not expired), by id.
+func (l *Lobby) Tables() []Announcement {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]Announcement, 0, len(l.known))
+	for _, id := range slices.Sorted(maps.Keys(l.known)) {
+		out = append(out, l.known[id].a.clone())
+	}
+	return out
+}
+
+// Table returns one known table.
+func (l *Lobby) Table(id string) (Announcement, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k, ok := l.known[id]
+	if !ok {
+		return Announcement{}, false
+	}
+	return k.a.clone(), true
+}
+
+// Changes receives a value (coalesced) whenever Tables changes.
+func (l *Lobby) Changes() <-chan struct{} { return l.changes }
+
+// Create opens a new table with this node in seat 0 and announces it. The
+// table id is 16 random hex digits.
+func (l *Lobby) Create(preset string, options map[string]string, seats int) (Announcement, error) {
+	var rnd [8]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return Announcement{}, err
+	}
+	id := hex.EncodeToString(rnd[:])
+	f, err := NewFormation(id, preset, options, seats, l.n.h.ID(), l.n.cfg.name)
+	if err != nil {
+		return Announcement{}, err
+	}
+	l.mu.Lock()
+	if l.ctx.Err() != nil {
+		l.mu.Unlock()
+		return Announcement{}, ErrClosed
+	}
+	l.hosted[id] = f
+	l.mu.Unlock()
+	l.announce(id)
+	return f.Announcement(), nil
+}
+
+// CloseTable closes a table this node created: it is announced closed
+// (others drop it) and no longer announced. A started table is just no
+// longer announced.
+func (l *Lobby) CloseTable(id string) error {
+	l.mu.Lock()
+	f := l.hosted[id]
+	if f == nil {
+		l.mu.Unlock()
+		return fmt.Errorf("p2p: table %s is not ours", id)
+	}
+	f.Close()
+	delete(l.hosted, id)
+	delete(l.known, id)
+	l.changedLocked()
+	a := f.Announcement()
+	l.mu.Unlock()
+	if a.State == StateClosed {
+		if b, err := a.Encode(); err == nil {
+			ctx, cancel := context.WithTimeout(l.ctx, time.Second)
+			_ = l.topic.Publish(ctx, b)
+			cancel()
+		}
+	}
+	return nil
+}
+
+// Join asks the table's creator for a seat and returns the new
+// announcement. The table must be known (announced).
+func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
+	return l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name})
+}
+
+// Leave gives up this node's seat.
+func (l *Lobby) Leave(ctx context.Context, id string) error {
+	_, err := l.request(ctx, id, lobbyRequest{Op: "leave"})
+	return err
+}
+
+// SetReady tells the creator this node is (not) ready.
+func (l *Lobby) SetReady(ctx context.Context, id string, ready bool) (Announcement, error) {
+	return l.request(ctx, id, lobbyRequest{Op: "ready", Ready: ready})
+}
+
+// WaitStarted waits until table id is announced started and returns that
+// announcement: Members is the final roster in seat order.
+func (l *Lobby) WaitStarted(ctx context.Context, id string) (Announcement, error) {
+	for {
+		l.mu.Lock()
+		k, ok := l.known[id]
+		gen := l.gen
+		l.mu.Unlock()
+		if ok && k.a.State == StateStarted {
+			return k.a.clone(), nil
+		}
+		select {
+		case <-gen:
+		case <-ctx.Done():
+			return Announcement{}, fmt.Errorf("p2p: table %s did not start: %w", id, ctx.Err())
+		}
+	}
+}
+
+type lobbyRequest struct {
+	V     int    `json:"v"`
+	Table string `json:"table"`
+	Op    string `json:"op"`
+	Name  string `json:"name,omitempty"`
+	Ready bool   `json:"ready,omitempty"`
+}
+
+type lobbyResponse struct {
+	V     int           `json:"v"`
+	Code  string        `json:"code,omitempty"`
+	Error string        `json:"error,omitempty"`
+	Table *Announcement `json:"table,omitempty"`
+}
+
+var errCodes = map[string]error{
+	"full": ErrTableFull, "started": ErrTableStarted, "closed": ErrTableClosed,
+	"not-seated": ErrNotSeated, "seated": ErrAlreadySeated, "creator": ErrCreatorLeave,
+}
+
+func errCode(err error) string {
+	for c, e := range errCodes {
+		if errors.Is(err, e) {
+			return c
+		}
+	}
+	return "invalid"
+}
+
+// apply runs a request against a hosted formation.
+func (l *Lobby) apply(from peer.ID, req lobbyRequest) (Announcement, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := l.hosted[req.Table]
+	if f == nil {
+		return Announcement{}, fmt.Errorf("%w: unknown table %s", ErrTableClosed, req.Table)
+	}
+	var err error
+	switch req.Op {
+	case "join":
+		err = f.Join(from, req.Name)
+	case "leave":
+		err = f.Leave(from)
+	case "ready":
+		_, err = f.SetReady(from, req.Ready)
+	default:
+		err = fmt.Errorf("p2p: unknown lobby op %q", req.Op)
+	}
+	if err != nil {
+		return Announcement{}, err
+	}
+	return f.Announcement(), nil
+}
+
+func (l *Lobby) request(ctx context.Context, id string, req lobbyRequest) (Announcement, error) {
+	req.V, req.Table = AnnouncementVersion, id
+	a, ok := l.Table(id)
+	if !ok {
+		return Announcement{}, fmt.Errorf("p2p: table %s is not known in the lobby", id)
+	}
+	creator, err := peer.Decode(a.Creator)
+	if err != nil {
+		return Announcement{}, err
+	}
+	if creator == l.n.h.ID() {
+		a, err := l.apply(creator, req)
+		if err == nil {
+			l.announce(id)
+		}
+		return a, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.cfg.RequestTimeout)
+	defer cancel()
+	s, err := l.n.h.NewStream(ctx, creator, LobbyProtocol)
+	if err != nil {
+		return Announcement{}, fmt.Errorf("p2p: lobby request to %s: %w", creator, err)
+	}
+	stop := context.AfterFunc(ctx, func() { s.Reset() })
+	defer stop()
+	resp, err := func() (lobbyResponse, error) {
+		var resp lobbyResponse
+		dl, _ := ctx.Deadline()
+		if err := s.SetDeadline(dl); err != nil {
+			return resp, err
+		}
+		b, err := json.Marshal(req)
+		if err != nil {
+			return resp, err
+		}
+		w := bufio.NewWriter(s)
+		if err := writeFrame(w, b); err != nil {
+			return resp, err
+		}
+		if err := w.Flush(); err != nil {
+			return resp, err
+		}
+		if err := s.CloseWrite(); err != nil {
+			return resp, err
+		}
+		rb, err := readFrame(bufio.NewReader(s), MaxAnnouncementSize+1024)
+		if err != nil {
+			return resp, err
+		}
+		if err := strictUnmarshal(rb, &resp); err != nil {
+			return resp, fmt.Errorf("bad response: %w", err)
+		}
+		return resp, nil
+	}()
+	if err != nil {
+		s.Reset()
+		return Announcement{}, fmt.Errorf("p2p: lobby request to %s: %w", creator, err)
+	}
+	s.Close()
+	if resp.V != AnnouncementVersion {
+		return Announcement{}, fmt.Errorf("p2p: lobby response version %d", resp.V)
+	}
+	if resp.Code != "" {
+		if e, ok := errCodes[resp.Code]; ok {
+			return Announcement{}, fmt.Errorf("%w (%s)", e, resp.Error)
+		}
+		return Announcement{}, fmt.Errorf("p2p: table %s refused %s: %s", id, req.Op, resp.Error)
+	}
+	if resp.Table == nil || resp.Table.Validate() != nil || resp.Table.Table != id || resp.Table.Creator != a.Creator {
+		return Announcement{}, errors.New("p2p: lobby response without a valid table")
+	}
+	l.mu.Lock()
+	l.learnLocked(*resp.Table)
+	l.mu.Unlock()
+	return resp.Table.clone(), nil
+}
+
+// handleRequest is the creator's LobbyProtocol handler.
+func (l *Lobby) handleRequest(s network.Stream) {
+	from := s.Conn().RemotePeer()
+	if err := s.SetDeadline(time.Now().Add(l.cfg.RequestTimeout)); err != nil {
+		s.Reset()
+		return
+	}
+	b, err := readFrame(bufio.NewReader(s), maxLobbyRequest)
+	var req lobbyRequest
+	if err == nil {
+		err = strictUnmarshal(b, &req)
+	}
+	if err == nil && req.V != AnnouncementVersion {
+		err = fmt.Errorf("version %d", req.V)
+	}
+	if err != nil {
+		l.n.log.Warn("bad lobby request", "peer", from.String(), "err", err)
+		s.Reset()
+		return
+	}
+	resp := lobbyResponse{V: AnnouncementVersion}
+	a, err := l.apply(from, req)
+	if err != nil {
+		resp.Code, resp.Error = errCode(err), err.Error()
+		l.n.log.Info("lobby request refused", "peer", from.String(), "table", req.Table, "op", req.Op, "err", err)
+	} else {
+		resp.Table = &a
+		l.n.log.Info("lobby request", "peer", from.String(), "table", req.Table, "op", req.Op, "state", a.State)
+	}
+	out, err := json.Marshal(resp)
+	if err == nil {
+		w := bufio.NewWriter(s)
+		if err = writeFrame(w, out); err == nil {
+			err = w.Flush()
+		}
+	}
+	if err != nil {
+		s.Reset()
+		return
+	}
+	s.Close()
+	if resp.Table != nil {
+		l.announce(req.Table)
+	}
+}

@@ -1,0 +1,523 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+	"github.com/libp2p/go-libp2p/core/protocol"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// Sizes and bounds of the network layer.
+const (
+	// MaxMessageSize bounds one table or lobby message's data, and one sync
+	// frame.
+	MaxMessageSize = 1 << 20
+	// maxWireMessage is gossipsub's RPC bound: the data plus the pubsub
+	// envelope (author, sequence number, topic, signature, key).
+	maxWireMessage = MaxMessageSize + 16<<10
+	// DefaultQueueSize is the pubsub queue length (subscription buffer,
+	// per-peer outbound queue, validation queue) and the Inbox buffer.
+	// gossipsub's default of 32 lost a quarter of a 300-message burst here.
+	DefaultQueueSize = 1024
+)
+
+// ErrClosed is returned by operations on a closed Node or transport.
+var ErrClosed = errors.New("p2p: closed")
+
+// RetryPolicy governs dials of discovered peers and reconnects to table
+// members. Delays grow from Min, doubling, up to Max, with up to 25% jitter.
+type RetryPolicy struct {
+	// Attempts is how many times a discovered peer is dialled before giving
+	// up. Table members are redialled without limit while a table that
+	// contains them is open.
+	Attempts int
+	Min, Max time.Duration
+	// DialTimeout bounds one dial.
+	DialTimeout time.Duration
+}
+
+// DefaultRetry is the default RetryPolicy.
+var DefaultRetry = RetryPolicy{Attempts: 8, Min: 200 * time.Millisecond, Max: 10 * time.Second, DialTimeout: 10 * time.Second}
+
+type nodeConfig struct {
+	log         *slog.Logger
+	discs       []Discovery
+	mdns        string
+	useMDNS     bool
+	static      []string
+	retry       RetryPolicy
+	name        string
+	queue       int
+	syncTimeout time.Duration
+	lobby       LobbyConfig
+}
+
+// NodeOption configures NewNode.
+type NodeOption func(*nodeConfig) error
+
+// WithLogger sets the logger (default: discard). The Node never writes to
+// stdout or stderr itself.
+func WithLogger(l *slog.Logger) NodeOption {
+	return func(c *nodeConfig) error {
+		if l == nil {
+			return errors.New("p2p: WithLogger: nil logger")
+		}
+		c.log = l
+		return nil
+	}
+}
+
+// WithDiscovery adds a discovery source (repeatable).
+func WithDiscovery(d Discovery) NodeOption {
+	return func(c *nodeConfig) error {
+		if d == nil {
+			return errors.New("p2p: WithDiscovery: nil")
+		}
+		c.discs = append(c.discs, d)
+		return nil
+	}
+}
+
+// WithMDNS turns on mDNS discovery with serviceName ("" means ServiceName).
+// Off by default: tests must never multicast on the machine's interfaces.
+func WithMDNS(serviceName string) NodeOption {
+	return func(c *nodeConfig) error {
+		c.useMDNS = true
+		c.mdns = serviceName
+		return nil
+	}
+}
+
+// WithStaticPeers dials these multiaddrs (each ending in /p2p/<id>, as
+// given with --peer) with retries. A bad address is an error.
+func WithStaticPeers(addrs ...string) NodeOption {
+	return func(c *nodeConfig) error {
+		for _, a := range addrs {
+			if _, err := ParsePeerAddr(a); err != nil {
+				return err
+			}
+		}
+		c.static = append(c.static, addrs...)
+		return nil
+	}
+}
+
+// WithRetry sets the dial retry policy (default DefaultRetry).
+func WithRetry(p RetryPolicy) NodeOption {
+	return func(c *nodeConfig) error {
+		if p.Attempts < 1 || p.Min <= 0 || p.Max < p.Min || p.DialTimeout <= 0 {
+			return fmt.Errorf("p2p: WithRetry: invalid policy %+v", p)
+		}
+		c.retry = p
+		return nil
+	}
+}
+
+// WithDisplayName sets the name shown in the lobby (default "player-" and
+// the last 6 characters of the peer id).
+func WithDisplayName(name string) NodeOption {
+	return func(c *nodeConfig) error {
+		if err := ValidateDisplayName(name); err != nil {
+			return err
+		}
+		c.name = name
+		return nil
+	}
+}
+
+// WithQueueSize sets the pubsub queues and Inbox buffer (default
+// DefaultQueueSize).
+func WithQueueSize(n int) NodeOption {
+	return func(c *nodeConfig) error {
+		if n < 32 || n > 1<<16 {
+			return fmt.Errorf("p2p: WithQueueSize: %d out of range 32..65536", n)
+		}
+		c.queue = n
+		return nil
+	}
+}
+
+// WithSyncTimeout bounds one Fetch, and the serving of one (default 30 s).
+func WithSyncTimeout(d time.Duration) NodeOption {
+	return func(c *nodeConfig) error {
+		if d <= 0 {
+			return errors.New("p2p: WithSyncTimeout: not positive")
+		}
+		c.syncTimeout = d
+		return nil
+	}
+}
+
+// Node is one okey peer on the network: it owns the libp2p host, gossipsub,
+// discovery, dialling and reconnection, the lobby and the open tables.
+// Close stops all of them.
+type Node struct {
+	h     host.Host
+	ps    *pubsub.PubSub
+	log   *slog.Logger
+	cfg   nodeConfig
+	discs []Discovery
+	lobby *Lobby
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	closed  bool
+	dialing map[peer.ID]bool
+	want    map[peer.ID]int // open tables that contain the peer: keep connected
+	direct  map[peer.ID]int // open tables that made the peer a gossipsub direct peer
+	tables  map[string]*TableTransport
+	watch   map[*TableTransport]struct{}
+}
+
+// NewNode starts a Node on h and takes ownership of h: Close closes it, and
+// so does a failing NewNode.
+func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
+	defer func() {
+		if err != nil {
+			h.Close()
+		}
+	}()
+	c := nodeConfig{log: discardLogger(), retry: DefaultRetry, queue: DefaultQueueSize, syncTimeout: 30 * time.Second, lobby: DefaultLobbyConfig}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.name == "" {
+		id := h.ID().String()
+		c.name = "player-" + id[len(id)-6:]
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n = &Node{
+		h: h, log: c.log, cfg: c, ctx: ctx, cancel: cancel,
+		dialing: map[peer.ID]bool{}, want: map[peer.ID]int{}, direct: map[peer.ID]int{},
+		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{},
+	}
+	psLog := c.log.With("component", "pubsub")
+	n.ps, err = pubsub.NewGossipSub(ctx, h,
+		pubsub.WithLogger(psLog),
+		pubsub.WithRPCLogger(psLog),
+		pubsub.WithMaxMessageSize(maxWireMessage),
+		pubsub.WithPeerOutboundQueueSize(c.queue),
+		pubsub.WithValidateQueueSize(c.queue),
+		pubsub.WithMessageSignaturePolicy(pubsub.StrictSign),
+		pubsub.WithPeerExchange(false),
+		pubsub.WithRawTracer(&dropTracer{n: n}),
+	)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("p2p: start gossipsub: %w", err)
+	}
+	h.Network().Notify(&netNotifee{n: n})
+	h.SetStreamHandler(SyncProtocol, n.handleSync)
+	n.lobby, err = newLobby(n, c.lobby)
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
+	discs := append([]Discovery(nil), c.discs...)
+	if len(c.static) > 0 {
+		sd, err := NewStaticDiscovery(c.static...)
+		if err != nil {
+			n.Close()
+			return nil, err
+		}
+		discs = append(discs, sd)
+	}
+	if c.useMDNS {
+		discs = append(discs, NewMDNS(h, c.mdns))
+	}
+	for _, d := range discs {
+		if err := d.Start(n.found); err != nil {
+			n.Close()
+			d.Close()
+			return nil, err
+		}
+		n.mu.Lock()
+		n.discs = append(n.discs, d)
+		n.mu.Unlock()
+	}
+	n.log.Info("node started", "peer", h.ID().String(), "addrs", fmt.Sprint(h.Addrs()))
+	return n, nil
+}
+
+// Host is the libp2p host (owned by the Node).
+func (n *Node) Host() host.Host { return n.h }
+
+// ID is this node's peer id.
+func (n *Node) ID() peer.ID { return n.h.ID() }
+
+// DisplayName is the name shown in the lobby.
+func (n *Node) DisplayName() string { return n.cfg.name }
+
+// Lobby is the node's lobby.
+func (n *Node) Lobby() *Lobby { return n.lobby }
+
+// Addrs are this node's dialable addresses, each ending in /p2p/<id>: what
+// another player passes with --peer.
+func (n *Node) Addrs() []string {
+	ais, err := peer.AddrInfoToP2pAddrs(&peer.AddrInfo{ID: n.h.ID(), Addrs: n.h.Addrs()})
+	if err != nil {
+		return nil
+	}
+	out := make([]string, len(ais))
+	for i, a := range ais {
+		out[i] = a.String()
+	}
+	return out
+}
+
+// Connect dials a peer once, now (discovery and reconnects retry by
+// themselves; this is for callers that want the error).
+func (n *Node) Connect(ctx context.Context, ai peer.AddrInfo) error {
+	if ai.ID == n.h.ID() {
+		return errors.New("p2p: cannot connect to self")
+	}
+	ctx = network.WithForceDirectDial(ctx, "okey connect")
+	return n.h.Connect(ctx, ai)
+}
+
+// Connected reports whether there is a live connection to p.
+func (n *Node) Connected(p peer.ID) bool {
+	return n.h.Network().Connectedness(p) == network.Connected
+}
+
+// Close stops the tables, the lobby, discovery, gossipsub and the host, and
+// waits for the node's goroutines.
+func (n *Node) Close() error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	n.closed = true
+	tables := make([]*TableTransport, 0, len(n.tables))
+	for _, t := range n.tables {
+		tables = append(tables, t)
+	}
+	discs := n.discs
+	n.discs = nil
+	n.mu.Unlock()
+
+	var errs []error
+	for _, t := range tables {
+		errs = append(errs, t.Close())
+	}
+	if n.lobby != nil {
+		errs = append(errs, n.lobby.close())
+	}
+	for _, d := range discs {
+		errs = append(errs, d.Close())
+	}
+	n.h.RemoveStreamHandler(SyncProtocol)
+	n.cancel()
+	n.wg.Wait()
+	errs = append(errs, n.h.Close())
+	n.log.Info("node closed")
+	return errors.Join(errs...)
+}
+
+// found is the discovery callback: remember the addresses and dial with
+// retries. Safe for concurrent calls, and after Close.
+func (n *Node) found(ai peer.AddrInfo) {
+	if ai.ID == n.h.ID() || ai.ID == "" {
+		return
+	}
+	n.log.Debug("peer found", "peer", ai.ID.String(), "addrs", fmt.Sprint(ai.Addrs))
+	n.h.Peerstore().AddAddrs(ai.ID, ai.Addrs, peerstore.RecentlyConnectedAddrTTL)
+	n.startDial(ai.ID)
+}
+
+// startDial starts a dial loop for p unless one is running or p is
+// connected.
+func (n *Node) startDial(p peer.ID) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed || n.dialing[p] || n.Connected(p) {
+		return
+	}
+	n.dialing[p] = true
+	n.wg.Add(1)
+	go n.dialLoop(p)
+}
+
+func (n *Node) dialLoop(p peer.ID) {
+	defer n.wg.Done()
+	defer func() {
+		n.mu.Lock()
+		delete(n.dialing, p)
+		n.mu.Unlock()
+	}()
+	r := n.cfg.retry
+	delay := r.Min
+	for attempt := 1; ; attempt++ {
+		if n.Connected(p) {
+			return
+		}
+		ctx, cancel := context.WithTimeout(n.ctx, r.DialTimeout)
+		err := n.Connect(ctx, peer.AddrInfo{ID: p})
+		cancel()
+		if err == nil {
+			n.log.Debug("connected", "peer", p.String(), "attempt", attempt)
+			return
+		}
+		n.mu.Lock()
+		keep := n.want[p] > 0
+		n.mu.Unlock()
+		if n.ctx.Err() != nil {
+			return
+		}
+		if attempt >= r.Attempts && !keep {
+			n.log.Warn("giving up dialling peer", "peer", p.String(), "attempts", attempt, "err", err)
+			return
+		}
+		n.log.Debug("dial failed, retrying", "peer", p.String(), "attempt", attempt, "in", delay, "err", err)
+		wait := delay + time.Duration(rand.Int64N(int64(delay)/4+1))
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-n.ctx.Done():
+			t.Stop()
+			return
+		}
+		delay = min(2*delay, r.Max)
+	}
+}
+
+// netNotifee tracks presence: it wakes the tables that contain a peer whose
+// connectedness changed, and starts reconnecting to wanted peers.
+type netNotifee struct{ n *Node }
+
+func (nn *netNotifee) Listen(network.Network, ma.Multiaddr)      {}
+func (nn *netNotifee) ListenClose(network.Network, ma.Multiaddr) {}
+func (nn *netNotifee) Connected(_ network.Network, c network.Conn) {
+	nn.n.presenceChanged(c.RemotePeer(), true)
+}
+func (nn *netNotifee) Disconnected(_ network.Network, c network.Conn) {
+	nn.n.presenceChanged(c.RemotePeer(), false)
+}
+
+func (n *Node) presenceChanged(p peer.ID, up bool) {
+	n.mu.Lock()
+	for t := range n.watch {
+		if t.isMember(p) {
+			t.notifyPresence()
+		}
+	}
+	wanted := n.want[p] > 0 && !n.closed
+	n.mu.Unlock()
+	if !up && wanted && !n.Connected(p) {
+		n.log.Info("table member disconnected, reconnecting", "peer", p.String())
+		n.startDial(p)
+	}
+}
+
+// wantPeers marks peers as table members to keep connected (reconnect when
+// a link drops) and makes them gossipsub direct peers.
+func (n *Node) wantPeers(ps []peer.ID) error {
+	var first []peer.ID
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return ErrClosed
+	}
+	for _, p := range ps {
+		n.want[p]++
+		if n.direct[p]++; n.direct[p] == 1 {
+			first = append(first, p)
+		}
+	}
+	n.mu.Unlock()
+	for _, p := range first {
+		if err := n.ps.AddDirectPeer(peer.AddrInfo{ID: p, Addrs: n.h.Peerstore().Addrs(p)}); err != nil {
+			return fmt.Errorf("p2p: add direct peer %s: %w", p, err)
+		}
+	}
+	for _, p := range ps {
+		n.startDial(p)
+	}
+	return nil
+}
+
+// unwantPeers undoes wantPeers.
+func (n *Node) unwantPeers(ps []peer.ID) {
+	for _, p := range ps {
+		n.mu.Lock()
+		if n.want[p]--; n.want[p] <= 0 {
+			delete(n.want, p)
+		}
+		last := false
+		if n.direct[p]--; n.direct[p] <= 0 {
+			delete(n.direct, p)
+			last = true
+		}
+		n.mu.Unlock()
+		if last && n.ctx.Err() == nil {
+			if err := n.ps.RemoveDirectPeer(p); err != nil {
+				n.log.Debug("remove direct peer", "peer", p.String(), "err", err)
+			}
+		}
+	}
+}
+
+// dropTracer counts and logs messages that pubsub drops or rejects, with
+// the reason, per topic.
+type dropTracer struct {
+	n *Node
+}
+
+func (d *dropTracer) OnNewOutboundStream(peer.ID, protocol.ID) {}
+func (d *dropTracer) OnClosedOutboundStream(peer.ID)           {}
+func (d *dropTracer) Join(string)                              {}
+func (d *dropTracer) Leave(string)                             {}
+func (d *dropTracer) Graft(peer.ID, string)                    {}
+func (d *dropTracer) Prune(peer.ID, string)                    {}
+func (d *dropTracer) ValidateMessage(*pubsub.Message)          {}
+func (d *dropTracer) DeliverMessage(*pubsub.Message)           {}
+func (d *dropTracer) DuplicateMessage(*pubsub.Message)         {}
+func (d *dropTracer) ThrottlePeer(peer.ID)                     {}
+func (d *dropTracer) RecvRPC(*pubsub.RPC)                      {}
+func (d *dropTracer) SendRPC(*pubsub.RPC, peer.ID)             {}
+func (d *dropTracer) DropRPC(_ *pubsub.RPC, p peer.ID) {
+	d.n.log.Warn("pubsub dropped an outbound RPC (queue full)", "peer", p.String())
+}
+func (d *dropTracer) RejectMessage(m *pubsub.Message, reason string) {
+	if reason == pubsub.RejectValidationFailed {
+		return // counted, with its reason, by the topic validator
+	}
+	if t := d.n.tableByTopic(m.GetTopic()); t != nil {
+		t.countReject(reason)
+	}
+	d.n.log.Debug("pubsub rejected a message", "topic", m.GetTopic(), "reason", reason)
+}
+func (d *dropTracer) UndeliverableMessage(m *pubsub.Message) {
+	if t := d.n.tableByTopic(m.GetTopic()); t != nil {
+		t.stats.dropped.Add(1)
+	}
+	d.n.log.Warn("pubsub dropped a message for a slow subscriber", "topic", m.GetTopic(), "from", m.GetFrom().String())
+}
+
+func (n *Node) tableByTopic(topic string) *TableTransport {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, t := range n.tables {
+		if t.topicName == topic {
+			return t
+		}
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+package p2p
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/table"
+)
+
+// SyncProtocol is the catch-up stream protocol (PROTOCOL-p2p.md).
+const SyncProtocol = "/okey/sync/1.0.0"
+
+// Bounds of the sync protocol.
+const (
+	// MaxSyncFrames is the most response frames one Fetch accepts.
+	MaxSyncFrames = 10000
+	// MaxSyncResponse bounds the sum of one response's frame lengths.
+	MaxSyncResponse = 64 << 20
+	maxTableIDFrame = 64
+)
+
+// ErrFrameTooLarge is returned (wrapped) for a frame above its bound.
+var ErrFrameTooLarge = errors.New("p2p: frame too large")
+
+// writeFrame writes uvarint(len(b)) || b.
+func writeFrame(w io.Writer, b []byte) error {
+	var hdr [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(hdr[:], uint64(len(b)))
+	if _, err := w.Write(hdr[:k]); err != nil {
+		return err
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// readFrame reads one frame of at most max bytes, without allocating more
+// than the announced (bounded) length.
+func readFrame(r *bufio.Reader, max int) ([]byte, error) {
+	l, err := binary.ReadUvarint(r)
+	if err != nil {
+		return nil, fmt.Errorf("read frame length: %w", err)
+	}
+	if l > uint64(max) {
+		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrFrameTooLarge, l, max)
+	}
+	b := make([]byte, l)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, fmt.Errorf("read frame: %w", err)
+	}
+	return b, nil
+}
+
+// readResponse reads a response: uvarint(count), then count frames.
+func readResponse(r *bufio.Reader) ([][]byte, error) {
+	count, err := binary.ReadUvarint(r)
+	if err != nil {
+		return nil, fmt.Errorf("read frame count: %w", err)
+	}
+	if count > MaxSyncFrames {
+		return nil, fmt.Errorf("p2p: response of %d frames, at most %d", count, MaxSyncFrames)
+	}
+	out := make([][]byte, 0, min(count, 64))
+	total := 0
+	for range count {
+		f, err := readFrame(r, MaxMessageSize)
+		if err != nil {
+			return nil, err
+		}
+		if total += len(f); total > MaxSyncResponse {
+			return nil, fmt.Errorf("%w: response exceeds %d bytes", ErrFrameTooLarge, MaxSyncResponse)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Fetch implements table.Transport: it asks member p for data over a sync
+// stream and returns the response frames. It is bounded by ctx and by the
+// node's sync timeout, whichever ends first; the stream is reset on any
+// error.
+func (t *TableTransport) Fetch(ctx context.Context, p table.PeerID, req []byte) ([][]byte, error) {
+	if t.ctx.Err() != nil {
+		return nil, ErrClosed
+	}
+	pid, err := peer.Decode(string(p))
+	if err != nil {
+		return nil, fmt.Errorf("p2p: Fetch: bad peer id %q: %v", p, err)
+	}
+	if !t.memberSet[pid] {
+		return nil, fmt.Errorf("%w: %s", ErrNotMember, pid)
+	}
+	if pid == t.n.h.ID() {
+		return nil, errors.New("p2p: Fetch: cannot fetch from self")
+	}
+	if len(req) > MaxMessageSize {
+		return nil, fmt.Errorf("%w: request of %d bytes, at most %d", ErrFrameTooLarge, len(req), MaxMessageSize)
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.n.cfg.syncTimeout)
+	defer cancel()
+	stop := context.AfterFunc(t.ctx, cancel) // closing the table ends fetches
+	defer stop()
+	start := time.Now()
+	s, err := t.n.h.NewStream(ctx, pid, SyncProtocol)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: Fetch from %s: open stream: %w", pid, err)
+	}
+	// Reset unblocks reads and writes when ctx ends before the deadline
+	// fires (e.g. cancellation).
+	stopReset := context.AfterFunc(ctx, func() { s.Reset() })
+	defer stopReset()
+	frames, err := func() ([][]byte, error) {
+		dl, _ := ctx.Deadline()
+		if err := s.SetDeadline(dl); err != nil {
+			return nil, err
+		}
+		w := bufio.NewWriter(s)
+		if err := writeFrame(w, []byte(t.id)); err != nil {
+			return nil, err
+		}
+		if err := writeFrame(w, req); err != nil {
+			return nil, err
+		}
+		if err := w.Flush(); err != nil {
+			return nil, err
+		}
+		if err := s.CloseWrite(); err != nil {
+			return nil, err
+		}
+		return readResponse(bufio.NewReader(s))
+	}()
+	if err != nil {
+		s.Reset()
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%v)", ctx.Err(), err)
+		}
+		return nil, fmt.Errorf("p2p: Fetch from %s: %w", pid, err)
+	}
+	s.Close()
+	t.n.log.Debug("fetched", "table", t.id, "peer", pid.String(), "frames", len(frames), "took", time.Since(start))
+	return frames, nil
+}
+
+// Serve implements table.Transport: h answers other members' Fetch calls.
+// Until Serve is called, requests are refused (the stream is reset). h runs
+// on the stream's goroutine; a response that breaks the bounds (more than
+// MaxSyncFrames frames, a frame above MaxMessageSize, more than
+// MaxSyncResponse bytes) is logged and the stream reset.
+func (t *TableTransport) Serve(h func(from table.PeerID, req []byte) [][]byte) {
+	t.serve.Store(&h)
+}
+
+// handleSync is the host's SyncProtocol handler: it routes a request to
+// its table.
+func (n *Node) handleSync(s network.Stream) {
+	remote := s.Conn().RemotePeer()
+	refuse := func(t *TableTransport, reason string, err error) {
+		s.Reset()
+		if t != nil {
+			t.stats.refused.Add(1)
+		}
+		args := []any{"peer", remote.String(), "reason", reason}
+		if err != nil {
+			args = append(args, "err", err)
+		}
+		n.log.Warn("sync request refused", args...)
+	}
+	if err := s.SetDeadline(time.Now().Add(n.cfg.syncTimeout)); err != nil {
+		refuse(nil, "set deadline", err)
+		return
+	}
+	r := bufio.NewReader(io.LimitReader(s, maxTableIDFrame+MaxMessageSize+2*binary.MaxVarintLen64))
+	idb, err := readFrame(r, maxTableIDFrame)
+	if err != nil {
+		refuse(nil, "bad table id frame", err)
+		return
+	}
+	id := string(idb)
+	n.mu.Lock()
+	t := n.tables[id]
+	n.mu.Unlock()
+	if t == nil {
+		refuse(nil, "unknown table "+fmt.Sprintf("%q", id), nil)
+		return
+	}
+	if !t.memberSet[remote] {
+		refuse(t, "not a member of table "+id, nil)
+		return
+	}
+	hp := t.serve.Load()
+	if hp == nil {
+		refuse(t, "table "+id+" does not serve yet", nil)
+		return
+	}
+	req, err := readFrame(r, MaxMessageSize)
+	if err != nil {
+		refuse(t, "bad request frame", err)
+		return
+	}
+	resp := (*hp)(table.PeerID(remote.String()), req)
+	if len(resp) > MaxSyncFrames {
+		refuse(t, "internal: response has too many frames", fmt.Errorf("%d frames", len(resp)))
+		return
+	}
+	total := 0
+	for _, f := range resp {
+		if len(f) > MaxMessageSize {
+			refuse(t, "internal: response frame too large", fmt.Errorf("%d bytes", len(f)))
+			return
+		}
+		total += len(f)
+	}
+	if total > MaxSyncResponse {
+		refuse(t, "internal: response too large", fmt.Errorf("%d bytes", total))
+		return
+	}
+	w := bufio.NewWriter(s)
+	var hdr [binary.MaxVarintLen64]byte
+	_, err = w.Write(hdr[:binary.PutUvarint(hdr[:], uint64(len(resp)))])
+	for _, f := range resp {
+		if err != nil {
+			break
+		}
+		err = writeFrame(w, f)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		refuse(t, "write response", err)
+		return
+	}
+	s.Close()
+	t.stats.served.Add(1)
+}

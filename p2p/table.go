@@ -1,0 +1,390 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/table"
+)
+
+// TableTopicPrefix is followed by the table id to name a table's topic.
+const TableTopicPrefix = "okey/table/1/"
+
+// TableTopic is the gossipsub topic of table id.
+func TableTopic(id string) string { return TableTopicPrefix + id }
+
+var tableIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidTableID checks a table id: 1 to 64 characters of [A-Za-z0-9_-].
+func ValidTableID(id string) error {
+	if !tableIDRE.MatchString(id) {
+		return fmt.Errorf("p2p: invalid table id %q (want 1-64 of A-Z a-z 0-9 _ -)", id)
+	}
+	return nil
+}
+
+// ErrNotMember is returned when a peer that is not a table member is named.
+var ErrNotMember = errors.New("p2p: not a table member")
+
+// TableTransport is one table's network: a gossipsub topic shared by its
+// members, and the sync stream for catch-up. It implements table.Transport.
+type TableTransport struct {
+	n         *Node
+	id        string
+	topicName string
+	members   []peer.ID
+	others    []peer.ID
+	memberSet map[peer.ID]bool
+	validate  func(peer.ID, []byte) error
+
+	topic *pubsub.Topic
+	sub   *pubsub.Subscription
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	inbox  chan table.Packet
+
+	serve    atomic.Pointer[func(table.PeerID, []byte) [][]byte]
+	presence chan struct{}
+
+	wanted, reading bool // set by open (before the reader starts)
+
+	closeOnce sync.Once
+	closeErr  error
+
+	stats   tableStats
+	rejMu   sync.Mutex
+	rejects map[string]uint64
+}
+
+type tableStats struct {
+	delivered, rejected, dropped, served, refused atomic.Uint64
+}
+
+// Stats counts what happened on a table, for logs and tests.
+type Stats struct {
+	// Delivered messages reached Inbox.
+	Delivered uint64
+	// Rejected messages failed validation (not a member, invalid, too big);
+	// RejectReasons has them by reason.
+	Rejected      uint64
+	RejectReasons map[string]uint64
+	// Dropped messages were lost to a full pubsub subscription queue.
+	Dropped uint64
+	// Served and Refused count sync requests answered and refused.
+	Served, Refused uint64
+}
+
+var _ table.Transport = (*TableTransport)(nil)
+
+// JoinTable opens table tableID with the given members (which must include
+// this node; their order is kept by Members). validate checks every message
+// from another member before it is delivered or forwarded: an error rejects
+// it (pubsub.ValidationReject), and it never reaches Inbox. Messages whose
+// signed pubsub author is not a member are rejected before validate is
+// called; this node's own messages are not passed to validate.
+//
+// Every other member becomes a gossipsub direct peer and is dialled (and
+// redialled while the table is open). JoinTable returns when the topic has
+// reported every other member as joined, because messages published before
+// that are lost; it gives up when ctx ends, naming the missing members.
+func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error) (*TableTransport, error) {
+	if err := ValidTableID(tableID); err != nil {
+		return nil, err
+	}
+	if validate == nil {
+		return nil, errors.New("p2p: JoinTable: nil validate")
+	}
+	self := n.h.ID()
+	set := make(map[peer.ID]bool, len(members))
+	var others []peer.ID
+	for _, m := range members {
+		if _, err := peer.IDFromBytes([]byte(m)); err != nil {
+			return nil, fmt.Errorf("p2p: JoinTable: bad member id %q: %w", m, err)
+		}
+		if set[m] {
+			return nil, fmt.Errorf("p2p: JoinTable: member %s listed twice", m)
+		}
+		set[m] = true
+		if m != self {
+			others = append(others, m)
+		}
+	}
+	if !set[self] {
+		return nil, errors.New("p2p: JoinTable: this node is not among the members")
+	}
+	t := &TableTransport{
+		n: n, id: tableID, topicName: TableTopic(tableID),
+		members: slices.Clone(members), others: others, memberSet: set, validate: validate,
+		inbox: make(chan table.Packet, n.cfg.queue), presence: make(chan struct{}, 1),
+		rejects: map[string]uint64{},
+	}
+	t.ctx, t.cancel = context.WithCancel(n.ctx)
+
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		t.cancel()
+		return nil, ErrClosed
+	}
+	if _, dup := n.tables[tableID]; dup {
+		n.mu.Unlock()
+		t.cancel()
+		return nil, fmt.Errorf("p2p: table %s is already open", tableID)
+	}
+	n.tables[tableID] = t
+	n.watch[t] = struct{}{}
+	n.mu.Unlock()
+
+	start := time.Now()
+	if err := t.open(ctx); err != nil {
+		t.Close()
+		return nil, err
+	}
+	n.log.Info("table ready", "table", tableID, "members", len(members), "took", time.Since(start))
+	return t, nil
+}
+
+func (t *TableTransport) open(ctx context.Context) error {
+	n := t.n
+	if err := n.ps.RegisterTopicValidator(t.topicName, t.validator); err != nil {
+		return fmt.Errorf("p2p: table %s: register validator: %w", t.id, err)
+	}
+	topic, err := n.ps.Join(t.topicName)
+	if err != nil {
+		return fmt.Errorf("p2p: table %s: join topic: %w", t.id, err)
+	}
+	t.topic = topic
+	evt, err := topic.EventHandler()
+	if err != nil {
+		return fmt.Errorf("p2p: table %s: topic events: %w", t.id, err)
+	}
+	defer evt.Cancel()
+	sub, err := topic.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
+	if err != nil {
+		return fmt.Errorf("p2p: table %s: subscribe: %w", t.id, err)
+	}
+	t.sub = sub
+	t.wanted = true
+	if err := n.wantPeers(t.others); err != nil {
+		return err
+	}
+	joined := map[peer.ID]bool{}
+	for len(joined) < len(t.others) {
+		ev, err := evt.NextPeerEvent(ctx)
+		if err != nil {
+			var missing []string
+			for _, p := range t.others {
+				if !joined[p] {
+					missing = append(missing, p.String())
+				}
+			}
+			return fmt.Errorf("p2p: table %s: members not ready %v: %w", t.id, missing, err)
+		}
+		if !t.memberSet[ev.Peer] {
+			continue
+		}
+		switch ev.Type {
+		case pubsub.PeerJoin:
+			joined[ev.Peer] = true
+		case pubsub.PeerLeave:
+			delete(joined, ev.Peer)
+		}
+	}
+	t.reading = true
+	t.wg.Add(1)
+	go t.read()
+	return nil
+}
+
+// validator is the topic validator.
+func (t *TableTransport) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {
+	author := m.GetFrom()
+	if author == t.n.h.ID() {
+		return pubsub.ValidationAccept
+	}
+	if !t.memberSet[author] {
+		t.reject(author, "author is not a member", nil)
+		return pubsub.ValidationReject
+	}
+	if len(m.Data) > MaxMessageSize {
+		t.reject(author, "message too large", fmt.Errorf("%d bytes", len(m.Data)))
+		return pubsub.ValidationReject
+	}
+	if err := t.validate(author, m.Data); err != nil {
+		t.reject(author, "invalid", err)
+		return pubsub.ValidationReject
+	}
+	return pubsub.ValidationAccept
+}
+
+func (t *TableTransport) reject(author peer.ID, reason string, err error) {
+	t.countReject(reason)
+	args := []any{"table", t.id, "author", author.String(), "reason", reason}
+	if err != nil {
+		args = append(args, "err", err)
+	}
+	t.n.log.Warn("rejected table message", args...)
+}
+
+func (t *TableTransport) countReject(reason string) {
+	t.stats.rejected.Add(1)
+	t.rejMu.Lock()
+	t.rejects[reason]++
+	t.rejMu.Unlock()
+}
+
+func (t *TableTransport) read() {
+	defer t.wg.Done()
+	defer close(t.inbox)
+	self := t.n.h.ID()
+	for {
+		m, err := t.sub.Next(t.ctx)
+		if err != nil {
+			return
+		}
+		if m.GetFrom() == self {
+			continue
+		}
+		select {
+		case t.inbox <- table.Packet{From: table.PeerID(m.GetFrom().String()), Data: m.Data}:
+			t.stats.delivered.Add(1)
+		case <-t.ctx.Done():
+			return
+		}
+	}
+}
+
+// ID is the table id.
+func (t *TableTransport) ID() string { return t.id }
+
+// Self implements table.Transport.
+func (t *TableTransport) Self() table.PeerID { return table.PeerID(t.n.h.ID().String()) }
+
+// Broadcast implements table.Transport: it publishes data on the table's
+// topic. data larger than MaxMessageSize is an error.
+func (t *TableTransport) Broadcast(ctx context.Context, data []byte) error {
+	if t.ctx.Err() != nil {
+		return ErrClosed
+	}
+	if len(data) > MaxMessageSize {
+		return fmt.Errorf("p2p: message of %d bytes exceeds %d", len(data), MaxMessageSize)
+	}
+	if err := t.topic.Publish(ctx, data); err != nil {
+		if t.ctx.Err() != nil {
+			return ErrClosed
+		}
+		return fmt.Errorf("p2p: table %s: publish: %w", t.id, err)
+	}
+	return nil
+}
+
+// Inbox implements table.Transport. It is closed by Close.
+func (t *TableTransport) Inbox() <-chan table.Packet { return t.inbox }
+
+// MemberStatus is one member's presence.
+type MemberStatus struct {
+	ID        table.PeerID
+	Self      bool
+	Connected bool
+}
+
+// Members lists the table's members in JoinTable's order with whether each
+// is connected now (this node is always connected).
+func (t *TableTransport) Members() []MemberStatus {
+	self := t.n.h.ID()
+	out := make([]MemberStatus, len(t.members))
+	for i, m := range t.members {
+		out[i] = MemberStatus{ID: table.PeerID(m.String()), Self: m == self, Connected: m == self || t.n.Connected(m)}
+	}
+	return out
+}
+
+// PresenceChanged receives a value (coalesced) when a member connects or
+// disconnects: call Members for the new view.
+func (t *TableTransport) PresenceChanged() <-chan struct{} { return t.presence }
+
+func (t *TableTransport) notifyPresence() {
+	select {
+	case t.presence <- struct{}{}:
+	default:
+	}
+}
+
+func (t *TableTransport) isMember(p peer.ID) bool { return t.memberSet[p] }
+
+// Stats returns the table's counters.
+func (t *TableTransport) Stats() Stats {
+	t.rejMu.Lock()
+	reasons := make(map[string]uint64, len(t.rejects))
+	for k, v := range t.rejects {
+		reasons[k] = v
+	}
+	t.rejMu.Unlock()
+	return Stats{
+		Delivered: t.stats.delivered.Load(), Rejected: t.stats.rejected.Load(), RejectReasons: reasons,
+		Dropped: t.stats.dropped.Load(), Served: t.stats.served.Load(), Refused: t.stats.refused.Load(),
+	}
+}
+
+// Close implements table.Transport: it leaves the topic, stops serving
+// sync requests for the table, closes Inbox and stops reconnecting to the
+// members (unless another open table has them).
+func (t *TableTransport) Close() error {
+	t.closeOnce.Do(func() {
+		n := t.n
+		n.mu.Lock()
+		if n.tables[t.id] == t {
+			delete(n.tables, t.id)
+		}
+		delete(n.watch, t)
+		n.mu.Unlock()
+		t.cancel()
+		t.wg.Wait()
+		if !t.reading {
+			close(t.inbox)
+		}
+		var errs []error
+		if t.sub != nil {
+			t.sub.Cancel()
+		}
+		if t.topic != nil {
+			errs = append(errs, closeTopic(n.ctx, t.topic))
+		}
+		if err := n.ps.UnregisterTopicValidator(t.topicName); err != nil && n.ctx.Err() == nil {
+			n.log.Debug("unregister validator", "table", t.id, "err", err)
+		}
+		if t.wanted {
+			n.unwantPeers(t.others)
+		}
+		t.closeErr = errors.Join(errs...)
+		n.log.Info("table closed", "table", t.id)
+	})
+	return t.closeErr
+}
+
+// closeTopic closes a topic whose subscription was just cancelled: pubsub
+// handles the cancellation asynchronously, so retry briefly.
+func closeTopic(ctx context.Context, topic *pubsub.Topic) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := topic.Close()
+		if err == nil || ctx.Err() != nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("p2p: close topic %s: %w", topic.String(), err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
