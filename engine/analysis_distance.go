@@ -150,6 +150,17 @@ type distGroup struct {
 // costUnit is the unit of a tile's charge: 1/costUnit places.
 const costUnit = 60
 
+// chargeOf[m][k] is costUnit*max(3,m)/k: the charge of each of k kept tiles
+// in a group of m places (m, k <= 14).
+var chargeOf = func() (t [15][15]int16) {
+	for m := range t {
+		for k := 1; k < len(t[m]); k++ {
+			t[m][k] = int16(costUnit * max(3, m) / k)
+		}
+	}
+	return t
+}()
+
 type distSearch struct {
 	cnt   [NumColours][16]int8
 	tgt   [NumColours][16]int8
@@ -196,7 +207,7 @@ func (s *distSearch) charges() {
 		for m := pres[c] & (1<<14 - 1); m != 0; m &= m - 1 {
 			n := bits.TrailingZeros32(m)
 			k := int(colk[n])
-			cost[c][n] = int16(costUnit * max(3, k) / min(k, 4))
+			cost[c][n] = chargeOf[k][k]
 		}
 		// Runs: windows lo..hi, at most 13 long (so never holding both 1
 		// and 14). Only windows from a tile to a tile matter (a wider one
@@ -209,7 +220,7 @@ func (s *distSearch) charges() {
 		}
 		for i := 0; i < np; i++ {
 			for j := i; j < np && ps[j]-ps[i] <= 12; j++ {
-				ch := int16(costUnit * max(3, ps[j]-ps[i]+1) / (j - i + 1))
+				ch := chargeOf[ps[j]-ps[i]+1][j-i+1]
 				for k := i; k <= j; k++ {
 					p := ps[k]
 					if p == 14 {
@@ -269,7 +280,7 @@ func (s *distSearch) charges() {
 					}
 				}
 				k := 1 + bits.OnesCount(uint(sub))
-				gch[ng], gmask[ng] = int16(costUnit*max(3, k)/min(k, 4)), m
+				gch[ng], gmask[ng] = chargeOf[k][k], m
 				ng++
 			}
 			// Runs: any tiles of the colour with this one (a group may
@@ -307,14 +318,21 @@ func (s *distSearch) charges() {
 				if !hasN || hi-lo > 12 {
 					continue
 				}
-				gch[ng], gmask[ng] = int16(costUnit*max(3, hi-lo+1)/bits.OnesCount(uint(sub))), m
+				gch[ng], gmask[ng] = chargeOf[hi-lo+1][bits.OnesCount(uint(sub))], m
 				ng++
 			}
 			pair := int16(6 * costUnit)
+			least := int16(3 * costUnit)
 			for a := 0; a < ng; a++ {
+				least = min(least, gch[a])
+			}
+			for a := 0; a < ng; a++ {
+				if gch[a]+least >= pair {
+					continue
+				}
 				for b := a; b < ng; b++ {
-					if gmask[a]&gmask[b]&once == 0 {
-						pair = min(pair, gch[a]+gch[b])
+					if gch[a]+gch[b] < pair && gmask[a]&gmask[b]&once == 0 {
+						pair = gch[a] + gch[b]
 					}
 				}
 			}
