@@ -181,14 +181,10 @@ func oPairs(okey Face, h []Face) bool {
 
 // oValid reports whether the hand has no face more than twice.
 func oValid(h []Face) bool {
+	var n [256]int
 	for _, f := range h {
-		n := 0
-		for _, g := range h {
-			if g == f {
-				n++
-			}
-		}
-		if n > 2 {
+		n[f]++
+		if n[f] > 2 {
 			return false
 		}
 	}
@@ -407,7 +403,7 @@ func perturb(r *rand.Rand, h []Face, k int) []Face {
 
 func TestWinMatchesOracle(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	n := 600
+	n := 600 / raceScale
 	if testing.Short() {
 		n = 150
 	}
@@ -545,10 +541,11 @@ func TestDistanceMatchesOracle(t *testing.T) {
 		{"near14", 12, 14, near(14, 2)},
 		{"pool14", 6, 14, func() (Face, []Face) { return poolHand(r, 14) }},
 	}
-	if testing.Short() {
-		for i := range gens {
+	for i := range gens {
+		if testing.Short() {
 			gens[i].n = (gens[i].n + 3) / 4
 		}
+		gens[i].n = (gens[i].n + raceScale - 1) / raceScale
 	}
 	hist := map[int]int{}
 	for _, g := range gens {
@@ -574,7 +571,7 @@ func TestDistanceMatchesOracle(t *testing.T) {
 // non-winning hand some exchange lowers it by one.
 func TestDistanceDescent(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	n := 40
+	n := 48 / raceScale
 	if testing.Short() {
 		n = 10
 	}
@@ -582,14 +579,17 @@ func TestDistanceDescent(t *testing.T) {
 	for i := 0; i < n; i++ {
 		var okey Face
 		var h []Face
-		switch i % 3 {
+		switch i % 4 {
 		case 0:
 			okey, h = randomHand(r, 14)
 		case 1:
 			okey, h = poolHand(r, 14)
-		default:
+		case 2:
 			okey, h = winningHand(r, 14)
 			h = perturb(r, h, 1+r.IntN(4))
+		default:
+			okey, h = twoOkeyWinner(r)
+			h = perturb(r, h, 1+r.IntN(3))
 		}
 		d := Distance(okey, h)
 		hist[d]++
