@@ -113,19 +113,27 @@ func pairsDistance(t *tally, size int) int {
 
 // The groups distance search.
 //
-// It decides, lowest plain tile first, whether each tile is kept and in
-// which group of the target hand. A group is chosen as a template: a set (3
-// or 4 colours at a number) or a run window (colour, lo..hi). The plain
-// tiles left in the template are all kept (exchange argument: a kept tile
-// elsewhere or a new tile of that face could swap with it), its other places
-// are new tiles. Templates are normalised: a run window spans its kept
-// tiles, widened to 3 tiles when shorter; a set has 3 colours unless it
-// keeps 4; the target's extra places are new tiles added at the end. A tile
-// kept alone (with two new tiles) has six equivalent templates; which one is
-// chosen at the end. tgt counts the plain tiles of each face in the target;
-// a place whose face already has two must hold an okey (over counts them;
-// with at most two okeys in a hand, over <= 2). The okeys held are always
-// kept: there are at least as many new places as okeys held.
+// Distance = the plain tiles exchanged: the held okeys are always kept (a
+// target has at least as many new places as okeys held, and an okey can
+// fill any of them), so the search maximises the plain tiles kept in some
+// target hand.
+//
+// It decides, lowest plain tile first, whether each tile is exchanged or
+// kept, and in which group of the target. A group is chosen as a template:
+// a set (3 or 4 colours at a number) or a run window (colour, lo..hi). The
+// plain tiles left in a template are all kept (exchange argument: a kept
+// tile elsewhere or a new tile of that face could swap with it), its other
+// places are new tiles. Templates are normalised: a run window spans its
+// kept tiles, widened to 3 tiles when shorter; a set has 3 colours unless it
+// keeps 4; the target's extra places are new tiles added at the end. Where
+// normalisation leaves a choice that only changes the faces of new tiles (a
+// tile kept alone: six ways; two tiles: two ways) the choice is deferred to
+// the leaf. Exchanging a tile exchanges all its copies: keeping one copy and
+// exchanging the other is reached from the first copy's options.
+//
+// tgt counts the plain tiles of each face in the target; a place whose face
+// already has two must hold an okey (over counts them; with at most two okeys
+// in a hand, over <= 2).
 //
 // At a leaf r = size-slots places are still to fill: r = 0 is done; r >= 3
 // can always be new groups of new tiles without a third copy of a face (the
@@ -133,11 +141,12 @@ func pairsDistance(t *tally, size int) int {
 // has all four colours free for a set, some colour a free stretch of 5); r =
 // 1 or 2 must widen groups (a run by a tile at either end, a set of 3 to 4).
 //
-// The bound: a kept tile t is in a group with some waste (new places) w and
-// k kept tiles; charge each kept tile 1 + w/k places. The least charge of
-// each tile over all groups it could be in (with the whole hand) is computed
-// once; the remaining capacity then holds at most as many tiles as the
-// cheapest charges fit.
+// The bound: a kept tile is in a group of m places with k kept tiles;
+// charge it m/k places. Each tile's least charge over the groups it could
+// be in (with the whole hand) is computed once; for a face held twice, the
+// second copy is charged the least total of two groups that share no face
+// held once, less the first copy's charge. The remaining capacity holds at
+// most as many tiles as the cheapest charges fit.
 
 type distGroup struct {
 	set    bool
@@ -378,8 +387,8 @@ func (s *distSearch) charges() {
 }
 
 // setAsidePure takes out of the search the tiles whose least charge is 3
-// places (no other tile within four numbers of its colour or at its number
-// in another colour). Such a tile is never better off in a group with other
+// places (every group with other tiles costs at least 2 new places per kept
+// tile). Such a tile is never better off in a group with other
 // kept tiles than alone (splitting it off keeps as many tiles in no more
 // places), so the search leaves them out and keeps as many as fit at each
 // leaf. They stay in the bound's classes.
