@@ -29,6 +29,7 @@ func waitTable(t *testing.T, l *Lobby, id string, cond func(Announcement, bool) 
 }
 
 func TestLobbyFormation(t *testing.T) {
+	t.Parallel()
 	_, nodes := mockNodes(t, 3)
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -118,6 +119,7 @@ func TestLobbyFormation(t *testing.T) {
 }
 
 func TestLobbyRejectsForgedAnnouncement(t *testing.T) {
+	t.Parallel()
 	_, nodes := mockNodes(t, 2)
 	a, b := nodes[0], nodes[1]
 	// b publishes an announcement that names a as the creator.

@@ -11,6 +11,7 @@ import (
 // TestLoopbackStaticPeers runs real hosts (TCP on 127.0.0.1, no mDNS)
 // that find each other through --peer style static addresses.
 func TestLoopbackStaticPeers(t *testing.T) {
+	t.Parallel()
 	const n = 3
 	var nodes []*Node
 	var addrs []string
@@ -30,7 +31,7 @@ func TestLoopbackStaticPeers(t *testing.T) {
 	start := time.Now()
 	tts := joinAll(t, nodes, "loop", acceptAll)
 	t.Logf("loopback TCP, %d peers: JoinTable ready on all after %v", n, time.Since(start))
-	exchange(t, tts, 100)
+	exchange(t, tts, 50)
 	tts[1].Serve(func(_ table.PeerID, req []byte) [][]byte { return [][]byte{req} })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -15,6 +15,7 @@ import (
 )
 
 func TestFetchServe(t *testing.T) {
+	t.Parallel()
 	_, nodes := mockNodes(t, 3, WithSyncTimeout(5*time.Second))
 	tts := joinAll(t, nodes[:2], "sync", acceptAll)
 	a, b := tts[0], tts[1]

@@ -147,7 +147,15 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 	n.mu.Unlock()
 
 	start := time.Now()
-	if err := t.open(ctx); err != nil {
+	// Close (of the table or the node) waits for open and ends its wait.
+	t.wg.Add(1)
+	openCtx, stop := context.WithCancel(ctx)
+	unhook := context.AfterFunc(t.ctx, stop)
+	err := t.open(openCtx)
+	unhook()
+	stop()
+	t.wg.Done()
+	if err != nil {
 		t.Close()
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 )
 
 func TestTableBroadcastMocknet(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{2, 3, 4} {
 		t.Run(fmt.Sprintf("%dpeers", n), func(t *testing.T) {
 			_, nodes := mockNodes(t, n)
@@ -83,6 +84,7 @@ func exchange(t *testing.T, tts []*TableTransport, count int) {
 }
 
 func TestTableValidatorRejects(t *testing.T) {
+	t.Parallel()
 	_, nodes := mockNodes(t, 3)
 	b, c := nodes[1], nodes[2]
 	validate := func(from peer.ID, data []byte) error {
@@ -143,6 +145,7 @@ func TestTableValidatorRejects(t *testing.T) {
 }
 
 func TestJoinTableBadInput(t *testing.T) {
+	t.Parallel()
 	_, nodes := mockNodes(t, 2)
 	a := nodes[0]
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -171,6 +174,7 @@ func TestJoinTableBadInput(t *testing.T) {
 }
 
 func TestJoinTableTimeout(t *testing.T) {
+	t.Parallel()
 	_, nodes := mockNodes(t, 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
@@ -185,6 +189,7 @@ func TestJoinTableTimeout(t *testing.T) {
 }
 
 func TestPresenceLinkCut(t *testing.T) {
+	t.Parallel()
 	mn, nodes := mockNodes(t, 3)
 	tts := joinAll(t, nodes, "cut", acceptAll)
 	a, b := nodes[0], nodes[1]
@@ -240,6 +245,7 @@ func TestPresenceLinkCut(t *testing.T) {
 }
 
 func TestTableCloseClosesInbox(t *testing.T) {
+	t.Parallel()
 	_, nodes := mockNodes(t, 2)
 	tts := joinAll(t, nodes, "close", acceptAll)
 	if err := tts[0].Close(); err != nil {
@@ -265,4 +271,35 @@ func TestTableCloseClosesInbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	tt.Close()
+}
+
+func TestCloseDuringJoinTable(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	done := make(chan error, 1)
+	go func() {
+		// nodes[1] never joins: only Close ends this wait.
+		_, err := nodes[0].JoinTable(context.Background(), "stuck", ids(nodes), acceptAll)
+		done <- err
+	}()
+	waitFor(t, 5*time.Second, "the table to be registered", func() bool {
+		nodes[0].mu.Lock()
+		defer nodes[0].mu.Unlock()
+		return nodes[0].tables["stuck"] != nil
+	})
+	start := time.Now()
+	if err := nodes[0].Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("JoinTable succeeded on a closed node")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("JoinTable still waiting after Close")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("Close took %v", d)
+	}
 }
