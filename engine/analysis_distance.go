@@ -196,27 +196,41 @@ type distSearch struct {
 
 // charges computes each face's least charge and the classes.
 func (s *distSearch) charges() {
-	var cost [NumColours][16]int16
+	var cost, cost2 [NumColours][16]int16
 	var pres [NumColours]uint32 // bit p: a tile at position p (14: the 1)
 	var colk [16]int8           // colours held at each number
+	var once uint64             // bit c*16+n: a face held once
 	for c := 0; c < NumColours; c++ {
 		for n := 1; n <= 13; n++ {
-			if s.cnt[c][n] > 0 {
-				pres[c] |= 1 << n
-				colk[n]++
+			switch s.cnt[c][n] {
+			case 0:
+				continue
+			case 1:
+				once |= 1 << (c*16 + n)
 			}
+			pres[c] |= 1 << n
+			colk[n]++
 		}
 		if pres[c]&2 != 0 {
 			pres[c] |= 1 << 14
 		}
 	}
-	var vals [16]int16
+	var vals [32]int16
 	nv := 0
+	addVal := func(v int16) {
+		for i := 0; i < nv; i++ {
+			if vals[i] == v {
+				return
+			}
+		}
+		vals[nv] = v
+		nv++
+	}
 	for c := 0; c < NumColours; c++ {
+		// Sets: with all the colours held at the number.
 		for m := pres[c] & (1<<14 - 1); m != 0; m &= m - 1 {
 			n := bits.TrailingZeros32(m)
-			k := int(colk[n])
-			cost[c][n] = chargeOf[k][k]
+			cost[c][n] = chargeOf[colk[n]][colk[n]]
 		}
 		// Runs: windows lo..hi, at most 13 long (so never holding both 1
 		// and 14). Only windows from a tile to a tile matter (a wider one
@@ -239,123 +253,12 @@ func (s *distSearch) charges() {
 				}
 			}
 		}
-		for n := 1; n <= 13; n++ {
-			if s.cnt[c][n] == 0 {
-				continue
-			}
-			i := 0
-			for i < nv && vals[i] != cost[c][n] {
-				i++
-			}
-			if i == nv {
-				vals[nv] = cost[c][n]
-				nv++
-			}
-		}
-	}
-	// A face held twice: its two copies are in two groups that share no
-	// face held once, so charge the second copy the least total of two
-	// such groups less the first copy's charge.
-	var cost2 [NumColours][16]int16
-	var once uint64 // bit c*16+n: a face held once
-	for c := 0; c < NumColours; c++ {
-		for n := 1; n <= 13; n++ {
-			if s.cnt[c][n] == 1 {
-				once |= 1 << (c*16 + n)
-			}
-		}
-	}
-	for c := 0; c < NumColours; c++ {
-		for n := 1; n <= 13; n++ {
-			if s.cnt[c][n] != 2 {
-				continue
-			}
-			var gch [8 + 256]int16
-			var gmask [8 + 256]uint64
-			ng := 0
-			var others [NumColours]int
-			no := 0
-			for x := 0; x < NumColours; x++ {
-				if x != c && s.cnt[x][n] > 0 {
-					others[no] = x
-					no++
-				}
-			}
-			for sub := 0; sub < 1<<no; sub++ {
-				var m uint64
-				for i, x := range others[:no] {
-					if sub&(1<<i) != 0 {
-						m |= 1 << (x*16 + n)
-					}
-				}
-				k := 1 + bits.OnesCount(uint(sub))
-				gch[ng], gmask[ng] = chargeOf[k][k], m
-				ng++
-			}
-			// Runs: any tiles of the colour with this one (a group may
-			// leave out a tile between two of its tiles: that tile is in
-			// another group and a new tile takes its place).
-			var ps [15]int
-			np := 0
-			for m := pres[c]; m != 0; m &= m - 1 {
-				ps[np] = bits.TrailingZeros32(m)
-				np++
-			}
-			if np > 8 {
-				np = 0 // too many to try: sets only, then the plain bound
-			}
-			for sub := 1; sub < 1<<np; sub++ {
-				lo, hi := 15, 0
-				hasN := false
-				var m uint64
-				for i := 0; i < np; i++ {
-					if sub&(1<<i) == 0 {
-						continue
-					}
-					p := ps[i]
-					lo, hi = min(lo, p), max(hi, p)
-					q := p
-					if q == 14 {
-						q = 1
-					}
-					if q == n {
-						hasN = true
-					} else {
-						m |= 1 << (c*16 + q)
-					}
-				}
-				if !hasN || hi-lo > 12 {
-					continue
-				}
-				gch[ng], gmask[ng] = chargeOf[hi-lo+1][bits.OnesCount(uint(sub))], m
-				ng++
-			}
-			pair := int16(6 * costUnit)
-			least := int16(3 * costUnit)
-			for a := 0; a < ng; a++ {
-				least = min(least, gch[a])
-			}
-			for a := 0; a < ng; a++ {
-				if gch[a]+least >= pair {
-					continue
-				}
-				for b := a; b < ng; b++ {
-					if gch[a]+gch[b] < pair && gmask[a]&gmask[b]&once == 0 {
-						pair = gch[a] + gch[b]
-					}
-				}
-			}
-			cost2[c][n] = pair - cost[c][n]
-			if np == 0 {
-				cost2[c][n] = cost[c][n]
-			}
-			i := 0
-			for i < nv && vals[i] != cost2[c][n] {
-				i++
-			}
-			if i == nv {
-				vals[nv] = cost2[c][n]
-				nv++
+		for m := pres[c] & (1<<14 - 1); m != 0; m &= m - 1 {
+			n := bits.TrailingZeros32(m)
+			addVal(cost[c][n])
+			if s.cnt[c][n] == 2 {
+				cost2[c][n] = s.secondCharge(c, n, cost[c][n], &pres, once, ps[:np])
+				addVal(cost2[c][n])
 			}
 		}
 	}
@@ -368,10 +271,8 @@ func (s *distSearch) charges() {
 	s.ncls = nv
 	copy(s.clsCost[:], vals[:nv])
 	for c := 0; c < NumColours; c++ {
-		for n := 1; n <= 13; n++ {
-			if s.cnt[c][n] == 0 {
-				continue
-			}
+		for m := pres[c] & (1<<14 - 1); m != 0; m &= m - 1 {
+			n := bits.TrailingZeros32(m)
 			for i := 0; i < nv; i++ {
 				if vals[i] == cost[c][n] {
 					s.cls[c][n] = int8(i)
@@ -384,6 +285,85 @@ func (s *distSearch) charges() {
 			}
 		}
 	}
+}
+
+// secondCharge is the charge of the second copy of a face (c, n) held
+// twice, whose first copy is charged first: the two copies are in two
+// groups that share no face held once, so it is the least total charge of
+// two such groups, less first. ps are the positions of colour c held.
+func (s *distSearch) secondCharge(c, n int, first int16, pres *[NumColours]uint32, once uint64, ps []int) int16 {
+	var gch [8 + 32]int16
+	var gmask [8 + 32]uint64
+	ng := 0
+	// Sets: with any of the other colours held at n.
+	var others [NumColours]int
+	no := 0
+	for x := 0; x < NumColours; x++ {
+		if x != c && pres[x]&(1<<n) != 0 {
+			others[no] = x
+			no++
+		}
+	}
+	for sub := 0; sub < 1<<no; sub++ {
+		var m uint64
+		for i, x := range others[:no] {
+			if sub&(1<<i) != 0 {
+				m |= 1 << (x*16 + n)
+			}
+		}
+		k := 1 + bits.OnesCount(uint(sub))
+		gch[ng], gmask[ng] = chargeOf[k][k], m
+		ng++
+	}
+	// Runs: any tiles of the colour with this one (a group may leave out a
+	// tile between two of its tiles: that tile is in another group and a new
+	// tile takes its place). Too many tiles to try: the plain bound.
+	np := len(ps)
+	if np > 5 {
+		return first
+	}
+	for sub := 1; sub < 1<<np; sub++ {
+		lo, hi := 15, 0
+		hasN := false
+		var m uint64
+		for i := 0; i < np; i++ {
+			if sub&(1<<i) == 0 {
+				continue
+			}
+			p := ps[i]
+			lo, hi = min(lo, p), max(hi, p)
+			q := p
+			if q == 14 {
+				q = 1
+			}
+			if q == n {
+				hasN = true
+			} else {
+				m |= 1 << (c*16 + q)
+			}
+		}
+		if !hasN || hi-lo > 12 {
+			continue
+		}
+		gch[ng], gmask[ng] = chargeOf[hi-lo+1][bits.OnesCount(uint(sub))], m
+		ng++
+	}
+	pair := int16(6 * costUnit)
+	least := int16(3 * costUnit)
+	for a := 0; a < ng; a++ {
+		least = min(least, gch[a])
+	}
+	for a := 0; a < ng; a++ {
+		if gch[a]+least >= pair {
+			continue
+		}
+		for b := a; b < ng; b++ {
+			if gch[a]+gch[b] < pair && gmask[a]&gmask[b]&once == 0 {
+				pair = gch[a] + gch[b]
+			}
+		}
+	}
+	return pair - first
 }
 
 // setAsidePure takes out of the search the tiles whose least charge is 3
