@@ -91,12 +91,9 @@ type Arrangement struct {
 // WinSize is the number of tiles in a winning hand.
 const WinSize = 14
 
-// Errors returned (wrapped) by ValidateHand and the analysis functions.
-var (
-	ErrTooManyCopies = errors.New("engine: more than two copies of a tile")
-	ErrHandSize      = errors.New("engine: wrong number of tiles")
-	ErrBadOkey       = errors.New("engine: okey is not a numbered tile")
-)
+// ErrTooManyCopies is returned (wrapped) by ValidateHand for a third copy
+// of a face.
+var ErrTooManyCopies = errors.New("engine: more than two copies of a tile")
 
 // ValidateHand checks that every face is a tile (0..52) and that no face
 // occurs more than twice (there are two of each in the deck, two false
@@ -111,14 +108,6 @@ func ValidateHand(hand []Face) error {
 		if n[f] > 2 {
 			return fmt.Errorf("%w: a third %v", ErrTooManyCopies, f)
 		}
-	}
-	return nil
-}
-
-// checkOkey validates the okey's face.
-func checkOkey(okey Face) error {
-	if okey >= FalseJoker {
-		return fmt.Errorf("%w: %v", ErrBadOkey, okey)
 	}
 	return nil
 }
