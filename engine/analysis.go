@@ -205,8 +205,9 @@ func IsGrouped(okey Face, hand []Face) bool {
 // WinningArrangement returns how hand (14 tiles) wins: seven pairs if it
 // makes them (they score more), otherwise its sets and runs. The groups are
 // in a fixed order (by their lowest tile); among several ways to group a
-// hand it returns the first in a fixed search order, which tries longer
-// groups and fewer okeys first. ok is false for a losing or invalid hand.
+// hand it returns the first found in a fixed search order (for the lowest
+// tile: sets before runs, fewer okeys first, shorter runs first). ok is false
+// for a losing or invalid hand.
 func WinningArrangement(okey Face, hand []Face) (Arrangement, bool) {
 	if len(hand) != WinSize {
 		return Arrangement{}, false
