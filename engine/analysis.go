@@ -240,49 +240,45 @@ func WinningDiscards(okey Face, hand []Face) []Face {
 		return nil
 	}
 	var out []Face
-	forEachDiscard(okey, &t, func(f Face, rest *tally) {
+	var s winSearch
+	for f := Face(0); f < NumFaces; f++ {
+		rest, ok := t.without(okey, f)
+		if !ok {
+			continue
+		}
 		if rest.pairsWin() {
 			out = append(out, f)
-			return
+			continue
 		}
-		var s winSearch
-		s.t = *rest
+		s.t = rest
 		if s.win(0) {
 			out = append(out, f)
 		}
-	})
+	}
 	return out
 }
 
-// forEachDiscard calls fn for each distinct face of the hand in t, in face
-// order, with the tally of the hand without one tile of that face.
-func forEachDiscard(okey Face, t *tally, fn func(f Face, rest *tally)) {
-	for f := Face(0); f < NumFaces; f++ {
-		rest := *t
-		switch {
-		case f == okey:
-			if rest.wild == 0 {
-				continue
-			}
-			rest.wild--
-		case f == FalseJoker:
-			// The okey's face row holds exactly the false jokers.
-			p := &rest.c[okey/13][okey%13+1]
-			if *p == 0 {
-				continue
-			}
-			*p--
-			rest.real--
-		default:
-			p := &rest.c[f/13][f%13+1]
-			if *p == 0 {
-				continue
-			}
-			*p--
-			rest.real--
+// without returns the tally without one tile of face f; ok is false when
+// the hand has none.
+func (t *tally) without(okey, f Face) (rest tally, ok bool) {
+	rest = *t
+	switch {
+	case f == okey:
+		if rest.wild == 0 {
+			return rest, false
 		}
-		fn(f, &rest)
+		rest.wild--
+		return rest, true
+	case f == FalseJoker:
+		f = okey // the okey's face row holds exactly the false jokers
 	}
+	p := &rest.c[f/13][f%13+1]
+	if *p == 0 {
+		return rest, false
+	}
+	*p--
+	rest.real--
+	return rest, true
 }
 
 // pairGroups lays out a tally that makes seven pairs: plain pairs in face

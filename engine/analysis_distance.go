@@ -35,9 +35,13 @@ func BestDiscards(okey Face, hand []Face) (discards []Face, distance int) {
 		return nil, -1
 	}
 	best := WinSize + 1
-	forEachDiscard(okey, &t, func(f Face, rest *tally) {
+	for f := Face(0); f < NumFaces; f++ {
+		rest, ok := t.without(okey, f)
+		if !ok {
+			continue
+		}
 		// Only a distance of at most best matters: search below best+1.
-		d := distanceOf(rest, WinSize, best+1)
+		d := distanceOf(&rest, WinSize, best+1)
 		switch {
 		case d < best:
 			best = d
@@ -45,7 +49,7 @@ func BestDiscards(okey Face, hand []Face) (discards []Face, distance int) {
 		case d == best:
 			discards = append(discards, f)
 		}
-	})
+	}
 	return discards, best
 }
 
