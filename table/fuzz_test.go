@@ -73,7 +73,7 @@ func runForFuzz(f *testing.F) *Transcript {
 
 func honestTranscriptForFuzz() (*Transcript, error) {
 	ctx := contextBackground()
-	res, err := RunLocal(ctx, LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers(2, 5), Seed: 5, Stall: stallForFuzz})
+	res, err := RunLocal(ctx, LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers(2, 5), Seed: 5, Stall: stallForFuzz, Withhold: 10 * time.Minute})
 	if err != nil {
 		return nil, err
 	}

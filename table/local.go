@@ -23,8 +23,11 @@ type LocalOptions struct {
 	Seed    uint64
 	Cheat   Cheat
 	Cheater int
-	Stall   time.Duration
-	Log     *slog.Logger
+	Stall   time.Duration // ask-again interval (PeerConfig.Stall)
+	// Withhold is the silence after which a seat is blamed for withholding
+	// (PeerConfig.Withhold).
+	Withhold time.Duration
+	Log      *slog.Logger
 	// Stores, when set, gives each seat its store (for restarts); default memory.
 	Stores []Store
 }
@@ -75,7 +78,7 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 	peers := make([]*Peer, n)
 	for i := 0; i < n; i++ {
 		pc := PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID), Mover: o.Movers[i],
-			Stall: o.Stall, Log: o.Log}
+			Stall: o.Stall, Withhold: o.Withhold, Log: o.Log}
 		if o.Stores != nil {
 			pc.Store = o.Stores[i]
 		}

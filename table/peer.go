@@ -32,10 +32,13 @@ type PeerConfig struct {
 	Store     Store        // default: in memory
 	Log       *slog.Logger // default: discard
 	// Stall is how long the peer waits without progress before it asks the
-	// others for missed messages (default 2 s); after StallRounds such
-	// rounds (default 5) it names the seat it waits for as withholding.
-	Stall       time.Duration
-	StallRounds int
+	// others again for what it missed (default 2 s).
+	Stall time.Duration
+	// Withhold is how long the peer waits without progress before it names
+	// the seat it waits for as withholding and aborts (default 2 min). It is
+	// the only timing-dependent blame in the protocol: keep it far above the
+	// slowest honest step (a 4-player shuffle under load takes seconds).
+	Withhold time.Duration
 	// Cheat makes this peer break the protocol on purpose (okey sim --cheat).
 	Cheat Cheat
 	// OnStep is called after every applied step (from the peer's goroutine).
@@ -82,8 +85,8 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	if c.Stall == 0 {
 		c.Stall = 2 * time.Second
 	}
-	if c.StallRounds == 0 {
-		c.StallRounds = 5
+	if c.Withhold == 0 {
+		c.Withhold = 2 * time.Minute
 	}
 	m, err := NewMachine(c.Table, nil)
 	if err != nil {
@@ -420,9 +423,10 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		snapshot <- p.Chain()
 	}
 	p.c.Transport.Serve(p.serve(current))
-	stalls := 0
-	timer := time.NewTimer(p.c.Stall)
-	defer timer.Stop()
+	idle := time.Now() // last progress
+	var asked time.Time // last catch-up request
+	tick := time.NewTicker(p.c.Stall / 2)
+	defer tick.Stop()
 	for {
 		if v := p.m.Aborted(); v != nil {
 			p.recordEvidence(v)
@@ -446,23 +450,16 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 				return Result{Machine: p.m}, err
 			}
 			publish()
-			stalls = 0
+			idle = time.Now()
 			continue
 		}
 		p.cheatOutOfTurn(ctx)
 		// Apply buffered envelopes for the current step, if any.
 		if p.drainBuffer() {
 			publish()
-			stalls = 0
+			idle = time.Now()
 			continue
 		}
-		if !timer.Stop() {
-			select {
-			case <-timer.C:
-			default:
-			}
-		}
-		timer.Reset(p.c.Stall)
 		select {
 		case <-ctx.Done():
 			return Result{Machine: p.m}, ctx.Err()
@@ -471,17 +468,18 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 				return Result{Machine: p.m}, ErrClosed
 			}
 			p.receive(pkt.Data)
-		case <-timer.C:
-			stalls++
-			if p.catchUp(ctx) {
-				publish()
-				stalls = 0
+		case <-tick.C:
+			if time.Since(idle) < p.c.Stall || time.Since(asked) < p.c.Stall {
 				continue
 			}
-			if stalls >= p.c.StallRounds {
+			asked = time.Now()
+			if p.catchUp(ctx) {
+				continue // drainBuffer applies what came back
+			}
+			if waited := time.Since(idle); waited >= p.c.Withhold {
 				seat, kind := p.m.Expect()
 				v := &Violation{Seat: seat, Step: p.m.Step(), Rule: "withhold",
-					Err: fmt.Errorf("seat %d sent no %v for %v", seat, kind, time.Duration(stalls)*p.c.Stall)}
+					Err: fmt.Errorf("seat %d sent no %v for %v", seat, kind, waited.Round(time.Millisecond))}
 				p.m.abort(v)
 			}
 		}

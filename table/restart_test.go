@@ -24,7 +24,7 @@ func TestRestartMidHand(t *testing.T) {
 	defer cancel()
 	mk := func(seat int, store Store, onStep func(*Machine)) *Peer {
 		pc := PeerConfig{Table: cfg, Seat: seat, Key: keys[seat], Transport: net.Join(cfg.Seats[seat].ID),
-			Mover: &simpleMover{rng: rand.New(rand.NewPCG(77, uint64(seat)))}, Store: store, Stall: 300 * time.Millisecond, StallRounds: 40}
+			Mover: &simpleMover{rng: rand.New(rand.NewPCG(77, uint64(seat)))}, Store: store, Stall: 300 * time.Millisecond, Withhold: 10 * time.Minute}
 		if onStep != nil {
 			pc.OnStep = func(m *Machine, _ *engine.View) { onStep(m) }
 		}

@@ -54,6 +54,11 @@ func run(t *testing.T, ruleset string, n int, seed uint64, o LocalOptions) *Loca
 	if o.Stall == 0 {
 		o.Stall = 400 * time.Millisecond
 	}
+	if o.Withhold == 0 {
+		// No honest step may be mistaken for withholding, however loaded
+		// the machine: the context's deadline bounds the test instead.
+		o.Withhold = 10 * time.Minute
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	res, err := RunLocal(ctx, o)
@@ -118,7 +123,13 @@ func TestCheatsAreCaught(t *testing.T) {
 	for i, c := range Cheats {
 		t.Run(string(c), func(t *testing.T) {
 			const cheater = 1
-			res := run(t, "turkish-rummy:rounds=1", 3, uint64(30+i), LocalOptions{Cheat: c, Cheater: cheater})
+			o := LocalOptions{Cheat: c, Cheater: cheater}
+			if c == CheatWithhold {
+				// Only the cheater is silent this long: its victims wait for
+				// a move (cheap), never for an honest shuffle.
+				o.Withhold = 6 * time.Second
+			}
+			res := run(t, "turkish-rummy:rounds=1", 3, uint64(30+i), o)
 			for seat, r := range res.Results {
 				if seat == cheater {
 					continue

@@ -43,7 +43,8 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "seed for keys, bots and faults (0: random)")
 	cheat := fs.String("cheat", "", "a cheat for one seat: "+cheatNames())
 	cheater := fs.Int("cheater", 1, "the cheating seat")
-	stall := fs.Duration("stall", time.Second, "wait without progress before asking again / blaming")
+	stall := fs.Duration("stall", time.Second, "wait without progress before asking the others again")
+	withhold := fs.Duration("withhold", 30*time.Second, "wait without progress before blaming the silent seat")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -109,7 +110,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			gseed = *seed + uint64(g)
 		}
 		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
-			Faults: f, Seed: gseed, Cheat: c, Cheater: *cheater, Stall: *stall})
+			Faults: f, Seed: gseed, Cheat: c, Cheater: *cheater, Stall: *stall, Withhold: *withhold})
 		if err != nil {
 			fmt.Fprintf(stderr, "okey: match %d: %v\n", g, err)
 			return 1
