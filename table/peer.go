@@ -423,7 +423,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		snapshot <- p.Chain()
 	}
 	p.c.Transport.Serve(p.serve(current))
-	idle := time.Now() // last progress
+	idle := time.Now()  // last progress
 	var asked time.Time // last catch-up request
 	tick := time.NewTicker(p.c.Stall / 2)
 	defer tick.Stop()
