@@ -1,0 +1,395 @@
+package lan
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
+)
+
+// PlayOptions tunes Play. Zero values get the documented defaults.
+type PlayOptions struct {
+	// OnStep is called after every applied step, from the protocol's
+	// goroutine (also for the steps replayed when a match resumes).
+	OnStep func(m *table.Machine, v *engine.View)
+	// OnPresence is called with the members' presence when it changes
+	// (from another goroutine), and once when the table is ready.
+	OnPresence func([]p2p.MemberStatus)
+	// Out is the directory for the transcript (default: the match's
+	// directory under Data). The file is <table id>.okey.
+	Out string
+	// Withhold is how long the table waits for a silent seat before it ends
+	// the match naming that seat (default 2 minutes; table.PeerConfig).
+	Withhold time.Duration
+	// Stall is how long the table waits without progress before it asks
+	// the others for what it missed (default 2 s).
+	Stall time.Duration
+	// Linger bounds how long, after this peer finished, it keeps the table
+	// open to serve members that are still catching up (default 30 s). It
+	// leaves earlier, as soon as every other member has finished.
+	Linger time.Duration
+	// WaitLog is how long without progress before the table logs whom it
+	// waits for (default 5 s).
+	WaitLog time.Duration
+}
+
+// Outcome is how a match ended for this peer.
+type Outcome struct {
+	Result     table.Result
+	Transcript string // path of the transcript file
+	Report     table.Report
+	Config     table.Config
+	Seat       int
+	// Resumed is the step the match resumed at (0: a fresh start).
+	Resumed uint32
+	// Elapsed is the time Play took, from JoinTable to the end of the match
+	// (without the linger).
+	Elapsed time.Duration
+}
+
+// Play runs one match at a started table (an announcement whose roster is
+// full and ready) with mover choosing this seat's moves. It persists under
+// Data (and resumes when state for that table exists), joins the table's
+// topic (waiting until every member has), runs the table protocol, saves the
+// transcript, verifies it, and returns. A match that another seat broke
+// (including a seat that stayed silent past Withhold) is an Outcome whose
+// Result.Violation names it, not an error; an error is this peer's own
+// failure (ctx ended, I/O), and the state is kept for a later resume.
+func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover, opt PlayOptions) (*Outcome, error) {
+	if mover == nil {
+		return nil, errors.New("lan: Play: nil mover")
+	}
+	if a.State != p2p.StateStarted {
+		return nil, fmt.Errorf("%w: table %s is %s, not started", ErrAnnouncement, a.Table, a.State)
+	}
+	cfg, err := TableConfig(a)
+	if err != nil {
+		return nil, err
+	}
+	seat := -1
+	for i, s := range cfg.Seats {
+		if string(s.ID) == c.ID() {
+			seat = i
+		}
+	}
+	if seat < 0 {
+		return nil, fmt.Errorf("%w: this peer is not seated at table %s", ErrAnnouncement, a.Table)
+	}
+	if opt.Linger == 0 {
+		opt.Linger = 30 * time.Second
+	}
+	if opt.WaitLog == 0 {
+		opt.WaitLog = 5 * time.Second
+	}
+	dir := c.matchDir(a.Table)
+	if err := c.saveAnnouncement(dir, a, cfg); err != nil {
+		return nil, err
+	}
+	store, err := table.OpenDirStore(dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	key, err := privateKey(c.key)
+	if err != nil {
+		return nil, err
+	}
+	log := c.log.With("table", a.Table)
+	w := &watch{log: log, cfg: cfg, seat: seat, user: opt.OnStep, replaying: true}
+	link := &lateTransport{}
+	p, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: key, Transport: link, Mover: mover,
+		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, OnStep: w.onStep})
+	if err != nil {
+		return nil, err
+	}
+	w.resumed(p.Machine())
+	resumed := p.Machine().Step()
+	if resumed > 0 {
+		log.Info("resuming match", "step", resumed, "hand", p.Machine().HandNumber())
+	}
+	start := time.Now()
+	tt, err := c.node.JoinTable(ctx, a.Table, a.Roster(), Validator(cfg))
+	if err != nil {
+		return nil, err
+	}
+	defer tt.Close()
+	link.TableTransport = tt
+	log.Info("table ready", "seat", seat, "players", len(cfg.Seats), "ruleset", cfg.Ruleset, "took", time.Since(start).Round(time.Millisecond))
+
+	pctx, stopPresence := context.WithCancel(ctx)
+	var pwg sync.WaitGroup
+	pwg.Go(func() { w.presence(pctx, tt, opt) })
+	res, err := p.Run(ctx)
+	stopPresence()
+	pwg.Wait()
+	elapsed := time.Since(start)
+	if err != nil {
+		return nil, fmt.Errorf("lan: table %s: %w", a.Table, err)
+	}
+	if res.Violation == nil {
+		c.linger(ctx, log, tt, cfg, seat, p.Chain(), opt.Linger)
+	}
+	tr := &table.Transcript{Config: cfg, Chain: p.Chain()}
+	if v := res.Violation; v != nil {
+		for _, e := range v.Evidence {
+			if !inChain(tr.Chain, e) {
+				tr.Evidence = append(tr.Evidence, e)
+			}
+		}
+	}
+	out := opt.Out
+	if out == "" {
+		out = dir
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(out, a.Table+".okey")
+	var buf bytes.Buffer
+	if err := table.WriteTranscript(&buf, tr); err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("lan: save transcript: %w", err)
+	}
+	rep := table.Verify(tr)
+	if err := writeFileAtomic(filepath.Join(dir, doneFile), []byte(path+"\n")); err != nil {
+		return nil, err
+	}
+	o := &Outcome{Result: res, Transcript: path, Report: *rep, Config: cfg, Seat: seat, Resumed: resumed, Elapsed: elapsed}
+	if v := res.Violation; v != nil {
+		log.Warn("match ended by a violation", "seat", v.Seat, "name", cfg.Seats[v.Seat].Name, "rule", v.Rule, "err", v.Err)
+	}
+	log.Info("transcript saved", "path", path, "honest", rep.Honest, "steps", rep.Steps)
+	return o, nil
+}
+
+// saveAnnouncement records the started announcement in dir, or checks that
+// the one already there is for the same table config (a resume).
+func (c *Client) saveAnnouncement(dir string, a p2p.Announcement, cfg table.Config) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, announcementFile)
+	if old, err := readAnnouncement(path); err == nil {
+		oc, err := TableConfig(old)
+		if err != nil || oc.Hash() != cfg.Hash() {
+			return fmt.Errorf("lan: %s holds another match for table %s: remove it to play this one", dir, a.Table)
+		}
+		return nil
+	}
+	b, err := a.Encode()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b)
+}
+
+func inChain(chain [][]byte, e []byte) bool {
+	for _, c := range chain {
+		if bytes.Equal(c, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// lateTransport lets the peer replay its stored steps (which needs no
+// network) before the table's topic is joined; Run uses the topic.
+type lateTransport struct{ *p2p.TableTransport }
+
+// fetchRequest is the table protocol's catch-up request (protocol.md 5.7).
+func fetchRequest(step uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte("okey/fetch/v1"), step)
+}
+
+// linger keeps the table open after this peer finished, serving catch-up
+// requests, until every other member has finished too or d has passed. A
+// member has finished when it answers a catch-up request for the last step
+// with that step, or when it is connected but no longer serves the table
+// (it closed it after finishing).
+func (c *Client) linger(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, cfg table.Config, seat int, chain [][]byte, d time.Duration) {
+	if len(chain) == 0 {
+		return
+	}
+	last := uint32(len(chain) - 1)
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	done := make([]bool, len(cfg.Seats))
+	refused := make([]int, len(cfg.Seats))
+	done[seat] = true
+	start := time.Now()
+	for {
+		all := true
+		for i, s := range cfg.Seats {
+			if done[i] {
+				continue
+			}
+			fctx, fcancel := context.WithTimeout(ctx, 2*time.Second)
+			frames, err := tt.Fetch(fctx, s.ID, fetchRequest(last))
+			fcancel()
+			pid, _ := peer.Decode(string(s.ID))
+			switch {
+			case err == nil && len(frames) > 0 && bytes.Equal(frames[0], chain[last]):
+				done[i] = true
+			case err != nil && c.node.Connected(pid):
+				// Connected but refusing: it closed the table. Three in a
+				// row, so that a member restarting (not serving yet) is not
+				// mistaken for one that finished.
+				if refused[i]++; refused[i] >= 3 {
+					done[i] = true
+				}
+			default:
+				refused[i] = 0
+			}
+			all = all && done[i]
+		}
+		if all {
+			log.Debug("every member finished", "waited", time.Since(start).Round(time.Millisecond))
+			return
+		}
+		select {
+		case <-ctx.Done():
+			var behind []string
+			for i, s := range cfg.Seats {
+				if !done[i] {
+					behind = append(behind, s.Name)
+				}
+			}
+			log.Info("leaving the table before every member confirmed the end", "behind", behind)
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// watch follows the match for the log and for Play's presence reports.
+type watch struct {
+	log       *slog.Logger
+	cfg       table.Config
+	seat      int
+	user      func(*table.Machine, *engine.View)
+	replaying bool
+
+	hands    int
+	handSeen uint32
+	started  bool
+
+	last     atomic.Int64 // unix nanoseconds of the last applied step
+	expected atomic.Int64 // seat expected to speak next, -1 when done
+}
+
+// resumed ends the replay of stored steps.
+func (w *watch) resumed(m *table.Machine) {
+	w.replaying = false
+	w.note(m)
+}
+
+func (w *watch) note(m *table.Machine) {
+	w.last.Store(time.Now().UnixNano())
+	if m.Done() {
+		w.expected.Store(-1)
+	} else {
+		seat, _ := m.Expect()
+		w.expected.Store(int64(seat))
+	}
+}
+
+// onStep runs on the protocol's goroutine after every step.
+func (w *watch) onStep(m *table.Machine, v *engine.View) {
+	w.note(m)
+	if w.user != nil {
+		w.user(m, v)
+	}
+	if w.replaying {
+		return
+	}
+	seat, kind := m.Expect()
+	w.log.Debug("step", "step", m.Step(), "hand", m.HandNumber(), "next_seat", seat, "next", kind.String())
+	if mt := m.Match(); mt != nil && (!w.started || m.HandNumber() != w.handSeen) && mt.Hand() != nil {
+		w.started, w.handSeen = true, m.HandNumber()
+		w.log.Info("hand started", "hand", m.HandNumber())
+	}
+	if hs := m.Hands(); len(hs) > w.hands {
+		w.hands = len(hs)
+		h := hs[len(hs)-1]
+		winner := "none (stock ran out)"
+		if h.Result.Winner >= 0 {
+			winner = w.cfg.Seats[h.Result.Winner].Name
+		}
+		w.log.Info("hand over", "hand", h.Hand, "winner", winner, "scores", fmt.Sprint(h.Scores))
+	}
+	if m.Done() && m.Aborted() == nil {
+		w.log.Info("match over", "steps", m.Step(), "hands", w.hands)
+	}
+}
+
+// presence reports members' presence, and logs whom the table waits for
+// when it makes no progress.
+func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOptions) {
+	name := func(id table.PeerID) string {
+		for _, s := range w.cfg.Seats {
+			if s.ID == id {
+				return s.Name
+			}
+		}
+		return string(id)
+	}
+	prev := map[table.PeerID]bool{}
+	report := func(first bool) {
+		ms := tt.Members()
+		for _, m := range ms {
+			if was, ok := prev[m.ID]; (ok || !first) && was != m.Connected {
+				if m.Connected {
+					w.log.Info("member back", "name", name(m.ID), "peer", string(m.ID))
+				} else {
+					w.log.Warn("member gone", "name", name(m.ID), "peer", string(m.ID))
+				}
+			}
+			prev[m.ID] = m.Connected
+		}
+		if opt.OnPresence != nil {
+			opt.OnPresence(ms)
+		}
+	}
+	report(true)
+	tick := time.NewTicker(opt.WaitLog / 2)
+	defer tick.Stop()
+	lastWaitLog := time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tt.PresenceChanged():
+			report(false)
+		case <-tick.C:
+			idle := time.Since(time.Unix(0, w.last.Load()))
+			seat := int(w.expected.Load())
+			if idle < opt.WaitLog || seat < 0 || seat == w.seat || time.Since(lastWaitLog) < opt.WaitLog {
+				continue
+			}
+			lastWaitLog = time.Now()
+			s := w.cfg.Seats[seat]
+			connected := false
+			for _, m := range tt.Members() {
+				if m.ID == s.ID {
+					connected = m.Connected
+				}
+			}
+			w.log.Info("waiting", "for", s.Name, "seat", seat, "connected", connected, "idle", idle.Round(time.Second))
+		}
+	}
+}
