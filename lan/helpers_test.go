@@ -56,7 +56,9 @@ func (h *quietPubsub) WithAttrs(as []slog.Attr) slog.Handler {
 	return &quietPubsub{h.Handler.WithAttrs(as)}
 }
 
-func (h *quietPubsub) WithGroup(name string) slog.Handler { return &quietPubsub{h.Handler.WithGroup(name)} }
+func (h *quietPubsub) WithGroup(name string) slog.Handler {
+	return &quietPubsub{h.Handler.WithGroup(name)}
+}
 
 type floor struct{ slog.Handler }
 

@@ -293,6 +293,13 @@ func TestLinkCutMidMatch(t *testing.T) {
 						return
 					}
 				}
+				// The outage lasts a few stall intervals: catch-up requests
+				// fail meanwhile, and broadcasts to the victim are lost.
+				select {
+				case <-time.After(1500 * time.Millisecond):
+				case <-ctx.Done():
+					return
+				}
 				for j, c := range clients {
 					if j == victim {
 						continue

@@ -10,6 +10,12 @@ import (
 	"github.com/okey-game/okey/p2p"
 )
 
+// AutoTablePrefix starts the id of a table that FindSeat created on its own
+// (neither Create nor Join). It sorts after every hex digit, so that peers
+// looking for a table prefer any table a person (or Create) opened, whose id
+// is plain hex, to one a peer opened automatically.
+const AutoTablePrefix = "z"
+
 // SeatOptions says how FindSeat gets this peer to a table.
 type SeatOptions struct {
 	// Create opens a new table (Ruleset, Players) and waits for it to fill.
@@ -36,7 +42,8 @@ type SeatOptions struct {
 //
 // With neither Create nor Join it converges with other peers doing the same:
 // it considers the open tables with a free seat (or with this peer seated)
-// and goes to the one with the smallest id. After Settle without any such
+// and goes to the one with the smallest id (so tables opened on purpose come
+// before automatic ones: AutoTablePrefix). After Settle without any such
 // table, it creates one; a creator whose own open table is no longer the
 // smallest closes it and moves too, and so does a seated member. Peers
 // started together therefore end at one table (per started table), whatever
@@ -97,7 +104,11 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 		cur = ""
 	}
 	create := func() error {
-		a, err := l.Create(preset, opts, o.Players)
+		id := p2p.RandomTableID("")
+		if !o.Create {
+			id = p2p.RandomTableID(AutoTablePrefix)
+		}
+		a, err := l.CreateWithID(id, preset, opts, o.Players)
 		if err != nil {
 			return err
 		}

@@ -283,11 +283,20 @@ func (l *Lobby) Changes() <-chan struct{} { return l.changes }
 // Create opens a new table with this node in seat 0 and announces it. The
 // table id is 16 random hex digits.
 func (l *Lobby) Create(preset string, options map[string]string, seats int) (Announcement, error) {
+	return l.CreateWithID(RandomTableID(""), preset, options, seats)
+}
+
+// RandomTableID returns prefix followed by 16 random hex digits.
+func RandomTableID(prefix string) string {
 	var rnd [8]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return Announcement{}, err
-	}
-	id := hex.EncodeToString(rnd[:])
+	rand.Read(rnd[:]) // never fails (crypto/rand)
+	return prefix + hex.EncodeToString(rnd[:])
+}
+
+// CreateWithID is Create with a table id chosen by the caller (a valid
+// table id, not known in the lobby yet). Use random ids: the first creator
+// to announce an id keeps it.
+func (l *Lobby) CreateWithID(id, preset string, options map[string]string, seats int) (Announcement, error) {
 	f, err := NewFormation(id, preset, options, seats, l.n.h.ID(), l.n.cfg.name)
 	if err != nil {
 		return Announcement{}, err
@@ -296,6 +305,10 @@ func (l *Lobby) Create(preset string, options map[string]string, seats int) (Ann
 	if l.ctx.Err() != nil {
 		l.mu.Unlock()
 		return Announcement{}, ErrClosed
+	}
+	if _, known := l.known[id]; known || l.hosted[id] != nil {
+		l.mu.Unlock()
+		return Announcement{}, fmt.Errorf("p2p: table id %s is already taken", id)
 	}
 	l.hosted[id] = f
 	l.mu.Unlock()

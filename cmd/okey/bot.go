@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
+)
+
+func init() {
+	register(command{name: "bot", summary: "a headless peer on the LAN: finds or opens a table and plays", run: runBot})
+}
+
+const botUsage = `usage: okey bot [--name N] [--create --players N --preset P | --join TABLE]
+                [--strategy greedy] [--matches M] [--out DIR] [--data DIR]
+                [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
+                [--withhold D] [-v] [--log FILE]
+
+A headless player. It finds other okey peers on the LAN (mDNS, or --peer),
+takes a seat, plays each match with a bot strategy, saves the transcript into
+DIR and prints one line per match on stdout. Logs go to stderr (or --log),
+one line per event; -v adds protocol detail.
+
+Seating: --create opens a table and waits until it is full; --join takes a
+seat at the table with that id. With neither it joins an open table (only
+one of --players seats and ruleset --preset, when either is given), or opens
+one when it finds none; bots started together meet at one table (the open
+table with the smallest id wins; tables opened with --create come first).
+Every match after the first is seated the automatic way (or with --create).
+
+State: the identity key, the display name and every match's progress live in
+the data directory. A bot killed in the middle of a match and started again
+with the same --data resumes it. A seat silent for --withhold ends the match
+with that seat named.
+
+Exit status: 0 every match finished honestly; 1 a match ended with a seat
+named for breaking the protocol (including withholding), or the bot failed
+or was interrupted (run it again with the same --data to resume); 2 bad
+usage.
+`
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+var routeLibraryLogsOnce sync.Once
+
+func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, botUsage); fs.PrintDefaults() }
+	name := fs.String("name", "", "display name (default: the profile's, else bot-<id>)")
+	create := fs.Bool("create", false, "open a new table")
+	players := fs.Int("players", 4, "seats at a table this bot opens (2-4)")
+	preset := fs.String("preset", "classic", "ruleset of a table this bot opens: preset[:options]")
+	join := fs.String("join", "", "take a seat at the table with this id")
+	strategy := fs.String("strategy", "greedy", "move strategy: "+strings.Join(bot.Names(), ", "))
+	matches := fs.Int("matches", 1, "matches to play before exiting")
+	out := fs.String("out", ".", "directory for the transcripts")
+	data := fs.String("data", "", "data directory: identity, profile, match state (default: the user's config directory)")
+	var listen, peers stringList
+	fs.Var(&listen, "listen", "multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)")
+	fs.Var(&peers, "peer", "multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)")
+	noMDNS := fs.Bool("no-mdns", false, "no mDNS discovery (use --peer)")
+	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match and naming it")
+	wait := fs.Duration("wait", 0, "give up when no table has started after this long (0: wait for ever)")
+	settle := fs.Duration("settle", 3*time.Second, "listen this long for open tables before opening one")
+	verbose := fs.Bool("v", false, "log protocol detail")
+	logFile := fs.String("log", "", "write logs to this file instead of stderr")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "okey: bot: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return usageErr("takes no arguments, got %q", fs.Arg(0))
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if *create && *join != "" {
+		return usageErr("--create and --join exclude each other")
+	}
+	if *join != "" {
+		if err := p2p.ValidTableID(*join); err != nil {
+			return usageErr("--join: %v", err)
+		}
+	}
+	rules, err := engine.ParseRuleset(*preset)
+	if err != nil {
+		return usageErr("--preset: %v", err)
+	}
+	if err := rules.CheckPlayers(*players); err != nil {
+		return usageErr("--players: %v", err)
+	}
+	if _, err := bot.New(*strategy, 0); err != nil {
+		return usageErr("--strategy: %v", err)
+	}
+	if *matches < 1 {
+		return usageErr("--matches must be at least 1")
+	}
+	if *withhold < time.Second {
+		return usageErr("--withhold must be at least 1s")
+	}
+	if *name != "" {
+		if err := p2p.ValidateDisplayName(*name); err != nil {
+			return usageErr("--name: %v", err)
+		}
+	}
+	for _, a := range listen {
+		if _, err := ma.NewMultiaddr(a); err != nil {
+			return usageErr("--listen %q: %v", a, err)
+		}
+	}
+	for _, a := range peers {
+		if _, err := p2p.ParsePeerAddr(a); err != nil {
+			return usageErr("--peer: %v", err)
+		}
+	}
+	if *noMDNS && len(peers) == 0 {
+		fmt.Fprintln(stderr, "okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found")
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return usageErr("--out: %v", err)
+	}
+	if *data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			return usageErr("%v (use --data)", err)
+		}
+		*data = d
+	}
+
+	logw := stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return usageErr("--log: %v", err)
+		}
+		defer f.Close()
+		logw = f
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	h := slog.NewTextHandler(logw, &slog.HandlerOptions{Level: level})
+	log := slog.New(&quietComponent{h})
+	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+
+	if *name == "" {
+		if _, err := p2p.LoadProfile(*data); err != nil {
+			if k, err := p2p.LoadOrCreateIdentity(*data); err == nil {
+				if id, err := peer.IDFromPrivateKey(k); err == nil {
+					s := id.String()
+					*name = "bot-" + s[len(s)-6:]
+				}
+			}
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: bot: %v\n", err)
+		return 1
+	}
+	defer c.Close()
+	log.Info("bot started", "name", c.Name(), "peer", c.ID(), "addrs", strings.Join(c.Addrs(), " "))
+
+	failed := func(err error) int {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data)
+		} else {
+			fmt.Fprintf(stderr, "okey: bot: %v\n", err)
+		}
+		return 1
+	}
+	status := 0
+	played := 0
+	playOne := func(a p2p.Announcement) error {
+		mover, err := bot.New(*strategy, uint64(time.Now().UnixNano()))
+		if err != nil {
+			return err
+		}
+		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold})
+		if err != nil {
+			return err
+		}
+		c.Done(a)
+		played++
+		if !printMatch(stdout, played, a, o) {
+			status = 1
+		}
+		return nil
+	}
+	unfinished, err := c.Unfinished()
+	if err != nil {
+		return failed(err)
+	}
+	for _, a := range unfinished {
+		if played >= *matches {
+			break
+		}
+		log.Info("resuming an unfinished match", "table", a.Table)
+		if err := playOne(a); err != nil {
+			return failed(err)
+		}
+	}
+	for played < *matches {
+		so := lan.SeatOptions{Create: *create, Ruleset: rules.String(), Players: *players,
+			Match: explicit["preset"] || explicit["players"], Settle: *settle}
+		if played == 0 && len(unfinished) == 0 {
+			so.Join = *join
+		}
+		fctx, cancel := ctx, context.CancelFunc(func() {})
+		if *wait > 0 {
+			fctx, cancel = context.WithTimeout(ctx, *wait)
+		}
+		a, err := c.FindSeat(fctx, so)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				return failed(fmt.Errorf("no table started within --wait %v", *wait))
+			}
+			return failed(err)
+		}
+		if err := playOne(a); err != nil {
+			return failed(err)
+		}
+	}
+	return status
+}
+
+// printMatch prints the one-line summary of a match and reports whether it
+// finished honestly.
+func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) bool {
+	rep := o.Report
+	head := fmt.Sprintf("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
+	if v := o.Result.Violation; v != nil {
+		fmt.Fprintf(w, "%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
+			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, v.Err, o.Transcript)
+		return false
+	}
+	if !rep.Honest {
+		fmt.Fprintf(w, "%s: the transcript does not verify: %v %v; transcript %s\n", head, rep.Violation, rep.Invalid, o.Transcript)
+		return false
+	}
+	var scores []int
+	if len(rep.Hands) > 0 {
+		scores = rep.Hands[len(rep.Hands)-1].Scores
+	}
+	var first []string
+	for _, s := range rep.Ranking {
+		if s.Place == 1 {
+			first = append(first, o.Config.Seats[s.Seat].Name)
+		}
+	}
+	resumed := ""
+	if o.Resumed > 0 {
+		resumed = fmt.Sprintf(" (resumed at message %d)", o.Resumed)
+	}
+	fmt.Fprintf(w, "%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
+		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript)
+	return true
+}
+
+// quietComponent keeps pubsub's debug chatter (every RPC) out of -v logs.
+type quietComponent struct{ slog.Handler }
+
+func (h *quietComponent) WithAttrs(as []slog.Attr) slog.Handler {
+	for _, a := range as {
+		if a.Key == "component" && a.Value.String() == "pubsub" {
+			return minLevel{h.Handler.WithAttrs(as), slog.LevelInfo}
+		}
+	}
+	return &quietComponent{h.Handler.WithAttrs(as)}
+}
+
+func (h *quietComponent) WithGroup(name string) slog.Handler {
+	return &quietComponent{h.Handler.WithGroup(name)}
+}
+
+// minLevel drops records below a level.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(as), h.min}
+}
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
+}

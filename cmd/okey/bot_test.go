@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p"
+)
+
+func TestBotUsageErrors(t *testing.T) {
+	cases := map[string][]string{
+		"create and join":  {"--create", "--join", "abc"},
+		"bad join id":      {"--join", "no/slashes"},
+		"bad preset":       {"--preset", "poker"},
+		"bad players":      {"--players", "7"},
+		"bad strategy":     {"--strategy", "oracle"},
+		"bad matches":      {"--matches", "0"},
+		"bad peer":         {"--peer", "/ip4/127.0.0.1/tcp/1"},
+		"bad listen":       {"--listen", "nonsense"},
+		"bad name":         {"--name", " x"},
+		"short withhold":   {"--withhold", "10ms"},
+		"argument":         {"extra"},
+		"unknown flag":     {"--frobnicate"},
+		"partnerships n=3": {"--preset", "classic:partnerships", "--players", "3"},
+	}
+	for name, args := range cases {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"bot", "--data", t.TempDir()}, args...), nil, &out, &errb); code != 2 {
+			t.Errorf("%s: exit %d, want 2 (stderr %q)", name, code, errb.String())
+		}
+		if out.Len() != 0 {
+			t.Errorf("%s: wrote to stdout: %q", name, out.String())
+		}
+		if !strings.Contains(errb.String(), "okey: bot: ") && name != "unknown flag" {
+			t.Errorf("%s: stderr %q", name, errb.String())
+		}
+	}
+}
+
+// TestBotPlaysOverLoopback runs two `okey bot` commands in process over
+// real TCP on 127.0.0.1 (no mDNS): one opens a 2-seat table, the other
+// finds it through --peer and joins it automatically. Both exit 0 with a
+// summary line and byte-identical transcripts that `okey verify` accepts.
+func TestBotPlaysOverLoopback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole match")
+	}
+	dataA, dataB := t.TempDir(), t.TempDir()
+	k, err := p2p.LoadOrCreateIdentity(dataA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idA, _ := peer.IDFromPrivateKey(k)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	outA, outB := t.TempDir(), t.TempDir()
+	common := []string{"bot", "--no-mdns", "--players", "2", "--preset", "turkish-rummy:rounds=1", "--withhold", "10m"}
+	argsA := append(append([]string{}, common...), "--create", "--name", "alice", "--data", dataA, "--out", outA,
+		"--listen", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port), "--log", filepath.Join(t.TempDir(), "a.log"), "-v")
+	argsB := append(append([]string{}, common...), "--name", "bob", "--data", dataB, "--out", outB, "--settle", "1s",
+		"--listen", "/ip4/127.0.0.1/tcp/0", "--peer", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d/p2p/%s", port, idA))
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	outs := make([]bytes.Buffer, 2)
+	errs := make([]bytes.Buffer, 2)
+	for i, args := range [][]string{argsA, argsB} {
+		wg.Go(func() { codes[i] = run(args, nil, &outs[i], &errs[i]) })
+	}
+	wg.Wait()
+	for i := range codes {
+		if codes[i] != 0 {
+			t.Fatalf("bot %d: exit %d\nstdout:\n%s\nstderr:\n%s", i, codes[i], outs[i].String(), errs[i].String())
+		}
+	}
+	if !strings.Contains(errs[1].String(), "joined table") || !strings.Contains(errs[1].String(), "match over") {
+		t.Errorf("bot B's log lacks events:\n%s", errs[1].String())
+	}
+	for i := range outs {
+		if !strings.HasPrefix(outs[i].String(), "match 1: table ") || !strings.Contains(outs[i].String(), "; verified; transcript ") ||
+			strings.Count(outs[i].String(), "\n") != 1 {
+			t.Fatalf("bot %d summary: %q", i, outs[i].String())
+		}
+	}
+	var data [2][]byte
+	for i, dir := range []string{outA, outB} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.okey"))
+		if err != nil || len(files) != 1 {
+			t.Fatalf("transcripts in %s: %v %v", dir, files, err)
+		}
+		var vout, verr bytes.Buffer
+		if code := run([]string{"verify", files[0]}, nil, &vout, &verr); code != 0 || !strings.Contains(vout.String(), "honest") {
+			t.Fatalf("verify: exit %d: %s %s", code, vout.String(), verr.String())
+		}
+		if data[i], err = os.ReadFile(files[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(data[0], data[1]) {
+		t.Fatal("the two bots' transcripts differ")
+	}
+	// A second run with the same data directories has nothing to resume:
+	// the finished match is not played again (--wait ends the search).
+	var o2, e2 bytes.Buffer
+	if code := run([]string{"bot", "--no-mdns", "--data", dataB, "--out", outB, "--wait", "300ms", "--settle", "1h",
+		"--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &o2, &e2); code != 1 || !strings.Contains(e2.String(), "no table started") {
+		t.Fatalf("rerun: exit %d: %s %s", code, o2.String(), e2.String())
+	}
+}
