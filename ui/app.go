@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+)
+
+// ErrQuit is returned by Game.Move when the player left the table.
+var ErrQuit = errors.New("ui: the player left the table")
+
+// Options configures a Game.
+type Options struct {
+	// Screen to draw on; nil opens the terminal. Tests pass a
+	// tcell.SimulationScreen.
+	Screen tcell.Screen
+	// Palette fixes the colours; nil picks Palette256 or Palette16 from
+	// the screen's colour count.
+	Palette *Palette
+	// NoMouse turns mouse input off.
+	NoMouse bool
+}
+
+// Game is the terminal table for one seat: the tview application, the
+// table screen, and the bridge from the seat's peer (OnStep, Move) to the
+// screen. Peers run on their own goroutines; every change reaches the
+// screen through the application's update queue.
+type Game struct {
+	app  *tview.Application
+	view *TableView
+	seat int
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	queue   []func() // updates for the UI goroutine, in order
+	pending bool     // a snapshot refresh is queued
+	latest  *Snapshot
+	lines   []Line
+	ends    []*HandEnd
+	wake    chan struct{}
+
+	prev *Snapshot // the peer goroutine's last snapshot (OnStep only)
+}
+
+// NewGame returns the table screen for seat. Call Run on the main goroutine.
+func NewGame(seat int, o Options) *Game {
+	ctx, cancel := context.WithCancel(context.Background())
+	g := &Game{app: tview.NewApplication(), seat: seat, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1)}
+	g.view = NewTableView(g.Quit)
+	if o.Palette != nil {
+		g.view.SetPalette(*o.Palette)
+	}
+	if o.Screen != nil {
+		g.app.SetScreen(o.Screen)
+	}
+	g.app.EnableMouse(!o.NoMouse)
+	g.app.SetRoot(g.view, true)
+	// Ctrl-C asks before leaving, like q: tview would stop at once.
+	g.app.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {
+		if ev.Key() == tcell.KeyCtrlC {
+			g.view.Key(ev)
+			return nil
+		}
+		return ev
+	})
+	return g
+}
+
+// View returns the table screen (for tests).
+func (g *Game) View() *TableView { return g.view }
+
+// Done is closed when the player has left.
+func (g *Game) Done() <-chan struct{} { return g.ctx.Done() }
+
+// Quit leaves the table: pending moves fail with ErrQuit and Run returns.
+func (g *Game) Quit() {
+	g.cancel()
+	g.app.Stop()
+}
+
+// Run shows the table until the player leaves.
+func (g *Game) Run() error {
+	go g.pump()
+	go g.tick()
+	err := g.app.Run()
+	g.cancel()
+	return err
+}
+
+// post queues f to run on the UI goroutine.
+func (g *Game) post(f func()) {
+	g.mu.Lock()
+	g.queue = append(g.queue, f)
+	g.mu.Unlock()
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pump hands queued updates to the application one at a time, so that a
+// peer never blocks on a slow screen.
+func (g *Game) pump() {
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-g.wake:
+		}
+		for {
+			g.mu.Lock()
+			if len(g.queue) == 0 {
+				g.mu.Unlock()
+				break
+			}
+			fs := g.queue
+			g.queue = nil
+			g.mu.Unlock()
+			if g.ctx.Err() != nil {
+				return
+			}
+			g.app.QueueUpdateDraw(func() {
+				for _, f := range fs {
+					f()
+				}
+			})
+		}
+	}
+}
+
+// tick redraws once a second (the waiting time on the turn line).
+func (g *Game) tick() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-t.C:
+			g.post(func() {})
+		}
+	}
+}
+
+// OnStep is the seat's PeerConfig.OnStep: it takes a snapshot, works out
+// what happened, and queues a refresh of the screen.
+func (g *Game) OnStep(m *table.Machine, v *engine.View) {
+	s := TakeSnapshot(m, v, g.seat)
+	lines, end := Events(g.prev, s)
+	g.prev = s
+	g.mu.Lock()
+	g.latest = s
+	g.lines = append(g.lines, lines...)
+	if end != nil {
+		g.ends = append(g.ends, end)
+	}
+	queue := !g.pending
+	g.pending = true
+	g.mu.Unlock()
+	if queue {
+		g.post(g.refresh)
+	}
+}
+
+// refresh shows the latest snapshot (on the UI goroutine).
+func (g *Game) refresh() {
+	g.mu.Lock()
+	s, lines, ends := g.latest, g.lines, g.ends
+	g.lines, g.ends, g.pending = nil, nil, false
+	g.mu.Unlock()
+	g.view.Update(s, lines, ends)
+}
+
+// Move implements table.Mover for the player's seat: it asks the screen for
+// a move and waits for it, or for the player to leave.
+func (g *Game) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
+	r := &moveReq{reply: make(chan engine.Action, 1)}
+	g.post(func() { g.view.Request(r) })
+	select {
+	case a := <-r.reply:
+		return a, nil
+	case <-g.ctx.Done():
+		return engine.Action{}, ErrQuit
+	}
+}
+
+// Finish shows the end of the match.
+func (g *Game) Finish(m *MatchEnd) {
+	g.post(func() { g.view.Finish(m) })
+}
+
+// Say shows a line on the message line.
+func (g *Game) Say(s string) {
+	g.post(func() { g.view.say(s) })
+}

@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// put writes s at (x, y) in style, at most maxw cells wide, and returns the
+// column after it. Wide characters take their width; nothing is written
+// past x+maxw.
+func put(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
+	end := x + maxw
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		rs := g.Runes()
+		w := g.Width()
+		if w == 0 {
+			continue
+		}
+		if x+w > end {
+			break
+		}
+		scr.SetContent(x, y, rs[0], rs[1:], st)
+		for k := 1; k < w; k++ {
+			scr.SetContent(x+k, y, ' ', nil, st)
+		}
+		x += w
+	}
+	return x
+}
+
+// width returns the cells s takes.
+func width(s string) int { return uniseg.StringWidth(s) }
+
+// fill paints a rectangle.
+func fill(scr tcell.Screen, x, y, w, h int, st tcell.Style) {
+	for j := y; j < y+h; j++ {
+		for i := x; i < x+w; i++ {
+			scr.SetContent(i, j, ' ', nil, st)
+		}
+	}
+}
+
+// TileWidth and TileHeight are the size of a tile on the rack.
+const (
+	TileWidth  = 4
+	TileHeight = 2
+)
+
+// TileText returns the two lines printed on a rack tile: the number (or FJ,
+// or ?? for a face not yet opened) and a mark: the colour's letter, OKEY on
+// an okey, and on a false joker the face it plays as.
+func TileText(f, okey engine.Face) (top, bottom string) {
+	switch {
+	case f == engine.NoFace || !f.Valid():
+		return " ?? ", "    "
+	case f == engine.FalseJoker:
+		if okey.Valid() {
+			return " FJ ", pad4("=" + okey.String())
+		}
+		return " FJ ", "    "
+	}
+	top = pad4(" " + strconv.Itoa(f.Number()))
+	if f == okey {
+		return top, "OKEY"
+	}
+	return top, "  " + string(f.Colour().Letter()) + " "
+}
+
+func pad4(s string) string {
+	for len(s) < 4 {
+		s += " "
+	}
+	return s
+}
+
+// tileStyles returns the styles of a tile's two lines.
+func tileStyles(p Palette, f, okey engine.Face, face tcell.Color) (top, bottom tcell.Style) {
+	base := tcell.StyleDefault.Background(face)
+	switch {
+	case f == engine.NoFace || !f.Valid():
+		return base.Foreground(p.Dim), base
+	case f == engine.FalseJoker:
+		top = base.Foreground(p.Joker).Bold(true)
+		if okey.Valid() {
+			return top, base.Foreground(p.Number[okey.Colour()])
+		}
+		return top, base
+	}
+	top = base.Foreground(p.Number[f.Colour()]).Bold(true)
+	if f == okey {
+		return top, tcell.StyleDefault.Background(p.Okey).Foreground(face).Bold(true)
+	}
+	return top, base.Foreground(p.Number[f.Colour()])
+}
+
+// drawTile draws a rack-size tile at (x, y).
+func drawTile(scr tcell.Screen, p Palette, x, y int, f, okey engine.Face, face tcell.Color) {
+	t, b := TileText(f, okey)
+	ts, bs := tileStyles(p, f, okey, face)
+	put(scr, x, y, TileWidth, t, ts)
+	put(scr, x, y+1, TileWidth, b, bs)
+}
+
+// SmallText is a tile in one line of three cells: R7 , K13, FJ .
+func SmallText(f engine.Face) string {
+	s := f.String()
+	if f == engine.NoFace || !f.Valid() {
+		s = "??"
+	}
+	for len(s) < 3 {
+		s += " "
+	}
+	return s
+}
+
+// drawSmall draws a one-line tile and returns the column after it.
+func drawSmall(scr tcell.Screen, p Palette, x, y int, f, okey engine.Face) int {
+	st := tcell.StyleDefault.Background(p.Face).Foreground(p.Dim)
+	switch {
+	case f == engine.FalseJoker:
+		st = st.Foreground(p.Joker).Bold(true)
+	case f.Valid() && f == okey:
+		st = tcell.StyleDefault.Background(p.Okey).Foreground(p.Face).Bold(true)
+	case f.Valid():
+		st = st.Foreground(p.Number[f.Colour()]).Bold(true)
+	}
+	return put(scr, x, y, 3, SmallText(f), st)
+}

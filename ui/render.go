@@ -1,0 +1,596 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// MinWidth and MinHeight are the smallest terminal the table fits in.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// The rack's size on screen: a wooden frame around RackCols positions of a
+// tile and a one-cell gap, each row of tiles over a ledge.
+const (
+	rackW = RackCols*(TileWidth+1) + 1
+	rackH = 1 + RackRows*(TileHeight+1)
+)
+
+// Draw implements tview.Primitive.
+func (t *TableView) Draw(scr tcell.Screen) {
+	t.Box.DrawForSubclass(scr, t)
+	x, y, w, h := t.GetRect()
+	if !t.palFixed {
+		t.pal = PaletteFor(scr.Colors())
+	}
+	t.regions = t.regions[:0]
+	t.lastFrame.w, t.lastFrame.h = w, h
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	fill(scr, x, y, w, h, felt)
+	if w < MinWidth || h < MinHeight {
+		put(scr, x, y, w, fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
+		put(scr, x, y+1, w, "make it larger, or press q to leave", felt)
+		return
+	}
+	t.drawHeader(scr, x, y, w)
+	top := y + 1
+	rackY := y + h - 2 - rackH
+	t.drawPlayers(scr, x, top+1, w)
+	t.drawCentre(scr, x, top+6, w)
+	t.drawTurn(scr, x, top+9, w)
+	t.drawLog(scr, x, top+10, w, rackY-(top+10))
+	t.drawRack(scr, x+(w-rackW)/2, rackY)
+	t.drawMessage(scr, x, y+h-2, w)
+	t.drawStatus(scr, x, y+h-1, w)
+	switch t.overlay {
+	case helpOverlay:
+		t.drawHelp(scr, x, y, w, h-1)
+	case quitOverlay:
+		t.drawQuit(scr, x, y, w, rackY)
+	case handOverlay:
+		t.drawHandEnd(scr, x, y+1, w, rackY-1)
+	case matchOverlay:
+		t.drawMatchEnd(scr, x, y+1, w, rackY-1)
+	}
+}
+
+func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	st := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	fill(scr, x, y, w, 1, st)
+	s := t.snap
+	title := " okey"
+	if s != nil {
+		title += "  " + s.Ruleset
+		if s.Match != nil {
+			title += fmt.Sprintf("  hand %d", s.Match.HandNumber()+1)
+			if r := s.Match.Rules().Rounds; r > 0 {
+				title += fmt.Sprintf("/%d", r)
+			}
+		}
+		if s.Seat >= 0 && s.Seat < len(s.Names) {
+			title += "  you are " + s.Names[s.Seat]
+		}
+	}
+	put(scr, x, y, w-12, title, st.Bold(true))
+	put(scr, x+w-11, y, 11, "? help  q", st)
+}
+
+// prevSeat is the seat whose pile the player may take from: the one before
+// it in the order of play.
+func prevSeat(h *engine.Hand, seat int) int {
+	order := h.Order()
+	for i, s := range order {
+		if s == seat {
+			return order[(i+len(order)-1)%len(order)]
+		}
+	}
+	return -1
+}
+
+func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	s := t.snap
+	if s == nil {
+		put(scr, x+1, y, w-2, "starting the table...", felt)
+		return
+	}
+	h := s.HandState()
+	var scores []int
+	if s.Match != nil {
+		scores = s.Match.Scores()
+	}
+	turn, prev := -1, -1
+	if h != nil {
+		if h.Phase() == engine.PhasePlay {
+			turn, _ = h.Turn()
+		}
+		prev = prevSeat(h, s.Seat)
+	}
+	for seat := range s.Names {
+		row := y + seat
+		st := felt
+		mark := "  "
+		if seat == turn {
+			mark = "> "
+			st = st.Foreground(p.Accent).Bold(true)
+		}
+		name := s.Names[seat]
+		if seat == s.Seat {
+			name += " (you)"
+		}
+		cx := put(scr, x+1, row, 2, mark, st)
+		put(scr, cx, row, 18, name, st)
+		cx += 18
+		if h != nil && h.Phase() >= engine.PhasePlay {
+			put(scr, cx, row, 10, fmt.Sprintf("%2d tiles", len(h.Rack(seat))), felt)
+		}
+		cx += 10
+		if scores != nil {
+			put(scr, cx, row, 8, fmt.Sprintf("%4d pts", scores[seat]), felt)
+		}
+		cx += 9
+		if h != nil && h.Shown(seat) {
+			put(scr, cx, row, 5, "shown", felt.Foreground(p.Good))
+		}
+		cx += 6
+		if h == nil {
+			continue
+		}
+		pile := h.Pile(seat)
+		if len(pile) == 0 {
+			continue
+		}
+		// The rules let a player look through its own pile and the pile of
+		// the player before it; of the others it sees the top tile.
+		look := seat == s.Seat || seat == prev
+		room := (x + w - 1 - cx) / 4
+		if room < 2 {
+			continue
+		}
+		shown := pile[len(pile)-1:]
+		if look {
+			shown = pile
+		}
+		if len(shown) > room {
+			shown = shown[len(shown)-room+1:]
+		}
+		if hidden := len(pile) - len(shown); hidden > 0 {
+			lab := fmt.Sprintf("+%d", hidden)
+			if look {
+				lab = "..."
+			}
+			cx = put(scr, cx, row, 4, pad4(lab), felt.Foreground(p.Dim))
+		}
+		for _, sl := range shown {
+			cx = drawSmall(scr, p, cx, row, h.PublicFace(sl), h.Okey()) + 1
+		}
+	}
+}
+
+func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	dim := felt.Foreground(p.Dim)
+	s := t.snap
+	h := s.HandState()
+	if h == nil {
+		return
+	}
+	cx := x + 2
+	_, ind := h.Indicator()
+	put(scr, cx, y, 9, "face-up", dim)
+	if ind != engine.NoFace {
+		drawTile(scr, p, cx+1, y+1, ind, engine.NoFace, p.Face)
+	}
+	cx += 10
+	put(scr, cx, y, 6, "okey", dim)
+	if ok := h.Okey(); ok.Valid() {
+		drawTile(scr, p, cx, y+1, ok, ok, p.Face)
+	}
+	cx += 8
+	put(scr, cx, y, 8, "stock", dim)
+	if h.Phase() >= engine.PhasePlay {
+		back := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text).Bold(true)
+		put(scr, cx, y+1, 4, fmt.Sprintf("%3d ", h.StockLen()), back)
+		put(scr, cx, y+2, 4, "    ", back)
+		t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { t.draw() }})
+	}
+	cx += 8
+	prev := prevSeat(h, s.Seat)
+	put(scr, cx, y, 16, "to take", dim)
+	if from := h.LastDiscard(); from >= 0 && from == prev {
+		if pile := h.Pile(from); len(pile) > 0 {
+			drawTile(scr, p, cx, y+1, h.PublicFace(pile[len(pile)-1]), h.Okey(), p.Face)
+			put(scr, cx+5, y+1, 12, s.Name(from), dim)
+			t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { t.take() }})
+		}
+	}
+	cx += 18
+	put(scr, cx, y, 14, "your discards", dim)
+	if pile := h.Pile(s.Seat); len(pile) > 0 {
+		drawTile(scr, p, cx, y+1, h.PublicFace(pile[len(pile)-1]), h.Okey(), p.Face)
+	} else {
+		put(scr, cx, y+1, 4, "    ", tcell.StyleDefault.Background(p.Ledge))
+		put(scr, cx, y+2, 4, "    ", tcell.StyleDefault.Background(p.Ledge))
+	}
+	// A click on the own pile discards the picked-up tile.
+	t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { t.discard() }})
+	cx += 15
+	if cx+10 < x+w {
+		seats := h.Seats()
+		info := []string{fmt.Sprintf("dealer %s", s.Name(h.Dealer())), fmt.Sprintf("%d players", len(seats))}
+		if h.Phase() == engine.PhasePlay {
+			info = append(info, fmt.Sprintf("%d turns", h.Turns()))
+		}
+		for i, l := range info {
+			put(scr, cx, y+i, x+w-cx-1, l, dim)
+		}
+	}
+}
+
+// drawTurn shows whose move it is, or who is working on what, with the
+// time since the table last moved.
+func (t *TableView) drawTurn(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
+	s := t.snap
+	text := Progress(s)
+	if t.myMove() {
+		switch {
+		case !t.drawn() && t.canTake():
+			text = "your turn: draw from the stock (d) or take the discard (t)"
+		case !t.drawn():
+			text = "your turn: draw from the stock (d)"
+		default:
+			text = "your turn: discard a tile (x), or declare a win (w)"
+		}
+	}
+	if s != nil && !s.Done && !s.At.IsZero() {
+		if el := t.now().Sub(s.At); el >= 3e9 {
+			if s.Expect != s.Seat {
+				text += fmt.Sprintf("  (waiting %ds)", int(el.Seconds()))
+			}
+		}
+	}
+	put(scr, x+1, y, w-2, text, st)
+}
+
+func (t *TableView) drawLog(scr tcell.Screen, x, y, w, h int) {
+	if h <= 0 {
+		return
+	}
+	p := t.pal
+	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
+	lines := t.log
+	if len(lines) > h {
+		lines = lines[len(lines)-h:]
+	}
+	okey := engine.NoFace
+	if hs := t.snap.HandState(); hs != nil {
+		okey = hs.Okey()
+	}
+	for i, l := range lines {
+		cx := x + 1
+		for _, sp := range l {
+			if sp.Face != engine.NoFace {
+				if cx+3 > x+w-1 {
+					break
+				}
+				cx = drawSmall(scr, p, cx, y+i, sp.Face, okey)
+				continue
+			}
+			cx = put(scr, cx, y+i, x+w-1-cx, sp.Text, dim)
+		}
+	}
+}
+
+func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
+	p := t.pal
+	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
+	ledge := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Dim)
+	fill(scr, x, y, rackW, rackH, wood)
+	put(scr, x+1, y, 12, " your rack ", wood.Bold(true))
+	// The sort buttons of the rule text, and undo.
+	bx := x + rackW - 1
+	for _, b := range []struct {
+		label string
+		do    func(t *TableView)
+	}{{" u undo ", (*TableView).undo}, {" r sort runs ", func(t *TableView) { t.sort(true) }}, {" s sort sets ", func(t *TableView) { t.sort(false) }}} {
+		bx -= width(b.label) + 1
+		put(scr, bx, y, width(b.label), b.label, tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text))
+		do := b.do
+		t.regions = append(t.regions, region{bx, y, width(b.label), 1, func(t *TableView, _ bool) { do(t) }})
+	}
+	s := t.snap
+	h := s.HandState()
+	okey := engine.NoFace
+	if h != nil {
+		okey = h.Okey()
+	}
+	for row := 0; row < RackRows; row++ {
+		ty := y + 1 + row*(TileHeight+1)
+		fill(scr, x, ty+TileHeight, rackW, 1, ledge)
+		for col := 0; col < RackCols; col++ {
+			pos := row*RackCols + col
+			tx := x + 1 + col*(TileWidth+1)
+			sl := t.rack.At(pos)
+			if sl == engine.NoSlot {
+				put(scr, tx, ty, TileWidth, " .  ", wood.Foreground(p.Ledge))
+			} else {
+				face := p.Face
+				if pos == t.rack.Lifted {
+					face = p.Lifted
+				}
+				drawTile(scr, p, tx, ty, s.View.Face(h, sl), okey, face)
+			}
+			mark := ""
+			mst := ledge
+			switch {
+			case pos == t.rack.Cursor && t.rack.Lifted >= 0 && pos != t.rack.Lifted:
+				mark, mst = "^to^", ledge.Foreground(p.Cursor).Bold(true)
+			case pos == t.rack.Cursor:
+				mark, mst = "^^^^", ledge.Foreground(p.Cursor).Bold(true)
+			case pos == t.rack.Lifted:
+				mark, mst = "lift", ledge.Foreground(p.Lifted)
+			case sl != engine.NoSlot && t.hint[sl]:
+				mark, mst = "hint", ledge.Foreground(p.Hint).Bold(true)
+			}
+			if mark != "" {
+				put(scr, tx, ty+TileHeight, TileWidth, mark, mst)
+			}
+			t.regions = append(t.regions, region{tx, ty, TileWidth + 1, TileHeight + 1, func(t *TableView, double bool) { t.clickRack(pos, double) }})
+		}
+	}
+}
+
+func (t *TableView) drawMessage(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Hint)
+	if t.msgBad {
+		st = st.Foreground(p.Bad).Bold(true)
+	}
+	put(scr, x+1, y, w-2, t.msg, st)
+}
+
+func (t *TableView) drawStatus(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	key := bar.Foreground(p.Accent).Bold(true)
+	fill(scr, x, y, w, 1, bar)
+	cx := x + 1
+	var items []binding
+	switch t.overlay {
+	case helpOverlay:
+		items = []binding{{name: "any key", label: "close"}}
+	case quitOverlay:
+		items = []binding{{name: "y", label: "leave"}, {name: "n", label: "stay"}}
+	case handOverlay:
+		items = []binding{{name: "enter", label: "continue"}, {name: "?", label: "help"}, {name: "q", label: "quit"}}
+	case matchOverlay:
+		items = []binding{{name: "q", label: "quit"}}
+	default:
+		if t.rack.Lifted >= 0 {
+			items = append(items, binding{name: "arrows", label: "move"}, binding{name: "space", label: "put down"})
+		}
+		for _, b := range bindings {
+			if b.now != nil && b.now(t) && !(b.name == "space" && t.rack.Lifted >= 0) {
+				items = append(items, b)
+			}
+		}
+	}
+	for _, b := range items {
+		need := width(b.name) + 1 + width(b.label) + 2
+		if cx+need > x+w {
+			break
+		}
+		start := cx
+		cx = put(scr, cx, y, w, b.name, key)
+		cx = put(scr, cx, y, w, " "+b.label, bar)
+		cx += 2
+		if b.do != nil {
+			do := b.do
+			t.regions = append(t.regions, region{start, y, cx - start - 1, 1, func(t *TableView, _ bool) { do(t) }})
+		}
+	}
+}
+
+// panel draws an overlay box and returns its inner area.
+func (t *TableView) panel(scr tcell.Screen, x, y, w, h int, title string) (int, int, int, int) {
+	p := t.pal
+	st := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
+	fill(scr, x, y, w, h, st)
+	for i := x; i < x+w; i++ {
+		scr.SetContent(i, y, tcell.RuneHLine, nil, st)
+		scr.SetContent(i, y+h-1, tcell.RuneHLine, nil, st)
+	}
+	for j := y; j < y+h; j++ {
+		scr.SetContent(x, j, tcell.RuneVLine, nil, st)
+		scr.SetContent(x+w-1, j, tcell.RuneVLine, nil, st)
+	}
+	scr.SetContent(x, y, tcell.RuneULCorner, nil, st)
+	scr.SetContent(x+w-1, y, tcell.RuneURCorner, nil, st)
+	scr.SetContent(x, y+h-1, tcell.RuneLLCorner, nil, st)
+	scr.SetContent(x+w-1, y+h-1, tcell.RuneLRCorner, nil, st)
+	put(scr, x+2, y, w-4, " "+title+" ", st.Bold(true).Foreground(p.Accent))
+	return x + 2, y + 1, w - 4, h - 2
+}
+
+func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, "keys")
+	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
+	key := st.Foreground(t.pal.Accent).Bold(true)
+	lines := []struct{ k, v string }{}
+	for _, b := range bindings {
+		name := b.name
+		if b.name == "arrows" {
+			name = "arrows home end"
+		}
+		if b.name == "space" {
+			name = "space enter"
+		}
+		if b.name == "u" {
+			name = "u ctrl-z"
+		}
+		if b.name == "x" {
+			name = "x delete"
+		}
+		lines = append(lines, struct{ k, v string }{name, b.help})
+	}
+	lines = append(lines,
+		struct{ k, v string }{"mouse", "click a tile: pick up / put down; double click: discard;"},
+		struct{ k, v string }{"", "click the stock: draw; the discard to take: take; your pile: discard"},
+		struct{ k, v string }{"", "you may look through your own pile and the one before you"})
+	for i, l := range lines {
+		if i >= ih {
+			break
+		}
+		put(scr, ix, iy+i, 16, l.k, key)
+		put(scr, ix+17, iy+i, iw-17, l.v, st)
+	}
+}
+
+func (t *TableView) drawQuit(scr tcell.Screen, x, y, w, h int) {
+	pw, ph := 56, 6
+	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, "leave the table?")
+	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
+	put(scr, ix, iy, iw, "The match is not over. If you leave, the table stops;", st)
+	put(scr, ix, iy+1, iw, "what was played so far stays saved in the data dir.", st)
+	put(scr, ix, iy+3, iw, "y: leave   n: stay", st.Foreground(t.pal.Accent).Bold(true))
+}
+
+// drawGroups draws groups of tiles in a line, wrapping, and returns the row
+// after the last.
+func (t *TableView) drawGroups(scr tcell.Screen, x, y, w int, groups [][]engine.Face, okey engine.Face) int {
+	cx := x
+	for _, g := range groups {
+		need := len(g)*4 + 1
+		if cx > x && cx+need > x+w {
+			cx = x
+			y++
+		}
+		for _, f := range g {
+			cx = drawSmall(scr, t.pal, cx, y, f, okey) + 1
+		}
+		cx += 2
+	}
+	return y + 1
+}
+
+func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
+	if len(t.ends) == 0 {
+		return
+	}
+	e := t.ends[0]
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, fmt.Sprintf("hand %d is over", e.Hand+1))
+	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
+	good := st.Foreground(t.pal.Good).Bold(true)
+	row := iy
+	if e.Result.Winner < 0 {
+		put(scr, ix, row, iw, "The stock ran out: no one won this hand.", good)
+		row += 2
+	} else {
+		how := "groups"
+		if e.Result.Kind == engine.Pairs {
+			how = "seven pairs"
+		}
+		line := fmt.Sprintf("%s won with %s", e.Winner, how)
+		if e.Result.OkeyDiscard {
+			line += ", finishing with an okey"
+		}
+		if e.Result.OneColour < engine.NumColours {
+			line += ", all " + e.Result.OneColour.String()
+		}
+		cx := put(scr, ix, row, iw, line, good)
+		if e.Discard != engine.NoFace {
+			cx = put(scr, cx, row, iw, "  final discard ", st)
+			drawSmall(scr, t.pal, cx, row, e.Discard, e.Okey)
+		}
+		row++
+		var gs [][]engine.Face
+		for _, g := range e.Result.Groups {
+			gs = append(gs, g.Tiles)
+		}
+		row = t.drawGroups(scr, ix, row+1, iw, gs, e.Okey) + 1
+	}
+	put(scr, ix, row, iw, fmt.Sprintf("%-18s %7s %7s", "", "change", "score"), st.Foreground(t.pal.Dim))
+	row++
+	for seat, name := range e.Names {
+		if row >= iy+ih-1 {
+			break
+		}
+		put(scr, ix, row, iw, fmt.Sprintf("%-18.18s %+7d %7d", name, e.Deltas[seat], e.Scores[seat]), st)
+		row++
+	}
+	next := "enter: next hand"
+	if e.Over {
+		next = "enter: the match result"
+	}
+	put(scr, ix, iy+ih-1, iw, next, st.Foreground(t.pal.Accent).Bold(true))
+}
+
+func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
+	m := t.final
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, "the match is over")
+	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
+	row := iy
+	if m.Err != nil {
+		put(scr, ix, row, iw, "The match stopped: "+m.Err.Error(), st.Foreground(t.pal.Bad).Bold(true))
+		row += 2
+	}
+	names := []string{}
+	if t.snap != nil {
+		names = t.snap.Names
+	}
+	for _, r := range m.Ranking {
+		name := fmt.Sprintf("seat %d", r.Seat)
+		if r.Seat < len(names) {
+			name = names[r.Seat]
+		}
+		line := fmt.Sprintf("%d. %-18.18s %5d", r.Place, name, r.Score)
+		s := st
+		if r.Place == 1 {
+			s = s.Foreground(t.pal.Good).Bold(true)
+		}
+		put(scr, ix, row, iw, line, s)
+		row++
+	}
+	row++
+	vst := st.Foreground(t.pal.Good).Bold(true)
+	if !m.Verified {
+		vst = st.Foreground(t.pal.Bad).Bold(true)
+	}
+	if m.Verdict != "" {
+		put(scr, ix, row, iw, m.Verdict, vst)
+		row++
+	}
+	if m.Transcript != "" {
+		for _, l := range wrap("transcript saved: "+m.Transcript, iw) {
+			if row >= iy+ih-1 {
+				break
+			}
+			put(scr, ix, row, iw, l, st)
+			row++
+		}
+	}
+	put(scr, ix, iy+ih-1, iw, "q: quit", st.Foreground(t.pal.Accent).Bold(true))
+}
+
+// wrap cuts s into lines of at most w cells (at any character: paths).
+func wrap(s string, w int) []string {
+	var out []string
+	for width(s) > w && w > 0 {
+		r := []rune(s)
+		out = append(out, string(r[:w]))
+		s = string(r[w:])
+	}
+	return append(out, strings.TrimSpace(s))
+}

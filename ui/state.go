@@ -1,0 +1,247 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+)
+
+// Snapshot is what the table screen shows: a copy of the public state and of
+// the player's view after one protocol step. The UI never reads the live
+// machine: a peer's goroutine takes a snapshot after every step.
+type Snapshot struct {
+	Seat     int      // the player's seat
+	Names    []string // seat names
+	Ruleset  string
+	Match    *engine.Match // a clone; nil before the first hand's randomness
+	View     engine.View   // the player's view (a copy)
+	Step     uint32
+	Hand     uint32
+	Expect   int        // the seat that must speak next, -1 when done
+	Kind     table.Kind // what it must send
+	Done     bool
+	Aborted  *table.Violation
+	At       time.Time // when the step was applied
+	Finished []table.HandLog
+}
+
+// TakeSnapshot copies what the UI needs from a machine and a view. It is
+// called from the peer's goroutine (PeerConfig.OnStep).
+func TakeSnapshot(m *table.Machine, v *engine.View, seat int) *Snapshot {
+	cfg := m.Config()
+	s := &Snapshot{Seat: seat, Ruleset: cfg.Ruleset, Step: m.Step(), Hand: m.HandNumber(), Done: m.Done(),
+		Aborted: m.Aborted(), At: time.Now(), Finished: m.Hands()}
+	for _, st := range cfg.Seats {
+		s.Names = append(s.Names, st.Name)
+	}
+	if mt := m.Match(); mt != nil {
+		s.Match = mt.Clone()
+	}
+	if v != nil {
+		s.View = *v
+	} else {
+		s.View = *engine.NewView(seat)
+	}
+	s.Expect, s.Kind = m.Expect()
+	return s
+}
+
+// Hand returns the current hand, or nil.
+func (s *Snapshot) HandState() *engine.Hand {
+	if s == nil || s.Match == nil {
+		return nil
+	}
+	return s.Match.Hand()
+}
+
+// Name returns a seat's display name, "you" for the player.
+func (s *Snapshot) Name(seat int) string {
+	if seat == s.Seat {
+		return "you"
+	}
+	if seat >= 0 && seat < len(s.Names) {
+		return s.Names[seat]
+	}
+	return fmt.Sprintf("seat %d", seat)
+}
+
+// does writes "NAME verbs" for another seat, "you verb" for the player.
+func (s *Snapshot) does(seat int, third, first string) string {
+	if seat == s.Seat {
+		return "you " + first
+	}
+	return s.Name(seat) + " " + third
+}
+
+// MyTurn reports whether the player must move now (a move, not a protocol step).
+func (s *Snapshot) MyTurn() bool {
+	return s != nil && !s.Done && s.Expect == s.Seat && s.Kind == table.KindMove
+}
+
+// Span is a piece of a log line: text, or a tile face.
+type Span struct {
+	Text string
+	Face engine.Face // engine.NoFace for text
+}
+
+// Line is one log line.
+type Line []Span
+
+func (l Line) String() string {
+	out := ""
+	for _, sp := range l {
+		if sp.Face != engine.NoFace {
+			out += sp.Face.String()
+		} else {
+			out += sp.Text
+		}
+	}
+	return out
+}
+
+func txt(s string) Span          { return Span{Text: s, Face: engine.NoFace} }
+func tile(f engine.Face) Span     { return Span{Face: f} }
+func txtf(f string, a ...any) Span { return txt(fmt.Sprintf(f, a...)) }
+
+// HandEnd is what the end-of-hand screen shows.
+type HandEnd struct {
+	Hand    uint32
+	Result  engine.HandResult
+	Winner  string
+	Discard engine.Face // the winner's final discard (NoFace for none)
+	Deltas  []int
+	Scores  []int
+	Names   []string
+	Over    bool // the match ended with this hand
+	Ranking []engine.Standing
+	Okey    engine.Face
+}
+
+// Events compares two consecutive snapshots and tells what happened: log
+// lines, and the end of a hand.
+func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
+	if cur == nil || cur.Match == nil {
+		return nil, nil
+	}
+	ch := cur.Match.Hand()
+	if prev == nil || prev.Match == nil || prev.Match.HandNumber() != cur.Match.HandNumber() {
+		lines = append(lines, Line{txtf("hand %d: %s deals", cur.Match.HandNumber()+1, cur.Name(ch.Dealer()))})
+		if prev == nil || prev.Match == nil {
+			return lines, nil
+		}
+		// The previous hand's end was reported at its last move.
+		return lines, nil
+	}
+	ph := prev.Match.Hand()
+	if ph.Phase() < engine.PhasePlay && ch.Phase() >= engine.PhasePlay {
+		_, ind := ch.Indicator()
+		lines = append(lines, Line{txt("face-up tile "), tile(ind), txt(", okey "), tile(ch.Okey()),
+			txt("; " + cur.does(ch.Order()[0], "starts", "start"))})
+	}
+	if ph.Phase() != engine.PhasePlay {
+		return lines, nil
+	}
+	n := cur.Match.Players()
+	grew := -1
+	for s := 0; s < n; s++ {
+		if len(ch.Rack(s)) > len(ph.Rack(s)) {
+			grew = s
+		}
+	}
+	for s := 0; s < n; s++ {
+		pp, cp := ph.Pile(s), ch.Pile(s)
+		switch {
+		case len(cp) > len(pp):
+			lines = append(lines, Line{txt(cur.does(s, "discards ", "discard ")), tile(ch.PublicFace(cp[len(cp)-1]))})
+		case len(cp) < len(pp) && grew >= 0:
+			lines = append(lines, Line{txt(cur.does(grew, "takes ", "take ")), tile(ch.PublicFace(pp[len(pp)-1]))})
+		}
+		if ch.Shown(s) && !ph.Shown(s) {
+			_, ind := ch.Indicator()
+			lines = append(lines, Line{txt(cur.does(s, "shows ", "show ")), tile(ind), txt(" (gösterme)")})
+		}
+	}
+	if ch.StockLen() < ph.StockLen() && grew >= 0 {
+		lines = append(lines, Line{txt(cur.does(grew, "draws from the stock", "draw from the stock"))})
+	}
+	if res, ok := ch.Result(); ok && ph.Phase() == engine.PhasePlay {
+		end = &HandEnd{Hand: cur.Hand, Result: res, Names: cur.Names, Scores: cur.Match.Scores(),
+			Over: cur.Match.Over(), Discard: engine.NoFace, Okey: ch.Okey()}
+		before := prev.Match.Scores()
+		for i, sc := range end.Scores {
+			end.Deltas = append(end.Deltas, sc-before[i])
+		}
+		if end.Over {
+			end.Ranking = cur.Match.Ranking()
+		}
+		if res.Winner >= 0 {
+			end.Winner = cur.Name(res.Winner)
+			kept := map[engine.Slot]bool{}
+			for _, s := range ch.Rack(res.Winner) {
+				kept[s] = true
+			}
+			for _, s := range ph.Rack(res.Winner) {
+				if !kept[s] {
+					end.Discard = ch.PublicFace(s)
+				}
+			}
+			how := "groups"
+			if res.Kind == engine.Pairs {
+				how = "seven pairs"
+			}
+			l := Line{txt(cur.does(res.Winner, "wins with ", "win with ") + how)}
+			if end.Discard != engine.NoFace {
+				l = append(l, txt(", discarding "), tile(end.Discard))
+			}
+			lines = append(lines, l)
+		} else {
+			lines = append(lines, Line{txt("the stock is empty: the hand ends with no winner")})
+		}
+	}
+	return lines, end
+}
+
+// Progress says who is working on what while the table runs its protocol
+// (shuffling, re-keying, proving), or whose move it is.
+func Progress(s *Snapshot) string {
+	if s == nil {
+		return "starting the table"
+	}
+	if s.Aborted != nil {
+		return fmt.Sprintf("the match stopped: %s broke %s", s.Name(s.Aborted.Seat), s.Aborted.Rule)
+	}
+	if s.Done {
+		return "the match is over"
+	}
+	who := s.Name(s.Expect)
+	n := len(s.Names)
+	k := s.Expect + 1
+	switch s.Kind {
+	case table.KindHello:
+		return fmt.Sprintf("waiting for %s to join", who)
+	case table.KindShuffle:
+		return fmt.Sprintf("shuffling: %s locks and shuffles the tiles (%d/%d)", who, k, n)
+	case table.KindRekey:
+		return fmt.Sprintf("re-keying: %s re-keys every tile, with proofs (%d/%d)", who, k, n)
+	case table.KindOpen:
+		return fmt.Sprintf("opening: %s helps turn up a tile", who)
+	case table.KindDeal:
+		return fmt.Sprintf("dealing: %s hands out the keys to the dealt tiles (%d/%d)", who, k, n)
+	case table.KindShare:
+		drawer := -1
+		if h := s.HandState(); h != nil {
+			drawer, _ = h.Turn()
+		}
+		return fmt.Sprintf("%s opens the drawn tile for %s", who, s.Name(drawer))
+	case table.KindAudit:
+		return fmt.Sprintf("audit: %s reveals its keys, every proof is checked (%d/%d)", who, k, n)
+	case table.KindMove:
+		if s.Expect == s.Seat {
+			return "your turn"
+		}
+		return fmt.Sprintf("%s to play", who)
+	}
+	return fmt.Sprintf("%s: %v", who, s.Kind)
+}

@@ -1,0 +1,685 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// overlay is a panel drawn over the table.
+type overlay uint8
+
+const (
+	noOverlay overlay = iota
+	helpOverlay
+	quitOverlay
+	handOverlay
+	matchOverlay
+)
+
+// MatchEnd is what the end-of-match screen shows besides the ranking: the
+// transcript's verification and where it is saved.
+type MatchEnd struct {
+	Err        error // the match did not finish (a peer failed, a cheater was named)
+	Transcript string
+	Verified   bool
+	Verdict    string // one line: honest, or who cheated, or why the file does not hold
+	Ranking    []engine.Standing
+	Scores     []int
+}
+
+// moveReq is a pending request for the player's move.
+type moveReq struct {
+	reply chan engine.Action
+}
+
+// region is a clickable area of the last drawn frame.
+type region struct {
+	x, y, w, h int
+	click      func(t *TableView, double bool)
+}
+
+// TableView is the table screen: a tview primitive that draws a Snapshot,
+// keeps the player's rack arrangement, and turns keys and clicks into
+// moves. It never decides a rule: every move is tried on a copy of the
+// engine state before it is sent, and refused with the engine's reason.
+type TableView struct {
+	*tview.Box
+	pal       Palette
+	palFixed  bool
+	snap      *Snapshot
+	rack      *Rack
+	handKey   int  // hand number + 1 the rack belongs to (0: none)
+	laidOut   bool // the hand's tiles have been laid out in face order
+	log       []Line
+	msg       string
+	msgBad    bool
+	hint      map[engine.Slot]bool
+	req       *moveReq
+	ends      []*HandEnd
+	final     *MatchEnd
+	overlay   overlay
+	quit      func() // called when the player confirms leaving
+	regions   []region
+	now       func() time.Time
+	lastFrame struct{ w, h int }
+}
+
+// NewTableView returns an empty table screen. quit is called when the player
+// leaves (after confirming, during a match).
+func NewTableView(quit func()) *TableView {
+	t := &TableView{Box: tview.NewBox(), rack: NewRack(), quit: quit, now: time.Now, pal: Palette256}
+	return t
+}
+
+// SetPalette fixes the palette (the default follows the screen's colours).
+func (t *TableView) SetPalette(p Palette) { t.pal, t.palFixed = p, true }
+
+// Rack returns the player's rack arrangement.
+func (t *TableView) Rack() *Rack { return t.rack }
+
+// Message returns the message line's text.
+func (t *TableView) Message() string { return t.msg }
+
+// Update shows a new snapshot, with the log lines and the hand end that led
+// to it. Call it from the UI goroutine.
+func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
+	t.log = append(t.log, lines...)
+	if len(t.log) > 500 {
+		t.log = t.log[len(t.log)-500:]
+	}
+	for _, e := range ends {
+		t.ends = append(t.ends, e)
+		if t.overlay == noOverlay {
+			t.overlay = handOverlay
+		}
+	}
+	if s == nil {
+		return
+	}
+	t.snap = s
+	h := s.HandState()
+	if h == nil || h.Phase() < engine.PhasePlay {
+		return
+	}
+	if t.handKey != int(s.Hand)+1 {
+		t.rack.Clear()
+		t.handKey = int(s.Hand) + 1
+		t.hint = nil
+		t.laidOut = false
+	}
+	slots, faces := s.View.Rack(h)
+	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {
+		// The dealt tiles are all open: lay them out in face order once.
+		t.rack.Clear()
+		t.laidOut = true
+	}
+	t.rack.Sync(slots, faces)
+}
+
+// Request asks the player for a move; the move is sent on reply.
+func (t *TableView) Request(r *moveReq) {
+	t.req = r
+	t.hint = nil
+}
+
+// Cancel withdraws a pending request (the match stopped).
+func (t *TableView) Cancel() { t.req = nil }
+
+// Finish shows the end of the match.
+func (t *TableView) Finish(m *MatchEnd) {
+	t.final = m
+	t.req = nil
+	if t.overlay != helpOverlay {
+		t.overlay = matchOverlay
+	}
+}
+
+func (t *TableView) say(s string)    { t.msg, t.msgBad = s, false }
+func (t *TableView) refuse(s string) { t.msg, t.msgBad = s, true }
+
+// inMatch reports whether leaving now would abandon a match.
+func (t *TableView) inMatch() bool { return t.final == nil }
+
+// --- moves -----------------------------------------------------------------
+
+// reason turns an engine refusal into a short sentence.
+func reason(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrTurn):
+		return "it is not your turn"
+	case errors.Is(err, engine.ErrMustDraw):
+		return "draw from the stock (d) or take the discard (t) first"
+	case errors.Is(err, engine.ErrDrawn):
+		return "you have drawn already: discard a tile (x)"
+	case errors.Is(err, engine.ErrEmptyStock):
+		return "the stock is empty"
+	case errors.Is(err, engine.ErrStockLeft):
+		return "the stock is not empty: draw (d)"
+	case errors.Is(err, engine.ErrNoDiscard):
+		return "there is no discard to take"
+	case errors.Is(err, engine.ErrShow):
+		return "gösterme only before your first draw, once a hand"
+	case errors.Is(err, engine.ErrNotWinning):
+		return "that is not a winning hand"
+	case errors.Is(err, engine.ErrNotHeld):
+		return "that tile is not on your rack"
+	case errors.Is(err, engine.ErrPhase):
+		return "not now"
+	}
+	return strings.TrimPrefix(err.Error(), "engine: ")
+}
+
+// myHand returns the hand when the player is asked for a move; otherwise it
+// refuses with the reason and returns nil.
+func (t *TableView) myHand() *engine.Hand {
+	s := t.snap
+	h := s.HandState()
+	switch {
+	case h == nil || h.Phase() != engine.PhasePlay:
+		t.refuse("no hand is being played")
+		return nil
+	case t.final != nil:
+		t.refuse("the match is over")
+		return nil
+	}
+	if seat, _ := h.Turn(); seat != s.Seat {
+		t.refuse(fmt.Sprintf("it is not your turn: %s plays", s.Name(seat)))
+		return nil
+	}
+	if t.req == nil {
+		t.refuse("wait: the table is still working on the last move")
+		return nil
+	}
+	return h
+}
+
+// send tries a on a copy of the engine state and sends it when it holds.
+func (t *TableView) send(a engine.Action, done string) bool {
+	c := t.snap.Match.Clone()
+	if err := c.Apply(a); err != nil {
+		t.refuse(reason(err))
+		return false
+	}
+	t.req.reply <- a
+	t.req = nil
+	t.hint = nil
+	t.say(done)
+	return true
+}
+
+func (t *TableView) face(s engine.Slot) engine.Face {
+	return t.snap.View.Face(t.snap.HandState(), s)
+}
+
+// target is the tile a discard or a win is about: the lifted tile, or the
+// one under the cursor.
+func (t *TableView) target() engine.Slot {
+	if t.rack.Lifted >= 0 {
+		return t.rack.At(t.rack.Lifted)
+	}
+	return t.rack.At(t.rack.Cursor)
+}
+
+func (t *TableView) draw() {
+	h := t.myHand()
+	if h == nil {
+		return
+	}
+	if h.StockLen() == 0 {
+		t.send(engine.Action{Kind: engine.ActExhaust, Seat: t.snap.Seat, Slot: engine.NoSlot},
+			"the stock is empty: the hand ends")
+		return
+	}
+	t.send(engine.Action{Kind: engine.ActDraw, Seat: t.snap.Seat, Slot: engine.NoSlot}, "you draw from the stock")
+}
+
+func (t *TableView) take() {
+	h := t.myHand()
+	if h == nil {
+		return
+	}
+	f := engine.NoFace
+	if from := h.LastDiscard(); from >= 0 {
+		if p := h.Pile(from); len(p) > 0 {
+			f = h.PublicFace(p[len(p)-1])
+		}
+	}
+	t.send(engine.Action{Kind: engine.ActTake, Seat: t.snap.Seat, Slot: engine.NoSlot}, "you take the "+f.String())
+}
+
+func (t *TableView) discard() {
+	h := t.myHand()
+	if h == nil {
+		return
+	}
+	s := t.target()
+	if s == engine.NoSlot {
+		t.refuse("put the cursor on the tile to discard")
+		return
+	}
+	f := t.face(s)
+	if f == engine.NoFace {
+		t.refuse("that tile is not open to you yet")
+		return
+	}
+	t.send(engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: s,
+		Faces: []engine.SlotFace{{Slot: s, Face: f}}}, "you discard the "+f.String())
+}
+
+func (t *TableView) win() {
+	h := t.myHand()
+	if h == nil {
+		return
+	}
+	if _, drawn := h.Turn(); !drawn {
+		t.refuse(reason(engine.ErrMustDraw))
+		return
+	}
+	s := t.target()
+	a, ok := t.snap.View.WinAction(h, s)
+	if !ok {
+		if s == engine.NoSlot {
+			t.refuse("put the cursor on the tile to finish with")
+			return
+		}
+		t.refuse(fmt.Sprintf("no win: the rest is not a winning hand when you finish with the %v", t.face(s)))
+		return
+	}
+	what := "you declare a win"
+	if s != engine.NoSlot {
+		what += ", finishing with the " + t.face(s).String()
+	}
+	t.send(a, what)
+}
+
+func (t *TableView) show() {
+	h := t.myHand()
+	if h == nil {
+		return
+	}
+	_, ind := h.Indicator()
+	slots, faces := t.snap.View.Rack(h)
+	for i, s := range slots {
+		if faces[i] == ind {
+			t.send(engine.Action{Kind: engine.ActShow, Seat: t.snap.Seat, Slot: s,
+				Faces: []engine.SlotFace{{Slot: s, Face: ind}}}, "you show the "+ind.String()+" (gösterme)")
+			return
+		}
+	}
+	t.refuse("gösterme needs a tile like the face-up " + ind.String() + " on your rack")
+}
+
+func (t *TableView) sort(runs bool) {
+	h := t.snap.HandState()
+	if h == nil || h.Phase() < engine.PhasePlay {
+		t.refuse("no tiles to sort yet")
+		return
+	}
+	slots, faces := t.snap.View.Rack(h)
+	t.rack.Sort(h.Okey(), slots, faces, runs)
+	if runs {
+		t.say("sorted by runs")
+	} else {
+		t.say("sorted by sets")
+	}
+}
+
+func (t *TableView) undo() {
+	if !t.rack.Undo() {
+		t.refuse("nothing to undo")
+		return
+	}
+	if h := t.snap.HandState(); h != nil {
+		slots, faces := t.snap.View.Rack(h)
+		t.rack.Sync(slots, faces)
+	}
+	t.say("rack move undone")
+}
+
+func (t *TableView) lift() {
+	if t.rack.Lifted >= 0 {
+		if t.rack.Drop() {
+			t.say("tile moved")
+		} else {
+			t.say("tile put back")
+		}
+		return
+	}
+	if !t.rack.Lift() {
+		t.refuse("no tile there to pick up")
+		return
+	}
+	t.say("tile picked up: move it with the arrows, put it down with space")
+}
+
+// Hint explains, from the engine's analysis, what to do with the rack: the
+// discard that leaves it closest to a win, and how close; it marks the
+// tiles and moves the cursor to the first.
+func (t *TableView) Hint() {
+	s := t.snap
+	h := s.HandState()
+	if h == nil || h.Phase() != engine.PhasePlay {
+		t.refuse("no hand is being played")
+		return
+	}
+	slots, faces := s.View.Rack(h)
+	for _, f := range faces {
+		if f == engine.NoFace {
+			t.refuse("wait until all your tiles are open")
+			return
+		}
+	}
+	okey := h.Okey()
+	t.hint = map[engine.Slot]bool{}
+	mark := func(want []engine.Face) {
+		first := -1
+		for i, f := range faces {
+			for _, w := range want {
+				if f == w {
+					t.hint[slots[i]] = true
+					if p := t.rack.Find(slots[i]); p >= 0 && (first < 0 || p < first) {
+						first = p
+					}
+				}
+			}
+		}
+		if first >= 0 && t.rack.Lifted < 0 {
+			t.rack.Cursor = first
+		}
+	}
+	switch len(faces) {
+	case engine.WinSize + 1:
+		if wins := engine.WinningDiscards(okey, faces); len(wins) > 0 {
+			mark(wins[:1])
+			t.say(fmt.Sprintf("you can win: finish with the %v and declare (w)", wins[0]))
+			return
+		}
+		best, d := engine.BestDiscards(okey, faces)
+		if d < 0 || len(best) == 0 {
+			t.refuse("no hint for this rack")
+			return
+		}
+		mark(best)
+		t.say(fmt.Sprintf("discard %s: then %s", joinFaces(best, " or "), away(d)))
+	case engine.WinSize:
+		d := engine.Distance(okey, faces)
+		msg := "you are " + away(d)
+		seat, drawn := h.Turn()
+		if seat == s.Seat && !drawn {
+			top := engine.NoFace
+			if from := h.LastDiscard(); from >= 0 {
+				if p := h.Pile(from); len(p) > 0 {
+					top = h.PublicFace(p[len(p)-1])
+				}
+			}
+			if top.Valid() {
+				if _, d2 := engine.BestDiscards(okey, append(append([]engine.Face(nil), faces...), top)); d2 >= 0 && d2 < d {
+					msg += fmt.Sprintf("; take the %v (t): it brings you to %s", top, away(d2))
+				} else {
+					msg += "; draw from the stock (d)"
+				}
+			}
+		}
+		t.hint = nil
+		t.say(msg)
+	default:
+		t.hint = nil
+		t.refuse(fmt.Sprintf("no hint for a rack of %d tiles", len(faces)))
+	}
+}
+
+func away(d int) string {
+	switch d {
+	case 0:
+		return "a winning hand"
+	case 1:
+		return "1 tile from a win"
+	}
+	return fmt.Sprintf("%d tiles from a win", d)
+}
+
+func joinFaces(fs []engine.Face, sep string) string {
+	var s []string
+	for _, f := range fs {
+		s = append(s, f.String())
+	}
+	return strings.Join(s, sep)
+}
+
+// --- keys ------------------------------------------------------------------
+
+// binding is one action of the key table: it drives the handler, the help
+// screen and the status bar.
+type binding struct {
+	keys  []tcell.Key
+	runes []rune
+	name  string // how help and the status bar write the key
+	label string // the status bar's word
+	help  string
+	do    func(t *TableView)
+	now   func(t *TableView) bool // shown in the status bar now
+}
+
+func (t *TableView) myMove() bool { return t.req != nil && t.final == nil }
+
+func (t *TableView) drawn() bool {
+	if h := t.snap.HandState(); h != nil {
+		_, d := h.Turn()
+		return d
+	}
+	return false
+}
+
+func (t *TableView) canTake() bool {
+	h := t.snap.HandState()
+	if h == nil {
+		return false
+	}
+	from := h.LastDiscard()
+	return from >= 0 && len(h.Pile(from)) > 0
+}
+
+var bindings = []binding{
+	{keys: []tcell.Key{tcell.KeyLeft, tcell.KeyRight, tcell.KeyUp, tcell.KeyDown}, name: "arrows", label: "move",
+		help: "move the cursor on the rack (with a tile picked up: where it goes)"},
+	{runes: []rune{' '}, keys: []tcell.Key{tcell.KeyEnter}, name: "space", label: "pick up",
+		help: "pick up the tile under the cursor; again: put it down there (tiles make room)",
+		do:   (*TableView).lift, now: func(t *TableView) bool { return true }},
+	{keys: []tcell.Key{tcell.KeyEscape}, name: "esc", label: "put back", help: "put a picked-up tile back; close a panel",
+		do:  func(t *TableView) { t.rack.Lifted = -1; t.say("tile put back") },
+		now: func(t *TableView) bool { return t.rack.Lifted >= 0 }},
+	{runes: []rune{'d'}, name: "d", label: "draw", help: "draw the next tile from the stock (stock empty: end the hand)",
+		do: (*TableView).draw, now: func(t *TableView) bool { return t.myMove() && !t.drawn() }},
+	{runes: []rune{'t'}, name: "t", label: "take", help: "take the tile the player before you just discarded",
+		do: (*TableView).take, now: func(t *TableView) bool { return t.myMove() && !t.drawn() && t.canTake() }},
+	{runes: []rune{'x'}, keys: []tcell.Key{tcell.KeyDelete}, name: "x", label: "discard",
+		help: "discard the picked-up tile, or the one under the cursor",
+		do:   (*TableView).discard, now: func(t *TableView) bool { return t.myMove() && t.drawn() }},
+	{runes: []rune{'w'}, name: "w", label: "win", help: "declare a win, finishing with the tile under the cursor (on a gap: seven pairs with no discard, where allowed)",
+		do: (*TableView).win, now: func(t *TableView) bool { return t.myMove() && t.drawn() }},
+	{runes: []rune{'g'}, name: "g", label: "show", help: "gösterme: show your tile like the face-up one (before your first draw)",
+		do: (*TableView).show, now: func(t *TableView) bool {
+			h := t.snap.HandState()
+			if !t.myMove() || h == nil || !h.CanShow(t.snap.Seat) {
+				return false
+			}
+			_, ind := h.Indicator()
+			_, faces := t.snap.View.Rack(h)
+			return slices.Contains(faces, ind)
+		}},
+	{runes: []rune{'s'}, name: "s", label: "sets", help: "sort sets: lay the rack out in sets first, then runs, then the rest",
+		do: func(t *TableView) { t.sort(false) }, now: func(t *TableView) bool { return t.rack.Lifted < 0 }},
+	{runes: []rune{'r'}, name: "r", label: "runs", help: "sort runs: lay the rack out in runs first, then sets, then the rest",
+		do: func(t *TableView) { t.sort(true) }, now: func(t *TableView) bool { return t.rack.Lifted < 0 }},
+	{runes: []rune{'h'}, name: "h", label: "hint", help: "hint: the discard the analysis recommends and how many tiles you are from a win",
+		do: (*TableView).Hint, now: func(t *TableView) bool { return t.myMove() }},
+	{runes: []rune{'u'}, keys: []tcell.Key{tcell.KeyCtrlZ}, name: "u", label: "undo", help: "undo the last rack move or sort",
+		do: (*TableView).undo, now: func(t *TableView) bool { return t.rack.CanUndo() && t.rack.Lifted < 0 }},
+	{runes: []rune{'?'}, name: "?", label: "help", help: "this help",
+		do: func(t *TableView) { t.overlay = helpOverlay }, now: func(t *TableView) bool { return true }},
+	{runes: []rune{'q'}, keys: []tcell.Key{tcell.KeyCtrlC}, name: "q", label: "quit", help: "leave (asks first during a match)",
+		do: (*TableView).askQuit, now: func(t *TableView) bool { return true }},
+}
+
+func (t *TableView) askQuit() {
+	if !t.inMatch() {
+		t.quit()
+		return
+	}
+	t.overlay = quitOverlay
+}
+
+// Key handles one key press; it is the InputHandler's body.
+func (t *TableView) Key(ev *tcell.EventKey) {
+	switch t.overlay {
+	case helpOverlay:
+		t.overlay = noOverlay
+		t.reopen()
+		return
+	case quitOverlay:
+		switch {
+		case ev.Rune() == 'y' || ev.Rune() == 'Y':
+			t.quit()
+		default:
+			t.overlay = noOverlay
+			t.say("you stay at the table")
+		}
+		return
+	case handOverlay:
+		switch {
+		case ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyEscape || ev.Rune() == ' ':
+			t.nextEnd()
+			return
+		case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC:
+			t.askQuit()
+			return
+		case ev.Rune() == '?':
+			t.overlay = helpOverlay
+			return
+		}
+		return
+	case matchOverlay:
+		if ev.Rune() == 'q' || ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC {
+			t.quit()
+		}
+		return
+	}
+	switch ev.Key() {
+	case tcell.KeyLeft:
+		t.rack.MoveCursor(-1, 0)
+		return
+	case tcell.KeyRight:
+		t.rack.MoveCursor(1, 0)
+		return
+	case tcell.KeyUp:
+		t.rack.MoveCursor(0, -1)
+		return
+	case tcell.KeyDown:
+		t.rack.MoveCursor(0, 1)
+		return
+	case tcell.KeyHome:
+		t.rack.Cursor -= t.rack.Cursor % RackCols
+		return
+	case tcell.KeyEnd:
+		t.rack.Cursor += RackCols - 1 - t.rack.Cursor%RackCols
+		return
+	}
+	for _, b := range bindings {
+		if b.do == nil {
+			continue
+		}
+		hit := false
+		for _, k := range b.keys {
+			if ev.Key() == k && k != tcell.KeyRune {
+				hit = true
+			}
+		}
+		for _, r := range b.runes {
+			if ev.Key() == tcell.KeyRune && ev.Rune() == r {
+				hit = true
+			}
+		}
+		if hit {
+			b.do(t)
+			return
+		}
+	}
+	if ev.Key() == tcell.KeyRune {
+		t.refuse(fmt.Sprintf("%q does nothing here: ? lists the keys", ev.Rune()))
+	}
+}
+
+// nextEnd closes the shown hand end, showing the next one if any.
+func (t *TableView) nextEnd() {
+	if len(t.ends) > 0 {
+		t.ends = t.ends[1:]
+	}
+	t.overlay = noOverlay
+	t.reopen()
+}
+
+// reopen shows the panel that is still due after another was closed.
+func (t *TableView) reopen() {
+	switch {
+	case len(t.ends) > 0:
+		t.overlay = handOverlay
+	case t.final != nil:
+		t.overlay = matchOverlay
+	}
+}
+
+// InputHandler implements tview.Primitive.
+func (t *TableView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return t.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) { t.Key(ev) })
+}
+
+// MouseHandler implements tview.Primitive: clicks on the rack pick up and
+// put down tiles (a double click discards), on the stock draw, on the
+// discard to take take it, on the status bar run that key.
+func (t *TableView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return t.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
+		if action != tview.MouseLeftClick && action != tview.MouseLeftDoubleClick {
+			return false, nil
+		}
+		setFocus(t)
+		x, y := ev.Position()
+		t.Click(x, y, action == tview.MouseLeftDoubleClick)
+		return true, nil
+	})
+}
+
+// Click handles a click at screen cell (x, y).
+func (t *TableView) Click(x, y int, double bool) {
+	if t.overlay != noOverlay {
+		t.Key(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
+		return
+	}
+	for i := len(t.regions) - 1; i >= 0; i-- {
+		r := t.regions[i]
+		if x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h {
+			r.click(t, double)
+			return
+		}
+	}
+}
+
+func (t *TableView) clickRack(p int, double bool) {
+	if double {
+		if t.rack.At(p) != engine.NoSlot {
+			t.rack.Lifted = -1
+			t.rack.Cursor = p
+			t.discard()
+		}
+		return
+	}
+	t.rack.Cursor = p
+	t.lift()
+}
