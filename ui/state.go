@@ -101,8 +101,8 @@ func (l Line) String() string {
 	return out
 }
 
-func txt(s string) Span          { return Span{Text: s, Face: engine.NoFace} }
-func tile(f engine.Face) Span     { return Span{Face: f} }
+func txt(s string) Span            { return Span{Text: s, Face: engine.NoFace} }
+func tile(f engine.Face) Span      { return Span{Face: f} }
 func txtf(f string, a ...any) Span { return txt(fmt.Sprintf(f, a...)) }
 
 // HandEnd is what the end-of-hand screen shows.
