@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build test bench fuzz play e2e vet fmt
+.PHONY: help build test bench fuzz play e2e tmux-e2e vet fmt
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -14,6 +14,7 @@ test: ## run every test with the race detector
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 	# statistical tests too slow under the race detector, run without it
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...
+	@if command -v tmux >/dev/null 2>&1; then $(MAKE) --no-print-directory tmux-e2e; else echo "skip tmux-e2e: tmux is not installed"; fi
 
 bench: ## run the benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
@@ -24,8 +25,11 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzzminimizetime 0 -fuzztime $${FUZZTIME:-20s} $$pkg || exit 1; \
 	  done; done
 
-play: build ## the README's quick start
-	./bin/okey analyze --indicator R4 R1 R2 R3 Y7 B7 K7 K9 K10 K11 K12 B1 B2 B3 R5
+play: build ## the README's quick start: you against 3 bots at the terminal table
+	./bin/okey play --bots 3
+
+tmux-e2e: build ## play one hand of okey play --bots 3 through the keys in tmux
+	./scripts/tmux-play-test.sh ./bin/okey
 
 vet: ## go vet
 	$(GO) vet $(PKGS)

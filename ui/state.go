@@ -127,7 +127,7 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 	}
 	ch := cur.Match.Hand()
 	if prev == nil || prev.Match == nil || prev.Match.HandNumber() != cur.Match.HandNumber() {
-		lines = append(lines, Line{txtf("hand %d: %s deals", cur.Match.HandNumber()+1, cur.Name(ch.Dealer()))})
+		lines = append(lines, Line{txtf("hand %d: %s", cur.Match.HandNumber()+1, cur.does(ch.Dealer(), "deals", "deal"))})
 		if prev == nil || prev.Match == nil {
 			return lines, nil
 		}

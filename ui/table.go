@@ -408,7 +408,7 @@ func (t *TableView) Hint() {
 			return
 		}
 		mark(best)
-		t.say(fmt.Sprintf("discard %s: then %s", joinFaces(best, " or "), away(d)))
+		t.say(fmt.Sprintf("discard %s: then %s (marked: %s)", best[0], away(d), joinFaces(best, " ")))
 	case engine.WinSize:
 		d := engine.Distance(okey, faces)
 		msg := "you are " + away(d)

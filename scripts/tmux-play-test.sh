@@ -1,0 +1,102 @@
+#!/bin/sh
+# End-to-end test of the terminal table in a real terminal: runs
+# `okey play --bots 3` inside tmux (80x24) and plays one whole hand through
+# the keys (d to draw; h for the hint, then x to discard or w to win) until
+# the end-of-hand screen shows. Exit 0 on success or a clear SKIP when tmux
+# is not available; 1 on failure, with the last screen.
+#
+# Usage: scripts/tmux-play-test.sh [path/to/okey]   (default: builds bin/okey)
+set -eu
+cd "$(dirname "$0")/.."
+
+if ! command -v tmux >/dev/null 2>&1; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "tmux-play-test: installing tmux"
+		apt-get install -y tmux >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y tmux >/dev/null 2>&1; } || true
+	fi
+fi
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "tmux-play-test: SKIP: tmux is not installed and could not be installed"
+	exit 0
+fi
+
+okey=${1:-}
+if [ -z "$okey" ]; then
+	go build -o bin/okey ./cmd/okey
+	okey=./bin/okey
+fi
+
+data=$(mktemp -d)
+sock=okey-e2e-$$
+sess=play
+tm() { tmux -L "$sock" "$@"; }
+cleanup() { tm kill-server >/dev/null 2>&1 || true; rm -rf "$data"; }
+trap cleanup EXIT INT TERM
+
+tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
+	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
+
+screen() { tm capture-pane -p -t "$sess"; }
+fail() {
+	echo "tmux-play-test: FAIL: $1"
+	echo "---- screen ----"
+	screen || true
+	echo "---- log ----"
+	tail -20 "$data/okey.log" 2>/dev/null || true
+	exit 1
+}
+# wait_for SECONDS PATTERN: until the screen matches (grep -E).
+wait_for() {
+	end=$(($(date +%s) + $1))
+	while ! screen | grep -Eq "$2"; do
+		[ "$(date +%s)" -lt "$end" ] || fail "waited $1 s for /$2/"
+		sleep 0.1
+	done
+}
+# wait_gone SECONDS PATTERN: until the screen no longer matches.
+wait_gone() {
+	end=$(($(date +%s) + $1))
+	while screen | grep -Eq "$2"; do
+		[ "$(date +%s)" -lt "$end" ] || fail "waited $1 s for /$2/ to go"
+		sleep 0.1
+	done
+}
+
+start=$(date +%s)
+moves=0
+while :; do
+	wait_for 120 "your turn: d|hand 1 is over|okey-exited"
+	s=$(screen)
+	case "$s" in
+	*"hand 1 is over"*) break ;;
+	*okey-exited*) fail "okey exited" ;;
+	*"your turn: draw"*)
+		tm send-keys -t "$sess" d
+		wait_gone 60 "your turn: draw"
+		;;
+	*"your turn: discard"*)
+		tm send-keys -t "$sess" h
+		wait_for 10 "you can win|from a win|a winning hand|no hint"
+		if screen | grep -q "you can win"; then
+			tm send-keys -t "$sess" w
+		else
+			tm send-keys -t "$sess" x
+		fi
+		wait_gone 60 "your turn: discard"
+		;;
+	esac
+	moves=$((moves + 1))
+done
+wait_for 5 "change +score"
+screen | grep -q "e2e" || fail "the end of the hand does not list the player"
+echo "tmux-play-test: ok: a whole hand played through the keys ($moves moves, $(($(date +%s) - start)) s)"
+screen | sed -n '2,16p'
+
+# Leave: enter closes the hand's result, q asks, y leaves.
+tm send-keys -t "$sess" Enter
+tm send-keys -t "$sess" q
+wait_for 5 "leave the table\?"
+tm send-keys -t "$sess" y
+wait_for 15 "okey-exited-0"
+ls "$data"/matches/*/transcript >/dev/null 2>&1 || fail "no transcript saved in $data/matches"
+echo "tmux-play-test: ok: left the table, transcript saved"
