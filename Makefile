@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build test bench fuzz play e2e tmux-e2e vet fmt
+.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -18,6 +18,9 @@ test: ## run every test with the race detector
 
 bench: ## run the benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+overhead: ## split a 4-player hand's CPU time: cryptography, signatures, bots, the rest
+	./scripts/overhead.sh
 
 fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	@for pkg in $$($(GO) list $(PKGS)); do \

@@ -57,6 +57,14 @@ type Envelope struct {
 	Body  []byte
 	Sig   [signatureLen]byte
 	Raw   []byte
+
+	// verified remembers the key a signature check succeeded with, for the
+	// same Raw (its address and length): a peer checks a message's signature
+	// once on receipt, not again in Check and Apply. Raw must not be changed
+	// in place after decoding.
+	verified  ed25519.PublicKey
+	verifiedR *byte
+	verifiedN int
 }
 
 // Errors a receiver branches on.
@@ -86,6 +94,7 @@ func (e *Envelope) Seal(key ed25519.PrivateKey) error {
 	sig := ed25519.Sign(key, signedBytes(b))
 	copy(e.Sig[:], sig)
 	e.Raw = append(b, sig...)
+	e.remember(key.Public().(ed25519.PublicKey))
 	return nil
 }
 
@@ -129,8 +138,20 @@ func DecodeEnvelope(raw []byte) (*Envelope, error) {
 
 // Verify checks the signature against the sender's key.
 func (e *Envelope) Verify(key ed25519.PublicKey) error {
+	if len(e.Raw) < signatureLen {
+		return fmt.Errorf("%w: step %d seat %d", ErrSignature, e.Step, e.Seat)
+	}
+	if e.verified != nil && e.verified.Equal(key) && e.verifiedR == &e.Raw[0] && e.verifiedN == len(e.Raw) {
+		return nil
+	}
 	if len(key) != ed25519.PublicKeySize || !ed25519.Verify(key, signedBytes(e.Raw[:len(e.Raw)-signatureLen]), e.Sig[:]) {
 		return fmt.Errorf("%w: step %d seat %d", ErrSignature, e.Step, e.Seat)
 	}
+	e.remember(key)
 	return nil
+}
+
+func (e *Envelope) remember(key ed25519.PublicKey) {
+	e.verified = append(ed25519.PublicKey(nil), key...)
+	e.verifiedR, e.verifiedN = &e.Raw[0], len(e.Raw)
 }

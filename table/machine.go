@@ -90,12 +90,15 @@ type Machine struct {
 	deck     *deck.Hand
 	match    *engine.Match
 	shares   [engine.DeckSize][][]byte // public key shares per slot and seat
-	drawSlot engine.Slot
-	drawSeat int
-	seeds    [][]byte
-	tiles    []int // the audited deck: tile index per slot
-	abortErr *Violation
-	log      []HandLog
+	// sharesOwn marks the slots whose share list this machine may write in
+	// place; clone clears it on both sides (copy on write).
+	sharesOwn [engine.DeckSize]bool
+	drawSlot  engine.Slot
+	drawSeat  int
+	seeds     [][]byte
+	tiles     []int // the audited deck: tile index per slot
+	abortErr  *Violation
+	log       []HandLog
 }
 
 // HandLog is what the machine records of each finished hand.
@@ -122,6 +125,7 @@ func (m *Machine) resetHand() {
 	m.seeds = make([][]byte, m.n)
 	for i := range m.shares {
 		m.shares[i] = make([][]byte, m.n)
+		m.sharesOwn[i] = true
 	}
 	m.dieCount = 0
 	m.drawSlot = engine.NoSlot
@@ -324,9 +328,8 @@ func (m *Machine) clone() *Machine {
 	c.commits = append([][]byte(nil), m.commits...)
 	c.openings = append([][]byte(nil), m.openings...)
 	c.seeds = append([][]byte(nil), m.seeds...)
-	for i := range c.shares {
-		c.shares[i] = append([][]byte(nil), m.shares[i]...)
-	}
+	m.sharesOwn = [engine.DeckSize]bool{}
+	c.sharesOwn = m.sharesOwn
 	c.log = append([]HandLog(nil), m.log...)
 	if m.match != nil {
 		c.match = m.match.Clone()
@@ -478,6 +481,10 @@ func (m *Machine) takeShares(seat int, body []byte, want []engine.Slot) error {
 		}
 	}
 	for _, sh := range list {
+		if !m.sharesOwn[sh.Pos] {
+			m.shares[sh.Pos] = append([][]byte(nil), m.shares[sh.Pos]...)
+			m.sharesOwn[sh.Pos] = true
+		}
 		m.shares[sh.Pos][seat] = append([]byte(nil), sh.Key...)
 	}
 	return nil

@@ -411,8 +411,11 @@ func (p *Peer) serve(chain func() [][]byte) func(PeerID, []byte) [][]byte {
 // violation by another seat returns a Result with it (not an error); an
 // error is this peer's own failure (I/O, ctx).
 func (p *Peer) Run(ctx context.Context) (Result, error) {
+	// The chain is append-only and its records are never changed, so the
+	// fetch handler (another goroutine) may read a published prefix of it
+	// without a copy: appends write only past the published length.
 	snapshot := make(chan [][]byte, 1)
-	snapshot <- p.Chain()
+	snapshot <- p.chain[:len(p.chain):len(p.chain)]
 	current := func() [][]byte {
 		c := <-snapshot
 		snapshot <- c
@@ -420,7 +423,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 	}
 	publish := func() {
 		<-snapshot
-		snapshot <- p.Chain()
+		snapshot <- p.chain[:len(p.chain):len(p.chain)]
 	}
 	p.c.Transport.Serve(p.serve(current))
 	idle := time.Now()  // last progress

@@ -3,6 +3,8 @@ package table
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/okey-game/okey/engine"
 )
@@ -33,9 +35,11 @@ func Verify(t *Transcript) *Report {
 		r.Invalid = err
 		return r
 	}
+	envs := decodeAndVerify(t)
 	for i, raw := range t.Chain {
-		env, err := DecodeEnvelope(raw)
-		if err != nil {
+		env, err := envs[i], error(nil)
+		if env == nil {
+			_, err = DecodeEnvelope(raw)
 			r.Invalid = fmt.Errorf("record %d: %w", i, err)
 			return r
 		}
@@ -76,6 +80,35 @@ func Verify(t *Transcript) *Report {
 	r.Violation = &Violation{Seat: seat, Step: m.Step(), Rule: "withhold",
 		Err: fmt.Errorf("the transcript ends where seat %d must send a %v (it withheld it, or the file is cut)", seat, kind)}
 	return r
+}
+
+// decodeAndVerify decodes the chain's records (nil where one does not
+// decode) and checks their signatures on every core, so that the replay,
+// which is sequential, finds them checked (Envelope.Verify remembers a
+// success). It decides nothing: a record that fails here fails again, at
+// its turn, in the replay.
+func decodeAndVerify(t *Transcript) []*Envelope {
+	envs := make([]*Envelope, len(t.Chain))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(envs); i += workers {
+				env, err := DecodeEnvelope(t.Chain[i])
+				if err != nil {
+					continue
+				}
+				if int(env.Seat) < len(t.Config.Seats) {
+					_ = env.Verify(t.Config.Seats[env.Seat].Key)
+				}
+				envs[i] = env
+			}
+		}()
+	}
+	wg.Wait()
+	return envs
 }
 
 // judgeEvidence checks an evidence envelope against the replayed chain: a
