@@ -1,0 +1,312 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+)
+
+// Frame is one position of a replay: the public state after a move (or the
+// deal), with every tile's face known from the hand's audit.
+type Frame struct {
+	Step  int // the envelope applied last
+	Hand  int
+	Match *engine.Match
+	All   *engine.View // every slot's face, from the audit (nil: the hand was not audited)
+	Lines []Line       // what happened at this frame
+	End   *HandEnd     // set on the frame that ends a hand
+}
+
+// Replay is a transcript made into frames to step through.
+type Replay struct {
+	Names   []string
+	Ruleset string
+	Report  *table.Report
+	Frames  []Frame
+}
+
+// LoadReplay verifies a transcript and replays it into frames: one for each
+// hand's deal and one after each move. The audit after every hand reveals
+// all its tiles, so every rack is shown with its faces. A transcript that
+// does not verify is replayed up to where it stops holding.
+func LoadReplay(t *table.Transcript) (*Replay, error) {
+	rep := table.Verify(t)
+	r := &Replay{Ruleset: t.Config.Ruleset, Report: rep}
+	for _, s := range t.Config.Seats {
+		r.Names = append(r.Names, s.Name)
+	}
+	m, err := table.NewMachine(t.Config, nil)
+	if err != nil {
+		return nil, err
+	}
+	tiles := map[uint32][]int{}
+	for _, h := range rep.Hands {
+		tiles[h.Hand] = h.Tiles
+	}
+	var prev *Snapshot
+	views := map[uint32]*engine.View{}
+	for i, raw := range t.Chain {
+		env, err := table.DecodeEnvelope(raw)
+		if err != nil {
+			break
+		}
+		if err := m.Apply(env); err != nil {
+			break
+		}
+		cur := TakeSnapshot(m, nil, -1)
+		if cur.Match == nil {
+			continue
+		}
+		lines, end := Events(prev, cur)
+		prev = cur
+		if len(lines) == 0 && end == nil {
+			continue
+		}
+		// A hand's frames end at its last move: the audit that follows starts
+		// the next hand.
+		hand := uint32(cur.Match.HandNumber())
+		if end != nil {
+			hand = end.Hand
+		}
+		v, ok := views[hand]
+		if !ok {
+			if ts, audited := tiles[hand]; audited {
+				v = engine.NewView(-1)
+				for s, j := range ts {
+					v.Learn(engine.Slot(s), engine.Tile(j).Face())
+				}
+			}
+			views[hand] = v
+		}
+		r.Frames = append(r.Frames, Frame{Step: i, Hand: int(hand), Match: cur.Match, All: v, Lines: lines, End: end})
+	}
+	if len(r.Frames) == 0 {
+		return nil, errors.New("ui: the transcript has no hand to replay")
+	}
+	return r, nil
+}
+
+// ReplayView steps through a Replay.
+type ReplayView struct {
+	*tview.Box
+	r        *Replay
+	at       int
+	pal      Palette
+	palFixed bool
+	quit     func()
+}
+
+// NewReplayView shows r from its first frame; quit is called on q.
+func NewReplayView(r *Replay, quit func()) *ReplayView {
+	return &ReplayView{Box: tview.NewBox(), r: r, quit: quit, pal: Palette256}
+}
+
+// SetPalette fixes the palette.
+func (v *ReplayView) SetPalette(p Palette) { v.pal, v.palFixed = p, true }
+
+// At returns the index of the frame shown.
+func (v *ReplayView) At() int { return v.at }
+
+// Seek shows frame i (clamped).
+func (v *ReplayView) Seek(i int) { v.at = min(max(i, 0), len(v.r.Frames)-1) }
+
+// seekHand moves to the first frame of the next (dir 1) or this/previous
+// (dir -1) hand.
+func (v *ReplayView) seekHand(dir int) {
+	fs := v.r.Frames
+	cur := fs[v.at].Hand
+	if dir > 0 {
+		for i := v.at + 1; i < len(fs); i++ {
+			if fs[i].Hand != cur {
+				v.at = i
+				return
+			}
+		}
+		v.at = len(fs) - 1
+		return
+	}
+	i := v.at
+	if i > 0 && fs[i-1].Hand == cur {
+		for i > 0 && fs[i-1].Hand == cur {
+			i--
+		}
+	} else if i > 0 {
+		i--
+		for i > 0 && fs[i-1].Hand == fs[i].Hand {
+			i--
+		}
+	}
+	v.at = i
+}
+
+// Key handles a key press.
+func (v *ReplayView) Key(ev *tcell.EventKey) {
+	switch {
+	case ev.Key() == tcell.KeyRight || ev.Rune() == 'n' || ev.Rune() == ' ':
+		v.Seek(v.at + 1)
+	case ev.Key() == tcell.KeyLeft || ev.Rune() == 'p':
+		v.Seek(v.at - 1)
+	case ev.Key() == tcell.KeyPgDn || ev.Key() == tcell.KeyDown || ev.Rune() == 'N':
+		v.seekHand(1)
+	case ev.Key() == tcell.KeyPgUp || ev.Key() == tcell.KeyUp || ev.Rune() == 'P':
+		v.seekHand(-1)
+	case ev.Key() == tcell.KeyHome:
+		v.Seek(0)
+	case ev.Key() == tcell.KeyEnd:
+		v.Seek(len(v.r.Frames) - 1)
+	case ev.Rune() == 'q' || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC:
+		v.quit()
+	}
+}
+
+// InputHandler implements tview.Primitive.
+func (v *ReplayView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) { v.Key(ev) })
+}
+
+// Draw implements tview.Primitive.
+func (v *ReplayView) Draw(scr tcell.Screen) {
+	v.Box.DrawForSubclass(scr, v)
+	x, y, w, h := v.GetRect()
+	if !v.palFixed {
+		v.pal = PaletteFor(scr.Colors())
+	}
+	p := v.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	dim := felt.Foreground(p.Dim)
+	fill(scr, x, y, w, h, felt)
+	if w < MinWidth || h < MinHeight {
+		put(scr, x, y, w, fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
+		return
+	}
+	f := v.r.Frames[v.at]
+	hd := f.Match.Hand()
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	fill(scr, x, y, w, 1, bar)
+	put(scr, x+1, y, w-2, fmt.Sprintf("okey replay  %s  hand %d  move %d/%d  message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
+
+	row := y + 2
+	cx := put(scr, x+1, row, 10, "face-up ", dim)
+	if _, ind := hd.Indicator(); ind != engine.NoFace {
+		cx = drawSmall(scr, p, cx, row, ind, engine.NoFace)
+	}
+	cx = put(scr, cx+2, row, 6, "okey ", dim)
+	if ok := hd.Okey(); ok.Valid() {
+		cx = drawSmall(scr, p, cx, row, ok, ok)
+	}
+	put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %d turns", hd.StockLen(), v.name(hd.Dealer()), hd.Turns()), dim)
+	row += 2
+
+	turn := -1
+	if hd.Phase() == engine.PhasePlay {
+		turn, _ = hd.Turn()
+	}
+	scores := f.Match.Scores()
+	for seat := range v.r.Names {
+		st := felt
+		mark := "  "
+		if seat == turn {
+			mark, st = "> ", st.Foreground(p.Accent).Bold(true)
+		}
+		line := fmt.Sprintf("%s%-16.16s %4d pts  discards ", mark, v.r.Names[seat], scores[seat])
+		cx := put(scr, x+1, row, w-2, line, st)
+		pile := hd.Pile(seat)
+		if room := (x + w - 1 - cx) / 4; len(pile) > room && room > 0 {
+			pile = pile[len(pile)-room:]
+		}
+		for _, s := range pile {
+			cx = drawSmall(scr, p, cx, row, hd.PublicFace(s), hd.Okey()) + 1
+		}
+		row++
+		cx = x + 3
+		for _, fc := range v.rack(hd, seat) {
+			if cx+3 > x+w-1 {
+				break
+			}
+			cx = drawSmall(scr, p, cx, row, fc, hd.Okey()) + 1
+		}
+		row += 2
+	}
+	// What happened: the lines of the frames so far, latest last.
+	logTop, logBottom := row, y+h-3
+	var lines []Line
+	for i := v.at; i >= 0 && len(lines) < logBottom-logTop; i-- {
+		fl := v.r.Frames[i].Lines
+		for j := len(fl) - 1; j >= 0 && len(lines) < logBottom-logTop; j-- {
+			lines = append(lines, fl[j])
+		}
+	}
+	slices.Reverse(lines)
+	for i, l := range lines {
+		cx := x + 1
+		st := dim
+		if i == len(lines)-1 {
+			st = felt.Bold(true)
+		}
+		for _, sp := range l {
+			if sp.Face != engine.NoFace {
+				cx = drawSmall(scr, p, cx, logTop+i, sp.Face, hd.Okey())
+				continue
+			}
+			cx = put(scr, cx, logTop+i, x+w-1-cx, sp.Text, st)
+		}
+	}
+	if f.End != nil && f.End.Result.Winner >= 0 {
+		var gs [][]engine.Face
+		for _, g := range f.End.Result.Groups {
+			gs = append(gs, g.Tiles)
+		}
+		t := &TableView{pal: p}
+		put(scr, x+1, logBottom-2, 12, "winning hand", felt.Foreground(p.Good).Bold(true))
+		t.drawGroups(scr, x+14, logBottom-2, w-15, gs, hd.Okey())
+	}
+	vst := felt.Foreground(p.Good).Bold(true)
+	if !v.r.Report.Honest {
+		vst = felt.Foreground(p.Bad).Bold(true)
+	}
+	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
+	fill(scr, x, y+h-1, w, 1, bar)
+	put(scr, x+1, y+h-1, w-2, "right/n next  left/p back  down/pgdn next hand  up/pgup hand start  home end  q quit", bar)
+}
+
+func (v *ReplayView) name(seat int) string {
+	if seat >= 0 && seat < len(v.r.Names) {
+		return v.r.Names[seat]
+	}
+	return "?"
+}
+
+// rack returns a seat's faces in face order (unknown faces last).
+func (v *ReplayView) rack(h *engine.Hand, seat int) []engine.Face {
+	f := v.r.Frames[v.at]
+	var out []engine.Face
+	for _, s := range h.Rack(seat) {
+		fc := h.PublicFace(s)
+		if f.All != nil {
+			fc = f.All.Face(h, s)
+		}
+		out = append(out, fc)
+	}
+	slices.SortFunc(out, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
+	return out
+}
+
+// RunReplay shows a replay until the player quits.
+func RunReplay(r *Replay, o Options) error {
+	app := tview.NewApplication()
+	if o.Screen != nil {
+		app.SetScreen(o.Screen)
+	}
+	v := NewReplayView(r, app.Stop)
+	if o.Palette != nil {
+		v.SetPalette(*o.Palette)
+	}
+	app.SetRoot(v, true)
+	return app.Run()
+}

@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+)
+
+func TestReplay(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Transcript(-1)
+	r, err := LoadReplay(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Report.Honest {
+		t.Fatalf("report: %+v", r.Report)
+	}
+	moves, ends := 0, 0
+	for i, f := range r.Frames {
+		h := f.Match.Hand()
+		if f.End != nil {
+			ends++
+		}
+		if h.Phase() != engine.PhasePlay {
+			continue
+		}
+		moves++
+		if f.All == nil {
+			t.Fatalf("frame %d: the audited hand's faces are not known", i)
+		}
+		for seat := 0; seat < 2; seat++ {
+			for _, s := range h.Rack(seat) {
+				if f.All.Face(h, s) == engine.NoFace {
+					t.Fatalf("frame %d: seat %d slot %d has no face", i, seat, s)
+				}
+			}
+		}
+	}
+	if ends != 1 || moves < 3 {
+		t.Fatalf("%d frames: %d in play, %d hand ends", len(r.Frames), moves, ends)
+	}
+
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	quit := false
+	v := NewReplayView(r, func() { quit = true })
+	v.SetRect(0, 0, 80, 24)
+	draw := func() string {
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		return strings.Join(screenLines(scr), "\n")
+	}
+	key := func(k tcell.Key, c rune) { v.Key(tcell.NewEventKey(k, c, tcell.ModNone)) }
+	s := draw()
+	if !strings.Contains(s, "move 1/") || !strings.Contains(s, "verified: honest") {
+		t.Fatalf("first frame:\n%s", s)
+	}
+	key(tcell.KeyRight, 0)
+	key(tcell.KeyRight, 0)
+	if v.At() != 2 || !strings.Contains(draw(), "move 3/") {
+		t.Fatalf("two steps on: at %d\n%s", v.At(), draw())
+	}
+	key(tcell.KeyEnd, 0)
+	s = draw()
+	if !strings.Contains(s, "winning hand") && !strings.Contains(s, "no winner") {
+		t.Fatalf("the last frame does not show the end of the hand:\n%s", s)
+	}
+	// Every rack is visible: each seat's line of tiles shows faces, no "??".
+	if strings.Contains(s, "??") {
+		t.Fatalf("a face is hidden in the replay:\n%s", s)
+	}
+	key(tcell.KeyLeft, 0)
+	if v.At() != len(r.Frames)-2 {
+		t.Fatalf("left from the end: at %d", v.At())
+	}
+	key(tcell.KeyUp, 0)
+	if v.At() != 0 {
+		t.Fatalf("up: at %d", v.At())
+	}
+	key(tcell.KeyRune, 'q')
+	if !quit {
+		t.Fatal("q did not quit")
+	}
+}
