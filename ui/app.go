@@ -151,10 +151,45 @@ func (g *Game) tick() {
 	}
 }
 
+// SetSeat sets the player's seat (before its peer starts: the lobby learns
+// it when the table starts).
+func (g *Game) SetSeat(seat int) {
+	g.mu.Lock()
+	g.seat = seat
+	g.prev = nil
+	g.mu.Unlock()
+}
+
+// ShowLobby shows the lobby screen over b; start is called (on its own
+// goroutine) when a table the player sits at starts.
+func (g *Game) ShowLobby(b Lobby, start func(LobbyTable)) *LobbyView {
+	lv := NewLobbyView(g, b, func(t LobbyTable) { go start(t) })
+	go lv.watch(g.ctx)
+	g.post(func() {
+		lv.Refresh()
+		g.app.SetRoot(lv, true)
+	})
+	return lv
+}
+
+// ShowTable shows the table screen.
+func (g *Game) ShowTable() {
+	g.post(func() { g.app.SetRoot(g.view, true) })
+}
+
+// SetAway names the players whose peers are not connected: the turn line
+// says that the table waits for them.
+func (g *Game) SetAway(names []string) {
+	g.post(func() { g.view.away = names })
+}
+
 // OnStep is the seat's PeerConfig.OnStep: it takes a snapshot, works out
 // what happened, and queues a refresh of the screen.
 func (g *Game) OnStep(m *table.Machine, v *engine.View) {
-	s := TakeSnapshot(m, v, g.seat)
+	g.mu.Lock()
+	seat := g.seat
+	g.mu.Unlock()
+	s := TakeSnapshot(m, v, seat)
 	lines, end := Events(g.prev, s)
 	g.prev = s
 	g.mu.Lock()

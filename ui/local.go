@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -174,17 +173,4 @@ func Verdict(r *table.Report) string {
 		return "the transcript does not hold: " + r.Invalid.Error()
 	}
 	return "not verified"
-}
-
-// DefaultDataDir is where okey keeps its data: $XDG_DATA_HOME/okey, or the
-// user's config directory's okey.
-func DefaultDataDir() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "okey"), nil
-	}
-	d, err := os.UserConfigDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(d, "okey"), nil
 }

@@ -261,6 +261,10 @@ func (t *TableView) drawTurn(scr tcell.Screen, x, y, w int) {
 			}
 		}
 	}
+	if len(t.away) > 0 && s != nil && !s.Done {
+		text = strings.Join(t.away, ", ") + " dropped out: the table waits for them to come back"
+		st = st.Foreground(t.pal.Bad)
+	}
 	put(scr, x+1, y, w-2, text, st)
 }
 

@@ -69,6 +69,7 @@ type TableView struct {
 	quit      func() // called when the player confirms leaving
 	regions   []region
 	now       func() time.Time
+	away      []string // players whose peers are not connected
 	lastFrame struct{ w, h int }
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,10 +12,13 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -42,13 +46,14 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	preset := fs.String("preset", "classic", "ruleset: preset[:options] ("+strings.Join(engine.Presets, ", ")+")")
 	players := fs.Int("players", 0, "seats at the table (default: bots+1)")
 	name := fs.String("name", defaultName(), "your name at the table")
-	data := fs.String("data", "", "data directory (default: the user's config dir/okey)")
+	data := fs.String("data", "", "data directory: identity, matches, log (default: the user's config directory)")
 	strategy := fs.String("strategy", "greedy", "the bots' strategy ("+strings.Join(bot.Names(), ", ")+")")
 	pace := fs.Duration("pace", 400*time.Millisecond, "how long a bot waits before it moves")
 	noMouse := fs.Bool("no-mouse", false, "no mouse input")
-	fs.Bool("no-mdns", false, "LAN: no mDNS discovery (use --peer)")
-	var peers multiFlag
-	fs.Var(&peers, "peer", "LAN: a peer's multiaddr to connect to (repeatable)")
+	noMDNS := fs.Bool("no-mdns", false, "LAN: no mDNS discovery (use --peer)")
+	var peers, listen multiFlag
+	fs.Var(&peers, "peer", "LAN: a peer's multiaddr to connect to, ending in /p2p/<id> (repeatable)")
+	fs.Var(&listen, "listen", "LAN: a multiaddr to listen on (repeatable; default every interface)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -65,9 +70,23 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: --name: %v\n", err)
 		return 2
 	}
-	if *bots < 0 {
-		fmt.Fprintln(stderr, "okey: the LAN lobby is not available in this build yet: play against bots with --bots K")
+	if _, err := bot.New(*strategy, 0); err != nil {
+		fmt.Fprintf(stderr, "okey: --strategy: %v\n", err)
 		return 2
+	}
+	if *bots < 0 {
+		if err := p2p.ValidateDisplayName(*name); err != nil {
+			fmt.Fprintf(stderr, "okey: --name: %v\n", err)
+			return 2
+		}
+		for _, a := range peers {
+			if _, err := p2p.ParsePeerAddr(a); err != nil {
+				fmt.Fprintf(stderr, "okey: --peer: %v\n", err)
+				return 2
+			}
+		}
+		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen,
+			strategy: *strategy, noMouse: *noMouse}, stdout, stderr)
 	}
 	if *bots < 1 || *bots > 3 {
 		fmt.Fprintln(stderr, "okey: --bots must be 1, 2 or 3")
@@ -150,7 +169,7 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // openData makes the data directory and opens its log file.
 func openData(dir string, stderr io.Writer) (string, *os.File, int) {
 	if dir == "" {
-		d, err := ui.DefaultDataDir()
+		d, err := p2p.DefaultConfigDir()
 		if err != nil {
 			fmt.Fprintf(stderr, "okey: no data directory (use --data): %v\n", err)
 			return "", nil, 2
@@ -180,3 +199,211 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+type lanFlags struct {
+	name, data, strategy string
+	noMDNS, noMouse      bool
+	peers, listen        []string
+}
+
+// playLAN runs the lobby: the tables on the LAN, then the table the player
+// sits at, played over the network with package lan.
+func playLAN(f lanFlags, stdout, stderr io.Writer) int {
+	if f.data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			fmt.Fprintf(stderr, "okey: no data directory (use --data): %v\n", err)
+			return 2
+		}
+		f.data = d
+	}
+	dir, logf, code := openData(f.data, stderr)
+	if code != 0 {
+		return code
+	}
+	defer logf.Close()
+	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
+	logger := slog.New(h)
+	log.SetOutput(logf)
+	p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger})
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: %v\n", err)
+		return 1
+	}
+	defer c.Close()
+	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
+	lb := &lanLobby{c: c, ctx: ctx, log: logger, strategy: f.strategy}
+	var mu sync.Mutex
+	var played *lan.Outcome
+	g.ShowLobby(lb, func(t ui.LobbyTable) {
+		a, err := c.Lobby().WaitStarted(ctx, t.ID)
+		if err != nil {
+			g.Say("the table did not start: " + err.Error())
+			return
+		}
+		seat := -1
+		for i, m := range a.Members {
+			if m.ID == c.ID() {
+				seat = i
+			}
+		}
+		if seat < 0 {
+			return
+		}
+		g.SetSeat(seat)
+		g.ShowTable()
+		names := map[string]string{}
+		for _, m := range a.Members {
+			names[m.ID] = m.Name
+		}
+		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, Withhold: 15 * time.Minute,
+			OnPresence: func(ms []p2p.MemberStatus) {
+				var away []string
+				for _, m := range ms {
+					if !m.Self && !m.Connected {
+						away = append(away, names[string(m.ID)])
+					}
+				}
+				g.SetAway(away)
+			}})
+		if err != nil {
+			if !errors.Is(err, ui.ErrQuit) && ctx.Err() == nil {
+				g.Finish(&ui.MatchEnd{Err: err})
+			}
+			return
+		}
+		if a.Creator == c.ID() {
+			c.Done(a)
+		}
+		end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
+			Ranking: o.Report.Ranking}
+		if v := o.Result.Violation; v != nil {
+			end.Err = v
+		}
+		if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
+			end.Ranking = m.Match().Ranking()
+		}
+		mu.Lock()
+		played = o
+		mu.Unlock()
+		g.Finish(end)
+	})
+	if err := g.Run(); err != nil {
+		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
+		return 1
+	}
+	cancel()
+	lb.wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if played != nil {
+		fmt.Fprintf(stdout, "okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript)
+		if !played.Report.Honest {
+			return 1
+		}
+	}
+	return 0
+}
+
+// lanLobby adapts package lan's lobby to the lobby screen, and runs the
+// bots that fill seats at a table the player opens (each a peer of its own
+// on this computer, with its own identity under DATA/bots).
+type lanLobby struct {
+	c        *lan.Client
+	ctx      context.Context
+	log      *slog.Logger
+	strategy string
+	bots     sync.WaitGroup
+	nbots    int
+	mu       sync.Mutex
+}
+
+func (l *lanLobby) Self() (string, string, []string) { return l.c.Name(), l.c.ID(), l.c.Addrs() }
+func (l *lanLobby) Changes() <-chan struct{}         { return l.c.Lobby().Changes() }
+
+func (l *lanLobby) Tables() []ui.LobbyTable {
+	var out []ui.LobbyTable
+	for _, a := range l.c.Lobby().Tables() {
+		rs := a.Preset
+		if r, err := lan.Ruleset(a); err == nil {
+			rs = r.String()
+		}
+		t := ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: a.State}
+		for _, m := range a.Members {
+			t.Members = append(t.Members, ui.LobbyMember{ID: m.ID, Name: m.Name, Ready: m.Ready})
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int) (string, error) {
+	preset, opts, err := lan.SplitRuleset(ruleset)
+	if err != nil {
+		return "", err
+	}
+	a, err := l.c.Lobby().Create(preset, opts, players)
+	if err != nil {
+		return "", err
+	}
+	for i := 0; i < bots; i++ {
+		l.mu.Lock()
+		l.nbots++
+		k := l.nbots
+		l.mu.Unlock()
+		l.bots.Add(1)
+		go func() {
+			defer l.bots.Done()
+			if err := l.runBot(a.Table, k); err != nil && l.ctx.Err() == nil {
+				l.log.Warn("bot", "n", k, "err", err)
+			}
+		}()
+	}
+	return a.Table, nil
+}
+
+// runBot seats bot k at table id over the loopback and plays its match.
+func (l *lanLobby) runBot(id string, k int) error {
+	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", fmt.Sprintf("bot%d", k)),
+		Name: fmt.Sprintf("bot%d", k), NoMDNS: true, Peers: l.c.Addrs(), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
+		Log: l.log.With("bot", k)})
+	if err != nil {
+		return err
+	}
+	defer bc.Close()
+	a, err := bc.FindSeat(l.ctx, lan.SeatOptions{Join: id})
+	if err != nil {
+		return err
+	}
+	mover, err := bot.New(l.strategy, uint64(time.Now().UnixNano())+uint64(k))
+	if err != nil {
+		return err
+	}
+	_, err = bc.Play(l.ctx, a, mover, lan.PlayOptions{})
+	return err
+}
+
+func (l *lanLobby) wait() {
+	done := make(chan struct{})
+	go func() { l.bots.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+func (l *lanLobby) Join(ctx context.Context, id string) error {
+	_, err := l.c.Lobby().Join(ctx, id)
+	return err
+}
+
+func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
+
+func (l *lanLobby) SetReady(ctx context.Context, id string, ready bool) error {
+	_, err := l.c.Lobby().SetReady(ctx, id, ready)
+	return err
+}

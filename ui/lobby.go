@@ -1,0 +1,320 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// LobbyMember is a seated player as the lobby shows it.
+type LobbyMember struct {
+	ID, Name string
+	Ready    bool
+}
+
+// LobbyTable is a table on the LAN as the lobby shows it.
+type LobbyTable struct {
+	ID      string
+	Ruleset string // preset[:options]
+	Seats   int
+	Members []LobbyMember
+	State   string // open, started, closed
+}
+
+// Lobby is what the lobby screen needs from the network (cmd/okey adapts
+// package lan to it; the UI never imports p2p). The methods that talk to
+// other peers are called off the UI goroutine.
+type Lobby interface {
+	Self() (name, id string, addrs []string)
+	Tables() []LobbyTable
+	Changes() <-chan struct{}
+	// Create opens a table and starts bots bots that take seats at it.
+	Create(ctx context.Context, ruleset string, players, bots int) (string, error)
+	Join(ctx context.Context, id string) error
+	Leave(ctx context.Context, id string) error
+	SetReady(ctx context.Context, id string, ready bool) error
+}
+
+// LobbyView lists the tables on the LAN and forms one: create, join, ready,
+// leave. When a table the player sits at starts, it calls start.
+type LobbyView struct {
+	*tview.Box
+	g       *Game
+	b       Lobby
+	start   func(LobbyTable)
+	started map[string]bool
+	tables  []LobbyTable
+	cursor  int
+	msg     string
+	bad     bool
+	busy    bool
+	form    *createForm
+	pal     Palette
+}
+
+type createForm struct {
+	field   int // 0 preset, 1 options, 2 players, 3 bots
+	preset  int
+	options string
+	players int
+	bots    int
+}
+
+// NewLobbyView returns the lobby screen of g over b.
+func NewLobbyView(g *Game, b Lobby, start func(LobbyTable)) *LobbyView {
+	return &LobbyView{Box: tview.NewBox(), g: g, b: b, start: start, started: map[string]bool{}, pal: Palette256}
+}
+
+// Refresh reads the table list again (UI goroutine).
+func (l *LobbyView) Refresh() {
+	l.tables = l.b.Tables()
+	if l.cursor >= len(l.tables) {
+		l.cursor = max(len(l.tables)-1, 0)
+	}
+	_, me, _ := l.b.Self()
+	for _, t := range l.tables {
+		if t.State == "started" && l.seated(t, me) && !l.started[t.ID] {
+			l.started[t.ID] = true
+			l.start(t)
+		}
+	}
+}
+
+func (l *LobbyView) seated(t LobbyTable, me string) bool {
+	for _, m := range t.Members {
+		if m.ID == me {
+			return true
+		}
+	}
+	return false
+}
+
+// watch refreshes the screen whenever the lobby changes.
+func (l *LobbyView) watch(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-l.b.Changes():
+			l.g.post(l.Refresh)
+		}
+	}
+}
+
+// do runs a network action off the UI goroutine and reports its result.
+func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
+	if l.busy {
+		l.msg, l.bad = "wait: the last request is still going", true
+		return
+	}
+	l.busy = true
+	l.msg, l.bad = what+"...", false
+	go func() {
+		ctx, cancel := context.WithTimeout(l.g.ctx, 20*time.Second)
+		err := f(ctx)
+		cancel()
+		l.g.post(func() {
+			l.busy = false
+			if err != nil {
+				l.msg, l.bad = what+": "+err.Error(), true
+			} else {
+				l.msg, l.bad = what+": done", false
+			}
+			l.Refresh()
+		})
+	}()
+}
+
+func (l *LobbyView) selected() (LobbyTable, bool) {
+	if l.cursor < 0 || l.cursor >= len(l.tables) {
+		return LobbyTable{}, false
+	}
+	return l.tables[l.cursor], true
+}
+
+// Key handles a key press.
+func (l *LobbyView) Key(ev *tcell.EventKey) {
+	if l.form != nil {
+		l.formKey(ev)
+		return
+	}
+	_, me, _ := l.b.Self()
+	switch {
+	case ev.Key() == tcell.KeyUp:
+		l.cursor = max(l.cursor-1, 0)
+	case ev.Key() == tcell.KeyDown:
+		l.cursor = min(l.cursor+1, max(len(l.tables)-1, 0))
+	case ev.Rune() == 'c':
+		l.form = &createForm{players: 4, bots: 3}
+	case ev.Rune() == 'j' || ev.Key() == tcell.KeyEnter:
+		if t, ok := l.selected(); ok {
+			l.do("joining "+t.ID, func(ctx context.Context) error { return l.b.Join(ctx, t.ID) })
+		}
+	case ev.Rune() == 'r':
+		if t, ok := l.selected(); ok {
+			ready := true
+			for _, m := range t.Members {
+				if m.ID == me {
+					ready = !m.Ready
+				}
+			}
+			l.do(fmt.Sprintf("ready %v at %s", ready, t.ID), func(ctx context.Context) error { return l.b.SetReady(ctx, t.ID, ready) })
+		}
+	case ev.Rune() == 'l':
+		if t, ok := l.selected(); ok {
+			l.do("leaving "+t.ID, func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
+		}
+	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
+		l.g.Quit()
+	}
+}
+
+func (l *LobbyView) formKey(ev *tcell.EventKey) {
+	f := l.form
+	switch ev.Key() {
+	case tcell.KeyEscape:
+		l.form = nil
+		return
+	case tcell.KeyTab, tcell.KeyDown:
+		f.field = (f.field + 1) % 4
+		return
+	case tcell.KeyBacktab, tcell.KeyUp:
+		f.field = (f.field + 3) % 4
+		return
+	case tcell.KeyEnter:
+		rs := engine.Presets[f.preset]
+		if strings.TrimSpace(f.options) != "" {
+			rs += ":" + strings.TrimSpace(f.options)
+		}
+		r, err := engine.ParseRuleset(rs)
+		if err == nil {
+			err = r.CheckPlayers(f.players)
+		}
+		if err != nil {
+			l.msg, l.bad = strings.TrimPrefix(err.Error(), "engine: "), true
+			return
+		}
+		players, bots := f.players, f.bots
+		l.form = nil
+		l.do("creating a table", func(ctx context.Context) error {
+			_, err := l.b.Create(ctx, r.String(), players, bots)
+			return err
+		})
+		return
+	case tcell.KeyLeft, tcell.KeyRight:
+		d := 1
+		if ev.Key() == tcell.KeyLeft {
+			d = -1
+		}
+		switch f.field {
+		case 0:
+			f.preset = (f.preset + d + len(engine.Presets)) % len(engine.Presets)
+		case 2:
+			f.players = min(max(f.players+d, 2), 4)
+		case 3:
+			f.bots = min(max(f.bots+d, 0), 3)
+		}
+		f.bots = min(f.bots, f.players-1)
+		return
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if f.field == 1 && len(f.options) > 0 {
+			f.options = f.options[:len(f.options)-1]
+		}
+		return
+	}
+	if ev.Key() == tcell.KeyRune && f.field == 1 && len(f.options) < 60 {
+		f.options += string(ev.Rune())
+	}
+}
+
+// InputHandler implements tview.Primitive.
+func (l *LobbyView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return l.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) { l.Key(ev) })
+}
+
+// Draw implements tview.Primitive.
+func (l *LobbyView) Draw(scr tcell.Screen) {
+	l.Box.DrawForSubclass(scr, l)
+	x, y, w, h := l.GetRect()
+	l.pal = PaletteFor(scr.Colors())
+	if l.g != nil && l.g.view.palFixed {
+		l.pal = l.g.view.pal
+	}
+	p := l.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	dim := felt.Foreground(p.Dim)
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	fill(scr, x, y, w, h, felt)
+	fill(scr, x, y, w, 1, bar)
+	name, id, addrs := l.b.Self()
+	put(scr, x+1, y, w-2, "okey lobby  you are "+name, bar.Bold(true))
+	put(scr, x+1, y+1, w-2, "id "+id, dim)
+	if len(addrs) > 0 {
+		put(scr, x+1, y+2, w-2, "others can reach you with --peer "+addrs[0], dim)
+	}
+	put(scr, x+1, y+4, w-2, fmt.Sprintf("%-18s %-26s %-6s %s", "table", "rules", "seats", "players (* ready)"), felt.Bold(true))
+	row := y + 5
+	if len(l.tables) == 0 {
+		put(scr, x+1, row, w-2, "no tables on the LAN yet: press c to open one", dim)
+	}
+	for i, t := range l.tables {
+		if row >= y+h-4 {
+			break
+		}
+		st := felt
+		if i == l.cursor {
+			st = st.Background(p.Ledge).Bold(true)
+		}
+		var who []string
+		for _, m := range t.Members {
+			s := m.Name
+			if m.ID == id {
+				s += " (you)"
+			}
+			if m.Ready {
+				s += "*"
+			}
+			who = append(who, s)
+		}
+		state := ""
+		if t.State != "open" {
+			state = " [" + t.State + "]"
+		}
+		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s%s", t.ID, t.Ruleset, len(t.Members), t.Seats, strings.Join(who, ", "), state)
+		fill(scr, x, row, w, 1, st)
+		put(scr, x+1, row, w-2, line, st)
+		row++
+	}
+	if f := l.form; f != nil {
+		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 10, "open a table")
+		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
+		fields := []string{
+			"rules    < " + engine.Presets[f.preset] + " >",
+			"options  " + f.options + "_",
+			fmt.Sprintf("players  < %d >", f.players),
+			fmt.Sprintf("bots     < %d >  (fill seats with bots on this computer)", f.bots),
+		}
+		for i, s := range fields {
+			st := ost
+			if i == f.field {
+				st = st.Foreground(p.Accent).Bold(true)
+			}
+			put(scr, ix, iy+i, iw, s, st)
+		}
+		put(scr, ix, iy+5, iw, "options: e.g. partnerships, rounds=1, deal=simple", ost.Foreground(p.Dim))
+		put(scr, ix, iy+7, iw, "tab next  left/right change  enter open  esc cancel", ost.Foreground(p.Accent))
+	}
+	mst := felt.Foreground(p.Hint)
+	if l.bad {
+		mst = felt.Foreground(p.Bad).Bold(true)
+	}
+	put(scr, x+1, y+h-2, w-2, l.msg, mst)
+	fill(scr, x, y+h-1, w, 1, bar)
+	put(scr, x+1, y+h-1, w-2, "up/down choose  c create  j join  r ready  l leave  q quit", bar)
+}

@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+type fakeLobby struct {
+	mu      sync.Mutex
+	tables  []LobbyTable
+	calls   []string
+	changes chan struct{}
+}
+
+func (f *fakeLobby) Self() (string, string, []string) {
+	return "ayse", "me", []string{"/ip4/127.0.0.1/tcp/1/p2p/me"}
+}
+func (f *fakeLobby) Tables() []LobbyTable {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]LobbyTable(nil), f.tables...)
+}
+func (f *fakeLobby) Changes() <-chan struct{} { return f.changes }
+func (f *fakeLobby) call(s string) {
+	f.mu.Lock()
+	f.calls = append(f.calls, s)
+	f.mu.Unlock()
+}
+func (f *fakeLobby) Create(_ context.Context, rs string, players, bots int) (string, error) {
+	f.call("create " + rs + " " + string(rune('0'+players)) + " " + string(rune('0'+bots)))
+	return "t2", nil
+}
+func (f *fakeLobby) Join(_ context.Context, id string) error  { f.call("join " + id); return nil }
+func (f *fakeLobby) Leave(_ context.Context, id string) error { f.call("leave " + id); return nil }
+func (f *fakeLobby) SetReady(_ context.Context, id string, r bool) error {
+	if r {
+		f.call("ready " + id)
+	} else {
+		f.call("unready " + id)
+	}
+	return nil
+}
+
+func TestLobby(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := NewGame(0, Options{Screen: scr})
+	fl := &fakeLobby{changes: make(chan struct{}, 1), tables: []LobbyTable{
+		{ID: "t1", Ruleset: "classic", Seats: 4, State: "open", Members: []LobbyMember{{ID: "x", Name: "mehmet", Ready: true}}},
+	}}
+	started := make(chan LobbyTable, 1)
+	g.ShowLobby(fl, func(lt LobbyTable) { started <- lt })
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	waitScreen(t, g, scr, 5*time.Second, "the lobby", func(s string) bool {
+		return strings.Contains(s, "you are ayse") && strings.Contains(s, "mehmet*")
+	})
+	waitCalls := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			fl.mu.Lock()
+			got := strings.Join(fl.calls, "; ")
+			fl.mu.Unlock()
+			if strings.Contains(got, want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("calls %q, want %q", got, want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	key(tcell.KeyRune, 'j')
+	waitCalls("join t1")
+	waitScreen(t, g, scr, 5*time.Second, "the join", func(s string) bool { return strings.Contains(s, "joining t1: done") })
+	key(tcell.KeyRune, 'r')
+	waitCalls("ready t1")
+	waitScreen(t, g, scr, 5*time.Second, "ready", func(s string) bool { return strings.Contains(s, ": done") && strings.Contains(s, "ready") })
+	// Open a table: german, rounds=2 option, 3 players, 2 bots.
+	key(tcell.KeyRune, 'c')
+	waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "open a table") })
+	key(tcell.KeyRight, 0)
+	key(tcell.KeyRight, 0) // classic -> turkish-rummy -> german
+	key(tcell.KeyTab, 0)
+	for _, r := range "rounds=2" {
+		key(tcell.KeyRune, r)
+	}
+	key(tcell.KeyTab, 0)
+	key(tcell.KeyLeft, 0) // 4 -> 3 players, so at most 2 bots (of 3)
+	key(tcell.KeyEnter, 0)
+	waitCalls("create german:rounds=2 3 2")
+	// A bad option is refused in the form.
+	key(tcell.KeyRune, 'c')
+	key(tcell.KeyTab, 0)
+	key(tcell.KeyRune, 'x')
+	key(tcell.KeyEnter, 0)
+	waitScreen(t, g, scr, 5*time.Second, "the refusal", func(s string) bool { return strings.Contains(s, `option "x"`) })
+	key(tcell.KeyEscape, 0)
+	// The table the player sits at starts: the lobby hands it over.
+	fl.mu.Lock()
+	fl.tables = []LobbyTable{{ID: "t1", Ruleset: "classic", Seats: 2, State: "started",
+		Members: []LobbyMember{{ID: "x", Name: "mehmet", Ready: true}, {ID: "me", Name: "ayse", Ready: true}}}}
+	fl.mu.Unlock()
+	fl.changes <- struct{}{}
+	select {
+	case lt := <-started:
+		if lt.ID != "t1" {
+			t.Fatalf("started %+v", lt)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the started table was not handed over")
+	}
+	key(tcell.KeyRune, 'q')
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not leave the lobby")
+	}
+}
