@@ -70,10 +70,10 @@ func (r *Rack) Tiles() []engine.Slot {
 	return out
 }
 
-// Sync makes the rack hold exactly slots: tiles that left (discarded,
-// shown... no: shown tiles stay) are removed, new tiles (a draw, a take) are
-// put after the last tile. On an empty rack (a new hand) the tiles are laid
-// out in face order. faces gives the face of each of slots where known.
+// Sync makes the rack hold exactly slots: tiles that left it (a discard, a
+// win) leave a gap, new tiles (a draw, a take) go after the last tile. On an
+// empty rack (a new hand) the tiles are laid out in face order. faces gives
+// the face of each of slots where known.
 func (r *Rack) Sync(slots []engine.Slot, faces []engine.Face) {
 	want := map[engine.Slot]bool{}
 	for _, s := range slots {
