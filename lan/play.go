@@ -140,7 +140,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		return nil, fmt.Errorf("lan: table %s: %w", a.Table, err)
 	}
 	if res.Violation == nil {
-		c.linger(ctx, log, tt, cfg, seat, p.Chain(), opt.Linger)
+		c.linger(ctx, log, link, cfg, seat, p.Chain(), opt.Linger)
 	}
 	tr := &table.Transcript{Config: cfg, Chain: p.Chain()}
 	if v := res.Violation; v != nil {
@@ -208,8 +208,44 @@ func inChain(chain [][]byte, e []byte) bool {
 }
 
 // lateTransport lets the peer replay its stored steps (which needs no
-// network) before the table's topic is joined; Run uses the topic.
-type lateTransport struct{ *p2p.TableTransport }
+// network) before the table's topic is joined; Run uses the topic. It also
+// notes the highest step each member asked for: a member that asks for the
+// step after the last one has finished (see linger).
+type lateTransport struct {
+	*p2p.TableTransport
+	mu    sync.Mutex
+	asked map[table.PeerID]uint32 // highest requested step + 1
+}
+
+// Serve wraps the peer's handler to note what members ask for.
+func (t *lateTransport) Serve(h func(from table.PeerID, req []byte) [][]byte) {
+	t.TableTransport.Serve(func(from table.PeerID, req []byte) [][]byte {
+		if step, ok := parseFetch(req); ok {
+			t.mu.Lock()
+			if t.asked == nil {
+				t.asked = map[table.PeerID]uint32{}
+			}
+			t.asked[from] = max(t.asked[from], step+1)
+			t.mu.Unlock()
+		}
+		return h(from, req)
+	})
+}
+
+// askedBeyond reports whether member asked for step n or later.
+func (t *lateTransport) askedBeyond(member table.PeerID, n uint32) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.asked[member] > n
+}
+
+func parseFetch(req []byte) (uint32, bool) {
+	const prefix = "okey/fetch/v1"
+	if len(req) != len(prefix)+4 || string(req[:len(prefix)]) != prefix {
+		return 0, false
+	}
+	return binary.BigEndian.Uint32(req[len(prefix):]), true
+}
 
 // fetchRequest is the table protocol's catch-up request (protocol.md 5.7).
 func fetchRequest(step uint32) []byte {
@@ -217,45 +253,65 @@ func fetchRequest(step uint32) []byte {
 }
 
 // linger keeps the table open after this peer finished, serving catch-up
-// requests, until every other member has finished too or d has passed. A
-// member has finished when it answers a catch-up request for the last step
-// with that step, or when it is connected but no longer serves the table
-// (it closed it after finishing).
-func (c *Client) linger(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, cfg table.Config, seat int, chain [][]byte, d time.Duration) {
+// requests, until every other member has finished too or d has passed.
+//
+// A finished member tells each other member so with a catch-up request for
+// the step after the last one (a notice, answered with nothing), and asks
+// each for the last step. A member has finished when its notice came, when
+// it answers with the last step, or when it is connected but no longer
+// serves the table (it closed it). A member leaves once every other member
+// has finished and has its notice (or is gone), so that no member waits
+// for one that left.
+func (c *Client) linger(ctx context.Context, log *slog.Logger, tt *lateTransport, cfg table.Config, seat int, chain [][]byte, d time.Duration) {
 	if len(chain) == 0 {
 		return
 	}
 	last := uint32(len(chain) - 1)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	done := make([]bool, len(cfg.Seats))
-	refused := make([]int, len(cfg.Seats))
-	done[seat] = true
+	n := len(cfg.Seats)
+	done, notified, gone := make([]bool, n), make([]bool, n), make([]bool, n)
+	refused := make([]int, n)
+	fetch := func(id table.PeerID, step uint32) ([][]byte, error) {
+		fctx, fcancel := context.WithTimeout(ctx, 2*time.Second)
+		defer fcancel()
+		return tt.Fetch(fctx, id, fetchRequest(step))
+	}
 	start := time.Now()
 	for {
 		all := true
 		for i, s := range cfg.Seats {
-			if done[i] {
+			if i == seat {
 				continue
 			}
-			fctx, fcancel := context.WithTimeout(ctx, 2*time.Second)
-			frames, err := tt.Fetch(fctx, s.ID, fetchRequest(last))
-			fcancel()
 			pid, _ := peer.Decode(string(s.ID))
-			switch {
-			case err == nil && len(frames) > 0 && bytes.Equal(frames[0], chain[last]):
+			if !done[i] && tt.askedBeyond(s.ID, last+1) {
 				done[i] = true
-			case err != nil && c.node.Connected(pid):
-				// Connected but refusing: it closed the table. Three in a
-				// row, so that a member restarting (not serving yet) is not
-				// mistaken for one that finished.
-				if refused[i]++; refused[i] >= 3 {
-					done[i] = true
-				}
-			default:
-				refused[i] = 0
 			}
-			all = all && done[i]
+			if !done[i] {
+				frames, err := fetch(s.ID, last)
+				switch {
+				case err == nil && len(frames) > 0 && bytes.Equal(frames[0], chain[last]):
+					done[i] = true
+				case err != nil && c.node.Connected(pid):
+					// Connected but refusing: it closed the table. Three in a
+					// row, so that a member restarting (not serving yet) is
+					// not mistaken for one that finished.
+					if refused[i]++; refused[i] >= 3 {
+						done[i], gone[i] = true, true
+					}
+				default:
+					refused[i] = 0
+				}
+			}
+			if !notified[i] {
+				if _, err := fetch(s.ID, last+1); err == nil {
+					notified[i] = true
+				} else if done[i] && (gone[i] || !c.node.Connected(pid)) {
+					notified[i] = true // it finished and left: it needs no notice
+				}
+			}
+			all = all && done[i] && notified[i]
 		}
 		if all {
 			log.Debug("every member finished", "waited", time.Since(start).Round(time.Millisecond))
@@ -265,7 +321,7 @@ func (c *Client) linger(ctx context.Context, log *slog.Logger, tt *p2p.TableTran
 		case <-ctx.Done():
 			var behind []string
 			for i, s := range cfg.Seats {
-				if !done[i] {
+				if i != seat && !(done[i] && notified[i]) {
 					behind = append(behind, s.Name)
 				}
 			}

@@ -406,6 +406,31 @@ func (nn *netNotifee) Listen(network.Network, ma.Multiaddr)      {}
 func (nn *netNotifee) ListenClose(network.Network, ma.Multiaddr) {}
 func (nn *netNotifee) Connected(_ network.Network, c network.Conn) {
 	nn.n.presenceChanged(c.RemotePeer(), true)
+	go nn.n.closeStale(c)
+}
+
+// closeStale closes the older connections to a table member when a new one
+// opens. A member that restarted (a crash, a kill) dials again with the same
+// peer id while its old connection may still look alive until the
+// transport's idle timeout (QUIC notices nothing when a process dies), and
+// gossipsub keeps writing to the stream it opened first: the restarted
+// member would not hear the table until then. Connections opened less than
+// a second before the new one are left alone (simultaneous dials).
+func (n *Node) closeStale(c network.Conn) {
+	p := c.RemotePeer()
+	n.mu.Lock()
+	wanted := n.want[p] > 0 && !n.closed
+	n.mu.Unlock()
+	opened := c.Stat().Opened
+	if !wanted || opened.IsZero() {
+		return
+	}
+	for _, old := range n.h.Network().ConnsToPeer(p) {
+		if o := old.Stat().Opened; old != c && !o.IsZero() && o.Before(opened.Add(-time.Second)) {
+			n.log.Info("closing an older connection to a member that connected again", "peer", p.String(), "opened", o.Format(time.RFC3339Nano))
+			old.Close()
+		}
+	}
 }
 func (nn *netNotifee) Disconnected(_ network.Network, c network.Conn) {
 	nn.n.presenceChanged(c.RemotePeer(), false)
