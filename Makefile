@@ -14,6 +14,11 @@ test: ## run every test with the race detector
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 	# statistical tests too slow under the race detector, run without it
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...
+	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory e2e; \
+	else \
+	  echo "e2e: SKIPPED: the simulated-LAN test needs root and the ip command (iproute2); run 'sudo make e2e'"; \
+	fi
 	@if command -v tmux >/dev/null 2>&1; then $(MAKE) --no-print-directory tmux-e2e; else echo "skip tmux-e2e: tmux is not installed"; fi
 
 bench: ## run the benchmarks
@@ -27,6 +32,9 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzzminimizetime 0 -fuzztime $${FUZZTIME:-20s} $$pkg || exit 1; \
 	  done; done
+
+e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart (root)
+	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
 
 play: build ## the README's quick start: you against 3 bots at the terminal table
 	./bin/okey play --bots 3
