@@ -472,3 +472,53 @@ func TestOpenRejectsBadOptions(t *testing.T) {
 		t.Fatalf("reopened as %s %q", c.ID(), c.Name())
 	}
 }
+
+// TestAbsentPeerBlamed: a peer vanishes in the middle of the hand and never
+// comes back; after the Withhold timeout the other ends the match naming it
+// (rule withhold), and the saved transcript says the same.
+func TestAbsentPeerBlamed(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	_, clients := mockClients(t, 2)
+	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 2, Match: true, Settle: 300 * time.Millisecond})
+	victim := 1
+	if a.Members[1].ID != clients[1].ID() {
+		victim = 0 // seat order is join order
+	}
+	vc, sc := clients[1], clients[0]
+	var survivor *Outcome
+	var serr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		mover, _ := bot.New("greedy", 0)
+		o := PlayOptions{Out: t.TempDir(), Withhold: 3 * time.Second, Stall: 300 * time.Millisecond, WaitLog: time.Second}
+		survivor, serr = sc.Play(ctx, a, mover, o)
+	})
+	dieCtx, die := context.WithCancel(ctx)
+	o := honestPlay(t.TempDir())
+	o.OnStep = func(m *table.Machine, v *engine.View) {
+		if mt := m.Match(); mt != nil && mt.Hand() != nil && mt.Hand().Phase() == engine.PhasePlay && mt.Hand().Turns() >= 2 {
+			die()
+		}
+	}
+	mover, _ := bot.New("greedy", 1)
+	if _, err := vc.Play(dieCtx, a, mover, o); err == nil {
+		t.Fatal("victim finished before it died")
+	}
+	vc.Close()
+	wg.Wait()
+	if serr != nil {
+		t.Fatal(serr)
+	}
+	v := survivor.Result.Violation
+	if v == nil || v.Seat != victim || v.Rule != "withhold" {
+		t.Fatalf("survivor's verdict: %v, want seat %d withhold", v, victim)
+	}
+	if r := survivor.Report; r.Honest || r.Violation == nil || r.Violation.Seat != victim || r.Violation.Rule != "withhold" {
+		t.Fatalf("transcript verdict: %+v", r)
+	}
+	if _, err := os.Stat(survivor.Transcript); err != nil {
+		t.Fatal(err)
+	}
+}
