@@ -65,7 +65,7 @@ var (
 	optionKeyRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
 )
 
-// Validate checks every field (see PROTOCOL-p2p.md).
+// Validate checks every field (see protocol.md section 7.5).
 func (a *Announcement) Validate() error {
 	if a.V != AnnouncementVersion {
 		return fmt.Errorf("p2p: announcement version %d, want %d", a.V, AnnouncementVersion)

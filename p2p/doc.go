@@ -10,7 +10,7 @@
 // table member, and hands them to a validator supplied by package table.
 //
 // The wire formats this package owns (lobby announcements, lobby requests,
-// the sync stream framing) are specified in PROTOCOL-p2p.md.
+// the sync stream framing) are specified in protocol.md, section 7.
 //
 // Logging goes to a *slog.Logger passed in with WithLogger (never stdout);
 // RouteLibraryLogs sends libp2p's, pubsub's and zeroconf's own logs to a

@@ -20,7 +20,7 @@ import (
 )
 
 // LobbyProtocol is the stream protocol for join, leave and ready requests
-// to a table's creator (PROTOCOL-p2p.md).
+// to a table's creator (protocol.md section 7).
 const LobbyProtocol = "/okey/lobby/1.0.0"
 
 const maxLobbyRequest = 1 << 10

@@ -15,7 +15,7 @@ import (
 	"github.com/okey-game/okey/table"
 )
 
-// SyncProtocol is the catch-up stream protocol (PROTOCOL-p2p.md).
+// SyncProtocol is the catch-up stream protocol (protocol.md section 7).
 const SyncProtocol = "/okey/sync/1.0.0"
 
 // Bounds of the sync protocol.
