@@ -98,6 +98,7 @@ var OptionHelp = []struct{ Name, Presets, Help string }{
 	{"indicator-last", "classic", "the face-up tile is the last tile of the stock"},
 	{"deal=stacks|simple", "classic", "the traditional stack deal or the simple deal"},
 	{"rounds=N", "turkish-rummy, german", "a quick game of N hands (turkish-rummy: 1 or 3)"},
+	{"points=N", "classic, german", "start from N points instead of 20 (a quicker game; not with strokes)"},
 	{"strokes", "german", "the quick variant: winners get strokes, most strokes after rounds wins"},
 	{"no-partnerships", "german", "four players play alone"},
 }
@@ -122,6 +123,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 	default:
 		return Ruleset{}, fmt.Errorf("engine: unknown preset %q (have %s)", preset, strings.Join(Presets, ", "))
 	}
+	points := 0
 	for _, opt := range strings.Split(options, ",") {
 		opt = strings.TrimSpace(opt)
 		if opt == "" {
@@ -162,6 +164,12 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 				return Ruleset{}, fmt.Errorf("engine: option %q: bad number of rounds", opt)
 			}
 			r.Rounds = n
+		case name == "points" && (preset == "classic" || preset == "german"):
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 || n > 99 || strconv.Itoa(n) != val {
+				return Ruleset{}, fmt.Errorf("engine: option %q: want points=1..99", opt)
+			}
+			points = n
 		case name == "strokes" && !hasVal && preset == "german":
 			r.Scoring = Strokes
 			r.StartScore = 0
@@ -172,6 +180,12 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 		default:
 			return Ruleset{}, bad()
 		}
+	}
+	if points != 0 {
+		if r.Scoring == Strokes {
+			return Ruleset{}, fmt.Errorf("engine: option points does not go with strokes")
+		}
+		r.StartScore = points
 	}
 	return r, nil
 }
@@ -214,6 +228,9 @@ func (r Ruleset) Options() string {
 	}
 	if r.Scoring == Strokes {
 		opts = append(opts, "strokes")
+	}
+	if r.Scoring != Strokes && r.StartScore != base.StartScore {
+		opts = append(opts, "points="+strconv.Itoa(r.StartScore))
 	}
 	if r.Rounds != base.Rounds && !(r.Scoring == Strokes && r.Rounds == 5) {
 		opts = append(opts, "rounds="+strconv.Itoa(r.Rounds))

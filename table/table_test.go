@@ -97,12 +97,28 @@ func checkHonest(t *testing.T, res *LocalResult) {
 	}
 }
 
+// matrix is every preset with 2, 3 and 4 players, each in its quick form
+// (one or two hands), plus two longer matches: the next dealer, scores
+// carried over, strokes and partnerships.
+var matrix = []struct {
+	ruleset string
+	n       int
+}{
+	{"classic:points=2", 2}, {"classic:points=2", 3}, {"classic:points=2", 4},
+	{"turkish-rummy:rounds=1", 2}, {"turkish-rummy:rounds=1", 3}, {"turkish-rummy:rounds=1", 4},
+	{"german:rounds=1", 2}, {"german:rounds=1", 3}, {"german:rounds=1", 4},
+}
+
 func TestHonestMatches(t *testing.T) {
-	cases := []struct {
-		ruleset string
-		n       int
-	}{{"turkish-rummy:rounds=1", 2}, {"turkish-rummy:rounds=1", 3}, {"turkish-rummy:rounds=1", 4},
-		{"german:rounds=1,strokes", 3}, {"german:rounds=2,strokes", 4}, {"classic", 2}, {"classic:deal=simple", 3}}
+	cases := append(matrix[:len(matrix):len(matrix)],
+		struct {
+			ruleset string
+			n       int
+		}{"german:rounds=2,strokes", 4},
+		struct {
+			ruleset string
+			n       int
+		}{"classic:deal=simple,indicator-last,points=4", 3})
 	for i, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
 			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(10+i), LocalOptions{}))
@@ -112,9 +128,9 @@ func TestHonestMatches(t *testing.T) {
 
 func TestFaultyNetworkFinishes(t *testing.T) {
 	f := Faults{Drop: 0.05, Dup: 0.05, Reorder: 0.1, Delay: 2 * time.Millisecond}
-	for i, n := range []int{2, 4} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			checkHonest(t, run(t, "turkish-rummy:rounds=1", n, uint64(20+i), LocalOptions{Faults: f, Stall: 150 * time.Millisecond, Cheater: -1}))
+	for i, tc := range matrix {
+		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
+			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(20+i), LocalOptions{Faults: f, Stall: 150 * time.Millisecond, Cheater: -1}))
 		})
 	}
 }
