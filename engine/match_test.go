@@ -312,7 +312,7 @@ func TestMatchEndsAtZero(t *testing.T) {
 func TestRulesetOptionsRoundTrip(t *testing.T) {
 	for _, s := range []string{"classic", "classic:indicator-last,leave-at-zero,one-colour=red-black",
 		"classic:deal=simple,partnerships", "turkish-rummy:rounds=1", "german:strokes", "german:no-partnerships,rounds=7",
-		"classic:points=4", "german:points=6,rounds=3"} {
+		"classic:points=4", "german:points=6,rounds=3", "classic:timer=30", "turkish-rummy:rounds=1,timer=600"} {
 		r, err := ParseRuleset(s)
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
@@ -326,7 +326,8 @@ func TestRulesetOptionsRoundTrip(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"poker", "classic:rounds=3", "turkish-rummy:rounds=2", "classic:one-colour=green", "german:leave-at-zero", "classic:bogus",
-		"classic:points=0", "classic:points=100", "classic:points=04", "german:points=5,strokes", "turkish-rummy:points=5"} {
+		"classic:points=0", "classic:points=100", "classic:points=04", "german:points=5,strokes", "turkish-rummy:points=5",
+		"classic:timer=4", "classic:timer=601", "classic:timer=x", "classic:timer"} {
 		if _, err := ParseRuleset(bad); err == nil {
 			t.Errorf("%s accepted", bad)
 		}

@@ -85,6 +85,11 @@ type Ruleset struct {
 	// Rounds ends the match after this many hands (0: play until a score
 	// condition ends it).
 	Rounds int
+	// TurnSeconds is the table's turn timer (0: none). The engine keeps no
+	// clock: each player's own program enforces it on its own moves (the
+	// terminal UI moves for a player whose time is up), so it never decides
+	// a step's validity.
+	TurnSeconds int
 }
 
 // Presets lists the preset names in a fixed order.
@@ -98,6 +103,7 @@ var OptionHelp = []struct{ Name, Presets, Help string }{
 	{"indicator-last", "classic", "the face-up tile is the last tile of the stock"},
 	{"deal=stacks|simple", "classic", "the traditional stack deal or the simple deal"},
 	{"rounds=N", "turkish-rummy, german", "a quick game of N hands (turkish-rummy: 1 or 3)"},
+	{"timer=S", "classic, turkish-rummy, german", "a turn timer of S seconds (5-600): when it runs out the player's program moves for them"},
 	{"points=N", "classic, german", "start from N points instead of 20 (a quicker game; not with strokes)"},
 	{"strokes", "german", "the quick variant: winners get strokes, most strokes after rounds wins"},
 	{"no-partnerships", "german", "four players play alone"},
@@ -170,6 +176,12 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 				return Ruleset{}, fmt.Errorf("engine: option %q: want points=1..99", opt)
 			}
 			points = n
+		case name == "timer":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 5 || n > 600 || strconv.Itoa(n) != val {
+				return Ruleset{}, fmt.Errorf("engine: option %q: want timer=5..600 (seconds)", opt)
+			}
+			r.TurnSeconds = n
 		case name == "strokes" && !hasVal && preset == "german":
 			r.Scoring = Strokes
 			r.StartScore = 0
@@ -228,6 +240,9 @@ func (r Ruleset) Options() string {
 	}
 	if r.Scoring == Strokes {
 		opts = append(opts, "strokes")
+	}
+	if r.TurnSeconds != 0 {
+		opts = append(opts, "timer="+strconv.Itoa(r.TurnSeconds))
 	}
 	if r.Scoring != Strokes && r.StartScore != base.StartScore {
 		opts = append(opts, "points="+strconv.Itoa(r.StartScore))
