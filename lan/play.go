@@ -58,6 +58,19 @@ type Outcome struct {
 	// Elapsed is the time Play took, from JoinTable to the end of the match
 	// (without the linger).
 	Elapsed time.Duration
+	// Timing has this seat's latencies (steps replayed on resume excluded).
+	Timing Timing
+}
+
+// Timing is what a seat measured during a match.
+type Timing struct {
+	// Deals has, per hand, the time from the first shuffle message to this
+	// seat knowing every tile of its rack.
+	Deals []time.Duration
+	// Draws has, per draw from the stock by this seat, the time from its
+	// draw being applied to the drawn tile's face being known (the other
+	// seats' shares arrive in between).
+	Draws []time.Duration
 }
 
 // Play runs one match at a started table (an announcement whose roster is
@@ -169,7 +182,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if err := writeFileAtomic(filepath.Join(dir, doneFile), []byte(path+"\n")); err != nil {
 		return nil, err
 	}
-	o := &Outcome{Result: res, Transcript: path, Report: *rep, Config: cfg, Seat: seat, Resumed: resumed, Elapsed: elapsed}
+	o := &Outcome{Result: res, Transcript: path, Report: *rep, Config: cfg, Seat: seat, Resumed: resumed, Elapsed: elapsed, Timing: w.timing}
 	if v := res.Violation; v != nil {
 		log.Warn("match ended by a violation", "seat", v.Seat, "name", cfg.Seats[v.Seat].Name, "rule", v.Rule, "err", v.Err)
 	}
@@ -346,6 +359,50 @@ type watch struct {
 
 	last     atomic.Int64 // unix nanoseconds of the last applied step
 	expected atomic.Int64 // seat expected to speak next, -1 when done
+
+	timing      Timing
+	dealStart   time.Time // first shuffle of the current hand (zero: none pending)
+	dealHand    uint32
+	dealDone    bool
+	drawStart   time.Time // this seat's pending draw (zero: none)
+	stockBefore int
+}
+
+// measure records deal and draw latencies (protocol goroutine).
+func (w *watch) measure(m *table.Machine, v *engine.View) {
+	now := time.Now()
+	if seat, kind := m.Expect(); kind == table.KindShuffle && seat == 0 && (w.dealStart.IsZero() || w.dealHand != m.HandNumber()) {
+		w.dealStart, w.dealHand, w.dealDone = now, m.HandNumber(), false
+	}
+	mt := m.Match()
+	if mt == nil || mt.Hand() == nil || mt.Hand().Phase() != engine.PhasePlay {
+		w.drawStart = time.Time{}
+		return
+	}
+	h := mt.Hand()
+	known := true
+	for _, f := range func() []engine.Face { _, f := v.Rack(h); return f }() {
+		known = known && f != engine.NoFace
+	}
+	if !w.dealDone && !w.dealStart.IsZero() && w.dealHand == m.HandNumber() && known {
+		w.timing.Deals = append(w.timing.Deals, now.Sub(w.dealStart))
+		w.dealDone = true
+	}
+	seat, drawn := h.Turn()
+	switch {
+	case seat != w.seat || !drawn:
+		w.drawStart = time.Time{}
+	case w.drawStart.IsZero() && h.StockLen() < w.stockBefore:
+		w.drawStart = now
+	}
+	if !w.drawStart.IsZero() && known {
+		w.timing.Draws = append(w.timing.Draws, now.Sub(w.drawStart))
+		w.drawStart = time.Time{}
+		w.stockBefore = -1 // until the next turn
+	}
+	if seat == w.seat && !drawn {
+		w.stockBefore = h.StockLen()
+	}
 }
 
 // resumed ends the replay of stored steps.
@@ -373,6 +430,7 @@ func (w *watch) onStep(m *table.Machine, v *engine.View) {
 	if w.replaying {
 		return
 	}
+	w.measure(m, v)
 	seat, kind := m.Expect()
 	w.log.Debug("step", "step", m.Step(), "hand", m.HandNumber(), "next_seat", seat, "next", kind.String())
 	if mt := m.Match(); mt != nil && (!w.started || m.HandNumber() != w.handSeen) && mt.Hand() != nil {

@@ -95,7 +95,7 @@ func acceptAll(peer.ID, []byte) error { return nil }
 
 // joinAll opens table id on every node concurrently (each JoinTable waits
 // for the others) and returns the transports in node order.
-func joinAll(t *testing.T, nodes []*Node, id string, validate func(peer.ID, []byte) error) []*TableTransport {
+func joinAll(t testing.TB, nodes []*Node, id string, validate func(peer.ID, []byte) error) []*TableTransport {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
