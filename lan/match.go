@@ -32,7 +32,8 @@ type SeatOptions struct {
 	Players int
 	Match   bool
 	// Settle is how long to listen for announced tables before creating one
-	// (default 3 s: announcements are repeated every 2 s).
+	// (default 1 s: creators announce their tables to every peer that joins
+	// the lobby, at once).
 	Settle time.Duration
 }
 
@@ -56,7 +57,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 		o.Players = 4
 	}
 	if o.Settle == 0 {
-		o.Settle = 3 * time.Second
+		o.Settle = time.Second
 	}
 	preset, opts, err := SplitRuleset(o.Ruleset)
 	if err != nil {
@@ -121,13 +122,14 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			return p2p.Announcement{}, err
 		}
 	}
-	settle := time.Now().Add(o.Settle)
+	began := time.Now()
+	settle := began.Add(o.Settle)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		if cur != "" {
 			if a, ok := l.Table(cur); ok && a.State == p2p.StateStarted && seated(a) {
-				c.log.Info("table started", "table", a.Table, "players", len(a.Members))
+				c.log.Info("table started", "table", a.Table, "players", len(a.Members), "took", time.Since(began).Round(time.Millisecond))
 				return a, nil
 			}
 		}

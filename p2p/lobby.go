@@ -95,11 +95,33 @@ func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: subscribe lobby: %w", err)
 	}
+	evt, err := t.EventHandler()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: lobby events: %w", err)
+	}
 	n.h.SetStreamHandler(LobbyProtocol, l.handleRequest)
-	l.wg.Add(2)
+	l.wg.Add(3)
 	go l.read()
 	go l.tick()
+	go l.greet(evt)
 	return l, nil
+}
+
+// greet announces this node's tables at once to a peer that joins the
+// lobby, rather than at the next tick: a newcomer sees the open tables as
+// soon as it can hear them.
+func (l *Lobby) greet(evt *pubsub.TopicEventHandler) {
+	defer l.wg.Done()
+	defer evt.Cancel()
+	for {
+		ev, err := evt.NextPeerEvent(l.ctx)
+		if err != nil {
+			return
+		}
+		if ev.Type == pubsub.PeerJoin {
+			l.announceAll()
+		}
+	}
 }
 
 func (l *Lobby) close() error {

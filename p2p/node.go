@@ -216,6 +216,10 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		pubsub.WithValidateQueueSize(c.queue),
 		pubsub.WithMessageSignaturePolicy(pubsub.StrictSign),
 		pubsub.WithPeerExchange(false),
+		// A LAN table has a handful of peers: sending every message to
+		// every subscriber costs nothing and does not wait for the mesh
+		// to form at a heartbeat after a peer connects (notes/libp2p.md).
+		pubsub.WithFloodPublish(true),
 		pubsub.WithRawTracer(&dropTracer{n: n}),
 	)
 	if err != nil {

@@ -18,6 +18,7 @@
 # env:   OKEY=path      use a prebuilt okey binary (default: go build it)
 #        TIMEOUT=120    seconds each run may take
 #        KEEP=1         keep the work directory (logs, transcripts)
+#        SETTLE=500ms   how long each bot listens for open tables before opening one
 set -euo pipefail
 
 N=4
@@ -88,7 +89,7 @@ start_bot() {
 	local run=$1 i=$2 dir="$WORK/run$1"
 	mkdir -p "$dir/data.$i" "$dir/out.$i"
 	ip netns exec "okey-p$i-$ID" "$OKEY" bot --name "bot$i" --data "$dir/data.$i" --out "$dir/out.$i" \
-		--players "$N" --preset "$RULES" --withhold 60s --wait 60s --settle 2s \
+		--players "$N" --preset "$RULES" --withhold 60s --wait 60s --settle "${SETTLE:-500ms}" \
 		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		>>"$dir/stdout.$i" 2>>"$dir/log.$i" &
 	BOT_PID[$i]=$!
@@ -126,6 +127,9 @@ t0=$(now_ms)
 for i in $(seq 1 "$N"); do start_bot 1 "$i"; done
 wait_all 1
 echo "run 1: done in $(($(now_ms) - t0)) ms"
+for i in $(seq 1 "$N"); do
+	echo "  bot $i: $(grep -o 'msg="table started".*' "$WORK/run1/log.$i" | grep -o 'took=[^ ]*' | sed 's/took=/seated after /'), $(grep -o 'msg=timing.*' "$WORK/run1/log.$i" | sed 's/msg=timing table=[^ ]* //')"
+done
 
 # Run 2: bot 4 is killed with SIGKILL in the middle of the hand and restarted
 # with the same data directory.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -82,7 +83,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	noMDNS := fs.Bool("no-mdns", false, "no mDNS discovery (use --peer)")
 	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match and naming it")
 	wait := fs.Duration("wait", 0, "give up when no table has started after this long (0: wait for ever)")
-	settle := fs.Duration("settle", 3*time.Second, "listen this long for open tables before opening one")
+	settle := fs.Duration("settle", time.Second, "listen this long for open tables before opening one")
 	verbose := fs.Bool("v", false, "log protocol detail")
 	logFile := fs.String("log", "", "write logs to this file instead of stderr")
 	if err := fs.Parse(args); err != nil {
@@ -209,6 +210,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		c.Done(a)
 		played++
+		logTiming(log, a.Table, o.Timing)
 		if !printMatch(stdout, played, a, o) {
 			status = 1
 		}
@@ -250,6 +252,20 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// logTiming logs this seat's deal and draw latencies.
+func logTiming(log *slog.Logger, table string, t lan.Timing) {
+	q := func(ds []time.Duration, p int) time.Duration {
+		if len(ds) == 0 {
+			return 0
+		}
+		s := slices.Clone(ds)
+		slices.Sort(s)
+		return s[min(len(s)-1, (len(s)*p+99)/100-1)].Round(100 * time.Microsecond)
+	}
+	log.Info("timing", "table", table, "deal_max", slices.Max(append([]time.Duration{0}, t.Deals...)).Round(time.Millisecond),
+		"draws", len(t.Draws), "draw_p50", q(t.Draws, 50), "draw_p99", q(t.Draws, 99))
 }
 
 // printMatch prints the one-line summary of a match and reports whether it
