@@ -137,7 +137,8 @@ func (g *Game) pump() {
 	}
 }
 
-// tick redraws once a second (the waiting time on the turn line).
+// tick redraws once a second (the waiting time and the turn timer) and
+// lets the turn timer move for the player when its time is up.
 func (g *Game) tick() {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
@@ -146,7 +147,7 @@ func (g *Game) tick() {
 		case <-g.ctx.Done():
 			return
 		case <-t.C:
-			g.post(func() {})
+			g.post(g.view.Tick)
 		}
 	}
 }
@@ -175,6 +176,12 @@ func (g *Game) ShowLobby(b Lobby, start func(LobbyTable)) *LobbyView {
 // ShowTable shows the table screen.
 func (g *Game) ShowTable() {
 	g.post(func() { g.app.SetRoot(g.view, true) })
+}
+
+// SetLeaveNote sets what the quit question says about resuming the match
+// later (e.g. the command that does it).
+func (g *Game) SetLeaveNote(s string) {
+	g.post(func() { g.view.leaveNote = s })
 }
 
 // SetAway names the players whose peers are not connected: the turn line

@@ -2,12 +2,19 @@ package ui
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/okey-game/okey/engine"
@@ -18,13 +25,21 @@ import (
 // process: every seat a full peer with its own keys, over an in-memory
 // network.
 type LocalOptions struct {
-	Ruleset string        // canonical ruleset text
-	Name    string        // the player's name (seat 0)
+	Ruleset string        // canonical ruleset text (ignored when resuming)
+	Name    string        // the player's name (seat 0; ignored when resuming)
 	Bots    []table.Mover // one per other seat
-	BotName []string      // their names
-	// Data is the directory the player's transcript and secrets are saved
-	// in (a directory per match under Data/matches); "" keeps them in memory.
+	BotName []string      // their names (ignored when resuming)
+	// Strategy names the bots' strategy; it is saved with the match so that
+	// a resumed match gets bots of the same kind.
+	Strategy string
+	// Data is the directory every seat's state is saved in (a directory per
+	// match under Data/matches, see LocalMatch), so that a match the player
+	// left can be resumed; "" keeps it in memory.
 	Data string
+	// Resume is the directory of an unfinished match (LocalMatch.Dir) to
+	// continue instead of starting a new one. Bots must then hold one mover
+	// per bot seat of that match.
+	Resume string
 	// Pace is how long a bot waits before it moves, so that a person can
 	// follow the table (0: no wait).
 	Pace time.Duration
@@ -34,7 +49,8 @@ type LocalOptions struct {
 // LocalOutcome is how a local match ended.
 type LocalOutcome struct {
 	Config     table.Config
-	Transcript string // the saved transcript ("" in memory)
+	Dir        string // the match's directory ("" in memory)
+	Transcript string // the player's transcript ("" in memory)
 	Report     *table.Report
 	Err        error // the player's peer failed, or the player left
 }
@@ -49,39 +65,203 @@ func (p paced) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 	return p.m.Move(h, v)
 }
 
-// PlayLocal plays a match for g's player (seat 0) against bots, then
-// verifies the transcript and shows the result on g. It returns when the
-// match ends or g's player leaves.
-func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, error) {
-	n := len(o.Bots) + 1
-	if len(o.BotName) != len(o.Bots) {
-		return nil, errors.New("ui: one name per bot")
+// Files of a local match's directory: the match file (config, every seat's
+// key seed, the bots' strategy; 0600), one table.DirStore per seat, and the
+// done marker written when the match ended.
+const (
+	localPrefix    = "local-"
+	localMatchFile = "local.json"
+	localDoneFile  = "done"
+)
+
+// localState is the match file. The seeds are test-mode key material of
+// seats in this process: written 0600, never logged.
+type localState struct {
+	Version  int       `json:"version"`
+	Config   []byte    `json:"config"` // table.Config.MarshalBinary
+	Seeds    [][]byte  `json:"seeds"`  // Ed25519 seeds, by seat
+	Strategy string    `json:"strategy,omitempty"`
+	Started  time.Time `json:"started"`
+}
+
+// LocalMatch is an unfinished match against bots saved under a data
+// directory.
+type LocalMatch struct {
+	Dir      string
+	Ruleset  string
+	Names    []string // by seat; the player is seat 0
+	Strategy string
+	Started  time.Time
+}
+
+// Bots returns the number of bot seats.
+func (m LocalMatch) Bots() int { return len(m.Names) - 1 }
+
+// String describes the match in one line.
+func (m LocalMatch) String() string {
+	return fmt.Sprintf("%s vs %s, started %s", m.Ruleset, strings.Join(m.Names[1:], ", "), m.Started.Local().Format("Jan 2 15:04"))
+}
+
+// UnfinishedLocal lists the matches against bots under data that were left
+// before their end, the newest first. Unreadable ones are skipped.
+func UnfinishedLocal(data string) ([]LocalMatch, error) {
+	root := filepath.Join(data, "matches")
+	ents, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
 	}
-	cfg, keys, err := table.LocalConfig(o.Ruleset, n, 0)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Seats[0].Name = o.Name
-	for i, nm := range o.BotName {
-		cfg.Seats[i+1].Name = nm
+	var out []LocalMatch
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), localPrefix) {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, localDoneFile)); err == nil {
+			continue
+		}
+		st, cfg, err := readLocal(dir)
+		if err != nil {
+			continue
+		}
+		m := LocalMatch{Dir: dir, Ruleset: cfg.Ruleset, Strategy: st.Strategy, Started: st.Started}
+		for _, s := range cfg.Seats {
+			m.Names = append(m.Names, s.Name)
+		}
+		out = append(out, m)
 	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
+	slices.SortFunc(out, func(a, b LocalMatch) int { return b.Started.Compare(a.Started) })
+	return out, nil
+}
+
+func readLocal(dir string) (*localState, table.Config, error) {
+	var cfg table.Config
+	b, err := os.ReadFile(filepath.Join(dir, localMatchFile))
+	if err != nil {
+		return nil, cfg, err
 	}
+	var st localState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, cfg, fmt.Errorf("ui: %s: %v", localMatchFile, err)
+	}
+	if st.Version != 1 {
+		return nil, cfg, fmt.Errorf("ui: %s: version %d", localMatchFile, st.Version)
+	}
+	if err := cfg.UnmarshalBinary(st.Config); err != nil {
+		return nil, cfg, err
+	}
+	if len(st.Seeds) != len(cfg.Seats) {
+		return nil, cfg, fmt.Errorf("ui: %s: %d key seeds for %d seats", localMatchFile, len(st.Seeds), len(cfg.Seats))
+	}
+	return &st, cfg, nil
+}
+
+// loadLocal reads a saved match: its config and every seat's key, checked
+// against the config.
+func loadLocal(dir string) (*localState, table.Config, []ed25519.PrivateKey, error) {
+	st, cfg, err := readLocal(dir)
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	keys := make([]ed25519.PrivateKey, len(st.Seeds))
+	for i, s := range st.Seeds {
+		if len(s) != ed25519.SeedSize {
+			return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: bad key seed", localMatchFile, i)
+		}
+		keys[i] = ed25519.NewKeyFromSeed(s)
+		if !keys[i].Public().(ed25519.PublicKey).Equal(cfg.Seats[i].Key) {
+			return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: the key does not match the table", localMatchFile, i)
+		}
+	}
+	return st, cfg, keys, nil
+}
+
+// saveLocal writes a new match's file (0600, by a rename).
+func saveLocal(dir string, cfg table.Config, keys []ed25519.PrivateKey, strategy string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	cb, _ := cfg.MarshalBinary()
+	st := localState{Version: 1, Config: cb, Strategy: strategy, Started: time.Now().UTC()}
+	for _, k := range keys {
+		st.Seeds = append(st.Seeds, k.Seed())
+	}
+	b, err := json.Marshal(&st)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, localMatchFile+".tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, localMatchFile))
+}
+
+// PlayLocal plays a match for g's player (seat 0) against bots, then
+// verifies the transcript and shows the result on g. It returns when the
+// match ends or g's player leaves; a match the player left stays saved
+// under o.Data, and PlayLocal with o.Resume continues it.
+func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, error) {
+	var (
+		cfg  table.Config
+		keys []ed25519.PrivateKey
+		err  error
+		dir  = o.Resume
+	)
+	if dir != "" {
+		if _, cfg, keys, err = loadLocal(dir); err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(filepath.Join(dir, localDoneFile)); err == nil {
+			return nil, fmt.Errorf("ui: the match in %s is over already", dir)
+		}
+		if len(o.Bots) != len(cfg.Seats)-1 {
+			return nil, fmt.Errorf("ui: the match in %s has %d bots, got %d", dir, len(cfg.Seats)-1, len(o.Bots))
+		}
+	} else {
+		if len(o.BotName) != len(o.Bots) {
+			return nil, errors.New("ui: one name per bot")
+		}
+		if cfg, keys, err = table.LocalConfig(o.Ruleset, len(o.Bots)+1, 0); err != nil {
+			return nil, err
+		}
+		cfg.Seats[0].Name = o.Name
+		for i, nm := range o.BotName {
+			cfg.Seats[i+1].Name = nm
+		}
+		if err := cfg.Validate(); err != nil {
+			return nil, err
+		}
+		if o.Data != "" {
+			dir = filepath.Join(o.Data, "matches", localPrefix+time.Now().Format("20060102-150405")+"-"+hex.EncodeToString(cfg.ID[:4]))
+			if err := saveLocal(dir, cfg, keys, o.Strategy); err != nil {
+				return nil, err
+			}
+		}
+	}
+	n := len(cfg.Seats)
 	log := o.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	out := &LocalOutcome{Config: cfg}
-	var store table.Store = table.NewMemStore(cfg)
-	var dir *table.DirStore
-	if o.Data != "" {
-		d := filepath.Join(o.Data, "matches", time.Now().Format("20060102-150405")+"-"+hex.EncodeToString(cfg.ID[:4]))
-		if dir, err = table.OpenDirStore(d, cfg); err != nil {
+	out := &LocalOutcome{Config: cfg, Dir: dir}
+	stores := make([]table.Store, n)
+	for i := range stores {
+		if dir == "" {
+			stores[i] = table.NewMemStore(cfg)
+			continue
+		}
+		ds, err := table.OpenDirStore(filepath.Join(dir, fmt.Sprintf("seat-%d", i)), cfg)
+		if err != nil {
 			return nil, err
 		}
-		store = dir
-		out.Transcript = dir.TranscriptPath()
+		defer ds.Close()
+		stores[i] = ds
+		if i == 0 {
+			out.Transcript = ds.TranscriptPath()
+		}
 	}
 	net := table.NewMemNet(table.Faults{}, 0)
 	ctx, cancel := context.WithCancel(ctx)
@@ -93,13 +273,21 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		case <-ctx.Done():
 		}
 	}()
+	// The steps a resumed peer replays are not news: the screen starts
+	// from the state they lead to.
+	var live atomic.Bool
 	peers := make([]*table.Peer, n)
 	for i := 0; i < n; i++ {
-		pc := table.PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID),
+		pc := table.PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID), Store: stores[i],
 			// A person may think for long: nobody is blamed for a slow move.
-			Withhold: 7 * 24 * time.Hour, Log: log.With("seat", i)}
+			Withhold: 7 * 24 * time.Hour, Stall: 500 * time.Millisecond, Log: log.With("seat", i)}
 		if i == 0 {
-			pc.Mover, pc.OnStep, pc.Store = g, g.OnStep, store
+			pc.Mover = g
+			pc.OnStep = func(m *table.Machine, v *engine.View) {
+				if live.Load() {
+					g.OnStep(m, v)
+				}
+			}
 		} else {
 			pc.Mover = o.Bots[i-1]
 			if o.Pace > 0 {
@@ -107,8 +295,15 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 			}
 		}
 		if peers[i], err = table.NewPeer(pc); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("ui: seat %d: %w", i, err)
 		}
+	}
+	// The player's screen follows from the state resumed (if any) on.
+	g.OnStep(peers[0].Machine(), peers[0].View())
+	live.Store(true)
+	if st := peers[0].Machine().Step(); st > 0 {
+		log.Info("resuming a match against bots", "dir", dir, "step", st)
+		g.Say(fmt.Sprintf("match resumed at hand %d", peers[0].Machine().HandNumber()+1))
 	}
 	results := make([]table.Result, n)
 	errs := make([]error, n)
@@ -125,9 +320,6 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		}()
 	}
 	wg.Wait()
-	if dir != nil {
-		dir.Close()
-	}
 	out.Err = errs[0]
 	if out.Err == nil && results[0].Violation != nil {
 		out.Err = results[0].Violation
@@ -141,8 +333,14 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		end.Ranking = m.Match().Ranking()
 		end.Scores = m.Match().Scores()
 	}
+	if errs[0] == nil && dir != "" {
+		// Over (finished or a cheater named): nothing to resume.
+		if err := os.WriteFile(filepath.Join(dir, localDoneFile), []byte(out.Transcript+"\n"), 0o600); err != nil {
+			log.Warn("done marker", "err", err)
+		}
+	}
 	g.Say("checking the transcript...")
-	t, err := store.Load()
+	t, err := stores[0].Load()
 	switch {
 	case err != nil:
 		end.Verdict = "the transcript could not be read: " + err.Error()

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -265,7 +266,26 @@ func (t *TableView) drawTurn(scr tcell.Screen, x, y, w int) {
 		text = strings.Join(t.away, ", ") + " dropped out: the table waits for them to come back"
 		st = st.Foreground(t.pal.Bad)
 	}
-	put(scr, x+1, y, w-2, text, st)
+	room := w - 2
+	if left, ok := t.TimeLeft(); ok {
+		// The turn timer, at the right: the player's own is a badge that
+		// turns red in its last 10 seconds.
+		secs := int((left + time.Second - 1) / time.Second)
+		badge := fmt.Sprintf(" %ds left ", secs)
+		bst := st.Foreground(p.Dim).Bold(false)
+		if mine := t.snap.Seat; mine >= 0 {
+			if seat, _ := t.snap.HandState().Turn(); seat == mine {
+				badge = fmt.Sprintf(" your time %ds ", secs)
+				bst = tcell.StyleDefault.Background(p.Accent).Foreground(tcell.ColorBlack).Bold(true)
+				if secs <= 10 {
+					bst = tcell.StyleDefault.Background(p.Bad).Foreground(p.Text).Bold(true)
+				}
+			}
+		}
+		room -= width(badge) + 1
+		put(scr, x+w-1-width(badge), y, width(badge), badge, bst)
+	}
+	put(scr, x+1, y, room, text, st)
 }
 
 func (t *TableView) drawLog(scr tcell.Screen, x, y, w, h int) {
@@ -347,6 +367,8 @@ func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 				mark, mst = "lift", ledge.Foreground(p.Lifted)
 			case sl != engine.NoSlot && t.hint[sl]:
 				mark, mst = "hint", ledge.Foreground(p.Hint).Bold(true)
+			case sl != engine.NoSlot && t.isFresh(sl):
+				mark, mst = "new!", ledge.Foreground(p.Good).Bold(true)
 			}
 			if mark != "" {
 				put(scr, tx, ty+TileHeight, TileWidth, mark, mst)
@@ -463,12 +485,17 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 }
 
 func (t *TableView) drawQuit(scr tcell.Screen, x, y, w, h int) {
-	pw, ph := 56, 6
+	pw, ph := 60, 7
 	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, "leave the table?")
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	put(scr, ix, iy, iw, "The match is not over. If you leave, the table stops;", st)
 	put(scr, ix, iy+1, iw, "what was played so far stays saved in the data dir.", st)
-	put(scr, ix, iy+3, iw, "y: leave   n: stay", st.Foreground(t.pal.Accent).Bold(true))
+	note := t.leaveNote
+	if note == "" {
+		note = "okey play offers to resume it later."
+	}
+	put(scr, ix, iy+2, iw, note, st)
+	put(scr, ix, iy+4, iw, "y: leave   n: stay", st.Foreground(t.pal.Accent).Bold(true))
 }
 
 // drawGroups draws groups of tiles in a line, wrapping, and returns the row

@@ -70,6 +70,19 @@ type TableView struct {
 	regions   []region
 	now       func() time.Time
 	away      []string // players whose peers are not connected
+	leaveNote string   // how to resume after leaving (the quit question)
+
+	// The turn timer (Ruleset.TurnSeconds): the turn being timed, when it
+	// began, and for the player's own turn the time spent while asked for a
+	// move (the table's own work between a draw and the discard is not
+	// counted against the player).
+	turnKey   string
+	turnStart time.Time
+	used      time.Duration
+	reqAt     time.Time
+	// fresh holds the tiles that just arrived on the rack, with when.
+	fresh     map[engine.Slot]time.Time
+	lastClick struct{ x, y int }
 	lastFrame struct{ w, h int }
 }
 
@@ -121,14 +134,160 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		// The dealt tiles are all open: lay them out in face order once.
 		t.rack.Clear()
 		t.laidOut = true
+		t.fresh = nil
+	} else if t.laidOut {
+		// A tile that arrives during play flashes for a moment.
+		before := t.rack.Tiles()
+		for _, sl := range slots {
+			if !slices.Contains(before, sl) {
+				if t.fresh == nil {
+					t.fresh = map[engine.Slot]time.Time{}
+				}
+				t.fresh[sl] = t.now()
+			}
+		}
 	}
 	t.rack.Sync(slots, faces)
+	t.timeTurn()
+}
+
+// freshFor is how long a tile that arrived on the rack is marked.
+const freshFor = 3 * time.Second
+
+// isFresh reports whether a tile arrived on the rack a moment ago.
+func (t *TableView) isFresh(sl engine.Slot) bool {
+	at, ok := t.fresh[sl]
+	return ok && t.now().Sub(at) < freshFor
+}
+
+// turnSeconds returns the table's turn timer (0: none).
+func (t *TableView) turnSeconds() int {
+	if t.snap == nil || t.snap.Match == nil {
+		return 0
+	}
+	return t.snap.Match.Rules().TurnSeconds
+}
+
+// timeTurn starts the turn timer when a new turn begins.
+func (t *TableView) timeTurn() {
+	h := t.snap.HandState()
+	if h == nil || h.Phase() != engine.PhasePlay {
+		t.turnKey = ""
+		return
+	}
+	seat, _ := h.Turn()
+	key := fmt.Sprintf("%d/%d/%d", t.snap.Hand, h.Turns(), seat)
+	if key != t.turnKey {
+		t.turnKey, t.turnStart, t.used = key, t.now(), 0
+		if t.req != nil {
+			t.reqAt = t.now()
+		}
+	}
+}
+
+// TimeLeft returns the time left on the turn timer for the seat to move,
+// and false when the table has no timer or no turn is being timed.
+func (t *TableView) TimeLeft() (time.Duration, bool) {
+	secs := t.turnSeconds()
+	if secs == 0 || t.turnKey == "" || t.final != nil {
+		return 0, false
+	}
+	limit := time.Duration(secs) * time.Second
+	h := t.snap.HandState()
+	if seat, _ := h.Turn(); seat == t.snap.Seat {
+		used := t.used
+		if t.req != nil {
+			used += t.now().Sub(t.reqAt)
+		}
+		return max(limit-used, 0), true
+	}
+	return max(limit-t.now().Sub(t.turnStart), 0), true
+}
+
+// Tick moves for the player when the time of its turn ran out: it draws
+// from the stock if it has not drawn, then discards the tile the hint
+// recommends (declares the win the hint sees), or the tile it drew. The
+// Game calls it every second, and when a move is asked for.
+func (t *TableView) Tick() {
+	if !t.myMove() {
+		return
+	}
+	if left, ok := t.TimeLeft(); !ok || left > 0 {
+		return
+	}
+	t.autoMove()
+}
+
+func (t *TableView) autoMove() {
+	h := t.snap.HandState()
+	if h == nil || h.Phase() != engine.PhasePlay {
+		return
+	}
+	if t.overlay == quitOverlay || t.overlay == helpOverlay {
+		t.overlay = noOverlay
+	}
+	t.rack.Lifted = -1
+	if !t.drawn() {
+		t.log = append(t.log, Line{txt("time is up: the program draws from the stock for you")})
+		t.draw()
+		if t.req == nil {
+			t.say("time is up: the program drew for you")
+		}
+		return
+	}
+	slots, faces := t.snap.View.Rack(h)
+	pick := engine.NoSlot
+	win := false
+	if !slices.Contains(faces, engine.NoFace) {
+		want := engine.NoFace
+		if wins := engine.WinningDiscards(h.Okey(), faces); len(wins) > 0 {
+			want, win = wins[0], true
+		} else if best, d := engine.BestDiscards(h.Okey(), faces); d >= 0 && len(best) > 0 {
+			want = best[0]
+			// Of equal tiles, the one just drawn.
+			for _, sl := range slots {
+				if t.isFresh(sl) && slices.Contains(best, t.face(sl)) {
+					want = t.face(sl)
+				}
+			}
+		}
+		for i, f := range faces {
+			if f == want && (pick == engine.NoSlot || t.isFresh(slots[i])) {
+				pick = slots[i]
+			}
+		}
+	}
+	if pick == engine.NoSlot {
+		// No analysis (a tile still closed): the newest open tile.
+		var at time.Time
+		for i, sl := range slots {
+			if faces[i] != engine.NoFace && (pick == engine.NoSlot || t.fresh[sl].After(at)) {
+				pick, at = sl, t.fresh[sl]
+			}
+		}
+	}
+	if pick == engine.NoSlot {
+		return
+	}
+	if win {
+		if a, ok := t.snap.View.WinAction(h, pick); ok {
+			t.log = append(t.log, Line{txt("time is up: the program declares your win")})
+			t.send(a, "time is up: the program declared your win, finishing with the "+t.face(pick).String())
+			return
+		}
+	}
+	f := t.face(pick)
+	t.log = append(t.log, Line{txt("time is up: the program discards "), tile(f), txt(" for you")})
+	t.send(engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: pick,
+		Faces: []engine.SlotFace{{Slot: pick, Face: f}}}, "time is up: the program discarded the "+f.String()+" for you")
 }
 
 // Request asks the player for a move; the move is sent on reply.
 func (t *TableView) Request(r *moveReq) {
 	t.req = r
 	t.hint = nil
+	t.reqAt = t.now()
+	t.Tick()
 }
 
 // Cancel withdraws a pending request (the match stopped).
@@ -211,6 +370,7 @@ func (t *TableView) send(a engine.Action, done string) bool {
 	}
 	t.req.reply <- a
 	t.req = nil
+	t.used += t.now().Sub(t.reqAt)
 	t.hint = nil
 	t.say(done)
 	return true
@@ -652,7 +812,11 @@ func (t *TableView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, fu
 		}
 		setFocus(t)
 		x, y := ev.Position()
-		t.Click(x, y, action == tview.MouseLeftDoubleClick)
+		// tview calls any second click within its interval a double click,
+		// wherever it is: a quick pick-up-and-put-down is two clicks.
+		double := action == tview.MouseLeftDoubleClick && t.lastClick.x == x && t.lastClick.y == y
+		t.lastClick.x, t.lastClick.y = x, y
+		t.Click(x, y, double)
 		return true, nil
 	})
 }

@@ -11,8 +11,10 @@ import (
 	"os"
 	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/okey-game/okey/bot"
@@ -27,14 +29,17 @@ func init() {
 	register(command{name: "play", summary: "play at the terminal table: against bots (--bots K) or on the LAN", run: runPlay})
 }
 
-const playUsage = `usage: okey play [--bots K] [--preset P[:options]] [--players N] [--name NAME]
-                 [--data DIR] [--no-mdns] [--peer MULTIADDR]
+const playUsage = `usage: okey play [--bots K] [--resume] [--preset P[:options]] [--timer S]
+                 [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
 
 With --bots K you play at once against K bots in this process (each a full
 peer with its own keys; no network). Without it, the lobby shows the tables
-on the LAN. Needs a terminal of at least 80x24. The transcript of each match
-is saved under DIR/matches and verified at the end; logs go to DIR/okey.log.
-Press ? at the table for the keys.
+on the LAN, and the matches you left unfinished. Needs a terminal of at least
+80x24. Every match is saved under DIR/matches as it goes and its transcript
+verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
+--resume continues the last one against bots (--bots K offers it first).
+--timer S gives each turn S seconds (5-600); when yours runs out the program
+moves for you. Press ? at the table for the keys.
 
 `
 
@@ -51,6 +56,8 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	pace := fs.Duration("pace", 400*time.Millisecond, "how long a bot waits before it moves")
 	noMouse := fs.Bool("no-mouse", false, "no mouse input")
 	noMDNS := fs.Bool("no-mdns", false, "LAN: no mDNS discovery (use --peer)")
+	resume := fs.Bool("resume", false, "continue the last unfinished match against bots")
+	timer := fs.Int("timer", 0, "turn timer in seconds (5-600; 0: none): the ruleset option timer=S")
 	var peers, listen multiFlag
 	fs.Var(&peers, "peer", "LAN: a peer's multiaddr to connect to, ending in /p2p/<id> (repeatable)")
 	fs.Var(&listen, "listen", "LAN: a multiaddr to listen on (repeatable; default every interface)")
@@ -61,7 +68,19 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: play takes no arguments, got %q\n", fs.Arg(0))
 		return 2
 	}
-	rules, err := engine.ParseRuleset(*preset)
+	spec := *preset
+	if *timer != 0 {
+		if *timer < 5 || *timer > 600 {
+			fmt.Fprintf(stderr, "okey: --timer %d: want 5 to 600 seconds (0: no timer)\n", *timer)
+			return 2
+		}
+		sep := ":"
+		if strings.Contains(spec, ":") {
+			sep = ","
+		}
+		spec += sep + "timer=" + strconv.Itoa(*timer)
+	}
+	rules, err := engine.ParseRuleset(spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "okey: %v\n", err)
 		return 2
@@ -73,6 +92,9 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if _, err := bot.New(*strategy, 0); err != nil {
 		fmt.Fprintf(stderr, "okey: --strategy: %v\n", err)
 		return 2
+	}
+	if *resume {
+		return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse, resume: true}, stdout, stderr)
 	}
 	if *bots < 0 {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
@@ -86,7 +108,7 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen,
-			strategy: *strategy, noMouse: *noMouse}, stdout, stderr)
+			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
 	}
 	if *bots < 1 || *bots > 3 {
 		fmt.Fprintln(stderr, "okey: --bots must be 1, 2 or 3")
@@ -101,49 +123,119 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: %v\n", err)
 		return 2
 	}
+	return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse,
+		ruleset: rules.String(), bots: *bots}, stdout, stderr)
+}
+
+type botFlags struct {
+	name, data, strategy, ruleset string
+	bots                          int
+	pace                          time.Duration
+	noMouse, resume               bool
+}
+
+// makeBots returns k bots of a strategy (the default one when the saved
+// strategy is unknown to this version).
+func makeBots(strategy, fallback string, k int) []table.Mover {
+	if _, err := bot.New(strategy, 0); err != nil {
+		strategy = fallback
+	}
 	var movers []table.Mover
-	var names []string
-	for i := 1; i < n; i++ {
-		s, err := bot.New(*strategy, uint64(time.Now().UnixNano())+uint64(i))
-		if err != nil {
-			fmt.Fprintf(stderr, "okey: %v\n", err)
-			return 2
-		}
+	for i := 1; i <= k; i++ {
+		s, _ := bot.New(strategy, uint64(time.Now().UnixNano())+uint64(i))
 		movers = append(movers, s)
-		names = append(names, fmt.Sprintf("bot%d", i))
 	}
-	for i, nm := range names {
-		if nm == *name {
-			names[i] = nm + "'"
-		}
-	}
-	dir, logf, code := openData(*data, stderr)
+	return movers
+}
+
+// localLeaveNote is what the quit question says about a match against bots.
+const localLeaveNote = "okey play --resume continues it later."
+
+// playBots plays against bots in this process: a new match, or the last
+// unfinished one (offered first, or at once with --resume).
+func playBots(f botFlags, stdout, stderr io.Writer) int {
+	dir, logf, code := openData(f.data, stderr)
 	if code != 0 {
 		return code
 	}
 	defer logf.Close()
 	logger := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	log.SetOutput(logf)
+	unfinished, err := ui.UnfinishedLocal(dir)
+	if err != nil {
+		logger.Warn("unfinished matches", "err", err)
+	}
+	if f.resume && len(unfinished) == 0 {
+		fmt.Fprintf(stderr, "okey: --resume: no unfinished match against bots in %s\n", filepath.Join(dir, "matches"))
+		return 2
+	}
 
-	g := ui.NewGame(0, ui.Options{NoMouse: *noMouse})
+	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
+	g.SetLeaveNote(localLeaveNote)
 	done := make(chan *ui.LocalOutcome, 1)
-	go func() {
-		out, err := ui.PlayLocal(context.Background(), g, ui.LocalOptions{Ruleset: rules.String(), Name: *name,
-			Bots: movers, BotName: names, Data: dir, Pace: *pace, Log: logger})
+	var started atomic.Bool
+	play := func(o ui.LocalOptions) {
+		started.Store(true)
+		o.Data, o.Pace, o.Log, o.Strategy = dir, f.pace, logger, f.strategy
+		out, err := ui.PlayLocal(context.Background(), g, o)
 		if err != nil {
 			logger.Error("play", "err", err)
 			g.Finish(&ui.MatchEnd{Err: err})
 		}
 		done <- out
-	}()
+	}
+	startNew := func() {
+		var names []string
+		for i := 1; i <= f.bots; i++ {
+			nm := fmt.Sprintf("bot%d", i)
+			if nm == f.name {
+				nm += "'"
+			}
+			names = append(names, nm)
+		}
+		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.strategy, f.strategy, f.bots), BotName: names})
+	}
+	resume := func(m ui.LocalMatch) {
+		f.strategy = m.Strategy
+		play(ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Strategy, "greedy", m.Bots())})
+	}
+	switch {
+	case f.resume:
+		go resume(unfinished[0])
+	case len(unfinished) > 0:
+		m := unfinished[0]
+		lines := []string{"You left a match against bots before its end:", "  " + m.String()}
+		if len(unfinished) > 1 {
+			lines = append(lines, fmt.Sprintf("(and %d older ones; --data keeps them under matches)", len(unfinished)-1))
+		}
+		g.Choose("an unfinished match", lines, []ui.Choice{
+			{Key: 'r', Label: "resume the unfinished match vs bots"},
+			{Key: 'n', Label: fmt.Sprintf("start a new match vs %d bots (%s)", f.bots, f.ruleset)},
+		}, func(i int) {
+			switch i {
+			case 0:
+				g.ShowTable()
+				resume(m)
+			case 1:
+				g.ShowTable()
+				startNew()
+			default:
+				g.Quit()
+			}
+		})
+	default:
+		go startNew()
+	}
 	if err := g.Run(); err != nil {
 		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
 		return 1
 	}
 	var out *ui.LocalOutcome
-	select {
-	case out = <-done:
-	case <-time.After(5 * time.Second):
+	if started.Load() {
+		select {
+		case out = <-done:
+		case <-time.After(5 * time.Second):
+		}
 	}
 	switch {
 	case out == nil:
@@ -157,6 +249,8 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if !out.Report.Honest {
 			return 1
 		}
+	case errors.Is(out.Err, ui.ErrQuit):
+		fmt.Fprintln(stdout, "okey: left the table; the match is saved: okey play --resume continues it")
 	case out.Err != nil:
 		fmt.Fprintf(stdout, "okey: %v\n", out.Err)
 		if out.Transcript != "" {
@@ -204,6 +298,8 @@ type lanFlags struct {
 	name, data, strategy string
 	noMDNS, noMouse      bool
 	peers, listen        []string
+	timer                int
+	pace                 time.Duration
 }
 
 // playLAN runs the lobby: the tables on the LAN, then the table the player
