@@ -522,3 +522,29 @@ func TestAbsentPeerBlamed(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNeverJoinedPeerBlamed: a seated peer never opens the table; the
+// others start anyway after ReadyTimeout and, after Withhold, name it.
+func TestNeverJoinedPeerBlamed(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, clients := mockClients(t, 2)
+	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 2, Match: true, Settle: 300 * time.Millisecond})
+	absent := 0
+	if a.Members[0].ID != clients[1].ID() {
+		absent = 1
+	}
+	mover, _ := bot.New("greedy", 0)
+	o, err := clients[0].Play(ctx, a, mover, PlayOptions{Out: t.TempDir(), ReadyTimeout: 500 * time.Millisecond,
+		Withhold: 2 * time.Second, Stall: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := o.Result.Violation; v == nil || v.Seat != absent || v.Rule != "withhold" {
+		t.Fatalf("verdict %v, want seat %d withhold", v, absent)
+	}
+	if r := o.Report; r.Honest || r.Violation == nil || r.Violation.Seat != absent {
+		t.Fatalf("transcript verdict: %+v", r)
+	}
+}

@@ -44,6 +44,10 @@ type PlayOptions struct {
 	// WaitLog is how long without progress before the table logs whom it
 	// waits for (default 5 s).
 	WaitLog time.Duration
+	// ReadyTimeout bounds the wait for every member to join the table's
+	// topic (default 30 s); after it the match starts (or resumes) anyway
+	// and an absent member is treated like a silent one (Withhold).
+	ReadyTimeout time.Duration
 }
 
 // Outcome is how a match ended for this peer.
@@ -107,6 +111,9 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if opt.WaitLog == 0 {
 		opt.WaitLog = 5 * time.Second
 	}
+	if opt.ReadyTimeout == 0 {
+		opt.ReadyTimeout = 30 * time.Second
+	}
 	dir := c.matchDir(a.Table)
 	if err := c.saveAnnouncement(dir, a, cfg); err != nil {
 		return nil, err
@@ -134,7 +141,9 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		log.Info("resuming match", "step", resumed, "hand", p.Machine().HandNumber())
 	}
 	start := time.Now()
-	tt, err := c.node.JoinTable(ctx, a.Table, a.Roster(), Validator(cfg))
+	// Members that never join the topic are left to the table protocol,
+	// which waits for them and, after Withhold, names the silent seat.
+	tt, err := c.node.JoinTable(ctx, a.Table, a.Roster(), Validator(cfg), p2p.WithReadyTimeout(opt.ReadyTimeout))
 	if err != nil {
 		return nil, err
 	}

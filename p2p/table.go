@@ -87,6 +87,26 @@ type Stats struct {
 
 var _ table.Transport = (*TableTransport)(nil)
 
+// TableOption configures JoinTable.
+type TableOption func(*tableOptions) error
+
+type tableOptions struct {
+	readyTimeout time.Duration
+}
+
+// WithReadyTimeout makes JoinTable return after d even when some members
+// have not joined the table's topic yet (default: wait until all have, or
+// ctx ends).
+func WithReadyTimeout(d time.Duration) TableOption {
+	return func(o *tableOptions) error {
+		if d <= 0 {
+			return errors.New("p2p: WithReadyTimeout: not positive")
+		}
+		o.readyTimeout = d
+		return nil
+	}
+}
+
 // JoinTable opens table tableID with the given members (which must include
 // this node; their order is kept by Members). validate checks every message
 // from another member before it is delivered or forwarded: an error rejects
@@ -98,7 +118,19 @@ var _ table.Transport = (*TableTransport)(nil)
 // redialled while the table is open). JoinTable returns when the topic has
 // reported every other member as joined, because messages published before
 // that are lost; it gives up when ctx ends, naming the missing members.
-func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error) (*TableTransport, error) {
+//
+// With WithReadyTimeout, JoinTable stops waiting after that long and
+// returns the table anyway, logging the members that have not joined: the
+// caller's protocol then decides what their absence means (the table
+// protocol waits, catches them up when they come, and blames a seat that
+// stays silent).
+func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error, opts ...TableOption) (*TableTransport, error) {
+	var to tableOptions
+	for _, o := range opts {
+		if err := o(&to); err != nil {
+			return nil, err
+		}
+	}
 	if err := ValidTableID(tableID); err != nil {
 		return nil, err
 	}
@@ -151,7 +183,7 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 	t.wg.Add(1)
 	openCtx, stop := context.WithCancel(ctx)
 	unhook := context.AfterFunc(t.ctx, stop)
-	err := t.open(openCtx)
+	err := t.open(openCtx, to.readyTimeout)
 	unhook()
 	stop()
 	t.wg.Done()
@@ -163,7 +195,7 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 	return t, nil
 }
 
-func (t *TableTransport) open(ctx context.Context) error {
+func (t *TableTransport) open(ctx context.Context, readyTimeout time.Duration) error {
 	n := t.n
 	if err := n.ps.RegisterTopicValidator(t.topicName, t.validator); err != nil {
 		return fmt.Errorf("p2p: table %s: register validator: %w", t.id, err)
@@ -188,14 +220,24 @@ func (t *TableTransport) open(ctx context.Context) error {
 		return err
 	}
 	joined := map[peer.ID]bool{}
+	waitCtx := ctx
+	if readyTimeout > 0 {
+		var cancel context.CancelFunc
+		waitCtx, cancel = context.WithTimeout(ctx, readyTimeout)
+		defer cancel()
+	}
 	for len(joined) < len(t.others) {
-		ev, err := evt.NextPeerEvent(ctx)
+		ev, err := evt.NextPeerEvent(waitCtx)
 		if err != nil {
 			var missing []string
 			for _, p := range t.others {
 				if !joined[p] {
 					missing = append(missing, p.String())
 				}
+			}
+			if ctx.Err() == nil && readyTimeout > 0 {
+				n.log.Warn("table opened without every member", "table", t.id, "missing", missing, "waited", readyTimeout)
+				break
 			}
 			return fmt.Errorf("p2p: table %s: members not ready %v: %w", t.id, missing, err)
 		}

@@ -303,3 +303,38 @@ func TestCloseDuringJoinTable(t *testing.T) {
 		t.Fatalf("Close took %v", d)
 	}
 }
+
+// TestJoinTableReadyTimeout: with WithReadyTimeout a member that has not
+// joined does not hold the table back; when it joins later, messages flow.
+func TestJoinTableReadyTimeout(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	members := ids(nodes)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	ta, err := nodes[0].JoinTable(ctx, "late", members, acceptAll, WithReadyTimeout(300*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ta.Close() })
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Fatalf("returned after %v, before the ready timeout", d)
+	}
+	if _, err := nodes[0].JoinTable(ctx, "bad", members, acceptAll, WithReadyTimeout(0)); err == nil {
+		t.Fatal("zero ready timeout accepted")
+	}
+	tb, err := nodes[1].JoinTable(ctx, "late", members, acceptAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	exchange(t, []*TableTransport{ta, tb}, 20)
+	// Without the option, a missing member keeps JoinTable waiting until
+	// ctx ends, and the error names it.
+	short, cancel2 := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel2()
+	if _, err := nodes[0].JoinTable(short, "alone", members, acceptAll); err == nil || !strings.Contains(err.Error(), nodes[1].ID().String()) {
+		t.Fatalf("JoinTable without the other member: %v", err)
+	}
+}
