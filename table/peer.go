@@ -428,7 +428,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 	p.c.Transport.Serve(p.serve(current))
 	idle := time.Now()  // last progress
 	var asked time.Time // last catch-up request
-	tick := time.NewTicker(p.c.Stall / 2)
+	tick := time.NewTicker(p.c.Stall / 8)
 	defer tick.Stop()
 	for {
 		if v := p.m.Aborted(); v != nil {
@@ -472,7 +472,14 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			}
 			p.receive(pkt.Data)
 		case <-tick.C:
-			if time.Since(idle) < p.c.Stall || time.Since(asked) < p.c.Stall {
+			// A later step's message while this one is missing means this
+			// one was lost (each step is sent only after the one before):
+			// ask soon. Otherwise wait a whole stall interval first.
+			wait := p.c.Stall
+			if len(p.buf) > 0 {
+				wait = p.c.Stall / 8
+			}
+			if time.Since(idle) < wait || time.Since(asked) < wait {
 				continue
 			}
 			asked = time.Now()

@@ -37,13 +37,13 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	players := fs.Int("players", 4, "seats at the table (2-4)")
 	games := fs.Int("games", 1, "matches to play")
 	preset := fs.String("preset", "classic", "ruleset: preset[:options]")
-	bots := fs.String("bots", "greedy", "strategies, one per seat or one for all")
+	bots := fs.String("bots", "greedy", "strategies by seat, the list repeating over the seats ("+strings.Join(bot.Names(), ", ")+")")
 	faults := fs.String("faults", "", "network faults: drop=P,dup=P,reorder=P,delay=D")
 	out := fs.String("out", "", "directory for the transcripts")
 	seed := fs.Uint64("seed", 0, "seed for keys, bots and faults (0: random)")
 	cheat := fs.String("cheat", "", "a cheat for one seat: "+cheatNames())
 	cheater := fs.Int("cheater", 1, "the cheating seat")
-	stall := fs.Duration("stall", time.Second, "wait without progress before asking the others again")
+	stall := fs.Duration("stall", 100*time.Millisecond, "wait without progress before asking the others again (in memory, asking is cheap)")
 	withhold := fs.Duration("withhold", 30*time.Second, "wait without progress before blaming the silent seat")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -67,9 +67,15 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	names := strings.Split(*bots, ",")
-	if len(names) != 1 && len(names) != *players {
-		fmt.Fprintf(stderr, "okey: --bots needs 1 or %d names\n", *players)
+	if len(names) > *players {
+		fmt.Fprintf(stderr, "okey: --bots names %d strategies for %d seats\n", len(names), *players)
 		return 2
+	}
+	for _, name := range names {
+		if _, err := bot.New(name, 0); err != nil {
+			fmt.Fprintf(stderr, "okey: --bots: %v\n", err)
+			return 2
+		}
 	}
 	var c table.Cheat
 	if *cheat != "" {
@@ -94,10 +100,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for g := 0; g < *games; g++ {
 		var ms []table.Mover
 		for i := 0; i < *players; i++ {
-			name := names[0]
-			if len(names) > 1 {
-				name = names[i]
-			}
+			name := names[i%len(names)] // the list repeats over the seats
 			s, err := bot.New(name, *seed+uint64(g*8+i))
 			if err != nil {
 				fmt.Fprintf(stderr, "okey: %v\n", err)
