@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )
 
@@ -32,88 +34,234 @@ func waitScreen(t *testing.T, g *Game, scr tcell.SimulationScreen, d time.Durati
 	}
 }
 
-// TestPlayHandThroughKeys plays a real local table (every seat a peer, full
-// cryptography) on a simulation screen: the player draws, asks for a hint
-// and discards (or wins) by keys until the hand ends, then leaves.
-func TestPlayHandThroughKeys(t *testing.T) {
+// table is a Game on a simulation screen with PlayLocal running it.
+type tableRun struct {
+	t    *testing.T
+	g    *Game
+	scr  tcell.SimulationScreen
+	done chan localResult
+	ran  chan error
+}
+
+type localResult struct {
+	out *LocalOutcome
+	err error
+}
+
+func startLocal(t *testing.T, o LocalOptions) *tableRun {
+	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
 		t.Fatal(err)
 	}
+	tr := &tableRun{t: t, g: NewGame(0, Options{Screen: scr}), scr: scr, done: make(chan localResult, 1), ran: make(chan error, 1)}
+	// After NewGame: tview's SetScreen initialises the screen again (80x25).
 	scr.SetSize(80, 24)
-	g := NewGame(0, Options{Screen: scr})
-	greedy, _ := bot.New("greedy", 1)
-	data := t.TempDir()
-	type result struct {
-		out *LocalOutcome
-		err error
-	}
-	done := make(chan result, 1)
 	go func() {
-		out, err := PlayLocal(context.Background(), g, LocalOptions{Ruleset: "classic", Name: "ayse",
-			Bots: []table.Mover{greedy}, BotName: []string{"bot1"}, Data: data})
-		done <- result{out, err}
+		out, err := PlayLocal(context.Background(), tr.g, o)
+		tr.done <- localResult{out, err}
 	}()
-	ran := make(chan error, 1)
-	go func() { ran <- g.Run() }()
+	go func() { tr.ran <- tr.g.Run() }()
+	return tr
+}
 
-	press := func(r rune) { scr.InjectKey(tcell.KeyRune, r, tcell.ModNone) }
+func (tr *tableRun) wait(d time.Duration, what string, cond func(string) bool) string {
+	tr.t.Helper()
+	return waitScreen(tr.t, tr.g, tr.scr, d, what, cond)
+}
+
+func (tr *tableRun) press(r rune) { tr.scr.InjectKey(tcell.KeyRune, r, tcell.ModNone) }
+
+// click presses and releases the left button at (x, y).
+func (tr *tableRun) click(x, y int) {
+	tr.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+	tr.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+}
+
+// onUI runs f on the application's goroutine and waits for it.
+func (tr *tableRun) onUI(f func()) { tr.g.app.QueueUpdate(f) }
+
+// rackCell is the screen cell of rack position p's tile (80x24).
+func rackCell(p int) (int, int) {
+	return (80-rackW)/2 + 1 + (p%RackCols)*(TileWidth+1) + 1, 24 - 2 - rackH + 1 + (p/RackCols)*(TileHeight+1)
+}
+
+// stopped waits for the application and PlayLocal to return.
+func (tr *tableRun) stopped() localResult {
+	tr.t.Helper()
+	select {
+	case err := <-tr.ran:
+		if err != nil {
+			tr.t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		tr.t.Fatal("the application did not stop")
+	}
+	select {
+	case r := <-tr.done:
+		if r.err != nil {
+			tr.t.Fatalf("PlayLocal: %v", r.err)
+		}
+		return r
+	case <-time.After(30 * time.Second):
+		tr.t.Fatal("the table did not stop after the player left")
+	}
+	return localResult{}
+}
+
+// playTurn plays the player's turn by keys: draw, then the hint's discard
+// or win. It returns false when the hand is over.
+func (tr *tableRun) playTurn(over func(string) bool) bool {
+	tr.t.Helper()
+	s := tr.wait(2*time.Minute, "my turn or the end of the hand", func(s string) bool {
+		return over(s) || strings.Contains(s, "your turn: d")
+	})
+	if over(s) {
+		return false
+	}
+	if strings.Contains(s, "your turn: draw") {
+		tr.press('d')
+		tr.wait(time.Minute, "the draw", func(s string) bool { return over(s) || !strings.Contains(s, "your turn: draw") })
+		return true
+	}
+	tr.press('h')
+	s = tr.wait(10*time.Second, "the hint", func(s string) bool {
+		return strings.Contains(s, "you can win") || strings.Contains(s, "from a win") || strings.Contains(s, "a winning hand")
+	})
+	if strings.Contains(s, "you can win") {
+		tr.press('w')
+	} else {
+		tr.press('x')
+	}
+	tr.wait(time.Minute, "the discard", func(s string) bool { return over(s) || !strings.Contains(s, "your turn: discard") })
+	return true
+}
+
+// TestQuitResumeAndFinish plays a one-hand match against a bot on a real
+// local table (every seat a peer, full cryptography, every seat saved in a
+// data directory): the player leaves mid-hand through the quit question,
+// the match is resumed from the data directory with the same keys, played
+// on by mouse (pick up, put down, double-click discard, click the stock)
+// and keys to its end, and its transcript verifies.
+func TestQuitResumeAndFinish(t *testing.T) {
+	data := t.TempDir()
+	greedy, _ := bot.New("greedy", 1)
+	rules := engine.MustRuleset("turkish-rummy", "rounds=1").String()
+	tr := startLocal(t, LocalOptions{Ruleset: rules, Name: "ayse", Bots: []table.Mover{greedy}, BotName: []string{"bot1"},
+		Strategy: "greedy", Data: data})
 	over := func(s string) bool { return strings.Contains(s, "hand 1 is over") }
-	moves := 0
+	// Play to the first discard of the player, and leave there.
 	for {
-		s := waitScreen(t, g, scr, 2*time.Minute, "my turn or the end of the hand", func(s string) bool {
-			return over(s) || strings.Contains(s, "your turn: d")
-		})
+		s := tr.wait(2*time.Minute, "my turn", func(s string) bool { return over(s) || strings.Contains(s, "your turn: d") })
 		if over(s) {
+			t.Fatalf("the hand ended before the player could leave:\n%s", s)
+		}
+		if strings.Contains(s, "your turn: discard") {
 			break
 		}
-		moves++
-		if strings.Contains(s, "your turn: draw") {
-			press('d')
-			waitScreen(t, g, scr, time.Minute, "the draw", func(s string) bool {
-				return over(s) || !strings.Contains(s, "your turn: draw")
-			})
-			continue
-		}
-		press('h')
-		s = waitScreen(t, g, scr, 10*time.Second, "the hint", func(s string) bool {
-			return strings.Contains(s, "you can win") || strings.Contains(s, "from a win") || strings.Contains(s, "a winning hand")
-		})
-		if strings.Contains(s, "you can win") {
-			press('w')
-		} else {
-			press('x')
-		}
-		waitScreen(t, g, scr, time.Minute, "the discard", func(s string) bool {
-			return over(s) || !strings.Contains(s, "your turn: discard")
-		})
+		tr.playTurn(over)
 	}
-	s := waitScreen(t, g, scr, 5*time.Second, "the scores", func(s string) bool { return strings.Contains(s, "change") })
+	tr.press('q')
+	tr.wait(5*time.Second, "the question", func(s string) bool { return strings.Contains(s, "leave the table?") })
+	tr.press('y')
+	r := tr.stopped()
+	if r.out.Err != ErrQuit {
+		t.Fatalf("outcome %+v, want ErrQuit", r.out)
+	}
+	un, err := UnfinishedLocal(data)
+	if err != nil || len(un) != 1 || un[0].Dir != r.out.Dir || un[0].Bots() != 1 || un[0].Strategy != "greedy" {
+		t.Fatalf("UnfinishedLocal: %+v, %v", un, err)
+	}
+	if fi, err := os.Stat(filepath.Join(un[0].Dir, localMatchFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the match file: %v, %v", fi, err)
+	}
+	before, err := os.ReadFile(r.out.Transcript)
+	if err != nil || len(before) == 0 {
+		t.Fatalf("no transcript saved: %v", err)
+	}
+
+	// Resume: the same table, the same turn.
+	greedy2, _ := bot.New("greedy", 2)
+	tr = startLocal(t, LocalOptions{Resume: un[0].Dir, Bots: []table.Mover{greedy2}})
+	tr.wait(time.Minute, "the resumed turn", func(s string) bool {
+		return strings.Contains(s, "your turn: discard") && strings.Contains(s, "ayse")
+	})
+	// Mouse: pick up the first tile, put it down in a gap.
+	var from, gap int
+	var slot engine.Slot
+	tr.onUI(func() {
+		from, gap = -1, -1
+		for p := 0; p < RackSize; p++ {
+			switch {
+			case tr.g.view.rack.At(p) != engine.NoSlot && from < 0:
+				from, slot = p, tr.g.view.rack.At(p)
+			case tr.g.view.rack.At(p) == engine.NoSlot && from >= 0 && gap < 0 && p > from+1:
+				gap = p
+			}
+		}
+	})
+	if from < 0 || gap < 0 {
+		t.Fatal("no tile and gap on the rack")
+	}
+	tr.click(rackCell(from))
+	tr.wait(5*time.Second, "the pick-up", func(s string) bool { return strings.Contains(s, "tile picked up") })
+	tr.click(rackCell(gap))
+	tr.wait(5*time.Second, "the put-down", func(s string) bool { return strings.Contains(s, "tile moved") })
+	var at engine.Slot
+	tr.onUI(func() { at = tr.g.view.rack.At(gap) })
+	if at != slot {
+		t.Fatalf("the tile clicked at %d is not at %d after the second click", from, gap)
+	}
+	// A double click discards it.
+	x, y := rackCell(gap)
+	tr.click(x, y)
+	tr.click(x, y)
+	tr.wait(time.Minute, "the discard", func(s string) bool { return strings.Contains(s, "you discard") })
+	// Click the stock when it is time to draw.
+	s := tr.wait(2*time.Minute, "my turn to draw", func(s string) bool { return over(s) || strings.Contains(s, "your turn: draw") })
+	if !over(s) {
+		lines := strings.Split(s, "\n")
+		sx := strings.Index(lines[7], "stock")
+		if sx < 0 {
+			t.Fatalf("no stock on the screen:\n%s", s)
+		}
+		tr.click(sx+1, 8)
+		tr.wait(time.Minute, "the draw", func(s string) bool { return over(s) || strings.Contains(s, "you draw from the stock") })
+	}
+	moves := 0
+	for tr.playTurn(over) {
+		moves++
+	}
+	s = tr.wait(5*time.Second, "the scores", func(s string) bool { return strings.Contains(s, "change") })
 	if !strings.Contains(s, "ayse") || !strings.Contains(s, "bot1") {
 		t.Errorf("the end of the hand lacks the players:\n%s", s)
 	}
-	t.Logf("the player made %d moves; the end of the hand:\n%s", moves, s)
-	scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
-	press('q')
-	waitScreen(t, g, scr, 5*time.Second, "the question", func(s string) bool { return strings.Contains(s, "leave the table?") })
-	press('y')
-	select {
-	case err := <-ran:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the application did not stop")
+	tr.scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	s = tr.wait(time.Minute, "the match result", func(s string) bool {
+		return strings.Contains(s, "the match is over") && strings.Contains(s, "verified")
+	})
+	if !strings.Contains(s, "verified: honest") {
+		t.Fatalf("the match end:\n%s", s)
 	}
-	select {
-	case r := <-done:
-		if r.err != nil || r.out.Err != ErrQuit {
-			t.Fatalf("PlayLocal: %v, outcome %+v", r.err, r.out)
-		}
-		if fi, err := os.Stat(r.out.Transcript); err != nil || fi.Size() == 0 {
-			t.Fatalf("no transcript saved: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the table did not stop after the player left")
+	t.Logf("after resuming, %d more turns; the end:\n%s", moves, s)
+	tr.press('q')
+	r = tr.stopped()
+	if r.out.Err != nil || r.out.Report == nil || !r.out.Report.Honest {
+		t.Fatalf("outcome %+v", r.out)
+	}
+	f, err := os.Open(r.out.Transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tt, err := table.ReadTranscript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := table.Verify(tt); !rep.Honest || len(rep.Hands) != 1 {
+		t.Fatalf("the transcript: %s", Verdict(rep))
+	}
+	if un, _ := UnfinishedLocal(data); len(un) != 0 {
+		t.Fatalf("a finished match is still offered: %+v", un)
 	}
 }

@@ -367,7 +367,7 @@ func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 				mark, mst = "lift", ledge.Foreground(p.Lifted)
 			case sl != engine.NoSlot && t.hint[sl]:
 				mark, mst = "hint", ledge.Foreground(p.Hint).Bold(true)
-			case sl != engine.NoSlot && t.isFresh(sl):
+			case sl != engine.NoSlot && h != nil && h.Phase() == engine.PhasePlay && t.isFresh(sl):
 				mark, mst = "new!", ledge.Foreground(p.Good).Bold(true)
 			}
 			if mark != "" {
@@ -581,6 +581,23 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 	if t.snap != nil {
 		names = t.snap.Names
 	}
+	// The headline: how the player did.
+	for _, r := range m.Ranking {
+		if t.snap == nil || r.Seat != t.snap.Seat || m.Err != nil {
+			continue
+		}
+		head := fmt.Sprintf("You finished %s of %d.", ordinal(r.Place), len(m.Ranking))
+		hst := st.Bold(true)
+		if r.Place == 1 {
+			head = "You won the match!"
+			if shared := countPlace(m.Ranking, 1); shared > 1 {
+				head = fmt.Sprintf("You share first place with %d others.", shared-1)
+			}
+			hst = st.Foreground(t.pal.Good).Bold(true)
+		}
+		put(scr, ix, row, iw, head, hst)
+		row += 2
+	}
 	for _, r := range m.Ranking {
 		name := fmt.Sprintf("seat %d", r.Seat)
 		if r.Seat < len(names) {
@@ -624,4 +641,28 @@ func wrap(s string, w int) []string {
 		s = string(r[w:])
 	}
 	return append(out, strings.TrimSpace(s))
+}
+
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+func countPlace(rs []engine.Standing, place int) int {
+	n := 0
+	for _, r := range rs {
+		if r.Place == place {
+			n++
+		}
+	}
+	return n
 }

@@ -82,7 +82,10 @@ type TableView struct {
 	reqAt     time.Time
 	// fresh holds the tiles that just arrived on the rack, with when.
 	fresh     map[engine.Slot]time.Time
-	lastClick struct{ x, y int }
+	lastClick struct {
+		x, y int
+		at   time.Time
+	}
 	lastFrame struct{ w, h int }
 }
 
@@ -297,7 +300,9 @@ func (t *TableView) Cancel() { t.req = nil }
 func (t *TableView) Finish(m *MatchEnd) {
 	t.final = m
 	t.req = nil
-	if t.overlay != helpOverlay {
+	t.msg, t.msgBad = "", false
+	// The last hand's end shows first: closing it opens the match's.
+	if t.overlay != helpOverlay && t.overlay != handOverlay {
 		t.overlay = matchOverlay
 	}
 }
@@ -813,9 +818,14 @@ func (t *TableView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, fu
 		setFocus(t)
 		x, y := ev.Position()
 		// tview calls any second click within its interval a double click,
-		// wherever it is: a quick pick-up-and-put-down is two clicks.
-		double := action == tview.MouseLeftDoubleClick && t.lastClick.x == x && t.lastClick.y == y
-		t.lastClick.x, t.lastClick.y = x, y
+		// wherever it is: a quick pick-up-and-put-down is two clicks. A
+		// double click is two on the same cell.
+		now := t.now()
+		double := t.lastClick.x == x && t.lastClick.y == y && now.Sub(t.lastClick.at) < tview.DoubleClickInterval
+		t.lastClick.x, t.lastClick.y, t.lastClick.at = x, y, now
+		if double {
+			t.lastClick.at = time.Time{}
+		}
 		t.Click(x, y, double)
 		return true, nil
 	})
