@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSimAndVerifyHonest(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runOkey(t, "", "sim", "--players", "3", "--games", "2", "--preset", "turkish-rummy:rounds=1",
+		"--bots", "greedy,random", "--seed", "5", "--out", dir)
+	if code != 0 {
+		t.Fatalf("sim exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"matches: 2, hands: 2", "time per hand", "cryptography", "every transcript verified: yes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.okey"))
+	if len(files) != 2 {
+		t.Fatalf("want 2 transcripts, got %v", files)
+	}
+	code, out, errs = runOkey(t, "", append([]string{"verify"}, files...)...)
+	if code != 0 || strings.Count(out, "honest") != 2 {
+		t.Fatalf("verify exit %d: %s %s", code, out, errs)
+	}
+	code, out, _ = runOkey(t, "", "verify", "--json", files[0])
+	var rep struct {
+		Honest  bool   `json:"honest"`
+		Ruleset string `json:"ruleset"`
+		Hands   int    `json:"hands"`
+		Cheater *int   `json:"cheater"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || !rep.Honest || rep.Hands != 1 || rep.Cheater != nil ||
+		rep.Ruleset != "turkish-rummy:rounds=1" {
+		t.Fatalf("verify --json exit %d: %s", code, out)
+	}
+}
+
+func TestSimCheatIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runOkey(t, "", "sim", "--players", "3", "--games", "1", "--preset", "turkish-rummy:rounds=1",
+		"--cheat", "phantom-discard", "--cheater", "2", "--seed", "6", "--out", dir)
+	if code != 0 {
+		t.Fatalf("sim exit %d: %s %s", code, out, errs)
+	}
+	if strings.Count(out, "names seat 2") != 3 { // two live peers and verify
+		t.Fatalf("the cheater is not named by everyone:\n%s", out)
+	}
+	file := filepath.Join(dir, "match-000.okey")
+	code, out, _ = runOkey(t, "", "verify", file)
+	if code != 1 || !strings.Contains(out, "seat 2") {
+		t.Fatalf("verify exit %d: %s", code, out)
+	}
+	code, out, _ = runOkey(t, "", "verify", "--json", file)
+	var rep struct {
+		Honest  bool   `json:"honest"`
+		Cheater *int   `json:"cheater"`
+		Rule    string `json:"rule"`
+	}
+	if code != 1 || json.Unmarshal([]byte(out), &rep) != nil || rep.Honest || rep.Cheater == nil || *rep.Cheater != 2 ||
+		rep.Rule != "phantom-tile" {
+		t.Fatalf("verify --json exit %d: %s", code, out)
+	}
+}
+
+func TestVerifyUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.okey")
+	if err := os.WriteFile(junk, []byte("okey-transcript/v1\nnot really\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"verify", junk}, {"verify", filepath.Join(dir, "missing")}, {"verify"}} {
+		if code, out, errs := runOkey(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2: %s %s", args, code, out, errs)
+		}
+	}
+}
+
+func TestSimUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sim", "--players", "5"}, "players"},
+		{[]string{"sim", "--preset", "poker"}, "unknown preset"},
+		{[]string{"sim", "--bots", "nope"}, "unknown strategy"},
+		{[]string{"sim", "--players", "2", "--bots", "greedy,random,greedy"}, "3 strategies for 2 seats"},
+		{[]string{"sim", "--faults", "drop=2"}, "faults"},
+		{[]string{"sim", "--cheat", "nope"}, "cheat"},
+		{[]string{"sim", "--cheat", "withhold", "--cheater", "7"}, "--cheater"},
+		{[]string{"sim", "extra"}, "no arguments"},
+	} {
+		code, _, errs := runOkey(t, "", tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
