@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 )
@@ -19,7 +20,9 @@ type Faults struct {
 
 // MemNet is an in-memory network for tests and `okey sim`: every member
 // gets a Transport; Broadcast reaches the others through the fault model.
-// Randomness comes from a seed, so a run's faults can be replayed.
+// Randomness comes from a seed; the draws follow the order of broadcasts,
+// which goroutine scheduling decides, so a seed fixes the fault rates and
+// not the exact messages hit.
 type MemNet struct {
 	mu      sync.Mutex
 	faults  Faults
@@ -59,6 +62,17 @@ func (n *MemNet) Leave(id PeerID) {
 	}
 }
 
+// sortedIDs lists the members in a fixed order, so that the fault draws
+// for one broadcast do not depend on map iteration.
+func (n *MemNet) sortedIDs() []PeerID {
+	ids := make([]PeerID, 0, len(n.members))
+	for id := range n.members {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 func (n *MemNet) chance(p float64) bool { return p > 0 && n.rng.Float64() < p }
 
 type memTransport struct {
@@ -86,7 +100,8 @@ func (t *memTransport) Broadcast(ctx context.Context, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	for id, r := range n.members {
+	for _, id := range n.sortedIDs() {
+		r := n.members[id]
 		if id == t.id || r.closed {
 			continue
 		}
