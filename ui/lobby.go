@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,12 @@ type LobbyTable struct {
 	Seats   int
 	Members []LobbyMember
 	State   string // open, started, closed
+	// Unfinished marks a match the player left before its end (Lobby.
+	// Unfinished); Local ones are against bots on this computer, and their
+	// ID is the match's directory (LocalMatch.Dir).
+	Unfinished bool
+	Local      bool
+	Note       string // how the lobby describes an unfinished match
 }
 
 // Lobby is what the lobby screen needs from the network (cmd/okey adapts
@@ -33,6 +40,10 @@ type LobbyTable struct {
 type Lobby interface {
 	Self() (name, id string, addrs []string)
 	Tables() []LobbyTable
+	// Unfinished lists the matches the player left before their end, LAN
+	// tables and matches against bots (LobbyTable.Unfinished set); the
+	// lobby offers to resume them. It may read the disk.
+	Unfinished() []LobbyTable
 	Changes() <-chan struct{}
 	// Create opens a table and starts bots bots that take seats at it.
 	Create(ctx context.Context, ruleset string, players, bots int) (string, error)
@@ -50,6 +61,8 @@ type LobbyView struct {
 	start   func(LobbyTable)
 	started map[string]bool
 	tables  []LobbyTable
+	unfin   []LobbyTable // shown above the tables; the cursor runs over both
+	timer   int          // the create form's default turn timer
 	cursor  int
 	msg     string
 	bad     bool
@@ -59,11 +72,23 @@ type LobbyView struct {
 }
 
 type createForm struct {
-	field   int // 0 preset, 1 options, 2 players, 3 bots
+	field   int // 0 preset, 1 options, 2 players, 3 bots, 4 timer
 	preset  int
 	options string
 	players int
 	bots    int
+	timer   int // index in timerChoices
+}
+
+// timerChoices are the create form's turn timers in seconds (0: none).
+var timerChoices = []int{0, 15, 30, 45, 60, 90, 120, 180, 300}
+
+const formFields = 5
+
+// SetDefaultTimer sets the turn timer the create form starts with (okey
+// play --timer).
+func (l *LobbyView) SetDefaultTimer(secs int) {
+	l.g.post(func() { l.timer = secs })
 }
 
 // NewLobbyView returns the lobby screen of g over b.
@@ -74,8 +99,14 @@ func NewLobbyView(g *Game, b Lobby, start func(LobbyTable)) *LobbyView {
 // Refresh reads the table list again (UI goroutine).
 func (l *LobbyView) Refresh() {
 	l.tables = l.b.Tables()
-	if l.cursor >= len(l.tables) {
-		l.cursor = max(len(l.tables)-1, 0)
+	l.unfin = l.unfin[:0]
+	for _, u := range l.b.Unfinished() {
+		if !l.started[u.ID] {
+			l.unfin = append(l.unfin, u)
+		}
+	}
+	if n := len(l.unfin) + len(l.tables); l.cursor >= n {
+		l.cursor = max(n-1, 0)
 	}
 	_, me, _ := l.b.Self()
 	for _, t := range l.tables {
@@ -132,10 +163,23 @@ func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
 }
 
 func (l *LobbyView) selected() (LobbyTable, bool) {
-	if l.cursor < 0 || l.cursor >= len(l.tables) {
-		return LobbyTable{}, false
+	switch {
+	case l.cursor < 0:
+	case l.cursor < len(l.unfin):
+		return l.unfin[l.cursor], true
+	case l.cursor < len(l.unfin)+len(l.tables):
+		return l.tables[l.cursor-len(l.unfin)], true
 	}
-	return l.tables[l.cursor], true
+	return LobbyTable{}, false
+}
+
+// resume hands an unfinished match to start.
+func (l *LobbyView) resume(t LobbyTable) {
+	l.started[t.ID] = true
+	l.msg, l.bad = "resuming the match...", false
+	l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
+	l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
+	l.start(t)
 }
 
 // Key handles a key press.
@@ -149,13 +193,28 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	case ev.Key() == tcell.KeyUp:
 		l.cursor = max(l.cursor-1, 0)
 	case ev.Key() == tcell.KeyDown:
-		l.cursor = min(l.cursor+1, max(len(l.tables)-1, 0))
+		l.cursor = min(l.cursor+1, max(len(l.unfin)+len(l.tables)-1, 0))
 	case ev.Rune() == 'c':
-		l.form = &createForm{players: 4, bots: 3}
-	case ev.Rune() == 'j' || ev.Key() == tcell.KeyEnter:
-		if t, ok := l.selected(); ok {
+		f := &createForm{players: 4, bots: 3}
+		for i, s := range timerChoices {
+			if s == l.timer {
+				f.timer = i
+			}
+		}
+		l.form = f
+	case ev.Rune() == 'j' || ev.Rune() == 'o' || ev.Key() == tcell.KeyEnter:
+		t, ok := l.selected()
+		switch {
+		case !ok:
+		case t.Unfinished:
+			l.resume(t)
+		case ev.Rune() == 'o':
+			l.msg, l.bad = "o resumes an unfinished match: j joins a table", true
+		default:
 			l.do("joining "+t.ID, func(ctx context.Context) error { return l.b.Join(ctx, t.ID) })
 		}
+	case (ev.Rune() == 'r' || ev.Rune() == 'l') && l.cursor < len(l.unfin):
+		l.msg, l.bad = "an unfinished match: enter resumes it", true
 	case ev.Rune() == 'r':
 		if t, ok := l.selected(); ok {
 			ready := true
@@ -182,15 +241,26 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 		l.form = nil
 		return
 	case tcell.KeyTab, tcell.KeyDown:
-		f.field = (f.field + 1) % 4
+		f.field = (f.field + 1) % formFields
 		return
 	case tcell.KeyBacktab, tcell.KeyUp:
-		f.field = (f.field + 3) % 4
+		f.field = (f.field + formFields - 1) % formFields
 		return
 	case tcell.KeyEnter:
+		opts := strings.TrimSpace(f.options)
+		if secs := timerChoices[f.timer]; secs > 0 {
+			if strings.Contains(opts, "timer=") {
+				l.msg, l.bad = "set the turn timer in the timer field or in the options, not both", true
+				return
+			}
+			if opts != "" {
+				opts += ","
+			}
+			opts += fmt.Sprintf("timer=%d", secs)
+		}
 		rs := engine.Presets[f.preset]
-		if strings.TrimSpace(f.options) != "" {
-			rs += ":" + strings.TrimSpace(f.options)
+		if opts != "" {
+			rs += ":" + opts
 		}
 		r, err := engine.ParseRuleset(rs)
 		if err == nil {
@@ -219,6 +289,8 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			f.players = min(max(f.players+d, 2), 4)
 		case 3:
 			f.bots = min(max(f.bots+d, 0), 3)
+		case 4:
+			f.timer = min(max(f.timer+d, 0), len(timerChoices)-1)
 		}
 		f.bots = min(f.bots, f.players-1)
 		return
@@ -258,8 +330,32 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	if len(addrs) > 0 {
 		put(scr, x+1, y+2, w-2, "others can reach you with --peer "+addrs[0], dim)
 	}
-	put(scr, x+1, y+4, w-2, fmt.Sprintf("%-18s %-26s %-6s %s", "table", "rules", "seats", "players (* ready)"), felt.Bold(true))
-	row := y + 5
+	row := y + 4
+	if len(l.unfin) > 0 {
+		put(scr, x+1, row, w-2, "your unfinished matches (enter: resume)", felt.Bold(true).Foreground(p.Accent))
+		row++
+		for i, u := range l.unfin {
+			if i >= 3 {
+				put(scr, x+1, row, w-2, fmt.Sprintf("... and %d more", len(l.unfin)-i), dim)
+				row++
+				break
+			}
+			st := felt
+			if i == l.cursor {
+				st = st.Background(p.Ledge).Bold(true)
+			}
+			kind := "LAN"
+			if u.Local {
+				kind = "vs bots"
+			}
+			fill(scr, x, row, w, 1, st)
+			put(scr, x+1, row, w-2, fmt.Sprintf("%-8s %-26.26s %s", kind, u.Ruleset, u.Note), st)
+			row++
+		}
+		row++
+	}
+	put(scr, x+1, row, w-2, fmt.Sprintf("%-18s %-26s %-6s %s", "table", "rules", "seats", "players (* ready)"), felt.Bold(true))
+	row++
 	if len(l.tables) == 0 {
 		put(scr, x+1, row, w-2, "no tables on the LAN yet: press c to open one", dim)
 	}
@@ -268,7 +364,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			break
 		}
 		st := felt
-		if i == l.cursor {
+		if i+len(l.unfin) == l.cursor {
 			st = st.Background(p.Ledge).Bold(true)
 		}
 		var who []string
@@ -292,13 +388,14 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		row++
 	}
 	if f := l.form; f != nil {
-		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 10, "open a table")
+		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 11, "open a table")
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
 			"rules    < " + engine.Presets[f.preset] + " >",
 			"options  " + f.options + "_",
 			fmt.Sprintf("players  < %d >", f.players),
 			fmt.Sprintf("bots     < %d >  (fill seats with bots on this computer)", f.bots),
+			"timer    < " + timerText(timerChoices[f.timer]) + " >  (each turn; then the program moves)",
 		}
 		for i, s := range fields {
 			st := ost
@@ -307,8 +404,8 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			}
 			put(scr, ix, iy+i, iw, s, st)
 		}
-		put(scr, ix, iy+5, iw, "options: e.g. partnerships, rounds=1, deal=simple", ost.Foreground(p.Dim))
-		put(scr, ix, iy+7, iw, "tab next  left/right change  enter open  esc cancel", ost.Foreground(p.Accent))
+		put(scr, ix, iy+6, iw, "options: e.g. partnerships, rounds=1, deal=simple", ost.Foreground(p.Dim))
+		put(scr, ix, iy+8, iw, "tab next  left/right change  enter open  esc cancel", ost.Foreground(p.Accent))
 	}
 	mst := felt.Foreground(p.Hint)
 	if l.bad {
@@ -316,5 +413,16 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	}
 	put(scr, x+1, y+h-2, w-2, l.msg, mst)
 	fill(scr, x, y+h-1, w, 1, bar)
-	put(scr, x+1, y+h-1, w-2, "up/down choose  c create  j join  r ready  l leave  q quit", bar)
+	keys := "up/down choose  c create  j join  r ready  l leave  q quit"
+	if len(l.unfin) > 0 {
+		keys = "up/down choose  enter resume/join  c create  r ready  l leave  q quit"
+	}
+	put(scr, x+1, y+h-1, w-2, keys, bar)
+}
+
+func timerText(secs int) string {
+	if secs == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d s", secs)
 }

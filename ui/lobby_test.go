@@ -13,6 +13,7 @@ import (
 type fakeLobby struct {
 	mu      sync.Mutex
 	tables  []LobbyTable
+	unfin   []LobbyTable
 	calls   []string
 	changes chan struct{}
 }
@@ -26,6 +27,11 @@ func (f *fakeLobby) Tables() []LobbyTable {
 	return append([]LobbyTable(nil), f.tables...)
 }
 func (f *fakeLobby) Changes() <-chan struct{} { return f.changes }
+func (f *fakeLobby) Unfinished() []LobbyTable {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]LobbyTable(nil), f.unfin...)
+}
 func (f *fakeLobby) call(s string) {
 	f.mu.Lock()
 	f.calls = append(f.calls, s)
@@ -119,6 +125,82 @@ func TestLobby(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the started table was not handed over")
+	}
+	key(tcell.KeyRune, 'q')
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not leave the lobby")
+	}
+}
+
+// TestLobbyResumeAndTimer: the lobby lists the unfinished matches above the
+// tables and resumes the one chosen; the create form's timer field becomes
+// the ruleset option timer=S.
+func TestLobbyResumeAndTimer(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGame(0, Options{Screen: scr})
+	scr.SetSize(80, 24)
+	fl := &fakeLobby{changes: make(chan struct{}, 1),
+		tables: []LobbyTable{{ID: "t1", Ruleset: "classic", Seats: 4, State: "open"}},
+		unfin: []LobbyTable{
+			{ID: "lan1", Ruleset: "german", Unfinished: true, Note: "with mehmet, zeynep"},
+			{ID: "/data/matches/local-1", Ruleset: "classic", Unfinished: true, Local: true, Note: "with bot1"},
+		}}
+	started := make(chan LobbyTable, 2)
+	lv := g.ShowLobby(fl, func(lt LobbyTable) { started <- lt })
+	lv.SetDefaultTimer(30)
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	s := waitScreen(t, g, scr, 5*time.Second, "the lobby", func(s string) bool {
+		return strings.Contains(s, "unfinished matches") && strings.Contains(s, "with mehmet, zeynep")
+	})
+	for _, want := range []string{"LAN", "vs bots", "with bot1", "t1"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the lobby lacks %q:\n%s", want, s)
+		}
+	}
+	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	// The second row: the match against bots.
+	key(tcell.KeyDown, 0)
+	key(tcell.KeyEnter, 0)
+	select {
+	case lt := <-started:
+		if !lt.Unfinished || !lt.Local || lt.ID != "/data/matches/local-1" {
+			t.Fatalf("resumed %+v", lt)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("enter on an unfinished match did not resume it")
+	}
+	// It is no longer offered; the cursor is on the LAN match.
+	waitScreen(t, g, scr, 5*time.Second, "the list without it", func(s string) bool { return !strings.Contains(s, "with bot1") })
+	key(tcell.KeyUp, 0)
+	key(tcell.KeyRune, 'l')
+	waitScreen(t, g, scr, 5*time.Second, "the refusal", func(s string) bool { return strings.Contains(s, "enter resumes it") })
+	// Create with the default timer (30 s), moved up one step to 45 s.
+	key(tcell.KeyRune, 'c')
+	waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "timer    < 30 s >") })
+	for i := 0; i < 4; i++ {
+		key(tcell.KeyTab, 0)
+	}
+	key(tcell.KeyRight, 0)
+	waitScreen(t, g, scr, 5*time.Second, "45 s", func(s string) bool { return strings.Contains(s, "< 45 s >") })
+	key(tcell.KeyEnter, 0)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		fl.mu.Lock()
+		got := strings.Join(fl.calls, "; ")
+		fl.mu.Unlock()
+		if strings.Contains(got, "create classic:timer=45 4 3") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("calls %q, want a create with timer=45", got)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	key(tcell.KeyRune, 'q')
 	select {

@@ -113,6 +113,10 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		t.log = t.log[len(t.log)-500:]
 	}
 	for _, e := range ends {
+		if s != nil && e.Hand+1 < s.Hand {
+			// Hands long over: a resumed match replaying its steps.
+			continue
+		}
 		t.ends = append(t.ends, e)
 		if t.overlay == noOverlay {
 			t.overlay = handOverlay

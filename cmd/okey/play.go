@@ -332,14 +332,37 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	}
 	defer c.Close()
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
-	lb := &lanLobby{c: c, ctx: ctx, log: logger, strategy: f.strategy}
+	lb := &lanLobby{c: c, ctx: ctx, log: logger, strategy: f.strategy, busy: map[string]bool{}}
 	var mu sync.Mutex
 	var played *lan.Outcome
-	g.ShowLobby(lb, func(t ui.LobbyTable) {
-		a, err := c.Lobby().WaitStarted(ctx, t.ID)
-		if err != nil {
-			g.Say("the table did not start: " + err.Error())
+	lv := g.ShowLobby(lb, func(t ui.LobbyTable) {
+		if t.Local {
+			// A match against bots on this computer, left unfinished.
+			m, ok := lb.localMatch(t.ID)
+			if !ok {
+				g.Say("that match is no longer saved")
+				return
+			}
+			g.SetSeat(0)
+			g.SetLeaveNote("okey play offers to resume it later.")
+			g.ShowTable()
+			if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Strategy, f.strategy, m.Bots()),
+				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger}); err != nil {
+				g.Finish(&ui.MatchEnd{Err: err})
+			}
 			return
+		}
+		a, resumed := lb.unfinishedLAN(t.ID)
+		if resumed {
+			// The bots this computer seated at that table resume too.
+			lb.resumeBots(t.ID)
+			g.Say("resuming table " + t.ID + ": waiting for the other players to come back")
+		} else {
+			var err error
+			if a, err = c.Lobby().WaitStarted(ctx, t.ID); err != nil {
+				g.Say("the table did not start: " + err.Error())
+				return
+			}
 		}
 		seat := -1
 		for i, m := range a.Members {
@@ -350,6 +373,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if seat < 0 {
 			return
 		}
+		g.SetLeaveNote("okey play offers to resume it when you come back.")
 		g.SetSeat(seat)
 		g.ShowTable()
 		names := map[string]string{}
@@ -388,6 +412,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		mu.Unlock()
 		g.Finish(end)
 	})
+	if f.timer > 0 {
+		lv.SetDefaultTimer(f.timer)
+	}
 	if err := g.Run(); err != nil {
 		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
 		return 1
@@ -414,8 +441,117 @@ type lanLobby struct {
 	log      *slog.Logger
 	strategy string
 	bots     sync.WaitGroup
-	nbots    int
 	mu       sync.Mutex
+	busy     map[string]bool // bot data dirs (names) in use
+	unfin    map[string]p2p.Announcement
+	local    map[string]ui.LocalMatch
+}
+
+// Unfinished lists the LAN tables this player left before their end and
+// the matches against bots on this computer.
+func (l *lanLobby) Unfinished() []ui.LobbyTable {
+	var out []ui.LobbyTable
+	anns, err := l.c.Unfinished()
+	if err != nil {
+		l.log.Warn("unfinished LAN matches", "err", err)
+	}
+	locals, err := ui.UnfinishedLocal(l.c.Data())
+	if err != nil {
+		l.log.Warn("unfinished matches against bots", "err", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.unfin = map[string]p2p.Announcement{}
+	l.local = map[string]ui.LocalMatch{}
+	for _, a := range anns {
+		l.unfin[a.Table] = a
+		rs := a.Preset
+		if r, err := lan.Ruleset(a); err == nil {
+			rs = r.String()
+		}
+		var who []string
+		for _, m := range a.Members {
+			if m.ID != l.c.ID() {
+				who = append(who, m.Name)
+			}
+		}
+		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
+			Note: "table " + a.Table + " with " + strings.Join(who, ", ")})
+	}
+	for _, m := range locals {
+		l.local[m.Dir] = m
+		out = append(out, ui.LobbyTable{ID: m.Dir, Ruleset: m.Ruleset, Seats: len(m.Names), State: "unfinished", Unfinished: true,
+			Local: true, Note: "with " + strings.Join(m.Names[1:], ", ") + ", started " + m.Started.Local().Format("Jan 2 15:04")})
+	}
+	return out
+}
+
+func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	a, ok := l.unfin[id]
+	return a, ok
+}
+
+func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.local[dir]
+	return m, ok
+}
+
+// claimBot returns a free bot name (its data directory under DATA/bots):
+// want if given and free, else the first free botK.
+func (l *lanLobby) claimBot(want string) (string, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if want != "" {
+		if l.busy[want] {
+			return "", false
+		}
+		l.busy[want] = true
+		return want, true
+	}
+	for k := 1; ; k++ {
+		if nm := fmt.Sprintf("bot%d", k); !l.busy[nm] {
+			l.busy[nm] = true
+			return nm, true
+		}
+	}
+}
+
+func (l *lanLobby) releaseBot(name string) {
+	l.mu.Lock()
+	delete(l.busy, name)
+	l.mu.Unlock()
+}
+
+// resumeBots restarts the bots of this computer that sat at table id.
+func (l *lanLobby) resumeBots(id string) {
+	ents, err := os.ReadDir(filepath.Join(l.c.Data(), "bots"))
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(l.c.Data(), "bots", e.Name(), lan.MatchesDir, id)); err != nil {
+			continue
+		}
+		name, ok := l.claimBot(e.Name())
+		if !ok {
+			continue
+		}
+		l.bots.Add(1)
+		go func() {
+			defer l.bots.Done()
+			defer l.releaseBot(name)
+			if err := l.runBot(name, id, true); err != nil && l.ctx.Err() == nil {
+				l.log.Warn("bot", "name", name, "err", err)
+			}
+		}()
+	}
 }
 
 func (l *lanLobby) Self() (string, string, []string) { return l.c.Name(), l.c.ID(), l.c.Addrs() }
@@ -447,35 +583,49 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 		return "", err
 	}
 	for i := 0; i < bots; i++ {
-		l.mu.Lock()
-		l.nbots++
-		k := l.nbots
-		l.mu.Unlock()
+		name, _ := l.claimBot("")
 		l.bots.Add(1)
 		go func() {
 			defer l.bots.Done()
-			if err := l.runBot(a.Table, k); err != nil && l.ctx.Err() == nil {
-				l.log.Warn("bot", "n", k, "err", err)
+			defer l.releaseBot(name)
+			if err := l.runBot(name, a.Table, false); err != nil && l.ctx.Err() == nil {
+				l.log.Warn("bot", "name", name, "err", err)
 			}
 		}()
 	}
 	return a.Table, nil
 }
 
-// runBot seats bot k at table id over the loopback and plays its match.
-func (l *lanLobby) runBot(id string, k int) error {
-	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", fmt.Sprintf("bot%d", k)),
-		Name: fmt.Sprintf("bot%d", k), NoMDNS: true, Peers: l.c.Addrs(), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Log: l.log.With("bot", k)})
+// runBot seats the bot name (its identity in DATA/bots/name) at table id
+// over the loopback and plays its match; with resume, it continues the
+// match it left there.
+func (l *lanLobby) runBot(name, id string, resume bool) error {
+	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
+		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
+		Log: l.log.With("bot", name)})
 	if err != nil {
 		return err
 	}
 	defer bc.Close()
-	a, err := bc.FindSeat(l.ctx, lan.SeatOptions{Join: id})
-	if err != nil {
+	var a p2p.Announcement
+	found := false
+	if resume {
+		un, err := bc.Unfinished()
+		if err != nil {
+			return err
+		}
+		for _, u := range un {
+			if u.Table == id {
+				a, found = u, true
+			}
+		}
+		if !found {
+			return nil
+		}
+	} else if a, err = bc.FindSeat(l.ctx, lan.SeatOptions{Join: id}); err != nil {
 		return err
 	}
-	mover, err := bot.New(l.strategy, uint64(time.Now().UnixNano())+uint64(k))
+	mover, err := bot.New(l.strategy, uint64(time.Now().UnixNano()))
 	if err != nil {
 		return err
 	}
