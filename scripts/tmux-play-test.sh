@@ -98,5 +98,19 @@ tm send-keys -t "$sess" q
 wait_for 5 "leave the table\?"
 tm send-keys -t "$sess" y
 wait_for 15 "okey-exited-0"
-ls "$data"/matches/*/transcript >/dev/null 2>&1 || fail "no transcript saved in $data/matches"
+ls "$data"/matches/*/seat-0/transcript >/dev/null 2>&1 || fail "no transcript saved in $data/matches"
 echo "tmux-play-test: ok: left the table, transcript saved"
+
+# Come back: okey play --bots offers the unfinished match, r resumes it.
+tm kill-session -t "$sess"
+tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
+	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
+wait_for 10 "resume the unfinished match vs bots"
+tm send-keys -t "$sess" r
+wait_for 30 "match resumed at hand 2"
+screen | grep -q "e2e" || fail "the resumed table does not show the player"
+tm send-keys -t "$sess" q
+wait_for 5 "leave the table\?"
+tm send-keys -t "$sess" y
+wait_for 15 "okey-exited-0"
+echo "tmux-play-test: ok: the unfinished match was offered and resumed"

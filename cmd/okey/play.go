@@ -74,6 +74,10 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "okey: --timer %d: want 5 to 600 seconds (0: no timer)\n", *timer)
 			return 2
 		}
+		if r, err := engine.ParseRuleset(spec); err == nil && r.TurnSeconds != 0 {
+			fmt.Fprintf(stderr, "okey: --timer %d and timer=%d in --preset: set the turn timer once\n", *timer, r.TurnSeconds)
+			return 2
+		}
 		sep := ":"
 		if strings.Contains(spec, ":") {
 			sep = ","
