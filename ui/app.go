@@ -178,6 +178,11 @@ func (g *Game) ShowTable() {
 	g.post(func() { g.app.SetRoot(g.view, true) })
 }
 
+// Start runs f on its own goroutine once the screen is running.
+func (g *Game) Start(f func()) {
+	g.post(func() { go f() })
+}
+
 // SetLeaveNote sets what the quit question says about resuming the match
 // later (e.g. the command that does it).
 func (g *Game) SetLeaveNote(s string) {

@@ -203,9 +203,11 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		f.strategy = m.Strategy
 		play(ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Strategy, "greedy", m.Bots())})
 	}
+	// The match starts once the screen runs (g.Start): a terminal that
+	// cannot open leaves no empty match behind to resume.
 	switch {
 	case f.resume:
-		go resume(unfinished[0])
+		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
 		m := unfinished[0]
 		lines := []string{"You left a match against bots before its end:", "  " + m.String()}
@@ -228,7 +230,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 			}
 		})
 	default:
-		go startNew()
+		g.Start(startNew)
 	}
 	if err := g.Run(); err != nil {
 		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
