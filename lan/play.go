@@ -349,7 +349,7 @@ func (c *Client) linger(ctx context.Context, log *slog.Logger, tt *lateTransport
 			}
 			log.Info("leaving the table before every member confirmed the end", "behind", behind)
 			return
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }
