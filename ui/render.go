@@ -475,6 +475,10 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 		struct{ k, v string }{"mouse", "click a tile: pick up / put down; double click: discard;"},
 		struct{ k, v string }{"", "click the stock: draw; the discard to take: take; your pile: discard"},
 		struct{ k, v string }{"", "you may look through your own pile and the one before you"})
+	if secs := t.turnSeconds(); secs > 0 {
+		lines = append(lines, struct{ k, v string }{"timer", fmt.Sprintf("%d s a turn; when yours runs out the program draws, then discards", secs)},
+			struct{ k, v string }{"", "the tile the hint recommends (or declares the win it sees)"})
+	}
 	for i, l := range lines {
 		if i >= ih {
 			break

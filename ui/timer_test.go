@@ -197,3 +197,11 @@ func TestOtherPlayersTimer(t *testing.T) {
 		t.Fatalf("turn line %q, want ayse's 18s left", line)
 	}
 }
+
+func TestHelpExplainsTheTimer(t *testing.T) {
+	hs, _ := timedFixture(t, 4, winningRack)
+	hs.keys("?")
+	if s := hs.screen(); !strings.Contains(s, "30 s a turn") {
+		t.Fatalf("the help does not explain the timer:\n%s", s)
+	}
+}
