@@ -208,15 +208,17 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	tr.click(rackCell(gap))
 	tr.wait(5*time.Second, "the put-down", func(s string) bool { return strings.Contains(s, "tile moved") })
 	var at engine.Slot
-	tr.onUI(func() { at = tr.g.view.rack.At(gap) })
+	var face string
+	tr.onUI(func() { at, face = tr.g.view.rack.At(gap), tr.g.view.face(slot).String() })
 	if at != slot {
 		t.Fatalf("the tile clicked at %d is not at %d after the second click", from, gap)
 	}
-	// A double click discards it.
+	// A double click discards it (on another cell of the tile than the
+	// click that put it down, which may be within the double-click time).
 	x, y := rackCell(gap)
-	tr.click(x, y)
-	tr.click(x, y)
-	tr.wait(time.Minute, "the discard", func(s string) bool { return strings.Contains(s, "you discard") })
+	tr.click(x+1, y)
+	tr.click(x+1, y)
+	tr.wait(time.Minute, "the discard of the "+face, func(s string) bool { return strings.Contains(s, "you discard the "+face) })
 	// Click the stock when it is time to draw.
 	s := tr.wait(2*time.Minute, "my turn to draw", func(s string) bool { return over(s) || strings.Contains(s, "your turn: draw") })
 	if !over(s) {
