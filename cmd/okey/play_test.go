@@ -2,10 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
 )
 
 func TestPlayAndReplayBadInput(t *testing.T) {
@@ -37,5 +44,62 @@ func TestPlayAndReplayBadInput(t *testing.T) {
 		if !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%v: stderr %q, want %q", tc.args, errb.String(), tc.want)
 		}
+	}
+}
+
+// TestLobbyOffersUnfinishedLAN: the lobby adapter lists a LAN table this
+// peer left unfinished (from lan.Client.Unfinished) with the other players'
+// names, hands its announcement back for the resume, and finds the bot of
+// this computer that sat at it.
+func TestLobbyOffersUnfinishedLAN(t *testing.T) {
+	data := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, err := lan.Open(ctx, lan.Options{Data: data, Name: "ayse", NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	k, err := p2p.LoadOrCreateIdentity(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := peer.IDFromPrivateKey(k)
+	id := p2p.RandomTableID("t")
+	a := p2p.Announcement{V: p2p.AnnouncementVersion, Table: id, Creator: c.ID(), Seq: 3, Preset: "classic", Seats: 2,
+		Members: []p2p.Seat{{ID: c.ID(), Name: "ayse", Ready: true}, {ID: other.String(), Name: "mehmet", Ready: true}}, State: p2p.StateStarted}
+	b, err := a.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(data, lan.MatchesDir, id)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "announcement.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lb := &lanLobby{c: c, ctx: ctx, log: slog.New(slog.DiscardHandler), strategy: "greedy", busy: map[string]bool{}}
+	un := lb.Unfinished()
+	if len(un) != 1 || !un[0].Unfinished || un[0].Local || un[0].ID != id || !strings.Contains(un[0].Note, "mehmet") ||
+		strings.Contains(un[0].Note, "ayse") {
+		t.Fatalf("Unfinished: %+v", un)
+	}
+	if got, ok := lb.unfinishedLAN(id); !ok || got.Table != id {
+		t.Fatalf("unfinishedLAN: %+v %v", got, ok)
+	}
+	// Bot names: a bot resuming one table is not handed to a new one.
+	if n, ok := lb.claimBot("bot1"); !ok || n != "bot1" {
+		t.Fatalf("claimBot(bot1) = %q, %v", n, ok)
+	}
+	if _, ok := lb.claimBot("bot1"); ok {
+		t.Fatal("bot1 claimed twice")
+	}
+	if n, _ := lb.claimBot(""); n != "bot2" {
+		t.Fatalf("a new bot is %q, want bot2", n)
+	}
+	lb.releaseBot("bot1")
+	if n, _ := lb.claimBot(""); n != "bot1" {
+		t.Fatalf("after release, a new bot is %q, want bot1", n)
 	}
 }
