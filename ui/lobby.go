@@ -56,19 +56,20 @@ type Lobby interface {
 // leave. When a table the player sits at starts, it calls start.
 type LobbyView struct {
 	*tview.Box
-	g       *Game
-	b       Lobby
-	start   func(LobbyTable)
-	started map[string]bool
-	tables  []LobbyTable
-	unfin   []LobbyTable // shown above the tables; the cursor runs over both
-	timer   int          // the create form's default turn timer
-	cursor  int
-	msg     string
-	bad     bool
-	busy    bool
-	form    *createForm
-	pal     Palette
+	g         *Game
+	b         Lobby
+	start     func(LobbyTable)
+	started   map[string]bool
+	tables    []LobbyTable
+	unfin     []LobbyTable // shown above the tables; the cursor runs over both
+	unfinRead bool
+	timer     int // the create form's default turn timer
+	cursor    int
+	msg       string
+	bad       bool
+	busy      bool
+	form      *createForm
+	pal       Palette
 }
 
 type createForm struct {
@@ -99,10 +100,13 @@ func NewLobbyView(g *Game, b Lobby, start func(LobbyTable)) *LobbyView {
 // Refresh reads the table list again (UI goroutine).
 func (l *LobbyView) Refresh() {
 	l.tables = l.b.Tables()
-	l.unfin = l.unfin[:0]
-	for _, u := range l.b.Unfinished() {
-		if !l.started[u.ID] {
-			l.unfin = append(l.unfin, u)
+	if !l.unfinRead {
+		// Read once: only this program ends or starts matches of its own.
+		l.unfinRead = true
+		for _, u := range l.b.Unfinished() {
+			if !l.started[u.ID] {
+				l.unfin = append(l.unfin, u)
+			}
 		}
 	}
 	if n := len(l.unfin) + len(l.tables); l.cursor >= n {
