@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -60,6 +61,9 @@ type Client struct {
 	key  crypto.PrivKey
 	node *p2p.Node
 	log  *slog.Logger
+
+	release func() // the data directory's lock
+	unlock  sync.Once
 }
 
 // Open starts a peer: it loads (or creates) the identity in o.Data, starts
@@ -89,7 +93,20 @@ func Open(ctx context.Context, o Options) (*Client, error) {
 	return c, err
 }
 
-func open(o Options, log *slog.Logger) (*Client, error) {
+// ErrDataInUse is returned (wrapped) by Open when another process (or
+// Client) has the data directory open.
+var ErrDataInUse = errors.New("lan: the data directory is in use by another okey process (use another --data)")
+
+func open(o Options, log *slog.Logger) (c *Client, err error) {
+	release, err := lockData(o.Data)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
 	key, err := p2p.LoadOrCreateIdentity(o.Data)
 	if err != nil {
 		return nil, err
@@ -143,11 +160,16 @@ func open(o Options, log *slog.Logger) (*Client, error) {
 		}
 		return nil, err
 	}
-	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log}, nil
+	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, release: release}, nil
 }
 
-// Close stops the peer: tables, lobby, discovery and host.
-func (c *Client) Close() error { return c.node.Close() }
+// Close stops the peer: tables, lobby, discovery and host, and releases
+// the data directory.
+func (c *Client) Close() error {
+	err := c.node.Close()
+	c.unlock.Do(c.release)
+	return err
+}
 
 // ID is this peer's libp2p peer id.
 func (c *Client) ID() string { return c.node.ID().String() }
@@ -173,6 +195,7 @@ const (
 	// announcement, the table.DirStore state, and a done marker.
 	MatchesDir       = "matches"
 	announcementFile = "announcement.json"
+	lockFile         = "lock"
 	doneFile         = "done"
 )
 

@@ -222,6 +222,16 @@ func TestMatchMocknet(t *testing.T) {
 			outs := playAll(t, ctx, clients, a, func(i int) PlayOptions { return honestPlay(t.TempDir()) })
 			t.Logf("%d peers: match of %d hands, %d steps in %v", n, len(outs[0].Report.Hands), outs[0].Report.Steps, time.Since(start))
 			checkHonest(t, outs)
+			draws := 0
+			for i, o := range outs {
+				if len(o.Timing.Deals) != len(o.Report.Hands) {
+					t.Errorf("client %d timed %d deals for %d hands", i, len(o.Timing.Deals), len(o.Report.Hands))
+				}
+				draws += len(o.Timing.Draws)
+			}
+			if draws == 0 {
+				t.Error("no draw from the stock was timed")
+			}
 			for _, c := range clients {
 				if u, err := c.Unfinished(); err != nil || len(u) != 0 {
 					t.Fatalf("unfinished after the match: %v %v", u, err)
@@ -470,6 +480,64 @@ func TestOpenRejectsBadOptions(t *testing.T) {
 	defer c.Close()
 	if c.ID() != id || c.Name() != "Ayşe" {
 		t.Fatalf("reopened as %s %q", c.ID(), c.Name())
+	}
+	// One data directory, one process: a second Open is refused.
+	if c2, err := Open(ctx, Options{Data: dir, NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}}); !errors.Is(err, ErrDataInUse) {
+		if c2 != nil {
+			c2.Close()
+		}
+		t.Fatalf("second Open of one data directory: %v", err)
+	}
+}
+
+// TestSeatConvergence: peers looking for a table that each opened their
+// own (automatic) table at once move to the table a person opened with
+// Create, whatever its id, and end seated together.
+func TestSeatConvergence(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, clients := mockClients(t, 3)
+	rs := "turkish-rummy:rounds=1"
+	var wg sync.WaitGroup
+	anns := make([]p2p.Announcement, 3)
+	errs := make([]error, 3)
+	for i := 1; i < 3; i++ {
+		// No settling: each opens an automatic table at once.
+		wg.Go(func() {
+			anns[i], errs[i] = clients[i].FindSeat(ctx, SeatOptions{Ruleset: rs, Players: 3, Settle: time.Millisecond})
+		})
+	}
+	// Wait until both automatic tables are known to the creator, then open
+	// the deliberate one.
+	for {
+		auto := 0
+		for _, a := range clients[0].Lobby().Tables() {
+			if strings.HasPrefix(a.Table, AutoTablePrefix) {
+				auto++
+			}
+		}
+		if auto >= 1 {
+			break
+		}
+		select {
+		case <-clients[0].Lobby().Changes():
+		case <-ctx.Done():
+			t.Fatal("no automatic table seen")
+		}
+	}
+	anns[0], errs[0] = clients[0].FindSeat(ctx, SeatOptions{Create: true, Ruleset: rs, Players: 3})
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+		if anns[i].Table != anns[0].Table || anns[i].Creator != clients[0].ID() {
+			t.Fatalf("client %d at %s (creator %s), want client 0's %s", i, anns[i].Table, anns[i].Creator, anns[0].Table)
+		}
+	}
+	if strings.HasPrefix(anns[0].Table, AutoTablePrefix) {
+		t.Fatalf("created table %s has the automatic prefix", anns[0].Table)
 	}
 }
 
