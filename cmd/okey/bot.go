@@ -165,7 +165,13 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		level = slog.LevelDebug
 	}
 	h := slog.NewTextHandler(logw, &slog.HandlerOptions{Level: level})
-	log := slog.New(&quietComponent{h})
+	// pubsub's own warnings (a direct peer's GRAFT, ...) are noise unless
+	// -v; its debug chatter (every RPC) always is.
+	pubsubFloor := slog.LevelError
+	if *verbose {
+		pubsubFloor = slog.LevelInfo
+	}
+	log := slog.New(&quietComponent{h, pubsubFloor})
 	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
 
 	if *name == "" {
@@ -301,20 +307,23 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) bool {
 	return true
 }
 
-// quietComponent keeps pubsub's debug chatter (every RPC) out of -v logs.
-type quietComponent struct{ slog.Handler }
+// quietComponent keeps pubsub's logs below a level out.
+type quietComponent struct {
+	slog.Handler
+	pubsub slog.Level
+}
 
 func (h *quietComponent) WithAttrs(as []slog.Attr) slog.Handler {
 	for _, a := range as {
 		if a.Key == "component" && a.Value.String() == "pubsub" {
-			return minLevel{h.Handler.WithAttrs(as), slog.LevelInfo}
+			return minLevel{h.Handler.WithAttrs(as), h.pubsub}
 		}
 	}
-	return &quietComponent{h.Handler.WithAttrs(as)}
+	return &quietComponent{h.Handler.WithAttrs(as), h.pubsub}
 }
 
 func (h *quietComponent) WithGroup(name string) slog.Handler {
-	return &quietComponent{h.Handler.WithGroup(name)}
+	return &quietComponent{h.Handler.WithGroup(name), h.pubsub}
 }
 
 // minLevel drops records below a level.
