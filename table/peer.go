@@ -39,6 +39,10 @@ type PeerConfig struct {
 	// the only timing-dependent blame in the protocol: keep it far above the
 	// slowest honest step (a 4-player shuffle under load takes seconds).
 	Withhold time.Duration
+	// MoveWithhold replaces Withhold while the table waits for a player's
+	// move, where a person may be thinking (default: Withhold). Callers
+	// that may seat people set it from the turn timer, or long.
+	MoveWithhold time.Duration
 	// Cheat makes this peer break the protocol on purpose (okey sim --cheat).
 	Cheat Cheat
 	// OnStep is called after every applied step (from the peer's goroutine).
@@ -87,6 +91,9 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	}
 	if c.Withhold == 0 {
 		c.Withhold = 2 * time.Minute
+	}
+	if c.MoveWithhold == 0 {
+		c.MoveWithhold = c.Withhold
 	}
 	m, err := NewMachine(c.Table, nil)
 	if err != nil {
@@ -486,8 +493,12 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			if p.catchUp(ctx) {
 				continue // drainBuffer applies what came back
 			}
-			if waited := time.Since(idle); waited >= p.c.Withhold {
-				seat, kind := p.m.Expect()
+			seat, kind := p.m.Expect()
+			limit := p.c.Withhold
+			if kind == KindMove {
+				limit = p.c.MoveWithhold
+			}
+			if waited := time.Since(idle); waited >= limit {
 				v := &Violation{Seat: seat, Step: p.m.Step(), Rule: "withhold",
 					Err: fmt.Errorf("seat %d sent no %v for %v", seat, kind, waited.Round(time.Millisecond))}
 				p.m.abort(v)

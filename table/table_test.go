@@ -231,3 +231,81 @@ func TestTranscriptFileRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// gateMover waits for its gate before its first move (a person thinking).
+type gateMover struct {
+	Mover
+	gate    chan struct{}
+	waiting chan struct{}
+	once    bool
+}
+
+func (g *gateMover) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
+	if !g.once {
+		g.once = true
+		close(g.waiting)
+		<-g.gate
+	}
+	return g.Mover.Move(h, v)
+}
+
+// TestMoveWithhold: a player who thinks longer than Withhold is not blamed
+// while MoveWithhold has not run out; one silent past MoveWithhold is.
+func TestMoveWithhold(t *testing.T) {
+	for _, tc := range []struct {
+		name                  string
+		withhold, move, think time.Duration
+		blamed                bool
+	}{
+		// Withhold is short, but not so short that a slow honest shuffle
+		// under the race detector could trip it.
+		{"thinking", 4 * time.Second, 10 * time.Minute, 5 * time.Second, false},
+		{"gone", 10 * time.Minute, 500 * time.Millisecond, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ms := movers(2, 60)
+			g := &gateMover{Mover: ms[1], gate: make(chan struct{}), waiting: make(chan struct{})}
+			ms[1] = g
+			cfg, keys, err := LocalConfig("turkish-rummy:rounds=1", 2, 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			net := NewMemNet(Faults{}, 60)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			results := make([]Result, 2)
+			errs := make([]error, 2)
+			done := make(chan int, 2)
+			for i := 0; i < 2; i++ {
+				p, err := NewPeer(PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID),
+					Mover: ms[i], Stall: 100 * time.Millisecond, Withhold: tc.withhold, MoveWithhold: tc.move})
+				if err != nil {
+					t.Fatal(err)
+				}
+				go func() { results[i], errs[i] = p.Run(ctx); done <- i }()
+			}
+			<-g.waiting
+			if tc.blamed {
+				if i := <-done; i != 0 {
+					t.Fatalf("seat %d ended first", i)
+				}
+				if v := results[0].Violation; v == nil || v.Seat != 1 || v.Rule != "withhold" {
+					t.Fatalf("verdict %v, want seat 1 withhold", v)
+				}
+				cancel()
+				close(g.gate)
+				<-done
+				return
+			}
+			time.Sleep(tc.think) // longer than Withhold: must not matter
+			close(g.gate)
+			<-done
+			<-done
+			for i, r := range results {
+				if errs[i] != nil || r.Violation != nil || !r.Machine.Done() {
+					t.Fatalf("seat %d: %v %v", i, errs[i], r.Violation)
+				}
+			}
+		})
+	}
+}
