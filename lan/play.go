@@ -128,7 +128,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		return nil, err
 	}
 	log := c.log.With("table", a.Table)
-	w := &watch{log: log, cfg: cfg, seat: seat, user: opt.OnStep, replaying: true}
+	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replaying: true}
 	link := &lateTransport{}
 	p, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: key, Transport: link, Mover: mover,
 		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, OnStep: w.onStep})
@@ -357,6 +357,7 @@ func (c *Client) linger(ctx context.Context, log *slog.Logger, tt *lateTransport
 // watch follows the match for the log and for Play's presence reports.
 type watch struct {
 	log       *slog.Logger
+	node      *p2p.Node
 	cfg       table.Config
 	seat      int
 	user      func(*table.Machine, *engine.View)
@@ -506,6 +507,10 @@ func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOp
 			}
 			lastWaitLog = time.Now()
 			s := w.cfg.Seats[seat]
+			if pid, err := peer.Decode(string(s.ID)); err == nil {
+				// A member that died can look connected for a while: ask.
+				w.node.CheckAlive(ctx, pid, 3*time.Second)
+			}
 			connected := false
 			for _, m := range tt.Members() {
 				if m.ID == s.ID {

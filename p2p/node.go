@@ -15,6 +15,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
 	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -227,6 +228,9 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		return nil, fmt.Errorf("p2p: start gossipsub: %w", err)
 	}
 	h.Network().Notify(&netNotifee{n: n})
+	// The ping service answers CheckAlive (mocknet hosts have none of
+	// their own; on a host that has one this installs the same handler).
+	ping.NewPingService(h)
 	h.SetStreamHandler(SyncProtocol, n.handleSync)
 	n.lobby, err = newLobby(n, c.lobby)
 	if err != nil {
@@ -293,6 +297,34 @@ func (n *Node) Connect(ctx context.Context, ai peer.AddrInfo) error {
 	}
 	ctx = network.WithForceDirectDial(ctx, "okey connect")
 	return n.h.Connect(ctx, ai)
+}
+
+// CheckAlive pings p over its open connection. When no answer comes within
+// d it closes the connections to p (so that presence says so, and table
+// members are redialled) and reports false. A peer whose process died can
+// look connected until the transport's idle timeout (QUIC notices nothing;
+// TCP waits for a keepalive when the machine is gone). It reports false at
+// once when p is not connected.
+func (n *Node) CheckAlive(ctx context.Context, p peer.ID, d time.Duration) bool {
+	if !n.Connected(p) {
+		return false
+	}
+	pctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	res, ok := <-ping.Ping(network.WithNoDial(pctx, "okey alive check"), n.h, p)
+	if ok && res.Error == nil {
+		return true
+	}
+	if ctx.Err() != nil || n.ctx.Err() != nil {
+		return n.Connected(p) // the caller stopped asking: no verdict
+	}
+	err := pctx.Err()
+	if ok && res.Error != nil {
+		err = res.Error
+	}
+	n.log.Info("peer does not answer a ping, closing its connections", "peer", p.String(), "err", err)
+	n.h.Network().ClosePeer(p)
+	return false
 }
 
 // Connected reports whether there is a live connection to p.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 
 	"github.com/okey-game/okey/table"
 )
@@ -336,5 +337,33 @@ func TestJoinTableReadyTimeout(t *testing.T) {
 	defer cancel2()
 	if _, err := nodes[0].JoinTable(short, "alone", members, acceptAll); err == nil || !strings.Contains(err.Error(), nodes[1].ID().String()) {
 		t.Fatalf("JoinTable without the other member: %v", err)
+	}
+}
+
+// TestCheckAlive: a peer that answers pings is alive; one that does not
+// (here: its ping handler removed, as a stand-in for a dead process behind
+// a connection that still looks open) has its connections closed.
+func TestCheckAlive(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	waitFor(t, 10*time.Second, "a connection", func() bool { return a.Connected(b.ID()) })
+	if !a.CheckAlive(ctx, b.ID(), 5*time.Second) {
+		t.Fatal("a live peer reported dead")
+	}
+	b.Host().RemoveStreamHandler(ping.ID)
+	old := a.Host().Network().ConnsToPeer(b.ID())
+	if a.CheckAlive(ctx, b.ID(), 5*time.Second) {
+		t.Fatal("a peer that does not answer reported alive")
+	}
+	// The old connections are closed (a redial may open a new one).
+	for _, c := range a.Host().Network().ConnsToPeer(b.ID()) {
+		for _, o := range old {
+			if c == o {
+				t.Fatal("the connection to the silent peer is still open")
+			}
+		}
 	}
 }

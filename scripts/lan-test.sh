@@ -131,8 +131,8 @@ for i in $(seq 1 "$N"); do
 	echo "  bot $i: $(grep -o 'msg="table started".*' "$WORK/run1/log.$i" | grep -o 'took=[^ ]*' | sed 's/took=/seated after /'), $(grep -o 'msg=timing.*' "$WORK/run1/log.$i" | sed 's/msg=timing table=[^ ]* //')"
 done
 
-# Run 2: bot 4 is killed with SIGKILL in the middle of the hand and restarted
-# with the same data directory.
+# Run 2: bot 4 is killed with SIGKILL in the middle of the hand; once the
+# others say they wait for it, it is restarted with the same data directory.
 t0=$(now_ms)
 for i in $(seq 1 "$N"); do start_bot 2 "$i"; done
 victim=$N
@@ -149,6 +149,12 @@ kill -9 "${BOT_PID[$victim]}"
 wait "${BOT_PID[$victim]}" 2>/dev/null || true
 killed_at=$(grep -c 'msg=step ' "$log")
 echo "run 2: bot $victim killed with SIGKILL after $killed_at steps"
+# The others wait for it, saying whom they wait for (and that it is gone).
+until grep -q "msg=waiting .*for=bot$victim .*connected=false" "$WORK"/run2/log.[1-3] 2>/dev/null; do
+	[ "$(date +%s)" -lt "$deadline" ] || die "run 2: no bot logged that it waits for bot $victim"
+	sleep 0.1
+done
+echo "run 2: $(grep -h "msg=waiting .*for=bot$victim" "$WORK"/run2/log.[1-3] | head -1 | sed 's/^time=[^ ]* level=INFO //')"
 echo "--- restarted ---" >>"$log"
 start_bot 2 "$victim"
 wait_all 2
