@@ -34,6 +34,10 @@ type PlayOptions struct {
 	// Withhold is how long the table waits for a silent seat before it ends
 	// the match naming that seat (default 2 minutes; table.PeerConfig).
 	Withhold time.Duration
+	// MoveWithhold replaces Withhold while the table waits for a player's
+	// move, where a person may be thinking (default: with a turn timer in
+	// the ruleset, the timer plus Withhold; otherwise Withhold).
+	MoveWithhold time.Duration
 	// Stall is how long the table waits without progress before it asks
 	// the others for what it missed (default 2 s).
 	Stall time.Duration
@@ -114,6 +118,15 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if opt.ReadyTimeout == 0 {
 		opt.ReadyTimeout = 30 * time.Second
 	}
+	if opt.MoveWithhold == 0 {
+		if t := cfg.Rules().TurnSeconds; t > 0 {
+			w := opt.Withhold
+			if w == 0 {
+				w = 2 * time.Minute // table.PeerConfig's default
+			}
+			opt.MoveWithhold = time.Duration(t)*time.Second + w
+		}
+	}
 	dir := c.matchDir(a.Table)
 	if err := c.saveAnnouncement(dir, a, cfg); err != nil {
 		return nil, err
@@ -131,7 +144,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replaying: true}
 	link := &lateTransport{}
 	p, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: key, Transport: link, Mover: mover,
-		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, OnStep: w.onStep})
+		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, MoveWithhold: opt.MoveWithhold, OnStep: w.onStep})
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func init() {
 const botUsage = `usage: okey bot [--name N] [--create --players N --preset P | --join TABLE]
                 [--strategy greedy] [--matches M] [--out DIR] [--data DIR]
                 [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
-                [--withhold D] [-v] [--log FILE]
+                [--withhold D] [--move-withhold D] [-v] [--log FILE]
 
 A headless player. It finds other okey peers on the LAN (mDNS, or --peer),
 takes a seat, plays each match with a bot strategy, saves the transcript into
@@ -47,8 +47,8 @@ Every match after the first is seated the automatic way (or with --create).
 
 State: the identity key, the display name and every match's progress live in
 the data directory. A bot killed in the middle of a match and started again
-with the same --data resumes it. A seat silent for --withhold ends the match
-with that seat named.
+with the same --data resumes it. A seat silent for --withhold (--move-withhold
+while it is to move) ends the match with that seat named.
 
 Exit status: 0 every match finished honestly; 1 a match ended with a seat
 named for breaking the protocol (including withholding), or the bot failed
@@ -82,6 +82,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&peers, "peer", "multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)")
 	noMDNS := fs.Bool("no-mdns", false, "no mDNS discovery (use --peer)")
 	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match and naming it")
+	moveWithhold := fs.Duration("move-withhold", 0, "the same while a player is to move, where a person may be thinking (default: --withhold, plus the turn timer if the ruleset has one)")
 	wait := fs.Duration("wait", 0, "give up when no table has started after this long (0: wait for ever)")
 	settle := fs.Duration("settle", time.Second, "listen this long for open tables before opening one")
 	verbose := fs.Bool("v", false, "log protocol detail")
@@ -121,6 +122,9 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *withhold < time.Second {
 		return usageErr("--withhold must be at least 1s")
+	}
+	if *moveWithhold != 0 && *moveWithhold < time.Second {
+		return usageErr("--move-withhold must be at least 1s")
 	}
 	if *name != "" {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
@@ -210,7 +214,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return err
 		}
-		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold})
+		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold})
 		if err != nil {
 			return err
 		}

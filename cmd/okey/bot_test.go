@@ -27,6 +27,7 @@ func TestBotUsageErrors(t *testing.T) {
 		"bad listen":       {"--listen", "nonsense"},
 		"bad name":         {"--name", " x"},
 		"short withhold":   {"--withhold", "10ms"},
+		"short move wait":  {"--move-withhold", "1ms"},
 		"argument":         {"extra"},
 		"unknown flag":     {"--frobnicate"},
 		"partnerships n=3": {"--preset", "classic:partnerships", "--players", "3"},
