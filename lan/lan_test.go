@@ -560,7 +560,7 @@ func TestAbsentPeerBlamed(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		mover, _ := bot.New("greedy", 0)
-		o := PlayOptions{Out: t.TempDir(), Withhold: 3 * time.Second, Stall: 300 * time.Millisecond, WaitLog: time.Second}
+		o := PlayOptions{Out: t.TempDir(), Withhold: 3 * time.Second, MoveWithhold: 3 * time.Second, Stall: 300 * time.Millisecond, WaitLog: time.Second}
 		survivor, serr = sc.Play(ctx, a, mover, o)
 	})
 	dieCtx, die := context.WithCancel(ctx)

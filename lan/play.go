@@ -36,7 +36,8 @@ type PlayOptions struct {
 	Withhold time.Duration
 	// MoveWithhold replaces Withhold while the table waits for a player's
 	// move, where a person may be thinking (default: with a turn timer in
-	// the ruleset, the timer plus Withhold; otherwise Withhold).
+	// the ruleset, the timer plus Withhold; otherwise the larger of Withhold
+	// and 10 minutes).
 	MoveWithhold time.Duration
 	// Stall is how long the table waits without progress before it asks
 	// the others for what it missed (default 2 s).
@@ -119,12 +120,16 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		opt.ReadyTimeout = 30 * time.Second
 	}
 	if opt.MoveWithhold == 0 {
+		// A person may be at any seat: give a move the turn timer plus the
+		// usual margin, or ten minutes at least when the table has no timer.
+		w := opt.Withhold
+		if w == 0 {
+			w = 2 * time.Minute // table.PeerConfig's default
+		}
 		if t := cfg.Rules().TurnSeconds; t > 0 {
-			w := opt.Withhold
-			if w == 0 {
-				w = 2 * time.Minute // table.PeerConfig's default
-			}
 			opt.MoveWithhold = time.Duration(t)*time.Second + w
+		} else {
+			opt.MoveWithhold = max(w, 10*time.Minute)
 		}
 	}
 	dir := c.matchDir(a.Table)

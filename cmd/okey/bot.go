@@ -82,7 +82,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&peers, "peer", "multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)")
 	noMDNS := fs.Bool("no-mdns", false, "no mDNS discovery (use --peer)")
 	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match and naming it")
-	moveWithhold := fs.Duration("move-withhold", 0, "the same while a player is to move, where a person may be thinking (default: --withhold, plus the turn timer if the ruleset has one)")
+	moveWithhold := fs.Duration("move-withhold", 0, "the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)")
 	wait := fs.Duration("wait", 0, "give up when no table has started after this long (0: wait for ever)")
 	settle := fs.Duration("settle", time.Second, "listen this long for open tables before opening one")
 	verbose := fs.Bool("v", false, "log protocol detail")
