@@ -4,7 +4,7 @@ PKGS := ./...
 .PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*##' Makefile | sed -e 's/:.*## /\t/'
+	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
 
 build: ## build bin/okey
 	$(GO) build -o bin/okey ./cmd/okey
