@@ -223,6 +223,9 @@ func (c *Client) Unfinished() ([]p2p.Announcement, error) {
 		if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
 			continue
 		}
+		if _, err := os.Stat(filepath.Join(dir, announcementFile)); errors.Is(err, fs.ErrNotExist) {
+			continue // not a LAN match (the terminal's matches against bots live here too)
+		}
 		a, err := readAnnouncement(filepath.Join(dir, announcementFile))
 		if err != nil {
 			c.log.Warn("unreadable match state, skipped", "dir", dir, "err", err)
