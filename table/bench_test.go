@@ -86,6 +86,7 @@ func BenchmarkVerifyMatch(b *testing.B) {
 			b.Fatalf("verify: %+v", rep)
 		}
 	}
+	b.ReportMetric(float64(len(tr.Chain)), "msgs")
 }
 
 // tenHandTranscript plays a ten-hand match (german, rounds=10, 4 greedy players).

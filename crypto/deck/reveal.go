@@ -3,6 +3,7 @@ package deck
 import (
 	"github.com/gtank/ristretto255"
 	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/crypto/internal/par"
 )
 
 // ShareSize is the size of a key share: b_ij as a canonical scalar.
@@ -171,10 +172,17 @@ func (h *Hand) CheckShares(seat int, b []byte) ([]Share, error) {
 	if err != nil {
 		return nil, seatFault(seat, -1, err)
 	}
-	for _, s := range list {
-		if err := h.CheckShare(seat, s.Pos, s.Key); err != nil {
-			return nil, err
+	// Checked on every core; the error reported is the first in list order,
+	// whatever the scheduling.
+	if _, err := par.FirstFailure(len(list), 8, func(lo, hi int) (int, error) {
+		for i := lo; i < hi; i++ {
+			if err := h.CheckShare(seat, list[i].Pos, list[i].Key); err != nil {
+				return i, err
+			}
 		}
+		return -1, nil
+	}); err != nil {
+		return nil, err
 	}
 	return list, nil
 }
