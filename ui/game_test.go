@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -266,4 +267,37 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	if un, _ := UnfinishedLocal(data); len(un) != 0 {
 		t.Fatalf("a finished match is still offered: %+v", un)
 	}
+}
+
+// brokenMover fails whenever it must move (a bot whose peer breaks).
+type brokenMover struct{}
+
+func (brokenMover) Move(*engine.Hand, *engine.View) (engine.Action, error) {
+	return engine.Action{}, errBroken
+}
+
+var errBroken = errors.New("the bot broke")
+
+// TestBotFailureEndsMatch: a bot that stops in mid-match ends the match at
+// once with its name (the player does not wait for it for ever), and the
+// match stays resumable.
+func TestBotFailureEndsMatch(t *testing.T) {
+	data := t.TempDir()
+	rules := engine.MustRuleset("turkish-rummy", "rounds=1").String()
+	tr := startLocal(t, LocalOptions{Ruleset: rules, Name: "ayse", Bots: []table.Mover{brokenMover{}}, BotName: []string{"bot1"},
+		Strategy: "greedy", Data: data})
+	var r localResult
+	select {
+	case r = <-tr.done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the match did not end when its bot broke")
+	}
+	if r.err != nil || r.out == nil || !errors.Is(r.out.Err, errBroken) || !strings.Contains(r.out.Err.Error(), "bot1 stopped") {
+		t.Fatalf("outcome %+v, %v; want bot1 stopped: the bot broke", r.out, r.err)
+	}
+	if un, err := UnfinishedLocal(data); err != nil || len(un) != 1 {
+		t.Fatalf("the match is not resumable: %+v, %v", un, err)
+	}
+	tr.g.app.Stop()
+	<-tr.ran
 }

@@ -307,20 +307,36 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	}
 	results := make([]table.Result, n)
 	errs := make([]error, n)
+	var botFailed atomic.Pointer[error]
 	var wg sync.WaitGroup
 	for i := range peers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i], errs[i] = peers[i].Run(ctx)
-			if i == 0 {
+			switch {
+			case i == 0:
 				// The player's peer is done: stop the bots too.
+				cancel()
+			case ctx.Err() == nil && (errs[i] != nil || results[i].Violation != nil):
+				// A bot stopped in mid-match: the player would wait for
+				// it for ever. End here; the match stays resumable.
+				err := errs[i]
+				if err == nil {
+					err = results[i].Violation
+				}
+				err = fmt.Errorf("%s stopped: %w", cfg.Seats[i].Name, err)
+				log.Warn("bot stopped", "seat", i, "err", err)
+				botFailed.CompareAndSwap(nil, &err)
 				cancel()
 			}
 		}()
 	}
 	wg.Wait()
 	out.Err = errs[0]
+	if e := botFailed.Load(); e != nil && errs[0] != nil {
+		out.Err, errs[0] = *e, *e
+	}
 	if out.Err == nil && results[0].Violation != nil {
 		out.Err = results[0].Violation
 	}
