@@ -286,11 +286,28 @@ func TestBotFailureEndsMatch(t *testing.T) {
 	rules := engine.MustRuleset("turkish-rummy", "rounds=1").String()
 	tr := startLocal(t, LocalOptions{Ruleset: rules, Name: "ayse", Bots: []table.Mover{brokenMover{}}, BotName: []string{"bot1"},
 		Strategy: "greedy", Data: data})
+	// The player may have to move first (the order draw decides): play
+	// the player's turns until the bot, at its first turn, breaks.
 	var r localResult
-	select {
-	case r = <-tr.done:
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the match did not end when its bot broke")
+	deadline := time.Now().Add(2 * time.Minute)
+	for r.out == nil && r.err == nil {
+		select {
+		case r = <-tr.done:
+			continue
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the match did not end when its bot broke")
+		}
+		var screen string
+		tr.onUI(func() { screen = strings.Join(screenLines(tr.scr), "\n") })
+		switch {
+		case strings.Contains(screen, "your turn: draw"):
+			tr.press('d')
+		case strings.Contains(screen, "your turn: discard"):
+			tr.press('x')
+		}
+		time.Sleep(50 * time.Millisecond) // a poll, bounded by the deadline
 	}
 	if r.err != nil || r.out == nil || !errors.Is(r.out.Err, errBroken) || !strings.Contains(r.out.Err.Error(), "bot1 stopped") {
 		t.Fatalf("outcome %+v, %v; want bot1 stopped: the bot broke", r.out, r.err)
