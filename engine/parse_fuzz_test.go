@@ -1,0 +1,51 @@
+package engine
+
+import "testing"
+
+// FuzzParseRuleset: the ruleset parser never panics, and what it accepts
+// prints to a canonical form that parses back to the same ruleset.
+func FuzzParseRuleset(f *testing.F) {
+	for _, s := range []string{"classic", "classic:points=4,timer=30", "turkish-rummy:rounds=1", "german:strokes,rounds=7",
+		"classic:deal=simple,indicator-last,leave-at-zero,one-colour=red-black,partnerships", "german:no-partnerships", "x:y=z,,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRuleset(s)
+		if err != nil {
+			return
+		}
+		c := r.String()
+		r2, err := ParseRuleset(c)
+		if err != nil || r2 != r || r2.String() != c {
+			t.Fatalf("%q: canonical %q does not round-trip (%v)", s, c, err)
+		}
+	})
+}
+
+// FuzzParseFaces: the notation parser never panics, and what it accepts
+// formats back to text that parses to the same faces.
+func FuzzParseFaces(f *testing.F) {
+	for _, s := range []string{"R1 Y13 B7 K10 FJ", "r1 y13 fj", "R0", "K14", "  B5  ", "FJFJ", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fs, err := ParseFaces(s)
+		if err != nil {
+			return
+		}
+		for _, x := range fs {
+			if x > FalseJoker {
+				t.Fatalf("%q: face %d out of range", s, x)
+			}
+		}
+		back, err := ParseFaces(FormatFaces(fs))
+		if err != nil || len(back) != len(fs) {
+			t.Fatalf("%q: %q does not parse back (%v)", s, FormatFaces(fs), err)
+		}
+		for i := range fs {
+			if back[i] != fs[i] {
+				t.Fatalf("%q: face %d changed", s, i)
+			}
+		}
+	})
+}
