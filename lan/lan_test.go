@@ -22,7 +22,7 @@ import (
 	"github.com/okey-game/okey/table"
 )
 
-func newPeerID(t *testing.T) (peer.ID, crypto.PrivKey) {
+func newPeerID(t testing.TB) (peer.ID, crypto.PrivKey) {
 	t.Helper()
 	k, _, err := crypto.GenerateEd25519Key(nil)
 	if err != nil {
@@ -35,7 +35,7 @@ func newPeerID(t *testing.T) (peer.ID, crypto.PrivKey) {
 	return id, k
 }
 
-func startedAnnouncement(t *testing.T, n int, preset string, opts map[string]string) (p2p.Announcement, []crypto.PrivKey) {
+func startedAnnouncement(t testing.TB, n int, preset string, opts map[string]string) (p2p.Announcement, []crypto.PrivKey) {
 	t.Helper()
 	a := p2p.Announcement{V: p2p.AnnouncementVersion, Table: "t1", Seq: 9, Preset: preset, Options: opts, Seats: n, State: p2p.StateStarted}
 	var keys []crypto.PrivKey
