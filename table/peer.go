@@ -143,7 +143,12 @@ func (p *Peer) applyLocal(env *Envelope, persist bool) error {
 		return err
 	}
 	if persist {
-		if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
+		// Received: it may be lost in a crash (the others send it again).
+		save := p.c.Store.Append
+		if l, ok := p.c.Store.(interface{ AppendLazy(byte, []byte) error }); ok {
+			save = l.AppendLazy
+		}
+		if err := save(RecEnvelope, env.Raw); err != nil {
 			return err
 		}
 	}

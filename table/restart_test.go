@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -12,8 +13,15 @@ import (
 
 // TestRestartMidHand stops one peer in the middle of the first hand (its
 // process "dies"), starts it again from its data directory with a fresh
-// transport, and checks the match finishes with identical chains.
+// transport, and checks the match finishes with identical chains; also
+// when the machine stopped in the middle of writing a record (a torn last
+// record, dropped on loading).
 func TestRestartMidHand(t *testing.T) {
+	t.Run("clean", func(t *testing.T) { restartMidHand(t, false) })
+	t.Run("torn-tail", func(t *testing.T) { restartMidHand(t, true) })
+}
+
+func restartMidHand(t *testing.T, tear bool) {
 	cfg, keys, err := LocalConfig("turkish-rummy:rounds=1", 3, 77)
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +69,14 @@ func TestRestartMidHand(t *testing.T) {
 	store1.Close()
 	if diedAt == 0 {
 		t.Fatal("victim never reached the point of death")
+	}
+	if tear {
+		f, err := os.OpenFile(store1.TranscriptPath(), os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte{RecEnvelope, 0, 0, 1, 0, 'O', 'K', 'Y'}) // 256 bytes announced, 3 written
+		f.Close()
 	}
 	store2, err := OpenDirStore(dir, cfg)
 	if err != nil {

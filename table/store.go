@@ -2,6 +2,7 @@ package table
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -215,7 +216,16 @@ func (s *DirStore) LoadSecret(hand uint32) ([]byte, error) {
 	return b, err
 }
 
-func (s *DirStore) Append(rec byte, raw []byte) error {
+// Append adds a record and waits for the disk: what a peer sent must
+// survive a crash, since it must send the very same bytes again.
+func (s *DirStore) Append(rec byte, raw []byte) error { return s.append(rec, raw, true) }
+
+// AppendLazy adds a record without waiting for the disk: a received
+// envelope lost in a crash is fetched again from the others. The next
+// Append's sync writes it out too.
+func (s *DirStore) AppendLazy(rec byte, raw []byte) error { return s.append(rec, raw, false) }
+
+func (s *DirStore) append(rec byte, raw []byte, sync bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.f == nil {
@@ -238,19 +248,79 @@ func (s *DirStore) Append(rec byte, raw []byte) error {
 	if _, err := s.f.Write(append(b, raw...)); err != nil {
 		return err
 	}
+	if !sync {
+		return nil
+	}
 	return s.f.Sync()
 }
 
+// Load reads the saved transcript. A record cut short at the end of the
+// file (the machine stopped in the middle of a write) is dropped and the
+// file truncated to the records before it; anything else unreadable is an
+// error.
 func (s *DirStore) Load() (*Transcript, error) {
-	f, err := os.Open(s.TranscriptPath())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.TranscriptPath()
+	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadTranscript(f)
+	t, err := ReadTranscript(bytes.NewReader(data))
+	if err == nil {
+		return t, nil
+	}
+	good, torn := completeRecords(data)
+	if !torn {
+		return nil, err // not a torn last record: leave the file alone
+	}
+	t, err2 := ReadTranscript(bytes.NewReader(data[:good]))
+	if err2 != nil {
+		return nil, err
+	}
+	if s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
+	if err := os.Truncate(p, int64(good)); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// completeRecords returns the length of data's prefix made of the header,
+// the config and whole records, and whether what follows is one record cut
+// short by the end of the file (a well-formed start whose bytes run out).
+func completeRecords(data []byte) (good int, torn bool) {
+	off := len(transcriptMagic)
+	if len(data) < off+4 {
+		return 0, false
+	}
+	off += 4 + int(binary.BigEndian.Uint32(data[off:]))
+	if off > len(data) {
+		return 0, false
+	}
+	for off < len(data) {
+		rest := data[off:]
+		if rest[0] != RecEnvelope && rest[0] != RecEvidence {
+			return off, false
+		}
+		if len(rest) < 5 {
+			return off, true
+		}
+		n := int(binary.BigEndian.Uint32(rest[1:]))
+		if n > MaxEnvelope {
+			return off, false
+		}
+		if len(rest)-5 < n {
+			return off, true
+		}
+		off += 5 + n
+	}
+	return off, false
 }
 
 // Close closes the transcript file.
