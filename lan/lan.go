@@ -248,26 +248,5 @@ func readAnnouncement(path string) (p2p.Announcement, error) {
 	return p2p.DecodeAnnouncement(b)
 }
 
-// writeFileAtomic writes data to path (mode 0600) by a rename.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 // peerID is the peer id of an identity.
 func peerID(k crypto.PrivKey) (peer.ID, error) { return peer.IDFromPrivateKey(k) }

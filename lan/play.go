@@ -16,6 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 )
@@ -202,11 +203,11 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if err := table.WriteTranscript(&buf, tr); err != nil {
 		return nil, err
 	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := atomicfile.Write(path, buf.Bytes()); err != nil {
 		return nil, fmt.Errorf("lan: save transcript: %w", err)
 	}
 	rep := table.Verify(tr)
-	if err := writeFileAtomic(filepath.Join(dir, doneFile), []byte(path+"\n")); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, doneFile), []byte(path+"\n")); err != nil {
 		return nil, err
 	}
 	o := &Outcome{Result: res, Transcript: path, Report: *rep, Config: cfg, Seat: seat, Resumed: resumed, Elapsed: elapsed, Timing: w.timing}
@@ -235,7 +236,7 @@ func (c *Client) saveAnnouncement(dir string, a p2p.Announcement, cfg table.Conf
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b)
+	return atomicfile.Write(path, b)
 }
 
 func inChain(chain [][]byte, e []byte) bool {

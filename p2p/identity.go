@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/libp2p/go-libp2p/core/crypto"
+
+	"github.com/okey-game/okey/internal/atomicfile"
 )
 
 // File names inside the configuration directory.
@@ -78,7 +80,7 @@ func LoadOrCreateIdentity(dir string) (crypto.PrivKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("p2p: encode identity: %w", err)
 	}
-	if err := writeNewFile(path, raw); err != nil {
+	if err := atomicfile.WriteNew(path, raw); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return loadIdentity(path)
 		}
@@ -131,59 +133,6 @@ func readPrivateFile(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("p2p: %s is too large to be a key or profile", path)
 	}
 	return buf, nil
-}
-
-// writeNewFile writes data to path with mode 0600, atomically, failing with
-// fs.ErrExist if path already exists.
-func writeNewFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name)
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Link(name, path)
-}
-
-// replaceFile writes data to path with mode 0600 atomically (rename).
-func replaceFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name)
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(name, path)
 }
 
 // ValidateDisplayName checks a display name: valid UTF-8, 1 to
@@ -270,7 +219,7 @@ func SaveProfile(dir, name string) error {
 	if err != nil {
 		return fmt.Errorf("p2p: encode profile: %w", err)
 	}
-	if err := replaceFile(filepath.Join(dir, ProfileFile), append(raw, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, ProfileFile), append(raw, '\n')); err != nil {
 		return fmt.Errorf("p2p: write profile: %w", err)
 	}
 	return nil

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+
+	"github.com/okey-game/okey/internal/atomicfile"
 )
 
 // Transcript file format (protocol.md 6): the magic line, the config
@@ -199,13 +201,10 @@ func OpenDirStore(dir string, cfg Config) (*DirStore, error) {
 // TranscriptPath returns the transcript file's path.
 func (s *DirStore) TranscriptPath() string { return filepath.Join(s.dir, "transcript") }
 
+// SaveSecret saves a hand's seed (0600), synced before it returns: the
+// peer uses it only afterwards, so a crash never loses a seed in use.
 func (s *DirStore) SaveSecret(hand uint32, seed []byte) error {
-	p := filepath.Join(s.dir, "secret-"+strconv.FormatUint(uint64(hand), 10))
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, seed, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	return atomicfile.Write(filepath.Join(s.dir, "secret-"+strconv.FormatUint(uint64(hand), 10)), seed)
 }
 
 func (s *DirStore) LoadSecret(hand uint32) ([]byte, error) {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/table"
 )
 
@@ -192,11 +193,7 @@ func saveLocal(dir string, cfg table.Config, keys []ed25519.PrivateKey, strategy
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, localMatchFile+".tmp")
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, localMatchFile))
+	return atomicfile.Write(filepath.Join(dir, localMatchFile), b)
 }
 
 // PlayLocal plays a match for g's player (seat 0) against bots, then
