@@ -63,24 +63,8 @@ if [ -z "${OKEY:-}" ]; then
 fi
 [ -x "$OKEY" ] || die "okey binary $OKEY is not executable"
 
-ip netns add "$BR_NS"
-NSES+=("$BR_NS")
-ip -n "$BR_NS" link add br0 type bridge
-ip -n "$BR_NS" link set br0 up
-for i in $(seq 1 "$N"); do
-	ns="okey-p$i-$ID"
-	veth="okv$ID-$i"
-	veth=${veth:0:15}
-	ip netns add "$ns"
-	NSES+=("$ns")
-	ip link add "$veth" type veth peer name eth0 netns "$ns"
-	ip link set "$veth" netns "$BR_NS"
-	ip -n "$BR_NS" link set "$veth" master br0
-	ip -n "$BR_NS" link set "$veth" up
-	ip -n "$ns" addr add "10.77.0.$i/24" dev eth0
-	ip -n "$ns" link set eth0 up
-	ip -n "$ns" link set lo up
-done
+. scripts/netns-lan.sh
+make_lan "$N"
 
 # start_bot RUN I: starts bot I of run RUN in its namespace, in the
 # background; its pid goes into BOT_PID[I].
