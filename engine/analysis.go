@@ -7,7 +7,7 @@ import (
 
 // Hand analysis: which hands win, how, and how far a hand is from a win.
 //
-// Terms (PROTOCOL-rules.md has them in full):
+// Terms (protocol.md, section 2, has them in full):
 //
 //   - The okey is the face OkeyFor(indicator). Its two tiles are wild: in a set,
 //     a run or a pair an okey stands for any face, its own included.

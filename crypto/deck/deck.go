@@ -2,7 +2,7 @@
 // shuffled and encrypted together by 2 to 8 players so that no player learns
 // a tile it should not, with every step checkable by every other player.
 //
-// The protocol (PROTOCOL-crypto.md in the parent directory is normative):
+// The protocol (protocol.md, section 4, is normative):
 //
 //  1. Tile points M_j (j = 0..105) are hashed to ristretto255 from the
 //     session id and hand number. NewHand computes them.
@@ -51,7 +51,7 @@ const (
 	SeedSize = 32
 )
 
-// Domain labels (see PROTOCOL-crypto.md).
+// Domain labels (see protocol.md, section 4).
 const (
 	LabelTile          = "okey/v1/deck/tile"
 	LabelLockScalar    = "okey/v1/deck/lock-scalar"

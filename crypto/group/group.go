@@ -9,7 +9,7 @@
 // be used for this protocol: their torsion components survive encryption and
 // mark tiles.
 //
-// See PROTOCOL-crypto.md in the parent directory for the normative encodings.
+// See protocol.md, section 4, for the normative encodings.
 package group
 
 import (
