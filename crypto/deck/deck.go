@@ -150,6 +150,7 @@ type Hand struct {
 	tiles   *tileTable
 	locks   []*lockStep
 	rekeys  []*rekeyStep
+	checked *checkedShares // set once the hand is ready
 }
 
 // NewHand starts the public state for a hand: the tile points M_j, before
@@ -280,6 +281,9 @@ func (h *Hand) withLock(l *lockStep) *Hand {
 func (h *Hand) withRekey(r *rekeyStep) *Hand {
 	n := *h
 	n.rekeys = append(h.rekeys[:len(h.rekeys):len(h.rekeys)], r)
+	if n.Ready() {
+		n.checked = &checkedShares{}
+	}
 	return &n
 }
 

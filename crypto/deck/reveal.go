@@ -1,6 +1,8 @@
 package deck
 
 import (
+	"sync/atomic"
+
 	"github.com/gtank/ristretto255"
 	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/crypto/internal/par"
@@ -40,6 +42,9 @@ func (h *Hand) checkShare(seat, pos int, share []byte) (*ristretto255.Scalar, er
 	if seat < 0 || seat >= h.players || pos < 0 || pos >= DeckSize {
 		return nil, ErrParams
 	}
+	if c := h.checked.load(seat, pos); c != nil && string(c.share[:]) == string(share) {
+		return ristretto255.NewScalar().Set(&c.b), nil
+	}
 	b, err := group.DecodeNonzeroScalar(share)
 	if err != nil {
 		return nil, seatFault(seat, pos, ErrEncoding)
@@ -48,7 +53,39 @@ func (h *Hand) checkShare(seat, pos int, share []byte) (*ristretto255.Scalar, er
 	if e.ScalarBaseMult(b).Equal(h.rekeys[seat].keys[pos].Element()) != 1 {
 		return nil, seatFault(seat, pos, ErrShare)
 	}
+	h.checked.store(seat, pos, share, b)
 	return b, nil
+}
+
+// checkedShares remembers, for a ready hand, the last share of each seat
+// and position that passed checkShare, so that opening a tile does not
+// check again the shares already checked on receipt (a base-point
+// multiplication each). It changes no result: a share is taken from it
+// only when its bytes are the very bytes that passed.
+type checkedShares struct {
+	slot [DeckSize * MaxPlayers]atomic.Pointer[checkedShare]
+}
+
+type checkedShare struct {
+	share [ShareSize]byte
+	b     ristretto255.Scalar
+}
+
+func (c *checkedShares) load(seat, pos int) *checkedShare {
+	if c == nil {
+		return nil
+	}
+	return c.slot[pos*MaxPlayers+seat].Load()
+}
+
+func (c *checkedShares) store(seat, pos int, share []byte, b *ristretto255.Scalar) {
+	if c == nil || len(share) != ShareSize {
+		return
+	}
+	v := &checkedShare{}
+	copy(v.share[:], share)
+	v.b.Set(b)
+	c.slot[pos*MaxPlayers+seat].Store(v)
 }
 
 // Open opens deck position pos with every seat's share (shares[i] from seat
