@@ -58,6 +58,7 @@ type Peer struct {
 	view    *engine.View
 	secret  *deck.Secret
 	buf     map[uint32][]*Envelope // early envelopes by step
+	bufSize int                    // their bytes (bounded by maxBuffered)
 	chain   [][]byte               // raw envelopes applied, by step
 	log     *slog.Logger
 	rejects int
@@ -543,7 +544,7 @@ func (p *Peer) receive(raw []byte) {
 			Evidence: [][]byte{prev.Raw, env.Raw}})
 		return
 	}
-	if step > p.m.Step()+4096 {
+	if step > p.m.Step()+maxAhead {
 		p.reject("far future step", ErrNotNext)
 		return
 	}
@@ -551,9 +552,30 @@ func (p *Peer) receive(raw []byte) {
 		if string(e.Raw) == string(env.Raw) {
 			return
 		}
+		if e.Seat == env.Seat {
+			// One seat, one message per step: a second one is
+			// equivocation even before the step comes.
+			p.m.abort(&Violation{Seat: int(env.Seat), Step: step, Rule: "equivocation",
+				Err:      fmt.Errorf("two messages for step %d", step),
+				Evidence: [][]byte{e.Raw, env.Raw}})
+			return
+		}
+	}
+	if p.bufSize+len(env.Raw) > maxBuffered {
+		p.reject("early messages over the buffer's bound", ErrNotNext)
+		return // fetched again when its step comes
 	}
 	p.buf[step] = append(p.buf[step], env)
+	p.bufSize += len(env.Raw)
 }
+
+// Bounds of the reorder buffer: how far ahead a message may be, and how
+// many bytes of early messages a peer keeps (one message per seat and step
+// besides). Dropped messages are fetched again when their step comes.
+const (
+	maxAhead    = 1024
+	maxBuffered = 32 << 20
+)
 
 func (p *Peer) reject(why string, err error) {
 	p.rejects++
@@ -570,6 +592,9 @@ func (p *Peer) drainBuffer() bool {
 		return false
 	}
 	delete(p.buf, step)
+	for _, e := range envs {
+		p.bufSize -= len(e.Raw)
+	}
 	seat, _ := p.m.Expect()
 	var chosen *Envelope
 	for _, e := range envs {

@@ -65,6 +65,10 @@ func Verify(t *Transcript) *Report {
 		r.Ranking = m.Match().Ranking()
 		return r
 	}
+	if v := aheadEquivocation(m, t); v != nil {
+		r.Violation = v
+		return r
+	}
 	for i, raw := range t.Evidence {
 		v, err := judgeEvidence(m, t, raw)
 		if err != nil {
@@ -109,6 +113,30 @@ func decodeAndVerify(t *Transcript) []*Envelope {
 	}
 	wg.Wait()
 	return envs
+}
+
+// aheadEquivocation finds, among the evidence, two different messages that
+// one seat signed for the same step beyond the chain's end (a peer that
+// receives them early names the seat at once).
+func aheadEquivocation(m *Machine, t *Transcript) *Violation {
+	seen := map[[2]uint32]*Envelope{}
+	for _, raw := range t.Evidence {
+		env, err := DecodeEnvelope(raw)
+		if err != nil || env.Table != t.Config.ID || int(env.Seat) >= len(t.Config.Seats) || env.Step < m.Step() {
+			continue
+		}
+		if env.Verify(t.Config.Seats[env.Seat].Key) != nil {
+			continue
+		}
+		k := [2]uint32{env.Step, uint32(env.Seat)}
+		if prev := seen[k]; prev != nil && string(prev.Raw) != string(env.Raw) {
+			return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: "equivocation",
+				Err:      fmt.Errorf("seat %d signed two messages for step %d", env.Seat, env.Step),
+				Evidence: [][]byte{prev.Raw, env.Raw}}
+		}
+		seen[k] = env
+	}
+	return nil
 }
 
 // judgeEvidence checks an evidence envelope against the replayed chain: a
