@@ -171,14 +171,14 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			}
 			r.Rounds = n
 		case name == "points" && (preset == "classic" || preset == "german"):
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > 99 || strconv.Itoa(n) != val {
+			n, ok := canonicalInt(val, 1, 99)
+			if !ok {
 				return Ruleset{}, fmt.Errorf("engine: option %q: want points=1..99", opt)
 			}
 			points = n
 		case name == "timer":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 5 || n > 600 || strconv.Itoa(n) != val {
+			n, ok := canonicalInt(val, 5, 600)
+			if !ok {
 				return Ruleset{}, fmt.Errorf("engine: option %q: want timer=5..600 (seconds)", opt)
 			}
 			r.TurnSeconds = n
@@ -200,6 +200,13 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 		r.StartScore = points
 	}
 	return r, nil
+}
+
+// canonicalInt parses a decimal in [lo, hi] written without sign or
+// leading zeros (one spelling per value, as the canonical form needs).
+func canonicalInt(s string, lo, hi int) (int, bool) {
+	n, err := strconv.Atoi(s)
+	return n, err == nil && n >= lo && n <= hi && strconv.Itoa(n) == s
 }
 
 // MustRuleset is NewRuleset for tests and examples; it panics on error.
