@@ -159,10 +159,11 @@ func cutName(s string) string {
 // Validator returns the gossipsub validator of a table: it rejects, without
 // any protocol state, what every member's table.Peer would reject anyway: a
 // message that does not decode as an envelope, is for another table, names a
-// seat that does not exist, was published by a peer other than that seat's,
+// seat that does not exist, was published by a peer that is not a member,
 // or whose signature does not verify with the seat's key. Rejected messages
 // are neither delivered nor forwarded.
 func Validator(cfg table.Config) func(from peer.ID, data []byte) error {
+	hash := cfg.Hash()
 	return func(from peer.ID, data []byte) error {
 		env, err := table.DecodeEnvelope(data)
 		if err != nil {
@@ -174,10 +175,15 @@ func Validator(cfg table.Config) func(from peer.ID, data []byte) error {
 		if int(env.Seat) >= len(cfg.Seats) {
 			return fmt.Errorf("lan: envelope for seat %d of %d", env.Seat, len(cfg.Seats))
 		}
-		s := cfg.Seats[env.Seat]
-		if string(s.ID) != from.String() {
-			return fmt.Errorf("lan: envelope of seat %d published by %s, not by %s", env.Seat, from, s.ID)
+		// Any member may publish a seat's envelope: a peer that names a
+		// cheater passes the cheater's messages on as evidence.
+		member := false
+		for _, m := range cfg.Seats {
+			member = member || string(m.ID) == from.String()
 		}
-		return env.Verify(s.Key)
+		if !member {
+			return fmt.Errorf("lan: envelope published by %s, not a member of the table", from)
+		}
+		return env.Verify(cfg.Seats[env.Seat].Key, hash)
 	}
 }

@@ -180,7 +180,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if err != nil {
 		return nil, fmt.Errorf("lan: table %s: %w", a.Table, err)
 	}
-	if res.Violation == nil {
+	if res.Ended() == nil {
 		c.linger(ctx, log, link, cfg, seat, p.Chain(), opt.Linger)
 	}
 	tr := &table.Transcript{Config: cfg, Chain: p.Chain()}
@@ -213,6 +213,12 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	o := &Outcome{Result: res, Transcript: path, Report: *rep, Config: cfg, Seat: seat, Resumed: resumed, Elapsed: elapsed, Timing: w.timing}
 	if v := res.Violation; v != nil {
 		log.Warn("match ended by a violation", "seat", v.Seat, "name", cfg.Seats[v.Seat].Name, "rule", v.Rule, "err", v.Err)
+	}
+	if st := res.Stalled; st != nil {
+		log.Warn("match ended unfinished: a seat stopped answering", "seat", st.Seat, "name", cfg.Seats[st.Seat].Name, "waiting for", st.Kind.String(), "waited", st.Waited.Round(time.Second))
+	}
+	if f := res.Failure; f != nil {
+		log.Warn("match ended unfinished: the rules cannot go on", "err", f.Err)
 	}
 	log.Info("transcript saved", "path", path, "honest", rep.Honest, "steps", rep.Steps)
 	return o, nil

@@ -18,7 +18,7 @@ func aheadPeer(t *testing.T) (*Peer, func(step uint32, body []byte) []byte, Conf
 	}
 	sign := func(step uint32, body []byte) []byte {
 		e := &Envelope{Table: cfg.ID, Step: step, Seat: 1, Kind: KindMove, Body: body}
-		if err := e.Seal(keys[1]); err != nil {
+		if err := e.Seal(keys[1], cfg.Hash()); err != nil {
 			t.Fatal(err)
 		}
 		return e.Raw

@@ -27,11 +27,13 @@ const (
 	CheatPhantomDiscard   Cheat = "phantom-discard"   // discards a tile it does not hold
 	CheatWithhold         Cheat = "withhold"          // stops sending its deal shares
 	CheatBadDice          Cheat = "bad-dice"          // opens its randomness differently from its commitment
+	CheatJunkPrivate      Cheat = "junk-private"      // non-tile elements where they are dealt privately to others
+	CheatSplitView        Cheat = "split-view"        // two different hellos, one to some seats, one to the others
 )
 
 // Cheats lists every cheat.
 var Cheats = []Cheat{CheatJunkShuffle, CheatDuplicateShuffle, CheatBadKey, CheatBadProof, CheatEquivocate,
-	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice}
+	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice, CheatJunkPrivate, CheatSplitView}
 
 // ParseCheat checks a cheat name.
 func ParseCheat(s string) (Cheat, error) {
@@ -68,6 +70,22 @@ func (p *Peer) cheatLock(lock []byte) []byte {
 		copy(el(5), e.Bytes())
 	case CheatDuplicateShuffle:
 		copy(el(6), el(5))
+	case CheatJunkPrivate:
+		// The last locker's positions are the final deck's slots; an
+		// earlier locker's junk is moved by the later shuffles.
+		slots := p.c.junkSlots
+		if slots == nil {
+			slots = []int{20, 40, 60, 80}
+		}
+		for _, k := range slots {
+			var u [64]byte
+			rand.Read(u[:])
+			e, err := ristretto255.NewIdentityElement().SetUniformBytes(u[:])
+			if err != nil {
+				return lock
+			}
+			copy(el(k), e.Bytes())
+		}
 	default:
 		return lock
 	}
@@ -146,10 +164,52 @@ func (p *Peer) cheatExtra(ctx context.Context, env *Envelope) {
 	rand.Read(b.Nonce[:])
 	twin := *env
 	twin.Body = b.encode()
-	if twin.Seal(p.c.Key) == nil {
+	if twin.Seal(p.c.Key, p.m.cfgHash) == nil {
 		p.c.Transport.Broadcast(ctx, twin.Raw)
 	}
 	p.cheated = true
+}
+
+// splitView sends the split-view cheater's hello: in seat order, the first
+// half of the other seats get one hello and the rest a second one, signed
+// for the same step. It reports whether it sent (the normal broadcast is
+// then skipped).
+func (p *Peer) splitView(ctx context.Context, env *Envelope) bool {
+	if p.c.Cheat != CheatSplitView || p.cheated || env.Kind != KindHello {
+		return false
+	}
+	u, ok := p.c.Transport.(unicaster)
+	if !ok {
+		return false
+	}
+	b := helloBody{ConfigHash: p.m.cfgHash}
+	rand.Read(b.Nonce[:])
+	twin := *env
+	twin.Body = b.encode()
+	if twin.Seal(p.c.Key, p.m.cfgHash) != nil {
+		return false
+	}
+	var others []int
+	for i := range p.c.Table.Seats {
+		if i != p.c.Seat {
+			others = append(others, i)
+		}
+	}
+	for k, i := range others {
+		msg := env.Raw
+		if k >= (len(others)+1)/2 {
+			msg = twin.Raw
+		}
+		u.SendTo(ctx, p.c.Table.Seats[i].ID, msg)
+	}
+	p.cheated = true
+	return true
+}
+
+// unicaster is a transport that can send to one member (MemNet): a cheater
+// uses it to show different members different messages.
+type unicaster interface {
+	SendTo(ctx context.Context, peer PeerID, data []byte) error
 }
 
 // cheatOutOfTurn sends a draw for a step another seat must play.
@@ -163,7 +223,7 @@ func (p *Peer) cheatOutOfTurn(ctx context.Context) {
 	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
 		Kind: KindMove, Prev: p.m.Prev(), State: p.m.StateHash(),
 		Body: moveBody{Action: engine.ActDraw, Slot: engine.NoSlot}.encode()}
-	if env.Seal(p.c.Key) == nil {
+	if env.Seal(p.c.Key, p.m.cfgHash) == nil {
 		p.c.Transport.Broadcast(ctx, env.Raw)
 		p.cheated = true
 	}

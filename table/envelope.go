@@ -20,9 +20,10 @@ const (
 	KindMove                    // a player's move: draw, take, discard, show, win, exhaust
 	KindShare                   // a share that opens a drawn tile to its drawer
 	KindAudit                   // after a hand: the seat's secret seed, for the audit
+	KindJunk                    // in place of a due message: a privately opened tile is junk (the claimer's share)
 )
 
-var kindNames = [...]string{"", "hello", "shuffle", "rekey", "open", "deal", "move", "share", "audit"}
+var kindNames = [...]string{"", "hello", "shuffle", "rekey", "open", "deal", "move", "share", "audit", "junk"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -41,7 +42,9 @@ const (
 
 var magic = [4]byte{'O', 'K', 'Y', Version}
 
-// sigContext prefixes the signed bytes (domain separation).
+// sigContext prefixes the signed bytes (domain separation); the config hash
+// follows it, so that a message signed for one match never verifies in
+// another (protocol.md 5.2).
 const sigContext = "okey/envelope/v1"
 
 // Envelope is one signed protocol message. Raw holds the exact bytes sent;
@@ -63,6 +66,7 @@ type Envelope struct {
 	// once on receipt, not again in Check and Apply. Raw must not be changed
 	// in place after decoding.
 	verified  ed25519.PublicKey
+	verifiedC [32]byte
 	verifiedR *byte
 	verifiedN int
 }
@@ -70,14 +74,15 @@ type Envelope struct {
 // Errors a receiver branches on.
 var (
 	ErrMalformed = errors.New("table: malformed envelope")
-	ErrSignature = errors.New("table: bad signature")
+	ErrSignature = errors.New("table: signature does not verify (corrupt, forged, or from another match)")
 )
 
 // Hash returns the envelope's id: SHA-256 of its raw bytes.
 func (e *Envelope) Hash() [32]byte { return sha256.Sum256(e.Raw) }
 
-// Seal encodes the envelope, signs it with key and sets Raw and Sig.
-func (e *Envelope) Seal(key ed25519.PrivateKey) error {
+// Seal encodes the envelope, signs it with key for the match whose config
+// hash is config, and sets Raw and Sig.
+func (e *Envelope) Seal(key ed25519.PrivateKey, config [32]byte) error {
 	if len(e.Body) > MaxEnvelope-headerSize-signatureLen {
 		return fmt.Errorf("%w: body of %d bytes", ErrMalformed, len(e.Body))
 	}
@@ -91,15 +96,19 @@ func (e *Envelope) Seal(key ed25519.PrivateKey) error {
 	b = append(b, e.State[:]...)
 	b = binary.BigEndian.AppendUint32(b, uint32(len(e.Body)))
 	b = append(b, e.Body...)
-	sig := ed25519.Sign(key, signedBytes(b))
+	sig := ed25519.Sign(key, signedBytes(config, b))
 	copy(e.Sig[:], sig)
 	e.Raw = append(b, sig...)
-	e.remember(key.Public().(ed25519.PublicKey))
+	e.remember(key.Public().(ed25519.PublicKey), config)
 	return nil
 }
 
-func signedBytes(unsigned []byte) []byte {
-	return append([]byte(sigContext), unsigned...)
+// signedBytes is what a seat signs: sigContext || config hash || the
+// envelope's bytes before the signature.
+func signedBytes(config [32]byte, unsigned []byte) []byte {
+	b := make([]byte, 0, len(sigContext)+len(config)+len(unsigned))
+	b = append(append(append(b, sigContext...), config[:]...), unsigned...)
+	return b
 }
 
 // DecodeEnvelope parses raw bytes. It checks the layout only: the signature
@@ -129,29 +138,32 @@ func DecodeEnvelope(raw []byte) (*Envelope, error) {
 	}
 	e.Body = append([]byte(nil), r.take(int(n))...)
 	copy(e.Sig[:], r.take(signatureLen))
-	if e.Kind < KindHello || e.Kind > KindAudit {
+	if e.Kind < KindHello || e.Kind > KindJunk {
 		return nil, fmt.Errorf("%w: unknown kind %d", ErrMalformed, e.Kind)
 	}
 	e.Raw = append([]byte(nil), raw...)
 	return e, nil
 }
 
-// Verify checks the signature against the sender's key.
-func (e *Envelope) Verify(key ed25519.PublicKey) error {
+// Verify checks the signature against the sender's key for the match whose
+// config hash is config. A failure names no one: anybody can send bytes
+// that do not verify.
+func (e *Envelope) Verify(key ed25519.PublicKey, config [32]byte) error {
 	if len(e.Raw) < signatureLen {
-		return fmt.Errorf("%w: step %d seat %d", ErrSignature, e.Step, e.Seat)
+		return ErrSignature
 	}
-	if e.verified != nil && e.verified.Equal(key) && e.verifiedR == &e.Raw[0] && e.verifiedN == len(e.Raw) {
+	if e.verified != nil && e.verified.Equal(key) && e.verifiedC == config && e.verifiedR == &e.Raw[0] && e.verifiedN == len(e.Raw) {
 		return nil
 	}
-	if len(key) != ed25519.PublicKeySize || !ed25519.Verify(key, signedBytes(e.Raw[:len(e.Raw)-signatureLen]), e.Sig[:]) {
-		return fmt.Errorf("%w: step %d seat %d", ErrSignature, e.Step, e.Seat)
+	if len(key) != ed25519.PublicKeySize || !ed25519.Verify(key, signedBytes(config, e.Raw[:len(e.Raw)-signatureLen]), e.Sig[:]) {
+		return ErrSignature
 	}
-	e.remember(key)
+	e.remember(key, config)
 	return nil
 }
 
-func (e *Envelope) remember(key ed25519.PublicKey) {
+func (e *Envelope) remember(key ed25519.PublicKey, config [32]byte) {
 	e.verified = append(ed25519.PublicKey(nil), key...)
+	e.verifiedC = config
 	e.verifiedR, e.verifiedN = &e.Raw[0], len(e.Raw)
 }

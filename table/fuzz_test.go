@@ -15,7 +15,7 @@ const stallForFuzz = 400 * time.Millisecond
 func FuzzDecodeEnvelope(f *testing.F) {
 	cfg, keys, _ := LocalConfig("classic", 2, 9)
 	e := &Envelope{Table: cfg.ID, Step: 3, Seat: 1, Kind: KindMove, Body: []byte{3, 0xff}}
-	e.Seal(keys[1])
+	e.Seal(keys[1], cfg.Hash())
 	f.Add(e.Raw)
 	f.Add([]byte("OKY\x01"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
@@ -27,8 +27,8 @@ func FuzzDecodeEnvelope(f *testing.F) {
 			t.Fatal("raw bytes not kept")
 		}
 		c := *env
-		if int(c.Seat) < len(keys) && c.Verify(cfg.Seats[c.Seat].Key) == nil {
-			c.Seal(keys[c.Seat])
+		if int(c.Seat) < len(keys) && c.Verify(cfg.Seats[c.Seat].Key, cfg.Hash()) == nil {
+			c.Seal(keys[c.Seat], cfg.Hash())
 			if !bytes.Equal(c.Raw, raw) {
 				t.Fatal("a verified envelope does not re-encode to itself")
 			}

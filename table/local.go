@@ -7,9 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/okey-game/okey/engine"
 )
 
 // LocalOptions describes a table played in one process over a MemNet: every
@@ -30,6 +33,13 @@ type LocalOptions struct {
 	Log      *slog.Logger
 	// Stores, when set, gives each seat its store (for restarts); default memory.
 	Stores []Store
+
+	// Tests only: each seat's source of seeds and nonces (a whole match
+	// replays exactly), the junk-private cheater's slots, and a per-seat
+	// step callback.
+	rands     []io.Reader
+	junkSlots []int
+	onStep    func(seat int, m *Machine, v *engine.View)
 }
 
 // LocalResult is what a local table produced.
@@ -81,6 +91,14 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 			Stall: o.Stall, Withhold: o.Withhold, Log: o.Log}
 		if o.Stores != nil {
 			pc.Store = o.Stores[i]
+		}
+		if o.rands != nil {
+			pc.Rand = o.rands[i]
+		}
+		pc.junkSlots = o.junkSlots
+		if o.onStep != nil {
+			seat := i
+			pc.OnStep = func(m *Machine, v *engine.View) { o.onStep(seat, m, v) }
 		}
 		if o.Cheat != "" && i == o.Cheater {
 			pc.Cheat = o.Cheat

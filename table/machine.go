@@ -64,6 +64,7 @@ var (
 	ErrNotNext    = errors.New("table: not the next step")
 	ErrWrongTable = errors.New("table: envelope for another table or hand")
 	ErrFinished   = errors.New("table: the match is over")
+	ErrFork       = errors.New("table: message builds on another chain")
 )
 
 // Machine is the table protocol's deterministic state: every peer, and the
@@ -98,6 +99,9 @@ type Machine struct {
 	seeds     [][]byte
 	tiles     []int // the audited deck: tile index per slot
 	abortErr  *Violation
+	failure   *Failure
+	junkSlot  engine.Slot // the slot a junk claim opened to no tile (NoSlot: none)
+	failHook  func(*Machine) error // tests only: an error nobody caused, from advance
 	log       []HandLog
 }
 
@@ -130,6 +134,7 @@ func (m *Machine) resetHand() {
 	m.dieCount = 0
 	m.drawSlot = engine.NoSlot
 	m.drawSeat = -1
+	m.junkSlot = engine.NoSlot
 	m.tiles = nil
 }
 
@@ -205,8 +210,14 @@ func (m *Machine) StateHash() [32]byte {
 	return sha256.Sum256(b)
 }
 
-// Check verifies that env is the next envelope: table, step, chain, hand,
-// sender, kind and signature. It does not look at the body.
+// Check verifies that env is the next envelope: table, signature, step,
+// chain link, sender, kind, hand and state hash. It does not look at the
+// body. Errors before the link check name no one (anybody can send bytes
+// that do not verify, and an old message may arrive late); a message that
+// links to another previous message is a *ForkError, which names no one by
+// itself (protocol.md 5.2: the peer fetches the other message to find out
+// who signed two). Only a signed message that links to this chain's last
+// message, for this step, makes a *Violation.
 func (m *Machine) Check(env *Envelope) error {
 	if m.Done() {
 		return ErrFinished
@@ -217,13 +228,17 @@ func (m *Machine) Check(env *Envelope) error {
 	if int(env.Seat) >= m.n {
 		return fmt.Errorf("%w: seat %d", ErrMalformed, env.Seat)
 	}
-	if err := env.Verify(m.cfg.Seats[env.Seat].Key); err != nil {
+	if err := env.Verify(m.cfg.Seats[env.Seat].Key, m.cfgHash); err != nil {
 		return err
 	}
 	if env.Step != m.step {
 		return fmt.Errorf("%w: step %d, at %d", ErrNotNext, env.Step, m.step)
 	}
-	// From here the sender signed a message for this step: mistakes are its own.
+	if env.Prev != m.prev {
+		return &ForkError{Env: env}
+	}
+	// From here the sender signed a message for this step of this chain:
+	// mistakes are its own.
 	v := func(rule string, err error) error {
 		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: rule, Err: err, Evidence: [][]byte{env.Raw}}
 	}
@@ -231,11 +246,8 @@ func (m *Machine) Check(env *Envelope) error {
 	if int(env.Seat) != seat {
 		return v("out-of-turn", fmt.Errorf("seat %d sent %v; seat %d must send %v", env.Seat, env.Kind, seat, kind))
 	}
-	if env.Kind != kind {
+	if env.Kind != kind && !(env.Kind == KindJunk && m.junkAllowed()) {
 		return v("wrong-message", fmt.Errorf("sent %v, expected %v", env.Kind, kind))
-	}
-	if env.Prev != m.prev {
-		return v("chain", fmt.Errorf("previous hash %x does not match %x", env.Prev[:6], m.prev[:6]))
 	}
 	if env.Hand != m.hand {
 		return v("replay", fmt.Errorf("%w: hand %d, at hand %d", ErrWrongTable, env.Hand, m.hand))
@@ -246,10 +258,69 @@ func (m *Machine) Check(env *Envelope) error {
 	return nil
 }
 
+// ForkError is returned by Check for a message of the current step that
+// links to a previous message other than this chain's last: either the
+// sender is on another branch because some seat signed two messages for one
+// step (a split view), or the sender linked to a made-up hash. It names no
+// one: Peer fetches the message the link names (protocol.md 5.7) to find
+// the seat that signed two.
+type ForkError struct {
+	Env *Envelope
+}
+
+func (e *ForkError) Error() string {
+	return fmt.Sprintf("table: seat %d's message for step %d builds on a message this peer does not have (%x)",
+		e.Env.Seat, e.Env.Step, e.Env.Prev[:6])
+}
+
+// Is reports whether target is ErrFork.
+func (e *ForkError) Is(target error) bool { return target == ErrFork }
+
+// Failure is an error nobody caused: the rules cannot go on (no tile left
+// to turn up, an order-draw tie that empties the stock, an internal error).
+// The match stops unfinished and no seat is named.
+type Failure struct {
+	Step uint32
+	Err  error
+}
+
+func (f *Failure) Error() string {
+	return fmt.Sprintf("table: the match cannot go on after step %d: %v", f.Step, f.Err)
+}
+
+func (f *Failure) Unwrap() error { return f.Err }
+
+// noFault marks an error that no seat caused (Apply turns it into a Failure).
+type noFault struct{ err error }
+
+func (e noFault) Error() string { return e.err.Error() }
+func (e noFault) Unwrap() error { return e.err }
+
+// nobody wraps err, if any, as an error that no seat caused.
+func nobody(err error) error {
+	if err == nil {
+		return nil
+	}
+	var v *Violation
+	if errors.As(err, &v) {
+		return err
+	}
+	return noFault{err}
+}
+
+// junkAllowed reports whether the seat to speak may send a junk claim in
+// place of its due message: in a hand's deal, play and draw-share rounds,
+// where tiles have been opened privately.
+func (m *Machine) junkAllowed() bool {
+	return m.match != nil && (m.phase == phDeal || m.phase == phMove || m.phase == phShare)
+}
+
 // Apply checks env (Check) and applies its body. On error nothing changes;
-// a *Violation blames the sender. A Violation in the body aborts the match:
-// the machine keeps it (Aborted) and refuses further envelopes, except that
-// an audit may still follow to find who corrupted a deck.
+// a *Violation blames the sender (or, after an audit, the seat the audit
+// names). A Violation in the body aborts the match: the machine keeps it
+// (Aborted) and refuses further envelopes. A message after which the rules
+// cannot go on through nobody's fault is applied, and the match stops with
+// a *Failure (Failure) and no one named.
 func (m *Machine) Apply(env *Envelope) error {
 	if err := m.Check(env); err != nil {
 		var vi *Violation
@@ -260,18 +331,27 @@ func (m *Machine) Apply(env *Envelope) error {
 	}
 	c := m.clone()
 	if err := c.applyBody(env); err != nil {
-		vi := asViolation(env, err)
-		if len(vi.Evidence) == 0 {
-			vi.Evidence = [][]byte{env.Raw}
+		var nf noFault
+		if errors.As(err, &nf) {
+			c.failure = &Failure{Step: env.Step, Err: nf.err}
+			c.phase = phAborted
+		} else {
+			vi := asViolation(env, err)
+			if len(vi.Evidence) == 0 {
+				vi.Evidence = [][]byte{env.Raw}
+			}
+			m.abort(vi)
+			return vi
 		}
-		m.abort(vi)
-		return vi
 	}
 	c.step++
 	c.prev = env.Hash()
 	*m = *c
 	return nil
 }
+
+// Failure returns the error nobody caused that stopped the match, if any.
+func (m *Machine) Failure() *Failure { return m.failure }
 
 func (m *Machine) abort(v *Violation) {
 	m.phase = phAborted
@@ -339,6 +419,9 @@ func (m *Machine) clone() *Machine {
 
 func (m *Machine) applyBody(env *Envelope) error {
 	seat := int(env.Seat)
+	if env.Kind == KindJunk {
+		return m.applyJunk(env)
+	}
 	switch m.phase {
 	case phHello:
 		b, err := decodeHello(env.Body)
@@ -357,7 +440,7 @@ func (m *Machine) applyBody(env *Envelope) error {
 				h.Write(nce)
 			}
 			m.session = h.Sum(nil)
-			return m.startHand()
+			return nobody(m.startHand())
 		}
 		return nil
 	case phShuffle:
@@ -402,14 +485,14 @@ func (m *Machine) applyBody(env *Envelope) error {
 		if m.match == nil {
 			v, err := commit.Combine(labelDealer, m.session, m.hand, m.openings)
 			if err != nil {
-				return err
+				return nobody(err)
 			}
 			dealer, _ := commit.Choice(v, m.n)
 			if m.match, err = engine.NewMatch(m.rules, m.n, dealer); err != nil {
-				return err
+				return nobody(err)
 			}
 		}
-		return m.advance()
+		return nobody(m.advance())
 	case phOpen:
 		pending := m.match.Hand().Pending()
 		if err := m.takeShares(seat, env.Body, sortedSlots(pending)); err != nil {
@@ -425,14 +508,14 @@ func (m *Machine) applyBody(env *Envelope) error {
 				return nil // the audit phase takes over
 			}
 			if err != nil {
-				return err
+				return nobody(err)
 			}
 			faces = append(faces, engine.SlotFace{Slot: s, Face: f})
 		}
 		if err := m.match.Apply(engine.Action{Kind: engine.ActReveal, Faces: faces}); err != nil {
-			return err
+			return nobody(err)
 		}
-		return m.advance()
+		return nobody(m.advance())
 	case phDeal:
 		if err := m.takeShares(seat, env.Body, m.dealtToOthers(seat)); err != nil {
 			return err
@@ -490,6 +573,48 @@ func (m *Machine) takeShares(seat int, body []byte, want []engine.Slot) error {
 	return nil
 }
 
+// applyJunk handles a junk claim: the claimer's own share for a slot of its
+// rack that it opened privately to no tile. With it every share of the slot
+// is public; the slot opens to junk for everyone and the audit round follows
+// (it names the shuffler), or it opens to a tile and the claimer lied.
+func (m *Machine) applyJunk(env *Envelope) error {
+	seat := int(env.Seat)
+	list, err := m.deck.CheckShares(seat, env.Body)
+	if err != nil {
+		return err
+	}
+	if len(list) != 1 {
+		return fmt.Errorf("%w: a junk claim has %d shares, want 1", ErrMalformed, len(list))
+	}
+	s := engine.Slot(list[0].Pos)
+	if !slotIn(m.match.Hand().Rack(seat), s) {
+		return fmt.Errorf("%w: seat %d claims junk in slot %d, not in its rack", engine.ErrNotHeld, seat, s)
+	}
+	for i, sh := range m.shares[s] {
+		if i != seat && sh == nil {
+			return fmt.Errorf("%w: junk claimed in slot %d before seat %d opened it", ErrMalformed, s, i)
+		}
+	}
+	if err := m.takeShares(seat, env.Body, []engine.Slot{s}); err != nil {
+		return err
+	}
+	f, err := m.openPublic(s)
+	if errors.Is(err, errJunkFound) {
+		m.junkSlot = s
+		return nil // the audit round follows and names the shuffler
+	}
+	if err != nil {
+		return nobody(err)
+	}
+	return &Violation{Seat: seat, Step: env.Step, Rule: "false-junk",
+		Err:      fmt.Errorf("seat %d claimed slot %d opens to no tile; it opens to %v", seat, s, f),
+		Evidence: [][]byte{env.Raw}}
+}
+
+// JunkSlot returns the slot a junk claim opened to no tile in this hand,
+// or engine.NoSlot.
+func (m *Machine) JunkSlot() engine.Slot { return m.junkSlot }
+
 // dealtToOthers lists, ascending, the slots dealt to seats other than seat.
 func (m *Machine) dealtToOthers(seat int) []engine.Slot {
 	h := m.match.Hand()
@@ -536,6 +661,11 @@ var errJunkFound = errors.New("table: a slot opens to no tile")
 // advance drives the engine through what needs no message (dice from the
 // hand's randomness) and sets the next phase.
 func (m *Machine) advance() error {
+	if m.failHook != nil {
+		if err := m.failHook(m); err != nil {
+			return err
+		}
+	}
 	for {
 		h := m.match.Hand()
 		need := h.Need()
@@ -591,7 +721,7 @@ func (m *Machine) applyMove(seat int, body []byte) error {
 				if errors.Is(err, errJunkFound) {
 					return nil // the audit phase takes over
 				}
-				return err
+				return nobody(err)
 			}
 			a.Faces = append(a.Faces, engine.SlotFace{Slot: s, Face: f})
 		}
@@ -633,18 +763,18 @@ func (m *Machine) finishAudit() error {
 		if errors.As(err, &f) {
 			return &Violation{Seat: f.Seat, Step: m.step, Rule: "audit", Err: err}
 		}
-		return err
+		return nobody(err)
 	}
 	h := m.match.Hand()
 	if h.Phase() != engine.PhaseOver {
 		// The audit followed a junk reveal but found nothing: impossible
 		// unless the crypto layer is broken.
-		return fmt.Errorf("table: internal error: junk reveal passed the audit")
+		return nobody(fmt.Errorf("table: internal error: junk reveal passed the audit"))
 	}
 	// Every public face must be the audited tile's face.
 	for s := 0; s < engine.DeckSize; s++ {
 		if f := h.PublicFace(engine.Slot(s)); f != engine.NoFace && f != engine.Tile(tiles[s]).Face() {
-			return fmt.Errorf("table: internal error: slot %d opened as %v, audit says %v", s, f, engine.Tile(tiles[s]).Face())
+			return nobody(fmt.Errorf("table: internal error: slot %d opened as %v, audit says %v", s, f, engine.Tile(tiles[s]).Face()))
 		}
 	}
 	res, _ := h.Result()
@@ -654,10 +784,10 @@ func (m *Machine) finishAudit() error {
 		return nil
 	}
 	if err := m.match.NextHand(); err != nil {
-		return err
+		return nobody(err)
 	}
 	m.hand++
-	return m.startHand()
+	return nobody(m.startHand())
 }
 
 func (m *Machine) startHand() error {

@@ -120,6 +120,26 @@ func (t *memTransport) Broadcast(ctx context.Context, data []byte) error {
 	return nil
 }
 
+// SendTo sends data to one member only, through the fault model (a
+// cheater's split view in tests and okey sim).
+func (t *memTransport) SendTo(ctx context.Context, peer PeerID, data []byte) error {
+	n := t.net
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if t.closed {
+		return ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r := n.members[peer]
+	if r == nil || r.closed || n.chance(n.faults.Drop) {
+		return nil
+	}
+	r.enqueueLocked(Packet{From: t.id, Data: append([]byte(nil), data...)}, false)
+	return nil
+}
+
 func (t *memTransport) enqueueLocked(p Packet, reorder bool) {
 	switch {
 	case reorder && t.held == nil:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/binary"
 	"errors"
@@ -45,6 +46,12 @@ type PeerConfig struct {
 	MoveWithhold time.Duration
 	// Cheat makes this peer break the protocol on purpose (okey sim --cheat).
 	Cheat Cheat
+	// junkSlots are the final-deck positions a junk-private cheater fills
+	// with junk (tests aim them at one seat's rack; default a fixed few).
+	junkSlots []int
+	// Rand is the source of the peer's hand seeds and hello nonces
+	// (default crypto/rand). Only tests set it, to replay a match exactly.
+	Rand io.Reader
 	// OnStep is called after every applied step (from the peer's goroutine).
 	OnStep func(m *Machine, v *engine.View)
 }
@@ -64,6 +71,18 @@ type Peer struct {
 	rejects int
 	cheated bool
 	crypto  time.Duration // time spent building and applying cryptographic steps
+	// junk is a slot of this seat's rack that opened privately to no tile
+	// (engine.NoSlot: none): the next due message is a junk claim for it.
+	junk engine.Slot
+	// forks are messages that link to a previous message this peer does not
+	// have: the peer fetches that message to find who signed two.
+	forks []*Envelope
+	// hashes holds the hash of every applied envelope, by step (to answer
+	// fetch-by-hash requests); append-only like chain.
+	hashes [][32]byte
+	// stalled is set when the seat to speak sent nothing for the withhold
+	// time: the match stops unfinished and no one is named.
+	stalled *Stall
 }
 
 // CryptoTime returns the time this peer spent on shuffles, re-keys, shares
@@ -72,11 +91,50 @@ func (p *Peer) CryptoTime() time.Duration { return p.crypto }
 
 func isCrypto(k Kind) bool { return k != KindHello && k != KindMove }
 
-// Result is how a peer's match ended.
+// Result is how a peer's match ended: finished (all three nil), a seat named
+// on its own signed messages (Violation), the seat to speak silent for the
+// withhold time (Stalled: no one named), or the rules unable to go on
+// through nobody's fault (Failure: no one named).
 type Result struct {
 	Machine   *Machine
-	Violation *Violation // nil when the match finished honestly
+	Violation *Violation
+	Stalled   *Stall
+	Failure   *Failure
 }
+
+// Stall says which seat the table waited for when it gave up. Silence is not
+// proof of cheating (a crash, a cut cable and a cheater look the same), so a
+// stall names no one as a cheater: it says who stopped answering.
+type Stall struct {
+	Seat   int
+	Kind   Kind
+	Step   uint32
+	Waited time.Duration
+}
+
+// Ended returns how the match ended early, as an error (a *Violation, a
+// *Stall or a *Failure), or nil when it finished.
+func (r Result) Ended() error {
+	switch {
+	case r.Violation != nil:
+		return r.Violation
+	case r.Stalled != nil:
+		return r.Stalled
+	case r.Failure != nil:
+		return r.Failure
+	}
+	return nil
+}
+
+func (s *Stall) Error() string {
+	return fmt.Sprintf("table: seat %d stopped answering: no %v for step %d in %v", s.Seat, s.Kind, s.Step, s.Waited.Round(time.Second))
+}
+
+// ErrSeedLost is returned when this peer's saved hand seed is missing or
+// does not match the lock key its seat already sent: speaking on would
+// contradict its own signed messages. The user loses the hand, not their
+// name.
+var ErrSeedLost = errors.New("table: the saved hand seed is lost or damaged; this seat cannot go on in this hand without contradicting its own signed messages")
 
 // NewPeer makes a peer and, when its store holds a transcript, replays it to
 // resume where it stopped.
@@ -89,6 +147,9 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	}
 	if c.Stall == 0 {
 		c.Stall = 2 * time.Second
+	}
+	if c.Rand == nil {
+		c.Rand = rand.Reader
 	}
 	if c.Withhold == 0 {
 		c.Withhold = 2 * time.Minute
@@ -103,7 +164,8 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	if c.Seat < 0 || c.Seat >= len(c.Table.Seats) || !c.Key.Public().(ed25519.PublicKey).Equal(c.Table.Seats[c.Seat].Key) {
 		return nil, fmt.Errorf("table: key does not match seat %d", c.Seat)
 	}
-	p := &Peer{c: c, m: m, view: engine.NewView(c.Seat), buf: map[uint32][]*Envelope{}, log: c.Log}
+	p := &Peer{c: c, m: m, view: engine.NewView(c.Seat), buf: map[uint32][]*Envelope{}, log: c.Log,
+		junk: engine.NoSlot}
 	t, err := c.Store.Load()
 	if err != nil {
 		return nil, fmt.Errorf("table: resume: %w", err)
@@ -153,10 +215,12 @@ func (p *Peer) applyLocal(env *Envelope, persist bool) error {
 			return err
 		}
 	}
+	p.hashes = append(p.hashes, env.Hash())
 	p.chain = append(p.chain, env.Raw)
 	if p.m.HandNumber() != handBefore || p.m.Match() == nil {
 		p.view = engine.NewView(p.c.Seat)
 		p.secret = nil
+		p.junk = engine.NoSlot
 	}
 	if err := p.learn(); err != nil {
 		return err
@@ -168,7 +232,9 @@ func (p *Peer) applyLocal(env *Envelope, persist bool) error {
 }
 
 // secretFor returns this hand's secret, from the store or fresh (saved
-// before first use, so a restart regenerates the very same messages).
+// before first use, so a restart regenerates the very same messages). Once
+// this seat's lock is in the chain, a seed is never drawn again, and the
+// saved one must give the lock key the chain holds (ErrSeedLost otherwise).
 func (p *Peer) secretFor() (*deck.Secret, error) {
 	if p.secret != nil {
 		return p.secret, nil
@@ -176,11 +242,15 @@ func (p *Peer) secretFor() (*deck.Secret, error) {
 	h := p.m.HandNumber()
 	seed, err := p.c.Store.LoadSecret(h)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrSeedLost, err)
+	}
+	key, locked := p.m.Deck().LockKey(p.c.Seat)
+	if seed == nil && locked {
+		return nil, ErrSeedLost
 	}
 	if seed == nil {
 		seed = make([]byte, seedSize)
-		if _, err := io.ReadFull(rand.Reader, seed); err != nil {
+		if _, err := io.ReadFull(p.c.Rand, seed); err != nil {
 			return nil, err
 		}
 		if err := p.c.Store.SaveSecret(h, seed); err != nil {
@@ -189,7 +259,13 @@ func (p *Peer) secretFor() (*deck.Secret, error) {
 	}
 	s, err := deck.SecretFromSeed(p.m.Session(), h, len(p.c.Table.Seats), p.c.Seat, seed)
 	if err != nil {
+		if locked {
+			return nil, fmt.Errorf("%w: %v", ErrSeedLost, err)
+		}
 		return nil, err
+	}
+	if locked && string(s.LockKey()) != string(key.Bytes()) {
+		return nil, ErrSeedLost
 	}
 	p.secret = s
 	return s, nil
@@ -257,10 +333,17 @@ func (p *Peer) learn() error {
 		}
 		shares[p.c.Seat] = own
 		j, err := p.m.Deck().Open(int(s), shares)
-		if err != nil {
-			// Junk in our own tile: the audit will name the shuffler.
-			p.log.Warn("own tile opens to no tile", "slot", s, "err", err)
+		if errors.Is(err, deck.ErrJunk) {
+			// Junk in our own tile: claim it at our next message, so that it
+			// opens in public and the audit names the shuffler.
+			p.log.Warn("own tile opens to no tile: claiming junk", "slot", s)
+			if p.junk == engine.NoSlot {
+				p.junk = s
+			}
 			continue
+		}
+		if err != nil {
+			return err
 		}
 		p.view.Learn(s, engine.Tile(j).Face())
 	}
@@ -273,7 +356,7 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 	switch kind {
 	case KindHello:
 		b := helloBody{ConfigHash: m.cfgHash}
-		if _, err := io.ReadFull(rand.Reader, b.Nonce[:]); err != nil {
+		if _, err := io.ReadFull(p.c.Rand, b.Nonce[:]); err != nil {
 			return nil, err
 		}
 		return b.encode(), nil
@@ -314,6 +397,8 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 		return p.move(sec)
 	case KindAudit:
 		return seed, nil
+	case KindJunk:
+		return p.m.Deck().Shares(sec, []int{int(p.junk)})
 	}
 	return nil, fmt.Errorf("table: internal error: no body for %v", kind)
 }
@@ -363,7 +448,11 @@ func (p *Peer) move(sec *deck.Secret) ([]byte, error) {
 }
 
 // speak builds, saves and sends this seat's next envelope, and applies it.
+// With junk in its rack the seat sends a junk claim in place of it.
 func (p *Peer) speak(ctx context.Context, kind Kind) error {
+	if p.junk != engine.NoSlot && p.m.junkAllowed() {
+		kind = KindJunk
+	}
 	start := time.Now()
 	body, err := p.body(kind)
 	if err != nil {
@@ -374,7 +463,7 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 	}
 	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
 		Kind: kind, Prev: p.m.Prev(), State: p.m.StateHash(), Body: body}
-	if err := env.Seal(p.c.Key); err != nil {
+	if err := env.Seal(p.c.Key, p.m.cfgHash); err != nil {
 		return err
 	}
 	if err := p.m.Check(env); err != nil && !p.c.Cheat.active() {
@@ -384,8 +473,10 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 	if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
 		return err
 	}
-	if err := p.c.Transport.Broadcast(ctx, env.Raw); err != nil {
-		return err
+	if !p.splitView(ctx, env) {
+		if err := p.c.Transport.Broadcast(ctx, env.Raw); err != nil {
+			return err
+		}
 	}
 	p.cheatExtra(ctx, env)
 	if err := p.applyLocal(env, false); err != nil {
@@ -395,48 +486,85 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 	return nil
 }
 
+// Catch-up requests (protocol.md 5.7): the chain from a step on, or the
+// one envelope with a given hash.
+const (
+	fetchLabel     = "okey/fetch/v1"
+	fetchHashLabel = "okey/fetch-hash/v1"
+	// maxFetchAnswer is the most envelopes one answer carries.
+	maxFetchAnswer = 512
+	// maxForkDepth bounds how far back a peer follows a fork's links.
+	maxForkDepth = 16
+)
+
 // fetchRequest asks for the chain from a step on: "okey/fetch/v1" || u32 step.
 func fetchRequest(from uint32) []byte {
-	return binary.BigEndian.AppendUint32([]byte("okey/fetch/v1"), from)
+	return binary.BigEndian.AppendUint32([]byte(fetchLabel), from)
+}
+
+// fetchHashRequest asks for the envelope whose SHA-256 is h:
+// "okey/fetch-hash/v1" || h.
+func fetchHashRequest(h [32]byte) []byte {
+	return append([]byte(fetchHashLabel), h[:]...)
 }
 
 // serve answers a fetch with the envelopes this peer applied from the
-// requested step on (at most 512).
-func (p *Peer) serve(chain func() [][]byte) func(PeerID, []byte) [][]byte {
+// requested step on (at most 512), or a fetch-by-hash with the applied
+// envelope of that hash (none if it has no such envelope).
+func (p *Peer) serve(chain func() ([][]byte, [][32]byte)) func(PeerID, []byte) [][]byte {
 	return func(from PeerID, req []byte) [][]byte {
-		if len(req) != len("okey/fetch/v1")+4 || string(req[:len("okey/fetch/v1")]) != "okey/fetch/v1" {
+		c, hashes := chain()
+		switch {
+		case len(req) == len(fetchLabel)+4 && string(req[:len(fetchLabel)]) == fetchLabel:
+			step := binary.BigEndian.Uint32(req[len(req)-4:])
+			if int(step) >= len(c) {
+				return nil
+			}
+			c = c[step:]
+			if len(c) > maxFetchAnswer {
+				c = c[:maxFetchAnswer]
+			}
+			return c
+		case len(req) == len(fetchHashLabel)+32 && string(req[:len(fetchHashLabel)]) == fetchHashLabel:
+			want := [32]byte(req[len(fetchHashLabel):])
+			for i, h := range hashes {
+				if h == want && i < len(c) {
+					return [][]byte{c[i]}
+				}
+			}
 			return nil
 		}
-		step := binary.BigEndian.Uint32(req[len(req)-4:])
-		c := chain()
-		if int(step) >= len(c) {
-			return nil
-		}
-		c = c[step:]
-		if len(c) > 512 {
-			c = c[:512]
-		}
-		return c
+		return nil
 	}
 }
 
-// Run plays until the match ends, a violation aborts it, or ctx ends. A
-// violation by another seat returns a Result with it (not an error); an
-// error is this peer's own failure (I/O, ctx).
+// Run plays until the match ends, a violation aborts it, the seat to speak
+// stays silent for the withhold time, or ctx ends. How the match ended is in
+// the Result (not an error); an error is this peer's own failure (I/O, ctx,
+// a lost seed).
 func (p *Peer) Run(ctx context.Context) (Result, error) {
 	// The chain is append-only and its records are never changed, so the
 	// fetch handler (another goroutine) may read a published prefix of it
-	// without a copy: appends write only past the published length.
-	snapshot := make(chan [][]byte, 1)
-	snapshot <- p.chain[:len(p.chain):len(p.chain)]
-	current := func() [][]byte {
+	// without a copy: appends write only past the published length. The
+	// same holds for the hashes.
+	type published struct {
+		chain  [][]byte
+		hashes [][32]byte
+	}
+	snapshot := make(chan published, 1)
+	snap := func() published {
+		return published{p.chain[:len(p.chain):len(p.chain)], p.hashes[:len(p.hashes):len(p.hashes)]}
+	}
+	snapshot <- snap()
+	current := func() ([][]byte, [][32]byte) {
 		c := <-snapshot
 		snapshot <- c
-		return c
+		return c.chain, c.hashes
 	}
 	publish := func() {
+		next := snap()
 		<-snapshot
-		snapshot <- p.chain[:len(p.chain):len(p.chain)]
+		snapshot <- next
 	}
 	p.c.Transport.Serve(p.serve(current))
 	idle := time.Now()  // last progress
@@ -445,12 +573,19 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 	defer tick.Stop()
 	for {
 		if v := p.m.Aborted(); v != nil {
-			p.recordEvidence(v)
+			p.recordEvidence(ctx, v)
 			return Result{Machine: p.m, Violation: v}, nil
+		}
+		if f := p.m.Failure(); f != nil {
+			publish()
+			return Result{Machine: p.m, Failure: f}, nil
 		}
 		if p.m.Done() {
 			publish()
 			return Result{Machine: p.m}, nil
+		}
+		if p.stalled != nil {
+			return Result{Machine: p.m, Stalled: p.stalled}, nil
 		}
 		if seat, kind := p.m.Expect(); seat == p.c.Seat {
 			if p.c.Cheat.withholds(p.m, kind) {
@@ -474,6 +609,9 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		if p.drainBuffer() {
 			publish()
 			idle = time.Now()
+			continue
+		}
+		if len(p.forks) > 0 && p.resolveForks(ctx) {
 			continue
 		}
 		select {
@@ -505,16 +643,15 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 				limit = p.c.MoveWithhold
 			}
 			if waited := time.Since(idle); waited >= limit {
-				v := &Violation{Seat: seat, Step: p.m.Step(), Rule: "withhold",
-					Err: fmt.Errorf("seat %d sent no %v for %v", seat, kind, waited.Round(time.Millisecond))}
-				p.m.abort(v)
+				p.stalled = &Stall{Seat: seat, Kind: kind, Step: p.m.Step(), Waited: waited}
 			}
 		}
 	}
 }
 
 // receive decodes and sorts an incoming envelope: into the buffer, dropped
-// as a duplicate, or turned into evidence against its signer.
+// as a duplicate, kept as a fork to resolve, or turned into evidence
+// against its signer.
 func (p *Peer) receive(raw []byte) {
 	env, err := DecodeEnvelope(raw)
 	if err != nil {
@@ -525,23 +662,15 @@ func (p *Peer) receive(raw []byte) {
 		p.reject("other table", ErrWrongTable)
 		return
 	}
-	if err := env.Verify(p.c.Table.Seats[env.Seat].Key); err != nil {
+	if err := env.Verify(p.c.Table.Seats[env.Seat].Key, p.m.cfgHash); err != nil {
 		p.reject("signature", err)
 		return
 	}
 	step := env.Step
 	if step < p.m.Step() {
-		prev, _ := DecodeEnvelope(p.chain[step])
-		if string(prev.Raw) == string(env.Raw) {
-			return // exact duplicate
+		if v := p.judgePast(env); v != nil {
+			p.m.abort(v)
 		}
-		rule := "out-of-turn"
-		if prev.Seat == env.Seat {
-			rule = "equivocation"
-		}
-		p.m.abort(&Violation{Seat: int(env.Seat), Step: step, Rule: rule,
-			Err:      fmt.Errorf("a second message for step %d", step),
-			Evidence: [][]byte{prev.Raw, env.Raw}})
 		return
 	}
 	if step > p.m.Step()+maxAhead {
@@ -553,10 +682,10 @@ func (p *Peer) receive(raw []byte) {
 			return
 		}
 		if e.Seat == env.Seat {
-			// One seat, one message per step: a second one is
+			// One seat, one message per step of a match: a second one is
 			// equivocation even before the step comes.
 			p.m.abort(&Violation{Seat: int(env.Seat), Step: step, Rule: "equivocation",
-				Err:      fmt.Errorf("two messages for step %d", step),
+				Err:      fmt.Errorf("seat %d signed two messages for step %d", env.Seat, step),
 				Evidence: [][]byte{e.Raw, env.Raw}})
 			return
 		}
@@ -568,6 +697,129 @@ func (p *Peer) receive(raw []byte) {
 	p.buf[step] = append(p.buf[step], env)
 	p.bufSize += len(env.Raw)
 }
+
+// judgePast judges a signed message for a step this peer has applied: an
+// exact duplicate is dropped; another message of the same seat is
+// equivocation; one of another seat on the same previous message is
+// out-of-turn (the state was the same, so the speaker was known); one on
+// another previous message is a fork to resolve (no one named yet).
+func (p *Peer) judgePast(env *Envelope) *Violation {
+	own, err := DecodeEnvelope(p.chain[env.Step])
+	if err != nil {
+		return nil
+	}
+	if v := judgeAgainst(own, env); v != nil || string(own.Raw) == string(env.Raw) {
+		return v
+	}
+	p.addFork(env)
+	return nil
+}
+
+// judgeAgainst compares a signed message with the chain's message for the
+// same step (own): nil when it proves nothing.
+func judgeAgainst(own, env *Envelope) *Violation {
+	switch {
+	case string(own.Raw) == string(env.Raw):
+		return nil
+	case own.Seat == env.Seat:
+		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: "equivocation",
+			Err:      fmt.Errorf("seat %d signed two different messages for step %d", env.Seat, env.Step),
+			Evidence: [][]byte{own.Raw, env.Raw}}
+	case own.Prev == env.Prev:
+		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: "out-of-turn",
+			Err:      fmt.Errorf("seat %d sent a %v for step %d, where seat %d was to speak", env.Seat, env.Kind, env.Step, own.Seat),
+			Evidence: [][]byte{env.Raw}}
+	}
+	return nil
+}
+
+func (p *Peer) addFork(env *Envelope) {
+	for _, f := range p.forks {
+		if string(f.Raw) == string(env.Raw) {
+			return
+		}
+	}
+	if len(p.forks) < 16 {
+		p.forks = append(p.forks, env)
+	}
+}
+
+// resolveForks follows each fork's links back, fetching the messages they
+// name from the fork's signer and then from everyone, until it finds the
+// step where the two branches part: two messages signed by one seat for
+// that step (equivocation), or a message by a seat that was not to speak
+// there (out-of-turn). A fork nobody can explain stays unresolved: the
+// table stalls and no one is named. It reports whether it found a violation.
+func (p *Peer) resolveForks(ctx context.Context) bool {
+	forks := p.forks
+	p.forks = nil
+	for _, f := range forks {
+		cur := f
+		for depth := 0; depth < maxForkDepth && cur.Step > 0; depth++ {
+			k := cur.Step - 1
+			if int(k) >= len(p.chain) {
+				break
+			}
+			if p.hashes[k] == cur.Prev {
+				break // links here: the branches part later (not a fork of ours)
+			}
+			prev := p.fetchHash(ctx, cur.Prev, cur.Seat)
+			if prev == nil || prev.Step != k {
+				break // nobody can produce it, or it cannot stand there
+			}
+			own, err := DecodeEnvelope(p.chain[k])
+			if err != nil {
+				break
+			}
+			if v := judgeAgainst(own, prev); v != nil {
+				p.log.Warn("fork resolved", "seat", v.Seat, "rule", v.Rule, "step", v.Step)
+				p.m.abort(v)
+				return true
+			}
+			cur = prev
+		}
+		p.log.Warn("message on another branch, not explained (yet)", "seat", f.Seat, "step", f.Step)
+	}
+	return false
+}
+
+// fetchHash asks the members, first seat first, for the envelope whose hash
+// is h, and returns it if it decodes, is for this table and is signed.
+func (p *Peer) fetchHash(ctx context.Context, h [32]byte, first uint8) *Envelope {
+	order := []int{int(first)}
+	for i := range p.c.Table.Seats {
+		if i != int(first) && i != p.c.Seat {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		if i == p.c.Seat {
+			continue
+		}
+		fctx, cancel := context.WithTimeout(ctx, p.c.Stall)
+		frames, err := p.c.Transport.Fetch(fctx, p.c.Table.Seats[i].ID, fetchHashRequest(h))
+		cancel()
+		if err != nil {
+			continue
+		}
+		for _, raw := range frames {
+			if sha256Raw(raw) != h {
+				continue
+			}
+			env, err := DecodeEnvelope(raw)
+			if err != nil || env.Table != p.c.Table.ID || int(env.Seat) >= len(p.c.Table.Seats) {
+				continue
+			}
+			if env.Verify(p.c.Table.Seats[env.Seat].Key, p.m.cfgHash) != nil {
+				continue
+			}
+			return env
+		}
+	}
+	return nil
+}
+
+func sha256Raw(b []byte) [32]byte { return sha256.Sum256(b) }
 
 // Bounds of the reorder buffer: how far ahead a message may be, and how
 // many bytes of early messages a peer keeps (one message per seat and step
@@ -582,9 +834,10 @@ func (p *Peer) reject(why string, err error) {
 	p.log.Warn("rejected message", "why", why, "err", err)
 }
 
-// drainBuffer applies the buffered envelopes for the current step. Two
-// different envelopes for one step: the expected speaker's is applied; the
-// other is evidence of equivocation (same signer) or out-of-turn play.
+// drainBuffer applies the buffered envelopes for the current step. Of the
+// envelopes that link to this chain's last message, the expected speaker's
+// is applied; one by another seat is out-of-turn; two by one seat are
+// equivocation. One that links elsewhere is a fork to resolve.
 func (p *Peer) drainBuffer() bool {
 	step := p.m.Step()
 	envs := p.buf[step]
@@ -596,9 +849,10 @@ func (p *Peer) drainBuffer() bool {
 		p.bufSize -= len(e.Raw)
 	}
 	seat, _ := p.m.Expect()
+	prev := p.m.Prev()
 	var chosen *Envelope
 	for _, e := range envs {
-		if int(e.Seat) == seat && chosen == nil {
+		if int(e.Seat) == seat && e.Prev == prev && chosen == nil {
 			chosen = e
 		}
 	}
@@ -606,15 +860,22 @@ func (p *Peer) drainBuffer() bool {
 		if e == chosen {
 			continue
 		}
-		rule := "out-of-turn"
-		ev := [][]byte{e.Raw}
-		if chosen != nil && e.Seat == chosen.Seat {
-			rule = "equivocation"
-			ev = [][]byte{chosen.Raw, e.Raw}
+		if e.Prev != prev {
+			p.addFork(e)
+			continue
 		}
-		p.m.abort(&Violation{Seat: int(e.Seat), Step: step, Rule: rule,
-			Err: fmt.Errorf("seat %d sent a %v for step %d", e.Seat, e.Kind, step), Evidence: ev})
+		if chosen != nil && e.Seat == chosen.Seat {
+			p.m.abort(&Violation{Seat: int(e.Seat), Step: step, Rule: "equivocation",
+				Err:      fmt.Errorf("seat %d signed two different messages for step %d", e.Seat, step),
+				Evidence: [][]byte{chosen.Raw, e.Raw}})
+			return true
+		}
+		p.m.abort(&Violation{Seat: int(e.Seat), Step: step, Rule: "out-of-turn",
+			Err: fmt.Errorf("seat %d sent a %v for step %d, where seat %d was to speak", e.Seat, e.Kind, step, seat), Evidence: [][]byte{e.Raw}})
 		return true
+	}
+	if chosen == nil {
+		return false
 	}
 	if err := p.applyLocal(chosen, true); err != nil {
 		p.log.Warn("violation", "err", err)
@@ -640,9 +901,9 @@ func (p *Peer) catchUp(ctx context.Context) bool {
 			continue
 		}
 		for _, f := range frames {
-			before := len(p.buf)
+			before := len(p.buf) + len(p.forks)
 			p.receive(f)
-			got = got || len(p.buf) > before
+			got = got || len(p.buf)+len(p.forks) > before || p.m.Aborted() != nil
 		}
 		if got {
 			return true
@@ -651,8 +912,10 @@ func (p *Peer) catchUp(ctx context.Context) bool {
 	return got
 }
 
-// recordEvidence appends a violation's evidence to the transcript.
-func (p *Peer) recordEvidence(v *Violation) {
+// recordEvidence appends a violation's evidence to the transcript and sends
+// it to the others, so that every honest peer can judge the same proof (a
+// split view shows only to some).
+func (p *Peer) recordEvidence(ctx context.Context, v *Violation) {
 	for _, e := range v.Evidence {
 		inChain := false
 		for _, c := range p.chain {
@@ -662,6 +925,9 @@ func (p *Peer) recordEvidence(v *Violation) {
 		}
 		if !inChain {
 			_ = p.c.Store.Append(RecEvidence, e)
+		}
+		if ctx.Err() == nil {
+			_ = p.c.Transport.Broadcast(ctx, e)
 		}
 	}
 }

@@ -88,9 +88,9 @@ func ReadTranscript(r io.Reader) (*Transcript, error) {
 		}
 		switch typ {
 		case RecEnvelope:
-			if len(t.Evidence) > 0 {
-				return nil, fmt.Errorf("%w: chain record after evidence", ErrNotTranscript)
-			}
+			// Evidence may come before later chain records: a peer that
+			// recorded evidence and crashed before the match ended goes on
+			// appending the chain when it resumes (protocol.md 6).
 			t.Chain = append(t.Chain, b)
 		case RecEvidence:
 			t.Evidence = append(t.Evidence, b)

@@ -21,7 +21,7 @@ func TestDirStoreLoad(t *testing.T) {
 		}
 		for i := 0; i < 3; i++ {
 			e := &Envelope{Table: cfg.ID, Step: uint32(i), Seat: uint8(i % 2), Kind: KindHello, Body: make([]byte, 64)}
-			e.Seal(keys[i%2])
+			e.Seal(keys[i%2], cfg.Hash())
 			if err := s.Append(RecEnvelope, e.Raw); err != nil {
 				t.Fatal(err)
 			}

@@ -146,6 +146,23 @@ func TestCheatsAreCaught(t *testing.T) {
 				o.Withhold = 6 * time.Second
 			}
 			res := run(t, "turkish-rummy:rounds=1", 3, uint64(30+i), o)
+			if c == CheatWithhold {
+				// Silence is never proof: the others say who stopped
+				// answering, and the transcript is unfinished, not cheating.
+				for seat, r := range res.Results {
+					if seat == cheater {
+						continue
+					}
+					if r.Violation != nil || r.Stalled == nil || r.Stalled.Seat != cheater {
+						t.Fatalf("seat %d: violation %v, stalled %v; want seat %d stalled, no one named", seat, r.Violation, r.Stalled, cheater)
+					}
+				}
+				rep := Verify(res.Transcript(cheater))
+				if rep.Status() != StatusUnfinished || rep.Next == nil || rep.Next.Seat != cheater {
+					t.Fatalf("verify: status %v next %+v violation %v", rep.Status(), rep.Next, rep.Violation)
+				}
+				return
+			}
 			for seat, r := range res.Results {
 				if seat == cheater {
 					continue
@@ -289,8 +306,8 @@ func TestMoveWithhold(t *testing.T) {
 				if i := <-done; i != 0 {
 					t.Fatalf("seat %d ended first", i)
 				}
-				if v := results[0].Violation; v == nil || v.Seat != 1 || v.Rule != "withhold" {
-					t.Fatalf("verdict %v, want seat 1 withhold", v)
+				if st := results[0].Stalled; st == nil || st.Seat != 1 || st.Kind != KindMove || results[0].Violation != nil {
+					t.Fatalf("verdict %v / %v, want seat 1 stalled on a move, no one named", results[0].Violation, st)
 				}
 				cancel()
 				close(g.gate)

@@ -9,22 +9,82 @@ import (
 	"github.com/okey-game/okey/engine"
 )
 
+// Status is the class of a verdict; it is `okey verify`'s exit status and
+// the same for every command that gives a verdict (protocol.md 6).
+type Status int
+
+const (
+	// StatusHonest: the match finished and every record holds.
+	StatusHonest Status = 0
+	// StatusCheating: a seat is named on proof signed by that seat.
+	StatusCheating Status = 1
+	// StatusInvalid: unreadable, not a transcript, or tampered so that no
+	// one can be named (a record that does not decode, verify or link).
+	StatusInvalid Status = 2
+	// StatusUnfinished: the chain stops before the match's end (a cut file,
+	// a seat that stopped answering, a rule that could not go on); honest as
+	// far as it goes. Silence is never proof.
+	StatusUnfinished Status = 3
+)
+
+func (s Status) String() string {
+	switch s {
+	case StatusHonest:
+		return "honest"
+	case StatusCheating:
+		return "cheating"
+	case StatusInvalid:
+		return "invalid"
+	case StatusUnfinished:
+		return "unfinished"
+	}
+	return fmt.Sprintf("status(%d)", int(s))
+}
+
 // Report is the verdict on a transcript.
 type Report struct {
-	Honest    bool
+	Honest    bool // Status == StatusHonest
 	Table     string
 	Ruleset   string
 	Seats     []string
 	Steps     int
 	Hands     []HandLog
 	Ranking   []engine.Standing
-	Violation *Violation // who cheated, with the rule and evidence
-	Invalid   error      // the transcript itself does not hold (tampered, cut): no one named
+	Violation *Violation // a seat named on its own signed messages, with the rule and evidence
+	Invalid   error      // the transcript itself does not hold (tampered, corrupt): no one named
+	// Next says who was to speak where an unfinished chain stops (nil when
+	// the match finished, or when Failure says why it could not go on).
+	Next *Next
+	// Failure is the error nobody caused that stopped the match, if any.
+	Failure *Failure
 }
 
-// Verify replays a transcript offline: every signature and chain link, every
-// proof, the audits, every move against the rules, and the scores. A
-// transcript is honest only when the match finished and everything held.
+// Next is the message an unfinished chain was waiting for.
+type Next struct {
+	Seat int
+	Kind Kind
+	Step uint32
+}
+
+// Status classifies the report (see Status).
+func (r *Report) Status() Status {
+	switch {
+	case r.Violation != nil:
+		return StatusCheating
+	case r.Invalid != nil:
+		return StatusInvalid
+	case r.Honest:
+		return StatusHonest
+	}
+	return StatusUnfinished
+}
+
+// Verify replays a transcript offline (protocol.md 6): every signature and
+// chain link, every proof, the audits, every move against the rules, and
+// the scores; then the evidence records. A transcript is honest only when
+// the match finished and everything held. A seat is named only on messages
+// it signed: a record that does not decode, verify or link makes the file
+// invalid, and a chain that stops makes it unfinished, with no one named.
 func Verify(t *Transcript) *Report {
 	r := &Report{Table: fmt.Sprintf("%x", t.Config.ID), Ruleset: t.Config.Ruleset}
 	for _, s := range t.Config.Seats {
@@ -37,9 +97,9 @@ func Verify(t *Transcript) *Report {
 	}
 	envs := decodeAndVerify(t)
 	for i, raw := range t.Chain {
-		env, err := envs[i], error(nil)
+		env := envs[i]
 		if env == nil {
-			_, err = DecodeEnvelope(raw)
+			_, err := DecodeEnvelope(raw)
 			r.Invalid = fmt.Errorf("record %d: %w", i, err)
 			return r
 		}
@@ -51,24 +111,15 @@ func Verify(t *Transcript) *Report {
 				r.Invalid = fmt.Errorf("record %d: %w", i, err)
 			}
 			r.Steps = i
+			r.Hands = m.Hands()
 			return r
 		}
 	}
 	r.Steps = len(t.Chain)
 	r.Hands = m.Hands()
-	if m.Done() {
-		if len(t.Evidence) > 0 {
-			r.Invalid = errors.New("evidence after a finished match")
-			return r
-		}
-		r.Honest = true
-		r.Ranking = m.Match().Ranking()
-		return r
-	}
-	if v := aheadEquivocation(m, t); v != nil {
-		r.Violation = v
-		return r
-	}
+	// Evidence: judged in file order against the whole chain; the first that
+	// proves a violation names its signer. Evidence that proves nothing is
+	// ignored; a record that does not decode or verify makes the file invalid.
 	for i, raw := range t.Evidence {
 		v, err := judgeEvidence(m, t, raw)
 		if err != nil {
@@ -80,9 +131,21 @@ func Verify(t *Transcript) *Report {
 			return r
 		}
 	}
+	if v := aheadEquivocation(m, t); v != nil {
+		r.Violation = v
+		return r
+	}
+	if f := m.Failure(); f != nil {
+		r.Failure = f
+		return r
+	}
+	if m.Done() {
+		r.Honest = true
+		r.Ranking = m.Match().Ranking()
+		return r
+	}
 	seat, kind := m.Expect()
-	r.Violation = &Violation{Seat: seat, Step: m.Step(), Rule: "withhold",
-		Err: fmt.Errorf("the transcript ends where seat %d must send a %v (it withheld it, or the file is cut)", seat, kind)}
+	r.Next = &Next{Seat: seat, Kind: kind, Step: m.Step()}
 	return r
 }
 
@@ -93,6 +156,7 @@ func Verify(t *Transcript) *Report {
 // its turn, in the replay.
 func decodeAndVerify(t *Transcript) []*Envelope {
 	envs := make([]*Envelope, len(t.Chain))
+	cfgHash := t.Config.Hash()
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -105,7 +169,7 @@ func decodeAndVerify(t *Transcript) []*Envelope {
 					continue
 				}
 				if int(env.Seat) < len(t.Config.Seats) {
-					_ = env.Verify(t.Config.Seats[env.Seat].Key)
+					_ = env.Verify(t.Config.Seats[env.Seat].Key, cfgHash)
 				}
 				envs[i] = env
 			}
@@ -125,7 +189,7 @@ func aheadEquivocation(m *Machine, t *Transcript) *Violation {
 		if err != nil || env.Table != t.Config.ID || int(env.Seat) >= len(t.Config.Seats) || env.Step < m.Step() {
 			continue
 		}
-		if env.Verify(t.Config.Seats[env.Seat].Key) != nil {
+		if env.Verify(t.Config.Seats[env.Seat].Key, m.cfgHash) != nil {
 			continue
 		}
 		k := [2]uint32{env.Step, uint32(env.Seat)}
@@ -139,9 +203,13 @@ func aheadEquivocation(m *Machine, t *Transcript) *Violation {
 	return nil
 }
 
-// judgeEvidence checks an evidence envelope against the replayed chain: a
-// conflicting message for a past step (equivocation or out-of-turn), or the
-// next step's message that breaks a rule.
+// judgeEvidence checks an evidence envelope against the replayed chain
+// (protocol.md 6): for a step in the chain, a second message by the same
+// seat is equivocation and one by another seat on the same previous message
+// is out-of-turn; for the step after the chain's end, a message that breaks
+// a rule names its signer. Anything else proves nothing (nil, nil). An
+// envelope that does not decode, is for another table or does not verify is
+// an error (the file is not what the peers wrote).
 func judgeEvidence(m *Machine, t *Transcript, raw []byte) (*Violation, error) {
 	env, err := DecodeEnvelope(raw)
 	if err != nil {
@@ -150,38 +218,23 @@ func judgeEvidence(m *Machine, t *Transcript, raw []byte) (*Violation, error) {
 	if env.Table != t.Config.ID || int(env.Seat) >= len(t.Config.Seats) {
 		return nil, ErrWrongTable
 	}
-	if err := env.Verify(t.Config.Seats[env.Seat].Key); err != nil {
+	if err := env.Verify(t.Config.Seats[env.Seat].Key, m.cfgHash); err != nil {
 		return nil, err
 	}
 	switch {
 	case env.Step < m.Step():
-		prev, err := DecodeEnvelope(t.Chain[env.Step])
+		own, err := DecodeEnvelope(t.Chain[env.Step])
 		if err != nil {
 			return nil, err
 		}
-		if string(prev.Raw) == string(env.Raw) {
-			return nil, nil
-		}
-		rule := "out-of-turn"
-		if prev.Seat == env.Seat {
-			rule = "equivocation"
-		}
-		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: rule,
-			Err:      fmt.Errorf("seat %d signed a second message for step %d", env.Seat, env.Step),
-			Evidence: [][]byte{prev.Raw, env.Raw}}, nil
-	case env.Step == m.Step():
-		c := m.clone()
-		err := c.Apply(env)
+		return judgeAgainst(own, env), nil
+	case env.Step == m.Step() && !m.Done():
+		err := m.clone().Apply(env)
 		var v *Violation
 		if errors.As(err, &v) {
 			return v, nil
 		}
-		if err == nil {
-			// A valid next message kept as evidence: judge the rest.
-			*m = *c
-			return nil, nil
-		}
-		return nil, err
+		return nil, nil // valid, or not linked to this chain: proves nothing
 	}
-	return nil, fmt.Errorf("evidence for future step %d", env.Step)
+	return nil, nil // beyond the end: only a pair of one seat's messages proves something
 }

@@ -315,12 +315,12 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 			case i == 0:
 				// The player's peer is done: stop the bots too.
 				cancel()
-			case ctx.Err() == nil && (errs[i] != nil || results[i].Violation != nil):
+			case ctx.Err() == nil && (errs[i] != nil || results[i].Ended() != nil):
 				// A bot stopped in mid-match: the player would wait for
 				// it for ever. End here; the match stays resumable.
 				err := errs[i]
 				if err == nil {
-					err = results[i].Violation
+					err = results[i].Ended()
 				}
 				err = fmt.Errorf("%s stopped: %w", cfg.Seats[i].Name, err)
 				log.Warn("bot stopped", "seat", i, "err", err)
@@ -334,8 +334,8 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	if e := botFailed.Load(); e != nil && errs[0] != nil {
 		out.Err, errs[0] = *e, *e
 	}
-	if out.Err == nil && results[0].Violation != nil {
-		out.Err = results[0].Violation
+	if out.Err == nil && results[0].Ended() != nil {
+		out.Err = results[0].Ended()
 	}
 	if g.ctx.Err() != nil {
 		out.Err = ErrQuit
@@ -381,7 +381,15 @@ func Verdict(r *table.Report) string {
 		}
 		return fmt.Sprintf("CHEATING: %s broke %s at message %d", name, r.Violation.Rule, r.Violation.Step)
 	case r.Invalid != nil:
-		return "the transcript does not hold: " + r.Invalid.Error()
+		return "the transcript does not hold (damaged or altered; no one is named): " + r.Invalid.Error()
+	case r.Failure != nil:
+		return fmt.Sprintf("unfinished after %d messages, honest so far: the rules could not go on (%v)", r.Steps, r.Failure.Err)
+	case r.Next != nil:
+		name := fmt.Sprintf("seat %d", r.Next.Seat)
+		if r.Next.Seat >= 0 && r.Next.Seat < len(r.Seats) {
+			name = r.Seats[r.Next.Seat]
+		}
+		return fmt.Sprintf("unfinished after %d messages, honest so far: %s was to send the next message (%v)", r.Steps, name, r.Next.Kind)
 	}
 	return "not verified"
 }

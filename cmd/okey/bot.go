@@ -48,12 +48,13 @@ Every match after the first is seated the automatic way (or with --create).
 State: the identity key, the display name and every match's progress live in
 the data directory. A bot killed in the middle of a match and started again
 with the same --data resumes it. A seat silent for --withhold (--move-withhold
-while it is to move) ends the match with that seat named.
+while it is to move) ends the match unfinished: the bot says which seat
+stopped answering, and names no one (silence is never proof of cheating).
 
 Exit status: 0 every match finished honestly; 1 a match ended with a seat
-named for breaking the protocol (including withholding), or the bot failed
-or was interrupted (run it again with the same --data to resume); 2 bad
-usage.
+named on proof signed by that seat, or the bot failed or was interrupted (run
+it again with the same --data to resume); 2 bad usage; 3 a match ended
+unfinished (a seat stopped answering, or the rules could not go on).
 `
 
 // stringList is a repeatable string flag.
@@ -81,7 +82,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&listen, "listen", "multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)")
 	fs.Var(&peers, "peer", "multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)")
 	noMDNS := fs.Bool("no-mdns", false, "no mDNS discovery (use --peer)")
-	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match and naming it")
+	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match unfinished (silence names no one)")
 	moveWithhold := fs.Duration("move-withhold", 0, "the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)")
 	wait := fs.Duration("wait", 0, "give up when no table has started after this long (0: wait for ever)")
 	settle := fs.Duration("settle", time.Second, "listen this long for open tables before opening one")
@@ -222,7 +223,11 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		played++
 		logTiming(log, a.Table, o.Timing)
 		if !printMatch(stdout, played, a, o) {
-			status = 1
+			st := 1
+			if o.Result.Violation == nil && (o.Result.Stalled != nil || o.Result.Failure != nil) {
+				st = 3
+			}
+			status = max(status, st)
 		}
 		return nil
 	}
@@ -286,6 +291,15 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) bool {
 	if v := o.Result.Violation; v != nil {
 		fmt.Fprintf(w, "%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
 			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, v.Err, o.Transcript)
+		return false
+	}
+	if st := o.Result.Stalled; st != nil {
+		fmt.Fprintf(w, "%s: unfinished at message %d: seat %d (%s) stopped answering (no %v for %v); no one is named; transcript %s\n",
+			head, st.Step, st.Seat, o.Config.Seats[st.Seat].Name, st.Kind, st.Waited.Round(time.Second), o.Transcript)
+		return false
+	}
+	if f := o.Result.Failure; f != nil {
+		fmt.Fprintf(w, "%s: unfinished: the rules cannot go on (%v); no one is named; transcript %s\n", head, f.Err, o.Transcript)
 		return false
 	}
 	if !rep.Honest {

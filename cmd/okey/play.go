@@ -407,8 +407,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
 			Ranking: o.Report.Ranking}
-		if v := o.Result.Violation; v != nil {
-			end.Err = v
+		if err := o.Result.Ended(); err != nil {
+			end.Err = err
 		}
 		if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
 			end.Ranking = m.Match().Ranking()

@@ -27,7 +27,9 @@ const simUsage = `usage: okey sim [--players N] [--games G] [--preset P[:options
 Plays G matches of N seats over an in-memory network with faults, each seat a
 separate peer with its own keys; writes one transcript per match into DIR and
 prints a summary. With --cheat one seat breaks the protocol; the command exits
-0 when every honest peer named that seat and the transcript fails verification.
+0 when every honest peer named that seat and verify names it too (for
+withhold: when every honest peer and verify say the match stopped waiting for
+that seat, naming no one, since silence is never proof).
 `
 
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -44,7 +46,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cheat := fs.String("cheat", "", "a cheat for one seat: "+cheatNames())
 	cheater := fs.Int("cheater", 1, "the cheating seat")
 	stall := fs.Duration("stall", 100*time.Millisecond, "wait without progress before asking the others again (in memory, asking is cheap)")
-	withhold := fs.Duration("withhold", 30*time.Second, "wait without progress before blaming the silent seat")
+	withhold := fs.Duration("withhold", 30*time.Second, "wait without progress before giving up on a silent seat (silence names no one)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -132,6 +134,28 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "match %d: transcript %s\n", g, path)
 		}
 		rep := table.Verify(tr)
+		if c == table.CheatWithhold {
+			// Silence is never proof: the others say who stopped answering,
+			// and the transcript is unfinished, with no one named.
+			for seat, r := range res.Results {
+				if seat == *cheater {
+					continue
+				}
+				if r.Violation != nil || r.Stalled == nil || r.Stalled.Seat != *cheater {
+					caught = false
+					fmt.Fprintf(stdout, "match %d: seat %d did not see seat %d stop: %v %v\n", g, seat, *cheater, r.Violation, r.Stalled)
+				} else {
+					fmt.Fprintf(stdout, "match %d: seat %d: %v (no one named)\n", g, seat, r.Stalled)
+				}
+			}
+			if rep.Status() != table.StatusUnfinished || rep.Next == nil || rep.Next.Seat != *cheater {
+				caught = false
+				fmt.Fprintf(stdout, "match %d: verify: %v, want unfinished waiting for seat %d\n", g, rep.Status(), *cheater)
+			} else {
+				fmt.Fprintf(stdout, "match %d: verify: unfinished, honest so far, waiting for seat %d\n", g, rep.Next.Seat)
+			}
+			continue
+		}
 		if c != "" {
 			for seat, r := range res.Results {
 				if seat == *cheater {

@@ -17,9 +17,18 @@ func init() {
 const verifyUsage = `usage: okey verify [--json] FILE...
 
 Replays each transcript: signatures and chain, every proof, the audits, every
-move against the rules, the scores. Exit 0 when every file holds, 1 when a
-player cheated or a file does not hold (the report names who and why), 2 when
-a file is unreadable or not a transcript.
+move against the rules, the scores, then the evidence kept in the file. A seat
+is named only on proof signed by that seat.
+
+Exit status (with several files, the highest):
+  0  honest and complete
+  1  a seat is named on proof signed by that seat (the report says which
+     rule and shows the evidence)
+  2  unreadable, not a transcript, or damaged or altered so that no one can
+     be named (a record that does not decode, verify or link)
+  3  unfinished: the chain stops before the match's end (a cut file, a
+     seat that stopped answering, rules that could not go on); honest as far
+     as it goes, with who was to speak next. Silence is never proof.
 `
 
 type verifyJSON struct {
@@ -30,7 +39,12 @@ type verifyJSON struct {
 	Steps    int      `json:"steps"`
 	Hands    int      `json:"hands"`
 	Scores   []int    `json:"scores,omitempty"`
+	Status   int      `json:"status"`
+	Verdict  string   `json:"verdict"`
 	Cheater  *int     `json:"cheater,omitempty"`
+	Next     *int     `json:"next,omitempty"`
+	NextKind string   `json:"next_kind,omitempty"`
+	Reason   string   `json:"reason,omitempty"`
 	Rule     string   `json:"rule,omitempty"`
 	Step     *uint32  `json:"step,omitempty"`
 	Evidence string   `json:"evidence,omitempty"`
@@ -60,7 +74,8 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			out.Error = err.Error()
-			status = 2
+			out.Status, out.Verdict = int(table.StatusInvalid), table.StatusInvalid.String()
+			status = max(status, 2)
 			emitVerify(stdout, stderr, *asJSON, out)
 			continue
 		}
@@ -77,9 +92,17 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if rep.Invalid != nil {
 			out.Error = rep.Invalid.Error()
 		}
-		if !rep.Honest && status == 0 {
-			status = 1
+		if n := rep.Next; n != nil {
+			seat := n.Seat
+			out.Next, out.NextKind = &seat, n.Kind.String()
+			step := n.Step
+			out.Step = &step
 		}
+		if f := rep.Failure; f != nil {
+			out.Reason = "the rules could not go on: " + f.Err.Error()
+		}
+		out.Status, out.Verdict = int(rep.Status()), rep.Status().String()
+		status = max(status, out.Status)
 		emitVerify(stdout, stderr, *asJSON, out)
 	}
 	return status
@@ -90,20 +113,30 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 		json.NewEncoder(stdout).Encode(o)
 		return
 	}
-	switch {
-	case o.Honest:
+	seatName := func(seat int) string {
+		if seat >= 0 && seat < len(o.Seats) {
+			return fmt.Sprintf("seat %d (%s)", seat, o.Seats[seat])
+		}
+		return fmt.Sprintf("seat %d", seat)
+	}
+	switch table.Status(o.Status) {
+	case table.StatusHonest:
 		fmt.Fprintf(stdout, "%s: honest: %s, %d players, %d hands, %d messages; final scores %v\n",
 			o.File, o.Ruleset, len(o.Seats), o.Hands, o.Steps, o.Scores)
-	case o.Cheater != nil:
-		name := ""
-		if *o.Cheater >= 0 && *o.Cheater < len(o.Seats) {
-			name = " (" + o.Seats[*o.Cheater] + ")"
+	case table.StatusCheating:
+		fmt.Fprintf(stdout, "%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), o.Rule, *o.Step, o.Evidence)
+	case table.StatusUnfinished:
+		if o.Next != nil {
+			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %d messages, %d hands; %s was to send the next message (a %s); no one is named\n",
+				o.File, o.Steps, o.Hands, seatName(*o.Next), o.NextKind)
+		} else {
+			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %d messages, %d hands; %s; no one is named\n", o.File, o.Steps, o.Hands, o.Reason)
 		}
-		fmt.Fprintf(stdout, "%s: CHEATING: seat %d%s broke %s at message %d: %s\n", o.File, *o.Cheater, name, o.Rule, *o.Step, o.Evidence)
 	default:
-		fmt.Fprintf(stderr, "okey: %s: %s\n", o.File, o.Error)
 		if o.Steps > 0 || o.Ruleset != "" {
-			fmt.Fprintf(stdout, "%s: does not hold: %s\n", o.File, o.Error)
+			fmt.Fprintf(stdout, "%s: does not hold (damaged or altered; no one is named): %s\n", o.File, o.Error)
+		} else {
+			fmt.Fprintf(stdout, "%s: unreadable: %s\n", o.File, o.Error)
 		}
 	}
 }
