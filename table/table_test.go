@@ -136,6 +136,8 @@ func TestFaultyNetworkFinishes(t *testing.T) {
 }
 
 func TestCheatsAreCaught(t *testing.T) {
+	// Real bots: they fail on a tile they cannot read, so junk must never
+	// reach a mover.
 	for i, c := range Cheats {
 		t.Run(string(c), func(t *testing.T) {
 			const cheater = 1
@@ -145,7 +147,8 @@ func TestCheatsAreCaught(t *testing.T) {
 				// a move (cheap), never for an honest shuffle.
 				o.Withhold = 6 * time.Second
 			}
-			res := run(t, "turkish-rummy:rounds=1", 3, uint64(30+i), o)
+			o.Ruleset, o.Movers, o.Seed = "turkish-rummy:rounds=1", realBots(3), uint64(30+i)
+			res := runOpts(t, o)
 			if c == CheatWithhold {
 				// Silence is never proof: the others say who stopped
 				// answering, and the transcript is unfinished, not cheating.

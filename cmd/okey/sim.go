@@ -286,3 +286,12 @@ func (s *simStats) print(w io.Writer, games int) {
 	}
 	fmt.Fprintln(w, "every transcript verified: yes")
 }
+
+func readTranscriptFile(path string) (*table.Transcript, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return table.ReadTranscript(f)
+}

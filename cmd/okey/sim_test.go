@@ -101,3 +101,60 @@ func TestSimUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSimBlameCheats: the cheats that used to get an honest seat named
+// (junk dealt privately, a split view) name the cheater, live by every
+// honest peer and by verify, with greedy bots at every seat.
+func TestSimBlameCheats(t *testing.T) {
+	for _, c := range []struct{ cheat, cheater string }{{"junk-private", "3"}, {"split-view", "0"}} {
+		t.Run(c.cheat, func(t *testing.T) {
+			code, out, errs := runOkey(t, "", "sim", "--players", "4", "--games", "1", "--preset", "turkish-rummy:rounds=1",
+				"--bots", "greedy", "--cheat", c.cheat, "--cheater", c.cheater, "--seed", "8")
+			if code != 0 {
+				t.Fatalf("sim exit %d: %s %s", code, out, errs)
+			}
+			if n := strings.Count(out, "names seat "+c.cheater); n != 4 { // three live peers and verify
+				t.Fatalf("the cheater is named %d times, want 4:\n%s", n, out)
+			}
+		})
+	}
+}
+
+// TestVerifyUnfinished: a cut transcript is unfinished (exit 3), honest so
+// far, with the seat that was to speak; never cheating.
+func TestVerifyUnfinished(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errs := runOkey(t, "", "sim", "--players", "2", "--games", "1", "--preset", "turkish-rummy:rounds=1",
+		"--seed", "9", "--out", dir); code != 0 {
+		t.Fatalf("sim exit %d: %s %s", code, out, errs)
+	}
+	file := filepath.Join(dir, "match-000.okey")
+	tr, err := readTranscriptFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Chain = tr.Chain[:len(tr.Chain)/2]
+	cut := filepath.Join(dir, "cut.okey")
+	if err := writeTranscriptFile(cut, tr); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runOkey(t, "", "verify", cut)
+	if code != 3 || !strings.Contains(out, "unfinished") || strings.Contains(out, "CHEATING") {
+		t.Fatalf("verify exit %d: %s", code, out)
+	}
+	code, out, _ = runOkey(t, "", "verify", "--json", cut)
+	var rep struct {
+		Status  int    `json:"status"`
+		Verdict string `json:"verdict"`
+		Cheater *int   `json:"cheater"`
+		Next    *int   `json:"next"`
+	}
+	if code != 3 || json.Unmarshal([]byte(out), &rep) != nil || rep.Status != 3 || rep.Verdict != "unfinished" ||
+		rep.Cheater != nil || rep.Next == nil {
+		t.Fatalf("verify --json exit %d: %s", code, out)
+	}
+	// With an honest file beside it, the highest status wins.
+	if code, out, _ := runOkey(t, "", "verify", file, cut); code != 3 {
+		t.Fatalf("two files: exit %d: %s", code, out)
+	}
+}
