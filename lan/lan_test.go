@@ -178,13 +178,13 @@ func TestValidator(t *testing.T) {
 		from peer.ID
 		data []byte
 	}{
-		"garbage":          {p0, []byte("hello")},
-		"empty":            {p0, nil},
-		"other table":      {p0, seal(0, keys[0], [16]byte{1})},
-		"bad signature":    {p0, flipped},
-		"wrong key":        {p0, seal(0, keys[1], cfg.ID)},
-		"no such seat":     {p0, seal(5, keys[0], cfg.ID)},
-		"outsider":         {outsider, seal(0, ok, cfg.ID)},
+		"garbage":       {p0, []byte("hello")},
+		"empty":         {p0, nil},
+		"other table":   {p0, seal(0, keys[0], [16]byte{1})},
+		"bad signature": {p0, flipped},
+		"wrong key":     {p0, seal(0, keys[1], cfg.ID)},
+		"no such seat":  {p0, seal(5, keys[0], cfg.ID)},
+		"outsider":      {outsider, seal(0, ok, cfg.ID)},
 	}
 	for name, c := range cases {
 		if err := v(c.from, c.data); err == nil {

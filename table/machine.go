@@ -100,7 +100,7 @@ type Machine struct {
 	tiles     []int // the audited deck: tile index per slot
 	abortErr  *Violation
 	failure   *Failure
-	junkSlot  engine.Slot // the slot a junk claim opened to no tile (NoSlot: none)
+	junkSlot  engine.Slot          // the slot a junk claim opened to no tile (NoSlot: none)
 	failHook  func(*Machine) error // tests only: an error nobody caused, from advance
 	log       []HandLog
 }
