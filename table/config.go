@@ -50,8 +50,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	for i, s := range c.Seats {
-		if len(s.Key) != ed25519.PublicKeySize {
-			return fmt.Errorf("%w: seat %d key has %d bytes", ErrConfig, i, len(s.Key))
+		if err := CheckIdentityKey(s.Key); err != nil {
+			return fmt.Errorf("%w: seat %d: %v", ErrConfig, i, err)
 		}
 		if err := CheckName(s.Name); err != nil {
 			return fmt.Errorf("%w: seat %d: %v", ErrConfig, i, err)

@@ -1,0 +1,35 @@
+package table
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+
+	"filippo.io/edwards25519"
+)
+
+// ErrIdentityKey is wrapped by the errors of CheckIdentityKey.
+var ErrIdentityKey = errors.New("table: unacceptable identity key")
+
+// CheckIdentityKey reports whether key may be a seat's identity key
+// (protocol.md 5.1): 32 bytes that are the canonical encoding of a point of
+// edwards25519, and not a point of small order. With such keys, Go's
+// crypto/ed25519 Verify is exactly the rule protocol.md 5.2 pins (RFC 8032
+// cofactorless verification, S >= l rejected, R compared by its bytes), so
+// an independent verifier agrees with it on every signature.
+func CheckIdentityKey(key ed25519.PublicKey) error {
+	if len(key) != ed25519.PublicKeySize {
+		return fmt.Errorf("%w: %d bytes", ErrIdentityKey, len(key))
+	}
+	p, err := new(edwards25519.Point).SetBytes(key)
+	if err != nil {
+		return fmt.Errorf("%w: not a point", ErrIdentityKey)
+	}
+	if string(p.Bytes()) != string(key) {
+		return fmt.Errorf("%w: not canonically encoded", ErrIdentityKey)
+	}
+	if new(edwards25519.Point).MultByCofactor(p).Equal(edwards25519.NewIdentityPoint()) == 1 {
+		return fmt.Errorf("%w: a point of small order", ErrIdentityKey)
+	}
+	return nil
+}
