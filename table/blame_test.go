@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"errors"
@@ -101,7 +102,7 @@ func TestJunkDealtPrivatelyNamesTheShuffler(t *testing.T) {
 	// An honest run with the same randomness shows where the deal puts
 	// each slot.
 	var rack []engine.Slot
-	honest := runOpts(t, LocalOptions{Ruleset: ruleset, Movers: realBots(n), Seed: seed, rands: seededRands(n, seed),
+	honest := runOpts(t, LocalOptions{Ruleset: ruleset, Movers: realBots(n), Seed: seed, Rands: seededRands(n, seed),
 		onStep: func(seat int, m *Machine, v *engine.View) {
 			if seat == victim && rack == nil && m.phase == phMove {
 				rack = append([]engine.Slot(nil), m.Match().Hand().Rack(victim)...)
@@ -111,7 +112,7 @@ func TestJunkDealtPrivatelyNamesTheShuffler(t *testing.T) {
 	if len(rack) == 0 {
 		t.Fatal("no rack seen")
 	}
-	res := runOpts(t, LocalOptions{Ruleset: ruleset, Movers: realBots(n), Seed: seed, rands: seededRands(n, seed),
+	res := runOpts(t, LocalOptions{Ruleset: ruleset, Movers: realBots(n), Seed: seed, Rands: seededRands(n, seed),
 		Cheat: CheatJunkPrivate, Cheater: cheater, junkSlots: []int{int(rack[3])}})
 	expectNamed(t, res, cheater, "audit")
 	claimed := false
@@ -138,7 +139,7 @@ func TestFalseJunkClaimNamesTheClaimer(t *testing.T) {
 	const n, seed = 2, 92
 	var before *Machine
 	var rack []engine.Slot
-	res := runOpts(t, LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: realBots(n), Seed: seed, rands: seededRands(n, seed),
+	res := runOpts(t, LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: realBots(n), Seed: seed, Rands: seededRands(n, seed),
 		onStep: func(seat int, m *Machine, v *engine.View) {
 			if seat == 0 && before == nil && m.phase == phMove {
 				if s, _ := m.Expect(); s == 0 {
@@ -260,6 +261,18 @@ func TestVerifyStatuses(t *testing.T) {
 		if rep.Status() != StatusUnfinished || rep.Violation != nil || rep.Next == nil || rep.Next.Step != uint32(cut) {
 			t.Fatalf("cut at %d: status %v violation %v next %+v", cut, rep.Status(), rep.Violation, rep.Next)
 		}
+	}
+	// A file whose last record is cut short: read up to it, unfinished.
+	var buf bytes.Buffer
+	if err := WriteTranscript(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	torn, err := ReadTranscript(bytes.NewReader(buf.Bytes()[:buf.Len()-10]))
+	if err != nil || !torn.Torn || len(torn.Chain) != len(tr.Chain)-1 {
+		t.Fatalf("torn file: %v, torn %v, %d records", err, torn != nil && torn.Torn, len(torn.Chain))
+	}
+	if rep := Verify(torn); rep.Status() != StatusUnfinished || rep.Violation != nil {
+		t.Fatalf("torn file: status %v violation %v", rep.Status(), rep.Violation)
 	}
 	c := *tr
 	c.Chain = append([][]byte(nil), tr.Chain...)

@@ -2,8 +2,8 @@ package table
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/gtank/ristretto255"
@@ -62,7 +62,7 @@ func (p *Peer) cheatLock(lock []byte) []byte {
 	switch p.c.Cheat {
 	case CheatJunkShuffle:
 		var u [64]byte
-		rand.Read(u[:])
+		io.ReadFull(p.c.Rand, u[:])
 		e, err := ristretto255.NewIdentityElement().SetUniformBytes(u[:])
 		if err != nil {
 			return lock
@@ -79,7 +79,7 @@ func (p *Peer) cheatLock(lock []byte) []byte {
 		}
 		for _, k := range slots {
 			var u [64]byte
-			rand.Read(u[:])
+			io.ReadFull(p.c.Rand, u[:])
 			e, err := ristretto255.NewIdentityElement().SetUniformBytes(u[:])
 			if err != nil {
 				return lock
@@ -161,7 +161,7 @@ func (p *Peer) cheatExtra(ctx context.Context, env *Envelope) {
 		return
 	}
 	b := helloBody{ConfigHash: p.m.cfgHash}
-	rand.Read(b.Nonce[:])
+	io.ReadFull(p.c.Rand, b.Nonce[:])
 	twin := *env
 	twin.Body = b.encode()
 	if twin.Seal(p.c.Key, p.m.cfgHash) == nil {
@@ -183,7 +183,7 @@ func (p *Peer) splitView(ctx context.Context, env *Envelope) bool {
 		return false
 	}
 	b := helloBody{ConfigHash: p.m.cfgHash}
-	rand.Read(b.Nonce[:])
+	io.ReadFull(p.c.Rand, b.Nonce[:])
 	twin := *env
 	twin.Body = b.encode()
 	if twin.Seal(p.c.Key, p.m.cfgHash) != nil {

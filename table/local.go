@@ -34,10 +34,12 @@ type LocalOptions struct {
 	// Stores, when set, gives each seat its store (for restarts); default memory.
 	Stores []Store
 
-	// Tests only: each seat's source of seeds and nonces (a whole match
-	// replays exactly), the junk-private cheater's slots, and a per-seat
-	// step callback.
-	rands     []io.Reader
+	// Rands, when set, is each seat's source of seeds and nonces (and a
+	// cheater's junk), so that a whole match replays exactly: tests and the
+	// conformance suite's generator only; play uses crypto/rand.
+	Rands []io.Reader
+
+	// Tests only: the junk-private cheater's slots, a per-seat step callback.
 	junkSlots []int
 	onStep    func(seat int, m *Machine, v *engine.View)
 }
@@ -92,8 +94,8 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 		if o.Stores != nil {
 			pc.Store = o.Stores[i]
 		}
-		if o.rands != nil {
-			pc.Rand = o.rands[i]
+		if o.Rands != nil {
+			pc.Rand = o.Rands[i]
 		}
 		pc.junkSlots = o.junkSlots
 		if o.onStep != nil {

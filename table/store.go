@@ -33,6 +33,10 @@ type Transcript struct {
 	Config   Config
 	Chain    [][]byte
 	Evidence [][]byte
+	// Torn reports that the file ended in the middle of a record (a crash
+	// while writing it): the records before it are read, the cut one is
+	// dropped, and the verdict is at best unfinished (protocol.md 6).
+	Torn bool
 }
 
 // WriteTranscript writes t in the file format.
@@ -83,6 +87,13 @@ func ReadTranscript(r io.Reader) (*Transcript, error) {
 			return nil, err
 		}
 		b, err := readFrame(br)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			if typ != RecEnvelope && typ != RecEvidence {
+				return nil, fmt.Errorf("%w: record %d has type %d", ErrNotTranscript, len(t.Chain)+len(t.Evidence), typ)
+			}
+			t.Torn = true // the last record is cut short
+			return t, nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: record %d: %v", ErrNotTranscript, len(t.Chain)+len(t.Evidence), err)
 		}
@@ -269,17 +280,17 @@ func (s *DirStore) Load() (*Transcript, error) {
 		return nil, err
 	}
 	t, err := ReadTranscript(bytes.NewReader(data))
-	if err == nil {
+	if err != nil {
+		return nil, err // not a torn last record: leave the file alone
+	}
+	if !t.Torn {
 		return t, nil
 	}
 	good, torn := completeRecords(data)
 	if !torn {
-		return nil, err // not a torn last record: leave the file alone
+		return nil, fmt.Errorf("%w: a cut record the reader did not see", ErrNotTranscript)
 	}
-	t, err2 := ReadTranscript(bytes.NewReader(data[:good]))
-	if err2 != nil {
-		return nil, err
-	}
+	t.Torn = false
 	if s.f != nil {
 		s.f.Close()
 		s.f = nil

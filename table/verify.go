@@ -57,6 +57,8 @@ type Report struct {
 	Next *Next
 	// Failure is the error nobody caused that stopped the match, if any.
 	Failure *Failure
+	// Torn reports that the file's last record was cut short (dropped).
+	Torn bool
 }
 
 // Next is the message an unfinished chain was waiting for.
@@ -139,9 +141,10 @@ func Verify(t *Transcript) *Report {
 		r.Failure = f
 		return r
 	}
+	r.Torn = t.Torn
 	if m.Done() {
-		r.Honest = true
 		r.Ranking = m.Match().Ranking()
+		r.Honest = !t.Torn
 		return r
 	}
 	seat, kind := m.Expect()
