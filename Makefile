@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt
+.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt conformance
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -14,6 +14,8 @@ test: ## run every test with the race detector
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 	# statistical tests too slow under the race detector, run without it
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...
+	# the conformance suite is what the generator writes today (plays its matches)
+	$(GO) test -count=1 -timeout 5m -run 'SuiteIsCurrent' ./internal/conformance/
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory e2e; \
 	else \
@@ -41,6 +43,10 @@ play: build ## the README's quick start: you against 3 bots at the terminal tabl
 
 tmux-e2e: build ## play one hand of okey play --bots 3 through the keys in tmux
 	./scripts/tmux-play-test.sh ./bin/okey
+
+conformance: ## regenerate testdata/conformance (after any protocol change), then check it
+	$(GO) run ./internal/conformance/gen testdata/conformance
+	$(GO) run ./cmd/okey verify --conformance testdata/conformance
 
 vet: ## go vet
 	$(GO) vet $(PKGS)

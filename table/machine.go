@@ -199,7 +199,11 @@ func (m *Machine) shareOrder() []int {
 
 // StateHash is the hash every sender puts in its envelope: the table's
 // step, phase and expected seat, and the engine's public state.
-func (m *Machine) StateHash() [32]byte {
+func (m *Machine) StateHash() [32]byte { return sha256.Sum256(m.StatePreimage()) }
+
+// StatePreimage returns the bytes StateHash hashes (protocol.md 5.6), for
+// test vectors and for debugging a divergence byte by byte.
+func (m *Machine) StatePreimage() []byte {
 	b := []byte(labelState)
 	b = binary.BigEndian.AppendUint32(b, m.step)
 	b = binary.BigEndian.AppendUint32(b, m.hand)
@@ -207,7 +211,7 @@ func (m *Machine) StateHash() [32]byte {
 	if m.match != nil {
 		b = m.match.AppendState(b)
 	}
-	return sha256.Sum256(b)
+	return b
 }
 
 // Check verifies that env is the next envelope: table, signature, step,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/okey-game/okey/internal/conformance"
 	"github.com/okey-game/okey/table"
 )
 
@@ -15,6 +16,7 @@ func init() {
 }
 
 const verifyUsage = `usage: okey verify [--json] FILE...
+       okey verify --conformance DIR
 
 Replays each transcript: signatures and chain, every proof, the audits, every
 move against the rules, the scores, then the evidence kept in the file. A seat
@@ -29,6 +31,11 @@ Exit status (with several files, the highest):
   3  unfinished: the chain stops before the match's end (a cut file, a
      seat that stopped answering, rules that could not go on); honest as far
      as it goes, with who was to speak next. Silence is never proof.
+
+With --conformance DIR, runs the conformance suite in DIR (protocol.md 8;
+the repository's is testdata/conformance): every transcript against its
+expected verdict and every vector file, one line per case; exit 0 when all
+agree, 1 when one does not, 2 when the suite cannot be read.
 `
 
 type verifyJSON struct {
@@ -56,8 +63,26 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, verifyUsage) }
 	asJSON := fs.Bool("json", false, "one JSON object per file")
+	suite := fs.String("conformance", "", "run the conformance suite in this directory")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *suite != "" {
+		if fs.NArg() > 0 || *asJSON {
+			fmt.Fprintln(stderr, "okey: --conformance takes a directory and nothing else")
+			return 2
+		}
+		failed, err := conformance.Run(*suite, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "okey: conformance suite: %v\n", err)
+			return 2
+		}
+		if failed > 0 {
+			fmt.Fprintf(stdout, "%d failed\n", failed)
+			return 1
+		}
+		fmt.Fprintln(stdout, "every case agrees")
+		return 0
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -1,0 +1,90 @@
+package conformance
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const suiteDir = "../../testdata/conformance"
+
+// TestSuite: okey's verifier gives every expected verdict of the committed
+// suite and passes every vector.
+func TestSuite(t *testing.T) {
+	var out bytes.Buffer
+	failed, err := Run(suiteDir, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed > 0 {
+		t.Fatalf("%d failures:\n%s", failed, out.String())
+	}
+	if n := strings.Count(out.String(), "\n"); n < 30 {
+		t.Fatalf("only %d cases and vector files:\n%s", n, out.String())
+	}
+}
+
+// TestSuiteIsCurrent: the committed suite is what the generator writes
+// today, byte for byte; a protocol change that forgets `make conformance`
+// fails here. (Without the race detector: it plays some thirty matches.)
+func TestSuiteIsCurrent(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("plays the suite's matches: run without -race (make test does)")
+	}
+	dir := t.TempDir()
+	if err := Generate(dir, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		want, err := os.ReadFile(filepath.Join(suiteDir, rel))
+		if err != nil {
+			t.Errorf("%s: not in the committed suite (run make conformance)", rel)
+			return nil
+		}
+		got, _ := os.ReadFile(path)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: differs from the committed suite (run make conformance)", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTamperedCaseFails: Run reports a case whose expectation is wrong.
+func TestTamperedCaseFails(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(suiteDir, "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), `"rule": "bad-dice"`, `"rule": "bad-proof"`, 1)
+	if s == string(b) {
+		t.Fatal("no bad-dice case to alter")
+	}
+	os.WriteFile(filepath.Join(dir, "cases.json"), []byte(s), 0o644)
+	os.Symlink(filepath.Join(mustAbs(t, suiteDir), "transcripts"), filepath.Join(dir, "transcripts"))
+	var out bytes.Buffer
+	failed, err := Run(dir, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed == 0 || !strings.Contains(out.String(), "FAIL  cheat-bad-dice") {
+		t.Fatalf("altered expectation not reported:\n%s", out.String())
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
