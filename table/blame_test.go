@@ -479,3 +479,25 @@ func FuzzSingleSeatTampering(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayFromEarlierMatch: a cheater delivers an honest seat's messages
+// from an earlier match of the same table (same id, roster and ruleset).
+// Every seat's fresh nonce makes the configs differ, and envelopes are
+// signed under the config hash: the old messages verify nowhere, the match
+// finishes, and no one is named.
+func TestReplayFromEarlierMatch(t *testing.T) {
+	const seed = 88
+	first := run(t, "turkish-rummy:rounds=1", 3, seed, LocalOptions{})
+	checkHonest(t, first)
+	var old [][]byte
+	for _, raw := range first.Peers[0].Chain() {
+		if env, _ := DecodeEnvelope(raw); env.Seat == 0 {
+			old = append(old, raw)
+		}
+	}
+	second := run(t, "turkish-rummy:rounds=1", 3, seed, LocalOptions{Cheat: CheatReplay, Cheater: 1, Replay: old})
+	if first.Config.ID != second.Config.ID || first.Config.Hash() == second.Config.Hash() {
+		t.Fatalf("want the same table id and different configs")
+	}
+	checkHonest(t, second)
+}

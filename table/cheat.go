@@ -29,11 +29,12 @@ const (
 	CheatBadDice          Cheat = "bad-dice"          // opens its randomness differently from its commitment
 	CheatJunkPrivate      Cheat = "junk-private"      // non-tile elements where they are dealt privately to others
 	CheatSplitView        Cheat = "split-view"        // two different hellos, one to some seats, one to the others
+	CheatReplay           Cheat = "replay"            // delivers an honest seat's messages from an earlier match of the same table
 )
 
 // Cheats lists every cheat.
 var Cheats = []Cheat{CheatJunkShuffle, CheatDuplicateShuffle, CheatBadKey, CheatBadProof, CheatEquivocate,
-	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice, CheatJunkPrivate, CheatSplitView}
+	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice, CheatJunkPrivate, CheatSplitView, CheatReplay}
 
 // ParseCheat checks a cheat name.
 func ParseCheat(s string) (Cheat, error) {
@@ -204,6 +205,19 @@ func (p *Peer) splitView(ctx context.Context, env *Envelope) bool {
 	}
 	p.cheated = true
 	return true
+}
+
+// replayOld sends the replay cheater's envelopes from an earlier match, once,
+// before its first message. Signed under that match's config, they verify
+// in no other match: every peer drops them, and no one is named.
+func (p *Peer) replayOld(ctx context.Context) {
+	if p.c.Cheat != CheatReplay || p.cheated {
+		return
+	}
+	for _, raw := range p.c.Replay {
+		p.c.Transport.Broadcast(ctx, raw)
+	}
+	p.cheated = true
 }
 
 // unicaster is a transport that can send to one member (MemNet): a cheater

@@ -26,6 +26,8 @@ type LocalOptions struct {
 	Seed    uint64
 	Cheat   Cheat
 	Cheater int
+	// Replay: envelopes of an earlier match for a replay cheater to send.
+	Replay [][]byte
 	Stall   time.Duration // ask-again interval (PeerConfig.Stall)
 	// Withhold is the silence after which a seat is blamed for withholding
 	// (PeerConfig.Withhold).
@@ -103,7 +105,7 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 			pc.OnStep = func(m *Machine, v *engine.View) { o.onStep(seat, m, v) }
 		}
 		if o.Cheat != "" && i == o.Cheater {
-			pc.Cheat = o.Cheat
+			pc.Cheat, pc.Replay = o.Cheat, o.Replay
 		}
 		if peers[i], err = NewPeer(pc); err != nil {
 			return nil, err

@@ -49,6 +49,9 @@ type PeerConfig struct {
 	// junkSlots are the final-deck positions a junk-private cheater fills
 	// with junk (tests aim them at one seat's rack; default a fixed few).
 	junkSlots []int
+	// Replay holds envelopes of an earlier match that a replay cheater
+	// sends (okey sim --cheat replay).
+	Replay [][]byte
 	// Rand is the source of the peer's hand seeds and hello nonces
 	// (default crypto/rand). Only tests set it, to replay a match exactly.
 	Rand io.Reader
@@ -587,6 +590,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		if p.stalled != nil {
 			return Result{Machine: p.m, Stalled: p.stalled}, nil
 		}
+		p.replayOld(ctx)
 		if seat, kind := p.m.Expect(); seat == p.c.Seat {
 			if p.c.Cheat.withholds(p.m, kind) {
 				// A withholding cheater just stops.

@@ -139,6 +139,9 @@ func TestCheatsAreCaught(t *testing.T) {
 	// Real bots: they fail on a tile they cannot read, so junk must never
 	// reach a mover.
 	for i, c := range Cheats {
+		if c == CheatReplay {
+			continue // it changes nothing: TestReplayFromEarlierMatch
+		}
 		t.Run(string(c), func(t *testing.T) {
 			const cheater = 1
 			o := LocalOptions{Cheat: c, Cheater: cheater}

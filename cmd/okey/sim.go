@@ -114,8 +114,34 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *seed != 0 {
 			gseed = *seed + uint64(g)
 		}
+		var replay [][]byte
+		if c == table.CheatReplay {
+			// An earlier match of the same table (same id and roster: the
+			// same seed), whose honest seat's messages the cheater replays.
+			if gseed == 0 {
+				gseed = 1 + uint64(g)
+			}
+			earlier, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
+				Seed: gseed, Stall: *stall, Withhold: *withhold})
+			if err != nil {
+				fmt.Fprintf(stderr, "okey: match %d: the earlier match: %v\n", g, err)
+				return 1
+			}
+			victim := (*cheater + 1) % *players
+			for _, raw := range earlier.Peers[victim].Chain() {
+				if env, err := table.DecodeEnvelope(raw); err == nil && int(env.Seat) == victim {
+					replay = append(replay, raw)
+				}
+			}
+			for i := range ms {
+				if ms[i], err = bot.New(names[i%len(names)], *seed+uint64(g*8+i)); err != nil {
+					fmt.Fprintf(stderr, "okey: %v\n", err)
+					return 2
+				}
+			}
+		}
 		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
-			Faults: f, Seed: gseed, Cheat: c, Cheater: *cheater, Stall: *stall, Withhold: *withhold})
+			Faults: f, Seed: gseed, Cheat: c, Cheater: *cheater, Stall: *stall, Withhold: *withhold, Replay: replay})
 		if err != nil {
 			fmt.Fprintf(stderr, "okey: match %d: %v\n", g, err)
 			return 1
@@ -134,6 +160,23 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "match %d: transcript %s\n", g, path)
 		}
 		rep := table.Verify(tr)
+		if c == table.CheatReplay {
+			// Replayed messages of another match verify nowhere: the match
+			// finishes honestly and no one is named.
+			for seat, r := range res.Results {
+				if r.Ended() != nil || !r.Machine.Done() {
+					caught = false
+					fmt.Fprintf(stdout, "match %d: seat %d did not finish: %v\n", g, seat, r.Ended())
+				}
+			}
+			if !rep.Honest {
+				caught = false
+				fmt.Fprintf(stdout, "match %d: verify: %v, want honest\n", g, rep.Status())
+			} else {
+				fmt.Fprintf(stdout, "match %d: %d replayed messages from an earlier match of the table were ignored; verified honest, no one named\n", g, len(replay))
+			}
+			continue
+		}
 		if c == table.CheatWithhold {
 			// Silence is never proof: the others say who stopped answering,
 			// and the transcript is unfinished, with no one named.

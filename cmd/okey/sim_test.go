@@ -158,3 +158,14 @@ func TestVerifyUnfinished(t *testing.T) {
 		t.Fatalf("two files: exit %d: %s", code, out)
 	}
 }
+
+// TestSimReplayChangesNothing: an honest seat's messages from an earlier
+// match of the same table, delivered by a cheater, are ignored: the match
+// finishes and verifies honest, and no one is named.
+func TestSimReplayChangesNothing(t *testing.T) {
+	code, out, errs := runOkey(t, "", "sim", "--players", "3", "--games", "1", "--preset", "turkish-rummy:rounds=1",
+		"--bots", "greedy", "--cheat", "replay", "--cheater", "1", "--seed", "10")
+	if code != 0 || !strings.Contains(out, "verified honest, no one named") {
+		t.Fatalf("sim exit %d:\n%s%s", code, out, errs)
+	}
+}
