@@ -28,7 +28,7 @@ type LocalOptions struct {
 	Cheater int
 	// Replay: envelopes of an earlier match for a replay cheater to send.
 	Replay [][]byte
-	Stall   time.Duration // ask-again interval (PeerConfig.Stall)
+	Stall  time.Duration // ask-again interval (PeerConfig.Stall)
 	// Withhold is the silence after which a seat is blamed for withholding
 	// (PeerConfig.Withhold).
 	Withhold time.Duration
