@@ -40,7 +40,8 @@ type LocalResult struct {
 	Elapsed time.Duration
 }
 
-// LocalConfig builds a table config with fresh (or seeded) keys.
+// LocalConfig builds a table config with fresh (or seeded) keys and seat
+// nonces: with seed 0 every call makes a config of its own (crypto/rand).
 func LocalConfig(ruleset string, n int, seed uint64) (Config, []ed25519.PrivateKey, error) {
 	cfg := Config{Ruleset: ruleset}
 	var keys []ed25519.PrivateKey
@@ -54,8 +55,14 @@ func LocalConfig(ruleset string, n int, seed uint64) (Config, []ed25519.PrivateK
 		k := ed25519.NewKeyFromSeed(s[:])
 		keys = append(keys, k)
 		id := sha256.Sum256(k.Public().(ed25519.PublicKey))
-		cfg.Seats = append(cfg.Seats, Seat{ID: PeerID(fmt.Sprintf("sim-%x", id[:6])), Name: fmt.Sprintf("seat%d", i),
-			Key: k.Public().(ed25519.PublicKey)})
+		seat := Seat{ID: PeerID(fmt.Sprintf("sim-%x", id[:6])), Name: fmt.Sprintf("seat%d", i),
+			Key: k.Public().(ed25519.PublicKey)}
+		if seed == 0 {
+			rand.Read(seat.Nonce[:])
+		} else {
+			seat.Nonce = sha256.Sum256(binary.BigEndian.AppendUint64([]byte(fmt.Sprintf("okey-sim nonce %d ", i)), seed))
+		}
+		cfg.Seats = append(cfg.Seats, seat)
 	}
 	if seed == 0 {
 		rand.Read(cfg.ID[:])
