@@ -69,7 +69,7 @@ type Lobby struct {
 	known   map[string]knownTable
 	hosted  map[string]*Formation
 	nonces  map[string]Nonce // this node's nonce per table id it created or asked to join
-	gen     chan struct{} // closed and replaced at every change
+	gen     chan struct{}    // closed and replaced at every change
 	changes chan struct{}
 
 	rejected atomic.Uint64
