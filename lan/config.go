@@ -82,8 +82,8 @@ func ConfigID(tableID, creator string) [16]byte {
 // announcement, deterministically, so that every member builds the same
 // one: the id from ConfigID, the ruleset from Ruleset, and one seat per
 // member in roster order, with the member's peer id, its display name cut
-// to table.MaxNameLen bytes at a character boundary, and the Ed25519 public
-// key inside its peer id. The roster must be full.
+// to table.MaxNameLen bytes at a character boundary, the Ed25519 public
+// key inside its peer id, and its nonce. The roster must be full.
 func TableConfig(a p2p.Announcement) (table.Config, error) {
 	if err := a.Validate(); err != nil {
 		return table.Config{}, fmt.Errorf("%w: %v", ErrAnnouncement, err)
@@ -105,7 +105,11 @@ func TableConfig(a p2p.Announcement) (table.Config, error) {
 		if err != nil {
 			return table.Config{}, fmt.Errorf("%w: member %d: %v", ErrAnnouncement, i, err)
 		}
-		cfg.Seats = append(cfg.Seats, table.Seat{ID: table.PeerID(id.String()), Name: cutName(m.Name), Key: key})
+		nonce, err := m.ParsedNonce()
+		if err != nil {
+			return table.Config{}, fmt.Errorf("%w: member %d: %v", ErrAnnouncement, i, err)
+		}
+		cfg.Seats = append(cfg.Seats, table.Seat{ID: table.PeerID(id.String()), Name: cutName(m.Name), Key: key, Nonce: nonce})
 	}
 	if err := cfg.Validate(); err != nil {
 		return table.Config{}, fmt.Errorf("%w: %v", ErrAnnouncement, err)

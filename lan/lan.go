@@ -64,6 +64,8 @@ type Client struct {
 
 	release func() // the data directory's lock
 	unlock  sync.Once
+
+	playMu sync.Mutex // admission of a started table (the record of played configs)
 }
 
 // Open starts a peer: it loads (or creates) the identity in o.Data, starts

@@ -42,7 +42,7 @@ func startedAnnouncement(t testing.TB, n int, preset string, opts map[string]str
 	for i := range n {
 		id, k := newPeerID(t)
 		keys = append(keys, k)
-		a.Members = append(a.Members, p2p.Seat{ID: id.String(), Name: fmt.Sprintf("p%d", i), Ready: true})
+		a.Members = append(a.Members, p2p.Seat{ID: id.String(), Name: fmt.Sprintf("p%d", i), Nonce: p2p.NewNonce().String(), Ready: true})
 	}
 	a.Creator = a.Members[0].ID
 	return a, keys
@@ -59,7 +59,8 @@ func TestTableConfigDerivation(t *testing.T) {
 	}
 	for i, s := range cfg.Seats {
 		raw, _ := keys[i].GetPublic().Raw()
-		if string(s.ID) != a.Members[i].ID || s.Name != a.Members[i].Name || !s.Key.Equal(ed25519.PublicKey(raw)) {
+		if string(s.ID) != a.Members[i].ID || s.Name != a.Members[i].Name || !s.Key.Equal(ed25519.PublicKey(raw)) ||
+			fmt.Sprintf("%x", s.Nonce) != a.Members[i].Nonce {
 			t.Fatalf("seat %d: %+v", i, s)
 		}
 		sk, err := privateKey(keys[i])
@@ -85,6 +86,7 @@ func TestTableConfigDerivation(t *testing.T) {
 		"options": func(a *p2p.Announcement) { a.Options = map[string]string{"rounds": "3"} },
 		"order":   func(a *p2p.Announcement) { a.Members[1], a.Members[2] = a.Members[2], a.Members[1] },
 		"name":    func(a *p2p.Announcement) { a.Members[2].Name = "other" },
+		"nonce":   func(a *p2p.Announcement) { a.Members[1].Nonce = p2p.NewNonce().String() },
 	}
 	for name, change := range variants {
 		v, _ := p2p.DecodeAnnouncement(b)
@@ -239,6 +241,12 @@ func TestMatchMocknet(t *testing.T) {
 				if u, err := c.Unfinished(); err != nil || len(u) != 0 {
 					t.Fatalf("unfinished after the match: %v %v", u, err)
 				}
+			}
+			// The same started table again (a replay, or a table announced
+			// again) is never taken for a resume of the finished match.
+			mover, _ := bot.New("greedy", 1)
+			if _, err := clients[n-1].Play(ctx, a, mover, honestPlay(t.TempDir())); !errors.Is(err, ErrMatchOver) {
+				t.Fatalf("finished match played again: %v", err)
 			}
 		})
 	}
@@ -434,7 +442,10 @@ func TestPlayRefuses(t *testing.T) {
 	dir := filepath.Join(c.Data(), MatchesDir, a.Table)
 	other, _ := startedAnnouncement(t, 2, "classic", nil)
 	other.Members[1].ID = c.ID()
-	if err := c.saveAnnouncement(dir, other, mustConfig(t, other)); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, announcementFile), must(other.Encode()), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -617,5 +628,122 @@ func TestNeverJoinedPeerBlamed(t *testing.T) {
 	}
 	if r := o.Report; r.Honest || r.Violation == nil || r.Violation.Seat != absent {
 		t.Fatalf("transcript verdict: %+v", r)
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestAdmission: Play signs only a started table whose config carries this
+// peer's own nonce for its seat, never a config it played before unless it
+// resumes that very unfinished match, and never takes a finished match's
+// directory for a resume (protocol.md 5.1, 7.8).
+func TestAdmission(t *testing.T) {
+	t.Parallel()
+	_, clients := mockClients(t, 1)
+	c := clients[0]
+	const id = "t1"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Lobby().CreateWithID(id, "classic", nil, 2); err != nil {
+		t.Fatal(err)
+	}
+	mine, ok := c.Lobby().Nonce(id)
+	if !ok {
+		t.Fatal("no nonce for the created table")
+	}
+	// The creator's started table, as the lobby would announce it.
+	a, _ := startedAnnouncement(t, 2, "classic", nil)
+	a.Creator, a.Members[0].ID, a.Members[0].Nonce = c.ID(), c.ID(), mine.String()
+	dir := filepath.Join(c.Data(), MatchesDir, id)
+	saved := func() bool { _, err := os.Stat(filepath.Join(dir, announcementFile)); return err == nil }
+	mover, _ := bot.New("random", 1)
+	play := func(a p2p.Announcement) error {
+		cctx, cancel := context.WithTimeout(ctx, time.Second) // the other seat never comes
+		defer cancel()
+		_, err := c.Play(cctx, a, mover, PlayOptions{ReadyTimeout: 100 * time.Millisecond, Withhold: time.Hour})
+		return err
+	}
+
+	// Another nonce at this peer's seat (a creator's forgery, or an old
+	// match's roster): refused before anything is signed or saved.
+	forged := a
+	forged.Members = append([]p2p.Seat(nil), a.Members...)
+	forged.Members[0].Nonce = p2p.NewNonce().String()
+	if err := play(forged); !errors.Is(err, ErrNotMyNonce) {
+		t.Fatalf("forged nonce: %v", err)
+	}
+	if saved() {
+		t.Fatal("a refused table was saved")
+	}
+	// A config already in the record of played matches (its directory
+	// lost) is refused too.
+	cfg := mustConfig(t, a)
+	if err := c.recordPlayed(cfg.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	if err := play(a); !errors.Is(err, ErrPlayedBefore) {
+		t.Fatalf("played config: %v", err)
+	}
+	if saved() {
+		t.Fatal("a refused table was saved")
+	}
+	os.Remove(filepath.Join(c.Data(), playedFile))
+
+	// A damaged record refuses rather than forgets.
+	os.WriteFile(filepath.Join(c.Data(), playedFile), []byte("zz\n"), 0o600)
+	if err := c.admit(dir, a, cfg, 0); err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("damaged record: %v", err)
+	}
+	os.Remove(filepath.Join(c.Data(), playedFile))
+
+	// The genuine table is admitted: saved, recorded, the nonce used up.
+	if err := play(a); err == nil || errors.Is(err, ErrNotMyNonce) || errors.Is(err, ErrPlayedBefore) {
+		t.Fatalf("genuine table: %v (want the context's end: the other seat never came)", err)
+	}
+	if !saved() {
+		t.Fatal("the started table was not saved")
+	}
+	if played, err := c.playedBefore(cfg.Hash()); err != nil || !played {
+		t.Fatalf("not recorded: %v %v", played, err)
+	}
+	if _, ok := c.Lobby().Nonce(id); ok {
+		t.Fatal("the nonce outlived the start of its match")
+	}
+	// It is unfinished: Unfinished lists it and Play resumes it (no nonce
+	// needed, the record allows it).
+	if u, err := c.Unfinished(); err != nil || len(u) != 1 || u[0].Table != id {
+		t.Fatalf("unfinished: %v %v", u, err)
+	}
+	if err := c.admit(dir, a, cfg, 0); err != nil {
+		t.Fatalf("resume refused: %v", err)
+	}
+	// Another config under the same table id while it is unfinished.
+	other := forged
+	if err := c.admit(dir, other, mustConfig(t, other), 0); err == nil || !strings.Contains(err.Error(), "another match") {
+		t.Fatalf("other match under the same id: %v", err)
+	}
+	// Finished: neither the same config nor a new one under that id is
+	// taken for a resume.
+	if err := os.WriteFile(filepath.Join(dir, doneFile), []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.admit(dir, a, cfg, 0); !errors.Is(err, ErrMatchOver) {
+		t.Fatalf("finished match resumed: %v", err)
+	}
+	if err := c.admit(dir, other, mustConfig(t, other), 0); !errors.Is(err, ErrMatchOver) {
+		t.Fatalf("new table in a finished match's directory: %v", err)
+	}
+	if u, err := c.Unfinished(); err != nil || len(u) != 0 {
+		t.Fatalf("unfinished after done: %v %v", u, err)
+	}
+	// The record: one line per config, in order, and no duplicates.
+	b, err := os.ReadFile(filepath.Join(c.Data(), playedFile))
+	if err != nil || string(b) != fmt.Sprintf("%x\n", cfg.Hash()) {
+		t.Fatalf("record %q %v", b, err)
 	}
 }

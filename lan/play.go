@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -134,7 +137,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		}
 	}
 	dir := c.matchDir(a.Table)
-	if err := c.saveAnnouncement(dir, a, cfg); err != nil {
+	if err := c.admit(dir, a, cfg, seat); err != nil {
 		return nil, err
 	}
 	store, err := table.OpenDirStore(dir, cfg)
@@ -224,25 +227,136 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	return o, nil
 }
 
-// saveAnnouncement records the started announcement in dir, or checks that
-// the one already there is for the same table config (a resume).
-func (c *Client) saveAnnouncement(dir string, a p2p.Announcement, cfg table.Config) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+// Errors of Play's admission of a started table (see admit).
+var (
+	// ErrNotMyNonce: the started table's config does not carry, for this
+	// peer's seat, the nonce this peer chose for that table.
+	ErrNotMyNonce = errors.New("lan: the started table does not carry this peer's nonce for its seat")
+	// ErrPlayedBefore: this peer has already signed under that table
+	// config (a replay of an earlier match, or a match whose state is lost).
+	ErrPlayedBefore = errors.New("lan: this table config was played before")
+	// ErrMatchOver: the match's directory says it is over.
+	ErrMatchOver = errors.New("lan: this match is over")
+)
+
+// admit decides whether this peer may sign under cfg, the config of the
+// started announcement a, and records that it does, before the match
+// starts (protocol.md 5.1 and 7.8):
+//
+//   - a resume: dir holds this very config's announcement and the match is
+//     not over. It needs no nonce (the peer checked it when it started).
+//   - a new match: dir holds no announcement, this peer's seat carries the
+//     nonce its lobby chose for the table (ErrNotMyNonce otherwise), and the
+//     config hash is not in the record of played configs (ErrPlayedBefore
+//     otherwise). The announcement is saved in dir, then the hash recorded.
+//
+// Anything else (a finished match, or another match, under that table id)
+// is refused: a new table is never taken for a resume of an old one.
+func (c *Client) admit(dir string, a p2p.Announcement, cfg table.Config, seat int) error {
+	c.playMu.Lock()
+	defer c.playMu.Unlock()
+	h := cfg.Hash()
+	path := filepath.Join(dir, announcementFile)
+	_, doneErr := os.Stat(filepath.Join(dir, doneFile))
+	over := doneErr == nil
+	old, err := readAnnouncement(path)
+	switch {
+	case err == nil:
+		oc, err := TableConfig(old)
+		switch {
+		case err == nil && oc.Hash() == h && over:
+			return fmt.Errorf("%w: table %s was played to the end (%s); a match is never played twice", ErrMatchOver, a.Table, dir)
+		case err == nil && oc.Hash() == h:
+			return c.recordPlayed(h) // a resume; the hash is recorded already unless a crash came between
+		case over:
+			return fmt.Errorf("%w: %s holds another match for table %s, finished; a new table must have a new id", ErrMatchOver, dir, a.Table)
+		default:
+			return fmt.Errorf("lan: %s holds another match for table %s, unfinished: resume it, or remove it to play this one", dir, a.Table)
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("lan: %s: %w", path, err)
+	}
+	mine, ok := c.Lobby().Nonce(a.Table)
+	theirs, err := a.Members[seat].ParsedNonce()
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: this peer chose no nonce for table %s (it did not create or join it since it started)", ErrNotMyNonce, a.Table)
+	case err != nil || theirs != mine:
+		return fmt.Errorf("%w: seat %d of table %s has nonce %s, this peer chose %s", ErrNotMyNonce, seat, a.Table, a.Members[seat].Nonce, mine)
+	}
+	played, err := c.playedBefore(h)
+	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, announcementFile)
-	if old, err := readAnnouncement(path); err == nil {
-		oc, err := TableConfig(old)
-		if err != nil || oc.Hash() != cfg.Hash() {
-			return fmt.Errorf("lan: %s holds another match for table %s: remove it to play this one", dir, a.Table)
-		}
-		return nil
+	if played {
+		return fmt.Errorf("%w: table %s, config %x", ErrPlayedBefore, a.Table, h[:8])
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
 	}
 	b, err := a.Encode()
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, b)
+	if err := atomicfile.WriteNew(path, b); err != nil {
+		return fmt.Errorf("lan: save the started table: %w", err)
+	}
+	if err := c.recordPlayed(h); err != nil {
+		return err
+	}
+	c.Lobby().ForgetNonce(a.Table)
+	return nil
+}
+
+// playedFile, in the data directory, is the record of the table configs
+// this peer has signed under: one config hash a line, in hex.
+const playedFile = "played"
+
+// readPlayed reads the record of played config hashes. A record that does
+// not parse is an error (never silently replaced: it guards against replays).
+func (c *Client) readPlayed() ([][32]byte, error) {
+	path := filepath.Join(c.data, playedFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lan: record of played matches: %w", err)
+	}
+	const line = 2*32 + 1 // 64 hex digits and a newline
+	if len(b)%line != 0 {
+		return nil, fmt.Errorf("lan: record of played matches %s is damaged (%d bytes): repair or remove it (without it this peer may sign an old match again)", path, len(b))
+	}
+	var out [][32]byte
+	for i := 0; i < len(b); i += line {
+		var h [32]byte
+		if _, err := hex.Decode(h[:], b[i:i+line-1]); err != nil || b[i+line-1] != '\n' {
+			return nil, fmt.Errorf("lan: record of played matches %s is damaged at line %d: repair or remove it (without it this peer may sign an old match again)", path, i/line+1)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+func (c *Client) playedBefore(h [32]byte) (bool, error) {
+	played, err := c.readPlayed()
+	return slices.Contains(played, h), err
+}
+
+// recordPlayed adds h to the record of played configs (if not there yet).
+func (c *Client) recordPlayed(h [32]byte) error {
+	played, err := c.readPlayed()
+	if err != nil || slices.Contains(played, h) {
+		return err
+	}
+	var b []byte
+	for _, p := range append(played, h) {
+		b = append(hex.AppendEncode(b, p[:]), '\n')
+	}
+	if err := atomicfile.Write(filepath.Join(c.data, playedFile), b); err != nil {
+		return fmt.Errorf("lan: record of played matches: %w", err)
+	}
+	return nil
 }
 
 func inChain(chain [][]byte, e []byte) bool {

@@ -2,6 +2,8 @@ package p2p
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,14 +14,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/table"
 )
 
 // Lobby wire constants.
 const (
 	// LobbyTopic is the gossipsub topic where tables are announced.
 	LobbyTopic = "okey/lobby/1"
-	// AnnouncementVersion is the "v" of announcements and lobby requests.
-	AnnouncementVersion = 1
+	// AnnouncementVersion is the "v" of announcements and lobby requests
+	// (2: every member carries its nonce).
+	AnnouncementVersion = 2
 	// MaxAnnouncementSize bounds an encoded announcement.
 	MaxAnnouncementSize = 8 << 10
 	// MinSeats and MaxSeats bound a table's seats.
@@ -55,10 +60,51 @@ type Announcement struct {
 
 // Seat is one seated member.
 type Seat struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Nonce is the member's own fresh random value for this table, in
+	// lowercase hex (64 digits, not all zeros): it goes into the table
+	// config (table.Seat.Nonce), so that the config is unique to this match.
+	Nonce string `json:"nonce"`
 	Ready bool   `json:"ready"`
 }
+
+// Nonce is a member's table nonce (see Seat.Nonce).
+type Nonce [table.NonceSize]byte
+
+// NewNonce draws a fresh nonce from crypto/rand.
+func NewNonce() Nonce {
+	var n Nonce
+	rand.Read(n[:]) // never fails (crypto/rand)
+	return n
+}
+
+// String is the nonce in the announcement's form: 64 lowercase hex digits.
+func (n Nonce) String() string { return hex.EncodeToString(n[:]) }
+
+// ErrBadNonce is wrapped by the errors of ParseNonce.
+var ErrBadNonce = errors.New("p2p: bad nonce")
+
+// ParseNonce parses a nonce: exactly 64 lowercase hex digits, not all zero.
+func ParseNonce(s string) (Nonce, error) {
+	var n Nonce
+	if len(s) != 2*len(n) {
+		return n, fmt.Errorf("%w: %d characters, want %d", ErrBadNonce, len(s), 2*len(n))
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return n, fmt.Errorf("%w: not lowercase hex", ErrBadNonce)
+		}
+	}
+	hex.Decode(n[:], []byte(s))
+	if n == (Nonce{}) {
+		return n, fmt.Errorf("%w: all zeros", ErrBadNonce)
+	}
+	return n, nil
+}
+
+// ParsedNonce is the member's nonce, parsed.
+func (s Seat) ParsedNonce() (Nonce, error) { return ParseNonce(s.Nonce) }
 
 var (
 	presetRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
@@ -97,6 +143,7 @@ func (a *Announcement) Validate() error {
 		return fmt.Errorf("p2p: announcement has %d members for %d seats", len(a.Members), a.Seats)
 	}
 	seen := map[string]bool{}
+	nonces := map[string]bool{}
 	allReady := true
 	for i, m := range a.Members {
 		if _, err := peer.Decode(m.ID); err != nil {
@@ -106,6 +153,13 @@ func (a *Announcement) Validate() error {
 			return fmt.Errorf("p2p: announcement member %s seated twice", m.ID)
 		}
 		seen[m.ID] = true
+		if _, err := ParseNonce(m.Nonce); err != nil {
+			return fmt.Errorf("p2p: announcement member %d: %w", i, err)
+		}
+		if nonces[m.Nonce] {
+			return fmt.Errorf("p2p: announcement members share the nonce %s", m.Nonce)
+		}
+		nonces[m.Nonce] = true
 		if err := ValidateDisplayName(m.Name); err != nil {
 			return fmt.Errorf("p2p: announcement member %d: %w", i, err)
 		}
@@ -242,12 +296,13 @@ type Formation struct {
 	a Announcement
 }
 
-// NewFormation opens a table with the creator seated (not ready).
-func NewFormation(tableID, preset string, options map[string]string, seats int, creator peer.ID, creatorName string) (*Formation, error) {
+// NewFormation opens a table with the creator seated (not ready) with its
+// nonce (fresh for this table: NewNonce).
+func NewFormation(tableID, preset string, options map[string]string, seats int, creator peer.ID, creatorName string, creatorNonce Nonce) (*Formation, error) {
 	a := Announcement{
 		V: AnnouncementVersion, Table: tableID, Creator: creator.String(), Preset: preset,
 		Options: maps.Clone(options), Seats: seats, State: StateOpen,
-		Members: []Seat{{ID: creator.String(), Name: creatorName}},
+		Members: []Seat{{ID: creator.String(), Name: creatorName, Nonce: creatorNonce.String()}},
 	}
 	if a.Options == nil {
 		a.Options = map[string]string{}
@@ -286,8 +341,11 @@ func (f *Formation) check() error {
 	return nil
 }
 
-// Join seats id at the next free seat.
-func (f *Formation) Join(id peer.ID, name string) error {
+// ErrNonceTaken is returned by Join for a nonce another member already has.
+var ErrNonceTaken = errors.New("p2p: join: another member has this nonce")
+
+// Join seats id, with its nonce, at the next free seat.
+func (f *Formation) Join(id peer.ID, name string, nonce Nonce) error {
 	if err := f.check(); err != nil {
 		return err
 	}
@@ -303,8 +361,14 @@ func (f *Formation) Join(id peer.ID, name string) error {
 	if len(f.a.Members) >= f.a.Seats {
 		return ErrTableFull
 	}
+	if nonce == (Nonce{}) {
+		return fmt.Errorf("%w: all zeros", ErrBadNonce)
+	}
+	if slices.ContainsFunc(f.a.Members, func(s Seat) bool { return s.Nonce == nonce.String() }) {
+		return ErrNonceTaken
+	}
 	next := f.a.clone()
-	next.Members = append(next.Members, Seat{ID: id.String(), Name: name})
+	next.Members = append(next.Members, Seat{ID: id.String(), Name: name, Nonce: nonce.String()})
 	next.Seq++
 	if b, err := encodeCanonical(next); err != nil || len(b) > MaxAnnouncementSize {
 		return errors.New("p2p: join: announcement would be too large")

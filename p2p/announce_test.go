@@ -21,17 +21,19 @@ func testPeer(t testing.TB) peer.ID {
 	return id
 }
 
-// Fixed ids so that fuzz seeds are stable.
+// Fixed ids and nonces so that fuzz seeds are stable.
 const (
-	pidA = "12D3KooWGzxzKZYveHXtpG6AsrUJBcWxHBFS2HsEoGTxrMLvKXtf"
-	pidB = "12D3KooWLRPJAA5o6Z6s3VBhFqGuAoAnnWBG1pqEHYMcUqmB8gNE"
+	pidA   = "12D3KooWGzxzKZYveHXtpG6AsrUJBcWxHBFS2HsEoGTxrMLvKXtf"
+	pidB   = "12D3KooWLRPJAA5o6Z6s3VBhFqGuAoAnnWBG1pqEHYMcUqmB8gNE"
+	nonceA = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"
+	nonceB = "0000000000000000000000000000000000000000000000000000000000000b0b"
 )
 
 func sampleAnnouncement() Announcement {
 	return Announcement{
-		V: 1, Table: "a1b2c3", Creator: pidA, Seq: 3, Preset: "classic",
+		V: 2, Table: "a1b2c3", Creator: pidA, Seq: 3, Preset: "classic",
 		Options: map[string]string{"rounds": "11", "jokers": "on"}, Seats: 4,
-		Members: []Seat{{ID: pidA, Name: "Ayşe", Ready: true}, {ID: pidB, Name: "<Bob & co>"}},
+		Members: []Seat{{ID: pidA, Name: "Ayşe", Nonce: nonceA, Ready: true}, {ID: pidB, Name: "<Bob & co>", Nonce: nonceB}},
 		State:   StateOpen,
 	}
 }
@@ -42,7 +44,7 @@ func TestAnnouncementRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"v":1,"table":"a1b2c3","creator":"` + pidA + `","seq":3,"preset":"classic","options":{"jokers":"on","rounds":"11"},"seats":4,"members":[{"id":"` + pidA + `","name":"Ayşe","ready":true},{"id":"` + pidB + `","name":"<Bob & co>","ready":false}],"state":"open"}`
+	want := `{"v":2,"table":"a1b2c3","creator":"` + pidA + `","seq":3,"preset":"classic","options":{"jokers":"on","rounds":"11"},"seats":4,"members":[{"id":"` + pidA + `","name":"Ayşe","nonce":"` + nonceA + `","ready":true},{"id":"` + pidB + `","name":"<Bob & co>","nonce":"` + nonceB + `","ready":false}],"state":"open"}`
 	if string(b) != want {
 		t.Fatalf("encoding\n got %s\nwant %s", b, want)
 	}
@@ -75,24 +77,36 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 		return string(b)
 	}
 	cases := map[string]string{
-		"unknown field":    strings.Replace(g, `{"v":1,`, `{"v":1,"x":2,`, 1),
-		"whitespace":       strings.Replace(g, `"v":1`, `"v": 1`, 1),
-		"duplicate key":    strings.Replace(g, `{"v":1,`, `{"v":1,"v":1,`, 1),
-		"trailing":         g + `{}`,
-		"trailing space":   g + " ",
-		"key order":        strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1),
-		"null options":     strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `null`, 1),
-		"html escaped":     strings.Replace(g, `<Bob & co>`, `\u003cBob \u0026 co\u003e`, 1),
-		"too big":          strings.Repeat(" ", MaxAnnouncementSize+1),
-		"not json":         "hello",
-		"empty":            "",
-		"version":          mut(func(a *Announcement) { a.V = 2 }),
-		"table id":         mut(func(a *Announcement) { a.Table = "a b" }),
-		"creator":          mut(func(a *Announcement) { a.Creator = "nope" }),
-		"first seat":       mut(func(a *Announcement) { a.Members[0], a.Members[1] = a.Members[1], a.Members[0] }),
-		"seats low":        mut(func(a *Announcement) { a.Seats = 1 }),
-		"seats high":       mut(func(a *Announcement) { a.Seats = 5 }),
-		"over seats":       mut(func(a *Announcement) { a.Seats = 2; a.Members = append(a.Members, Seat{ID: pidB, Name: "c"}) }),
+		"unknown field":  strings.Replace(g, `{"v":2,`, `{"v":2,"x":2,`, 1),
+		"whitespace":     strings.Replace(g, `"v":2`, `"v": 2`, 1),
+		"duplicate key":  strings.Replace(g, `{"v":2,`, `{"v":2,"v":2,`, 1),
+		"trailing":       g + `{}`,
+		"trailing space": g + " ",
+		"key order":      strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1),
+		"null options":   strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `null`, 1),
+		"html escaped":   strings.Replace(g, `<Bob & co>`, `\u003cBob \u0026 co\u003e`, 1),
+		"too big":        strings.Repeat(" ", MaxAnnouncementSize+1),
+		"not json":       "hello",
+		"empty":          "",
+		"version 1":      mut(func(a *Announcement) { a.V = 1 }),
+		"version 3":      mut(func(a *Announcement) { a.V = 3 }),
+		"no nonce":       mut(func(a *Announcement) { a.Members[1].Nonce = "" }),
+		"zero nonce":     mut(func(a *Announcement) { a.Members[1].Nonce = strings.Repeat("0", 64) }),
+		"short nonce":    mut(func(a *Announcement) { a.Members[1].Nonce = nonceB[2:] }),
+		"long nonce":     mut(func(a *Announcement) { a.Members[1].Nonce = nonceB + "00" }),
+		"upper nonce":    mut(func(a *Announcement) { a.Members[0].Nonce = strings.ToUpper(nonceA) }),
+		"non-hex nonce":  mut(func(a *Announcement) { a.Members[0].Nonce = "g" + nonceA[1:] }),
+		"shared nonce":   mut(func(a *Announcement) { a.Members[1].Nonce = nonceA }),
+		"missing nonce":  strings.Replace(g, `"nonce":"`+nonceB+`",`, ``, 1),
+		"table id":       mut(func(a *Announcement) { a.Table = "a b" }),
+		"creator":        mut(func(a *Announcement) { a.Creator = "nope" }),
+		"first seat":     mut(func(a *Announcement) { a.Members[0], a.Members[1] = a.Members[1], a.Members[0] }),
+		"seats low":      mut(func(a *Announcement) { a.Seats = 1 }),
+		"seats high":     mut(func(a *Announcement) { a.Seats = 5 }),
+		"over seats": mut(func(a *Announcement) {
+			a.Seats = 2
+			a.Members = append(a.Members, Seat{ID: pidB, Name: "c", Nonce: "c" + nonceB[1:]})
+		}),
 		"seated twice":     mut(func(a *Announcement) { a.Members[1].ID = pidA }),
 		"bad name":         mut(func(a *Announcement) { a.Members[1].Name = "a\nb" }),
 		"preset":           mut(func(a *Announcement) { a.Preset = "Classic!" }),
@@ -112,9 +126,9 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 func FuzzDecodeAnnouncement(f *testing.F) {
 	good, _ := sampleAnnouncement().Encode()
 	f.Add(good)
-	f.Add([]byte(`{"v":1}`))
+	f.Add([]byte(`{"v":2}`))
 	f.Add([]byte(`[]`))
-	f.Add([]byte(`{"v":1,"table":"t","creator":"` + pidA + `","seq":0,"preset":"p","options":{},"seats":2,"members":[{"id":"` + pidA + `","name":"a","ready":false}],"state":"open"}`))
+	f.Add([]byte(`{"v":2,"table":"t","creator":"` + pidA + `","seq":0,"preset":"p","options":{},"seats":2,"members":[{"id":"` + pidA + `","name":"a","nonce":"` + nonceA + `","ready":false}],"state":"open"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := DecodeAnnouncement(b)
 		if err != nil {
@@ -132,7 +146,8 @@ func FuzzDecodeAnnouncement(f *testing.F) {
 
 func TestFormation(t *testing.T) {
 	creator, p2, p3, p4 := testPeer(t), testPeer(t), testPeer(t), testPeer(t)
-	f, err := NewFormation("t1", "classic", map[string]string{"rounds": "5"}, 3, creator, "Ana")
+	nc, n2, n3, n4 := NewNonce(), NewNonce(), NewNonce(), NewNonce()
+	f, err := NewFormation("t1", "classic", map[string]string{"rounds": "5"}, 3, creator, "Ana", nc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,18 +181,21 @@ func TestFormation(t *testing.T) {
 			return nil
 		}
 	}
-	step("join p2", func() error { return f.Join(p2, "Bora") }, nil)
-	step("join p2 again", func() error { return f.Join(p2, "Bora") }, ErrAlreadySeated)
-	step("join bad name", anyErr(func() error { return f.Join(p3, "a\tb") }), errAny)
-	step("join bad id", anyErr(func() error { return f.Join(peer.ID("x"), "x") }), errAny)
+	step("join p2", func() error { return f.Join(p2, "Bora", n2) }, nil)
+	step("join p2 again", func() error { return f.Join(p2, "Bora", NewNonce()) }, ErrAlreadySeated)
+	step("join bad name", anyErr(func() error { return f.Join(p3, "a\tb", n3) }), errAny)
+	step("join bad id", anyErr(func() error { return f.Join(peer.ID("x"), "x", n3) }), errAny)
+	step("join with the creator's nonce", func() error { return f.Join(p3, "Cem", nc) }, ErrNonceTaken)
+	step("join with p2's nonce", func() error { return f.Join(p3, "Cem", n2) }, ErrNonceTaken)
+	step("join without nonce", func() error { return f.Join(p3, "Cem", Nonce{}) }, ErrBadNonce)
 	step("ready p2", ready(p2, true), nil)
 	step("ready unseated", ready(p3, true), ErrNotSeated)
 	step("creator leaves", func() error { return f.Leave(creator) }, ErrCreatorLeave)
 	step("p3 leaves unseated", func() error { return f.Leave(p3) }, ErrNotSeated)
-	step("join p3", func() error { return f.Join(p3, "Cem") }, nil)
-	step("join p4 full", func() error { return f.Join(p4, "Deniz") }, ErrTableFull)
+	step("join p3", func() error { return f.Join(p3, "Cem", n3) }, nil)
+	step("join p4 full", func() error { return f.Join(p4, "Deniz", n4) }, ErrTableFull)
 	step("p3 leaves", func() error { return f.Leave(p3) }, nil)
-	step("join p4", func() error { return f.Join(p4, "Deniz") }, nil)
+	step("join p4", func() error { return f.Join(p4, "Deniz", n4) }, nil)
 	step("ready creator", ready(creator, true), nil)
 	if f.State() != StateOpen {
 		t.Fatal("started before everyone was ready")
@@ -188,15 +206,19 @@ func TestFormation(t *testing.T) {
 	}
 	a := f.Announcement()
 	want := []peer.ID{creator, p2, p4}
+	wantNonce := []Nonce{nc, n2, n4}
 	for i, id := range a.Roster() {
 		if id != want[i] {
 			t.Fatalf("seat %d is %s, want %s", i, id, want[i])
+		}
+		if got, err := a.Members[i].ParsedNonce(); err != nil || got != wantNonce[i] {
+			t.Fatalf("seat %d nonce %s, want %s (%v)", i, a.Members[i].Nonce, wantNonce[i], err)
 		}
 	}
 	if _, err := DecodeAnnouncement(must(a.Encode())); err != nil {
 		t.Fatalf("started announcement: %v", err)
 	}
-	step("join after start", func() error { return f.Join(p3, "Cem") }, ErrTableStarted)
+	step("join after start", func() error { return f.Join(p3, "Cem", n3) }, ErrTableStarted)
 	step("leave after start", func() error { return f.Leave(p2) }, ErrTableStarted)
 	step("unready after start", ready(p2, false), ErrTableStarted)
 	f.Close()
@@ -204,9 +226,9 @@ func TestFormation(t *testing.T) {
 		t.Fatal("Close changed a started table")
 	}
 
-	g, _ := NewFormation("t2", "classic", nil, 2, creator, "Ana")
+	g, _ := NewFormation("t2", "classic", nil, 2, creator, "Ana", NewNonce())
 	g.Close()
-	if g.State() != StateClosed || g.Join(p2, "Bora") != ErrTableClosed {
+	if g.State() != StateClosed || g.Join(p2, "Bora", NewNonce()) != ErrTableClosed {
 		t.Fatal("closed table accepts joins")
 	}
 	for _, bad := range []struct {
@@ -214,7 +236,7 @@ func TestFormation(t *testing.T) {
 		seats      int
 		name       string
 	}{{"bad id", "classic", 4, "Ana"}, {"t", "", 4, "Ana"}, {"t", "classic", 1, "Ana"}, {"t", "classic", 5, "Ana"}, {"t", "classic", 4, ""}} {
-		if _, err := NewFormation(bad.id, bad.preset, nil, bad.seats, creator, bad.name); err == nil {
+		if _, err := NewFormation(bad.id, bad.preset, nil, bad.seats, creator, bad.name, NewNonce()); err == nil {
 			t.Errorf("NewFormation(%+v) accepted", bad)
 		}
 	}
@@ -225,4 +247,20 @@ func must(b []byte, err error) []byte {
 		panic(err)
 	}
 	return b
+}
+
+func TestNonce(t *testing.T) {
+	a, b := NewNonce(), NewNonce()
+	if a == b || a == (Nonce{}) {
+		t.Fatal("NewNonce repeats or is zero")
+	}
+	got, err := ParseNonce(a.String())
+	if err != nil || got != a || len(a.String()) != 64 || strings.ToLower(a.String()) != a.String() {
+		t.Fatalf("round trip %s: %v", a, err)
+	}
+	for _, bad := range []string{"", nonceA[:63], nonceA + "a", strings.ToUpper(nonceA), " " + nonceA[1:], strings.Repeat("0", 64), "0x" + nonceA[2:]} {
+		if _, err := ParseNonce(bad); !errors.Is(err, ErrBadNonce) {
+			t.Errorf("ParseNonce(%q): %v", bad, err)
+		}
+	}
 }

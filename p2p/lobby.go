@@ -68,7 +68,8 @@ type Lobby struct {
 	mu      sync.Mutex
 	known   map[string]knownTable
 	hosted  map[string]*Formation
-	gen     chan struct{} // closed and replaced at every change
+	nonces  map[string]Nonce // this node's nonce per table id it created or asked to join
+	gen     chan struct{}    // closed and replaced at every change
 	changes chan struct{}
 
 	rejected atomic.Uint64
@@ -80,7 +81,7 @@ type knownTable struct {
 }
 
 func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
-	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
+	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{}, nonces: map[string]Nonce{},
 		gen: make(chan struct{}), changes: make(chan struct{}, 1)}
 	l.ctx, l.cancel = context.WithCancel(n.ctx)
 	if err := n.ps.RegisterTopicValidator(LobbyTopic, l.validator); err != nil {
@@ -319,7 +320,8 @@ func RandomTableID(prefix string) string {
 // table id, not known in the lobby yet). Use random ids: the first creator
 // to announce an id keeps it.
 func (l *Lobby) CreateWithID(id, preset string, options map[string]string, seats int) (Announcement, error) {
-	f, err := NewFormation(id, preset, options, seats, l.n.h.ID(), l.n.cfg.name)
+	nonce := NewNonce()
+	f, err := NewFormation(id, preset, options, seats, l.n.h.ID(), l.n.cfg.name, nonce)
 	if err != nil {
 		return Announcement{}, err
 	}
@@ -333,6 +335,7 @@ func (l *Lobby) CreateWithID(id, preset string, options map[string]string, seats
 		return Announcement{}, fmt.Errorf("p2p: table id %s is already taken", id)
 	}
 	l.hosted[id] = f
+	l.nonces[id] = nonce
 	l.mu.Unlock()
 	l.announce(id)
 	return f.Announcement(), nil
@@ -365,9 +368,37 @@ func (l *Lobby) CloseTable(id string) error {
 }
 
 // Join asks the table's creator for a seat and returns the new
-// announcement. The table must be known (announced).
+// announcement. The table must be known (announced). The request carries
+// this node's nonce for the table: drawn fresh (crypto/rand) the first time
+// this node asks for a seat at that table id, the same for later attempts
+// (a join whose answer was lost may have seated it), until ForgetNonce.
 func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
-	return l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name})
+	l.mu.Lock()
+	nonce, ok := l.nonces[id]
+	if !ok {
+		nonce = NewNonce()
+		l.nonces[id] = nonce
+	}
+	l.mu.Unlock()
+	return l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
+}
+
+// Nonce is this node's nonce for table id: the one it created the table
+// with or asked to join it with. A started table's config is this node's to
+// sign only if its seat carries this nonce.
+func (l *Lobby) Nonce(id string) (Nonce, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, ok := l.nonces[id]
+	return n, ok
+}
+
+// ForgetNonce drops this node's nonce for table id, once its match has
+// begun: should the id be formed again, this node joins with a new nonce.
+func (l *Lobby) ForgetNonce(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.nonces, id)
 }
 
 // Leave gives up this node's seat.
@@ -405,6 +436,7 @@ type lobbyRequest struct {
 	Table string `json:"table"`
 	Op    string `json:"op"`
 	Name  string `json:"name,omitempty"`
+	Nonce string `json:"nonce,omitempty"`
 	Ready bool   `json:"ready,omitempty"`
 }
 
@@ -440,7 +472,10 @@ func (l *Lobby) apply(from peer.ID, req lobbyRequest) (Announcement, error) {
 	var err error
 	switch req.Op {
 	case "join":
-		err = f.Join(from, req.Name)
+		var nonce Nonce
+		if nonce, err = ParseNonce(req.Nonce); err == nil {
+			err = f.Join(from, req.Name, nonce)
+		}
 	case "leave":
 		err = f.Leave(from)
 	case "ready":

@@ -79,6 +79,20 @@ func TestLobbyFormation(t *testing.T) {
 		if !slices.Equal(st.Roster(), []peer.ID{a.ID(), b.ID()}) {
 			t.Fatalf("final roster %v", st.Roster())
 		}
+		// Every seat carries the nonce its own node chose for this table.
+		for i, m := range []*Node{a, b} {
+			mine, ok := m.Lobby().Nonce(id)
+			if got, err := st.Members[i].ParsedNonce(); !ok || err != nil || got != mine {
+				t.Fatalf("seat %d nonce %s, its node has %s (%v %v)", i, st.Members[i].Nonce, mine, ok, err)
+			}
+		}
+	}
+	if _, ok := c.Lobby().Nonce(id); !ok {
+		t.Fatal("c asked to join without keeping its nonce")
+	}
+	b.Lobby().ForgetNonce(id)
+	if _, ok := b.Lobby().Nonce(id); ok {
+		t.Fatal("ForgetNonce kept the nonce")
 	}
 	if err := b.Lobby().Leave(ctx, id); !errors.Is(err, ErrTableStarted) {
 		t.Fatalf("leave after start: %v", err)
@@ -93,6 +107,13 @@ func TestLobbyFormation(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitTable(t, c.Lobby(), ann2.Table, known)
+	// The creator refuses a join without a valid nonce of the joiner's own.
+	an, _ := a.Lobby().Nonce(ann2.Table)
+	for nonce, want := range map[string]error{"": ErrBadNonce, "zz": ErrBadNonce, an.String(): ErrNonceTaken} {
+		if _, err := a.Lobby().apply(c.ID(), lobbyRequest{V: AnnouncementVersion, Table: ann2.Table, Op: "join", Name: "c", Nonce: nonce}); !errors.Is(err, want) {
+			t.Fatalf("join with nonce %q: %v, want %v", nonce, err, want)
+		}
+	}
 	if _, err := c.Lobby().Join(ctx, ann2.Table); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +145,7 @@ func TestLobbyRejectsForgedAnnouncement(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	// b publishes an announcement that names a as the creator.
 	forged := sampleAnnouncement()
-	forged.Creator, forged.Members = a.ID().String(), []Seat{{ID: a.ID().String(), Name: "a"}}
+	forged.Creator, forged.Members = a.ID().String(), []Seat{{ID: a.ID().String(), Name: "a", Nonce: nonceA}}
 	data, err := forged.Encode()
 	if err != nil {
 		t.Fatal(err)

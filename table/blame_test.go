@@ -174,10 +174,11 @@ func TestFalseJunkClaimNamesTheClaimer(t *testing.T) {
 }
 
 // newSecretForTest re-derives seat's hand-0 secret the way its peer did:
-// the hello nonce comes first from the seat's source, then the seed.
+// the seat's source gives the config nonce (RunLocal), then the hello
+// nonce, then the seed.
 func newSecretForTest(m *Machine, seat int, r io.Reader) (*deck.Secret, error) {
-	var nonce [nonceSize]byte
-	io.ReadFull(r, nonce[:])
+	var nonces [NonceSize + nonceSize]byte
+	io.ReadFull(r, nonces[:])
 	seed := make([]byte, seedSize)
 	io.ReadFull(r, seed)
 	return deck.SecretFromSeed(m.Session(), m.HandNumber(), m.n, seat, seed)
@@ -330,13 +331,10 @@ func (s *seedStore) LoadSecret(hand uint32) ([]byte, error) { return s.seed, nil
 // contradict its own commitment) and names no one, itself included.
 func TestLostSeedRefusesToSpeak(t *testing.T) {
 	const seed = 97
-	stores := []Store{nil, nil}
-	cfg, keys, _ := LocalConfig("turkish-rummy:rounds=1", 2, seed)
-	for i := range stores {
-		stores[i] = NewMemStore(cfg)
-	}
-	res := run(t, "turkish-rummy:rounds=1", 2, seed, LocalOptions{Stores: stores})
+	_, keys, _ := LocalConfig("turkish-rummy:rounds=1", 2, seed)
+	res := run(t, "turkish-rummy:rounds=1", 2, seed, LocalOptions{})
 	checkHonest(t, res)
+	cfg := res.Config
 	chain := res.Peers[0].Chain()
 	for name, bad := range map[string][]byte{"changed": make([]byte, seedSize), "lost": nil} {
 		t.Run(name, func(t *testing.T) {

@@ -16,6 +16,11 @@ type Seat struct {
 	ID   PeerID            // the libp2p peer id (display and transport)
 	Name string            // display name, 1..32 printable characters
 	Key  ed25519.PublicKey // the identity key that signs the seat's messages
+	// Nonce is the seat's own fresh random value for this match (chosen
+	// with crypto/rand when the seat joined the table): it makes the
+	// config, and so every signature bound to its hash, unique to one
+	// match. It is never all zeros, and no two seats share one.
+	Nonce [NonceSize]byte
 }
 
 // Config is what every member agrees on before the first message: the
@@ -31,13 +36,18 @@ type Config struct {
 const (
 	MaxNameLen = 32
 	maxIDLen   = 128
+	// NonceSize is the size of a seat's nonce.
+	NonceSize = 32
 )
+
+// configMagic starts the canonical encoding of a config.
+const configMagic = "okey/config/v2"
 
 // ErrConfig is wrapped by every config validation error.
 var ErrConfig = errors.New("table: bad config")
 
 // Validate checks a config: a canonical ruleset for this many players, names,
-// keys, and no seat twice.
+// keys, a nonce per seat, and no seat, key or nonce twice.
 func (c *Config) Validate() error {
 	r, err := engine.ParseRuleset(c.Ruleset)
 	if err != nil {
@@ -59,9 +69,15 @@ func (c *Config) Validate() error {
 		if len(s.ID) == 0 || len(s.ID) > maxIDLen {
 			return fmt.Errorf("%w: seat %d id", ErrConfig, i)
 		}
+		if s.Nonce == ([NonceSize]byte{}) {
+			return fmt.Errorf("%w: seat %d has no nonce", ErrConfig, i)
+		}
 		for j := 0; j < i; j++ {
 			if c.Seats[j].ID == s.ID || string(c.Seats[j].Key) == string(s.Key) {
 				return fmt.Errorf("%w: seats %d and %d are the same player", ErrConfig, j, i)
+			}
+			if c.Seats[j].Nonce == s.Nonce {
+				return fmt.Errorf("%w: seats %d and %d have the same nonce", ErrConfig, j, i)
 			}
 		}
 	}
@@ -91,16 +107,17 @@ func (c *Config) Rules() engine.Ruleset {
 }
 
 // MarshalBinary encodes the config canonically: the table id, the ruleset,
-// the seat count, and per seat id, name and key, strings as u16 length and
-// bytes.
+// the seat count, and per seat id, name, key (strings as u16 length and
+// bytes) and the 32-byte nonce.
 func (c *Config) MarshalBinary() ([]byte, error) {
-	b := append([]byte("okey/config/v1"), c.ID[:]...)
+	b := append([]byte(configMagic), c.ID[:]...)
 	b = appendStr(b, c.Ruleset)
 	b = append(b, byte(len(c.Seats)))
 	for _, s := range c.Seats {
 		b = appendStr(b, string(s.ID))
 		b = appendStr(b, s.Name)
 		b = appendStr(b, string(s.Key))
+		b = append(b, s.Nonce[:]...)
 	}
 	return b, nil
 }
@@ -108,7 +125,7 @@ func (c *Config) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary decodes and validates a config.
 func (c *Config) UnmarshalBinary(b []byte) error {
 	r := reader{b: b}
-	if string(r.take(len("okey/config/v1"))) != "okey/config/v1" {
+	if string(r.take(len(configMagic))) != configMagic {
 		return fmt.Errorf("%w: not a config", ErrConfig)
 	}
 	var out Config
@@ -119,7 +136,9 @@ func (c *Config) UnmarshalBinary(b []byte) error {
 		return fmt.Errorf("%w: %d seats", ErrConfig, n)
 	}
 	for i := 0; i < n; i++ {
-		out.Seats = append(out.Seats, Seat{ID: PeerID(r.str()), Name: r.str(), Key: ed25519.PublicKey([]byte(r.str()))})
+		s := Seat{ID: PeerID(r.str()), Name: r.str(), Key: ed25519.PublicKey([]byte(r.str()))}
+		s.Nonce = r.bytes32()
+		out.Seats = append(out.Seats, s)
 	}
 	if r.err != nil || len(r.b) != 0 {
 		return fmt.Errorf("%w: truncated or trailing bytes", ErrConfig)

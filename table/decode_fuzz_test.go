@@ -44,7 +44,7 @@ func FuzzConfig(f *testing.F) {
 		b, _ := cfg.MarshalBinary()
 		f.Add(b)
 	}
-	f.Add([]byte("okey/config/v1"))
+	f.Add([]byte("okey/config/v2"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var c Config
 		if err := c.UnmarshalBinary(b); err != nil {

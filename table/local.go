@@ -22,7 +22,8 @@ type LocalOptions struct {
 	Movers  []Mover // one per seat
 	Faults  Faults
 	// Seed makes keys, table id and faults reproducible; 0 draws them from
-	// crypto/rand. Tile shuffles always use crypto/rand.
+	// crypto/rand. Seats' nonces and tile shuffles use crypto/rand (or
+	// Rands): two matches with one seed are two matches of the same table.
 	Seed    uint64
 	Cheat   Cheat
 	Cheater int
@@ -54,7 +55,8 @@ type LocalResult struct {
 	Elapsed time.Duration
 }
 
-// LocalConfig builds a table config with fresh (or seeded) keys.
+// LocalConfig builds a table config with fresh (or seeded) keys and seat
+// nonces: with seed 0 every call makes a config of its own (crypto/rand).
 func LocalConfig(ruleset string, n int, seed uint64) (Config, []ed25519.PrivateKey, error) {
 	cfg := Config{Ruleset: ruleset}
 	var keys []ed25519.PrivateKey
@@ -68,8 +70,14 @@ func LocalConfig(ruleset string, n int, seed uint64) (Config, []ed25519.PrivateK
 		k := ed25519.NewKeyFromSeed(s[:])
 		keys = append(keys, k)
 		id := sha256.Sum256(k.Public().(ed25519.PublicKey))
-		cfg.Seats = append(cfg.Seats, Seat{ID: PeerID(fmt.Sprintf("sim-%x", id[:6])), Name: fmt.Sprintf("seat%d", i),
-			Key: k.Public().(ed25519.PublicKey)})
+		seat := Seat{ID: PeerID(fmt.Sprintf("sim-%x", id[:6])), Name: fmt.Sprintf("seat%d", i),
+			Key: k.Public().(ed25519.PublicKey)}
+		if seed == 0 {
+			rand.Read(seat.Nonce[:])
+		} else {
+			seat.Nonce = sha256.Sum256(binary.BigEndian.AppendUint64([]byte(fmt.Sprintf("okey-sim nonce %d ", i)), seed))
+		}
+		cfg.Seats = append(cfg.Seats, seat)
 	}
 	if seed == 0 {
 		rand.Read(cfg.ID[:])
@@ -86,6 +94,21 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 	n := len(o.Movers)
 	cfg, keys, err := LocalConfig(o.Ruleset, n, o.Seed)
 	if err != nil {
+		return nil, err
+	}
+	// Every match draws its seats' nonces afresh, as real seats do (a seed
+	// fixes the table id and the keys, not the match): from each seat's
+	// source when Rands is set, else from crypto/rand.
+	for i := range cfg.Seats {
+		r := io.Reader(rand.Reader)
+		if o.Rands != nil {
+			r = o.Rands[i]
+		}
+		if _, err := io.ReadFull(r, cfg.Seats[i].Nonce[:]); err != nil {
+			return nil, err
+		}
+	}
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	net := NewMemNet(o.Faults, o.Seed)

@@ -67,7 +67,8 @@ func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 	other, _ := peer.IDFromPrivateKey(k)
 	id := p2p.RandomTableID("t")
 	a := p2p.Announcement{V: p2p.AnnouncementVersion, Table: id, Creator: c.ID(), Seq: 3, Preset: "classic", Seats: 2,
-		Members: []p2p.Seat{{ID: c.ID(), Name: "ayse", Ready: true}, {ID: other.String(), Name: "mehmet", Ready: true}}, State: p2p.StateStarted}
+		Members: []p2p.Seat{{ID: c.ID(), Name: "ayse", Nonce: p2p.NewNonce().String(), Ready: true},
+			{ID: other.String(), Name: "mehmet", Nonce: p2p.NewNonce().String(), Ready: true}}, State: p2p.StateStarted}
 	b, err := a.Encode()
 	if err != nil {
 		t.Fatal(err)

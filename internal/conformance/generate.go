@@ -197,6 +197,10 @@ func Generate(dir string, w io.Writer) error {
 		t := res.Transcript(cheater)
 		cs := Case{Name: "cheat-" + string(c), Status: 1, Seat: intp(cheater), Rule: cheatRule[c],
 			Note: fmt.Sprintf("seat %d cheats (%s); the transcript of an honest seat names it", cheater, c)}
+		if c == table.CheatReplay {
+			cs = Case{Name: "cheat-replay", Status: 0,
+				Note: "seat 1 delivers seat 0's messages of an earlier match of the same table: they verify in no other match; honest"}
+		}
 		if c == table.CheatWithhold {
 			cs = Case{Name: "cheat-withhold", Status: 3, Next: intp(cheater),
 				Note: fmt.Sprintf("seat %d stops sending; silence is not proof: unfinished, waiting for seat %d", cheater, cheater)}
