@@ -195,13 +195,12 @@ func Generate(dir string, w io.Writer) error {
 			return err
 		}
 		t := res.Transcript(cheater)
-		if c == table.CheatOutOfTurn {
-			// When the out-of-turn message arrives depends on scheduling:
-			// keep the chain up to the step it was sent for, so that the
-			// file is the same on every run.
-			if v := res.Results[(cheater+1)%3].Violation; v != nil && int(v.Step) <= len(t.Chain) {
-				t.Chain = t.Chain[:v.Step]
-			}
+		// When a cheat is seen can depend on scheduling (a second message
+		// may arrive before or after its step is applied): keep the chain
+		// up to the step of the violation, so that the file is the same on
+		// every run. The evidence proves it either way (section 6).
+		if v := table.Verify(t).Violation; v != nil && int(v.Step) < len(t.Chain) {
+			t.Chain, t.Evidence = t.Chain[:v.Step], v.Evidence
 		}
 		cs := Case{Name: "cheat-" + string(c), Status: 1, Seat: intp(cheater), Rule: cheatRule[c],
 			Note: fmt.Sprintf("seat %d cheats (%s); the transcript of an honest seat names it", cheater, c)}
