@@ -103,3 +103,33 @@ func TestRejectsWrongStatement(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkProve106(b *testing.B) {
+	st, w, key := testCase(b, "bench", 106)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Prove(st, w, key); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVerify106(b *testing.B) {
+	st, w, key := testCase(b, "bench", 106)
+	proof, _ := Prove(st, w, key)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := Verify(st, proof); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkScalarMult(b *testing.B) {
+	s := group.NewTranscript("bench").Scalar()
+	p := group.NewTranscript("bench").Element()
+	var e ristretto255.Element
+	for i := 0; i < b.N; i++ {
+		e.ScalarMult(s, p)
+	}
+}
