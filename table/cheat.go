@@ -27,11 +27,12 @@ const (
 	CheatPhantomDiscard   Cheat = "phantom-discard"   // discards a tile it does not hold
 	CheatWithhold         Cheat = "withhold"          // stops sending its deal shares
 	CheatBadDice          Cheat = "bad-dice"          // opens its randomness differently from its commitment
+	CheatLearnTiles       Cheat = "learn-tiles"       // puts a*(D[x]+D[y]) in its shuffled deck, to learn two tiles
 )
 
 // Cheats lists every cheat.
 var Cheats = []Cheat{CheatJunkShuffle, CheatDuplicateShuffle, CheatBadKey, CheatBadProof, CheatEquivocate,
-	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice}
+	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice, CheatLearnTiles}
 
 // ParseCheat checks a cheat name.
 func ParseCheat(s string) (Cheat, error) {
@@ -68,6 +69,17 @@ func (p *Peer) cheatLock(lock []byte) []byte {
 		copy(el(5), e.Bytes())
 	case CheatDuplicateShuffle:
 		copy(el(6), el(5))
+	case CheatLearnTiles:
+		// el(1)+el(2) = a*(D[x]+D[y]): when position 0 opens to the cheater,
+		// a search over the pairs of tile points names the tiles at 1 and 2.
+		var x, y ristretto255.Element
+		if _, err := x.SetCanonicalBytes(el(1)); err != nil {
+			return lock
+		}
+		if _, err := y.SetCanonicalBytes(el(2)); err != nil {
+			return lock
+		}
+		copy(el(0), x.Add(&x, &y).Bytes())
 	default:
 		return lock
 	}

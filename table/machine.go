@@ -296,6 +296,8 @@ func ruleOf(err error) string {
 		return "malformed-body"
 	case errors.Is(err, deck.ErrProof):
 		return "bad-proof"
+	case errors.Is(err, deck.ErrShuffleProof):
+		return "bad-shuffle-proof"
 	case errors.Is(err, deck.ErrShare):
 		return "bad-key-share"
 	case errors.Is(err, deck.ErrDuplicate), errors.Is(err, deck.ErrIdentity):
