@@ -37,13 +37,22 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 		return group.NewTranscript(LabelNonce).Bytes(key).Bytes(h0[:]).String(name).Int(i).Scalar()
 	}
 
-	// Move 1: commit to the permutation.
-	sigma := make([]*ristretto255.Scalar, n)
-	for k := range sigma {
-		sigma[k] = smallScalar(w.Perm[k])
+	// inv is the inverse permutation: gperm[j] = G_{inv[j]}.
+	gperm := make([]*ristretto255.Element, n)
+	for k, j := range w.Perm {
+		gperm[j] = G[k]
 	}
+
+	// Move 1: commit to the permutation, C_pi = sum_k perm[k]*G_k + r_pi*H.
+	// sum_k perm[k]*G_k = sum_v v*G_{inv[v]}, computed as a sum of suffix
+	// sums: additions only, the same sequence whatever the permutation.
 	rPi := nonce("r-pi", 0)
-	cPi := commit(G, H, sigma, rPi)
+	suffix, cPi := ristretto255.NewIdentityElement(), ristretto255.NewIdentityElement()
+	for v := n - 1; v >= 1; v-- {
+		suffix.Add(suffix, gperm[v])
+		cPi.Add(cPi, suffix)
+	}
+	cPi.Add(cPi, ristretto255.NewIdentityElement().ScalarMult(rPi, H))
 	h1 := roundDigest(h0, 1, cPi.Bytes())
 	e := vectorChallenge(h1, n)
 
@@ -52,8 +61,12 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 	for k := range m {
 		m[k] = e[w.Perm[k]]
 	}
+	// C_m = sum_k e_{perm[k]}*G_k + r_m*H = sum_j e_j*G_{inv[j]} + r_m*H: the
+	// scalars e_j are public, so a variable-time multiplication leaks
+	// nothing (its time depends on the scalars, not on the points).
 	rM := nonce("r-m", 0)
-	cM := commit(G, H, m, rM)
+	cM := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(e, gperm)
+	cM.Add(cM, ristretto255.NewIdentityElement().ScalarMult(rM, H))
 	h2 := roundDigest(h1, 2, cM.Bytes())
 	y := group.NewTranscript(LabelY).Bytes(h2[:]).Scalar()
 	z := group.NewTranscript(LabelZ).Bytes(h2[:]).Scalar()
@@ -105,15 +118,9 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 				cLow = commit(G[:n-1], H, low, s1)
 			case 2:
 				cMid = commit(G[:n-1], H, mid, sX)
-			case 3: // K = <d, Out> - rho*<f, In>
-				sc := make([]*ristretto255.Scalar, 0, 2*n)
-				sc = append(sc, d...)
-				for j := range f {
-					sc = append(sc, ristretto255.NewScalar().Multiply(rho, f[j]))
-					sc[n+j].Negate(sc[n+j])
-				}
-				pts := append(append(make([]*ristretto255.Element, 0, 2*n), out...), in...)
-				cK = ristretto255.NewIdentityElement().MultiScalarMult(sc, pts)
+			case 3: // K = <d, Out> - rho*P, P = <f, In> (public: variable time)
+				p := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(f, in)
+				cK = commit(out, p, d, ristretto255.NewScalar().Negate(rho))
 			case 4:
 				cK3 = ristretto255.NewIdentityElement().ScalarBaseMult(rho)
 			}
@@ -155,7 +162,7 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 	return proof, nil
 }
 
-// commit returns <v, G> + r*H in constant time.
+// commit returns <v, G> + r*H in constant time (G may be longer than v).
 func commit(G []*ristretto255.Element, H *ristretto255.Element, v []*ristretto255.Scalar, r *ristretto255.Scalar) *ristretto255.Element {
 	sc := append(append(make([]*ristretto255.Scalar, 0, len(v)+1), v...), r)
 	pts := append(append(make([]*ristretto255.Element, 0, len(v)+1), G[:len(v)]...), H)
