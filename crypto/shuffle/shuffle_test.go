@@ -152,3 +152,133 @@ func BenchmarkVerify106(b *testing.B) {
 		}
 	})
 }
+
+// TestFalseStatements: the real prover, run on false statements with the
+// honest witness, makes proofs that fail.
+func TestFalseStatements(t *testing.T) {
+	const n = 8
+	for name, change := range map[string]func(st *Statement, w *Witness){
+		"duplicated element": func(st *Statement, w *Witness) { st.Out[3] = st.Out[2] },
+		"sum of two elements": func(st *Statement, w *Witness) {
+			p, _ := group.NewPoint(ristretto255.NewIdentityElement().Add(st.Out[1].Element(), st.Out[2].Element()))
+			st.Out[0] = *p
+		},
+		"element times two": func(st *Statement, w *Witness) {
+			p, _ := group.NewPoint(ristretto255.NewIdentityElement().Add(st.Out[4].Element(), st.Out[4].Element()))
+			st.Out[4] = *p
+		},
+		"junk element": func(st *Statement, w *Witness) {
+			p, _ := group.NewPoint(group.NewTranscript("junk").Element())
+			st.Out[5] = *p
+		},
+		"wrong scalar for the key": func(st *Statement, w *Witness) {
+			k, _ := group.NewPoint(ristretto255.NewIdentityElement().Add(st.Key.Element(), st.Key.Element()))
+			st.Key = k
+		},
+		"wrong permutation in the witness": func(st *Statement, w *Witness) {
+			w.Perm[0], w.Perm[1] = w.Perm[1], w.Perm[0]
+		},
+	} {
+		st, w, key := testCase(t, "false", n)
+		change(st, w)
+		proof, err := Prove(st, w, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Verify(st, proof); !errors.Is(err, ErrInvalidProof) {
+			t.Errorf("%s: got %v, want ErrInvalidProof", name, err)
+		}
+	}
+}
+
+// TestEveryByte flips every bit position of every byte of a small proof:
+// each is refused, as malformed or as invalid.
+func TestEveryByte(t *testing.T) {
+	const n = 5
+	st, w, key := testCase(t, "bytes", n)
+	proof, err := Prove(st, w, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range proof {
+		for bit := 0; bit < 8; bit += 3 {
+			bad := append([]byte(nil), proof...)
+			bad[i] ^= 1 << bit
+			err := Verify(st, bad)
+			if !errors.Is(err, ErrInvalidProof) && !errors.Is(err, ErrProofEncoding) {
+				t.Fatalf("byte %d bit %d: got %v", i, bit, err)
+			}
+		}
+	}
+	for _, l := range []int{0, len(proof) - 1, len(proof) + 1, len(proof) + 32} {
+		b := make([]byte, l)
+		copy(b, proof)
+		if err := Verify(st, b); !errors.Is(err, ErrProofEncoding) {
+			t.Errorf("length %d: got %v", l, err)
+		}
+	}
+}
+
+func TestBadParams(t *testing.T) {
+	st, w, key := testCase(t, "params", 4)
+	if _, err := Prove(st, w, key[:31]); !errors.Is(err, ErrParams) {
+		t.Errorf("short key: %v", err)
+	}
+	bad := *w
+	bad.Perm = []int{0, 1, 1, 2}
+	if _, err := Prove(st, &bad, key); !errors.Is(err, ErrParams) {
+		t.Errorf("not a permutation: %v", err)
+	}
+	short := *st
+	short.Out = st.Out[:3]
+	if err := Verify(&short, make([]byte, Size(4))); !errors.Is(err, ErrParams) {
+		t.Errorf("lists of different lengths: %v", err)
+	}
+	one := *st
+	one.In, one.Out = st.In[:1], st.Out[:1]
+	if _, err := Prove(&one, &Witness{Scalar: w.Scalar, Perm: []int{0}}, key); !errors.Is(err, ErrParams) {
+		t.Errorf("one element: %v", err)
+	}
+	if _, err := DecodeProof(nil, 1); !errors.Is(err, ErrParams) {
+		t.Errorf("decode n=1: %v", err)
+	}
+}
+
+// FuzzDecodeProof: DecodeProof never panics, and what it accepts re-encodes
+// to the same bytes; Verify never panics and accepts only the one proof.
+func FuzzDecodeProof(f *testing.F) {
+	st, w, key := testCase(f, "fuzz", 3)
+	good, err := Prove(st, w, key)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:100])
+	f.Add(make([]byte, Size(3)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := DecodeProof(b, 3)
+		if err != nil {
+			if !errors.Is(err, ErrProofEncoding) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		var enc []byte
+		for _, q := range []*group.Point{&p.CPi, &p.CM, &p.CD, &p.CLow, &p.CMid, &p.K, &p.K3} {
+			enc = append(enc, q.Bytes()...)
+		}
+		for _, s := range p.A {
+			enc = append(enc, s.Bytes()...)
+		}
+		for _, s := range p.B {
+			enc = append(enc, s.Bytes()...)
+		}
+		enc = append(append(append(enc, p.R.Bytes()...), p.S.Bytes()...), p.Z.Bytes()...)
+		if string(enc) != string(b) {
+			t.Fatal("decoded proof does not re-encode to its input")
+		}
+		if err := Verify(st, b); err == nil && string(b) != string(good) {
+			t.Fatal("a second proof verifies")
+		}
+	})
+}
