@@ -108,19 +108,21 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 		t.Multiply(bp[i], d[i+1])
 		mid[i].Subtract(mid[i], t)
 	}
+	// Four constant-time multi-scalar multiplications, two per core: K and
+	// C_d on one, C_low, C_mid and K3 on the other.
 	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
 	par.For(5, 1, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			switch j {
-			case 0:
-				cD = commit(G, H, d, rD)
-			case 1:
-				cLow = commit(G[:n-1], H, low, s1)
-			case 2:
-				cMid = commit(G[:n-1], H, mid, sX)
-			case 3: // K = <d, Out> - rho*P, P = <f, In> (public: variable time)
+			case 0: // K = <d, Out> - rho*P, P = <f, In> (public: variable time)
 				p := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(f, in)
 				cK = commit(out, p, d, ristretto255.NewScalar().Negate(rho))
+			case 1:
+				cD = commit(G, H, d, rD)
+			case 2:
+				cLow = commit(G[:n-1], H, low, s1)
+			case 3:
+				cMid = commit(G[:n-1], H, mid, sX)
 			case 4:
 				cK3 = ristretto255.NewIdentityElement().ScalarBaseMult(rho)
 			}
