@@ -10,7 +10,7 @@ import (
 )
 
 // LockProofSize is the size of the shuffle proof at the end of a lock
-// message (protocol.md 4.3): 7 points and 2*106+1 scalars, 7,040 bytes
+// message (protocol.md 4, "Shuffle argument"): 7 points and 2*106+1 scalars, 7,040 bytes
 // (shuffle.Size(DeckSize)).
 const LockProofSize = group.PointSize*7 + group.ScalarSize*(2*DeckSize+1)
 

@@ -18,7 +18,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the known-answer file in testdata")
 
-// This file re-derives proofs from the text of protocol.md 4.3 with code
+// This file re-derives proofs from the text of protocol.md 4 ("Shuffle argument") with code
 // that shares nothing with the package but the group operations: its own
 // length-prefixed SHA-512, scalar arithmetic in math/big modulo l, every
 // commitment as a plain sum of single multiplications, and the four
@@ -119,7 +119,7 @@ func refGenerators(n int) ([]*ristretto255.Element, *ristretto255.Element) {
 	return g, hpoint([]byte(LabelBlinding))
 }
 
-// refProve is the prover of protocol.md 4.3, step by step.
+// refProve is the prover of protocol.md 4 ("Shuffle argument"), step by step.
 func refProve(t testing.TB, r *refStatement, alpha *big.Int, perm []int, nkey []byte) []byte {
 	n := len(r.in)
 	G, H := refGenerators(n)
@@ -204,7 +204,7 @@ func refProve(t testing.TB, r *refStatement, alpha *big.Int, perm []int, nkey []
 	return proof
 }
 
-// refVerify checks the four equations of protocol.md 4.3 one by one.
+// refVerify checks the four equations of protocol.md 4 ("Shuffle argument") one by one.
 func refVerify(t testing.TB, r *refStatement, proof []byte) bool {
 	n := len(r.in)
 	if len(proof) != 32*(2*n+8) {

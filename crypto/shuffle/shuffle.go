@@ -17,8 +17,9 @@
 // proof is linear in the list length (32*(2n+8) bytes: 7,040 for 106) and
 // needs no trusted setup: the commitment generators are hashed to the group.
 //
-// protocol.md, section 4.3, is the normative description: every label,
-// encoding and verification equation.
+// protocol.md, section 4 ("Shuffle argument"), is the normative
+// description: every label, encoding and verification equation, with the
+// soundness and zero-knowledge arguments.
 //
 // The package is pure: no I/O, no clocks; the prover's blinders come from a
 // caller-supplied secret key so that a restarted prover sends the same bytes.
@@ -33,7 +34,7 @@ import (
 	"github.com/okey-game/okey/crypto/group"
 )
 
-// Domain labels (protocol.md, section 4.3).
+// Domain labels (protocol.md, section 4, "Shuffle argument").
 const (
 	LabelGenerator = "okey/v1/shuffle/generator"
 	LabelBlinding  = "okey/v1/shuffle/blinding-generator"

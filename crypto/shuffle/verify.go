@@ -76,7 +76,8 @@ func Verify(st *Statement, proof []byte) error {
 
 // terms returns the scalars and points of the single multi-scalar
 // multiplication that is the identity exactly when the four verification
-// equations, weighted by w_1..w_4, sum to the identity (protocol.md 4.3):
+// equations, weighted by w_1..w_4, sum to the identity (protocol.md 4,
+// "Shuffle argument"):
 //
 //	E1 = x*(y*C_pi + C_m - z*sum G_k) + C_d - <a~, G> - r~*H
 //	E2 = x*C_mid + C_low - <v, G'> - s~*H, v_i = x*b~_{i+1} - b~_i*a~_{i+1}
