@@ -13,8 +13,9 @@ const KeySize = 32
 // w is a witness (Out[k] = w.Scalar*In[w.Perm[k]], Key = w.Scalar*B).
 // Every blinder and nonce is derived from key (at least KeySize secret
 // bytes, never used for anything else) and the statement, so the same
-// inputs give the same proof. It takes constant time in the secrets, except
-// for the length of the lists.
+// inputs give the same proof. Its arithmetic on secrets takes constant time
+// (the variable-time multiplications see only public scalars); like the
+// lock itself, it indexes tables by the secret permutation.
 func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 	if err := st.check(); err != nil {
 		return nil, err
