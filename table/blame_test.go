@@ -112,8 +112,10 @@ func TestJunkDealtPrivatelyNamesTheShuffler(t *testing.T) {
 	if len(rack) == 0 {
 		t.Fatal("no rack seen")
 	}
+	// The shuffle proof would refuse the junk at once (bad-shuffle-proof):
+	// switched off here, to test the defence behind it.
 	res := runOpts(t, LocalOptions{Ruleset: ruleset, Movers: realBots(n), Seed: seed, Rands: seededRands(n, seed),
-		Cheat: CheatJunkPrivate, Cheater: cheater, junkSlots: []int{int(rack[3])}})
+		Cheat: CheatJunkPrivate, Cheater: cheater, junkSlots: []int{int(rack[3])}, noLockProofs: true})
 	expectNamed(t, res, cheater, "audit")
 	claimed := false
 	for _, raw := range res.Peers[victim].Chain() {

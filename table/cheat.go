@@ -30,11 +30,12 @@ const (
 	CheatJunkPrivate      Cheat = "junk-private"      // non-tile elements where they are dealt privately to others
 	CheatSplitView        Cheat = "split-view"        // two different hellos, one to some seats, one to the others
 	CheatReplay           Cheat = "replay"            // delivers an honest seat's messages from an earlier match of the same table
+	CheatLearnTiles       Cheat = "learn-tiles"       // puts a*(D[x]+D[y]) in its shuffled deck, to learn two tiles
 )
 
 // Cheats lists every cheat.
 var Cheats = []Cheat{CheatJunkShuffle, CheatDuplicateShuffle, CheatBadKey, CheatBadProof, CheatEquivocate,
-	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice, CheatJunkPrivate, CheatSplitView, CheatReplay}
+	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice, CheatJunkPrivate, CheatSplitView, CheatReplay, CheatLearnTiles}
 
 // ParseCheat checks a cheat name.
 func ParseCheat(s string) (Cheat, error) {
@@ -87,6 +88,17 @@ func (p *Peer) cheatLock(lock []byte) []byte {
 			}
 			copy(el(k), e.Bytes())
 		}
+	case CheatLearnTiles:
+		// el(1)+el(2) = a*(D[x]+D[y]): when position 0 opens to the cheater,
+		// a search over the pairs of tile points names the tiles at 1 and 2.
+		var x, y ristretto255.Element
+		if _, err := x.SetCanonicalBytes(el(1)); err != nil {
+			return lock
+		}
+		if _, err := y.SetCanonicalBytes(el(2)); err != nil {
+			return lock
+		}
+		copy(el(0), x.Add(&x, &y).Bytes())
 	default:
 		return lock
 	}

@@ -42,7 +42,9 @@ type LocalOptions struct {
 	// conformance suite's generator only; play uses crypto/rand.
 	Rands []io.Reader
 
-	// Tests only: the junk-private cheater's slots, a per-seat step callback.
+	// Tests only: the junk-private cheater's slots, a per-seat step
+	// callback, and the shuffle proof check switched off.
+	noLockProofs bool
 	junkSlots []int
 	onStep    func(seat int, m *Machine, v *engine.View)
 }
@@ -122,7 +124,7 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 		if o.Rands != nil {
 			pc.Rand = o.Rands[i]
 		}
-		pc.junkSlots = o.junkSlots
+		pc.junkSlots, pc.noLockProofs = o.junkSlots, o.noLockProofs
 		if o.onStep != nil {
 			seat := i
 			pc.OnStep = func(m *Machine, v *engine.View) { o.onStep(seat, m, v) }

@@ -102,6 +102,9 @@ type Machine struct {
 	failure   *Failure
 	junkSlot  engine.Slot          // the slot a junk claim opened to no tile (NoSlot: none)
 	failHook  func(*Machine) error // tests only: an error nobody caused, from advance
+	// noLockProofs (tests of the later defences only) skips the shuffle
+	// proof check, so that junk can enter a deck.
+	noLockProofs bool
 	log       []HandLog
 }
 
@@ -380,6 +383,8 @@ func ruleOf(err error) string {
 		return "malformed-body"
 	case errors.Is(err, deck.ErrProof):
 		return "bad-proof"
+	case errors.Is(err, deck.ErrShuffleProof):
+		return "bad-shuffle-proof"
 	case errors.Is(err, deck.ErrShare):
 		return "bad-key-share"
 	case errors.Is(err, deck.ErrDuplicate), errors.Is(err, deck.ErrIdentity):
@@ -798,6 +803,9 @@ func (m *Machine) startHand() error {
 	d, err := deck.NewHand(m.session, m.hand, m.n)
 	if err != nil {
 		return err
+	}
+	if m.noLockProofs {
+		d = d.WithoutLockProofs()
 	}
 	m.deck = d
 	m.resetHand()

@@ -46,6 +46,9 @@ type PeerConfig struct {
 	MoveWithhold time.Duration
 	// Cheat makes this peer break the protocol on purpose (okey sim --cheat).
 	Cheat Cheat
+	// noLockProofs: tests of the later defences (junk claims, the audit)
+	// switch the shuffle proof check off.
+	noLockProofs bool
 	// junkSlots are the final-deck positions a junk-private cheater fills
 	// with junk (tests aim them at one seat's rack; default a fixed few).
 	junkSlots []int
@@ -167,6 +170,7 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	if c.Seat < 0 || c.Seat >= len(c.Table.Seats) || !c.Key.Public().(ed25519.PublicKey).Equal(c.Table.Seats[c.Seat].Key) {
 		return nil, fmt.Errorf("table: key does not match seat %d", c.Seat)
 	}
+	m.noLockProofs = c.noLockProofs
 	p := &Peer{c: c, m: m, view: engine.NewView(c.Seat), buf: map[uint32][]*Envelope{}, log: c.Log,
 		junk: engine.NoSlot}
 	t, err := c.Store.Load()

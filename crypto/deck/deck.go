@@ -7,7 +7,9 @@
 //  1. Tile points M_j (j = 0..105) are hashed to ristretto255 from the
 //     session id and hand number. NewHand computes them.
 //  2. Lock and shuffle, seats 0..n-1 in order: D_i = P_i(a_i * D_{i-1}),
-//     publishing A_i = a_i*G. (Hand.Lock, Hand.ApplyLock)
+//     publishing A_i = a_i*G and a zero-knowledge proof (crypto/shuffle)
+//     that D_i is such a permutation of D_{i-1} under the scalar of A_i.
+//     (Hand.Lock, Hand.ApplyLock)
 //  3. Re-key, seats 0..n-1 in order: E_i[j] = (b_ij/a_i) * E_{i-1}[j],
 //     publishing B_ij = b_ij*G and a DLEQ proof per position.
 //     (Hand.Rekey, Hand.ApplyRekey)
@@ -59,6 +61,8 @@ const (
 	LabelRekeyScalar   = "okey/v1/deck/rekey-scalar"
 	LabelRekeyProof    = "okey/v1/deck/rekey-proof"
 	LabelAuditWeights  = "okey/v1/deck/audit-weights"
+	LabelLockProof     = "okey/v1/deck/lock-proof"
+	LabelLockProofKey  = "okey/v1/deck/lock-proof-key"
 	labelDegenerateMsg = "deck: degenerate seed"
 )
 
@@ -72,6 +76,7 @@ var (
 	ErrIdentity     = errors.New("deck: identity element")
 	ErrDuplicate    = errors.New("deck: duplicate element in deck")
 	ErrProof        = errors.New("deck: invalid re-key proof")
+	ErrShuffleProof = errors.New("deck: invalid shuffle proof in lock message")
 	ErrShare        = errors.New("deck: key share does not match its public point")
 	ErrJunk         = errors.New("deck: opened point is not a tile")
 	ErrRevealedSeed = errors.New("deck: revealed seed does not match the lock key")
@@ -151,6 +156,8 @@ type Hand struct {
 	locks   []*lockStep
 	rekeys  []*rekeyStep
 	checked *checkedShares // set once the hand is ready
+	// noLockProofs: ApplyLock skips the shuffle proof (WithoutLockProofs).
+	noLockProofs bool
 }
 
 // NewHand starts the public state for a hand: the tile points M_j, before

@@ -179,6 +179,34 @@ func TestKnownAnswersIndependent(t *testing.T) {
 			t.Errorf("tile %d: %v", j, err)
 		}
 	}
+	// The lock proof's context and nonce key (protocol.md 4, "Lock and
+	// shuffle"): H(LabelLockProof, session, u32 hand, u32 n, u32 seat) and
+	// H(LabelLockProofKey, session, u32 hand, u32 seat, seed).
+	lpHash := func(fields ...[]byte) []byte {
+		var in []byte
+		for _, f := range fields {
+			in = binary.BigEndian.AppendUint32(in, uint32(len(f)))
+			in = append(in, f...)
+		}
+		d := sha512.Sum512(in)
+		return d[:]
+	}
+	u32 := func(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
+	for seat := range k.Seeds {
+		seed, _ := hex.DecodeString(k.Seeds[seat])
+		want := lpHash([]byte(LabelLockProof), []byte(k.Session), u32(k.Hand), u32(2), u32(uint32(seat)))
+		if !bytes.Equal(LockContext([]byte(k.Session), k.Hand, 2, seat), want) {
+			t.Fatalf("seat %d: lock proof context differs from the spec", seat)
+		}
+		s, err := SecretFromSeed([]byte(k.Session), k.Hand, 2, seat, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = lpHash([]byte(LabelLockProofKey), []byte(k.Session), u32(k.Hand), u32(uint32(seat)), seed)
+		if !bytes.Equal(s.lockProofKey(), want) {
+			t.Fatalf("seat %d: lock proof nonce key differs from the spec", seat)
+		}
+	}
 	var openings [][]byte
 	for seat, o := range k.DieOpenings {
 		ob, _ := hex.DecodeString(o)

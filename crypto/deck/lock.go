@@ -1,19 +1,45 @@
 package deck
 
 import (
+	"errors"
+
 	"github.com/gtank/ristretto255"
 	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/crypto/internal/par"
+	"github.com/okey-game/okey/crypto/shuffle"
 )
 
+// LockProofSize is the size of the shuffle proof at the end of a lock
+// message (protocol.md 4, "Shuffle argument"): 7 points and 2*106+1 scalars, 7,040 bytes
+// (shuffle.Size(DeckSize)).
+const LockProofSize = group.PointSize*7 + group.ScalarSize*(2*DeckSize+1)
+
 // LockMessageSize is the size of a lock message: A_i || D_i[0] || ... ||
-// D_i[105].
-const LockMessageSize = group.PointSize * (1 + DeckSize)
+// D_i[105] || proof (10,464 bytes).
+const LockMessageSize = group.PointSize*(1+DeckSize) + LockProofSize
+
+// LockContext returns the context bound into the shuffle proof of seat's
+// lock message: SHA-512(LP(LabelLockProof) || LP(session) ||
+// LP(uint32(hand)) || LP(uint32(players)) || LP(uint32(seat))).
+func LockContext(session []byte, hand uint32, players, seat int) []byte {
+	d := group.NewTranscript(LabelLockProof).Bytes(session).Uint32(hand).Int(players).Int(seat).Sum()
+	return d[:]
+}
+
+// lockProofKey is the secret key the shuffle proof's blinders and nonces are
+// derived from: SHA-512(LP(LabelLockProofKey) || LP(session) ||
+// LP(uint32(hand)) || LP(uint32(seat)) || LP(seed)).
+func (s *Secret) lockProofKey() []byte {
+	d := group.NewTranscript(LabelLockProofKey).Bytes(s.session).Uint32(s.hand).Int(s.seat).Bytes(s.seed[:]).Sum()
+	return d[:]
+}
 
 // Lock returns the lock message of the seat s belongs to, which must be the
-// next to lock: A_i = a_i*G and D_i[k] = a_i*D_{i-1}[P_i[k]]; and the state
-// with that step accepted (the sender need not check its own message).
-// It takes constant time in the secret.
+// next to lock: A_i = a_i*G and D_i[k] = a_i*D_{i-1}[P_i[k]], followed by
+// the shuffle proof; and the state with that step accepted (the sender need
+// not check its own message). The message depends only on the previous deck
+// and s, so a restarted peer sends the same bytes. It takes constant time
+// in the secret.
 func (h *Hand) Lock(s *Secret) ([]byte, *Hand, error) {
 	if err := h.checkSecret(s); err != nil {
 		return nil, nil, err
@@ -28,7 +54,7 @@ func (h *Hand) Lock(s *Secret) ([]byte, *Hand, error) {
 		panic("deck: internal error: lock key")
 	}
 	step.key = *key
-	msg := make([]byte, LockMessageSize)
+	msg := make([]byte, group.PointSize*(1+DeckSize), LockMessageSize)
 	copy(msg, key.Bytes())
 	par.For(DeckSize, 8, func(lo, hi int) {
 		var e ristretto255.Element
@@ -40,16 +66,27 @@ func (h *Hand) Lock(s *Secret) ([]byte, *Hand, error) {
 			copy(msg[group.PointSize*(1+k):], step.deck[k].Bytes())
 		}
 	})
+	perm := make([]int, DeckSize)
+	for k := range perm {
+		perm[k] = int(s.perm[k])
+	}
+	st := &shuffle.Statement{Context: LockContext(h.session, h.hand, h.players, s.seat), Key: key, In: in, Out: step.deck}
+	proof, err := shuffle.Prove(st, &shuffle.Witness{Scalar: &s.a, Perm: perm}, s.lockProofKey())
+	if err != nil {
+		return nil, nil, errors.New("deck: shuffle proof failed (negligible probability): " + err.Error())
+	}
+	msg = append(msg, proof...)
 	return msg, h.withLock(step), nil
 }
 
 // ApplyLock checks the lock message of seat against the current deck and
 // returns the state with it accepted. A receiver MUST reject the message
 // when it has the wrong length, when A_i or any element is not a canonical
-// encoding or is the identity, or when two elements are equal. Failures are
+// encoding or is the identity, when two elements are equal, or when the
+// shuffle proof does not decode or does not verify. Failures are
 // *blame.Fault values for seat wrapping ErrEncoding, ErrIdentity or
-// ErrDuplicate (Pos: the deck position, or -1 for A_i).
-// ErrWrongStep (no blame) means seat is not the next to lock.
+// ErrDuplicate (Pos: the deck position, or -1 for A_i), or ErrShuffleProof
+// (Pos -1). ErrWrongStep (no blame) means seat is not the next to lock.
 func (h *Hand) ApplyLock(seat int, msg []byte) (*Hand, error) {
 	if seat != h.NextLock() {
 		return nil, ErrWrongStep
@@ -61,11 +98,31 @@ func (h *Hand) ApplyLock(seat int, msg []byte) (*Hand, error) {
 	if err != nil {
 		return nil, seatFault(seat, -1, mapPointErr(err))
 	}
-	deck, err := decodeDeck(seat, msg[group.PointSize:])
+	end := group.PointSize * (1 + DeckSize)
+	deck, err := decodeDeck(seat, msg[group.PointSize:end])
 	if err != nil {
 		return nil, err
 	}
+	if !h.noLockProofs {
+		st := &shuffle.Statement{Context: LockContext(h.session, h.hand, h.players, seat), Key: key,
+			In: h.lockInput(seat), Out: deck}
+		if err := shuffle.Verify(st, msg[end:]); err != nil {
+			return nil, seatFault(seat, -1, ErrShuffleProof)
+		}
+	}
 	return h.withLock(&lockStep{key: *key, deck: deck}), nil
+}
+
+// WithoutLockProofs returns a copy of h whose ApplyLock (now and in every
+// state derived from it) checks the form of lock messages but not their
+// shuffle proofs. It exists for TESTS OF LATER DEFENCES ONLY (the junk
+// claim, the audit), which must get a dishonest lock past the first line of
+// defence. A peer MUST NOT use it: without the proof a shuffler can learn
+// and choose tiles.
+func (h *Hand) WithoutLockProofs() *Hand {
+	n := *h
+	n.noLockProofs = true
+	return &n
 }
 
 // decodeDeck decodes 106 points (in parallel) and checks them distinct.

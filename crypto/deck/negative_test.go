@@ -236,12 +236,15 @@ func TestDecodeSharesRejects(t *testing.T) {
 }
 
 // TestJunkElement: a shuffler substitutes a junk element for one of its
-// outputs. Receivers cannot tell (it is a valid, distinct point); it
-// surfaces when that tile is opened, and the audit blames the shuffler.
+// outputs. The shuffle proof refuses it at once; with the proof check
+// switched off (the second line of defence alone) receivers cannot tell (it
+// is a valid, distinct point); it surfaces when that tile is opened, and the
+// audit blames the shuffler.
 func TestJunkElement(t *testing.T) {
 	const n, cheat, junkPos = 3, 1, 33
 	rnd := newFixedRand("junk")
-	h, _ := NewHand(testSession, 7, n)
+	proven, _ := NewHand(testSession, 7, n)
+	h := proven.WithoutLockProofs()
 	secrets := make([]*Secret, n)
 	for i := range secrets {
 		secrets[i], _ = NewSecret(testSession, 7, n, i, rnd)
@@ -254,6 +257,13 @@ func TestJunkElement(t *testing.T) {
 		if i == cheat {
 			junk := ristretto255.NewIdentityElement().ScalarBaseMult(ristretto255.NewScalar().FromUniformBytes(bytes.Repeat([]byte{9}, 64)))
 			copy(msg[lockOf(junkPos):], junk.Bytes())
+			_, err := proven.ApplyLock(i, msg)
+			wantFault(t, err, ErrShuffleProof, cheat, -1)
+		}
+		if i < cheat {
+			if proven, err = proven.ApplyLock(i, msg); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if h, err = h.ApplyLock(i, msg); err != nil {
 			t.Fatalf("receivers must accept a valid junk point: %v", err)

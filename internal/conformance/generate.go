@@ -129,7 +129,8 @@ func nextSeat(t *table.Transcript, k int) int {
 }
 
 var cheatRule = map[table.Cheat]string{
-	table.CheatJunkShuffle:      "audit",
+	table.CheatJunkShuffle:      "bad-shuffle-proof",
+	table.CheatLearnTiles:       "bad-shuffle-proof",
 	table.CheatDuplicateShuffle: "bad-shuffle",
 	table.CheatBadKey:           "bad-key-share",
 	table.CheatBadProof:         "bad-proof",
@@ -138,7 +139,7 @@ var cheatRule = map[table.Cheat]string{
 	table.CheatFalseWin:         "false-win",
 	table.CheatPhantomDiscard:   "phantom-tile",
 	table.CheatBadDice:          "bad-dice",
-	table.CheatJunkPrivate:      "audit",
+	table.CheatJunkPrivate:      "bad-shuffle-proof",
 	table.CheatSplitView:        "equivocation",
 }
 

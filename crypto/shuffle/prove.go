@@ -1,0 +1,181 @@
+package shuffle
+
+import (
+	"github.com/gtank/ristretto255"
+	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/crypto/internal/par"
+)
+
+// KeySize is the minimum size of the prover's secret nonce key.
+const KeySize = 32
+
+// Prove returns a proof of st for the witness w; the caller guarantees that
+// w is a witness (Out[k] = w.Scalar*In[w.Perm[k]], Key = w.Scalar*B).
+// Every blinder and nonce is derived from key (at least KeySize secret
+// bytes, never used for anything else) and the statement, so the same
+// inputs give the same proof. Its arithmetic on secrets takes constant time
+// (the variable-time multiplications see only public scalars); like the
+// lock itself, it indexes tables by the secret permutation.
+func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
+	if err := st.check(); err != nil {
+		return nil, err
+	}
+	n := len(st.In)
+	if w == nil || w.Scalar == nil || len(w.Perm) != n || len(key) < KeySize {
+		return nil, ErrParams
+	}
+	seen := make([]bool, n)
+	for _, p := range w.Perm {
+		if p < 0 || p >= n || seen[p] {
+			return nil, ErrParams
+		}
+		seen[p] = true
+	}
+	G, H := generators(n)
+	in, out := elements(st.In), elements(st.Out)
+	h0 := statementDigest(st)
+	nonce := func(name string, i int) *ristretto255.Scalar {
+		return group.NewTranscript(LabelNonce).Bytes(key).Bytes(h0[:]).String(name).Int(i).Scalar()
+	}
+
+	// inv is the inverse permutation: gperm[j] = G_{inv[j]}.
+	gperm := make([]*ristretto255.Element, n)
+	for k, j := range w.Perm {
+		gperm[j] = G[k]
+	}
+
+	// Move 1: commit to the permutation, C_pi = sum_k perm[k]*G_k + r_pi*H.
+	// sum_k perm[k]*G_k = sum_v v*G_{inv[v]}, computed as a sum of suffix
+	// sums: additions only, the same sequence whatever the permutation.
+	rPi := nonce("r-pi", 0)
+	suffix, cPi := ristretto255.NewIdentityElement(), ristretto255.NewIdentityElement()
+	for v := n - 1; v >= 1; v-- {
+		suffix.Add(suffix, gperm[v])
+		cPi.Add(cPi, suffix)
+	}
+	cPi.Add(cPi, ristretto255.NewIdentityElement().ScalarMult(rPi, H))
+	h1 := roundDigest(h0, 1, cPi.Bytes())
+	e := vectorChallenge(h1, n)
+
+	// Move 2: commit to the challenge vector permuted.
+	m := make([]*ristretto255.Scalar, n)
+	for k := range m {
+		m[k] = e[w.Perm[k]]
+	}
+	// C_m = sum_k e_{perm[k]}*G_k + r_m*H = sum_j e_j*G_{inv[j]} + r_m*H: the
+	// scalars e_j are public, so a variable-time multiplication leaks
+	// nothing (its time depends on the scalars, not on the points).
+	rM := nonce("r-m", 0)
+	cM := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(e, gperm)
+	cM.Add(cM, ristretto255.NewIdentityElement().ScalarMult(rM, H))
+	h2 := roundDigest(h1, 2, cM.Bytes())
+	y := group.NewTranscript(LabelY).Bytes(h2[:]).Scalar()
+	z := group.NewTranscript(LabelZ).Bytes(h2[:]).Scalar()
+	f, _ := fvalues(e, y, z)
+
+	// The product argument's vector a_k = f_{perm[k]}, opening C_a =
+	// y*C_pi + C_m - z*sum(G) with r = y*r_pi + r_m; partial products b.
+	a := make([]*ristretto255.Scalar, n)
+	bp := make([]*ristretto255.Scalar, n)
+	for k := range a {
+		a[k] = f[w.Perm[k]]
+		bp[k] = ristretto255.NewScalar().Set(a[k])
+		if k > 0 {
+			bp[k].Multiply(bp[k-1], a[k])
+		}
+	}
+	r := ristretto255.NewScalar().Multiply(y, rPi)
+	r.Add(r, rM)
+
+	// Move 3: the masks of the product and linear arguments.
+	d := make([]*ristretto255.Scalar, n)
+	delta := make([]*ristretto255.Scalar, n)
+	for k := range d {
+		d[k] = nonce("d", k)
+	}
+	delta[0] = d[0]
+	for k := 1; k < n-1; k++ {
+		delta[k] = nonce("delta", k)
+	}
+	delta[n-1] = ristretto255.NewScalar()
+	rD, s1, sX, rho := nonce("r-d", 0), nonce("s-1", 0), nonce("s-x", 0), nonce("rho", 0)
+	low := make([]*ristretto255.Scalar, n-1) // -delta_i*d_{i+1}
+	mid := make([]*ristretto255.Scalar, n-1) // delta_{i+1} - a_{i+1}*delta_i - b_i*d_{i+1}
+	for i := 0; i < n-1; i++ {
+		low[i] = ristretto255.NewScalar().Multiply(delta[i], d[i+1])
+		low[i].Negate(low[i])
+		t := ristretto255.NewScalar().Multiply(a[i+1], delta[i])
+		mid[i] = ristretto255.NewScalar().Subtract(delta[i+1], t)
+		t.Multiply(bp[i], d[i+1])
+		mid[i].Subtract(mid[i], t)
+	}
+	// Four constant-time multi-scalar multiplications, two per core: K and
+	// C_d on one, C_low, C_mid and K3 on the other.
+	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
+	par.For(5, 1, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			switch j {
+			case 0: // K = <d, Out> - rho*P, P = <f, In> (public: variable time)
+				p := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(f, in)
+				cK = commit(out, p, d, ristretto255.NewScalar().Negate(rho))
+			case 1:
+				cD = commit(G, H, d, rD)
+			case 2:
+				cLow = commit(G[:n-1], H, low, s1)
+			case 3:
+				cMid = commit(G[:n-1], H, mid, sX)
+			case 4:
+				cK3 = ristretto255.NewIdentityElement().ScalarBaseMult(rho)
+			}
+		}
+	})
+	for _, p := range []*ristretto255.Element{cPi, cM, cD, cLow, cMid, cK, cK3} {
+		if p.Equal(ristretto255.NewIdentityElement()) == 1 {
+			return nil, ErrParams // probability 2^-250: the caller may retry with another key
+		}
+	}
+	h3 := roundDigest(h2, 3, cD.Bytes(), cLow.Bytes(), cMid.Bytes(), cK.Bytes(), cK3.Bytes())
+	x := group.NewTranscript(LabelX).Bytes(h3[:]).Scalar()
+
+	// Responses.
+	proof := make([]byte, 0, Size(n))
+	for _, p := range []*ristretto255.Element{cPi, cM, cD, cLow, cMid, cK, cK3} {
+		proof = append(proof, p.Bytes()...)
+	}
+	t := ristretto255.NewScalar()
+	for k := 0; k < n; k++ { // a~_k = x*a_k + d_k
+		t.Multiply(x, a[k])
+		t.Add(t, d[k])
+		proof = append(proof, t.Bytes()...)
+	}
+	for k := 1; k < n-1; k++ { // b~_k = x*b_k + delta_k
+		t.Multiply(x, bp[k])
+		t.Add(t, delta[k])
+		proof = append(proof, t.Bytes()...)
+	}
+	t.Multiply(x, r) // r~ = x*r + r_d
+	t.Add(t, rD)
+	proof = append(proof, t.Bytes()...)
+	t.Multiply(x, sX) // s~ = x*s_x + s_1
+	t.Add(t, s1)
+	proof = append(proof, t.Bytes()...)
+	t.Multiply(x, w.Scalar) // z_alpha = x*alpha + rho
+	t.Add(t, rho)
+	proof = append(proof, t.Bytes()...)
+	return proof, nil
+}
+
+// commit returns <v, G> + r*H in constant time (G may be longer than v).
+func commit(G []*ristretto255.Element, H *ristretto255.Element, v []*ristretto255.Scalar, r *ristretto255.Scalar) *ristretto255.Element {
+	sc := append(append(make([]*ristretto255.Scalar, 0, len(v)+1), v...), r)
+	pts := append(append(make([]*ristretto255.Element, 0, len(v)+1), G[:len(v)]...), H)
+	return ristretto255.NewIdentityElement().MultiScalarMult(sc, pts)
+}
+
+func elements(ps []group.Point) []*ristretto255.Element {
+	out := make([]*ristretto255.Element, len(ps))
+	for k := range ps {
+		out[k] = ps[k].Element()
+	}
+	return out
+}

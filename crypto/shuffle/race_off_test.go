@@ -1,0 +1,5 @@
+//go:build !race
+
+package shuffle
+
+const raceEnabled = false
