@@ -45,8 +45,8 @@ type LocalOptions struct {
 	// Tests only: the junk-private cheater's slots, a per-seat step
 	// callback, and the shuffle proof check switched off.
 	noLockProofs bool
-	junkSlots []int
-	onStep    func(seat int, m *Machine, v *engine.View)
+	junkSlots    []int
+	onStep       func(seat int, m *Machine, v *engine.View)
 }
 
 // LocalResult is what a local table produced.

@@ -105,7 +105,7 @@ type Machine struct {
 	// noLockProofs (tests of the later defences only) skips the shuffle
 	// proof check, so that junk can enter a deck.
 	noLockProofs bool
-	log       []HandLog
+	log          []HandLog
 }
 
 // HandLog is what the machine records of each finished hand.
