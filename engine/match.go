@@ -397,10 +397,13 @@ func (m *Match) Hash() [32]byte {
 	return sha256.Sum256(m.AppendState(nil))
 }
 
+// StateLabel opens the state encoding; it names the encoding's version.
+const StateLabel = "okey/state/v2"
+
 // AppendState appends the canonical encoding of the public state, the input
-// of Hash. The encoding is specified in protocol.md ("State hash").
+// of Hash. The encoding is specified field by field in protocol.md 3.5.
 func (m *Match) AppendState(b []byte) []byte {
-	b = append(b, "okey/state/v1"...)
+	b = append(b, StateLabel...)
 	b = appendString(b, m.rules.String())
 	b = append(b, byte(m.n), byte(m.dealer))
 	b = binary.BigEndian.AppendUint32(b, uint32(m.hands))
@@ -410,11 +413,12 @@ func (m *Match) AppendState(b []byte) []byte {
 	}
 	b = appendInts(b, m.left)
 	b = appendBool(b, m.over)
+	b = appendBool(b, m.settled)
 	return m.hand.appendState(b)
 }
 
 func (h *Hand) appendState(b []byte) []byte {
-	b = append(b, byte(h.phase), byte(h.dealer))
+	b = append(b, byte(h.phase))
 	b = appendInts(b, h.seats)
 	b = appendInts(b, h.order)
 	b = appendInts(b, h.dice)
@@ -429,7 +433,6 @@ func (h *Hand) appendState(b []byte) []byte {
 		b = appendSlots(b, h.racks[s])
 		b = appendSlots(b, h.piles[s])
 		b = appendBool(b, h.hasDrawn[s])
-		b = appendBool(b, h.shown[s])
 	}
 	for _, f := range h.public {
 		b = append(b, byte(f))
@@ -444,7 +447,8 @@ func (h *Hand) appendState(b []byte) []byte {
 	}
 	r := h.result
 	b = append(b, 1, byte(int8(r.Winner)), byte(r.Kind), byte(r.OneColour))
-	return appendBool(b, r.OkeyDiscard)
+	b = appendBool(b, r.OkeyDiscard)
+	return append(b, byte(int8(r.Upcard)))
 }
 
 func appendString(b []byte, s string) []byte {
