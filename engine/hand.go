@@ -107,6 +107,10 @@ type HandResult struct {
 	OneColour   Colour // the colour of a one-colour win, or NumColours
 	Groups      []Group
 	Shown       []int // seats that made gösterme, in order
+	// Upcard is the seat dealt the indicator's twin, known once the hand's
+	// audit has revealed every dealt rack (Match.Settle), for rulesets with
+	// an upcard bonus; -1 otherwise.
+	Upcard int
 }
 
 // Hand is the public state of one hand: every peer holds an identical copy
@@ -130,6 +134,7 @@ type Hand struct {
 	okey      Face
 	stock     []Slot // next draw first
 	racks     [][]Slot
+	dealt     [][]Slot // the racks as dealt, when play began
 	piles     [][]Slot
 	middle    Slot // a winner's final discard
 	public    [DeckSize]Face
@@ -213,6 +218,15 @@ func (h *Hand) Okey() Face { return h.okey }
 
 // Rack returns the slots in a seat's rack, in ascending order.
 func (h *Hand) Rack(seat int) []Slot { return append([]Slot(nil), h.racks[seat]...) }
+
+// Dealt returns the slots dealt to seat, ascending (nil before play and for
+// a seat not dealt in). The first player's extra tile is among them.
+func (h *Hand) Dealt(seat int) []Slot {
+	if h.dealt == nil {
+		return nil
+	}
+	return append([]Slot(nil), h.dealt[seat]...)
+}
 
 // Pile returns a seat's discard pile, bottom first.
 func (h *Hand) Pile(seat int) []Slot { return append([]Slot(nil), h.piles[seat]...) }
@@ -461,6 +475,12 @@ func (h *Hand) clone() *Hand {
 	c.stock = append([]Slot(nil), h.stock...)
 	c.racks = make([][]Slot, len(h.racks))
 	c.piles = make([][]Slot, len(h.piles))
+	if h.dealt != nil {
+		c.dealt = make([][]Slot, len(h.dealt))
+		for i := range h.dealt {
+			c.dealt[i] = append([]Slot(nil), h.dealt[i]...)
+		}
+	}
 	for i := range h.racks {
 		c.racks[i] = append([]Slot(nil), h.racks[i]...)
 		c.piles[i] = append([]Slot(nil), h.piles[i]...)
@@ -580,6 +600,10 @@ func (h *Hand) applyReveal(a Action) error {
 	h.phase = PhasePlay
 	h.turn = 0
 	h.drawn = true // the first player holds one tile more and starts by discarding
+	h.dealt = make([][]Slot, h.n)
+	for s := range h.racks {
+		h.dealt[s] = append([]Slot(nil), h.racks[s]...)
+	}
 	return nil
 }
 
@@ -775,7 +799,7 @@ func (h *Hand) applyWin(a Action) error {
 			faces = append(faces, sf.Face)
 		}
 	}
-	res := HandResult{Winner: seat, OneColour: NumColours}
+	res := HandResult{Winner: seat, OneColour: NumColours, Upcard: -1}
 	if a.Slot == NoSlot {
 		arr, ok := WinningArrangement(h.okey, faces)
 		if !ok || arr.Kind != Pairs {
@@ -843,7 +867,7 @@ func (h *Hand) applyExhaust(a Action) error {
 		return fmt.Errorf("%w: exhaust opens nothing", ErrBadAction)
 	}
 	h.phase = PhaseOver
-	h.result = &HandResult{Winner: -1, OneColour: NumColours, Shown: append([]int(nil), h.showOrder...)}
+	h.result = &HandResult{Winner: -1, OneColour: NumColours, Shown: append([]int(nil), h.showOrder...), Upcard: -1}
 	return nil
 }
 

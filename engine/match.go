@@ -19,6 +19,7 @@ type Match struct {
 	hand    *Hand
 	results []HandResult
 	over    bool
+	settled bool // the current hand's audit facts are in (Settle)
 }
 
 // NewMatch starts a match of n players; firstDealer comes from the table's
@@ -108,15 +109,119 @@ func (m *Match) NextHand() error {
 		}
 	}
 	m.hands++
+	m.settled = false
 	return m.startHand()
+}
+
+// Settled reports whether the current hand has been settled (Settle).
+func (m *Match) Settled() bool { return m.settled }
+
+// Settle completes a finished hand with what its audit reveals to everyone:
+// dealt[s] holds the faces of the tiles dealt to seat s, in the order of
+// Hand.Dealt(s) (empty for a seat not dealt in). It applies the upcard bonus
+// of rulesets that have one (turkish-rummy: the opponents of the seat dealt
+// the indicator's twin get UpcardPoints each, whoever won), so a hand's scores
+// are final only once it is settled. Call it once per hand, after the hand is
+// over (the match may be over too) and before NextHand. The faces must agree
+// with every face already opened to everyone; on error nothing changes.
+func (m *Match) Settle(dealt [][]Face) error {
+	h := m.hand
+	if h.phase != PhaseOver || m.settled {
+		return fmt.Errorf("%w: settle needs a finished, unsettled hand", ErrPhase)
+	}
+	if len(dealt) != m.n {
+		return fmt.Errorf("%w: dealt racks for %d seats, want %d", ErrBadAction, len(dealt), m.n)
+	}
+	_, ind := h.Indicator()
+	holder := -1
+	for s := 0; s < m.n; s++ {
+		var slots []Slot
+		if h.dealt != nil {
+			slots = h.dealt[s]
+		}
+		if len(dealt[s]) != len(slots) {
+			return fmt.Errorf("%w: seat %d: %d dealt faces, want %d", ErrBadAction, s, len(dealt[s]), len(slots))
+		}
+		for i, f := range dealt[s] {
+			if !f.Valid() {
+				return fmt.Errorf("%w: seat %d: face %d", ErrBadAction, s, f)
+			}
+			if pf := h.public[slots[i]]; pf != NoFace && pf != f {
+				return fmt.Errorf("%w: slot %d was %v, audit says %v", ErrFace, slots[i], pf, f)
+			}
+			if f == ind && ind != NoFace {
+				if holder >= 0 && holder != s {
+					return fmt.Errorf("%w: the indicator's twin dealt to seats %d and %d", ErrFace, holder, s)
+				}
+				holder = s
+			}
+		}
+	}
+	if m.rules.UpcardPoints > 0 && len(m.results) > 0 {
+		last := &m.results[len(m.results)-1]
+		last.Upcard = holder
+		h.result.Upcard = holder
+		if holder >= 0 {
+			d := m.upcardDeltas(holder)
+			for s := range d {
+				m.scores[s] += d[s]
+			}
+		}
+	}
+	m.settled = true
+	return nil
+}
+
+// upcardDeltas is the upcard bonus: every active opponent of holder gets
+// UpcardPoints.
+func (m *Match) upcardDeltas(holder int) []int {
+	d := make([]int, m.n)
+	for s := 0; s < m.n; s++ {
+		if m.active[s] && !m.sameSide(s, holder) {
+			d[s] += m.rules.UpcardPoints
+		}
+	}
+	return d
+}
+
+// sameSide reports whether two seats share a score (partners or one seat).
+func (m *Match) sameSide(a, b int) bool {
+	return a == b || m.rules.Teams(m.n) && (a+2)%4 == b
+}
+
+// sides returns the number of sides (seats, or teams) still playing.
+func (m *Match) sides() int {
+	c := 0
+	for s := 0; s < m.n; s++ {
+		if m.active[s] && !(m.rules.Teams(m.n) && s >= 2 && m.active[s-2]) {
+			c++
+		}
+	}
+	return c
+}
+
+// PrizeLimit is turkish-rummy's quick-game prize rule: the winner takes at
+// least 75% of the pool, and the rest is shared by the other players with
+// fewer penalty points than this limit: 40 after a 1-round game, 80 after 3.
+// It is 0 for rulesets without a prize.
+func (r Ruleset) PrizeLimit() int {
+	if r.Scoring != Penalty {
+		return 0
+	}
+	switch r.Rounds {
+	case 1:
+		return 40
+	case 3:
+		return 80
+	}
+	return 0
 }
 
 // Deltas returns what a hand's result does to each seat's score.
 func (m *Match) Deltas(res HandResult) []int {
 	r := m.rules
 	d := make([]int, m.n)
-	teams := r.Teams(m.n)
-	same := func(a, b int) bool { return a == b || teams && (a+2)%4 == b }
+	same := m.sameSide
 	// add gives pts to every active seat that is (or is not) on seat's side.
 	add := func(seat, pts int, side bool) {
 		for s := 0; s < m.n; s++ {
@@ -150,8 +255,10 @@ func (m *Match) Deltas(res HandResult) []int {
 		if res.Winner >= 0 {
 			add(res.Winner, -win, false)
 		}
-		for _, s := range res.Shown {
-			add(s, -r.GostermePoints, false)
+		if res.Winner >= 0 || r.StalemateShow {
+			for _, s := range res.Shown {
+				add(s, -r.GostermePoints, false)
+			}
 		}
 	case Penalty:
 		if res.Winner >= 0 {
@@ -163,8 +270,8 @@ func (m *Match) Deltas(res HandResult) []int {
 				}
 			}
 		}
-		for _, s := range res.Shown {
-			add(s, r.GostermePoints, false)
+		if res.Upcard >= 0 {
+			add(res.Upcard, r.UpcardPoints, false)
 		}
 	case WinnerCountDown:
 		if res.Winner >= 0 {
@@ -204,7 +311,7 @@ func (m *Match) finishHand(res HandResult) {
 				m.active[s] = false
 				m.left = append(m.left, s)
 			}
-			if m.activeCount() < 2 {
+			if m.sides() < 2 {
 				m.over = true
 			}
 		} else {
@@ -216,34 +323,29 @@ func (m *Match) finishHand(res HandResult) {
 	}
 }
 
-func (m *Match) activeCount() int {
-	c := 0
-	for _, a := range m.active {
-		if a {
-			c++
-		}
-	}
-	return c
-}
-
 // Standing is one line of a ranking.
 type Standing struct {
 	Seat  int
 	Score int
 	Place int // 1 for the best; equal scores share a place
+	// Prize: with a prize rule (Ruleset.PrizeLimit), the seat shares the
+	// pool: the first place always, the others under the limit.
+	Prize bool
 }
 
 // Ranking returns the seats best first. CountDown and Strokes rank the
-// highest score first (players who left rank below those who stayed, later
-// leavers higher); Penalty and WinnerCountDown rank the lowest first.
+// highest score first, Penalty and WinnerCountDown the lowest. Seats that
+// left (leave-at-zero) lost in CountDown (they rank last, later leavers
+// higher) and finished in WinnerCountDown (they rank first, earlier
+// finishers higher). Equal scores share a place among the seats still
+// playing; among those that left, partners share theirs.
 func (m *Match) Ranking() []Standing {
+	low := m.rules.Scoring == Penalty || m.rules.Scoring == WinnerCountDown
 	better := func(a, b int) bool {
-		switch m.rules.Scoring {
-		case Penalty, WinnerCountDown:
+		if low {
 			return m.scores[a] < m.scores[b]
-		default:
-			return m.scores[a] > m.scores[b]
 		}
+		return m.scores[a] > m.scores[b]
 	}
 	var seats []int
 	for s := 0; s < m.n; s++ {
@@ -257,16 +359,34 @@ func (m *Match) Ranking() []Standing {
 		}
 	}
 	var out []Standing
-	for i, s := range seats {
-		place := i + 1
-		if i > 0 && m.scores[s] == m.scores[seats[i-1]] {
-			place = out[i-1].Place
+	push := func(s int, left bool) {
+		place := len(out) + 1
+		if k := len(out) - 1; k >= 0 {
+			p := out[k].Seat
+			if left && m.sameSide(s, p) || !left && m.active[p] && m.scores[s] == m.scores[p] {
+				place = out[k].Place
+			}
 		}
 		out = append(out, Standing{Seat: s, Score: m.scores[s], Place: place})
 	}
-	for i := len(m.left) - 1; i >= 0; i-- {
-		s := m.left[i]
-		out = append(out, Standing{Seat: s, Score: m.scores[s], Place: len(out) + 1})
+	finishedFirst := m.rules.Scoring == WinnerCountDown
+	if finishedFirst {
+		for _, s := range m.left {
+			push(s, true)
+		}
+	}
+	for _, s := range seats {
+		push(s, false)
+	}
+	if !finishedFirst {
+		for i := len(m.left) - 1; i >= 0; i-- {
+			push(m.left[i], true)
+		}
+	}
+	if lim := m.rules.PrizeLimit(); lim > 0 {
+		for i := range out {
+			out[i].Prize = out[i].Place == 1 || out[i].Score < lim
+		}
 	}
 	return out
 }
@@ -277,10 +397,13 @@ func (m *Match) Hash() [32]byte {
 	return sha256.Sum256(m.AppendState(nil))
 }
 
+// StateLabel opens the state encoding; it names the encoding's version.
+const StateLabel = "okey/state/v2"
+
 // AppendState appends the canonical encoding of the public state, the input
-// of Hash. The encoding is specified in protocol.md ("State hash").
+// of Hash. The encoding is specified field by field in protocol.md 3.5.
 func (m *Match) AppendState(b []byte) []byte {
-	b = append(b, "okey/state/v1"...)
+	b = append(b, StateLabel...)
 	b = appendString(b, m.rules.String())
 	b = append(b, byte(m.n), byte(m.dealer))
 	b = binary.BigEndian.AppendUint32(b, uint32(m.hands))
@@ -290,11 +413,12 @@ func (m *Match) AppendState(b []byte) []byte {
 	}
 	b = appendInts(b, m.left)
 	b = appendBool(b, m.over)
+	b = appendBool(b, m.settled)
 	return m.hand.appendState(b)
 }
 
 func (h *Hand) appendState(b []byte) []byte {
-	b = append(b, byte(h.phase), byte(h.dealer))
+	b = append(b, byte(h.phase))
 	b = appendInts(b, h.seats)
 	b = appendInts(b, h.order)
 	b = appendInts(b, h.dice)
@@ -309,7 +433,6 @@ func (h *Hand) appendState(b []byte) []byte {
 		b = appendSlots(b, h.racks[s])
 		b = appendSlots(b, h.piles[s])
 		b = appendBool(b, h.hasDrawn[s])
-		b = appendBool(b, h.shown[s])
 	}
 	for _, f := range h.public {
 		b = append(b, byte(f))
@@ -324,7 +447,8 @@ func (h *Hand) appendState(b []byte) []byte {
 	}
 	r := h.result
 	b = append(b, 1, byte(int8(r.Winner)), byte(r.Kind), byte(r.OneColour))
-	return appendBool(b, r.OkeyDiscard)
+	b = appendBool(b, r.OkeyDiscard)
+	return append(b, byte(int8(r.Upcard)))
 }
 
 func appendString(b []byte, s string) []byte {

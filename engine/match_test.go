@@ -237,9 +237,14 @@ func checkScores(t *testing.T, m *Match) {
 				if res.Winner >= 0 && !team(s, res.Winner) {
 					want[s] -= pts
 				}
-				for _, sh := range res.Shown {
-					if !team(s, sh) {
-						want[s]--
+				// classic: a hand with no winner gives no score, its
+				// gösterme included (unless stalemate-show); german's
+				// others-lose keeps the show it made at the start.
+				if res.Winner >= 0 || r.StalemateShow {
+					for _, sh := range res.Shown {
+						if !team(s, sh) {
+							want[s]--
+						}
 					}
 				}
 			case Penalty:
@@ -248,10 +253,11 @@ func checkScores(t *testing.T, m *Match) {
 				} else if s != res.Winner {
 					want[s] += pts
 				}
-				for _, sh := range res.Shown {
-					if s != sh {
-						want[s] += 10
-					}
+				if len(res.Shown) != 0 {
+					t.Fatalf("turkish-rummy: a gösterme by showing %v", res.Shown)
+				}
+				if res.Upcard >= 0 && s != res.Upcard {
+					want[s] += 10
 				}
 			case WinnerCountDown:
 				if res.Winner >= 0 && team(s, res.Winner) {
@@ -293,7 +299,7 @@ func checkScores(t *testing.T, m *Match) {
 
 func TestMatchEndsAtZero(t *testing.T) {
 	r := MustRuleset("classic", "")
-	m := playMatch(t, r, 2, 7, 200)
+	m, _ := playGreedy(t, r, 2, 7, 200)
 	if !m.Over() {
 		t.Fatalf("classic 2-player match did not end in 200 hands; scores %v", m.Scores())
 	}
@@ -312,7 +318,9 @@ func TestMatchEndsAtZero(t *testing.T) {
 func TestRulesetOptionsRoundTrip(t *testing.T) {
 	for _, s := range []string{"classic", "classic:indicator-last,leave-at-zero,one-colour=red-black",
 		"classic:deal=simple,partnerships", "turkish-rummy:rounds=1", "german:strokes", "german:no-partnerships,rounds=7",
-		"classic:points=4", "german:points=6,rounds=3", "classic:timer=30", "turkish-rummy:rounds=1,timer=600"} {
+		"classic:points=4", "german:points=6,rounds=3", "classic:timer=30", "turkish-rummy:rounds=1,timer=600",
+		"classic:stalemate-show", "classic:no-gosterme,partnerships", "german:leave-at-zero", "german:others-lose",
+		"german:leave-at-zero,no-partnerships,others-lose,points=9,rounds=12", "german:rounds=99"} {
 		r, err := ParseRuleset(s)
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
@@ -325,7 +333,11 @@ func TestRulesetOptionsRoundTrip(t *testing.T) {
 			t.Errorf("%s: round trip differs", s)
 		}
 	}
-	for _, bad := range []string{"poker", "classic:rounds=3", "turkish-rummy:rounds=2", "classic:one-colour=green", "german:leave-at-zero", "classic:bogus",
+	for _, bad := range []string{"poker", "classic:rounds=3", "turkish-rummy:rounds=2", "classic:one-colour=green", "turkish-rummy:leave-at-zero", "classic:bogus",
+		// one strict integer parser for rounds, points and timer
+		"german:rounds=+5", "german:rounds=05", "german:rounds=0", "german:rounds=100", "german:rounds=", "turkish-rummy:rounds=01",
+		"german:stalemate-show", "german:no-gosterme", "classic:others-lose", "german:others-lose,strokes", "german:leave-at-zero,strokes",
+		"turkish-rummy:no-gosterme", "classic:stalemate-show=1",
 		"classic:points=0", "classic:points=100", "classic:points=04", "german:points=5,strokes", "turkish-rummy:points=5",
 		"classic:timer=4", "classic:timer=601", "classic:timer=x", "classic:timer"} {
 		if _, err := ParseRuleset(bad); err == nil {

@@ -6,7 +6,8 @@ import "testing"
 // prints to a canonical form that parses back to the same ruleset.
 func FuzzParseRuleset(f *testing.F) {
 	for _, s := range []string{"classic", "classic:points=4,timer=30", "turkish-rummy:rounds=1", "german:strokes,rounds=7",
-		"classic:deal=simple,indicator-last,leave-at-zero,one-colour=red-black,partnerships", "german:no-partnerships", "x:y=z,,"} {
+		"classic:deal=simple,indicator-last,leave-at-zero,one-colour=red-black,partnerships", "german:no-partnerships", "x:y=z,,",
+		"classic:no-gosterme,stalemate-show", "german:leave-at-zero,others-lose,points=3", "german:rounds=05"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

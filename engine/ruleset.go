@@ -77,7 +77,16 @@ type Ruleset struct {
 	PairsPoints     int
 	OkeyDiscardMult int // multiplier for finishing with an okey discard (classic 2)
 	OkeyDiscardFlat int // points for an okey discard when not a multiplier (penalty 40)
-	GostermePoints  int // what showing the indicator's twin is worth
+	GostermePoints  int // what showing the indicator's twin is worth (0: no gösterme)
+	// StalemateShow: a gösterme scores in a hand that ends with no winner
+	// (german; classic's option stalemate-show). Classic's text: a hand with
+	// no winner gives no score, so by default its gösterme counts only when
+	// someone wins.
+	StalemateShow bool
+	// UpcardPoints is turkish-rummy's upcard bonus: after the hand's audit,
+	// the opponents of the seat dealt the indicator's twin each get these
+	// penalty points (no show needed; Match.Settle applies it).
+	UpcardPoints    int
 	StalematePoints int // penalty to everyone when the stock runs out
 	OneColour       OneColour
 	Partnerships    bool
@@ -98,7 +107,10 @@ var Presets = []string{"classic", "turkish-rummy", "german"}
 // Options each preset accepts, with their meaning, for usage texts.
 var OptionHelp = []struct{ Name, Presets, Help string }{
 	{"partnerships", "classic, german", "opposite players (4 players) share a score"},
-	{"leave-at-zero", "classic", "a player at 0 or less leaves; the rest play on"},
+	{"leave-at-zero", "classic, german", "a side at 0 or less leaves; the rest play on (german: for the places)"},
+	{"stalemate-show", "classic", "a gösterme scores even when the hand ends with no winner"},
+	{"no-gosterme", "classic", "no gösterme (okey-rules.txt's tournament scoring)"},
+	{"others-lose", "german", "winners keep their points, the others lose them; most points wins; ends at 0"},
 	{"one-colour=any|red-black", "classic", "a one-colour win scores double"},
 	{"indicator-last", "classic", "the face-up tile is the last tile of the stock"},
 	{"deal=stacks|simple", "classic", "the traditional stack deal or the simple deal"},
@@ -120,16 +132,16 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			GostermePoints: 1}
 	case "turkish-rummy":
 		r = Ruleset{Preset: preset, MinPlayers: 2, MaxPlayers: 4, Deal: DealDrawOrder, HandSize: 14,
-			Scoring: Penalty, WinPoints: 20, PairsPoints: 40, OkeyDiscardFlat: 40, GostermePoints: 10,
+			Scoring: Penalty, WinPoints: 20, PairsPoints: 40, OkeyDiscardFlat: 40, UpcardPoints: 10,
 			StalematePoints: 10, Rounds: 3}
 	case "german":
 		r = Ruleset{Preset: preset, MinPlayers: 2, MaxPlayers: 4, Deal: DealGerman, HandSize: 13,
 			PairsNoDiscard: true, Scoring: WinnerCountDown, StartScore: 20, WinPoints: 2, PairsPoints: 4,
-			OkeyDiscardFlat: 4, GostermePoints: 1, Partnerships: true}
+			OkeyDiscardFlat: 4, GostermePoints: 1, StalemateShow: true, Partnerships: true}
 	default:
 		return Ruleset{}, fmt.Errorf("engine: unknown preset %q (have %s)", preset, strings.Join(Presets, ", "))
 	}
-	points := 0
+	points, othersLose := 0, false
 	for _, opt := range strings.Split(options, ",") {
 		opt = strings.TrimSpace(opt)
 		if opt == "" {
@@ -142,8 +154,14 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			r.Partnerships = true
 		case name == "no-partnerships" && !hasVal && preset == "german":
 			r.Partnerships = false
-		case name == "leave-at-zero" && !hasVal && preset == "classic":
+		case name == "leave-at-zero" && !hasVal && (preset == "classic" || preset == "german"):
 			r.LeaveAtZero = true
+		case name == "stalemate-show" && !hasVal && preset == "classic":
+			r.StalemateShow = true
+		case name == "no-gosterme" && !hasVal && preset == "classic":
+			r.GostermePoints = 0
+		case name == "others-lose" && !hasVal && preset == "german":
+			othersLose = true
 		case name == "one-colour" && preset == "classic":
 			switch val {
 			case "any":
@@ -165,8 +183,8 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 				return Ruleset{}, fmt.Errorf("engine: option %q: want deal=stacks or deal=simple", opt)
 			}
 		case name == "rounds" && (preset == "turkish-rummy" || preset == "german"):
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 || n > 99 || (preset == "turkish-rummy" && n != 1 && n != 3) {
+			n, ok := canonicalInt(val, 1, 99)
+			if !ok || (preset == "turkish-rummy" && n != 1 && n != 3) {
 				return Ruleset{}, fmt.Errorf("engine: option %q: bad number of rounds", opt)
 			}
 			r.Rounds = n
@@ -193,6 +211,15 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			return Ruleset{}, bad()
 		}
 	}
+	if r.Scoring == Strokes && r.LeaveAtZero {
+		return Ruleset{}, fmt.Errorf("engine: option leave-at-zero does not go with strokes")
+	}
+	if othersLose {
+		if r.Scoring == Strokes {
+			return Ruleset{}, fmt.Errorf("engine: option others-lose does not go with strokes")
+		}
+		r.Scoring = CountDown
+	}
 	if points != 0 {
 		if r.Scoring == Strokes {
 			return Ruleset{}, fmt.Errorf("engine: option points does not go with strokes")
@@ -203,7 +230,8 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 }
 
 // canonicalInt parses a decimal in [lo, hi] written without sign or
-// leading zeros (one spelling per value, as the canonical form needs).
+// leading zeros (one spelling per value, as the canonical form needs): the
+// one parser of every numeric option (rounds, points, timer).
 func canonicalInt(s string, lo, hi int) (int, bool) {
 	n, err := strconv.Atoi(s)
 	return n, err == nil && n >= lo && n <= hi && strconv.Itoa(n) == s
@@ -232,6 +260,15 @@ func (r Ruleset) Options() string {
 	}
 	if r.LeaveAtZero {
 		opts = append(opts, "leave-at-zero")
+	}
+	if r.StalemateShow != base.StalemateShow {
+		opts = append(opts, "stalemate-show")
+	}
+	if r.GostermePoints != base.GostermePoints && r.Scoring != Strokes {
+		opts = append(opts, "no-gosterme")
+	}
+	if r.Scoring != base.Scoring && r.Scoring == CountDown {
+		opts = append(opts, "others-lose")
 	}
 	switch r.OneColour {
 	case OneColourAny:

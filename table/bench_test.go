@@ -92,7 +92,7 @@ func BenchmarkVerifyMatch(b *testing.B) {
 // tenHandTranscript plays a ten-hand match (german, rounds=10, 4 greedy players).
 func tenHandTranscript(b *testing.B) *Transcript {
 	b.Helper()
-	res, err := RunLocal(context.Background(), LocalOptions{Ruleset: "german:rounds=10",
+	res, err := RunLocal(context.Background(), LocalOptions{Ruleset: "german:points=99,rounds=10",
 		Movers: greedyMovers(b, 4, 10), Seed: 10, Withhold: 10 * time.Minute})
 	if err != nil {
 		b.Fatal(err)

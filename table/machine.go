@@ -786,6 +786,17 @@ func (m *Machine) finishAudit() error {
 			return nobody(fmt.Errorf("table: internal error: slot %d opened as %v, audit says %v", s, f, engine.Tile(tiles[s]).Face()))
 		}
 	}
+	// The audit reveals every dealt rack: the engine settles the hand (the
+	// turkish-rummy upcard bonus) from these public facts.
+	dealt := make([][]engine.Face, m.n)
+	for s := range dealt {
+		for _, sl := range h.Dealt(s) {
+			dealt[s] = append(dealt[s], engine.Tile(tiles[sl]).Face())
+		}
+	}
+	if err := m.match.Settle(dealt); err != nil {
+		return fmt.Errorf("table: internal error: settle: %w", err)
+	}
 	res, _ := h.Result()
 	m.log = append(m.log, HandLog{Hand: m.hand, Result: res, Scores: m.match.Scores(), Tiles: tiles})
 	if m.match.Over() {
