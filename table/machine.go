@@ -795,7 +795,7 @@ func (m *Machine) finishAudit() error {
 		}
 	}
 	if err := m.match.Settle(dealt); err != nil {
-		return fmt.Errorf("table: internal error: settle: %w", err)
+		return nobody(fmt.Errorf("table: internal error: settle: %w", err))
 	}
 	res, _ := h.Result()
 	m.log = append(m.log, HandLog{Hand: m.hand, Result: res, Scores: m.match.Scores(), Tiles: tiles})
