@@ -194,7 +194,8 @@ func (g *Game101) appendState(b []byte) []byte {
 	for s := 0; s < g.n; s++ {
 		b = appendSlots(b, g.racks[s])
 		b = appendSlots(b, g.piles[s])
-		b = append(b, byte(g.opened[s]), byte(int8(g.openedAt[s])))
+		b = append(b, byte(g.opened[s]))
+		b = appendI32(b, g.openedAt[s])
 	}
 	for _, f := range g.public {
 		b = append(b, byte(f))
