@@ -903,3 +903,26 @@ func LayAction101(seat int, slots []Slot, faces []Face, groups []Group) (Action1
 	}
 	return a, true
 }
+
+// Face101 returns the face of slot s as the view's seat knows it in a 101
+// round: public faces first, then its private ones; NoFace when unknown.
+func (v *View) Face101(g *Game101, s Slot) Face {
+	if f := g.PublicFace(s); f != NoFace {
+		return f
+	}
+	if int(s) < DeckSize {
+		return v.known[s]
+	}
+	return NoFace
+}
+
+// Rack101 returns the seat's rack slots and their faces in a 101 round
+// (NoFace where a face has not been opened to it).
+func (v *View) Rack101(g *Game101) ([]Slot, []Face) {
+	slots := g.Rack(v.Seat)
+	faces := make([]Face, len(slots))
+	for i, s := range slots {
+		faces[i] = v.Face101(g, s)
+	}
+	return slots, faces
+}

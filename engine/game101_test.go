@@ -493,3 +493,21 @@ func TestRuleset101(t *testing.T) {
 		t.Error("partnerships with 3 players")
 	}
 }
+
+// TestView101: a seat's view knows its own rack and the public faces.
+func TestView101(t *testing.T) {
+	rg := newRig101(t, "101", 2, 0, deal101{racks: []string{"Y8"}, indicator: "Y1", bank: "Y9"})
+	v := NewView(1)
+	for _, s := range rg.g().Rack(1) {
+		v.Learn(s, rg.deck[s])
+	}
+	slots, faces := v.Rack101(rg.g())
+	if len(slots) != 21 || slices.Contains(faces, NoFace) {
+		t.Fatalf("rack %v %v", slots, faces)
+	}
+	rg.ok(rg.discard(0, "Y8"))
+	pile := rg.g().Pile(0)
+	if v.Face101(rg.g(), pile[0]) != MustParseFaces("Y8")[0] || v.Face101(rg.g(), rg.g().Rack(0)[0]) != NoFace {
+		t.Fatal("view: public or private faces wrong")
+	}
+}
