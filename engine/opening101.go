@@ -195,6 +195,8 @@ type openDP struct {
 	// avail[n][c]: plain tiles of number n in colours c..3.
 	avail [15][NumColours + 1]int8
 	lb    int32 // the best value of a complete layout seen at a closed number
+	// sf[c][n][t1|t2<<2]: shortfall(c, n, t1, t2), precomputed.
+	sf [NumColours][14][16]int8
 }
 
 func (d *openDP) init(okey Face, rack []Face, must Face) {
@@ -216,6 +218,13 @@ func (d *openDP) init(okey Face, rack []Face, must Face) {
 			d.must = okey
 		} else {
 			d.must = natural(okey, must)
+		}
+	}
+	for c := 0; c < NumColours; c++ {
+		for n := 1; n <= 13; n++ {
+			for t := 0; t < 16; t++ {
+				d.sf[c][n][t] = int8(d.shortfall(c, n, t&3, t>>2))
+			}
 		}
 	}
 	for n := 13; n >= 1; n-- {
@@ -351,7 +360,7 @@ func (d *openDP) colourStep(from, n, c int) {
 			if c2 == 1 {
 				n2 = min(t2+1, 3)
 			}
-			sf := d.shortfall(c, n, n1, n2)
+			sf := int(d.sf[c][n][n1|n2<<2])
 			if sf < 0 || jok+jn+sf > jokers {
 				continue
 			}
