@@ -357,6 +357,24 @@ func (g *Game101) Fits(f Face) bool {
 	return false
 }
 
+// AddTargets returns, in table order, the melds a tile of face f could be
+// added to now and the melds holding an okey it could replace (for hints
+// and bots; whether the player may do so depends on having opened).
+func (g *Game101) AddTargets(f Face) (add, swap []int) {
+	if f == NoFace || !f.Valid() || f == g.okey {
+		return nil, nil
+	}
+	f = natural(g.okey, f)
+	for i := range g.melds {
+		if fits101(&g.melds[i], f, false, g.IsOkeySlot) {
+			add = append(add, i)
+		} else if !g.opt.NoJokerSwap && fits101(&g.melds[i], f, true, g.IsOkeySlot) {
+			swap = append(swap, i)
+		}
+	}
+	return add, swap
+}
+
 // Apply applies one action. On error the round is unchanged and the error
 // wraps the rule broken.
 func (g *Game101) Apply(a Action101) error {

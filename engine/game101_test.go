@@ -464,9 +464,19 @@ func TestFits101(t *testing.T) {
 		{"B5", true}, {"R8", false}, {"K13", false}, {"R1", false}, {"Y5", false}, {"FJ", false}, {"Y2", false},
 		{"Y12", false}, {"R6", false},
 	} {
-		if got := g.Fits(MustParseFaces(c.tile)[0]); got != c.fits {
+		f := MustParseFaces(c.tile)[0]
+		if got := g.Fits(f); got != c.fits {
 			t.Errorf("Fits(%s) = %v, want %v", c.tile, got, c.fits)
 		}
+		if add, swap := g.AddTargets(f); (len(add)+len(swap) > 0) != c.fits {
+			t.Errorf("AddTargets(%s) = %v %v", c.tile, add, swap)
+		}
+	}
+	if add, swap := g.AddTargets(MustParseFaces("B3")[0]); len(add) != 0 || !slices.Equal(swap, []int{3}) {
+		t.Errorf("AddTargets(B3) = %v %v, want a swap in meld 3", add, swap)
+	}
+	if add, _ := g.AddTargets(MustParseFaces("B9")[0]); !slices.Equal(add, []int{1}) {
+		t.Errorf("AddTargets(B9) = %v, want meld 1", add)
 	}
 }
 
