@@ -357,7 +357,6 @@ func TestRules101(t *testing.T) {
 	rg.refused(rg.lay(1, "K1 K2 K3 | R5 Y5 K5 FJ"), ErrKeepTile)
 	rg.refused(rg.lay(1, "R5 Y5 K5 FJ"), ErrMeld)
 	rg.refused(rg.lay(1, "R5 Y5 K5 FJ=K5"), ErrMeld)
-	// Swap: the okey (B3) back to the rack for a real B3: seat 1 has none.
 	rg.ok(rg.discard(1, "K1"))
 	if p := rg.g().Penalties(); len(p) != 0 {
 		t.Fatalf("penalties %v", p)

@@ -157,7 +157,7 @@ func sortMeld(tiles []Slot, as []Face) {
 // fits101 reports whether a tile playing as face f could be added to a
 // meld (a set of three without f's colour, a run one short of f at either
 // end) or, when swap is true, could replace an okey in it that stands for f.
-// okeySlot reports whether a slot of the meld holds an okey.
+// isOkey reports whether a slot of the meld holds an okey.
 func fits101(m *Meld, f Face, swap bool, isOkey func(Slot) bool) bool {
 	if f >= FalseJoker {
 		return false
