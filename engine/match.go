@@ -25,6 +25,9 @@ type Match struct {
 // NewMatch starts a match of n players; firstDealer comes from the table's
 // commit-reveal choice. The first hand starts at once.
 func NewMatch(r Ruleset, n, firstDealer int) (*Match, error) {
+	if r.Preset == Preset101 {
+		return nil, fmt.Errorf("%w: preset %s is played by Match101", ErrPreset, Preset101)
+	}
 	if err := r.CheckPlayers(n); err != nil {
 		return nil, err
 	}

@@ -99,6 +99,9 @@ type Ruleset struct {
 	// terminal UI moves for a player whose time is up), so it never decides
 	// a step's validity.
 	TurnSeconds int
+	// Game101 holds the options of Okey 101 (preset 101; zero otherwise).
+	// Preset 101 is played by Match101, not Match (game101.go).
+	Game101 Options101
 }
 
 // Presets lists the preset names in a fixed order.
@@ -138,8 +141,10 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 		r = Ruleset{Preset: preset, MinPlayers: 2, MaxPlayers: 4, Deal: DealGerman, HandSize: 13,
 			PairsNoDiscard: true, Scoring: WinnerCountDown, StartScore: 20, WinPoints: 2, PairsPoints: 4,
 			OkeyDiscardFlat: 4, GostermePoints: 1, StalemateShow: true, Partnerships: true}
+	case Preset101:
+		return newRuleset101(options)
 	default:
-		return Ruleset{}, fmt.Errorf("engine: unknown preset %q (have %s)", preset, strings.Join(Presets, ", "))
+		return Ruleset{}, fmt.Errorf("engine: unknown preset %q (have %s, %s)", preset, strings.Join(Presets, ", "), Preset101)
 	}
 	points, othersLose := 0, false
 	for _, opt := range strings.Split(options, ",") {
@@ -249,6 +254,9 @@ func MustRuleset(preset, options string) Ruleset {
 // Options returns the canonical option string: the options that differ from
 // the preset's defaults, sorted. NewRuleset(r.Preset, r.Options()) == r.
 func (r Ruleset) Options() string {
+	if r.Preset == Preset101 {
+		return r.options101()
+	}
 	base := MustRuleset(r.Preset, "")
 	var opts []string
 	if r.Partnerships != base.Partnerships {

@@ -16,8 +16,8 @@ func init() {
 	register(command{name: "analyze", summary: "analyse a hand: winning or not, arrangement, discards, distance", run: runAnalyze})
 }
 
-const analyzeUsage = `usage: okey analyze [--json] --indicator TILE TILE...
-       okey analyze < LINES
+const analyzeUsage = `usage: okey analyze [--preset RULESET] [--json] --indicator TILE TILE...
+       okey analyze [--preset RULESET] < LINES
 
 Analyse a hand of 14 or 15 tiles in notation (R, Y, B, K + 1..13, FJ for a
 false joker; any case). The indicator is the face-up tile: the okey is the
@@ -38,6 +38,14 @@ JSON fields: indicator, okey, tiles; for 14 tiles winning, kind ("groups",
 "pairs" or null), groups (lists of tiles, an okey shown as its face; empty
 when not winning), distance; for 15 tiles winning_discards (sorted).
 
+With --preset 101 (Okey 101) a rack of 1 to 22 tiles gets its best
+opening instead: the most points in sets and runs (no 13-1 in 101) and
+whether they reach 101, the most doubles and whether they reach five; with
+--taken TILE the opening must use that tile (the discard just taken). JSON
+fields: preset, indicator, okey, tiles, value, groups (an okey written
+OKEY=FACE for the face it stands for), reaches_101, doubles, pairs,
+five_doubles, opens.
+
 Exit status: 0 when every hand was analysed (winning or not) and in batch
 mode; 2 for bad usage or a bad hand on the command line.
 
@@ -49,6 +57,8 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	indicator := fs.String("indicator", "", "the indicator `tile` (the okey is the next number of its colour)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a report")
+	preset := fs.String("preset", "classic", "the `ruleset`, preset[:options]: 101 analyses openings")
+	taken := fs.String("taken", "", "101: the `tile` the opening must use (the discard just taken)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, analyzeUsage)
 		fs.PrintDefaults()
@@ -57,6 +67,18 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	rules, perr := engine.ParseRuleset(*preset)
+	if perr != nil {
+		fmt.Fprintf(stderr, "okey: analyze: %v\n", trimEngine(perr))
+		return 2
+	}
+	if rules.Preset == engine.Preset101 {
+		return runAnalyze101(rules, *indicator, *taken, *asJSON, fs.Args(), stdin, stdout, stderr)
+	}
+	if *taken != "" {
+		fmt.Fprintln(stderr, "okey: analyze: --taken is for --preset 101")
 		return 2
 	}
 	if fs.NArg() == 0 {

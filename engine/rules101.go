@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Preset101 is the name of the Okey 101 preset (okey-classic.txt, "Okey
+// 101"): melds laid on the table, an opening of 101 points or five doubles,
+// penalty points, lowest total after a fixed number of rounds wins.
+const Preset101 = "101"
+
+// Rounds101 lists the numbers of rounds a 101 match may have; the default is
+// Default101Rounds.
+var Rounds101 = []int{3, 5, 7, 9, 11}
+
+// Default101Rounds is the number of rounds when the ruleset names none.
+const Default101Rounds = 5
+
+// Options101 are the choices of Okey 101 where okey-classic.txt is silent or
+// where common practice differs. The zero value is the default reading
+// (protocol.md 3.6): each field is another reading, named as an option.
+type Options101 struct {
+	// NoJokerDoubles (no-joker-doubles): a double is two tiles playing as
+	// their own face; an okey may not stand for another face in a double.
+	NoJokerDoubles bool
+	// NoJokerSwap (no-joker-swap): an okey laid on the table stays there.
+	NoJokerSwap bool
+	// SwapBeforeOpen (swap-before-open): a player who has not opened may
+	// take an okey off the table by laying the tile it stands for.
+	SwapBeforeOpen bool
+	// FinishJokerPenalty (finish-joker-penalty): an okey as the finishing
+	// discard costs the 101 of a discarded okey too.
+	FinishJokerPenalty bool
+	// JokerFinishSingleSums (joker-finish-single-sums): a finish with an
+	// okey doubles the finisher's points and the unopened players' 202, but
+	// not the opened players' sums.
+	JokerFinishSingleSums bool
+	// UnopenedJokerPenalty (unopened-joker-penalty): an okey left in an
+	// unopened hand costs 101 on top of the 202.
+	UnopenedJokerPenalty bool
+	// NoCancel (no-cancel): a round where every player opened with doubles
+	// is played on, not cancelled.
+	NoCancel bool
+}
+
+// OptionHelp101 lists the options of preset 101, for usage texts.
+var OptionHelp101 = []struct{ Name, Help string }{
+	{"rounds=N", "the match has N rounds: 3, 5, 7, 9 or 11 (default 5)"},
+	{"partnerships", "opposite players (4 players) add their totals as a team"},
+	{"timer=S", "a turn timer of S seconds (5-600)"},
+	{"no-joker-doubles", "an okey may not stand for another tile in a double"},
+	{"no-joker-swap", "an okey laid on the table may not be replaced by the tile it stands for"},
+	{"swap-before-open", "a player who has not opened may replace an okey on the table"},
+	{"finish-joker-penalty", "an okey as the finishing discard also costs 101"},
+	{"joker-finish-single-sums", "an okey finish doubles 101 and 202, not the opened players' sums"},
+	{"unopened-joker-penalty", "an okey left in an unopened hand costs 101 on top of 202"},
+	{"no-cancel", "a round where everyone opened with doubles is played on, not cancelled"},
+}
+
+// flags101 maps the boolean option names to their fields, in name order.
+func flags101(o *Options101) []struct {
+	name string
+	p    *bool
+} {
+	return []struct {
+		name string
+		p    *bool
+	}{
+		{"finish-joker-penalty", &o.FinishJokerPenalty},
+		{"joker-finish-single-sums", &o.JokerFinishSingleSums},
+		{"no-cancel", &o.NoCancel},
+		{"no-joker-doubles", &o.NoJokerDoubles},
+		{"no-joker-swap", &o.NoJokerSwap},
+		{"swap-before-open", &o.SwapBeforeOpen},
+		{"unopened-joker-penalty", &o.UnopenedJokerPenalty},
+	}
+}
+
+// newRuleset101 builds preset 101 with options (NewRuleset's case).
+func newRuleset101(options string) (Ruleset, error) {
+	r := Ruleset{Preset: Preset101, MinPlayers: 2, MaxPlayers: 4, Deal: DealSimple, HandSize: 21,
+		Scoring: Penalty, WinPoints: 101, Rounds: Default101Rounds}
+	seen := map[string]bool{}
+	for _, opt := range strings.Split(options, ",") {
+		opt = strings.TrimSpace(opt)
+		if opt == "" {
+			continue
+		}
+		name, val, hasVal := strings.Cut(opt, "=")
+		if seen[name] {
+			return Ruleset{}, fmt.Errorf("engine: option %q given twice", name)
+		}
+		seen[name] = true
+		switch {
+		case name == "rounds":
+			n, ok := canonicalInt(val, 3, 11)
+			if !ok || n%2 == 0 {
+				return Ruleset{}, fmt.Errorf("engine: option %q: want rounds=3, 5, 7, 9 or 11", opt)
+			}
+			r.Rounds = n
+		case name == "timer":
+			n, ok := canonicalInt(val, 5, 600)
+			if !ok {
+				return Ruleset{}, fmt.Errorf("engine: option %q: want timer=5..600 (seconds)", opt)
+			}
+			r.TurnSeconds = n
+		case name == "partnerships" && !hasVal:
+			r.Partnerships = true
+		default:
+			found := false
+			for _, f := range flags101(&r.Game101) {
+				if f.name == name && !hasVal {
+					*f.p, found = true, true
+				}
+			}
+			if !found {
+				return Ruleset{}, fmt.Errorf("engine: option %q does not apply to preset %s", opt, Preset101)
+			}
+		}
+	}
+	return r, nil
+}
+
+// options101 is Options for preset 101: the options that differ from the
+// defaults, sorted bytewise.
+func (r Ruleset) options101() string {
+	var opts []string
+	if r.Rounds != Default101Rounds {
+		opts = append(opts, "rounds="+strconv.Itoa(r.Rounds))
+	}
+	if r.TurnSeconds != 0 {
+		opts = append(opts, "timer="+strconv.Itoa(r.TurnSeconds))
+	}
+	if r.Partnerships {
+		opts = append(opts, "partnerships")
+	}
+	o := r.Game101
+	for _, f := range flags101(&o) {
+		if *f.p {
+			opts = append(opts, f.name)
+		}
+	}
+	sort.Strings(opts)
+	return strings.Join(opts, ",")
+}
