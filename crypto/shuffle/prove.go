@@ -66,7 +66,7 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 	// scalars e_j are public, so a variable-time multiplication leaks
 	// nothing (its time depends on the scalars, not on the points).
 	rM := nonce("r-m", 0)
-	cM := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(e, gperm)
+	cM := varTimeMSM(e, gperm)
 	cM.Add(cM, ristretto255.NewIdentityElement().ScalarMult(rM, H))
 	h2 := roundDigest(h1, 2, cM.Bytes())
 	y := group.NewTranscript(LabelY).Bytes(h2[:]).Scalar()
@@ -111,12 +111,12 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 	}
 	// Four constant-time multi-scalar multiplications, two per core: K and
 	// C_d on one, C_low, C_mid and K3 on the other.
+	p := varTimeMSM(f, in) // P = <f, In>: public scalars and points
 	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
 	par.For(5, 1, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			switch j {
-			case 0: // K = <d, Out> - rho*P, P = <f, In> (public: variable time)
-				p := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(f, in)
+			case 0: // K = <d, Out> - rho*P
 				cK = commit(out, p, d, ristretto255.NewScalar().Negate(rho))
 			case 1:
 				cD = commit(G, H, d, rD)

@@ -59,7 +59,15 @@ func Verify(st *Statement, proof []byte) error {
 		return err
 	}
 	sc, pts := p.terms(st)
-	// One multi-scalar multiplication, split in two halves run on two cores.
+	if varTimeMSM(sc, pts).Equal(ristretto255.NewIdentityElement()) != 1 {
+		return ErrInvalidProof
+	}
+	return nil
+}
+
+// varTimeMSM returns sum sc[i]*pts[i] in variable time (public scalars
+// only), as two halves computed on two cores.
+func varTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
 	half := len(sc) / 2
 	parts := [2]*ristretto255.Element{}
 	par.For(2, 1, func(lo, hi int) {
@@ -68,10 +76,7 @@ func Verify(st *Statement, proof []byte) error {
 			parts[i] = ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc[a:b], pts[a:b])
 		}
 	})
-	if parts[0].Add(parts[0], parts[1]).Equal(ristretto255.NewIdentityElement()) != 1 {
-		return ErrInvalidProof
-	}
-	return nil
+	return parts[0].Add(parts[0], parts[1])
 }
 
 // terms returns the scalars and points of the single multi-scalar
