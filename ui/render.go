@@ -617,7 +617,10 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 	}
 	row++
 	vst := st.Foreground(t.pal.Good).Bold(true)
-	if !m.Verified {
+	switch {
+	case m.Unfinished:
+		vst = st.Foreground(t.pal.Accent).Bold(true)
+	case !m.Verified:
 		vst = st.Foreground(t.pal.Bad).Bold(true)
 	}
 	if m.Verdict != "" {

@@ -200,7 +200,7 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 	if ok := hd.Okey(); ok.Valid() {
 		cx = drawSmall(scr, p, cx, row, ok, ok)
 	}
-	put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %d turns", hd.StockLen(), v.name(hd.Dealer()), hd.Turns()), dim)
+	put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %s", hd.StockLen(), v.name(hd.Dealer()), plural(hd.Turns(), "turn")), dim)
 	row += 2
 
 	turn := -1
@@ -233,10 +233,16 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		}
 		row += 2
 	}
-	// What happened: the lines of the frames so far, latest last.
+	// What happened in this hand: the lines of its frames so far, latest
+	// last, above the winning hand when the hand is won (two rows of its
+	// own, so that no log text runs into it).
 	logTop, logBottom := row, y+h-3
+	won := f.End != nil && f.End.Result.Winner >= 0
+	if won {
+		logBottom -= 2
+	}
 	var lines []Line
-	for i := v.at; i >= 0 && len(lines) < logBottom-logTop; i-- {
+	for i := v.at; i >= 0 && v.r.Frames[i].Hand == f.Hand && len(lines) < logBottom-logTop; i-- {
 		fl := v.r.Frames[i].Lines
 		for j := len(fl) - 1; j >= 0 && len(lines) < logBottom-logTop; j-- {
 			lines = append(lines, fl[j])
@@ -257,19 +263,16 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 			cx = put(scr, cx, logTop+i, x+w-1-cx, sp.Text, st)
 		}
 	}
-	if f.End != nil && f.End.Result.Winner >= 0 {
+	if won {
 		var gs [][]engine.Face
 		for _, g := range f.End.Result.Groups {
 			gs = append(gs, g.Tiles)
 		}
 		t := &TableView{pal: p}
-		put(scr, x+1, logBottom-2, 12, "winning hand", felt.Foreground(p.Good).Bold(true))
-		t.drawGroups(scr, x+14, logBottom-2, w-15, gs, hd.Okey())
+		put(scr, x+1, logBottom, 12, "winning hand", felt.Foreground(p.Good).Bold(true))
+		t.drawGroups(scr, x+14, logBottom, w-15, gs, hd.Okey())
 	}
-	vst := felt.Foreground(p.Good).Bold(true)
-	if !v.r.Report.Honest {
-		vst = felt.Foreground(p.Bad).Bold(true)
-	}
+	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
 	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
 	fill(scr, x, y+h-1, w, 1, bar)
 	put(scr, x+1, y+h-1, w-2, "right/n next  left/p back  down/pgdn next hand  up/pgup hand start  home end  q quit", bar)

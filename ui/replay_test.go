@@ -102,3 +102,88 @@ func TestReplay(t *testing.T) {
 		t.Fatal("q did not quit")
 	}
 }
+
+// TestReplayOfACutTranscript: a transcript that stops in the middle of a hand
+// (a player left) replays up to where it stops, says "unfinished, honest so
+// far" in the accent colour, never CHEATING, and the log shows only the
+// hand on screen.
+func TestReplayOfACutTranscript(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy", Movers: movers, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := res.Transcript(-1)
+	whole, err := LoadReplay(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut in the second hand, a few moves after its start.
+	second := -1
+	for i, f := range whole.Frames {
+		if f.Hand == 1 {
+			second = i
+			break
+		}
+	}
+	if second < 0 {
+		t.Fatal("no second hand")
+	}
+	cut := *full
+	cut.Chain = full.Chain[:whole.Frames[second].Step+1]
+	r, err := LoadReplay(&cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Report.Status() != table.StatusUnfinished {
+		t.Fatalf("a cut transcript verifies as %v", r.Report.Status())
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewReplayView(r, func() {})
+	v.SetRect(0, 0, 80, 24)
+	v.Seek(len(r.Frames) - 1)
+	scr.Clear()
+	v.Draw(scr)
+	scr.Show()
+	lines := screenLines(scr)
+	s := strings.Join(lines, "\n")
+	if !strings.Contains(s, "unfinished, honest so far") || strings.Contains(s, "CHEAT") {
+		t.Fatalf("the verdict of a cut transcript:\n%s", s)
+	}
+	if !strings.Contains(s, "hand 2") {
+		t.Fatalf("the replay does not reach the second hand:\n%s", s)
+	}
+	// The verdict line is drawn in the accent colour, not as a fault.
+	row := -1
+	for i, l := range lines {
+		if strings.Contains(l, "unfinished, honest so far") {
+			row = i
+		}
+	}
+	col := strings.Index(lines[row], "unfinished")
+	if _, _, style, _ := scr.GetContent(col, row); true {
+		if fg, _, _ := style.Decompose(); fg != Palette256.Accent {
+			t.Fatalf("the verdict's colour %v, want the accent %v", fg, Palette256.Accent)
+		}
+	}
+	// The log shows the second hand's moves only: no line of the first
+	// hand's end (its winner or "no winner") under the new deal.
+	for _, l := range whole.Frames[second-1].Lines {
+		var text strings.Builder
+		for _, sp := range l {
+			text.WriteString(sp.Text)
+		}
+		if tx := strings.TrimSpace(text.String()); len(tx) > 8 && strings.Contains(s, tx) {
+			t.Fatalf("the first hand's log line %q shows in the second hand:\n%s", tx, s)
+		}
+	}
+}

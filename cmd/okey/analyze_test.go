@@ -132,8 +132,8 @@ func TestAnalyzeErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args[1:], code, out, errs, tc.want)
 		}
 	}
-	if code, _, errs := runOkey(t, "", "analyze", "-h"); code != 0 || !strings.Contains(errs, "usage: okey analyze") {
-		t.Errorf("-h: exit %d, %q", code, errs)
+	if code, out, _ := runOkey(t, "", "analyze", "-h"); code != 0 || !strings.Contains(out, "usage: okey analyze") {
+		t.Errorf("-h: exit %d, %q", code, out)
 	}
 }
 

@@ -233,8 +233,8 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		g.Start(startNew)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "okey: no terminal to play at: %v\n", err)
+		return 2
 	}
 	var out *ui.LocalOutcome
 	if started.Load() {
@@ -252,9 +252,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		if out.Transcript != "" {
 			fmt.Fprintf(stdout, "okey: transcript %s (okey verify, okey replay)\n", out.Transcript)
 		}
-		if !out.Report.Honest {
-			return 1
-		}
+		return int(out.Report.Status()) // verify's exit status
 	case errors.Is(out.Err, ui.ErrQuit):
 		fmt.Fprintln(stdout, "okey: left the table; the match is saved: okey play --resume continues it")
 	case out.Err != nil:
@@ -333,8 +331,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	defer cancel()
 	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "okey: the network: %s\n", ui.Plain(err))
+		return 2
 	}
 	defer c.Close()
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
@@ -406,7 +404,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			c.Done(a)
 		}
 		end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
-			Ranking: o.Report.Ranking}
+			Unfinished: o.Report.Status() == table.StatusUnfinished,
+			Ranking:    o.Report.Ranking}
 		if err := o.Result.Ended(); err != nil {
 			end.Err = err
 		}
@@ -422,8 +421,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		lv.SetDefaultTimer(f.timer)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "okey: no terminal to play at: %v\n", err)
+		return 2
 	}
 	cancel()
 	lb.wait()
@@ -431,9 +430,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	defer mu.Unlock()
 	if played != nil {
 		fmt.Fprintf(stdout, "okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript)
-		if !played.Report.Honest {
-			return 1
-		}
+		return int(played.Report.Status()) // verify's exit status
 	}
 	return 0
 }

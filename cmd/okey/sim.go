@@ -14,6 +14,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
 )
 
 func init() {
@@ -54,9 +55,17 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: sim takes no arguments, got %q\n", fs.Arg(0))
 		return 2
 	}
+	if *games < 1 {
+		fmt.Fprintf(stderr, "okey: --games %d: want 1 or more matches\n", *games)
+		return 2
+	}
+	if *stall <= 0 {
+		fmt.Fprintf(stderr, "okey: --stall %v: want a positive duration\n", *stall)
+		return 2
+	}
 	rules, err := engine.ParseRuleset(*preset)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	if err := rules.CheckPlayers(*players); err != nil {
