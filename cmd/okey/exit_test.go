@@ -176,3 +176,29 @@ func FuzzParseTranscript(f *testing.F) {
 		}
 	})
 }
+
+// TestHelpRules: the rules of every preset, whole or one at a time, each
+// saying how it scores.
+func TestHelpRules(t *testing.T) {
+	code, all, _ := runOkey(t, "", "help", "rules")
+	if code != 0 {
+		t.Fatalf("help rules: exit %d", code)
+	}
+	for _, tc := range []struct{ preset, scores, other string }{
+		{"classic", "higher is better", "(`german`)"},
+		{"turkish-rummy", "lower is better", "(`classic`)"},
+		{"german", "lower is better", "(`turkish-rummy`)"},
+	} {
+		if !strings.Contains(all, "(`"+tc.preset+"`)") {
+			t.Errorf("help rules lacks %s", tc.preset)
+		}
+		code, out, errs := runOkey(t, "", "help", "rules", tc.preset)
+		if code != 0 || !strings.Contains(out, "(`"+tc.preset+"`)") || !strings.Contains(out, tc.scores) ||
+			strings.Contains(out, tc.other) || !strings.Contains(out, "## The tiles") {
+			t.Errorf("help rules %s: exit %d, %s\n%s", tc.preset, code, errs, out)
+		}
+	}
+	if code, _, errs := runOkey(t, "", "help", "rules", "poker"); code != 2 || !strings.Contains(errs, "unknown preset") {
+		t.Errorf("help rules poker: exit %d, %q", code, errs)
+	}
+}

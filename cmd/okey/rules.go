@@ -30,16 +30,29 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(engine.Presets, ", "))
 		return 2
 	}
-	for i, sec := range strings.SplitAfter(docs.Rules, "\n## ") {
+	for _, sec := range rulesSections(docs.Rules) {
 		head, _, _ := strings.Cut(sec, "\n")
-		preSection := strings.Contains(head, "`") // a preset's own section
-		if i == 0 || !preSection || strings.Contains(head, "`"+preset+"`") {
-			fmt.Fprint(stdout, strings.TrimSuffix(sec, "\n## "))
-			fmt.Fprint(stdout, "\n\n")
-			if i > 0 {
-				continue
-			}
+		if !strings.HasPrefix(head, "## ") || !strings.Contains(head, "(`") || strings.Contains(head, "(`"+preset+"`)") {
+			fmt.Fprint(stdout, sec)
 		}
 	}
 	return 0
+}
+
+// rulesSections cuts a markdown text before each "## " heading.
+func rulesSections(md string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(md); {
+		nl := strings.IndexByte(md[i:], '\n')
+		if strings.HasPrefix(md[i:], "## ") && i > start {
+			out = append(out, md[start:i])
+			start = i
+		}
+		if nl < 0 {
+			break
+		}
+		i += nl + 1
+	}
+	return append(out, md[start:])
 }
