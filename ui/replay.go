@@ -192,15 +192,22 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 	put(scr, x+1, y, w-2, fmt.Sprintf("okey replay  %s  hand %d  move %d/%d  message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
 
 	row := y + 2
-	cx := put(scr, x+1, row, 10, "face-up ", dim)
-	if _, ind := hd.Indicator(); ind != engine.NoFace {
-		cx = drawSmall(scr, p, cx, row, ind, engine.NoFace)
+	dealing := hd.Phase() < engine.PhasePlay
+	if dealing {
+		// Before the deal is done there is no indicator, stock or rack yet:
+		// say so rather than show empty ones.
+		put(scr, x+1, row, w-2, fmt.Sprintf("dealer %s: the tiles are being shuffled and dealt", v.name(hd.Dealer())), dim)
+	} else {
+		cx := put(scr, x+1, row, 10, "face-up ", dim)
+		if _, ind := hd.Indicator(); ind != engine.NoFace {
+			cx = drawSmall(scr, p, cx, row, ind, engine.NoFace)
+		}
+		cx = put(scr, cx+2, row, 6, "okey ", dim)
+		if ok := hd.Okey(); ok.Valid() {
+			cx = drawSmall(scr, p, cx, row, ok, ok)
+		}
+		put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %s", hd.StockLen(), v.name(hd.Dealer()), plural(hd.Turns(), "turn")), dim)
 	}
-	cx = put(scr, cx+2, row, 6, "okey ", dim)
-	if ok := hd.Okey(); ok.Valid() {
-		cx = drawSmall(scr, p, cx, row, ok, ok)
-	}
-	put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %s", hd.StockLen(), v.name(hd.Dealer()), plural(hd.Turns(), "turn")), dim)
 	row += 2
 
 	turn := -1
@@ -225,6 +232,9 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		}
 		row++
 		cx = x + 3
+		if dealing {
+			put(scr, cx, row, w-4, "(the rack is being dealt)", dim)
+		}
 		for _, fc := range v.rack(hd, seat) {
 			if cx+3 > x+w-1 {
 				break

@@ -187,3 +187,65 @@ func TestReplayOfACutTranscript(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayHandStartAndWinningLine: the first frame of a hand says the
+// tiles are being dealt (no empty racks, no "stock 0") under no log of the
+// hand before; the winning hand has a line of its own; counts read "1 turn".
+func TestReplayHandStartAndWinningLine(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy", Movers: movers, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadReplay(res.Transcript(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewReplayView(r, func() {})
+	v.SetRect(0, 0, 80, 24)
+	show := func(i int) []string {
+		v.Seek(i)
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		return screenLines(scr)
+	}
+	starts, wins := 0, 0
+	for i, f := range r.Frames {
+		lines := show(i)
+		s := strings.Join(lines, "\n")
+		if strings.Contains(s, " 1 turns") {
+			t.Errorf("frame %d says \"1 turns\":\n%s", i, s)
+		}
+		if i > 0 && r.Frames[i-1].Hand != f.Hand {
+			starts++
+			if !strings.Contains(s, "being shuffled and dealt") || strings.Contains(s, "stock 0") || strings.Contains(s, "wins with") {
+				t.Errorf("the first frame of hand %d:\n%s", f.Hand+1, s)
+			}
+		}
+		for _, l := range lines {
+			if at := strings.Index(l, "winning hand"); at >= 0 {
+				wins++
+				if rest := l[at:]; strings.Contains(rest, "discard") || strings.Contains(rest, "draws") || strings.Contains(rest, "wins") {
+					t.Errorf("frame %d: log text on the winning hand's line: %q", i, l)
+				}
+				if at > 0 && strings.TrimSpace(l[:at]) != "" {
+					t.Errorf("frame %d: text before the winning hand: %q", i, l)
+				}
+			}
+		}
+	}
+	if starts < 2 || wins < 1 {
+		t.Fatalf("%d hand starts, %d winning hands shown", starts, wins)
+	}
+}
