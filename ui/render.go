@@ -71,7 +71,12 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	if s != nil {
 		title += "  " + s.Ruleset
 		if s.Match != nil {
-			title += fmt.Sprintf("  hand %d", s.Match.HandNumber()+1)
+			hand := s.Match.HandNumber() + 1
+			if t.overlay == handOverlay && len(t.ends) > 0 {
+				// The panel of a hand that is over: its number, not the next.
+				hand = int(t.ends[0].Hand) + 1
+			}
+			title += fmt.Sprintf(" · hand %d", hand)
 			if r := s.Match.Rules().Rounds; r > 0 {
 				title += fmt.Sprintf("/%d", r)
 			}
@@ -116,6 +121,15 @@ func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
 		}
 		prev = prevSeat(h, s.Seat)
 	}
+	// "(gösterme)" after the points of a seat that showed the indicator's
+	// twin, in a column there only when someone did (not before the pile,
+	// where "shown B10" read as a tile shown).
+	showCol := 0
+	for seat := range s.Names {
+		if h != nil && h.Shown(seat) {
+			showCol = 11
+		}
+	}
 	for seat := range s.Names {
 		row := y + seat
 		st := felt
@@ -140,9 +154,9 @@ func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
 		}
 		cx += 9
 		if h != nil && h.Shown(seat) {
-			put(scr, cx, row, 5, "shown", felt.Foreground(p.Good))
+			put(scr, cx, row, showCol, "(gösterme)", felt.Foreground(p.Good))
 		}
-		cx += 6
+		cx += showCol + 1
 		if h == nil {
 			continue
 		}
@@ -230,7 +244,7 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 		seats := h.Seats()
 		info := []string{fmt.Sprintf("dealer %s", s.Name(h.Dealer())), fmt.Sprintf("%d players", len(seats))}
 		if h.Phase() == engine.PhasePlay {
-			info = append(info, fmt.Sprintf("%d turns", h.Turns()))
+			info = append(info, plural(h.Turns(), "turn"))
 		}
 		for i, l := range info {
 			put(scr, cx, y+i, x+w-cx-1, l, dim)
@@ -474,7 +488,9 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 	lines = append(lines,
 		struct{ k, v string }{"mouse", "click a tile: pick up / put down; double click: discard;"},
 		struct{ k, v string }{"", "click the stock: draw; the discard to take: take; your pile: discard"},
-		struct{ k, v string }{"", "you may look through your own pile and the one before you"})
+		struct{ k, v string }{"", "you may look through your own pile and the one before you"},
+		struct{ k, v string }{"piles", "+3 before a pile: 3 more tiles lie under the ones shown"},
+		struct{ k, v string }{"", "(gösterme): that player showed the indicator's twin"})
 	if secs := t.turnSeconds(); secs > 0 {
 		lines = append(lines, struct{ k, v string }{"timer", fmt.Sprintf("%d s a turn; when yours runs out the program draws, then discards", secs)},
 			struct{ k, v string }{"", "the tile the hint recommends (or declares the win it sees)"})

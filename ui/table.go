@@ -136,6 +136,8 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		t.handKey = int(s.Hand) + 1
 		t.hint = nil
 		t.laidOut = false
+		// The last hand's message (a refusal, a hint) does not carry over.
+		t.msg, t.msgBad = "", false
 	}
 	slots, faces := s.View.Rack(h)
 	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {

@@ -509,3 +509,33 @@ func TestEventsLog(t *testing.T) {
 		t.Fatalf("events %v", lines)
 	}
 }
+
+// TestWording: counts agree with their number, the help explains the "+N"
+// before a pile, and no text has double spaces inside it (issue 15,
+// point 13).
+func TestWording(t *testing.T) {
+	s := fixture(t, "K4", winningRack)
+	next := *s
+	next.Match = s.Match.Clone()
+	slot := s.Match.Hand().Rack(0)[0]
+	r13, _ := engine.ParseFace("R13")
+	if err := next.Match.Apply(engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: slot,
+		Faces: []engine.SlotFace{{Slot: slot, Face: r13}}}); err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, &next, Palette256)
+	scr := hs.screen()
+	if n := next.Match.Hand().Turns(); n != 1 {
+		t.Fatalf("the fixture has %d turns after one discard, want 1", n)
+	}
+	if !strings.Contains(scr, "1 turn") || strings.Contains(scr, "1 turns") {
+		t.Errorf("one turn reads wrong:\n%s", scr)
+	}
+	hs.keys("?")
+	if scr := hs.screen(); !strings.Contains(scr, "+3 before a pile") {
+		t.Errorf("the help does not explain +N on a pile:\n%s", scr)
+	}
+	if got := plural(1, "turn") + "/" + plural(2, "turn") + "/" + plural(0, "hand"); got != "1 turn/2 turns/0 hands" {
+		t.Errorf("plural: %q", got)
+	}
+}

@@ -212,7 +212,11 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		m := unfinished[0]
 		lines := []string{"You left a match against bots before its end:", "  " + m.String()}
 		if len(unfinished) > 1 {
-			lines = append(lines, fmt.Sprintf("(and %d older ones; --data keeps them under matches)", len(unfinished)-1))
+			older := fmt.Sprintf("%d older ones", len(unfinished)-1)
+			if len(unfinished) == 2 {
+				older = "1 older one"
+			}
+			lines = append(lines, fmt.Sprintf("(and %s; --data keeps them under matches)", older))
 		}
 		g.Choose("an unfinished match", lines, []ui.Choice{
 			{Key: 'r', Label: "resume the unfinished match vs bots"},
