@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -200,5 +202,32 @@ func TestHelpRules(t *testing.T) {
 	}
 	if code, _, errs := runOkey(t, "", "help", "rules", "poker"); code != 2 || !strings.Contains(errs, "unknown preset") {
 		t.Errorf("help rules poker: exit %d, %q", code, errs)
+	}
+}
+
+// TestBotSummaryOfAnUnfinishedMatch: okey bot's line for a match whose
+// transcript stops early says "unfinished, honest so far" and gives 3, not
+// a verdict against anyone; a named seat gives 1, an honest match 0.
+func TestBotSummaryOfAnUnfinishedMatch(t *testing.T) {
+	files := transcripts(t)
+	for _, tc := range []struct {
+		file, want string
+		status     int
+	}{
+		{"cut", "unfinished, honest so far", 3},
+		{"honest", "verified", 0},
+		{"cheat", "CHEATING", 1},
+		{"flip", "does not hold", 2},
+	} {
+		tr, _, err := readTranscript(files[tc.file])
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &lan.Outcome{Report: *table.Verify(tr), Config: tr.Config, Transcript: files[tc.file]}
+		var out strings.Builder
+		st := printMatch(&out, 1, p2p.Announcement{Table: "t1"}, o)
+		if st != tc.status || !strings.Contains(out.String(), tc.want) || strings.Contains(out.String(), "<nil>") {
+			t.Errorf("%s: status %d, %q; want %d and %q", tc.file, st, out.String(), tc.status, tc.want)
+		}
 	}
 }
