@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/ui"
 )
 
 func init() {
@@ -68,13 +69,13 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := analyzeHand(*indicator, fs.Args(), !*asJSON)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
 		return 2
 	}
 	if *asJSON {
 		b, err := json.Marshal(res)
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: analyze: internal error: %v\n", err)
+			fmt.Fprintf(stderr, "okey: analyze: internal error: %s\n", ui.Plain(err))
 			return 2
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -118,11 +119,11 @@ func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Wr
 		out.WriteByte('\n')
 	}
 	if err := out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
 		return 2
 	}
 	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: reading input: %v\n", err)
+		fmt.Fprintf(stderr, "okey: analyze: reading input: %s\n", ui.Plain(err))
 		return 2
 	}
 	return 0

@@ -94,6 +94,11 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	usageErr := func(format string, a ...any) int {
+		for i, v := range a {
+			if err, ok := v.(error); ok {
+				a[i] = ui.Plain(err) // no "engine: " in a player's message
+			}
+		}
 		fmt.Fprintf(stderr, "okey: bot: "+format+"\n", a...)
 		return 2
 	}
@@ -196,7 +201,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: bot: %v\n", err)
+		fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
 		return 1
 	}
 	defer c.Close()
@@ -206,7 +211,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data)
 		} else {
-			fmt.Fprintf(stderr, "okey: bot: %v\n", err)
+			fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
 		}
 		return 1
 	}

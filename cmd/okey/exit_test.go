@@ -146,8 +146,9 @@ func TestExitConvention(t *testing.T) {
 	}
 }
 
-// TestBadNumbersAreUsageErrors: counts and durations out of range are
-// refused before anything runs.
+// TestBadNumbersAreUsageErrors: counts and durations out of range, unknown
+// names, are refused before anything runs, in words without package
+// prefixes.
 func TestBadNumbersAreUsageErrors(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -157,9 +158,14 @@ func TestBadNumbersAreUsageErrors(t *testing.T) {
 		{[]string{"sim", "--games", "0"}, "--games 0"},
 		{[]string{"sim", "--stall", "-1s"}, "--stall"},
 		{[]string{"sim", "--players", "-1"}, "players"},
+		{[]string{"sim", "--preset", "poker"}, "unknown preset"},
+		{[]string{"play", "--bots", "1", "--preset", "poker"}, "unknown preset"},
+		{[]string{"play", "--bots", "1", "--strategy", "nope"}, "unknown strategy"},
+		{[]string{"bot", "--strategy", "nope"}, "unknown strategy"},
 	} {
 		code, out, errs := runOkey(t, "", tc.args...)
-		if code != 2 || !strings.Contains(errs, tc.want) || strings.Contains(out, "verified: yes") {
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Contains(out, "verified: yes") ||
+			strings.Contains(errs, "engine:") || strings.Contains(errs, "bot: unknown") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
 		}
 	}

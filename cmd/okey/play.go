@@ -86,15 +86,15 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	rules, err := engine.ParseRuleset(spec)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	if err := table.CheckName(*name); err != nil {
-		fmt.Fprintf(stderr, "okey: --name: %v\n", err)
+		fmt.Fprintf(stderr, "okey: --name: %s\n", ui.Plain(err))
 		return 2
 	}
 	if _, err := bot.New(*strategy, 0); err != nil {
-		fmt.Fprintf(stderr, "okey: --strategy: %v\n", err)
+		fmt.Fprintf(stderr, "okey: --strategy: %s\n", ui.Plain(err))
 		return 2
 	}
 	if *resume {
@@ -102,12 +102,12 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *bots < 0 {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
-			fmt.Fprintf(stderr, "okey: --name: %v\n", err)
+			fmt.Fprintf(stderr, "okey: --name: %s\n", ui.Plain(err))
 			return 2
 		}
 		for _, a := range peers {
 			if _, err := p2p.ParsePeerAddr(a); err != nil {
-				fmt.Fprintf(stderr, "okey: --peer: %v\n", err)
+				fmt.Fprintf(stderr, "okey: --peer: %s\n", ui.Plain(err))
 				return 2
 			}
 		}
@@ -124,7 +124,7 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := rules.CheckPlayers(n); err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse,
@@ -237,7 +237,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		g.Start(startNew)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: no terminal to play at: %v\n", err)
+		fmt.Fprintf(stderr, "okey: no terminal to play at: %s\n", ui.Plain(err))
 		return 2
 	}
 	var out *ui.LocalOutcome
@@ -273,18 +273,18 @@ func openData(dir string, stderr io.Writer) (string, *os.File, int) {
 	if dir == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: no data directory (use --data): %v\n", err)
+			fmt.Fprintf(stderr, "okey: no data directory (use --data): %s\n", ui.Plain(err))
 			return "", nil, 2
 		}
 		dir = d
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return "", nil, 2
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "okey.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return "", nil, 2
 	}
 	return dir, f, 0
@@ -316,7 +316,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	if f.data == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: no data directory (use --data): %v\n", err)
+			fmt.Fprintf(stderr, "okey: no data directory (use --data): %s\n", ui.Plain(err))
 			return 2
 		}
 		f.data = d
@@ -425,7 +425,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		lv.SetDefaultTimer(f.timer)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: no terminal to play at: %v\n", err)
+		fmt.Fprintf(stderr, "okey: no terminal to play at: %s\n", ui.Plain(err))
 		return 2
 	}
 	cancel()

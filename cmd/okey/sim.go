@@ -69,12 +69,12 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := rules.CheckPlayers(*players); err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	f, err := parseFaults(*faults)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: --faults: %v\n", err)
+		fmt.Fprintf(stderr, "okey: --faults: %s\n", ui.Plain(err))
 		return 2
 	}
 	names := strings.Split(*bots, ",")
@@ -84,14 +84,14 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, name := range names {
 		if _, err := bot.New(name, 0); err != nil {
-			fmt.Fprintf(stderr, "okey: --bots: %v\n", err)
+			fmt.Fprintf(stderr, "okey: --bots: %s\n", ui.Plain(err))
 			return 2
 		}
 	}
 	var c table.Cheat
 	if *cheat != "" {
 		if c, err = table.ParseCheat(*cheat); err != nil {
-			fmt.Fprintf(stderr, "okey: %v\n", err)
+			fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 			return 2
 		}
 		if *cheater < 0 || *cheater >= *players {
@@ -101,7 +101,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
-			fmt.Fprintf(stderr, "okey: %v\n", err)
+			fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 			return 2
 		}
 	}
@@ -114,7 +114,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			name := names[i%len(names)] // the list repeats over the seats
 			s, err := bot.New(name, *seed+uint64(g*8+i))
 			if err != nil {
-				fmt.Fprintf(stderr, "okey: %v\n", err)
+				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 				return 2
 			}
 			ms = append(ms, s)
@@ -137,7 +137,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *out != "" {
 			path := filepath.Join(*out, fmt.Sprintf("match-%03d.okey", g))
 			if err := writeTranscriptFile(path, tr); err != nil {
-				fmt.Fprintf(stderr, "okey: %v\n", err)
+				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 				return 1
 			}
 			fmt.Fprintf(stdout, "match %d: transcript %s\n", g, path)
