@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,9 +139,14 @@ func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
 			mark = "> "
 			st = st.Foreground(p.Accent).Bold(true)
 		}
-		name := s.Names[seat]
+		names := s.Names
 		if seat == s.Seat {
-			name += " (you)"
+			names = slices.Clone(s.Names)
+			names[seat] += " (you)"
+		}
+		name := names[seat]
+		if r, ok := t.rules(); ok {
+			name = teamName(r, names, seat, 18)
 		}
 		cx := put(scr, x+1, row, 2, mark, st)
 		put(scr, cx, row, 18, name, st)
@@ -578,9 +584,13 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		if row >= iy+ih-1 {
 			break
 		}
+		if r, ok := t.rules(); ok {
+			name = teamName(r, e.Names, seat, 18)
+		}
 		put(scr, ix, row, iw, fmt.Sprintf("%-18.18s %+7d %7d", name, e.Deltas[seat], e.Scores[seat]), st)
 		row++
 	}
+	row = t.drawScoring(scr, ix, row, iw, iy+ih-1, e.Names, st.Foreground(t.pal.Dim))
 	next := "enter: next hand"
 	if e.Over {
 		next = "enter: the match result"
@@ -594,7 +604,7 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	row := iy
 	if m.Err != nil {
-		put(scr, ix, row, iw, "The match stopped: "+m.Err.Error(), st.Foreground(t.pal.Bad).Bold(true))
+		put(scr, ix, row, iw, "The match stopped: "+Plain(m.Err), st.Foreground(t.pal.Bad).Bold(true))
 		row += 2
 	}
 	names := []string{}
@@ -623,6 +633,9 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		if r.Seat < len(names) {
 			name = names[r.Seat]
 		}
+		if rs, ok := t.rules(); ok {
+			name = teamName(rs, names, r.Seat, 18)
+		}
 		line := fmt.Sprintf("%d. %-18.18s %5d", r.Place, name, r.Score)
 		s := st
 		if r.Place == 1 {
@@ -631,6 +644,7 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		put(scr, ix, row, iw, line, s)
 		row++
 	}
+	row = t.drawScoring(scr, ix, row, iw, iy+ih-3, names, st.Foreground(t.pal.Dim))
 	row++
 	vst := st.Foreground(t.pal.Good).Bold(true)
 	switch {
@@ -688,4 +702,49 @@ func countPlace(rs []engine.Standing, place int) int {
 		}
 	}
 	return n
+}
+
+// rules returns the table's ruleset, when a match is on screen.
+func (t *TableView) rules() (engine.Ruleset, bool) {
+	if t.snap == nil || t.snap.Match == nil {
+		return engine.Ruleset{}, false
+	}
+	return t.snap.Match.Rules(), true
+}
+
+// drawScoring writes, below a score table, how the preset scores and who
+// plays with whom, in the rows left above bottom. It returns the next row.
+func (t *TableView) drawScoring(scr tcell.Screen, x, row, w, bottom int, names []string, st tcell.Style) int {
+	r, ok := t.rules()
+	if !ok {
+		return row
+	}
+	for _, l := range []string{scoringLine(r), teamsLine(r, names)} {
+		for _, part := range wrap2(l, w) {
+			if row >= bottom || part == "" {
+				break
+			}
+			put(scr, x, row, w, part, st)
+			row++
+		}
+	}
+	return row
+}
+
+// wrap2 cuts s at spaces into lines of at most w cells.
+func wrap2(s string, w int) []string {
+	var out []string
+	rs := []rune(s)
+	for len(rs) > w && w > 0 {
+		cut := w
+		for i := w; i > 0; i-- {
+			if rs[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(rs[:cut]))
+		rs = []rune(strings.TrimLeft(string(rs[cut:]), " "))
+	}
+	return append(out, string(rs))
 }

@@ -539,3 +539,58 @@ func TestWording(t *testing.T) {
 		t.Errorf("plural: %q", got)
 	}
 }
+
+// TestTeamsAndScoring: in german with four players the partners are shown on
+// the table, in the hand's score table and in the ranking, with how the
+// preset scores; a preset without teams shows none (issue 15, point 3).
+func TestTeamsAndScoring(t *testing.T) {
+	for _, tc := range []struct {
+		rules   engine.Ruleset
+		players int
+		teams   bool
+		scoring string
+	}{
+		{engine.MustRuleset("german", ""), 4, true, "lower is better"},
+		{engine.MustRuleset("german", "no-partnerships"), 4, false, "lower is better"},
+		{engine.MustRuleset("german", ""), 3, false, "lower is better"},
+		{engine.MustRuleset("classic", ""), 4, false, "higher is better"},
+		{engine.MustRuleset("turkish-rummy", ""), 2, false, "lower is better"},
+	} {
+		m, err := engine.NewMatch(tc.rules, tc.players, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"ayse", "bot1", "bot2", "bot3"}[:tc.players]
+		s := &Snapshot{Seat: 0, Names: names, Ruleset: tc.rules.String(), Match: m, View: *engine.NewView(0), Expect: -1, At: time.Now()}
+		hs := newHarness(t, s, Palette256)
+		scr := hs.screen()
+		if got := strings.Contains(scr, "team A") && strings.Contains(scr, "team B"); got != tc.teams {
+			t.Errorf("%s, %d players: teams on the table %v, want %v:\n%s", tc.rules, tc.players, got, tc.teams, scr)
+		}
+		zero := make([]int, tc.players)
+		hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: engine.HandResult{Winner: -1}, Names: names, Deltas: zero, Scores: zero}})
+		hs.draw()
+		scr = hs.screen()
+		if !strings.Contains(scr, "hand 1 is over") || !strings.Contains(scr, tc.scoring) {
+			t.Errorf("%s: the score table lacks %q:\n%s", tc.rules, tc.scoring, scr)
+		}
+		if got := strings.Contains(scr, "partners share a score: team A ayse and bot2, team B bot1 and bot3"); got != tc.teams {
+			t.Errorf("%s, %d players: who plays with whom shown %v, want %v:\n%s", tc.rules, tc.players, got, tc.teams, scr)
+		}
+		var ranking []engine.Standing
+		for seat := range names {
+			ranking = append(ranking, engine.Standing{Seat: seat, Place: seat + 1})
+		}
+		hs.view.Finish(&MatchEnd{Ranking: ranking, Verified: true, Verdict: "verified: honest"})
+		hs.view.ends = nil
+		hs.view.overlay = matchOverlay
+		hs.draw()
+		scr = hs.screen()
+		if got := strings.Contains(scr, "1. ayse") && strings.Contains(scr, "team A"); got != tc.teams {
+			t.Errorf("%s, %d players: teams in the ranking %v, want %v:\n%s", tc.rules, tc.players, got, tc.teams, scr)
+		}
+		if !strings.Contains(scr, tc.scoring) {
+			t.Errorf("%s: the ranking lacks %q:\n%s", tc.rules, tc.scoring, scr)
+		}
+	}
+}
