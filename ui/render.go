@@ -578,7 +578,15 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		}
 		row = t.drawGroups(scr, ix, row+1, iw, gs, e.Okey) + 1
 	}
-	put(scr, ix, row, iw, fmt.Sprintf("%-18s %7s %7s", "", "change", "score"), st.Foreground(t.pal.Dim))
+	var why []string
+	if t.snap != nil && t.snap.Match != nil {
+		why = causes(t.snap.Match, e.Result, e.Names)
+	}
+	head := fmt.Sprintf("%-18s %7s %7s", "", "change", "score")
+	if len(why) > 0 {
+		head += "   why"
+	}
+	put(scr, ix, row, iw, head, st.Foreground(t.pal.Dim))
 	row++
 	for seat, name := range e.Names {
 		if row >= iy+ih-1 {
@@ -587,7 +595,11 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		if r, ok := t.rules(); ok {
 			name = teamName(r, e.Names, seat, 18)
 		}
-		put(scr, ix, row, iw, fmt.Sprintf("%-18.18s %+7d %7d", name, e.Deltas[seat], e.Scores[seat]), st)
+		line := fmt.Sprintf("%-18.18s %+7d %7d", name, e.Deltas[seat], e.Scores[seat])
+		if seat < len(why) && why[seat] != "" {
+			line += "   " + why[seat]
+		}
+		put(scr, ix, row, iw, line, st)
 		row++
 	}
 	row = t.drawScoring(scr, ix, row, iw, iy+ih-1, e.Names, st.Foreground(t.pal.Dim))

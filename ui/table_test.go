@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -591,6 +592,57 @@ func TestTeamsAndScoring(t *testing.T) {
 		}
 		if !strings.Contains(scr, tc.scoring) {
 			t.Errorf("%s: the ranking lacks %q:\n%s", tc.rules, tc.scoring, scr)
+		}
+	}
+}
+
+// TestScoreCauses: the hand's score table says why each score changed, and
+// the parts add up to the change (issue 15, point 4).
+func TestScoreCauses(t *testing.T) {
+	for _, tc := range []struct {
+		rules engine.Ruleset
+		res   engine.HandResult
+		want  []string // per seat, "" for no change
+	}{
+		{engine.MustRuleset("classic", ""), engine.HandResult{Winner: 1, Kind: engine.Groups, OkeyDiscard: true, OneColour: engine.NumColours, Shown: []int{2}},
+			[]string{"win (okey discard) -4, gösterme by bot2 -1", "gösterme by bot2 -1", "win (okey discard) -4", "win (okey discard) -4, gösterme by bot2 -1"}},
+		{engine.MustRuleset("turkish-rummy", ""), engine.HandResult{Winner: -1, OneColour: engine.NumColours},
+			[]string{"stalemate +10", "stalemate +10", "stalemate +10", "stalemate +10"}},
+		{engine.MustRuleset("german", ""), engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours},
+			[]string{"win (seven pairs) -4", "", "win (seven pairs) -4", ""}},
+		{engine.MustRuleset("classic", "one-colour=any"), engine.HandResult{Winner: 3, Kind: engine.Groups, OneColour: engine.Red},
+			[]string{"win (one colour) -4", "win (one colour) -4", "win (one colour) -4", ""}},
+	} {
+		m, err := engine.NewMatch(tc.rules, 4, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"ayse", "bot1", "bot2", "bot3"}
+		got := causes(m, tc.res, names)
+		deltas := m.Deltas(tc.res)
+		for seat := range names {
+			if got[seat] != tc.want[seat] {
+				t.Errorf("%s %+v seat %d: %q, want %q", tc.rules, tc.res, seat, got[seat], tc.want[seat])
+			}
+			// The parts add up to the change.
+			sum := 0
+			for _, part := range strings.Split(got[seat], ", ") {
+				if f := strings.Fields(part); len(f) > 0 {
+					var n int
+					fmt.Sscanf(f[len(f)-1], "%d", &n)
+					sum += n
+				}
+			}
+			if sum != deltas[seat] {
+				t.Errorf("%s %+v seat %d: parts %q add to %d, the change is %d", tc.rules, tc.res, seat, got[seat], sum, deltas[seat])
+			}
+		}
+		s := &Snapshot{Seat: 0, Names: names, Ruleset: tc.rules.String(), Match: m, View: *engine.NewView(0), Expect: -1, At: time.Now()}
+		hs := newHarness(t, s, Palette256)
+		hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: tc.res, Names: names, Deltas: deltas, Scores: m.Scores()}})
+		hs.draw()
+		if scr := hs.screen(); !strings.Contains(scr, "why") || !strings.Contains(scr, tc.want[2]) {
+			t.Errorf("%s: the score table lacks %q:\n%s", tc.rules, tc.want[2], scr)
 		}
 	}
 }
