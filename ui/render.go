@@ -583,7 +583,7 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		why = causes(t.snap.Match, e.Result, e.Names)
 	}
 	head := fmt.Sprintf("%-18s %7s %7s", "", "change", "score")
-	if len(why) > 0 {
+	if strings.Join(why, "") != "" {
 		head += "   why"
 	}
 	put(scr, ix, row, iw, head, st.Foreground(t.pal.Dim))
