@@ -70,7 +70,7 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	s := t.snap
 	title := " okey"
 	if s != nil {
-		title += "  " + s.Ruleset
+		title += " · " + s.Ruleset
 		if s.Match != nil {
 			hand := s.Match.HandNumber() + 1
 			if t.overlay == handOverlay && len(t.ends) > 0 {
@@ -83,11 +83,16 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 			}
 		}
 		if s.Seat >= 0 && s.Seat < len(s.Names) {
-			title += "  you are " + s.Names[s.Seat]
+			title += " · you are " + s.Names[s.Seat]
+			if r, ok := t.rules(); ok {
+				if tm := team(r, len(s.Names), s.Seat); tm != "" {
+					title += " (" + tm + ")"
+				}
+			}
 		}
 	}
-	put(scr, x, y, w-12, title, st.Bold(true))
-	put(scr, x+w-11, y, 11, "? help  q", st)
+	put(scr, x, y, w-17, title, st.Bold(true))
+	put(scr, x+w-16, y, 16, "? help · q quit", st)
 }
 
 // prevSeat is the seat whose pile the player may take from: the one before

@@ -189,7 +189,7 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 	hd := f.Match.Hand()
 	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, bar)
-	put(scr, x+1, y, w-2, fmt.Sprintf("okey replay  %s  hand %d  move %d/%d  message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
+	put(scr, x+1, y, w-2, fmt.Sprintf("okey replay · %s · hand %d · move %d/%d · message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
 
 	row := y + 2
 	dealing := hd.Phase() < engine.PhasePlay
