@@ -499,12 +499,20 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 	lines = append(lines,
 		struct{ k, v string }{"mouse", "click a tile: pick up / put down; double click: discard;"},
 		struct{ k, v string }{"", "click the stock: draw; the discard to take: take; your pile: discard"},
-		struct{ k, v string }{"", "you may look through your own pile and the one before you"},
-		struct{ k, v string }{"piles", "+3 before a pile: 3 more tiles lie under the ones shown"},
-		struct{ k, v string }{"", "(gösterme): that player showed the indicator's twin"})
+		struct{ k, v string }{"", "you may look through your own pile and the one before you"})
 	if secs := t.turnSeconds(); secs > 0 {
 		lines = append(lines, struct{ k, v string }{"timer", fmt.Sprintf("%d s a turn; when yours runs out the program draws, then discards", secs)},
 			struct{ k, v string }{"", "the tile the hint recommends (or declares the win it sees)"})
+	}
+	lines = append(lines,
+		struct{ k, v string }{"piles", "+3 before a pile: 3 more tiles lie under the ones shown"},
+		struct{ k, v string }{"", "(gösterme): that player showed the indicator's twin"})
+	if r, ok := t.rules(); ok {
+		lines = append(lines, struct{ k, v string }{"scoring", scoringLine(r)})
+		if tl := teamsLine(r, t.snap.Names); tl != "" {
+			lines = append(lines, struct{ k, v string }{"teams", tl})
+		}
+		lines = append(lines, struct{ k, v string }{"rules", "okey help rules " + r.Preset + " (or docs/rules.md)"})
 	}
 	for i, l := range lines {
 		if i >= ih {

@@ -533,8 +533,9 @@ func TestWording(t *testing.T) {
 		t.Errorf("one turn reads wrong:\n%s", scr)
 	}
 	hs.keys("?")
-	if scr := hs.screen(); !strings.Contains(scr, "+3 before a pile") {
-		t.Errorf("the help does not explain +N on a pile:\n%s", scr)
+	if scr := hs.screen(); !strings.Contains(scr, "+3 before a pile") || !strings.Contains(scr, "higher is better") ||
+		!strings.Contains(scr, "okey help rules classic") {
+		t.Errorf("the help does not explain +N on a pile, the scoring, where the rules are:\n%s", scr)
 	}
 	if got := plural(1, "turn") + "/" + plural(2, "turn") + "/" + plural(0, "hand"); got != "1 turn/2 turns/0 hands" {
 		t.Errorf("plural: %q", got)

@@ -44,11 +44,11 @@ func teamsLine(r engine.Ruleset, names []string) string {
 func scoringLine(r engine.Ruleset) string {
 	switch r.Scoring {
 	case engine.CountDown:
-		return fmt.Sprintf("everyone starts at %d and loses points when another wins: higher is better", r.StartScore)
+		return fmt.Sprintf("from %d down when another wins: higher is better", r.StartScore)
 	case engine.Penalty:
 		return "penalty points for the losers of each hand: lower is better"
 	case engine.WinnerCountDown:
-		return fmt.Sprintf("the winner's account falls from %d: lower is better, the first at 0 wins", r.StartScore)
+		return fmt.Sprintf("the winner's account falls from %d: lower is better; 0 wins", r.StartScore)
 	case engine.Strokes:
 		return "a stroke for the winner of each hand: more is better"
 	}
