@@ -616,6 +616,7 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		row++
 	}
 	row = t.drawScoring(scr, ix, row, iw, iy+ih-1, e.Names, st.Foreground(t.pal.Dim))
+	row = t.drawOpenRacks(scr, ix, row, iw, iy+ih-1, e, st)
 	next := "enter: next hand"
 	if e.Over {
 		next = "enter: the match result"
@@ -772,4 +773,51 @@ func wrap2(s string, w int) []string {
 		rs = []rune(strings.TrimLeft(string(rs[cut:]), " "))
 	}
 	return append(out, string(rs))
+}
+
+// drawOpenRacks shows what every player held when the hand ended, once the
+// audit has opened all the tiles (the winner's hand is shown above).
+func (t *TableView) drawOpenRacks(scr tcell.Screen, x, row, w, bottom int, e *HandEnd, st tcell.Style) int {
+	if t.snap == nil || len(e.Racks) == 0 {
+		return row
+	}
+	var tiles []int
+	for _, l := range t.snap.Finished {
+		if l.Hand == e.Hand {
+			tiles = l.Tiles
+		}
+	}
+	if tiles == nil || row+1 >= bottom {
+		return row
+	}
+	put(scr, x, row, w, "the other hands, opened by the audit:", st.Foreground(t.pal.Dim))
+	row++
+	for seat, rack := range e.Racks {
+		if seat == e.Result.Winner || len(rack) == 0 {
+			continue
+		}
+		if row >= bottom {
+			break
+		}
+		var faces []engine.Face
+		for _, sl := range rack {
+			if int(sl) < len(tiles) {
+				faces = append(faces, engine.Tile(tiles[sl]).Face())
+			}
+		}
+		slices.SortFunc(faces, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
+		name := fmt.Sprintf("seat %d", seat)
+		if seat < len(e.Names) {
+			name = e.Names[seat]
+		}
+		cx := put(scr, x, row, 11, fmt.Sprintf("%-10.10s ", name), st)
+		for _, f := range faces {
+			if cx+3 > x+w {
+				break
+			}
+			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
+		}
+		row++
+	}
+	return row
 }

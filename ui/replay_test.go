@@ -249,3 +249,74 @@ func TestReplayHandStartAndWinningLine(t *testing.T) {
 		t.Fatalf("%d hand starts, %d winning hands shown", starts, wins)
 	}
 }
+
+// TestScoreTableShowsEveryHand: once the audit has opened the tiles, the
+// hand's score table shows what every other player held (issue 15, point 4).
+func TestScoreTableShowsEveryHand(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Transcript(-1)
+	r, err := LoadReplay(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end *HandEnd
+	for _, f := range r.Frames {
+		if f.End != nil {
+			end = f.End
+		}
+	}
+	if end == nil || len(end.Racks) != 2 {
+		t.Fatalf("no hand end with the racks: %+v", end)
+	}
+	m, err := table.NewMachine(tr.Config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range tr.Chain {
+		env, err := table.DecodeEnvelope(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Apply(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := TakeSnapshot(m, nil, 0)
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewTableView(func() {})
+	v.SetRect(0, 0, 80, 24)
+	v.Update(snap, nil, []*HandEnd{end})
+	scr.Clear()
+	v.Draw(scr)
+	scr.Show()
+	s := strings.Join(screenLines(scr), "\n")
+	if !strings.Contains(s, "opened by the audit") {
+		t.Fatalf("the score table does not show the other hands:\n%s", s)
+	}
+	loser := 1 - end.Result.Winner
+	if end.Result.Winner < 0 {
+		loser = 0
+	}
+	for _, l := range screenLines(scr) {
+		if strings.Contains(l, end.Names[loser]+" ") && !strings.Contains(l, "pts") && strings.Count(l, " ") > 0 {
+			f := strings.Fields(strings.Trim(l, "│ "))
+			if len(f) > 1 && f[0] == end.Names[loser] && len(f)-1 == len(end.Racks[loser]) {
+				return
+			}
+		}
+	}
+	t.Fatalf("no line with the %d tiles of %s:\n%s", len(end.Racks[loser]), end.Names[loser], s)
+}
