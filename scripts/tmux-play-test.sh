@@ -101,6 +101,29 @@ wait_for 15 "okey-exited-0"
 ls "$data"/matches/*/seat-0/transcript >/dev/null 2>&1 || fail "no transcript saved in $data/matches"
 echo "tmux-play-test: ok: left the table, transcript saved"
 
+# Leaving is not cheating: verify says unfinished, honest so far, status 3.
+tr=$(ls "$data"/matches/*/seat-0/transcript | head -1)
+set +e
+out=$($okey verify "$tr")
+rc=$?
+set -e
+[ "$rc" = 3 ] || fail "okey verify of a match left with q: exit $rc: $out"
+case "$out" in
+*CHEAT*) fail "okey verify calls leaving cheating: $out" ;;
+*"unfinished, honest so far"*) ;;
+*) fail "okey verify: $out" ;;
+esac
+# The replay shows it up to where it stops, says so, and exits with verify's status.
+tm kill-session -t "$sess"
+tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
+	"TERM=xterm-256color $okey replay $tr; echo okey-exited-\$?; sleep 600"
+wait_for 15 "unfinished, honest so far"
+tm send-keys -t "$sess" End
+tm send-keys -t "$sess" q
+wait_for 10 "okey-exited-3"
+$okey help rules german | grep -q "lower is better" || fail "okey help rules german"
+echo "tmux-play-test: ok: the match left verifies and replays as unfinished, honest so far (exit 3)"
+
 # Come back: okey play --bots offers the unfinished match, r resumes it.
 tm kill-session -t "$sess"
 tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \

@@ -26,7 +26,7 @@ const (
 )
 
 // ErrNotTranscript is returned for a file that is not a transcript.
-var ErrNotTranscript = errors.New("table: not a transcript")
+var ErrNotTranscript = errors.New("table: not an okey transcript")
 
 // Transcript is a match's record: the config, the chain, and evidence.
 type Transcript struct {
@@ -68,15 +68,15 @@ func ReadTranscript(r io.Reader) (*Transcript, error) {
 	br := bufio.NewReader(r)
 	head := make([]byte, len(transcriptMagic))
 	if _, err := io.ReadFull(br, head); err != nil || string(head) != transcriptMagic {
-		return nil, fmt.Errorf("%w: bad header", ErrNotTranscript)
+		return nil, fmt.Errorf("%w: it does not start with the transcript header", ErrNotTranscript)
 	}
 	cb, err := readFrame(br)
 	if err != nil {
-		return nil, fmt.Errorf("%w: config: %v", ErrNotTranscript, err)
+		return nil, fmt.Errorf("%w: its table config is damaged or cut short", ErrNotTranscript)
 	}
 	t := &Transcript{}
 	if err := t.Config.UnmarshalBinary(cb); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotTranscript, err)
+		return nil, fmt.Errorf("%w: its table config does not hold: %v", ErrNotTranscript, err)
 	}
 	for {
 		typ, err := br.ReadByte()
@@ -89,13 +89,13 @@ func ReadTranscript(r io.Reader) (*Transcript, error) {
 		b, err := readFrame(br)
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			if typ != RecEnvelope && typ != RecEvidence {
-				return nil, fmt.Errorf("%w: record %d has type %d", ErrNotTranscript, len(t.Chain)+len(t.Evidence), typ)
+				return nil, fmt.Errorf("%w: damaged at record %d (no record starts there)", ErrNotTranscript, len(t.Chain)+len(t.Evidence))
 			}
 			t.Torn = true // the last record is cut short
 			return t, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: record %d: %v", ErrNotTranscript, len(t.Chain)+len(t.Evidence), err)
+			return nil, fmt.Errorf("%w: damaged at record %d (%v)", ErrNotTranscript, len(t.Chain)+len(t.Evidence), err)
 		}
 		switch typ {
 		case RecEnvelope:
@@ -106,7 +106,7 @@ func ReadTranscript(r io.Reader) (*Transcript, error) {
 		case RecEvidence:
 			t.Evidence = append(t.Evidence, b)
 		default:
-			return nil, fmt.Errorf("%w: record type %d", ErrNotTranscript, typ)
+			return nil, fmt.Errorf("%w: damaged at record %d (no record starts there)", ErrNotTranscript, len(t.Chain)+len(t.Evidence))
 		}
 		if len(t.Chain)+len(t.Evidence) > 1<<20 {
 			return nil, fmt.Errorf("%w: too many records", ErrNotTranscript)
@@ -121,7 +121,7 @@ func readFrame(r io.Reader) ([]byte, error) {
 	}
 	n := binary.BigEndian.Uint32(l[:])
 	if n > MaxEnvelope {
-		return nil, fmt.Errorf("record of %d bytes", n)
+		return nil, fmt.Errorf("a record's length is impossible")
 	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {

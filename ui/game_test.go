@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -179,6 +180,15 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	before, err := os.ReadFile(r.out.Transcript)
 	if err != nil || len(before) == 0 {
 		t.Fatalf("no transcript saved: %v", err)
+	}
+	// Leaving is not cheating: the saved transcript verifies as unfinished,
+	// honest so far, naming no one (issue 15, point 1).
+	if tt, err := table.ReadTranscript(bytes.NewReader(before)); err != nil {
+		t.Fatalf("the saved transcript: %v", err)
+	} else if rep := table.Verify(tt); rep.Status() != table.StatusUnfinished || rep.Violation != nil {
+		t.Fatalf("after quitting, verify says %v: %s", rep.Status(), Verdict(rep))
+	} else if v := Verdict(rep); !strings.HasPrefix(v, "unfinished, honest so far") || strings.Contains(v, "CHEAT") {
+		t.Fatalf("after quitting, the verdict reads %q", v)
 	}
 
 	// Resume: the same table, the same turn.

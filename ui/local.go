@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
+
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/table"
@@ -356,40 +358,65 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	t, err := stores[0].Load()
 	switch {
 	case err != nil:
-		end.Verdict = "the transcript could not be read: " + err.Error()
+		end.Verdict = "the transcript could not be read: " + Plain(err)
 	case t == nil:
 		end.Verdict = "no transcript"
 	default:
 		rep := table.Verify(t)
 		out.Report = rep
 		end.Verified = rep.Honest
+		end.Unfinished = rep.Status() == table.StatusUnfinished
 		end.Verdict = Verdict(rep)
 	}
 	g.Finish(end)
 	return out, nil
 }
 
-// Verdict is a one-line summary of a transcript's verification.
+// Verdict is a one-line summary of a transcript's verification. An
+// unfinished transcript (a player left, a seat stopped answering, a file cut
+// short) is "unfinished, honest so far" and names no one: silence is never
+// proof. Only a seat's own signed messages can make it "CHEATING".
 func Verdict(r *table.Report) string {
-	switch {
-	case r.Honest:
-		return fmt.Sprintf("verified: honest (%d messages, every proof and audit checked, %d hands)", r.Steps, len(r.Hands))
-	case r.Violation != nil:
-		name := fmt.Sprintf("seat %d", r.Violation.Seat)
-		if r.Violation.Seat >= 0 && r.Violation.Seat < len(r.Seats) {
-			name = r.Seats[r.Violation.Seat]
+	seat := func(s int) string {
+		if s >= 0 && s < len(r.Seats) && r.Seats[s] != "" {
+			return r.Seats[s]
 		}
-		return fmt.Sprintf("CHEATING: %s broke %s at message %d", name, r.Violation.Rule, r.Violation.Step)
-	case r.Invalid != nil:
-		return "the transcript does not hold (damaged or altered; no one is named): " + r.Invalid.Error()
-	case r.Failure != nil:
-		return fmt.Sprintf("unfinished after %d messages, honest so far: the rules could not go on (%v)", r.Steps, r.Failure.Err)
-	case r.Next != nil:
-		name := fmt.Sprintf("seat %d", r.Next.Seat)
-		if r.Next.Seat >= 0 && r.Next.Seat < len(r.Seats) {
-			name = r.Seats[r.Next.Seat]
-		}
-		return fmt.Sprintf("unfinished after %d messages, honest so far: %s was to send the next message (%v)", r.Steps, name, r.Next.Kind)
+		return fmt.Sprintf("seat %d", s)
 	}
-	return "not verified"
+	switch r.Status() {
+	case table.StatusHonest:
+		return fmt.Sprintf("verified: honest (%s, every proof and audit checked, %s)", plural(r.Steps, "message"), plural(len(r.Hands), "hand"))
+	case table.StatusCheating:
+		return fmt.Sprintf("CHEATING: %s broke %s at message %d", seat(r.Violation.Seat), r.Violation.Rule, r.Violation.Step)
+	case table.StatusInvalid:
+		return "the transcript does not hold (damaged or altered; no one is named): " + Plain(r.Invalid)
+	}
+	done := fmt.Sprintf("unfinished, honest so far (%s, %s)", plural(r.Steps, "message"), plural(len(r.Hands), "finished hand"))
+	switch {
+	case r.Failure != nil:
+		return done + ": the rules could not go on (" + Plain(r.Failure.Err) + "); no one is named"
+	case r.Next != nil:
+		return fmt.Sprintf("%s: %s was to send the next message (a %v); no one is named", done, seat(r.Next.Seat), r.Next.Kind)
+	}
+	return done + "; no one is named"
+}
+
+// plural is "1 turn", "2 turns".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// verdictColour: honest in the good colour, a seat named or a file that does
+// not hold in the bad one, unfinished (no one named) in the accent colour.
+func verdictColour(p Palette, s table.Status) tcell.Color {
+	switch s {
+	case table.StatusHonest:
+		return p.Good
+	case table.StatusUnfinished:
+		return p.Accent
+	}
+	return p.Bad
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,19 +70,29 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	s := t.snap
 	title := " okey"
 	if s != nil {
-		title += "  " + s.Ruleset
+		title += " · " + s.Ruleset
 		if s.Match != nil {
-			title += fmt.Sprintf("  hand %d", s.Match.HandNumber()+1)
+			hand := s.Match.HandNumber() + 1
+			if t.overlay == handOverlay && len(t.ends) > 0 {
+				// The panel of a hand that is over: its number, not the next.
+				hand = int(t.ends[0].Hand) + 1
+			}
+			title += fmt.Sprintf(" · hand %d", hand)
 			if r := s.Match.Rules().Rounds; r > 0 {
 				title += fmt.Sprintf("/%d", r)
 			}
 		}
 		if s.Seat >= 0 && s.Seat < len(s.Names) {
-			title += "  you are " + s.Names[s.Seat]
+			title += " · you are " + s.Names[s.Seat]
+			if r, ok := t.rules(); ok {
+				if tm := team(r, len(s.Names), s.Seat); tm != "" {
+					title += " (" + tm + ")"
+				}
+			}
 		}
 	}
-	put(scr, x, y, w-12, title, st.Bold(true))
-	put(scr, x+w-11, y, 11, "? help  q", st)
+	put(scr, x, y, w-17, title, st.Bold(true))
+	put(scr, x+w-16, y, 16, "? help · q quit", st)
 }
 
 // prevSeat is the seat whose pile the player may take from: the one before
@@ -116,6 +127,15 @@ func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
 		}
 		prev = prevSeat(h, s.Seat)
 	}
+	// "(gösterme)" after the points of a seat that showed the indicator's
+	// twin, in a column there only when someone did (not before the pile,
+	// where "shown B10" read as a tile shown).
+	showCol := 0
+	for seat := range s.Names {
+		if h != nil && h.Shown(seat) {
+			showCol = 11
+		}
+	}
 	for seat := range s.Names {
 		row := y + seat
 		st := felt
@@ -124,9 +144,14 @@ func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
 			mark = "> "
 			st = st.Foreground(p.Accent).Bold(true)
 		}
-		name := s.Names[seat]
+		names := s.Names
 		if seat == s.Seat {
-			name += " (you)"
+			names = slices.Clone(s.Names)
+			names[seat] += " (you)"
+		}
+		name := names[seat]
+		if r, ok := t.rules(); ok {
+			name = teamName(r, names, seat, 18)
 		}
 		cx := put(scr, x+1, row, 2, mark, st)
 		put(scr, cx, row, 18, name, st)
@@ -140,9 +165,9 @@ func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
 		}
 		cx += 9
 		if h != nil && h.Shown(seat) {
-			put(scr, cx, row, 5, "shown", felt.Foreground(p.Good))
+			put(scr, cx, row, showCol, "(gösterme)", felt.Foreground(p.Good))
 		}
-		cx += 6
+		cx += showCol + 1
 		if h == nil {
 			continue
 		}
@@ -230,7 +255,7 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 		seats := h.Seats()
 		info := []string{fmt.Sprintf("dealer %s", s.Name(h.Dealer())), fmt.Sprintf("%d players", len(seats))}
 		if h.Phase() == engine.PhasePlay {
-			info = append(info, fmt.Sprintf("%d turns", h.Turns()))
+			info = append(info, plural(h.Turns(), "turn"))
 		}
 		for i, l := range info {
 			put(scr, cx, y+i, x+w-cx-1, l, dim)
@@ -479,6 +504,16 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 		lines = append(lines, struct{ k, v string }{"timer", fmt.Sprintf("%d s a turn; when yours runs out the program draws, then discards", secs)},
 			struct{ k, v string }{"", "the tile the hint recommends (or declares the win it sees)"})
 	}
+	lines = append(lines,
+		struct{ k, v string }{"piles", "+3 before a pile: 3 more tiles lie under the ones shown"},
+		struct{ k, v string }{"", "(gösterme): that player showed the indicator's twin"})
+	if r, ok := t.rules(); ok {
+		lines = append(lines, struct{ k, v string }{"scoring", scoringLine(r)})
+		if tl := teamsLine(r, t.snap.Names); tl != "" {
+			lines = append(lines, struct{ k, v string }{"teams", tl})
+		}
+		lines = append(lines, struct{ k, v string }{"rules", "okey help rules " + r.Preset + " (or docs/rules.md)"})
+	}
 	for i, l := range lines {
 		if i >= ih {
 			break
@@ -556,15 +591,32 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		}
 		row = t.drawGroups(scr, ix, row+1, iw, gs, e.Okey) + 1
 	}
-	put(scr, ix, row, iw, fmt.Sprintf("%-18s %7s %7s", "", "change", "score"), st.Foreground(t.pal.Dim))
+	var why []string
+	if t.snap != nil && t.snap.Match != nil {
+		why = causes(t.snap.Match, e.Result, e.Names)
+	}
+	head := fmt.Sprintf("%-18s %7s %7s", "", "change", "score")
+	if strings.Join(why, "") != "" {
+		head += "   why"
+	}
+	put(scr, ix, row, iw, head, st.Foreground(t.pal.Dim))
 	row++
 	for seat, name := range e.Names {
 		if row >= iy+ih-1 {
 			break
 		}
-		put(scr, ix, row, iw, fmt.Sprintf("%-18.18s %+7d %7d", name, e.Deltas[seat], e.Scores[seat]), st)
+		if r, ok := t.rules(); ok {
+			name = teamName(r, e.Names, seat, 18)
+		}
+		line := fmt.Sprintf("%-18.18s %+7d %7d", name, e.Deltas[seat], e.Scores[seat])
+		if seat < len(why) && why[seat] != "" {
+			line += "   " + why[seat]
+		}
+		put(scr, ix, row, iw, line, st)
 		row++
 	}
+	row = t.drawScoring(scr, ix, row, iw, iy+ih-1, e.Names, st.Foreground(t.pal.Dim))
+	row = t.drawOpenRacks(scr, ix, row, iw, iy+ih-1, e, st)
 	next := "enter: next hand"
 	if e.Over {
 		next = "enter: the match result"
@@ -578,7 +630,7 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	row := iy
 	if m.Err != nil {
-		put(scr, ix, row, iw, "The match stopped: "+m.Err.Error(), st.Foreground(t.pal.Bad).Bold(true))
+		put(scr, ix, row, iw, "The match stopped: "+Plain(m.Err), st.Foreground(t.pal.Bad).Bold(true))
 		row += 2
 	}
 	names := []string{}
@@ -607,6 +659,9 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		if r.Seat < len(names) {
 			name = names[r.Seat]
 		}
+		if rs, ok := t.rules(); ok {
+			name = teamName(rs, names, r.Seat, 18)
+		}
 		line := fmt.Sprintf("%d. %-18.18s %5d", r.Place, name, r.Score)
 		s := st
 		if r.Place == 1 {
@@ -615,9 +670,13 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		put(scr, ix, row, iw, line, s)
 		row++
 	}
+	row = t.drawScoring(scr, ix, row, iw, iy+ih-3, names, st.Foreground(t.pal.Dim))
 	row++
 	vst := st.Foreground(t.pal.Good).Bold(true)
-	if !m.Verified {
+	switch {
+	case m.Unfinished:
+		vst = st.Foreground(t.pal.Accent).Bold(true)
+	case !m.Verified:
 		vst = st.Foreground(t.pal.Bad).Bold(true)
 	}
 	if m.Verdict != "" {
@@ -669,4 +728,96 @@ func countPlace(rs []engine.Standing, place int) int {
 		}
 	}
 	return n
+}
+
+// rules returns the table's ruleset, when a match is on screen.
+func (t *TableView) rules() (engine.Ruleset, bool) {
+	if t.snap == nil || t.snap.Match == nil {
+		return engine.Ruleset{}, false
+	}
+	return t.snap.Match.Rules(), true
+}
+
+// drawScoring writes, below a score table, how the preset scores and who
+// plays with whom, in the rows left above bottom. It returns the next row.
+func (t *TableView) drawScoring(scr tcell.Screen, x, row, w, bottom int, names []string, st tcell.Style) int {
+	r, ok := t.rules()
+	if !ok {
+		return row
+	}
+	for _, l := range []string{scoringLine(r), teamsLine(r, names)} {
+		for _, part := range wrap2(l, w) {
+			if row >= bottom || part == "" {
+				break
+			}
+			put(scr, x, row, w, part, st)
+			row++
+		}
+	}
+	return row
+}
+
+// wrap2 cuts s at spaces into lines of at most w cells.
+func wrap2(s string, w int) []string {
+	var out []string
+	rs := []rune(s)
+	for len(rs) > w && w > 0 {
+		cut := w
+		for i := w; i > 0; i-- {
+			if rs[i] == ' ' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, string(rs[:cut]))
+		rs = []rune(strings.TrimLeft(string(rs[cut:]), " "))
+	}
+	return append(out, string(rs))
+}
+
+// drawOpenRacks shows what every player held when the hand ended, once the
+// audit has opened all the tiles (the winner's hand is shown above).
+func (t *TableView) drawOpenRacks(scr tcell.Screen, x, row, w, bottom int, e *HandEnd, st tcell.Style) int {
+	if t.snap == nil || len(e.Racks) == 0 {
+		return row
+	}
+	var tiles []int
+	for _, l := range t.snap.Finished {
+		if l.Hand == e.Hand {
+			tiles = l.Tiles
+		}
+	}
+	if tiles == nil || row+1 >= bottom {
+		return row
+	}
+	put(scr, x, row, w, "the other hands, opened by the audit:", st.Foreground(t.pal.Dim))
+	row++
+	for seat, rack := range e.Racks {
+		if seat == e.Result.Winner || len(rack) == 0 {
+			continue
+		}
+		if row >= bottom {
+			break
+		}
+		var faces []engine.Face
+		for _, sl := range rack {
+			if int(sl) < len(tiles) {
+				faces = append(faces, engine.Tile(tiles[sl]).Face())
+			}
+		}
+		slices.SortFunc(faces, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
+		name := fmt.Sprintf("seat %d", seat)
+		if seat < len(e.Names) {
+			name = e.Names[seat]
+		}
+		cx := put(scr, x, row, 11, fmt.Sprintf("%-10.10s ", name), st)
+		for _, f := range faces {
+			if cx+3 > x+w {
+				break
+			}
+			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
+		}
+		row++
+	}
+	return row
 }

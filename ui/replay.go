@@ -189,18 +189,25 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 	hd := f.Match.Hand()
 	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, bar)
-	put(scr, x+1, y, w-2, fmt.Sprintf("okey replay  %s  hand %d  move %d/%d  message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
+	put(scr, x+1, y, w-2, fmt.Sprintf("okey replay · %s · hand %d · move %d/%d · message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
 
 	row := y + 2
-	cx := put(scr, x+1, row, 10, "face-up ", dim)
-	if _, ind := hd.Indicator(); ind != engine.NoFace {
-		cx = drawSmall(scr, p, cx, row, ind, engine.NoFace)
+	dealing := hd.Phase() < engine.PhasePlay
+	if dealing {
+		// Before the deal is done there is no indicator, stock or rack yet:
+		// say so rather than show empty ones.
+		put(scr, x+1, row, w-2, fmt.Sprintf("dealer %s: the tiles are being shuffled and dealt", v.name(hd.Dealer())), dim)
+	} else {
+		cx := put(scr, x+1, row, 10, "face-up ", dim)
+		if _, ind := hd.Indicator(); ind != engine.NoFace {
+			cx = drawSmall(scr, p, cx, row, ind, engine.NoFace)
+		}
+		cx = put(scr, cx+2, row, 6, "okey ", dim)
+		if ok := hd.Okey(); ok.Valid() {
+			cx = drawSmall(scr, p, cx, row, ok, ok)
+		}
+		put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %s", hd.StockLen(), v.name(hd.Dealer()), plural(hd.Turns(), "turn")), dim)
 	}
-	cx = put(scr, cx+2, row, 6, "okey ", dim)
-	if ok := hd.Okey(); ok.Valid() {
-		cx = drawSmall(scr, p, cx, row, ok, ok)
-	}
-	put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %d turns", hd.StockLen(), v.name(hd.Dealer()), hd.Turns()), dim)
 	row += 2
 
 	turn := -1
@@ -225,6 +232,9 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		}
 		row++
 		cx = x + 3
+		if dealing {
+			put(scr, cx, row, w-4, "(the rack is being dealt)", dim)
+		}
 		for _, fc := range v.rack(hd, seat) {
 			if cx+3 > x+w-1 {
 				break
@@ -233,10 +243,16 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		}
 		row += 2
 	}
-	// What happened: the lines of the frames so far, latest last.
+	// What happened in this hand: the lines of its frames so far, latest
+	// last, above the winning hand when the hand is won (two rows of its
+	// own, so that no log text runs into it).
 	logTop, logBottom := row, y+h-3
+	won := f.End != nil && f.End.Result.Winner >= 0
+	if won {
+		logBottom -= 2
+	}
 	var lines []Line
-	for i := v.at; i >= 0 && len(lines) < logBottom-logTop; i-- {
+	for i := v.at; i >= 0 && v.r.Frames[i].Hand == f.Hand && len(lines) < logBottom-logTop; i-- {
 		fl := v.r.Frames[i].Lines
 		for j := len(fl) - 1; j >= 0 && len(lines) < logBottom-logTop; j-- {
 			lines = append(lines, fl[j])
@@ -257,19 +273,16 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 			cx = put(scr, cx, logTop+i, x+w-1-cx, sp.Text, st)
 		}
 	}
-	if f.End != nil && f.End.Result.Winner >= 0 {
+	if won {
 		var gs [][]engine.Face
 		for _, g := range f.End.Result.Groups {
 			gs = append(gs, g.Tiles)
 		}
 		t := &TableView{pal: p}
-		put(scr, x+1, logBottom-2, 12, "winning hand", felt.Foreground(p.Good).Bold(true))
-		t.drawGroups(scr, x+14, logBottom-2, w-15, gs, hd.Okey())
+		put(scr, x+1, logBottom, 12, "winning hand", felt.Foreground(p.Good).Bold(true))
+		t.drawGroups(scr, x+14, logBottom, w-15, gs, hd.Okey())
 	}
-	vst := felt.Foreground(p.Good).Bold(true)
-	if !v.r.Report.Honest {
-		vst = felt.Foreground(p.Bad).Bold(true)
-	}
+	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
 	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
 	fill(scr, x, y+h-1, w, 1, bar)
 	put(scr, x+1, y+h-1, w-2, "right/n next  left/p back  down/pgdn next hand  up/pgup hand start  home end  q quit", bar)

@@ -102,3 +102,221 @@ func TestReplay(t *testing.T) {
 		t.Fatal("q did not quit")
 	}
 }
+
+// TestReplayOfACutTranscript: a transcript that stops in the middle of a hand
+// (a player left) replays up to where it stops, says "unfinished, honest so
+// far" in the accent colour, never CHEATING, and the log shows only the
+// hand on screen.
+func TestReplayOfACutTranscript(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy", Movers: movers, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := res.Transcript(-1)
+	whole, err := LoadReplay(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut in the second hand, a few moves after its start.
+	second := -1
+	for i, f := range whole.Frames {
+		if f.Hand == 1 {
+			second = i
+			break
+		}
+	}
+	if second < 0 {
+		t.Fatal("no second hand")
+	}
+	cut := *full
+	cut.Chain = full.Chain[:whole.Frames[second].Step+1]
+	r, err := LoadReplay(&cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Report.Status() != table.StatusUnfinished {
+		t.Fatalf("a cut transcript verifies as %v", r.Report.Status())
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewReplayView(r, func() {})
+	v.SetRect(0, 0, 80, 24)
+	v.Seek(len(r.Frames) - 1)
+	scr.Clear()
+	v.Draw(scr)
+	scr.Show()
+	lines := screenLines(scr)
+	s := strings.Join(lines, "\n")
+	if !strings.Contains(s, "unfinished, honest so far") || strings.Contains(s, "CHEAT") {
+		t.Fatalf("the verdict of a cut transcript:\n%s", s)
+	}
+	if !strings.Contains(s, "hand 2") {
+		t.Fatalf("the replay does not reach the second hand:\n%s", s)
+	}
+	// The verdict line is drawn in the accent colour, not as a fault.
+	row := -1
+	for i, l := range lines {
+		if strings.Contains(l, "unfinished, honest so far") {
+			row = i
+		}
+	}
+	col := strings.Index(lines[row], "unfinished")
+	if _, _, style, _ := scr.GetContent(col, row); true {
+		if fg, _, _ := style.Decompose(); fg != Palette256.Accent {
+			t.Fatalf("the verdict's colour %v, want the accent %v", fg, Palette256.Accent)
+		}
+	}
+	// The log shows the second hand's moves only: no line of the first
+	// hand's end (its winner or "no winner") under the new deal.
+	for _, l := range whole.Frames[second-1].Lines {
+		var text strings.Builder
+		for _, sp := range l {
+			text.WriteString(sp.Text)
+		}
+		if tx := strings.TrimSpace(text.String()); len(tx) > 8 && strings.Contains(s, tx) {
+			t.Fatalf("the first hand's log line %q shows in the second hand:\n%s", tx, s)
+		}
+	}
+}
+
+// TestReplayHandStartAndWinningLine: the first frame of a hand says the
+// tiles are being dealt (no empty racks, no "stock 0") under no log of the
+// hand before; the winning hand has a line of its own; counts read "1 turn".
+func TestReplayHandStartAndWinningLine(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy", Movers: movers, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadReplay(res.Transcript(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewReplayView(r, func() {})
+	v.SetRect(0, 0, 80, 24)
+	show := func(i int) []string {
+		v.Seek(i)
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		return screenLines(scr)
+	}
+	starts, wins := 0, 0
+	for i, f := range r.Frames {
+		lines := show(i)
+		s := strings.Join(lines, "\n")
+		if strings.Contains(s, " 1 turns") {
+			t.Errorf("frame %d says \"1 turns\":\n%s", i, s)
+		}
+		if i > 0 && r.Frames[i-1].Hand != f.Hand {
+			starts++
+			if !strings.Contains(s, "being shuffled and dealt") || strings.Contains(s, "stock 0") || strings.Contains(s, "wins with") {
+				t.Errorf("the first frame of hand %d:\n%s", f.Hand+1, s)
+			}
+		}
+		for _, l := range lines {
+			if at := strings.Index(l, "winning hand"); at >= 0 {
+				wins++
+				if rest := l[at:]; strings.Contains(rest, "discard") || strings.Contains(rest, "draws") || strings.Contains(rest, "wins") {
+					t.Errorf("frame %d: log text on the winning hand's line: %q", i, l)
+				}
+				if at > 0 && strings.TrimSpace(l[:at]) != "" {
+					t.Errorf("frame %d: text before the winning hand: %q", i, l)
+				}
+			}
+		}
+	}
+	if starts < 2 || wins < 1 {
+		t.Fatalf("%d hand starts, %d winning hands shown", starts, wins)
+	}
+}
+
+// TestScoreTableShowsEveryHand: once the audit has opened the tiles, the
+// hand's score table shows what every other player held (issue 15, point 4).
+func TestScoreTableShowsEveryHand(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Transcript(-1)
+	r, err := LoadReplay(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end *HandEnd
+	for _, f := range r.Frames {
+		if f.End != nil {
+			end = f.End
+		}
+	}
+	if end == nil || len(end.Racks) != 2 {
+		t.Fatalf("no hand end with the racks: %+v", end)
+	}
+	m, err := table.NewMachine(tr.Config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range tr.Chain {
+		env, err := table.DecodeEnvelope(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Apply(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := TakeSnapshot(m, nil, 0)
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewTableView(func() {})
+	v.SetRect(0, 0, 80, 24)
+	v.Update(snap, nil, []*HandEnd{end})
+	scr.Clear()
+	v.Draw(scr)
+	scr.Show()
+	s := strings.Join(screenLines(scr), "\n")
+	if !strings.Contains(s, "opened by the audit") {
+		t.Fatalf("the score table does not show the other hands:\n%s", s)
+	}
+	loser := 1 - end.Result.Winner
+	if end.Result.Winner < 0 {
+		loser = 0
+	}
+	for _, l := range screenLines(scr) {
+		if strings.Contains(l, end.Names[loser]+" ") && !strings.Contains(l, "pts") && strings.Count(l, " ") > 0 {
+			f := strings.Fields(strings.Trim(l, "│ "))
+			if len(f) > 1 && f[0] == end.Names[loser] && len(f)-1 == len(end.Racks[loser]) {
+				return
+			}
+		}
+	}
+	t.Fatalf("no line with the %d tiles of %s:\n%s", len(end.Racks[loser]), end.Names[loser], s)
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/okey-game/okey/engine"
@@ -117,6 +118,10 @@ type HandEnd struct {
 	Over    bool // the match ended with this hand
 	Ranking []engine.Standing
 	Okey    engine.Face
+	// Racks are the slots each seat held when the hand ended; the audit
+	// that follows opens them all (Snapshot.Finished), and the score table
+	// then shows every player's hand.
+	Racks [][]engine.Slot
 }
 
 // Events compares two consecutive snapshots and tells what happened: log
@@ -169,6 +174,9 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 	if res, ok := ch.Result(); ok && ph.Phase() == engine.PhasePlay {
 		end = &HandEnd{Hand: cur.Hand, Result: res, Names: cur.Names, Scores: cur.Match.Scores(),
 			Over: cur.Match.Over(), Discard: engine.NoFace, Okey: ch.Okey()}
+		for s := range cur.Names {
+			end.Racks = append(end.Racks, slices.Clone(ch.Rack(s)))
+		}
 		before := prev.Match.Scores()
 		for i, sc := range end.Scores {
 			end.Deltas = append(end.Deltas, sc-before[i])

@@ -30,7 +30,8 @@ type MatchEnd struct {
 	Err        error // the match did not finish (a peer failed, a cheater was named)
 	Transcript string
 	Verified   bool
-	Verdict    string // one line: honest, or who cheated, or why the file does not hold
+	Unfinished bool   // the transcript stops before the match's end: honest so far, no one named
+	Verdict    string // one line: honest, unfinished, who cheated, or why the file does not hold
 	Ranking    []engine.Standing
 	Scores     []int
 }
@@ -135,6 +136,8 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		t.handKey = int(s.Hand) + 1
 		t.hint = nil
 		t.laidOut = false
+		// The last hand's message (a refusal, a hint) does not carry over.
+		t.msg, t.msgBad = "", false
 	}
 	slots, faces := s.View.Rack(h)
 	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {

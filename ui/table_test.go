@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -507,5 +508,144 @@ func TestEventsLog(t *testing.T) {
 	lines, _ = Events(&next, &third)
 	if len(lines) != 1 || lines[0].String() != "bot1 takes R13" {
 		t.Fatalf("events %v", lines)
+	}
+}
+
+// TestWording: counts agree with their number, the help explains the "+N"
+// before a pile, and no text has double spaces inside it (issue 15,
+// point 13).
+func TestWording(t *testing.T) {
+	s := fixture(t, "K4", winningRack)
+	next := *s
+	next.Match = s.Match.Clone()
+	slot := s.Match.Hand().Rack(0)[0]
+	r13, _ := engine.ParseFace("R13")
+	if err := next.Match.Apply(engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: slot,
+		Faces: []engine.SlotFace{{Slot: slot, Face: r13}}}); err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, &next, Palette256)
+	scr := hs.screen()
+	if n := next.Match.Hand().Turns(); n != 1 {
+		t.Fatalf("the fixture has %d turns after one discard, want 1", n)
+	}
+	if !strings.Contains(scr, "1 turn") || strings.Contains(scr, "1 turns") {
+		t.Errorf("one turn reads wrong:\n%s", scr)
+	}
+	hs.keys("?")
+	if scr := hs.screen(); !strings.Contains(scr, "+3 before a pile") || !strings.Contains(scr, "higher is better") ||
+		!strings.Contains(scr, "okey help rules classic") {
+		t.Errorf("the help does not explain +N on a pile, the scoring, where the rules are:\n%s", scr)
+	}
+	if got := plural(1, "turn") + "/" + plural(2, "turn") + "/" + plural(0, "hand"); got != "1 turn/2 turns/0 hands" {
+		t.Errorf("plural: %q", got)
+	}
+}
+
+// TestTeamsAndScoring: in german with four players the partners are shown on
+// the table, in the hand's score table and in the ranking, with how the
+// preset scores; a preset without teams shows none (issue 15, point 3).
+func TestTeamsAndScoring(t *testing.T) {
+	for _, tc := range []struct {
+		rules   engine.Ruleset
+		players int
+		teams   bool
+		scoring string
+	}{
+		{engine.MustRuleset("german", ""), 4, true, "lower is better"},
+		{engine.MustRuleset("german", "no-partnerships"), 4, false, "lower is better"},
+		{engine.MustRuleset("german", ""), 3, false, "lower is better"},
+		{engine.MustRuleset("classic", ""), 4, false, "higher is better"},
+		{engine.MustRuleset("turkish-rummy", ""), 2, false, "lower is better"},
+	} {
+		m, err := engine.NewMatch(tc.rules, tc.players, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"ayse", "bot1", "bot2", "bot3"}[:tc.players]
+		s := &Snapshot{Seat: 0, Names: names, Ruleset: tc.rules.String(), Match: m, View: *engine.NewView(0), Expect: -1, At: time.Now()}
+		hs := newHarness(t, s, Palette256)
+		scr := hs.screen()
+		if got := strings.Contains(scr, "team A") && strings.Contains(scr, "team B"); got != tc.teams {
+			t.Errorf("%s, %d players: teams on the table %v, want %v:\n%s", tc.rules, tc.players, got, tc.teams, scr)
+		}
+		zero := make([]int, tc.players)
+		hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: engine.HandResult{Winner: -1}, Names: names, Deltas: zero, Scores: zero}})
+		hs.draw()
+		scr = hs.screen()
+		if !strings.Contains(scr, "hand 1 is over") || !strings.Contains(scr, tc.scoring) {
+			t.Errorf("%s: the score table lacks %q:\n%s", tc.rules, tc.scoring, scr)
+		}
+		if got := strings.Contains(scr, "partners share a score: team A ayse and bot2, team B bot1 and bot3"); got != tc.teams {
+			t.Errorf("%s, %d players: who plays with whom shown %v, want %v:\n%s", tc.rules, tc.players, got, tc.teams, scr)
+		}
+		var ranking []engine.Standing
+		for seat := range names {
+			ranking = append(ranking, engine.Standing{Seat: seat, Place: seat + 1})
+		}
+		hs.view.Finish(&MatchEnd{Ranking: ranking, Verified: true, Verdict: "verified: honest"})
+		hs.view.ends = nil
+		hs.view.overlay = matchOverlay
+		hs.draw()
+		scr = hs.screen()
+		if got := strings.Contains(scr, "1. ayse") && strings.Contains(scr, "team A"); got != tc.teams {
+			t.Errorf("%s, %d players: teams in the ranking %v, want %v:\n%s", tc.rules, tc.players, got, tc.teams, scr)
+		}
+		if !strings.Contains(scr, tc.scoring) {
+			t.Errorf("%s: the ranking lacks %q:\n%s", tc.rules, tc.scoring, scr)
+		}
+	}
+}
+
+// TestScoreCauses: the hand's score table says why each score changed, and
+// the parts add up to the change (issue 15, point 4).
+func TestScoreCauses(t *testing.T) {
+	for _, tc := range []struct {
+		rules engine.Ruleset
+		res   engine.HandResult
+		want  []string // per seat, "" for no change
+	}{
+		{engine.MustRuleset("classic", ""), engine.HandResult{Winner: 1, Kind: engine.Groups, OkeyDiscard: true, OneColour: engine.NumColours, Shown: []int{2}, Upcard: -1},
+			[]string{"win (okey discard) -4, gösterme by bot2 -1", "gösterme by bot2 -1", "win (okey discard) -4", "win (okey discard) -4, gösterme by bot2 -1"}},
+		{engine.MustRuleset("turkish-rummy", ""), engine.HandResult{Winner: -1, OneColour: engine.NumColours, Upcard: -1},
+			[]string{"stalemate +10", "stalemate +10", "stalemate +10", "stalemate +10"}},
+		{engine.MustRuleset("turkish-rummy", ""), engine.HandResult{Winner: 0, Kind: engine.Groups, OneColour: engine.NumColours, Upcard: 2},
+			[]string{"upcard held by bot2 +10", "win +20, upcard held by bot2 +10", "win +20", "win +20, upcard held by bot2 +10"}},
+		{engine.MustRuleset("german", ""), engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours, Upcard: -1},
+			[]string{"win (seven pairs) -4", "", "win (seven pairs) -4", ""}},
+		{engine.MustRuleset("classic", "one-colour=any"), engine.HandResult{Winner: 3, Kind: engine.Groups, OneColour: engine.Red, Upcard: -1},
+			[]string{"win (one colour) -4", "win (one colour) -4", "win (one colour) -4", ""}},
+	} {
+		m, err := engine.NewMatch(tc.rules, 4, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"ayse", "bot1", "bot2", "bot3"}
+		got := causes(m, tc.res, names)
+		deltas := m.Deltas(tc.res)
+		for seat := range names {
+			if got[seat] != tc.want[seat] {
+				t.Errorf("%s %+v seat %d: %q, want %q", tc.rules, tc.res, seat, got[seat], tc.want[seat])
+			}
+			// The parts add up to the change.
+			sum := 0
+			for _, part := range strings.Split(got[seat], ", ") {
+				if f := strings.Fields(part); len(f) > 0 {
+					var n int
+					fmt.Sscanf(f[len(f)-1], "%d", &n)
+					sum += n
+				}
+			}
+			if sum != deltas[seat] {
+				t.Errorf("%s %+v seat %d: parts %q add to %d, the change is %d", tc.rules, tc.res, seat, got[seat], sum, deltas[seat])
+			}
+		}
+		s := &Snapshot{Seat: 0, Names: names, Ruleset: tc.rules.String(), Match: m, View: *engine.NewView(0), Expect: -1, At: time.Now()}
+		hs := newHarness(t, s, Palette256)
+		hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: tc.res, Names: names, Deltas: deltas, Scores: m.Scores()}})
+		hs.draw()
+		if scr := hs.screen(); !strings.Contains(scr, "why") || !strings.Contains(scr, tc.want[2]) {
+			t.Errorf("%s: the score table lacks %q:\n%s", tc.rules, tc.want[2], scr)
+		}
 	}
 }

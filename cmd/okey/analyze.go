@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/ui"
 )
 
 func init() {
@@ -32,7 +34,8 @@ With tiles on the command line it prints a report for people, or with
 (the indicator, a colon, the tiles; blank lines and lines starting with #
 are skipped; with --indicator the "IND:" may be left out) from standard
 input and prints one JSON object per line, in order. A bad line gives
-{"error": "..."} and the others go on.
+{"line": N, "error": "..."} (N counts every input line from 1) and the
+others go on.
 
 JSON fields: indicator, okey, tiles; for 14 tiles winning, kind ("groups",
 "pairs" or null), groups (lists of tiles, an okey shown as its face; empty
@@ -82,6 +85,13 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() == 0 {
+		if f, ok := stdin.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+				// At a terminal: say what is awaited rather than wait silently.
+				fmt.Fprintln(stderr, "okey: analyze: reading hands from the terminal, one \"INDICATOR: TILES\" a line; Ctrl-D ends")
+				fmt.Fprintln(stderr, "okey: analyze: (one hand on the command line: okey analyze --indicator R4 R1 R2 R3 ...)")
+			}
+		}
 		return analyzeBatch(*indicator, stdin, stdout, stderr)
 	}
 	if *indicator == "" {
@@ -90,13 +100,13 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := analyzeHand(*indicator, fs.Args(), !*asJSON)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
 		return 2
 	}
 	if *asJSON {
 		b, err := json.Marshal(res)
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: analyze: internal error: %v\n", err)
+			fmt.Fprintf(stderr, "okey: analyze: internal error: %s\n", ui.Plain(err))
 			return 2
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -111,7 +121,7 @@ func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Wr
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 1024*1024)
 	out := bufio.NewWriter(stdout)
-	for in.Scan() {
+	for lineNo := 1; in.Scan(); lineNo++ {
 		line := strings.TrimSpace(in.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -133,18 +143,19 @@ func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Wr
 		}
 		if err != nil {
 			b, _ = json.Marshal(struct {
+				Line  int    `json:"line"`
 				Error string `json:"error"`
-			}{err.Error()})
+			}{lineNo, ui.Plain(err)})
 		}
 		out.Write(b)
 		out.WriteByte('\n')
 	}
 	if err := out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
 		return 2
 	}
 	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: reading input: %v\n", err)
+		fmt.Fprintf(stderr, "okey: analyze: reading input: %s\n", ui.Plain(err))
 		return 2
 	}
 	return 0

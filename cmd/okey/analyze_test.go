@@ -87,12 +87,12 @@ func TestAnalyzeBatch(t *testing.T) {
 		`{"indicator":"R4","okey":"R5","tiles":["R1","R2","R3","Y7","B7","K7","K9","K10","K11","K12","B1","B2","B3","R5"],"winning":true,"kind":"groups","groups":[["R1","R2","R3"],["Y7","B7","K7"],["B1","B2","B3"],["K9","K10","K11","K12","R5"]],"distance":0}`,
 		`{"indicator":"K12","okey":"K13","tiles":["K11","K12","K13","K1","Y7","B7","R7","R9","R10","R11","B2","B3","B4","B5"],"winning":true,"kind":"groups","groups":[["R7","Y7","B7"],["R9","R10","R11"],["B2","B3","B4","B5"],["K11","K12","K13","K1"]],"distance":0}`,
 		`{"indicator":"R4","okey":"R5","tiles":["R1","R2","R3","Y7","B7","K7","K9","K10","K11","K12","B1","B2","B3","B5"],"winning":false,"kind":null,"groups":[],"distance":1}`,
-		`{"error":"indicator \"FJ\": a false joker is never the indicator"}`,
-		`{"error":"not a tile: \"Q3\" (colour must be R, Y, B or K)"}`,
-		`{"error":"more than two copies of a tile: a third K1"}`,
-		`{"error":"need 14 or 15 tiles, got 3"}`,
-		`{"error":"want \"INDICATOR: TILES\", no colon in line"}`,
-		`{"error":"two R4 in the hand and R4 is the indicator: there are only two"}`,
+		`{"line":6,"error":"indicator \"FJ\": a false joker is never the indicator"}`,
+		`{"line":7,"error":"not a tile: \"Q3\" (colour must be R, Y, B or K)"}`,
+		`{"line":8,"error":"more than two copies of a tile: a third K1"}`,
+		`{"line":9,"error":"need 14 or 15 tiles, got 3"}`,
+		`{"line":10,"error":"want \"INDICATOR: TILES\", no colon in line"}`,
+		`{"line":11,"error":"two R4 in the hand and R4 is the indicator: there are only two"}`,
 		`{"indicator":"K13","okey":"K1","tiles":["K12","K13","K1","R1","Y1","B1","R5","R6","R7","Y9","Y10","Y11","Y12","B8","K2"],"winning_discards":[]}`,
 		`{"indicator":"K13","okey":"K1","tiles":["K12","K13","K1","R1","Y1","B1","R5","R6","R7","Y9","Y10","Y11","Y12","Y13","B8"],"winning_discards":["B8"]}`,
 	}
@@ -132,8 +132,8 @@ func TestAnalyzeErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args[1:], code, out, errs, tc.want)
 		}
 	}
-	if code, _, errs := runOkey(t, "", "analyze", "-h"); code != 0 || !strings.Contains(errs, "usage: okey analyze") {
-		t.Errorf("-h: exit %d, %q", code, errs)
+	if code, out, _ := runOkey(t, "", "analyze", "-h"); code != 0 || !strings.Contains(out, "usage: okey analyze") {
+		t.Errorf("-h: exit %d, %q", code, out)
 	}
 }
 

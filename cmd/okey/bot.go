@@ -22,6 +22,8 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
 )
 
 func init() {
@@ -92,6 +94,11 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	usageErr := func(format string, a ...any) int {
+		for i, v := range a {
+			if err, ok := v.(error); ok {
+				a[i] = ui.Plain(err) // no "engine: " in a player's message
+			}
+		}
 		fmt.Fprintf(stderr, "okey: bot: "+format+"\n", a...)
 		return 2
 	}
@@ -194,7 +201,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: bot: %v\n", err)
+		fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
 		return 1
 	}
 	defer c.Close()
@@ -204,7 +211,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data)
 		} else {
-			fmt.Fprintf(stderr, "okey: bot: %v\n", err)
+			fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
 		}
 		return 1
 	}
@@ -222,13 +229,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		c.Done(a)
 		played++
 		logTiming(log, a.Table, o.Timing)
-		if !printMatch(stdout, played, a, o) {
-			st := 1
-			if o.Result.Violation == nil && (o.Result.Stalled != nil || o.Result.Failure != nil) {
-				st = 3
-			}
-			status = max(status, st)
-		}
+		status = max(status, printMatch(stdout, played, a, o))
 		return nil
 	}
 	unfinished, err := c.Unfinished()
@@ -283,28 +284,29 @@ func logTiming(log *slog.Logger, table string, t lan.Timing) {
 		"draws", len(t.Draws), "draw_p50", q(t.Draws, 50), "draw_p99", q(t.Draws, 99))
 }
 
-// printMatch prints the one-line summary of a match and reports whether it
-// finished honestly.
-func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) bool {
+// printMatch prints the one-line summary of a match and returns its exit
+// status: 0 honest, 1 a seat named, 2 a transcript that does not hold, 3
+// unfinished (honest so far, no one named).
+func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	rep := o.Report
 	head := fmt.Sprintf("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
 		fmt.Fprintf(w, "%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
-			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, v.Err, o.Transcript)
-		return false
+			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, ui.Plain(v.Err), o.Transcript)
+		return int(table.StatusCheating)
 	}
 	if st := o.Result.Stalled; st != nil {
-		fmt.Fprintf(w, "%s: unfinished at message %d: seat %d (%s) stopped answering (no %v for %v); no one is named; transcript %s\n",
+		fmt.Fprintf(w, "%s: unfinished, honest so far: at message %d seat %d (%s) stopped answering (no %v for %v); no one is named; transcript %s\n",
 			head, st.Step, st.Seat, o.Config.Seats[st.Seat].Name, st.Kind, st.Waited.Round(time.Second), o.Transcript)
-		return false
+		return int(table.StatusUnfinished)
 	}
 	if f := o.Result.Failure; f != nil {
-		fmt.Fprintf(w, "%s: unfinished: the rules cannot go on (%v); no one is named; transcript %s\n", head, f.Err, o.Transcript)
-		return false
+		fmt.Fprintf(w, "%s: unfinished, honest so far: the rules cannot go on (%s); no one is named; transcript %s\n", head, ui.Plain(f.Err), o.Transcript)
+		return int(table.StatusUnfinished)
 	}
 	if !rep.Honest {
-		fmt.Fprintf(w, "%s: the transcript does not verify: %v %v; transcript %s\n", head, rep.Violation, rep.Invalid, o.Transcript)
-		return false
+		fmt.Fprintf(w, "%s: %s; transcript %s\n", head, ui.Verdict(&rep), o.Transcript)
+		return int(rep.Status())
 	}
 	var scores []int
 	if len(rep.Hands) > 0 {
@@ -322,7 +324,7 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) bool {
 	}
 	fmt.Fprintf(w, "%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
 		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript)
-	return true
+	return int(table.StatusHonest)
 }
 
 // quietComponent keeps pubsub's logs below a level out.

@@ -1,7 +1,9 @@
 // Command okey plays Okey on a LAN with no server: see the README.
 //
-// Exit codes: 0 success; 1 a verdict against the input (a cheater found, a
-// losing hand where one was required); 2 bad usage or unreadable input.
+// Exit status, the same for every command: 0 success, and help (-h, --help,
+// okey help COMMAND); 1 a seat named on proof signed by that seat; 2 bad
+// usage, no terminal, unreadable or damaged input; 3 an unfinished match
+// (honest so far, no one named).
 package main
 
 import (
@@ -41,8 +43,38 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'okey COMMAND -h' for a command's flags.")
-	fmt.Fprintln(w, "Exit status: 0 ok, 1 a negative verdict (cheating found, ...), 2 bad usage or input.")
+	fmt.Fprintln(w, "Run 'okey help COMMAND' (or 'okey COMMAND -h') for a command's flags,")
+	fmt.Fprintln(w, "'okey help rules' for the rules of each preset.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Exit status, for every command:")
+	fmt.Fprintln(w, "  0  done (help included)")
+	fmt.Fprintln(w, "  1  a seat is named on proof signed by that seat")
+	fmt.Fprintln(w, "  2  bad usage, no terminal, or a file that is unreadable, damaged or altered")
+	fmt.Fprintln(w, "  3  an unfinished match: honest so far, no one named")
+}
+
+// wantsHelp reports whether args ask for help before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// help shows a command's usage on stdout and exits 0: each command prints
+// its usage when its flags are "-h", on the writer it is given for errors.
+func help(name string, stdout io.Writer) int {
+	c, ok := commands[name]
+	if !ok {
+		return -1
+	}
+	c.run([]string{"-h"}, nil, io.Discard, stdout)
+	return 0
 }
 
 func main() {
@@ -55,15 +87,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	case "-h", "-help", "--help":
 		usage(stdout)
 		return 0
+	case "-v", "-version", "--version":
+		return runVersion(nil, stdin, stdout, stderr)
+	case "help":
+		switch {
+		case len(args) == 1:
+			usage(stdout)
+			return 0
+		case args[1] == "rules":
+			return runRules(args[2:], stdout, stderr)
+		case len(args) > 2:
+			fmt.Fprintln(stderr, "usage: okey help [COMMAND | rules [PRESET]]")
+			return 2
+		}
+		if code := help(args[1], stdout); code >= 0 {
+			return code
+		}
+		fmt.Fprintf(stderr, "okey: help: unknown command %q\n", args[1])
+		usage(stderr)
+		return 2
 	}
 	c, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "okey: unknown command %q\n", args[0])
 		usage(stderr)
 		return 2
+	}
+	if wantsHelp(args[1:]) {
+		return help(args[0], stdout)
 	}
 	return c.run(args[1:], stdin, stdout, stderr)
 }

@@ -86,15 +86,15 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	rules, err := engine.ParseRuleset(spec)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	if err := table.CheckName(*name); err != nil {
-		fmt.Fprintf(stderr, "okey: --name: %v\n", err)
+		fmt.Fprintf(stderr, "okey: --name: %s\n", ui.Plain(err))
 		return 2
 	}
 	if _, err := bot.New(*strategy, 0); err != nil {
-		fmt.Fprintf(stderr, "okey: --strategy: %v\n", err)
+		fmt.Fprintf(stderr, "okey: --strategy: %s\n", ui.Plain(err))
 		return 2
 	}
 	if *resume {
@@ -102,12 +102,12 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *bots < 0 {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
-			fmt.Fprintf(stderr, "okey: --name: %v\n", err)
+			fmt.Fprintf(stderr, "okey: --name: %s\n", ui.Plain(err))
 			return 2
 		}
 		for _, a := range peers {
 			if _, err := p2p.ParsePeerAddr(a); err != nil {
-				fmt.Fprintf(stderr, "okey: --peer: %v\n", err)
+				fmt.Fprintf(stderr, "okey: --peer: %s\n", ui.Plain(err))
 				return 2
 			}
 		}
@@ -124,7 +124,7 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := rules.CheckPlayers(n); err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse,
@@ -212,7 +212,11 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		m := unfinished[0]
 		lines := []string{"You left a match against bots before its end:", "  " + m.String()}
 		if len(unfinished) > 1 {
-			lines = append(lines, fmt.Sprintf("(and %d older ones; --data keeps them under matches)", len(unfinished)-1))
+			older := fmt.Sprintf("%d older ones", len(unfinished)-1)
+			if len(unfinished) == 2 {
+				older = "1 older one"
+			}
+			lines = append(lines, fmt.Sprintf("(and %s; --data keeps them under matches)", older))
 		}
 		g.Choose("an unfinished match", lines, []ui.Choice{
 			{Key: 'r', Label: "resume the unfinished match vs bots"},
@@ -233,8 +237,8 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		g.Start(startNew)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "okey: no terminal to play at: %s\n", ui.Plain(err))
+		return 2
 	}
 	var out *ui.LocalOutcome
 	if started.Load() {
@@ -252,9 +256,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		if out.Transcript != "" {
 			fmt.Fprintf(stdout, "okey: transcript %s (okey verify, okey replay)\n", out.Transcript)
 		}
-		if !out.Report.Honest {
-			return 1
-		}
+		return int(out.Report.Status()) // verify's exit status
 	case errors.Is(out.Err, ui.ErrQuit):
 		fmt.Fprintln(stdout, "okey: left the table; the match is saved: okey play --resume continues it")
 	case out.Err != nil:
@@ -271,18 +273,18 @@ func openData(dir string, stderr io.Writer) (string, *os.File, int) {
 	if dir == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: no data directory (use --data): %v\n", err)
+			fmt.Fprintf(stderr, "okey: no data directory (use --data): %s\n", ui.Plain(err))
 			return "", nil, 2
 		}
 		dir = d
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return "", nil, 2
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "okey.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return "", nil, 2
 	}
 	return dir, f, 0
@@ -314,7 +316,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	if f.data == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: no data directory (use --data): %v\n", err)
+			fmt.Fprintf(stderr, "okey: no data directory (use --data): %s\n", ui.Plain(err))
 			return 2
 		}
 		f.data = d
@@ -333,8 +335,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	defer cancel()
 	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "okey: the network: %s\n", ui.Plain(err))
+		return 2
 	}
 	defer c.Close()
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
@@ -406,7 +408,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			c.Done(a)
 		}
 		end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
-			Ranking: o.Report.Ranking}
+			Unfinished: o.Report.Status() == table.StatusUnfinished,
+			Ranking:    o.Report.Ranking}
 		if err := o.Result.Ended(); err != nil {
 			end.Err = err
 		}
@@ -422,8 +425,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		lv.SetDefaultTimer(f.timer)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "okey: no terminal to play at: %s\n", ui.Plain(err))
+		return 2
 	}
 	cancel()
 	lb.wait()
@@ -431,9 +434,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	defer mu.Unlock()
 	if played != nil {
 		fmt.Fprintf(stdout, "okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript)
-		if !played.Report.Honest {
-			return 1
-		}
+		return int(played.Report.Status()) // verify's exit status
 	}
 	return 0
 }

@@ -35,7 +35,7 @@ func TestPlayAndReplayBadInput(t *testing.T) {
 		{[]string{"play", "--resume", "--data", filepath.Join(dir, "d")}, "--resume: no unfinished match against bots"},
 		{[]string{"replay"}, "usage: okey replay"},
 		{[]string{"replay", filepath.Join(dir, "missing")}, "no such file"},
-		{[]string{"replay", junk}, "not a transcript"},
+		{[]string{"replay", junk}, "not an okey transcript"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tc.args, nil, &out, &errb); code != 2 {

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -19,8 +18,13 @@ const replayUsage = `usage: okey replay FILE
 Verifies the transcript, then shows it move by move at the terminal with every
 rack open (each hand's audit reveals all its tiles). Keys: right/left step,
 down/up change hand, home/end, q quit. A transcript that does not verify is
-shown up to where it stops holding, with the verdict. Exit 2 when the file is
-unreadable or not a transcript.
+shown up to where it stops holding, with the verdict; a file cut short inside
+a record is shown up to its last whole record.
+
+Exit status: verify's (0 honest, 1 a seat named on its own signed messages,
+2 damaged or altered so that no one can be named, 3 unfinished, honest so
+far); 2 also when the file is unreadable or not a transcript, or when there
+is no terminal.
 `
 
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -35,26 +39,34 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	f, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
-		return 2
-	}
-	t, err := table.ReadTranscript(f)
-	f.Close()
+	t, cut, err := readTranscript(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "okey: %s: %v\n", path, err)
 		return 2
 	}
 	r, err := ui.LoadReplay(t)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %s: %v\n", path, err)
+		// Nothing to show (a file cut before its first hand): say what
+		// verify says, with its status.
+		rep := table.Verify(t)
+		fmt.Fprintf(stderr, "okey: %s: %s\n", path, ui.Plain(err))
+		fmt.Fprintf(stdout, "okey: %s: %s%s\n", path, ui.Verdict(rep), cutNote(cut))
+		return int(rep.Status())
+	}
+	if err := replayAt(r, ui.Options{}); err != nil {
+		fmt.Fprintf(stderr, "okey: no terminal to replay at: %v\n", err)
 		return 2
 	}
-	if err := ui.RunReplay(r, ui.Options{}); err != nil {
-		fmt.Fprintf(stderr, "okey: the terminal: %v\n", err)
-		return 1
+	fmt.Fprintf(stdout, "okey: %s: %s%s\n", path, ui.Verdict(r.Report), cutNote(cut))
+	return int(r.Report.Status()) // verify's exit status
+}
+
+// replayAt runs the replay at the terminal (tests replace it).
+var replayAt = ui.RunReplay
+
+func cutNote(cut bool) string {
+	if cut {
+		return " (the file is cut short inside its last record)"
 	}
-	fmt.Fprintf(stdout, "okey: %s: %s\n", path, ui.Verdict(r.Report))
-	return 0
+	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
 )
 
 func init() {
@@ -54,18 +55,26 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: sim takes no arguments, got %q\n", fs.Arg(0))
 		return 2
 	}
+	if *games < 1 {
+		fmt.Fprintf(stderr, "okey: --games %d: want 1 or more matches\n", *games)
+		return 2
+	}
+	if *stall <= 0 {
+		fmt.Fprintf(stderr, "okey: --stall %v: want a positive duration\n", *stall)
+		return 2
+	}
 	rules, err := engine.ParseRuleset(*preset)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	if err := rules.CheckPlayers(*players); err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	f, err := parseFaults(*faults)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: --faults: %v\n", err)
+		fmt.Fprintf(stderr, "okey: --faults: %s\n", ui.Plain(err))
 		return 2
 	}
 	names := strings.Split(*bots, ",")
@@ -75,14 +84,14 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, name := range names {
 		if _, err := bot.New(name, 0); err != nil {
-			fmt.Fprintf(stderr, "okey: --bots: %v\n", err)
+			fmt.Fprintf(stderr, "okey: --bots: %s\n", ui.Plain(err))
 			return 2
 		}
 	}
 	var c table.Cheat
 	if *cheat != "" {
 		if c, err = table.ParseCheat(*cheat); err != nil {
-			fmt.Fprintf(stderr, "okey: %v\n", err)
+			fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 			return 2
 		}
 		if *cheater < 0 || *cheater >= *players {
@@ -92,7 +101,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
-			fmt.Fprintf(stderr, "okey: %v\n", err)
+			fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 			return 2
 		}
 	}
@@ -105,7 +114,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			name := names[i%len(names)] // the list repeats over the seats
 			s, err := bot.New(name, *seed+uint64(g*8+i))
 			if err != nil {
-				fmt.Fprintf(stderr, "okey: %v\n", err)
+				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 				return 2
 			}
 			ms = append(ms, s)
@@ -154,7 +163,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *out != "" {
 			path := filepath.Join(*out, fmt.Sprintf("match-%03d.okey", g))
 			if err := writeTranscriptFile(path, tr); err != nil {
-				fmt.Fprintf(stderr, "okey: %v\n", err)
+				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 				return 1
 			}
 			fmt.Fprintf(stdout, "match %d: transcript %s\n", g, path)

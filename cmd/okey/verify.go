@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/okey-game/okey/internal/conformance"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
 )
 
 func init() {
@@ -56,6 +56,7 @@ type verifyJSON struct {
 	Step     *uint32  `json:"step,omitempty"`
 	Evidence string   `json:"evidence,omitempty"`
 	Error    string   `json:"error,omitempty"`
+	Cut      bool     `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
 }
 
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -91,12 +92,8 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	for _, path := range fs.Args() {
 		out := verifyJSON{File: path}
-		f, err := os.Open(path)
-		var t *table.Transcript
-		if err == nil {
-			t, err = table.ReadTranscript(f)
-			f.Close()
-		}
+		t, cut, err := readTranscript(path)
+		out.Cut = cut
 		if err != nil {
 			out.Error = err.Error()
 			out.Status, out.Verdict = int(table.StatusInvalid), table.StatusInvalid.String()
@@ -112,10 +109,10 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if v := rep.Violation; v != nil {
 			seat, step := v.Seat, v.Step
 			out.Cheater, out.Rule, out.Step = &seat, v.Rule, &step
-			out.Evidence = v.Err.Error()
+			out.Evidence = ui.Plain(v.Err)
 		}
 		if rep.Invalid != nil {
-			out.Error = rep.Invalid.Error()
+			out.Error = ui.Plain(rep.Invalid)
 		}
 		if n := rep.Next; n != nil {
 			seat := n.Seat
@@ -124,7 +121,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			out.Step = &step
 		}
 		if f := rep.Failure; f != nil {
-			out.Reason = "the rules could not go on: " + f.Err.Error()
+			out.Reason = "the rules could not go on: " + ui.Plain(f.Err)
 		}
 		out.Status, out.Verdict = int(rep.Status()), rep.Status().String()
 		status = max(status, out.Status)
@@ -146,22 +143,37 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 	}
 	switch table.Status(o.Status) {
 	case table.StatusHonest:
-		fmt.Fprintf(stdout, "%s: honest: %s, %d players, %d hands, %d messages; final scores %v\n",
-			o.File, o.Ruleset, len(o.Seats), o.Hands, o.Steps, o.Scores)
+		fmt.Fprintf(stdout, "%s: honest: %s, %d players, %s, %s; final scores %v\n",
+			o.File, o.Ruleset, len(o.Seats), count(o.Hands, "hand"), count(o.Steps, "message"), o.Scores)
 	case table.StatusCheating:
 		fmt.Fprintf(stdout, "%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), o.Rule, *o.Step, o.Evidence)
 	case table.StatusUnfinished:
+		if o.Cut {
+			o.File += " (cut short inside its last record)"
+		}
 		if o.Next != nil {
-			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %d messages, %d hands; %s was to send the next message (a %s); no one is named\n",
-				o.File, o.Steps, o.Hands, seatName(*o.Next), o.NextKind)
+			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %s, %s; %s was to send the next message (a %s); no one is named\n",
+				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), seatName(*o.Next), o.NextKind)
 		} else {
-			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %d messages, %d hands; %s; no one is named\n", o.File, o.Steps, o.Hands, o.Reason)
+			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %s, %s; %s; no one is named\n",
+				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), o.Reason)
 		}
 	default:
+		if o.Cut {
+			o.Error += " (and the file is cut short)"
+		}
 		if o.Steps > 0 || o.Ruleset != "" {
 			fmt.Fprintf(stdout, "%s: does not hold (damaged or altered; no one is named): %s\n", o.File, o.Error)
 		} else {
 			fmt.Fprintf(stdout, "%s: unreadable: %s\n", o.File, o.Error)
 		}
 	}
+}
+
+// count is "1 hand", "2 hands".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

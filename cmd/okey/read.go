@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
+)
+
+// transcriptMagic opens every transcript file (protocol.md 6).
+const transcriptMagic = "okey-transcript/v1\n"
+
+// maxTranscriptFile bounds what okey reads into memory: 2^20 records of at
+// most table.MaxEnvelope bytes would be far more than any match.
+const maxTranscriptFile = 1 << 30
+
+// readTranscript reads the transcript at path for verify and replay, with
+// messages for a player rather than a library: "is a directory", "not an okey
+// transcript", "damaged at byte N". A file cut short inside its last record
+// (a crash while writing) is read up to its last whole record, and cut says
+// so: verify then finds it unfinished and honest so far, naming no one.
+func readTranscript(path string) (t *table.Transcript, cut bool, err error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, fmt.Errorf("no such file")
+	case err != nil:
+		return nil, false, fmt.Errorf("cannot be read: %s", ui.Plain(errors.Unwrap(err)))
+	case fi.IsDir():
+		return nil, false, fmt.Errorf("is a directory, not a transcript")
+	case fi.Size() > maxTranscriptFile:
+		return nil, false, fmt.Errorf("not an okey transcript (%d bytes, more than any match)", fi.Size())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot be read: %s", ui.Plain(errors.Unwrap(err)))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxTranscriptFile+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot be read: %s", ui.Plain(errors.Unwrap(err)))
+	}
+	return parseTranscript(data)
+}
+
+// parseTranscript reads a transcript file's bytes: a last record cut short
+// is dropped and reported (cut), any other damage is an error for players.
+func parseTranscript(data []byte) (*table.Transcript, bool, error) {
+	if !bytes.HasPrefix(data, []byte(transcriptMagic)) {
+		return nil, false, errors.New("not an okey transcript")
+	}
+	t, err := table.ReadTranscript(bytes.NewReader(data))
+	if err != nil {
+		return nil, false, errors.New(ui.Plain(err))
+	}
+	return t, t.Torn, nil
+}

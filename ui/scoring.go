@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// causes explains each seat's score change for a hand: the win (and what
+// made it worth more), each gösterme, a stalemate. It asks the match's own
+// scoring for each part on its own, so it cannot disagree with the total.
+func causes(m *engine.Match, res engine.HandResult, names []string) []string {
+	n := len(m.Scores())
+	parts := make([][]string, n)
+	addPart := func(label string, d []int) {
+		for s := 0; s < n && s < len(d); s++ {
+			if d[s] != 0 {
+				parts[s] = append(parts[s], fmt.Sprintf("%s %+d", label, d[s]))
+			}
+		}
+	}
+	none := m.Deltas(engine.HandResult{Winner: -1, Upcard: -1})
+	// base is the hand without the gösterme and upcard parts: each of those
+	// is what it adds to it.
+	base := engine.HandResult{Winner: -1, Upcard: -1}
+	if res.Winner >= 0 {
+		win := engine.HandResult{Winner: res.Winner, Kind: res.Kind, OkeyDiscard: res.OkeyDiscard, OneColour: res.OneColour, Upcard: -1}
+		base = win
+		var how []string
+		if res.Kind == engine.Pairs {
+			how = append(how, "seven pairs")
+		}
+		if res.OkeyDiscard {
+			how = append(how, "okey discard")
+		}
+		if res.OneColour < engine.NumColours {
+			plain := win
+			plain.OneColour = engine.NumColours
+			if fmt.Sprint(m.Deltas(plain)) != fmt.Sprint(m.Deltas(win)) {
+				how = append(how, "one colour")
+			}
+		}
+		label := "win"
+		if len(how) > 0 {
+			label += " (" + strings.Join(how, ", ") + ")"
+		}
+		addPart(label, m.Deltas(win))
+	} else {
+		addPart("stalemate", none)
+	}
+	minus := func(d, e []int) []int {
+		for i := range d {
+			d[i] -= e[i]
+		}
+		return d
+	}
+	without := m.Deltas(base)
+	if res.Upcard >= 0 {
+		with := base
+		with.Upcard = res.Upcard
+		who := fmt.Sprintf("seat %d", res.Upcard)
+		if res.Upcard < len(names) {
+			who = names[res.Upcard]
+		}
+		addPart("upcard held by "+who, minus(m.Deltas(with), without))
+	}
+	for _, s := range res.Shown {
+		with := base
+		with.Shown = []int{s}
+		d := minus(m.Deltas(with), without)
+		who := fmt.Sprintf("seat %d", s)
+		if s < len(names) {
+			who = names[s]
+		}
+		addPart("gösterme by "+who, d)
+	}
+	out := make([]string, n)
+	for s := range out {
+		out[s] = strings.Join(parts[s], ", ")
+	}
+	return out
+}
