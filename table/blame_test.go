@@ -43,12 +43,15 @@ func realBots(n int) []Mover {
 	return out
 }
 
+// runOpts plays one match with the options' own movers and seed.
 func runOpts(t *testing.T, o LocalOptions) *LocalResult {
 	t.Helper()
 	if o.Stall == 0 {
 		o.Stall = 400 * time.Millisecond
 	}
 	if o.Withhold == 0 {
+		// No honest step may be mistaken for withholding, however loaded
+		// the machine: the context's deadline bounds the test instead.
 		o.Withhold = 10 * time.Minute
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

@@ -51,21 +51,7 @@ func movers(n int, seed uint64) []Mover {
 func run(t *testing.T, ruleset string, n int, seed uint64, o LocalOptions) *LocalResult {
 	t.Helper()
 	o.Ruleset, o.Movers, o.Seed = ruleset, movers(n, seed), seed
-	if o.Stall == 0 {
-		o.Stall = 400 * time.Millisecond
-	}
-	if o.Withhold == 0 {
-		// No honest step may be mistaken for withholding, however loaded
-		// the machine: the context's deadline bounds the test instead.
-		o.Withhold = 10 * time.Minute
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := RunLocal(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return runOpts(t, o)
 }
 
 func checkHonest(t *testing.T, res *LocalResult) {
