@@ -199,6 +199,9 @@ const (
 	announcementFile = "announcement.json"
 	lockFile         = "lock"
 	doneFile         = "done"
+	// playedFile is the record of the table configs this peer has signed
+	// under: one config hash a line, 64 lowercase hex digits.
+	playedFile = "played"
 )
 
 func (c *Client) matchDir(tableID string) string {

@@ -127,6 +127,9 @@ func TestTableConfigRejects(t *testing.T) {
 		"bad option":    func(a *p2p.Announcement) { a.Options = map[string]string{"rounds": "1"} },
 		"bad preset":    func(a *p2p.Announcement) { a.Preset = "poker" },
 		"partnerships2": func(a *p2p.Announcement) { a.Options = map[string]string{"partnerships": ""} },
+		"no nonce":      func(a *p2p.Announcement) { a.Members[1].Nonce = "" },
+		"zero nonce":    func(a *p2p.Announcement) { a.Members[0].Nonce = strings.Repeat("0", 64) },
+		"shared nonce":  func(a *p2p.Announcement) { a.Members[1].Nonce = a.Members[0].Nonce },
 	}
 	for name, change := range bad {
 		v := a

@@ -308,10 +308,6 @@ func (c *Client) admit(dir string, a p2p.Announcement, cfg table.Config, seat in
 	return nil
 }
 
-// playedFile, in the data directory, is the record of the table configs
-// this peer has signed under: one config hash a line, in hex.
-const playedFile = "played"
-
 // readPlayed reads the record of played config hashes. A record that does
 // not parse is an error (never silently replaced: it guards against replays).
 func (c *Client) readPlayed() ([][32]byte, error) {

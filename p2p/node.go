@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
@@ -182,6 +183,9 @@ type Node struct {
 	direct  map[peer.ID]int // open tables that made the peer a gossipsub direct peer
 	tables  map[string]*TableTransport
 	watch   map[*TableTransport]struct{}
+	syncing map[peer.ID]int // sync streams being served, per remote peer
+
+	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
 }
 
 // NewNode starts a Node on h and takes ownership of h: Close closes it, and
@@ -206,7 +210,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 	n = &Node{
 		h: h, log: c.log, cfg: c, ctx: ctx, cancel: cancel,
 		dialing: map[peer.ID]bool{}, want: map[peer.ID]int{}, direct: map[peer.ID]int{},
-		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{},
+		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
 	}
 	psLog := c.log.With("component", "pubsub")
 	n.ps, err = pubsub.NewGossipSub(ctx, h,

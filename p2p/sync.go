@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -24,7 +25,21 @@ const (
 	MaxSyncFrames = 10000
 	// MaxSyncResponse bounds the sum of one response's frame lengths.
 	MaxSyncResponse = 64 << 20
+	// MaxSyncRequest bounds a request frame: the table protocol's catch-up
+	// requests are a label of at most 32 bytes and at most 32 bytes of
+	// argument (a step number, or an envelope hash).
+	MaxSyncRequest = 64
+	// MaxSyncStreams is the most sync streams a node serves at once for
+	// one remote peer; a stream beyond it is reset unread.
+	MaxSyncStreams  = 4
 	maxTableIDFrame = 64
+	// frameChunk is how much of a frame's announced length is allocated
+	// ahead of the bytes that arrive: a frame's buffer grows as it is read,
+	// so a peer that announces a large frame and stays silent holds no
+	// more than this.
+	frameChunk = 16 << 10
+	// syncRequestTimeout bounds the wait for a request's few bytes.
+	syncRequestTimeout = 10 * time.Second
 )
 
 // ErrFrameTooLarge is returned (wrapped) for a frame above its bound.
@@ -41,8 +56,10 @@ func writeFrame(w io.Writer, b []byte) error {
 	return err
 }
 
-// readFrame reads one frame of at most max bytes, without allocating more
-// than the announced (bounded) length.
+// readFrame reads one frame of at most max bytes. It refuses a larger
+// announced length before reading the body, and allocates the body as it
+// arrives (frameChunk at a time, the buffer growing geometrically), never
+// the announced length up front.
 func readFrame(r *bufio.Reader, max int) ([]byte, error) {
 	l, err := binary.ReadUvarint(r)
 	if err != nil {
@@ -51,9 +68,18 @@ func readFrame(r *bufio.Reader, max int) ([]byte, error) {
 	if l > uint64(max) {
 		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrFrameTooLarge, l, max)
 	}
-	b := make([]byte, l)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, fmt.Errorf("read frame: %w", err)
+	n := int(l)
+	b := make([]byte, 0, min(n, frameChunk))
+	for len(b) < n {
+		k := min(n-len(b), frameChunk)
+		b = slices.Grow(b, k)
+		if _, err := io.ReadFull(r, b[len(b):len(b)+k]); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, fmt.Errorf("read frame: %w", err)
+		}
+		b = b[:len(b)+k]
 	}
 	return b, nil
 }
@@ -100,8 +126,8 @@ func (t *TableTransport) Fetch(ctx context.Context, p table.PeerID, req []byte) 
 	if pid == t.n.h.ID() {
 		return nil, errors.New("p2p: Fetch: cannot fetch from self")
 	}
-	if len(req) > MaxMessageSize {
-		return nil, fmt.Errorf("%w: request of %d bytes, at most %d", ErrFrameTooLarge, len(req), MaxMessageSize)
+	if len(req) > MaxSyncRequest {
+		return nil, fmt.Errorf("%w: request of %d bytes, at most %d", ErrFrameTooLarge, len(req), MaxSyncRequest)
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.n.cfg.syncTimeout)
 	defer cancel()
@@ -172,11 +198,31 @@ func (n *Node) handleSync(s network.Stream) {
 		}
 		n.log.Warn("sync request refused", args...)
 	}
-	if err := s.SetDeadline(time.Now().Add(n.cfg.syncTimeout)); err != nil {
+	if !n.takeSyncSlot(remote) {
+		s.Reset()
+		n.syncOverCap.Add(1)
+		n.log.Debug("sync request refused", "peer", remote.String(), "reason", fmt.Sprintf("more than %d sync streams at once", MaxSyncStreams))
+		return
+	}
+	defer n.releaseSyncSlot(remote)
+	start := time.Now()
+	if err := s.SetDeadline(start.Add(n.cfg.syncTimeout)); err != nil {
 		refuse(nil, "set deadline", err)
 		return
 	}
-	r := bufio.NewReader(io.LimitReader(s, maxTableIDFrame+MaxMessageSize+2*binary.MaxVarintLen64))
+	// The request is a few bytes: it must come soon. Timers reset the
+	// stream too, for transports whose streams ignore deadlines.
+	reqTimeout := min(n.cfg.syncTimeout, syncRequestTimeout)
+	if err := s.SetReadDeadline(start.Add(reqTimeout)); err != nil {
+		refuse(nil, "set deadline", err)
+		return
+	}
+	whole := time.AfterFunc(n.cfg.syncTimeout, func() { s.Reset() })
+	defer whole.Stop()
+	reqTimer := time.AfterFunc(reqTimeout, func() { s.Reset() })
+	defer reqTimer.Stop()
+	const maxRequestBytes = 2*binary.MaxVarintLen64 + maxTableIDFrame + MaxSyncRequest
+	r := bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes)
 	idb, err := readFrame(r, maxTableIDFrame)
 	if err != nil {
 		refuse(nil, "bad table id frame", err)
@@ -199,11 +245,12 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(t, "table "+id+" does not serve yet", nil)
 		return
 	}
-	req, err := readFrame(r, MaxMessageSize)
+	req, err := readFrame(r, MaxSyncRequest)
 	if err != nil {
 		refuse(t, "bad request frame", err)
 		return
 	}
+	reqTimer.Stop()
 	resp := (*hp)(table.PeerID(remote.String()), req)
 	if len(resp) > MaxSyncFrames {
 		refuse(t, "internal: response has too many frames", fmt.Errorf("%d frames", len(resp)))
@@ -239,4 +286,31 @@ func (n *Node) handleSync(s network.Stream) {
 	}
 	s.Close()
 	t.stats.served.Add(1)
+}
+
+// takeSyncSlot counts a sync stream of remote that is being served; it
+// refuses one beyond MaxSyncStreams.
+func (n *Node) takeSyncSlot(remote peer.ID) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.syncing[remote] >= MaxSyncStreams {
+		return false
+	}
+	n.syncing[remote]++
+	return true
+}
+
+func (n *Node) releaseSyncSlot(remote peer.ID) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.syncing[remote]--; n.syncing[remote] <= 0 {
+		delete(n.syncing, remote)
+	}
+}
+
+// syncStreams is how many sync streams of remote are being served.
+func (n *Node) syncStreams(remote peer.ID) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.syncing[remote]
 }

@@ -7,9 +7,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
 
 	"github.com/okey-game/okey/table"
 )
@@ -54,8 +58,12 @@ func TestFetchServe(t *testing.T) {
 	}
 	// Bounds: a request too large is refused locally; a response that
 	// breaks the bounds is refused by the server (stream reset).
-	if _, err := a.Fetch(ctx, b.Self(), make([]byte, MaxMessageSize+1)); !errors.Is(err, ErrFrameTooLarge) {
+	if _, err := a.Fetch(ctx, b.Self(), make([]byte, MaxSyncRequest+1)); !errors.Is(err, ErrFrameTooLarge) {
 		t.Fatalf("oversized request: %v", err)
+	}
+	// The largest request: a 32-byte label and a 32-byte hash.
+	if got, err := a.Fetch(ctx, b.Self(), bytes.Repeat([]byte{'h'}, MaxSyncRequest)); err != nil || len(got) != 4 || len(got[1]) != MaxSyncRequest {
+		t.Fatalf("maximal request: %d frames, %v", len(got), err)
 	}
 	for _, req := range []string{"huge", "many"} {
 		if _, err := a.Fetch(ctx, b.Self(), []byte(req)); err == nil {
@@ -136,4 +144,147 @@ func TestReadResponseBounds(t *testing.T) {
 	}
 	_ = fmt.Sprint
 	_ = strings.Contains
+}
+
+// TestSyncSilentStreams: a member that opens many sync streams, announces
+// large requests or sends part of one and stays silent, holds at most
+// MaxSyncStreams streams (and no large buffer) on the server; the excess is
+// reset at once, other members are still served, and the held streams end
+// by the server's own deadline.
+func TestSyncSilentStreams(t *testing.T) {
+	t.Parallel()
+	// Real hosts on loopback TCP (Yamux, stream deadlines as on a LAN).
+	var nodes []*Node
+	var addrs []string
+	for i := range 3 {
+		h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry),
+			WithLobbyConfig(fastLobby), WithSyncTimeout(20*time.Second))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nd.Close() })
+		nodes = append(nodes, nd)
+		addrs = append(addrs, nd.Addrs()...)
+	}
+	tts := joinAll(t, nodes, "silent", acceptAll)
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	tts[1].Serve(func(from table.PeerID, req []byte) [][]byte { return [][]byte{req} })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// open opens a stream to b, writes head, and returns a channel that
+	// receives the read error when the server ends the stream.
+	open := func(head []byte) (network.Stream, chan error) {
+		t.Helper()
+		s, err := a.Host().NewStream(ctx, b.ID(), SyncProtocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Write(head); err != nil {
+			t.Fatal(err)
+		}
+		ended := make(chan error, 1)
+		go func() {
+			_, err := s.Read(make([]byte, 1))
+			if err == nil {
+				err = errors.New("the server answered")
+			}
+			ended <- err
+		}()
+		return s, ended
+	}
+	// endedWithin reports whether the server ended the stream within d.
+	endedWithin := func(ended chan error, d time.Duration) bool {
+		select {
+		case <-ended:
+			return true
+		case <-time.After(d):
+			return false
+		}
+	}
+	var idFrame bytes.Buffer
+	writeFrame(&idFrame, []byte("silent"))
+
+	// 1. Requests that announce 1 MiB: each is refused before any body is
+	// read or allocated; nothing is held.
+	big := append(append([]byte(nil), idFrame.Bytes()...), binary.AppendUvarint(nil, 1<<20)...)
+	for i := range 100 {
+		s, ended := open(big)
+		if !endedWithin(ended, 5*time.Second) {
+			t.Fatalf("stream %d announcing a 1 MiB request was held", i)
+		}
+		s.Reset()
+	}
+	waitFor(t, 10*time.Second, "no stream held", func() bool { return b.syncStreams(a.ID()) == 0 })
+
+	// 2. Silent streams: a valid table id, a request length, no body.
+	// MaxSyncStreams are held (until the request deadline), the rest are
+	// reset unread.
+	silent := append(append([]byte(nil), idFrame.Bytes()...), binary.AppendUvarint(nil, MaxSyncRequest)...)
+	const n = 5 * MaxSyncStreams
+	over0 := b.syncOverCap.Load()
+	streams := make([]network.Stream, n)
+	for i := range streams {
+		streams[i], _ = open(silent)
+		if k := b.syncStreams(a.ID()); k > MaxSyncStreams {
+			t.Fatalf("%d streams held", k)
+		}
+	}
+	waitFor(t, 10*time.Second, "the excess reset", func() bool { return b.syncOverCap.Load()-over0 == n-MaxSyncStreams })
+	if k := b.syncStreams(a.ID()); k != MaxSyncStreams {
+		t.Fatalf("%d streams held, want %d", k, MaxSyncStreams)
+	}
+	// Another member is served meanwhile; a, over its cap, is not.
+	if got, err := tts[2].Fetch(ctx, tts[1].Self(), []byte("ok")); err != nil || len(got) != 1 || string(got[0]) != "ok" {
+		t.Fatalf("other member: %q %v", got, err)
+	}
+	if _, err := tts[0].Fetch(ctx, tts[1].Self(), []byte("over")); err == nil {
+		t.Fatal("a fetch beyond the cap was served")
+	}
+	// The held streams end by the server's request deadline (10 s), without
+	// the client's help; then a is served again.
+	waitFor(t, 30*time.Second, "the silent streams ended by the server", func() bool { return b.syncStreams(a.ID()) == 0 })
+	for _, s := range streams {
+		s.Reset()
+	}
+	if got, err := tts[0].Fetch(ctx, tts[1].Self(), []byte("again")); err != nil || len(got) != 1 {
+		t.Fatalf("after the silent streams: %q %v", got, err)
+	}
+	_ = c
+}
+
+// TestReadFrameGrows: a frame that announces 1 MiB and brings 100 bytes
+// costs about the bytes that came, not the announced length.
+func TestReadFrameGrows(t *testing.T) {
+	in := append(binary.AppendUvarint(nil, MaxMessageSize), bytes.Repeat([]byte{1}, 100)...)
+	const runs = 200
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := bufio.NewReader(nil)
+	for range runs {
+		r.Reset(bytes.NewReader(in))
+		if _, err := readFrame(r, MaxMessageSize); !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("truncated frame: %v", err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	per := (after.TotalAlloc - before.TotalAlloc) / runs
+	if per > 2*frameChunk {
+		t.Fatalf("a truncated 1 MiB frame allocated %d bytes", per)
+	}
+	t.Logf("a truncated 1 MiB frame allocated %d bytes", per)
+	// A whole frame still reads back exactly, across chunk boundaries.
+	for _, size := range []int{0, 1, frameChunk - 1, frameChunk, frameChunk + 1, 3*frameChunk + 7, MaxMessageSize} {
+		var buf bytes.Buffer
+		want := bytes.Repeat([]byte{byte(size)}, size)
+		writeFrame(&buf, want)
+		got, err := readFrame(bufio.NewReader(&buf), MaxMessageSize)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("frame of %d bytes: %d back, %v", size, len(got), err)
+		}
+	}
 }
