@@ -16,7 +16,9 @@ func TestConfigRefuses101(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seats = append(seats, Seat{ID: PeerID("peer" + string(rune('a'+i))), Name: "p" + string(rune('a'+i)), Key: pub})
+		seat := Seat{ID: PeerID("peer" + string(rune('a'+i))), Name: "p" + string(rune('a'+i)), Key: pub}
+		seat.Nonce[0] = byte(1 + i)
+		seats = append(seats, seat)
 	}
 	c := Config{Ruleset: "classic", Seats: seats}
 	if err := c.Validate(); err != nil {
