@@ -153,8 +153,9 @@ func BenchmarkVerify106(b *testing.B) {
 	})
 }
 
-// TestFalseStatements: the real prover, run on false statements with the
-// honest witness, makes proofs that fail.
+// TestFalseStatements: Prove refuses a witness that does not satisfy the
+// statement (ErrWitness), and the same prover without that check makes
+// proofs of the false statements that fail.
 func TestFalseStatements(t *testing.T) {
 	const n = 8
 	for name, change := range map[string]func(st *Statement, w *Witness){
@@ -181,7 +182,10 @@ func TestFalseStatements(t *testing.T) {
 	} {
 		st, w, key := testCase(t, "false", n)
 		change(st, w)
-		proof, err := Prove(st, w, key)
+		if proof, err := Prove(st, w, key); !errors.Is(err, ErrWitness) || proof != nil {
+			t.Errorf("%s: Prove returned %d bytes and %v, want ErrWitness", name, len(proof), err)
+		}
+		proof, err := prove(st, w, key, false)
 		if err != nil {
 			t.Fatal(err)
 		}
