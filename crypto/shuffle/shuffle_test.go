@@ -141,6 +141,17 @@ func BenchmarkProve106(b *testing.B) {
 	})
 }
 
+// BenchmarkProveUnchecked106: proving without the witness check, to price
+// the check (the difference to BenchmarkProve106).
+func BenchmarkProveUnchecked106(b *testing.B) {
+	st, w, key := testCase(b, "bench", 106)
+	alternate(b, func() {
+		if _, err := prove(st, w, key, false); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
 // BenchmarkVerify106: verifying one 106-element shuffle.
 func BenchmarkVerify106(b *testing.B) {
 	st, w, key := testCase(b, "bench", 106)
