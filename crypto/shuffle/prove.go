@@ -133,8 +133,8 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 		t.Multiply(bp[i], d[i+1])
 		mid[i].Subtract(mid[i], t)
 	}
-	// Four constant-time multi-scalar multiplications, two per core: K and
-	// C_d on one, C_low, C_mid and K3 on the other.
+	// Constant-time multi-scalar multiplications, split over the cores: K,
+	// C_d, C_low, C_mid, K3 and (for the witness check) <a, Out>.
 	p := varTimeMSM(f, in) // P = <f, In>: public scalars and points
 	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
 	var aOut *ristretto255.Element // <a, Out>, the witness check
