@@ -125,8 +125,13 @@ func refProve(t testing.TB, r *refStatement, alpha *big.Int, perm []int, nkey []
 	G, H := refGenerators(n)
 	in, out := decodeAll(t, r.in), decodeAll(t, r.out)
 	h0 := r.h0()
+	var permBytes []byte
+	for _, p := range perm {
+		permBytes = append(permBytes, u32(p)...)
+	}
+	nk := hsum([]byte(LabelNonceKey), nkey, h0, leBytes(alpha), permBytes)
 	nonce := func(name string, i int) *big.Int {
-		return hscalar([]byte(LabelNonce), nkey, h0, []byte(name), u32(i))
+		return hscalar([]byte(LabelNonce), nk, []byte(name), u32(i))
 	}
 	withH := func(s []*big.Int, rr *big.Int, g []*ristretto255.Element) *ristretto255.Element {
 		return lin(append(append([]*big.Int(nil), s...), rr), append(append([]*ristretto255.Element(nil), g...), H))
@@ -360,7 +365,7 @@ func TestKnownAnswers(t *testing.T) {
 func TestIndependentVerifierRejects(t *testing.T) {
 	st, w, nkey := testCase(t, "ref-false", 5)
 	st.Out[1], st.Out[2] = st.Out[2], st.Out[1]
-	proof, err := Prove(st, w, nkey)
+	proof, err := prove(st, w, nkey, false) // Prove refuses: ErrWitness
 	if err != nil {
 		t.Fatal(err)
 	}

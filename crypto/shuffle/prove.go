@@ -1,6 +1,8 @@
 package shuffle
 
 import (
+	"encoding/binary"
+
 	"github.com/gtank/ristretto255"
 	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/crypto/internal/par"
@@ -9,14 +11,32 @@ import (
 // KeySize is the minimum size of the prover's secret nonce key.
 const KeySize = 32
 
-// Prove returns a proof of st for the witness w; the caller guarantees that
-// w is a witness (Out[k] = w.Scalar*In[w.Perm[k]], Key = w.Scalar*B).
+// Prove returns a proof of st for the witness w: w.Scalar*B = Key and
+// Out[k] = w.Scalar*In[w.Perm[k]] for every k. It checks the witness and
+// returns ErrWitness, proving nothing, when it is not one.
 // Every blinder and nonce is derived from key (at least KeySize secret
-// bytes, never used for anything else) and the statement, so the same
-// inputs give the same proof. Its arithmetic on secrets takes constant time
-// (the variable-time multiplications see only public scalars); like the
-// lock itself, it indexes tables by the secret permutation.
+// bytes, never used for anything else), the statement and the witness
+// (protocol.md 4, "Shuffle argument", prover step 0), so the same inputs
+// give the same proof and two different witnesses never share a nonce. Its
+// arithmetic on secrets takes constant time (the variable-time
+// multiplications see only public scalars); like the lock itself, it
+// indexes tables by the secret permutation.
 func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
+	return prove(st, w, key, true)
+}
+
+// ProveUnchecked is Prove without the witness check: it proves whatever
+// witness of the right shape it is given, so that TESTS OF VERIFIERS ONLY
+// can make the strongest generic cheater's proof of a false statement (which
+// must not verify). A peer MUST NOT use it. Its nonces are bound to the
+// witness as Prove's are, so a proof for a wrong witness shares no nonce
+// with the proof for the right one.
+func ProveUnchecked(st *Statement, w *Witness, key []byte) ([]byte, error) {
+	return prove(st, w, key, false)
+}
+
+// prove is Prove, with the witness check when check is set.
+func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 	if err := st.check(); err != nil {
 		return nil, err
 	}
@@ -31,11 +51,15 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 		}
 		seen[p] = true
 	}
+	if check && ristretto255.NewIdentityElement().ScalarBaseMult(w.Scalar).Equal(st.Key.Element()) != 1 {
+		return nil, ErrWitness
+	}
 	G, H := generators(n)
 	in, out := elements(st.In), elements(st.Out)
 	h0 := statementDigest(st)
+	nk := nonceKey(key, h0, w)
 	nonce := func(name string, i int) *ristretto255.Scalar {
-		return group.NewTranscript(LabelNonce).Bytes(key).Bytes(h0[:]).String(name).Int(i).Scalar()
+		return group.NewTranscript(LabelNonce).Bytes(nk[:]).String(name).Int(i).Scalar()
 	}
 
 	// inv is the inverse permutation: gperm[j] = G_{inv[j]}.
@@ -109,11 +133,12 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 		t.Multiply(bp[i], d[i+1])
 		mid[i].Subtract(mid[i], t)
 	}
-	// Four constant-time multi-scalar multiplications, two per core: K and
-	// C_d on one, C_low, C_mid and K3 on the other.
+	// Constant-time multi-scalar multiplications, split over the cores: K,
+	// C_d, C_low, C_mid, K3 and (for the witness check) <a, Out>.
 	p := varTimeMSM(f, in) // P = <f, In>: public scalars and points
 	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
-	par.For(5, 1, func(lo, hi int) {
+	var aOut *ristretto255.Element // <a, Out>, the witness check
+	par.For(6, 1, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			switch j {
 			case 0: // K = <d, Out> - rho*P
@@ -126,9 +151,20 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 				cMid = commit(G[:n-1], H, mid, sX)
 			case 4:
 				cK3 = ristretto255.NewIdentityElement().ScalarBaseMult(rho)
+			case 5:
+				if check {
+					aOut = ristretto255.NewIdentityElement().MultiScalarMult(a, out)
+				}
 			}
 		}
 	})
+	// The witness check: for a witness, <a, Out> = alpha*<f, In> (E3 without
+	// the masks). Otherwise sum_j f_j*(Out[inv(j)] - alpha*In[j]) is the
+	// identity with probability 1/l, the f_j being hashes of the statement
+	// and of C_pi: a wrong witness is refused, never proved.
+	if check && aOut.Equal(ristretto255.NewIdentityElement().ScalarMult(w.Scalar, p)) != 1 {
+		return nil, ErrWitness
+	}
 	for _, p := range []*ristretto255.Element{cPi, cM, cD, cLow, cMid, cK, cK3} {
 		if p.Equal(ristretto255.NewIdentityElement()) == 1 {
 			return nil, ErrParams // probability 2^-250: the caller may retry with another key
@@ -163,6 +199,19 @@ func Prove(st *Statement, w *Witness, key []byte) ([]byte, error) {
 	t.Add(t, rho)
 	proof = append(proof, t.Bytes()...)
 	return proof, nil
+}
+
+// nonceKey is the key every nonce of one proof is derived from:
+// H(LabelNonceKey, key, h0, alpha, u32(perm[0]) || ... || u32(perm[n-1])).
+// It binds the prover's secret key, the statement and the whole witness, so
+// proofs for two different witnesses (a retry, or a statement with equal
+// input points and so several valid permutations) use unrelated nonces.
+func nonceKey(key []byte, h0 [64]byte, w *Witness) [64]byte {
+	perm := make([]byte, 0, 4*len(w.Perm))
+	for _, p := range w.Perm {
+		perm = binary.BigEndian.AppendUint32(perm, uint32(p))
+	}
+	return group.NewTranscript(LabelNonceKey).Bytes(key).Bytes(h0[:]).Bytes(w.Scalar.Bytes()).Bytes(perm).Sum()
 }
 
 // commit returns <v, G> + r*H in constant time (G may be longer than v).

@@ -1,18 +1,13 @@
 package shuffle
 
 import (
-	"flag"
+	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/gtank/ristretto255"
 	"github.com/okey-game/okey/crypto/group"
 )
-
-// reviewFailing enables the review's failing-today tests (go test -run
-// TestReviewFailing ./crypto/shuffle/ -args -review.failing): they state what
-// should hold and does not yet, and are skipped otherwise so that the suite
-// stays green until the lead decides on a fix.
-var reviewFailing = flag.Bool("review.failing", false, "run the review's failing-today tests")
 
 // challengeX recomputes x for a proof of st.
 func challengeX(t testing.TB, st *Statement, proof []byte) *ristretto255.Scalar {
@@ -44,26 +39,23 @@ func extractAlpha(t testing.TB, st *Statement, p1, p2 []byte) *ristretto255.Scal
 	return dz.Multiply(dz, ristretto255.NewScalar().Invert(dx))
 }
 
-// TestReviewFailingNonceReuseAcrossWitnesses: Prove derives every nonce
-// from (key, h0) only, not from the witness. Two proofs under one key for
-// one statement with different witnesses therefore reuse d, delta, rho, ...
-// under different challenges x, and anyone holding both computes
-// alpha = (za - za')/(x - x') (and a, hence sigma, from at - at').
+// TestNonceReuseAcrossWitnesses (from the review, once failing): the nonces
+// of a proof are derived from the key, the statement AND the witness
+// (protocol.md 4, prover step 0), so two proofs under one key for one
+// statement with different witnesses share no nonce, and
+// (za - za')/(x - x') is not alpha.
 //
 // Case "duplicate input": In[0] = In[1], so two permutations are both valid
 // witnesses and both proofs verify. Case "invalid then valid witness": a
-// caller that proves once with a wrong permutation (Prove does not check the
-// witness) and retries with the right one.
+// caller that tries a wrong permutation first and retries with the right
+// one; Prove refuses the wrong one (ErrWitness) and sends nothing, and even
+// the unchecked prover (which would send a proof that fails) uses other
+// nonces for it.
 //
-// Not reachable through crypto/deck today (tile points are distinct, lock
-// outputs are checked distinct, the witness comes from the seed), so this is
-// a hazard of the package API, not a break of okey. Fix: hash the witness
-// (alpha and the permutation) into the nonce derivation, as deterministic
-// signatures bind the secret and the message.
-func TestReviewFailingNonceReuseAcrossWitnesses(t *testing.T) {
-	if !*reviewFailing {
-		t.Skip("failing-today review test; run with -args -review.failing")
-	}
+// Not reachable through crypto/deck (tile points are distinct, lock
+// outputs are checked distinct, the witness comes from the seed): this
+// guards the package API.
+func TestNonceReuseAcrossWitnesses(t *testing.T) {
 	const n = 6
 	t.Run("duplicate input", func(t *testing.T) {
 		st, w, key := testCase(t, "review-dup", n)
@@ -90,6 +82,9 @@ func TestReviewFailingNonceReuseAcrossWitnesses(t *testing.T) {
 		if Verify(st, p1) != nil || Verify(st, p2) != nil {
 			t.Fatal("both witnesses are valid: both proofs should verify")
 		}
+		if bytes.Equal(p1[:group.PointSize], p2[:group.PointSize]) {
+			t.Fatal("the two witnesses give the same C_pi")
+		}
 		if extractAlpha(t, st, p1, p2).Equal(w.Scalar) == 1 {
 			t.Fatal("two valid proofs of one statement under one key reveal the secret scalar")
 		}
@@ -98,7 +93,14 @@ func TestReviewFailingNonceReuseAcrossWitnesses(t *testing.T) {
 		st, w, key := testCase(t, "review-retry", n)
 		bad := &Witness{Scalar: w.Scalar, Perm: append([]int(nil), w.Perm...)}
 		bad.Perm[0], bad.Perm[1] = bad.Perm[1], bad.Perm[0]
-		p1, err := Prove(st, bad, key)
+		if p, err := Prove(st, bad, key); !errors.Is(err, ErrWitness) || p != nil {
+			t.Fatalf("Prove with a wrong permutation: %d bytes, %v; want ErrWitness", len(p), err)
+		}
+		badKey := &Witness{Scalar: ristretto255.NewScalar().Add(w.Scalar, w.Scalar), Perm: w.Perm}
+		if p, err := Prove(st, badKey, key); !errors.Is(err, ErrWitness) || p != nil {
+			t.Fatalf("Prove with a wrong scalar: %d bytes, %v; want ErrWitness", len(p), err)
+		}
+		p1, err := prove(st, bad, key, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,6 +110,9 @@ func TestReviewFailingNonceReuseAcrossWitnesses(t *testing.T) {
 		}
 		if Verify(st, p2) != nil {
 			t.Fatal("valid proof refused")
+		}
+		if Verify(st, p1) == nil {
+			t.Fatal("a proof for a wrong witness verifies")
 		}
 		if extractAlpha(t, st, p1, p2).Equal(w.Scalar) == 1 {
 			t.Fatal("a failed attempt and a valid proof under one key reveal the secret scalar")

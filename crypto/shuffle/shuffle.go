@@ -8,11 +8,12 @@
 //
 // The argument is the shuffle argument of Bayer and Groth (EUROCRYPT 2012,
 // "Efficient Zero-Knowledge Argument for Correctness of a Shuffle"), section
-// 4 (commit to the permutation, then to the challenge vector permuted by it,
+// 3 (commit to the permutation, then to the challenge vector permuted by it,
 // and prove a product identity), with its single-value product argument
-// (section 5.3), followed by a Schnorr-style linear argument that ties the
-// same committed vector to In, Out and Key, as the same-scalar and
-// same-multiscalar steps of Curdleproofs (the Whisk shuffle argument) do.
+// (section 5.3); instead of its multi-exponentiation argument (section 4), a
+// Schnorr-style linear argument ties the same committed vector to In, Out
+// and Key, as the same-scalar and same-multiscalar steps of Curdleproofs
+// (the Whisk shuffle argument) do.
 // All three moves share one challenge and are answered in the clear, so the
 // proof is linear in the list length (32*(2n+8) bytes: 7,040 for 106) and
 // needs no trusted setup: the commitment generators are hashed to the group.
@@ -22,7 +23,12 @@
 // soundness and zero-knowledge arguments.
 //
 // The package is pure: no I/O, no clocks; the prover's blinders come from a
-// caller-supplied secret key so that a restarted prover sends the same bytes.
+// caller-supplied secret key, the statement and the witness, so that a
+// restarted prover sends the same bytes and two witnesses never share one.
+//
+// Names: the code's a, b, b_k, at, bt, C_m and P are protocol.md's phi, beta,
+// psi_k, phit, psit, C_mu and Xf (renamed there to avoid clashes with the
+// lock scalar a_i, the re-key scalars b_ij and the permutation P_i).
 package shuffle
 
 import (
@@ -45,6 +51,7 @@ const (
 	LabelZ         = "okey/v1/shuffle/challenge-z"
 	LabelX         = "okey/v1/shuffle/challenge-x"
 	LabelNonce     = "okey/v1/shuffle/nonce"
+	LabelNonceKey  = "okey/v1/shuffle/nonce-key"
 	LabelWeights   = "okey/v1/shuffle/batch-weights"
 )
 
@@ -69,6 +76,9 @@ var (
 	ErrProofEncoding = errors.New("shuffle: malformed proof encoding")
 	// ErrParams is returned for a statement or witness of the wrong shape.
 	ErrParams = errors.New("shuffle: invalid parameters")
+	// ErrWitness is returned by Prove for a witness of the right shape that
+	// is not a witness of the statement; nothing is proved.
+	ErrWitness = errors.New("shuffle: the witness does not satisfy the statement")
 )
 
 // Statement is the public claim. Context binds everything outside the lists

@@ -141,6 +141,17 @@ func BenchmarkProve106(b *testing.B) {
 	})
 }
 
+// BenchmarkProveUnchecked106: proving without the witness check, to price
+// the check (the difference to BenchmarkProve106).
+func BenchmarkProveUnchecked106(b *testing.B) {
+	st, w, key := testCase(b, "bench", 106)
+	alternate(b, func() {
+		if _, err := prove(st, w, key, false); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
 // BenchmarkVerify106: verifying one 106-element shuffle.
 func BenchmarkVerify106(b *testing.B) {
 	st, w, key := testCase(b, "bench", 106)
@@ -153,8 +164,9 @@ func BenchmarkVerify106(b *testing.B) {
 	})
 }
 
-// TestFalseStatements: the real prover, run on false statements with the
-// honest witness, makes proofs that fail.
+// TestFalseStatements: Prove refuses a witness that does not satisfy the
+// statement (ErrWitness), and the same prover without that check makes
+// proofs of the false statements that fail.
 func TestFalseStatements(t *testing.T) {
 	const n = 8
 	for name, change := range map[string]func(st *Statement, w *Witness){
@@ -181,7 +193,10 @@ func TestFalseStatements(t *testing.T) {
 	} {
 		st, w, key := testCase(t, "false", n)
 		change(st, w)
-		proof, err := Prove(st, w, key)
+		if proof, err := Prove(st, w, key); !errors.Is(err, ErrWitness) || proof != nil {
+			t.Errorf("%s: Prove returned %d bytes and %v, want ErrWitness", name, len(proof), err)
+		}
+		proof, err := prove(st, w, key, false)
 		if err != nil {
 			t.Fatal(err)
 		}
