@@ -37,8 +37,7 @@ func (t *TableView) Draw(scr tcell.Screen) {
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	fill(scr, x, y, w, h, felt)
 	if w < MinWidth || h < MinHeight {
-		put(scr, x, y, w, fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
-		put(scr, x, y+1, w, "make it larger, or press q to leave", felt)
+		t.drawTooSmall(scr, x, y, w, h)
 		return
 	}
 	t.drawHeader(scr, x, y, w)
@@ -269,17 +268,7 @@ func (t *TableView) drawTurn(scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
 	s := t.snap
-	text := Progress(s)
-	if t.myMove() {
-		switch {
-		case !t.drawn() && t.canTake():
-			text = "your turn: draw from the stock (d) or take the discard (t)"
-		case !t.drawn():
-			text = "your turn: draw from the stock (d)"
-		default:
-			text = "your turn: discard a tile (x), or declare a win (w)"
-		}
-	}
+	text := t.turnText()
 	if s != nil && !s.Done && !s.At.IsZero() {
 		if el := t.now().Sub(s.At); el >= 3e9 {
 			if s.Expect != s.Seat {
@@ -820,4 +809,75 @@ func (t *TableView) drawOpenRacks(scr tcell.Screen, x, row, w, bottom int, e *Ha
 		row++
 	}
 	return row
+}
+
+// drawTooSmall is the screen of a terminal too small for the table. The
+// table goes on meanwhile (the others wait only the turn timer and the
+// withhold margin), so it says whose turn it is, the time left, and that
+// the program moves for the player when its time runs out.
+func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	var lines []struct {
+		s  string
+		st tcell.Style
+	}
+	add := func(s string, st tcell.Style) {
+		for _, l := range wrap2(s, w-1) {
+			lines = append(lines, struct {
+				s  string
+				st tcell.Style
+			}{l, st})
+		}
+	}
+	add(fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
+	add("make it larger, or press q to leave", felt)
+	if t.snap != nil && t.final == nil && t.overlay != quitOverlay {
+		add("", felt)
+		add(t.turnText(), felt.Foreground(p.Accent).Bold(true))
+		if left, ok := t.TimeLeft(); ok {
+			secs := int((left + time.Second - 1) / time.Second)
+			seat, _ := t.snap.HandState().Turn()
+			if seat == t.snap.Seat {
+				st := felt.Foreground(p.Accent).Bold(true)
+				if secs <= 10 {
+					st = felt.Foreground(p.Bad).Bold(true)
+				}
+				add(fmt.Sprintf("your time: %ds", secs), st)
+				add("the table goes on: when your time runs out, the program moves for you (it draws, then discards the tile the hint recommends)", felt)
+			} else {
+				add(fmt.Sprintf("%s has %ds left", t.snap.Name(seat), secs), felt)
+				add("the table goes on: when your turn's time runs out, the program moves for you", felt)
+			}
+		} else if t.myMove() {
+			add("the table waits for your move", felt)
+		}
+	}
+	if t.overlay == quitOverlay {
+		add("", felt)
+		add("leave the table? y: leave   n: stay", felt.Foreground(p.Accent).Bold(true))
+	}
+	for i, l := range lines {
+		if i >= h {
+			break
+		}
+		put(scr, x, y+i, w, l.s, l.st)
+	}
+}
+
+// turnText says whose move it is, or who is working on what; on the
+// player's move, what it may do.
+func (t *TableView) turnText() string {
+	text := Progress(t.snap)
+	if t.myMove() {
+		switch {
+		case !t.drawn() && t.canTake():
+			text = "your turn: draw from the stock (d) or take the discard (t)"
+		case !t.drawn():
+			text = "your turn: draw from the stock (d)"
+		default:
+			text = "your turn: discard a tile (x), or declare a win (w)"
+		}
+	}
+	return text
 }

@@ -205,3 +205,46 @@ func TestHelpExplainsTheTimer(t *testing.T) {
 		t.Fatalf("the help does not explain the timer:\n%s", s)
 	}
 }
+
+// resize draws the view on a screen of w x h cells.
+func (hs *harness) resize(w, h int) {
+	hs.scr.SetSize(w, h)
+	hs.view.SetRect(0, 0, w, h)
+	hs.draw()
+}
+
+func TestTooSmallShowsTheTimerAndMovesForThePlayer(t *testing.T) {
+	rack := "R13 Y7 B9 R1 Y1 B7 B10 R2 Y2 K7 B11 R5 Y3 B12 K12"
+	hs, clock := timedFixture(t, 4, rack)
+	reply := hs.request()
+	hs.resize(60, 16)
+	*clock = clock.Add(12 * time.Second)
+	hs.draw()
+	scr := hs.screen()
+	for _, want := range []string{"okey needs 80x24, this terminal is 60x16", "your turn: discard a tile (x)",
+		"your time: 18s", "moves for you"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the too-small screen lacks %q:\n%s", want, scr)
+		}
+	}
+	// The table goes on: when the time runs out the program discards.
+	*clock = clock.Add(18 * time.Second)
+	hs.view.Tick()
+	select {
+	case a := <-reply:
+		if a.Kind != engine.ActDiscard {
+			t.Fatalf("sent %+v, want a discard", a)
+		}
+	default:
+		t.Fatal("nothing sent when the time ran out on a too-small screen")
+	}
+	// Another seat's turn: its countdown, and what happens at the player's.
+	s := *hs.view.snap
+	s.Seat = 1
+	s.Names = []string{"ayse", "you", "bot2", "bot3"}
+	hs.view.Update(&s, nil, nil)
+	hs.draw()
+	if scr := hs.screen(); !strings.Contains(scr, "ayse has 0s left") || !strings.Contains(scr, "ayse to play") {
+		t.Fatalf("the too-small screen does not show the other seat's turn and timer:\n%s", scr)
+	}
+}
