@@ -246,6 +246,9 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		log = slog.New(slog.DiscardHandler)
 	}
 	out := &LocalOutcome{Config: cfg, Dir: dir}
+	if dir != "" {
+		g.SetRackFile(filepath.Join(dir, RackFile))
+	}
 	stores := make([]table.Store, n)
 	for i := range stores {
 		if dir == "" {
@@ -285,6 +288,8 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 			pc.OnStep = func(m *table.Machine, v *engine.View) {
 				if live.Load() {
 					g.OnStep(m, v)
+				} else {
+					g.OnReplay(m, v)
 				}
 			}
 		} else {
