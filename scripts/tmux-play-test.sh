@@ -124,12 +124,12 @@ wait_for 10 "okey-exited-3"
 $okey help rules german | grep -q "lower is better" || fail "okey help rules german"
 echo "tmux-play-test: ok: the match left verifies and replays as unfinished, honest so far (exit 3)"
 
-# Come back: okey play --bots offers the unfinished match, r resumes it.
+# Come back: okey play --bots lists the unfinished matches, 1 resumes the newest.
 tm kill-session -t "$sess"
 tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
 	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
-wait_for 10 "resume the unfinished match vs bots"
-tm send-keys -t "$sess" r
+wait_for 10 "1  resume classic vs bot1, bot2, bot3"
+tm send-keys -t "$sess" 1
 wait_for 30 "match resumed at hand 2"
 screen | grep -q "e2e" || fail "the resumed table does not show the player"
 tm send-keys -t "$sess" q

@@ -209,24 +209,13 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		m := unfinished[0]
-		lines := []string{"You left a match against bots before its end:", "  " + m.String()}
-		if len(unfinished) > 1 {
-			older := fmt.Sprintf("%d older ones", len(unfinished)-1)
-			if len(unfinished) == 2 {
-				older = "1 older one"
-			}
-			lines = append(lines, fmt.Sprintf("(and %s; --data keeps them under matches)", older))
-		}
-		g.Choose("an unfinished match", lines, []ui.Choice{
-			{Key: 'r', Label: "resume the unfinished match vs bots"},
-			{Key: 'n', Label: fmt.Sprintf("start a new match vs %d bots (%s)", f.bots, f.ruleset)},
-		}, func(i int) {
-			switch i {
-			case 0:
+		lines, choices, shown := ui.ResumeQuestion(unfinished, fmt.Sprintf("start a new match vs %d bots (%s)", f.bots, f.ruleset))
+		g.Choose("unfinished matches", lines, choices, func(i int) {
+			switch {
+			case i >= 0 && i < len(shown):
 				g.ShowTable()
-				resume(m)
-			case 1:
+				resume(shown[i])
+			case i == len(shown):
 				g.ShowTable()
 				startNew()
 			default:
