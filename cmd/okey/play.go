@@ -372,6 +372,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		g.SetLeaveNote("okey play offers to resume it when you come back.")
 		g.SetSeat(seat)
+		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
 		names := map[string]string{}
 		for _, m := range a.Members {
