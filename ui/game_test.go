@@ -265,12 +265,16 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	// Click the stock when it is time to draw.
 	s := tr.wait(2*time.Minute, "my turn to draw", func(s string) bool { return over(s) || strings.Contains(s, "your turn: draw") })
 	if !over(s) {
-		lines := strings.Split(s, "\n")
-		sx := strings.Index(lines[7], "stock")
+		sx, sy := -1, -1
+		for y, l := range strings.Split(s, "\n") {
+			if x := strings.Index(l, "stock"); x >= 0 && sx < 0 {
+				sx, sy = x, y
+			}
+		}
 		if sx < 0 {
 			t.Fatalf("no stock on the screen:\n%s", s)
 		}
-		tr.click(sx+1, 8)
+		tr.click(sx+1, sy+1)
 		tr.wait(time.Minute, "the draw", func(s string) bool { return over(s) || strings.Contains(s, "you draw from the stock") })
 	}
 	moves := 0

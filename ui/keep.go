@@ -54,7 +54,7 @@ func readRackFile(path string) (*rackState, error) {
 // the hand it belongs to is on the table. Call it from the UI goroutine,
 // before the match's first snapshot.
 func (t *TableView) SetRackFile(path string) {
-	t.rackFile = path
+	t.rackFile, t.keptHand = path, 0
 	st, err := readRackFile(path)
 	if err != nil {
 		// A damaged arrangement is no loss: the tiles are laid out afresh.

@@ -51,13 +51,18 @@ func timedFixture(t *testing.T, players int, rack string) (*harness, *time.Time)
 
 // badge returns the turn timer's text and background on the turn line.
 func (hs *harness) badge() (string, tcell.Color) {
-	line := screenLines(hs.scr)[10]
+	lines := screenLines(hs.scr)
+	y := turnRow(lines)
+	if y < 0 {
+		return "", tcell.ColorDefault
+	}
+	line := lines[y]
 	i := strings.Index(line, " your time ")
 	if i < 0 {
 		i = strings.LastIndex(line, "  ")
 		return strings.TrimSpace(line[i:]), tcell.ColorDefault
 	}
-	_, _, bg := hs.cell(i+2, 10)
+	_, _, bg := hs.cell(i+2, y)
 	return strings.TrimSpace(line[i:]), bg
 }
 
@@ -193,7 +198,8 @@ func TestOtherPlayersTimer(t *testing.T) {
 	hs.view.Update(&s, nil, nil)
 	*clock = clock.Add(12 * time.Second)
 	hs.draw()
-	if line := screenLines(hs.scr)[10]; !strings.Contains(line, "18s left") || strings.Contains(line, "your time") {
+	lines := screenLines(hs.scr)
+	if line := lines[max(turnRow(lines), 0)]; !strings.Contains(line, "18s left") || strings.Contains(line, "your time") {
 		t.Fatalf("turn line %q, want ayse's 18s left", line)
 	}
 }
@@ -247,4 +253,14 @@ func TestTooSmallShowsTheTimerAndMovesForThePlayer(t *testing.T) {
 	if scr := hs.screen(); !strings.Contains(scr, "ayse has 0s left") || !strings.Contains(scr, "ayse to play") {
 		t.Fatalf("the too-small screen does not show the other seat's turn and timer:\n%s", scr)
 	}
+}
+
+// turnRow is the row of the turn line (whose move it is), or -1.
+func turnRow(lines []string) int {
+	for y, l := range lines {
+		if strings.Contains(l, "your turn") || strings.Contains(l, " to play") {
+			return y
+		}
+	}
+	return -1
 }
