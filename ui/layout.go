@@ -22,8 +22,12 @@ const (
 )
 
 // sideLogMin is the terminal width from which the log gets a column of its
-// own at the right of the table.
+// own at the right of the table (from sideLogMinH rows).
 const sideLogMin = 120
+
+// sideLogMinH is the height from which the seats spread around a table
+// with an edge (with the log in its own column).
+const sideLogMinH = 32
 
 // tableLayout is where the parts of the table screen go, for one size.
 type tableLayout struct {
@@ -55,7 +59,7 @@ func layoutFor(x, y, w, h int) tableLayout {
 	l.me = l.rackY - 1
 	top := y + 1
 	l.tx, l.tw = x, w
-	if w >= sideLogMin {
+	if w >= sideLogMin && h >= sideLogMinH {
 		l.logW = min(56, w/3)
 		l.tw = w - l.logW
 		l.logX, l.logY = x+l.tw, top
@@ -85,7 +89,7 @@ func layoutFor(x, y, w, h int) tableLayout {
 	// The centre (4 rows) in the middle of the table; the side seats from
 	// its top down, under the seat across (name, points, its pile).
 	l.mid = max(l.across+8, l.frameTop+(inner-4)/2)
-	l.sideH = min(max(4, l.frameBottom-l.mid), 10)
+	l.sideH = min(max(4, l.frameBottom-l.mid-3), 10)
 	l.sideW = min((l.tw-2-36)/2, 44)
 	l.logH = y + h - 2 - top
 	if l.tw >= rackW+2 {
@@ -226,6 +230,13 @@ func (t *TableView) drawSeatBlock(scr tcell.Screen, seat, x, y, w, rows int) {
 	name, info, st := t.seatInfo(seat, w)
 	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
 	put(scr, x, y, w, name, st)
+	const shown = " · (gösterme)"
+	if strings.HasSuffix(info, shown) && width(info) > w {
+		// No room on the line: the gösterme goes under the pile.
+		info = strings.TrimSuffix(info, shown)
+		rows--
+		put(scr, x, y+rows, w, "(gösterme)", dim.Foreground(t.pal.Good))
+	}
 	put(scr, x, y+1, w, info, dim)
 	t.drawPile(scr, seat, x, y+2, w, rows-2)
 }

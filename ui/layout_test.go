@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
 )
 
 // playedFixture is fixture's hand after one round of play: ayse (seat 0)
@@ -179,6 +180,66 @@ func TestLayoutTwoAndThreePlayers(t *testing.T) {
 		}
 		if _, ok := got[0]; ok {
 			t.Errorf("%d players: the player has a side", c.n)
+		}
+	}
+}
+
+// TestScoreSheetOnWideScreens: from 120 columns the column beside the table
+// shows the totals after each hand played, above the moves.
+func TestScoreSheetOnWideScreens(t *testing.T) {
+	s, log := playedFixture(t)
+	s.Finished = []table.HandLog{{Hand: 0, Scores: []int{18, 18, 20, 18}}, {Hand: 1, Scores: []int{16, 18, 18, 16}}}
+	hs := newHarness(t, nil, Palette16)
+	hs.view.Update(s, log, nil)
+	hs.resize(120, 36)
+	lines := screenLines(hs.scr)
+	y, x := find(lines, "scores after each hand")
+	if y < 0 || x < 80 {
+		t.Fatalf("no score sheet beside the table:\n%s", hs.screen())
+	}
+	for i, want := range [][]string{{"you", "bot1", "bot2", "bot3"}, {"1", "18", "18", "20", "18"}, {"2", "16", "18", "18", "16"}} {
+		if got := strings.Fields(string([]rune(lines[y+1+i])[x:])); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("score sheet row %d: %q, want %q", i, got, want)
+		}
+	}
+	if my, mx := find(lines, "moves"); my <= y+3 || mx != x {
+		t.Errorf("the moves are not under the score sheet:\n%s", hs.screen())
+	}
+	// At 80 columns there is no room: the log runs under the turn line.
+	hs.resize(80, 24)
+	if strings.Contains(hs.screen(), "scores after each hand") {
+		t.Errorf("a score sheet at 80x24:\n%s", hs.screen())
+	}
+}
+
+// TestLayoutEverySize: from 80x24 to 200x60 nothing of the table is drawn
+// over another part: the seats and the centre above the turn line, the
+// turn line above the player's line, that line above the rack.
+func TestLayoutEverySize(t *testing.T) {
+	for w := MinWidth; w <= 200; w += 7 {
+		for h := MinHeight; h <= 60; h += 3 {
+			l := layoutFor(0, 0, w, h)
+			bottom := max(l.mid+l.sideH, l.mid+4)
+			if l.frame {
+				bottom = l.frameBottom
+			}
+			switch {
+			case l.across < 1 || l.across >= l.mid:
+				t.Errorf("%dx%d: across at %d, centre at %d", w, h, l.across, l.mid)
+			case bottom > l.turn:
+				t.Errorf("%dx%d: the seats end at %d, the turn line is at %d", w, h, bottom, l.turn)
+			case l.turn >= l.me || l.me >= l.rackY:
+				t.Errorf("%dx%d: turn %d, player %d, rack %d", w, h, l.turn, l.me, l.rackY)
+			case l.logH < 4:
+				t.Errorf("%dx%d: %d log lines", w, h, l.logH)
+			case l.sideW < 18:
+				t.Errorf("%dx%d: side seats %d wide", w, h, l.sideW)
+			case l.rackX < 0 || l.rackX+rackW > w:
+				t.Errorf("%dx%d: rack at %d", w, h, l.rackX)
+			}
+			if l.frame && max(l.frameBottom-7, l.mid+l.sideH)+1 >= l.frameBottom {
+				t.Errorf("%dx%d: no row for the player's pile", w, h)
+			}
 		}
 	}
 }
