@@ -316,7 +316,8 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 		cw, ch = TileWidth+1, TileHeight+1
 	}
 	room := (w / cw) * max(rows/ch, 1)
-	if last {
+	if last && !big {
+		// The mark goes after the top tile (under it for rack-size tiles).
 		room -= (width(justNow) + cw) / cw
 	}
 	n := t.pileShown(seat, max(room, 1))
@@ -349,7 +350,10 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 		}
 		cx += cw
 	}
-	if last {
+	if last && big {
+		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
+		put(scr, cx-cw, row+TileHeight, x+w-(cx-cw), "^ just now", mark)
+	} else if last {
 		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
 		if cx+width(justNow) > x+w {
 			cx, row = x, row+ch

@@ -99,11 +99,11 @@ func TestLayoutAroundTheTable(t *testing.T) {
 			t.Errorf("%dx%d: the player's own line is not between the centre and the rack\n%s", w, h, scr)
 		}
 		// The just-discarded tile: at bot3's pile, in the accent colour.
-		jy, jx := find(lines, justNow)
+		jy, jx := find(lines, "just now")
 		if jy < ly || jy > ly+4 || jx < lx || jx > cx {
-			t.Errorf("%dx%d: %q is not at bot3's pile (%d,%d):\n%s", w, h, justNow, jx, jy, scr)
+			t.Errorf("%dx%d: the mark is not at bot3's pile (%d,%d):\n%s", w, h, jx, jy, scr)
 		} else if _, fg, _ := hs.cell(jx, jy); fg != Palette16.Accent {
-			t.Errorf("%dx%d: %q is not in the accent colour", w, h, justNow)
+			t.Errorf("%dx%d: the mark is not in the accent colour", w, h)
 		}
 		// Each pile beside its player: Y9 at bot3, K1 at bot1, B5 across.
 		for _, c := range []struct {
