@@ -243,3 +243,57 @@ func TestLayoutEverySize(t *testing.T) {
 		}
 	}
 }
+
+// TestClickThePileToTake: a click on the top tile of the pile on the
+// player's left takes it; a click on the stock draws.
+func TestClickThePileToTake(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+		for _, c := range []struct {
+			what string
+			at   func(lines []string) (int, int)
+			want engine.ActionKind
+		}{
+			{"the left pile's Y9", func(lines []string) (int, int) {
+				y, x := find(lines, "bot3")
+				for dy := 2; dy <= 4; dy++ {
+					l := []rune(lines[y+dy])
+					if i := strings.Index(string(l[x:min(len(l), x+40)]), "Y9"); i >= 0 {
+						return x + i, y + dy
+					}
+					if i := strings.Index(string(l[x:min(len(l), x+40)]), " 9 "); i >= 0 {
+						return x + i + 1, y + dy
+					}
+				}
+				return -1, -1
+			}, engine.ActTake},
+			{"the stock", func(lines []string) (int, int) {
+				y, x := find(lines, "stock")
+				return x + 1, y + 1
+			}, engine.ActDraw},
+		} {
+			s, log := playedFixture(t)
+			hs := newHarness(t, nil, Palette16)
+			hs.view.Update(s, log, nil)
+			hs.resize(sz[0], sz[1])
+			reply := hs.request()
+			tw := layoutFor(0, 0, sz[0], sz[1]).tw
+			var lines []string
+			for _, l := range screenLines(hs.scr) {
+				lines = append(lines, string([]rune(l)[:tw]))
+			}
+			x, y := c.at(lines)
+			if x < 0 {
+				t.Fatalf("%dx%d: %s not found:\n%s", sz[0], sz[1], c.what, hs.screen())
+			}
+			hs.view.Click(x, y, false)
+			select {
+			case a := <-reply:
+				if a.Kind != c.want {
+					t.Errorf("%dx%d: a click on %s sent %v, want %v", sz[0], sz[1], c.what, a.Kind, c.want)
+				}
+			default:
+				t.Errorf("%dx%d: a click on %s at (%d,%d) sent nothing; message %q", sz[0], sz[1], c.what, x, y, hs.view.Message())
+			}
+		}
+	}
+}
