@@ -392,9 +392,7 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 			struct{ k, v string }{"", "the tile the hint recommends (or declares the win it sees)"})
 	}
 	lines = append(lines,
-		struct{ k, v string }{"table", "the player before you sits on your left: you may take its discard"},
 		struct{ k, v string }{"piles", "+3 before a pile: 3 more tiles lie under the ones shown"},
-		struct{ k, v string }{"", "\"just now\" marks the tile just discarded, at its player's pile"},
 		struct{ k, v string }{"", "(gösterme): that player showed the indicator's twin"})
 	if r, ok := t.rules(); ok {
 		lines = append(lines, struct{ k, v string }{"scoring", scoringLine(r)})
