@@ -755,6 +755,17 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 		add("", felt)
 		add("leave the table? y: leave   n: stay", felt.Foreground(p.Accent).Bold(true))
 	}
+	// The last moves, in the rows left.
+	if left := h - len(lines) - 1; left > 0 && len(t.log) > 0 {
+		add("", felt)
+		recent := t.log[max(len(t.log)-left+1, 0):]
+		for _, l := range recent {
+			lines = append(lines, struct {
+				s  string
+				st tcell.Style
+			}{l.String(), felt.Foreground(p.Dim)})
+		}
+	}
 	for i, l := range lines {
 		if i >= h {
 			break

@@ -222,13 +222,14 @@ func (hs *harness) resize(w, h int) {
 func TestTooSmallShowsTheTimerAndMovesForThePlayer(t *testing.T) {
 	rack := "R13 Y7 B9 R1 Y1 B7 B10 R2 Y2 K7 B11 R5 Y3 B12 K12"
 	hs, clock := timedFixture(t, 4, rack)
+	hs.view.Update(hs.view.snap, []Line{{txt("bot3 discards "), tile(engine.MustParseFaces("K5")[0])}}, nil)
 	reply := hs.request()
 	hs.resize(60, 16)
 	*clock = clock.Add(12 * time.Second)
 	hs.draw()
 	scr := hs.screen()
 	for _, want := range []string{"okey needs 80x24, this terminal is 60x16", "your turn: discard a tile (x)",
-		"your time: 18s", "moves for you"} {
+		"your time: 18s", "moves for you", "bot3 discards K5"} {
 		if !strings.Contains(scr, want) {
 			t.Fatalf("the too-small screen lacks %q:\n%s", want, scr)
 		}
