@@ -172,6 +172,9 @@ func (t *TableView) drawTable(scr tcell.Screen, l tableLayout) {
 	}
 	cw := l.tw - 2*(l.sideW+in+1)
 	t.drawCentre(scr, l.tx+in+l.sideW+1, l.mid, cw)
+	if s.Seat < 0 || s.Seat >= len(s.Names) {
+		return // not seated: no line of its own
+	}
 	if l.frame {
 		// The player's own pile lies at its right hand, on the table.
 		dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)

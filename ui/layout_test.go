@@ -297,3 +297,18 @@ func TestClickThePileToTake(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutBeforeTheDeal: before the first hand (no match yet) and for a
+// view with no seat, the table draws the seats it knows without failing.
+func TestLayoutBeforeTheDeal(t *testing.T) {
+	for _, seat := range []int{0, -1} {
+		s := &Snapshot{Seat: seat, Names: []string{"ayse", "bot1", "bot2", "bot3"}, Ruleset: "classic"}
+		hs := newHarness(t, s, Palette16)
+		for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+			hs.resize(sz[0], sz[1])
+			if scr := hs.screen(); !strings.Contains(scr, "bot2") || !strings.Contains(scr, "bot1") {
+				t.Errorf("seat %d, %dx%d: the seats are not shown before the deal:\n%s", seat, sz[0], sz[1], scr)
+			}
+		}
+	}
+}
