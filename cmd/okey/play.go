@@ -472,13 +472,17 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 				who = append(who, m.Name)
 			}
 		}
+		var at time.Time // the match directory's last change: when it was last played
+		if fi, err := os.Stat(filepath.Join(l.c.Data(), lan.MatchesDir, a.Table)); err == nil {
+			at = fi.ModTime()
+		}
 		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
-			Note: "table " + a.Table + " with " + strings.Join(who, ", ")})
+			Note: "table " + a.Table + " with " + strings.Join(who, ", "), Started: at})
 	}
 	for _, m := range locals {
 		l.local[m.Dir] = m
 		out = append(out, ui.LobbyTable{ID: m.Dir, Ruleset: m.Ruleset, Seats: len(m.Names), State: "unfinished", Unfinished: true,
-			Local: true, Note: "with " + strings.Join(m.Names[1:], ", ") + ", started " + m.Started.Local().Format("Jan 2 15:04")})
+			Local: true, Note: "with " + strings.Join(m.Names[1:], ", ") + ", started " + m.Started.Local().Format("Jan 2 15:04"), Started: m.Started})
 	}
 	return out
 }
