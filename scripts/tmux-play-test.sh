@@ -62,31 +62,44 @@ wait_gone() {
 	done
 }
 
+# play_hand: plays the player's turns through the keys until the end of
+# hand 1 shows (d to draw; h for the hint, then w to win or x to discard).
+play_hand() {
+	moves=0
+	while :; do
+		wait_for 120 "your turn: d|hand 1 is over|okey-exited"
+		s=$(screen)
+		case "$s" in
+		*"hand 1 is over"*) break ;;
+		*okey-exited*) fail "okey exited" ;;
+		*"your turn: draw"*)
+			tm send-keys -t "$sess" d
+			wait_gone 60 "your turn: draw"
+			;;
+		*"your turn: discard"*)
+			tm send-keys -t "$sess" h
+			wait_for 10 "you can win|from a win|a winning hand|no hint|discard [A-Z]"
+			if screen | grep -q "you can win"; then
+				tm send-keys -t "$sess" w
+			else
+				tm send-keys -t "$sess" x
+				# No tile under the cursor (a gap): the next tile.
+				i=0
+				while [ $i -lt 30 ] && screen | grep -q "put the cursor on the tile"; do
+					tm send-keys -t "$sess" Right x
+					sleep 0.1
+					i=$((i + 1))
+				done
+			fi
+			wait_gone 60 "your turn: discard"
+			;;
+		esac
+		moves=$((moves + 1))
+	done
+}
+
 start=$(date +%s)
-moves=0
-while :; do
-	wait_for 120 "your turn: d|hand 1 is over|okey-exited"
-	s=$(screen)
-	case "$s" in
-	*"hand 1 is over"*) break ;;
-	*okey-exited*) fail "okey exited" ;;
-	*"your turn: draw"*)
-		tm send-keys -t "$sess" d
-		wait_gone 60 "your turn: draw"
-		;;
-	*"your turn: discard"*)
-		tm send-keys -t "$sess" h
-		wait_for 10 "you can win|from a win|a winning hand|no hint"
-		if screen | grep -q "you can win"; then
-			tm send-keys -t "$sess" w
-		else
-			tm send-keys -t "$sess" x
-		fi
-		wait_gone 60 "your turn: discard"
-		;;
-	esac
-	moves=$((moves + 1))
-done
+play_hand
 wait_for 5 "change +score"
 screen | grep -q "e2e" || fail "the end of the hand does not list the player"
 echo "tmux-play-test: ok: a whole hand played through the keys ($moves moves, $(($(date +%s) - start)) s)"
@@ -124,16 +137,42 @@ wait_for 10 "okey-exited-3"
 $okey help rules german | grep -q "lower is better" || fail "okey help rules german"
 echo "tmux-play-test: ok: the match left verifies and replays as unfinished, honest so far (exit 3)"
 
-# Come back: okey play --bots offers the unfinished match, r resumes it.
+# Come back: okey play --bots lists the unfinished matches, 1 resumes the newest.
 tm kill-session -t "$sess"
 tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
 	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
-wait_for 10 "resume the unfinished match vs bots"
-tm send-keys -t "$sess" r
+wait_for 10 "1  resume classic vs bot1, bot2, bot3"
+tm send-keys -t "$sess" 1
 wait_for 30 "match resumed at hand 2"
 screen | grep -q "e2e" || fail "the resumed table does not show the player"
+screen | grep -q "hand 2: .* deal" || fail "the resumed table does not show the hand's log"
 tm send-keys -t "$sess" q
 wait_for 5 "leave the table\?"
 tm send-keys -t "$sess" y
 wait_for 15 "okey-exited-0"
 echo "tmux-play-test: ok: the unfinished match was offered and resumed"
+
+# A german hand: four players in two teams (shown in the title, at the
+# seats and in the score table), lower is better, and the score breakdown.
+data2=$(mktemp -d)
+trap 'cleanup; rm -rf "$data2"' EXIT INT TERM
+tm kill-session -t "$sess"
+tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
+	"TERM=xterm-256color $okey play --bots 3 --preset german --name e2e --data $data2 --pace 0; echo okey-exited-\$?; sleep 600"
+wait_for 30 "you are e2e \(team A\)"
+wait_for 30 "team B"
+start=$(date +%s)
+play_hand
+wait_for 5 "change +score"
+s=$(screen)
+echo "$s" | grep -q "lower is better" || fail "the german score table does not say lower is better"
+echo "$s" | grep -Eq "e2e +team A" || fail "the german score table does not show the teams"
+echo "$s" | grep -q "partners share a score" || fail "the german score table does not say who plays with whom"
+echo "$s" | grep -Eq "why" || fail "the german score table has no breakdown"
+echo "tmux-play-test: ok: a german hand with teams and the score breakdown ($moves moves, $(($(date +%s) - start)) s)"
+echo "$s" | sed -n '2,16p'
+tm send-keys -t "$sess" Enter
+tm send-keys -t "$sess" q
+wait_for 5 "leave the table\?"
+tm send-keys -t "$sess" y
+wait_for 15 "okey-exited-0"

@@ -189,6 +189,13 @@ func (g *Game) SetLeaveNote(s string) {
 	g.post(func() { g.view.leaveNote = s })
 }
 
+// SetRackFile keeps the player's rack arrangement in path (see RackFile)
+// and brings back the one saved there. Call it before the match's first
+// step reaches the screen.
+func (g *Game) SetRackFile(path string) {
+	g.post(func() { g.view.SetRackFile(path) })
+}
+
 // SetAway names the players whose peers are not connected: the turn line
 // says that the table waits for them.
 func (g *Game) SetAway(names []string) {
@@ -216,6 +223,27 @@ func (g *Game) OnStep(m *table.Machine, v *engine.View) {
 	if queue {
 		g.post(g.refresh)
 	}
+}
+
+// OnReplay is OnStep for the steps a resumed peer replays from its saved
+// transcript: they are not news (no panel, no refresh), but they rebuild
+// the log of the hand being played, from its deal on. The next OnStep
+// shows the state they lead to.
+func (g *Game) OnReplay(m *table.Machine, v *engine.View) {
+	g.mu.Lock()
+	seat := g.seat
+	g.mu.Unlock()
+	s := TakeSnapshot(m, v, seat)
+	lines, _ := Events(g.prev, s)
+	newHand := s.Match != nil && (g.prev == nil || g.prev.Match == nil || g.prev.Match.HandNumber() != s.Match.HandNumber())
+	g.prev = s
+	g.mu.Lock()
+	if newHand {
+		g.lines = nil
+	}
+	g.lines = append(g.lines, lines...)
+	g.latest = s
+	g.mu.Unlock()
 }
 
 // refresh shows the latest snapshot (on the UI goroutine).

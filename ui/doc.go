@@ -8,4 +8,10 @@
 // by the seat's peer, and every move is tried on a copy of the engine state
 // before it is sent, refused with the engine's reason when it does not hold.
 // It imports table and engine, never p2p.
+//
+// The table seats the other players as on a real table: the player before
+// you on your left (its pile is the one you may take from), the one after
+// you on your right, the other across. The player's own rack arrangement is
+// local: it is kept in the match's directory (RackFile), never in the
+// transcript, so that a resumed match shows the tiles where they were.
 package ui

@@ -163,10 +163,29 @@ func TestQuitResumeAndFinish(t *testing.T) {
 		}
 		tr.playTurn(over)
 	}
+	// Arrange the rack by hand: the first tile moves two places on.
+	tr.press(' ')
+	tr.wait(5*time.Second, "the pick-up", func(s string) bool { return strings.Contains(s, "tile picked up") })
+	tr.scr.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	tr.scr.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	tr.press(' ')
+	tr.wait(5*time.Second, "the put-down", func(s string) bool { return strings.Contains(s, "tile moved") })
+	var arranged [RackSize]engine.Slot
+	var handLog []string
+	tr.onUI(func() {
+		arranged = tr.g.view.rack.pos
+		handLog = handLines(tr.g.view.log)
+	})
+	if len(handLog) < 2 {
+		t.Fatalf("the hand's log before leaving: %q", handLog)
+	}
 	tr.press('q')
 	tr.wait(5*time.Second, "the question", func(s string) bool { return strings.Contains(s, "leave the table?") })
 	tr.press('y')
 	r := tr.stopped()
+	if b, err := os.ReadFile(filepath.Join(r.out.Dir, RackFile)); err != nil || !bytes.Contains(b, []byte(`"pos"`)) {
+		t.Fatalf("the rack arrangement is not kept in the match's directory: %q, %v", b, err)
+	}
 	if r.out.Err != ErrQuit {
 		t.Fatalf("outcome %+v, want ErrQuit", r.out)
 	}
@@ -197,6 +216,19 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	tr.wait(time.Minute, "the resumed turn", func(s string) bool {
 		return strings.Contains(s, "your turn: discard") && strings.Contains(s, "ayse")
 	})
+	// The rack stands as the player left it, under the hand's log so far.
+	var back [RackSize]engine.Slot
+	var backLog []string
+	tr.onUI(func() {
+		back = tr.g.view.rack.pos
+		backLog = handLines(tr.g.view.log)
+	})
+	if back != arranged {
+		t.Fatalf("the resumed rack is %v, the player left it as %v", back, arranged)
+	}
+	if strings.Join(backLog, "\n") != strings.Join(handLog, "\n") {
+		t.Fatalf("the resumed hand's log:\n%s\nwant:\n%s", strings.Join(backLog, "\n"), strings.Join(handLog, "\n"))
+	}
 	// Mouse: pick up the first tile, put it down in a gap.
 	var from, gap int
 	var slot engine.Slot
@@ -233,12 +265,16 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	// Click the stock when it is time to draw.
 	s := tr.wait(2*time.Minute, "my turn to draw", func(s string) bool { return over(s) || strings.Contains(s, "your turn: draw") })
 	if !over(s) {
-		lines := strings.Split(s, "\n")
-		sx := strings.Index(lines[7], "stock")
+		sx, sy := -1, -1
+		for y, l := range strings.Split(s, "\n") {
+			if x := strings.Index(l, "stock"); x >= 0 && sx < 0 {
+				sx, sy = x, y
+			}
+		}
 		if sx < 0 {
 			t.Fatalf("no stock on the screen:\n%s", s)
 		}
-		tr.click(sx+1, 8)
+		tr.click(sx+1, sy+1)
 		tr.wait(time.Minute, "the draw", func(s string) bool { return over(s) || strings.Contains(s, "you draw from the stock") })
 	}
 	moves := 0
@@ -327,4 +363,16 @@ func TestBotFailureEndsMatch(t *testing.T) {
 	}
 	tr.g.app.Stop()
 	<-tr.ran
+}
+
+// handLines returns the log lines of the hand being played, from its deal.
+func handLines(log []Line) []string {
+	var out []string
+	for _, l := range log {
+		if strings.HasPrefix(l.String(), "hand ") {
+			out = nil
+		}
+		out = append(out, l.String())
+	}
+	return out
 }

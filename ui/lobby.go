@@ -32,6 +32,9 @@ type LobbyTable struct {
 	Unfinished bool
 	Local      bool
 	Note       string // how the lobby describes an unfinished match
+	// Started is when an unfinished match began (or was last played, where
+	// only that is known): the lobby lists the newest first.
+	Started time.Time
 }
 
 // Lobby is what the lobby screen needs from the network (cmd/okey adapts
@@ -108,6 +111,7 @@ func (l *LobbyView) Refresh() {
 				l.unfin = append(l.unfin, u)
 			}
 		}
+		slices.SortStableFunc(l.unfin, func(a, b LobbyTable) int { return b.Started.Compare(a.Started) })
 	}
 	if n := len(l.unfin) + len(l.tables); l.cursor >= n {
 		l.cursor = max(n-1, 0)

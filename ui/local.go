@@ -246,6 +246,9 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		log = slog.New(slog.DiscardHandler)
 	}
 	out := &LocalOutcome{Config: cfg, Dir: dir}
+	if dir != "" {
+		g.SetRackFile(filepath.Join(dir, RackFile))
+	}
 	stores := make([]table.Store, n)
 	for i := range stores {
 		if dir == "" {
@@ -285,6 +288,8 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 			pc.OnStep = func(m *table.Machine, v *engine.View) {
 				if live.Load() {
 					g.OnStep(m, v)
+				} else {
+					g.OnReplay(m, v)
 				}
 			}
 		} else {
@@ -419,4 +424,37 @@ func verdictColour(p Palette, s table.Status) tcell.Color {
 		return p.Accent
 	}
 	return p.Bad
+}
+
+// maxResumeChoices is how many unfinished matches the question at the start
+// offers by key (1-9); older ones are counted.
+const maxResumeChoices = 9
+
+// ResumeQuestion is the question at the start of a match against bots when
+// matches were left unfinished: every one of them, the newest first, each
+// on its own key (1, 2, ...; enter takes the newest), then n for a new
+// match with newLabel. It returns the question's lines and choices, and
+// the matches the first choices resume.
+func ResumeQuestion(unfinished []LocalMatch, newLabel string) ([]string, []Choice, []LocalMatch) {
+	shown := unfinished
+	if len(shown) > maxResumeChoices {
+		shown = shown[:maxResumeChoices]
+	}
+	lines := []string{"You left a match against bots before its end:"}
+	if len(unfinished) > 1 {
+		lines = []string{fmt.Sprintf("You left %d matches against bots before their end (newest first):", len(unfinished))}
+	}
+	var choices []Choice
+	for i, m := range shown {
+		choices = append(choices, Choice{Key: rune('1' + i), Label: "resume " + m.String()})
+	}
+	if more := len(unfinished) - len(shown); more > 0 {
+		older := "1 older match"
+		if more > 1 {
+			older = fmt.Sprintf("%d older matches", more)
+		}
+		lines = append(lines, fmt.Sprintf("(and %s, not listed: they stay under matches in the data dir)", older))
+	}
+	choices = append(choices, Choice{Key: 'n', Label: newLabel})
+	return lines, choices, shown
 }

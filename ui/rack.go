@@ -312,3 +312,32 @@ func layout(blocks [][]engine.Slot, gaps bool) ([RackSize]engine.Slot, bool) {
 	}
 	return out, true
 }
+
+// Restore puts the tiles of slots where pos has them; pos's other slots
+// are left out (they left the rack) and tiles pos lacks are left for Sync
+// to add. It reports whether pos placed any tile; it changes nothing when
+// pos names a slot twice.
+func (r *Rack) Restore(pos [RackSize]engine.Slot, slots []engine.Slot) bool {
+	seen := map[engine.Slot]bool{}
+	for _, s := range pos {
+		if s == engine.NoSlot {
+			continue
+		}
+		if seen[s] {
+			return false
+		}
+		seen[s] = true
+	}
+	placed := false
+	for i, s := range pos {
+		if s != engine.NoSlot && slices.Contains(slots, s) {
+			r.pos[i] = s
+			placed = true
+		} else {
+			r.pos[i] = engine.NoSlot
+		}
+	}
+	r.Lifted = -1
+	r.undo = nil
+	return placed
+}

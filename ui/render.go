@@ -37,18 +37,20 @@ func (t *TableView) Draw(scr tcell.Screen) {
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	fill(scr, x, y, w, h, felt)
 	if w < MinWidth || h < MinHeight {
-		put(scr, x, y, w, fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
-		put(scr, x, y+1, w, "make it larger, or press q to leave", felt)
+		t.drawTooSmall(scr, x, y, w, h)
 		return
 	}
 	t.drawHeader(scr, x, y, w)
-	top := y + 1
-	rackY := y + h - 2 - rackH
-	t.drawPlayers(scr, x, top+1, w)
-	t.drawCentre(scr, x, top+6, w)
-	t.drawTurn(scr, x, top+9, w)
-	t.drawLog(scr, x, top+10, w, rackY-(top+10))
-	t.drawRack(scr, x+(w-rackW)/2, rackY)
+	l := layoutFor(x, y, w, h)
+	rackY := l.rackY
+	t.drawTable(scr, l)
+	t.drawTurn(scr, l.tx, l.turn, l.tw)
+	if l.frame {
+		t.drawSideColumn(scr, l)
+	} else {
+		t.drawLog(scr, l.logX, l.logY, l.logW, l.logH)
+	}
+	t.drawRack(scr, l.rackX, rackY)
 	t.drawMessage(scr, x, y+h-2, w)
 	t.drawStatus(scr, x, y+h-1, w)
 	switch t.overlay {
@@ -107,101 +109,9 @@ func prevSeat(h *engine.Hand, seat int) int {
 	return -1
 }
 
-func (t *TableView) drawPlayers(scr tcell.Screen, x, y, w int) {
-	p := t.pal
-	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	s := t.snap
-	if s == nil {
-		put(scr, x+1, y, w-2, "starting the table...", felt)
-		return
-	}
-	h := s.HandState()
-	var scores []int
-	if s.Match != nil {
-		scores = s.Match.Scores()
-	}
-	turn, prev := -1, -1
-	if h != nil {
-		if h.Phase() == engine.PhasePlay {
-			turn, _ = h.Turn()
-		}
-		prev = prevSeat(h, s.Seat)
-	}
-	// "(gösterme)" after the points of a seat that showed the indicator's
-	// twin, in a column there only when someone did (not before the pile,
-	// where "shown B10" read as a tile shown).
-	showCol := 0
-	for seat := range s.Names {
-		if h != nil && h.Shown(seat) {
-			showCol = 11
-		}
-	}
-	for seat := range s.Names {
-		row := y + seat
-		st := felt
-		mark := "  "
-		if seat == turn {
-			mark = "> "
-			st = st.Foreground(p.Accent).Bold(true)
-		}
-		names := s.Names
-		if seat == s.Seat {
-			names = slices.Clone(s.Names)
-			names[seat] += " (you)"
-		}
-		name := names[seat]
-		if r, ok := t.rules(); ok {
-			name = teamName(r, names, seat, 18)
-		}
-		cx := put(scr, x+1, row, 2, mark, st)
-		put(scr, cx, row, 18, name, st)
-		cx += 18
-		if h != nil && h.Phase() >= engine.PhasePlay {
-			put(scr, cx, row, 10, fmt.Sprintf("%2d tiles", len(h.Rack(seat))), felt)
-		}
-		cx += 10
-		if scores != nil {
-			put(scr, cx, row, 8, fmt.Sprintf("%4d pts", scores[seat]), felt)
-		}
-		cx += 9
-		if h != nil && h.Shown(seat) {
-			put(scr, cx, row, showCol, "(gösterme)", felt.Foreground(p.Good))
-		}
-		cx += showCol + 1
-		if h == nil {
-			continue
-		}
-		pile := h.Pile(seat)
-		if len(pile) == 0 {
-			continue
-		}
-		// The rules let a player look through its own pile and the pile of
-		// the player before it; of the others it sees the top tile.
-		look := seat == s.Seat || seat == prev
-		room := (x + w - 1 - cx) / 4
-		if room < 2 {
-			continue
-		}
-		shown := pile[len(pile)-1:]
-		if look {
-			shown = pile
-		}
-		if len(shown) > room {
-			shown = shown[len(shown)-room+1:]
-		}
-		if hidden := len(pile) - len(shown); hidden > 0 {
-			lab := fmt.Sprintf("+%d", hidden)
-			if look {
-				lab = "..."
-			}
-			cx = put(scr, cx, row, 4, pad4(lab), felt.Foreground(p.Dim))
-		}
-		for _, sl := range shown {
-			cx = drawSmall(scr, p, cx, row, h.PublicFace(sl), h.Okey()) + 1
-		}
-	}
-}
-
+// drawCentre draws the middle of the table in w columns: the face-up
+// tile, the okey, the stock, the discard the player may take (where there
+// is room), and under them the dealer and the turns played.
 func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
@@ -211,14 +121,15 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 	if h == nil {
 		return
 	}
-	cx := x + 2
+	cols := min(4, max(w/8, 3))
+	cx := x + (w-cols*8)/2
 	_, ind := h.Indicator()
-	put(scr, cx, y, 9, "face-up", dim)
+	put(scr, cx, y, 8, "face-up", dim)
 	if ind != engine.NoFace {
-		drawTile(scr, p, cx+1, y+1, ind, engine.NoFace, p.Face)
+		drawTile(scr, p, cx, y+1, ind, engine.NoFace, p.Face)
 	}
-	cx += 10
-	put(scr, cx, y, 6, "okey", dim)
+	cx += 8
+	put(scr, cx, y, 8, "okey", dim)
 	if ok := h.Okey(); ok.Valid() {
 		drawTile(scr, p, cx, y+1, ok, ok, p.Face)
 	}
@@ -231,36 +142,22 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 		t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { t.draw() }})
 	}
 	cx += 8
-	prev := prevSeat(h, s.Seat)
-	put(scr, cx, y, 16, "to take", dim)
-	if from := h.LastDiscard(); from >= 0 && from == prev {
-		if pile := h.Pile(from); len(pile) > 0 {
-			drawTile(scr, p, cx, y+1, h.PublicFace(pile[len(pile)-1]), h.Okey(), p.Face)
-			put(scr, cx+5, y+1, 12, s.Name(from), dim)
-			t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { t.take() }})
+	if cols == 4 {
+		put(scr, cx, y, 8, "to take", dim)
+		prev := prevSeat(h, s.Seat)
+		if from := h.LastDiscard(); from >= 0 && from == prev {
+			if pile := h.Pile(from); len(pile) > 0 {
+				drawTile(scr, p, cx, y+1, h.PublicFace(pile[len(pile)-1]), h.Okey(), p.Face)
+				t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { t.take() }})
+			}
 		}
 	}
-	cx += 18
-	put(scr, cx, y, 14, "your discards", dim)
-	if pile := h.Pile(s.Seat); len(pile) > 0 {
-		drawTile(scr, p, cx, y+1, h.PublicFace(pile[len(pile)-1]), h.Okey(), p.Face)
-	} else {
-		put(scr, cx, y+1, 4, "    ", tcell.StyleDefault.Background(p.Ledge))
-		put(scr, cx, y+2, 4, "    ", tcell.StyleDefault.Background(p.Ledge))
+	info := []string{"dealer " + s.Name(h.Dealer())}
+	if h.Phase() == engine.PhasePlay {
+		info = append(info, plural(h.Turns(), "turn"))
 	}
-	// A click on the own pile discards the picked-up tile.
-	t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { t.discard() }})
-	cx += 15
-	if cx+10 < x+w {
-		seats := h.Seats()
-		info := []string{fmt.Sprintf("dealer %s", s.Name(h.Dealer())), fmt.Sprintf("%d players", len(seats))}
-		if h.Phase() == engine.PhasePlay {
-			info = append(info, plural(h.Turns(), "turn"))
-		}
-		for i, l := range info {
-			put(scr, cx, y+i, x+w-cx-1, l, dim)
-		}
-	}
+	line := strings.Join(info, " · ")
+	put(scr, x+max(0, (w-width(line))/2), y+3, w, line, dim)
 }
 
 // drawTurn shows whose move it is, or who is working on what, with the
@@ -269,17 +166,7 @@ func (t *TableView) drawTurn(scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
 	s := t.snap
-	text := Progress(s)
-	if t.myMove() {
-		switch {
-		case !t.drawn() && t.canTake():
-			text = "your turn: draw from the stock (d) or take the discard (t)"
-		case !t.drawn():
-			text = "your turn: draw from the stock (d)"
-		default:
-			text = "your turn: discard a tile (x), or declare a win (w)"
-		}
-	}
+	text := t.turnText()
 	if s != nil && !s.Done && !s.At.IsZero() {
 		if el := t.now().Sub(s.At); el >= 3e9 {
 			if s.Expect != s.Seat {
@@ -820,4 +707,86 @@ func (t *TableView) drawOpenRacks(scr tcell.Screen, x, row, w, bottom int, e *Ha
 		row++
 	}
 	return row
+}
+
+// drawTooSmall is the screen of a terminal too small for the table. The
+// table goes on meanwhile (the others wait only the turn timer and the
+// withhold margin), so it says whose turn it is, the time left, and that
+// the program moves for the player when its time runs out.
+func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	var lines []struct {
+		s  string
+		st tcell.Style
+	}
+	add := func(s string, st tcell.Style) {
+		for _, l := range wrap2(s, w-1) {
+			lines = append(lines, struct {
+				s  string
+				st tcell.Style
+			}{l, st})
+		}
+	}
+	add(fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
+	add("make it larger, or press q to leave", felt)
+	if t.snap != nil && t.final == nil && t.overlay != quitOverlay {
+		add("", felt)
+		add(t.turnText(), felt.Foreground(p.Accent).Bold(true))
+		if left, ok := t.TimeLeft(); ok {
+			secs := int((left + time.Second - 1) / time.Second)
+			seat, _ := t.snap.HandState().Turn()
+			if seat == t.snap.Seat {
+				st := felt.Foreground(p.Accent).Bold(true)
+				if secs <= 10 {
+					st = felt.Foreground(p.Bad).Bold(true)
+				}
+				add(fmt.Sprintf("your time: %ds", secs), st)
+				add("the table goes on: when your time runs out, the program moves for you (it draws, then discards the tile the hint recommends)", felt)
+			} else {
+				add(fmt.Sprintf("%s has %ds left", t.snap.Name(seat), secs), felt)
+				add("the table goes on: when your turn's time runs out, the program moves for you", felt)
+			}
+		} else if t.myMove() {
+			add("the table waits for your move", felt)
+		}
+	}
+	if t.overlay == quitOverlay {
+		add("", felt)
+		add("leave the table? y: leave   n: stay", felt.Foreground(p.Accent).Bold(true))
+	}
+	// The last moves, in the rows left.
+	if left := h - len(lines) - 1; left > 0 && len(t.log) > 0 {
+		add("", felt)
+		recent := t.log[max(len(t.log)-left+1, 0):]
+		for _, l := range recent {
+			lines = append(lines, struct {
+				s  string
+				st tcell.Style
+			}{l.String(), felt.Foreground(p.Dim)})
+		}
+	}
+	for i, l := range lines {
+		if i >= h {
+			break
+		}
+		put(scr, x, y+i, w, l.s, l.st)
+	}
+}
+
+// turnText says whose move it is, or who is working on what; on the
+// player's move, what it may do.
+func (t *TableView) turnText() string {
+	text := Progress(t.snap)
+	if t.myMove() {
+		switch {
+		case !t.drawn() && t.canTake():
+			text = "your turn: draw from the stock (d) or take the discard (t)"
+		case !t.drawn():
+			text = "your turn: draw from the stock (d)"
+		default:
+			text = "your turn: discard a tile (x), or declare a win (w)"
+		}
+	}
+	return text
 }

@@ -88,6 +88,15 @@ type TableView struct {
 		at   time.Time
 	}
 	lastFrame struct{ w, h int }
+
+	// The rack arrangement kept in the match's directory (SetRackFile):
+	// the file, the arrangement read from it (until its hand is laid out),
+	// and what was last written.
+	rackFile   string
+	keptRack   *rackState
+	keptHand   int
+	keptPos    [RackSize]engine.Slot
+	keepFailed bool
 }
 
 // NewTableView returns an empty table screen. quit is called when the player
@@ -109,6 +118,7 @@ func (t *TableView) Message() string { return t.msg }
 // Update shows a new snapshot, with the log lines and the hand end that led
 // to it. Call it from the UI goroutine.
 func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
+	defer t.keepRack()
 	t.log = append(t.log, lines...)
 	if len(t.log) > 500 {
 		t.log = t.log[len(t.log)-500:]
@@ -141,10 +151,12 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 	}
 	slots, faces := s.View.Rack(h)
 	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {
-		// The dealt tiles are all open: lay them out in face order once.
+		// The dealt tiles are all open: lay them out in face order once,
+		// or where the player had them before leaving the match.
 		t.rack.Clear()
 		t.laidOut = true
 		t.fresh = nil
+		t.restoreRack(slots)
 	} else if t.laidOut {
 		// A tile that arrives during play flashes for a moment.
 		before := t.rack.Tiles()
@@ -712,6 +724,7 @@ func (t *TableView) askQuit() {
 
 // Key handles one key press; it is the InputHandler's body.
 func (t *TableView) Key(ev *tcell.EventKey) {
+	defer t.keepRack()
 	switch t.overlay {
 	case helpOverlay:
 		t.overlay = noOverlay
@@ -840,6 +853,7 @@ func (t *TableView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, fu
 
 // Click handles a click at screen cell (x, y).
 func (t *TableView) Click(x, y int, double bool) {
+	defer t.keepRack()
 	if t.overlay != noOverlay {
 		t.Key(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
 		return

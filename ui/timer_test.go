@@ -51,13 +51,18 @@ func timedFixture(t *testing.T, players int, rack string) (*harness, *time.Time)
 
 // badge returns the turn timer's text and background on the turn line.
 func (hs *harness) badge() (string, tcell.Color) {
-	line := screenLines(hs.scr)[10]
+	lines := screenLines(hs.scr)
+	y := turnRow(lines)
+	if y < 0 {
+		return "", tcell.ColorDefault
+	}
+	line := lines[y]
 	i := strings.Index(line, " your time ")
 	if i < 0 {
 		i = strings.LastIndex(line, "  ")
 		return strings.TrimSpace(line[i:]), tcell.ColorDefault
 	}
-	_, _, bg := hs.cell(i+2, 10)
+	_, _, bg := hs.cell(i+2, y)
 	return strings.TrimSpace(line[i:]), bg
 }
 
@@ -193,7 +198,8 @@ func TestOtherPlayersTimer(t *testing.T) {
 	hs.view.Update(&s, nil, nil)
 	*clock = clock.Add(12 * time.Second)
 	hs.draw()
-	if line := screenLines(hs.scr)[10]; !strings.Contains(line, "18s left") || strings.Contains(line, "your time") {
+	lines := screenLines(hs.scr)
+	if line := lines[max(turnRow(lines), 0)]; !strings.Contains(line, "18s left") || strings.Contains(line, "your time") {
 		t.Fatalf("turn line %q, want ayse's 18s left", line)
 	}
 }
@@ -204,4 +210,58 @@ func TestHelpExplainsTheTimer(t *testing.T) {
 	if s := hs.screen(); !strings.Contains(s, "30 s a turn") {
 		t.Fatalf("the help does not explain the timer:\n%s", s)
 	}
+}
+
+// resize draws the view on a screen of w x h cells.
+func (hs *harness) resize(w, h int) {
+	hs.scr.SetSize(w, h)
+	hs.view.SetRect(0, 0, w, h)
+	hs.draw()
+}
+
+func TestTooSmallShowsTheTimerAndMovesForThePlayer(t *testing.T) {
+	rack := "R13 Y7 B9 R1 Y1 B7 B10 R2 Y2 K7 B11 R5 Y3 B12 K12"
+	hs, clock := timedFixture(t, 4, rack)
+	hs.view.Update(hs.view.snap, []Line{{txt("bot3 discards "), tile(engine.MustParseFaces("K5")[0])}}, nil)
+	reply := hs.request()
+	hs.resize(60, 16)
+	*clock = clock.Add(12 * time.Second)
+	hs.draw()
+	scr := hs.screen()
+	for _, want := range []string{"okey needs 80x24, this terminal is 60x16", "your turn: discard a tile (x)",
+		"your time: 18s", "moves for you", "bot3 discards K5"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the too-small screen lacks %q:\n%s", want, scr)
+		}
+	}
+	// The table goes on: when the time runs out the program discards.
+	*clock = clock.Add(18 * time.Second)
+	hs.view.Tick()
+	select {
+	case a := <-reply:
+		if a.Kind != engine.ActDiscard {
+			t.Fatalf("sent %+v, want a discard", a)
+		}
+	default:
+		t.Fatal("nothing sent when the time ran out on a too-small screen")
+	}
+	// Another seat's turn: its countdown, and what happens at the player's.
+	s := *hs.view.snap
+	s.Seat = 1
+	s.Names = []string{"ayse", "you", "bot2", "bot3"}
+	hs.view.Update(&s, nil, nil)
+	hs.draw()
+	if scr := hs.screen(); !strings.Contains(scr, "ayse has 0s left") || !strings.Contains(scr, "ayse to play") {
+		t.Fatalf("the too-small screen does not show the other seat's turn and timer:\n%s", scr)
+	}
+}
+
+// turnRow is the row of the turn line (whose move it is), or -1.
+func turnRow(lines []string) int {
+	for y, l := range lines {
+		if strings.Contains(l, "your turn") || strings.Contains(l, " to play") {
+			return y
+		}
+	}
+	return -1
 }

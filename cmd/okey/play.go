@@ -209,24 +209,13 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		m := unfinished[0]
-		lines := []string{"You left a match against bots before its end:", "  " + m.String()}
-		if len(unfinished) > 1 {
-			older := fmt.Sprintf("%d older ones", len(unfinished)-1)
-			if len(unfinished) == 2 {
-				older = "1 older one"
-			}
-			lines = append(lines, fmt.Sprintf("(and %s; --data keeps them under matches)", older))
-		}
-		g.Choose("an unfinished match", lines, []ui.Choice{
-			{Key: 'r', Label: "resume the unfinished match vs bots"},
-			{Key: 'n', Label: fmt.Sprintf("start a new match vs %d bots (%s)", f.bots, f.ruleset)},
-		}, func(i int) {
-			switch i {
-			case 0:
+		lines, choices, shown := ui.ResumeQuestion(unfinished, fmt.Sprintf("start a new match vs %d bots (%s)", f.bots, f.ruleset))
+		g.Choose("unfinished matches", lines, choices, func(i int) {
+			switch {
+			case i >= 0 && i < len(shown):
 				g.ShowTable()
-				resume(m)
-			case 1:
+				resume(shown[i])
+			case i == len(shown):
 				g.ShowTable()
 				startNew()
 			default:
@@ -383,6 +372,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		g.SetLeaveNote("okey play offers to resume it when you come back.")
 		g.SetSeat(seat)
+		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
 		names := map[string]string{}
 		for _, m := range a.Members {
@@ -482,13 +472,17 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 				who = append(who, m.Name)
 			}
 		}
+		var at time.Time // the match directory's last change: when it was last played
+		if fi, err := os.Stat(filepath.Join(l.c.Data(), lan.MatchesDir, a.Table)); err == nil {
+			at = fi.ModTime()
+		}
 		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
-			Note: "table " + a.Table + " with " + strings.Join(who, ", ")})
+			Note: "table " + a.Table + " with " + strings.Join(who, ", "), Started: at})
 	}
 	for _, m := range locals {
 		l.local[m.Dir] = m
 		out = append(out, ui.LobbyTable{ID: m.Dir, Ruleset: m.Ruleset, Seats: len(m.Names), State: "unfinished", Unfinished: true,
-			Local: true, Note: "with " + strings.Join(m.Names[1:], ", ") + ", started " + m.Started.Local().Format("Jan 2 15:04")})
+			Local: true, Note: "with " + strings.Join(m.Names[1:], ", ") + ", started " + m.Started.Local().Format("Jan 2 15:04"), Started: m.Started})
 	}
 	return out
 }

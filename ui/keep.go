@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/atomicfile"
+)
+
+// RackFile is the name of the file, in a match's directory, that keeps the
+// player's rack arrangement, so that a resumed match shows the tiles where
+// the player put them. The arrangement is the player's own business: it is
+// kept beside the transcript, never in it.
+const RackFile = "rack.json"
+
+// rackState is the rack file: the hand it belongs to and, by rack position
+// (row by row), the slot standing there or -1 for a gap.
+type rackState struct {
+	Version int   `json:"version"`
+	Hand    int   `json:"hand"`
+	Pos     []int `json:"pos"`
+}
+
+// readRackFile reads a rack file; a missing file is no arrangement.
+func readRackFile(path string) (*rackState, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var st rackState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, fmt.Errorf("ui: %s: %v", RackFile, err)
+	}
+	if st.Version != 1 || len(st.Pos) != RackSize || st.Hand < 0 {
+		return nil, fmt.Errorf("ui: %s: not a rack arrangement of this version", RackFile)
+	}
+	for _, p := range st.Pos {
+		if p < -1 || p >= int(engine.NoSlot) {
+			return nil, fmt.Errorf("ui: %s: bad slot %d", RackFile, p)
+		}
+	}
+	return &st, nil
+}
+
+// SetRackFile makes the view keep the rack arrangement in path (written
+// atomically whenever it changes) and brings back the one saved there when
+// the hand it belongs to is on the table. Call it from the UI goroutine,
+// before the match's first snapshot.
+func (t *TableView) SetRackFile(path string) {
+	t.rackFile, t.keptHand = path, 0
+	st, err := readRackFile(path)
+	if err != nil {
+		// A damaged arrangement is no loss: the tiles are laid out afresh.
+		t.refuse("the saved rack arrangement could not be read; the tiles are laid out afresh")
+		return
+	}
+	t.keptRack = st
+}
+
+// restoreRack puts the tiles back where the saved arrangement of this hand
+// had them; it reports whether it did.
+func (t *TableView) restoreRack(slots []engine.Slot) bool {
+	st := t.keptRack
+	t.keptRack = nil
+	if st == nil || st.Hand != t.handKey-1 {
+		return false
+	}
+	var pos [RackSize]engine.Slot
+	for i, p := range st.Pos {
+		pos[i] = engine.NoSlot
+		if p >= 0 {
+			pos[i] = engine.Slot(p)
+		}
+	}
+	return t.rack.Restore(pos, slots)
+}
+
+// keepRack writes the rack arrangement when it changed since it was last
+// written.
+func (t *TableView) keepRack() {
+	if t.rackFile == "" || t.handKey == 0 || !t.laidOut {
+		return
+	}
+	pos := t.rack.pos
+	if t.keptHand == t.handKey && t.keptPos == pos {
+		return
+	}
+	st := rackState{Version: 1, Hand: t.handKey - 1}
+	for _, s := range pos {
+		p := -1
+		if s != engine.NoSlot {
+			p = int(s)
+		}
+		st.Pos = append(st.Pos, p)
+	}
+	b, err := json.Marshal(&st)
+	if err == nil {
+		err = atomicfile.Write(t.rackFile, b)
+	}
+	if err != nil {
+		if !t.keepFailed {
+			t.refuse("the rack arrangement could not be saved: " + Plain(err))
+		}
+		t.keepFailed = true
+		return
+	}
+	t.keptHand, t.keptPos, t.keepFailed = t.handKey, pos, false
+}

@@ -1,0 +1,412 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// Where a seat sits, seen from the player: the player before it in the
+// order of play on its left (the pile it may take from lies there), the one
+// after it on its right, the other across.
+type side uint8
+
+const (
+	sideLeft side = iota
+	sideAcross
+	sideRight
+)
+
+// sideLogMin is the terminal width from which the log gets a column of its
+// own at the right of the table (from sideLogMinH rows).
+const sideLogMin = 120
+
+// sideLogMinH is the height from which the seats spread around a table
+// with an edge (with the log in its own column).
+const sideLogMinH = 32
+
+// tableLayout is where the parts of the table screen go, for one size.
+type tableLayout struct {
+	// The table: the other seats around it, the centre (face-up tile, okey,
+	// stock, the discard to take) in the middle.
+	tx, tw       int // the table's columns
+	across       int // the row of the seat across
+	mid          int // the first row of the side seats and the centre
+	sideW        int // the width of a side seat's block
+	sideH        int // its rows (name, tiles and points, pile rows)
+	turn         int // the turn line's row
+	logX, logY   int
+	logW, logH   int
+	me           int // the player's own line (its pile), above the rack
+	rackX, rackY int
+	// The table's wooden edge (wide layouts).
+	frame                 bool
+	frameTop, frameBottom int
+}
+
+// layoutFor lays the table out in a w x h screen at (x, y) (at least
+// MinWidth x MinHeight). Up to sideLogMin columns the log runs under the
+// turn line; wider, it has a column at the right, and the seats spread
+// over the rows the terminal gives.
+func layoutFor(x, y, w, h int) tableLayout {
+	var l tableLayout
+	l.rackY = y + h - 2 - rackH
+	l.rackX = x + (w-rackW)/2
+	l.me = l.rackY - 1
+	top := y + 1
+	l.tx, l.tw = x, w
+	if w >= sideLogMin && h >= sideLogMinH {
+		l.logW = min(56, w/3)
+		l.tw = w - l.logW
+		l.logX, l.logY = x+l.tw, top
+		l.logH = l.me - top
+	}
+	l.sideW = min((l.tw-36)/2, 44)
+	l.across = top
+	if l.logW == 0 {
+		// 80 x 24 and the like: the seats and the centre in 5 rows, the
+		// turn line, then as many log lines as are left.
+		l.sideH = 4
+		l.mid = top + 1
+		l.turn = l.mid + l.sideH
+		l.logX, l.logY, l.logW = x, l.turn+1, w
+		l.logH = l.me - l.logY
+		return l
+	}
+	// Wider: the log has a column of its own; the seats sit around a
+	// table with a wooden edge, the side seats and the centre halfway
+	// down it, their piles on as many rows as fit; the turn line and the
+	// player's own line are under the table, over the rack.
+	l.turn = l.me - 1
+	l.frame = true
+	l.frameTop, l.frameBottom = top, l.turn-1
+	inner := l.frameBottom - l.frameTop - 1 // rows inside the edge
+	l.across = l.frameTop + 1
+	// The centre (4 rows) in the middle of the table; the side seats from
+	// its top down, under the seat across (name, points, its pile).
+	l.mid = max(l.across+8, l.frameTop+(inner-4)/2)
+	l.sideH = min(max(4, l.frameBottom-l.mid-3), 10)
+	l.sideW = min((l.tw-2-36)/2, 44)
+	l.logH = y + h - 2 - top
+	if l.tw >= rackW+2 {
+		l.rackX = x + (l.tw-rackW)/2
+	}
+	return l
+}
+
+// seatSides maps each other seat to where it sits, from the order of play
+// (seat numbers before the first hand).
+func seatSides(s *Snapshot) map[int]side {
+	n := len(s.Names)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if h := s.HandState(); h != nil && len(h.Order()) > 0 {
+		order = h.Order()
+	}
+	i := slices.Index(order, s.Seat)
+	if i < 0 {
+		i = 0
+	}
+	k := len(order)
+	at := func(d int) int { return order[(i+d+k)%k] }
+	out := map[int]side{}
+	switch k {
+	case 2:
+		out[at(1)] = sideAcross
+	case 3:
+		out[at(-1)], out[at(1)] = sideLeft, sideRight
+	default:
+		out[at(-1)], out[at(1)], out[at(2)] = sideLeft, sideRight, sideAcross
+		for d := 3; d < k-1; d++ {
+			out[at(d)] = sideAcross
+		}
+	}
+	return out
+}
+
+// drawTable draws the other seats around the table, the centre, and the
+// player's own line.
+func (t *TableView) drawTable(scr tcell.Screen, l tableLayout) {
+	s := t.snap
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	if s == nil {
+		put(scr, l.tx+1, l.mid, l.tw-2, "starting the table...", felt)
+		return
+	}
+	in := 1 // the margin at the table's sides
+	if l.frame {
+		wood := tcell.StyleDefault.Background(p.Wood)
+		fill(scr, l.tx, l.frameTop, l.tw, 1, wood)
+		fill(scr, l.tx, l.frameBottom, l.tw, 1, wood)
+		fill(scr, l.tx, l.frameTop, 1, l.frameBottom-l.frameTop, wood)
+		fill(scr, l.tx+l.tw-1, l.frameTop, 1, l.frameBottom-l.frameTop, wood)
+		in = 2
+	}
+	sides := seatSides(s)
+	for seat := range s.Names {
+		sd, ok := sides[seat]
+		if !ok || seat == s.Seat {
+			continue
+		}
+		switch sd {
+		case sideLeft:
+			t.drawSeatBlock(scr, seat, l.tx+in, l.mid, l.sideW, l.sideH)
+		case sideRight:
+			t.drawSeatBlock(scr, seat, l.tx+l.tw-in-l.sideW, l.mid, l.sideW, l.sideH)
+		case sideAcross:
+			if l.frame {
+				// Room for a block, its pile in rack-size tiles.
+				bw := min(l.tw-2*in, 40)
+				t.drawSeatBlock(scr, seat, l.tx+(l.tw-bw)/2, l.across, bw, 7)
+				continue
+			}
+			t.drawSeatLine(scr, seat, l.tx+in, l.across, l.tw-2*in, true)
+		}
+	}
+	cw := l.tw - 2*(l.sideW+in+1)
+	t.drawCentre(scr, l.tx+in+l.sideW+1, l.mid, cw)
+	if s.Seat < 0 || s.Seat >= len(s.Names) {
+		return // not seated: no line of its own
+	}
+	if l.frame {
+		// The player's own pile lies at its right hand, on the table.
+		dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
+		py := max(l.frameBottom-7, l.mid+l.sideH)
+		px := l.tx + l.tw - in - l.sideW
+		put(scr, px, py, l.sideW, "your discards", dim)
+		t.drawPile(scr, s.Seat, px, py+1, l.sideW, l.frameBottom-py-1)
+		name, info, st := t.seatInfo(s.Seat, 24)
+		cx := put(scr, l.tx+1, l.me, l.tw-2, name, st)
+		put(scr, cx, l.me, l.tx+l.tw-1-cx, " · "+info, dim)
+		return
+	}
+	t.drawSeatLine(scr, s.Seat, l.tx+1, l.me, l.tw-2, false)
+}
+
+// seatInfo is a seat's name (with its team) and its tiles, points and
+// gösterme, as shown beside it.
+func (t *TableView) seatInfo(seat, w int) (name, info string, st tcell.Style) {
+	p := t.pal
+	s := t.snap
+	st = tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	h := s.HandState()
+	names := s.Names
+	if seat == s.Seat {
+		names = slices.Clone(s.Names)
+		names[seat] += " (you)"
+	}
+	name = names[seat]
+	if r, ok := t.rules(); ok {
+		if tm := team(r, len(names), seat); tm != "" {
+			name += " · " + tm
+		}
+	}
+	if h != nil && h.Phase() == engine.PhasePlay {
+		if turn, _ := h.Turn(); turn == seat {
+			name = "> " + name
+			st = st.Foreground(p.Accent).Bold(true)
+		}
+	}
+	var parts []string
+	if h != nil && h.Phase() >= engine.PhasePlay {
+		parts = append(parts, plural(len(h.Rack(seat)), "tile"))
+	}
+	if s.Match != nil {
+		parts = append(parts, fmt.Sprintf("%d pts", s.Match.Scores()[seat]))
+	}
+	if h != nil && h.Shown(seat) {
+		parts = append(parts, "(gösterme)")
+	}
+	return name, strings.Join(parts, " · "), st
+}
+
+// drawSeatBlock draws a seat at the side of the table: its name, its tiles
+// and points, and its discard pile on the rows left.
+func (t *TableView) drawSeatBlock(scr tcell.Screen, seat, x, y, w, rows int) {
+	name, info, st := t.seatInfo(seat, w)
+	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
+	put(scr, x, y, w, name, st)
+	const shown = " · (gösterme)"
+	if strings.HasSuffix(info, shown) && width(info) > w {
+		// No room on the line: the gösterme goes under the pile.
+		info = strings.TrimSuffix(info, shown)
+		rows--
+		put(scr, x, y+rows, w, "(gösterme)", dim.Foreground(t.pal.Good))
+	}
+	put(scr, x, y+1, w, info, dim)
+	t.drawPile(scr, seat, x, y+2, w, rows-2)
+}
+
+// drawSeatLine draws a seat on one line: the seat across, or the player's
+// own above its rack, with its discard pile after it.
+func (t *TableView) drawSeatLine(scr tcell.Screen, seat, x, y, w int, centred bool) {
+	name, info, st := t.seatInfo(seat, 24)
+	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
+	label := ""
+	if seat == t.snap.Seat {
+		label = "your discards "
+	}
+	need := width(name) + 3 + width(info) + 3 + width(label) + 4*t.pileShown(seat, 99) + 12
+	if centred && need < w {
+		x += (w - need) / 2
+		w = need
+	}
+	end := x + w
+	cx := put(scr, x, y, end-x, name, st)
+	if info != "" {
+		cx = put(scr, cx, y, end-cx, " · "+info, dim)
+	}
+	cx += 3
+	if label != "" {
+		cx = put(scr, cx, y, end-cx, label, dim)
+	}
+	t.drawPile(scr, seat, cx, y, end-cx, 1)
+}
+
+// pileShown is how many tiles of a seat's pile are shown with room for n:
+// the rules let a player look through its own pile and the pile of the
+// player before it; of the others it sees the top tile.
+func (t *TableView) pileShown(seat, n int) int {
+	h := t.snap.HandState()
+	if h == nil {
+		return 0
+	}
+	pile := h.Pile(seat)
+	if seat == t.snap.Seat || seat == prevSeat(h, t.snap.Seat) {
+		return min(len(pile), n)
+	}
+	return min(len(pile), 1, n)
+}
+
+// justNow marks the tile just discarded.
+const justNow = "< just now"
+
+// drawPile draws a seat's discard pile in w columns and up to rows rows,
+// the top tile last; the tile just discarded is marked, the top tile of
+// the pile the player may take is a click to take it, and the player's own
+// pile a click to discard.
+func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
+	s := t.snap
+	h := s.HandState()
+	p := t.pal
+	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
+	if seat == s.Seat {
+		// A click on the own pile discards the picked-up tile.
+		t.regions = append(t.regions, region{x, y, max(w, 4), 1, func(t *TableView, _ bool) { t.discard() }})
+	}
+	if h == nil || rows <= 0 || w < 4 {
+		return
+	}
+	pile := h.Pile(seat)
+	if len(pile) == 0 {
+		if h.Phase() >= engine.PhasePlay {
+			put(scr, x, y, w, "no discards", dim)
+		}
+		return
+	}
+	last := h.LastDiscard() == seat && h.Phase() == engine.PhasePlay
+	// Rack-size tiles where there are rows for them, else one-line tiles.
+	big := rows >= 5
+	cw, ch := 4, 1
+	if big {
+		cw, ch = TileWidth+1, TileHeight+1
+	}
+	room := (w / cw) * max(rows/ch, 1)
+	if last && !big {
+		// The mark goes after the top tile (under it for rack-size tiles).
+		room -= (width(justNow) + cw) / cw
+	}
+	n := t.pileShown(seat, max(room, 1))
+	if n < len(pile) {
+		// Room for the count of the tiles not shown.
+		n = t.pileShown(seat, max(room-1, 1))
+	}
+	shown := pile[len(pile)-n:]
+	cx, row := x, y
+	if hidden := len(pile) - n; hidden > 0 {
+		lab := fmt.Sprintf("+%d", hidden)
+		if seat == s.Seat || seat == prevSeat(h, s.Seat) {
+			lab = "..."
+		}
+		put(scr, x, y, cw, lab, dim)
+		cx += cw
+	}
+	take := seat == prevSeat(h, s.Seat) && seat != s.Seat && h.LastDiscard() == seat
+	for i, sl := range shown {
+		if cx+cw-1 > x+w {
+			cx, row = x, row+ch
+		}
+		if big {
+			drawTile(scr, p, cx, row, h.PublicFace(sl), h.Okey(), p.Face)
+		} else {
+			drawSmall(scr, p, cx, row, h.PublicFace(sl), h.Okey())
+		}
+		if i == len(shown)-1 && take {
+			t.regions = append(t.regions, region{cx, row, cw - 1, ch - boolInt(big), func(t *TableView, _ bool) { t.take() }})
+		}
+		cx += cw
+	}
+	if last && big {
+		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
+		put(scr, cx-cw, row+TileHeight, x+w-(cx-cw), "^ just now", mark)
+	} else if last {
+		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
+		if cx+width(justNow) > x+w {
+			cx, row = x, row+ch
+		}
+		put(scr, cx, row, x+w-cx, justNow, mark)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// drawSideColumn fills the column at the right of a wide table: the score
+// sheet of the hands played (their totals, newest last), then the moves.
+func (t *TableView) drawSideColumn(scr tcell.Screen, l tableLayout) {
+	p := t.pal
+	head := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
+	txt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	x, y, w := l.logX+1, l.logY, l.logW-2
+	row := y
+	if s := t.snap; s != nil && len(s.Finished) > 0 && len(s.Names) > 0 {
+		put(scr, x, row, w, "scores after each hand", head)
+		row++
+		cw := max(min((w-4)/len(s.Names), 10), 5)
+		cx := x + 4
+		for seat := range s.Names {
+			cx = put(scr, cx, row, cw, fmt.Sprintf("%*.*s", cw-1, cw-1, s.Name(seat)), txt.Foreground(p.Dim)) + 1
+		}
+		row++
+		hands := s.Finished
+		if most := max(l.logH/3-2, 1); len(hands) > most {
+			hands = hands[len(hands)-most:]
+		}
+		for _, hl := range hands {
+			cx := put(scr, x, row, 4, fmt.Sprintf("%-4s", fmt.Sprintf("%d", hl.Hand+1)), txt.Foreground(p.Dim))
+			for seat := range s.Names {
+				v := ""
+				if seat < len(hl.Scores) {
+					v = fmt.Sprintf("%d", hl.Scores[seat])
+				}
+				cx = put(scr, cx, row, cw, fmt.Sprintf("%*s", cw-1, v), txt) + 1
+			}
+			row++
+		}
+		row++
+	}
+	put(scr, x, row, w, "moves", head)
+	row++
+	t.drawLog(scr, x-1, row, w+1, y+l.logH-row)
+}
