@@ -107,7 +107,7 @@ func (p *pos101) canUse(f engine.Face) bool {
 	}
 	rack := append(append([]engine.Face(nil), p.faces...), f)
 	o, err := engine.BestOpening101With(p.okey, rack, p.jd, f)
-	return err == nil && p.layable(o, len(rack)) != nil
+	return err == nil && hasFace(p.layable(o, len(rack)), f)
 }
 
 // usesOf reports whether the taken slot is still in the rack.
@@ -196,7 +196,7 @@ func (p *pos101) useTaken(taken engine.Slot) (engine.Action101, bool) {
 			return engine.Action101{}, false
 		}
 		gs := p.layable(o, len(p.faces))
-		if gs == nil {
+		if !hasFace(gs, f) {
 			return engine.Action101{}, false
 		}
 		a, ok := p.lay(gs, taken)
@@ -209,6 +209,18 @@ func (p *pos101) useTaken(taken engine.Slot) (engine.Action101, bool) {
 		return p.add(add[0], taken, f), true
 	}
 	return engine.Action101{}, false
+}
+
+// hasFace reports whether a tile of printed face f is in groups.
+func hasFace(gs []engine.Group, f engine.Face) bool {
+	for _, g := range gs {
+		for _, t := range g.Tiles {
+			if t == f {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func laysSlot(a engine.Action101, s engine.Slot) bool {
