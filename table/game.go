@@ -79,12 +79,12 @@ func (g *classicGame) publicFace(s engine.Slot) engine.Face { return g.m.Hand().
 func (g *classicGame) viewFace(v *engine.View, s engine.Slot) engine.Face {
 	return v.Face(g.m.Hand(), s)
 }
-func (g *classicGame) over() bool                           { return g.m.Over() }
-func (g *classicGame) nextHand() error                      { return g.m.NextHand() }
-func (g *classicGame) appendState(b []byte) []byte          { return g.m.AppendState(b) }
-func (g *classicGame) ranking() []engine.Standing           { return g.m.Ranking() }
-func (g *classicGame) scores() []int                        { return g.m.Scores() }
-func (g *classicGame) clone() game                          { return &classicGame{m: g.m.Clone()} }
+func (g *classicGame) over() bool                  { return g.m.Over() }
+func (g *classicGame) nextHand() error             { return g.m.NextHand() }
+func (g *classicGame) appendState(b []byte) []byte { return g.m.AppendState(b) }
+func (g *classicGame) ranking() []engine.Standing  { return g.m.Ranking() }
+func (g *classicGame) scores() []int               { return g.m.Scores() }
+func (g *classicGame) clone() game                 { return &classicGame{m: g.m.Clone()} }
 
 func (g *classicGame) parseMove(seat int, body []byte) (move, error) {
 	b, err := decodeMove(body)

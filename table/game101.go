@@ -22,12 +22,12 @@ func (g *game101) publicFace(s engine.Slot) engine.Face { return g.m.Game().Publ
 func (g *game101) viewFace(v *engine.View, s engine.Slot) engine.Face {
 	return v.Face101(g.m.Game(), s)
 }
-func (g *game101) over() bool                           { return g.m.Over() }
-func (g *game101) nextHand() error                      { return g.m.NextHand() }
-func (g *game101) appendState(b []byte) []byte          { return g.m.AppendState(b) }
-func (g *game101) ranking() []engine.Standing           { return g.m.Ranking() }
-func (g *game101) scores() []int                        { return g.m.Scores() }
-func (g *game101) clone() game                          { return &game101{m: g.m.Clone()} }
+func (g *game101) over() bool                  { return g.m.Over() }
+func (g *game101) nextHand() error             { return g.m.NextHand() }
+func (g *game101) appendState(b []byte) []byte { return g.m.AppendState(b) }
+func (g *game101) ranking() []engine.Standing  { return g.m.Ranking() }
+func (g *game101) scores() []int               { return g.m.Scores() }
+func (g *game101) clone() game                 { return &game101{m: g.m.Clone()} }
 
 func (g *game101) settle(tiles []int) (HandLog, error) {
 	res, ok := g.m.Game().Result()
@@ -109,8 +109,8 @@ func (b move101Body) slots() []engine.Slot {
 
 // Limits of a 101 move body.
 const (
-	maxMelds101    = 35 // 106 tiles make at most 35 melds of three
-	maxMeldTiles   = 13 // a run is at most 1..13
+	maxMelds101  = 35 // 106 tiles make at most 35 melds of three
+	maxMeldTiles = 13 // a run is at most 1..13
 )
 
 func (b move101Body) encode() []byte {

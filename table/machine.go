@@ -89,7 +89,7 @@ type Machine struct {
 	openings [][]byte
 	dieCount int
 	deck     *deck.Hand
-	game     game // the rules engine (nil before the first hand's randomness)
+	game     game                      // the rules engine (nil before the first hand's randomness)
 	shares   [engine.DeckSize][][]byte // public key shares per slot and seat
 	// sharesOwn marks the slots whose share list this machine may write in
 	// place; clone clears it on both sides (copy on write).
