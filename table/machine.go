@@ -435,6 +435,16 @@ func ruleOf(err error) string {
 		return "phantom-tile"
 	case errors.Is(err, engine.ErrTurn), errors.Is(err, engine.ErrPhase):
 		return "out-of-turn"
+	case errors.Is(err, engine.ErrOpening):
+		return "false-opening"
+	case errors.Is(err, engine.ErrNotOpened):
+		return "add-before-open"
+	case errors.Is(err, engine.ErrMustUse):
+		return "kept-discard"
+	case errors.Is(err, engine.ErrMeld):
+		return "bad-meld"
+	case errors.Is(err, engine.ErrSwap):
+		return "bad-swap"
 	}
 	var f *blame.Fault
 	if errors.As(err, &f) {

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -81,4 +82,117 @@ func TestLocal101(t *testing.T) {
 		}
 		t.Logf("%d seats: %d steps, scores %v, %v", n, rep.Steps, m0.Scores(), res.Elapsed)
 	}
+}
+
+// TestCheats101: each cheat of Okey 101 is caught live by every honest peer,
+// named with its rule, and named the same by verify.
+func TestCheats101(t *testing.T) {
+	want := map[Cheat]string{
+		CheatFalseOpening:  "false-opening",
+		CheatAddBeforeOpen: "add-before-open",
+		CheatKeptDiscard:   "kept-discard",
+		CheatForgedScore:   "state-divergence",
+	}
+	for i, c := range Cheats101 {
+		n := 2 + i%3
+		res, rep := run101(t, LocalOptions{Ruleset: "101:rounds=3", Movers: movers101(n), Seed: uint64(40 + i),
+			Cheat: c, Cheater: 1})
+		for seat, r := range res.Results {
+			if seat == 1 {
+				continue
+			}
+			v := r.Violation
+			if v == nil || v.Seat != 1 || v.Rule != want[c] {
+				t.Fatalf("%s: seat %d ended with %v, want seat 1 named for %s", c, seat, r.Ended(), want[c])
+			}
+		}
+		if rep.Violation == nil || rep.Violation.Seat != 1 || rep.Violation.Rule != want[c] {
+			t.Fatalf("%s: verify: %v (invalid %v)", c, rep.Violation, rep.Invalid)
+		}
+		t.Logf("%s (%d seats): %v", c, n, rep.Violation)
+	}
+}
+
+// TestLocal101Faults: a 4-seat 101 match over a network that drops,
+// duplicates and reorders messages still finishes, and verifies honest.
+func TestLocal101Faults(t *testing.T) {
+	res, rep := run101(t, LocalOptions{Ruleset: "101:rounds=3", Movers: movers101(4), Seed: 77,
+		Faults: Faults{Drop: 0.05, Dup: 0.05, Reorder: 0.1}, Stall: 20 * time.Millisecond})
+	for i, r := range res.Results {
+		if err := r.Ended(); err != nil {
+			t.Fatalf("seat %d: %v", i, err)
+		}
+	}
+	if !rep.Honest {
+		t.Fatalf("verify: %v %v", rep.Violation, rep.Invalid)
+	}
+}
+
+// TestDecodeMove101: the layout of each 101 move body, and bodies that are
+// refused as malformed.
+func TestDecodeMove101(t *testing.T) {
+	share := make([]byte, 34) // one share's bytes: the layout only counts them
+	ok := []move101Body{
+		{kind: engine.Act101Draw},
+		{kind: engine.Act101Take},
+		{kind: engine.Act101GiveBack},
+		{kind: engine.Act101Exhaust},
+		{kind: engine.Act101Discard, slot: 7, shares: share},
+		{kind: engine.Act101Swap, meld: 2, pos: 1, slot: 9, shares: share},
+		{kind: engine.Act101Add, meld: 3, melds: []meldBody{{tiles: []engine.Slot{4}, as: []engine.Face{5}}}, shares: share},
+		{kind: engine.Act101Lay, melds: []meldBody{
+			{tiles: []engine.Slot{1, 2, 3}, as: []engine.Face{0, 1, 2}},
+			{tiles: []engine.Slot{10, 11}, as: []engine.Face{8, 8}}}, shares: share},
+	}
+	for _, b := range ok {
+		if b.slot == 0 && b.kind != engine.Act101Discard && b.kind != engine.Act101Swap {
+			b.slot = engine.NoSlot
+		}
+		got, err := decodeMove101(b.encode())
+		if err != nil {
+			t.Fatalf("%v: %v", b.kind, err)
+		}
+		if string(got.encode()) != string(b.encode()) {
+			t.Fatalf("%v: round trip %x, want %x", b.kind, got.encode(), b.encode())
+		}
+	}
+	bad := map[string][]byte{
+		"empty":              {},
+		"unknown action":     {0},
+		"reveal":             {byte(engine.Act101Reveal)},
+		"draw with bytes":    {byte(engine.Act101Draw), 0},
+		"discard no shares":  {byte(engine.Act101Discard), 5},
+		"discard slot 106":   append([]byte{byte(engine.Act101Discard), 106}, share...),
+		"lay of no melds":    append([]byte{byte(engine.Act101Lay), 0}, share...),
+		"meld of no tiles":   append([]byte{byte(engine.Act101Lay), 1, 0}, share...),
+		"meld of 14 tiles":   append([]byte{byte(engine.Act101Lay), 1, 14}, share...),
+		"slot twice":         append([]byte{byte(engine.Act101Lay), 1, 3, 1, 0, 1, 1, 2, 2}, share...),
+		"false joker as":     append([]byte{byte(engine.Act101Add), 0, 1, 4, byte(engine.FalseJoker)}, share...),
+		"face out of range":  append([]byte{byte(engine.Act101Add), 0, 1, 4, 200}, share...),
+		"truncated lay":      {byte(engine.Act101Lay), 2, 3, 1, 0},
+		"truncated swap":     {byte(engine.Act101Swap), 1},
+		"lay without shares": {byte(engine.Act101Lay), 1, 3, 1, 0, 2, 1, 3, 2},
+	}
+	for name, p := range bad {
+		if _, err := decodeMove101(p); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: %v, want ErrMalformed", name, err)
+		}
+	}
+}
+
+// FuzzDecodeMove101: the decoder never panics, and what it accepts encodes
+// back to the same bytes.
+func FuzzDecodeMove101(f *testing.F) {
+	f.Add([]byte{byte(engine.Act101Draw)})
+	f.Add(append([]byte{byte(engine.Act101Lay), 1, 3, 1, 0, 2, 1, 3, 2}, make([]byte, 34)...))
+	f.Add(append([]byte{byte(engine.Act101Swap), 0, 1, 4}, make([]byte, 34)...))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		b, err := decodeMove101(p)
+		if err != nil {
+			return
+		}
+		if string(b.encode()) != string(p) {
+			t.Fatalf("%x decodes and encodes to %x", p, b.encode())
+		}
+	})
 }
