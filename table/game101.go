@@ -6,7 +6,7 @@ import (
 	"github.com/okey-game/okey/engine"
 )
 
-// game101 drives a match of Okey 101 (protocol.md 5.9).
+// game101 drives a match of Okey 101 (protocol.md 5.8).
 type game101 struct{ m *engine.Match101 }
 
 func (g *game101) need() engine.Need { return g.m.Game().Need() }
@@ -77,7 +77,7 @@ func (g *game101) parseMove(seat int, body []byte) (move, error) {
 	return mv, nil
 }
 
-// move101Body is a decoded 101 move (protocol.md 5.9, "Move bodies").
+// move101Body is a decoded 101 move (protocol.md 5.8, "Move bodies").
 type move101Body struct {
 	kind   engine.Act101
 	meld   int         // add, swap
