@@ -298,9 +298,9 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 	_, drawn, taken := g.Turn()
 	slots, faces := p.view.Rack101(g)
 	opened := g.Opened(seat) != engine.NotOpened
-	// Past the first discard, drawn, not opened: a lay or an add is checked
-	// against the opening rules.
-	canLay := drawn && g.Turns() > 0 && !opened && taken == engine.NoSlot
+	// Past the first discard, drawn (or taken), not opened: a lay or an add
+	// is checked against the opening rules, before the taken discard's use.
+	canLay := drawn && g.Turns() > 0 && !opened
 	switch p.c.Cheat {
 	case CheatFalseOpening:
 		if !canLay {
