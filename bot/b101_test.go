@@ -55,6 +55,9 @@ func play101(t *testing.T, n int, seed uint64, ruleset string) (*engine.Match101
 			if err != nil {
 				t.Fatalf("seed %d hand %d step %d: move: %v", seed, hand, step, err)
 			}
+			if a.Kind == engine.Act101Discard {
+				checkDiscard(t, g, a, face)
+			}
 			if err := m.Apply(a); err != nil {
 				t.Fatalf("seed %d hand %d step %d: seat %d's %v refused: %v", seed, hand, step, need.Seat, a.Kind, err)
 			}
@@ -116,5 +119,25 @@ func TestB101Refuses(t *testing.T) {
 	m, _ := engine.NewMatch101(r, 4, 0)
 	if _, err := b.Move101(m.Game(), engine.NewView(1)); err == nil {
 		t.Fatal("b101 moved out of turn")
+	}
+}
+
+// checkDiscard fails when a discard that is not the last tile costs a
+// penalty (an okey, or a tile that fits a meld on the table) while another
+// tile of the rack would not have.
+func checkDiscard(t *testing.T, g *engine.Game101, a engine.Action101, face func(engine.Slot) engine.Face) {
+	t.Helper()
+	rack := g.Rack(a.Seat)
+	if len(rack) == 1 {
+		return // the finishing discard is free
+	}
+	costs := func(f engine.Face) bool { return f == g.Okey() || g.Fits(f) }
+	if !costs(a.Faces[0].Face) {
+		return
+	}
+	for _, s := range rack {
+		if f := face(s); !costs(f) {
+			t.Fatalf("seat %d discarded %v (a penalty) while it held %v", a.Seat, a.Faces[0].Face, f)
+		}
 	}
 }

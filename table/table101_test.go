@@ -94,6 +94,17 @@ func check101(t *testing.T, n int, f Faults) {
 		if played != 3 {
 			t.Fatalf("%d seats: %d rounds counted, want 3", n, played)
 		}
+		// Every counted round has two open rounds of n messages: the
+		// indicator, and every rack at the round's end.
+		opens := 0
+		for _, raw := range res.Peers[0].Chain() {
+			if env, err := DecodeEnvelope(raw); err == nil && env.Kind == KindOpen {
+				opens++
+			}
+		}
+		if opens < 2*n*played {
+			t.Fatalf("%d seats: %d open messages for %d rounds", n, opens, played)
+		}
 		if len(rep.Ranking) != n {
 			t.Fatalf("%d seats: verify ranking %v", n, rep.Ranking)
 		}
@@ -200,4 +211,16 @@ func FuzzDecodeMove101(f *testing.F) {
 			t.Fatalf("%x decodes and encodes to %x", p, b.encode())
 		}
 	})
+}
+
+// TestOpenNothingDue: a seat with no share due in an open round sends an
+// empty body; any byte there is malformed, and nothing is recorded.
+func TestOpenNothingDue(t *testing.T) {
+	m := &Machine{}
+	if err := m.takeShares(0, nil, nil); err != nil {
+		t.Fatalf("empty body: %v", err)
+	}
+	if err := m.takeShares(0, []byte{1}, nil); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("a byte where nothing is due: %v", err)
+	}
 }
