@@ -23,6 +23,10 @@ type Mover interface {
 	Move(h *engine.Hand, v *engine.View) (engine.Action, error)
 }
 
+// ErrNo101Mover is returned by NewPeer for an Okey 101 table whose mover
+// does not implement Mover101.
+var ErrNo101Mover = errors.New("table: Okey 101 needs a mover that plays it")
+
 // Mover101 chooses a seat's moves in Okey 101: at a 101 table the
 // PeerConfig's Mover must implement it too.
 type Mover101 interface {
@@ -175,6 +179,9 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	}
 	if c.Seat < 0 || c.Seat >= len(c.Table.Seats) || !c.Key.Public().(ed25519.PublicKey).Equal(c.Table.Seats[c.Seat].Key) {
 		return nil, fmt.Errorf("table: key does not match seat %d", c.Seat)
+	}
+	if _, ok := c.Mover.(Mover101); c.Mover != nil && !ok && m.rules.Preset == engine.Preset101 {
+		return nil, fmt.Errorf("%w: seat %d's mover does not play Okey 101", ErrNo101Mover, c.Seat)
 	}
 	m.noLockProofs = c.noLockProofs
 	p := &Peer{c: c, m: m, view: engine.NewView(c.Seat), buf: map[uint32][]*Envelope{}, log: c.Log,

@@ -224,3 +224,21 @@ func TestOpenNothingDue(t *testing.T) {
 		t.Fatalf("a byte where nothing is due: %v", err)
 	}
 }
+
+// TestPeerNeeds101Mover: a 101 table refuses, up front, a mover that plays
+// only the classic family.
+func TestPeerNeeds101Mover(t *testing.T) {
+	cfg, keys, err := LocalConfig("101", 2, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewPeer(PeerConfig{Table: cfg, Seat: 0, Key: keys[0], Transport: NewMemNet(Faults{}, 1).Join(cfg.Seats[0].ID),
+		Mover: bot.NewGreedy()})
+	if !errors.Is(err, ErrNo101Mover) {
+		t.Fatalf("greedy at a 101 table: %v", err)
+	}
+	if _, err := NewPeer(PeerConfig{Table: cfg, Seat: 0, Key: keys[0], Transport: NewMemNet(Faults{}, 1).Join(cfg.Seats[0].ID),
+		Mover: bot.NewB101()}); err != nil {
+		t.Fatalf("b101 at a 101 table: %v", err)
+	}
+}
