@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -240,5 +241,24 @@ func TestPeerNeeds101Mover(t *testing.T) {
 	if _, err := NewPeer(PeerConfig{Table: cfg, Seat: 0, Key: keys[0], Transport: NewMemNet(Faults{}, 1).Join(cfg.Seats[0].ID),
 		Mover: bot.NewB101()}); err != nil {
 		t.Fatalf("b101 at a 101 table: %v", err)
+	}
+}
+
+// TestRuleNames101: the engine's 101 refusals are named as protocol.md 5.8
+// says.
+func TestRuleNames101(t *testing.T) {
+	for err, want := range map[error]string{
+		engine.ErrOpening:   "false-opening",
+		engine.ErrNotOpened: "add-before-open",
+		engine.ErrMustUse:   "kept-discard",
+		engine.ErrMeld:      "bad-meld",
+		engine.ErrSwap:      "bad-swap",
+		engine.ErrKeepTile:  "rules",
+		engine.ErrNotHeld:   "phantom-tile",
+		engine.ErrTurn:      "out-of-turn",
+	} {
+		if got := ruleOf(fmt.Errorf("%w: detail", err)); got != want {
+			t.Errorf("%v: %s, want %s", err, got, want)
+		}
 	}
 }
