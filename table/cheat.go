@@ -2,6 +2,8 @@ package table
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -33,19 +35,43 @@ const (
 	CheatLearnTiles       Cheat = "learn-tiles"       // puts a*(D[x]+D[y]) in its shuffled deck, to learn two tiles
 )
 
+// The cheats of Okey 101 (a 101 table only), one per rule of the round a
+// seat could break to its profit, and a forged score.
+const (
+	CheatFalseOpening  Cheat = "false-opening"   // lays one meld as an opening short of 101 points or five doubles
+	CheatAddBeforeOpen Cheat = "add-before-open" // adds a tile to a meld on the table before opening
+	CheatKeptDiscard   Cheat = "kept-discard"    // takes the previous discard and discards another tile, keeping it unused
+	CheatForgedScore   Cheat = "forged-score"    // signs a state whose total for its own seat is 101 lower
+)
+
+// Cheats101 lists the cheats of Okey 101; the cheats of Cheats apply to
+// every preset.
+var Cheats101 = []Cheat{CheatFalseOpening, CheatAddBeforeOpen, CheatKeptDiscard, CheatForgedScore}
+
+// Only101 reports whether the cheat exists only at an Okey 101 table.
+func (c Cheat) Only101() bool {
+	for _, x := range Cheats101 {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
 // Cheats lists every cheat.
 var Cheats = []Cheat{CheatJunkShuffle, CheatDuplicateShuffle, CheatBadKey, CheatBadProof, CheatEquivocate,
 	CheatOutOfTurn, CheatFalseWin, CheatPhantomDiscard, CheatWithhold, CheatBadDice, CheatJunkPrivate, CheatSplitView, CheatReplay, CheatLearnTiles}
 
 // ParseCheat checks a cheat name.
 func ParseCheat(s string) (Cheat, error) {
-	for _, c := range Cheats {
+	all := append(append([]Cheat(nil), Cheats...), Cheats101...)
+	for _, c := range all {
 		if string(c) == s {
 			return c, nil
 		}
 	}
-	names := make([]string, len(Cheats))
-	for i, c := range Cheats {
+	names := make([]string, len(all))
+	for i, c := range all {
 		names[i] = string(c)
 	}
 	return "", fmt.Errorf("table: unknown cheat %q (have %s)", s, strings.Join(names, ", "))
@@ -258,4 +284,97 @@ func (p *Peer) cheatOutOfTurn(ctx context.Context) {
 // withholds reports whether a withholding cheater stops before sending kind.
 func (c Cheat) withholds(m *Machine, kind Kind) bool {
 	return c == CheatWithhold && kind == KindDeal && m.HandNumber() == 0
+}
+
+// cheatMove101 replaces an honest 101 move with the cheater's, once, at the
+// first turn where it can break its rule. The kept-discard cheater takes
+// the discard (an honest move) and then, at its next move, discards
+// another tile.
+func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action101 {
+	if p.cheated || !p.c.Cheat.Only101() {
+		return a
+	}
+	seat := p.c.Seat
+	_, drawn, taken := g.Turn()
+	slots, faces := p.view.Rack101(g)
+	opened := g.Opened(seat) != engine.NotOpened
+	// Past the first discard, drawn (or taken), not opened: a lay or an add
+	// is checked against the opening rules, before the taken discard's use.
+	canLay := drawn && g.Turns() > 0 && !opened
+	switch p.c.Cheat {
+	case CheatFalseOpening:
+		if !canLay {
+			return a
+		}
+		// One meld, or one double, is never an opening: no run reaches 101
+		// (1..13 is 91) and a double is one of five.
+		o, err := engine.BestOpening101(g.Okey(), faces, true)
+		groups := o.Groups
+		if len(groups) == 0 {
+			groups = o.Pairs
+		}
+		if err != nil || len(groups) == 0 {
+			return a
+		}
+		lay, ok := engine.LayAction101(seat, slots, faces, groups[:1])
+		if !ok {
+			return a
+		}
+		p.cheated = true
+		return lay
+	case CheatAddBeforeOpen:
+		if !canLay {
+			return a
+		}
+		// The first meld on the table (index 0 when there is none: the
+		// opening is checked before the meld).
+		meld := 0
+		for i, m := range g.Melds() {
+			if m.Kind != engine.Pair {
+				meld = i
+				break
+			}
+		}
+		f := faces[0]
+		p.cheated = true
+		return engine.Action101{Kind: engine.Act101Add, Seat: seat, Meld: meld,
+			Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{{Slot: slots[0], Face: f}}, As: []engine.Face{f}}}}
+	case CheatKeptDiscard:
+		switch {
+		case !drawn && g.LastDiscard() >= 0 && len(g.Pile(g.LastDiscard())) > 0:
+			return engine.Action101{Kind: engine.Act101Take, Seat: seat}
+		case drawn && taken != engine.NoSlot:
+			for i, s := range slots {
+				if s != taken {
+					p.cheated = true
+					return engine.Action101{Kind: engine.Act101Discard, Seat: seat,
+						Faces: []engine.SlotFace{{Slot: s, Face: faces[i]}}}
+				}
+			}
+		}
+	}
+	return a
+}
+
+// cheatState is the state hash this seat signs: the machine's, or for a
+// forged-score cheater, at its audit message after the first 101 round, the
+// hash of a state whose total for its seat is 101 lower.
+func (p *Peer) cheatState(kind Kind) [32]byte {
+	m := p.m
+	if p.c.Cheat != CheatForgedScore || p.cheated || kind != KindAudit || m.Match101() == nil || m.HandNumber() != 0 {
+		return m.StateHash()
+	}
+	b := m.StatePreimage()
+	// The 101 state (protocol.md 3.6): label, ruleset (u16 length), seats,
+	// dealer, hands (u32), played, replays, then the totals as i32.
+	off := len(labelState) + 4 + 4 + 2
+	const label101 = "okey/state101/v1"
+	if len(b) < off+len(label101) || string(b[off:off+len(label101)]) != label101 {
+		return m.StateHash()
+	}
+	off += len(label101) + 2 + len(m.rules.String()) + 2 + 4 + 2 + 4*p.c.Seat
+	v := int32(binary.BigEndian.Uint32(b[off:]))
+	binary.BigEndian.PutUint32(b[off:], uint32(v-engine.PenaltyPoints101))
+	p.cheated = true
+	return sha256.Sum256(b)
 }

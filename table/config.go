@@ -56,9 +56,6 @@ func (c *Config) Validate() error {
 	if r.String() != c.Ruleset {
 		return fmt.Errorf("%w: ruleset %q is not canonical (%q)", ErrConfig, c.Ruleset, r.String())
 	}
-	if r.Preset == engine.Preset101 {
-		return fmt.Errorf("%w: preset %s is not played at a table yet (okey analyze --preset 101 is)", ErrConfig, engine.Preset101)
-	}
 	if err := r.CheckPlayers(len(c.Seats)); err != nil {
 		return fmt.Errorf("%w: %v", ErrConfig, err)
 	}

@@ -89,7 +89,7 @@ type Machine struct {
 	openings [][]byte
 	dieCount int
 	deck     *deck.Hand
-	match    *engine.Match
+	game     game                      // the rules engine (nil before the first hand's randomness)
 	shares   [engine.DeckSize][][]byte // public key shares per slot and seat
 	// sharesOwn marks the slots whose share list this machine may write in
 	// place; clone clears it on both sides (copy on write).
@@ -111,9 +111,11 @@ type Machine struct {
 // HandLog is what the machine records of each finished hand.
 type HandLog struct {
 	Hand   uint32
-	Result engine.HandResult
-	Scores []int
-	Tiles  []int // slot -> tile index, from the audit
+	Result engine.HandResult // the classic family's result
+	// Result101 is an Okey 101 round's result (nil in the classic family).
+	Result101 *engine.Result101
+	Scores    []int
+	Tiles     []int // slot -> tile index, from the audit
 }
 
 // NewMachine returns the machine at step 0 for a validated config.
@@ -156,8 +158,43 @@ func (m *Machine) Prev() [32]byte { return m.prev }
 // Session returns the session id (nil before every Hello is in).
 func (m *Machine) Session() []byte { return m.session }
 
-// Match returns the engine state (nil before the first hand's randomness).
-func (m *Machine) Match() *engine.Match { return m.match }
+// Match returns the classic family's engine state (nil before the first
+// hand's randomness, and for Okey 101: see Match101).
+func (m *Machine) Match() *engine.Match {
+	if g, ok := m.game.(*classicGame); ok {
+		return g.m
+	}
+	return nil
+}
+
+// Match101 returns the Okey 101 engine state (nil before the first hand's
+// randomness, and for the classic family: see Match).
+func (m *Machine) Match101() *engine.Match101 {
+	if g, ok := m.game.(*game101); ok {
+		return g.m
+	}
+	return nil
+}
+
+// Started reports whether the match's engine exists (the first hand's
+// randomness is in).
+func (m *Machine) Started() bool { return m.game != nil }
+
+// Ranking returns the seats best first (nil before the match starts).
+func (m *Machine) Ranking() []engine.Standing {
+	if m.game == nil {
+		return nil
+	}
+	return m.game.ranking()
+}
+
+// Scores returns each seat's total so far (nil before the match starts).
+func (m *Machine) Scores() []int {
+	if m.game == nil {
+		return nil
+	}
+	return m.game.scores()
+}
 
 // Deck returns the current hand's crypto state.
 func (m *Machine) Deck() *deck.Hand { return m.deck }
@@ -181,8 +218,7 @@ func (m *Machine) Expect() (seat int, kind Kind) {
 	case phDone, phAborted:
 		return -1, 0
 	case phMove:
-		s, _ := m.match.Hand().Turn()
-		return s, KindMove
+		return m.game.need().Seat, KindMove
 	case phShare:
 		return m.shareOrder()[m.at], KindShare
 	}
@@ -211,8 +247,8 @@ func (m *Machine) StatePreimage() []byte {
 	b = binary.BigEndian.AppendUint32(b, m.step)
 	b = binary.BigEndian.AppendUint32(b, m.hand)
 	b = append(b, byte(m.phase), byte(m.at))
-	if m.match != nil {
-		b = m.match.AppendState(b)
+	if m.game != nil {
+		b = m.game.appendState(b)
 	}
 	return b
 }
@@ -319,7 +355,7 @@ func nobody(err error) error {
 // place of its due message: in a hand's deal, play and draw-share rounds,
 // where tiles have been opened privately.
 func (m *Machine) junkAllowed() bool {
-	return m.match != nil && (m.phase == phDeal || m.phase == phMove || m.phase == phShare)
+	return m.game != nil && (m.phase == phDeal || m.phase == phMove || m.phase == phShare)
 }
 
 // Apply checks env (Check) and applies its body. On error nothing changes;
@@ -399,6 +435,16 @@ func ruleOf(err error) string {
 		return "phantom-tile"
 	case errors.Is(err, engine.ErrTurn), errors.Is(err, engine.ErrPhase):
 		return "out-of-turn"
+	case errors.Is(err, engine.ErrOpening):
+		return "false-opening"
+	case errors.Is(err, engine.ErrNotOpened):
+		return "add-before-open"
+	case errors.Is(err, engine.ErrMustUse):
+		return "kept-discard"
+	case errors.Is(err, engine.ErrMeld):
+		return "bad-meld"
+	case errors.Is(err, engine.ErrSwap):
+		return "bad-swap"
 	}
 	var f *blame.Fault
 	if errors.As(err, &f) {
@@ -420,8 +466,8 @@ func (m *Machine) clone() *Machine {
 	m.sharesOwn = [engine.DeckSize]bool{}
 	c.sharesOwn = m.sharesOwn
 	c.log = append([]HandLog(nil), m.log...)
-	if m.match != nil {
-		c.match = m.match.Clone()
+	if m.game != nil {
+		c.game = m.game.clone()
 	}
 	return &c
 }
@@ -491,20 +537,20 @@ func (m *Machine) applyBody(env *Envelope) error {
 		if m.at++; m.at < m.n {
 			return nil
 		}
-		if m.match == nil {
+		if m.game == nil {
 			v, err := commit.Combine(labelDealer, m.session, m.hand, m.openings)
 			if err != nil {
 				return nobody(err)
 			}
 			dealer, _ := commit.Choice(v, m.n)
-			if m.match, err = engine.NewMatch(m.rules, m.n, dealer); err != nil {
+			if m.game, err = newGame(m.rules, m.n, dealer); err != nil {
 				return nobody(err)
 			}
 		}
 		return nobody(m.advance())
 	case phOpen:
-		pending := m.match.Hand().Pending()
-		if err := m.takeShares(seat, env.Body, sortedSlots(pending)); err != nil {
+		pending := m.game.need().Slots
+		if err := m.takeShares(seat, env.Body, m.openFor(seat)); err != nil {
 			return err
 		}
 		if m.at++; m.at < m.n {
@@ -521,7 +567,7 @@ func (m *Machine) applyBody(env *Envelope) error {
 			}
 			faces = append(faces, engine.SlotFace{Slot: s, Face: f})
 		}
-		if err := m.match.Apply(engine.Action{Kind: engine.ActReveal, Faces: faces}); err != nil {
+		if err := m.game.reveal(faces); err != nil {
 			return nobody(err)
 		}
 		return nobody(m.advance())
@@ -560,6 +606,14 @@ func (m *Machine) applyBody(env *Envelope) error {
 // takeShares checks a share list from seat: exactly the slots want, each
 // share matching the seat's public point; then records them.
 func (m *Machine) takeShares(seat int, body []byte, want []engine.Slot) error {
+	if len(want) == 0 {
+		// Nothing of this seat's is missing (an Okey 101 round-end reveal):
+		// the body is empty.
+		if len(body) != 0 {
+			return fmt.Errorf("%w: %d bytes of shares where none are due", ErrMalformed, len(body))
+		}
+		return nil
+	}
 	list, err := m.deck.CheckShares(seat, body)
 	if err != nil {
 		return err
@@ -596,7 +650,7 @@ func (m *Machine) applyJunk(env *Envelope) error {
 		return fmt.Errorf("%w: a junk claim has %d shares, want 1", ErrMalformed, len(list))
 	}
 	s := engine.Slot(list[0].Pos)
-	if !slotIn(m.match.Hand().Rack(seat), s) {
+	if !slotIn(m.game.rack(seat), s) {
 		return fmt.Errorf("%w: seat %d claims junk in slot %d, not in its rack", engine.ErrNotHeld, seat, s)
 	}
 	for i, sh := range m.shares[s] {
@@ -626,11 +680,10 @@ func (m *Machine) JunkSlot() engine.Slot { return m.junkSlot }
 
 // dealtToOthers lists, ascending, the slots dealt to seats other than seat.
 func (m *Machine) dealtToOthers(seat int) []engine.Slot {
-	h := m.match.Hand()
 	var out []engine.Slot
 	for s := 0; s < m.n; s++ {
 		if s != seat {
-			out = append(out, h.Rack(s)...)
+			out = append(out, m.game.rack(s)...)
 		}
 	}
 	sortSlots(out)
@@ -676,8 +729,7 @@ func (m *Machine) advance() error {
 		}
 	}
 	for {
-		h := m.match.Hand()
-		need := h.Need()
+		need := m.game.need()
 		switch {
 		case need.Kind == engine.ActRoll:
 			v, err := commit.Combine(labelDie+strconv.Itoa(m.dieCount), m.session, m.hand, m.openings)
@@ -685,7 +737,7 @@ func (m *Machine) advance() error {
 				return err
 			}
 			m.dieCount++
-			if err := m.match.Apply(engine.Action{Kind: engine.ActRoll, Value: commit.Die(v)}); err != nil {
+			if err := m.game.roll(commit.Die(v)); err != nil {
 				return err
 			}
 		case need.Kind == engine.ActReveal:
@@ -702,29 +754,22 @@ func (m *Machine) advance() error {
 }
 
 func (m *Machine) applyMove(seat int, body []byte) error {
-	b, err := decodeMove(body)
+	mv, err := m.game.parseMove(seat, body)
 	if err != nil {
 		return err
 	}
-	h := m.match.Hand()
-	a := engine.Action{Kind: b.Action, Seat: seat, Slot: b.Slot}
-	var open []engine.Slot
-	switch b.Action {
-	case engine.ActDiscard, engine.ActShow:
-		open = []engine.Slot{b.Slot}
-	case engine.ActWin:
-		open = h.Rack(seat)
-	}
-	if len(open) > 0 {
-		for _, s := range open {
-			if !slotIn(h.Rack(seat), s) {
+	var faces []engine.SlotFace
+	if len(mv.open) > 0 {
+		rack := m.game.rack(seat)
+		for _, s := range mv.open {
+			if !slotIn(rack, s) {
 				return fmt.Errorf("%w: seat %d slot %d", engine.ErrNotHeld, seat, s)
 			}
 		}
-		if err := m.takeShares(seat, b.Shares, open); err != nil {
+		if err := m.takeShares(seat, mv.shares, mv.open); err != nil {
 			return err
 		}
-		for _, s := range open {
+		for _, s := range mv.open {
 			f, err := m.openPublic(s)
 			if err != nil {
 				if errors.Is(err, errJunkFound) {
@@ -732,14 +777,11 @@ func (m *Machine) applyMove(seat int, body []byte) error {
 				}
 				return nobody(err)
 			}
-			a.Faces = append(a.Faces, engine.SlotFace{Slot: s, Face: f})
+			faces = append(faces, engine.SlotFace{Slot: s, Face: f})
 		}
 	}
-	var drawn engine.Slot = engine.NoSlot
-	if b.Action == engine.ActDraw && h.StockLen() > 0 {
-		drawn = h.Stock()[0]
-	}
-	if err := m.match.Apply(a); err != nil {
+	drawn, err := mv.apply(faces)
+	if err != nil {
 		return err
 	}
 	if drawn != engine.NoSlot {
@@ -747,10 +789,27 @@ func (m *Machine) applyMove(seat int, body []byte) error {
 		m.drawSlot, m.drawSeat = drawn, seat
 		return nil
 	}
-	if m.match.Hand().Phase() == engine.PhaseOver {
+	switch need := m.game.need(); {
+	case need.Over:
 		m.phase, m.at = phAudit, 0
+	case need.Kind == engine.ActReveal:
+		// Okey 101's round end: every rack is opened to everyone.
+		m.phase, m.at = phOpen, 0
 	}
 	return nil
+}
+
+// openFor lists, ascending, the pending slots whose share from seat is not
+// yet public: what seat's open message carries (none: an empty body).
+func (m *Machine) openFor(seat int) []engine.Slot {
+	var out []engine.Slot
+	for _, s := range m.game.need().Slots {
+		if m.shares[s][seat] == nil {
+			out = append(out, s)
+		}
+	}
+	sortSlots(out)
+	return out
 }
 
 func slotIn(s []engine.Slot, x engine.Slot) bool {
@@ -774,36 +833,28 @@ func (m *Machine) finishAudit() error {
 		}
 		return nobody(err)
 	}
-	h := m.match.Hand()
-	if h.Phase() != engine.PhaseOver {
+	if !m.game.need().Over {
 		// The audit followed a junk reveal but found nothing: impossible
 		// unless the crypto layer is broken.
 		return nobody(fmt.Errorf("table: internal error: junk reveal passed the audit"))
 	}
 	// Every public face must be the audited tile's face.
 	for s := 0; s < engine.DeckSize; s++ {
-		if f := h.PublicFace(engine.Slot(s)); f != engine.NoFace && f != engine.Tile(tiles[s]).Face() {
+		if f := m.game.publicFace(engine.Slot(s)); f != engine.NoFace && f != engine.Tile(tiles[s]).Face() {
 			return nobody(fmt.Errorf("table: internal error: slot %d opened as %v, audit says %v", s, f, engine.Tile(tiles[s]).Face()))
 		}
 	}
-	// The audit reveals every dealt rack: the engine settles the hand (the
-	// turkish-rummy upcard bonus) from these public facts.
-	dealt := make([][]engine.Face, m.n)
-	for s := range dealt {
-		for _, sl := range h.Dealt(s) {
-			dealt[s] = append(dealt[s], engine.Tile(tiles[sl]).Face())
-		}
+	hl, err := m.game.settle(tiles)
+	if err != nil {
+		return nobody(err)
 	}
-	if err := m.match.Settle(dealt); err != nil {
-		return nobody(fmt.Errorf("table: internal error: settle: %w", err))
-	}
-	res, _ := h.Result()
-	m.log = append(m.log, HandLog{Hand: m.hand, Result: res, Scores: m.match.Scores(), Tiles: tiles})
-	if m.match.Over() {
+	hl.Hand = m.hand
+	m.log = append(m.log, hl)
+	if m.game.over() {
 		m.phase, m.at = phDone, 0
 		return nil
 	}
-	if err := m.match.NextHand(); err != nil {
+	if err := m.game.nextHand(); err != nil {
 		return nobody(err)
 	}
 	m.hand++

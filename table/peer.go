@@ -23,6 +23,16 @@ type Mover interface {
 	Move(h *engine.Hand, v *engine.View) (engine.Action, error)
 }
 
+// ErrNo101Mover is returned by NewPeer for an Okey 101 table whose mover
+// does not implement Mover101.
+var ErrNo101Mover = errors.New("table: Okey 101 needs a mover that plays it")
+
+// Mover101 chooses a seat's moves in Okey 101: at a 101 table the
+// PeerConfig's Mover must implement it too.
+type Mover101 interface {
+	Move101(g *engine.Game101, v *engine.View) (engine.Action101, error)
+}
+
 // PeerConfig configures a Peer. Zero values get the documented defaults.
 type PeerConfig struct {
 	Table     Config
@@ -170,6 +180,9 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	if c.Seat < 0 || c.Seat >= len(c.Table.Seats) || !c.Key.Public().(ed25519.PublicKey).Equal(c.Table.Seats[c.Seat].Key) {
 		return nil, fmt.Errorf("table: key does not match seat %d", c.Seat)
 	}
+	if _, ok := c.Mover.(Mover101); c.Mover != nil && !ok && m.rules.Preset == engine.Preset101 {
+		return nil, fmt.Errorf("%w: seat %d's mover does not play Okey 101", ErrNo101Mover, c.Seat)
+	}
 	m.noLockProofs = c.noLockProofs
 	p := &Peer{c: c, m: m, view: engine.NewView(c.Seat), buf: map[uint32][]*Envelope{}, log: c.Log,
 		junk: engine.NoSlot}
@@ -224,7 +237,7 @@ func (p *Peer) applyLocal(env *Envelope, persist bool) error {
 	}
 	p.hashes = append(p.hashes, env.Hash())
 	p.chain = append(p.chain, env.Raw)
-	if p.m.HandNumber() != handBefore || p.m.Match() == nil {
+	if p.m.HandNumber() != handBefore || !p.m.Started() {
 		p.view = engine.NewView(p.c.Seat)
 		p.secret = nil
 		p.junk = engine.NoSlot
@@ -308,16 +321,12 @@ func (s *hashStream) Read(p []byte) (int, error) {
 
 // learn opens every tile in this seat's rack whose other shares are public.
 func (p *Peer) learn() error {
-	match := p.m.Match()
-	if match == nil || p.m.Deck() == nil {
+	g := p.m.game
+	if g == nil || p.m.Deck() == nil || !g.playing() {
 		return nil
 	}
-	h := match.Hand()
-	if h.Phase() < engine.PhasePlay {
-		return nil
-	}
-	for _, s := range h.Rack(p.c.Seat) {
-		if p.view.Face(h, s) != engine.NoFace {
+	for _, s := range g.rack(p.c.Seat) {
+		if g.viewFace(p.view, s) != engine.NoFace {
 			continue
 		}
 		shares := append([][]byte(nil), p.m.Shares(s)...)
@@ -395,7 +404,7 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 		}
 		return encodeRekey(p.cheatOpening(op), p.cheatRekey(rk)), nil
 	case KindOpen:
-		return p.shares(sec, m.Match().Hand().Pending())
+		return p.shares(sec, m.openFor(p.c.Seat))
 	case KindDeal:
 		return p.shares(sec, m.dealtToOthers(p.c.Seat))
 	case KindShare:
@@ -411,6 +420,9 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 }
 
 func (p *Peer) shares(sec *deck.Secret, slots []engine.Slot) ([]byte, error) {
+	if len(slots) == 0 {
+		return nil, nil // nothing due: an empty body
+	}
 	slots = sortedSlots(slots)
 	pos := make([]int, len(slots))
 	for i, s := range slots {
@@ -424,6 +436,9 @@ func (p *Peer) shares(sec *deck.Secret, slots []engine.Slot) ([]byte, error) {
 }
 
 func (p *Peer) move(sec *deck.Secret) ([]byte, error) {
+	if p.m.Match101() != nil {
+		return p.move101(sec)
+	}
 	h := p.m.Match().Hand()
 	a, err := p.c.Mover.Move(h, p.view)
 	if err != nil {
@@ -454,6 +469,29 @@ func (p *Peer) move(sec *deck.Secret) ([]byte, error) {
 	return b.encode(), nil
 }
 
+func (p *Peer) move101(sec *deck.Secret) ([]byte, error) {
+	g := p.m.Match101().Game()
+	mv, ok := p.c.Mover.(Mover101)
+	if !ok {
+		return nil, fmt.Errorf("table: the mover of seat %d does not play Okey 101", p.c.Seat)
+	}
+	a, err := mv.Move101(g, p.view)
+	if err != nil {
+		return nil, err
+	}
+	a = p.cheatMove101(g, a)
+	b, err := body101(a)
+	if err != nil {
+		return nil, err
+	}
+	if open := b.slots(); len(open) > 0 {
+		if b.shares, err = p.shares(sec, open); err != nil {
+			return nil, err
+		}
+	}
+	return b.encode(), nil
+}
+
 // speak builds, saves and sends this seat's next envelope, and applies it.
 // With junk in its rack the seat sends a junk claim in place of it.
 func (p *Peer) speak(ctx context.Context, kind Kind) error {
@@ -469,7 +507,7 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 		p.crypto += time.Since(start)
 	}
 	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
-		Kind: kind, Prev: p.m.Prev(), State: p.m.StateHash(), Body: body}
+		Kind: kind, Prev: p.m.Prev(), State: p.cheatState(kind), Body: body}
 	if err := env.Seal(p.c.Key, p.m.cfgHash); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 )
 
@@ -17,12 +18,21 @@ import (
 // when the machine stopped in the middle of writing a record (a torn last
 // record, dropped on loading).
 func TestRestartMidHand(t *testing.T) {
-	t.Run("clean", func(t *testing.T) { restartMidHand(t, false) })
-	t.Run("torn-tail", func(t *testing.T) { restartMidHand(t, true) })
+	t.Run("clean", func(t *testing.T) { restartMidHand(t, false, "turkish-rummy:rounds=1", 3) })
+	t.Run("torn-tail", func(t *testing.T) { restartMidHand(t, true, "turkish-rummy:rounds=1", 3) })
 }
 
-func restartMidHand(t *testing.T, tear bool) {
-	cfg, keys, err := LocalConfig("turkish-rummy:rounds=1", 3, 77)
+// TestRestartMidHand101: the same in an Okey 101 match (2 seats; without
+// the race detector only, make test's non-race line).
+func TestRestartMidHand101(t *testing.T) {
+	if raceDetector {
+		t.Skip("a whole 101 match with a restart runs without the race detector (make test)")
+	}
+	restartMidHand(t, true, "101:rounds=3", 2)
+}
+
+func restartMidHand(t *testing.T, tear bool, ruleset string, n int) {
+	cfg, keys, err := LocalConfig(ruleset, n, 77)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +41,12 @@ func restartMidHand(t *testing.T, tear bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	mk := func(seat int, store Store, onStep func(*Machine)) *Peer {
+		var mv Mover = &simpleMover{rng: rand.New(rand.NewPCG(77, uint64(seat)))}
+		if cfg.Rules().Preset == engine.Preset101 {
+			mv = bot.NewB101()
+		}
 		pc := PeerConfig{Table: cfg, Seat: seat, Key: keys[seat], Transport: net.Join(cfg.Seats[seat].ID),
-			Mover: &simpleMover{rng: rand.New(rand.NewPCG(77, uint64(seat)))}, Store: store, Stall: 300 * time.Millisecond, Withhold: 10 * time.Minute}
+			Mover: mv, Store: store, Stall: 300 * time.Millisecond, Withhold: 10 * time.Minute}
 		if onStep != nil {
 			pc.OnStep = func(m *Machine, _ *engine.View) { onStep(m) }
 		}
@@ -49,16 +63,29 @@ func restartMidHand(t *testing.T, tear bool) {
 	dieCtx, die := context.WithCancel(ctx)
 	diedAt := uint32(0)
 	victim := mk(1, store1, func(m *Machine) {
-		if m.Match() != nil && m.phase == phMove && m.Match().Hand().Turns() >= 3 && diedAt == 0 {
+		turns := 0
+		switch {
+		case m.Match() != nil:
+			turns = m.Match().Hand().Turns()
+		case m.Match101() != nil:
+			turns = m.Match101().Game().Turns()
+		}
+		if m.phase == phMove && turns >= 3 && diedAt == 0 {
 			diedAt = m.Step()
 			die()
 		}
 	})
-	peers := []*Peer{mk(0, nil, nil), victim, mk(2, nil, nil)}
-	results := make([]Result, 3)
-	errs := make([]error, 3)
+	peers := []*Peer{mk(0, nil, nil), victim}
+	for i := 2; i < n; i++ {
+		peers = append(peers, mk(i, nil, nil))
+	}
+	results := make([]Result, n)
+	errs := make([]error, n)
 	var wg sync.WaitGroup
-	for _, i := range []int{0, 2} {
+	for i := range peers {
+		if i == 1 {
+			continue
+		}
 		wg.Add(1)
 		go func() { defer wg.Done(); results[i], errs[i] = peers[i].Run(ctx) }()
 	}

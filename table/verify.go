@@ -143,7 +143,7 @@ func Verify(t *Transcript) *Report {
 	}
 	r.Torn = t.Torn
 	if m.Done() {
-		r.Ranking = m.Match().Ranking()
+		r.Ranking = m.Ranking()
 		r.Honest = !t.Torn
 		return r
 	}

@@ -29,6 +29,10 @@ func init() {
 	register(command{name: "play", summary: "play at the terminal table: against bots (--bots K) or on the LAN", run: runPlay})
 }
 
+// errNot101 is the refusal of Okey 101 at the terminal table, until the
+// screen draws melds (the table protocol plays it: okey sim).
+var errNot101 = errors.New("Okey 101 is not yet playable at the terminal table; try okey sim --preset 101")
+
 const playUsage = `usage: okey play [--bots K] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
 
@@ -87,6 +91,10 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rules, err := engine.ParseRuleset(spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
+		return 2
+	}
+	if rules.Preset == engine.Preset101 {
+		fmt.Fprintf(stderr, "okey: %v\n", errNot101)
 		return 2
 	}
 	if err := table.CheckName(*name); err != nil {
@@ -578,6 +586,9 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 	preset, opts, err := lan.SplitRuleset(ruleset)
 	if err != nil {
 		return "", err
+	}
+	if preset == engine.Preset101 {
+		return "", errNot101
 	}
 	a, err := l.c.Lobby().Create(preset, opts, players)
 	if err != nil {

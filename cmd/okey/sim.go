@@ -40,7 +40,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	players := fs.Int("players", 4, "seats at the table (2-4)")
 	games := fs.Int("games", 1, "matches to play")
 	preset := fs.String("preset", "classic", "ruleset: preset[:options]")
-	bots := fs.String("bots", "greedy", "strategies by seat, the list repeating over the seats ("+strings.Join(bot.Names(), ", ")+")")
+	bots := fs.String("bots", "greedy", "strategies by seat, the list repeating over the seats ("+strings.Join(bot.Names(), ", ")+"; Okey 101: "+bot.Name101+", which greedy means there)")
 	faults := fs.String("faults", "", "network faults: drop=P,dup=P,reorder=P,delay=D")
 	out := fs.String("out", "", "directory for the transcripts")
 	seed := fs.Uint64("seed", 0, "seed for keys, bots and faults (0: random)")
@@ -82,8 +82,9 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: --bots names %d strategies for %d seats\n", len(names), *players)
 		return 2
 	}
+	is101 := rules.Preset == engine.Preset101
 	for _, name := range names {
-		if _, err := bot.New(name, 0); err != nil {
+		if _, err := simMover(name, 0, is101); err != nil {
 			fmt.Fprintf(stderr, "okey: --bots: %s\n", ui.Plain(err))
 			return 2
 		}
@@ -92,6 +93,14 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *cheat != "" {
 		if c, err = table.ParseCheat(*cheat); err != nil {
 			fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
+			return 2
+		}
+		if c.Only101() && !is101 {
+			fmt.Fprintf(stderr, "okey: --cheat %s is a cheat of Okey 101 (--preset 101)\n", c)
+			return 2
+		}
+		if is101 && (c == table.CheatFalseWin || c == table.CheatPhantomDiscard) {
+			fmt.Fprintf(stderr, "okey: --cheat %s is a classic move; Okey 101's moves have their own cheats (%s)\n", c, cheat101Names())
 			return 2
 		}
 		if *cheater < 0 || *cheater >= *players {
@@ -112,7 +121,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		var ms []table.Mover
 		for i := 0; i < *players; i++ {
 			name := names[i%len(names)] // the list repeats over the seats
-			s, err := bot.New(name, *seed+uint64(g*8+i))
+			s, err := simMover(name, *seed+uint64(g*8+i), is101)
 			if err != nil {
 				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 				return 2
@@ -143,7 +152,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 			for i := range ms {
-				if ms[i], err = bot.New(names[i%len(names)], *seed+uint64(g*8+i)); err != nil {
+				if ms[i], err = simMover(names[i%len(names)], *seed+uint64(g*8+i), is101); err != nil {
 					fmt.Fprintf(stderr, "okey: %v\n", err)
 					return 2
 				}
@@ -249,7 +258,27 @@ func cheatNames() string {
 	for _, c := range table.Cheats {
 		s = append(s, string(c))
 	}
+	return strings.Join(s, ", ") + "; Okey 101 only: " + cheat101Names()
+}
+
+func cheat101Names() string {
+	var s []string
+	for _, c := range table.Cheats101 {
+		s = append(s, string(c))
+	}
 	return strings.Join(s, ", ")
+}
+
+// simMover returns the strategy called name for a seat; at an Okey 101
+// table the one 101 bot (b101; greedy, the default, means it there).
+func simMover(name string, seed uint64, is101 bool) (table.Mover, error) {
+	if is101 {
+		if name != bot.Name101 && name != "greedy" {
+			return nil, fmt.Errorf("bot: Okey 101 is played by %s only, not %q", bot.Name101, name)
+		}
+		return bot.NewB101(), nil
+	}
+	return bot.New(name, seed)
 }
 
 func parseFaults(s string) (table.Faults, error) {
@@ -305,6 +334,7 @@ type simStats struct {
 	kinds             map[string]int
 	elapsed           time.Duration
 	crypto            time.Duration
+	is101             bool
 }
 
 func (s *simStats) add(res *table.LocalResult) {
@@ -314,6 +344,21 @@ func (s *simStats) add(res *table.LocalResult) {
 	}
 	for _, h := range res.Results[0].Machine.Hands() {
 		s.hands++
+		if r := h.Result101; r != nil {
+			switch {
+			case r.End == engine.EndCancelled:
+				s.kinds["cancelled"]++
+			case r.End == engine.EndExhausted:
+				s.stalemates++
+			case r.JokerFinish:
+				s.kinds["okey finish"]++
+			default:
+				s.kinds["finish"]++
+			}
+			s.kinds["penalties"] += len(r.Penalties)
+			s.is101 = true
+			continue
+		}
 		r := h.Result
 		switch {
 		case r.Winner < 0:
@@ -329,8 +374,13 @@ func (s *simStats) add(res *table.LocalResult) {
 }
 
 func (s *simStats) print(w io.Writer, games int) {
-	fmt.Fprintf(w, "matches: %d, hands: %d, stalemates: %d\n", games, s.hands, s.stalemates)
-	fmt.Fprintf(w, "wins: groups %d, seven pairs %d, okey discard %d\n", s.kinds["groups"], s.kinds["seven pairs"], s.kinds["okey discard"])
+	if s.is101 {
+		fmt.Fprintf(w, "matches: %d, rounds: %d, bank exhausted: %d, cancelled (all doubles): %d\n", games, s.hands, s.stalemates, s.kinds["cancelled"])
+		fmt.Fprintf(w, "finishes: %d, with an okey %d; penalties: %d\n", s.kinds["finish"]+s.kinds["okey finish"], s.kinds["okey finish"], s.kinds["penalties"])
+	} else {
+		fmt.Fprintf(w, "matches: %d, hands: %d, stalemates: %d\n", games, s.hands, s.stalemates)
+		fmt.Fprintf(w, "wins: groups %d, seven pairs %d, okey discard %d\n", s.kinds["groups"], s.kinds["seven pairs"], s.kinds["okey discard"])
+	}
 	if s.hands > 0 {
 		per := s.elapsed / time.Duration(s.hands)
 		fmt.Fprintf(w, "time per hand: %v (cryptography %v a peer, %.0f%%)\n", per.Round(time.Millisecond),

@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/okey-game/okey/bot"
@@ -42,8 +43,20 @@ func seeded(n int, seed uint64) []io.Reader {
 
 // match plays one match deterministically.
 func match(ruleset string, n int, seed uint64, cheat table.Cheat, cheater int) (*table.LocalResult, []ed25519.PrivateKey, error) {
+	return matchReplay(ruleset, n, seed, seed, cheat, cheater, nil)
+}
+
+// matchReplay plays a match of the table of seed, with the seats'
+// randomness from randSeed, and a replay cheater's envelopes of an earlier
+// match.
+func matchReplay(ruleset string, n int, seed, randSeed uint64, cheat table.Cheat, cheater int, replay [][]byte) (*table.LocalResult, []ed25519.PrivateKey, error) {
+	is101 := strings.HasPrefix(ruleset, engine.Preset101)
 	var ms []table.Mover
 	for i := 0; i < n; i++ {
+		if is101 {
+			ms = append(ms, bot.NewB101())
+			continue
+		}
 		s, err := bot.New("greedy", seed*8+uint64(i))
 		if err != nil {
 			return nil, nil, err
@@ -56,8 +69,8 @@ func match(ruleset string, n int, seed uint64, cheat table.Cheat, cheater int) (
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := table.RunLocal(ctx, table.LocalOptions{Ruleset: ruleset, Movers: ms, Seed: seed, Rands: seeded(n, seed),
-		Cheat: cheat, Cheater: cheater, Stall: 300 * time.Millisecond, Withhold: withhold})
+	res, err := table.RunLocal(ctx, table.LocalOptions{Ruleset: ruleset, Movers: ms, Seed: seed, Rands: seeded(n, randSeed),
+		Cheat: cheat, Cheater: cheater, Stall: 300 * time.Millisecond, Withhold: withhold, Replay: replay})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,6 +195,33 @@ func Generate(dir string, w io.Writer) error {
 		}
 	}
 
+	// Okey 101: an honest match and one per cheat of 101, 2 seats.
+	{
+		res, _, err := match("101:rounds=3", 2, 150, "", -1)
+		if err != nil {
+			return err
+		}
+		if err := g.add(Case{Name: "honest-101-2", Status: 0, Note: "an honest match of Okey 101 (3 rounds) with 2 seats"}, res.Transcript(-1)); err != nil {
+			return err
+		}
+	}
+	rule101 := map[table.Cheat]string{table.CheatFalseOpening: "false-opening", table.CheatAddBeforeOpen: "add-before-open",
+		table.CheatKeptDiscard: "kept-discard", table.CheatForgedScore: "state-divergence"}
+	for i, c := range table.Cheats101 {
+		res, _, err := match("101:rounds=3", 2, uint64(160+i), c, 1)
+		if err != nil {
+			return err
+		}
+		t := res.Transcript(1)
+		if v := table.Verify(t).Violation; v != nil && int(v.Step) < len(t.Chain) {
+			t.Chain, t.Evidence = t.Chain[:v.Step], v.Evidence
+		}
+		if err := g.add(Case{Name: "cheat-101-" + string(c), Status: 1, Seat: intp(1), Rule: rule101[c],
+			Note: fmt.Sprintf("Okey 101: seat 1 cheats (%s)", c)}, t); err != nil {
+			return err
+		}
+	}
+
 	// One match per cheat, 3 seats: the cheater named by rule.
 	for i, c := range table.Cheats {
 		cheater := 1
@@ -191,7 +231,21 @@ func Generate(dir string, w io.Writer) error {
 		case table.CheatSplitView:
 			cheater = 0
 		}
-		res, _, err := match("turkish-rummy:rounds=1", 3, uint64(200+i), c, cheater)
+		var replay [][]byte
+		if c == table.CheatReplay {
+			// An earlier match of the same table (same id and roster, other
+			// nonces): seat 0's messages, which seat 1 delivers again.
+			earlier, _, err := matchReplay("turkish-rummy:rounds=1", 3, uint64(200+i), 9999, "", -1, nil)
+			if err != nil {
+				return err
+			}
+			for _, raw := range earlier.Peers[0].Chain() {
+				if decode(raw).Seat == 0 {
+					replay = append(replay, raw)
+				}
+			}
+		}
+		res, _, err := matchReplay("turkish-rummy:rounds=1", 3, uint64(200+i), uint64(200+i), c, cheater, replay)
 		if err != nil {
 			return err
 		}

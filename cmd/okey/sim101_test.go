@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSim101: okey sim --preset 101 plays a whole 101 match with full
+// cryptography, and okey verify finds its transcript honest.
+func TestSim101(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runOkey(t, "", "sim", "--players", "2", "--preset", "101:rounds=3", "--seed", "3", "--out", dir)
+	if code != 0 {
+		t.Fatalf("sim exit %d: %s %s", code, out, errs)
+	}
+	for _, want := range []string{"matches: 1, rounds: 3", "finishes:", "every transcript verified: yes"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	file := filepath.Join(dir, "match-000.okey")
+	code, out, errs = runOkey(t, "", "verify", file)
+	if code != 0 || !strings.Contains(out, "honest: 101:rounds=3, 2 players, 3 hands") {
+		t.Fatalf("verify exit %d: %s %s", code, out, errs)
+	}
+}
+
+// TestSim101Cheat: a 101 cheat is named live and by verify.
+func TestSim101Cheat(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runOkey(t, "", "sim", "--players", "2", "--preset", "101:rounds=3", "--seed", "4",
+		"--cheat", "add-before-open", "--cheater", "1", "--out", dir)
+	if code != 0 || strings.Count(out, "names seat 1: add-before-open") != 2 {
+		t.Fatalf("sim exit %d: %s %s", code, out, errs)
+	}
+	code, out, _ = runOkey(t, "", "verify", filepath.Join(dir, "match-000.okey"))
+	if code != 1 || !strings.Contains(out, "add-before-open") {
+		t.Fatalf("verify exit %d: %s", code, out)
+	}
+}
+
+// TestSim101UsageErrors: the 101 cheats need the 101 preset, the classic
+// move cheats and bots are refused at a 101 table, and okey play refuses
+// 101 with a pointer to okey sim.
+func TestSim101UsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"sim", "--preset", "classic", "--cheat", "false-opening"},
+		{"sim", "--preset", "101", "--cheat", "false-win"},
+		{"sim", "--preset", "101", "--bots", "random"},
+	} {
+		if code, _, errs := runOkey(t, "", args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+	code, _, errs := runOkey(t, "", "play", "--preset", "101")
+	if code != 2 || !strings.Contains(errs, "Okey 101 is not yet playable at the terminal table; try okey sim --preset 101") {
+		t.Fatalf("play --preset 101: exit %d, %q", code, errs)
+	}
+}
