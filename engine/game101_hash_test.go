@@ -2,8 +2,8 @@ package engine
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/binary"
+	"fmt"
 	"testing"
 )
 
