@@ -27,6 +27,9 @@ type ArenaConfig struct {
 	Seed uint64
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
+	// Make builds a seat's strategy (nil: New). Tests use it to try
+	// variants of a strategy under one name.
+	Make func(name string, seed uint64) (Strategy, error)
 }
 
 // ArenaStats is one strategy's record over the hands played.
@@ -90,8 +93,10 @@ func Arena(cfg ArenaConfig) (ArenaResult, error) {
 	res := ArenaResult{Rules: cfg.Rules.String(), Hands: cfg.Hands}
 	idx := make([]int, n) // strategy index of each first-rotation seat
 	for s, name := range cfg.Bots {
-		if _, err := New(name, 0); err != nil {
-			return ArenaResult{}, fmt.Errorf("%w: %v", ErrArena, err)
+		if cfg.Make == nil {
+			if _, err := New(name, 0); err != nil {
+				return ArenaResult{}, fmt.Errorf("%w: %v", ErrArena, err)
+			}
 		}
 		found := -1
 		for i, st := range res.Stats {
@@ -210,7 +215,11 @@ func arenaHand(cfg ArenaConfig, i int) (handOut, error) {
 	bots := make([]Strategy, n)
 	views := make([]*engine.View, n)
 	for seat := 0; seat < n; seat++ {
-		s, err := New(cfg.Bots[(seat+rot)%n], cfg.Seed^(deal<<8)^uint64(seat))
+		mk := cfg.Make
+		if mk == nil {
+			mk = New
+		}
+		s, err := mk(cfg.Bots[(seat+rot)%n], cfg.Seed^(deal<<8)^uint64(seat))
 		if err != nil {
 			return handOut{}, err
 		}

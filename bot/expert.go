@@ -49,11 +49,22 @@ type Expert struct {
 	// FeedWeight scales the danger of a discard against the hand's value
 	// (0 ignores the next player). Exported for tuning in the arena.
 	FeedWeight float64
+	t          tuning
 }
+
+// tuning holds the expert's weights (tests try variants in the arena).
+type tuning struct {
+	wait    bool    // use greedy's okey wait
+	chanceW float64 // weight of the chance of a win against the distance
+	outsW   float64 // weight of the share of live outs
+	live    bool    // count partial groups only when they can still complete
+}
+
+var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 0.5, live: true}
 
 // NewExpert returns the expert strategy.
 func NewExpert(seed uint64) *Expert {
-	return &Expert{seed: seed, g: NewGreedy(), FeedWeight: defaultFeedWeight}
+	return &Expert{seed: seed, g: NewGreedy(), FeedWeight: defaultFeedWeight, t: defaultTuning}
 }
 
 const defaultFeedWeight = 1.0
@@ -109,7 +120,7 @@ func (e *Expert) Advise(h *engine.Hand, v *engine.View) (Advice, error) {
 	}
 	if ws := p.wins(); len(ws) > 0 {
 		best := bestWin(ws)
-		if s, ok := e.g.wait(p, ws, best); ok {
+		if s, ok := e.g.wait(p, ws, best); e.t.wait && ok {
 			f := p.v.Face(p.h, s)
 			return Advice{Action: p.open(engine.ActDiscard, s), Choices: []Choice{{Kind: engine.ActDiscard, Slot: s, Face: f,
 				Reason: fmt.Sprintf("discard %v and keep the winning hand: waiting for an okey finish", f)}}}, nil
@@ -136,7 +147,7 @@ func (e *Expert) Advise(h *engine.Hand, v *engine.View) (Advice, error) {
 func (e *Expert) adviseDraw(p *position, k *knowledge) Advice {
 	hand := p.faces
 	draws := k.draws(p, true) // including this turn's draw
-	ev := newEvaluator(p, k)
+	ev := &evaluator{p: p, k: k, t: e.t}
 	drawVal := 0.0
 	var dc Choice
 	if p.stock > 0 {
@@ -204,7 +215,7 @@ func (e *Expert) adviseDraw(p *position, k *knowledge) Advice {
 // tiles) by the value of the hand kept with draws future draws, less the
 // danger of feeding the next player; ties by face.
 func (e *Expert) rankDiscards(p *position, k *knowledge, hand []engine.Face, draws int) []Choice {
-	ev := newEvaluator(p, k)
+	ev := &evaluator{p: p, k: k, t: e.t}
 	type cand struct {
 		f   engine.Face
 		est int
@@ -346,9 +357,8 @@ func (k *knowledge) danger(p *position, f engine.Face) float64 {
 type evaluator struct {
 	p *position
 	k *knowledge
+	t tuning
 }
-
-func newEvaluator(p *position, k *knowledge) *evaluator { return &evaluator{p: p, k: k} }
 
 // handValue is what value finds for a kept hand.
 type handValue struct {
@@ -387,7 +397,7 @@ func (ev *evaluator) value(hand []engine.Face, draws int) handValue {
 		hv.chance, hv.value = 1, 1
 		return hv
 	}
-	d := estimate(okey, hand, winLen)
+	d := ev.est(hand)
 	if winLen == engine.WinSize && d <= nearEstimate && d > 1 {
 		d = engine.Distance(okey, hand)
 	}
@@ -396,7 +406,7 @@ func (ev *evaluator) value(hand []engine.Face, draws int) handValue {
 	}
 	pairsD := winLen + 1
 	if winLen == engine.WinSize {
-		pairsD = pairsDistance(okey, hand)
+		pairsD = livePairsDistance(okey, hand, &k.seen)
 	}
 	hv.dist = d
 	hv.pairs = pairsD <= d
@@ -444,7 +454,7 @@ func (ev *evaluator) value(hand []engine.Face, draws int) handValue {
 				if z == okey {
 					continue
 				}
-				if estimate(okey, without(plus, z), winLen) < d {
+				if ev.est(without(plus, z)) < d {
 					better = true
 					break
 				}
@@ -469,8 +479,18 @@ func (ev *evaluator) value(hand []engine.Face, draws int) handValue {
 	// The distance comes first (far hands' outs are many but each step
 	// after the first needs new ones); among hands equally far, the chance
 	// of a win in the draws left, then the share of live tiles that help.
-	hv.value = -float64(d) + 0.5*hv.chance*pts + 0.5*pr
+	hv.value = -float64(d) + ev.t.chanceW*hv.chance*pts + ev.t.outsW*pr
 	return hv
+}
+
+// est is estimate with the seat's knowledge: a partial group counts only
+// when a tile that completes it is still live, and a single waits for its
+// twin in seven pairs only when the twin is live.
+func (ev *evaluator) est(hand []engine.Face) int {
+	if !ev.t.live {
+		return estimate(ev.p.okey, hand, ev.p.winLen)
+	}
+	return liveEstimate(ev.p.okey, hand, ev.p.winLen, &ev.k.seen)
 }
 
 // drawFactor: a turn offers the draw and, sometimes, a useful discard.

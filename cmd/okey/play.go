@@ -29,7 +29,7 @@ func init() {
 	register(command{name: "play", summary: "play at the terminal table: against bots (--bots K) or on the LAN", run: runPlay})
 }
 
-const playUsage = `usage: okey play [--bots K] [--resume] [--preset P[:options]] [--timer S]
+const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
 
 With --bots K you play at once against K bots in this process (each a full
@@ -40,6 +40,8 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 --resume continues the last one against bots (--bots K offers it first).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
+--level picks how well the bots play: easy (random moves), normal (greedy),
+hard (expert, the default); --strategy names a strategy instead (not both).
 
 `
 
@@ -52,7 +54,8 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	players := fs.Int("players", 0, "seats at the table (default: bots+1)")
 	name := fs.String("name", defaultName(), "your name at the table")
 	data := fs.String("data", "", "data directory: identity, matches, log (default: the user's config directory)")
-	strategy := fs.String("strategy", "greedy", "the bots' strategy ("+strings.Join(bot.Names(), ", ")+")")
+	level := fs.String("level", "", "how well the bots play: "+strings.Join(bot.LevelNames(), ", ")+" (default "+bot.DefaultLevel+")")
+	strategy := fs.String("strategy", "", "the bots' strategy by name ("+strings.Join(bot.Names(), ", ")+"), instead of --level")
 	pace := fs.Duration("pace", 400*time.Millisecond, "how long a bot waits before it moves")
 	noMouse := fs.Bool("no-mouse", false, "no mouse input")
 	noMDNS := fs.Bool("no-mdns", false, "LAN: no mDNS discovery (use --peer)")
@@ -93,10 +96,13 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: --name: %v\n", err)
 		return 2
 	}
-	if _, err := bot.New(*strategy, 0); err != nil {
-		fmt.Fprintf(stderr, "okey: --strategy: %v\n", err)
+	def, _ := bot.StrategyFor(bot.DefaultLevel)
+	chosen, err := bot.ChooseStrategy(*level, *strategy, def)
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: --level/--strategy: %v\n", err)
 		return 2
 	}
+	*strategy = chosen
 	if *resume {
 		return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse, resume: true}, stdout, stderr)
 	}
