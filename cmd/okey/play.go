@@ -559,7 +559,7 @@ func (l *lanLobby) resumeBots(id string) {
 		go func() {
 			defer l.bots.Done()
 			defer l.releaseBot(name)
-			if err := l.runBot(name, id, true); err != nil && l.ctx.Err() == nil {
+			if err := l.runBot(name, id, l.strategy, true); err != nil && l.ctx.Err() == nil {
 				l.log.Warn("bot", "name", name, "err", err)
 			}
 		}()
@@ -585,10 +585,16 @@ func (l *lanLobby) Tables() []ui.LobbyTable {
 	return out
 }
 
-func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int) (string, error) {
+func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
 	preset, opts, err := lan.SplitRuleset(ruleset)
 	if err != nil {
 		return "", err
+	}
+	strategy := l.strategy
+	if level != "" {
+		if strategy, err = bot.StrategyFor(level); err != nil {
+			return "", err
+		}
 	}
 	a, err := l.c.Lobby().Create(preset, opts, players)
 	if err != nil {
@@ -600,7 +606,7 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 		go func() {
 			defer l.bots.Done()
 			defer l.releaseBot(name)
-			if err := l.runBot(name, a.Table, false); err != nil && l.ctx.Err() == nil {
+			if err := l.runBot(name, a.Table, strategy, false); err != nil && l.ctx.Err() == nil {
 				l.log.Warn("bot", "name", name, "err", err)
 			}
 		}()
@@ -611,7 +617,7 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 // runBot seats the bot name (its identity in DATA/bots/name) at table id
 // over the loopback and plays its match; with resume, it continues the
 // match it left there.
-func (l *lanLobby) runBot(name, id string, resume bool) error {
+func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
 		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
 		Log: l.log.With("bot", name)})
@@ -637,7 +643,7 @@ func (l *lanLobby) runBot(name, id string, resume bool) error {
 	} else if a, err = bc.FindSeat(l.ctx, lan.SeatOptions{Join: id}); err != nil {
 		return err
 	}
-	mover, err := bot.New(l.strategy, uint64(time.Now().UnixNano()))
+	mover, err := bot.New(strategy, uint64(time.Now().UnixNano()))
 	if err != nil {
 		return err
 	}
