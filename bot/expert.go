@@ -63,10 +63,11 @@ type tuning struct {
 	// value) are played out samples times over horizon draws.
 	samples, top, horizon int
 	window, mcDanger      float64
+	drawNow               float64 // weight of this turn's draw against a take
 }
 
 var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 0.5, live: true,
-	samples: 0, top: 3, horizon: 8, window: 1, mcDanger: 0.5}
+	samples: 0, top: 3, horizon: 8, window: 1, mcDanger: 0.5, drawNow: 1}
 
 // NewExpert returns the expert strategy.
 func NewExpert(seed uint64) *Expert {
@@ -158,7 +159,9 @@ func (e *Expert) adviseDraw(p *position, k *knowledge) Advice {
 	var dc Choice
 	if p.stock > 0 {
 		hv := ev.value(hand, draws)
-		drawVal = hv.value
+		// Drawing also gives this turn's chance of an out (taking uses the
+		// turn's draw up).
+		drawVal = hv.value + e.t.drawNow*float64(hv.outs)/float64(max(1, k.unseen))
 		dc = Choice{Kind: engine.ActDraw, Face: engine.NoFace, Value: drawVal, Dist: hv.dist, Outs: hv.outs, Slot: engine.NoSlot}
 		dc.Reason = fmt.Sprintf("draw: %s", hv.describe())
 	} else {
@@ -196,6 +199,10 @@ func (e *Expert) adviseDraw(p *position, k *knowledge) Advice {
 		take = false
 		tc.Value = math.Inf(-1)
 		tc.Reason = fmt.Sprintf("take %v: it does not win, and the stock is empty", p.top)
+	case !relevant(p.okey, hand, p.top):
+		take = false
+		tc.Value = math.Inf(-1)
+		tc.Reason = fmt.Sprintf("take %v: it goes with none of your tiles", p.top)
 	default:
 		cs := e.rankDiscards(p, k, plus, draws-1)
 		best := cs[0]
@@ -244,11 +251,12 @@ func (e *Expert) rankDiscards(p *position, k *knowledge, hand []engine.Face, dra
 			ch.Slot = s
 		}
 		ch.Danger = e.FeedWeight * k.danger(p, c.f)
-		if c.est > minEst+1 {
-			// Far worse than the best: not worth the outs count.
+		if c.est > minEst {
+			// Farther than the best: the outs (worth less than a tile of
+			// distance) cannot make up for it; only the danger counts.
 			ch.Dist = c.est
-			ch.Value = -1e9 + float64(-c.est)
-			ch.Reason = fmt.Sprintf("discard %v: leaves you %d from a win", c.f, c.est)
+			ch.Value = -float64(c.est) - ch.Danger
+			ch.Reason = fmt.Sprintf("discard %v: leaves you %s", c.f, awayText(c.est))
 			out = append(out, ch)
 			continue
 		}
@@ -365,6 +373,31 @@ func rollout(okey engine.Face, hand []engine.Face, seq []engine.Face, winLen int
 	return 0
 }
 
+func awayText(d int) string {
+	if d == 1 {
+		return "1 tile from a win"
+	}
+	return fmt.Sprintf("%d tiles from a win", d)
+}
+
+// relevant reports whether tile f can help hand at all: an okey, or a tile
+// equal or linked to one of hand's tiles (false jokers as the okey's face).
+func relevant(okey engine.Face, hand []engine.Face, f engine.Face) bool {
+	if f == okey {
+		return true
+	}
+	a := plain(okey, f)
+	for _, g := range hand {
+		if g == okey {
+			continue
+		}
+		if b := plain(okey, g); b == a || linked(a, b) {
+			return true
+		}
+	}
+	return false
+}
+
 // knowledge is what the seat has seen.
 type knowledge struct {
 	seen    [engine.NumFaces]int // copies of each face seen
@@ -374,10 +407,11 @@ type knowledge struct {
 	took    []engine.Face         // faces the next player took from a pile
 	passed  [engine.NumFaces]bool // faces the next player let pass or threw
 	turns   int
+	memo    map[handKey]int // evaluator.est's results for this position
 }
 
 func know(p *position) *knowledge {
-	k := &knowledge{players: len(p.h.Order()), turns: p.h.Turns()}
+	k := &knowledge{players: len(p.h.Order()), turns: p.h.Turns(), memo: map[handKey]int{}}
 	for s := 0; s < engine.DeckSize; s++ {
 		if f := p.v.Face(p.h, engine.Slot(s)); f.Valid() {
 			k.seen[f]++
@@ -583,11 +617,32 @@ func (ev *evaluator) value(hand []engine.Face, draws int) handValue {
 // when a tile that completes it is still live, and a single waits for its
 // twin in seven pairs only when the twin is live.
 func (ev *evaluator) est(hand []engine.Face) int {
+	if len(hand) > len(handKey{}) {
+		return ev.estNoMemo(hand)
+	}
+	var key handKey
+	for i := range key {
+		key[i] = 0xFF
+	}
+	copy(key[:], hand)
+	slices.Sort(key[:len(hand)])
+	if d, ok := ev.k.memo[key]; ok {
+		return d
+	}
+	d := ev.estNoMemo(hand)
+	ev.k.memo[key] = d
+	return d
+}
+
+func (ev *evaluator) estNoMemo(hand []engine.Face) int {
 	if !ev.t.live {
 		return estimate(ev.p.okey, hand, ev.p.winLen)
 	}
 	return liveEstimate(ev.p.okey, hand, ev.p.winLen, &ev.k.seen)
 }
+
+// handKey is a hand's faces sorted, padded with NoFace: the memo's key.
+type handKey [engine.WinSize + 1]engine.Face
 
 // drawFactor: a turn offers the draw and, sometimes, a useful discard.
 const drawFactor = 1.3
