@@ -3,7 +3,6 @@ package bot
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -59,15 +58,11 @@ type tuning struct {
 	chanceW float64 // weight of the chance of a win against the distance
 	outsW   float64 // weight of the share of live outs
 	live    bool    // count partial groups only when they can still complete
-	// The determinisation: the top candidates (within window of the best
-	// value) are played out samples times over horizon draws.
-	samples, top, horizon int
-	window, mcDanger      float64
-	drawNow               float64 // weight of this turn's draw against a take
+	drawNow float64 // weight of this turn's draw against a take
+	exact   bool    // 14-tile hands: the engine's exact distance
 }
 
-var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 0.5, live: true,
-	samples: 0, top: 3, horizon: 8, window: 1, mcDanger: 0.5, drawNow: 1}
+var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 0.5, live: true, drawNow: 1, exact: true}
 
 // NewExpert returns the expert strategy.
 func NewExpert(seed uint64) *Expert {
@@ -239,9 +234,22 @@ func (e *Expert) rankDiscards(p *position, k *knowledge, hand []engine.Face, dra
 		if f == p.okey {
 			continue
 		}
-		c := cand{f, estimate(p.okey, without(hand, f), p.winLen)}
+		c := cand{f, ev.est(without(hand, f))}
 		cands = append(cands, c)
 		minEst = min(minEst, c.est)
+	}
+	if p.winLen == engine.WinSize && minEst <= nearEstimate {
+		// Near a win the estimate can be off by one: the exact distances.
+		if best, dist := engine.BestDiscards(p.okey, hand); dist >= 0 {
+			for i := range cands {
+				if containsFace(best, cands[i].f) {
+					cands[i].est = dist
+				} else {
+					cands[i].est = max(cands[i].est, dist+1)
+				}
+			}
+			minEst = dist
+		}
 	}
 	var out []Choice
 	for _, c := range cands {
@@ -280,97 +288,7 @@ func (e *Expert) rankDiscards(p *position, k *knowledge, hand []engine.Face, dra
 		}
 		return int(a.Face) - int(b.Face)
 	})
-	if e.t.samples > 0 && e.t.top > 1 {
-		e.refine(p, k, hand, out, draws)
-	}
 	return out
-}
-
-// refine re-ranks the best few discards by determinisation: it deals the
-// seat's next draws from the unseen tiles (every unseen tile equally
-// likely), the same e.t.samples sequences for every candidate, plays them
-// out with the distance-first discard, and scores a win (sooner is better)
-// or the distance left. The sequences come from the seed and the position,
-// so the choice is the same on every run and machine load.
-func (e *Expert) refine(p *position, k *knowledge, hand []engine.Face, out []Choice, draws int) {
-	n := 0
-	for n < len(out) && n < e.t.top && out[n].Value > out[0].Value-e.t.window {
-		n++
-	}
-	if n < 2 {
-		return
-	}
-	horizon := min(draws, e.t.horizon)
-	if horizon < 1 {
-		return
-	}
-	var pool []engine.Face
-	for f := engine.Face(0); f < engine.NumFaces; f++ {
-		for c := 0; c < k.live(f); c++ {
-			pool = append(pool, f)
-		}
-	}
-	if len(pool) < horizon {
-		return
-	}
-	h := e.seed ^ uint64(p.h.Turns())<<32 ^ uint64(p.stock)<<40
-	for _, f := range hand {
-		h = h*0x100000001b3 ^ uint64(f)
-	}
-	rng := rand.New(rand.NewPCG(h, 0x726f6c6c))
-	seqs := make([][]engine.Face, e.t.samples)
-	for i := range seqs {
-		for j := 0; j < horizon; j++ {
-			r := j + rng.IntN(len(pool)-j)
-			pool[j], pool[r] = pool[r], pool[j]
-		}
-		seqs[i] = append([]engine.Face(nil), pool[:horizon]...)
-	}
-	for i := 0; i < n; i++ {
-		keep := without(hand, out[i].Face)
-		score := 0.0
-		for _, seq := range seqs {
-			score += rollout(p.okey, keep, seq, p.winLen)
-		}
-		out[i].Value = 10 + score/float64(len(seqs)) + 0.01*out[i].Value - out[i].Danger*e.t.mcDanger
-	}
-	slices.SortStableFunc(out[:n], func(a, b Choice) int {
-		switch {
-		case a.Value > b.Value:
-			return -1
-		case a.Value < b.Value:
-			return 1
-		}
-		return int(a.Face) - int(b.Face)
-	})
-}
-
-// rollout plays hand (winLen tiles) with the draws seq, discarding by the
-// least estimate (never an okey), and scores 1 plus a bonus for each draw
-// left at a win, or minus a tenth of the distance left.
-func rollout(okey engine.Face, hand []engine.Face, seq []engine.Face, winLen int) float64 {
-	cur := append(make([]engine.Face, 0, winLen+1), hand...)
-	for t, y := range seq {
-		cur = append(cur, y)
-		bestE, bestF := winLen+2, engine.NoFace
-		for _, f := range distinct(cur) {
-			if f == okey {
-				continue
-			}
-			e := estimate(okey, without(cur, f), winLen)
-			if e < bestE {
-				bestE, bestF = e, f
-			}
-		}
-		cur = without(cur, bestF)
-		if bestE == 0 {
-			return 1 + 0.1*float64(len(seq)-t-1)
-		}
-		if t == len(seq)-1 {
-			return -0.1 * float64(bestE)
-		}
-	}
-	return 0
 }
 
 func awayText(d int) string {
@@ -528,9 +446,6 @@ func (ev *evaluator) value(hand []engine.Face, draws int) handValue {
 		return hv
 	}
 	d := ev.est(hand)
-	if winLen == engine.WinSize && d <= nearEstimate && d > 1 {
-		d = engine.Distance(okey, hand)
-	}
 	if d <= 1 {
 		d = 1
 	}
@@ -635,6 +550,9 @@ func (ev *evaluator) est(hand []engine.Face) int {
 }
 
 func (ev *evaluator) estNoMemo(hand []engine.Face) int {
+	if ev.t.exact && len(hand) == engine.WinSize && ev.p.winLen == engine.WinSize {
+		return engine.Distance(ev.p.okey, hand)
+	}
 	if !ev.t.live {
 		return estimate(ev.p.okey, hand, ev.p.winLen)
 	}
