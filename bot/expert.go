@@ -9,40 +9,47 @@ import (
 	"github.com/okey-game/okey/engine"
 )
 
-// Expert plays by the expected value of its hand, from its own view only.
+// Expert plays from its own view only (the public engine.Hand and the
+// seat's engine.View: it never sees another seat's faces).
 //
 // What it knows (see knowledge): every face it has seen (its rack, every
 // discard, the indicator, shown tiles, tiles others took from a pile) and so
-// the live copies of each face still unseen; the turns left (stock size /
-// players); what each other seat took from the discards and what it let
-// pass or threw.
+// the live copies of each face still unseen; its draws left (stock size /
+// players); what the next player took from the piles and what it let pass
+// or threw.
 //
 // How it values a hand of winLen tiles kept after a discard (see value):
-// the distance d to a win (this package's estimate; exact wins when one
-// tile away), the outs (the live tiles, counted by copy, that bring the hand
-// closer), and so the chance of reaching a win in the draws left: the
-// chance that at least d of the draws left are outs, when every unseen tile
-// is equally likely to come (the exact expectation over all the ways the
-// unseen tiles can lie, not a sample of them: no randomness and no clock).
-// That chance times what a win pays under the ruleset (seven pairs pay
-// more) is the hand's value.
+// first the distance to a win (14-tile hands: the engine's exact distance;
+// german's 13: this package's estimate, where a partial group counts only
+// while a tile that completes it is live); then the outs: the live tiles,
+// counted by copy, that bring the hand a tile closer (exact wins when one
+// tile away). The outs are the expectation of the next draw over every way
+// the unseen tiles can lie (each unseen tile equally likely), computed
+// exactly rather than sampled: no randomness and no clock, so a move does
+// not depend on the machine's load. Seven pairs, where the ruleset pays
+// more for them, weigh by what they pay. (A determinisation that played
+// out a fixed number of sampled draw sequences for the best candidates was
+// tried and measured weaker in the arena; the chance of a win in the draws
+// left, from a binomial over the outs, is kept with weight zero for the
+// same reason.)
 //
 // How it moves:
 //   - gösterme whenever it may;
-//   - it declares a win when it holds one (the one that pays most), waiting
-//     for an okey finish only under greedy's cautious okey wait;
+//   - it declares a win when it holds one (the one that pays most: okey
+//     discard, seven pairs, one colour); it does not wait for an okey
+//     finish (a win now beats a chance of a double later);
 //   - before drawing it takes the previous discard when the best hand with
-//     it, with one draw fewer, is worth more than its hand now with the draw;
+//     it is worth more than its hand now plus this turn's chance to draw an
+//     out (in effect: when taking brings it closer, or completes the hand);
 //   - it discards the tile that leaves the most valuable hand, less the
 //     danger of feeding the next player (a tile linked to what that player
-//     took from the piles is dangerous, one it let pass or threw is safe);
-//     the next player is always an opponent (partners sit across), so in a
-//     partnership game the same rule blocks the other team, and the team's
-//     score is what the value counts. It never throws an okey except as a
-//     winning final discard.
+//     took from the piles is dangerous, one it let pass or threw is safe).
+//     The next player is always an opponent (partners sit across), so in a
+//     partnership game the same rule blocks the other team. It never throws
+//     an okey except as a winning final discard.
 //
-// The seed breaks no ties today (ties go to the lowest face): the expert is
-// deterministic for any seed; the seed is kept for a sampled variant.
+// The seed is kept for sampled variants; the expert is deterministic for
+// any seed (ties go to the lowest face).
 type Expert struct {
 	seed uint64
 	g    *Greedy // the okey wait
