@@ -69,14 +69,14 @@ type tuning struct {
 	exact   bool    // 14-tile hands: the engine's exact distance
 }
 
-var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 0.5, live: true, drawNow: 1, exact: true}
+var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true}
 
 // NewExpert returns the expert strategy.
 func NewExpert(seed uint64) *Expert {
 	return &Expert{seed: seed, g: NewGreedy(), FeedWeight: defaultFeedWeight, t: defaultTuning}
 }
 
-const defaultFeedWeight = 1.0
+const defaultFeedWeight = 0.3
 
 // Name returns "expert".
 func (e *Expert) Name() string { return "expert" }
