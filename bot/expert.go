@@ -337,8 +337,18 @@ type knowledge struct {
 
 func know(p *position) *knowledge {
 	k := &knowledge{players: len(p.h.Order()), turns: p.h.Turns(), memo: map[handKey]int{}}
+	// Only the public faces and the seat's own rack count: a view that
+	// knows more (a test's all-knowing one) changes nothing.
+	var own [engine.DeckSize]bool
+	for _, s := range p.slots {
+		own[s] = true
+	}
 	for s := 0; s < engine.DeckSize; s++ {
-		if f := p.v.Face(p.h, engine.Slot(s)); f.Valid() {
+		f := p.h.PublicFace(engine.Slot(s))
+		if !f.Valid() && own[s] {
+			f = p.v.Face(p.h, engine.Slot(s))
+		}
+		if f.Valid() {
 			k.seen[f]++
 		} else {
 			k.unseen++
