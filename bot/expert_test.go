@@ -138,8 +138,8 @@ func TestExpertSeesOnlyItsView(t *testing.T) {
 
 // TestExpertDeterministic: the same seed and positions give the same moves.
 func TestExpertDeterministic(t *testing.T) {
-	pos := greedyPositions(t, "classic", 2, false)
-	for i := range pos {
+	pos := greedyPositions(t, "classic", 1, false)
+	for i := 0; i < len(pos); i += 3 { // every third: seconds under -race
 		p := &pos[i]
 		a1, err1 := NewExpert(3).Advise(&p.h, &p.v)
 		a2, err2 := NewExpert(3).Advise(&p.h, &p.v)
