@@ -1,7 +1,9 @@
 package bot
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/okey-game/okey/engine"
 )
@@ -65,3 +67,33 @@ func BenchmarkGreedyMoveGerman(b *testing.B) {
 		}
 	}
 }
+
+// benchExpert times the expert's move in the positions greedy met in whole
+// hands of the preset and reports the 95th percentile (ms) beside the mean:
+// the bound is 50 ms at p95 on one core (run with -cpu 1).
+func benchExpert(b *testing.B, preset string) {
+	pos := greedyPositions(b, preset, 8, false)
+	times := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := &pos[i%len(pos)]
+		t0 := time.Now()
+		if _, err := NewExpert(1).Move(&p.h, &p.v); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)*95/100])/1e6, "p95-ms")
+	b.ReportMetric(float64(times[len(times)-1])/1e6, "max-ms")
+}
+
+// BenchmarkExpertMove: classic, before and after the draw.
+func BenchmarkExpertMove(b *testing.B) { benchExpert(b, "classic") }
+
+// BenchmarkExpertMoveGerman: 13-tile hands.
+func BenchmarkExpertMoveGerman(b *testing.B) { benchExpert(b, "german") }
+
+// BenchmarkExpertMoveTurkish: turkish-rummy.
+func BenchmarkExpertMoveTurkish(b *testing.B) { benchExpert(b, "turkish-rummy") }

@@ -41,6 +41,7 @@ var registry = []struct {
 }{
 	{"random", func(seed uint64) Strategy { return NewRandom(seed) }},
 	{"greedy", func(seed uint64) Strategy { return NewGreedy() }},
+	{"expert", func(seed uint64) Strategy { return NewExpert(seed) }},
 }
 
 // Names returns the strategy names New accepts, in a fixed order.

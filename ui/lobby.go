@@ -48,8 +48,9 @@ type Lobby interface {
 	// lobby offers to resume them. It may read the disk.
 	Unfinished() []LobbyTable
 	Changes() <-chan struct{}
-	// Create opens a table and starts bots bots that take seats at it.
-	Create(ctx context.Context, ruleset string, players, bots int) (string, error)
+	// Create opens a table and starts bots bots that take seats at it,
+	// playing at level (easy, normal or hard).
+	Create(ctx context.Context, ruleset string, players, bots int, level string) (string, error)
 	Join(ctx context.Context, id string) error
 	Leave(ctx context.Context, id string) error
 	SetReady(ctx context.Context, id string, ready bool) error
@@ -76,18 +77,25 @@ type LobbyView struct {
 }
 
 type createForm struct {
-	field   int // 0 preset, 1 options, 2 players, 3 bots, 4 timer
+	field   int // 0 preset, 1 options, 2 players, 3 bots, 4 timer, 5 level
 	preset  int
 	options string
 	players int
 	bots    int
 	timer   int // index in timerChoices
+	level   int // index in levelChoices
 }
+
+// levelChoices are the bots' levels the create form offers (bot.Levels).
+var levelChoices = []string{"easy", "normal", "hard"}
+
+// defaultLevel is the create form's level at first: hard.
+const defaultLevel = 2
 
 // timerChoices are the create form's turn timers in seconds (0: none).
 var timerChoices = []int{0, 15, 30, 45, 60, 90, 120, 180, 300}
 
-const formFields = 5
+const formFields = 6
 
 // SetDefaultTimer sets the turn timer the create form starts with (okey
 // play --timer).
@@ -203,7 +211,7 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	case ev.Key() == tcell.KeyDown:
 		l.cursor = min(l.cursor+1, max(len(l.unfin)+len(l.tables)-1, 0))
 	case ev.Rune() == 'c':
-		f := &createForm{players: 4, bots: 3}
+		f := &createForm{players: 4, bots: 3, level: defaultLevel}
 		for i, s := range timerChoices {
 			if s == l.timer {
 				f.timer = i
@@ -278,10 +286,10 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			l.msg, l.bad = strings.TrimPrefix(err.Error(), "engine: "), true
 			return
 		}
-		players, bots := f.players, f.bots
+		players, bots, level := f.players, f.bots, levelChoices[f.level]
 		l.form = nil
 		l.do("creating a table", func(ctx context.Context) error {
-			_, err := l.b.Create(ctx, r.String(), players, bots)
+			_, err := l.b.Create(ctx, r.String(), players, bots, level)
 			return err
 		})
 		return
@@ -299,6 +307,8 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			f.bots = min(max(f.bots+d, 0), 3)
 		case 4:
 			f.timer = min(max(f.timer+d, 0), len(timerChoices)-1)
+		case 5:
+			f.level = min(max(f.level+d, 0), len(levelChoices)-1)
 		}
 		f.bots = min(f.bots, f.players-1)
 		return
@@ -404,6 +414,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			fmt.Sprintf("players  < %d >", f.players),
 			fmt.Sprintf("bots     < %d >  (fill seats with bots on this computer)", f.bots),
 			"timer    < " + timerText(timerChoices[f.timer]) + " >  (each turn; then the program moves)",
+			"level    < " + levelChoices[f.level] + " >  (how well the bots play)",
 		}
 		for i, s := range fields {
 			st := ost

@@ -37,8 +37,8 @@ func (f *fakeLobby) call(s string) {
 	f.calls = append(f.calls, s)
 	f.mu.Unlock()
 }
-func (f *fakeLobby) Create(_ context.Context, rs string, players, bots int) (string, error) {
-	f.call("create " + rs + " " + string(rune('0'+players)) + " " + string(rune('0'+bots)))
+func (f *fakeLobby) Create(_ context.Context, rs string, players, bots int, level string) (string, error) {
+	f.call("create " + rs + " " + string(rune('0'+players)) + " " + string(rune('0'+bots)) + " " + level)
 	return "t2", nil
 }
 func (f *fakeLobby) Join(_ context.Context, id string) error  { f.call("join " + id); return nil }
@@ -103,8 +103,13 @@ func TestLobby(t *testing.T) {
 	}
 	key(tcell.KeyTab, 0)
 	key(tcell.KeyLeft, 0) // 4 -> 3 players, so at most 2 bots (of 3)
+	key(tcell.KeyTab, 0)
+	key(tcell.KeyTab, 0)
+	key(tcell.KeyTab, 0) // bots, timer, level: hard -> normal
+	waitScreen(t, g, scr, 5*time.Second, "the level field", func(s string) bool { return strings.Contains(s, "level    < hard >") })
+	key(tcell.KeyLeft, 0)
 	key(tcell.KeyEnter, 0)
-	waitCalls("create german:rounds=2 3 2")
+	waitCalls("create german:rounds=2 3 2 normal")
 	// Its result shows (and would overwrite a later message).
 	waitScreen(t, g, scr, 5*time.Second, "the creation", func(s string) bool { return strings.Contains(s, "creating a table: done") })
 	// A bad option is refused in the form.

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/okey-game/okey/bot"
 	"slices"
 	"strings"
 	"time"
@@ -261,21 +262,25 @@ func (t *TableView) autoMove() {
 	pick := engine.NoSlot
 	win := false
 	if !slices.Contains(faces, engine.NoFace) {
-		want := engine.NoFace
-		if wins := engine.WinningDiscards(h.Okey(), faces); len(wins) > 0 {
-			want, win = wins[0], true
-		} else if best, d := engine.BestDiscards(h.Okey(), faces); d >= 0 && len(best) > 0 {
-			want = best[0]
-			// Of equal tiles, the one just drawn.
-			for _, sl := range slots {
-				if t.isFresh(sl) && slices.Contains(best, t.face(sl)) {
-					want = t.face(sl)
+		// The hint's move: the expert's discard or win.
+		v := t.snap.View
+		if adv, err := bot.NewExpert(0).Advise(h, &v); err == nil && len(adv.Choices) > 0 {
+			switch c := adv.Choices[0]; c.Kind {
+			case engine.ActWin:
+				if c.Slot == engine.NoSlot { // seven pairs, no final discard
+					t.log = append(t.log, Line{txt("time is up: the program declares your win")})
+					t.send(adv.Action, "time is up: the program declared your seven pairs")
+					return
 				}
-			}
-		}
-		for i, f := range faces {
-			if f == want && (pick == engine.NoSlot || t.isFresh(slots[i])) {
-				pick = slots[i]
+				pick, win = c.Slot, true
+			case engine.ActDiscard:
+				pick = c.Slot
+				// Of equal tiles, the one just drawn.
+				for _, sl := range slots {
+					if t.isFresh(sl) && t.face(sl) == c.Face {
+						pick = sl
+					}
+				}
 			}
 		}
 	}
@@ -545,9 +550,11 @@ func (t *TableView) lift() {
 	t.say("tile picked up: move it with the arrows, put it down with space")
 }
 
-// Hint explains, from the engine's analysis, what to do with the rack: the
-// discard that leaves it closest to a win, and how close; it marks the
-// tiles and moves the cursor to the first.
+// Hint asks the expert bot (bot.Expert, from this seat's view only) what to
+// do: before the draw, take the previous discard or draw; after it, the one
+// tile to discard (the cursor goes to that tile, the only one marked), or
+// the win to declare. The message gives the reason and the next-ranked
+// choices.
 func (t *TableView) Hint() {
 	s := t.snap
 	h := s.HandState()
@@ -555,88 +562,62 @@ func (t *TableView) Hint() {
 		t.refuse("no hand is being played")
 		return
 	}
-	slots, faces := s.View.Rack(h)
+	_, faces := s.View.Rack(h)
 	for _, f := range faces {
 		if f == engine.NoFace {
 			t.refuse("wait until all your tiles are open")
 			return
 		}
 	}
-	okey := h.Okey()
-	t.hint = map[engine.Slot]bool{}
-	mark := func(want []engine.Face) {
-		first := -1
-		for i, f := range faces {
-			for _, w := range want {
-				if f == w {
-					t.hint[slots[i]] = true
-					if p := t.rack.Find(slots[i]); p >= 0 && (first < 0 || p < first) {
-						first = p
-					}
-				}
-			}
-		}
-		if first >= 0 && t.rack.Lifted < 0 {
-			t.rack.Cursor = first
-		}
+	t.hint = nil
+	v := s.View
+	adv, err := bot.NewExpert(0).Advise(h, &v)
+	if err != nil || len(adv.Choices) == 0 {
+		t.refuse("no hint now: it is not your move")
+		return
 	}
-	switch len(faces) {
-	case engine.WinSize + 1:
-		if wins := engine.WinningDiscards(okey, faces); len(wins) > 0 {
-			mark(wins[:1])
-			t.say(fmt.Sprintf("you can win: finish with the %v and declare (w)", wins[0]))
-			return
+	t.say(hintText(adv))
+	if c := adv.Choices[0]; c.Slot != engine.NoSlot && (c.Kind == engine.ActDiscard || c.Kind == engine.ActWin || c.Kind == engine.ActShow) {
+		t.hint = map[engine.Slot]bool{c.Slot: true}
+		if p := t.rack.Find(c.Slot); p >= 0 && t.rack.Lifted < 0 {
+			t.rack.Cursor = p
 		}
-		best, d := engine.BestDiscards(okey, faces)
-		if d < 0 || len(best) == 0 {
-			t.refuse("no hint for this rack")
-			return
-		}
-		mark(best)
-		t.say(fmt.Sprintf("discard %s: then %s (marked: %s)", best[0], away(d), joinFaces(best, " ")))
-	case engine.WinSize:
-		d := engine.Distance(okey, faces)
-		msg := "you are " + away(d)
-		seat, drawn := h.Turn()
-		if seat == s.Seat && !drawn {
-			top := engine.NoFace
-			if from := h.LastDiscard(); from >= 0 {
-				if p := h.Pile(from); len(p) > 0 {
-					top = h.PublicFace(p[len(p)-1])
-				}
-			}
-			if top.Valid() {
-				if _, d2 := engine.BestDiscards(okey, append(append([]engine.Face(nil), faces...), top)); d2 >= 0 && d2 < d {
-					msg += fmt.Sprintf("; take the %v (t): it brings you to %s", top, away(d2))
-				} else {
-					msg += "; draw from the stock (d)"
-				}
-			}
-		}
-		t.hint = nil
-		t.say(msg)
-	default:
-		t.hint = nil
-		t.refuse(fmt.Sprintf("no hint for a rack of %d tiles", len(faces)))
 	}
 }
 
-func away(d int) string {
-	switch d {
-	case 0:
-		return "a winning hand"
-	case 1:
-		return "1 tile from a win"
+// hintText is the hint's line: the advice's reason with the key to press,
+// then up to two next-ranked choices.
+func hintText(adv bot.Advice) string {
+	c := adv.Choices[0]
+	msg := c.Reason
+	switch c.Kind {
+	case engine.ActDraw:
+		msg += " (d)"
+	case engine.ActTake:
+		msg += " (t)"
+	case engine.ActDiscard:
+		msg += " (x)"
+	case engine.ActWin:
+		msg += " (w)"
 	}
-	return fmt.Sprintf("%d tiles from a win", d)
-}
-
-func joinFaces(fs []engine.Face, sep string) string {
-	var s []string
-	for _, f := range fs {
-		s = append(s, f.String())
+	var next []string
+	for _, o := range adv.Choices[1:] {
+		if len(next) == 2 {
+			break
+		}
+		switch o.Kind {
+		case engine.ActDiscard:
+			next = append(next, o.Face.String())
+		case engine.ActTake:
+			next = append(next, "take "+o.Face.String())
+		case engine.ActDraw:
+			next = append(next, "draw")
+		}
 	}
-	return strings.Join(s, sep)
+	if len(next) > 0 {
+		msg += "; next best: " + strings.Join(next, ", ")
+	}
+	return msg
 }
 
 // --- keys ------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/bot"
 	"strings"
 	"testing"
 	"time"
@@ -95,10 +96,13 @@ func TestTurnTimerCountsDownAndDiscardsTheHint(t *testing.T) {
 		t.Fatalf("nothing sent when the time ran out; message %q", hs.view.Message())
 	}
 	h := hs.view.snap.HandState()
-	_, faces := hs.view.snap.View.Rack(h)
-	best, _ := engine.BestDiscards(h.Okey(), faces)
-	if a.Kind != engine.ActDiscard || len(a.Faces) != 1 || a.Faces[0].Face != best[0] {
-		t.Fatalf("sent %+v, want the discard of the hint's %v", a, best[0])
+	v := hs.view.snap.View
+	adv, err := bot.NewExpert(0).Advise(h, &v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := adv.Choices[0].Face; a.Kind != engine.ActDiscard || len(a.Faces) != 1 || a.Faces[0].Face != want {
+		t.Fatalf("sent %+v, want the discard of the hint's %v", a, want)
 	}
 	if !strings.Contains(hs.view.Message(), "time is up") || !strings.Contains(hs.screen(), "time is up: the program discards") {
 		t.Fatalf("the log does not say the program moved:\n%s", hs.screen())

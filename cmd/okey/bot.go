@@ -31,7 +31,7 @@ func init() {
 }
 
 const botUsage = `usage: okey bot [--name N] [--create --players N --preset P | --join TABLE]
-                [--strategy greedy] [--matches M] [--out DIR] [--data DIR]
+                [--strategy greedy | --level easy|normal|hard] [--matches M] [--out DIR] [--data DIR]
                 [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
                 [--withhold D] [--move-withhold D] [-v] [--log FILE]
 
@@ -76,7 +76,8 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	players := fs.Int("players", 4, "seats at a table this bot opens (2-4)")
 	preset := fs.String("preset", "classic", "ruleset of a table this bot opens: preset[:options]")
 	join := fs.String("join", "", "take a seat at the table with this id")
-	strategy := fs.String("strategy", "greedy", "move strategy: "+strings.Join(bot.Names(), ", "))
+	strategy := fs.String("strategy", "", "move strategy: "+strings.Join(bot.Names(), ", ")+" (default greedy)")
+	botLevel := fs.String("level", "", "move strategy by level: "+strings.Join(bot.LevelNames(), ", ")+" (instead of --strategy)")
 	matches := fs.Int("matches", 1, "matches to play before exiting")
 	out := fs.String("out", ".", "directory for the transcripts")
 	data := fs.String("data", "", "data directory: identity, profile, match state (default: the user's config directory)")
@@ -122,9 +123,11 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := rules.CheckPlayers(*players); err != nil {
 		return usageErr("--players: %v", err)
 	}
-	if _, err := bot.New(*strategy, 0); err != nil {
-		return usageErr("--strategy: %v", err)
+	chosen, err := bot.ChooseStrategy(*botLevel, *strategy, "greedy")
+	if err != nil {
+		return usageErr("--level/--strategy: %v", err)
 	}
+	*strategy = chosen
 	if *matches < 1 {
 		return usageErr("--matches must be at least 1")
 	}

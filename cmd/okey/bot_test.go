@@ -22,6 +22,8 @@ func TestBotUsageErrors(t *testing.T) {
 		"bad preset":       {"--preset", "poker"},
 		"bad players":      {"--players", "7"},
 		"bad strategy":     {"--strategy", "oracle"},
+		"bad level":        {"--level", "oracle"},
+		"level+strategy":   {"--level", "easy", "--strategy", "greedy"},
 		"bad matches":      {"--matches", "0"},
 		"bad peer":         {"--peer", "/ip4/127.0.0.1/tcp/1"},
 		"bad listen":       {"--listen", "nonsense"},

@@ -33,7 +33,7 @@ func init() {
 // screen draws melds (the table protocol plays it: okey sim).
 var errNot101 = errors.New("Okey 101 is not yet playable at the terminal table; try okey sim --preset 101")
 
-const playUsage = `usage: okey play [--bots K] [--resume] [--preset P[:options]] [--timer S]
+const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
 
 With --bots K you play at once against K bots in this process (each a full
@@ -44,6 +44,8 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 --resume continues the last one against bots (--bots K offers it first).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
+--level picks how well the bots play: easy (random moves), normal (greedy),
+hard (expert, the default); --strategy names a strategy instead (not both).
 
 `
 
@@ -56,7 +58,8 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	players := fs.Int("players", 0, "seats at the table (default: bots+1)")
 	name := fs.String("name", defaultName(), "your name at the table")
 	data := fs.String("data", "", "data directory: identity, matches, log (default: the user's config directory)")
-	strategy := fs.String("strategy", "greedy", "the bots' strategy ("+strings.Join(bot.Names(), ", ")+")")
+	level := fs.String("level", "", "how well the bots play: "+strings.Join(bot.LevelNames(), ", ")+" (default "+bot.DefaultLevel+")")
+	strategy := fs.String("strategy", "", "the bots' strategy by name ("+strings.Join(bot.Names(), ", ")+"), instead of --level")
 	pace := fs.Duration("pace", 400*time.Millisecond, "how long a bot waits before it moves")
 	noMouse := fs.Bool("no-mouse", false, "no mouse input")
 	noMDNS := fs.Bool("no-mdns", false, "LAN: no mDNS discovery (use --peer)")
@@ -101,10 +104,13 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: --name: %s\n", ui.Plain(err))
 		return 2
 	}
-	if _, err := bot.New(*strategy, 0); err != nil {
-		fmt.Fprintf(stderr, "okey: --strategy: %s\n", ui.Plain(err))
+	def, _ := bot.StrategyFor(bot.DefaultLevel)
+	chosen, err := bot.ChooseStrategy(*level, *strategy, def)
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: --level/--strategy: %s\n", ui.Plain(err))
 		return 2
 	}
+	*strategy = chosen
 	if *resume {
 		return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse, resume: true}, stdout, stderr)
 	}
@@ -556,7 +562,7 @@ func (l *lanLobby) resumeBots(id string) {
 		go func() {
 			defer l.bots.Done()
 			defer l.releaseBot(name)
-			if err := l.runBot(name, id, true); err != nil && l.ctx.Err() == nil {
+			if err := l.runBot(name, id, l.strategy, true); err != nil && l.ctx.Err() == nil {
 				l.log.Warn("bot", "name", name, "err", err)
 			}
 		}()
@@ -582,13 +588,19 @@ func (l *lanLobby) Tables() []ui.LobbyTable {
 	return out
 }
 
-func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int) (string, error) {
+func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
 	preset, opts, err := lan.SplitRuleset(ruleset)
 	if err != nil {
 		return "", err
 	}
 	if preset == engine.Preset101 {
 		return "", errNot101
+	}
+	strategy := l.strategy
+	if level != "" {
+		if strategy, err = bot.StrategyFor(level); err != nil {
+			return "", err
+		}
 	}
 	a, err := l.c.Lobby().Create(preset, opts, players)
 	if err != nil {
@@ -600,7 +612,7 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 		go func() {
 			defer l.bots.Done()
 			defer l.releaseBot(name)
-			if err := l.runBot(name, a.Table, false); err != nil && l.ctx.Err() == nil {
+			if err := l.runBot(name, a.Table, strategy, false); err != nil && l.ctx.Err() == nil {
 				l.log.Warn("bot", "name", name, "err", err)
 			}
 		}()
@@ -611,7 +623,7 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 // runBot seats the bot name (its identity in DATA/bots/name) at table id
 // over the loopback and plays its match; with resume, it continues the
 // match it left there.
-func (l *lanLobby) runBot(name, id string, resume bool) error {
+func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
 		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
 		Log: l.log.With("bot", name)})
@@ -637,7 +649,7 @@ func (l *lanLobby) runBot(name, id string, resume bool) error {
 	} else if a, err = bc.FindSeat(l.ctx, lan.SeatOptions{Join: id}); err != nil {
 		return err
 	}
-	mover, err := bot.New(l.strategy, uint64(time.Now().UnixNano()))
+	mover, err := bot.New(strategy, uint64(time.Now().UnixNano()))
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,8 @@ func TestPlayAndReplayBadInput(t *testing.T) {
 		{[]string{"play", "--bots", "3", "--players", "2"}, "does not match"},
 		{[]string{"play", "--bots", "1", "--preset", "nope"}, "unknown preset"},
 		{[]string{"play", "--bots", "1", "--strategy", "nope"}, "unknown strategy"},
+		{[]string{"play", "--bots", "1", "--level", "grandmaster"}, "unknown level"},
+		{[]string{"play", "--bots", "1", "--level", "hard", "--strategy", "greedy"}, "not both"},
 		{[]string{"play", "extra"}, "takes no arguments"},
 		{[]string{"play", "--bots", "1", "--timer", "3"}, "--timer 3: want 5 to 600 seconds"},
 		{[]string{"play", "--bots", "1", "--preset", "classic:timer=30", "--timer", "20"}, "set the turn timer once"},

@@ -1,0 +1,5 @@
+//go:build !race
+
+package bot
+
+const raceOn = false

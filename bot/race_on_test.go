@@ -1,0 +1,6 @@
+//go:build race
+
+package bot
+
+// raceOn: the race detector slows the expert about tenfold.
+const raceOn = true
