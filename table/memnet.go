@@ -101,23 +101,28 @@ func (t *memTransport) Broadcast(ctx context.Context, data []byte) error {
 		return err
 	}
 	for _, id := range n.sortedIDs() {
-		r := n.members[id]
-		if id == t.id || r.closed {
-			continue
-		}
-		p := Packet{From: t.id, Data: append([]byte(nil), data...)}
-		if n.chance(n.faults.Drop) {
-			continue
-		}
-		copies := 1
-		if n.chance(n.faults.Dup) {
-			copies = 2
-		}
-		for c := 0; c < copies; c++ {
-			r.enqueueLocked(p, n.chance(n.faults.Reorder))
+		if id != t.id {
+			t.deliverLocked(n.members[id], data)
 		}
 	}
 	return nil
+}
+
+// deliverLocked hands data to member r through the fault model: lost,
+// duplicated or held back behind the next message.
+func (t *memTransport) deliverLocked(r *memTransport, data []byte) {
+	n := t.net
+	if r == nil || r.closed || n.chance(n.faults.Drop) {
+		return
+	}
+	p := Packet{From: t.id, Data: append([]byte(nil), data...)}
+	copies := 1
+	if n.chance(n.faults.Dup) {
+		copies = 2
+	}
+	for c := 0; c < copies; c++ {
+		r.enqueueLocked(p, n.chance(n.faults.Reorder))
+	}
 }
 
 // SendTo sends data to one member only, through the fault model (a
@@ -132,11 +137,7 @@ func (t *memTransport) SendTo(ctx context.Context, peer PeerID, data []byte) err
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r := n.members[peer]
-	if r == nil || r.closed || n.chance(n.faults.Drop) {
-		return nil
-	}
-	r.enqueueLocked(Packet{From: t.id, Data: append([]byte(nil), data...)}, false)
+	t.deliverLocked(n.members[peer], data)
 	return nil
 }
 

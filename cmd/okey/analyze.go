@@ -118,6 +118,16 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // analyzeBatch reads "IND: tiles" lines and writes one JSON object a line.
 func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return batchLines(defaultIndicator, stdin, stdout, stderr, func(ind string, tiles []string) (any, error) {
+		return analyzeHand(ind, tiles, false)
+	})
+}
+
+// batchLines runs one analysis per "INDICATOR: TILES" line of stdin (or
+// "TILES" with a default indicator) and writes one JSON object a line: the
+// result, or {"line": N, "error": ...}. Blank lines and # comments are
+// skipped.
+func batchLines(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writer, analyze func(ind string, tiles []string) (any, error)) int {
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 1024*1024)
 	out := bufio.NewWriter(stdout)
@@ -136,8 +146,7 @@ func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Wr
 			err = errors.New(`want "INDICATOR: TILES", no colon in line`)
 		} else {
 			var res any
-			res, err = analyzeHand(strings.TrimSpace(ind), strings.Fields(tiles), false)
-			if err == nil {
+			if res, err = analyze(strings.TrimSpace(ind), strings.Fields(tiles)); err == nil {
 				b, err = json.Marshal(res)
 			}
 		}

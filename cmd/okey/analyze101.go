@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -70,45 +68,9 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 
 // analyzeBatch101 reads "IND: tiles" lines and writes one JSON object a line.
 func analyzeBatch101(rules engine.Ruleset, defaultIndicator, taken string, stdin io.Reader, stdout, stderr io.Writer) int {
-	in := bufio.NewScanner(stdin)
-	in.Buffer(make([]byte, 64*1024), 1024*1024)
-	out := bufio.NewWriter(stdout)
-	for in.Scan() {
-		line := strings.TrimSpace(in.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ind, tiles, found := strings.Cut(line, ":")
-		if !found {
-			ind, tiles = defaultIndicator, line
-		}
-		var b []byte
-		var err error
-		if !found && defaultIndicator == "" {
-			err = errors.New(`want "INDICATOR: TILES", no colon in line`)
-		} else {
-			var res *opening101
-			if res, err = analyze101(rules, strings.TrimSpace(ind), taken, strings.Fields(tiles)); err == nil {
-				b, err = json.Marshal(res)
-			}
-		}
-		if err != nil {
-			b, _ = json.Marshal(struct {
-				Error string `json:"error"`
-			}{err.Error()})
-		}
-		out.Write(b)
-		out.WriteByte('\n')
-	}
-	if err := out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
-		return 2
-	}
-	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: reading input: %v\n", err)
-		return 2
-	}
-	return 0
+	return batchLines(defaultIndicator, stdin, stdout, stderr, func(ind string, tiles []string) (any, error) {
+		return analyze101(rules, ind, taken, tiles)
+	})
 }
 
 // analyze101 parses a rack and finds its best opening.
