@@ -143,15 +143,8 @@ func chooseAction(h *Hand, d *dealer, views []*View, players []player, rng *rand
 		}
 		return Action{Kind: ActDraw, Seat: seat}
 	}
-	if h.rules.PairsNoDiscard {
-		if a, ok := v.WinAction(h, NoSlot); ok {
-			return a
-		}
-	}
-	for _, s := range slots {
-		if a, ok := v.WinAction(h, s); ok {
-			return a
-		}
+	if a, ok := anyWin(h, v, slots); ok {
+		return a
 	}
 	pick := slots[rng.IntN(len(slots))]
 	return Action{Kind: ActDiscard, Seat: seat, Slot: pick, Faces: []SlotFace{{pick, v.Face(h, pick)}}}
@@ -344,4 +337,21 @@ func TestRulesetOptionsRoundTrip(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+}
+
+// anyWin returns a winning action the seat can declare now, if any: seven
+// pairs without a discard where the rules allow it, else a win discarding
+// one of slots.
+func anyWin(h *Hand, v *View, slots []Slot) (Action, bool) {
+	if h.rules.PairsNoDiscard {
+		if a, ok := v.WinAction(h, NoSlot); ok {
+			return a, true
+		}
+	}
+	for _, s := range slots {
+		if a, ok := v.WinAction(h, s); ok {
+			return a, true
+		}
+	}
+	return Action{}, false
 }

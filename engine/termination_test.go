@@ -44,15 +44,8 @@ func greedyAction(h *Hand, d *dealer, v *View, rng *rand.Rand) Action {
 		}
 		return Action{Kind: ActDraw, Seat: seat}
 	}
-	if h.rules.PairsNoDiscard {
-		if a, ok := v.WinAction(h, NoSlot); ok {
-			return a
-		}
-	}
-	for _, s := range slots {
-		if a, ok := v.WinAction(h, s); ok {
-			return a
-		}
+	if a, ok := anyWin(h, v, slots); ok {
+		return a
 	}
 	_, rest := Arrange(h.okey, faces, false)
 	pick, best := -1, 1<<30
