@@ -1,0 +1,96 @@
+// Package i18n is okey's message catalogue: every string the terminal table
+// and the commands show a person, in English and in Turkish.
+//
+// The English text is the key: code writes i18n.T("%d tiles left", n), and
+// the Turkish catalogue (tr.go) maps that key to its translation. A key with
+// no entry prints as English, and a test in this package fails for every key
+// used in ui/ or cmd/ that the Turkish catalogue lacks, so no string can be
+// missing in either language. Machine output (--json), logs and library
+// errors stay English and do not go through T.
+package i18n
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+)
+
+// The languages of the interface.
+var (
+	English = language.English
+	Turkish = language.Turkish
+)
+
+// Langs lists the supported languages, English first.
+var Langs = []language.Tag{English, Turkish}
+
+var cat = func() *catalog.Builder {
+	b := catalog.NewBuilder(catalog.Fallback(English))
+	for k, v := range turkish {
+		if err := b.SetString(Turkish, k, v); err != nil {
+			panic("i18n: bad Turkish entry " + k + ": " + err.Error())
+		}
+	}
+	return b
+}()
+
+var current atomic.Pointer[message.Printer]
+
+func init() { Set(English) }
+
+// Set makes tag the language of T. It is safe to call from any goroutine.
+func Set(tag language.Tag) { current.Store(message.NewPrinter(tag, message.Catalog(cat))) }
+
+// Printer returns a printer for tag, for callers that must not touch the
+// process-wide language (tests, a second view).
+func Printer(tag language.Tag) *message.Printer {
+	return message.NewPrinter(tag, message.Catalog(cat))
+}
+
+// T formats key (an English fmt format) in the current language.
+func T(key string, args ...any) string { return current.Load().Sprintf(key, args...) }
+
+// Parse reads a language name as given to --lang or found in LANG:
+// "en", "tr", "tr_TR.UTF-8", "en_US", "C", "POSIX".
+func Parse(s string) (language.Tag, error) {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, ".@"); i >= 0 {
+		s = s[:i]
+	}
+	switch strings.ToLower(s) {
+	case "", "c", "posix":
+		return English, nil
+	}
+	t, err := language.Parse(strings.ReplaceAll(s, "_", "-"))
+	if err != nil {
+		return English, fmt.Errorf("unknown language %q (okey speaks en and tr)", s)
+	}
+	base, _ := t.Base()
+	switch base.String() {
+	case "en":
+		return English, nil
+	case "tr":
+		return Turkish, nil
+	}
+	return English, fmt.Errorf("unsupported language %q (okey speaks en and tr)", s)
+}
+
+// FromEnv picks the language from the environment as POSIX does: the first
+// set of LC_ALL, LC_MESSAGES, LANG. An unknown or unsupported one gives
+// English.
+func FromEnv(getenv func(string) string) language.Tag {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(k); v != "" {
+			t, err := Parse(v)
+			if err != nil {
+				return English
+			}
+			return t
+		}
+	}
+	return English
+}
