@@ -7,11 +7,15 @@
 // used in ui/ or cmd/ that the Turkish catalogue lacks, so no string can be
 // missing in either language. Machine output (--json), logs and library
 // errors stay English and do not go through T.
+//
+// The Turkish catalogue is split by area (tr_ui.go, tr_cmd.go, tr_101.go...):
+// each file declares its map with `var _ = turkish(map[string]string{...})`.
 package i18n
 
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/text/language"
@@ -28,31 +32,65 @@ var (
 // Langs lists the supported languages, English first.
 var Langs = []language.Tag{English, Turkish}
 
-var cat = func() *catalog.Builder {
+// trParts are the Turkish catalogue's files, added during package
+// initialisation; trEntries is their union, checked for duplicate keys.
+var trParts []map[string]string
+
+// turkish adds one file's part of the Turkish catalogue. It is called only
+// from package-level declarations of this package.
+func turkish(m map[string]string) bool {
+	trParts = append(trParts, m)
+	return true
+}
+
+// trEntries is every Turkish entry; a key in two parts is a programming
+// error, caught by the package's tests.
+func trEntries() (map[string]string, []string) {
+	all := map[string]string{}
+	var dups []string
+	for _, m := range trParts {
+		for k, v := range m {
+			if _, ok := all[k]; ok {
+				dups = append(dups, k)
+			}
+			all[k] = v
+		}
+	}
+	return all, dups
+}
+
+var cat = sync.OnceValue(func() *catalog.Builder {
 	b := catalog.NewBuilder(catalog.Fallback(English))
-	for k, v := range turkish {
+	all, _ := trEntries()
+	for k, v := range all {
 		if err := b.SetString(Turkish, k, v); err != nil {
 			panic("i18n: bad Turkish entry " + k + ": " + err.Error())
 		}
 	}
 	return b
-}()
+})
 
 var current atomic.Pointer[message.Printer]
 
-func init() { Set(English) }
-
 // Set makes tag the language of T. It is safe to call from any goroutine.
-func Set(tag language.Tag) { current.Store(message.NewPrinter(tag, message.Catalog(cat))) }
+func Set(tag language.Tag) { current.Store(Printer(tag)) }
 
 // Printer returns a printer for tag, for callers that must not touch the
 // process-wide language (tests, a second view).
 func Printer(tag language.Tag) *message.Printer {
-	return message.NewPrinter(tag, message.Catalog(cat))
+	return message.NewPrinter(tag, message.Catalog(cat()))
 }
 
-// T formats key (an English fmt format) in the current language.
-func T(key string, args ...any) string { return current.Load().Sprintf(key, args...) }
+// T formats key (an English fmt format) in the current language, English
+// until Set is called.
+func T(key string, args ...any) string {
+	p := current.Load()
+	if p == nil {
+		Set(English)
+		p = current.Load()
+	}
+	return p.Sprintf(key, args...)
+}
 
 // Parse reads a language name as given to --lang or found in LANG:
 // "en", "tr", "tr_TR.UTF-8", "en_US", "C", "POSIX".
