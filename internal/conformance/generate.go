@@ -63,6 +63,12 @@ func matchReplay(ruleset string, n int, seed, randSeed uint64, cheat table.Cheat
 		}
 		ms = append(ms, s)
 	}
+	return matchMovers(ruleset, ms, seed, randSeed, cheat, cheater, replay)
+}
+
+// matchMovers plays a match of the table of seed with the given movers.
+func matchMovers(ruleset string, ms []table.Mover, seed, randSeed uint64, cheat table.Cheat, cheater int, replay [][]byte) (*table.LocalResult, []ed25519.PrivateKey, error) {
+	n := len(ms)
 	withhold := 10 * time.Minute
 	if cheat == table.CheatWithhold {
 		withhold = 3 * time.Second
@@ -220,6 +226,12 @@ func Generate(dir string, w io.Writer) error {
 			Note: fmt.Sprintf("Okey 101: seat 1 cheats (%s)", c)}, t); err != nil {
 			return err
 		}
+	}
+
+	// Okey 101: the rules the honest match does not reach, by scripted seats.
+	rules101, rules101File, err := g.add101Rules()
+	if err != nil {
+		return err
 	}
 
 	// One match per cheat, 3 seats: the cheater named by rule.
@@ -414,7 +426,7 @@ func Generate(dir string, w io.Writer) error {
 	}
 
 	// Vectors.
-	if err := g.vectors(base, "transcripts/honest-turkish-rummy-2.okey"); err != nil {
+	if err := g.vectors(base, "transcripts/honest-turkish-rummy-2.okey", rules101, rules101File); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(g.suite, "", "  ")
@@ -444,7 +456,7 @@ func (g *gen) writeVectors(name string, f VectorFile) error {
 	return nil
 }
 
-func (g *gen) vectors(base *table.Transcript, baseFile string) error {
+func (g *gen) vectors(base *table.Transcript, baseFile string, t101 *table.Transcript, file101 string) error {
 	x := hex.EncodeToString
 	// Tile points for two sessions.
 	var tp []TilePoints
@@ -570,6 +582,11 @@ func (g *gen) vectors(base *table.Transcript, baseFile string) error {
 		}
 		sv = append(sv, StateVector{Comment: name, Transcript: baseFile, Step: step, Preimage: x(pre), Hash: x(sum[:])})
 	}
+	sv101, err := g.vectors101(t101, file101)
+	if err != nil {
+		return err
+	}
+	sv = append(sv, sv101...)
 	return g.writeVectors("state-hash.json", VectorFile{Kind: "state-hash", State: sv})
 }
 
