@@ -27,12 +27,14 @@ var rules101Cases = []rules101Case{
 		note: "Okey 101, 2 seats, honest moves chosen by a script: hands 0-2 cancelled (both seats open with " +
 			"doubles, after an okey discard), hand 3 not cancellable after 3 cancellations in a row (both open with doubles, " +
 			"the bank runs out: an exhaust), hand 4 ended by a give back on the empty bank (both okeys in an opened rack, " +
-			"a seat not opened), hand 5 with a give back and its draw, an okey discard and an addable discard",
-		plans: [][]Play101{rulesPlan, rulesPlan},
+			"a seat not opened), hand 5 (seat 0 opens with sets and runs, seat 1 with doubles, an okey in a double) with a give back " +
+			"and its draw, an okey discard, a discard that could replace the okey in a double (addable) and an exhaust",
+		plans: [][]Play101{rulesPlan(0), rulesPlan(1)},
 		shows: []string{"h0:cancel", "h0:cancel-after-penalty", "h1:cancel", "h2:cancel",
 			"h3:exhaust", "h3:all-doubles-played-on", "h3:okey-discard",
 			"h4:give-back-empty-bank", "h4:okey-in-hand", "h4:two-okeys-in-hand", "h4:unopened",
-			"h5:give-back", "h5:finish", "h5:okey-discard", "h5:addable-discard", "hands=6"},
+			"h5:give-back", "h5:addable-discard-okey-in-double", "h5:addable-discard", "h5:okey-discard",
+			"h5:exhaust", "hands=6"},
 	},
 	{
 		name: "honest-101-3", ruleset: "101:rounds=3", seed: 501,
@@ -49,13 +51,13 @@ var rules101Cases = []rules101Case{
 }
 
 // rulesPlan is each seat's play in honest-101-rules-2, by hand.
-var rulesPlan = []Play101{
-	{Doubles: true, GiveBack: true, OkeyDiscard: true},
-	{Doubles: true, GiveBack: true, OkeyDiscard: true},
-	{Doubles: true, GiveBack: true, OkeyDiscard: true},
-	{Doubles: true, GiveBack: true, OkeyDiscard: true},
-	{Passive: true, GiveBackEmpty: true},
-	{GiveBack: true, OkeyDiscard: true, Addable: true},
+func rulesPlan(seat int) []Play101 {
+	doubles := Play101{Doubles: true, GiveBack: true, OkeyDiscard: true}
+	last := Play101{Passive: true, OkeyDiscard: true, Addable: true}
+	if seat == 1 {
+		last = Play101{Doubles: true, GiveBack: true, OkeyDiscard: true, Addable: true}
+	}
+	return []Play101{doubles, doubles, doubles, doubles, {Passive: true, GiveBackEmpty: true}, last}
 }
 
 // add101Rules writes the scripted 101 cases and returns the first one's
@@ -125,6 +127,10 @@ func stateVectors101(t *table.Transcript) ([]string, []int, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		var before *engine.Game101
+		if mm := m.Match101(); mm != nil && mm.Game() != nil {
+			before = mm.Clone().Game()
+		}
 		if err := m.Apply(env); err != nil {
 			return nil, nil, err
 		}
@@ -146,8 +152,13 @@ func stateVectors101(t *table.Transcript) ([]string, []int, error) {
 					mark("101: after the lay that cancels the round (all opened with doubles)", k+1)
 				}
 			case engine.Act101Discard:
-				if len(gm.Penalties()) > 0 && gm.Penalties()[len(gm.Penalties())-1].Kind == engine.PenaltyAddable {
-					mark("101: after an addable discard", k+1)
+				ps := gm.Penalties()
+				if len(ps) > 0 && ps[len(ps)-1].Kind == engine.PenaltyAddable && len(ps) > len(before.Penalties()) {
+					if add, _ := before.AddTargets(gm.PublicFace(ps[len(ps)-1].Slot)); len(add) == 0 {
+						mark("101: after an addable discard (a tile that could replace an okey on the table)", k+1)
+					} else {
+						mark("101: after an addable discard (a tile that could be added to a meld)", k+1)
+					}
 				}
 			}
 		}
@@ -168,7 +179,7 @@ func (g *gen) vectors101(t *table.Transcript, file string) ([]StateVector, error
 	if err != nil {
 		return nil, err
 	}
-	if len(names) < 4 {
+	if len(names) < 5 {
 		return nil, fmt.Errorf("101 state vectors: only %v", names)
 	}
 	var sv []StateVector
