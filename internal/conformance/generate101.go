@@ -30,7 +30,7 @@ var rules101Cases = []rules101Case{
 			"a seat not opened), hand 5 (seat 0 opens with sets and runs, seat 1 with doubles, an okey in a double) with a give back " +
 			"and its draw, an okey discard, a discard that could replace the okey in a double (addable) and an exhaust",
 		plans: [][]Play101{rulesPlan(0), rulesPlan(1)},
-		shows: []string{"h0:cancel", "h0:cancel-after-penalty", "h1:cancel", "h2:cancel",
+		shows: []string{"h0:cancel", "h0:cancel-after-okey-discard", "h1:cancel", "h2:cancel",
 			"h3:exhaust", "h3:all-doubles-played-on", "h3:okey-discard",
 			"h4:give-back-empty-bank", "h4:okey-in-hand", "h4:two-okeys-in-hand", "h4:unopened",
 			"h5:give-back", "h5:addable-discard-okey-in-double", "h5:addable-discard", "h5:okey-discard",

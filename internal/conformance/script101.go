@@ -327,6 +327,9 @@ func events101(t *table.Transcript) ([]string, error) {
 			if len(g.Penalties()) > 0 {
 				add("cancel-after-penalty")
 			}
+			for _, p := range g.Penalties() {
+				add("cancel-after-" + p.Kind.String())
+			}
 			continue
 		case engine.EndExhausted:
 			add("exhausted")
