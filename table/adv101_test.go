@@ -1,0 +1,320 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// An adversarial player's review of Okey 101 at the table: each test plays
+// an attack through the package's APIs (a cheating seat's message built by
+// its own modified code and signed with its own key) and asserts what every
+// honest peer and Verify conclude. The harness is adv101_harness_test.go.
+
+// checkSecrecy101 asserts, at one step of a 101 round in play, that no share
+// is public beyond what the rules open and that no seat's view knows a face
+// it should not:
+//   - a slot with every seat's share public is a slot opened to everyone;
+//   - a seat's share of a slot not opened to everyone is public only when
+//     another seat holds that slot (dealt or drawn to it): never for a slot
+//     in the bank, never for a slot of its own rack;
+//   - a seat's view knows a face only for its own rack and the public faces.
+//
+// So no coalition of all seats but one opens a tile of the one's rack, and no
+// coalition at all opens a tile of the bank.
+func checkSecrecy101(t *testing.T, l *lockstep) {
+	t.Helper()
+	m, g := l.m(), l.g()
+	if g == nil || g.Phase() != engine.Phase101Play || m.Done() {
+		return
+	}
+	n := len(l.peers)
+	holder := map[engine.Slot]int{}
+	for s := 0; s < n; s++ {
+		for _, sl := range g.Rack(s) {
+			holder[sl] = s
+		}
+	}
+	for s := engine.Slot(0); s < engine.DeckSize; s++ {
+		pub := g.PublicFace(s) != engine.NoFace
+		h, held := holder[s]
+		all := true
+		for k, sh := range m.Shares(s) {
+			if sh == nil {
+				all = false
+				continue
+			}
+			if !pub && (!held || h == k) {
+				t.Fatalf("step %d: seat %d's share of slot %d is public (held %v by %d), its face is not", m.Step(), k, s, held, h)
+			}
+		}
+		if all && !pub {
+			t.Fatalf("step %d: every share of slot %d is public, its face is not", m.Step(), s)
+		}
+		for k, p := range l.peers {
+			if p.view.Face101(g, s) != engine.NoFace && !pub && !(held && h == k) {
+				t.Fatalf("step %d: seat %d knows slot %d, not its own and not public", m.Step(), k, s)
+			}
+		}
+	}
+}
+
+// TestSecrecy101: through whole honest rounds (laying, adding, swapping,
+// taking and giving back, the dealer's 22nd tile, the round-end reveal and
+// the audit), checkSecrecy101 holds at every step, and a seat's view knows
+// its whole rack. The shares a lay, add, swap or discard publishes are
+// exactly its opened slots (checked by the machine; see
+// TestMoveShares101). Two seats, one round under the race detector.
+func TestSecrecy101(t *testing.T) {
+	l := newLockstep(t, "101:rounds=3", 2, 7)
+	rounds := 0
+	kinds := map[engine.Act101]int{}
+	for !l.m().Done() && (rounds < 1 || !raceDetector && rounds < 3) {
+		hand := l.m().HandNumber()
+		seat, kind, body := l.honest()
+		if kind == KindMove {
+			kinds[engine.Act101(body[0])]++
+		}
+		l.send(seat, kind, body)
+		checkSecrecy101(t, l)
+		if g := l.g(); g != nil && g.Phase() == engine.Phase101Play {
+			for k := range l.peers {
+				_, faces := l.rack(k)
+				for i, f := range faces {
+					if f == engine.NoFace && l.m().phase == phMove {
+						t.Fatalf("step %d: seat %d does not know its tile %d", l.m().Step(), k, i)
+					}
+				}
+			}
+		}
+		if l.m().HandNumber() != hand {
+			rounds++
+		}
+	}
+	t.Logf("%d rounds, moves %v", rounds, kinds)
+	if kinds[engine.Act101Lay] == 0 || kinds[engine.Act101Discard] == 0 {
+		t.Fatalf("no lay or no discard in %d rounds: %v", rounds, kinds)
+	}
+}
+
+// fmtErrs is errs for a failure message.
+func fmtErrs(errs []error) string { return fmt.Sprint(errs) }
+
+var _ = errors.Is
+
+// reach101 plays honest 2-seat tables from the seeds in turn until cond
+// holds at some step, and returns that table.
+func reach101(t *testing.T, seeds []uint64, cond func(l *lockstep) bool) *lockstep {
+	t.Helper()
+	for _, seed := range seeds {
+		l := newLockstep(t, "101", 2, seed)
+		if l.until(func() bool { return cond(l) }) {
+			return l
+		}
+	}
+	t.Fatalf("no seed of %v reaches the position", seeds)
+	return nil
+}
+
+// midTurn reports whether seat is to move, has drawn or taken, past the
+// dealer's first discard, and has opened (or not) as wanted.
+func midTurn(l *lockstep, seat int, opened bool) bool {
+	g := l.g()
+	if g == nil || !l.turnOf(seat) {
+		return false
+	}
+	s, drawn, taken := g.Turn()
+	return s == seat && drawn && taken == engine.NoSlot && g.Turns() > 0 && (g.Opened(seat) != engine.NotOpened) == opened
+}
+
+// plainTiles returns seat's rack tiles that are neither an okey nor a false
+// joker (as slot-face pairs).
+func plainTiles(l *lockstep, seat int) []engine.SlotFace {
+	slots, faces := l.rack(seat)
+	var out []engine.SlotFace
+	for i, f := range faces {
+		if f != l.g().Okey() && f != engine.FalseJoker {
+			out = append(out, engine.SlotFace{Slot: slots[i], Face: f})
+		}
+	}
+	return out
+}
+
+func one(sf engine.SlotFace) engine.MeldPlay {
+	return engine.MeldPlay{Tiles: []engine.SlotFace{sf}, As: []engine.Face{sf.Face}}
+}
+
+// TestAttacksBeforeOpening101: at its turn, after its draw and before it has
+// opened, a cheater sends each move its rules refuse. Every honest peer and
+// Verify name the cheater, for the rule protocol.md 5.8 gives, and the
+// engine state does not change.
+func TestAttacksBeforeOpening101(t *testing.T) {
+	const c, victim = 1, 0
+	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, c, false) })
+	g := l.g()
+	tiles := plainTiles(l, c)
+	vs, _ := l.rack(victim)
+	stock := g.Stock()
+	add := engine.Action101{Kind: engine.Act101Add, Seat: c, Meld: 0, Melds: []engine.MeldPlay{one(tiles[0])}}
+	l.attack("add before opening", c, l.craft(c, add), "add-before-open")
+	add.Meld = 200
+	l.attack("add before opening, meld out of range", c, l.craft(c, add), "add-before-open")
+	swap := engine.Action101{Kind: engine.Act101Swap, Seat: c, Meld: 0, Pos: 0, Faces: tiles[:1]}
+	l.attack("swap before opening", c, l.craft(c, swap), "add-before-open")
+	l.attack("give back with nothing taken", c, l.craft(c, engine.Action101{Kind: engine.Act101GiveBack, Seat: c}), "rules")
+	l.attack("draw twice", c, l.craft(c, engine.Action101{Kind: engine.Act101Draw, Seat: c}), "rules")
+	l.attack("take after drawing", c, l.craft(c, engine.Action101{Kind: engine.Act101Take, Seat: c}), "rules")
+	l.attack("exhaust with a bank", c, l.craft(c, engine.Action101{Kind: engine.Act101Exhaust, Seat: c}), "rules")
+	// Tiles it does not hold: the victim's and the bank's. Its own share for
+	// such a slot is a valid share, but the slot is checked first, and no
+	// tile of the victim or the bank opens.
+	for _, s := range []engine.Slot{vs[0], stock[0]} {
+		body := move101Body{kind: engine.Act101Discard, slot: s, shares: l.shares(c, []engine.Slot{s})}.encode()
+		l.attack(fmt.Sprintf("discard of slot %d it does not hold", s), c, body, "phantom-tile")
+		lay := engine.Action101{Kind: engine.Act101Lay, Seat: c, Melds: []engine.MeldPlay{
+			{Tiles: []engine.SlotFace{tiles[0], tiles[1], {Slot: s, Face: tiles[2].Face}},
+				As: []engine.Face{tiles[0].Face, tiles[1].Face, tiles[2].Face}}}}
+		l.attack(fmt.Sprintf("lay with slot %d it does not hold", s), c, l.craft(c, lay), "phantom-tile")
+	}
+	// Tiles declared as faces they are not.
+	l.attack("a lay declaring its tiles as other faces", c, l.craft(c, engine.Action101{Kind: engine.Act101Lay, Seat: c,
+		Melds: []engine.MeldPlay{{Tiles: tiles[:3], As: []engine.Face{0, 1, 2}}}}), "bad-meld")
+	// An opening short of 101: the first group of its best opening alone.
+	slots, faces := l.rack(c)
+	if o, err := engine.BestOpening101(g.Okey(), faces, true); err == nil && len(o.Groups) > 0 {
+		a, ok := engine.LayAction101(c, slots, faces, o.Groups[:1])
+		if ok && len(o.Groups[0].Tiles) < 12 {
+			l.attack("an opening under 101", c, l.craft(c, a), "false-opening")
+		}
+	}
+	// Out of turn: the victim moves while the cheater is to play (here the
+	// victim is the cheater: whoever signs it is named).
+	l.attack("a move out of turn", victim, l.craft(victim, engine.Action101{Kind: engine.Act101Draw, Seat: victim}), "out-of-turn")
+}
+
+// TestKeptDiscardAndDealerTurn101: a cheater that takes the previous
+// discard and then discards another tile (keeping the taken one) is named
+// kept-discard; the dealer laying in its first turn (one discard) is named
+// out-of-turn.
+func TestKeptDiscardAndDealerTurn101(t *testing.T) {
+	l := newLockstep(t, "101", 2, 3)
+	l.until(func() bool { return l.g() != nil && l.m().phase == phMove })
+	dealer := l.g().Dealer()
+	tiles := plainTiles(l, dealer)
+	l.attack("the dealer lays in its first turn", dealer, l.craft(dealer, engine.Action101{Kind: engine.Act101Lay, Seat: dealer,
+		Melds: []engine.MeldPlay{{Tiles: tiles[:3], As: []engine.Face{tiles[0].Face, tiles[1].Face, tiles[2].Face}}}}), "out-of-turn")
+	l.attack("the dealer draws", dealer, l.craft(dealer, engine.Action101{Kind: engine.Act101Draw, Seat: dealer}), "rules")
+	l.step() // the dealer's discard
+	c := 1 - dealer
+	l.send(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Take, Seat: c}))
+	_, _, taken := l.g().Turn()
+	if taken == engine.NoSlot {
+		t.Fatal("the take took nothing")
+	}
+	for _, sf := range plainTiles(l, c) {
+		if sf.Slot != taken {
+			l.attack("a discard keeping the taken tile", c, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c,
+				Faces: []engine.SlotFace{sf}}), "kept-discard")
+			break
+		}
+	}
+	f := l.g().PublicFace(taken)
+	l.attack("a discard of the taken tile itself", c, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c,
+		Faces: []engine.SlotFace{{Slot: taken, Face: f}}}), "kept-discard")
+	l.attack("take twice", c, l.craft(c, engine.Action101{Kind: engine.Act101Take, Seat: c}), "rules")
+	// Giving it back is allowed, and then it may not take again.
+	l.send(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101GiveBack, Seat: c}))
+	l.attack("take after giving back", c, l.craft(c, engine.Action101{Kind: engine.Act101Take, Seat: c}), "rules")
+	l.attack("give back twice", c, l.craft(c, engine.Action101{Kind: engine.Act101GiveBack, Seat: c}), "rules")
+}
+
+// TestAttacksAfterOpening101: an opened cheater, at its turn after its
+// draw, sends adds and swaps with a meld index or a position out of range,
+// a swap of a tile that is not an okey, an add that extends nothing, and a
+// double laid after opening with sets: each named as protocol.md 5.8 says,
+// live and by Verify, the engine unchanged.
+func TestAttacksAfterOpening101(t *testing.T) {
+	var l *lockstep
+	c := -1
+	for _, seed := range []uint64{3, 4, 5, 6, 7, 8} {
+		l = newLockstep(t, "101", 2, seed)
+		if l.until(func() bool {
+			for s := 0; s < 2; s++ {
+				if midTurn(l, s, true) && len(l.g().Melds()) > 0 && len(plainTiles(l, s)) >= 2 {
+					c = s
+					return true
+				}
+			}
+			return false
+		}) {
+			break
+		}
+	}
+	if c < 0 {
+		t.Fatal("no seed gets a seat opened")
+	}
+	g := l.g()
+	melds := g.Melds()
+	tiles := plainTiles(l, c)
+	addTo := func(meld int, sf engine.SlotFace) []byte {
+		return l.craft(c, engine.Action101{Kind: engine.Act101Add, Seat: c, Meld: meld, Melds: []engine.MeldPlay{one(sf)}})
+	}
+	swap := func(meld, pos int, sf engine.SlotFace) []byte {
+		return l.craft(c, engine.Action101{Kind: engine.Act101Swap, Seat: c, Meld: meld, Pos: pos, Faces: []engine.SlotFace{sf}})
+	}
+	l.attack("add to a meld index out of range", c, addTo(len(melds), tiles[0]), "rules")
+	l.attack("add to meld 255", c, addTo(255, tiles[0]), "rules")
+	l.attack("swap in a meld index out of range", c, swap(len(melds), 0, tiles[0]), "rules")
+	l.attack("swap at a position out of range", c, swap(0, len(melds[0].Tiles), tiles[0]), "rules")
+	l.attack("swap at position 255", c, swap(0, 255, tiles[0]), "rules")
+	for i, m := range melds {
+		for k, s := range m.Tiles {
+			if !g.IsOkeySlot(s) {
+				l.attack(fmt.Sprintf("swap of meld %d's tile %d, not an okey", i, k), c, swap(i, k, tiles[0]), "bad-swap")
+				break
+			}
+		}
+		if m.Kind == engine.Pair {
+			l.attack("add to a double", c, addTo(i, tiles[0]), "bad-meld")
+		}
+	}
+	for _, sf := range tiles {
+		if add, swp := g.AddTargets(sf.Face); len(add) == 0 && len(swp) == 0 {
+			l.attack("an add that extends nothing", c, addTo(0, sf), "bad-meld")
+			break
+		}
+	}
+	if g.Opened(c) == engine.OpenedSets {
+		// A double after opening with sets (two tiles as one face, so the
+		// double itself is valid).
+		slots, faces := l.rack(c)
+		for i := range faces {
+			for j := i + 1; j < len(faces); j++ {
+				if faces[i] == faces[j] && faces[i] != g.Okey() {
+					l.attack("a double after opening with sets", c, l.craft(c, engine.Action101{Kind: engine.Act101Lay, Seat: c,
+						Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{{Slot: slots[i], Face: faces[i]}, {Slot: slots[j], Face: faces[j]}},
+							As: []engine.Face{faces[i], faces[j]}}}}), "bad-meld")
+					i = len(faces)
+					break
+				}
+			}
+		}
+	}
+	// A lay or add of every tile leaves nothing to discard.
+	slots, faces := l.rack(c)
+	all := engine.MeldPlay{}
+	for i := range slots {
+		all.Tiles = append(all.Tiles, engine.SlotFace{Slot: slots[i], Face: faces[i]})
+		as := faces[i]
+		if as == engine.FalseJoker {
+			as = g.Okey()
+		}
+		all.As = append(all.As, as)
+	}
+	if len(slots) <= 13 {
+		l.attack("an add of the whole rack", c, l.craft(c, engine.Action101{Kind: engine.Act101Add, Seat: c, Meld: 0,
+			Melds: []engine.MeldPlay{all}}), "rules")
+	}
+}
