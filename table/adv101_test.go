@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -317,4 +318,170 @@ func TestAttacksAfterOpening101(t *testing.T) {
 		l.attack("an add of the whole rack", c, l.craft(c, engine.Action101{Kind: engine.Act101Add, Seat: c, Meld: 0,
 			Melds: []engine.MeldPlay{all}}), "rules")
 	}
+}
+
+// TestMoveShares101: the share list of a lay, add, swap or discard must be
+// the mover's shares for exactly the slots the move opens, ascending. A
+// list with a share missing, one more (another slot of its own rack, which
+// would open a tile the move does not lay), the slots in another order, or
+// another seat's share (public since the deal) is refused, the mover named,
+// and nothing of the extra slot is opened.
+func TestMoveShares101(t *testing.T) {
+	const c = 1
+	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, c, false) })
+	tiles := plainTiles(l, c)
+	disc := move101Body{kind: engine.Act101Discard, slot: tiles[0].Slot}
+	withShares := func(b move101Body, slots ...engine.Slot) []byte {
+		b.shares = l.shares(c, slots)
+		return b.encode()
+	}
+	extra := tiles[1].Slot
+	l.attack("a discard with one share more", c, withShares(disc, sortedSlots([]engine.Slot{tiles[0].Slot, extra})...), "malformed-body")
+	l.attack("a discard with the share of another slot", c, withShares(disc, extra), "malformed-body")
+	lay := move101Body{kind: engine.Act101Lay, melds: []meldBody{{tiles: []engine.Slot{tiles[0].Slot, tiles[1].Slot, tiles[2].Slot},
+		as: []engine.Face{tiles[0].Face, tiles[1].Face, tiles[2].Face}}}}
+	open := lay.slots()
+	l.attack("a lay with a share missing", c, withShares(lay, open[:2]...), "malformed-body")
+	l.attack("a lay with one share more", c, withShares(lay, sortedSlots(append(append([]engine.Slot(nil), open...), tiles[3].Slot))...), "malformed-body")
+	// Another seat's share of one of the cheater's slots (public since the
+	// deal) in place of its own.
+	other := l.m().Shares(tiles[0].Slot)[1-c]
+	if other == nil {
+		t.Fatal("the other seat's share of a dealt slot is not public")
+	}
+	list := []byte{1, byte(tiles[0].Slot)}
+	list = append(list, other...)
+	l.attack("a discard with another seat's share", c, append([]byte{byte(engine.Act101Discard), byte(tiles[0].Slot)}, list...), "bad-key-share")
+	// None of it opened the extra slot's face, or any face.
+	for _, s := range []engine.Slot{extra, tiles[3].Slot} {
+		if l.g().PublicFace(s) != engine.NoFace || l.m().Shares(s)[c] != nil {
+			t.Fatalf("slot %d opened by a refused move", s)
+		}
+	}
+}
+
+// TestFramingByForgeryOrReplay101: a cheater cannot get an honest seat
+// named with that seat's moves. A lay in the victim's name signed with the
+// cheater's key is refused by every peer as a bad signature (no one named);
+// the victim's own signed moves delivered again later, at a later step of
+// the round, are dropped as duplicates or stale (no one named); the same
+// body re-signed by the cheater is the cheater's message, and names it. A
+// file that carries the forgery as evidence is invalid in verify, naming no
+// one.
+func TestFramingByForgeryOrReplay101(t *testing.T) {
+	l := newLockstep(t, "101", 2, 5)
+	var victim int
+	var laid []byte // the victim's signed lay
+	l.until(func() bool {
+		if laid != nil {
+			return true
+		}
+		seat, kind := l.m().Expect()
+		if kind != KindMove {
+			return false
+		}
+		s, k, body := l.honest()
+		if engine.Act101(body[0]) != engine.Act101Lay {
+			return false
+		}
+		victim = seat
+		env := l.seal(s, k, body)
+		l.deliver(env.Raw, -1)
+		laid = env.Raw
+		return true
+	})
+	if laid == nil {
+		t.Fatal("no lay in the round")
+	}
+	c := 1 - victim
+	l.until(func() bool { return l.turnOf(victim) })
+	// The forgery: the victim's seat and a lay body, the cheater's key.
+	seat, kind, body := l.honest()
+	if seat != victim {
+		t.Fatal("not the victim's turn")
+	}
+	m := l.m()
+	forged := &Envelope{Table: l.cfg.ID, Hand: m.HandNumber(), Step: m.Step(), Seat: uint8(victim), Kind: kind,
+		Prev: m.Prev(), State: m.StateHash(), Body: body}
+	if err := forged.Seal(l.keys[c], m.cfgHash); err != nil {
+		t.Fatal(err)
+	}
+	for i, err := range l.deliver(forged.Raw, c) {
+		if i != c && !errors.Is(err, ErrSignature) {
+			t.Fatalf("peer %d: forged envelope: %v", i, err)
+		}
+	}
+	// Through the receive path too, and the victim's old lay replayed.
+	for i, p := range l.peers {
+		if i == c {
+			continue
+		}
+		p.receive(forged.Raw)
+		p.receive(laid)
+		if v := p.m.Aborted(); v != nil {
+			t.Fatalf("peer %d named seat %d for %s after a forgery and a replay", i, v.Seat, v.Rule)
+		}
+	}
+	// A file with the forgery as evidence: invalid, no one named.
+	tr := l.transcript()
+	tr.Evidence = append(tr.Evidence, forged.Raw)
+	if rep := Verify(tr); rep.Status() != StatusInvalid || rep.Violation != nil {
+		t.Fatalf("verify with a forged evidence record: status %v violation %v", rep.Status(), rep.Violation)
+	}
+	// The victim's move goes on; the cheater re-signs the victim's old lay
+	// body as its own move at its next turn: that names the cheater.
+	l.send(seat, kind, body)
+	l.until(func() bool { return l.turnOf(c) })
+	old, err := DecodeEnvelope(laid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.attack("the victim's lay re-signed by the cheater", c, old.Body, "phantom-tile")
+}
+
+// wrongMover101 plays B101 but, at its first turn after drawing, adds a
+// tile to a meld that does not exist: a mover's bug (or a misread state)
+// that would be signed proof against its own honest seat.
+type wrongMover101 struct{ Mover101 }
+
+func (w wrongMover101) Move(*engine.Hand, *engine.View) (engine.Action, error) {
+	return engine.Action{}, errors.New("101 only")
+}
+
+func (w wrongMover101) Move101(g *engine.Game101, v *engine.View) (engine.Action101, error) {
+	seat, drawn, _ := g.Turn()
+	if !drawn || g.Turns() == 0 {
+		return w.Mover101.Move101(g, v)
+	}
+	slots, faces := v.Rack101(g)
+	sf := engine.SlotFace{Slot: slots[0], Face: faces[0]}
+	return engine.Action101{Kind: engine.Act101Add, Seat: seat, Meld: 200,
+		Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{sf}, As: []engine.Face{faces[0]}}}}, nil
+}
+
+// TestOwnRefusedMoveIsNotSent: a peer tries its mover's move on a copy of
+// its machine before it signs it; a move the rules refuse is not sent
+// (ErrOwnMove), nothing changes, and its seat is not named (the others see
+// it stop answering). The same body, signed and sent, would name it.
+func TestOwnRefusedMoveIsNotSent(t *testing.T) {
+	const seat = 1
+	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, seat, false) })
+	p := l.peers[seat]
+	p.c.Mover = wrongMover101{p.c.Mover.(Mover101)}
+	step, chain := p.m.Step(), len(p.Chain())
+	err := p.speak(context.Background(), KindMove)
+	if !errors.Is(err, ErrOwnMove) {
+		t.Fatalf("speak of a refused move: %v", err)
+	}
+	if p.m.Step() != step || p.m.Aborted() != nil || len(p.Chain()) != chain {
+		t.Fatalf("a move not sent changed the peer: step %d -> %d, aborted %v", step, p.m.Step(), p.m.Aborted())
+	}
+	if tr, err := p.c.Store.Load(); err != nil || tr != nil && len(tr.Chain) != chain {
+		t.Fatalf("the store holds the refused move: %v", err)
+	}
+	body, err := p.body(KindMove)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.attack("the same move signed", seat, body, "add-before-open")
 }
