@@ -485,3 +485,78 @@ func TestOwnRefusedMoveIsNotSent(t *testing.T) {
 	}
 	l.attack("the same move signed", seat, body, "add-before-open")
 }
+
+// TestAddablePenaltyFromPublicMelds101: a discard that fits a meld on the
+// table costs 101, judged by every peer from the melds in the public state
+// that the discarder's own signed message commits to (its state hash): every
+// peer records the same penalty, the round's result carries it, Verify
+// agrees, and no seat is named for it (a penalty is scoring, not blame).
+func TestAddablePenaltyFromPublicMelds101(t *testing.T) {
+	var l *lockstep
+	var forced engine.SlotFace
+	victim := -1
+	for _, seed := range []uint64{3, 4, 5, 6, 7, 8} {
+		l = newLockstep(t, "101", 2, seed)
+		if l.until(func() bool {
+			g := l.g()
+			if g == nil || l.m().phase != phMove {
+				return false
+			}
+			seat, drawn, taken := g.Turn()
+			if seat < 0 || !drawn || taken != engine.NoSlot || len(g.Rack(seat)) < 2 {
+				return false
+			}
+			for _, sf := range plainTiles(l, seat) {
+				if g.Fits(sf.Face) {
+					victim, forced = seat, sf
+					return true
+				}
+			}
+			return false
+		}) {
+			break
+		}
+	}
+	if victim < 0 {
+		t.Fatal("no seed reaches a discard that fits a meld")
+	}
+	before := len(l.g().Penalties())
+	l.send(victim, KindMove, l.craft(victim, engine.Action101{Kind: engine.Act101Discard, Seat: victim,
+		Faces: []engine.SlotFace{forced}}))
+	p := l.g().Penalties()
+	if len(p) != before+1 || p[before].Seat != victim || p[before].Kind != engine.PenaltyAddable || p[before].Slot != forced.Slot {
+		t.Fatalf("penalties after discarding %v that fits: %v", forced.Face, p)
+	}
+	for i, peer := range l.peers {
+		if peer.m.StateHash() != l.m().StateHash() || peer.m.Aborted() != nil {
+			t.Fatalf("peer %d: state differs or aborted (%v)", i, peer.m.Aborted())
+		}
+	}
+	hand := l.m().HandNumber()
+	l.until(func() bool { return len(l.m().Hands()) > int(hand) })
+	res := l.m().Hands()[hand].Result101
+	found := false
+	for _, q := range res.Penalties {
+		found = found || q == p[before]
+	}
+	if !found || res.Points[victim] != res.HandPoints[victim]+101*countPenalties(res.Penalties, victim) {
+		t.Fatalf("round result %+v lacks the penalty %+v", res, p[before])
+	}
+	rep := Verify(l.transcript())
+	if rep.Violation != nil || rep.Invalid != nil || len(rep.Hands) <= int(hand) {
+		t.Fatalf("verify: status %v violation %v invalid %v", rep.Status(), rep.Violation, rep.Invalid)
+	}
+	if got := rep.Hands[hand].Result101; got == nil || got.Points[victim] != res.Points[victim] {
+		t.Fatalf("verify scores the round %+v, the peers %+v", got, res)
+	}
+}
+
+func countPenalties(ps []engine.Penalty101, seat int) int {
+	n := 0
+	for _, p := range ps {
+		if p.Seat == seat {
+			n++
+		}
+	}
+	return n
+}
