@@ -134,7 +134,7 @@ func TestHonestBotsFaceAWildPlayer101(t *testing.T) {
 		}
 	}
 	t.Logf("the wild player's moves: %v", kinds)
-	if !raceDetector && kinds[engine.Act101Swap] == 0 || kinds[engine.Act101Add] == 0 || kinds[engine.Act101GiveBack] == 0 {
+	if !raceDetector && (kinds[engine.Act101Swap] == 0 || kinds[engine.Act101Add] == 0 || kinds[engine.Act101GiveBack] == 0) {
 		t.Errorf("the wild player never swapped, added or gave back: %v", kinds)
 	}
 }
