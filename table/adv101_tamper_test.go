@@ -3,8 +3,29 @@ package table
 import (
 	"crypto/ed25519"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
+
+// round101 is a 3-seat 101 table's first round (chain and keys), played
+// once per process for the tampering tests.
+var round101 struct {
+	once sync.Once
+	tr   *Transcript
+	keys []ed25519.PrivateKey
+}
+
+func firstRound101(t testing.TB) (*Transcript, []ed25519.PrivateKey) {
+	round101.once.Do(func() {
+		l := newLockstep(t, "101", 3, 31)
+		l.until(func() bool { return l.m().HandNumber() > 0 })
+		round101.tr, round101.keys = l.transcript(), l.keys
+	})
+	if round101.tr == nil {
+		t.Fatal("no round played")
+	}
+	return round101.tr, round101.keys
+}
 
 // tamper101 is what one or two colluding seats can do to a 101 transcript
 // with their own keys: re-sign their own records (mostly moves) with a body
@@ -64,9 +85,7 @@ func tamper101(t testing.TB, tr *Transcript, keys []ed25519.PrivateKey, seats []
 // the tamperers.
 func TestCollusionTamperingNamesNoOneElse101(t *testing.T) {
 	const n, seed = 3, 31
-	l := newLockstep(t, "101", n, seed)
-	l.until(func() bool { return l.m().HandNumber() > 0 })
-	tr := l.transcript()
+	tr, keys := firstRound101(t)
 	rng := rand.New(rand.NewPCG(seed, 2))
 	cases := 40
 	if raceDetector || testing.Short() {
@@ -78,7 +97,7 @@ func TestCollusionTamperingNamesNoOneElse101(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			seats = append(seats, (seats[0]+1+rng.IntN(n-1))%n)
 		}
-		c := tamper101(t, tr, l.keys, seats, rng)
+		c := tamper101(t, tr, keys, seats, rng)
 		rep := Verify(c)
 		if v := rep.Violation; v != nil {
 			named++
@@ -93,10 +112,8 @@ func TestCollusionTamperingNamesNoOneElse101(t *testing.T) {
 // FuzzCollusionTampering101 is the property above with the fuzzer choosing
 // the tamperers and the changes.
 func FuzzCollusionTampering101(f *testing.F) {
-	const n, seed = 3, 31
-	l := newLockstep(f, "101", n, seed)
-	l.until(func() bool { return l.m().HandNumber() > 0 })
-	tr := l.transcript()
+	const n = 3
+	tr, keys := firstRound101(f)
 	f.Add(uint64(1), uint64(2), uint8(0))
 	f.Add(uint64(7), uint64(99), uint8(5))
 	f.Fuzz(func(t *testing.T, a, b uint64, who uint8) {
@@ -104,7 +121,7 @@ func FuzzCollusionTampering101(f *testing.F) {
 		if who&0x80 != 0 {
 			seats = append(seats, (seats[0]+1)%n)
 		}
-		rep := Verify(tamper101(t, tr, l.keys, seats, rand.New(rand.NewPCG(a, b))))
+		rep := Verify(tamper101(t, tr, keys, seats, rand.New(rand.NewPCG(a, b))))
 		if v := rep.Violation; v != nil && v.Seat != seats[0] && (len(seats) == 1 || v.Seat != seats[1]) {
 			t.Fatalf("seats %v tampered; verify names seat %d for %s: %v", seats, v.Seat, v.Rule, v.Err)
 		}
