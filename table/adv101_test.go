@@ -23,8 +23,9 @@ import (
 //     in the bank, never for a slot of its own rack;
 //   - a seat's view knows a face only for its own rack and the public faces.
 //
-// So no coalition of all seats but one opens a tile of the one's rack, and no
-// coalition at all opens a tile of the bank.
+// So no coalition of seats that lacks seat s opens a tile of s's rack, and no
+// coalition that lacks any one seat opens a tile of the bank (protocol.md
+// 5.8, "What each message opens").
 func checkSecrecy101(t *testing.T, l *lockstep) {
 	t.Helper()
 	m, g := l.m(), l.g()
