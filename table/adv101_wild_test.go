@@ -85,7 +85,7 @@ func (w *wild101) Move101(g *engine.Game101, v *engine.View) (engine.Action101, 
 		w.rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	}
 	for _, a := range cands {
-		if w.legal(a) {
+		if !refusedSurely(g, a) && w.legal(a) {
 			return a, nil
 		}
 	}
@@ -97,6 +97,39 @@ func (w *wild101) Move101(g *engine.Game101, v *engine.View) (engine.Action101, 
 		}
 	}
 	return engine.Action101{Kind: engine.Act101GiveBack, Seat: seat}, nil
+}
+
+// refusedSurely is a cheap test for moves the rules certainly refuse (an
+// add or swap before opening, a plain tile added where it fits no meld, a
+// swap of a tile that is no okey), so that the wild player tries fewer
+// moves on a copy; it never calls a legal move refused, so the player's
+// choices are the same as without it.
+func refusedSurely(g *engine.Game101, a engine.Action101) bool {
+	opened := g.Opened(a.Seat) != engine.NotOpened
+	switch a.Kind {
+	case engine.Act101Add:
+		if !opened {
+			return true
+		}
+		f := a.Melds[0].Tiles[0].Face
+		if len(a.Melds[0].Tiles) != 1 || f == g.Okey() {
+			return false
+		}
+		add, _ := g.AddTargets(f)
+		for _, i := range add {
+			if i == a.Meld {
+				return false
+			}
+		}
+		return true
+	case engine.Act101Swap:
+		if !opened && !g.Rules().Game101.SwapBeforeOpen {
+			return true
+		}
+		m := g.Melds()
+		return a.Meld < len(m) && a.Pos < len(m[a.Meld].Tiles) && !g.IsOkeySlot(m[a.Meld].Tiles[a.Pos])
+	}
+	return false
 }
 
 // TestHonestBotsFaceAWildPlayer101: an honest B101 seat plays whole rounds
