@@ -561,3 +561,33 @@ func countPenalties(ps []engine.Penalty101, seat int) int {
 	}
 	return n
 }
+
+// TestTwoMovesForOneStep101: a cheater signs two different moves for one
+// step of its turn (two discards) and shows one to each honest seat. A peer
+// that sees both names the cheater for equivocation at once, and Verify of
+// a transcript that carries the second as evidence names it too; an honest
+// seat is never named.
+func TestTwoMovesForOneStep101(t *testing.T) {
+	const c = 1
+	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, c, false) })
+	tiles := plainTiles(l, c)
+	a := l.seal(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c, Faces: tiles[:1]}))
+	b := l.seal(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c, Faces: tiles[1:2]}))
+	for i, err := range l.deliver(a.Raw, -1) {
+		if err != nil {
+			t.Fatalf("peer %d refused the first discard: %v", i, err)
+		}
+	}
+	p := l.peers[1-c]
+	p.receive(b.Raw)
+	v := p.m.Aborted()
+	if v == nil || v.Seat != c || v.Rule != "equivocation" {
+		t.Fatalf("after the second move for step %d: %v", a.Step, v)
+	}
+	tr := l.transcript()
+	tr.Evidence = append(tr.Evidence, b.Raw)
+	rep := Verify(tr)
+	if rep.Violation == nil || rep.Violation.Seat != c || rep.Violation.Rule != "equivocation" {
+		t.Fatalf("verify: %v %v", rep.Violation, rep.Invalid)
+	}
+}
