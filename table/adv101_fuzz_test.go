@@ -3,38 +3,16 @@ package table
 import (
 	"errors"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/okey-game/okey/engine"
 )
 
-// movePath101 is a 101 table at a cheater's turn (after its draw, before it
-// has opened), built once per process for the move-path fuzz target.
-var movePath101 struct {
-	once sync.Once
-	l    *lockstep
-	snap snapshot
-	seat int
-	err  error
-}
-
+// movePathTable is the table of before101 (seat 1 to move after its draw,
+// not opened), shared with the attack tests; the fuzz target only reads it.
 func movePathTable(t testing.TB) (*lockstep, snapshot, int) {
-	movePath101.once.Do(func() {
-		const c = 1
-		for _, seed := range []uint64{3, 4, 5, 6} {
-			l := newLockstep(t, "101", 2, seed)
-			if l.until(func() bool { return midTurn(l, c, false) }) {
-				movePath101.l, movePath101.snap, movePath101.seat = l, l.save(), c
-				return
-			}
-		}
-		movePath101.err = errors.New("no seed reaches the cheater's turn")
-	})
-	if movePath101.err != nil {
-		t.Fatal(movePath101.err)
-	}
-	return movePath101.l, movePath101.snap, movePath101.seat
+	buildBefore101(t)
+	return before101.l, before101.snap, 1
 }
 
 // rules101 are the rules a refused 101 move may be named for (protocol.md

@@ -120,6 +120,50 @@ func reach101(t *testing.T, seeds []uint64, cond func(l *lockstep) bool) *lockst
 	return nil
 }
 
+// before101 is seat 1's turn after its draw, before it has opened, on a
+// 2-seat table: played once per process, each test gets it back restored
+// (several tests attack from it; playing it costs a shuffle).
+var before101 struct {
+	l    *lockstep
+	snap snapshot
+}
+
+func buildBefore101(t testing.TB) {
+	t.Helper()
+	if before101.l != nil {
+		return
+	}
+	for _, seed := range []uint64{3, 4, 5, 6} {
+		l := newLockstep(t, "101", 2, seed)
+		if l.until(func() bool { return midTurn(l, 1, false) }) {
+			before101.l, before101.snap = l, l.save()
+			return
+		}
+	}
+	t.Fatal("no seed reaches seat 1's turn before it opens")
+}
+
+// beforeOpening returns the table at before101's position, restored to it
+// when the test ends. Seat 1 is the one to move.
+func beforeOpening(t *testing.T) *lockstep {
+	t.Helper()
+	buildBefore101(t)
+	l := before101.l
+	l.t = t
+	l.restore(before101.snap)
+	movers := make([]Mover, len(l.peers))
+	for i, p := range l.peers {
+		movers[i] = p.c.Mover
+	}
+	t.Cleanup(func() {
+		for i, p := range l.peers {
+			p.c.Mover = movers[i]
+		}
+		l.restore(before101.snap)
+	})
+	return l
+}
+
 // midTurn reports whether seat is to move, has drawn or taken, past the
 // dealer's first discard, and has opened (or not) as wanted.
 func midTurn(l *lockstep, seat int, opened bool) bool {
@@ -154,7 +198,7 @@ func one(sf engine.SlotFace) engine.MeldPlay {
 // engine state does not change.
 func TestAttacksBeforeOpening101(t *testing.T) {
 	const c, victim = 1, 0
-	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, c, false) })
+	l := beforeOpening(t)
 	g := l.g()
 	tiles := plainTiles(l, c)
 	vs, _ := l.rack(victim)
@@ -329,7 +373,7 @@ func TestAttacksAfterOpening101(t *testing.T) {
 // and nothing of the extra slot is opened.
 func TestMoveShares101(t *testing.T) {
 	const c = 1
-	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, c, false) })
+	l := beforeOpening(t)
 	tiles := plainTiles(l, c)
 	disc := move101Body{kind: engine.Act101Discard, slot: tiles[0].Slot}
 	withShares := func(b move101Body, slots ...engine.Slot) []byte {
@@ -466,7 +510,7 @@ func (w wrongMover101) Move101(g *engine.Game101, v *engine.View) (engine.Action
 // it stop answering). The same body, signed and sent, would name it.
 func TestOwnRefusedMoveIsNotSent(t *testing.T) {
 	const seat = 1
-	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, seat, false) })
+	l := beforeOpening(t)
 	p := l.peers[seat]
 	p.c.Mover = wrongMover101{p.c.Mover.(Mover101)}
 	step, chain := p.m.Step(), len(p.Chain())
@@ -569,7 +613,7 @@ func countPenalties(ps []engine.Penalty101, seat int) int {
 // seat is never named.
 func TestTwoMovesForOneStep101(t *testing.T) {
 	const c = 1
-	l := reach101(t, []uint64{3, 4, 5, 6}, func(l *lockstep) bool { return midTurn(l, c, false) })
+	l := beforeOpening(t)
 	tiles := plainTiles(l, c)
 	a := l.seal(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c, Faces: tiles[:1]}))
 	b := l.seal(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c, Faces: tiles[1:2]}))
