@@ -635,3 +635,37 @@ func TestTwoMovesForOneStep101(t *testing.T) {
 		t.Fatalf("verify: %v %v", rep.Violation, rep.Invalid)
 	}
 }
+
+// TestSilentAtTheReveal101: a seat that stops answering at the round-end
+// reveal (it may see it lost the round) is not proven to cheat: verify
+// reports the match unfinished, with that seat to speak next and no one
+// named. Silence is never proof (protocol.md 5.5); the honest seats that
+// spoke before it published only the shares of their own racks.
+func TestSilentAtTheReveal101(t *testing.T) {
+	l := newLockstep(t, "101", 2, 5)
+	silent := -1
+	if !l.until(func() bool {
+		g := l.g()
+		if g == nil || g.Phase() != engine.Phase101Reveal || l.m().phase != phOpen {
+			return false
+		}
+		seat, _ := l.m().Expect()
+		if seat == 0 {
+			return false // let seat 0 reveal first
+		}
+		silent = seat
+		return true
+	}) {
+		t.Fatal("the round never reaches the reveal")
+	}
+	g := l.g()
+	for _, s := range g.Rack(silent) {
+		if g.PublicFace(s) == engine.NoFace && l.m().Shares(s)[silent] != nil {
+			t.Fatalf("the silent seat's share of its slot %d is public", s)
+		}
+	}
+	rep := Verify(l.transcript())
+	if rep.Status() != StatusUnfinished || rep.Violation != nil || rep.Next == nil || rep.Next.Seat != silent || rep.Next.Kind != KindOpen {
+		t.Fatalf("verify: status %v violation %v next %+v", rep.Status(), rep.Violation, rep.Next)
+	}
+}
