@@ -252,13 +252,13 @@ func (l *lockstep) named(errs []error, cheater int, rule string, before []byte) 
 	}
 	rep := Verify(l.transcript())
 	if rep.Status() != StatusCheating || rep.Violation.Seat != cheater || rep.Violation.Rule != rule {
-		l.l(rep)
+		l.logReport(rep)
 		l.t.Fatalf("verify: status %v violation %v invalid %v; want seat %d named for %s",
 			rep.Status(), rep.Violation, rep.Invalid, cheater, rule)
 	}
 }
 
-func (l *lockstep) l(rep *Report) {
+func (l *lockstep) logReport(rep *Report) {
 	l.t.Helper()
 	l.t.Logf("verify: %d steps, next %+v, failure %v", rep.Steps, rep.Next, rep.Failure)
 }

@@ -101,11 +101,6 @@ func TestSecrecy101(t *testing.T) {
 	}
 }
 
-// fmtErrs is errs for a failure message.
-func fmtErrs(errs []error) string { return fmt.Sprint(errs) }
-
-var _ = errors.Is
-
 // reach101 plays honest 2-seat tables from the seeds in turn until cond
 // holds at some step, and returns that table.
 func reach101(t *testing.T, seeds []uint64, cond func(l *lockstep) bool) *lockstep {
