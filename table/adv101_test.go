@@ -1,7 +1,9 @@
 package table
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"testing"
@@ -663,4 +665,69 @@ func TestSilentAtTheReveal101(t *testing.T) {
 	if rep.Status() != StatusUnfinished || rep.Violation != nil || rep.Next == nil || rep.Next.Seat != silent || rep.Next.Kind != KindOpen {
 		t.Fatalf("verify: status %v violation %v next %+v", rep.Status(), rep.Violation, rep.Next)
 	}
+}
+
+// TestSkippedPenalty101: a cheater's modified engine skips the 101 its own
+// discard costs (a tile that fits a meld on the table). The honest peers
+// record the penalty from the public faces; at the cheater's next message,
+// which carries the state hash its engine computed, every honest peer and
+// Verify name it state-divergence.
+func TestSkippedPenalty101(t *testing.T) {
+	var l *lockstep
+	c := -1
+	var fitting engine.SlotFace
+	for _, seed := range []uint64{3, 4, 5, 6, 7, 8} {
+		l = newLockstep(t, "101", 2, seed)
+		if l.until(func() bool {
+			g := l.g()
+			if g == nil || l.m().phase != phMove {
+				return false
+			}
+			seat, drawn, taken := g.Turn()
+			if seat < 0 || !drawn || taken != engine.NoSlot || len(g.Rack(seat)) < 2 {
+				return false
+			}
+			for _, sf := range plainTiles(l, seat) {
+				if g.Fits(sf.Face) {
+					c, fitting = seat, sf
+					return true
+				}
+			}
+			return false
+		}) {
+			break
+		}
+	}
+	if c < 0 {
+		t.Fatal("no seed reaches a discard that fits a meld")
+	}
+	l.send(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c, Faces: []engine.SlotFace{fitting}}))
+	l.until(func() bool { s, _ := l.m().Expect(); return s == c })
+	// The cheater's state: the honest one without its last penalty.
+	pens := l.g().Penalties()
+	last := pens[len(pens)-1]
+	if last.Seat != c || last.Kind != engine.PenaltyAddable {
+		t.Fatalf("penalties %v", pens)
+	}
+	enc := func(ps []engine.Penalty101) []byte {
+		b := []byte{byte(len(ps))}
+		for _, p := range ps {
+			b = append(b, byte(p.Seat), byte(p.Kind), byte(p.Slot), 0, 0, 0, byte(p.Points))
+		}
+		return b
+	}
+	pre := l.m().StatePreimage()
+	honest, forged := enc(pens), enc(pens[:len(pens)-1])
+	if bytes.Count(pre, honest) != 1 {
+		t.Fatalf("the penalty list is not once in the state encoding")
+	}
+	forgedHash := sha256.Sum256(bytes.Replace(pre, honest, forged, 1))
+	seat, kind, body := l.honest()
+	m := l.peers[c].m
+	env := &Envelope{Table: l.cfg.ID, Hand: m.HandNumber(), Step: m.Step(), Seat: uint8(seat), Kind: kind,
+		Prev: m.Prev(), State: forgedHash, Body: body}
+	if err := env.Seal(l.keys[c], m.cfgHash); err != nil {
+		t.Fatal(err)
+	}
+	l.named(l.deliver(env.Raw, c), c, "state-divergence", nil)
 }
