@@ -755,6 +755,11 @@ func (g *Game101) applySwap(a Action101) error {
 	if sf.Face == g.okey || !plays(g.okey, sf.Face, m.As[a.Pos]) {
 		return fmt.Errorf("%w: %v does not stand for %v", ErrSwap, sf.Face, m.As[a.Pos])
 	}
+	if g.opened[seat] == NotOpened && sf.Slot == g.taken {
+		// swap-before-open: a player who has not opened opens with the
+		// discard it took; it may not trade it for an okey instead.
+		return fmt.Errorf("%w: seat %d has not opened and must open with the discard it took", ErrMustUse, seat)
+	}
 	m.Tiles[a.Pos] = sf.Slot
 	g.removeFromRack(seat, []Slot{sf.Slot})
 	g.racks[seat] = insertSlot(g.racks[seat], okeySlot)

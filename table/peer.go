@@ -146,6 +146,11 @@ func (s *Stall) Error() string {
 	return fmt.Sprintf("table: seat %d stopped answering: no %v for step %d in %v", s.Seat, s.Kind, s.Step, s.Waited.Round(time.Second))
 }
 
+// ErrOwnMove is returned by Run when this seat's mover chose a move the
+// rules refuse: the peer does not send it (it would be signed proof against
+// its own seat) and stops; the others see the seat stop answering.
+var ErrOwnMove = errors.New("table: this seat's mover chose a move the rules refuse; it was not sent")
+
 // ErrSeedLost is returned when this peer's saved hand seed is missing or
 // does not match the lock key its seat already sent: speaking on would
 // contradict its own signed messages. The user loses the hand, not their
@@ -513,6 +518,15 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 	}
 	if err := p.m.Check(env); err != nil && !p.c.Cheat.active() {
 		return fmt.Errorf("table: internal error: own envelope refused: %w", err)
+	}
+	if kind == KindMove && !p.c.Cheat.active() {
+		// A move is tried on a copy before it is signed away: a mover that
+		// chose a move the rules refuse (a bug, or a state it misread) must
+		// not get its own seat named. The peer stops instead, and the table
+		// stalls with no one named.
+		if err := p.m.clone().Apply(env); err != nil {
+			return fmt.Errorf("%w: %w", ErrOwnMove, err)
+		}
 	}
 	// Save before sending: what we said, we must say again after a crash.
 	if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
