@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"bufio"
 	"encoding/json"
 	"errors"
@@ -15,7 +17,7 @@ import (
 )
 
 func init() {
-	register(command{name: "analyze", summary: "analyse a hand: winning or not, arrangement, discards, distance", run: runAnalyze})
+	register(command{name: "analyze", summary: i18n.Mark("analyse a hand: winning or not, arrangement, discards, distance"), run: runAnalyze})
 }
 
 const analyzeUsage = `usage: okey analyze [--preset RULESET] [--json] --indicator TILE TILE...
@@ -58,12 +60,12 @@ flags:
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	indicator := fs.String("indicator", "", "the indicator `tile` (the okey is the next number of its colour)")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of a report")
-	preset := fs.String("preset", "classic", "the `ruleset`, preset[:options]: 101 analyses openings")
-	taken := fs.String("taken", "", "101: the `tile` the opening must use (the discard just taken)")
+	indicator := fs.String("indicator", "", i18n.T("the indicator `tile` (the okey is the next number of its colour)"))
+	asJSON := fs.Bool("json", false, i18n.T("print one JSON object instead of a report"))
+	preset := fs.String("preset", "classic", i18n.T("the `ruleset`, preset[:options]: 101 analyses openings"))
+	taken := fs.String("taken", "", i18n.T("101: the `tile` the opening must use (the discard just taken)"))
 	fs.Usage = func() {
-		fmt.Fprint(stderr, analyzeUsage)
+		fmt.Fprint(stderr, i18n.T(analyzeUsage))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -74,39 +76,39 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rules, perr := engine.ParseRuleset(*preset)
 	if perr != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", trimEngine(perr))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %v\n", trimEngine(perr)))
 		return 2
 	}
 	if rules.Preset == engine.Preset101 {
 		return runAnalyze101(rules, *indicator, *taken, *asJSON, fs.Args(), stdin, stdout, stderr)
 	}
 	if *taken != "" {
-		fmt.Fprintln(stderr, "okey: analyze: --taken is for --preset 101")
+		fmt.Fprintln(stderr, i18n.T("okey: analyze: --taken is for --preset 101"))
 		return 2
 	}
 	if fs.NArg() == 0 {
 		if f, ok := stdin.(*os.File); ok {
 			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 				// At a terminal: say what is awaited rather than wait silently.
-				fmt.Fprintln(stderr, "okey: analyze: reading hands from the terminal, one \"INDICATOR: TILES\" a line; Ctrl-D ends")
-				fmt.Fprintln(stderr, "okey: analyze: (one hand on the command line: okey analyze --indicator R4 R1 R2 R3 ...)")
+				fmt.Fprintln(stderr, i18n.T("okey: analyze: reading hands from the terminal, one \"INDICATOR: TILES\" a line; Ctrl-D ends"))
+				fmt.Fprintln(stderr, i18n.T("okey: analyze: (one hand on the command line: okey analyze --indicator R4 R1 R2 R3 ...)"))
 			}
 		}
 		return analyzeBatch(*indicator, stdin, stdout, stderr)
 	}
 	if *indicator == "" {
-		fmt.Fprintln(stderr, "okey: analyze: --indicator is required with tiles on the command line")
+		fmt.Fprintln(stderr, i18n.T("okey: analyze: --indicator is required with tiles on the command line"))
 		return 2
 	}
 	res, err := analyzeHand(*indicator, fs.Args(), !*asJSON)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(err)))
 		return 2
 	}
 	if *asJSON {
 		b, err := json.Marshal(res)
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: analyze: internal error: %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: analyze: internal error: %s\n", ui.Plain(err)))
 			return 2
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -160,11 +162,11 @@ func batchLines(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writ
 		out.WriteByte('\n')
 	}
 	if err := out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(err)))
 		return 2
 	}
 	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: reading input: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: reading input: %s\n", ui.Plain(err)))
 		return 2
 	}
 	return 0
@@ -247,7 +249,7 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 				for _, g := range groups {
 					fmt.Fprintf(&b, "  %s\n", engine.FormatFaces(g.Tiles))
 				}
-				fmt.Fprintf(&b, "  rest: %s\n", engine.FormatFaces(rest))
+				fmt.Fprint(&b, i18n.T("  rest: %s\n", engine.FormatFaces(rest)))
 				res.layout = b.String()
 			}
 		}
@@ -281,25 +283,25 @@ func trimEngine(err error) error {
 func printReport(w io.Writer, res any) {
 	switch r := res.(type) {
 	case *hand14:
-		fmt.Fprintf(w, "indicator %s, okey %s\n", r.Indicator, r.Okey)
-		fmt.Fprintf(w, "tiles:    %s\n", strings.Join(r.Tiles, " "))
+		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
+		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
 		if r.Winning {
-			fmt.Fprintf(w, "winning:  %s\n", *r.Kind)
+			fmt.Fprint(w, i18n.T("winning:  %s\n", *r.Kind))
 			for _, g := range r.Groups {
 				fmt.Fprintf(w, "  %s\n", strings.Join(g, " "))
 			}
 			return
 		}
-		fmt.Fprintf(w, "not winning: %d to exchange, at the fewest\n", r.Distance)
+		fmt.Fprint(w, i18n.T("not winning: %d to exchange, at the fewest\n", r.Distance))
 		fmt.Fprint(w, r.layout)
 	case *hand15:
-		fmt.Fprintf(w, "indicator %s, okey %s\n", r.Indicator, r.Okey)
-		fmt.Fprintf(w, "tiles:    %s\n", strings.Join(r.Tiles, " "))
+		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
+		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
 		if len(r.WinningDiscards) == 0 {
-			fmt.Fprintln(w, "no discard leaves a winning hand")
-			fmt.Fprintf(w, "best discards: %s (then %d to exchange)\n", strings.Join(r.best, " "), r.bestDist)
+			fmt.Fprintln(w, i18n.T("no discard leaves a winning hand"))
+			fmt.Fprint(w, i18n.T("best discards: %s (then %d to exchange)\n", strings.Join(r.best, " "), r.bestDist))
 			return
 		}
-		fmt.Fprintf(w, "winning discards: %s\n", strings.Join(r.WinningDiscards, " "))
+		fmt.Fprint(w, i18n.T("winning discards: %s\n", strings.Join(r.WinningDiscards, " ")))
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,12 +33,12 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 		return analyzeBatch101(rules, indicator, taken, stdin, stdout, stderr)
 	}
 	if indicator == "" {
-		fmt.Fprintln(stderr, "okey: analyze: --indicator is required with tiles on the command line")
+		fmt.Fprintln(stderr, i18n.T("okey: analyze: --indicator is required with tiles on the command line"))
 		return 2
 	}
 	res, err := analyze101(rules, indicator, taken, tiles)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %v\n", err))
 		return 2
 	}
 	if asJSON {
@@ -44,10 +46,10 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 		fmt.Fprintf(stdout, "%s\n", b)
 		return 0
 	}
-	fmt.Fprintf(stdout, "indicator %s, okey %s (Okey 101)\n", res.Indicator, res.Okey)
-	fmt.Fprintf(stdout, "tiles:    %s\n", strings.Join(res.Tiles, " "))
+	fmt.Fprint(stdout, i18n.T("indicator %s, okey %s (Okey 101)\n", res.Indicator, res.Okey))
+	fmt.Fprint(stdout, i18n.T("tiles:    %s\n", strings.Join(res.Tiles, " ")))
 	if res.Taken != "" {
-		fmt.Fprintf(stdout, "using:    %s (taken)\n", res.Taken)
+		fmt.Fprint(stdout, i18n.T("using:    %s (taken)\n", res.Taken))
 	}
 	verdict := func(ok bool) string {
 		if ok {
@@ -55,11 +57,11 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 		}
 		return "does not open"
 	}
-	fmt.Fprintf(stdout, "sets and runs: %d points, %s (101 needed)\n", res.Value, verdict(res.Reaches101))
+	fmt.Fprint(stdout, i18n.T("sets and runs: %d points, %s (101 needed)\n", res.Value, verdict(res.Reaches101)))
 	for _, g := range res.Groups {
 		fmt.Fprintf(stdout, "  %s\n", strings.Join(g, " "))
 	}
-	fmt.Fprintf(stdout, "doubles: %d, %s (5 needed)\n", res.Doubles, verdict(res.FiveDoubles))
+	fmt.Fprint(stdout, i18n.T("doubles: %d, %s (5 needed)\n", res.Doubles, verdict(res.FiveDoubles)))
 	for _, g := range res.Pairs {
 		fmt.Fprintf(stdout, "  %s\n", strings.Join(g, " "))
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"context"
 	"errors"
 	"flag"
@@ -27,7 +29,7 @@ import (
 )
 
 func init() {
-	register(command{name: "bot", summary: "a headless peer on the LAN: finds or opens a table and plays", run: runBot})
+	register(command{name: "bot", summary: i18n.Mark("a headless peer on the LAN: finds or opens a table and plays"), run: runBot})
 }
 
 const botUsage = `usage: okey bot [--name N] [--create --players N --preset P | --join TABLE]
@@ -70,27 +72,27 @@ var routeLibraryLogsOnce sync.Once
 func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, botUsage); fs.PrintDefaults() }
-	name := fs.String("name", "", "display name (default: the profile's, else bot-<id>)")
-	create := fs.Bool("create", false, "open a new table")
-	players := fs.Int("players", 4, "seats at a table this bot opens (2-4)")
-	preset := fs.String("preset", "classic", "ruleset of a table this bot opens: preset[:options]")
-	join := fs.String("join", "", "take a seat at the table with this id")
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); fs.PrintDefaults() }
+	name := fs.String("name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
+	create := fs.Bool("create", false, i18n.T("open a new table"))
+	players := fs.Int("players", 4, i18n.T("seats at a table this bot opens (2-4)"))
+	preset := fs.String("preset", "classic", i18n.T("ruleset of a table this bot opens: preset[:options]"))
+	join := fs.String("join", "", i18n.T("take a seat at the table with this id"))
 	strategy := fs.String("strategy", "", "move strategy: "+strings.Join(bot.Names(), ", ")+" (default greedy)")
 	botLevel := fs.String("level", "", "move strategy by level: "+strings.Join(bot.LevelNames(), ", ")+" (instead of --strategy)")
-	matches := fs.Int("matches", 1, "matches to play before exiting")
-	out := fs.String("out", ".", "directory for the transcripts")
-	data := fs.String("data", "", "data directory: identity, profile, match state (default: the user's config directory)")
+	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
+	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
+	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	var listen, peers stringList
-	fs.Var(&listen, "listen", "multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)")
-	fs.Var(&peers, "peer", "multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)")
-	noMDNS := fs.Bool("no-mdns", false, "no mDNS discovery (use --peer)")
-	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match unfinished (silence names no one)")
-	moveWithhold := fs.Duration("move-withhold", 0, "the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)")
-	wait := fs.Duration("wait", 0, "give up when no table has started after this long (0: wait for ever)")
-	settle := fs.Duration("settle", time.Second, "listen this long for open tables before opening one")
-	verbose := fs.Bool("v", false, "log protocol detail")
-	logFile := fs.String("log", "", "write logs to this file instead of stderr")
+	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
+	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
+	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
+	moveWithhold := fs.Duration("move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
+	wait := fs.Duration("wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
+	settle := fs.Duration("settle", time.Second, i18n.T("listen this long for open tables before opening one"))
+	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
+	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -153,7 +155,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if *noMDNS && len(peers) == 0 {
-		fmt.Fprintln(stderr, "okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found")
+		fmt.Fprintln(stderr, i18n.T("okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found"))
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
@@ -204,7 +206,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		return 1
 	}
 	defer c.Close()
@@ -212,9 +214,9 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	failed := func(err error) int {
 		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data)
+			fmt.Fprint(stderr, i18n.T("okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data))
 		} else {
-			fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		}
 		return 1
 	}
@@ -294,21 +296,21 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	rep := o.Report
 	head := fmt.Sprintf("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
-		fmt.Fprintf(w, "%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
-			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, ui.Plain(v.Err), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
+			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, ui.Plain(v.Err), o.Transcript))
 		return int(table.StatusCheating)
 	}
 	if st := o.Result.Stalled; st != nil {
-		fmt.Fprintf(w, "%s: unfinished, honest so far: at message %d seat %d (%s) stopped answering (no %v for %v); no one is named; transcript %s\n",
-			head, st.Step, st.Seat, o.Config.Seats[st.Seat].Name, st.Kind, st.Waited.Round(time.Second), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: unfinished, honest so far: at message %d seat %d (%s) stopped answering (no %v for %v); no one is named; transcript %s\n",
+			head, st.Step, st.Seat, o.Config.Seats[st.Seat].Name, st.Kind, st.Waited.Round(time.Second), o.Transcript))
 		return int(table.StatusUnfinished)
 	}
 	if f := o.Result.Failure; f != nil {
-		fmt.Fprintf(w, "%s: unfinished, honest so far: the rules cannot go on (%s); no one is named; transcript %s\n", head, ui.Plain(f.Err), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: unfinished, honest so far: the rules cannot go on (%s); no one is named; transcript %s\n", head, ui.Plain(f.Err), o.Transcript))
 		return int(table.StatusUnfinished)
 	}
 	if !rep.Honest {
-		fmt.Fprintf(w, "%s: %s; transcript %s\n", head, ui.Verdict(&rep), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: %s; transcript %s\n", head, ui.Verdict(&rep), o.Transcript))
 		return int(rep.Status())
 	}
 	var scores []int
@@ -325,8 +327,8 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	if o.Resumed > 0 {
 		resumed = fmt.Sprintf(" (resumed at message %d)", o.Resumed)
 	}
-	fmt.Fprintf(w, "%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
-		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript)
+	fmt.Fprint(w, i18n.T("%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
+		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript))
 	return int(table.StatusHonest)
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"flag"
 	"fmt"
 	"io"
@@ -10,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "replay", summary: "step through a match transcript move by move, every rack visible", run: runReplay})
+	register(command{name: "replay", summary: i18n.Mark("step through a match transcript move by move, every rack visible"), run: runReplay})
 }
 
 const replayUsage = `usage: okey replay FILE
@@ -30,7 +32,7 @@ is no terminal.
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, replayUsage) }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(replayUsage)) }
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -54,7 +56,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return int(rep.Status())
 	}
 	if err := replayAt(r, ui.Options{}); err != nil {
-		fmt.Fprintf(stderr, "okey: no terminal to replay at: %v\n", err)
+		fmt.Fprint(stderr, i18n.T("okey: no terminal to replay at: %v\n", err))
 		return 2
 	}
 	fmt.Fprintf(stdout, "okey: %s: %s%s\n", path, ui.Verdict(r.Report), cutNote(cut))

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"io"
 	"strings"
@@ -14,7 +16,7 @@ import (
 // is a "## " heading naming the preset in backquotes).
 func runRules(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 1 {
-		fmt.Fprintln(stderr, "usage: okey help rules [PRESET]")
+		fmt.Fprintln(stderr, i18n.T("usage: okey help rules [PRESET]"))
 		return 2
 	}
 	if len(args) == 0 {
@@ -27,7 +29,7 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 		known = known || p == preset
 	}
 	if !known {
-		fmt.Fprintf(stderr, "okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(engine.Presets, ", "))
+		fmt.Fprint(stderr, i18n.T("okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(engine.Presets, ", ")))
 		return 2
 	}
 	for _, sec := range rulesSections(docs.Rules) {

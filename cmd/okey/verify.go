@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,7 +14,7 @@ import (
 )
 
 func init() {
-	register(command{name: "verify", summary: "check a match transcript offline and name any cheater", run: runVerify})
+	register(command{name: "verify", summary: i18n.Mark("check a match transcript offline and name any cheater"), run: runVerify})
 }
 
 const verifyUsage = `usage: okey verify [--json] FILE...
@@ -62,27 +64,27 @@ type verifyJSON struct {
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, verifyUsage) }
-	asJSON := fs.Bool("json", false, "one JSON object per file")
-	suite := fs.String("conformance", "", "run the conformance suite in this directory")
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(verifyUsage)) }
+	asJSON := fs.Bool("json", false, i18n.T("one JSON object per file"))
+	suite := fs.String("conformance", "", i18n.T("run the conformance suite in this directory"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *suite != "" {
 		if fs.NArg() > 0 || *asJSON {
-			fmt.Fprintln(stderr, "okey: --conformance takes a directory and nothing else")
+			fmt.Fprintln(stderr, i18n.T("okey: --conformance takes a directory and nothing else"))
 			return 2
 		}
 		failed, err := conformance.Run(*suite, stdout)
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: conformance suite: %v\n", err)
+			fmt.Fprint(stderr, i18n.T("okey: conformance suite: %v\n", err))
 			return 2
 		}
 		if failed > 0 {
-			fmt.Fprintf(stdout, "%d failed\n", failed)
+			fmt.Fprint(stdout, i18n.T("%d failed\n", failed))
 			return 1
 		}
-		fmt.Fprintln(stdout, "every case agrees")
+		fmt.Fprintln(stdout, i18n.T("every case agrees"))
 		return 0
 	}
 	if fs.NArg() == 0 {
@@ -143,29 +145,29 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 	}
 	switch table.Status(o.Status) {
 	case table.StatusHonest:
-		fmt.Fprintf(stdout, "%s: honest: %s, %d players, %s, %s; final scores %v\n",
-			o.File, o.Ruleset, len(o.Seats), count(o.Hands, "hand"), count(o.Steps, "message"), o.Scores)
+		fmt.Fprint(stdout, i18n.T("%s: honest: %s, %d players, %s, %s; final scores %v\n",
+			o.File, o.Ruleset, len(o.Seats), count(o.Hands, "hand"), count(o.Steps, "message"), o.Scores))
 	case table.StatusCheating:
-		fmt.Fprintf(stdout, "%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), o.Rule, *o.Step, o.Evidence)
+		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), o.Rule, *o.Step, o.Evidence))
 	case table.StatusUnfinished:
 		if o.Cut {
 			o.File += " (cut short inside its last record)"
 		}
 		if o.Next != nil {
-			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %s, %s; %s was to send the next message (a %s); no one is named\n",
-				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), seatName(*o.Next), o.NextKind)
+			fmt.Fprint(stdout, i18n.T("%s: unfinished, honest so far: %s, %s; %s was to send the next message (a %s); no one is named\n",
+				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), seatName(*o.Next), o.NextKind))
 		} else {
-			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %s, %s; %s; no one is named\n",
-				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), o.Reason)
+			fmt.Fprint(stdout, i18n.T("%s: unfinished, honest so far: %s, %s; %s; no one is named\n",
+				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), o.Reason))
 		}
 	default:
 		if o.Cut {
 			o.Error += " (and the file is cut short)"
 		}
 		if o.Steps > 0 || o.Ruleset != "" {
-			fmt.Fprintf(stdout, "%s: does not hold (damaged or altered; no one is named): %s\n", o.File, o.Error)
+			fmt.Fprint(stdout, i18n.T("%s: does not hold (damaged or altered; no one is named): %s\n", o.File, o.Error))
 		} else {
-			fmt.Fprintf(stdout, "%s: unreadable: %s\n", o.File, o.Error)
+			fmt.Fprint(stdout, i18n.T("%s: unreadable: %s\n", o.File, o.Error))
 		}
 	}
 }

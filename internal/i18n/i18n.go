@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/message/catalog"
@@ -59,8 +60,27 @@ func trEntries() (map[string]string, []string) {
 	return all, dups
 }
 
+// englishPlurals are the English keys whose first argument is a count: the
+// key is the plural ("%d turns"), the value the singular ("1 turn"). Turkish
+// has no plural after a number ("2 taş"), so its entries need no such form.
+var englishPlurals = map[string]string{}
+
+// englishPlural adds English keys with a singular form; called only from
+// package-level declarations of this package.
+func englishPlural(m map[string]string) bool {
+	for k, v := range m {
+		englishPlurals[k] = v
+	}
+	return true
+}
+
 var cat = sync.OnceValue(func() *catalog.Builder {
 	b := catalog.NewBuilder(catalog.Fallback(English))
+	for k, one := range englishPlurals {
+		if err := b.Set(English, k, plural.Selectf(1, "%d", "=1", one, "other", k)); err != nil {
+			panic("i18n: bad English plural " + k + ": " + err.Error())
+		}
+	}
 	all, _ := trEntries()
 	for k, v := range all {
 		if err := b.SetString(Turkish, k, v); err != nil {
@@ -70,10 +90,19 @@ var cat = sync.OnceValue(func() *catalog.Builder {
 	return b
 })
 
-var current atomic.Pointer[message.Printer]
+var (
+	current atomic.Pointer[message.Printer]
+	lang    atomic.Pointer[language.Tag]
+)
 
 // Set makes tag the language of T. It is safe to call from any goroutine.
-func Set(tag language.Tag) { current.Store(Printer(tag)) }
+func Set(tag language.Tag) {
+	if tag != Turkish {
+		tag = English
+	}
+	current.Store(Printer(tag))
+	lang.Store(&tag)
+}
 
 // Printer returns a printer for tag, for callers that must not touch the
 // process-wide language (tests, a second view).
@@ -82,14 +111,96 @@ func Printer(tag language.Tag) *message.Printer {
 }
 
 // T formats key (an English fmt format) in the current language, English
-// until Set is called.
+// until Set is called. Numbers print as fmt prints them, with no grouping
+// ("1234", not "1,234" or "1.234"): they are scores, steps and seeds.
 func T(key string, args ...any) string {
 	p := current.Load()
 	if p == nil {
 		Set(English)
 		p = current.Load()
 	}
+	return sprintf(p, Current(), key, args...)
+}
+
+func sprintf(p *message.Printer, tag language.Tag, key string, args ...any) string {
+	_, isPlural := englishPlurals[key]
+	if tag == English && !isPlural {
+		return fmt.Sprintf(key, args...)
+	}
+	if !isPlural || tag != English {
+		args = plainInts(args)
+	}
 	return p.Sprintf(key, args...)
+}
+
+// plainInt prints an integer as fmt does, without the locale's grouping.
+type plainInt int64
+
+func (n plainInt) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, fmt.FormatString(s, verb), int64(n))
+}
+
+type plainUint uint64
+
+func (n plainUint) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, fmt.FormatString(s, verb), uint64(n))
+}
+
+func plainInts(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case int:
+			a = plainInt(v)
+		case int8:
+			a = plainInt(v)
+		case int16:
+			a = plainInt(v)
+		case int32:
+			a = plainInt(v)
+		case int64:
+			a = plainInt(v)
+		case uint:
+			a = plainUint(v)
+		case uint8:
+			a = plainUint(v)
+		case uint16:
+			a = plainUint(v)
+		case uint32:
+			a = plainUint(v)
+		case uint64:
+			a = plainUint(v)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// Sprintf formats key in the language tag, as T does, without touching the
+// process-wide language (tests, a second view).
+func Sprintf(tag language.Tag, key string, args ...any) string {
+	if tag != Turkish {
+		tag = English
+	}
+	return sprintf(Printer(tag), tag, key, args...)
+}
+
+// Mark marks key (an English fmt format, a string literal) as a message
+// for a table or a struct field that is translated later with TKey; it
+// returns key unchanged. The catalogue's tests collect marked keys as they
+// collect T's.
+func Mark(key string) string { return key }
+
+// TKey is T for a key held in a variable: one written with Mark (or a
+// literal passed through T elsewhere). Prefer T with a literal.
+func TKey(key string, args ...any) string { return T(key, args...) }
+
+// Current returns the language T speaks.
+func Current() language.Tag {
+	if l := lang.Load(); l != nil {
+		return *l
+	}
+	return English
 }
 
 // Parse reads a language name as given to --lang or found in LANG:
