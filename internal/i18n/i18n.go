@@ -191,9 +191,12 @@ func Sprintf(tag language.Tag, key string, args ...any) string {
 // collect T's.
 func Mark(key string) string { return key }
 
-// TKey is T for a key held in a variable: one written with Mark (or a
-// literal passed through T elsewhere). Prefer T with a literal.
-func TKey(key string, args ...any) string { return T(key, args...) }
+// TKey is T with no arguments for a key held in a variable: one written
+// with Mark. Prefer T with a literal.
+func TKey(key string) string {
+	var none []any
+	return T(key, none...)
+}
 
 // Current returns the language T speaks.
 func Current() language.Tag {
