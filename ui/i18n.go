@@ -114,3 +114,34 @@ func hintReason(c bot.Choice) string {
 	}
 	return c.Reason
 }
+
+// RuleName is a protocol rule's name (protocol.md 5.5) for a person: in
+// English the name itself, in Turkish a few words saying what was broken.
+func RuleName(rule string) string {
+	if i18n.Current() == i18n.English {
+		return rule
+	}
+	names := map[string]string{
+		"out-of-turn":       i18n.Mark("out-of-turn (spoke out of turn)"),
+		"wrong-message":     i18n.Mark("wrong-message (a message of the wrong kind)"),
+		"replay":            i18n.Mark("replay (a message replayed from elsewhere)"),
+		"state-divergence":  i18n.Mark("state-divergence (a state the rules do not give)"),
+		"equivocation":      i18n.Mark("equivocation (two different messages for one step)"),
+		"malformed-body":    i18n.Mark("malformed-body (a message that does not decode)"),
+		"bad-proof":         i18n.Mark("bad-proof (a proof that does not hold)"),
+		"bad-key-share":     i18n.Mark("bad-key-share (a wrong key for a tile)"),
+		"bad-shuffle":       i18n.Mark("bad-shuffle (a shuffle that is not a permutation)"),
+		"bad-shuffle-proof": i18n.Mark("bad-shuffle-proof (a shuffle proof that does not hold)"),
+		"bad-dice":          i18n.Mark("bad-dice (a dice roll that does not match its commitment)"),
+		"copied-commitment": i18n.Mark("copied-commitment (another seat's commitment copied)"),
+		"false-win":         i18n.Mark("false-win (declared a win that is not one)"),
+		"false-junk":        i18n.Mark("false-junk (called a good tile junk)"),
+		"phantom-tile":      i18n.Mark("phantom-tile (played a tile it does not hold)"),
+		"rules":             i18n.Mark("rules (a move the rules forbid)"),
+		"audit":             i18n.Mark("audit (its revealed keys contradict its messages)"),
+	}
+	if k, ok := names[rule]; ok {
+		return i18n.TKey(k)
+	}
+	return rule
+}

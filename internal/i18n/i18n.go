@@ -18,7 +18,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/message/catalog"
@@ -76,11 +75,6 @@ func englishPlural(m map[string]string) bool {
 
 var cat = sync.OnceValue(func() *catalog.Builder {
 	b := catalog.NewBuilder(catalog.Fallback(English))
-	for k, one := range englishPlurals {
-		if err := b.Set(English, k, plural.Selectf(1, "%d", "=1", one, "other", k)); err != nil {
-			panic("i18n: bad English plural " + k + ": " + err.Error())
-		}
-	}
 	all, _ := trEntries()
 	for k, v := range all {
 		if err := b.SetString(Turkish, k, v); err != nil {
@@ -122,15 +116,32 @@ func T(key string, args ...any) string {
 	return sprintf(p, Current(), key, args...)
 }
 
+// sprintf formats key in tag: English with fmt itself (a count of 1 takes
+// the singular of englishPlurals), another language through the catalogue
+// with integers printed as fmt prints them. (x/text's plural.Selectf would
+// group the digits of large counts, "1,234 messages".)
 func sprintf(p *message.Printer, tag language.Tag, key string, args ...any) string {
-	_, isPlural := englishPlurals[key]
-	if tag == English && !isPlural {
+	if tag == English {
+		if one, ok := englishPlurals[key]; ok && len(args) > 0 && isOne(args[0]) {
+			return fmt.Sprintf(one, args[1:]...)
+		}
 		return fmt.Sprintf(key, args...)
 	}
-	if !isPlural || tag != English {
-		args = plainInts(args)
+	return p.Sprintf(key, plainInts(args)...)
+}
+
+func isOne(a any) bool {
+	switch v := a.(type) {
+	case int:
+		return v == 1
+	case int64:
+		return v == 1
+	case uint32:
+		return v == 1
+	case uint64:
+		return v == 1
 	}
-	return p.Sprintf(key, args...)
+	return false
 }
 
 // plainInt prints an integer as fmt does, without the locale's grouping.
