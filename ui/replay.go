@@ -4,7 +4,6 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/gdamore/tcell/v2"
