@@ -78,8 +78,8 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	players := fs.Int("players", 4, i18n.T("seats at a table this bot opens (2-4)"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset of a table this bot opens: preset[:options]"))
 	join := fs.String("join", "", i18n.T("take a seat at the table with this id"))
-	strategy := fs.String("strategy", "", "move strategy: "+strings.Join(bot.Names(), ", ")+" (default greedy)")
-	botLevel := fs.String("level", "", "move strategy by level: "+strings.Join(bot.LevelNames(), ", ")+" (instead of --strategy)")
+	strategy := fs.String("strategy", "", i18n.T("move strategy: %s (default greedy)", strings.Join(bot.Names(), ", ")))
+	botLevel := fs.String("level", "", i18n.T("move strategy by level: %s (instead of --strategy)", strings.Join(bot.LevelNames(), ", ")))
 	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
 	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
@@ -96,74 +96,71 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	usageErr := func(format string, a ...any) int {
-		for i, v := range a {
-			if err, ok := v.(error); ok {
-				a[i] = ui.Plain(err) // no "engine: " in a player's message
-			}
-		}
-		fmt.Fprintf(stderr, "okey: bot: "+format+"\n", a...)
+	// usageErr reports bad usage: msg is already translated, and errors in
+	// it are shown with ui.Plain (no "engine: " in a player's message).
+	usageErr := func(msg string) int {
+		fmt.Fprintf(stderr, "okey: bot: %s\n", msg)
 		return 2
 	}
 	if fs.NArg() > 0 {
-		return usageErr("takes no arguments, got %q", fs.Arg(0))
+		return usageErr(i18n.T("takes no arguments, got %q", fs.Arg(0)))
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	if *create && *join != "" {
-		return usageErr("--create and --join exclude each other")
+		return usageErr(i18n.T("--create and --join exclude each other"))
 	}
 	if *join != "" {
 		if err := p2p.ValidTableID(*join); err != nil {
-			return usageErr("--join: %v", err)
+			return usageErr(i18n.T("--join: %v", ui.Plain(err)))
 		}
 	}
 	rules, err := engine.ParseRuleset(*preset)
 	if err != nil {
-		return usageErr("--preset: %v", err)
+		return usageErr(i18n.T("--preset: %v", ui.Plain(err)))
 	}
 	if err := rules.CheckPlayers(*players); err != nil {
-		return usageErr("--players: %v", err)
+		return usageErr(i18n.T("--players: %v", ui.Plain(err)))
 	}
 	chosen, err := bot.ChooseStrategy(*botLevel, *strategy, "greedy")
 	if err != nil {
-		return usageErr("--level/--strategy: %v", err)
+		return usageErr(i18n.T("--level/--strategy: %v", ui.Plain(err)))
 	}
 	*strategy = chosen
 	if *matches < 1 {
-		return usageErr("--matches must be at least 1")
+		return usageErr(i18n.T("--matches must be at least 1"))
 	}
 	if *withhold < time.Second {
-		return usageErr("--withhold must be at least 1s")
+		return usageErr(i18n.T("--withhold must be at least 1s"))
 	}
 	if *moveWithhold != 0 && *moveWithhold < time.Second {
-		return usageErr("--move-withhold must be at least 1s")
+		return usageErr(i18n.T("--move-withhold must be at least 1s"))
 	}
 	if *name != "" {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
-			return usageErr("--name: %v", err)
+			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
 		}
 	}
 	for _, a := range listen {
 		if _, err := ma.NewMultiaddr(a); err != nil {
-			return usageErr("--listen %q: %v", a, err)
+			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
 		}
 	}
 	for _, a := range peers {
 		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return usageErr("--peer: %v", err)
+			return usageErr(i18n.T("--peer: %v", ui.Plain(err)))
 		}
 	}
 	if *noMDNS && len(peers) == 0 {
 		fmt.Fprintln(stderr, i18n.T("okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found"))
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return usageErr("--out: %v", err)
+		return usageErr(i18n.T("--out: %v", ui.Plain(err)))
 	}
 	if *data == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			return usageErr("%v (use --data)", err)
+			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
 		}
 		*data = d
 	}
@@ -172,7 +169,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return usageErr("--log: %v", err)
+			return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 		}
 		defer f.Close()
 		logw = f
@@ -294,7 +291,7 @@ func logTiming(log *slog.Logger, table string, t lan.Timing) {
 // unfinished (honest so far, no one named).
 func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	rep := o.Report
-	head := fmt.Sprintf("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
+	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
 		fmt.Fprint(w, i18n.T("%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
 			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, ui.Plain(v.Err), o.Transcript))
@@ -325,7 +322,7 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	}
 	resumed := ""
 	if o.Resumed > 0 {
-		resumed = fmt.Sprintf(" (resumed at message %d)", o.Resumed)
+		resumed = " " + i18n.T("(resumed at message %d)", o.Resumed)
 	}
 	fmt.Fprint(w, i18n.T("%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
 		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript))

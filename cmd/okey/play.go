@@ -33,7 +33,7 @@ func init() {
 
 // errNot101 is the refusal of Okey 101 at the terminal table, until the
 // screen draws melds (the table protocol plays it: okey sim).
-var errNot101 = errors.New("Okey 101 is not yet playable at the terminal table; try okey sim --preset 101")
+var errNot101 = errors.New(i18n.Mark("Okey 101 is not yet playable at the terminal table; try okey sim --preset 101"))
 
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
@@ -56,12 +56,12 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); fs.PrintDefaults() }
 	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
-	preset := fs.String("preset", "classic", "ruleset: preset[:options] ("+strings.Join(engine.Presets, ", ")+")")
+	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(engine.Presets, ", ")))
 	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))
 	name := fs.String("name", defaultName(), i18n.T("your name at the table"))
 	data := fs.String("data", "", i18n.T("data directory: identity, matches, log (default: the user's config directory)"))
-	level := fs.String("level", "", "how well the bots play: "+strings.Join(bot.LevelNames(), ", ")+" (default "+bot.DefaultLevel+")")
-	strategy := fs.String("strategy", "", "the bots' strategy by name ("+strings.Join(bot.Names(), ", ")+"), instead of --level")
+	level := fs.String("level", "", i18n.T("how well the bots play: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
+	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level", strings.Join(bot.Names(), ", ")))
 	pace := fs.Duration("pace", 400*time.Millisecond, i18n.T("how long a bot waits before it moves"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("LAN: no mDNS discovery (use --peer)"))
@@ -99,7 +99,7 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if rules.Preset == engine.Preset101 {
-		fmt.Fprintf(stderr, "okey: %v\n", errNot101)
+		fmt.Fprintf(stderr, "okey: %s\n", i18n.TKey(errNot101.Error()))
 		return 2
 	}
 	if err := table.CheckName(*name); err != nil {
@@ -169,7 +169,7 @@ func makeBots(strategy, fallback string, k int) []table.Mover {
 }
 
 // localLeaveNote is what the quit question says about a match against bots.
-const localLeaveNote = "okey play --resume continues it later."
+var localLeaveNote = i18n.Mark("okey play --resume continues it later.")
 
 // playBots plays against bots in this process: a new match, or the last
 // unfinished one (offered first, or at once with --resume).
@@ -225,8 +225,8 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		lines, choices, shown := ui.ResumeQuestion(unfinished, fmt.Sprintf("start a new match vs %d bots (%s)", f.bots, f.ruleset))
-		g.Choose("unfinished matches", lines, choices, func(i int) {
+		lines, choices, shown := ui.ResumeQuestion(unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, f.ruleset))
+		g.Choose(i18n.T("unfinished matches"), lines, choices, func(i int) {
 			switch {
 			case i >= 0 && i < len(shown):
 				g.ShowTable()
@@ -265,7 +265,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case errors.Is(out.Err, ui.ErrQuit):
 		fmt.Fprintln(stdout, i18n.T("okey: left the table; the match is saved: okey play --resume continues it"))
 	case out.Err != nil:
-		fmt.Fprintf(stdout, "okey: %v\n", out.Err)
+		fmt.Fprintf(stdout, "okey: %s\n", ui.Explain(out.Err))
 		if out.Transcript != "" {
 			fmt.Fprint(stdout, i18n.T("okey: the match so far is in %s\n", out.Transcript))
 		}
@@ -353,11 +353,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			// A match against bots on this computer, left unfinished.
 			m, ok := lb.localMatch(t.ID)
 			if !ok {
-				g.Say("that match is no longer saved")
+				g.Say(i18n.T("that match is no longer saved"))
 				return
 			}
 			g.SetSeat(0)
-			g.SetLeaveNote("okey play offers to resume it later.")
+			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
 			if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Strategy, f.strategy, m.Bots()),
 				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger}); err != nil {
@@ -369,11 +369,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if resumed {
 			// The bots this computer seated at that table resume too.
 			lb.resumeBots(t.ID)
-			g.Say("resuming table " + t.ID + ": waiting for the other players to come back")
+			g.Say(i18n.T("resuming table %s: waiting for the other players to come back", t.ID))
 		} else {
 			var err error
 			if a, err = c.Lobby().WaitStarted(ctx, t.ID); err != nil {
-				g.Say("the table did not start: " + err.Error())
+				g.Say(i18n.T("the table did not start: %s", ui.Explain(err)))
 				return
 			}
 		}
@@ -386,7 +386,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if seat < 0 {
 			return
 		}
-		g.SetLeaveNote("okey play offers to resume it when you come back.")
+		g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
 		g.SetSeat(seat)
 		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
@@ -493,12 +493,12 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 			at = fi.ModTime()
 		}
 		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
-			Note: "table " + a.Table + " with " + strings.Join(who, ", "), Started: at})
+			Note: i18n.T("table %s with %s", a.Table, strings.Join(who, ", ")), Started: at})
 	}
 	for _, m := range locals {
 		l.local[m.Dir] = m
 		out = append(out, ui.LobbyTable{ID: m.Dir, Ruleset: m.Ruleset, Seats: len(m.Names), State: "unfinished", Unfinished: true,
-			Local: true, Note: "with " + strings.Join(m.Names[1:], ", ") + ", started " + m.Started.Local().Format("Jan 2 15:04"), Started: m.Started})
+			Local: true, Note: i18n.T("with %s, started %s", strings.Join(m.Names[1:], ", "), m.Started.Local().Format("Jan 2 15:04")), Started: m.Started})
 	}
 	return out
 }

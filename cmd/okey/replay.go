@@ -43,7 +43,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	path := fs.Arg(0)
 	t, cut, err := readTranscript(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "okey: %s: %s\n", path, localErr(err))
 		return 2
 	}
 	r, err := ui.LoadReplay(t)
@@ -51,7 +51,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// Nothing to show (a file cut before its first hand): say what
 		// verify says, with its status.
 		rep := table.Verify(t)
-		fmt.Fprintf(stderr, "okey: %s: %s\n", path, ui.Plain(err))
+		fmt.Fprintf(stderr, "okey: %s: %s\n", path, ui.Explain(err))
 		fmt.Fprintf(stdout, "okey: %s: %s%s\n", path, ui.Verdict(rep), cutNote(cut))
 		return int(rep.Status())
 	}
@@ -68,7 +68,7 @@ var replayAt = ui.RunReplay
 
 func cutNote(cut bool) string {
 	if cut {
-		return " (the file is cut short inside its last record)"
+		return " " + i18n.T("(the file is cut short inside its last record)")
 	}
 	return ""
 }

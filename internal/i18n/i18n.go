@@ -209,6 +209,11 @@ func TKey(key string) string {
 	return T(key, none...)
 }
 
+// TKeyArgs is T for a key held in a variable (written with Mark) and its
+// arguments: for errors that print English in logs and --json and
+// translated to a person.
+func TKeyArgs(key string, args []any) string { return T(key, args...) }
+
 // Current returns the language T speaks.
 func Current() language.Tag {
 	if l := lang.Load(); l != nil {
