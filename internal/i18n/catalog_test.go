@@ -127,18 +127,18 @@ func TestCatalogueComplete(t *testing.T) {
 	}
 	all, _ := trEntries()
 	used := map[string]bool{}
-	var missing []string
+	var missing []use
 	for _, k := range keys {
 		used[k.key] = true
-		if _, ok := all[k.key]; !ok && !slices.Contains(missing, k.key) {
-			missing = append(missing, k.key)
+		if _, ok := all[k.key]; !ok && !slices.ContainsFunc(missing, func(u use) bool { return u.key == k.key }) {
+			missing = append(missing, k)
 			t.Errorf("%s: no Turkish for %q", k.pos, k.key)
 		}
 	}
 	if *dumpMissing != "" {
 		var b strings.Builder
 		for _, k := range missing {
-			fmt.Fprintf(&b, "\t%s: %s,\n", strconv.Quote(k), strconv.Quote(k))
+			fmt.Fprintf(&b, "%s\t%s: %s,\n", filepath.Base(filepath.Dir(k.pos)), strconv.Quote(k.key), strconv.Quote(k.key))
 		}
 		os.WriteFile(*dumpMissing, []byte(b.String()), 0o644)
 	}
