@@ -116,6 +116,7 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	i18n.Set(i18n.FromEnv(getenv))
 	args, lang, given, err := takeLang(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "okey: %s\n", i18n.T("--lang needs a language: en or tr"))
@@ -128,8 +129,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		i18n.Set(tag)
-	} else {
-		i18n.Set(i18n.FromEnv(getenv))
 	}
 	if len(args) == 0 {
 		usage(stderr)
