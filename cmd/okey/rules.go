@@ -19,12 +19,16 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, i18n.T("usage: okey help rules [PRESET]"))
 		return 2
 	}
+	rules := docs.Rules
+	if i18n.Current() == i18n.Turkish {
+		rules = docs.RulesTR
+	}
 	if len(args) == 0 {
-		fmt.Fprint(stdout, docs.Rules)
+		fmt.Fprint(stdout, rules)
 		return 0
 	}
 	preset := args[0]
-	known := false
+	known := preset == engine.Preset101
 	for _, p := range engine.Presets {
 		known = known || p == preset
 	}
@@ -32,7 +36,7 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(engine.Presets, ", ")))
 		return 2
 	}
-	for _, sec := range rulesSections(docs.Rules) {
+	for _, sec := range rulesSections(rules) {
 		head, _, _ := strings.Cut(sec, "\n")
 		if !strings.HasPrefix(head, "## ") || !strings.Contains(head, "(`") || strings.Contains(head, "(`"+preset+"`)") {
 			fmt.Fprint(stdout, sec)
