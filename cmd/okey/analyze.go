@@ -182,7 +182,9 @@ type hand14 struct {
 	Groups    [][]string `json:"groups"`
 	Distance  int        `json:"distance"`
 
-	layout string // for the report: a best partial layout
+	layout string   // for the report: a best partial layout
+	marked []string // for the report: the winning groups, okeys marked
+	legend []string // for the report: what each okey stands for
 }
 
 // hand15 is the JSON object for 15 tiles.
@@ -241,15 +243,22 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 			for _, g := range arr.Groups {
 				res.Groups = append(res.Groups, faceNames(g.Tiles))
 			}
+			if report {
+				res.marked, res.legend = markOkeys(okey, arr.Groups)
+			}
 		} else {
 			res.Distance = engine.Distance(okey, hand)
 			if report {
 				groups, rest := engine.Arrange(okey, hand, false)
 				var b strings.Builder
-				for _, g := range groups {
-					fmt.Fprintf(&b, "  %s\n", engine.FormatFaces(g.Tiles))
+				marked, legend := markOkeys(okey, groups)
+				for _, g := range marked {
+					fmt.Fprintf(&b, "  %s\n", g)
 				}
 				fmt.Fprint(&b, i18n.T("  rest: %s\n", engine.FormatFaces(rest)))
+				for _, l := range legend {
+					fmt.Fprintf(&b, "  %s\n", l)
+				}
 				res.layout = b.String()
 			}
 		}
@@ -264,6 +273,40 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 		return res, nil
 	}
 	return nil, fmt.Errorf("need %d or %d tiles, got %d", engine.WinSize, engine.WinSize+1, len(hand))
+}
+
+// markOkeys writes groups for the text report: an okey as the face it
+// stands for with a star ("K13*"), and for each okey a legend line saying
+// what it stands for ("* okey (R5) stands for K13").
+func markOkeys(okey engine.Face, groups []engine.Group) (lines, legend []string) {
+	for _, g := range groups {
+		var ts []string
+		for i, f := range g.Tiles {
+			if f != okey || i >= len(g.As) {
+				ts = append(ts, f.String())
+				continue
+			}
+			ts = append(ts, g.As[i].String()+"*")
+			if g.As[i] == okey {
+				legend = append(legend, i18n.T("* okey (%s) plays as itself", okey))
+			} else {
+				legend = append(legend, i18n.T("* okey (%s) stands for %s", okey, g.As[i]))
+			}
+		}
+		lines = append(lines, strings.Join(ts, " "))
+	}
+	return lines, legend
+}
+
+// kindName is a winning hand's kind for the report.
+func kindName(kind string) string {
+	switch kind {
+	case "groups":
+		return i18n.T("groups")
+	case "pairs":
+		return i18n.T("seven pairs")
+	}
+	return kind
 }
 
 func faceNames(fs []engine.Face) []string {
@@ -286,9 +329,12 @@ func printReport(w io.Writer, res any) {
 		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
 		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
 		if r.Winning {
-			fmt.Fprint(w, i18n.T("winning:  %s\n", *r.Kind))
-			for _, g := range r.Groups {
-				fmt.Fprintf(w, "  %s\n", strings.Join(g, " "))
+			fmt.Fprint(w, i18n.T("winning:  %s\n", kindName(*r.Kind)))
+			for _, g := range r.marked {
+				fmt.Fprintf(w, "  %s\n", g)
+			}
+			for _, l := range r.legend {
+				fmt.Fprintf(w, "  %s\n", l)
 			}
 			return
 		}

@@ -53,18 +53,32 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 	}
 	verdict := func(ok bool) string {
 		if ok {
-			return "opens"
+			return i18n.T("opens")
 		}
-		return "does not open"
+		return i18n.T("does not open")
+	}
+	// An okey, OKEY=FACE in JSON, is written FACE* with a legend line.
+	groups := func(gs [][]string) {
+		var legend []string
+		for _, g := range gs {
+			ts := make([]string, len(g))
+			for i, tok := range g {
+				ts[i] = tok
+				if own, as, ok := strings.Cut(tok, "="); ok {
+					ts[i] = as + "*"
+					legend = append(legend, i18n.T("* okey (%s) stands for %s", own, as))
+				}
+			}
+			fmt.Fprintf(stdout, "  %s\n", strings.Join(ts, " "))
+		}
+		for _, l := range legend {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
 	}
 	fmt.Fprint(stdout, i18n.T("sets and runs: %d points, %s (101 needed)\n", res.Value, verdict(res.Reaches101)))
-	for _, g := range res.Groups {
-		fmt.Fprintf(stdout, "  %s\n", strings.Join(g, " "))
-	}
+	groups(res.Groups)
 	fmt.Fprint(stdout, i18n.T("doubles: %d, %s (5 needed)\n", res.Doubles, verdict(res.FiveDoubles)))
-	for _, g := range res.Pairs {
-		fmt.Fprintf(stdout, "  %s\n", strings.Join(g, " "))
-	}
+	groups(res.Pairs)
 	return 0
 }
 

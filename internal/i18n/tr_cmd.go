@@ -243,3 +243,12 @@ var _ = turkish(map[string]string{
 	"%s: does not hold (damaged or altered; no one is named): %s\n": "%s: tutmuyor (bozuk ya da değiştirilmiş; kimse suçlanmıyor): %s\n",
 	"%s: unreadable: %s\n":                                          "%s: okunamıyor: %s\n",
 })
+
+// okey analyze: the okey marked in the report.
+var _ = turkish(map[string]string{
+	"* okey (%s) stands for %s":   "* okey (%s), %s yerine geçiyor",
+	"* okey (%s) plays as itself": "* okey (%s) kendisi olarak oynuyor",
+	"groups":                      "perler",
+	"opens":                       "el açılır",
+	"does not open":               "el açılmaz",
+})
