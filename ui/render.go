@@ -127,17 +127,19 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 	cols := min(4, max(w/8, 3))
 	cx := x + (w-cols*8)/2
 	_, ind := h.Indicator()
-	put(scr, cx, y, 8, i18n.T("face-up"), dim)
+	// A label as wide as its column (Turkish "gösterge") pushes the next
+	// one a cell right, so that two never touch.
+	end := put(scr, cx, y, 8, i18n.T("face-up"), dim)
 	if ind != engine.NoFace {
 		drawTile(scr, p, cx, y+1, ind, engine.NoFace, p.Face)
 	}
 	cx += 8
-	put(scr, cx, y, 8, "okey", dim)
+	end = put(scr, max(cx, end+1), y, 8, "okey", dim)
 	if ok := h.Okey(); ok.Valid() {
 		drawTile(scr, p, cx, y+1, ok, ok, p.Face)
 	}
 	cx += 8
-	put(scr, cx, y, 8, i18n.T("stock"), dim)
+	end = put(scr, max(cx, end+1), y, 8, i18n.T("stock"), dim)
 	if h.Phase() >= engine.PhasePlay {
 		back := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text).Bold(true)
 		put(scr, cx, y+1, 4, fmt.Sprintf("%3d ", h.StockLen()), back)
@@ -146,7 +148,7 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 	}
 	cx += 8
 	if cols == 4 {
-		put(scr, cx, y, 8, i18n.T("to take"), dim)
+		put(scr, max(cx, end+1), y, 8, i18n.T("to take"), dim)
 		prev := prevSeat(h, s.Seat)
 		if from := h.LastDiscard(); from >= 0 && from == prev {
 			if pile := h.Pile(from); len(pile) > 0 {

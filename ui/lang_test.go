@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
+)
+
+// inTurkish switches the interface to Turkish for one test.
+func inTurkish(t *testing.T) {
+	i18n.Set(i18n.Turkish)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+}
+
+// englishWords are words of the English interface that no Turkish screen
+// may show (as whole words: names and tile notation are not words).
+var englishWords = regexp.MustCompile(`\b(your|you|the|stock|face-up|dealer|help|quit|turn|turns|rack|discard|discards|score|change|hand|tiles|keys|mouse|scoring|teams|rules|over|won|table|players|seats|ready|leave|stay|draw|take|win|hint|undo|sort|verified|honest|unfinished)\b`)
+
+func checkTurkish(t *testing.T, what, scr string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(scr, w) {
+			t.Errorf("%s: no %q on the Turkish screen:\n%s", what, w, scr)
+		}
+	}
+	// A command is written as typed.
+	if m := englishWords.FindAllString(strings.NewReplacer("okey help rules", "", "docs/rules.tr.md", "").Replace(scr), -1); len(m) > 0 {
+		t.Errorf("%s: English words %q on the Turkish screen:\n%s", what, m, scr)
+	}
+}
+
+// TestTurkishTable: the table, the player's move, the help screen, a
+// hand's score table and the match's end, in Turkish.
+func TestTurkishTable(t *testing.T) {
+	inTurkish(t)
+	hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
+	hs.request()
+	checkTurkish(t, "the table", hs.screen(), "istakan", "gösterge", "deste", "okey", "sıra sende", "? yardım · q çık", "dağıtan")
+	hs.keys("h")
+	checkTurkish(t, "the hint", hs.screen(), "öner", "(x)")
+	hs.keys("?")
+	checkTurkish(t, "the help", hs.screen(), "tuşlar", "fare", "puanlama", "yüksek olan iyi", "okey help rules classic", "gösterme")
+	hs.keys(" ")
+	names := []string{"ayse", "bot1", "bot2", "bot3"}
+	s := hs.view.snap
+	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: engine.HandResult{Winner: -1}, Names: names,
+		Deltas: make([]int, 4), Scores: []int{20, 20, 20, 20}}})
+	hs.draw()
+	checkTurkish(t, "the score table", hs.screen(), "1. el bitti", "Deste bitti", "değişim", "puan", "enter: sonraki el")
+	hs.view.Finish(&MatchEnd{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 20}, {Seat: 1, Place: 2}, {Seat: 2, Place: 3}, {Seat: 3, Place: 4}},
+		Verified: true, Verdict: Verdict(&table.Report{Honest: true, Steps: 61, Hands: make([]table.HandLog, 1)})})
+	hs.view.ends = nil
+	hs.view.overlay = matchOverlay
+	hs.draw()
+	checkTurkish(t, "the match's end", hs.screen(), "maç bitti", "Maçı kazandın!", "doğrulandı: dürüst (61 mesaj", "1 el)", "q: çık")
+}
+
+// TestTurkishGerman: teams, their scoring and the causes of a change, in
+// Turkish.
+func TestTurkishGerman(t *testing.T) {
+	inTurkish(t)
+	r := engine.MustRuleset("german", "")
+	m, err := engine.NewMatch(r, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"ayse", "bot1", "bot2", "bot3"}
+	s := &Snapshot{Seat: 0, Names: names, Ruleset: r.String(), Match: m, View: *engine.NewView(0), Expect: -1, At: time.Now()}
+	hs := newHarness(t, s, Palette256)
+	checkTurkish(t, "german table", hs.screen(), "takım A", "takım B", "sen ayse")
+	res := engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours, Upcard: -1}
+	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: res, Winner: "sen", Names: names, Deltas: []int{-4, 0, -4, 0}, Scores: []int{16, 20, 16, 20}}})
+	hs.draw()
+	checkTurkish(t, "german score table", hs.screen(), "sen yedi çiftle bitirdi", "bitiş (yedi çift) -4", "düşük olan iyi", "eşler puanı paylaşır: A takımı ayse ve bot2")
+}
+
+// TestTurkishLobby: the lobby and its form in Turkish.
+func TestTurkishLobby(t *testing.T) {
+	inTurkish(t)
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := NewGame(0, Options{Screen: scr})
+	fl := &fakeLobby{changes: make(chan struct{}, 1), tables: []LobbyTable{
+		{ID: "t1", Ruleset: "classic", Seats: 4, State: "started", Members: []LobbyMember{{ID: "x", Name: "mehmet", Ready: true}}},
+	}}
+	g.ShowLobby(fl, func(LobbyTable) {})
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	got := waitScreen(t, g, scr, 5*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "mehmet*") })
+	checkTurkish(t, "the lobby", got, "okey salonu  sen ayse", "masa", "oyuncular (* hazır)", "[başladı]", "c aç", "q çık")
+	scr.InjectKey(tcell.KeyRune, 'c', tcell.ModNone)
+	got = waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "masa aç") })
+	checkTurkish(t, "the form", got, "kurallar < classic >", "seviye   < zor >", "esc vazgeç")
+	scr.InjectKey(tcell.KeyEscape, 0, tcell.ModNone)
+	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not leave the lobby")
+	}
+}
+
+// TestTurkishLogLines: the log says who did what in Turkish, with the tile.
+func TestTurkishLogLines(t *testing.T) {
+	inTurkish(t)
+	s := fixture(t, "K4", winningRack)
+	next := *s
+	next.Match = s.Match.Clone()
+	slot := s.Match.Hand().Rack(0)[0]
+	r13, _ := engine.ParseFace("R13")
+	if err := next.Match.Apply(engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: slot,
+		Faces: []engine.SlotFace{{Slot: slot, Face: r13}}}); err != nil {
+		t.Fatal(err)
+	}
+	lines, _ := Events(s, &next)
+	if len(lines) != 1 || lines[0].String() != "attın: R13" {
+		t.Fatalf("events %v", lines)
+	}
+	third := next
+	third.Match = next.Match.Clone()
+	if err := third.Match.Apply(engine.Action{Kind: engine.ActTake, Seat: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if lines, _ = Events(&next, &third); len(lines) != 1 || lines[0].String() != "bot1 aldı: R13" {
+		t.Fatalf("events %v", lines)
+	}
+	if got := reason(engine.ErrMustDraw); got != "önce desteden çek (d) ya da yandaki taşı al (t)" {
+		t.Errorf("a refusal: %q", got)
+	}
+	if got := RuleName("false-win"); !strings.Contains(got, "false-win") || !strings.Contains(got, "bitmeyen") {
+		t.Errorf("a rule's name: %q", got)
+	}
+}
