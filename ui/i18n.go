@@ -145,3 +145,42 @@ func RuleName(rule string) string {
 	}
 	return rule
 }
+
+// KindNameOf is KindName for a kind written as the protocol names it
+// ("move"), as verify's JSON does.
+func KindNameOf(name string) string {
+	for k := table.KindHello; k <= table.KindJunk; k++ {
+		if k.String() == name {
+			return KindName(k)
+		}
+	}
+	return name
+}
+
+// KindName is a protocol message's kind for a person ("move", "hamle").
+func KindName(k table.Kind) string {
+	if i18n.Current() == i18n.English {
+		return k.String()
+	}
+	switch k {
+	case table.KindHello:
+		return i18n.T("hello")
+	case table.KindShuffle:
+		return i18n.T("shuffle")
+	case table.KindRekey:
+		return i18n.T("rekey")
+	case table.KindOpen:
+		return i18n.T("open a tile")
+	case table.KindDeal:
+		return i18n.T("deal")
+	case table.KindMove:
+		return i18n.T("a move")
+	case table.KindShare:
+		return i18n.T("share")
+	case table.KindAudit:
+		return i18n.T("audit")
+	case table.KindJunk:
+		return i18n.T("junk claim")
+	}
+	return k.String()
+}

@@ -403,7 +403,7 @@ func Verdict(r *table.Report) string {
 	case r.Failure != nil:
 		return i18n.T("%s: the rules could not go on (%s); no one is named", done, Explain(r.Failure.Err))
 	case r.Next != nil:
-		return i18n.T("%s: %s was to send the next message (a %v); no one is named", done, seat(r.Next.Seat), r.Next.Kind)
+		return i18n.T("%s: %s was to send the next message (a %s); no one is named", done, seat(r.Next.Seat), KindName(r.Next.Kind))
 	}
 	return i18n.T("%s; no one is named", done)
 }

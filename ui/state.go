@@ -256,5 +256,5 @@ func Progress(s *Snapshot) string {
 		}
 		return i18n.T("%s to play", who)
 	}
-	return fmt.Sprintf("%s: %v", who, s.Kind)
+	return who + ": " + KindName(s.Kind)
 }

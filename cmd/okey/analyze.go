@@ -102,7 +102,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := analyzeHand(*indicator, fs.Args(), !*asJSON)
 	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(err)))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", localErr(err)))
 		return 2
 	}
 	if *asJSON {
@@ -202,10 +202,10 @@ type hand15 struct {
 func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 	ind, err := engine.ParseFace(indicator)
 	if err != nil {
-		return nil, fmt.Errorf("indicator: %v", trimEngine(err))
+		return nil, userErr(i18n.Mark("indicator: %v"), trimEngine(err))
 	}
 	if ind == engine.FalseJoker {
-		return nil, fmt.Errorf("indicator %q: a false joker is never the indicator", indicator)
+		return nil, userErr(i18n.Mark("indicator %q: a false joker is never the indicator"), indicator)
 	}
 	okey, err := engine.OkeyFor(ind)
 	if err != nil {
@@ -230,7 +230,7 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 		}
 	}
 	if n == 2 {
-		return nil, fmt.Errorf("two %v in the hand and %v is the indicator: there are only two", ind, ind)
+		return nil, userErr(i18n.Mark("two %v in the hand and %v is the indicator: there are only two"), ind, ind)
 	}
 	names := faceNames(hand)
 	switch len(hand) {
@@ -272,7 +272,7 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 		}
 		return res, nil
 	}
-	return nil, fmt.Errorf("need %d or %d tiles, got %d", engine.WinSize, engine.WinSize+1, len(hand))
+	return nil, userErr(i18n.Mark("need %d or %d tiles, got %d"), engine.WinSize, engine.WinSize+1, len(hand))
 }
 
 // markOkeys writes groups for the text report: an okey as the face it

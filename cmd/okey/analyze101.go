@@ -38,7 +38,7 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 	}
 	res, err := analyze101(rules, indicator, taken, tiles)
 	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: %v\n", err))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", localErr(err)))
 		return 2
 	}
 	if asJSON {
@@ -93,7 +93,7 @@ func analyzeBatch101(rules engine.Ruleset, defaultIndicator, taken string, stdin
 func analyze101(rules engine.Ruleset, indicator, taken string, tokens []string) (*opening101, error) {
 	ind, err := engine.ParseFace(indicator)
 	if err != nil {
-		return nil, fmt.Errorf("indicator: %v", trimEngine(err))
+		return nil, userErr(i18n.Mark("indicator: %v"), trimEngine(err))
 	}
 	okey, err := engine.OkeyFor(ind)
 	if err != nil {
@@ -108,7 +108,7 @@ func analyze101(rules engine.Ruleset, indicator, taken string, tokens []string) 
 		rack = append(rack, f)
 	}
 	if len(rack) == 0 || len(rack) > rules.HandSize+1 {
-		return nil, fmt.Errorf("need 1 to %d tiles, got %d", rules.HandSize+1, len(rack))
+		return nil, userErr(i18n.Mark("need 1 to %d tiles, got %d"), rules.HandSize+1, len(rack))
 	}
 	n := 0
 	for _, f := range rack {
@@ -117,12 +117,12 @@ func analyze101(rules engine.Ruleset, indicator, taken string, tokens []string) 
 		}
 	}
 	if n == 2 {
-		return nil, fmt.Errorf("two %v in the rack and %v is the indicator: there are only two", ind, ind)
+		return nil, userErr(i18n.Mark("two %v in the rack and %v is the indicator: there are only two"), ind, ind)
 	}
 	must := engine.NoFace
 	if taken != "" {
 		if must, err = engine.ParseFace(taken); err != nil {
-			return nil, fmt.Errorf("taken: %v", trimEngine(err))
+			return nil, userErr(i18n.Mark("taken: %v"), trimEngine(err))
 		}
 	}
 	o, err := engine.BestOpening101With(okey, rack, !rules.Game101.NoJokerDoubles, must)

@@ -162,7 +162,7 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 		}
 		if o.Next != nil {
 			fmt.Fprint(stdout, i18n.T("%s: unfinished, honest so far: %s, %s; %s was to send the next message (a %s); no one is named\n",
-				o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), seatName(*o.Next), o.NextKind))
+				o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), seatName(*o.Next), ui.KindNameOf(o.NextKind)))
 		} else {
 			fmt.Fprint(stdout, i18n.T("%s: unfinished, honest so far: %s, %s; %s; no one is named\n",
 				o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), reason))

@@ -252,3 +252,14 @@ var _ = turkish(map[string]string{
 	"opens":                       "el açılır",
 	"does not open":               "el açılmaz",
 })
+
+// okey analyze: a bad hand.
+var _ = turkish(map[string]string{
+	"indicator: %v": "gösterge: %v",
+	"indicator %q: a false joker is never the indicator":             "gösterge %q: sahte okey asla gösterge olmaz",
+	"two %v in the hand and %v is the indicator: there are only two": "elde iki %v var ve gösterge de %v: ondan yalnız iki tane var",
+	"need %d or %d tiles, got %d":                                    "%d ya da %d taş gerekli, verilen %d",
+	"need 1 to %d tiles, got %d":                                     "1 ile %d arası taş gerekli, verilen %d",
+	"two %v in the rack and %v is the indicator: there are only two": "istakada iki %v var ve gösterge de %v: ondan yalnız iki tane var",
+	"taken: %v": "alınan: %v",
+})

@@ -333,11 +333,24 @@ var _ = turkish(map[string]string{
 	"unfinished, honest so far (%s, %s)":                                     "yarım, buraya kadar dürüst (%s, %s)",
 	"%d finished hands":                                                      "biten %d el",
 	"%s: the rules could not go on (%s); no one is named":                    "%s: kurallar devam edemedi (%s); kimse suçlanmıyor",
-	"%s: %s was to send the next message (a %v); no one is named":            "%s: sıradaki mesajı (%[3]v) %[2]s gönderecekti; kimse suçlanmıyor",
+	"%s: %s was to send the next message (a %s); no one is named":            "%s: sıradaki mesajı (%[3]s) %[2]s gönderecekti; kimse suçlanmıyor",
 	"%s; no one is named":                                                    "%s; kimse suçlanmıyor",
 	"You left a match against bots before its end:":                          "Botlara karşı bir maçtan bitmeden kalktın:",
 	"You left %d matches against bots before their end (newest first):":      "Botlara karşı %d maçtan bitmeden kalktın (en yenisi önce):",
 	"resume %s": "devam: %s",
 	"(and %s, not listed: they stay under matches in the data dir)": "(ve listelenmeyen %s: veri klasöründe matches altında duruyor)",
 	"%d older matches": "daha eski %d maç",
+})
+
+// Protocol message kinds, named for a person.
+var _ = turkish(map[string]string{
+	"hello":       "merhaba",
+	"shuffle":     "karıştırma",
+	"rekey":       "yeniden anahtarlama",
+	"open a tile": "taş açma",
+	"deal":        "dağıtma",
+	"a move":      "hamle",
+	"share":       "anahtar payı",
+	"audit":       "denetim",
+	"junk claim":  "bozuk taş iddiası",
 })
