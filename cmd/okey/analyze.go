@@ -66,7 +66,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	taken := fs.String("taken", "", i18n.T("101: the `tile` the opening must use (the discard just taken)"))
 	fs.Usage = func() {
 		fmt.Fprint(stderr, i18n.T(analyzeUsage))
-		fs.PrintDefaults()
+		printDefaults(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -39,7 +39,7 @@ Strategies: %s.
 func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(arenaUsage, strings.Join(bot.Names(), ", "))); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(arenaUsage, strings.Join(bot.Names(), ", "))); printDefaults(fs) }
 	bots := fs.String("bots", "", i18n.T("strategies by seat, comma-separated (2-4 seats)"))
 	hands := fs.Int("hands", 2000, i18n.T("hands to play"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options]"))

@@ -72,7 +72,7 @@ var routeLibraryLogsOnce sync.Once
 func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printDefaults(fs) }
 	name := fs.String("name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	create := fs.Bool("create", false, i18n.T("open a new table"))
 	players := fs.Int("players", 4, i18n.T("seats at a table this bot opens (2-4)"))
@@ -294,7 +294,7 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
 		fmt.Fprint(w, i18n.T("%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
-			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, ui.Plain(v.Err), o.Transcript))
+			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, ui.RuleName(v.Rule), ui.Plain(v.Err), o.Transcript))
 		return int(table.StatusCheating)
 	}
 	if st := o.Result.Stalled; st != nil {

@@ -7,10 +7,12 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/okey-game/okey/internal/i18n"
@@ -168,4 +170,50 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return help(args[0], stdout)
 	}
 	return c.run(args[1:], stdin, stdout, stderr)
+}
+
+// printDefaults is fs.PrintDefaults in the interface's language: the flag
+// package writes "(default ...)" in English, so in another language the
+// flags are listed here the same way, with that note translated.
+func printDefaults(fs *flag.FlagSet) {
+	if i18n.Current() == i18n.English {
+		fs.PrintDefaults()
+		return
+	}
+	w := fs.Output()
+	fs.VisitAll(func(f *flag.Flag) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  -%s", f.Name)
+		name, usage := flag.UnquoteUsage(f)
+		switch name { // the flag package's names for a value's type
+		case "int", "uint":
+			name = i18n.T("int")
+		case "string":
+			name = i18n.T("string")
+		case "duration":
+			name = i18n.T("duration")
+		case "value":
+			name = i18n.T("value")
+		case "float":
+			name = i18n.T("float")
+		}
+		if name != "" {
+			b.WriteString(" " + name)
+		}
+		if b.Len() <= 4 {
+			b.WriteString("\t")
+		} else {
+			b.WriteString("\n    \t")
+		}
+		b.WriteString(strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if d := f.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
+			if g, ok := f.Value.(flag.Getter); ok {
+				if _, isString := g.Get().(string); isString {
+					d = strconv.Quote(d)
+				}
+			}
+			b.WriteString(" " + i18n.T("(default %s)", d))
+		}
+		fmt.Fprintln(w, b.String())
+	})
 }

@@ -54,7 +54,7 @@ hard (expert, the default); --strategy names a strategy instead (not both).
 func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printDefaults(fs) }
 	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(engine.Presets, ", ")))
 	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))

@@ -38,7 +38,7 @@ that seat, naming no one, since silence is never proof).
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(simUsage)); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(simUsage)); printDefaults(fs) }
 	players := fs.Int("players", 4, i18n.T("seats at the table (2-4)"))
 	games := fs.Int("games", 1, i18n.T("matches to play"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options]"))

@@ -151,7 +151,7 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 		fmt.Fprint(stdout, i18n.T("%s: honest: %s, %d players, %s, %s; final scores %v\n",
 			o.File, o.Ruleset, len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores))
 	case table.StatusCheating:
-		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), o.Rule, *o.Step, o.Evidence))
+		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), ui.RuleName(o.Rule), *o.Step, o.Evidence))
 	case table.StatusUnfinished:
 		if o.Cut {
 			o.File += " " + i18n.T("(cut short inside its last record)")

@@ -263,3 +263,17 @@ var _ = turkish(map[string]string{
 	"two %v in the rack and %v is the indicator: there are only two": "istakada iki %v var ve gösterge de %v: ondan yalnız iki tane var",
 	"taken: %v": "alınan: %v",
 })
+
+// The flags' default values.
+var _ = turkish(map[string]string{
+	"(default %s)": "(varsayılan %s)",
+})
+
+// The flags' value types.
+var _ = turkish(map[string]string{
+	"int":      "sayı",
+	"string":   "metin",
+	"duration": "süre",
+	"value":    "değer",
+	"float":    "ondalık",
+})
