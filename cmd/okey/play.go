@@ -498,7 +498,7 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 	for _, m := range locals {
 		l.local[m.Dir] = m
 		out = append(out, ui.LobbyTable{ID: m.Dir, Ruleset: m.Ruleset, Seats: len(m.Names), State: "unfinished", Unfinished: true,
-			Local: true, Note: i18n.T("with %s, started %s", strings.Join(m.Names[1:], ", "), m.Started.Local().Format("Jan 2 15:04")), Started: m.Started})
+			Local: true, Note: i18n.T("with %s, started %s", strings.Join(m.Names[1:], ", "), ui.ShortTime(m.Started)), Started: m.Started})
 	}
 	return out
 }
