@@ -183,7 +183,7 @@ var _ = turkish(map[string]string{
 	"okey discard":      "okey atma",
 	"one colour":        "tek renk",
 	"stalemate":         "kimse bitiremedi",
-	"upcard held by %s": "açık taş %s elinde",
+	"upcard held by %s": "göstergenin eşi %s elinde",
 	"gösterme by %s":    "%s gösterdi",
 	"team %c":           "takım %c",
 	"partners share a score: team A %s and %s, team B %s and %s":  "eşler puanı paylaşır: A takımı %s ve %s, B takımı %s ve %s",
@@ -224,7 +224,7 @@ var _ = turkish(map[string]string{
 	"%s opens the drawn tile for %s":                             "%s, %s için çekilen taşı açıyor",
 	"audit: %s reveals its keys, every proof is checked (%d/%d)": "denetim: %s anahtarlarını açıyor, her ispat kontrol ediliyor (%d/%d)",
 	"your turn":  "sıra sende",
-	"%s to play": "sıra %s oyuncusunda",
+	"%s to play": "sıra: %s",
 
 	// moves at the table
 	"time is up: the program draws from the stock for you":               "süre doldu: program senin için desteden çekiyor",
