@@ -127,3 +127,18 @@ func TestTurkishVerify(t *testing.T) {
 		t.Errorf("a directory, Turkish: %q", out)
 	}
 }
+
+// TestTakeLang: --lang is taken from anywhere before "--", the last one
+// wins, and the other arguments keep their order.
+func TestTakeLang(t *testing.T) {
+	rest, lang, given, err := takeLang([]string{"--lang", "en", "verify", "-lang=tr", "a", "--", "--lang", "x"})
+	if err != nil || !given || lang != "tr" || strings.Join(rest, " ") != "verify a -- --lang x" {
+		t.Fatalf("takeLang: %q %q %v %v", rest, lang, given, err)
+	}
+	if _, _, given, err := takeLang([]string{"verify", "a"}); given || err != nil {
+		t.Fatalf("no --lang: given %v, %v", given, err)
+	}
+	if _, _, _, err := takeLang([]string{"verify", "--lang"}); err == nil {
+		t.Fatal("--lang with no value: no error")
+	}
+}
