@@ -12,7 +12,11 @@ import (
 // locale: a test of another language says so (--lang, or getenv).
 func TestMain(m *testing.M) {
 	getenv = func(string) string { return "" }
-	os.Exit(m.Run())
+	code := m.Run()
+	if transcriptsDir != "" {
+		os.RemoveAll(transcriptsDir)
+	}
+	os.Exit(code)
 }
 
 // TestLangFlag: --lang works before or after the command, in both forms; a
