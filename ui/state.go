@@ -70,13 +70,24 @@ func (s *Snapshot) Name(seat int) string {
 	return i18n.T("seat %d", seat)
 }
 
-// does is mine when seat is the player's, else other: the two sentences,
-// already translated ("you discard", "ayse discards").
-func (s *Snapshot) does(seat int, mine, other string) string {
+// pick is mine when seat is the player's, else other: two whole sentences,
+// already translated ("you discard", "ayse discards"), as languages other
+// than English do not build them from a name and a verb.
+func (s *Snapshot) pick(seat int, mine, other string) string {
 	if seat == s.Seat {
 		return mine
 	}
 	return other
+}
+
+// does writes "NAME verbs" for another seat, "you verb" for the player
+// (third and first already translated). Prefer pick: it leaves the word
+// order to the language.
+func (s *Snapshot) does(seat int, third, first string) string {
+	if seat == s.Seat {
+		return i18n.T("you") + " " + first
+	}
+	return s.Name(seat) + " " + third
 }
 
 // MyTurn reports whether the player must move now (a move, not a protocol step).
@@ -136,7 +147,7 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 	ch := cur.Match.Hand()
 	if prev == nil || prev.Match == nil || prev.Match.HandNumber() != cur.Match.HandNumber() {
 		hn, dealer := cur.Match.HandNumber()+1, ch.Dealer()
-		lines = append(lines, Line{txt(cur.does(dealer, i18n.T("hand %d: you deal", hn), i18n.T("hand %d: %s deals", hn, cur.Name(dealer))))})
+		lines = append(lines, Line{txt(cur.pick(dealer, i18n.T("hand %d: you deal", hn), i18n.T("hand %d: %s deals", hn, cur.Name(dealer))))})
 		if prev == nil || prev.Match == nil {
 			return lines, nil
 		}
@@ -148,7 +159,7 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 		_, ind := ch.Indicator()
 		first := ch.Order()[0]
 		lines = append(lines, Line{txt(i18n.T("face-up tile") + " "), tile(ind), txt(", okey "), tile(ch.Okey()),
-			txt("; " + cur.does(first, i18n.T("you start"), i18n.T("%s starts", cur.Name(first))))})
+			txt("; " + cur.pick(first, i18n.T("you start"), i18n.T("%s starts", cur.Name(first))))})
 	}
 	if ph.Phase() != engine.PhasePlay {
 		return lines, nil
@@ -164,17 +175,17 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 		pp, cp := ph.Pile(s), ch.Pile(s)
 		switch {
 		case len(cp) > len(pp):
-			lines = append(lines, Line{txt(cur.does(s, i18n.T("you discard "), i18n.T("%s discards ", cur.Name(s)))), tile(ch.PublicFace(cp[len(cp)-1]))})
+			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you discard "), i18n.T("%s discards ", cur.Name(s)))), tile(ch.PublicFace(cp[len(cp)-1]))})
 		case len(cp) < len(pp) && grew >= 0:
-			lines = append(lines, Line{txt(cur.does(grew, i18n.T("you take "), i18n.T("%s takes ", cur.Name(grew)))), tile(ch.PublicFace(pp[len(pp)-1]))})
+			lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you take "), i18n.T("%s takes ", cur.Name(grew)))), tile(ch.PublicFace(pp[len(pp)-1]))})
 		}
 		if ch.Shown(s) && !ph.Shown(s) {
 			_, ind := ch.Indicator()
-			lines = append(lines, Line{txt(cur.does(s, i18n.T("you show "), i18n.T("%s shows ", cur.Name(s)))), tile(ind), txt(" (gösterme)")})
+			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you show "), i18n.T("%s shows ", cur.Name(s)))), tile(ind), txt(" (gösterme)")})
 		}
 	}
 	if ch.StockLen() < ph.StockLen() && grew >= 0 {
-		lines = append(lines, Line{txt(cur.does(grew, i18n.T("you draw from the stock"), i18n.T("%s draws from the stock", cur.Name(grew))))})
+		lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you draw from the stock"), i18n.T("%s draws from the stock", cur.Name(grew))))})
 	}
 	if res, ok := ch.Result(); ok && ph.Phase() == engine.PhasePlay {
 		end = &HandEnd{Hand: cur.Hand, Result: res, Names: cur.Names, Scores: cur.Match.Scores(),
@@ -201,9 +212,9 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 				}
 			}
 			w := res.Winner
-			l := Line{txt(cur.does(w, i18n.T("you win with groups"), i18n.T("%s wins with groups", cur.Name(w))))}
+			l := Line{txt(cur.pick(w, i18n.T("you win with groups"), i18n.T("%s wins with groups", cur.Name(w))))}
 			if res.Kind == engine.Pairs {
-				l = Line{txt(cur.does(w, i18n.T("you win with seven pairs"), i18n.T("%s wins with seven pairs", cur.Name(w))))}
+				l = Line{txt(cur.pick(w, i18n.T("you win with seven pairs"), i18n.T("%s wins with seven pairs", cur.Name(w))))}
 			}
 			if end.Discard != engine.NoFace {
 				l = append(l, txt(i18n.T(", discarding ")), tile(end.Discard))
