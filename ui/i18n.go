@@ -99,7 +99,14 @@ func hintReason(c bot.Choice) string {
 		if c.Dist == 0 {
 			return i18n.T("discard %s and keep a winning hand", c.Face)
 		}
-		return i18n.T("discard %s: %d from a win, %d live tiles help", c.Face, c.Dist, c.Outs)
+		r := i18n.T("discard %s: %d from a win", c.Face, c.Dist)
+		if c.Outs > 0 {
+			r = i18n.T("discard %s: %d from a win, %d live tiles help", c.Face, c.Dist, c.Outs)
+		}
+		if c.Danger > 0.3 { // the expert's own threshold for saying so
+			r += i18n.T("; the next player may want it")
+		}
+		return r
 	case engine.ActTake:
 		return i18n.T("take %s: %d from a win after it", c.Face, c.Dist)
 	case engine.ActDraw:

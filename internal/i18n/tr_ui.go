@@ -354,3 +354,9 @@ var _ = turkish(map[string]string{
 	"audit":       "denetim",
 	"junk claim":  "bozuk taş iddiası",
 })
+
+// Hints: a discard the next player may use is işlek.
+var _ = turkish(map[string]string{
+	"discard %s: %d from a win":     "%s at: bitmeye %d taş kalır",
+	"; the next player may want it": "; işlek: sonraki oyuncu isteyebilir",
+})
