@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
@@ -138,5 +139,41 @@ func TestTurkishLogLines(t *testing.T) {
 	}
 	if got := RuleName("false-win"); !strings.Contains(got, "false-win") || !strings.Contains(got, "bitmeyen") {
 		t.Errorf("a rule's name: %q", got)
+	}
+}
+
+// TestTurkishHintReasons: the hint's reason is written from the choice in
+// Turkish (the expert's sentence stays in English), with its key.
+func TestTurkishHintReasons(t *testing.T) {
+	r7, _ := engine.ParseFace("R7")
+	k3, _ := engine.ParseFace("K3")
+	cases := []struct {
+		c    bot.Choice
+		want string
+	}{
+		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 2, Outs: 9}, "R7 at: bitmeye 2 taş kalır, 9 taş işine yarar (x)"},
+		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 3, Danger: 0.5}, "R7 at: bitmeye 3 taş kalır; işlek: sonraki oyuncu isteyebilir (x)"},
+		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 0}, "R7 at, el bitmeye hazır kalsın (x)"},
+		{bot.Choice{Kind: engine.ActWin, Face: k3}, "bitirebilirsin: K3 ile bitir ve elini aç (w)"},
+		{bot.Choice{Kind: engine.ActWin, Face: engine.NoFace}, "bitirebilirsin: yedi çiftini aç (w)"},
+		{bot.Choice{Kind: engine.ActTake, Face: k3, Dist: 1}, "K3 al: sonra bitmeye 1 taş kalır (t)"},
+		{bot.Choice{Kind: engine.ActDraw, Face: engine.NoFace, Dist: 2, Outs: 4}, "desteden çek: bitmeye 2 taş var, 4 taş işine yarar (d)"},
+	}
+	inTurkish(t)
+	for _, c := range cases {
+		c.c.Reason = "an English reason"
+		if got := hintText(bot.Advice{Choices: []bot.Choice{c.c}}); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.c, got, c.want)
+		}
+	}
+	next := hintText(bot.Advice{Choices: []bot.Choice{cases[0].c, {Kind: engine.ActDiscard, Face: k3}, {Kind: engine.ActDraw, Face: engine.NoFace}}})
+	if !strings.HasSuffix(next, "; sonra en iyisi: K3, çek") {
+		t.Errorf("the next choices: %q", next)
+	}
+	i18n.Set(i18n.English)
+	en := cases[0].c
+	en.Reason = "an English reason"
+	if got := hintText(bot.Advice{Choices: []bot.Choice{en}}); got != "an English reason (x)" {
+		t.Errorf("English keeps the expert's sentence: %q", got)
 	}
 }
