@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -176,4 +177,47 @@ func TestTurkishHintReasons(t *testing.T) {
 	if got := hintText(bot.Advice{Choices: []bot.Choice{en}}); got != "an English reason (x)" {
 		t.Errorf("English keeps the expert's sentence: %q", got)
 	}
+}
+
+// TestTurkishReplay: the replay's frames, log and verdict in Turkish.
+func TestTurkishReplay(t *testing.T) {
+	inTurkish(t)
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadReplay(res.Transcript(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewReplayView(r, func() {})
+	v.SetRect(0, 0, 80, 24)
+	draw := func() string {
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		return strings.Join(screenLines(scr), "\n")
+	}
+	checkTurkish(t, "the replay's first frame", draw(), "okey tekrar", "hamle 1/", "doğrulandı: dürüst", "sağ/n ileri")
+	for i := 0; i < 6; i++ {
+		v.Key(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
+	}
+	checkTurkish(t, "the replay in play", draw(), "gösterge", "deste", "dağıtan", "puan  atılanlar")
+	v.Key(tcell.NewEventKey(tcell.KeyEnd, 0, tcell.ModNone))
+	s := draw()
+	if !strings.Contains(s, "biten el") && !strings.Contains(s, "kazanansız") {
+		t.Errorf("the replay's last frame does not show the hand's end in Turkish:\n%s", s)
+	}
+	checkTurkish(t, "the replay's last frame", s)
 }
