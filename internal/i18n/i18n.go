@@ -10,6 +10,18 @@
 //
 // The Turkish catalogue is split by area (tr_ui.go, tr_cmd.go, tr_101.go...):
 // each file declares its map with `var _ = turkish(map[string]string{...})`.
+// A key held in a table or a field is written with Mark("...") where it is
+// declared and translated with TKey where it is shown, so that every key is
+// still a literal in the source.
+//
+// The package's tests read ui/ and cmd/okey: every key given to T, Mark
+// or Sprintf is a literal (or a constant) with a Turkish entry, every entry
+// is used, each entry uses its key's verbs, no string with words reaches
+// the screen or a command's output without T, and no key is in two parts.
+//
+// Numbers print as fmt prints them (no "1,234"); English counts take the
+// singular at 1 (englishPlural, en.go); Turkish needs no plural after a
+// number.
 package i18n
 
 import (
