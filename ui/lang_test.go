@@ -221,3 +221,18 @@ func TestTurkishReplay(t *testing.T) {
 	}
 	checkTurkish(t, "the replay's last frame", s)
 }
+
+// TestTurkishQuitAndTooSmall: the quit question and the too-small screen in
+// Turkish.
+func TestTurkishQuitAndTooSmall(t *testing.T) {
+	inTurkish(t)
+	hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
+	hs.request()
+	hs.keys("q")
+	checkTurkish(t, "the quit question", hs.screen(), "masadan kalkılsın mı?", "Maç bitmedi", "y: kalk   n: kal")
+	hs.keys("n")
+	hs.scr.SetSize(60, 20)
+	hs.view.SetRect(0, 0, 60, 20)
+	hs.draw()
+	checkTurkish(t, "too small", hs.screen(), "okey en az 80x24 ister, bu terminal 60x20", "büyüt", "masa hamleni bekliyor")
+}
