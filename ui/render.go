@@ -96,8 +96,8 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 		}
 	}
 	hq := i18n.T("? help · q quit")
-	put(scr, x, y, w-width(hq)-1, title, st.Bold(true))
-	put(scr, x+w-width(hq), y, width(hq), hq, st)
+	put(scr, x, y, w-width(hq)-2, title, st.Bold(true))
+	put(scr, x+w-width(hq)-1, y, width(hq)+1, hq, st)
 }
 
 // prevSeat is the seat whose pile the player may take from: the one before
