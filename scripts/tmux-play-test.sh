@@ -179,12 +179,14 @@ wait_for 15 "okey-exited-0"
 echo "tmux-play-test: ok: left the german table"
 
 # In Turkish (--lang tr): part of a hand through the keys, the table's words
-# on screen, the help, leaving, and the verdict.
+# on screen, the help, leaving, and the verdict. The terminal must take
+# UTF-8 (LC_ALL=C.UTF-8 for the program, tmux -u), whatever the caller's
+# locale: in a C locale the screen library writes ş and ı as "?".
 data3=$(mktemp -d)
 trap 'cleanup; rm -rf "$data2" "$data3"' EXIT INT TERM
 tm kill-session -t "$sess"
 tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
-	"TERM=xterm-256color $okey --lang tr play --bots 3 --name e2e --data $data3 --pace 0; echo okey-exited-\$?; sleep 600"
+	"TERM=xterm-256color LC_ALL=C.UTF-8 $okey --lang tr play --bots 3 --name e2e --data $data3 --pace 0; echo okey-exited-\$?; sleep 600"
 wait_for 30 "sen e2e"
 moves=0
 while [ $moves -lt 6 ]; do
@@ -243,5 +245,5 @@ case "$out" in
 *"yarım, buraya kadar dürüst"*"kimse suçlanmıyor"*) ;;
 *) fail "okey --lang tr verify: $out" ;;
 esac
-LANG=tr_TR.UTF-8 $okey help rules german | grep -q "düşük olan iyidir" || fail "LANG=tr_TR.UTF-8 okey help rules german"
+LC_ALL= LC_MESSAGES= LANG=tr_TR.UTF-8 $okey help rules german | grep -q "düşük olan iyidir" || fail "LANG=tr_TR.UTF-8 okey help rules german"
 echo "tmux-play-test: ok: a Turkish table ($moves moves), its help, leaving, and the verdict in Turkish"
