@@ -2,7 +2,8 @@
 # End-to-end test of the terminal table in a real terminal: runs
 # `okey play --bots 3` inside tmux (80x24) and plays one whole hand through
 # the keys (d to draw; h for the hint, then x to discard or w to win) until
-# the end-of-hand screen shows. Exit 0 on success or a clear SKIP when tmux
+# the end-of-hand screen shows; then leaving, verify, replay, resume, a
+# german hand, and part of a hand in Turkish (--lang tr). Exit 0 on success or a clear SKIP when tmux
 # is not available; 1 on failure, with the last screen.
 #
 # Usage: scripts/tmux-play-test.sh [path/to/okey]   (default: builds bin/okey)
