@@ -236,3 +236,21 @@ func TestTurkishQuitAndTooSmall(t *testing.T) {
 	hs.draw()
 	checkTurkish(t, "too small", hs.screen(), "okey en az 80x24 ister, bu terminal 60x20", "büyüt", "masa hamleni bekliyor")
 }
+
+// TestTurkishResumeQuestion: the question at the start of a match against
+// bots, with the matches left unfinished, in Turkish.
+func TestTurkishResumeQuestion(t *testing.T) {
+	inTurkish(t)
+	at := time.Date(2026, 3, 4, 12, 0, 0, 0, time.Local)
+	var un []LocalMatch
+	for i := 0; i < 11; i++ {
+		un = append(un, LocalMatch{Dir: "m", Ruleset: "classic", Names: []string{"ayse", "bot1"}, Started: at.Add(-time.Duration(i) * time.Hour)})
+	}
+	lines, choices, _ := ResumeQuestion(un, i18n.T("start a new match vs %d bots (%s)", 1, "classic"))
+	all := strings.Join(lines, "\n")
+	for _, c := range choices {
+		all += "\n" + c.Label
+	}
+	checkTurkish(t, "the resume question", all, "Botlara karşı 11 maçtan bitmeden kalktın (en yenisi önce):",
+		"devam: classic, bot1 ile, başlangıç 4.03 12:00", "(ve listelenmeyen daha eski 2 maç", "1 bota karşı yeni maç başlat (classic)")
+}
