@@ -1,5 +1,6 @@
 // Package docs holds the player's documentation that the okey command
-// shows: docs/rules.md, for `okey help rules`.
+// shows: docs/rules.md and its Turkish docs/rules.tr.md, for `okey help
+// rules`.
 package docs
 
 import _ "embed"
@@ -8,3 +9,9 @@ import _ "embed"
 //
 //go:embed rules.md
 var Rules string
+
+// RulesTR is docs/rules.tr.md: the same rules in Turkish, section by
+// section (each preset's section names the preset in backquotes).
+//
+//go:embed rules.tr.md
+var RulesTR string

@@ -2,7 +2,8 @@
 # End-to-end test of the terminal table in a real terminal: runs
 # `okey play --bots 3` inside tmux (80x24) and plays one whole hand through
 # the keys (d to draw; h for the hint, then x to discard or w to win) until
-# the end-of-hand screen shows. Exit 0 on success or a clear SKIP when tmux
+# the end-of-hand screen shows; then leaving, verify, replay, resume, a
+# german hand, and part of a hand in Turkish (--lang tr). Exit 0 on success or a clear SKIP when tmux
 # is not available; 1 on failure, with the last screen.
 #
 # Usage: scripts/tmux-play-test.sh [path/to/okey]   (default: builds bin/okey)
@@ -29,7 +30,7 @@ fi
 data=$(mktemp -d)
 sock=okey-e2e-$$
 sess=play
-tm() { tmux -L "$sock" "$@"; }
+tm() { tmux -u -L "$sock" "$@"; }
 cleanup() { tm kill-server >/dev/null 2>&1 || true; rm -rf "$data"; }
 trap cleanup EXIT INT TERM
 
@@ -176,3 +177,74 @@ tm send-keys -t "$sess" q
 wait_for 5 "leave the table\?"
 tm send-keys -t "$sess" y
 wait_for 15 "okey-exited-0"
+echo "tmux-play-test: ok: left the german table"
+
+# In Turkish (--lang tr): part of a hand through the keys, the table's words
+# on screen, the help, leaving, and the verdict. The terminal must take
+# UTF-8 (LC_ALL=C.UTF-8 for the program, tmux -u), whatever the caller's
+# locale: in a C locale the screen library writes ş and ı as "?".
+data3=$(mktemp -d)
+trap 'cleanup; rm -rf "$data2" "$data3"' EXIT INT TERM
+tm kill-session -t "$sess"
+tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
+	"TERM=xterm-256color LC_ALL=C.UTF-8 $okey --lang tr play --bots 3 --name e2e --data $data3 --pace 0; echo okey-exited-\$?; sleep 600"
+wait_for 30 "sen e2e"
+moves=0
+while [ $moves -lt 6 ]; do
+	wait_for 120 "sıra sende: |el bitti|okey-exited"
+	s=$(screen)
+	case "$s" in
+	*"el bitti"*) break ;;
+	*okey-exited*) fail "okey exited" ;;
+	*"sıra sende: desteden"*)
+		tm send-keys -t "$sess" d
+		wait_gone 60 "sıra sende: desteden"
+		;;
+	*"sıra sende: bir taş at"*)
+		tm send-keys -t "$sess" h
+		wait_for 10 "bitirebilirsin|bitmeye|bitmeye hazır|öneri yok"
+		if screen | grep -q "bitirebilirsin"; then
+			tm send-keys -t "$sess" w
+		else
+			tm send-keys -t "$sess" x
+			i=0
+			while [ $i -lt 30 ] && screen | grep -q "imleci atılacak taşın"; do
+				tm send-keys -t "$sess" Right x
+				sleep 0.1
+				i=$((i + 1))
+			done
+		fi
+		wait_gone 60 "sıra sende: bir taş at"
+		;;
+	esac
+	moves=$((moves + 1))
+done
+s=$(screen)
+for w in istakan gösterge deste "puan" "taş" "? yardım · q çık"; do
+	echo "$s" | grep -q "$w" || fail "the Turkish table does not show \"$w\""
+done
+echo "$s" | grep -Eq "attın: |attı: |aldı: |desteden çek" || fail "the Turkish log shows no move"
+for w in "your rack" "stock" "face-up" "dealer" "your turn"; do
+	echo "$s" | grep -q "$w" && fail "the Turkish table shows \"$w\""
+done
+tm send-keys -t "$sess" "?"
+wait_for 5 "tuşlar"
+screen | grep -q "puanlama" || fail "the Turkish help has no scoring line"
+tm send-keys -t "$sess" n
+wait_gone 5 "tuşlar"
+tm send-keys -t "$sess" q
+wait_for 5 "masadan kalkılsın mı\?"
+tm send-keys -t "$sess" y
+wait_for 15 "okey-exited-0"
+tr3=$(ls "$data3"/matches/*/seat-0/transcript | head -1)
+set +e
+out=$($okey --lang tr verify "$tr3")
+rc=$?
+set -e
+[ "$rc" = 3 ] || fail "okey --lang tr verify: exit $rc: $out"
+case "$out" in
+*"yarım, buraya kadar dürüst"*"kimse suçlanmıyor"*) ;;
+*) fail "okey --lang tr verify: $out" ;;
+esac
+LC_ALL= LC_MESSAGES= LANG=tr_TR.UTF-8 $okey help rules german | grep -q "düşük olan iyidir" || fail "LANG=tr_TR.UTF-8 okey help rules german"
+echo "tmux-play-test: ok: a Turkish table ($moves moves), its help, leaving, and the verdict in Turkish"

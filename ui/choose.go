@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 )
@@ -104,5 +106,5 @@ func (c *ChooseView) Draw(scr tcell.Screen) {
 		c.regions = append(c.regions, region{x: ix, y: row, w: end - ix, h: 1})
 		row++
 	}
-	put(scr, ix, row, iw, "q  leave", st.Foreground(p.Dim))
+	put(scr, ix, row, iw, i18n.T("q  leave"), st.Foreground(p.Dim))
 }

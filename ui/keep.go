@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,7 +60,7 @@ func (t *TableView) SetRackFile(path string) {
 	st, err := readRackFile(path)
 	if err != nil {
 		// A damaged arrangement is no loss: the tiles are laid out afresh.
-		t.refuse("the saved rack arrangement could not be read; the tiles are laid out afresh")
+		t.refuse(i18n.T("the saved rack arrangement could not be read; the tiles are laid out afresh"))
 		return
 	}
 	t.keptRack = st
@@ -106,7 +108,7 @@ func (t *TableView) keepRack() {
 	}
 	if err != nil {
 		if !t.keepFailed {
-			t.refuse("the rack arrangement could not be saved: " + Plain(err))
+			t.refuse(i18n.T("the rack arrangement could not be saved: %s", Explain(err)))
 		}
 		t.keepFailed = true
 		return

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -137,7 +139,7 @@ func (t *TableView) drawTable(scr tcell.Screen, l tableLayout) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	if s == nil {
-		put(scr, l.tx+1, l.mid, l.tw-2, "starting the table...", felt)
+		put(scr, l.tx+1, l.mid, l.tw-2, i18n.T("starting the table..."), felt)
 		return
 	}
 	in := 1 // the margin at the table's sides
@@ -180,7 +182,7 @@ func (t *TableView) drawTable(scr tcell.Screen, l tableLayout) {
 		dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
 		py := max(l.frameBottom-7, l.mid+l.sideH)
 		px := l.tx + l.tw - in - l.sideW
-		put(scr, px, py, l.sideW, "your discards", dim)
+		put(scr, px, py, l.sideW, i18n.T("your discards"), dim)
 		t.drawPile(scr, s.Seat, px, py+1, l.sideW, l.frameBottom-py-1)
 		name, info, st := t.seatInfo(s.Seat, 24)
 		cx := put(scr, l.tx+1, l.me, l.tw-2, name, st)
@@ -200,7 +202,7 @@ func (t *TableView) seatInfo(seat, w int) (name, info string, st tcell.Style) {
 	names := s.Names
 	if seat == s.Seat {
 		names = slices.Clone(s.Names)
-		names[seat] += " (you)"
+		names[seat] += " " + i18n.T("(you)")
 	}
 	name = names[seat]
 	if r, ok := t.rules(); ok {
@@ -216,10 +218,10 @@ func (t *TableView) seatInfo(seat, w int) (name, info string, st tcell.Style) {
 	}
 	var parts []string
 	if h != nil && h.Phase() >= engine.PhasePlay {
-		parts = append(parts, plural(len(h.Rack(seat)), "tile"))
+		parts = append(parts, i18n.T("%d tiles", len(h.Rack(seat))))
 	}
 	if s.Match != nil {
-		parts = append(parts, fmt.Sprintf("%d pts", s.Match.Scores()[seat]))
+		parts = append(parts, i18n.T("%d pts", s.Match.Scores()[seat]))
 	}
 	if h != nil && h.Shown(seat) {
 		parts = append(parts, "(gösterme)")
@@ -251,7 +253,7 @@ func (t *TableView) drawSeatLine(scr tcell.Screen, seat, x, y, w int, centred bo
 	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
 	label := ""
 	if seat == t.snap.Seat {
-		label = "your discards "
+		label = i18n.T("your discards") + " "
 	}
 	need := width(name) + 3 + width(info) + 3 + width(label) + 4*t.pileShown(seat, 99) + 12
 	if centred && need < w {
@@ -288,6 +290,9 @@ func (t *TableView) pileShown(seat, n int) int {
 // justNow marks the tile just discarded.
 const justNow = "< just now"
 
+// justNowText is justNow in the interface's language.
+func justNowText() string { return i18n.T(justNow) }
+
 // drawPile draws a seat's discard pile in w columns and up to rows rows,
 // the top tile last; the tile just discarded is marked, the top tile of
 // the pile the player may take is a click to take it, and the player's own
@@ -307,7 +312,7 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 	pile := h.Pile(seat)
 	if len(pile) == 0 {
 		if h.Phase() >= engine.PhasePlay {
-			put(scr, x, y, w, "no discards", dim)
+			put(scr, x, y, w, i18n.T("no discards"), dim)
 		}
 		return
 	}
@@ -321,7 +326,7 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 	room := (w / cw) * max(rows/ch, 1)
 	if last && !big {
 		// The mark goes after the top tile (under it for rack-size tiles).
-		room -= (width(justNow) + cw) / cw
+		room -= (width(justNowText()) + cw) / cw
 	}
 	n := t.pileShown(seat, max(room, 1))
 	if n < len(pile) {
@@ -355,13 +360,13 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 	}
 	if last && big {
 		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
-		put(scr, cx-cw, row+TileHeight, x+w-(cx-cw), "^ just now", mark)
+		put(scr, cx-cw, row+TileHeight, x+w-(cx-cw), i18n.T("^ just now"), mark)
 	} else if last {
 		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
-		if cx+width(justNow) > x+w {
+		if cx+width(justNowText()) > x+w {
 			cx, row = x, row+ch
 		}
-		put(scr, cx, row, x+w-cx, justNow, mark)
+		put(scr, cx, row, x+w-cx, justNowText(), mark)
 	}
 }
 
@@ -381,7 +386,7 @@ func (t *TableView) drawSideColumn(scr tcell.Screen, l tableLayout) {
 	x, y, w := l.logX+1, l.logY, l.logW-2
 	row := y
 	if s := t.snap; s != nil && len(s.Finished) > 0 && len(s.Names) > 0 {
-		put(scr, x, row, w, "scores after each hand", head)
+		put(scr, x, row, w, i18n.T("scores after each hand"), head)
 		row++
 		cw := max(min((w-4)/len(s.Names), 10), 5)
 		cx := x + 4
@@ -406,7 +411,7 @@ func (t *TableView) drawSideColumn(scr tcell.Screen, l tableLayout) {
 		}
 		row++
 	}
-	put(scr, x, row, w, "moves", head)
+	put(scr, x, row, w, i18n.T("moves"), head)
 	row++
 	t.drawLog(scr, x-1, row, w+1, y+l.logH-row)
 }

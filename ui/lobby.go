@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"context"
 	"fmt"
 	"slices"
@@ -157,7 +159,7 @@ func (l *LobbyView) watch(ctx context.Context) {
 // do runs a network action off the UI goroutine and reports its result.
 func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
 	if l.busy {
-		l.msg, l.bad = "wait: the last request is still going", true
+		l.msg, l.bad = i18n.T("wait: the last request is still going"), true
 		return
 	}
 	l.busy = true
@@ -169,9 +171,9 @@ func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
 		l.g.post(func() {
 			l.busy = false
 			if err != nil {
-				l.msg, l.bad = what+": "+err.Error(), true
+				l.msg, l.bad = what+": "+Explain(err), true
 			} else {
-				l.msg, l.bad = what+": done", false
+				l.msg, l.bad = i18n.T("%s: done", what), false
 			}
 			l.Refresh()
 		})
@@ -192,7 +194,7 @@ func (l *LobbyView) selected() (LobbyTable, bool) {
 // resume hands an unfinished match to start.
 func (l *LobbyView) resume(t LobbyTable) {
 	l.started[t.ID] = true
-	l.msg, l.bad = "resuming the match...", false
+	l.msg, l.bad = i18n.T("resuming the match..."), false
 	l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
 	l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
 	l.start(t)
@@ -225,12 +227,12 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		case t.Unfinished:
 			l.resume(t)
 		case ev.Rune() == 'o':
-			l.msg, l.bad = "o resumes an unfinished match: j joins a table", true
+			l.msg, l.bad = i18n.T("o resumes an unfinished match: j joins a table"), true
 		default:
-			l.do("joining "+t.ID, func(ctx context.Context) error { return l.b.Join(ctx, t.ID) })
+			l.do(i18n.T("joining %s", t.ID), func(ctx context.Context) error { return l.b.Join(ctx, t.ID) })
 		}
 	case (ev.Rune() == 'r' || ev.Rune() == 'l') && l.cursor < len(l.unfin):
-		l.msg, l.bad = "an unfinished match: enter resumes it", true
+		l.msg, l.bad = i18n.T("an unfinished match: enter resumes it"), true
 	case ev.Rune() == 'r':
 		if t, ok := l.selected(); ok {
 			ready := true
@@ -239,11 +241,11 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 					ready = !m.Ready
 				}
 			}
-			l.do(fmt.Sprintf("ready %v at %s", ready, t.ID), func(ctx context.Context) error { return l.b.SetReady(ctx, t.ID, ready) })
+			l.do(readyText(ready, t.ID), func(ctx context.Context) error { return l.b.SetReady(ctx, t.ID, ready) })
 		}
 	case ev.Rune() == 'l':
 		if t, ok := l.selected(); ok {
-			l.do("leaving "+t.ID, func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
+			l.do(i18n.T("leaving %s", t.ID), func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
 		}
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
@@ -266,7 +268,7 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 		opts := strings.TrimSpace(f.options)
 		if secs := timerChoices[f.timer]; secs > 0 {
 			if strings.Contains(opts, "timer=") {
-				l.msg, l.bad = "set the turn timer in the timer field or in the options, not both", true
+				l.msg, l.bad = i18n.T("set the turn timer in the timer field or in the options, not both"), true
 				return
 			}
 			if opts != "" {
@@ -283,12 +285,12 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			err = r.CheckPlayers(f.players)
 		}
 		if err != nil {
-			l.msg, l.bad = strings.TrimPrefix(err.Error(), "engine: "), true
+			l.msg, l.bad = Explain(err), true
 			return
 		}
 		players, bots, level := f.players, f.bots, levelChoices[f.level]
 		l.form = nil
-		l.do("creating a table", func(ctx context.Context) error {
+		l.do(i18n.T("creating a table"), func(ctx context.Context) error {
 			_, err := l.b.Create(ctx, r.String(), players, bots, level)
 			return err
 		})
@@ -343,18 +345,18 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	fill(scr, x, y, w, h, felt)
 	fill(scr, x, y, w, 1, bar)
 	name, id, addrs := l.b.Self()
-	put(scr, x+1, y, w-2, "okey lobby  you are "+name, bar.Bold(true))
-	put(scr, x+1, y+1, w-2, "id "+id, dim)
+	put(scr, x+1, y, w-2, i18n.T("okey lobby  you are %s", name), bar.Bold(true))
+	put(scr, x+1, y+1, w-2, i18n.T("id %s", id), dim)
 	if len(addrs) > 0 {
-		put(scr, x+1, y+2, w-2, "others can reach you with --peer "+addrs[0], dim)
+		put(scr, x+1, y+2, w-2, i18n.T("others can reach you with --peer %s", addrs[0]), dim)
 	}
 	row := y + 4
 	if len(l.unfin) > 0 {
-		put(scr, x+1, row, w-2, "your unfinished matches (enter: resume)", felt.Bold(true).Foreground(p.Accent))
+		put(scr, x+1, row, w-2, i18n.T("your unfinished matches (enter: resume)"), felt.Bold(true).Foreground(p.Accent))
 		row++
 		for i, u := range l.unfin {
 			if i >= 3 {
-				put(scr, x+1, row, w-2, fmt.Sprintf("... and %d more", len(l.unfin)-i), dim)
+				put(scr, x+1, row, w-2, i18n.T("... and %d more", len(l.unfin)-i), dim)
 				row++
 				break
 			}
@@ -364,7 +366,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			}
 			kind := "LAN"
 			if u.Local {
-				kind = "vs bots"
+				kind = i18n.T("vs bots")
 			}
 			fill(scr, x, row, w, 1, st)
 			put(scr, x+1, row, w-2, fmt.Sprintf("%-8s %-26.26s %s", kind, u.Ruleset, u.Note), st)
@@ -372,10 +374,10 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		}
 		row++
 	}
-	put(scr, x+1, row, w-2, fmt.Sprintf("%-18s %-26s %-6s %s", "table", "rules", "seats", "players (* ready)"), felt.Bold(true))
+	put(scr, x+1, row, w-2, fmt.Sprintf("%-18s %-26s %-6s %s", i18n.T("table"), i18n.T("rules"), i18n.T("seats"), i18n.T("players (* ready)")), felt.Bold(true))
 	row++
 	if len(l.tables) == 0 {
-		put(scr, x+1, row, w-2, "no tables on the LAN yet: press c to open one", dim)
+		put(scr, x+1, row, w-2, i18n.T("no tables on the LAN yet: press c to open one"), dim)
 	}
 	for i, t := range l.tables {
 		if row >= y+h-4 {
@@ -389,7 +391,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		for _, m := range t.Members {
 			s := m.Name
 			if m.ID == id {
-				s += " (you)"
+				s += " " + i18n.T("(you)")
 			}
 			if m.Ready {
 				s += "*"
@@ -398,7 +400,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		}
 		state := ""
 		if t.State != "open" {
-			state = " [" + t.State + "]"
+			state = " [" + stateName(t.State) + "]"
 		}
 		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s%s", t.ID, t.Ruleset, len(t.Members), t.Seats, strings.Join(who, ", "), state)
 		fill(scr, x, row, w, 1, st)
@@ -406,15 +408,15 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		row++
 	}
 	if f := l.form; f != nil {
-		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 11, "open a table")
+		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 11, i18n.T("open a table"))
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
-			"rules    < " + engine.Presets[f.preset] + " >",
-			"options  " + f.options + "_",
-			fmt.Sprintf("players  < %d >", f.players),
-			fmt.Sprintf("bots     < %d >  (fill seats with bots on this computer)", f.bots),
-			"timer    < " + timerText(timerChoices[f.timer]) + " >  (each turn; then the program moves)",
-			"level    < " + levelChoices[f.level] + " >  (how well the bots play)",
+			i18n.T("rules    < %s >", engine.Presets[f.preset]),
+			i18n.T("options  %s_", f.options),
+			i18n.T("players  < %d >", f.players),
+			i18n.T("bots     < %d >  (fill seats with bots on this computer)", f.bots),
+			i18n.T("timer    < %s >  (each turn; then the program moves)", timerText(timerChoices[f.timer])),
+			i18n.T("level    < %s >  (how well the bots play)", levelName(levelChoices[f.level])),
 		}
 		for i, s := range fields {
 			st := ost
@@ -423,8 +425,8 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			}
 			put(scr, ix, iy+i, iw, s, st)
 		}
-		put(scr, ix, iy+6, iw, "options: e.g. partnerships, rounds=1, deal=simple", ost.Foreground(p.Dim))
-		put(scr, ix, iy+8, iw, "tab next  left/right change  enter open  esc cancel", ost.Foreground(p.Accent))
+		put(scr, ix, iy+6, iw, i18n.T("options: e.g. partnerships, rounds=1, deal=simple"), ost.Foreground(p.Dim))
+		put(scr, ix, iy+8, iw, i18n.T("tab next  left/right change  enter open  esc cancel"), ost.Foreground(p.Accent))
 	}
 	mst := felt.Foreground(p.Hint)
 	if l.bad {
@@ -432,16 +434,52 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	}
 	put(scr, x+1, y+h-2, w-2, l.msg, mst)
 	fill(scr, x, y+h-1, w, 1, bar)
-	keys := "up/down choose  c create  j join  r ready  l leave  q quit"
+	keys := i18n.T("up/down choose  c create  j join  r ready  l leave  q quit")
 	if len(l.unfin) > 0 {
-		keys = "up/down choose  enter resume/join  c create  r ready  l leave  q quit"
+		keys = i18n.T("up/down choose  enter resume/join  c create  r ready  l leave  q quit")
 	}
 	put(scr, x+1, y+h-1, w-2, keys, bar)
 }
 
 func timerText(secs int) string {
 	if secs == 0 {
-		return "none"
+		return i18n.T("none")
 	}
-	return fmt.Sprintf("%d s", secs)
+	return i18n.T("%d s", secs)
+}
+
+// readyText is the lobby's message while a ready flag is sent.
+func readyText(ready bool, id string) string {
+	if ready {
+		return i18n.T("ready at %s", id)
+	}
+	return i18n.T("not ready at %s", id)
+}
+
+// levelName is a bot level's name for the form.
+func levelName(level string) string {
+	switch level {
+	case "easy":
+		return i18n.T("easy")
+	case "normal":
+		return i18n.T("normal")
+	case "hard":
+		return i18n.T("hard")
+	}
+	return level
+}
+
+// stateName is a table's state (protocol words) for the lobby's list.
+func stateName(state string) string {
+	switch state {
+	case "open":
+		return i18n.T("open")
+	case "started":
+		return i18n.T("started")
+	case "unfinished":
+		return i18n.T("unfinished")
+	case "done":
+		return i18n.T("done")
+	}
+	return state
 }

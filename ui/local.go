@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -102,7 +104,7 @@ func (m LocalMatch) Bots() int { return len(m.Names) - 1 }
 
 // String describes the match in one line.
 func (m LocalMatch) String() string {
-	return fmt.Sprintf("%s vs %s, started %s", m.Ruleset, strings.Join(m.Names[1:], ", "), m.Started.Local().Format("Jan 2 15:04"))
+	return i18n.T("%s vs %s, started %s", m.Ruleset, strings.Join(m.Names[1:], ", "), ShortTime(m.Started))
 }
 
 // UnfinishedLocal lists the matches against bots under data that were left
@@ -307,7 +309,7 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	live.Store(true)
 	if st := peers[0].Machine().Step(); st > 0 {
 		log.Info("resuming a match against bots", "dir", dir, "step", st)
-		g.Say(fmt.Sprintf("match resumed at hand %d", peers[0].Machine().HandNumber()+1))
+		g.Say(i18n.T("match resumed at hand %d", peers[0].Machine().HandNumber()+1))
 	}
 	results := make([]table.Result, n)
 	errs := make([]error, n)
@@ -359,13 +361,13 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 			log.Warn("done marker", "err", err)
 		}
 	}
-	g.Say("checking the transcript...")
+	g.Say(i18n.T("checking the transcript..."))
 	t, err := stores[0].Load()
 	switch {
 	case err != nil:
-		end.Verdict = "the transcript could not be read: " + Plain(err)
+		end.Verdict = i18n.T("the transcript could not be read: %s", Explain(err))
 	case t == nil:
-		end.Verdict = "no transcript"
+		end.Verdict = i18n.T("no transcript")
 	default:
 		rep := table.Verify(t)
 		out.Report = rep
@@ -386,32 +388,24 @@ func Verdict(r *table.Report) string {
 		if s >= 0 && s < len(r.Seats) && r.Seats[s] != "" {
 			return r.Seats[s]
 		}
-		return fmt.Sprintf("seat %d", s)
+		return i18n.T("seat %d", s)
 	}
 	switch r.Status() {
 	case table.StatusHonest:
-		return fmt.Sprintf("verified: honest (%s, every proof and audit checked, %s)", plural(r.Steps, "message"), plural(len(r.Hands), "hand"))
+		return i18n.T("verified: honest (%s, every proof and audit checked, %s)", i18n.T("%d messages", r.Steps), i18n.T("%d hands", len(r.Hands)))
 	case table.StatusCheating:
-		return fmt.Sprintf("CHEATING: %s broke %s at message %d", seat(r.Violation.Seat), r.Violation.Rule, r.Violation.Step)
+		return i18n.T("CHEATING: %s broke %s at message %d", seat(r.Violation.Seat), RuleName(r.Violation.Rule), r.Violation.Step)
 	case table.StatusInvalid:
-		return "the transcript does not hold (damaged or altered; no one is named): " + Plain(r.Invalid)
+		return i18n.T("the transcript does not hold (damaged or altered; no one is named): %s", Explain(r.Invalid))
 	}
-	done := fmt.Sprintf("unfinished, honest so far (%s, %s)", plural(r.Steps, "message"), plural(len(r.Hands), "finished hand"))
+	done := i18n.T("unfinished, honest so far (%s, %s)", i18n.T("%d messages", r.Steps), i18n.T("%d finished hands", len(r.Hands)))
 	switch {
 	case r.Failure != nil:
-		return done + ": the rules could not go on (" + Plain(r.Failure.Err) + "); no one is named"
+		return i18n.T("%s: the rules could not go on (%s); no one is named", done, Explain(r.Failure.Err))
 	case r.Next != nil:
-		return fmt.Sprintf("%s: %s was to send the next message (a %v); no one is named", done, seat(r.Next.Seat), r.Next.Kind)
+		return i18n.T("%s: %s was to send the next message (a %s); no one is named", done, seat(r.Next.Seat), KindName(r.Next.Kind))
 	}
-	return done + "; no one is named"
-}
-
-// plural is "1 turn", "2 turns".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return i18n.T("%s; no one is named", done)
 }
 
 // verdictColour: honest in the good colour, a seat named or a file that does
@@ -440,20 +434,16 @@ func ResumeQuestion(unfinished []LocalMatch, newLabel string) ([]string, []Choic
 	if len(shown) > maxResumeChoices {
 		shown = shown[:maxResumeChoices]
 	}
-	lines := []string{"You left a match against bots before its end:"}
+	lines := []string{i18n.T("You left a match against bots before its end:")}
 	if len(unfinished) > 1 {
-		lines = []string{fmt.Sprintf("You left %d matches against bots before their end (newest first):", len(unfinished))}
+		lines = []string{i18n.T("You left %d matches against bots before their end (newest first):", len(unfinished))}
 	}
 	var choices []Choice
 	for i, m := range shown {
-		choices = append(choices, Choice{Key: rune('1' + i), Label: "resume " + m.String()})
+		choices = append(choices, Choice{Key: rune('1' + i), Label: i18n.T("resume %s", m.String())})
 	}
 	if more := len(unfinished) - len(shown); more > 0 {
-		older := "1 older match"
-		if more > 1 {
-			older = fmt.Sprintf("%d older matches", more)
-		}
-		lines = append(lines, fmt.Sprintf("(and %s, not listed: they stay under matches in the data dir)", older))
+		lines = append(lines, i18n.T("(and %s, not listed: they stay under matches in the data dir)", i18n.T("%d older matches", more)))
 	}
 	choices = append(choices, Choice{Key: 'n', Label: newLabel})
 	return lines, choices, shown

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -79,13 +81,13 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 				// The panel of a hand that is over: its number, not the next.
 				hand = int(t.ends[0].Hand) + 1
 			}
-			title += fmt.Sprintf(" · hand %d", hand)
+			title += " · " + i18n.T("hand %d", hand)
 			if r := s.Match.Rules().Rounds; r > 0 {
 				title += fmt.Sprintf("/%d", r)
 			}
 		}
 		if s.Seat >= 0 && s.Seat < len(s.Names) {
-			title += " · you are " + s.Names[s.Seat]
+			title += " · " + i18n.T("you are %s", s.Names[s.Seat])
 			if r, ok := t.rules(); ok {
 				if tm := team(r, len(s.Names), s.Seat); tm != "" {
 					title += " (" + tm + ")"
@@ -93,8 +95,9 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 			}
 		}
 	}
-	put(scr, x, y, w-17, title, st.Bold(true))
-	put(scr, x+w-16, y, 16, "? help · q quit", st)
+	hq := i18n.T("? help · q quit")
+	put(scr, x, y, w-width(hq)-2, title, st.Bold(true))
+	put(scr, x+w-width(hq)-1, y, width(hq)+1, hq, st)
 }
 
 // prevSeat is the seat whose pile the player may take from: the one before
@@ -124,17 +127,19 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 	cols := min(4, max(w/8, 3))
 	cx := x + (w-cols*8)/2
 	_, ind := h.Indicator()
-	put(scr, cx, y, 8, "face-up", dim)
+	// A label as wide as its column (Turkish "gösterge") pushes the next
+	// one a cell right, so that two never touch.
+	end := put(scr, cx, y, 8, i18n.T("face-up"), dim)
 	if ind != engine.NoFace {
 		drawTile(scr, p, cx, y+1, ind, engine.NoFace, p.Face)
 	}
 	cx += 8
-	put(scr, cx, y, 8, "okey", dim)
+	end = put(scr, max(cx, end+1), y, 8, "okey", dim)
 	if ok := h.Okey(); ok.Valid() {
 		drawTile(scr, p, cx, y+1, ok, ok, p.Face)
 	}
 	cx += 8
-	put(scr, cx, y, 8, "stock", dim)
+	end = put(scr, max(cx, end+1), y, 8, i18n.T("stock"), dim)
 	if h.Phase() >= engine.PhasePlay {
 		back := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text).Bold(true)
 		put(scr, cx, y+1, 4, fmt.Sprintf("%3d ", h.StockLen()), back)
@@ -143,7 +148,7 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 	}
 	cx += 8
 	if cols == 4 {
-		put(scr, cx, y, 8, "to take", dim)
+		put(scr, max(cx, end+1), y, 8, i18n.T("to take"), dim)
 		prev := prevSeat(h, s.Seat)
 		if from := h.LastDiscard(); from >= 0 && from == prev {
 			if pile := h.Pile(from); len(pile) > 0 {
@@ -152,9 +157,9 @@ func (t *TableView) drawCentre(scr tcell.Screen, x, y, w int) {
 			}
 		}
 	}
-	info := []string{"dealer " + s.Name(h.Dealer())}
+	info := []string{i18n.T("dealer %s", s.Name(h.Dealer()))}
 	if h.Phase() == engine.PhasePlay {
-		info = append(info, plural(h.Turns(), "turn"))
+		info = append(info, i18n.T("%d turns", h.Turns()))
 	}
 	line := strings.Join(info, " · ")
 	put(scr, x+max(0, (w-width(line))/2), y+3, w, line, dim)
@@ -170,12 +175,12 @@ func (t *TableView) drawTurn(scr tcell.Screen, x, y, w int) {
 	if s != nil && !s.Done && !s.At.IsZero() {
 		if el := t.now().Sub(s.At); el >= 3e9 {
 			if s.Expect != s.Seat {
-				text += fmt.Sprintf("  (waiting %ds)", int(el.Seconds()))
+				text += "  " + i18n.T("(waiting %ds)", int(el.Seconds()))
 			}
 		}
 	}
 	if len(t.away) > 0 && s != nil && !s.Done {
-		text = strings.Join(t.away, ", ") + " dropped out: the table waits for them to come back"
+		text = i18n.T("%s dropped out: the table waits for them to come back", strings.Join(t.away, ", "))
 		st = st.Foreground(t.pal.Bad)
 	}
 	room := w - 2
@@ -183,11 +188,11 @@ func (t *TableView) drawTurn(scr tcell.Screen, x, y, w int) {
 		// The turn timer, at the right: the player's own is a badge that
 		// turns red in its last 10 seconds.
 		secs := int((left + time.Second - 1) / time.Second)
-		badge := fmt.Sprintf(" %ds left ", secs)
+		badge := " " + i18n.T("%ds left", secs) + " "
 		bst := st.Foreground(p.Dim).Bold(false)
 		if mine := t.snap.Seat; mine >= 0 {
 			if seat, _ := t.snap.HandState().Turn(); seat == mine {
-				badge = fmt.Sprintf(" your time %ds ", secs)
+				badge = " " + i18n.T("your time %ds", secs) + " "
 				bst = tcell.StyleDefault.Background(p.Accent).Foreground(tcell.ColorBlack).Bold(true)
 				if secs <= 10 {
 					bst = tcell.StyleDefault.Background(p.Bad).Foreground(p.Text).Bold(true)
@@ -234,13 +239,13 @@ func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
 	ledge := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Dim)
 	fill(scr, x, y, rackW, rackH, wood)
-	put(scr, x+1, y, 12, " your rack ", wood.Bold(true))
+	put(scr, x+1, y, 16, " "+i18n.T("your rack")+" ", wood.Bold(true))
 	// The sort buttons of the rule text, and undo.
 	bx := x + rackW - 1
 	for _, b := range []struct {
 		label string
 		do    func(t *TableView)
-	}{{" u undo ", (*TableView).undo}, {" r sort runs ", func(t *TableView) { t.sort(true) }}, {" s sort sets ", func(t *TableView) { t.sort(false) }}} {
+	}{{" " + i18n.T("u undo") + " ", (*TableView).undo}, {" " + i18n.T("r sort runs") + " ", func(t *TableView) { t.sort(true) }}, {" " + i18n.T("s sort sets") + " ", func(t *TableView) { t.sort(false) }}} {
 		bx -= width(b.label) + 1
 		put(scr, bx, y, width(b.label), b.label, tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text))
 		do := b.do
@@ -272,15 +277,15 @@ func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 			mst := ledge
 			switch {
 			case pos == t.rack.Cursor && t.rack.Lifted >= 0 && pos != t.rack.Lifted:
-				mark, mst = "^to^", ledge.Foreground(p.Cursor).Bold(true)
+				mark, mst = i18n.T("^to^"), ledge.Foreground(p.Cursor).Bold(true)
 			case pos == t.rack.Cursor:
 				mark, mst = "^^^^", ledge.Foreground(p.Cursor).Bold(true)
 			case pos == t.rack.Lifted:
-				mark, mst = "lift", ledge.Foreground(p.Lifted)
+				mark, mst = i18n.T("lift"), ledge.Foreground(p.Lifted)
 			case sl != engine.NoSlot && t.hint[sl]:
-				mark, mst = "hint", ledge.Foreground(p.Hint).Bold(true)
+				mark, mst = i18n.T("hint"), ledge.Foreground(p.Hint).Bold(true)
 			case sl != engine.NoSlot && h != nil && h.Phase() == engine.PhasePlay && t.isFresh(sl):
-				mark, mst = "new!", ledge.Foreground(p.Good).Bold(true)
+				mark, mst = i18n.T("new!"), ledge.Foreground(p.Good).Bold(true)
 			}
 			if mark != "" {
 				put(scr, tx, ty+TileHeight, TileWidth, mark, mst)
@@ -308,16 +313,16 @@ func (t *TableView) drawStatus(scr tcell.Screen, x, y, w int) {
 	var items []binding
 	switch t.overlay {
 	case helpOverlay:
-		items = []binding{{name: "any key", label: "close"}}
+		items = []binding{{name: "any key", label: i18n.Mark("close")}}
 	case quitOverlay:
-		items = []binding{{name: "y", label: "leave"}, {name: "n", label: "stay"}}
+		items = []binding{{name: "y", label: i18n.Mark("leave")}, {name: "n", label: i18n.Mark("stay")}}
 	case handOverlay:
-		items = []binding{{name: "enter", label: "continue"}, {name: "?", label: "help"}, {name: "q", label: "quit"}}
+		items = []binding{{name: "enter", label: i18n.Mark("continue")}, {name: "?", label: i18n.Mark("help")}, {name: "q", label: i18n.Mark("quit")}}
 	case matchOverlay:
-		items = []binding{{name: "q", label: "quit"}}
+		items = []binding{{name: "q", label: i18n.Mark("quit")}}
 	default:
 		if t.rack.Lifted >= 0 {
-			items = append(items, binding{name: "arrows", label: "move"}, binding{name: "space", label: "put down"})
+			items = append(items, binding{name: "arrows", label: i18n.Mark("move")}, binding{name: "space", label: i18n.Mark("put down")})
 		}
 		for _, b := range bindings {
 			if b.now != nil && b.now(t) && !(b.name == "space" && t.rack.Lifted >= 0) {
@@ -326,13 +331,14 @@ func (t *TableView) drawStatus(scr tcell.Screen, x, y, w int) {
 		}
 	}
 	for _, b := range items {
-		need := width(b.name) + 1 + width(b.label) + 2
+		name, label := keyName(b.name), i18n.TKey(b.label)
+		need := width(name) + 1 + width(label) + 2
 		if cx+need > x+w {
 			break
 		}
 		start := cx
-		cx = put(scr, cx, y, w, b.name, key)
-		cx = put(scr, cx, y, w, " "+b.label, bar)
+		cx = put(scr, cx, y, w, name, key)
+		cx = put(scr, cx, y, w, " "+label, bar)
 		cx += 2
 		if b.do != nil {
 			do := b.do
@@ -363,43 +369,41 @@ func (t *TableView) panel(scr tcell.Screen, x, y, w, h int, title string) (int, 
 }
 
 func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
-	ix, iy, iw, ih := t.panel(scr, x, y, w, h, "keys")
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("keys"))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	key := st.Foreground(t.pal.Accent).Bold(true)
 	lines := []struct{ k, v string }{}
 	for _, b := range bindings {
-		name := b.name
-		if b.name == "arrows" {
-			name = "arrows home end"
-		}
-		if b.name == "space" {
-			name = "space enter"
-		}
-		if b.name == "u" {
+		name := keyName(b.name)
+		switch b.name {
+		case "arrows":
+			name = i18n.T("arrows home end")
+		case "space":
+			name = i18n.T("space enter")
+		case "u":
 			name = "u ctrl-z"
-		}
-		if b.name == "x" {
+		case "x":
 			name = "x delete"
 		}
-		lines = append(lines, struct{ k, v string }{name, b.help})
+		lines = append(lines, struct{ k, v string }{name, i18n.TKey(b.help)})
 	}
 	lines = append(lines,
-		struct{ k, v string }{"mouse", "click a tile: pick up / put down; double click: discard;"},
-		struct{ k, v string }{"", "click the stock: draw; the discard to take: take; your pile: discard"},
-		struct{ k, v string }{"", "you may look through your own pile and the one before you"})
+		struct{ k, v string }{i18n.T("mouse"), i18n.T("click a tile: pick up / put down; double click: discard;")},
+		struct{ k, v string }{"", i18n.T("click the stock: draw; the discard to take: take; your pile: discard")},
+		struct{ k, v string }{"", i18n.T("you may look through your own pile and the one before you")})
 	if secs := t.turnSeconds(); secs > 0 {
-		lines = append(lines, struct{ k, v string }{"timer", fmt.Sprintf("%d s a turn; when yours runs out the program draws, then discards", secs)},
-			struct{ k, v string }{"", "the tile the hint recommends (or declares the win it sees)"})
+		lines = append(lines, struct{ k, v string }{i18n.T("timer"), i18n.T("%d s a turn; when yours runs out the program draws, then discards", secs)},
+			struct{ k, v string }{"", i18n.T("the tile the hint recommends (or declares the win it sees)")})
 	}
 	lines = append(lines,
-		struct{ k, v string }{"piles", "+3 before a pile: 3 more tiles lie under the ones shown"},
-		struct{ k, v string }{"", "(gösterme): that player showed the indicator's twin"})
+		struct{ k, v string }{i18n.T("piles"), i18n.T("+3 before a pile: 3 more tiles lie under the ones shown")},
+		struct{ k, v string }{"", i18n.T("(gösterme): that player showed the indicator's twin")})
 	if r, ok := t.rules(); ok {
-		lines = append(lines, struct{ k, v string }{"scoring", scoringLine(r)})
+		lines = append(lines, struct{ k, v string }{i18n.T("scoring"), scoringLine(r)})
 		if tl := teamsLine(r, t.snap.Names); tl != "" {
-			lines = append(lines, struct{ k, v string }{"teams", tl})
+			lines = append(lines, struct{ k, v string }{i18n.T("teams"), tl})
 		}
-		lines = append(lines, struct{ k, v string }{"rules", "okey help rules " + r.Preset + " (or docs/rules.md)"})
+		lines = append(lines, struct{ k, v string }{i18n.T("rules"), i18n.T("okey help rules %s (or docs/rules.md)", r.Preset)})
 	}
 	for i, l := range lines {
 		if i >= ih {
@@ -412,16 +416,16 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 
 func (t *TableView) drawQuit(scr tcell.Screen, x, y, w, h int) {
 	pw, ph := 60, 7
-	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, "leave the table?")
+	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, i18n.T("leave the table?"))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
-	put(scr, ix, iy, iw, "The match is not over. If you leave, the table stops;", st)
-	put(scr, ix, iy+1, iw, "what was played so far stays saved in the data dir.", st)
+	put(scr, ix, iy, iw, i18n.T("The match is not over. If you leave, the table stops;"), st)
+	put(scr, ix, iy+1, iw, i18n.T("what was played so far stays saved in the data dir."), st)
 	note := t.leaveNote
 	if note == "" {
-		note = "okey play offers to resume it later."
+		note = i18n.Mark("okey play offers to resume it later.")
 	}
-	put(scr, ix, iy+2, iw, note, st)
-	put(scr, ix, iy+4, iw, "y: leave   n: stay", st.Foreground(t.pal.Accent).Bold(true))
+	put(scr, ix, iy+2, iw, i18n.TKey(note), st)
+	put(scr, ix, iy+4, iw, i18n.T("y: leave   n: stay"), st.Foreground(t.pal.Accent).Bold(true))
 }
 
 // drawGroups draws groups of tiles in a line, wrapping, and returns the row
@@ -447,28 +451,27 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		return
 	}
 	e := t.ends[0]
-	ix, iy, iw, ih := t.panel(scr, x, y, w, h, fmt.Sprintf("hand %d is over", e.Hand+1))
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("hand %d is over", e.Hand+1))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	good := st.Foreground(t.pal.Good).Bold(true)
 	row := iy
 	if e.Result.Winner < 0 {
-		put(scr, ix, row, iw, "The stock ran out: no one won this hand.", good)
+		put(scr, ix, row, iw, i18n.T("The stock ran out: no one won this hand."), good)
 		row += 2
 	} else {
-		how := "groups"
+		line := i18n.T("%s won with groups", e.Winner)
 		if e.Result.Kind == engine.Pairs {
-			how = "seven pairs"
+			line = i18n.T("%s won with seven pairs", e.Winner)
 		}
-		line := fmt.Sprintf("%s won with %s", e.Winner, how)
 		if e.Result.OkeyDiscard {
-			line += ", finishing with an okey"
+			line += i18n.T(", finishing with an okey")
 		}
 		if e.Result.OneColour < engine.NumColours {
-			line += ", all " + e.Result.OneColour.String()
+			line += i18n.T(", all %s", ColourName(e.Result.OneColour))
 		}
 		cx := put(scr, ix, row, iw, line, good)
 		if e.Discard != engine.NoFace {
-			cx = put(scr, cx, row, iw, "  final discard ", st)
+			cx = put(scr, cx, row, iw, "  "+i18n.T("final discard")+" ", st)
 			drawSmall(scr, t.pal, cx, row, e.Discard, e.Okey)
 		}
 		row++
@@ -482,9 +485,9 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 	if t.snap != nil && t.snap.Match != nil {
 		why = causes(t.snap.Match, e.Result, e.Names)
 	}
-	head := fmt.Sprintf("%-18s %7s %7s", "", "change", "score")
+	head := fmt.Sprintf("%-18s %7s %7s", "", i18n.T("change"), i18n.T("score"))
 	if strings.Join(why, "") != "" {
-		head += "   why"
+		head += "   " + i18n.T("why")
 	}
 	put(scr, ix, row, iw, head, st.Foreground(t.pal.Dim))
 	row++
@@ -504,20 +507,20 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 	}
 	row = t.drawScoring(scr, ix, row, iw, iy+ih-1, e.Names, st.Foreground(t.pal.Dim))
 	row = t.drawOpenRacks(scr, ix, row, iw, iy+ih-1, e, st)
-	next := "enter: next hand"
+	next := i18n.T("enter: next hand")
 	if e.Over {
-		next = "enter: the match result"
+		next = i18n.T("enter: the match result")
 	}
 	put(scr, ix, iy+ih-1, iw, next, st.Foreground(t.pal.Accent).Bold(true))
 }
 
 func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 	m := t.final
-	ix, iy, iw, ih := t.panel(scr, x, y, w, h, "the match is over")
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("the match is over"))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	row := iy
 	if m.Err != nil {
-		put(scr, ix, row, iw, "The match stopped: "+Plain(m.Err), st.Foreground(t.pal.Bad).Bold(true))
+		put(scr, ix, row, iw, i18n.T("The match stopped: %s", Explain(m.Err)), st.Foreground(t.pal.Bad).Bold(true))
 		row += 2
 	}
 	names := []string{}
@@ -529,12 +532,12 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		if t.snap == nil || r.Seat != t.snap.Seat || m.Err != nil {
 			continue
 		}
-		head := fmt.Sprintf("You finished %s of %d.", ordinal(r.Place), len(m.Ranking))
+		head := i18n.T("You finished %s of %d.", ordinal(r.Place), len(m.Ranking))
 		hst := st.Bold(true)
 		if r.Place == 1 {
-			head = "You won the match!"
+			head = i18n.T("You won the match!")
 			if shared := countPlace(m.Ranking, 1); shared > 1 {
-				head = fmt.Sprintf("You share first place with %d others.", shared-1)
+				head = i18n.T("You share first place with %d others.", shared-1)
 			}
 			hst = st.Foreground(t.pal.Good).Bold(true)
 		}
@@ -542,7 +545,7 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		row += 2
 	}
 	for _, r := range m.Ranking {
-		name := fmt.Sprintf("seat %d", r.Seat)
+		name := i18n.T("seat %d", r.Seat)
 		if r.Seat < len(names) {
 			name = names[r.Seat]
 		}
@@ -571,7 +574,7 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		row++
 	}
 	if m.Transcript != "" {
-		for _, l := range wrap("transcript saved: "+m.Transcript, iw) {
+		for _, l := range wrap(i18n.T("transcript saved: %s", m.Transcript), iw) {
 			if row >= iy+ih-1 {
 				break
 			}
@@ -579,7 +582,7 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 			row++
 		}
 	}
-	put(scr, ix, iy+ih-1, iw, "q: quit", st.Foreground(t.pal.Accent).Bold(true))
+	put(scr, ix, iy+ih-1, iw, i18n.T("q: quit"), st.Foreground(t.pal.Accent).Bold(true))
 }
 
 // wrap cuts s into lines of at most w cells (at any character: paths).
@@ -594,6 +597,9 @@ func wrap(s string, w int) []string {
 }
 
 func ordinal(n int) string {
+	if i18n.Current() == i18n.Turkish {
+		return i18n.T("%d.", n)
+	}
 	switch {
 	case n%100 >= 11 && n%100 <= 13:
 		return fmt.Sprintf("%dth", n)
@@ -677,7 +683,7 @@ func (t *TableView) drawOpenRacks(scr tcell.Screen, x, row, w, bottom int, e *Ha
 	if tiles == nil || row+1 >= bottom {
 		return row
 	}
-	put(scr, x, row, w, "the other hands, opened by the audit:", st.Foreground(t.pal.Dim))
+	put(scr, x, row, w, i18n.T("the other hands, opened by the audit:"), st.Foreground(t.pal.Dim))
 	row++
 	for seat, rack := range e.Racks {
 		if seat == e.Result.Winner || len(rack) == 0 {
@@ -693,7 +699,7 @@ func (t *TableView) drawOpenRacks(scr tcell.Screen, x, row, w, bottom int, e *Ha
 			}
 		}
 		slices.SortFunc(faces, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
-		name := fmt.Sprintf("seat %d", seat)
+		name := i18n.T("seat %d", seat)
 		if seat < len(e.Names) {
 			name = e.Names[seat]
 		}
@@ -728,8 +734,8 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 			}{l, st})
 		}
 	}
-	add(fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
-	add("make it larger, or press q to leave", felt)
+	add(i18n.T("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
+	add(i18n.T("make it larger, or press q to leave"), felt)
 	if t.snap != nil && t.final == nil && t.overlay != quitOverlay {
 		add("", felt)
 		add(t.turnText(), felt.Foreground(p.Accent).Bold(true))
@@ -741,19 +747,19 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 				if secs <= 10 {
 					st = felt.Foreground(p.Bad).Bold(true)
 				}
-				add(fmt.Sprintf("your time: %ds", secs), st)
-				add("the table goes on: when your time runs out, the program moves for you (it draws, then discards the tile the hint recommends)", felt)
+				add(i18n.T("your time: %ds", secs), st)
+				add(i18n.T("the table goes on: when your time runs out, the program moves for you (it draws, then discards the tile the hint recommends)"), felt)
 			} else {
-				add(fmt.Sprintf("%s has %ds left", t.snap.Name(seat), secs), felt)
-				add("the table goes on: when your turn's time runs out, the program moves for you", felt)
+				add(i18n.T("%s has %ds left", t.snap.Name(seat), secs), felt)
+				add(i18n.T("the table goes on: when your turn's time runs out, the program moves for you"), felt)
 			}
 		} else if t.myMove() {
-			add("the table waits for your move", felt)
+			add(i18n.T("the table waits for your move"), felt)
 		}
 	}
 	if t.overlay == quitOverlay {
 		add("", felt)
-		add("leave the table? y: leave   n: stay", felt.Foreground(p.Accent).Bold(true))
+		add(i18n.T("leave the table? y: leave   n: stay"), felt.Foreground(p.Accent).Bold(true))
 	}
 	// The last moves, in the rows left.
 	if left := h - len(lines) - 1; left > 0 && len(t.log) > 0 {
@@ -781,11 +787,11 @@ func (t *TableView) turnText() string {
 	if t.myMove() {
 		switch {
 		case !t.drawn() && t.canTake():
-			text = "your turn: draw from the stock (d) or take the discard (t)"
+			text = i18n.T("your turn: draw from the stock (d) or take the discard (t)")
 		case !t.drawn():
-			text = "your turn: draw from the stock (d)"
+			text = i18n.T("your turn: draw from the stock (d)")
 		default:
-			text = "your turn: discard a tile (x), or declare a win (w)"
+			text = i18n.T("your turn: discard a tile (x), or declare a win (w)")
 		}
 	}
 	return text

@@ -1,8 +1,9 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/gdamore/tcell/v2"
@@ -182,23 +183,23 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 	dim := felt.Foreground(p.Dim)
 	fill(scr, x, y, w, h, felt)
 	if w < MinWidth || h < MinHeight {
-		put(scr, x, y, w, fmt.Sprintf("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
+		put(scr, x, y, w, i18n.T("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
 		return
 	}
 	f := v.r.Frames[v.at]
 	hd := f.Match.Hand()
 	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, bar)
-	put(scr, x+1, y, w-2, fmt.Sprintf("okey replay · %s · hand %d · move %d/%d · message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
+	put(scr, x+1, y, w-2, i18n.T("okey replay · %s · hand %d · move %d/%d · message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
 
 	row := y + 2
 	dealing := hd.Phase() < engine.PhasePlay
 	if dealing {
 		// Before the deal is done there is no indicator, stock or rack yet:
 		// say so rather than show empty ones.
-		put(scr, x+1, row, w-2, fmt.Sprintf("dealer %s: the tiles are being shuffled and dealt", v.name(hd.Dealer())), dim)
+		put(scr, x+1, row, w-2, i18n.T("dealer %s: the tiles are being shuffled and dealt", v.name(hd.Dealer())), dim)
 	} else {
-		cx := put(scr, x+1, row, 10, "face-up ", dim)
+		cx := put(scr, x+1, row, 10, i18n.T("face-up")+" ", dim)
 		if _, ind := hd.Indicator(); ind != engine.NoFace {
 			cx = drawSmall(scr, p, cx, row, ind, engine.NoFace)
 		}
@@ -206,7 +207,7 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		if ok := hd.Okey(); ok.Valid() {
 			cx = drawSmall(scr, p, cx, row, ok, ok)
 		}
-		put(scr, cx+2, row, 40, fmt.Sprintf("stock %d   dealer %s   %s", hd.StockLen(), v.name(hd.Dealer()), plural(hd.Turns(), "turn")), dim)
+		put(scr, cx+2, row, 40, i18n.T("stock %d   dealer %s   %s", hd.StockLen(), v.name(hd.Dealer()), i18n.T("%d turns", hd.Turns())), dim)
 	}
 	row += 2
 
@@ -221,7 +222,7 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		if seat == turn {
 			mark, st = "> ", st.Foreground(p.Accent).Bold(true)
 		}
-		line := fmt.Sprintf("%s%-16.16s %4d pts  discards ", mark, v.r.Names[seat], scores[seat])
+		line := mark + i18n.T("%-16.16s %4d pts  discards ", v.r.Names[seat], scores[seat])
 		cx := put(scr, x+1, row, w-2, line, st)
 		pile := hd.Pile(seat)
 		if room := (x + w - 1 - cx) / 4; len(pile) > room && room > 0 {
@@ -233,7 +234,7 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		row++
 		cx = x + 3
 		if dealing {
-			put(scr, cx, row, w-4, "(the rack is being dealt)", dim)
+			put(scr, cx, row, w-4, i18n.T("(the rack is being dealt)"), dim)
 		}
 		for _, fc := range v.rack(hd, seat) {
 			if cx+3 > x+w-1 {
@@ -279,13 +280,13 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 			gs = append(gs, g.Tiles)
 		}
 		t := &TableView{pal: p}
-		put(scr, x+1, logBottom, 12, "winning hand", felt.Foreground(p.Good).Bold(true))
+		put(scr, x+1, logBottom, 12, i18n.T("winning hand"), felt.Foreground(p.Good).Bold(true))
 		t.drawGroups(scr, x+14, logBottom, w-15, gs, hd.Okey())
 	}
 	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
 	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
 	fill(scr, x, y+h-1, w, 1, bar)
-	put(scr, x+1, y+h-1, w-2, "right/n next  left/p back  down/pgdn next hand  up/pgup hand start  home end  q quit", bar)
+	put(scr, x+1, y+h-1, w-2, i18n.T("right/n next  left/p back  down/pgdn next hand  up/pgup hand start  home end  q quit"), bar)
 }
 
 func (v *ReplayView) name(seat int) string {

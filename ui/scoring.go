@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"strings"
 
@@ -29,25 +31,25 @@ func causes(m *engine.Match, res engine.HandResult, names []string) []string {
 		base = win
 		var how []string
 		if res.Kind == engine.Pairs {
-			how = append(how, "seven pairs")
+			how = append(how, i18n.T("seven pairs"))
 		}
 		if res.OkeyDiscard {
-			how = append(how, "okey discard")
+			how = append(how, i18n.T("okey discard"))
 		}
 		if res.OneColour < engine.NumColours {
 			plain := win
 			plain.OneColour = engine.NumColours
 			if fmt.Sprint(m.Deltas(plain)) != fmt.Sprint(m.Deltas(win)) {
-				how = append(how, "one colour")
+				how = append(how, i18n.T("one colour"))
 			}
 		}
-		label := "win"
+		label := i18n.T("win")
 		if len(how) > 0 {
 			label += " (" + strings.Join(how, ", ") + ")"
 		}
 		addPart(label, m.Deltas(win))
 	} else {
-		addPart("stalemate", none)
+		addPart(i18n.T("stalemate"), none)
 	}
 	minus := func(d, e []int) []int {
 		for i := range d {
@@ -59,21 +61,21 @@ func causes(m *engine.Match, res engine.HandResult, names []string) []string {
 	if res.Upcard >= 0 {
 		with := base
 		with.Upcard = res.Upcard
-		who := fmt.Sprintf("seat %d", res.Upcard)
+		who := i18n.T("seat %d", res.Upcard)
 		if res.Upcard < len(names) {
 			who = names[res.Upcard]
 		}
-		addPart("upcard held by "+who, minus(m.Deltas(with), without))
+		addPart(i18n.T("upcard held by %s", who), minus(m.Deltas(with), without))
 	}
 	for _, s := range res.Shown {
 		with := base
 		with.Shown = []int{s}
 		d := minus(m.Deltas(with), without)
-		who := fmt.Sprintf("seat %d", s)
+		who := i18n.T("seat %d", s)
 		if s < len(names) {
 			who = names[s]
 		}
-		addPart("gösterme by "+who, d)
+		addPart(i18n.T("gösterme by %s", who), d)
 	}
 	out := make([]string, n)
 	for s := range out {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"slices"
 	"time"
@@ -60,18 +62,30 @@ func (s *Snapshot) HandState() *engine.Hand {
 // Name returns a seat's display name, "you" for the player.
 func (s *Snapshot) Name(seat int) string {
 	if seat == s.Seat {
-		return "you"
+		return i18n.T("you")
 	}
 	if seat >= 0 && seat < len(s.Names) {
 		return s.Names[seat]
 	}
-	return fmt.Sprintf("seat %d", seat)
+	return i18n.T("seat %d", seat)
 }
 
-// does writes "NAME verbs" for another seat, "you verb" for the player.
+// pick is mine when seat is the player's, else other: two whole sentences,
+// already translated ("you discard", "ayse discards"), as languages other
+// than English do not build them from a name and a verb.
+func (s *Snapshot) pick(seat int, mine, other string) string {
+	if seat == s.Seat {
+		return mine
+	}
+	return other
+}
+
+// does writes "NAME verbs" for another seat, "you verb" for the player
+// (third and first already translated). Prefer pick: it leaves the word
+// order to the language.
 func (s *Snapshot) does(seat int, third, first string) string {
 	if seat == s.Seat {
-		return "you " + first
+		return i18n.T("you") + " " + first
 	}
 	return s.Name(seat) + " " + third
 }
@@ -132,7 +146,8 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 	}
 	ch := cur.Match.Hand()
 	if prev == nil || prev.Match == nil || prev.Match.HandNumber() != cur.Match.HandNumber() {
-		lines = append(lines, Line{txtf("hand %d: %s", cur.Match.HandNumber()+1, cur.does(ch.Dealer(), "deals", "deal"))})
+		hn, dealer := cur.Match.HandNumber()+1, ch.Dealer()
+		lines = append(lines, Line{txt(cur.pick(dealer, i18n.T("hand %d: you deal", hn), i18n.T("hand %d: %s deals", hn, cur.Name(dealer))))})
 		if prev == nil || prev.Match == nil {
 			return lines, nil
 		}
@@ -142,8 +157,9 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 	ph := prev.Match.Hand()
 	if ph.Phase() < engine.PhasePlay && ch.Phase() >= engine.PhasePlay {
 		_, ind := ch.Indicator()
-		lines = append(lines, Line{txt("face-up tile "), tile(ind), txt(", okey "), tile(ch.Okey()),
-			txt("; " + cur.does(ch.Order()[0], "starts", "start"))})
+		first := ch.Order()[0]
+		lines = append(lines, Line{txt(i18n.T("face-up tile") + " "), tile(ind), txt(", okey "), tile(ch.Okey()),
+			txt("; " + cur.pick(first, i18n.T("you start"), i18n.T("%s starts", cur.Name(first))))})
 	}
 	if ph.Phase() != engine.PhasePlay {
 		return lines, nil
@@ -159,17 +175,17 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 		pp, cp := ph.Pile(s), ch.Pile(s)
 		switch {
 		case len(cp) > len(pp):
-			lines = append(lines, Line{txt(cur.does(s, "discards ", "discard ")), tile(ch.PublicFace(cp[len(cp)-1]))})
+			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you discard "), i18n.T("%s discards ", cur.Name(s)))), tile(ch.PublicFace(cp[len(cp)-1]))})
 		case len(cp) < len(pp) && grew >= 0:
-			lines = append(lines, Line{txt(cur.does(grew, "takes ", "take ")), tile(ch.PublicFace(pp[len(pp)-1]))})
+			lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you take "), i18n.T("%s takes ", cur.Name(grew)))), tile(ch.PublicFace(pp[len(pp)-1]))})
 		}
 		if ch.Shown(s) && !ph.Shown(s) {
 			_, ind := ch.Indicator()
-			lines = append(lines, Line{txt(cur.does(s, "shows ", "show ")), tile(ind), txt(" (gösterme)")})
+			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you show "), i18n.T("%s shows ", cur.Name(s)))), tile(ind), txt(" (gösterme)")})
 		}
 	}
 	if ch.StockLen() < ph.StockLen() && grew >= 0 {
-		lines = append(lines, Line{txt(cur.does(grew, "draws from the stock", "draw from the stock"))})
+		lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you draw from the stock"), i18n.T("%s draws from the stock", cur.Name(grew))))})
 	}
 	if res, ok := ch.Result(); ok && ph.Phase() == engine.PhasePlay {
 		end = &HandEnd{Hand: cur.Hand, Result: res, Names: cur.Names, Scores: cur.Match.Scores(),
@@ -195,17 +211,17 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 					end.Discard = ch.PublicFace(s)
 				}
 			}
-			how := "groups"
+			w := res.Winner
+			l := Line{txt(cur.pick(w, i18n.T("you win with groups"), i18n.T("%s wins with groups", cur.Name(w))))}
 			if res.Kind == engine.Pairs {
-				how = "seven pairs"
+				l = Line{txt(cur.pick(w, i18n.T("you win with seven pairs"), i18n.T("%s wins with seven pairs", cur.Name(w))))}
 			}
-			l := Line{txt(cur.does(res.Winner, "wins with ", "win with ") + how)}
 			if end.Discard != engine.NoFace {
-				l = append(l, txt(", discarding "), tile(end.Discard))
+				l = append(l, txt(i18n.T(", discarding ")), tile(end.Discard))
 			}
 			lines = append(lines, l)
 		} else {
-			lines = append(lines, Line{txt("the stock is empty: the hand ends with no winner")})
+			lines = append(lines, Line{txt(i18n.T("the stock is empty: the hand ends with no winner"))})
 		}
 	}
 	return lines, end
@@ -215,41 +231,41 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 // (shuffling, re-keying, proving), or whose move it is.
 func Progress(s *Snapshot) string {
 	if s == nil {
-		return "starting the table"
+		return i18n.T("starting the table")
 	}
 	if s.Aborted != nil {
-		return fmt.Sprintf("the match stopped: %s broke %s", s.Name(s.Aborted.Seat), s.Aborted.Rule)
+		return i18n.T("the match stopped: %s broke %s", s.Name(s.Aborted.Seat), RuleName(s.Aborted.Rule))
 	}
 	if s.Done {
-		return "the match is over"
+		return i18n.T("the match is over")
 	}
 	who := s.Name(s.Expect)
 	n := len(s.Names)
 	k := s.Expect + 1
 	switch s.Kind {
 	case table.KindHello:
-		return fmt.Sprintf("waiting for %s to join", who)
+		return i18n.T("waiting for %s to join", who)
 	case table.KindShuffle:
-		return fmt.Sprintf("shuffling: %s locks and shuffles the tiles (%d/%d)", who, k, n)
+		return i18n.T("shuffling: %s locks and shuffles the tiles (%d/%d)", who, k, n)
 	case table.KindRekey:
-		return fmt.Sprintf("re-keying: %s re-keys every tile, with proofs (%d/%d)", who, k, n)
+		return i18n.T("re-keying: %s re-keys every tile, with proofs (%d/%d)", who, k, n)
 	case table.KindOpen:
-		return fmt.Sprintf("opening: %s helps turn up a tile", who)
+		return i18n.T("opening: %s helps turn up a tile", who)
 	case table.KindDeal:
-		return fmt.Sprintf("dealing: %s hands out the keys to the dealt tiles (%d/%d)", who, k, n)
+		return i18n.T("dealing: %s hands out the keys to the dealt tiles (%d/%d)", who, k, n)
 	case table.KindShare:
 		drawer := -1
 		if h := s.HandState(); h != nil {
 			drawer, _ = h.Turn()
 		}
-		return fmt.Sprintf("%s opens the drawn tile for %s", who, s.Name(drawer))
+		return i18n.T("%s opens the drawn tile for %s", who, s.Name(drawer))
 	case table.KindAudit:
-		return fmt.Sprintf("audit: %s reveals its keys, every proof is checked (%d/%d)", who, k, n)
+		return i18n.T("audit: %s reveals its keys, every proof is checked (%d/%d)", who, k, n)
 	case table.KindMove:
 		if s.Expect == s.Seat {
-			return "your turn"
+			return i18n.T("your turn")
 		}
-		return fmt.Sprintf("%s to play", who)
+		return i18n.T("%s to play", who)
 	}
-	return fmt.Sprintf("%s: %v", who, s.Kind)
+	return who + ": " + KindName(s.Kind)
 }

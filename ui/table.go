@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"errors"
 	"fmt"
 	"github.com/okey-game/okey/bot"
@@ -251,10 +253,10 @@ func (t *TableView) autoMove() {
 	}
 	t.rack.Lifted = -1
 	if !t.drawn() {
-		t.log = append(t.log, Line{txt("time is up: the program draws from the stock for you")})
+		t.log = append(t.log, Line{txt(i18n.T("time is up: the program draws from the stock for you"))})
 		t.draw()
 		if t.req == nil {
-			t.say("time is up: the program drew for you")
+			t.say(i18n.T("time is up: the program drew for you"))
 		}
 		return
 	}
@@ -268,8 +270,8 @@ func (t *TableView) autoMove() {
 			switch c := adv.Choices[0]; c.Kind {
 			case engine.ActWin:
 				if c.Slot == engine.NoSlot { // seven pairs, no final discard
-					t.log = append(t.log, Line{txt("time is up: the program declares your win")})
-					t.send(adv.Action, "time is up: the program declared your seven pairs")
+					t.log = append(t.log, Line{txt(i18n.T("time is up: the program declares your win"))})
+					t.send(adv.Action, i18n.T("time is up: the program declared your seven pairs"))
 					return
 				}
 				pick, win = c.Slot, true
@@ -298,15 +300,15 @@ func (t *TableView) autoMove() {
 	}
 	if win {
 		if a, ok := t.snap.View.WinAction(h, pick); ok {
-			t.log = append(t.log, Line{txt("time is up: the program declares your win")})
-			t.send(a, "time is up: the program declared your win, finishing with the "+t.face(pick).String())
+			t.log = append(t.log, Line{txt(i18n.T("time is up: the program declares your win"))})
+			t.send(a, i18n.T("time is up: the program declared your win, finishing with the %s", t.face(pick)))
 			return
 		}
 	}
 	f := t.face(pick)
-	t.log = append(t.log, Line{txt("time is up: the program discards "), tile(f), txt(" for you")})
+	t.log = append(t.log, Line{txt(i18n.T("time is up: the program discards ")), tile(f), txt(i18n.T(" for you"))})
 	t.send(engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: pick,
-		Faces: []engine.SlotFace{{Slot: pick, Face: f}}}, "time is up: the program discarded the "+f.String()+" for you")
+		Faces: []engine.SlotFace{{Slot: pick, Face: f}}}, i18n.T("time is up: the program discarded the %s for you", f))
 }
 
 // Request asks the player for a move; the move is sent on reply.
@@ -343,27 +345,27 @@ func (t *TableView) inMatch() bool { return t.final == nil }
 func reason(err error) string {
 	switch {
 	case errors.Is(err, engine.ErrTurn):
-		return "it is not your turn"
+		return i18n.T("it is not your turn")
 	case errors.Is(err, engine.ErrMustDraw):
-		return "draw from the stock (d) or take the discard (t) first"
+		return i18n.T("draw from the stock (d) or take the discard (t) first")
 	case errors.Is(err, engine.ErrDrawn):
-		return "you have drawn already: discard a tile (x)"
+		return i18n.T("you have drawn already: discard a tile (x)")
 	case errors.Is(err, engine.ErrEmptyStock):
-		return "the stock is empty"
+		return i18n.T("the stock is empty")
 	case errors.Is(err, engine.ErrStockLeft):
-		return "the stock is not empty: draw (d)"
+		return i18n.T("the stock is not empty: draw (d)")
 	case errors.Is(err, engine.ErrNoDiscard):
-		return "there is no discard to take"
+		return i18n.T("there is no discard to take")
 	case errors.Is(err, engine.ErrShow):
-		return "gösterme only before your first draw, once a hand"
+		return i18n.T("gösterme only before your first draw, once a hand")
 	case errors.Is(err, engine.ErrNotWinning):
-		return "that is not a winning hand"
+		return i18n.T("that is not a winning hand")
 	case errors.Is(err, engine.ErrNotHeld):
-		return "that tile is not on your rack"
+		return i18n.T("that tile is not on your rack")
 	case errors.Is(err, engine.ErrPhase):
-		return "not now"
+		return i18n.T("not now")
 	}
-	return strings.TrimPrefix(err.Error(), "engine: ")
+	return Explain(err)
 }
 
 // myHand returns the hand when the player is asked for a move; otherwise it
@@ -373,18 +375,18 @@ func (t *TableView) myHand() *engine.Hand {
 	h := s.HandState()
 	switch {
 	case h == nil || h.Phase() != engine.PhasePlay:
-		t.refuse("no hand is being played")
+		t.refuse(i18n.T("no hand is being played"))
 		return nil
 	case t.final != nil:
-		t.refuse("the match is over")
+		t.refuse(i18n.T("the match is over"))
 		return nil
 	}
 	if seat, _ := h.Turn(); seat != s.Seat {
-		t.refuse(fmt.Sprintf("it is not your turn: %s plays", s.Name(seat)))
+		t.refuse(i18n.T("it is not your turn: %s plays", s.Name(seat)))
 		return nil
 	}
 	if t.req == nil {
-		t.refuse("wait: the table is still working on the last move")
+		t.refuse(i18n.T("wait: the table is still working on the last move"))
 		return nil
 	}
 	return h
@@ -428,7 +430,7 @@ func (t *TableView) draw() {
 			"the stock is empty: the hand ends")
 		return
 	}
-	t.send(engine.Action{Kind: engine.ActDraw, Seat: t.snap.Seat, Slot: engine.NoSlot}, "you draw from the stock")
+	t.send(engine.Action{Kind: engine.ActDraw, Seat: t.snap.Seat, Slot: engine.NoSlot}, i18n.T("you draw from the stock"))
 }
 
 func (t *TableView) take() {
@@ -442,7 +444,7 @@ func (t *TableView) take() {
 			f = h.PublicFace(p[len(p)-1])
 		}
 	}
-	t.send(engine.Action{Kind: engine.ActTake, Seat: t.snap.Seat, Slot: engine.NoSlot}, "you take the "+f.String())
+	t.send(engine.Action{Kind: engine.ActTake, Seat: t.snap.Seat, Slot: engine.NoSlot}, i18n.T("you take the %s", f))
 }
 
 func (t *TableView) discard() {
@@ -452,16 +454,16 @@ func (t *TableView) discard() {
 	}
 	s := t.target()
 	if s == engine.NoSlot {
-		t.refuse("put the cursor on the tile to discard")
+		t.refuse(i18n.T("put the cursor on the tile to discard"))
 		return
 	}
 	f := t.face(s)
 	if f == engine.NoFace {
-		t.refuse("that tile is not open to you yet")
+		t.refuse(i18n.T("that tile is not open to you yet"))
 		return
 	}
 	t.send(engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: s,
-		Faces: []engine.SlotFace{{Slot: s, Face: f}}}, "you discard the "+f.String())
+		Faces: []engine.SlotFace{{Slot: s, Face: f}}}, i18n.T("you discard the %s", f))
 }
 
 func (t *TableView) win() {
@@ -477,15 +479,15 @@ func (t *TableView) win() {
 	a, ok := t.snap.View.WinAction(h, s)
 	if !ok {
 		if s == engine.NoSlot {
-			t.refuse("put the cursor on the tile to finish with")
+			t.refuse(i18n.T("put the cursor on the tile to finish with"))
 			return
 		}
-		t.refuse(fmt.Sprintf("no win: the rest is not a winning hand when you finish with the %v", t.face(s)))
+		t.refuse(i18n.T("no win: the rest is not a winning hand when you finish with the %v", t.face(s)))
 		return
 	}
-	what := "you declare a win"
+	what := i18n.T("you declare a win")
 	if s != engine.NoSlot {
-		what += ", finishing with the " + t.face(s).String()
+		what = i18n.T("you declare a win, finishing with the %s", t.face(s))
 	}
 	t.send(a, what)
 }
@@ -500,54 +502,54 @@ func (t *TableView) show() {
 	for i, s := range slots {
 		if faces[i] == ind {
 			t.send(engine.Action{Kind: engine.ActShow, Seat: t.snap.Seat, Slot: s,
-				Faces: []engine.SlotFace{{Slot: s, Face: ind}}}, "you show the "+ind.String()+" (gösterme)")
+				Faces: []engine.SlotFace{{Slot: s, Face: ind}}}, i18n.T("you show the %s (gösterme)", ind))
 			return
 		}
 	}
-	t.refuse("gösterme needs a tile like the face-up " + ind.String() + " on your rack")
+	t.refuse(i18n.T("gösterme needs a tile like the face-up %s on your rack", ind))
 }
 
 func (t *TableView) sort(runs bool) {
 	h := t.snap.HandState()
 	if h == nil || h.Phase() < engine.PhasePlay {
-		t.refuse("no tiles to sort yet")
+		t.refuse(i18n.T("no tiles to sort yet"))
 		return
 	}
 	slots, faces := t.snap.View.Rack(h)
 	t.rack.Sort(h.Okey(), slots, faces, runs)
 	if runs {
-		t.say("sorted by runs")
+		t.say(i18n.T("sorted by runs"))
 	} else {
-		t.say("sorted by sets")
+		t.say(i18n.T("sorted by sets"))
 	}
 }
 
 func (t *TableView) undo() {
 	if !t.rack.Undo() {
-		t.refuse("nothing to undo")
+		t.refuse(i18n.T("nothing to undo"))
 		return
 	}
 	if h := t.snap.HandState(); h != nil {
 		slots, faces := t.snap.View.Rack(h)
 		t.rack.Sync(slots, faces)
 	}
-	t.say("rack move undone")
+	t.say(i18n.T("rack move undone"))
 }
 
 func (t *TableView) lift() {
 	if t.rack.Lifted >= 0 {
 		if t.rack.Drop() {
-			t.say("tile moved")
+			t.say(i18n.T("tile moved"))
 		} else {
-			t.say("tile put back")
+			t.say(i18n.T("tile put back"))
 		}
 		return
 	}
 	if !t.rack.Lift() {
-		t.refuse("no tile there to pick up")
+		t.refuse(i18n.T("no tile there to pick up"))
 		return
 	}
-	t.say("tile picked up: move it with the arrows, put it down with space")
+	t.say(i18n.T("tile picked up: move it with the arrows, put it down with space"))
 }
 
 // Hint asks the expert bot (bot.Expert, from this seat's view only) what to
@@ -559,13 +561,13 @@ func (t *TableView) Hint() {
 	s := t.snap
 	h := s.HandState()
 	if h == nil || h.Phase() != engine.PhasePlay {
-		t.refuse("no hand is being played")
+		t.refuse(i18n.T("no hand is being played"))
 		return
 	}
 	_, faces := s.View.Rack(h)
 	for _, f := range faces {
 		if f == engine.NoFace {
-			t.refuse("wait until all your tiles are open")
+			t.refuse(i18n.T("wait until all your tiles are open"))
 			return
 		}
 	}
@@ -573,7 +575,7 @@ func (t *TableView) Hint() {
 	v := s.View
 	adv, err := bot.NewExpert(0).Advise(h, &v)
 	if err != nil || len(adv.Choices) == 0 {
-		t.refuse("no hint now: it is not your move")
+		t.refuse(i18n.T("no hint now: it is not your move"))
 		return
 	}
 	t.say(hintText(adv))
@@ -589,7 +591,7 @@ func (t *TableView) Hint() {
 // then up to two next-ranked choices.
 func hintText(adv bot.Advice) string {
 	c := adv.Choices[0]
-	msg := c.Reason
+	msg := hintReason(c)
 	switch c.Kind {
 	case engine.ActDraw:
 		msg += " (d)"
@@ -609,13 +611,13 @@ func hintText(adv bot.Advice) string {
 		case engine.ActDiscard:
 			next = append(next, o.Face.String())
 		case engine.ActTake:
-			next = append(next, "take "+o.Face.String())
+			next = append(next, i18n.T("take %s", o.Face))
 		case engine.ActDraw:
-			next = append(next, "draw")
+			next = append(next, i18n.T("draw"))
 		}
 	}
 	if len(next) > 0 {
-		msg += "; next best: " + strings.Join(next, ", ")
+		msg += i18n.T("; next best: %s", strings.Join(next, ", "))
 	}
 	return msg
 }
@@ -654,24 +656,24 @@ func (t *TableView) canTake() bool {
 }
 
 var bindings = []binding{
-	{keys: []tcell.Key{tcell.KeyLeft, tcell.KeyRight, tcell.KeyUp, tcell.KeyDown}, name: "arrows", label: "move",
-		help: "move the cursor on the rack (with a tile picked up: where it goes)"},
-	{runes: []rune{' '}, keys: []tcell.Key{tcell.KeyEnter}, name: "space", label: "pick up",
-		help: "pick up the tile under the cursor; again: put it down there (tiles make room)",
+	{keys: []tcell.Key{tcell.KeyLeft, tcell.KeyRight, tcell.KeyUp, tcell.KeyDown}, name: "arrows", label: i18n.Mark("move"),
+		help: i18n.Mark("move the cursor on the rack (with a tile picked up: where it goes)")},
+	{runes: []rune{' '}, keys: []tcell.Key{tcell.KeyEnter}, name: "space", label: i18n.Mark("pick up"),
+		help: i18n.Mark("pick up the tile under the cursor; again: put it down there (tiles make room)"),
 		do:   (*TableView).lift, now: func(t *TableView) bool { return true }},
-	{keys: []tcell.Key{tcell.KeyEscape}, name: "esc", label: "put back", help: "put a picked-up tile back; close a panel",
-		do:  func(t *TableView) { t.rack.Lifted = -1; t.say("tile put back") },
+	{keys: []tcell.Key{tcell.KeyEscape}, name: "esc", label: i18n.Mark("put back"), help: i18n.Mark("put a picked-up tile back; close a panel"),
+		do:  func(t *TableView) { t.rack.Lifted = -1; t.say(i18n.T("tile put back")) },
 		now: func(t *TableView) bool { return t.rack.Lifted >= 0 }},
-	{runes: []rune{'d'}, name: "d", label: "draw", help: "draw the next tile from the stock (stock empty: end the hand)",
+	{runes: []rune{'d'}, name: "d", label: i18n.Mark("draw"), help: i18n.Mark("draw the next tile from the stock (stock empty: end the hand)"),
 		do: (*TableView).draw, now: func(t *TableView) bool { return t.myMove() && !t.drawn() }},
-	{runes: []rune{'t'}, name: "t", label: "take", help: "take the tile the player before you just discarded",
+	{runes: []rune{'t'}, name: "t", label: i18n.Mark("take"), help: i18n.Mark("take the tile the player before you just discarded"),
 		do: (*TableView).take, now: func(t *TableView) bool { return t.myMove() && !t.drawn() && t.canTake() }},
-	{runes: []rune{'x'}, keys: []tcell.Key{tcell.KeyDelete}, name: "x", label: "discard",
-		help: "discard the picked-up tile, or the one under the cursor",
+	{runes: []rune{'x'}, keys: []tcell.Key{tcell.KeyDelete}, name: "x", label: i18n.Mark("discard"),
+		help: i18n.Mark("discard the picked-up tile, or the one under the cursor"),
 		do:   (*TableView).discard, now: func(t *TableView) bool { return t.myMove() && t.drawn() }},
-	{runes: []rune{'w'}, name: "w", label: "win", help: "declare a win, finishing with the tile under the cursor (on a gap: seven pairs with no discard, where allowed)",
+	{runes: []rune{'w'}, name: "w", label: i18n.Mark("win"), help: i18n.Mark("declare a win, finishing with the tile under the cursor (on a gap: seven pairs with no discard, where allowed)"),
 		do: (*TableView).win, now: func(t *TableView) bool { return t.myMove() && t.drawn() }},
-	{runes: []rune{'g'}, name: "g", label: "show", help: "gösterme: show your tile like the face-up one (before your first draw)",
+	{runes: []rune{'g'}, name: "g", label: i18n.Mark("show"), help: i18n.Mark("gösterme: show your tile like the face-up one (before your first draw)"),
 		do: (*TableView).show, now: func(t *TableView) bool {
 			h := t.snap.HandState()
 			if !t.myMove() || h == nil || !h.CanShow(t.snap.Seat) {
@@ -681,17 +683,17 @@ var bindings = []binding{
 			_, faces := t.snap.View.Rack(h)
 			return slices.Contains(faces, ind)
 		}},
-	{runes: []rune{'s'}, name: "s", label: "sets", help: "sort sets: lay the rack out in sets first, then runs, then the rest",
+	{runes: []rune{'s'}, name: "s", label: i18n.Mark("sets"), help: i18n.Mark("sort sets: lay the rack out in sets first, then runs, then the rest"),
 		do: func(t *TableView) { t.sort(false) }, now: func(t *TableView) bool { return t.rack.Lifted < 0 }},
-	{runes: []rune{'r'}, name: "r", label: "runs", help: "sort runs: lay the rack out in runs first, then sets, then the rest",
+	{runes: []rune{'r'}, name: "r", label: i18n.Mark("runs"), help: i18n.Mark("sort runs: lay the rack out in runs first, then sets, then the rest"),
 		do: func(t *TableView) { t.sort(true) }, now: func(t *TableView) bool { return t.rack.Lifted < 0 }},
-	{runes: []rune{'h'}, name: "h", label: "hint", help: "hint: the discard the analysis recommends and how many tiles you are from a win",
+	{runes: []rune{'h'}, name: "h", label: i18n.Mark("hint"), help: i18n.Mark("hint: the discard the analysis recommends and how many tiles you are from a win"),
 		do: (*TableView).Hint, now: func(t *TableView) bool { return t.myMove() }},
-	{runes: []rune{'u'}, keys: []tcell.Key{tcell.KeyCtrlZ}, name: "u", label: "undo", help: "undo the last rack move or sort",
+	{runes: []rune{'u'}, keys: []tcell.Key{tcell.KeyCtrlZ}, name: "u", label: i18n.Mark("undo"), help: i18n.Mark("undo the last rack move or sort"),
 		do: (*TableView).undo, now: func(t *TableView) bool { return t.rack.CanUndo() && t.rack.Lifted < 0 }},
-	{runes: []rune{'?'}, name: "?", label: "help", help: "this help",
+	{runes: []rune{'?'}, name: "?", label: i18n.Mark("help"), help: i18n.Mark("this help"),
 		do: func(t *TableView) { t.overlay = helpOverlay }, now: func(t *TableView) bool { return true }},
-	{runes: []rune{'q'}, keys: []tcell.Key{tcell.KeyCtrlC}, name: "q", label: "quit", help: "leave (asks first during a match)",
+	{runes: []rune{'q'}, keys: []tcell.Key{tcell.KeyCtrlC}, name: "q", label: i18n.Mark("quit"), help: i18n.Mark("leave (asks first during a match)"),
 		do: (*TableView).askQuit, now: func(t *TableView) bool { return true }},
 }
 
@@ -717,7 +719,7 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 			t.quit()
 		default:
 			t.overlay = noOverlay
-			t.say("you stay at the table")
+			t.say(i18n.T("you stay at the table"))
 		}
 		return
 	case handOverlay:
@@ -780,7 +782,7 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		}
 	}
 	if ev.Key() == tcell.KeyRune {
-		t.refuse(fmt.Sprintf("%q does nothing here: ? lists the keys", ev.Rune()))
+		t.refuse(i18n.T("%q does nothing here: ? lists the keys", ev.Rune()))
 	}
 }
 

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -537,7 +539,7 @@ func TestWording(t *testing.T) {
 		!strings.Contains(scr, "okey help rules classic") {
 		t.Errorf("the help does not explain +N on a pile, the scoring, where the rules are:\n%s", scr)
 	}
-	if got := plural(1, "turn") + "/" + plural(2, "turn") + "/" + plural(0, "hand"); got != "1 turn/2 turns/0 hands" {
+	if got := i18n.T("%d turns", 1) + "/" + i18n.T("%d turns", 2) + "/" + i18n.T("%d hands", 0); got != "1 turn/2 turns/0 hands" {
 		t.Errorf("plural: %q", got)
 	}
 }

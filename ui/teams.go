@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 
 	"github.com/okey-game/okey/engine"
@@ -12,13 +14,13 @@ func team(r engine.Ruleset, n, seat int) string {
 	if !r.Teams(n) || seat < 0 {
 		return ""
 	}
-	return fmt.Sprintf("team %c", 'A'+seat%2)
+	return i18n.T("team %c", 'A'+seat%2)
 }
 
 // teamName is a seat's name in a column of w cells, with its team when there
 // are teams ("ayse      team A").
 func teamName(r engine.Ruleset, names []string, seat, w int) string {
-	name := fmt.Sprintf("seat %d", seat)
+	name := i18n.T("seat %d", seat)
 	if seat >= 0 && seat < len(names) {
 		name = names[seat]
 	}
@@ -26,7 +28,7 @@ func teamName(r engine.Ruleset, names []string, seat, w int) string {
 	if tm == "" {
 		return fmt.Sprintf("%-*.*s", w, w, name)
 	}
-	nw := max(w-len(tm)-1, 1)
+	nw := max(w-width(tm)-1, 1)
 	return fmt.Sprintf("%-*.*s %s", nw, nw, name, tm)
 }
 
@@ -36,7 +38,7 @@ func teamsLine(r engine.Ruleset, names []string) string {
 	if !r.Teams(len(names)) {
 		return ""
 	}
-	return fmt.Sprintf("partners share a score: team A %s and %s, team B %s and %s",
+	return i18n.T("partners share a score: team A %s and %s, team B %s and %s",
 		names[0], names[2], names[1], names[3])
 }
 
@@ -44,13 +46,13 @@ func teamsLine(r engine.Ruleset, names []string) string {
 func scoringLine(r engine.Ruleset) string {
 	switch r.Scoring {
 	case engine.CountDown:
-		return fmt.Sprintf("from %d down when another wins: higher is better", r.StartScore)
+		return i18n.T("from %d down when another wins: higher is better", r.StartScore)
 	case engine.Penalty:
-		return "penalty points for the losers of each hand: lower is better"
+		return i18n.T("penalty points for the losers of each hand: lower is better")
 	case engine.WinnerCountDown:
-		return fmt.Sprintf("the winner's account falls from %d: lower is better; 0 wins", r.StartScore)
+		return i18n.T("the winner's account falls from %d: lower is better; 0 wins", r.StartScore)
 	case engine.Strokes:
-		return "a stroke for the winner of each hand: more is better"
+		return i18n.T("a stroke for the winner of each hand: more is better")
 	}
 	return ""
 }

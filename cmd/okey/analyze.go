@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"bufio"
 	"encoding/json"
 	"errors"
@@ -15,7 +17,7 @@ import (
 )
 
 func init() {
-	register(command{name: "analyze", summary: "analyse a hand: winning or not, arrangement, discards, distance", run: runAnalyze})
+	register(command{name: "analyze", summary: i18n.Mark("analyse a hand: winning or not, arrangement, discards, distance"), run: runAnalyze})
 }
 
 const analyzeUsage = `usage: okey analyze [--preset RULESET] [--json] --indicator TILE TILE...
@@ -58,13 +60,13 @@ flags:
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	indicator := fs.String("indicator", "", "the indicator `tile` (the okey is the next number of its colour)")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of a report")
-	preset := fs.String("preset", "classic", "the `ruleset`, preset[:options]: 101 analyses openings")
-	taken := fs.String("taken", "", "101: the `tile` the opening must use (the discard just taken)")
+	indicator := fs.String("indicator", "", i18n.T("the indicator `tile` (the okey is the next number of its colour)"))
+	asJSON := fs.Bool("json", false, i18n.T("print one JSON object instead of a report"))
+	preset := fs.String("preset", "classic", i18n.T("the `ruleset`, preset[:options]: 101 analyses openings"))
+	taken := fs.String("taken", "", i18n.T("101: the `tile` the opening must use (the discard just taken)"))
 	fs.Usage = func() {
-		fmt.Fprint(stderr, analyzeUsage)
-		fs.PrintDefaults()
+		fmt.Fprint(stderr, i18n.T(analyzeUsage))
+		printDefaults(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -74,39 +76,39 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rules, perr := engine.ParseRuleset(*preset)
 	if perr != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", trimEngine(perr))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %v\n", trimEngine(perr)))
 		return 2
 	}
 	if rules.Preset == engine.Preset101 {
 		return runAnalyze101(rules, *indicator, *taken, *asJSON, fs.Args(), stdin, stdout, stderr)
 	}
 	if *taken != "" {
-		fmt.Fprintln(stderr, "okey: analyze: --taken is for --preset 101")
+		fmt.Fprintln(stderr, i18n.T("okey: analyze: --taken is for --preset 101"))
 		return 2
 	}
 	if fs.NArg() == 0 {
 		if f, ok := stdin.(*os.File); ok {
 			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 				// At a terminal: say what is awaited rather than wait silently.
-				fmt.Fprintln(stderr, "okey: analyze: reading hands from the terminal, one \"INDICATOR: TILES\" a line; Ctrl-D ends")
-				fmt.Fprintln(stderr, "okey: analyze: (one hand on the command line: okey analyze --indicator R4 R1 R2 R3 ...)")
+				fmt.Fprintln(stderr, i18n.T("okey: analyze: reading hands from the terminal, one \"INDICATOR: TILES\" a line; Ctrl-D ends"))
+				fmt.Fprintln(stderr, i18n.T("okey: analyze: (one hand on the command line: okey analyze --indicator R4 R1 R2 R3 ...)"))
 			}
 		}
 		return analyzeBatch(*indicator, stdin, stdout, stderr)
 	}
 	if *indicator == "" {
-		fmt.Fprintln(stderr, "okey: analyze: --indicator is required with tiles on the command line")
+		fmt.Fprintln(stderr, i18n.T("okey: analyze: --indicator is required with tiles on the command line"))
 		return 2
 	}
 	res, err := analyzeHand(*indicator, fs.Args(), !*asJSON)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", localErr(err)))
 		return 2
 	}
 	if *asJSON {
 		b, err := json.Marshal(res)
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: analyze: internal error: %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: analyze: internal error: %s\n", ui.Plain(err)))
 			return 2
 		}
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -160,11 +162,11 @@ func batchLines(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writ
 		out.WriteByte('\n')
 	}
 	if err := out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(err)))
 		return 2
 	}
 	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: reading input: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: reading input: %s\n", ui.Plain(err)))
 		return 2
 	}
 	return 0
@@ -180,7 +182,9 @@ type hand14 struct {
 	Groups    [][]string `json:"groups"`
 	Distance  int        `json:"distance"`
 
-	layout string // for the report: a best partial layout
+	layout string   // for the report: a best partial layout
+	marked []string // for the report: the winning groups, okeys marked
+	legend []string // for the report: what each okey stands for
 }
 
 // hand15 is the JSON object for 15 tiles.
@@ -198,10 +202,10 @@ type hand15 struct {
 func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 	ind, err := engine.ParseFace(indicator)
 	if err != nil {
-		return nil, fmt.Errorf("indicator: %v", trimEngine(err))
+		return nil, userErr(i18n.Mark("indicator: %v"), trimEngine(err))
 	}
 	if ind == engine.FalseJoker {
-		return nil, fmt.Errorf("indicator %q: a false joker is never the indicator", indicator)
+		return nil, userErr(i18n.Mark("indicator %q: a false joker is never the indicator"), indicator)
 	}
 	okey, err := engine.OkeyFor(ind)
 	if err != nil {
@@ -226,7 +230,7 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 		}
 	}
 	if n == 2 {
-		return nil, fmt.Errorf("two %v in the hand and %v is the indicator: there are only two", ind, ind)
+		return nil, userErr(i18n.Mark("two %v in the hand and %v is the indicator: there are only two"), ind, ind)
 	}
 	names := faceNames(hand)
 	switch len(hand) {
@@ -239,15 +243,22 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 			for _, g := range arr.Groups {
 				res.Groups = append(res.Groups, faceNames(g.Tiles))
 			}
+			if report {
+				res.marked, res.legend = markOkeys(okey, arr.Groups)
+			}
 		} else {
 			res.Distance = engine.Distance(okey, hand)
 			if report {
 				groups, rest := engine.Arrange(okey, hand, false)
 				var b strings.Builder
-				for _, g := range groups {
-					fmt.Fprintf(&b, "  %s\n", engine.FormatFaces(g.Tiles))
+				marked, legend := markOkeys(okey, groups)
+				for _, g := range marked {
+					fmt.Fprintf(&b, "  %s\n", g)
 				}
-				fmt.Fprintf(&b, "  rest: %s\n", engine.FormatFaces(rest))
+				fmt.Fprint(&b, i18n.T("  rest: %s\n", engine.FormatFaces(rest)))
+				for _, l := range legend {
+					fmt.Fprintf(&b, "  %s\n", l)
+				}
 				res.layout = b.String()
 			}
 		}
@@ -261,7 +272,41 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 		}
 		return res, nil
 	}
-	return nil, fmt.Errorf("need %d or %d tiles, got %d", engine.WinSize, engine.WinSize+1, len(hand))
+	return nil, userErr(i18n.Mark("need %d or %d tiles, got %d"), engine.WinSize, engine.WinSize+1, len(hand))
+}
+
+// markOkeys writes groups for the text report: an okey as the face it
+// stands for with a star ("K13*"), and for each okey a legend line saying
+// what it stands for ("* okey (R5) stands for K13").
+func markOkeys(okey engine.Face, groups []engine.Group) (lines, legend []string) {
+	for _, g := range groups {
+		var ts []string
+		for i, f := range g.Tiles {
+			if f != okey || i >= len(g.As) {
+				ts = append(ts, f.String())
+				continue
+			}
+			ts = append(ts, g.As[i].String()+"*")
+			if g.As[i] == okey {
+				legend = append(legend, i18n.T("* okey (%s) plays as itself", okey))
+			} else {
+				legend = append(legend, i18n.T("* okey (%s) stands for %s", okey, g.As[i]))
+			}
+		}
+		lines = append(lines, strings.Join(ts, " "))
+	}
+	return lines, legend
+}
+
+// kindName is a winning hand's kind for the report.
+func kindName(kind string) string {
+	switch kind {
+	case "groups":
+		return i18n.T("groups")
+	case "pairs":
+		return i18n.T("seven pairs")
+	}
+	return kind
 }
 
 func faceNames(fs []engine.Face) []string {
@@ -281,25 +326,28 @@ func trimEngine(err error) error {
 func printReport(w io.Writer, res any) {
 	switch r := res.(type) {
 	case *hand14:
-		fmt.Fprintf(w, "indicator %s, okey %s\n", r.Indicator, r.Okey)
-		fmt.Fprintf(w, "tiles:    %s\n", strings.Join(r.Tiles, " "))
+		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
+		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
 		if r.Winning {
-			fmt.Fprintf(w, "winning:  %s\n", *r.Kind)
-			for _, g := range r.Groups {
-				fmt.Fprintf(w, "  %s\n", strings.Join(g, " "))
+			fmt.Fprint(w, i18n.T("winning:  %s\n", kindName(*r.Kind)))
+			for _, g := range r.marked {
+				fmt.Fprintf(w, "  %s\n", g)
+			}
+			for _, l := range r.legend {
+				fmt.Fprintf(w, "  %s\n", l)
 			}
 			return
 		}
-		fmt.Fprintf(w, "not winning: %d to exchange, at the fewest\n", r.Distance)
+		fmt.Fprint(w, i18n.T("not winning: %d to exchange, at the fewest\n", r.Distance))
 		fmt.Fprint(w, r.layout)
 	case *hand15:
-		fmt.Fprintf(w, "indicator %s, okey %s\n", r.Indicator, r.Okey)
-		fmt.Fprintf(w, "tiles:    %s\n", strings.Join(r.Tiles, " "))
+		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
+		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
 		if len(r.WinningDiscards) == 0 {
-			fmt.Fprintln(w, "no discard leaves a winning hand")
-			fmt.Fprintf(w, "best discards: %s (then %d to exchange)\n", strings.Join(r.best, " "), r.bestDist)
+			fmt.Fprintln(w, i18n.T("no discard leaves a winning hand"))
+			fmt.Fprint(w, i18n.T("best discards: %s (then %d to exchange)\n", strings.Join(r.best, " "), r.bestDist))
 			return
 		}
-		fmt.Fprintf(w, "winning discards: %s\n", strings.Join(r.WinningDiscards, " "))
+		fmt.Fprint(w, i18n.T("winning discards: %s\n", strings.Join(r.WinningDiscards, " ")))
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -31,12 +33,12 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 		return analyzeBatch101(rules, indicator, taken, stdin, stdout, stderr)
 	}
 	if indicator == "" {
-		fmt.Fprintln(stderr, "okey: analyze: --indicator is required with tiles on the command line")
+		fmt.Fprintln(stderr, i18n.T("okey: analyze: --indicator is required with tiles on the command line"))
 		return 2
 	}
 	res, err := analyze101(rules, indicator, taken, tiles)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: analyze: %v\n", err)
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", localErr(err)))
 		return 2
 	}
 	if asJSON {
@@ -44,25 +46,39 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 		fmt.Fprintf(stdout, "%s\n", b)
 		return 0
 	}
-	fmt.Fprintf(stdout, "indicator %s, okey %s (Okey 101)\n", res.Indicator, res.Okey)
-	fmt.Fprintf(stdout, "tiles:    %s\n", strings.Join(res.Tiles, " "))
+	fmt.Fprint(stdout, i18n.T("indicator %s, okey %s (Okey 101)\n", res.Indicator, res.Okey))
+	fmt.Fprint(stdout, i18n.T("tiles:    %s\n", strings.Join(res.Tiles, " ")))
 	if res.Taken != "" {
-		fmt.Fprintf(stdout, "using:    %s (taken)\n", res.Taken)
+		fmt.Fprint(stdout, i18n.T("using:    %s (taken)\n", res.Taken))
 	}
 	verdict := func(ok bool) string {
 		if ok {
-			return "opens"
+			return i18n.T("opens")
 		}
-		return "does not open"
+		return i18n.T("does not open")
 	}
-	fmt.Fprintf(stdout, "sets and runs: %d points, %s (101 needed)\n", res.Value, verdict(res.Reaches101))
-	for _, g := range res.Groups {
-		fmt.Fprintf(stdout, "  %s\n", strings.Join(g, " "))
+	// An okey, OKEY=FACE in JSON, is written FACE* with a legend line.
+	groups := func(gs [][]string) {
+		var legend []string
+		for _, g := range gs {
+			ts := make([]string, len(g))
+			for i, tok := range g {
+				ts[i] = tok
+				if own, as, ok := strings.Cut(tok, "="); ok {
+					ts[i] = as + "*"
+					legend = append(legend, i18n.T("* okey (%s) stands for %s", own, as))
+				}
+			}
+			fmt.Fprintf(stdout, "  %s\n", strings.Join(ts, " "))
+		}
+		for _, l := range legend {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
 	}
-	fmt.Fprintf(stdout, "doubles: %d, %s (5 needed)\n", res.Doubles, verdict(res.FiveDoubles))
-	for _, g := range res.Pairs {
-		fmt.Fprintf(stdout, "  %s\n", strings.Join(g, " "))
-	}
+	fmt.Fprint(stdout, i18n.T("sets and runs: %d points, %s (101 needed)\n", res.Value, verdict(res.Reaches101)))
+	groups(res.Groups)
+	fmt.Fprint(stdout, i18n.T("doubles: %d, %s (5 needed)\n", res.Doubles, verdict(res.FiveDoubles)))
+	groups(res.Pairs)
 	return 0
 }
 
@@ -77,7 +93,7 @@ func analyzeBatch101(rules engine.Ruleset, defaultIndicator, taken string, stdin
 func analyze101(rules engine.Ruleset, indicator, taken string, tokens []string) (*opening101, error) {
 	ind, err := engine.ParseFace(indicator)
 	if err != nil {
-		return nil, fmt.Errorf("indicator: %v", trimEngine(err))
+		return nil, userErr(i18n.Mark("indicator: %v"), trimEngine(err))
 	}
 	okey, err := engine.OkeyFor(ind)
 	if err != nil {
@@ -92,7 +108,7 @@ func analyze101(rules engine.Ruleset, indicator, taken string, tokens []string) 
 		rack = append(rack, f)
 	}
 	if len(rack) == 0 || len(rack) > rules.HandSize+1 {
-		return nil, fmt.Errorf("need 1 to %d tiles, got %d", rules.HandSize+1, len(rack))
+		return nil, userErr(i18n.Mark("need 1 to %d tiles, got %d"), rules.HandSize+1, len(rack))
 	}
 	n := 0
 	for _, f := range rack {
@@ -101,12 +117,12 @@ func analyze101(rules engine.Ruleset, indicator, taken string, tokens []string) 
 		}
 	}
 	if n == 2 {
-		return nil, fmt.Errorf("two %v in the rack and %v is the indicator: there are only two", ind, ind)
+		return nil, userErr(i18n.Mark("two %v in the rack and %v is the indicator: there are only two"), ind, ind)
 	}
 	must := engine.NoFace
 	if taken != "" {
 		if must, err = engine.ParseFace(taken); err != nil {
-			return nil, fmt.Errorf("taken: %v", trimEngine(err))
+			return nil, userErr(i18n.Mark("taken: %v"), trimEngine(err))
 		}
 	}
 	o, err := engine.BestOpening101With(okey, rack, !rules.Game101.NoJokerDoubles, must)

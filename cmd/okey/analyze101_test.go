@@ -12,7 +12,7 @@ func TestAnalyze101Report(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"okey Y2", "143 points, opens", "R5 Y2=Y5 K5", "K11 K12 K13", "doubles: 2, does not open"} {
+	for _, want := range []string{"okey Y2", "143 points, opens", "R5 Y5* K5", "* okey (Y2) stands for Y5", "* okey (Y2) stands for R5", "K11 K12 K13", "doubles: 2, does not open"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

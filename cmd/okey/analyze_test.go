@@ -22,7 +22,7 @@ func TestAnalyzeReport(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"okey R5", "winning:  groups", "K9 K10 K11 K12 R5", "R1 R2 R3", "Y7 B7 K7"} {
+	for _, want := range []string{"okey R5", "winning:  groups", "K9 K10 K11 K12 K13*", "* okey (R5) stands for K13", "R1 R2 R3", "Y7 B7 K7"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"encoding/json"
 	"errors"
 	"flag"
@@ -13,7 +15,7 @@ import (
 )
 
 func init() {
-	register(command{name: "arena", summary: "measure strategies against each other: whole hands, the engine only", run: runArena})
+	register(command{name: "arena", summary: i18n.Mark("measure strategies against each other: whole hands, the engine only"), run: runArena})
 }
 
 const arenaUsage = `usage: okey arena --bots S1,S2[,S3,S4] [--hands N] [--preset P[:options]] [--seed S] [--json]
@@ -37,13 +39,13 @@ Strategies: %s.
 func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintf(stderr, arenaUsage, strings.Join(bot.Names(), ", ")); fs.PrintDefaults() }
-	bots := fs.String("bots", "", "strategies by seat, comma-separated (2-4 seats)")
-	hands := fs.Int("hands", 2000, "hands to play")
-	preset := fs.String("preset", "classic", "ruleset: preset[:options]")
-	seed := fs.Uint64("seed", 1, "seed for the shuffles and the strategies")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	workers := fs.Int("workers", 0, "goroutines (0: one per core)")
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(arenaUsage, strings.Join(bot.Names(), ", "))); printDefaults(fs) }
+	bots := fs.String("bots", "", i18n.T("strategies by seat, comma-separated (2-4 seats)"))
+	hands := fs.Int("hands", 2000, i18n.T("hands to play"))
+	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options]"))
+	seed := fs.Uint64("seed", 1, i18n.T("seed for the shuffles and the strategies"))
+	asJSON := fs.Bool("json", false, i18n.T("print the result as JSON"))
+	workers := fs.Int("workers", 0, i18n.T("goroutines (0: one per core)"))
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -51,19 +53,19 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "okey: arena takes no arguments, got %q\n", fs.Arg(0))
+		fmt.Fprint(stderr, i18n.T("okey: arena takes no arguments, got %q\n", fs.Arg(0)))
 		return 2
 	}
 	if *bots == "" {
-		fmt.Fprintln(stderr, "okey: arena needs --bots (for example --bots expert,greedy,greedy,greedy)")
+		fmt.Fprintln(stderr, i18n.T("okey: arena needs --bots (for example --bots expert,greedy,greedy,greedy)"))
 		return 2
 	}
 	if *hands < 1 {
-		fmt.Fprintf(stderr, "okey: --hands %d: want at least 1\n", *hands)
+		fmt.Fprint(stderr, i18n.T("okey: --hands %d: want at least 1\n", *hands))
 		return 2
 	}
 	if *workers < 0 {
-		fmt.Fprintf(stderr, "okey: --workers %d: want 0 or more\n", *workers)
+		fmt.Fprint(stderr, i18n.T("okey: --workers %d: want 0 or more\n", *workers))
 		return 2
 	}
 	rules, err := engine.ParseRuleset(*preset)
@@ -73,18 +75,18 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	names := strings.Split(*bots, ",")
 	if err := rules.CheckPlayers(len(names)); err != nil {
-		fmt.Fprintf(stderr, "okey: --bots names %d seats: %v\n", len(names), err)
+		fmt.Fprint(stderr, i18n.T("okey: --bots names %d seats: %v\n", len(names), err))
 		return 2
 	}
 	for _, n := range names {
 		if _, err := bot.New(n, 0); err != nil {
-			fmt.Fprintf(stderr, "okey: --bots: %v\n", err)
+			fmt.Fprint(stderr, i18n.T("okey: --bots: %v\n", err))
 			return 2
 		}
 	}
 	res, err := bot.Arena(bot.ArenaConfig{Rules: rules, Bots: names, Hands: *hands, Seed: *seed, Workers: *workers})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: arena: %v\n", err)
+		fmt.Fprint(stderr, i18n.T("okey: arena: %v\n", err))
 		return 2
 	}
 	if *asJSON {
@@ -122,7 +124,7 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	fmt.Fprintf(stdout, "%s, %d hands, seed %d, seats %s\n", res.Rules, res.Hands, *seed, strings.Join(names, ","))
+	fmt.Fprint(stdout, i18n.T("%s, %d hands, seed %d, seats %s\n", res.Rules, res.Hands, *seed, strings.Join(names, ",")))
 	fmt.Fprint(stdout, res.Format())
 	return 0
 }

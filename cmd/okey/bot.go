@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"context"
 	"errors"
 	"flag"
@@ -27,7 +29,7 @@ import (
 )
 
 func init() {
-	register(command{name: "bot", summary: "a headless peer on the LAN: finds or opens a table and plays", run: runBot})
+	register(command{name: "bot", summary: i18n.Mark("a headless peer on the LAN: finds or opens a table and plays"), run: runBot})
 }
 
 const botUsage = `usage: okey bot [--name N] [--create --players N --preset P | --join TABLE]
@@ -70,98 +72,95 @@ var routeLibraryLogsOnce sync.Once
 func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, botUsage); fs.PrintDefaults() }
-	name := fs.String("name", "", "display name (default: the profile's, else bot-<id>)")
-	create := fs.Bool("create", false, "open a new table")
-	players := fs.Int("players", 4, "seats at a table this bot opens (2-4)")
-	preset := fs.String("preset", "classic", "ruleset of a table this bot opens: preset[:options]")
-	join := fs.String("join", "", "take a seat at the table with this id")
-	strategy := fs.String("strategy", "", "move strategy: "+strings.Join(bot.Names(), ", ")+" (default greedy)")
-	botLevel := fs.String("level", "", "move strategy by level: "+strings.Join(bot.LevelNames(), ", ")+" (instead of --strategy)")
-	matches := fs.Int("matches", 1, "matches to play before exiting")
-	out := fs.String("out", ".", "directory for the transcripts")
-	data := fs.String("data", "", "data directory: identity, profile, match state (default: the user's config directory)")
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printDefaults(fs) }
+	name := fs.String("name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
+	create := fs.Bool("create", false, i18n.T("open a new table"))
+	players := fs.Int("players", 4, i18n.T("seats at a table this bot opens (2-4)"))
+	preset := fs.String("preset", "classic", i18n.T("ruleset of a table this bot opens: preset[:options]"))
+	join := fs.String("join", "", i18n.T("take a seat at the table with this id"))
+	strategy := fs.String("strategy", "", i18n.T("move strategy: %s (default greedy)", strings.Join(bot.Names(), ", ")))
+	botLevel := fs.String("level", "", i18n.T("move strategy by level: %s (instead of --strategy)", strings.Join(bot.LevelNames(), ", ")))
+	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
+	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
+	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	var listen, peers stringList
-	fs.Var(&listen, "listen", "multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)")
-	fs.Var(&peers, "peer", "multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)")
-	noMDNS := fs.Bool("no-mdns", false, "no mDNS discovery (use --peer)")
-	withhold := fs.Duration("withhold", 2*time.Minute, "wait for a silent seat before ending the match unfinished (silence names no one)")
-	moveWithhold := fs.Duration("move-withhold", 0, "the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)")
-	wait := fs.Duration("wait", 0, "give up when no table has started after this long (0: wait for ever)")
-	settle := fs.Duration("settle", time.Second, "listen this long for open tables before opening one")
-	verbose := fs.Bool("v", false, "log protocol detail")
-	logFile := fs.String("log", "", "write logs to this file instead of stderr")
+	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
+	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
+	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
+	moveWithhold := fs.Duration("move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
+	wait := fs.Duration("wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
+	settle := fs.Duration("settle", time.Second, i18n.T("listen this long for open tables before opening one"))
+	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
+	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	usageErr := func(format string, a ...any) int {
-		for i, v := range a {
-			if err, ok := v.(error); ok {
-				a[i] = ui.Plain(err) // no "engine: " in a player's message
-			}
-		}
-		fmt.Fprintf(stderr, "okey: bot: "+format+"\n", a...)
+	// usageErr reports bad usage: msg is already translated, and errors in
+	// it are shown with ui.Plain (no "engine: " in a player's message).
+	usageErr := func(msg string) int {
+		fmt.Fprintf(stderr, "okey: bot: %s\n", msg)
 		return 2
 	}
 	if fs.NArg() > 0 {
-		return usageErr("takes no arguments, got %q", fs.Arg(0))
+		return usageErr(i18n.T("takes no arguments, got %q", fs.Arg(0)))
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	if *create && *join != "" {
-		return usageErr("--create and --join exclude each other")
+		return usageErr(i18n.T("--create and --join exclude each other"))
 	}
 	if *join != "" {
 		if err := p2p.ValidTableID(*join); err != nil {
-			return usageErr("--join: %v", err)
+			return usageErr(i18n.T("--join: %v", ui.Plain(err)))
 		}
 	}
 	rules, err := engine.ParseRuleset(*preset)
 	if err != nil {
-		return usageErr("--preset: %v", err)
+		return usageErr(i18n.T("--preset: %v", ui.Plain(err)))
 	}
 	if err := rules.CheckPlayers(*players); err != nil {
-		return usageErr("--players: %v", err)
+		return usageErr(i18n.T("--players: %v", ui.Plain(err)))
 	}
 	chosen, err := bot.ChooseStrategy(*botLevel, *strategy, "greedy")
 	if err != nil {
-		return usageErr("--level/--strategy: %v", err)
+		return usageErr(i18n.T("--level/--strategy: %v", ui.Plain(err)))
 	}
 	*strategy = chosen
 	if *matches < 1 {
-		return usageErr("--matches must be at least 1")
+		return usageErr(i18n.T("--matches must be at least 1"))
 	}
 	if *withhold < time.Second {
-		return usageErr("--withhold must be at least 1s")
+		return usageErr(i18n.T("--withhold must be at least 1s"))
 	}
 	if *moveWithhold != 0 && *moveWithhold < time.Second {
-		return usageErr("--move-withhold must be at least 1s")
+		return usageErr(i18n.T("--move-withhold must be at least 1s"))
 	}
 	if *name != "" {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
-			return usageErr("--name: %v", err)
+			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
 		}
 	}
 	for _, a := range listen {
 		if _, err := ma.NewMultiaddr(a); err != nil {
-			return usageErr("--listen %q: %v", a, err)
+			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
 		}
 	}
 	for _, a := range peers {
 		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return usageErr("--peer: %v", err)
+			return usageErr(i18n.T("--peer: %v", ui.Plain(err)))
 		}
 	}
 	if *noMDNS && len(peers) == 0 {
-		fmt.Fprintln(stderr, "okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found")
+		fmt.Fprintln(stderr, i18n.T("okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found"))
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return usageErr("--out: %v", err)
+		return usageErr(i18n.T("--out: %v", ui.Plain(err)))
 	}
 	if *data == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			return usageErr("%v (use --data)", err)
+			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
 		}
 		*data = d
 	}
@@ -170,7 +169,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *logFile != "" {
 		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
-			return usageErr("--log: %v", err)
+			return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 		}
 		defer f.Close()
 		logw = f
@@ -204,7 +203,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		return 1
 	}
 	defer c.Close()
@@ -212,9 +211,9 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	failed := func(err error) int {
 		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data)
+			fmt.Fprint(stderr, i18n.T("okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data))
 		} else {
-			fmt.Fprintf(stderr, "okey: bot: %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		}
 		return 1
 	}
@@ -292,23 +291,23 @@ func logTiming(log *slog.Logger, table string, t lan.Timing) {
 // unfinished (honest so far, no one named).
 func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	rep := o.Report
-	head := fmt.Sprintf("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
+	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
-		fmt.Fprintf(w, "%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
-			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, v.Rule, ui.Plain(v.Err), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
+			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, ui.RuleName(v.Rule), ui.Plain(v.Err), o.Transcript))
 		return int(table.StatusCheating)
 	}
 	if st := o.Result.Stalled; st != nil {
-		fmt.Fprintf(w, "%s: unfinished, honest so far: at message %d seat %d (%s) stopped answering (no %v for %v); no one is named; transcript %s\n",
-			head, st.Step, st.Seat, o.Config.Seats[st.Seat].Name, st.Kind, st.Waited.Round(time.Second), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: unfinished, honest so far: at message %d seat %d (%s) stopped answering (no %v for %v); no one is named; transcript %s\n",
+			head, st.Step, st.Seat, o.Config.Seats[st.Seat].Name, st.Kind, st.Waited.Round(time.Second), o.Transcript))
 		return int(table.StatusUnfinished)
 	}
 	if f := o.Result.Failure; f != nil {
-		fmt.Fprintf(w, "%s: unfinished, honest so far: the rules cannot go on (%s); no one is named; transcript %s\n", head, ui.Plain(f.Err), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: unfinished, honest so far: the rules cannot go on (%s); no one is named; transcript %s\n", head, ui.Plain(f.Err), o.Transcript))
 		return int(table.StatusUnfinished)
 	}
 	if !rep.Honest {
-		fmt.Fprintf(w, "%s: %s; transcript %s\n", head, ui.Verdict(&rep), o.Transcript)
+		fmt.Fprint(w, i18n.T("%s: %s; transcript %s\n", head, ui.Verdict(&rep), o.Transcript))
 		return int(rep.Status())
 	}
 	var scores []int
@@ -323,10 +322,10 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	}
 	resumed := ""
 	if o.Resumed > 0 {
-		resumed = fmt.Sprintf(" (resumed at message %d)", o.Resumed)
+		resumed = " " + i18n.T("(resumed at message %d)", o.Resumed)
 	}
-	fmt.Fprintf(w, "%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
-		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript)
+	fmt.Fprint(w, i18n.T("%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
+		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript))
 	return int(table.StatusHonest)
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/okey-game/okey/bot"
@@ -49,10 +50,33 @@ func TestHelpExitsZero(t *testing.T) {
 
 // transcripts writes the files the exit convention is tested on: an
 // honest match, a cheater named, a flipped byte, a cut file, junk, a bad
-// record length, a directory.
+// record length, a directory. They are made once for the package's tests
+// (a match and a sim each, slow under the race detector) and removed by
+// TestMain; the tests only read them.
 func transcripts(t *testing.T) map[string]string {
 	t.Helper()
-	dir := t.TempDir()
+	transcriptsOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "okey-transcripts-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		transcriptsDir = dir
+		transcriptFiles = makeTranscripts(t, dir)
+	})
+	if transcriptFiles == nil {
+		t.Fatal("the test transcripts could not be made (see the first test that asked)")
+	}
+	return transcriptFiles
+}
+
+var (
+	transcriptsOnce sync.Once
+	transcriptsDir  string
+	transcriptFiles map[string]string
+)
+
+func makeTranscripts(t *testing.T, dir string) map[string]string {
+	t.Helper()
 	var movers []table.Mover
 	for i := 0; i < 2; i++ {
 		b, _ := bot.New("greedy", uint64(i))

@@ -7,10 +7,15 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // command is one subcommand of okey. Each lives in its own file and registers
@@ -31,26 +36,57 @@ func register(c command) {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: okey COMMAND [flags] [args]")
+	fmt.Fprintln(w, i18n.T("usage: okey [--lang en|tr] COMMAND [flags] [args]"))
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "commands:")
+	fmt.Fprintln(w, i18n.T("commands:"))
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, i18n.TKey(commands[n].summary))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'okey help COMMAND' (or 'okey COMMAND -h') for a command's flags,")
-	fmt.Fprintln(w, "'okey help rules' for the rules of each preset.")
+	fmt.Fprintln(w, i18n.T("Run 'okey help COMMAND' (or 'okey COMMAND -h') for a command's flags,\n'okey help rules' for the rules of each preset."))
+	fmt.Fprintln(w, i18n.T("--lang en|tr (any command) picks the language; else LC_ALL, LC_MESSAGES, LANG."))
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Exit status, for every command:")
-	fmt.Fprintln(w, "  0  done (help included)")
-	fmt.Fprintln(w, "  1  a seat is named on proof signed by that seat")
-	fmt.Fprintln(w, "  2  bad usage, no terminal, or a file that is unreadable, damaged or altered")
-	fmt.Fprintln(w, "  3  an unfinished match: honest so far, no one named")
+	fmt.Fprintln(w, i18n.T("Exit status, for every command:"))
+	fmt.Fprintln(w, i18n.T("  0  done (help included)"))
+	fmt.Fprintln(w, i18n.T("  1  a seat is named on proof signed by that seat"))
+	fmt.Fprintln(w, i18n.T("  2  bad usage, no terminal, or a file that is unreadable, damaged or altered"))
+	fmt.Fprintln(w, i18n.T("  3  an unfinished match: honest so far, no one named"))
+}
+
+// getenv reads the environment for the language (tests replace it).
+var getenv = os.Getenv
+
+// takeLang removes every --lang L (-lang L, --lang=L) before a "--" from
+// args, so that okey --lang tr COMMAND and okey COMMAND --lang tr both work,
+// and returns the rest with the last language given ("" if none).
+func takeLang(args []string) (rest []string, lang string, given bool, err error) {
+	rest = make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		switch {
+		case a == "--lang" || a == "-lang":
+			if i+1 >= len(args) {
+				return nil, "", true, fmt.Errorf("flag needs an argument: %s", a)
+			}
+			lang, given = args[i+1], true
+			i++
+		case strings.HasPrefix(a, "--lang=") || strings.HasPrefix(a, "-lang="):
+			_, lang, _ = strings.Cut(a, "=")
+			given = true
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return rest, lang, given, nil
 }
 
 // wantsHelp reports whether args ask for help before any "--".
@@ -82,6 +118,20 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	i18n.Set(i18n.FromEnv(getenv))
+	args, lang, given, err := takeLang(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "okey: %s\n", i18n.T("--lang needs a language: en or tr"))
+		return 2
+	}
+	if given {
+		tag, err := i18n.Parse(lang)
+		if err != nil || lang == "" {
+			fmt.Fprintf(stderr, "okey: %s\n", i18n.T("--lang %q: okey speaks en and tr", lang))
+			return 2
+		}
+		i18n.Set(tag)
+	}
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -100,19 +150,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case args[1] == "rules":
 			return runRules(args[2:], stdout, stderr)
 		case len(args) > 2:
-			fmt.Fprintln(stderr, "usage: okey help [COMMAND | rules [PRESET]]")
+			fmt.Fprintln(stderr, i18n.T("usage: okey help [COMMAND | rules [PRESET]]"))
 			return 2
 		}
 		if code := help(args[1], stdout); code >= 0 {
 			return code
 		}
-		fmt.Fprintf(stderr, "okey: help: unknown command %q\n", args[1])
+		fmt.Fprintf(stderr, "okey: %s\n", i18n.T("help: unknown command %q", args[1]))
 		usage(stderr)
 		return 2
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "okey: unknown command %q\n", args[0])
+		fmt.Fprintf(stderr, "okey: %s\n", i18n.T("unknown command %q", args[0]))
 		usage(stderr)
 		return 2
 	}
@@ -120,4 +170,50 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return help(args[0], stdout)
 	}
 	return c.run(args[1:], stdin, stdout, stderr)
+}
+
+// printDefaults is fs.PrintDefaults in the interface's language: the flag
+// package writes "(default ...)" in English, so in another language the
+// flags are listed here the same way, with that note translated.
+func printDefaults(fs *flag.FlagSet) {
+	if i18n.Current() == i18n.English {
+		fs.PrintDefaults()
+		return
+	}
+	w := fs.Output()
+	fs.VisitAll(func(f *flag.Flag) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  -%s", f.Name)
+		name, usage := flag.UnquoteUsage(f)
+		switch name { // the flag package's names for a value's type
+		case "int", "uint":
+			name = i18n.T("int")
+		case "string":
+			name = i18n.T("string")
+		case "duration":
+			name = i18n.T("duration")
+		case "value":
+			name = i18n.T("value")
+		case "float":
+			name = i18n.T("float")
+		}
+		if name != "" {
+			b.WriteString(" " + name)
+		}
+		if b.Len() <= 4 {
+			b.WriteString("\t")
+		} else {
+			b.WriteString("\n    \t")
+		}
+		b.WriteString(strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if d := f.DefValue; d != "" && d != "0" && d != "false" && d != "0s" {
+			if g, ok := f.Value.(flag.Getter); ok {
+				if _, isString := g.Get().(string); isString {
+					d = strconv.Quote(d)
+				}
+			}
+			b.WriteString(" " + i18n.T("(default %s)", d))
+		}
+		fmt.Fprintln(w, b.String())
+	})
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"context"
 	"errors"
 	"flag"
@@ -26,12 +28,12 @@ import (
 )
 
 func init() {
-	register(command{name: "play", summary: "play at the terminal table: against bots (--bots K) or on the LAN", run: runPlay})
+	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots (--bots K) or on the LAN"), run: runPlay})
 }
 
 // errNot101 is the refusal of Okey 101 at the terminal table, until the
 // screen draws melds (the table protocol plays it: okey sim).
-var errNot101 = errors.New("Okey 101 is not yet playable at the terminal table; try okey sim --preset 101")
+var errNot101 = errors.New(i18n.Mark("Okey 101 is not yet playable at the terminal table; try okey sim --preset 101"))
 
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
@@ -52,37 +54,37 @@ hard (expert, the default); --strategy names a strategy instead (not both).
 func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, playUsage); fs.PrintDefaults() }
-	bots := fs.Int("bots", -1, "play against this many bots (1-3), no network")
-	preset := fs.String("preset", "classic", "ruleset: preset[:options] ("+strings.Join(engine.Presets, ", ")+")")
-	players := fs.Int("players", 0, "seats at the table (default: bots+1)")
-	name := fs.String("name", defaultName(), "your name at the table")
-	data := fs.String("data", "", "data directory: identity, matches, log (default: the user's config directory)")
-	level := fs.String("level", "", "how well the bots play: "+strings.Join(bot.LevelNames(), ", ")+" (default "+bot.DefaultLevel+")")
-	strategy := fs.String("strategy", "", "the bots' strategy by name ("+strings.Join(bot.Names(), ", ")+"), instead of --level")
-	pace := fs.Duration("pace", 400*time.Millisecond, "how long a bot waits before it moves")
-	noMouse := fs.Bool("no-mouse", false, "no mouse input")
-	noMDNS := fs.Bool("no-mdns", false, "LAN: no mDNS discovery (use --peer)")
-	resume := fs.Bool("resume", false, "continue the last unfinished match against bots")
-	timer := fs.Int("timer", 0, "turn timer in seconds (5-600; 0: none): the ruleset option timer=S")
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printDefaults(fs) }
+	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
+	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(engine.Presets, ", ")))
+	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))
+	name := fs.String("name", defaultName(), i18n.T("your name at the table"))
+	data := fs.String("data", "", i18n.T("data directory: identity, matches, log (default: the user's config directory)"))
+	level := fs.String("level", "", i18n.T("how well the bots play: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
+	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level", strings.Join(bot.Names(), ", ")))
+	pace := fs.Duration("pace", 400*time.Millisecond, i18n.T("how long a bot waits before it moves"))
+	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input"))
+	noMDNS := fs.Bool("no-mdns", false, i18n.T("LAN: no mDNS discovery (use --peer)"))
+	resume := fs.Bool("resume", false, i18n.T("continue the last unfinished match against bots"))
+	timer := fs.Int("timer", 0, i18n.T("turn timer in seconds (5-600; 0: none): the ruleset option timer=S"))
 	var peers, listen multiFlag
-	fs.Var(&peers, "peer", "LAN: a peer's multiaddr to connect to, ending in /p2p/<id> (repeatable)")
-	fs.Var(&listen, "listen", "LAN: a multiaddr to listen on (repeatable; default every interface)")
+	fs.Var(&peers, "peer", i18n.T("LAN: a peer's multiaddr to connect to, ending in /p2p/<id> (repeatable)"))
+	fs.Var(&listen, "listen", i18n.T("LAN: a multiaddr to listen on (repeatable; default every interface)"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "okey: play takes no arguments, got %q\n", fs.Arg(0))
+		fmt.Fprint(stderr, i18n.T("okey: play takes no arguments, got %q\n", fs.Arg(0)))
 		return 2
 	}
 	spec := *preset
 	if *timer != 0 {
 		if *timer < 5 || *timer > 600 {
-			fmt.Fprintf(stderr, "okey: --timer %d: want 5 to 600 seconds (0: no timer)\n", *timer)
+			fmt.Fprint(stderr, i18n.T("okey: --timer %d: want 5 to 600 seconds (0: no timer)\n", *timer))
 			return 2
 		}
 		if r, err := engine.ParseRuleset(spec); err == nil && r.TurnSeconds != 0 {
-			fmt.Fprintf(stderr, "okey: --timer %d and timer=%d in --preset: set the turn timer once\n", *timer, r.TurnSeconds)
+			fmt.Fprint(stderr, i18n.T("okey: --timer %d and timer=%d in --preset: set the turn timer once\n", *timer, r.TurnSeconds))
 			return 2
 		}
 		sep := ":"
@@ -97,17 +99,17 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if rules.Preset == engine.Preset101 {
-		fmt.Fprintf(stderr, "okey: %v\n", errNot101)
+		fmt.Fprintf(stderr, "okey: %s\n", i18n.TKey(errNot101.Error()))
 		return 2
 	}
 	if err := table.CheckName(*name); err != nil {
-		fmt.Fprintf(stderr, "okey: --name: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: --name: %s\n", ui.Plain(err)))
 		return 2
 	}
 	def, _ := bot.StrategyFor(bot.DefaultLevel)
 	chosen, err := bot.ChooseStrategy(*level, *strategy, def)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: --level/--strategy: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: --level/--strategy: %s\n", ui.Plain(err)))
 		return 2
 	}
 	*strategy = chosen
@@ -116,12 +118,12 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *bots < 0 {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
-			fmt.Fprintf(stderr, "okey: --name: %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: --name: %s\n", ui.Plain(err)))
 			return 2
 		}
 		for _, a := range peers {
 			if _, err := p2p.ParsePeerAddr(a); err != nil {
-				fmt.Fprintf(stderr, "okey: --peer: %s\n", ui.Plain(err))
+				fmt.Fprint(stderr, i18n.T("okey: --peer: %s\n", ui.Plain(err)))
 				return 2
 			}
 		}
@@ -129,12 +131,12 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
 	}
 	if *bots < 1 || *bots > 3 {
-		fmt.Fprintln(stderr, "okey: --bots must be 1, 2 or 3")
+		fmt.Fprintln(stderr, i18n.T("okey: --bots must be 1, 2 or 3"))
 		return 2
 	}
 	n := *bots + 1
 	if *players != 0 && *players != n {
-		fmt.Fprintf(stderr, "okey: --players %d does not match --bots %d: the table is you and %d bots\n", *players, *bots, *bots)
+		fmt.Fprint(stderr, i18n.T("okey: --players %d does not match --bots %d: the table is you and %d bots\n", *players, *bots, *bots))
 		return 2
 	}
 	if err := rules.CheckPlayers(n); err != nil {
@@ -167,7 +169,7 @@ func makeBots(strategy, fallback string, k int) []table.Mover {
 }
 
 // localLeaveNote is what the quit question says about a match against bots.
-const localLeaveNote = "okey play --resume continues it later."
+var localLeaveNote = i18n.Mark("okey play --resume continues it later.")
 
 // playBots plays against bots in this process: a new match, or the last
 // unfinished one (offered first, or at once with --resume).
@@ -184,7 +186,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		logger.Warn("unfinished matches", "err", err)
 	}
 	if f.resume && len(unfinished) == 0 {
-		fmt.Fprintf(stderr, "okey: --resume: no unfinished match against bots in %s\n", filepath.Join(dir, "matches"))
+		fmt.Fprint(stderr, i18n.T("okey: --resume: no unfinished match against bots in %s\n", filepath.Join(dir, "matches")))
 		return 2
 	}
 
@@ -223,8 +225,8 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		lines, choices, shown := ui.ResumeQuestion(unfinished, fmt.Sprintf("start a new match vs %d bots (%s)", f.bots, f.ruleset))
-		g.Choose("unfinished matches", lines, choices, func(i int) {
+		lines, choices, shown := ui.ResumeQuestion(unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, f.ruleset))
+		g.Choose(i18n.T("unfinished matches"), lines, choices, func(i int) {
 			switch {
 			case i >= 0 && i < len(shown):
 				g.ShowTable()
@@ -240,7 +242,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		g.Start(startNew)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: no terminal to play at: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s\n", ui.Plain(err)))
 		return 2
 	}
 	var out *ui.LocalOutcome
@@ -252,20 +254,20 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case out == nil:
-		fmt.Fprintln(stdout, "okey: left the table")
+		fmt.Fprintln(stdout, i18n.T("okey: left the table"))
 		return 0
 	case out.Report != nil:
 		fmt.Fprintf(stdout, "okey: %s\n", ui.Verdict(out.Report))
 		if out.Transcript != "" {
-			fmt.Fprintf(stdout, "okey: transcript %s (okey verify, okey replay)\n", out.Transcript)
+			fmt.Fprint(stdout, i18n.T("okey: transcript %s (okey verify, okey replay)\n", out.Transcript))
 		}
 		return int(out.Report.Status()) // verify's exit status
 	case errors.Is(out.Err, ui.ErrQuit):
-		fmt.Fprintln(stdout, "okey: left the table; the match is saved: okey play --resume continues it")
+		fmt.Fprintln(stdout, i18n.T("okey: left the table; the match is saved: okey play --resume continues it"))
 	case out.Err != nil:
-		fmt.Fprintf(stdout, "okey: %v\n", out.Err)
+		fmt.Fprintf(stdout, "okey: %s\n", ui.Explain(out.Err))
 		if out.Transcript != "" {
-			fmt.Fprintf(stdout, "okey: the match so far is in %s\n", out.Transcript)
+			fmt.Fprint(stdout, i18n.T("okey: the match so far is in %s\n", out.Transcript))
 		}
 	}
 	return 0
@@ -276,7 +278,7 @@ func openData(dir string, stderr io.Writer) (string, *os.File, int) {
 	if dir == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: no data directory (use --data): %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
 			return "", nil, 2
 		}
 		dir = d
@@ -319,7 +321,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	if f.data == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: no data directory (use --data): %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
 			return 2
 		}
 		f.data = d
@@ -338,7 +340,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	defer cancel()
 	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger})
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: the network: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
 		return 2
 	}
 	defer c.Close()
@@ -351,11 +353,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			// A match against bots on this computer, left unfinished.
 			m, ok := lb.localMatch(t.ID)
 			if !ok {
-				g.Say("that match is no longer saved")
+				g.Say(i18n.T("that match is no longer saved"))
 				return
 			}
 			g.SetSeat(0)
-			g.SetLeaveNote("okey play offers to resume it later.")
+			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
 			if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Strategy, f.strategy, m.Bots()),
 				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger}); err != nil {
@@ -367,11 +369,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if resumed {
 			// The bots this computer seated at that table resume too.
 			lb.resumeBots(t.ID)
-			g.Say("resuming table " + t.ID + ": waiting for the other players to come back")
+			g.Say(i18n.T("resuming table %s: waiting for the other players to come back", t.ID))
 		} else {
 			var err error
 			if a, err = c.Lobby().WaitStarted(ctx, t.ID); err != nil {
-				g.Say("the table did not start: " + err.Error())
+				g.Say(i18n.T("the table did not start: %s", ui.Explain(err)))
 				return
 			}
 		}
@@ -384,7 +386,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if seat < 0 {
 			return
 		}
-		g.SetLeaveNote("okey play offers to resume it when you come back.")
+		g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
 		g.SetSeat(seat)
 		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
@@ -429,7 +431,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		lv.SetDefaultTimer(f.timer)
 	}
 	if err := g.Run(); err != nil {
-		fmt.Fprintf(stderr, "okey: no terminal to play at: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s\n", ui.Plain(err)))
 		return 2
 	}
 	cancel()
@@ -437,7 +439,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	mu.Lock()
 	defer mu.Unlock()
 	if played != nil {
-		fmt.Fprintf(stdout, "okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript)
+		fmt.Fprint(stdout, i18n.T("okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript))
 		return int(played.Report.Status()) // verify's exit status
 	}
 	return 0
@@ -491,12 +493,12 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 			at = fi.ModTime()
 		}
 		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
-			Note: "table " + a.Table + " with " + strings.Join(who, ", "), Started: at})
+			Note: i18n.T("table %s with %s", a.Table, strings.Join(who, ", ")), Started: at})
 	}
 	for _, m := range locals {
 		l.local[m.Dir] = m
 		out = append(out, ui.LobbyTable{ID: m.Dir, Ruleset: m.Ruleset, Seats: len(m.Names), State: "unfinished", Unfinished: true,
-			Local: true, Note: "with " + strings.Join(m.Names[1:], ", ") + ", started " + m.Started.Local().Format("Jan 2 15:04"), Started: m.Started})
+			Local: true, Note: i18n.T("with %s, started %s", strings.Join(m.Names[1:], ", "), ui.ShortTime(m.Started)), Started: m.Started})
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -28,31 +30,52 @@ func readTranscript(path string) (t *table.Transcript, cut bool, err error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, false, fmt.Errorf("no such file")
+		return nil, false, userErr(i18n.Mark("no such file"))
 	case err != nil:
-		return nil, false, fmt.Errorf("cannot be read: %s", ui.Plain(errors.Unwrap(err)))
+		return nil, false, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
 	case fi.IsDir():
-		return nil, false, fmt.Errorf("is a directory, not a transcript")
+		return nil, false, userErr(i18n.Mark("is a directory, not a transcript"))
 	case fi.Size() > maxTranscriptFile:
-		return nil, false, fmt.Errorf("not an okey transcript (%d bytes, more than any match)", fi.Size())
+		return nil, false, userErr(i18n.Mark("not an okey transcript (%d bytes, more than any match)"), fi.Size())
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, fmt.Errorf("cannot be read: %s", ui.Plain(errors.Unwrap(err)))
+		return nil, false, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxTranscriptFile+1))
 	if err != nil {
-		return nil, false, fmt.Errorf("cannot be read: %s", ui.Plain(errors.Unwrap(err)))
+		return nil, false, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
 	}
 	return parseTranscript(data)
+}
+
+// userError is an error for a person (a transcript that cannot be read, a
+// bad hand): English in --json and batch output, in the
+// interface's language for a person (localErr).
+type userError struct {
+	key  string
+	args []any
+}
+
+func userErr(key string, args ...any) error { return &userError{key, args} }
+
+func (e *userError) Error() string { return fmt.Sprintf(e.key, e.args...) }
+
+// localErr is an error for a person, in the interface's language.
+func localErr(err error) string {
+	var re *userError
+	if errors.As(err, &re) {
+		return i18n.TKeyArgs(re.key, re.args)
+	}
+	return ui.Explain(err)
 }
 
 // parseTranscript reads a transcript file's bytes: a last record cut short
 // is dropped and reported (cut), any other damage is an error for players.
 func parseTranscript(data []byte) (*table.Transcript, bool, error) {
 	if !bytes.HasPrefix(data, []byte(transcriptMagic)) {
-		return nil, false, errors.New("not an okey transcript")
+		return nil, false, userErr(i18n.Mark("not an okey transcript"))
 	}
 	t, err := table.ReadTranscript(bytes.NewReader(data))
 	if err != nil {

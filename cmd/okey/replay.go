@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"flag"
 	"fmt"
 	"io"
@@ -10,7 +12,7 @@ import (
 )
 
 func init() {
-	register(command{name: "replay", summary: "step through a match transcript move by move, every rack visible", run: runReplay})
+	register(command{name: "replay", summary: i18n.Mark("step through a match transcript move by move, every rack visible"), run: runReplay})
 }
 
 const replayUsage = `usage: okey replay FILE
@@ -30,7 +32,7 @@ is no terminal.
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, replayUsage) }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(replayUsage)) }
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -41,7 +43,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	path := fs.Arg(0)
 	t, cut, err := readTranscript(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "okey: %s: %s\n", path, localErr(err))
 		return 2
 	}
 	r, err := ui.LoadReplay(t)
@@ -49,12 +51,12 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// Nothing to show (a file cut before its first hand): say what
 		// verify says, with its status.
 		rep := table.Verify(t)
-		fmt.Fprintf(stderr, "okey: %s: %s\n", path, ui.Plain(err))
+		fmt.Fprintf(stderr, "okey: %s: %s\n", path, ui.Explain(err))
 		fmt.Fprintf(stdout, "okey: %s: %s%s\n", path, ui.Verdict(rep), cutNote(cut))
 		return int(rep.Status())
 	}
 	if err := replayAt(r, ui.Options{}); err != nil {
-		fmt.Fprintf(stderr, "okey: no terminal to replay at: %v\n", err)
+		fmt.Fprint(stderr, i18n.T("okey: no terminal to replay at: %v\n", err))
 		return 2
 	}
 	fmt.Fprintf(stdout, "okey: %s: %s%s\n", path, ui.Verdict(r.Report), cutNote(cut))
@@ -66,7 +68,7 @@ var replayAt = ui.RunReplay
 
 func cutNote(cut bool) string {
 	if cut {
-		return " (the file is cut short inside its last record)"
+		return " " + i18n.T("(the file is cut short inside its last record)")
 	}
 	return ""
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"io"
 	"strings"
@@ -14,23 +16,27 @@ import (
 // is a "## " heading naming the preset in backquotes).
 func runRules(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 1 {
-		fmt.Fprintln(stderr, "usage: okey help rules [PRESET]")
+		fmt.Fprintln(stderr, i18n.T("usage: okey help rules [PRESET]"))
 		return 2
 	}
+	rules := docs.Rules
+	if i18n.Current() == i18n.Turkish {
+		rules = docs.RulesTR
+	}
 	if len(args) == 0 {
-		fmt.Fprint(stdout, docs.Rules)
+		fmt.Fprint(stdout, rules)
 		return 0
 	}
 	preset := args[0]
-	known := false
+	known := preset == engine.Preset101
 	for _, p := range engine.Presets {
 		known = known || p == preset
 	}
 	if !known {
-		fmt.Fprintf(stderr, "okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(engine.Presets, ", "))
+		fmt.Fprint(stderr, i18n.T("okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(engine.Presets, ", ")))
 		return 2
 	}
-	for _, sec := range rulesSections(docs.Rules) {
+	for _, sec := range rulesSections(rules) {
 		head, _, _ := strings.Cut(sec, "\n")
 		if !strings.HasPrefix(head, "## ") || !strings.Contains(head, "(`") || strings.Contains(head, "(`"+preset+"`)") {
 			fmt.Fprint(stdout, sec)

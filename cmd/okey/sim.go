@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"context"
 	"flag"
 	"fmt"
@@ -18,7 +20,7 @@ import (
 )
 
 func init() {
-	register(command{name: "sim", summary: "play whole matches in one process, full cryptography, every seat a peer", run: runSim})
+	register(command{name: "sim", summary: i18n.Mark("play whole matches in one process, full cryptography, every seat a peer"), run: runSim})
 }
 
 const simUsage = `usage: okey sim [--players N] [--games G] [--preset P[:options]] [--bots greedy,random,...]
@@ -36,31 +38,31 @@ that seat, naming no one, since silence is never proof).
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, simUsage); fs.PrintDefaults() }
-	players := fs.Int("players", 4, "seats at the table (2-4)")
-	games := fs.Int("games", 1, "matches to play")
-	preset := fs.String("preset", "classic", "ruleset: preset[:options]")
-	bots := fs.String("bots", "greedy", "strategies by seat, the list repeating over the seats ("+strings.Join(bot.Names(), ", ")+"; Okey 101: "+bot.Name101+", which greedy means there)")
-	faults := fs.String("faults", "", "network faults: drop=P,dup=P,reorder=P,delay=D")
-	out := fs.String("out", "", "directory for the transcripts")
-	seed := fs.Uint64("seed", 0, "seed for keys, bots and faults (0: random)")
-	cheat := fs.String("cheat", "", "a cheat for one seat: "+cheatNames())
-	cheater := fs.Int("cheater", 1, "the cheating seat")
-	stall := fs.Duration("stall", 100*time.Millisecond, "wait without progress before asking the others again (in memory, asking is cheap)")
-	withhold := fs.Duration("withhold", 30*time.Second, "wait without progress before giving up on a silent seat (silence names no one)")
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(simUsage)); printDefaults(fs) }
+	players := fs.Int("players", 4, i18n.T("seats at the table (2-4)"))
+	games := fs.Int("games", 1, i18n.T("matches to play"))
+	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options]"))
+	bots := fs.String("bots", "greedy", i18n.T("strategies by seat, the list repeating over the seats (%s; Okey 101: %s, which greedy means there)", strings.Join(bot.Names(), ", "), bot.Name101))
+	faults := fs.String("faults", "", i18n.T("network faults: drop=P,dup=P,reorder=P,delay=D"))
+	out := fs.String("out", "", i18n.T("directory for the transcripts"))
+	seed := fs.Uint64("seed", 0, i18n.T("seed for keys, bots and faults (0: random)"))
+	cheat := fs.String("cheat", "", i18n.T("a cheat for one seat: %s", cheatNames()))
+	cheater := fs.Int("cheater", 1, i18n.T("the cheating seat"))
+	stall := fs.Duration("stall", 100*time.Millisecond, i18n.T("wait without progress before asking the others again (in memory, asking is cheap)"))
+	withhold := fs.Duration("withhold", 30*time.Second, i18n.T("wait without progress before giving up on a silent seat (silence names no one)"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "okey: sim takes no arguments, got %q\n", fs.Arg(0))
+		fmt.Fprint(stderr, i18n.T("okey: sim takes no arguments, got %q\n", fs.Arg(0)))
 		return 2
 	}
 	if *games < 1 {
-		fmt.Fprintf(stderr, "okey: --games %d: want 1 or more matches\n", *games)
+		fmt.Fprint(stderr, i18n.T("okey: --games %d: want 1 or more matches\n", *games))
 		return 2
 	}
 	if *stall <= 0 {
-		fmt.Fprintf(stderr, "okey: --stall %v: want a positive duration\n", *stall)
+		fmt.Fprint(stderr, i18n.T("okey: --stall %v: want a positive duration\n", *stall))
 		return 2
 	}
 	rules, err := engine.ParseRuleset(*preset)
@@ -74,18 +76,18 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	f, err := parseFaults(*faults)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: --faults: %s\n", ui.Plain(err))
+		fmt.Fprint(stderr, i18n.T("okey: --faults: %s\n", ui.Plain(err)))
 		return 2
 	}
 	names := strings.Split(*bots, ",")
 	if len(names) > *players {
-		fmt.Fprintf(stderr, "okey: --bots names %d strategies for %d seats\n", len(names), *players)
+		fmt.Fprint(stderr, i18n.T("okey: --bots names %d strategies for %d seats\n", len(names), *players))
 		return 2
 	}
 	is101 := rules.Preset == engine.Preset101
 	for _, name := range names {
 		if _, err := simMover(name, 0, is101); err != nil {
-			fmt.Fprintf(stderr, "okey: --bots: %s\n", ui.Plain(err))
+			fmt.Fprint(stderr, i18n.T("okey: --bots: %s\n", ui.Plain(err)))
 			return 2
 		}
 	}
@@ -96,15 +98,15 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		if c.Only101() && !is101 {
-			fmt.Fprintf(stderr, "okey: --cheat %s is a cheat of Okey 101 (--preset 101)\n", c)
+			fmt.Fprint(stderr, i18n.T("okey: --cheat %s is a cheat of Okey 101 (--preset 101)\n", c))
 			return 2
 		}
 		if is101 && (c == table.CheatFalseWin || c == table.CheatPhantomDiscard) {
-			fmt.Fprintf(stderr, "okey: --cheat %s is a classic move; Okey 101's moves have their own cheats (%s)\n", c, cheat101Names())
+			fmt.Fprint(stderr, i18n.T("okey: --cheat %s is a classic move; Okey 101's moves have their own cheats (%s)\n", c, cheat101Names()))
 			return 2
 		}
 		if *cheater < 0 || *cheater >= *players {
-			fmt.Fprintf(stderr, "okey: --cheater must be a seat 0..%d\n", *players-1)
+			fmt.Fprint(stderr, i18n.T("okey: --cheater must be a seat 0..%d\n", *players-1))
 			return 2
 		}
 	}
@@ -142,7 +144,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			earlier, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
 				Seed: gseed, Stall: *stall, Withhold: *withhold})
 			if err != nil {
-				fmt.Fprintf(stderr, "okey: match %d: the earlier match: %v\n", g, err)
+				fmt.Fprint(stderr, i18n.T("okey: match %d: the earlier match: %v\n", g, err))
 				return 1
 			}
 			victim := (*cheater + 1) % *players
@@ -161,7 +163,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
 			Faults: f, Seed: gseed, Cheat: c, Cheater: *cheater, Stall: *stall, Withhold: *withhold, Replay: replay})
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: match %d: %v\n", g, err)
+			fmt.Fprint(stderr, i18n.T("okey: match %d: %v\n", g, err))
 			return 1
 		}
 		cheaterSeat := -1
@@ -175,7 +177,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 				return 1
 			}
-			fmt.Fprintf(stdout, "match %d: transcript %s\n", g, path)
+			fmt.Fprint(stdout, i18n.T("match %d: transcript %s\n", g, path))
 		}
 		rep := table.Verify(tr)
 		if c == table.CheatReplay {
@@ -184,14 +186,14 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			for seat, r := range res.Results {
 				if r.Ended() != nil || !r.Machine.Done() {
 					caught = false
-					fmt.Fprintf(stdout, "match %d: seat %d did not finish: %v\n", g, seat, r.Ended())
+					fmt.Fprint(stdout, i18n.T("match %d: seat %d did not finish: %v\n", g, seat, r.Ended()))
 				}
 			}
 			if !rep.Honest {
 				caught = false
-				fmt.Fprintf(stdout, "match %d: verify: %v, want honest\n", g, rep.Status())
+				fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want honest\n", g, rep.Status()))
 			} else {
-				fmt.Fprintf(stdout, "match %d: %d replayed messages from an earlier match of the table were ignored; verified honest, no one named\n", g, len(replay))
+				fmt.Fprint(stdout, i18n.T("match %d: %d replayed messages from an earlier match of the table were ignored; verified honest, no one named\n", g, len(replay)))
 			}
 			continue
 		}
@@ -204,16 +206,16 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				}
 				if r.Violation != nil || r.Stalled == nil || r.Stalled.Seat != *cheater {
 					caught = false
-					fmt.Fprintf(stdout, "match %d: seat %d did not see seat %d stop: %v %v\n", g, seat, *cheater, r.Violation, r.Stalled)
+					fmt.Fprint(stdout, i18n.T("match %d: seat %d did not see seat %d stop: %v %v\n", g, seat, *cheater, r.Violation, r.Stalled))
 				} else {
-					fmt.Fprintf(stdout, "match %d: seat %d: %v (no one named)\n", g, seat, r.Stalled)
+					fmt.Fprint(stdout, i18n.T("match %d: seat %d: %v (no one named)\n", g, seat, r.Stalled))
 				}
 			}
 			if rep.Status() != table.StatusUnfinished || rep.Next == nil || rep.Next.Seat != *cheater {
 				caught = false
-				fmt.Fprintf(stdout, "match %d: verify: %v, want unfinished waiting for seat %d\n", g, rep.Status(), *cheater)
+				fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want unfinished waiting for seat %d\n", g, rep.Status(), *cheater))
 			} else {
-				fmt.Fprintf(stdout, "match %d: verify: unfinished, honest so far, waiting for seat %d\n", g, rep.Next.Seat)
+				fmt.Fprint(stdout, i18n.T("match %d: verify: unfinished, honest so far, waiting for seat %d\n", g, rep.Next.Seat))
 			}
 			continue
 		}
@@ -224,21 +226,21 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				}
 				if r.Violation == nil || r.Violation.Seat != *cheater {
 					caught = false
-					fmt.Fprintf(stdout, "match %d: seat %d did not name seat %d: %v\n", g, seat, *cheater, r.Violation)
+					fmt.Fprint(stdout, i18n.T("match %d: seat %d did not name seat %d: %v\n", g, seat, *cheater, r.Violation))
 				} else {
-					fmt.Fprintf(stdout, "match %d: seat %d names seat %d: %s: %v\n", g, seat, r.Violation.Seat, r.Violation.Rule, r.Violation.Err)
+					fmt.Fprint(stdout, i18n.T("match %d: seat %d names seat %d: %s: %v\n", g, seat, r.Violation.Seat, r.Violation.Rule, r.Violation.Err))
 				}
 			}
 			if rep.Honest || rep.Violation == nil || rep.Violation.Seat != *cheater {
 				caught = false
-				fmt.Fprintf(stdout, "match %d: verify did not name seat %d\n", g, *cheater)
+				fmt.Fprint(stdout, i18n.T("match %d: verify did not name seat %d\n", g, *cheater))
 			} else {
-				fmt.Fprintf(stdout, "match %d: verify names seat %d: %s\n", g, rep.Violation.Seat, rep.Violation.Rule)
+				fmt.Fprint(stdout, i18n.T("match %d: verify names seat %d: %s\n", g, rep.Violation.Seat, rep.Violation.Rule))
 			}
 			continue
 		}
 		if !rep.Honest {
-			fmt.Fprintf(stderr, "okey: match %d: an honest match failed verification: %v %v\n", g, rep.Violation, rep.Invalid)
+			fmt.Fprint(stderr, i18n.T("okey: match %d: an honest match failed verification: %v %v\n", g, rep.Violation, rep.Invalid))
 			return 1
 		}
 		st.add(res)
@@ -375,18 +377,18 @@ func (s *simStats) add(res *table.LocalResult) {
 
 func (s *simStats) print(w io.Writer, games int) {
 	if s.is101 {
-		fmt.Fprintf(w, "matches: %d, rounds: %d, bank exhausted: %d, cancelled (all doubles): %d\n", games, s.hands, s.stalemates, s.kinds["cancelled"])
-		fmt.Fprintf(w, "finishes: %d, with an okey %d; penalties: %d\n", s.kinds["finish"]+s.kinds["okey finish"], s.kinds["okey finish"], s.kinds["penalties"])
+		fmt.Fprint(w, i18n.T("matches: %d, rounds: %d, bank exhausted: %d, cancelled (all doubles): %d\n", games, s.hands, s.stalemates, s.kinds["cancelled"]))
+		fmt.Fprint(w, i18n.T("finishes: %d, with an okey %d; penalties: %d\n", s.kinds["finish"]+s.kinds["okey finish"], s.kinds["okey finish"], s.kinds["penalties"]))
 	} else {
-		fmt.Fprintf(w, "matches: %d, hands: %d, stalemates: %d\n", games, s.hands, s.stalemates)
-		fmt.Fprintf(w, "wins: groups %d, seven pairs %d, okey discard %d\n", s.kinds["groups"], s.kinds["seven pairs"], s.kinds["okey discard"])
+		fmt.Fprint(w, i18n.T("matches: %d, hands: %d, stalemates: %d\n", games, s.hands, s.stalemates))
+		fmt.Fprint(w, i18n.T("wins: groups %d, seven pairs %d, okey discard %d\n", s.kinds["groups"], s.kinds["seven pairs"], s.kinds["okey discard"]))
 	}
 	if s.hands > 0 {
 		per := s.elapsed / time.Duration(s.hands)
-		fmt.Fprintf(w, "time per hand: %v (cryptography %v a peer, %.0f%%)\n", per.Round(time.Millisecond),
-			(s.crypto / time.Duration(s.hands)).Round(time.Millisecond), 100*float64(s.crypto)/float64(s.elapsed))
+		fmt.Fprint(w, i18n.T("time per hand: %v (cryptography %v a peer, %.0f%%)\n", per.Round(time.Millisecond),
+			(s.crypto/time.Duration(s.hands)).Round(time.Millisecond), 100*float64(s.crypto)/float64(s.elapsed)))
 	}
-	fmt.Fprintln(w, "every transcript verified: yes")
+	fmt.Fprintln(w, i18n.T("every transcript verified: yes"))
 }
 
 func readTranscriptFile(path string) (*table.Transcript, error) {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/okey-game/okey/internal/conformance"
 	"github.com/okey-game/okey/table"
@@ -12,7 +15,7 @@ import (
 )
 
 func init() {
-	register(command{name: "verify", summary: "check a match transcript offline and name any cheater", run: runVerify})
+	register(command{name: "verify", summary: i18n.Mark("check a match transcript offline and name any cheater"), run: runVerify})
 }
 
 const verifyUsage = `usage: okey verify [--json] FILE...
@@ -57,32 +60,34 @@ type verifyJSON struct {
 	Evidence string   `json:"evidence,omitempty"`
 	Error    string   `json:"error,omitempty"`
 	Cut      bool     `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
+
+	errText string // Error for a person, in the interface's language
 }
 
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, verifyUsage) }
-	asJSON := fs.Bool("json", false, "one JSON object per file")
-	suite := fs.String("conformance", "", "run the conformance suite in this directory")
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(verifyUsage)) }
+	asJSON := fs.Bool("json", false, i18n.T("one JSON object per file"))
+	suite := fs.String("conformance", "", i18n.T("run the conformance suite in this directory"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *suite != "" {
 		if fs.NArg() > 0 || *asJSON {
-			fmt.Fprintln(stderr, "okey: --conformance takes a directory and nothing else")
+			fmt.Fprintln(stderr, i18n.T("okey: --conformance takes a directory and nothing else"))
 			return 2
 		}
 		failed, err := conformance.Run(*suite, stdout)
 		if err != nil {
-			fmt.Fprintf(stderr, "okey: conformance suite: %v\n", err)
+			fmt.Fprint(stderr, i18n.T("okey: conformance suite: %v\n", err))
 			return 2
 		}
 		if failed > 0 {
-			fmt.Fprintf(stdout, "%d failed\n", failed)
+			fmt.Fprint(stdout, i18n.T("%d failed\n", failed))
 			return 1
 		}
-		fmt.Fprintln(stdout, "every case agrees")
+		fmt.Fprintln(stdout, i18n.T("every case agrees"))
 		return 0
 	}
 	if fs.NArg() == 0 {
@@ -95,7 +100,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		t, cut, err := readTranscript(path)
 		out.Cut = cut
 		if err != nil {
-			out.Error = err.Error()
+			out.Error, out.errText = err.Error(), localErr(err)
 			out.Status, out.Verdict = int(table.StatusInvalid), table.StatusInvalid.String()
 			status = max(status, 2)
 			emitVerify(stdout, stderr, *asJSON, out)
@@ -112,7 +117,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			out.Evidence = ui.Plain(v.Err)
 		}
 		if rep.Invalid != nil {
-			out.Error = ui.Plain(rep.Invalid)
+			out.Error, out.errText = ui.Plain(rep.Invalid), ui.Explain(rep.Invalid)
 		}
 		if n := rep.Next; n != nil {
 			seat := n.Seat
@@ -137,43 +142,39 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 	}
 	seatName := func(seat int) string {
 		if seat >= 0 && seat < len(o.Seats) {
-			return fmt.Sprintf("seat %d (%s)", seat, o.Seats[seat])
+			return i18n.T("seat %d (%s)", seat, o.Seats[seat])
 		}
-		return fmt.Sprintf("seat %d", seat)
+		return i18n.T("seat %d", seat)
 	}
 	switch table.Status(o.Status) {
 	case table.StatusHonest:
-		fmt.Fprintf(stdout, "%s: honest: %s, %d players, %s, %s; final scores %v\n",
-			o.File, o.Ruleset, len(o.Seats), count(o.Hands, "hand"), count(o.Steps, "message"), o.Scores)
+		fmt.Fprint(stdout, i18n.T("%s: honest: %s, %d players, %s, %s; final scores %v\n",
+			o.File, o.Ruleset, len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores))
 	case table.StatusCheating:
-		fmt.Fprintf(stdout, "%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), o.Rule, *o.Step, o.Evidence)
+		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), ui.RuleName(o.Rule), *o.Step, o.Evidence))
 	case table.StatusUnfinished:
 		if o.Cut {
-			o.File += " (cut short inside its last record)"
+			o.File += " " + i18n.T("(cut short inside its last record)")
+		}
+		reason := o.Reason // English in --json
+		if rest, ok := strings.CutPrefix(reason, "the rules could not go on: "); ok {
+			reason = i18n.T("the rules could not go on: %s", rest)
 		}
 		if o.Next != nil {
-			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %s, %s; %s was to send the next message (a %s); no one is named\n",
-				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), seatName(*o.Next), o.NextKind)
+			fmt.Fprint(stdout, i18n.T("%s: unfinished, honest so far: %s, %s; %s was to send the next message (a %s); no one is named\n",
+				o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), seatName(*o.Next), ui.KindNameOf(o.NextKind)))
 		} else {
-			fmt.Fprintf(stdout, "%s: unfinished, honest so far: %s, %s; %s; no one is named\n",
-				o.File, count(o.Steps, "message"), count(o.Hands, "finished hand"), o.Reason)
+			fmt.Fprint(stdout, i18n.T("%s: unfinished, honest so far: %s, %s; %s; no one is named\n",
+				o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), reason))
 		}
 	default:
 		if o.Cut {
-			o.Error += " (and the file is cut short)"
+			o.errText += " " + i18n.T("(and the file is cut short)")
 		}
 		if o.Steps > 0 || o.Ruleset != "" {
-			fmt.Fprintf(stdout, "%s: does not hold (damaged or altered; no one is named): %s\n", o.File, o.Error)
+			fmt.Fprint(stdout, i18n.T("%s: does not hold (damaged or altered; no one is named): %s\n", o.File, o.errText))
 		} else {
-			fmt.Fprintf(stdout, "%s: unreadable: %s\n", o.File, o.Error)
+			fmt.Fprint(stdout, i18n.T("%s: unreadable: %s\n", o.File, o.errText))
 		}
 	}
-}
-
-// count is "1 hand", "2 hands".
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

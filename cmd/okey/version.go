@@ -1,13 +1,15 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/i18n"
+
 	"fmt"
 	"io"
 	"runtime/debug"
 )
 
 func init() {
-	register(command{name: "version", summary: "print okey's version and the Go it was built with", run: runVersion})
+	register(command{name: "version", summary: i18n.Mark("print okey's version and the Go it was built with"), run: runVersion})
 }
 
 // version is set at build time (-ldflags "-X main.version=v1.2.3"); without
@@ -17,10 +19,10 @@ var version = ""
 func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if args[0] == "-h" {
-			fmt.Fprintln(stderr, "usage: okey version\n\nPrints okey's version, its source revision when known, and the Go it was built with.")
+			fmt.Fprintln(stderr, i18n.T("usage: okey version\n\nPrints okey's version, its source revision when known, and the Go it was built with."))
 			return 0
 		}
-		fmt.Fprintln(stderr, "usage: okey version")
+		fmt.Fprintln(stderr, i18n.T("usage: okey version"))
 		return 2
 	}
 	v, rev, goV := version, "", "unknown"

@@ -45,3 +45,65 @@ func TestPrinter(t *testing.T) {
 		t.Fatalf("English fallback: %q", got)
 	}
 }
+
+// FuzzParse: any text gives English or Turkish, an error only with English,
+// and Parse of the tag's own name gives the tag back.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "tr", "tr_TR.UTF-8", "en_US@euro", "C", "de", "!!", "tr-Latn-TR", "TR"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tag, err := Parse(s)
+		if tag != English && tag != Turkish {
+			t.Fatalf("Parse(%q) = %v", s, tag)
+		}
+		if err != nil && tag != English {
+			t.Fatalf("Parse(%q): error %v with %v", s, err, tag)
+		}
+		if back, err := Parse(tag.String()); err != nil || back != tag {
+			t.Fatalf("Parse(%q) = %v, %v", tag.String(), back, err)
+		}
+	})
+}
+
+// TestPlurals: English counts take the singular at 1 only; Turkish has no
+// plural after a number; numbers print without grouping in both.
+func TestPlurals(t *testing.T) {
+	for _, c := range []struct {
+		n   int
+		en  string
+		tr  string
+		key string
+	}{
+		{1, "1 turn", "1 tur", "%d turns"},
+		{2, "2 turns", "2 tur", "%d turns"},
+		{0, "0 hands", "0 el", "%d hands"},
+		{1234, "1234 messages", "1234 mesaj", "%d messages"},
+	} {
+		if got := Sprintf(English, c.key, c.n); got != c.en {
+			t.Errorf("English %q %d: %q, want %q", c.key, c.n, got, c.en)
+		}
+		if got := Sprintf(Turkish, c.key, c.n); got != c.tr {
+			t.Errorf("Turkish %q %d: %q, want %q", c.key, c.n, got, c.tr)
+		}
+	}
+	if got := Sprintf(Turkish, "seat %d", 12345); got != "oyuncu 12345" {
+		t.Errorf("a number grouped: %q", got)
+	}
+}
+
+// TestSetAndT: T follows Set; an unknown key prints as its English format.
+func TestSetAndT(t *testing.T) {
+	defer Set(English)
+	Set(Turkish)
+	if got := T("your turn"); got != "sıra sende" || Current() != Turkish {
+		t.Errorf("Turkish T: %q", got)
+	}
+	if got := T("no such key %d", 3); got != "no such key 3" {
+		t.Errorf("a key with no entry: %q", got)
+	}
+	Set(English)
+	if got := T("your turn"); got != "your turn" || Current() != English {
+		t.Errorf("English T: %q", got)
+	}
+}

@@ -1,0 +1,13 @@
+package i18n
+
+// English plurals: the key (the plural, the count its first argument) and
+// its singular. Turkish needs none: a noun after a number stays singular
+// ("2 taş").
+var _ = englishPlural(map[string]string{
+	"%d turns":          "1 turn",
+	"%d tiles":          "1 tile",
+	"%d messages":       "1 message",
+	"%d hands":          "1 hand",
+	"%d finished hands": "1 finished hand",
+	"%d older matches":  "1 older match",
+})

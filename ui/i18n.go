@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"time"
+
+	"errors"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
+)
+
+// The interface's language: every string a person reads goes through
+// i18n.T. Library errors stay English in logs; shown to a player, the known
+// ones are translated here from their type (Explain), the rest shown as
+// Plain gives them.
+
+// keyName is how the status bar and help write a key.
+func keyName(name string) string {
+	switch name {
+	case "arrows":
+		return i18n.T("arrows")
+	case "space":
+		return i18n.T("space")
+	case "any key":
+		return i18n.T("any key")
+	case "enter":
+		return i18n.T("enter")
+	}
+	return name
+}
+
+// ColourName is a colour's name in prose ("red", "kırmızı"); tiles keep
+// their notation (R7).
+func ColourName(c engine.Colour) string {
+	switch c {
+	case engine.Red:
+		return i18n.T("red")
+	case engine.Yellow:
+		return i18n.T("yellow")
+	case engine.Blue:
+		return i18n.T("blue")
+	case engine.Black:
+		return i18n.T("black")
+	}
+	return c.String()
+}
+
+// Explain is an error's message for a player in the interface's language:
+// the library's sentinel errors by type, anything else as Plain writes it.
+func Explain(err error) string {
+	if err == nil {
+		return ""
+	}
+	if i18n.Current() == i18n.English {
+		return Plain(err)
+	}
+	for _, e := range []struct {
+		err error
+		key string
+	}{
+		{ErrQuit, i18n.Mark("the player left the table")},
+		{engine.ErrTurn, i18n.Mark("it is not your turn")},
+		{engine.ErrMustDraw, i18n.Mark("draw from the stock (d) or take the discard (t) first")},
+		{engine.ErrDrawn, i18n.Mark("you have drawn already: discard a tile (x)")},
+		{engine.ErrEmptyStock, i18n.Mark("the stock is empty")},
+		{engine.ErrStockLeft, i18n.Mark("the stock is not empty: draw (d)")},
+		{engine.ErrNoDiscard, i18n.Mark("there is no discard to take")},
+		{engine.ErrShow, i18n.Mark("gösterme only before your first draw, once a hand")},
+		{engine.ErrNotWinning, i18n.Mark("that is not a winning hand")},
+		{engine.ErrNotHeld, i18n.Mark("that tile is not on your rack")},
+		{engine.ErrPhase, i18n.Mark("not now")},
+		{engine.ErrBadTile, i18n.Mark("not a tile")},
+		{engine.ErrTooManyCopies, i18n.Mark("more than two copies of a tile")},
+		{table.ErrNotTranscript, i18n.Mark("not an okey transcript")},
+		{table.ErrSignature, i18n.Mark("a signature does not verify (damaged, forged, or from another match)")},
+		{table.ErrMalformed, i18n.Mark("a damaged message")},
+		{table.ErrFinished, i18n.Mark("the match is over")},
+		{table.ErrClosed, i18n.Mark("the connection is closed")},
+		{table.ErrSeedLost, i18n.Mark("the saved hand seed is lost or damaged: this seat cannot go on in this hand")},
+	} {
+		if errors.Is(err, e.err) {
+			return i18n.TKey(e.key)
+		}
+	}
+	return Plain(err)
+}
+
+// hintReason is a hint's reason: the expert's own sentence in English; in
+// another language one written from the choice (its move, tile, distance
+// and the live tiles that help).
+func hintReason(c bot.Choice) string {
+	if i18n.Current() == i18n.English {
+		return c.Reason
+	}
+	switch c.Kind {
+	case engine.ActDiscard:
+		if c.Dist == 0 {
+			return i18n.T("discard %s and keep a winning hand", c.Face)
+		}
+		r := i18n.T("discard %s: %d from a win", c.Face, c.Dist)
+		if c.Outs > 0 {
+			r = i18n.T("discard %s: %d from a win, %d live tiles help", c.Face, c.Dist, c.Outs)
+		}
+		if c.Danger > 0.3 { // the expert's own threshold for saying so
+			r += i18n.T("; the next player may want it")
+		}
+		return r
+	case engine.ActTake:
+		return i18n.T("take %s: %d from a win after it", c.Face, c.Dist)
+	case engine.ActDraw:
+		return i18n.T("draw from the stock: %d from a win, %d live tiles help", c.Dist, c.Outs)
+	case engine.ActWin:
+		if c.Face == engine.NoFace {
+			return i18n.T("you can win: declare your seven pairs")
+		}
+		return i18n.T("you can win: finish with the %s and declare", c.Face)
+	case engine.ActShow:
+		return i18n.T("show %s: it matches the face-up tile (gösterme)", c.Face)
+	case engine.ActExhaust:
+		return i18n.T("the stock is empty: end the hand")
+	}
+	return c.Reason
+}
+
+// RuleName is a protocol rule's name (protocol.md 5.5) for a person: in
+// English the name itself, in Turkish a few words saying what was broken.
+func RuleName(rule string) string {
+	if i18n.Current() == i18n.English {
+		return rule
+	}
+	names := map[string]string{
+		"out-of-turn":       i18n.Mark("out-of-turn (spoke out of turn)"),
+		"wrong-message":     i18n.Mark("wrong-message (a message of the wrong kind)"),
+		"replay":            i18n.Mark("replay (a message replayed from elsewhere)"),
+		"state-divergence":  i18n.Mark("state-divergence (a state the rules do not give)"),
+		"equivocation":      i18n.Mark("equivocation (two different messages for one step)"),
+		"malformed-body":    i18n.Mark("malformed-body (a message that does not decode)"),
+		"bad-proof":         i18n.Mark("bad-proof (a proof that does not hold)"),
+		"bad-key-share":     i18n.Mark("bad-key-share (a wrong key for a tile)"),
+		"bad-shuffle":       i18n.Mark("bad-shuffle (a shuffle that is not a permutation)"),
+		"bad-shuffle-proof": i18n.Mark("bad-shuffle-proof (a shuffle proof that does not hold)"),
+		"bad-dice":          i18n.Mark("bad-dice (a dice roll that does not match its commitment)"),
+		"copied-commitment": i18n.Mark("copied-commitment (another seat's commitment copied)"),
+		"false-win":         i18n.Mark("false-win (declared a win that is not one)"),
+		"false-junk":        i18n.Mark("false-junk (called a good tile junk)"),
+		"phantom-tile":      i18n.Mark("phantom-tile (played a tile it does not hold)"),
+		"rules":             i18n.Mark("rules (a move the rules forbid)"),
+		"audit":             i18n.Mark("audit (its revealed keys contradict its messages)"),
+	}
+	if k, ok := names[rule]; ok {
+		return i18n.TKey(k)
+	}
+	return rule
+}
+
+// KindNameOf is KindName for a kind written as the protocol names it
+// ("move"), as verify's JSON does.
+func KindNameOf(name string) string {
+	for k := table.KindHello; k <= table.KindJunk; k++ {
+		if k.String() == name {
+			return KindName(k)
+		}
+	}
+	return name
+}
+
+// KindName is a protocol message's kind for a person ("move", "hamle").
+func KindName(k table.Kind) string {
+	if i18n.Current() == i18n.English {
+		return k.String()
+	}
+	switch k {
+	case table.KindHello:
+		return i18n.T("hello")
+	case table.KindShuffle:
+		return i18n.T("shuffle")
+	case table.KindRekey:
+		return i18n.T("rekey")
+	case table.KindOpen:
+		return i18n.T("open a tile")
+	case table.KindDeal:
+		return i18n.T("deal")
+	case table.KindMove:
+		return i18n.T("a move")
+	case table.KindShare:
+		return i18n.T("share")
+	case table.KindAudit:
+		return i18n.T("audit")
+	case table.KindJunk:
+		return i18n.T("junk claim")
+	}
+	return k.String()
+}
+
+// ShortTime is when a match started, as the language writes a day and an
+// hour: "Jan 2 15:04", "2.01 15:04".
+func ShortTime(t time.Time) string {
+	if i18n.Current() == i18n.Turkish {
+		return t.Local().Format("2.01 15:04")
+	}
+	return t.Local().Format("Jan 2 15:04")
+}
