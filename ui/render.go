@@ -41,6 +41,10 @@ func (t *TableView) Draw(scr tcell.Screen) {
 		return
 	}
 	t.drawHeader(scr, x, y, w)
+	if t.is101() {
+		t.draw101(scr, x, y, w, h)
+		return
+	}
 	l := layoutFor(x, y, w, h)
 	rackY := l.rackY
 	t.drawTable(scr, l)
@@ -73,6 +77,9 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	title := " okey"
 	if s != nil {
 		title += " · " + s.Ruleset
+		if s.Match101 != nil {
+			title += t.title101()
+		}
 		if s.Match != nil {
 			hand := s.Match.HandNumber() + 1
 			if t.overlay == handOverlay && len(t.ends) > 0 {

@@ -65,6 +65,7 @@ type TableView struct {
 	msgBad    bool
 	hint      map[engine.Slot]bool
 	req       *moveReq
+	t101      table101 // Okey 101's part of the screen (table101.go)
 	ends      []*HandEnd
 	final     *MatchEnd
 	overlay   overlay
@@ -138,6 +139,10 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		return
 	}
 	t.snap = s
+	if s.Match101 != nil {
+		t.update101()
+		return
+	}
 	h := s.HandState()
 	if h == nil || h.Phase() < engine.PhasePlay {
 		return
@@ -318,12 +323,12 @@ func (t *TableView) Request(r *moveReq) {
 }
 
 // Cancel withdraws a pending request (the match stopped).
-func (t *TableView) Cancel() { t.req = nil }
+func (t *TableView) Cancel() { t.req, t.t101.req = nil, nil }
 
 // Finish shows the end of the match.
 func (t *TableView) Finish(m *MatchEnd) {
 	t.final = m
-	t.req = nil
+	t.req, t.t101.req = nil, nil
 	t.msg, t.msgBad = "", false
 	// The last hand's end shows first: closing it opens the match's.
 	if t.overlay != helpOverlay && t.overlay != handOverlay {
@@ -406,6 +411,9 @@ func (t *TableView) send(a engine.Action, done string) bool {
 }
 
 func (t *TableView) face(s engine.Slot) engine.Face {
+	if t.snap.Match101 != nil {
+		return t.snap.View.Face101(t.snap.Match101.Game(), s)
+	}
 	return t.snap.View.Face(t.snap.HandState(), s)
 }
 
@@ -737,6 +745,10 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		if ev.Rune() == 'q' || ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC {
 			t.quit()
 		}
+		return
+	}
+	if t.is101() {
+		t.key101(ev)
 		return
 	}
 	switch ev.Key() {
