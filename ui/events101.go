@@ -182,9 +182,9 @@ func penaltyText(k engine.PenaltyKind) string {
 	case engine.PenaltyJokerDiscard:
 		return i18n.T("okey discarded")
 	case engine.PenaltyAddable:
-		return i18n.T("discarded a tile that fits a meld on the table")
+		return i18n.T("discard that fit a meld")
 	case engine.PenaltyJokerInHand:
-		return i18n.T("okey left in hand")
+		return i18n.T("okey kept in hand")
 	}
 	return k.String()
 }

@@ -105,7 +105,7 @@ func (t *TableView) draw101(scr tcell.Screen, x, y, w, h int) {
 	if len(sides) == 1 {
 		mx, mw = x+1, w-2
 	}
-	t.drawMelds101(scr, mx, midTop, mw, turnY-midTop)
+	t.drawMelds101(scr, mx, midTop, mw, turnY-1-midTop)
 	t.drawTurn101(scr, x, turnY, w)
 	t.drawMe101(scr, x, me, w)
 	t.drawRack101(scr, rackX, rackY)
@@ -200,7 +200,7 @@ func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows int) {
 }
 
 // drawTurn101 is the turn line: the bank, the indicator and the okey, the
-// discard the player may take, whose turn.
+// discard the player may take; whose turn it is on the row above.
 func (t *TableView) drawTurn101(scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
@@ -239,7 +239,7 @@ func (t *TableView) drawTurn101(scr tcell.Screen, x, y, w int) {
 		turn = i18n.T("%s to play", t.snap.Name(seat))
 		st = felt
 	}
-	put(scr, cx+2, y, x+w-cx-3, turn, st)
+	put(scr, x+1, y-1, w-2, turn, st)
 }
 
 // drawMe101 is the player's own line: how it opened, its total, the
@@ -415,8 +415,17 @@ func (t *TableView) drawEnd101(scr tcell.Screen, x, y, w, h int) {
 		if s < len(e.Scores) {
 			total = e.Scores[s]
 		}
-		put(scr, ix, row, iw, fmt.Sprintf("%-12.12s %+5d  %s %5d  %s", name(s), pts, i18n.T("total"), total, causes), st)
-		row++
+		lead := fmt.Sprintf("%-12.12s %+5d  %s %5d  ", name(s), pts, i18n.T("total"), total)
+		for i, part := range wrap2(causes, iw-width(lead)) {
+			if i > 0 && row >= iy+ih-4 {
+				break
+			}
+			if i == 0 {
+				put(scr, ix, row, iw, lead, st)
+			}
+			put(scr, ix+width(lead), row, iw-width(lead), part, st)
+			row++
+		}
 		cx := put(scr, ix+2, row, 2, " ", st)
 		if len(r.Racks[s]) == 0 {
 			put(scr, cx, row, iw-4, i18n.T("(empty rack)"), st.Foreground(t.pal.Dim))

@@ -164,6 +164,8 @@ func reason101(err error) string {
 		return i18n.T("not a valid meld: %s", strings.TrimPrefix(err.Error(), "engine: not a valid meld: "))
 	case errors.Is(err, engine.ErrNotHeld):
 		return i18n.T("that tile is not on your rack")
+	case errors.Is(err, engine.ErrPhase) && strings.Contains(err.Error(), "dealer"):
+		return i18n.T("the dealer starts by discarding (x)")
 	}
 	return reason(err)
 }
@@ -259,6 +261,61 @@ func (t *TableView) selection101() ([]engine.Slot, []engine.Face) {
 	return slots, faces
 }
 
+// selBlocks splits the selection (in rack order) into the player's own
+// groups: selected tiles side by side on a row of the rack, a gap, an
+// unselected tile or the row's end separating them. It returns how many
+// selected tiles each block holds.
+func (t *TableView) selBlocks() []int {
+	var out []int
+	n := 0
+	for p := 0; p < RackSize; p++ {
+		sl := t.rack.At(p)
+		if p%RackCols == 0 || sl == engine.NoSlot || !t.t101.sel[sl] {
+			if n > 0 {
+				out, n = append(out, n), 0
+			}
+		}
+		if sl != engine.NoSlot && t.t101.sel[sl] {
+			n++
+		}
+	}
+	if n > 0 {
+		out = append(out, n)
+	}
+	return out
+}
+
+// blockPlan is the plan where every block of the selection is one meld of
+// the same sort (sets and runs, or doubles); ok is false otherwise.
+func blockPlan(g *engine.Game101, opened engine.Opened, faces []engine.Face, blocks []int) (layPlan, bool) {
+	if len(blocks) < 2 {
+		return layPlan{}, false
+	}
+	jd := !g.Rules().Game101.NoJokerDoubles
+	var p layPlan
+	at := 0
+	for i, n := range blocks {
+		o, err := engine.BestOpening101(g.Okey(), faces[at:at+n], jd)
+		at += n
+		if err != nil {
+			return layPlan{}, false
+		}
+		switch {
+		case len(o.Groups) == 1 && len(o.Groups[0].Tiles) == n && (i == 0 || !p.pairs) && opened != engine.OpenedDoubles:
+			p.groups = append(p.groups, o.Groups[0])
+			p.value += o.Value
+		case n == 2 && len(o.Pairs) == 1 && (i == 0 || p.pairs) && opened != engine.OpenedSets:
+			p.groups = append(p.groups, o.Pairs[0])
+			p.pairs = true
+			p.doubles++
+		default:
+			return layPlan{}, false
+		}
+	}
+	p.whole = true
+	return p, true
+}
+
 func (t *TableView) toggle101(p int) {
 	sl := t.rack.At(p)
 	if sl == engine.NoSlot {
@@ -295,9 +352,13 @@ type layPlan struct {
 }
 
 // plan101 arranges faces into melds the way the player's state allows:
-// sets and runs (the most points), or doubles for a doubles opener (or an
+// the player's own blocks on the rack when each is a meld; otherwise sets
+// and runs (the most points), or doubles for a doubles opener (or an
 // unopened player whose selection makes doubles only).
-func plan101(g *engine.Game101, opened engine.Opened, faces []engine.Face) (layPlan, error) {
+func plan101(g *engine.Game101, opened engine.Opened, faces []engine.Face, blocks []int) (layPlan, error) {
+	if p, ok := blockPlan(g, opened, faces, blocks); ok {
+		return p, nil
+	}
 	o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
 	if err != nil {
 		return layPlan{}, err
@@ -369,7 +430,7 @@ func (t *TableView) selText101() string {
 			return i18n.T("%s: add it to meld %s (press the handle or click the meld)", faces[0].String(), strings.Join(hs, ", "))
 		}
 	}
-	p, err := plan101(g, opened, faces)
+	p, err := plan101(g, opened, faces, t.selBlocks())
 	if err != nil {
 		return reason101(err)
 	}
@@ -415,7 +476,7 @@ func (t *TableView) lay101() {
 		t.refuse(i18n.T("a selected tile is not open to you yet"))
 		return
 	}
-	p, err := plan101(g, g.Opened(t.snap.Seat), faces)
+	p, err := plan101(g, g.Opened(t.snap.Seat), faces, t.selBlocks())
 	if err != nil {
 		t.refuse(reason101(err))
 		return
@@ -542,6 +603,10 @@ func (t *TableView) addTo101(i int) {
 func (t *TableView) add101() {
 	g := t.my101()
 	if g == nil {
+		return
+	}
+	if g.Opened(t.snap.Seat) == engine.NotOpened {
+		t.refuse(reason101(engine.ErrNotOpened))
 		return
 	}
 	_, faces := t.selection101()
