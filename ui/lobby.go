@@ -274,7 +274,7 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			}
 			opts += fmt.Sprintf("timer=%d", secs)
 		}
-		rs := engine.Presets[f.preset]
+		rs := lobbyPresets[f.preset]
 		if opts != "" {
 			rs += ":" + opts
 		}
@@ -300,7 +300,7 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 		}
 		switch f.field {
 		case 0:
-			f.preset = (f.preset + d + len(engine.Presets)) % len(engine.Presets)
+			f.preset = (f.preset + d + len(lobbyPresets)) % len(lobbyPresets)
 		case 2:
 			f.players = min(max(f.players+d, 2), 4)
 		case 3:
@@ -409,7 +409,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 11, "open a table")
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
-			"rules    < " + engine.Presets[f.preset] + " >",
+			"rules    < " + lobbyPresets[f.preset] + " >",
 			"options  " + f.options + "_",
 			fmt.Sprintf("players  < %d >", f.players),
 			fmt.Sprintf("bots     < %d >  (fill seats with bots on this computer)", f.bots),
