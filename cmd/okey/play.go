@@ -420,6 +420,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
 			end.Ranking = m.Match().Ranking()
 		}
+		if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
+			end.Ranking = m.Match101().Ranking()
+		}
 		mu.Lock()
 		played = o
 		mu.Unlock()
