@@ -742,8 +742,7 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 		add(t.turnText(), felt.Foreground(p.Accent).Bold(true))
 		if left, ok := t.TimeLeft(); ok {
 			secs := int((left + time.Second - 1) / time.Second)
-			seat, _ := t.snap.HandState().Turn()
-			if seat == t.snap.Seat {
+			if seat := t.turnSeat(); seat == t.snap.Seat {
 				st := felt.Foreground(p.Accent).Bold(true)
 				if secs <= 10 {
 					st = felt.Foreground(p.Bad).Bold(true)
@@ -751,7 +750,7 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 				add(fmt.Sprintf("your time: %ds", secs), st)
 				add("the table goes on: when your time runs out, the program moves for you (it draws, then discards the tile the hint recommends)", felt)
 			} else {
-				add(fmt.Sprintf("%s has %ds left", t.snap.Name(seat), secs), felt)
+				add(fmt.Sprintf("%s has %ds left", t.snap.Name(t.turnSeat()), secs), felt)
 				add("the table goes on: when your turn's time runs out, the program moves for you", felt)
 			}
 		} else if t.myMove() {

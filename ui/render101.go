@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -239,6 +240,9 @@ func (t *TableView) drawTurn101(scr tcell.Screen, x, y, w int) {
 		turn = i18n.T("%s to play", t.snap.Name(seat))
 		st = felt
 	}
+	if left, ok := t.TimeLeft(); ok {
+		turn += " · " + i18n.T("%ds left", int((left+time.Second-1)/time.Second))
+	}
 	put(scr, x+1, y-1, w-2, turn, st)
 }
 
@@ -350,20 +354,19 @@ func (t *TableView) drawHelp101(scr tcell.Screen, x, y, w, h int) {
 		lines = append(lines, kv{b.name, b.help})
 	}
 	lines = append(lines,
-		kv{"1-9 A-Z", i18n.T("add the selection to the meld with that handle (or swap the okey it holds)")},
-		kv{i18n.T("mouse"), i18n.T("click a tile: select; double click: discard; click a meld: add to it;")},
+		kv{"1-9 A-Z", i18n.T("add the selection to that meld (or take its okey for your tile)")},
+		kv{i18n.T("mouse"), i18n.T("click: select a tile, add to a meld; double click: discard;")},
 		kv{"", i18n.T("click the bank: draw; the previous discard: take")},
-		kv{i18n.T("scoring"), i18n.T("finish -101; others their tiles' sum, 202 if not opened; lowest total wins")})
-	for i, l := range lines {
-		if i >= ih {
-			break
-		}
-		put(scr, ix, iy+i, 12, l.k, key)
-		for j, part := range wrap2(l.v, iw-13) {
-			if j > 0 {
-				break
+		kv{i18n.T("scoring"), i18n.T("finish -101; others their sum, 202 unopened; lowest total wins")})
+	row := iy
+	for _, l := range lines {
+		put(scr, ix, row, 12, l.k, key)
+		for _, part := range wrap2(l.v, iw-13) {
+			if row >= iy+ih {
+				return
 			}
-			put(scr, ix+13, iy+i, iw-13, part, st)
+			put(scr, ix+13, row, iw-13, part, st)
+			row++
 		}
 	}
 }

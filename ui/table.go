@@ -190,6 +190,9 @@ func (t *TableView) isFresh(sl engine.Slot) bool {
 
 // turnSeconds returns the table's turn timer (0: none).
 func (t *TableView) turnSeconds() int {
+	if t.is101() {
+		return t.snap.Match101.Rules().TurnSeconds
+	}
 	if t.snap == nil || t.snap.Match == nil {
 		return 0
 	}
@@ -221,10 +224,9 @@ func (t *TableView) TimeLeft() (time.Duration, bool) {
 		return 0, false
 	}
 	limit := time.Duration(secs) * time.Second
-	h := t.snap.HandState()
-	if seat, _ := h.Turn(); seat == t.snap.Seat {
+	if t.turnSeat() == t.snap.Seat {
 		used := t.used
-		if t.req != nil {
+		if t.req != nil || t.t101.req != nil {
 			used += t.now().Sub(t.reqAt)
 		}
 		return max(limit-used, 0), true
@@ -237,6 +239,10 @@ func (t *TableView) TimeLeft() (time.Duration, bool) {
 // recommends (declares the win the hint sees), or the tile it drew. The
 // Game calls it every second, and when a move is asked for.
 func (t *TableView) Tick() {
+	if t.is101() {
+		t.tick101()
+		return
+	}
 	if !t.myMove() {
 		return
 	}

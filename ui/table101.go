@@ -71,6 +71,63 @@ func (t *TableView) request101(r *moveReq101) {
 	t.t101.req = r
 	t.hint = nil
 	t.reqAt = t.now()
+	t.Tick()
+}
+
+// turnSeat is the seat whose turn it is (-1 outside play).
+func (t *TableView) turnSeat() int {
+	if t.is101() {
+		seat, _, _ := t.game101().Turn()
+		return seat
+	}
+	if h := t.snap.HandState(); h != nil {
+		seat, _ := h.Turn()
+		return seat
+	}
+	return -1
+}
+
+// timeTurn101 starts the turn timer when a new 101 turn begins.
+func (t *TableView) timeTurn101() {
+	g := t.game101()
+	seat, _, _ := g.Turn()
+	if seat < 0 {
+		t.turnKey = ""
+		return
+	}
+	key := fmt.Sprintf("%d/%d/%d", t.snap.Match101.HandNumber(), g.Turns(), seat)
+	if key != t.turnKey {
+		t.turnKey, t.turnStart, t.used = key, t.now(), 0
+		if t.t101.req != nil {
+			t.reqAt = t.now()
+		}
+	}
+}
+
+// tick101 moves for the player when the time of its turn ran out: the
+// move B101 would make (draw, use or give back a taken discard, lay, add,
+// discard), one a tick, so that the turn always ends.
+func (t *TableView) tick101() {
+	if !t.myMove101() {
+		return
+	}
+	if left, ok := t.TimeLeft(); !ok || left > 0 {
+		return
+	}
+	if t.overlay == quitOverlay || t.overlay == helpOverlay {
+		t.overlay = noOverlay
+	}
+	t.rack.Lifted = -1
+	v := t.snap.View
+	a, err := bot.NewB101().Move101(t.game101(), &v)
+	if err != nil {
+		if _, drawn, _ := t.game101().Turn(); !drawn {
+			t.bank101()
+		}
+		return
+	}
+	t.log = append(t.log, Line{txt(i18n.T("time is up: the program plays %v for you", a.Kind))})
+	t.send101(a, i18n.T("time is up: the program played %v for you", a.Kind))
 }
 
 // is101 reports whether the table plays Okey 101.
@@ -125,6 +182,7 @@ func (t *TableView) update101() {
 		}
 	}
 	t.rack.Sync(slots, faces)
+	t.timeTurn101()
 	for sl := range t.t101.sel {
 		if !slices.Contains(slots, sl) {
 			delete(t.t101.sel, sl)
@@ -203,6 +261,7 @@ func (t *TableView) send101(a engine.Action101, done string) bool {
 	t.t101.req.reply <- a
 	t.t101.req = nil
 	t.t101.sent++
+	t.used += t.now().Sub(t.reqAt)
 	t.hint = nil
 	t.say(done)
 	return true
@@ -818,7 +877,7 @@ func bindings101() []binding {
 	return []binding{
 		{keys: []tcell.Key{tcell.KeyLeft, tcell.KeyRight, tcell.KeyUp, tcell.KeyDown}, name: i18n.T("arrows"), label: i18n.T("move"),
 			help: i18n.T("move the cursor on the rack")},
-		{runes: []rune{' '}, name: i18n.T("space"), label: i18n.T("select"), help: i18n.T("select the tile under the cursor, or drop it from the selection (a click does too)"),
+		{runes: []rune{' '}, name: i18n.T("space"), label: i18n.T("select"), help: i18n.T("select or unselect the tile under the cursor (a click does too)"),
 			do: func(t *TableView) { t.toggle101(t.rack.Cursor) }, now: func(t *TableView) bool { return true }},
 		{keys: []tcell.Key{tcell.KeyEscape}, runes: []rune{'c'}, name: "c", label: i18n.T("clear"), help: i18n.T("clear the selection"),
 			do: (*TableView).clearSel101, now: func(t *TableView) bool { return len(t.t101.sel) > 0 }},
@@ -828,13 +887,13 @@ func bindings101() []binding {
 			do: (*TableView).take101, now: func(t *TableView) bool { return my(t) && !drawn(t) && prevDiscard101(t.game101()) != engine.NoFace }},
 		{runes: []rune{'b'}, name: "b", label: i18n.T("give back"), help: i18n.T("give the taken discard back, then draw from the bank"),
 			do: (*TableView).giveBack101, now: taken},
-		{runes: []rune{'l'}, name: "l", label: i18n.T("lay"), help: i18n.T("lay the selected tiles as melds: the opening (101 points or five doubles, several melds at once), or more melds once open"),
+		{runes: []rune{'l'}, name: "l", label: i18n.T("lay"), help: i18n.T("lay the selection as melds (the opening: 101 or five doubles)"),
 			do: (*TableView).lay101, now: func(t *TableView) bool { return my(t) && drawn(t) && len(t.t101.sel) > 0 }},
-		{runes: []rune{'a'}, name: "a", label: i18n.T("add"), help: i18n.T("add the selected tile to a meld on the table; 1-9 and A-Z (a meld's handle) or a click on the meld add to that meld, or swap its okey"),
+		{runes: []rune{'a'}, name: "a", label: i18n.T("add"), help: i18n.T("add the selection to the one meld it fits (else press a handle)"),
 			do: (*TableView).add101, now: func(t *TableView) bool {
 				return my(t) && drawn(t) && t.game101().Opened(t.snap.Seat) != engine.NotOpened
 			}},
-		{runes: []rune{'x'}, keys: []tcell.Key{tcell.KeyDelete}, name: "x", label: i18n.T("discard"), help: i18n.T("discard the tile under the cursor (or the one selected tile); a double click discards"),
+		{runes: []rune{'x'}, keys: []tcell.Key{tcell.KeyDelete}, name: "x", label: i18n.T("discard"), help: i18n.T("discard the tile under the cursor, or the one selected"),
 			do: (*TableView).discard101, now: func(t *TableView) bool { return my(t) && drawn(t) }},
 		{runes: []rune{'m'}, keys: []tcell.Key{tcell.KeyEnter}, name: "m", label: i18n.T("move tile"), help: i18n.T("pick up the tile under the cursor; again: put it down there"),
 			do: (*TableView).lift, now: func(t *TableView) bool { return t.rack.Lifted >= 0 }},
@@ -844,7 +903,7 @@ func bindings101() []binding {
 			do: func(t *TableView) { t.sort101(true) }},
 		{runes: []rune{'u'}, keys: []tcell.Key{tcell.KeyCtrlZ}, name: "u", label: i18n.T("undo"), help: i18n.T("undo the last rack move or sort"),
 			do: (*TableView).undo101},
-		{runes: []rune{'h'}, name: "h", label: i18n.T("hint"), help: i18n.T("hint: the best opening (selected), the tiles you can add and where, the discard"),
+		{runes: []rune{'h'}, name: "h", label: i18n.T("hint"), help: i18n.T("hint: best opening (selected), what to add where, the discard"),
 			do: (*TableView).Hint101, now: my},
 		{runes: []rune{'?'}, name: "?", label: i18n.T("help"), help: i18n.T("this help"),
 			do: func(t *TableView) { t.overlay = helpOverlay }, now: func(t *TableView) bool { return true }},

@@ -21,9 +21,9 @@ const (
 
 // fixture101 builds a 2-player 101 round where bot1 (seat 1) deals and
 // has discarded Y6; the player (seat 0) holds rack101 and is to draw.
-func fixture101(t *testing.T) *Snapshot {
+func fixture101(t *testing.T, options ...string) *Snapshot {
 	t.Helper()
-	r := engine.MustRuleset(engine.Preset101, "rounds=3")
+	r := engine.MustRuleset(engine.Preset101, strings.Join(append([]string{"rounds=3"}, options...), ","))
 	m, err := engine.NewMatch101(r, 2, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -391,5 +391,50 @@ func TestTable101RoundEndPanel(t *testing.T) {
 	hs.key(tcell.KeyEnter, 0)
 	if hs.view.overlay != noOverlay {
 		t.Errorf("enter did not close the panel")
+	}
+}
+
+// TestTable101TurnTimer: with a turn timer the turn line counts down, and
+// when the player's time runs out the program moves for it (B101's move).
+func TestTable101TurnTimer(t *testing.T) {
+	s := fixture101(t, "timer=5")
+	hs := newHarness(t, s, Palette256)
+	now := time.Unix(1000, 0)
+	hs.view.now = func() time.Time { return now }
+	hs.view.Update(s, nil, nil)
+	reply := hs.request101()
+	if !strings.Contains(hs.screen(), "5s left") {
+		t.Errorf("the turn line has no time left:\n%s", hs.screen())
+	}
+	now = now.Add(3 * time.Second)
+	hs.view.Tick()
+	noReply(t, reply)
+	now = now.Add(3 * time.Second)
+	hs.view.Tick()
+	select {
+	case a := <-reply:
+		if a.Kind != engine.Act101Draw && a.Kind != engine.Act101Take {
+			t.Fatalf("the program's move when the time ran out: %+v", a)
+		}
+	default:
+		t.Fatalf("no move when the time ran out: %q", hs.view.Message())
+	}
+	if !strings.Contains(hs.view.Message(), "time is up") {
+		t.Errorf("message %q", hs.view.Message())
+	}
+}
+
+// TestTable101Help: ? shows the 101 keys; any key closes it.
+func TestTable101Help(t *testing.T) {
+	hs := newHarness(t, fixture101(t), Palette256)
+	hs.keys("?")
+	for _, want := range []string{"keys (Okey 101)", "give the taken discard back", "1-9 A-Z", "lowest total wins"} {
+		if !strings.Contains(hs.screen(), want) {
+			t.Errorf("the help lacks %q:\n%s", want, hs.screen())
+		}
+	}
+	hs.keys("x")
+	if hs.view.overlay != noOverlay {
+		t.Error("a key did not close the help")
 	}
 }
