@@ -498,7 +498,10 @@ func causes101(res engine.Result101, opened []engine.Opened, s int) string {
 	default:
 		out = append(out, i18n.T("tiles %d", hp))
 	}
-	if s < len(opened) && opened[s] == engine.OpenedDoubles && res.End == engine.EndFinish {
+	if res.End == engine.EndFinish && res.Finisher >= 0 && res.Finisher < len(opened) && opened[res.Finisher] == engine.OpenedDoubles {
+		out = append(out, i18n.T("finisher's doubles x2"))
+	}
+	if s != res.Finisher && s < len(opened) && opened[s] == engine.OpenedDoubles {
 		out = append(out, i18n.T("doubles x2"))
 	}
 	if res.OneTurn && res.End == engine.EndFinish {

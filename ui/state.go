@@ -250,6 +250,8 @@ func Progress(s *Snapshot) string {
 		drawer := -1
 		if h := s.HandState(); h != nil {
 			drawer, _ = h.Turn()
+		} else if s.Match101 != nil {
+			drawer, _, _ = s.Match101.Game().Turn()
 		}
 		return fmt.Sprintf("%s opens the drawn tile for %s", who, s.Name(drawer))
 	case table.KindAudit:
