@@ -438,3 +438,32 @@ func TestTable101Help(t *testing.T) {
 		t.Error("a key did not close the help")
 	}
 }
+
+// TestTable101Mouse: a click on the bank draws, a click on a tile selects
+// it, a double click discards it.
+func TestTable101Mouse(t *testing.T) {
+	s := fixture101(t)
+	hs := newHarness(t, s, Palette256)
+	reply := hs.request101()
+	turnRow := 24 - 2 - rackH - 2
+	hs.view.Click(2, turnRow, false)
+	a := <-reply
+	if a.Kind != engine.Act101Draw {
+		t.Fatalf("a click on the bank sent %+v", a)
+	}
+	hs.apply(s, a)
+	reply = hs.request101()
+	x, y := rackCell(0)
+	hs.view.Click(x, y, false)
+	hs.draw()
+	if len(hs.view.t101.sel) != 1 {
+		t.Fatalf("a click selected %d tiles", len(hs.view.t101.sel))
+	}
+	noReply(t, reply)
+	want := hs.view.rack.At(0)
+	hs.view.Click(x, y, true)
+	a = <-reply
+	if a.Kind != engine.Act101Discard || a.Faces[0].Slot != want {
+		t.Fatalf("a double click sent %+v, want the discard of slot %d", a, want)
+	}
+}
