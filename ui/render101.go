@@ -106,7 +106,13 @@ func (t *TableView) draw101(scr tcell.Screen, x, y, w, h int) {
 	if len(sides) == 1 {
 		mx, mw = x+1, w-2
 	}
-	t.drawMelds101(scr, mx, midTop, mw, turnY-1-midTop)
+	// Beside the side seats (name, three lines, their discard) the melds
+	// keep to the middle; under them they take the whole width.
+	narrow := 0
+	if len(sides) > 1 {
+		narrow = top + 6 - midTop
+	}
+	t.drawMelds101(scr, mx, midTop, mw, turnY-1-midTop, narrow, x+1, w-2)
 	t.drawTurn101(scr, x, turnY, w)
 	t.drawMe101(scr, x, me, w)
 	t.drawRack101(scr, rackX, rackY)
@@ -135,20 +141,32 @@ func (t *TableView) meldLabel(i int, m engine.Meld) string {
 	return fmt.Sprintf("%c %-6s", handleOf(i), nm)
 }
 
-// drawMelds101 draws the melds on the table in rows of w cells, as many to
-// a row as fit, then the last log lines in the rows left.
-func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows int) {
+// drawMelds101 draws the melds on the table from row y on, as many to a
+// row as fit, then the last log lines in the rows left. The first narrow
+// rows (beside the side seats) are w cells wide from x; the rows after
+// them the full width from wx.
+func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows, narrow, wx, ww int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	g := t.game101()
 	melds := g.Melds()
 	t.t101.handles = t.t101.handles[:0]
-	row, cx := 0, x
+	geom := func(row int) (int, int) {
+		if row < narrow {
+			return x, w
+		}
+		return wx, ww
+	}
+	row := 0
+	bx, bw := geom(row)
+	cx := bx
 	shown := 0
 	for i, m := range melds {
 		need := 9 + 4*len(m.Tiles)
-		if cx > x && cx+need > x+w {
-			row, cx = row+1, x
+		if cx > bx && cx+need > bx+bw {
+			row++
+			bx, bw = geom(row)
+			cx = bx
 		}
 		if row >= rows {
 			break
@@ -157,7 +175,7 @@ func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows int) {
 		start := cx
 		cx = put(scr, cx, y+row, 9, t.meldLabel(i, m), st)
 		for _, sl := range m.Tiles {
-			if cx+3 > x+w {
+			if cx+3 > bx+bw {
 				break
 			}
 			cx = drawSmall(scr, p, cx, y+row, g.PublicFace(sl), g.Okey()) + 1
@@ -171,9 +189,10 @@ func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows int) {
 	if len(melds) == 0 {
 		put(scr, x, y, w, i18n.T("no melds on the table yet"), felt.Foreground(p.Dim))
 	} else if shown < len(melds) {
-		put(scr, x+w-12, y+rows-1, 12, i18n.T("+%d more", len(melds)-shown), felt.Foreground(p.Dim))
+		lx, lw := geom(rows - 1)
+		put(scr, lx+lw-12, y+rows-1, 12, i18n.T("+%d more", len(melds)-shown), felt.Foreground(p.Dim))
 	}
-	if cx > x {
+	if cx > bx {
 		row++
 	}
 	// The log in the rows left.
@@ -186,16 +205,17 @@ func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows int) {
 		lines = lines[len(lines)-left:]
 	}
 	for i, l := range lines {
-		cx := x
+		lx, lw := geom(row + 1 + i)
+		cx := lx
 		for _, sp := range l {
 			if sp.Face != engine.NoFace {
-				if cx+3 > x+w {
+				if cx+3 > lx+lw {
 					break
 				}
 				cx = drawSmall(scr, p, cx, y+row+1+i, sp.Face, g.Okey())
 				continue
 			}
-			cx = put(scr, cx, y+row+1+i, x+w-cx, sp.Text, felt.Foreground(p.Dim))
+			cx = put(scr, cx, y+row+1+i, lx+lw-cx, sp.Text, felt.Foreground(p.Dim))
 		}
 	}
 }
