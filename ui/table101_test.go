@@ -467,3 +467,68 @@ func TestTable101Mouse(t *testing.T) {
 		t.Fatalf("a double click sent %+v, want the discard of slot %d", a, want)
 	}
 }
+
+// TestTable101SwapOkey: a tile that an okey on the table stands for takes
+// the okey off the table (pressing the meld's handle): the move sent is a
+// swap, and the log says so.
+func TestTable101SwapOkey(t *testing.T) {
+	s := fixture101(t)
+	hs := newHarness(t, s, Palette256)
+	// The player opens and discards Y1.
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	reply := hs.request101()
+	hs.selectFaces(opening101)
+	hs.keys("l")
+	hs.apply(s, <-reply)
+	y1 := slotOf(t, s, "Y1")
+	hs.apply(s, engine.Action101{Kind: engine.Act101Discard, Seat: 0, Faces: []engine.SlotFace{{Slot: y1, Face: engine.MustParseFaces("Y1")[0]}}})
+	// bot1 draws and opens: Y6 okey(Y7) Y8, R10-R13, K10-K13.
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 1})
+	rack := s.Match101.Game().Rack(1)
+	lay := engine.Action101{Kind: engine.Act101Lay, Seat: 1}
+	k := 0
+	for _, m := range []struct{ tiles, as string }{
+		{"Y6 B2 Y8", "Y6 Y7 Y8"}, {"R10 R11 R12 R13", "R10 R11 R12 R13"}, {"K10 K11 K12 K13", "K10 K11 K12 K13"},
+	} {
+		var mp engine.MeldPlay
+		for i, f := range engine.MustParseFaces(m.tiles) {
+			mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: rack[k], Face: f})
+			mp.As = append(mp.As, engine.MustParseFaces(m.as)[i])
+			k++
+		}
+		lay.Melds = append(lay.Melds, mp)
+	}
+	hs.apply(s, lay)
+	hs.apply(s, engine.Action101{Kind: engine.Act101Discard, Seat: 1, Faces: []engine.SlotFace{{Slot: rack[k], Face: engine.MustParseFaces("R3")[0]}}})
+	// The player draws Y7 (the fixture's draw) and swaps it for the okey
+	// of meld 4.
+	reply = hs.request101()
+	hs.keys("d")
+	hs.apply(s, <-reply)
+	reply = hs.request101()
+	hs.selectFaces("Y7")
+	if msg := hs.view.Message(); !strings.Contains(msg, "Y7: add it to meld 4⇄") {
+		t.Errorf("the selection's targets: %q", msg)
+	}
+	hs.keys("4")
+	a := <-reply
+	if a.Kind != engine.Act101Swap || a.Meld != 3 || a.Pos != 1 {
+		t.Fatalf("4 sent %+v, want the swap of meld 4's okey", a)
+	}
+	hs.apply(s, a)
+	if scr := hs.screen(); !strings.Contains(scr, "you take the okey of meld 4") || !strings.Contains(scr, "Y6  Y7  Y8") {
+		t.Errorf("after the swap:\n%s", scr)
+	}
+	if _, faces := s.View.Rack101(s.Match101.Game()); !containsFace(faces, engine.MustParseFaces("B2")[0]) {
+		t.Errorf("the okey is not on the player's rack: %v", faces)
+	}
+}
+
+func containsFace(fs []engine.Face, f engine.Face) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
