@@ -802,7 +802,11 @@ func (t *TableView) Hint101() {
 			}
 		}
 		if (o.Value >= 101 || o.Doubles >= 5) && turn == seat && drawn {
-			parts = append(parts, i18n.T("selected: l lays it"))
+			// Say l only when the engine takes the lay now (the dealer's
+			// first move is a discard).
+			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.snap.Match101.Clone().Apply(a) == nil {
+				parts = append(parts, i18n.T("selected: l lays it"))
+			}
 		}
 	} else {
 		var adds []string
@@ -844,6 +848,13 @@ func (t *TableView) Hint101() {
 				}
 			}
 		}
+		if err == nil && a.Kind != engine.Act101Discard {
+			// The discard that follows the lays and adds B101 makes first.
+			if d, ok := finalDiscard101(t.snap.Match101, v); ok {
+				a = d
+				parts = append(parts, i18n.T("then"))
+			}
+		}
 		if err == nil && a.Kind == engine.Act101Discard && len(a.Faces) == 1 {
 			parts = append(parts, i18n.T("discard the %s (x)", a.Faces[0].Face.String()))
 			if t.hint == nil {
@@ -856,6 +867,26 @@ func (t *TableView) Hint101() {
 		}
 	}
 	t.say(strings.Join(parts, " · "))
+}
+
+// finalDiscard101 plays B101's moves of this turn on a copy of the match
+// (from the player's view) up to its discard, and returns that discard.
+func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, bool) {
+	c := m.Clone()
+	b := bot.NewB101()
+	for i := 0; i < 40; i++ {
+		a, err := b.Move101(c.Game(), &v)
+		if err != nil || a.Kind == engine.Act101GiveBack || a.Kind == engine.Act101Draw || a.Kind == engine.Act101Take {
+			return engine.Action101{}, false
+		}
+		if a.Kind == engine.Act101Discard {
+			return a, true
+		}
+		if c.Apply(a) != nil {
+			return engine.Action101{}, false
+		}
+	}
+	return engine.Action101{}, false
 }
 
 // --- keys --------------------------------------------------------------

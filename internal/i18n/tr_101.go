@@ -147,4 +147,5 @@ var _ = turkish(map[string]string{
 	"time is up: the program plays %v for you":  "süre doldu: program senin yerine %v oynuyor",
 	"time is up: the program played %v for you": "süre doldu: program senin yerine %v oynadı",
 	"finisher's doubles x2":                     "bitenin çifti x2",
+	"then":                                      "sonra",
 })
