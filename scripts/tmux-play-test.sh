@@ -3,12 +3,19 @@
 # `okey play --bots 3` inside tmux (80x24) and plays one whole hand through
 # the keys (d to draw; h for the hint, then x to discard or w to win) until
 # the end-of-hand screen shows; then leaving, verify, replay, resume, a
-# german hand, and part of a hand in Turkish (--lang tr). Exit 0 on success or a clear SKIP when tmux
-# is not available; 1 on failure, with the last screen.
+# german hand, part of a hand in Turkish (--lang tr) and an Okey 101 round.
+# Exit 0 on success or a clear SKIP when tmux is not available; 1 on
+# failure, with the last screen.
 #
 # Usage: scripts/tmux-play-test.sh [path/to/okey]   (default: builds bin/okey)
 set -eu
 cd "$(dirname "$0")/.."
+# English and UTF-8 whatever the caller's locale: the checks read English
+# words, except in the Turkish part, which asks for Turkish itself.
+LC_ALL=C.UTF-8
+LC_MESSAGES=
+LANG=
+export LC_ALL LC_MESSAGES LANG
 
 if ! command -v tmux >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -248,3 +255,61 @@ case "$out" in
 esac
 LC_ALL= LC_MESSAGES= LANG=tr_TR.UTF-8 $okey help rules german | grep -q "düşük olan iyidir" || fail "LANG=tr_TR.UTF-8 okey help rules german"
 echo "tmux-play-test: ok: a Turkish table ($moves moves), its help, leaving, and the verdict in Turkish"
+
+# An Okey 101 round: d draws; c h clears the selection and asks the hint
+# (it selects the best opening and puts the cursor on the discard); l lays
+# the opening when the hint says it opens; x discards; b gives a taken
+# discard back. Until the round's panel shows every seat's points.
+data4=$(mktemp -d)
+trap 'cleanup; rm -rf "$data2" "$data3" "$data4"' EXIT INT TERM
+tm kill-session -t "$sess"
+tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
+	"TERM=xterm-256color $okey play --bots 3 --preset 101:rounds=3 --name e2e --data $data4 --pace 0; echo okey-exited-\$?; sleep 600"
+wait_for 30 "indicator"
+start=$(date +%s)
+moves=0
+while :; do
+	wait_for 120 "your turn: |round 1 is over|okey-exited"
+	s=$(screen)
+	case "$s" in
+	*"round 1 is over"*) break ;;
+	*okey-exited*) fail "okey exited" ;;
+	*"your turn: draw"*)
+		tm send-keys -t "$sess" d
+		wait_gone 60 "your turn: draw"
+		;;
+	*"your turn: use the"*)
+		tm send-keys -t "$sess" b
+		wait_gone 60 "your turn: use the"
+		;;
+	*"your turn: lay"*)
+		tm send-keys -t "$sess" c h
+		wait_for 10 "you can open|best opening|you can add|nothing of yours"
+		if screen | grep -q "l lays"; then
+			tm send-keys -t "$sess" l
+			wait_for 30 "you open|you lay|round 1 is over"
+		else
+			tm send-keys -t "$sess" x
+			i=0
+			while [ $i -lt 30 ] && screen | grep -q "put the cursor on the tile"; do
+				tm send-keys -t "$sess" Right x
+				sleep 0.1
+				i=$((i + 1))
+			done
+			wait_for 30 "you discard|you finish|round 1 is over"
+			wait_gone 60 "your turn: lay"
+		fi
+		;;
+	esac
+	moves=$((moves + 1))
+done
+s=$(screen)
+echo "$s" | grep -q "total" || fail "the 101 round's panel has no totals"
+echo "$s" | grep -q "rounds left" || fail "the 101 round's panel does not say the rounds left"
+echo "tmux-play-test: ok: an Okey 101 round played through the keys ($moves moves, $(($(date +%s) - start)) s)"
+echo "$s" | sed -n '2,16p'
+tm send-keys -t "$sess" Enter
+tm send-keys -t "$sess" q
+wait_for 5 "leave the table\?"
+tm send-keys -t "$sess" y
+wait_for 15 "okey-exited-0"

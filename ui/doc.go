@@ -14,4 +14,10 @@
 // you on your right, the other across. The player's own rack arrangement is
 // local: it is kept in the match's directory (RackFile), never in the
 // transcript, so that a resumed match shows the tiles where they were.
+//
+// Okey 101 (table101.go, render101.go, events101.go, replay101.go) uses the
+// same screen: the melds on the table in the middle, each with a handle
+// (1-9, A-Z) and its owner; tiles are selected on the rack and laid as
+// melds, added to a meld by its handle or a click, or discarded; the
+// selection's value toward an opening shows as it is made.
 package ui

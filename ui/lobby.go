@@ -276,7 +276,7 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			}
 			opts += fmt.Sprintf("timer=%d", secs)
 		}
-		rs := engine.Presets[f.preset]
+		rs := lobbyPresets[f.preset]
 		if opts != "" {
 			rs += ":" + opts
 		}
@@ -302,7 +302,7 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 		}
 		switch f.field {
 		case 0:
-			f.preset = (f.preset + d + len(engine.Presets)) % len(engine.Presets)
+			f.preset = (f.preset + d + len(lobbyPresets)) % len(lobbyPresets)
 		case 2:
 			f.players = min(max(f.players+d, 2), 4)
 		case 3:
@@ -411,7 +411,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 11, i18n.T("open a table"))
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
-			i18n.T("rules    < %s >", engine.Presets[f.preset]),
+			i18n.T("rules    < %s >", lobbyPresets[f.preset]),
 			i18n.T("options  %s_", f.options),
 			i18n.T("players  < %d >", f.players),
 			i18n.T("bots     < %d >  (fill seats with bots on this computer)", f.bots),

@@ -355,6 +355,9 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		end.Ranking = m.Match().Ranking()
 		end.Scores = m.Match().Scores()
 	}
+	if m := results[0].Machine; m != nil && m.Match101() != nil {
+		end.Ranking, end.Scores = m.Match101().Ranking(), m.Match101().Scores()
+	}
 	if errs[0] == nil && dir != "" {
 		// Over (finished or a cheater named): nothing to resume.
 		if err := os.WriteFile(filepath.Join(dir, localDoneFile), []byte(out.Transcript+"\n"), 0o600); err != nil {

@@ -43,6 +43,10 @@ func (t *TableView) Draw(scr tcell.Screen) {
 		return
 	}
 	t.drawHeader(scr, x, y, w)
+	if t.is101() {
+		t.draw101(scr, x, y, w, h)
+		return
+	}
 	l := layoutFor(x, y, w, h)
 	rackY := l.rackY
 	t.drawTable(scr, l)
@@ -75,6 +79,9 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	title := " okey"
 	if s != nil {
 		title += " · " + s.Ruleset
+		if s.Match101 != nil {
+			title += t.title101()
+		}
 		if s.Match != nil {
 			hand := s.Match.HandNumber() + 1
 			if t.overlay == handOverlay && len(t.ends) > 0 {
@@ -741,8 +748,7 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 		add(t.turnText(), felt.Foreground(p.Accent).Bold(true))
 		if left, ok := t.TimeLeft(); ok {
 			secs := int((left + time.Second - 1) / time.Second)
-			seat, _ := t.snap.HandState().Turn()
-			if seat == t.snap.Seat {
+			if seat := t.turnSeat(); seat == t.snap.Seat {
 				st := felt.Foreground(p.Accent).Bold(true)
 				if secs <= 10 {
 					st = felt.Foreground(p.Bad).Bold(true)
@@ -750,7 +756,7 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 				add(i18n.T("your time: %ds", secs), st)
 				add(i18n.T("the table goes on: when your time runs out, the program moves for you (it draws, then discards the tile the hint recommends)"), felt)
 			} else {
-				add(i18n.T("%s has %ds left", t.snap.Name(seat), secs), felt)
+				add(i18n.T("%s has %ds left", t.snap.Name(t.turnSeat()), secs), felt)
 				add(i18n.T("the table goes on: when your turn's time runs out, the program moves for you"), felt)
 			}
 		} else if t.myMove() {

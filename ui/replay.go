@@ -19,9 +19,11 @@ type Frame struct {
 	Step  int // the envelope applied last
 	Hand  int
 	Match *engine.Match
-	All   *engine.View // every slot's face, from the audit (nil: the hand was not audited)
-	Lines []Line       // what happened at this frame
-	End   *HandEnd     // set on the frame that ends a hand
+	// Match101 is an Okey 101 match's state (Match is nil then).
+	Match101 *engine.Match101
+	All      *engine.View // every slot's face, from the audit (nil: the hand was not audited)
+	Lines    []Line       // what happened at this frame
+	End      *HandEnd     // set on the frame that ends a hand
 }
 
 // Replay is a transcript made into frames to step through.
@@ -61,7 +63,7 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 			break
 		}
 		cur := TakeSnapshot(m, nil, -1)
-		if cur.Match == nil {
+		if cur.Match == nil && cur.Match101 == nil {
 			continue
 		}
 		lines, end := Events(prev, cur)
@@ -71,7 +73,7 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 		}
 		// A hand's frames end at its last move: the audit that follows starts
 		// the next hand.
-		hand := uint32(cur.Match.HandNumber())
+		hand := frameHand(cur)
 		if end != nil {
 			hand = end.Hand
 		}
@@ -85,7 +87,7 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 			}
 			views[hand] = v
 		}
-		r.Frames = append(r.Frames, Frame{Step: i, Hand: int(hand), Match: cur.Match, All: v, Lines: lines, End: end})
+		r.Frames = append(r.Frames, Frame{Step: i, Hand: int(hand), Match: cur.Match, Match101: cur.Match101, All: v, Lines: lines, End: end})
 	}
 	if len(r.Frames) == 0 {
 		return nil, errors.New("ui: the transcript has no hand to replay")
@@ -187,6 +189,10 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 		return
 	}
 	f := v.r.Frames[v.at]
+	if f.Match101 != nil {
+		v.draw101(scr, x, y, w, h, f)
+		return
+	}
 	hd := f.Match.Hand()
 	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, bar)

@@ -18,8 +18,9 @@ type Snapshot struct {
 	Seat     int      // the player's seat
 	Names    []string // seat names
 	Ruleset  string
-	Match    *engine.Match // a clone; nil before the first hand's randomness
-	View     engine.View   // the player's view (a copy)
+	Match    *engine.Match    // a clone; nil before the first hand's randomness
+	Match101 *engine.Match101 // Okey 101: a clone (Match is nil then)
+	View     engine.View      // the player's view (a copy)
 	Step     uint32
 	Hand     uint32
 	Expect   int        // the seat that must speak next, -1 when done
@@ -41,6 +42,9 @@ func TakeSnapshot(m *table.Machine, v *engine.View, seat int) *Snapshot {
 	}
 	if mt := m.Match(); mt != nil {
 		s.Match = mt.Clone()
+	}
+	if mt := m.Match101(); mt != nil {
+		s.Match101 = mt.Clone()
 	}
 	if v != nil {
 		s.View = *v
@@ -136,11 +140,16 @@ type HandEnd struct {
 	// that follows opens them all (Snapshot.Finished), and the score table
 	// then shows every player's hand.
 	Racks [][]engine.Slot
+	// R101 is an Okey 101 round's end (Result is then zero).
+	R101 *End101
 }
 
 // Events compares two consecutive snapshots and tells what happened: log
 // lines, and the end of a hand.
 func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
+	if cur != nil && cur.Match101 != nil {
+		return events101(prev, cur)
+	}
 	if cur == nil || cur.Match == nil {
 		return nil, nil
 	}
@@ -257,6 +266,8 @@ func Progress(s *Snapshot) string {
 		drawer := -1
 		if h := s.HandState(); h != nil {
 			drawer, _ = h.Turn()
+		} else if s.Match101 != nil {
+			drawer, _, _ = s.Match101.Game().Turn()
 		}
 		return i18n.T("%s opens the drawn tile for %s", who, s.Name(drawer))
 	case table.KindAudit:

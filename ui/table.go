@@ -67,6 +67,7 @@ type TableView struct {
 	msgBad    bool
 	hint      map[engine.Slot]bool
 	req       *moveReq
+	t101      table101 // Okey 101's part of the screen (table101.go)
 	ends      []*HandEnd
 	final     *MatchEnd
 	overlay   overlay
@@ -140,6 +141,10 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		return
 	}
 	t.snap = s
+	if s.Match101 != nil {
+		t.update101()
+		return
+	}
 	h := s.HandState()
 	if h == nil || h.Phase() < engine.PhasePlay {
 		return
@@ -187,6 +192,9 @@ func (t *TableView) isFresh(sl engine.Slot) bool {
 
 // turnSeconds returns the table's turn timer (0: none).
 func (t *TableView) turnSeconds() int {
+	if t.is101() {
+		return t.snap.Match101.Rules().TurnSeconds
+	}
 	if t.snap == nil || t.snap.Match == nil {
 		return 0
 	}
@@ -218,10 +226,9 @@ func (t *TableView) TimeLeft() (time.Duration, bool) {
 		return 0, false
 	}
 	limit := time.Duration(secs) * time.Second
-	h := t.snap.HandState()
-	if seat, _ := h.Turn(); seat == t.snap.Seat {
+	if t.turnSeat() == t.snap.Seat {
 		used := t.used
-		if t.req != nil {
+		if t.req != nil || t.t101.req != nil {
 			used += t.now().Sub(t.reqAt)
 		}
 		return max(limit-used, 0), true
@@ -234,6 +241,10 @@ func (t *TableView) TimeLeft() (time.Duration, bool) {
 // recommends (declares the win the hint sees), or the tile it drew. The
 // Game calls it every second, and when a move is asked for.
 func (t *TableView) Tick() {
+	if t.is101() {
+		t.tick101()
+		return
+	}
 	if !t.myMove() {
 		return
 	}
@@ -320,12 +331,12 @@ func (t *TableView) Request(r *moveReq) {
 }
 
 // Cancel withdraws a pending request (the match stopped).
-func (t *TableView) Cancel() { t.req = nil }
+func (t *TableView) Cancel() { t.req, t.t101.req = nil, nil }
 
 // Finish shows the end of the match.
 func (t *TableView) Finish(m *MatchEnd) {
 	t.final = m
-	t.req = nil
+	t.req, t.t101.req = nil, nil
 	t.msg, t.msgBad = "", false
 	// The last hand's end shows first: closing it opens the match's.
 	if t.overlay != helpOverlay && t.overlay != handOverlay {
@@ -408,6 +419,9 @@ func (t *TableView) send(a engine.Action, done string) bool {
 }
 
 func (t *TableView) face(s engine.Slot) engine.Face {
+	if t.snap.Match101 != nil {
+		return t.snap.View.Face101(t.snap.Match101.Game(), s)
+	}
 	return t.snap.View.Face(t.snap.HandState(), s)
 }
 
@@ -739,6 +753,10 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		if ev.Rune() == 'q' || ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC {
 			t.quit()
 		}
+		return
+	}
+	if t.is101() {
+		t.key101(ev)
 		return
 	}
 	switch ev.Key() {

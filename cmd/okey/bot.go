@@ -220,9 +220,13 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	played := 0
 	playOne := func(a p2p.Announcement) error {
-		mover, err := bot.New(*strategy, uint64(time.Now().UnixNano()))
-		if err != nil {
-			return err
+		// Okey 101 has its own bot, whatever the strategy.
+		var mover table.Mover = bot.NewB101()
+		if a.Preset != engine.Preset101 {
+			var err error
+			if mover, err = bot.New(*strategy, uint64(time.Now().UnixNano())); err != nil {
+				return err
+			}
 		}
 		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold})
 		if err != nil {

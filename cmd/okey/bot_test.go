@@ -56,6 +56,16 @@ func TestBotPlaysOverLoopback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole match")
 	}
+	t.Run("turkish-rummy", func(t *testing.T) { botsOverLoopback(t, "turkish-rummy:rounds=1", true) })
+	// Okey 101 has its own bot, whatever --strategy says.
+	t.Run("101", func(t *testing.T) { botsOverLoopback(t, "101:rounds=3", false) })
+}
+
+// botsOverLoopback plays one match of preset between two okey bot
+// processes' worth of run calls over loopback TCP, checks both verified
+// transcripts are the same, and with rerun that a second run has nothing
+// to resume.
+func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	dataA, dataB := t.TempDir(), t.TempDir()
 	k, err := p2p.LoadOrCreateIdentity(dataA)
 	if err != nil {
@@ -69,7 +79,7 @@ func TestBotPlaysOverLoopback(t *testing.T) {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	outA, outB := t.TempDir(), t.TempDir()
-	common := []string{"bot", "--no-mdns", "--players", "2", "--preset", "turkish-rummy:rounds=1", "--withhold", "10m"}
+	common := []string{"bot", "--no-mdns", "--players", "2", "--preset", preset, "--withhold", "10m"}
 	argsA := append(append([]string{}, common...), "--create", "--name", "alice", "--data", dataA, "--out", outA,
 		"--listen", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port), "--log", filepath.Join(t.TempDir(), "a.log"), "-v")
 	argsB := append(append([]string{}, common...), "--name", "bob", "--data", dataB, "--out", outB, "--settle", "1s",
@@ -112,6 +122,9 @@ func TestBotPlaysOverLoopback(t *testing.T) {
 	}
 	if !bytes.Equal(data[0], data[1]) {
 		t.Fatal("the two bots' transcripts differ")
+	}
+	if !rerun {
+		return
 	}
 	// A second run with the same data directories has nothing to resume:
 	// the finished match is not played again (--wait ends the search).

@@ -31,10 +31,6 @@ func init() {
 	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots (--bots K) or on the LAN"), run: runPlay})
 }
 
-// errNot101 is the refusal of Okey 101 at the terminal table, until the
-// screen draws melds (the table protocol plays it: okey sim).
-var errNot101 = errors.New(i18n.Mark("Okey 101 is not yet playable at the terminal table; try okey sim --preset 101"))
-
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
 
@@ -98,10 +94,6 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
-	if rules.Preset == engine.Preset101 {
-		fmt.Fprintf(stderr, "okey: %s\n", i18n.TKey(errNot101.Error()))
-		return 2
-	}
 	if err := table.CheckName(*name); err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --name: %s\n", ui.Plain(err)))
 		return 2
@@ -155,8 +147,16 @@ type botFlags struct {
 }
 
 // makeBots returns k bots of a strategy (the default one when the saved
-// strategy is unknown to this version).
-func makeBots(strategy, fallback string, k int) []table.Mover {
+// strategy is unknown to this version); at an Okey 101 table, k of its one
+// bot (bot.B101).
+func makeBots(ruleset, strategy, fallback string, k int) []table.Mover {
+	if is101(ruleset) {
+		var movers []table.Mover
+		for i := 0; i < k; i++ {
+			movers = append(movers, bot.NewB101())
+		}
+		return movers
+	}
 	if _, err := bot.New(strategy, 0); err != nil {
 		strategy = fallback
 	}
@@ -213,11 +213,11 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 			}
 			names = append(names, nm)
 		}
-		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.strategy, f.strategy, f.bots), BotName: names})
+		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.ruleset, f.strategy, f.strategy, f.bots), BotName: names})
 	}
 	resume := func(m ui.LocalMatch) {
 		f.strategy = m.Strategy
-		play(ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Strategy, "greedy", m.Bots())})
+		play(ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())})
 	}
 	// The match starts once the screen runs (g.Start): a terminal that
 	// cannot open leaves no empty match behind to resume.
@@ -359,7 +359,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			g.SetSeat(0)
 			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
-			if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Strategy, f.strategy, m.Bots()),
+			if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
 				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger}); err != nil {
 				g.Finish(&ui.MatchEnd{Err: err})
 			}
@@ -421,6 +421,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
 			end.Ranking = m.Match().Ranking()
+		}
+		if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
+			end.Ranking = m.Match101().Ranking()
 		}
 		mu.Lock()
 		played = o
@@ -595,9 +598,6 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 	if err != nil {
 		return "", err
 	}
-	if preset == engine.Preset101 {
-		return "", errNot101
-	}
 	strategy := l.strategy
 	if level != "" {
 		if strategy, err = bot.StrategyFor(level); err != nil {
@@ -651,9 +651,11 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 	} else if a, err = bc.FindSeat(l.ctx, lan.SeatOptions{Join: id}); err != nil {
 		return err
 	}
-	mover, err := bot.New(strategy, uint64(time.Now().UnixNano()))
-	if err != nil {
-		return err
+	var mover table.Mover = bot.NewB101()
+	if a.Preset != engine.Preset101 {
+		if mover, err = bot.New(strategy, uint64(time.Now().UnixNano())); err != nil {
+			return err
+		}
 	}
 	_, err = bc.Play(l.ctx, a, mover, lan.PlayOptions{})
 	return err
@@ -678,4 +680,10 @@ func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobb
 func (l *lanLobby) SetReady(ctx context.Context, id string, ready bool) error {
 	_, err := l.c.Lobby().SetReady(ctx, id, ready)
 	return err
+}
+
+// is101 reports whether a ruleset text is Okey 101's.
+func is101(ruleset string) bool {
+	r, err := engine.ParseRuleset(ruleset)
+	return err == nil && r.Preset == engine.Preset101
 }

@@ -49,8 +49,8 @@ func TestSim101Cheat(t *testing.T) {
 }
 
 // TestSim101UsageErrors: the 101 cheats need the 101 preset, the classic
-// move cheats and bots are refused at a 101 table, and okey play refuses
-// 101 with a pointer to okey sim.
+// move cheats and bots are refused at a 101 table; okey play no longer
+// refuses 101.
 func TestSim101UsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"sim", "--preset", "classic", "--cheat", "false-opening"},
@@ -61,9 +61,10 @@ func TestSim101UsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
 	}
-	code, _, errs := runOkey(t, "", "play", "--preset", "101")
-	if code != 2 || !strings.Contains(errs, "Okey 101 is not yet playable at the terminal table; try okey sim --preset 101") {
-		t.Fatalf("play --preset 101: exit %d, %q", code, errs)
+	// okey play takes 101 now: only its own usage errors refuse it.
+	code, _, errs := runOkey(t, "", "play", "--preset", "101", "--bots", "4")
+	if code != 2 || strings.Contains(errs, "101") {
+		t.Fatalf("play --preset 101 --bots 4: exit %d, %q", code, errs)
 	}
 }
 

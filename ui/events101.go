@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+)
+
+// End101 is what the end of an Okey 101 round shows: how it ended, each
+// seat's points with their causes, every rack (opened at the round's end),
+// the totals and the rounds left.
+type End101 struct {
+	Result  engine.Result101
+	Opened  []engine.Opened
+	Racks   [][]engine.Face // what each seat held at the end
+	Results []engine.Result101
+	Played  int // rounds that counted so far
+	Rounds  int // rounds of the match
+}
+
+// events101 is Events for a 101 match: the log lines of one step, and the
+// end of a round.
+func events101(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
+	m := cur.Match101
+	g := m.Game()
+	if prev == nil || prev.Match101 == nil || prev.Match101.HandNumber() != m.HandNumber() {
+		lines = append(lines, Line{txt(i18n.T("round %d: %s", m.HandNumber()+1, cur.pick(g.Dealer(), i18n.T("you deal"), i18n.T("%s deals", cur.Name(g.Dealer())))))})
+		return lines, nil
+	}
+	pg := prev.Match101.Game()
+	defer func() {
+		if end = end101(prev, cur); end != nil {
+			lines = append(lines, endLine101(cur, end.R101.Result))
+		}
+	}()
+	if pg.Phase() < engine.Phase101Play && g.Phase() >= engine.Phase101Play {
+		_, ind := g.Indicator()
+		lines = append(lines, Line{txt(i18n.T("indicator ")), tile(ind), txt(i18n.T(", okey ")), tile(g.Okey()),
+			txt("; " + cur.pick(g.Order()[0], i18n.T("you start"), i18n.T("%s starts", cur.Name(g.Order()[0]))))})
+	}
+	if pg.Phase() != engine.Phase101Play {
+		return lines, nil
+	}
+	seat, _, _ := pg.Turn()
+	if len(g.Stock()) < len(pg.Stock()) {
+		lines = append(lines, Line{txt(cur.pick(seat, i18n.T("you draw from the bank"), i18n.T("%s draws from the bank", cur.Name(seat))))})
+	}
+	for s := 0; s < m.Players(); s++ {
+		pp, cp := pg.Pile(s), g.Pile(s)
+		switch {
+		case len(cp) < len(pp):
+			lines = append(lines, Line{txt(cur.pick(seat, i18n.T("you take "), i18n.T("%s takes ", cur.Name(seat)))), tile(pg.PublicFace(pp[len(pp)-1]))})
+		case len(cp) > len(pp) && g.Turns() > pg.Turns():
+			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you discard "), i18n.T("%s discards ", cur.Name(s)))), tile(g.PublicFace(cp[len(cp)-1]))})
+		case len(cp) > len(pp):
+			lines = append(lines, Line{txt(cur.pick(seat, i18n.T("you give back "), i18n.T("%s gives back ", cur.Name(seat)))), tile(g.PublicFace(cp[len(cp)-1]))})
+		}
+	}
+	pm, cm := pg.Melds(), g.Melds()
+	if len(cm) > len(pm) {
+		l := Line{}
+		if pg.Opened(seat) == engine.NotOpened && g.Opened(seat) != engine.NotOpened {
+			if g.Opened(seat) == engine.OpenedDoubles {
+				l = append(l, txt(cur.pick(seat, i18n.T("you open with %d doubles: ", len(cm)-len(pm)), i18n.T("%s opens with %d doubles: ", cur.Name(seat), len(cm)-len(pm)))))
+			} else {
+				l = append(l, txt(cur.pick(seat, i18n.T("you open with %d points: ", meldsValue(cm[len(pm):])), i18n.T("%s opens with %d points: ", cur.Name(seat), meldsValue(cm[len(pm):])))))
+			}
+		} else {
+			l = append(l, txt(cur.pick(seat, i18n.T("you lay "), i18n.T("%s lays ", cur.Name(seat)))))
+		}
+		for i, md := range cm[len(pm):] {
+			if i > 0 {
+				l = append(l, txt(" "))
+			}
+			for _, s := range md.Tiles {
+				l = append(l, tile(g.PublicFace(s)))
+			}
+		}
+		lines = append(lines, l)
+	}
+	for i := range pm {
+		if i >= len(cm) {
+			break
+		}
+		switch {
+		case len(cm[i].Tiles) > len(pm[i].Tiles):
+			l := Line{txt(cur.pick(seat, i18n.T("you add "), i18n.T("%s adds ", cur.Name(seat))))}
+			for _, s := range cm[i].Tiles {
+				if !containsSlot(pm[i].Tiles, s) {
+					l = append(l, tile(g.PublicFace(s)))
+				}
+			}
+			lines = append(lines, append(l, txt(i18n.T(" to meld %c", handleOf(i)))))
+		case fmt.Sprint(cm[i].Tiles) != fmt.Sprint(pm[i].Tiles):
+			lines = append(lines, Line{txt(cur.pick(seat, i18n.T("you take the okey of meld %c", handleOf(i)), i18n.T("%s takes the okey of meld %c", cur.Name(seat), handleOf(i))))})
+		}
+	}
+	if pp, cp := pg.Penalties(), g.Penalties(); len(cp) > len(pp) {
+		for _, p := range cp[len(pp):] {
+			lines = append(lines, Line{txt(i18n.T("penalty: %s +%d (%s)", cur.Name(p.Seat), p.Points, penaltyText(p.Kind)))})
+		}
+	}
+	return lines, nil
+}
+
+// end101 reports the end of a round: called when the round's result first
+// appears (prev without it).
+func end101(prev, cur *Snapshot) *HandEnd {
+	m := cur.Match101
+	g := m.Game()
+	res, ok := g.Result()
+	if !ok {
+		return nil
+	}
+	if prev != nil && prev.Match101 != nil && prev.Match101.HandNumber() == m.HandNumber() {
+		if _, was := prev.Match101.Game().Result(); was {
+			return nil
+		}
+	}
+	e := &HandEnd{Hand: uint32(m.HandNumber()), Names: cur.Names, Scores: m.Scores(), Over: m.Over(),
+		Discard: engine.NoFace, Okey: g.Okey(),
+		R101: &End101{Result: res, Results: m.Results(), Played: m.Played(), Rounds: m.Rules().Rounds}}
+	for s := 0; s < m.Players(); s++ {
+		e.R101.Opened = append(e.R101.Opened, g.Opened(s))
+		var faces []engine.Face
+		for _, sl := range g.Rack(s) {
+			faces = append(faces, g.PublicFace(sl))
+		}
+		e.R101.Racks = append(e.R101.Racks, faces)
+		e.Deltas = append(e.Deltas, res.Points[s])
+	}
+	if res.Finisher >= 0 {
+		e.Winner = cur.Name(res.Finisher)
+	}
+	if e.Over {
+		e.Ranking = m.Ranking()
+	}
+	return e
+}
+
+// endLine is the log line of a round's end.
+func endLine101(cur *Snapshot, r engine.Result101) Line {
+	switch r.End {
+	case engine.EndFinish:
+		s := cur.pick(r.Finisher, i18n.T("you finish the round"), i18n.T("%s finishes the round", cur.Name(r.Finisher)))
+		if r.JokerFinish {
+			s += i18n.T(" with the okey (points doubled)")
+		}
+		return Line{txt(s)}
+	case engine.EndCancelled:
+		return Line{txt(i18n.T("every player opened with doubles: the round is cancelled and dealt again"))}
+	}
+	return Line{txt(i18n.T("the bank is empty: the round ends with no finisher"))}
+}
+
+func meldsValue(ms []engine.Meld) int {
+	v := 0
+	for _, m := range ms {
+		if m.Kind == engine.Pair {
+			continue
+		}
+		for _, f := range m.As {
+			v += f.Number()
+		}
+	}
+	return v
+}
+
+func containsSlot(ss []engine.Slot, s engine.Slot) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// penaltyText names a penalty.
+func penaltyText(k engine.PenaltyKind) string {
+	switch k {
+	case engine.PenaltyJokerDiscard:
+		return i18n.T("okey discarded")
+	case engine.PenaltyAddable:
+		return i18n.T("discard that fit a meld")
+	case engine.PenaltyJokerInHand:
+		return i18n.T("okey kept in hand")
+	}
+	return k.String()
+}

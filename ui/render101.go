@@ -1,0 +1,562 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+)
+
+// The Okey 101 table: the seat across on the top row, the others at the
+// sides, the melds on the table in the middle (each with its handle and its
+// owner), the bank, the indicator and the discard to take on the turn line,
+// the player's own line (how it opened, the selection's value) over the
+// rack.
+
+func (t *TableView) title101() string {
+	m := t.snap.Match101
+	hand := m.HandNumber() + 1
+	if t.overlay == handOverlay && len(t.ends) > 0 {
+		hand = int(t.ends[0].Hand) + 1
+	}
+	return " · " + i18n.T("round %d (%d of %d counted)", hand, m.Played(), m.Rules().Rounds)
+}
+
+// seatWord101 is how a seat stands: its tiles, how it opened, its total.
+func (t *TableView) seatWord101(seat int) string {
+	m := t.snap.Match101
+	g := m.Game()
+	parts := []string{i18n.T("%d tiles", len(g.Rack(seat)))}
+	switch g.Opened(seat) {
+	case engine.OpenedSets:
+		parts = append(parts, i18n.T("opened"))
+	case engine.OpenedDoubles:
+		parts = append(parts, i18n.T("opened with doubles"))
+	default:
+		parts = append(parts, i18n.T("not opened"))
+	}
+	parts = append(parts, i18n.T("%d pts", m.Scores()[seat]))
+	return strings.Join(parts, " · ")
+}
+
+// packParts joins the " · "-separated parts of s into lines at most w
+// cells wide, breaking only between parts (a part wider than w is cut
+// by the drawing).
+func packParts(s string, w int) []string {
+	var out []string
+	cur := ""
+	for _, part := range strings.Split(s, " · ") {
+		switch {
+		case cur == "":
+			cur = part
+		case len([]rune(cur))+3+len([]rune(part)) <= w:
+			cur += " · " + part
+		default:
+			out = append(out, cur)
+			cur = part
+		}
+	}
+	return append(out, cur)
+}
+
+func (t *TableView) draw101(scr tcell.Screen, x, y, w, h int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	dim := felt.Foreground(p.Dim)
+	s := t.snap
+	g := t.game101()
+	rackY := y + h - 2 - rackH
+	rackX := x + (w-rackW)/2
+	me := rackY - 1
+	turnY := me - 1
+	top := y + 1
+	sideW := min(22, (w-40)/2)
+	sides := seatSides(s)
+	turnSeat, _, _ := g.Turn()
+	name := func(seat int) (string, tcell.Style) {
+		st := felt.Bold(true)
+		nm := s.Name(seat)
+		if seat == turnSeat {
+			st = st.Foreground(p.Accent)
+			nm = "▶ " + nm
+		}
+		if seat == g.Dealer() {
+			nm += " (" + i18n.T("dealer") + ")"
+		}
+		return nm, st
+	}
+	pileTop := func(seat int) engine.Face {
+		if pl := g.Pile(seat); len(pl) > 0 {
+			return g.PublicFace(pl[len(pl)-1])
+		}
+		return engine.NoFace
+	}
+	midTop := top
+	for seat, sd := range sides {
+		nm, st := name(seat)
+		switch sd {
+		case sideAcross:
+			cx := put(scr, x+sideW+1, top, w-2*sideW-2, nm+" · "+t.seatWord101(seat), st)
+			if f := pileTop(seat); f != engine.NoFace {
+				cx = put(scr, cx+1, top, 12, i18n.T("discard")+" ", dim)
+				drawSmall(scr, p, cx, top, f, g.Okey())
+			}
+			midTop = top + 1
+		case sideLeft, sideRight:
+			bx := x
+			if sd == sideRight {
+				bx = x + w - sideW
+			}
+			put(scr, bx, top+1, sideW, nm, st)
+			for i, l := range packParts(t.seatWord101(seat), sideW) {
+				if i == 3 {
+					break
+				}
+				put(scr, bx, top+2+i, sideW, l, dim)
+			}
+			if f := pileTop(seat); f != engine.NoFace {
+				cx := put(scr, bx, top+5, sideW, i18n.T("discard")+" ", dim)
+				drawSmall(scr, p, cx, top+5, f, g.Okey())
+			}
+		}
+	}
+	// The melds, in the middle.
+	mx, mw := x+sideW+1, w-2*sideW-2
+	if len(sides) == 1 {
+		mx, mw = x+1, w-2
+	}
+	// Beside the side seats (name, three lines, their discard) the melds
+	// keep to the middle; under them they take the whole width.
+	narrow := 0
+	if len(sides) > 1 {
+		narrow = top + 6 - midTop
+	}
+	t.drawMelds101(scr, mx, midTop, mw, turnY-1-midTop, narrow, x+1, w-2)
+	t.drawTurn101(scr, x, turnY, w)
+	t.drawMe101(scr, x, me, w)
+	t.drawRack101(scr, rackX, rackY)
+	t.drawMessage(scr, x, y+h-2, w)
+	t.drawStatus101(scr, x, y+h-1, w)
+	switch t.overlay {
+	case helpOverlay:
+		t.drawHelp101(scr, x, y, w, h-1)
+	case quitOverlay:
+		t.drawQuit(scr, x, y, w, rackY)
+	case handOverlay:
+		if len(t.ends) > 0 && t.ends[0].R101 != nil {
+			t.drawEnd101(scr, x, y+1, w, h-2)
+		}
+	case matchOverlay:
+		t.drawMatchEnd(scr, x, y+1, w, rackY-1)
+	}
+}
+
+// meldText is a meld's label: its handle and its owner.
+func (t *TableView) meldLabel(i int, m engine.Meld) string {
+	nm := t.snap.Name(m.Owner)
+	if len([]rune(nm)) > 6 {
+		nm = string([]rune(nm)[:6])
+	}
+	return fmt.Sprintf("%c %-6s", handleOf(i), nm)
+}
+
+// drawMelds101 draws the melds on the table from row y on, as many to a
+// row as fit, then the last log lines in the rows left. The first narrow
+// rows (beside the side seats) are w cells wide from x; the rows after
+// them the full width from wx.
+func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows, narrow, wx, ww int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	g := t.game101()
+	melds := g.Melds()
+	t.t101.handles = t.t101.handles[:0]
+	geom := func(row int) (int, int) {
+		if row < narrow {
+			return x, w
+		}
+		return wx, ww
+	}
+	row := 0
+	bx, bw := geom(row)
+	cx := bx
+	shown := 0
+	for i, m := range melds {
+		need := 9 + 4*len(m.Tiles)
+		if cx > bx && cx+need > bx+bw {
+			row++
+			bx, bw = geom(row)
+			cx = bx
+		}
+		if row >= rows {
+			break
+		}
+		st := felt.Foreground(p.Accent).Bold(true)
+		start := cx
+		cx = put(scr, cx, y+row, 9, t.meldLabel(i, m), st)
+		for _, sl := range m.Tiles {
+			if cx+3 > bx+bw {
+				break
+			}
+			cx = drawSmall(scr, p, cx, y+row, g.PublicFace(sl), g.Okey()) + 1
+		}
+		k := i
+		t.regions = append(t.regions, region{start, y + row, cx - start, 1, func(t *TableView, _ bool) { t.addTo101(k) }})
+		t.t101.handles = append(t.t101.handles, meldHandle{key: handleOf(i), x: start, y: y + row, w: cx - start, h: 1})
+		cx += 2
+		shown++
+	}
+	if len(melds) == 0 {
+		put(scr, x, y, w, i18n.T("no melds on the table yet"), felt.Foreground(p.Dim))
+	} else if shown < len(melds) {
+		lx, lw := geom(rows - 1)
+		put(scr, lx+lw-12, y+rows-1, 12, i18n.T("+%d more", len(melds)-shown), felt.Foreground(p.Dim))
+	}
+	if cx > bx {
+		row++
+	}
+	// The log in the rows left.
+	left := rows - row - 1
+	if left <= 0 {
+		return
+	}
+	lines := t.log
+	if len(lines) > left {
+		lines = lines[len(lines)-left:]
+	}
+	for i, l := range lines {
+		lx, lw := geom(row + 1 + i)
+		cx := lx
+		for _, sp := range l {
+			if sp.Face != engine.NoFace {
+				if cx+3 > lx+lw {
+					break
+				}
+				cx = drawSmall(scr, p, cx, y+row+1+i, sp.Face, g.Okey())
+				continue
+			}
+			cx = put(scr, cx, y+row+1+i, lx+lw-cx, sp.Text, felt.Foreground(p.Dim))
+		}
+	}
+}
+
+// drawTurn101 is the turn line: the bank, the indicator and the okey, the
+// discard the player may take; whose turn it is on the row above.
+func (t *TableView) drawTurn101(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	g := t.game101()
+	cx := x + 1
+	start := cx
+	cx = put(scr, cx, y, 20, i18n.T("bank %d", len(g.Stock())), felt.Bold(true))
+	t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { t.bank101() }})
+	if _, ind := g.Indicator(); ind != engine.NoFace {
+		cx = put(scr, cx+2, y, 12, i18n.T("indicator")+" ", felt)
+		cx = drawSmall(scr, p, cx, y, ind, g.Okey())
+		cx = put(scr, cx+1, y, 6, "okey ", felt)
+		cx = drawSmall(scr, p, cx, y, g.Okey(), g.Okey())
+	}
+	if f := prevDiscard101(g); f != engine.NoFace {
+		start := cx + 2
+		cx = put(scr, start, y, 30, i18n.T("previous discard")+" ", felt)
+		cx = drawSmall(scr, p, cx, y, f, g.Okey())
+		t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { t.take101() }})
+	}
+	var turn string
+	st := felt.Foreground(p.Accent).Bold(true)
+	switch seat, drawn, taken := g.Turn(); {
+	case t.final != nil:
+		turn = i18n.T("the match is over")
+	case seat < 0:
+		turn = Progress(t.snap)
+		st = felt.Foreground(p.Dim)
+	case seat == t.snap.Seat && taken != engine.NoSlot:
+		turn = i18n.T("your turn: use the %s you took, or give it back (b)", g.PublicFace(taken).String())
+	case seat == t.snap.Seat && drawn:
+		turn = i18n.T("your turn: lay, add, then discard")
+	case seat == t.snap.Seat:
+		turn = i18n.T("your turn: draw (d) or take (t)")
+	default:
+		turn = i18n.T("%s to play", t.snap.Name(seat))
+		st = felt
+	}
+	if left, ok := t.TimeLeft(); ok {
+		turn += " · " + i18n.T("%ds left", int((left+time.Second-1)/time.Second))
+	}
+	put(scr, x+1, y-1, w-2, turn, st)
+}
+
+// drawMe101 is the player's own line: how it opened, its total, the
+// selection's value as melds.
+func (t *TableView) drawMe101(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	cx := put(scr, x+1, y, w-2, i18n.T("you")+" · "+t.seatWord101(t.snap.Seat), felt.Bold(true))
+	if len(t.t101.sel) > 0 {
+		put(scr, cx+2, y, x+w-cx-3, t.selText101(), felt.Foreground(p.Hint).Bold(true))
+	}
+}
+
+func (t *TableView) drawRack101(scr tcell.Screen, x, y int) {
+	p := t.pal
+	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
+	ledge := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Dim)
+	fill(scr, x, y, rackW, rackH, wood)
+	put(scr, x+1, y, 20, " "+i18n.T("your rack")+" ", wood.Bold(true))
+	g := t.game101()
+	okey := g.Okey()
+	for row := 0; row < RackRows; row++ {
+		ty := y + 1 + row*(TileHeight+1)
+		fill(scr, x, ty+TileHeight, rackW, 1, ledge)
+		for col := 0; col < RackCols; col++ {
+			pos := row*RackCols + col
+			tx := x + 1 + col*(TileWidth+1)
+			sl := t.rack.At(pos)
+			if sl == engine.NoSlot {
+				put(scr, tx, ty, TileWidth, " .  ", wood.Foreground(p.Ledge))
+			} else {
+				face := p.Face
+				if pos == t.rack.Lifted || t.t101.sel[sl] {
+					face = p.Lifted
+				}
+				drawTile(scr, p, tx, ty, t.face(sl), okey, face)
+			}
+			mark := ""
+			mst := ledge
+			switch {
+			case pos == t.rack.Cursor && t.rack.Lifted >= 0 && pos != t.rack.Lifted:
+				mark, mst = "^to^", ledge.Foreground(p.Cursor).Bold(true)
+			case pos == t.rack.Cursor:
+				mark, mst = "^^^^", ledge.Foreground(p.Cursor).Bold(true)
+			case pos == t.rack.Lifted:
+				mark, mst = "lift", ledge.Foreground(p.Lifted)
+			case sl != engine.NoSlot && t.t101.sel[sl]:
+				mark, mst = " ** ", ledge.Foreground(p.Lifted).Bold(true)
+			case sl != engine.NoSlot && t.hint[sl]:
+				mark, mst = "hint", ledge.Foreground(p.Hint).Bold(true)
+			case sl != engine.NoSlot && g.Phase() == engine.Phase101Play && t.isFresh(sl):
+				mark, mst = "new!", ledge.Foreground(p.Good).Bold(true)
+			}
+			if mark != "" {
+				put(scr, tx, ty+TileHeight, TileWidth, mark, mst)
+			}
+			t.regions = append(t.regions, region{tx, ty, TileWidth + 1, TileHeight + 1, func(t *TableView, double bool) { t.clickRack101(pos, double) }})
+		}
+	}
+}
+
+func (t *TableView) drawStatus101(scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	key := bar.Foreground(p.Accent).Bold(true)
+	fill(scr, x, y, w, 1, bar)
+	cx := x + 1
+	var items []binding
+	switch t.overlay {
+	case helpOverlay:
+		items = []binding{{name: i18n.T("any key"), label: i18n.T("close")}}
+	case quitOverlay:
+		items = []binding{{name: "y", label: i18n.T("leave")}, {name: "n", label: i18n.T("stay")}}
+	case handOverlay:
+		items = []binding{{name: "enter", label: i18n.T("continue")}, {name: "?", label: i18n.T("help")}, {name: "q", label: i18n.T("quit")}}
+	case matchOverlay:
+		items = []binding{{name: "q", label: i18n.T("quit")}}
+	default:
+		for _, b := range bindings101() {
+			if b.now != nil && b.now(t) {
+				items = append(items, b)
+			}
+		}
+	}
+	for _, b := range items {
+		need := width(b.name) + 1 + width(b.label) + 2
+		if cx+need > x+w {
+			break
+		}
+		start := cx
+		cx = put(scr, cx, y, w, b.name, key)
+		cx = put(scr, cx, y, w, " "+b.label, bar)
+		cx += 2
+		if b.do != nil {
+			do := b.do
+			t.regions = append(t.regions, region{start, y, cx - start - 1, 1, func(t *TableView, _ bool) { do(t) }})
+		}
+	}
+}
+
+func (t *TableView) drawHelp101(scr tcell.Screen, x, y, w, h int) {
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("keys (Okey 101)"))
+	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
+	key := st.Foreground(t.pal.Accent).Bold(true)
+	type kv struct{ k, v string }
+	var lines []kv
+	for _, b := range bindings101() {
+		lines = append(lines, kv{b.name, b.help})
+	}
+	lines = append(lines,
+		kv{"1-9 A-Z", i18n.T("add the selection to that meld (or take its okey for your tile)")},
+		kv{i18n.T("mouse"), i18n.T("click: select a tile, add to a meld; double click: discard;")},
+		kv{"", i18n.T("click the bank: draw; the previous discard: take")},
+		kv{i18n.T("scoring"), i18n.T("finish -101; others their sum, 202 unopened; lowest total wins")})
+	row := iy
+	for _, l := range lines {
+		put(scr, ix, row, 12, l.k, key)
+		for _, part := range wrap2(l.v, iw-13) {
+			if row >= iy+ih {
+				return
+			}
+			put(scr, ix+13, row, iw-13, part, st)
+			row++
+		}
+	}
+}
+
+// drawEnd101 is the round's end: how it ended, every seat's points with
+// their causes, every rack, the score table of the rounds so far.
+func (t *TableView) drawEnd101(scr tcell.Screen, x, y, w, h int) {
+	e := t.ends[0]
+	r := e.R101
+	res := r.Result
+	title := i18n.T("round %d is over", e.Hand+1)
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, title)
+	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
+	bold := st.Bold(true)
+	row := iy
+	name := func(s int) string {
+		if s < len(e.Names) {
+			return e.Names[s]
+		}
+		return fmt.Sprintf("seat %d", s)
+	}
+	var head string
+	switch res.End {
+	case engine.EndFinish:
+		head = i18n.T("%s finished", name(res.Finisher))
+		if res.JokerFinish {
+			head += i18n.T(" with the okey: points doubled")
+		}
+		if res.OneTurn {
+			head += i18n.T(" · opened and finished in one turn: doubled again")
+		}
+	case engine.EndCancelled:
+		head = i18n.T("every player opened with doubles: the round is cancelled, no points, dealt again")
+	default:
+		head = i18n.T("the bank ran out: nobody finished")
+	}
+	put(scr, ix, row, iw, head, bold.Foreground(t.pal.Good))
+	row += 2
+	for s := range r.Racks {
+		if row >= iy+ih-4 {
+			break
+		}
+		causes := causes101(res, r.Opened, s)
+		pts := 0
+		if s < len(res.Points) {
+			pts = res.Points[s]
+		}
+		total := 0
+		if s < len(e.Scores) {
+			total = e.Scores[s]
+		}
+		lead := fmt.Sprintf("%-12.12s %+5d  %s %5d  ", name(s), pts, i18n.T("total"), total)
+		for i, part := range wrap2(causes, iw-width(lead)) {
+			if i > 0 && row >= iy+ih-4 {
+				break
+			}
+			if i == 0 {
+				put(scr, ix, row, iw, lead, st)
+			}
+			put(scr, ix+width(lead), row, iw-width(lead), part, st)
+			row++
+		}
+		cx := put(scr, ix+2, row, 2, " ", st)
+		if len(r.Racks[s]) == 0 {
+			put(scr, cx, row, iw-4, i18n.T("(empty rack)"), st.Foreground(t.pal.Dim))
+		}
+		for _, f := range r.Racks[s] {
+			if cx+3 > ix+iw {
+				break
+			}
+			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
+		}
+		row++
+	}
+	row++
+	// The score table: the rounds so far.
+	if row < iy+ih-2 {
+		hdr := fmt.Sprintf("%-8s", i18n.T("round"))
+		for s := range r.Racks {
+			hdr += fmt.Sprintf(" %8.8s", name(s))
+		}
+		put(scr, ix, row, iw, hdr, bold)
+		row++
+		counted := 0
+		for i, rr := range r.Results {
+			if row >= iy+ih-2 {
+				break
+			}
+			label := fmt.Sprintf("%-8d", i+1)
+			if rr.End == engine.EndCancelled {
+				label = fmt.Sprintf("%-8s", i18n.T("void"))
+			} else {
+				counted++
+			}
+			for s := range r.Racks {
+				v := 0
+				if s < len(rr.Points) {
+					v = rr.Points[s]
+				}
+				label += fmt.Sprintf(" %8d", v)
+			}
+			put(scr, ix, row, iw, label, st)
+			row++
+		}
+	}
+	left := max(r.Rounds-r.Played, 0)
+	foot := i18n.T("%d rounds left · lowest total wins · enter: next round", left)
+	if e.Over {
+		foot = i18n.T("the match is over · lowest total wins · enter: the result")
+	}
+	put(scr, ix, iy+ih-1, iw, foot, st.Foreground(t.pal.Accent).Bold(true))
+}
+
+// causes101 lists why a seat scored what it did in a round.
+func causes101(res engine.Result101, opened []engine.Opened, s int) string {
+	var out []string
+	if res.End == engine.EndCancelled {
+		return i18n.T("cancelled")
+	}
+	hp := 0
+	if s < len(res.HandPoints) {
+		hp = res.HandPoints[s]
+	}
+	switch {
+	case s == res.Finisher:
+		out = append(out, i18n.T("finished %d", hp))
+	case s < len(opened) && opened[s] == engine.NotOpened:
+		out = append(out, i18n.T("not opened %d", hp))
+	default:
+		out = append(out, i18n.T("tiles %d", hp))
+	}
+	if res.End == engine.EndFinish && res.Finisher >= 0 && res.Finisher < len(opened) && opened[res.Finisher] == engine.OpenedDoubles {
+		out = append(out, i18n.T("finisher's doubles x2"))
+	}
+	if s != res.Finisher && s < len(opened) && opened[s] == engine.OpenedDoubles {
+		out = append(out, i18n.T("doubles x2"))
+	}
+	if res.OneTurn && res.End == engine.EndFinish {
+		out = append(out, i18n.T("one-turn finish x2"))
+	}
+	if res.JokerFinish {
+		out = append(out, i18n.T("okey finish x2"))
+	}
+	for _, p := range res.Penalties {
+		if p.Seat == s {
+			out = append(out, fmt.Sprintf("%s +%d", penaltyText(p.Kind), p.Points))
+		}
+	}
+	return strings.Join(out, ", ")
+}

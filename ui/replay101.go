@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+)
+
+// frameHand is the hand a snapshot is in, classic or 101.
+func frameHand(s *Snapshot) uint32 {
+	if s.Match101 != nil {
+		return uint32(s.Match101.HandNumber())
+	}
+	return uint32(s.Match.HandNumber())
+}
+
+// draw101 draws a replay frame of an Okey 101 round: the indicator, the
+// okey and the bank, every seat with its total, how it opened, its
+// discards and its rack (open from the audit), the melds on the table as
+// they are laid, and what happened in the round so far.
+func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
+	p := v.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	dim := felt.Foreground(p.Dim)
+	m := f.Match101
+	g := m.Game()
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	fill(scr, x, y, w, 1, bar)
+	put(scr, x+1, y, w-2, i18n.T("okey replay · %s · round %d · move %d/%d · message %d", v.r.Ruleset, f.Hand+1, v.at+1, len(v.r.Frames), f.Step), bar.Bold(true))
+	row := y + 1
+	okey := g.Okey()
+	if g.Phase() < engine.Phase101Play {
+		put(scr, x+1, row, w-2, i18n.T("dealer %s: the tiles are being shuffled and dealt", v.name(g.Dealer())), dim)
+	} else {
+		_, ind := g.Indicator()
+		cx := put(scr, x+1, row, 12, i18n.T("indicator")+" ", dim)
+		cx = drawSmall(scr, p, cx, row, ind, okey)
+		cx = put(scr, cx+2, row, 6, "okey ", dim)
+		cx = drawSmall(scr, p, cx, row, okey, okey)
+		put(scr, cx+2, row, x+w-cx-3, i18n.T("bank %d · dealer %s · %d turns", len(g.Stock()), v.name(g.Dealer()), g.Turns()), dim)
+	}
+	row++
+	turn, _, _ := g.Turn()
+	scores := m.Scores()
+	for seat := range v.r.Names {
+		st := felt
+		mark := "  "
+		if seat == turn {
+			mark, st = "> ", st.Foreground(p.Accent).Bold(true)
+		}
+		how := i18n.T("not opened")
+		switch g.Opened(seat) {
+		case engine.OpenedSets:
+			how = i18n.T("opened")
+		case engine.OpenedDoubles:
+			how = i18n.T("opened with doubles")
+		}
+		cx := put(scr, x+1, row, w-2, fmt.Sprintf("%s%-12.12s %5d · %-19s ", mark, v.r.Names[seat], scores[seat], how), st)
+		pile := g.Pile(seat)
+		if room := (x + w - 1 - cx) / 4; len(pile) > room && room > 0 {
+			pile = pile[len(pile)-room:]
+		}
+		for _, s := range pile {
+			cx = drawSmall(scr, p, cx, row, g.PublicFace(s), okey) + 1
+		}
+		row++
+		var faces []engine.Face
+		for _, s := range g.Rack(seat) {
+			fc := g.PublicFace(s)
+			if f.All != nil {
+				fc = f.All.Face101(g, s)
+			}
+			faces = append(faces, fc)
+		}
+		slices.SortFunc(faces, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
+		cx = x + 3
+		for _, fc := range faces {
+			if cx+3 > x+w-1 {
+				break
+			}
+			cx = drawSmall(scr, p, cx, row, fc, okey) + 1
+		}
+		row++
+	}
+	// The melds on the table, as many to a row as fit.
+	melds := g.Melds()
+	bottom := y + h - 3
+	cx := x + 1
+	if len(melds) > 0 {
+		row++
+	}
+	for i, md := range melds {
+		need := 9 + 4*len(md.Tiles)
+		if cx > x+1 && cx+need > x+w-1 {
+			row, cx = row+1, x+1
+		}
+		if row >= bottom {
+			break
+		}
+		nm := v.name(md.Owner)
+		if len([]rune(nm)) > 6 {
+			nm = string([]rune(nm)[:6])
+		}
+		cx = put(scr, cx, row, 9, fmt.Sprintf("%c %-6s ", handleOf(i), nm), felt.Foreground(p.Accent).Bold(true))
+		for _, s := range md.Tiles {
+			cx = drawSmall(scr, p, cx, row, g.PublicFace(s), okey) + 1
+		}
+		cx += 2
+	}
+	row += 2
+	// What happened in this round, latest last.
+	var lines []Line
+	for i := v.at; i >= 0 && v.r.Frames[i].Hand == f.Hand && len(lines) < bottom-row; i-- {
+		fl := v.r.Frames[i].Lines
+		for j := len(fl) - 1; j >= 0 && len(lines) < bottom-row; j-- {
+			lines = append(lines, fl[j])
+		}
+	}
+	slices.Reverse(lines)
+	for i, l := range lines {
+		cx := x + 1
+		st := dim
+		if i == len(lines)-1 {
+			st = felt.Bold(true)
+		}
+		for _, sp := range l {
+			if sp.Face != engine.NoFace {
+				cx = drawSmall(scr, p, cx, row+i, sp.Face, okey)
+				continue
+			}
+			cx = put(scr, cx, row+i, x+w-1-cx, sp.Text, st)
+		}
+	}
+	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
+	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
+	fill(scr, x, y+h-1, w, 1, bar)
+	put(scr, x+1, y+h-1, w-2, i18n.T("right/n next  left/p back  down/pgdn next round  up/pgup round start  home end  q quit"), bar)
+}

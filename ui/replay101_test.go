@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+)
+
+// TestReplay101: a 101 transcript replays (it had "no hand to replay"):
+// frames for the round's moves, every rack open from the audit, the melds
+// on the table shown as they are laid, and the round's end.
+func TestReplay101(t *testing.T) {
+	if raceDetector {
+		t.Skip("a whole 101 match: run without the race detector (make test's non-race line)")
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "101:rounds=3",
+		Movers: []table.Mover{bot.NewB101(), bot.NewB101()}, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := LoadReplay(res.Transcript(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Report.Honest {
+		t.Fatalf("report: %+v", r.Report)
+	}
+	ends, laid := 0, -1
+	for i, f := range r.Frames {
+		if f.Match101 == nil {
+			t.Fatalf("frame %d has no 101 state", i)
+		}
+		if f.End != nil {
+			ends++
+		}
+		g := f.Match101.Game()
+		if laid < 0 && len(g.Melds()) > 0 {
+			laid = i
+		}
+		if g.Phase() == engine.Phase101Play && f.All != nil {
+			for seat := 0; seat < 2; seat++ {
+				for _, s := range g.Rack(seat) {
+					if f.All.Face101(g, s) == engine.NoFace {
+						t.Fatalf("frame %d: seat %d slot %d has no face", i, seat, s)
+					}
+				}
+			}
+		}
+	}
+	if ends != 3 {
+		t.Errorf("%d round ends in a 3-round match", ends)
+	}
+	if laid < 0 {
+		t.Fatal("no meld was laid in the whole match")
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(80, 24)
+	v := NewReplayView(r, func() {})
+	v.SetPalette(Palette256)
+	v.SetRect(0, 0, 80, 24)
+	v.Seek(laid)
+	v.Draw(scr)
+	scr.Show()
+	s := strings.Join(screenLines(scr), "\n")
+	for _, want := range []string{"okey replay · 101:rounds=3", "indicator", "bank ", "1 ", "verified: honest"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the replay lacks %q:\n%s", want, s)
+		}
+	}
+	if !strings.Contains(s, " opens with ") && !strings.Contains(s, " lays ") {
+		t.Errorf("the frame where a meld is laid does not say so:\n%s", s)
+	}
+}

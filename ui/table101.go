@@ -1,0 +1,1012 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
+)
+
+// Okey 101 at the table screen (protocol.md 3.6): the same TableView draws
+// the round and turns keys and clicks into engine.Action101 moves. Like the
+// classic table it decides no rule: every move is tried on a copy of the
+// match before it is sent, and refused with the engine's reason.
+
+// moveReq101 is a pending request for the player's 101 move.
+type moveReq101 struct {
+	reply chan engine.Action101
+}
+
+// table101 is the 101 state of the table screen.
+type table101 struct {
+	req *moveReq101
+	// sel is the tiles selected on the rack (space or a click), to lay as
+	// melds or to add to a meld on the table.
+	sel map[engine.Slot]bool
+	// meldAt is where each meld on the table was drawn (for clicks).
+	handles []meldHandle
+	// sent counts the moves sent.
+	sent int
+}
+
+// meldHandle is a meld's handle on screen: its key and where it is drawn.
+type meldHandle struct {
+	key        rune
+	x, y, w, h int
+}
+
+// Move101 implements table.Mover101 for the player's seat: it asks the
+// screen for a move and waits for it, or for the player to leave.
+func (g *Game) Move101(_ *engine.Game101, _ *engine.View) (engine.Action101, error) {
+	r := &moveReq101{reply: make(chan engine.Action101, 1)}
+	g.post(func() { g.view.request101(r) })
+	select {
+	case a := <-r.reply:
+		return a, nil
+	case <-g.ctx.Done():
+		return engine.Action101{}, ErrQuit
+	}
+}
+
+var _ table.Mover101 = (*Game)(nil)
+
+func (p paced) Move101(g *engine.Game101, v *engine.View) (engine.Action101, error) {
+	mv, ok := p.m.(table.Mover101)
+	if !ok {
+		return engine.Action101{}, table.ErrNo101Mover
+	}
+	time.Sleep(p.d)
+	return mv.Move101(g, v)
+}
+
+func (t *TableView) request101(r *moveReq101) {
+	t.t101.req = r
+	t.hint = nil
+	t.reqAt = t.now()
+	t.Tick()
+}
+
+// turnSeat is the seat whose turn it is (-1 outside play).
+func (t *TableView) turnSeat() int {
+	if t.is101() {
+		seat, _, _ := t.game101().Turn()
+		return seat
+	}
+	if h := t.snap.HandState(); h != nil {
+		seat, _ := h.Turn()
+		return seat
+	}
+	return -1
+}
+
+// timeTurn101 starts the turn timer when a new 101 turn begins.
+func (t *TableView) timeTurn101() {
+	g := t.game101()
+	seat, _, _ := g.Turn()
+	if seat < 0 {
+		t.turnKey = ""
+		return
+	}
+	key := fmt.Sprintf("%d/%d/%d", t.snap.Match101.HandNumber(), g.Turns(), seat)
+	if key != t.turnKey {
+		t.turnKey, t.turnStart, t.used = key, t.now(), 0
+		if t.t101.req != nil {
+			t.reqAt = t.now()
+		}
+	}
+}
+
+// tick101 moves for the player when the time of its turn ran out: the
+// move B101 would make (draw, use or give back a taken discard, lay, add,
+// discard), one a tick, so that the turn always ends.
+func (t *TableView) tick101() {
+	if !t.myMove101() {
+		return
+	}
+	if left, ok := t.TimeLeft(); !ok || left > 0 {
+		return
+	}
+	if t.overlay == quitOverlay || t.overlay == helpOverlay {
+		t.overlay = noOverlay
+	}
+	t.rack.Lifted = -1
+	v := t.snap.View
+	a, err := bot.NewB101().Move101(t.game101(), &v)
+	if err != nil {
+		if _, drawn, _ := t.game101().Turn(); !drawn {
+			t.bank101()
+		}
+		return
+	}
+	t.log = append(t.log, Line{txt(i18n.T("time is up: the program plays %v for you", a.Kind))})
+	t.send101(a, i18n.T("time is up: the program played %v for you", a.Kind))
+}
+
+// is101 reports whether the table plays Okey 101.
+func (t *TableView) is101() bool { return t.snap != nil && t.snap.Match101 != nil }
+
+func (t *TableView) game101() *engine.Game101 { return t.snap.Match101.Game() }
+
+// myMove101 reports whether the player is asked for a 101 move.
+func (t *TableView) myMove101() bool { return t.t101.req != nil && t.final == nil }
+
+// handleKeys are the meld handles, in table order: 1-9, then A-Z.
+const handleKeys = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+func handleOf(i int) rune {
+	if i < len(handleKeys) {
+		return rune(handleKeys[i])
+	}
+	return '*'
+}
+
+func meldOfHandle(r rune) int { return strings.IndexRune(handleKeys, r) }
+
+// update101 follows a new snapshot of a 101 match.
+func (t *TableView) update101() {
+	s := t.snap
+	g := t.game101()
+	if t.handKey != s.Match101.HandNumber()+1 {
+		t.rack.Clear()
+		t.handKey = s.Match101.HandNumber() + 1
+		t.hint, t.t101.sel = nil, nil
+		t.laidOut = false
+		t.msg, t.msgBad = "", false
+	}
+	if g.Phase() < engine.Phase101Play {
+		return
+	}
+	slots, faces := s.View.Rack101(g)
+	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {
+		t.rack.Clear()
+		t.laidOut = true
+		t.fresh = nil
+		t.restoreRack(slots)
+	} else if t.laidOut {
+		before := t.rack.Tiles()
+		for _, sl := range slots {
+			if !slices.Contains(before, sl) {
+				if t.fresh == nil {
+					t.fresh = map[engine.Slot]time.Time{}
+				}
+				t.fresh[sl] = t.now()
+			}
+		}
+	}
+	t.rack.Sync(slots, faces)
+	t.timeTurn101()
+	for sl := range t.t101.sel {
+		if !slices.Contains(slots, sl) {
+			delete(t.t101.sel, sl)
+		}
+	}
+}
+
+// plain101 is the face a tile plays as when it plays as itself: a false
+// joker plays as the okey's face.
+func plain101(okey, f engine.Face) engine.Face {
+	if f == engine.FalseJoker {
+		return okey
+	}
+	return f
+}
+
+// reason101 turns an engine refusal of a 101 move into a short sentence.
+func reason101(err error) string {
+	switch {
+	case errors.Is(err, engine.ErrMustDraw):
+		return i18n.T("take a tile first: d draws from the bank, t takes the previous discard")
+	case errors.Is(err, engine.ErrDrawn):
+		return i18n.T("you have taken a tile already")
+	case errors.Is(err, engine.ErrNoDiscard):
+		return i18n.T("there is no discard to take or give back")
+	case errors.Is(err, engine.ErrNotOpened):
+		return i18n.T("you have not opened: open first (101 points or five doubles) before adding to melds")
+	case errors.Is(err, engine.ErrOpening):
+		return i18n.T("that does not open: an opening needs 101 points in sets and runs, or five doubles")
+	case errors.Is(err, engine.ErrMustUse):
+		return i18n.T("the discard you took must be used this turn: lay or add it, or give it back (b)")
+	case errors.Is(err, engine.ErrKeepTile):
+		return i18n.T("keep one tile on your rack: a turn ends with a discard")
+	case errors.Is(err, engine.ErrSwap):
+		return i18n.T("that okey cannot be swapped")
+	case errors.Is(err, engine.ErrMeld):
+		return i18n.T("not a valid meld: %s", strings.TrimPrefix(err.Error(), "engine: not a valid meld: "))
+	case errors.Is(err, engine.ErrNotHeld):
+		return i18n.T("that tile is not on your rack")
+	case errors.Is(err, engine.ErrPhase) && strings.Contains(err.Error(), "dealer"):
+		return i18n.T("the dealer starts by discarding (x)")
+	}
+	return reason(err)
+}
+
+// my101 returns the round when the player is asked for a move; otherwise
+// it refuses with the reason and returns nil.
+func (t *TableView) my101() *engine.Game101 {
+	g := t.game101()
+	switch {
+	case t.final != nil:
+		t.refuse(i18n.T("the match is over"))
+		return nil
+	case g.Phase() != engine.Phase101Play:
+		t.refuse(i18n.T("no round is being played"))
+		return nil
+	}
+	if seat, _, _ := g.Turn(); seat != t.snap.Seat {
+		t.refuse(i18n.T("it is not your turn: %s plays", t.snap.Name(seat)))
+		return nil
+	}
+	if t.t101.req == nil {
+		t.refuse(i18n.T("wait: the table is still working on the last move"))
+		return nil
+	}
+	return g
+}
+
+// send101 tries a on a copy of the match and sends it when it holds.
+func (t *TableView) send101(a engine.Action101, done string) bool {
+	c := t.snap.Match101.Clone()
+	if err := c.Apply(a); err != nil {
+		t.refuse(reason101(err))
+		return false
+	}
+	t.t101.req.reply <- a
+	t.t101.req = nil
+	t.t101.sent++
+	t.used += t.now().Sub(t.reqAt)
+	t.hint = nil
+	t.say(done)
+	return true
+}
+
+func (t *TableView) bank101() {
+	g := t.my101()
+	if g == nil {
+		return
+	}
+	if len(g.Stock()) == 0 {
+		t.send101(engine.Action101{Kind: engine.Act101Exhaust, Seat: t.snap.Seat}, i18n.T("the bank is empty: the round ends"))
+		return
+	}
+	t.send101(engine.Action101{Kind: engine.Act101Draw, Seat: t.snap.Seat}, i18n.T("you draw from the bank"))
+}
+
+// prevDiscard101 is the discard the player may take, or NoFace.
+func prevDiscard101(g *engine.Game101) engine.Face {
+	if from := g.LastDiscard(); from >= 0 {
+		if p := g.Pile(from); len(p) > 0 {
+			return g.PublicFace(p[len(p)-1])
+		}
+	}
+	return engine.NoFace
+}
+
+func (t *TableView) take101() {
+	g := t.my101()
+	if g == nil {
+		return
+	}
+	f := prevDiscard101(g)
+	t.send101(engine.Action101{Kind: engine.Act101Take, Seat: t.snap.Seat},
+		i18n.T("you take the %s: use it this turn, or give it back (b)", f.String()))
+}
+
+func (t *TableView) giveBack101() {
+	g := t.my101()
+	if g == nil {
+		return
+	}
+	t.send101(engine.Action101{Kind: engine.Act101GiveBack, Seat: t.snap.Seat}, i18n.T("you give the discard back: draw from the bank (d)"))
+}
+
+// selection101 returns the selected tiles in rack order with their faces.
+func (t *TableView) selection101() ([]engine.Slot, []engine.Face) {
+	var slots []engine.Slot
+	var faces []engine.Face
+	for _, sl := range t.rack.Tiles() {
+		if t.t101.sel[sl] {
+			slots = append(slots, sl)
+			faces = append(faces, t.face(sl))
+		}
+	}
+	return slots, faces
+}
+
+// selBlocks splits the selection (in rack order) into the player's own
+// groups: selected tiles side by side on a row of the rack, a gap, an
+// unselected tile or the row's end separating them. It returns how many
+// selected tiles each block holds.
+func (t *TableView) selBlocks() []int {
+	var out []int
+	n := 0
+	for p := 0; p < RackSize; p++ {
+		sl := t.rack.At(p)
+		if p%RackCols == 0 || sl == engine.NoSlot || !t.t101.sel[sl] {
+			if n > 0 {
+				out, n = append(out, n), 0
+			}
+		}
+		if sl != engine.NoSlot && t.t101.sel[sl] {
+			n++
+		}
+	}
+	if n > 0 {
+		out = append(out, n)
+	}
+	return out
+}
+
+// blockPlan is the plan where every block of the selection is one meld of
+// the same sort (sets and runs, or doubles); ok is false otherwise.
+func blockPlan(g *engine.Game101, opened engine.Opened, faces []engine.Face, blocks []int) (layPlan, bool) {
+	if len(blocks) < 2 {
+		return layPlan{}, false
+	}
+	jd := !g.Rules().Game101.NoJokerDoubles
+	var p layPlan
+	at := 0
+	for i, n := range blocks {
+		o, err := engine.BestOpening101(g.Okey(), faces[at:at+n], jd)
+		at += n
+		if err != nil {
+			return layPlan{}, false
+		}
+		switch {
+		case len(o.Groups) == 1 && len(o.Groups[0].Tiles) == n && (i == 0 || !p.pairs) && opened != engine.OpenedDoubles:
+			p.groups = append(p.groups, o.Groups[0])
+			p.value += o.Value
+		case n == 2 && len(o.Pairs) == 1 && (i == 0 || p.pairs) && opened != engine.OpenedSets:
+			p.groups = append(p.groups, o.Pairs[0])
+			p.pairs = true
+			p.doubles++
+		default:
+			return layPlan{}, false
+		}
+	}
+	p.whole = true
+	return p, true
+}
+
+func (t *TableView) toggle101(p int) {
+	sl := t.rack.At(p)
+	if sl == engine.NoSlot {
+		t.refuse(i18n.T("no tile there to select"))
+		return
+	}
+	if t.t101.sel == nil {
+		t.t101.sel = map[engine.Slot]bool{}
+	}
+	if t.t101.sel[sl] {
+		delete(t.t101.sel, sl)
+	} else {
+		t.t101.sel[sl] = true
+	}
+	t.say(t.selText101())
+}
+
+func (t *TableView) clearSel101() {
+	t.t101.sel = nil
+	t.rack.Lifted = -1
+	t.say(i18n.T("selection cleared"))
+}
+
+// layPlan is how the selected tiles would be laid: the groups (printed
+// faces and what each plays as), their points and doubles, and whether
+// every selected tile is in them.
+type layPlan struct {
+	groups  []engine.Group
+	value   int
+	doubles int
+	pairs   bool // the groups are doubles
+	whole   bool // every selected tile is in a group
+	loose   []engine.Face
+}
+
+// plan101 arranges faces into melds the way the player's state allows:
+// the player's own blocks on the rack when each is a meld; otherwise sets
+// and runs (the most points), or doubles for a doubles opener (or an
+// unopened player whose selection makes doubles only).
+func plan101(g *engine.Game101, opened engine.Opened, faces []engine.Face, blocks []int) (layPlan, error) {
+	if p, ok := blockPlan(g, opened, faces, blocks); ok {
+		return p, nil
+	}
+	o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
+	if err != nil {
+		return layPlan{}, err
+	}
+	sets := layPlan{groups: o.Groups, value: o.Value, whole: countTiles(o.Groups) == len(faces)}
+	pairs := layPlan{groups: o.Pairs, doubles: o.Doubles, pairs: true, whole: countTiles(o.Pairs) == len(faces)}
+	var p layPlan
+	switch {
+	case opened == engine.OpenedDoubles:
+		p = pairs
+	case opened == engine.OpenedSets:
+		p = sets
+	case sets.whole && len(sets.groups) > 0:
+		p = sets
+	case pairs.whole && len(pairs.groups) > 0:
+		p = pairs
+	case sets.value >= 101 || o.Doubles < 5 && countTiles(o.Groups) >= countTiles(o.Pairs):
+		p = sets
+	default:
+		p = pairs
+	}
+	p.loose = looseFaces(faces, p.groups)
+	return p, nil
+}
+
+func countTiles(gs []engine.Group) int {
+	n := 0
+	for _, g := range gs {
+		n += len(g.Tiles)
+	}
+	return n
+}
+
+// looseFaces returns the faces not used by groups.
+func looseFaces(faces []engine.Face, gs []engine.Group) []engine.Face {
+	left := slices.Clone(faces)
+	for _, g := range gs {
+		for _, f := range g.Tiles {
+			if i := slices.Index(left, f); i >= 0 {
+				left = slices.Delete(left, i, i+1)
+			}
+		}
+	}
+	return left
+}
+
+// selText101 describes the selection as melds: its value toward 101 (or
+// its doubles toward five), what it opens or lays, or why it does not.
+func (t *TableView) selText101() string {
+	slots, faces := t.selection101()
+	if len(slots) == 0 {
+		return i18n.T("nothing selected")
+	}
+	if slices.Contains(faces, engine.NoFace) {
+		return i18n.T("a selected tile is not open to you yet")
+	}
+	g := t.game101()
+	opened := g.Opened(t.snap.Seat)
+	if len(faces) == 1 && opened != engine.NotOpened && faces[0] != g.Okey() {
+		add, swap := g.AddTargets(faces[0])
+		var hs []string
+		for _, i := range add {
+			hs = append(hs, string(handleOf(i)))
+		}
+		for _, i := range swap {
+			hs = append(hs, string(handleOf(i))+"⇄")
+		}
+		if len(hs) > 0 {
+			return i18n.T("%s: add it to meld %s (press the handle or click the meld)", faces[0].String(), strings.Join(hs, ", "))
+		}
+	}
+	p, err := plan101(g, opened, faces, t.selBlocks())
+	if err != nil {
+		return reason101(err)
+	}
+	var b strings.Builder
+	if p.pairs {
+		b.WriteString(i18n.T("selected: %d doubles", len(p.groups)))
+	} else {
+		b.WriteString(i18n.T("selected: %d melds, %d points", len(p.groups), p.value))
+	}
+	switch {
+	case !p.whole:
+		b.WriteString(" · ")
+		if len(faces) < 3 && !p.pairs {
+			b.WriteString(i18n.T("a meld needs 3 tiles (a set or a run), a double 2"))
+		} else {
+			b.WriteString(i18n.T("not in any meld: %s", engine.FormatFaces(p.loose)))
+		}
+	case opened != engine.NotOpened:
+		b.WriteString(" · " + i18n.T("l lays them"))
+	case p.pairs && len(p.groups) >= 5 || !p.pairs && p.value >= 101:
+		b.WriteString(" · " + i18n.T("that opens: l lays the opening"))
+	case p.pairs:
+		b.WriteString(" · " + i18n.T("%d of 5 doubles to open", len(p.groups)))
+	default:
+		b.WriteString(" · " + i18n.T("%d of 101 points to open", p.value))
+	}
+	return b.String()
+}
+
+// lay101 lays the selected tiles as melds (the opening, several melds in
+// one move, or more melds once open).
+func (t *TableView) lay101() {
+	g := t.my101()
+	if g == nil {
+		return
+	}
+	slots, faces := t.selection101()
+	if len(slots) == 0 {
+		t.refuse(i18n.T("select the tiles to lay first (space or a click on each)"))
+		return
+	}
+	if slices.Contains(faces, engine.NoFace) {
+		t.refuse(i18n.T("a selected tile is not open to you yet"))
+		return
+	}
+	p, err := plan101(g, g.Opened(t.snap.Seat), faces, t.selBlocks())
+	if err != nil {
+		t.refuse(reason101(err))
+		return
+	}
+	if !p.whole || len(p.groups) == 0 {
+		t.refuse(t.selText101())
+		return
+	}
+	a, ok := engine.LayAction101(t.snap.Seat, slots, faces, p.groups)
+	if !ok {
+		t.refuse(i18n.T("those tiles do not make melds"))
+		return
+	}
+	what := i18n.T("you lay %d melds (%d points)", len(p.groups), p.value)
+	if p.pairs {
+		what = i18n.T("you lay %d doubles", len(p.groups))
+	}
+	if g.Opened(t.snap.Seat) == engine.NotOpened {
+		what = i18n.T("you open: %s", what)
+	}
+	if t.send101(a, what) {
+		t.t101.sel = nil
+	}
+}
+
+// addAction101 builds the add of faces (slots) to meld i: each tile plays
+// as itself, an okey as whatever makes the meld valid.
+func addAction101(m *engine.Match101, seat, i int, slots []engine.Slot, faces []engine.Face) (engine.Action101, error) {
+	g := m.Game()
+	okey := g.Okey()
+	mp := engine.MeldPlay{}
+	var jokers []int
+	for k, s := range slots {
+		mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: s, Face: faces[k]})
+		as := plain101(okey, faces[k])
+		if faces[k] == okey {
+			jokers = append(jokers, k)
+		}
+		mp.As = append(mp.As, as)
+	}
+	a := engine.Action101{Kind: engine.Act101Add, Seat: seat, Meld: i, Melds: []engine.MeldPlay{mp}}
+	try := func() error { return m.Clone().Apply(a) }
+	if len(jokers) == 0 || len(jokers) > 2 {
+		return a, try()
+	}
+	// An okey stands for any face: try them in order (a set's colours, a
+	// run's ends).
+	var first error
+	var rec func(j int) bool
+	rec = func(j int) bool {
+		if j == len(jokers) {
+			err := try()
+			if first == nil {
+				first = err
+			}
+			return err == nil
+		}
+		for f := engine.Face(0); f < engine.FalseJoker; f++ {
+			mp.As[jokers[j]] = f
+			if rec(j + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	if rec(0) {
+		return a, nil
+	}
+	return a, first
+}
+
+// addTo101 adds the selection (or the tile under the cursor) to meld i;
+// a single tile that an okey of that meld stands for swaps it instead.
+func (t *TableView) addTo101(i int) {
+	g := t.my101()
+	if g == nil {
+		return
+	}
+	melds := g.Melds()
+	if i < 0 || i >= len(melds) {
+		t.refuse(i18n.T("no meld %c on the table", handleOf(max(i, 0))))
+		return
+	}
+	slots, faces := t.selection101()
+	if len(slots) == 0 {
+		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
+			slots, faces = []engine.Slot{sl}, []engine.Face{t.face(sl)}
+		}
+	}
+	if len(slots) == 0 {
+		t.refuse(i18n.T("select the tile to add first (space or a click)"))
+		return
+	}
+	if slices.Contains(faces, engine.NoFace) {
+		t.refuse(i18n.T("a selected tile is not open to you yet"))
+		return
+	}
+	seat := t.snap.Seat
+	a, err := addAction101(t.snap.Match101, seat, i, slots, faces)
+	if err == nil {
+		if t.send101(a, i18n.T("you add %s to meld %c", engine.FormatFaces(faces), handleOf(i))) {
+			t.t101.sel = nil
+		}
+		return
+	}
+	if len(slots) == 1 && faces[0] != g.Okey() {
+		m := melds[i]
+		want := plain101(g.Okey(), faces[0])
+		for k, sl := range m.Tiles {
+			if g.IsOkeySlot(sl) && m.As[k] == want {
+				sw := engine.Action101{Kind: engine.Act101Swap, Seat: seat, Meld: i, Pos: k,
+					Faces: []engine.SlotFace{{Slot: slots[0], Face: faces[0]}}}
+				if t.send101(sw, i18n.T("you swap the okey of meld %c for your %s: the okey is yours", handleOf(i), faces[0].String())) {
+					t.t101.sel = nil
+				}
+				return
+			}
+		}
+	}
+	t.refuse(reason101(err))
+}
+
+// add101 adds the selection to the one meld it fits, or asks for a handle.
+func (t *TableView) add101() {
+	g := t.my101()
+	if g == nil {
+		return
+	}
+	if g.Opened(t.snap.Seat) == engine.NotOpened {
+		t.refuse(reason101(engine.ErrNotOpened))
+		return
+	}
+	_, faces := t.selection101()
+	if len(faces) == 0 {
+		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
+			faces = []engine.Face{t.face(sl)}
+		}
+	}
+	var targets []int
+	if len(faces) == 1 {
+		add, swap := g.AddTargets(faces[0])
+		targets = append(add, swap...)
+	}
+	if len(targets) == 1 {
+		t.addTo101(targets[0])
+		return
+	}
+	t.say(i18n.T("press the handle of the meld to add to (1-9, A-Z), or click the meld"))
+}
+
+// discard101 discards the one selected tile, or the tile under the cursor.
+func (t *TableView) discard101() {
+	s := t.target()
+	if slots, _ := t.selection101(); len(slots) == 1 && t.rack.Lifted < 0 {
+		s = slots[0]
+	}
+	t.discardSlot101(s)
+}
+
+func (t *TableView) discardSlot101(s engine.Slot) {
+	g := t.my101()
+	if g == nil {
+		return
+	}
+	if s == engine.NoSlot {
+		t.refuse(i18n.T("put the cursor on the tile to discard"))
+		return
+	}
+	f := t.face(s)
+	if f == engine.NoFace {
+		t.refuse(i18n.T("that tile is not open to you yet"))
+		return
+	}
+	a := engine.Action101{Kind: engine.Act101Discard, Seat: t.snap.Seat, Faces: []engine.SlotFace{{Slot: s, Face: f}}}
+	last := len(g.Rack(t.snap.Seat)) == 1
+	done := i18n.T("you discard the %s", f.String())
+	switch {
+	case last:
+		done = i18n.T("you finish, discarding the %s", f.String())
+	case f == g.Okey():
+		done = i18n.T("you discard the okey: a 101-point penalty")
+	case g.Fits(f):
+		done = i18n.T("you discard the %s, which fits a meld on the table: a 101-point penalty", f.String())
+	}
+	if t.send101(a, done) {
+		delete(t.t101.sel, s)
+	}
+}
+
+func (t *TableView) sort101(runs bool) {
+	g := t.game101()
+	if g.Phase() < engine.Phase101Play {
+		t.refuse(i18n.T("no tiles to sort yet"))
+		return
+	}
+	slots, faces := t.snap.View.Rack101(g)
+	t.rack.Sort(g.Okey(), slots, faces, runs)
+	if runs {
+		t.say(i18n.T("sorted by runs"))
+	} else {
+		t.say(i18n.T("sorted by sets"))
+	}
+}
+
+func (t *TableView) undo101() {
+	if !t.rack.Undo() {
+		t.refuse(i18n.T("nothing to undo"))
+		return
+	}
+	slots, faces := t.snap.View.Rack101(t.game101())
+	t.rack.Sync(slots, faces)
+	t.say(i18n.T("rack move undone"))
+}
+
+// Hint101 shows the best opening the rack allows (and selects it), or once
+// open the tiles that can be added and where, and the discard B101 would
+// make (never a penalty discard when another tile will do).
+func (t *TableView) Hint101() {
+	g := t.game101()
+	if g.Phase() != engine.Phase101Play {
+		t.refuse(i18n.T("no round is being played"))
+		return
+	}
+	slots, faces := t.snap.View.Rack101(g)
+	if slices.Contains(faces, engine.NoFace) {
+		t.refuse(i18n.T("wait until all your tiles are open"))
+		return
+	}
+	seat := t.snap.Seat
+	t.hint = nil
+	var parts []string
+	opened := g.Opened(seat)
+	turn, drawn, _ := g.Turn()
+	if opened == engine.NotOpened {
+		o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
+		if err != nil {
+			t.refuse(reason101(err))
+			return
+		}
+		gs := o.Groups
+		switch {
+		case o.Value >= 101:
+			parts = append(parts, i18n.T("you can open: %d points in %d melds", o.Value, len(o.Groups)))
+		case o.Doubles >= 5:
+			gs = o.Pairs
+			parts = append(parts, i18n.T("you can open with %d doubles", o.Doubles))
+		case o.Doubles*20 > o.Value:
+			gs = o.Pairs
+			parts = append(parts, i18n.T("best opening: %d doubles of 5 (or %d points of 101)", o.Doubles, o.Value))
+		default:
+			parts = append(parts, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
+		}
+		t.t101.sel = map[engine.Slot]bool{}
+		used := make([]bool, len(slots))
+		for _, gr := range gs {
+			for _, f := range gr.Tiles {
+				for k := range slots {
+					if !used[k] && faces[k] == f {
+						used[k] = true
+						t.t101.sel[slots[k]] = true
+						break
+					}
+				}
+			}
+		}
+		if (o.Value >= 101 || o.Doubles >= 5) && turn == seat && drawn {
+			// Say l only when the engine takes the lay now (the dealer's
+			// first move is a discard).
+			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.snap.Match101.Clone().Apply(a) == nil {
+				parts = append(parts, i18n.T("selected: l lays it"))
+			}
+		}
+	} else {
+		var adds []string
+		for k, f := range faces {
+			if f == g.Okey() {
+				continue
+			}
+			add, swap := g.AddTargets(f)
+			for _, i := range add {
+				adds = append(adds, fmt.Sprintf("%s→%c", f, handleOf(i)))
+				if t.hint == nil {
+					t.hint = map[engine.Slot]bool{}
+				}
+				t.hint[slots[k]] = true
+			}
+			for _, i := range swap {
+				adds = append(adds, fmt.Sprintf("%s⇄%c", f, handleOf(i)))
+			}
+		}
+		if len(adds) > 0 {
+			parts = append(parts, i18n.T("you can add: %s", strings.Join(adds, " ")))
+		} else {
+			parts = append(parts, i18n.T("nothing of yours fits the melds on the table"))
+		}
+	}
+	if turn == seat && drawn {
+		v := t.snap.View
+		a, err := bot.NewB101().Move101(g, &v)
+		switch {
+		case err != nil || opened == engine.NotOpened:
+		case a.Kind == engine.Act101Swap && len(a.Faces) == 1:
+			parts = append(parts, i18n.T("swap: your %s takes the okey of meld %c", a.Faces[0].Face.String(), handleOf(a.Meld)))
+		case a.Kind == engine.Act101Lay:
+			parts = append(parts, i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds)))
+			t.t101.sel = map[engine.Slot]bool{}
+			for _, m := range a.Melds {
+				for _, sf := range m.Tiles {
+					t.t101.sel[sf.Slot] = true
+				}
+			}
+		}
+		if err == nil && a.Kind != engine.Act101Discard {
+			// The discard that follows the lays and adds B101 makes first.
+			if d, ok := finalDiscard101(t.snap.Match101, v); ok {
+				a = d
+				parts = append(parts, i18n.T("then"))
+			}
+		}
+		if err == nil && a.Kind == engine.Act101Discard && len(a.Faces) == 1 {
+			parts = append(parts, i18n.T("discard the %s (x)", a.Faces[0].Face.String()))
+			if t.hint == nil {
+				t.hint = map[engine.Slot]bool{}
+			}
+			t.hint[a.Faces[0].Slot] = true
+			if p := t.rack.Find(a.Faces[0].Slot); p >= 0 && t.rack.Lifted < 0 {
+				t.rack.Cursor = p
+			}
+		}
+	}
+	t.say(strings.Join(parts, " · "))
+}
+
+// finalDiscard101 plays B101's moves of this turn on a copy of the match
+// (from the player's view) up to its discard, and returns that discard.
+func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, bool) {
+	c := m.Clone()
+	b := bot.NewB101()
+	for i := 0; i < 40; i++ {
+		a, err := b.Move101(c.Game(), &v)
+		if err != nil || a.Kind == engine.Act101GiveBack || a.Kind == engine.Act101Draw || a.Kind == engine.Act101Take {
+			return engine.Action101{}, false
+		}
+		if a.Kind == engine.Act101Discard {
+			return a, true
+		}
+		if c.Apply(a) != nil {
+			return engine.Action101{}, false
+		}
+	}
+	return engine.Action101{}, false
+}
+
+// --- keys --------------------------------------------------------------
+
+// bindings101 is the key table of a 101 round (help and the status bar).
+func bindings101() []binding {
+	my := func(t *TableView) bool { return t.myMove101() }
+	taken := func(t *TableView) bool {
+		if !t.myMove101() {
+			return false
+		}
+		_, d, tk := t.game101().Turn()
+		return d && tk != engine.NoSlot
+	}
+	drawn := func(t *TableView) bool {
+		_, d, _ := t.game101().Turn()
+		return d
+	}
+	return []binding{
+		{keys: []tcell.Key{tcell.KeyLeft, tcell.KeyRight, tcell.KeyUp, tcell.KeyDown}, name: i18n.T("arrows"), label: i18n.T("move"),
+			help: i18n.T("move the cursor on the rack")},
+		{runes: []rune{' '}, name: i18n.T("space"), label: i18n.T("select"), help: i18n.T("select or unselect the tile under the cursor (a click does too)"),
+			do: func(t *TableView) { t.toggle101(t.rack.Cursor) }, now: func(t *TableView) bool { return true }},
+		{keys: []tcell.Key{tcell.KeyEscape}, runes: []rune{'c'}, name: "c", label: i18n.T("clear"), help: i18n.T("clear the selection"),
+			do: (*TableView).clearSel101, now: func(t *TableView) bool { return len(t.t101.sel) > 0 }},
+		{runes: []rune{'d'}, name: "d", label: i18n.T("draw"), help: i18n.T("draw from the bank (bank empty: end the round)"),
+			do: (*TableView).bank101, now: func(t *TableView) bool { return my(t) && !drawn(t) }},
+		{runes: []rune{'t'}, name: "t", label: i18n.T("take"), help: i18n.T("take the previous player's discard (it must be used this turn)"),
+			do: (*TableView).take101, now: func(t *TableView) bool { return my(t) && !drawn(t) && prevDiscard101(t.game101()) != engine.NoFace }},
+		{runes: []rune{'b'}, name: "b", label: i18n.T("give back"), help: i18n.T("give the taken discard back, then draw from the bank"),
+			do: (*TableView).giveBack101, now: taken},
+		{runes: []rune{'l'}, name: "l", label: i18n.T("lay"), help: i18n.T("lay the selection as melds (the opening: 101 or five doubles)"),
+			do: (*TableView).lay101, now: func(t *TableView) bool { return my(t) && drawn(t) && len(t.t101.sel) > 0 }},
+		{runes: []rune{'a'}, name: "a", label: i18n.T("add"), help: i18n.T("add the selection to the one meld it fits (else press a handle)"),
+			do: (*TableView).add101, now: func(t *TableView) bool {
+				return my(t) && drawn(t) && t.game101().Opened(t.snap.Seat) != engine.NotOpened
+			}},
+		{runes: []rune{'x'}, keys: []tcell.Key{tcell.KeyDelete}, name: "x", label: i18n.T("discard"), help: i18n.T("discard the tile under the cursor, or the one selected"),
+			do: (*TableView).discard101, now: func(t *TableView) bool { return my(t) && drawn(t) }},
+		{runes: []rune{'m'}, keys: []tcell.Key{tcell.KeyEnter}, name: "m", label: i18n.T("move tile"), help: i18n.T("pick up the tile under the cursor; again: put it down there"),
+			do: (*TableView).lift, now: func(t *TableView) bool { return t.rack.Lifted >= 0 }},
+		{runes: []rune{'s'}, name: "s", label: i18n.T("sets"), help: i18n.T("sort the rack: sets first"),
+			do: func(t *TableView) { t.sort101(false) }},
+		{runes: []rune{'r'}, name: "r", label: i18n.T("runs"), help: i18n.T("sort the rack: runs first"),
+			do: func(t *TableView) { t.sort101(true) }},
+		{runes: []rune{'u'}, keys: []tcell.Key{tcell.KeyCtrlZ}, name: "u", label: i18n.T("undo"), help: i18n.T("undo the last rack move or sort"),
+			do: (*TableView).undo101},
+		{runes: []rune{'h'}, name: "h", label: i18n.T("hint"), help: i18n.T("hint: best opening (selected), what to add where, the discard"),
+			do: (*TableView).Hint101, now: my},
+		{runes: []rune{'?'}, name: "?", label: i18n.T("help"), help: i18n.T("this help"),
+			do: func(t *TableView) { t.overlay = helpOverlay }, now: func(t *TableView) bool { return true }},
+		{runes: []rune{'q'}, name: "q", label: i18n.T("quit"), help: i18n.T("leave (asks first during a match)"),
+			do: (*TableView).askQuit, now: func(t *TableView) bool { return true }},
+	}
+}
+
+// key101 handles a key of a 101 round (no panel open).
+func (t *TableView) key101(ev *tcell.EventKey) {
+	switch ev.Key() {
+	case tcell.KeyLeft:
+		t.rack.MoveCursor(-1, 0)
+		return
+	case tcell.KeyRight:
+		t.rack.MoveCursor(1, 0)
+		return
+	case tcell.KeyUp:
+		t.rack.MoveCursor(0, -1)
+		return
+	case tcell.KeyDown:
+		t.rack.MoveCursor(0, 1)
+		return
+	case tcell.KeyHome:
+		t.rack.Cursor -= t.rack.Cursor % RackCols
+		return
+	case tcell.KeyEnd:
+		t.rack.Cursor += RackCols - 1 - t.rack.Cursor%RackCols
+		return
+	}
+	if ev.Key() == tcell.KeyRune {
+		if i := meldOfHandle(ev.Rune()); i >= 0 {
+			t.addTo101(i)
+			return
+		}
+	}
+	for _, b := range bindings101() {
+		if b.do == nil {
+			continue
+		}
+		hit := false
+		for _, k := range b.keys {
+			hit = hit || ev.Key() == k && k != tcell.KeyRune
+		}
+		for _, r := range b.runes {
+			hit = hit || ev.Key() == tcell.KeyRune && ev.Rune() == r
+		}
+		if hit {
+			b.do(t)
+			return
+		}
+	}
+	if ev.Key() == tcell.KeyRune {
+		t.refuse(i18n.T("%q does nothing here: ? lists the keys", ev.Rune()))
+	}
+}
+
+// clickRack101: a click selects or unselects a tile, a double click
+// discards it; with a tile picked up (m) the click puts it down.
+func (t *TableView) clickRack101(p int, double bool) {
+	if t.rack.Lifted >= 0 {
+		t.rack.Cursor = p
+		t.lift()
+		return
+	}
+	if double {
+		if sl := t.rack.At(p); sl != engine.NoSlot {
+			t.rack.Cursor = p
+			t.discardSlot101(sl)
+		}
+		return
+	}
+	t.rack.Cursor = p
+	t.toggle101(p)
+}
