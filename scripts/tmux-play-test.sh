@@ -41,6 +41,9 @@ tm() { tmux -u -L "$sock" "$@"; }
 cleanup() { tm kill-server >/dev/null 2>&1 || true; rm -rf "$data"; }
 trap cleanup EXIT INT TERM
 
+# A session that outlives every table's: killing a table's session never
+# takes the server down while the next one starts on the same socket.
+tm -f /dev/null new-session -d -s keep -x 80 -y 24 "sleep 3600"
 tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
 	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
 
@@ -176,7 +179,10 @@ s=$(screen)
 echo "$s" | grep -q "lower is better" || fail "the german score table does not say lower is better"
 echo "$s" | grep -Eq "e2e +team A" || fail "the german score table does not show the teams"
 echo "$s" | grep -q "partners share a score" || fail "the german score table does not say who plays with whom"
-echo "$s" | grep -Eq "why" || fail "the german score table has no breakdown"
+# A won hand explains its changes; a stalemate changes nothing to explain.
+if echo "$s" | grep -q " won with "; then
+	echo "$s" | grep -Eq "why" || fail "the german score table has no breakdown"
+fi
 echo "tmux-play-test: ok: a german hand with teams and the score breakdown ($moves moves, $(($(date +%s) - start)) s)"
 echo "$s" | sed -n '2,16p'
 tm send-keys -t "$sess" Enter
