@@ -244,7 +244,6 @@ func (t *TableView) drawLog(scr tcell.Screen, x, y, w, h int) {
 func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 	p := t.pal
 	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
-	ledge := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Dim)
 	fill(scr, x, y, rackW, rackH, wood)
 	put(scr, x+1, y, 16, " "+i18n.T("your rack")+" ", wood.Bold(true))
 	// The sort buttons of the rule text, and undo.
@@ -264,6 +263,19 @@ func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 	if h != nil {
 		okey = h.Okey()
 	}
+	playing := h != nil && h.Phase() == engine.PhasePlay
+	t.drawRackTiles(scr, x, y, okey, func(sl engine.Slot) engine.Face { return s.View.Face(h, sl) }, nil, playing, (*TableView).clickRack)
+}
+
+// drawRackTiles draws the rack's two rows of tiles at x, y (below the
+// rack's title row) and the mark under each: the cursor, the lifted tile,
+// a selected tile (selected may be nil), a hinted one, a tile just arrived
+// while playing. A click on a tile calls click with its position.
+func (t *TableView) drawRackTiles(scr tcell.Screen, x, y int, okey engine.Face, faceOf func(engine.Slot) engine.Face,
+	selected map[engine.Slot]bool, playing bool, click func(t *TableView, pos int, double bool)) {
+	p := t.pal
+	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
+	ledge := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Dim)
 	for row := 0; row < RackRows; row++ {
 		ty := y + 1 + row*(TileHeight+1)
 		fill(scr, x, ty+TileHeight, rackW, 1, ledge)
@@ -275,10 +287,10 @@ func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 				put(scr, tx, ty, TileWidth, " .  ", wood.Foreground(p.Ledge))
 			} else {
 				face := p.Face
-				if pos == t.rack.Lifted {
+				if pos == t.rack.Lifted || selected[sl] {
 					face = p.Lifted
 				}
-				drawTile(scr, p, tx, ty, s.View.Face(h, sl), okey, face)
+				drawTile(scr, p, tx, ty, faceOf(sl), okey, face)
 			}
 			mark := ""
 			mst := ledge
@@ -289,15 +301,17 @@ func (t *TableView) drawRack(scr tcell.Screen, x, y int) {
 				mark, mst = "^^^^", ledge.Foreground(p.Cursor).Bold(true)
 			case pos == t.rack.Lifted:
 				mark, mst = i18n.T("lift"), ledge.Foreground(p.Lifted)
+			case sl != engine.NoSlot && selected[sl]:
+				mark, mst = " ** ", ledge.Foreground(p.Lifted).Bold(true)
 			case sl != engine.NoSlot && t.hint[sl]:
 				mark, mst = i18n.T("hint"), ledge.Foreground(p.Hint).Bold(true)
-			case sl != engine.NoSlot && h != nil && h.Phase() == engine.PhasePlay && t.isFresh(sl):
+			case sl != engine.NoSlot && playing && t.isFresh(sl):
 				mark, mst = i18n.T("new!"), ledge.Foreground(p.Good).Bold(true)
 			}
 			if mark != "" {
 				put(scr, tx, ty+TileHeight, TileWidth, mark, mst)
 			}
-			t.regions = append(t.regions, region{tx, ty, TileWidth + 1, TileHeight + 1, func(t *TableView, double bool) { t.clickRack(pos, double) }})
+			t.regions = append(t.regions, region{tx, ty, TileWidth + 1, TileHeight + 1, func(t *TableView, double bool) { click(t, pos, double) }})
 		}
 	}
 }

@@ -303,49 +303,11 @@ func (t *TableView) drawMe101(scr tcell.Screen, x, y, w int) {
 func (t *TableView) drawRack101(scr tcell.Screen, x, y int) {
 	p := t.pal
 	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
-	ledge := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Dim)
 	fill(scr, x, y, rackW, rackH, wood)
 	put(scr, x+1, y, 20, " "+i18n.T("your rack")+" ", wood.Bold(true))
 	g := t.game101()
 	okey := g.Okey()
-	for row := 0; row < RackRows; row++ {
-		ty := y + 1 + row*(TileHeight+1)
-		fill(scr, x, ty+TileHeight, rackW, 1, ledge)
-		for col := 0; col < RackCols; col++ {
-			pos := row*RackCols + col
-			tx := x + 1 + col*(TileWidth+1)
-			sl := t.rack.At(pos)
-			if sl == engine.NoSlot {
-				put(scr, tx, ty, TileWidth, " .  ", wood.Foreground(p.Ledge))
-			} else {
-				face := p.Face
-				if pos == t.rack.Lifted || t.t101.sel[sl] {
-					face = p.Lifted
-				}
-				drawTile(scr, p, tx, ty, t.face(sl), okey, face)
-			}
-			mark := ""
-			mst := ledge
-			switch {
-			case pos == t.rack.Cursor && t.rack.Lifted >= 0 && pos != t.rack.Lifted:
-				mark, mst = "^to^", ledge.Foreground(p.Cursor).Bold(true)
-			case pos == t.rack.Cursor:
-				mark, mst = "^^^^", ledge.Foreground(p.Cursor).Bold(true)
-			case pos == t.rack.Lifted:
-				mark, mst = "lift", ledge.Foreground(p.Lifted)
-			case sl != engine.NoSlot && t.t101.sel[sl]:
-				mark, mst = " ** ", ledge.Foreground(p.Lifted).Bold(true)
-			case sl != engine.NoSlot && t.hint[sl]:
-				mark, mst = "hint", ledge.Foreground(p.Hint).Bold(true)
-			case sl != engine.NoSlot && g.Phase() == engine.Phase101Play && t.isFresh(sl):
-				mark, mst = "new!", ledge.Foreground(p.Good).Bold(true)
-			}
-			if mark != "" {
-				put(scr, tx, ty+TileHeight, TileWidth, mark, mst)
-			}
-			t.regions = append(t.regions, region{tx, ty, TileWidth + 1, TileHeight + 1, func(t *TableView, double bool) { t.clickRack101(pos, double) }})
-		}
-	}
+	t.drawRackTiles(scr, x, y, okey, t.face, t.t101.sel, g.Phase() == engine.Phase101Play, (*TableView).clickRack101)
 }
 
 func (t *TableView) drawStatus101(scr tcell.Screen, x, y, w int) {

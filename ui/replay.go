@@ -258,28 +258,7 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 	if won {
 		logBottom -= 2
 	}
-	var lines []Line
-	for i := v.at; i >= 0 && v.r.Frames[i].Hand == f.Hand && len(lines) < logBottom-logTop; i-- {
-		fl := v.r.Frames[i].Lines
-		for j := len(fl) - 1; j >= 0 && len(lines) < logBottom-logTop; j-- {
-			lines = append(lines, fl[j])
-		}
-	}
-	slices.Reverse(lines)
-	for i, l := range lines {
-		cx := x + 1
-		st := dim
-		if i == len(lines)-1 {
-			st = felt.Bold(true)
-		}
-		for _, sp := range l {
-			if sp.Face != engine.NoFace {
-				cx = drawSmall(scr, p, cx, logTop+i, sp.Face, hd.Okey())
-				continue
-			}
-			cx = put(scr, cx, logTop+i, x+w-1-cx, sp.Text, st)
-		}
-	}
+	v.drawHandLog(scr, x, logTop, w, logBottom-logTop, f.Hand, hd.Okey(), dim, felt.Bold(true))
 	if won {
 		var gs [][]engine.Face
 		for _, g := range f.End.Result.Groups {
@@ -329,4 +308,30 @@ func RunReplay(r *Replay, o Options) error {
 	}
 	app.SetRoot(v, true)
 	return app.Run()
+}
+
+// drawHandLog draws, from row top, the last n log lines of hand up to the
+// frame shown, the latest last and in bold.
+func (v *ReplayView) drawHandLog(scr tcell.Screen, x, top, w, n, hand int, okey engine.Face, st, last tcell.Style) {
+	var lines []Line
+	for i := v.at; i >= 0 && v.r.Frames[i].Hand == hand && len(lines) < n; i-- {
+		fl := v.r.Frames[i].Lines
+		for j := len(fl) - 1; j >= 0 && len(lines) < n; j-- {
+			lines = append(lines, fl[j])
+		}
+	}
+	slices.Reverse(lines)
+	for i, l := range lines {
+		cx, style := x+1, st
+		if i == len(lines)-1 {
+			style = last
+		}
+		for _, sp := range l {
+			if sp.Face != engine.NoFace {
+				cx = drawSmall(scr, v.pal, cx, top+i, sp.Face, okey)
+				continue
+			}
+			cx = put(scr, cx, top+i, x+w-1-cx, sp.Text, style)
+		}
+	}
 }

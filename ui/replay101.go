@@ -113,28 +113,7 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 	}
 	row += 2
 	// What happened in this round, latest last.
-	var lines []Line
-	for i := v.at; i >= 0 && v.r.Frames[i].Hand == f.Hand && len(lines) < bottom-row; i-- {
-		fl := v.r.Frames[i].Lines
-		for j := len(fl) - 1; j >= 0 && len(lines) < bottom-row; j-- {
-			lines = append(lines, fl[j])
-		}
-	}
-	slices.Reverse(lines)
-	for i, l := range lines {
-		cx := x + 1
-		st := dim
-		if i == len(lines)-1 {
-			st = felt.Bold(true)
-		}
-		for _, sp := range l {
-			if sp.Face != engine.NoFace {
-				cx = drawSmall(scr, p, cx, row+i, sp.Face, okey)
-				continue
-			}
-			cx = put(scr, cx, row+i, x+w-1-cx, sp.Text, st)
-		}
-	}
+	v.drawHandLog(scr, x, row, w, bottom-row, f.Hand, okey, dim, felt.Bold(true))
 	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
 	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
 	fill(scr, x, y+h-1, w, 1, bar)

@@ -157,16 +157,21 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		// The last hand's message (a refusal, a hint) does not carry over.
 		t.msg, t.msgBad = "", false
 	}
-	slots, faces := s.View.Rack(h)
+	t.syncRack(s.View.Rack(h))
+	t.timeTurn()
+}
+
+// syncRack brings the rack up to the seat's tiles. Once the dealt tiles are
+// all open they are laid out in face order, or where the player had them
+// before leaving the match; a tile that arrives during play then flashes
+// for a moment.
+func (t *TableView) syncRack(slots []engine.Slot, faces []engine.Face) {
 	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {
-		// The dealt tiles are all open: lay them out in face order once,
-		// or where the player had them before leaving the match.
 		t.rack.Clear()
 		t.laidOut = true
 		t.fresh = nil
 		t.restoreRack(slots)
 	} else if t.laidOut {
-		// A tile that arrives during play flashes for a moment.
 		before := t.rack.Tiles()
 		for _, sl := range slots {
 			if !slices.Contains(before, sl) {
@@ -178,7 +183,6 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		}
 	}
 	t.rack.Sync(slots, faces)
-	t.timeTurn()
 }
 
 // freshFor is how long a tile that arrived on the rack is marked.

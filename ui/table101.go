@@ -165,23 +165,7 @@ func (t *TableView) update101() {
 		return
 	}
 	slots, faces := s.View.Rack101(g)
-	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {
-		t.rack.Clear()
-		t.laidOut = true
-		t.fresh = nil
-		t.restoreRack(slots)
-	} else if t.laidOut {
-		before := t.rack.Tiles()
-		for _, sl := range slots {
-			if !slices.Contains(before, sl) {
-				if t.fresh == nil {
-					t.fresh = map[engine.Slot]time.Time{}
-				}
-				t.fresh[sl] = t.now()
-			}
-		}
-	}
-	t.rack.Sync(slots, faces)
+	t.syncRack(slots, faces)
 	t.timeTurn101()
 	for sl := range t.t101.sel {
 		if !slices.Contains(slots, sl) {
