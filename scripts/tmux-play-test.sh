@@ -73,36 +73,48 @@ wait_gone() {
 	done
 }
 
-# play_hand: plays the player's turns through the keys until the end of
-# hand 1 shows (d to draw; h for the hint, then w to win or x to discard).
+# The words play_hand reads on the screen (English; the Turkish part sets
+# its own).
+w_turn="your turn: d"
+w_over="hand 1 is over"
+w_draw="your turn: draw"
+w_discard="your turn: discard"
+w_hinted="you can win|from a win|a winning hand|no hint|discard [A-Z]"
+w_win="you can win"
+w_gap="put the cursor on the tile"
+
+# play_hand [MAX]: plays the player's turns through the keys until the end
+# of hand 1 shows, or MAX moves (d to draw; h for the hint, then w to win
+# or x to discard).
 play_hand() {
+	max=${1:-100000}
 	moves=0
-	while :; do
-		wait_for 120 "your turn: d|hand 1 is over|okey-exited"
+	while [ $moves -lt "$max" ]; do
+		wait_for 120 "$w_turn|$w_over|okey-exited"
 		s=$(screen)
 		case "$s" in
-		*"hand 1 is over"*) break ;;
+		*"$w_over"*) break ;;
 		*okey-exited*) fail "okey exited" ;;
-		*"your turn: draw"*)
+		*"$w_draw"*)
 			tm send-keys -t "$sess" d
-			wait_gone 60 "your turn: draw"
+			wait_gone 60 "$w_draw"
 			;;
-		*"your turn: discard"*)
+		*"$w_discard"*)
 			tm send-keys -t "$sess" h
-			wait_for 10 "you can win|from a win|a winning hand|no hint|discard [A-Z]"
-			if screen | grep -q "you can win"; then
+			wait_for 10 "$w_hinted"
+			if screen | grep -q "$w_win"; then
 				tm send-keys -t "$sess" w
 			else
 				tm send-keys -t "$sess" x
 				# No tile under the cursor (a gap): the next tile.
 				i=0
-				while [ $i -lt 30 ] && screen | grep -q "put the cursor on the tile"; do
+				while [ $i -lt 30 ] && screen | grep -q "$w_gap"; do
 					tm send-keys -t "$sess" Right x
 					sleep 0.1
 					i=$((i + 1))
 				done
 			fi
-			wait_gone 60 "your turn: discard"
+			wait_gone 60 "$w_discard"
 			;;
 		esac
 		moves=$((moves + 1))
@@ -154,7 +166,7 @@ tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
 	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
 wait_for 10 "1  resume classic vs bot1, bot2, bot3"
 tm send-keys -t "$sess" 1
-wait_for 30 "match resumed at hand 2"
+wait_for 90 "match resumed at hand 2"
 screen | grep -q "e2e" || fail "the resumed table does not show the player"
 screen | grep -q "hand 2: .* deal" || fail "the resumed table does not show the hand's log"
 tm send-keys -t "$sess" q
@@ -202,36 +214,14 @@ tm kill-session -t "$sess"
 tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
 	"TERM=xterm-256color LC_ALL=C.UTF-8 $okey --lang tr play --bots 3 --name e2e --data $data3 --pace 0; echo okey-exited-\$?; sleep 600"
 wait_for 30 "sen e2e"
-moves=0
-while [ $moves -lt 6 ]; do
-	wait_for 120 "sıra sende: |el bitti|okey-exited"
-	s=$(screen)
-	case "$s" in
-	*"el bitti"*) break ;;
-	*okey-exited*) fail "okey exited" ;;
-	*"sıra sende: desteden"*)
-		tm send-keys -t "$sess" d
-		wait_gone 60 "sıra sende: desteden"
-		;;
-	*"sıra sende: bir taş at"*)
-		tm send-keys -t "$sess" h
-		wait_for 10 "bitirebilirsin|bitmeye|bitmeye hazır|öneri yok"
-		if screen | grep -q "bitirebilirsin"; then
-			tm send-keys -t "$sess" w
-		else
-			tm send-keys -t "$sess" x
-			i=0
-			while [ $i -lt 30 ] && screen | grep -q "imleci atılacak taşın"; do
-				tm send-keys -t "$sess" Right x
-				sleep 0.1
-				i=$((i + 1))
-			done
-		fi
-		wait_gone 60 "sıra sende: bir taş at"
-		;;
-	esac
-	moves=$((moves + 1))
-done
+w_turn="sıra sende: "
+w_over="el bitti"
+w_draw="sıra sende: desteden"
+w_discard="sıra sende: bir taş at"
+w_hinted="bitirebilirsin|bitmeye|bitmeye hazır|öneri yok"
+w_win="bitirebilirsin"
+w_gap="imleci atılacak taşın"
+play_hand 6
 s=$(screen)
 for w in istakan gösterge deste "puan" "taş" "? yardım · q çık"; do
 	echo "$s" | grep -q "$w" || fail "the Turkish table does not show \"$w\""
