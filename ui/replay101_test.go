@@ -36,7 +36,8 @@ func TestReplay101(t *testing.T) {
 		if f.Match101 == nil {
 			t.Fatalf("frame %d has no 101 state", i)
 		}
-		if f.End != nil {
+		// A round cancelled by all-doubles is replayed and does not count.
+		if f.End != nil && (f.End.R101 == nil || f.End.R101.Result.End != engine.EndCancelled) {
 			ends++
 		}
 		g := f.Match101.Game()
@@ -54,7 +55,7 @@ func TestReplay101(t *testing.T) {
 		}
 	}
 	if ends != 3 {
-		t.Errorf("%d round ends in a 3-round match", ends)
+		t.Errorf("%d counted round ends in a 3-round match", ends)
 	}
 	if laid < 0 {
 		t.Fatal("no meld was laid in the whole match")
