@@ -656,6 +656,7 @@ func (ev *evaluator) oneOuts(hand []engine.Face, y engine.Face) int {
 	}
 	copy(key[:], hand)
 	slices.Sort(key[:len(hand)])
+	key[len(key)-1] = y // hand has one tile fewer than the key
 	if n, ok := ev.k.outs1[key]; ok {
 		return n
 	}
