@@ -84,7 +84,7 @@ type tuning struct {
 	twoTop int
 }
 
-var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true}
+var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true, twoW: 10, twoTop: 3}
 
 // NewExpert returns the expert strategy.
 func NewExpert(seed uint64) *Expert {
