@@ -26,10 +26,7 @@ import (
 // tile away). The outs are the expectation of the next draw over every way
 // the unseen tiles can lie (each unseen tile equally likely), computed
 // exactly rather than sampled: no randomness and no clock, so a move does
-// not depend on the machine's load. Two tiles from a win (14-tile hands),
-// the three best discards by that measure are ranked again with two-step
-// outs: each live tile that brings the kept hand one closer, weighed by the
-// live tiles that would then win (see twoStep). Seven pairs, where the ruleset pays
+// not depend on the machine's load. Seven pairs, where the ruleset pays
 // more for them, weigh by what they pay. (A determinisation that played
 // out a fixed number of sampled draw sequences for the best candidates was
 // tried and measured weaker in the arena; the chance of a win in the draws
@@ -52,7 +49,10 @@ import (
 //     an okey except as a winning final discard.
 //
 // Variants kept in its tuning, off by default because the arena did not
-// show them stronger: the okey wait by expected points (see okeyWait), a
+// show them stronger: two tiles from a win, the three best discards ranked
+// again with two-step outs (each live tile that brings the kept hand one
+// closer, weighed by the live tiles that would then win; see twoStep), the
+// okey wait by expected points (see okeyWait), a
 // bonus for the seven-pairs way where pairs pay more, and a danger model
 // from the next player's take rate (takeChance).
 //
@@ -92,7 +92,7 @@ type tuning struct {
 	twoTop int
 }
 
-var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true, twoW: 10, twoTop: 3}
+var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true, twoW: 0, twoTop: 3}
 
 // NewExpert returns the expert strategy.
 func NewExpert(seed uint64) *Expert {
