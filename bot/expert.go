@@ -48,6 +48,14 @@ import (
 //     partnership game the same rule blocks the other team. It never throws
 //     an okey except as a winning final discard.
 //
+// Variants kept in its tuning, off by default because the arena did not
+// show them stronger: two tiles from a win, the three best discards ranked
+// again with two-step outs (each live tile that brings the kept hand one
+// closer, weighed by the live tiles that would then win; see twoStep), the
+// okey wait by expected points (see okeyWait), a
+// bonus for the seven-pairs way where pairs pay more, and a danger model
+// from the next player's take rate (takeChance).
+//
 // The seed is kept for sampled variants; the expert is deterministic for
 // any seed (ties go to the lowest face).
 type Expert struct {
@@ -67,9 +75,24 @@ type tuning struct {
 	live    bool    // count partial groups only when they can still complete
 	drawNow float64 // weight of this turn's draw against a take
 	exact   bool    // 14-tile hands: the engine's exact distance
+	// okeyWait: hold a sure win back for an okey finish when the expected
+	// points say so (see okeyWait); hazard is the chance an opponent wins
+	// on one of its turns at the hand's end (scaled by the hand's progress).
+	okeyWait bool
+	hazard   float64
+	// pairsW: among hands equally far from a win, the bonus for the seven
+	// pairs way, per extra base win it pays.
+	pairsW float64
+	// takeModel: the danger is the chance the next player takes the tile,
+	// from what it took (links raise it) and threw (links lower it).
+	takeModel bool
+	// twoW: two tiles from a win (14-tile hands), the weight of the
+	// two-step outs (see twoStep) for the best twoTop candidates.
+	twoW   float64
+	twoTop int
 }
 
-var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true}
+var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true, twoW: 0, twoTop: 3}
 
 // NewExpert returns the expert strategy.
 func NewExpert(seed uint64) *Expert {
@@ -133,6 +156,10 @@ func (e *Expert) Advise(h *engine.Hand, v *engine.View) (Advice, error) {
 			f := p.v.Face(p.h, s)
 			return Advice{Action: p.open(engine.ActDiscard, s), Choices: []Choice{{Kind: engine.ActDiscard, Slot: s, Face: f,
 				Reason: fmt.Sprintf("discard %v and keep a winning hand: wait for a finish with the okey", f)}}}, nil
+		}
+		if s, f, why, ok := e.okeyWait(p, k, ws, best); e.t.okeyWait && ok {
+			return Advice{Action: p.open(engine.ActDiscard, s), Choices: []Choice{{Kind: engine.ActDiscard, Slot: s, Face: f,
+				Reason: fmt.Sprintf("discard %v and keep a winning hand: %s", f, why)}}}, nil
 		}
 		c := Choice{Kind: engine.ActWin, Slot: best.action.Slot, Face: best.face, Value: float64(best.points)}
 		if best.face == engine.NoFace {
@@ -265,7 +292,11 @@ func (e *Expert) rankDiscards(p *position, k *knowledge, hand []engine.Face, dra
 		if s, ok := p.slotOf(c.f); ok {
 			ch.Slot = s
 		}
-		ch.Danger = e.FeedWeight * k.danger(p, c.f)
+		if e.t.takeModel {
+			ch.Danger = e.FeedWeight * k.takeChance(p, c.f)
+		} else {
+			ch.Danger = e.FeedWeight * k.danger(p, c.f)
+		}
 		if c.est > minEst {
 			// Farther than the best: the outs (worth less than a tile of
 			// distance) cannot make up for it; only the danger counts.
@@ -286,7 +317,7 @@ func (e *Expert) rankDiscards(p *position, k *knowledge, hand []engine.Face, dra
 		}
 		out = append(out, ch)
 	}
-	slices.SortStableFunc(out, func(a, b Choice) int {
+	byValue := func(a, b Choice) int {
 		switch {
 		case a.Value > b.Value:
 			return -1
@@ -294,7 +325,22 @@ func (e *Expert) rankDiscards(p *position, k *knowledge, hand []engine.Face, dra
 			return 1
 		}
 		return int(a.Face) - int(b.Face)
-	})
+	}
+	slices.SortStableFunc(out, byValue)
+	if e.t.twoW > 0 && p.winLen == engine.WinSize && minEst == 2 {
+		// Two tiles away: the best few by one-step outs are ranked again
+		// with the tiles that bring them a step closer weighed by the
+		// outs of the hand they lead to.
+		n := 0
+		for i := range out {
+			if n >= e.t.twoTop || out[i].Dist != 2 {
+				continue
+			}
+			n++
+			out[i].Value += e.t.twoW * ev.twoStep(without(hand, out[i].Face))
+		}
+		slices.SortStableFunc(out, byValue)
+	}
 	return out
 }
 
@@ -331,12 +377,14 @@ type knowledge struct {
 	next    int                   // the seat that plays after this one
 	took    []engine.Face         // faces the next player took from a pile
 	passed  [engine.NumFaces]bool // faces the next player let pass or threw
+	threw   []engine.Face         // faces the next player threw
 	turns   int
 	memo    map[handKey]int // evaluator.est's results for this position
+	outs1   map[handKey]int // evaluator.oneOuts's results
 }
 
 func know(p *position) *knowledge {
-	k := &knowledge{players: len(p.h.Order()), turns: p.h.Turns(), memo: map[handKey]int{}}
+	k := &knowledge{players: len(p.h.Order()), turns: p.h.Turns(), memo: map[handKey]int{}, outs1: map[handKey]int{}}
 	// Only the public faces and the seat's own rack count: a view that
 	// knows more (a test's all-knowing one) changes nothing.
 	var own [engine.DeckSize]bool
@@ -369,6 +417,7 @@ func know(p *position) *knowledge {
 		for _, s := range p.h.Pile(k.next) {
 			if f := p.h.PublicFace(s); f.Valid() {
 				k.passed[f] = true
+				k.threw = append(k.threw, f)
 			}
 		}
 		// The tiles this seat threw that the next player did not take.
@@ -416,6 +465,33 @@ func (k *knowledge) danger(p *position, f engine.Face) float64 {
 	// Later in the hand the next player is closer to a win.
 	progress := float64(k.turns) / float64(max(1, k.turns+p.stock))
 	return d * (0.5 + progress)
+}
+
+// takeChance estimates the chance that the next player takes f if it is
+// discarded, scaled by the hand's progress. A greedy-like player takes a
+// tile that brings it closer: about a quarter of discards are taken; a tile
+// linked to one it took from a pile is taken more often, one linked to
+// tiles it threw (it kept nothing linked to them) less often, and a face it
+// let pass or threw almost never.
+func (k *knowledge) takeChance(p *position, f engine.Face) float64 {
+	pf := plain(p.okey, f)
+	c := 0.25
+	if k.passed[f] {
+		c = 0.03
+	} else {
+		for _, t := range k.took {
+			if tp := plain(p.okey, t); tp == pf || linked(tp, pf) {
+				c *= 1.6
+			}
+		}
+		for _, t := range k.threw {
+			if tp := plain(p.okey, t); linked(tp, pf) {
+				c *= 0.7
+			}
+		}
+	}
+	progress := float64(k.turns) / float64(max(1, k.turns+p.stock))
+	return min(1, c) * (0.5 + progress)
 }
 
 // evaluator values kept hands with the seat's knowledge.
@@ -542,7 +618,72 @@ func (ev *evaluator) value(hand []engine.Face, draws int) handValue {
 	// after the first needs new ones); among hands equally far, the chance
 	// of a win in the draws left, then the share of live tiles that help.
 	hv.value = -float64(d) + ev.t.chanceW*hv.chance*pts + ev.t.outsW*pr
+	if hv.pairs {
+		hv.value += ev.t.pairsW * (pts - 1)
+	}
 	return hv
+}
+
+// twoStep is, for a hand (14 tiles) two tiles from a win, the chance that
+// one draw brings it a tile closer weighed by the chance that the next
+// draw then wins: the sum over live tiles y that bring it closer of
+// live(y) times the wins of the best hand after y (by copy), over the
+// unseen tiles squared.
+func (ev *evaluator) twoStep(hand []engine.Face) float64 {
+	p, k := ev.p, ev.k
+	u := float64(max(1, k.unseen))
+	sum := 0.0
+	for y := engine.Face(0); y < engine.NumFaces; y++ {
+		if k.live(y) == 0 || !relevant(p.okey, hand, y) {
+			continue
+		}
+		plus := with(hand, y)
+		zs, d := engine.BestDiscards(p.okey, plus)
+		if d != 1 {
+			continue
+		}
+		best := 0
+		for _, z := range zs {
+			if z == p.okey {
+				continue
+			}
+			best = max(best, ev.oneOuts(without(plus, z), y))
+		}
+		sum += float64(k.live(y) * best)
+	}
+	return sum / (u * u)
+}
+
+// oneOuts counts the live tiles (by copy) that make hand (14 tiles, one
+// from a win) a winning hand of 15, the drawn tile y taken out of the live
+// copies.
+func (ev *evaluator) oneOuts(hand []engine.Face, y engine.Face) int {
+	var key handKey
+	for i := range key {
+		key[i] = 0xFF
+	}
+	copy(key[:], hand)
+	slices.Sort(key[:len(hand)])
+	key[len(key)-1] = y // hand has one tile fewer than the key
+	if n, ok := ev.k.outs1[key]; ok {
+		return n
+	}
+	p, k := ev.p, ev.k
+	n := 0
+	for w := engine.Face(0); w < engine.NumFaces; w++ {
+		l := k.live(w)
+		if w == y {
+			l--
+		}
+		if l <= 0 || !relevant(p.okey, hand, w) {
+			continue
+		}
+		if len(engine.WinningDiscards(p.okey, with(hand, w))) > 0 {
+			n += l
+		}
+	}
+	ev.k.outs1[key] = n
+	return n
 }
 
 // est is estimate with the seat's knowledge: a partial group counts only

@@ -174,3 +174,68 @@ func TestExpertAdviceRanked(t *testing.T) {
 		}
 	}
 }
+
+// TestExpertOkeyWait: holding a win that keeps the okey (K1) with live
+// tiles (B9, K9, the other K1) that would let the okey be the final
+// discard, at the start of the hand the expert with the okey wait throws
+// R7 and keeps the winning hand; late in the hand, with only the second
+// okey live (seat 0 threw both B9 and both K9), it declares the win.
+func TestExpertOkeyWait(t *testing.T) {
+	e := NewExpert(1)
+	e.t.okeyWait, e.t.hazard = true, 0.036
+	tb := simpleTable(t, 5, layout{first: okeyHand, stock: "R12 K5 K12 K7 Y6 Y5 B2 K6"})
+	a := move(t, tb, e, 1, engine.ActDiscard)
+	if a.Faces[0].Face != faces("R7")[0] {
+		t.Fatalf("threw %v, want R7", a.Faces[0].Face)
+	}
+	if _, kept := tb.views[1].Rack(tb.h()); !isWin(tb.h().Okey(), kept, engine.WinSize) {
+		t.Fatal("the kept hand does not win")
+	}
+
+	tb = simpleTable(t, 7, layout{first: okeyHand, second: "B9 B9 K9 K9"})
+	throw(t, tb, 1, slotWith(t, tb, 1, "R7"))
+	for i := 0; tb.h().StockLen() > 30; i++ {
+		if i < 4 { // seat 0 throws its B9 and K9: seat 1 sees them gone
+			if err := tb.apply(engine.Action{Kind: engine.ActDraw, Seat: 0}); err != nil {
+				t.Fatal(err)
+			}
+			throw(t, tb, 0, slotWith(t, tb, 0, []string{"B9", "B9", "K9", "K9"}[i]))
+		} else {
+			drawAndThrow(t, tb, 0)
+		}
+		drawAndThrow(t, tb, 1)
+	}
+	drawAndThrow(t, tb, 0)
+	move(t, tb, e, 1, engine.ActDraw)
+	move(t, tb, e, 1, engine.ActWin)
+	if res, _ := tb.h().Result(); res.Winner != 1 || res.OkeyDiscard {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+// TestExpertOneOuts: R1-R4 B5-B7 Y10-Y13 R9 Y9 R7 is one tile from a win:
+// B9 or K9 (two copies each, unseen) or an okey (K1: the seat holds one)
+// complete R9 Y9, and R8 makes R7-R8-R9 (R2-R4 and Y9-Y13 stay runs);
+// nothing else wins. oneOuts counts 7 copies, 6 when the drawn tile was a
+// B9.
+func TestExpertOneOuts(t *testing.T) {
+	tb := simpleTable(t, 5, layout{first: okeyHand, stock: "R12"})
+	p, err := read(tb.h(), tb.views[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := &evaluator{p: p, k: know(p), t: defaultTuning}
+	hand := faces("R1 R2 R3 R4 B5 B6 B7 Y10 Y11 Y12 Y13 R9 Y9 R7")
+	if n := ev.oneOuts(hand, engine.NoFace); n != 7 {
+		t.Errorf("oneOuts %d, want 7", n)
+	}
+	if n := ev.oneOuts(hand, faces("B9")[0]); n != 6 {
+		t.Errorf("oneOuts after a B9 %d, want 6", n)
+	}
+	// Two away (Y9 gone for K5): a B9/K9/okey or a second 9 brings it one
+	// closer, and then wins are live: the two-step term is positive.
+	two := faces("R1 R2 R3 R4 B5 B6 B7 Y10 Y11 Y12 Y13 R9 K5 R7")
+	if s := ev.twoStep(two); s <= 0 {
+		t.Errorf("twoStep %v, want > 0", s)
+	}
+}
