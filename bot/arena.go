@@ -270,6 +270,18 @@ func arenaHand(cfg ArenaConfig, i int) (handOut, error) {
 			return handOut{}, fmt.Errorf("%w: hand %d: %v refused: %v", ErrArena, i, a.Kind, err)
 		}
 	}
+	// Settle with every dealt rack, as the table does after the audit: the
+	// upcard bonus of turkish-rummy comes from it.
+	h := m.Hand()
+	dealt := make([][]engine.Face, n)
+	for seat := range dealt {
+		for _, s := range h.Dealt(seat) {
+			dealt[seat] = append(dealt[seat], tiles[s].Face())
+		}
+	}
+	if err := m.Settle(dealt); err != nil {
+		return handOut{}, fmt.Errorf("%w: hand %d: settle: %v", ErrArena, i, err)
+	}
 	res, _ := m.Hand().Result()
 	return handOut{res: res, deltas: m.Deltas(res)}, nil
 }

@@ -95,3 +95,45 @@ func TestWilson(t *testing.T) {
 		t.Fatalf("wilson(0, 10) = %v %v %v", p, lo, hi)
 	}
 }
+
+// TestArenaSettlesUpcard: the arena settles each hand as the table does, so
+// turkish-rummy's upcard bonus (the opponents of the seat dealt the
+// indicator's twin score UpcardPoints) is in its averages.
+func TestArenaSettlesUpcard(t *testing.T) {
+	rules := engine.MustRuleset("turkish-rummy", "")
+	cfg := ArenaConfig{Rules: rules, Bots: []string{"greedy", "greedy", "greedy", "greedy"}, Hands: 24, Seed: 3}
+	held := 0
+	for i := 0; i < cfg.Hands; i++ {
+		out, err := arenaHand(cfg, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.res.Upcard < 0 {
+			continue
+		}
+		held++
+		// Every seat but the holder's side gets the bonus on top of the
+		// rest of its change: compare with the deltas of the same result
+		// without a holder.
+		plain := out.res
+		plain.Upcard = -1
+		m, err := engine.NewMatch(rules, 4, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		without := m.Deltas(plain)
+		for s := range out.deltas {
+			want := without[s]
+			if s != out.res.Upcard {
+				want += rules.UpcardPoints
+			}
+			if out.deltas[s] != want {
+				t.Fatalf("hand %d, holder %d: seat %d change %d, want %d (deltas %v, without the bonus %v)",
+					i, out.res.Upcard, s, out.deltas[s], want, out.deltas, without)
+			}
+		}
+	}
+	if held == 0 {
+		t.Fatal("no hand of 24 had its upcard dealt: the arena does not settle hands")
+	}
+}
