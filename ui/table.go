@@ -763,24 +763,7 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		t.key101(ev)
 		return
 	}
-	switch ev.Key() {
-	case tcell.KeyLeft:
-		t.rack.MoveCursor(-1, 0)
-		return
-	case tcell.KeyRight:
-		t.rack.MoveCursor(1, 0)
-		return
-	case tcell.KeyUp:
-		t.rack.MoveCursor(0, -1)
-		return
-	case tcell.KeyDown:
-		t.rack.MoveCursor(0, 1)
-		return
-	case tcell.KeyHome:
-		t.rack.Cursor -= t.rack.Cursor % RackCols
-		return
-	case tcell.KeyEnd:
-		t.rack.Cursor += RackCols - 1 - t.rack.Cursor%RackCols
+	if t.cursorKey(ev) {
 		return
 	}
 	for _, b := range bindings {
@@ -883,4 +866,26 @@ func (t *TableView) clickRack(p int, double bool) {
 	}
 	t.rack.Cursor = p
 	t.lift()
+}
+
+// cursorKey moves the rack's cursor for the arrow, Home and End keys and
+// reports whether ev was one of them.
+func (t *TableView) cursorKey(ev *tcell.EventKey) bool {
+	switch ev.Key() {
+	case tcell.KeyLeft:
+		t.rack.MoveCursor(-1, 0)
+	case tcell.KeyRight:
+		t.rack.MoveCursor(1, 0)
+	case tcell.KeyUp:
+		t.rack.MoveCursor(0, -1)
+	case tcell.KeyDown:
+		t.rack.MoveCursor(0, 1)
+	case tcell.KeyHome:
+		t.rack.Cursor -= t.rack.Cursor % RackCols
+	case tcell.KeyEnd:
+		t.rack.Cursor += RackCols - 1 - t.rack.Cursor%RackCols
+	default:
+		return false
+	}
+	return true
 }

@@ -929,24 +929,7 @@ func bindings101() []binding {
 
 // key101 handles a key of a 101 round (no panel open).
 func (t *TableView) key101(ev *tcell.EventKey) {
-	switch ev.Key() {
-	case tcell.KeyLeft:
-		t.rack.MoveCursor(-1, 0)
-		return
-	case tcell.KeyRight:
-		t.rack.MoveCursor(1, 0)
-		return
-	case tcell.KeyUp:
-		t.rack.MoveCursor(0, -1)
-		return
-	case tcell.KeyDown:
-		t.rack.MoveCursor(0, 1)
-		return
-	case tcell.KeyHome:
-		t.rack.Cursor -= t.rack.Cursor % RackCols
-		return
-	case tcell.KeyEnd:
-		t.rack.Cursor += RackCols - 1 - t.rack.Cursor%RackCols
+	if t.cursorKey(ev) {
 		return
 	}
 	if ev.Key() == tcell.KeyRune {
