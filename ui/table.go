@@ -527,14 +527,32 @@ func (t *TableView) show() {
 	t.refuse(i18n.T("gösterme needs a tile like the face-up %s on your rack", ind))
 }
 
-func (t *TableView) sort(runs bool) {
+// rackFaces is the seat's rack in either game and the hand's okey; ok is
+// false before the tiles are in play.
+func (t *TableView) rackFaces() (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
+	if t.is101() {
+		g := t.game101()
+		if g.Phase() < engine.Phase101Play {
+			return nil, nil, engine.NoFace, false
+		}
+		slots, faces = t.snap.View.Rack101(g)
+		return slots, faces, g.Okey(), true
+	}
 	h := t.snap.HandState()
 	if h == nil || h.Phase() < engine.PhasePlay {
+		return nil, nil, engine.NoFace, false
+	}
+	slots, faces = t.snap.View.Rack(h)
+	return slots, faces, h.Okey(), true
+}
+
+func (t *TableView) sort(runs bool) {
+	slots, faces, okey, ok := t.rackFaces()
+	if !ok {
 		t.refuse(i18n.T("no tiles to sort yet"))
 		return
 	}
-	slots, faces := t.snap.View.Rack(h)
-	t.rack.Sort(h.Okey(), slots, faces, runs)
+	t.rack.Sort(okey, slots, faces, runs)
 	if runs {
 		t.say(i18n.T("sorted by runs"))
 	} else {
@@ -547,8 +565,7 @@ func (t *TableView) undo() {
 		t.refuse(i18n.T("nothing to undo"))
 		return
 	}
-	if h := t.snap.HandState(); h != nil {
-		slots, faces := t.snap.View.Rack(h)
+	if slots, faces, _, ok := t.rackFaces(); ok {
 		t.rack.Sync(slots, faces)
 	}
 	t.say(i18n.T("rack move undone"))

@@ -709,31 +709,6 @@ func (t *TableView) discardSlot101(s engine.Slot) {
 	}
 }
 
-func (t *TableView) sort101(runs bool) {
-	g := t.game101()
-	if g.Phase() < engine.Phase101Play {
-		t.refuse(i18n.T("no tiles to sort yet"))
-		return
-	}
-	slots, faces := t.snap.View.Rack101(g)
-	t.rack.Sort(g.Okey(), slots, faces, runs)
-	if runs {
-		t.say(i18n.T("sorted by runs"))
-	} else {
-		t.say(i18n.T("sorted by sets"))
-	}
-}
-
-func (t *TableView) undo101() {
-	if !t.rack.Undo() {
-		t.refuse(i18n.T("nothing to undo"))
-		return
-	}
-	slots, faces := t.snap.View.Rack101(t.game101())
-	t.rack.Sync(slots, faces)
-	t.say(i18n.T("rack move undone"))
-}
-
 // Hint101 shows the best opening the rack allows (and selects it), or once
 // open the tiles that can be added and where, and the discard B101 would
 // make (never a penalty discard when another tile will do).
@@ -913,11 +888,11 @@ func bindings101() []binding {
 		{runes: []rune{'m'}, keys: []tcell.Key{tcell.KeyEnter}, name: "m", label: i18n.T("move tile"), help: i18n.T("pick up the tile under the cursor; again: put it down there"),
 			do: (*TableView).lift, now: func(t *TableView) bool { return t.rack.Lifted >= 0 }},
 		{runes: []rune{'s'}, name: "s", label: i18n.T("sets"), help: i18n.T("sort the rack: sets first"),
-			do: func(t *TableView) { t.sort101(false) }},
+			do: func(t *TableView) { t.sort(false) }},
 		{runes: []rune{'r'}, name: "r", label: i18n.T("runs"), help: i18n.T("sort the rack: runs first"),
-			do: func(t *TableView) { t.sort101(true) }},
+			do: func(t *TableView) { t.sort(true) }},
 		{runes: []rune{'u'}, keys: []tcell.Key{tcell.KeyCtrlZ}, name: "u", label: i18n.T("undo"), help: i18n.T("undo the last rack move or sort"),
-			do: (*TableView).undo101},
+			do: (*TableView).undo},
 		{runes: []rune{'h'}, name: "h", label: i18n.T("hint"), help: i18n.T("hint: best opening (selected), what to add where, the discard"),
 			do: (*TableView).Hint101, now: my},
 		{runes: []rune{'?'}, name: "?", label: i18n.T("help"), help: i18n.T("this help"),
