@@ -574,12 +574,21 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 			name = teamName(rs, names, r.Seat, 18)
 		}
 		line := fmt.Sprintf("%d. %-18.18s %5d", r.Place, name, r.Score)
+		if r.Prize {
+			line += "  " + i18n.T("prize")
+		}
 		s := st
 		if r.Place == 1 {
 			s = s.Foreground(t.pal.Good).Bold(true)
 		}
 		put(scr, ix, row, iw, line, s)
 		row++
+	}
+	if rs, ok := t.rules(); ok && rs.PrizeLimit() > 0 && m.Err == nil {
+		for _, l := range wrap2(i18n.T("the prize: the winner takes at least 75%% of the pool; the others under %d points share the rest", rs.PrizeLimit()), iw) {
+			put(scr, ix, row, iw, l, st.Foreground(t.pal.Dim))
+			row++
+		}
 	}
 	row = t.drawScoring(scr, ix, row, iw, iy+ih-3, names, st.Foreground(t.pal.Dim))
 	row++

@@ -651,3 +651,47 @@ func TestScoreCauses(t *testing.T) {
 		}
 	}
 }
+
+// TestPrizeInRanking: turkish-rummy's prize rule (the winner takes at least
+// 75% of the pool, the others under the limit share the rest) is marked in
+// the final ranking and explained in one line; classic has no prize.
+func TestPrizeInRanking(t *testing.T) {
+	for _, tc := range []struct {
+		rules engine.Ruleset
+		want  bool
+	}{
+		{engine.MustRuleset("turkish-rummy", "rounds=1"), true},
+		{engine.MustRuleset("classic", ""), false},
+	} {
+		m, err := engine.NewMatch(tc.rules, 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"ayse", "bot1", "bot2"}
+		s := &Snapshot{Seat: 0, Names: names, Ruleset: tc.rules.String(), Match: m, View: *engine.NewView(0), Expect: -1, At: time.Now()}
+		hs := newHarness(t, s, Palette256)
+		ranking := []engine.Standing{
+			{Seat: 1, Place: 1, Score: 0, Prize: tc.want},
+			{Seat: 0, Place: 2, Score: 20, Prize: tc.want},
+			{Seat: 2, Place: 3, Score: 60},
+		}
+		hs.view.Finish(&MatchEnd{Ranking: ranking, Verified: true, Verdict: "verified: honest"})
+		hs.view.overlay = matchOverlay
+		hs.draw()
+		scr := hs.screen()
+		lines := strings.Split(scr, "\n")
+		prized := 0
+		for _, l := range lines {
+			if strings.Contains(l, "prize") && (strings.Contains(l, "1. bot1") || strings.Contains(l, "2. ayse")) {
+				prized++
+			}
+			if strings.Contains(l, "3. bot2") && strings.Contains(l, "prize") {
+				t.Errorf("%s: a seat over the limit is marked:\n%s", tc.rules, scr)
+			}
+		}
+		explained := strings.Contains(scr, "the prize: the winner takes at least 75% of the pool") && strings.Contains(scr, "the others under 40") && strings.Contains(scr, "points share the rest")
+		if (prized == 2) != tc.want || explained != tc.want {
+			t.Errorf("%s: %d seats marked, explained %v; want prize %v:\n%s", tc.rules, prized, explained, tc.want, scr)
+		}
+	}
+}

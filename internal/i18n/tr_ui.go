@@ -359,4 +359,7 @@ var _ = turkish(map[string]string{
 var _ = turkish(map[string]string{
 	"discard %s: %d from a win":     "%s at: bitmeye %d taş kalır",
 	"; the next player may want it": "; işlek: sonraki oyuncu isteyebilir",
+	// turkish-rummy's prize in the final ranking
+	"prize": "ödül",
+	"the prize: the winner takes at least 75%% of the pool; the others under %d points share the rest": "ödül: kazanan havuzun en az %%75'ini alır; %d puanın altında kalan diğerleri kalanı paylaşır",
 })
