@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/internal/i18n"
 
 	"context"
@@ -567,7 +568,8 @@ func (l *lanLobby) resumeBots(id string) {
 		go func() {
 			defer l.bots.Done()
 			defer l.releaseBot(name)
-			if err := l.runBot(name, id, l.strategy, true); err != nil && l.ctx.Err() == nil {
+			strategy := savedStrategy(filepath.Join(l.c.Data(), "bots", name), id, l.strategy)
+			if err := l.runBot(name, id, strategy, true); err != nil && l.ctx.Err() == nil {
 				l.log.Warn("bot", "name", name, "err", err)
 			}
 		}()
@@ -648,8 +650,15 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 		if !found {
 			return nil
 		}
-	} else if a, err = bc.FindSeat(l.ctx, lan.SeatOptions{Join: id}); err != nil {
-		return err
+	} else {
+		if a, err = bc.FindSeat(l.ctx, lan.SeatOptions{Join: id}); err != nil {
+			return err
+		}
+		// The level chosen when the table was created is the bots' level
+		// for the whole match, a resume included.
+		if err := saveStrategy(filepath.Join(l.c.Data(), "bots", name), a.Table, strategy); err != nil {
+			l.log.Warn("bot: the level could not be saved", "name", name, "err", err)
+		}
 	}
 	var mover table.Mover = bot.NewB101()
 	if a.Preset != engine.Preset101 {
@@ -686,4 +695,32 @@ func (l *lanLobby) SetReady(ctx context.Context, id string, ready bool) error {
 func is101(ruleset string) bool {
 	r, err := engine.ParseRuleset(ruleset)
 	return err == nil && r.Preset == engine.Preset101
+}
+
+// levelsDir is where a bot of this computer keeps, per table, the strategy
+// it was seated with (local, never in the transcript).
+const levelsDir = "levels"
+
+// saveStrategy records that the bot whose data directory is dir plays table
+// with strategy.
+func saveStrategy(dir, table, strategy string) error {
+	if err := os.MkdirAll(filepath.Join(dir, levelsDir), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(dir, levelsDir, filepath.Base(table)), []byte(strategy+"\n"))
+}
+
+// savedStrategy is the strategy the bot whose data directory is dir was
+// seated with at table, or fallback when none was saved (a match from
+// before levels were kept) or the saved name is no strategy.
+func savedStrategy(dir, table, fallback string) string {
+	b, err := os.ReadFile(filepath.Join(dir, levelsDir, filepath.Base(table)))
+	if err != nil {
+		return fallback
+	}
+	name := strings.TrimSpace(string(b))
+	if _, err := bot.New(name, 0); err != nil {
+		return fallback
+	}
+	return name
 }

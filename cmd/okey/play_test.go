@@ -106,3 +106,31 @@ func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 		t.Fatalf("after release, a new bot is %q, want bot1", n)
 	}
 }
+
+// TestBotLevelKeptForResume: the level a LAN table's bots were seated with
+// is kept per table in the bot's data directory, so a resumed match plays
+// on at that level and not at the level of the command that resumes it.
+func TestBotLevelKeptForResume(t *testing.T) {
+	dir := t.TempDir()
+	if got := savedStrategy(dir, "z1", "greedy"); got != "greedy" {
+		t.Fatalf("nothing saved: %q, want the fallback", got)
+	}
+	if err := saveStrategy(dir, "z1", "expert"); err != nil {
+		t.Fatal(err)
+	}
+	if err := saveStrategy(dir, "z2", "random"); err != nil {
+		t.Fatal(err)
+	}
+	if got := savedStrategy(dir, "z1", "greedy"); got != "expert" {
+		t.Fatalf("table z1: %q, want expert", got)
+	}
+	if got := savedStrategy(dir, "z2", "greedy"); got != "random" {
+		t.Fatalf("table z2: %q, want random", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, levelsDir, "z3"), []byte("grandmaster\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := savedStrategy(dir, "z3", "greedy"); got != "greedy" {
+		t.Fatalf("an unknown saved name: %q, want the fallback", got)
+	}
+}
