@@ -326,40 +326,53 @@ func (t *TableView) drawMessage(scr tcell.Screen, x, y, w int) {
 }
 
 func (t *TableView) drawStatus(scr tcell.Screen, x, y, w int) {
+	items, ok := t.overlayBindings()
+	if !ok {
+		if t.rack.Lifted >= 0 {
+			items = append(items, binding{name: keyName("arrows"), label: i18n.T("move")}, binding{name: keyName("space"), label: i18n.T("put down")})
+		}
+		for _, b := range bindings {
+			if b.now != nil && b.now(t) && !(b.name == "space" && t.rack.Lifted >= 0) {
+				items = append(items, binding{name: keyName(b.name), label: i18n.TKey(b.label), do: b.do})
+			}
+		}
+	}
+	t.drawBindings(scr, x, y, w, items)
+}
+
+// overlayBindings are the status bar's keys while a panel is open; ok is
+// false when none is.
+func (t *TableView) overlayBindings() ([]binding, bool) {
+	switch t.overlay {
+	case helpOverlay:
+		return []binding{{name: keyName("any key"), label: i18n.T("close")}}, true
+	case quitOverlay:
+		return []binding{{name: "y", label: i18n.T("leave")}, {name: "n", label: i18n.T("stay")}}, true
+	case handOverlay:
+		return []binding{{name: keyName("enter"), label: i18n.T("continue")}, {name: "?", label: i18n.T("help")}, {name: "q", label: i18n.T("quit")}}, true
+	case matchOverlay:
+		return []binding{{name: "q", label: i18n.T("quit")}}, true
+	}
+	return nil, false
+}
+
+// drawBindings draws the status bar: each key's name and label as given
+// (already in the interface's language), as many as fit, each clickable
+// when it has an action.
+func (t *TableView) drawBindings(scr tcell.Screen, x, y, w int, items []binding) {
 	p := t.pal
 	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	key := bar.Foreground(p.Accent).Bold(true)
 	fill(scr, x, y, w, 1, bar)
 	cx := x + 1
-	var items []binding
-	switch t.overlay {
-	case helpOverlay:
-		items = []binding{{name: "any key", label: i18n.Mark("close")}}
-	case quitOverlay:
-		items = []binding{{name: "y", label: i18n.Mark("leave")}, {name: "n", label: i18n.Mark("stay")}}
-	case handOverlay:
-		items = []binding{{name: "enter", label: i18n.Mark("continue")}, {name: "?", label: i18n.Mark("help")}, {name: "q", label: i18n.Mark("quit")}}
-	case matchOverlay:
-		items = []binding{{name: "q", label: i18n.Mark("quit")}}
-	default:
-		if t.rack.Lifted >= 0 {
-			items = append(items, binding{name: "arrows", label: i18n.Mark("move")}, binding{name: "space", label: i18n.Mark("put down")})
-		}
-		for _, b := range bindings {
-			if b.now != nil && b.now(t) && !(b.name == "space" && t.rack.Lifted >= 0) {
-				items = append(items, b)
-			}
-		}
-	}
 	for _, b := range items {
-		name, label := keyName(b.name), i18n.TKey(b.label)
-		need := width(name) + 1 + width(label) + 2
+		need := width(b.name) + 1 + width(b.label) + 2
 		if cx+need > x+w {
 			break
 		}
 		start := cx
-		cx = put(scr, cx, y, w, name, key)
-		cx = put(scr, cx, y, w, " "+label, bar)
+		cx = put(scr, cx, y, w, b.name, key)
+		cx = put(scr, cx, y, w, " "+b.label, bar)
 		cx += 2
 		if b.do != nil {
 			do := b.do

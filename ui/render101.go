@@ -311,42 +311,15 @@ func (t *TableView) drawRack101(scr tcell.Screen, x, y int) {
 }
 
 func (t *TableView) drawStatus101(scr tcell.Screen, x, y, w int) {
-	p := t.pal
-	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
-	key := bar.Foreground(p.Accent).Bold(true)
-	fill(scr, x, y, w, 1, bar)
-	cx := x + 1
-	var items []binding
-	switch t.overlay {
-	case helpOverlay:
-		items = []binding{{name: i18n.T("any key"), label: i18n.T("close")}}
-	case quitOverlay:
-		items = []binding{{name: "y", label: i18n.T("leave")}, {name: "n", label: i18n.T("stay")}}
-	case handOverlay:
-		items = []binding{{name: "enter", label: i18n.T("continue")}, {name: "?", label: i18n.T("help")}, {name: "q", label: i18n.T("quit")}}
-	case matchOverlay:
-		items = []binding{{name: "q", label: i18n.T("quit")}}
-	default:
+	items, ok := t.overlayBindings()
+	if !ok {
 		for _, b := range bindings101() {
 			if b.now != nil && b.now(t) {
 				items = append(items, b)
 			}
 		}
 	}
-	for _, b := range items {
-		need := width(b.name) + 1 + width(b.label) + 2
-		if cx+need > x+w {
-			break
-		}
-		start := cx
-		cx = put(scr, cx, y, w, b.name, key)
-		cx = put(scr, cx, y, w, " "+b.label, bar)
-		cx += 2
-		if b.do != nil {
-			do := b.do
-			t.regions = append(t.regions, region{start, y, cx - start - 1, 1, func(t *TableView, _ bool) { do(t) }})
-		}
-	}
+	t.drawBindings(scr, x, y, w, items)
 }
 
 func (t *TableView) drawHelp101(scr tcell.Screen, x, y, w, h int) {
