@@ -396,15 +396,33 @@ func (t *TableView) myHand() *engine.Hand {
 		t.refuse(i18n.T("the match is over"))
 		return nil
 	}
-	if seat, _ := h.Turn(); seat != s.Seat {
-		t.refuse(i18n.T("it is not your turn: %s plays", s.Name(seat)))
-		return nil
-	}
-	if t.req == nil {
-		t.refuse(i18n.T("wait: the table is still working on the last move"))
+	if seat, _ := h.Turn(); !t.mayMove(seat, t.req != nil) {
 		return nil
 	}
 	return h
+}
+
+// mayMove reports whether the player may move now, in either game: it is
+// their turn and their peer has asked for the move. Otherwise it refuses
+// with the reason.
+func (t *TableView) mayMove(turn int, asked bool) bool {
+	if turn != t.snap.Seat {
+		t.refuse(i18n.T("it is not your turn: %s plays", t.snap.Name(turn)))
+		return false
+	}
+	if !asked {
+		t.refuse(i18n.T("wait: the table is still working on the last move"))
+		return false
+	}
+	return true
+}
+
+// moved is what follows a move handed to the peer, in either game: the
+// turn's time is counted, the hint is spent, and done is said.
+func (t *TableView) moved(done string) {
+	t.used += t.now().Sub(t.reqAt)
+	t.hint = nil
+	t.say(done)
 }
 
 // send tries a on a copy of the engine state and sends it when it holds.
@@ -416,9 +434,7 @@ func (t *TableView) send(a engine.Action, done string) bool {
 	}
 	t.req.reply <- a
 	t.req = nil
-	t.used += t.now().Sub(t.reqAt)
-	t.hint = nil
-	t.say(done)
+	t.moved(done)
 	return true
 }
 

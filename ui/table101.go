@@ -224,12 +224,7 @@ func (t *TableView) my101() *engine.Game101 {
 		t.refuse(i18n.T("no round is being played"))
 		return nil
 	}
-	if seat, _, _ := g.Turn(); seat != t.snap.Seat {
-		t.refuse(i18n.T("it is not your turn: %s plays", t.snap.Name(seat)))
-		return nil
-	}
-	if t.t101.req == nil {
-		t.refuse(i18n.T("wait: the table is still working on the last move"))
+	if seat, _, _ := g.Turn(); !t.mayMove(seat, t.t101.req != nil) {
 		return nil
 	}
 	return g
@@ -245,9 +240,7 @@ func (t *TableView) send101(a engine.Action101, done string) bool {
 	t.t101.req.reply <- a
 	t.t101.req = nil
 	t.t101.sent++
-	t.used += t.now().Sub(t.reqAt)
-	t.hint = nil
-	t.say(done)
+	t.moved(done)
 	return true
 }
 
