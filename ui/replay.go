@@ -283,14 +283,31 @@ func (v *ReplayView) name(seat int) string {
 
 // rack returns a seat's faces in face order (unknown faces last).
 func (v *ReplayView) rack(h *engine.Hand, seat int) []engine.Face {
-	f := v.r.Frames[v.at]
-	var out []engine.Face
-	for _, s := range h.Rack(seat) {
-		fc := h.PublicFace(s)
-		if f.All != nil {
-			fc = f.All.Face(h, s)
+	all := v.r.Frames[v.at].All
+	return sortedFaces(h.Rack(seat), func(s engine.Slot) engine.Face {
+		if all != nil {
+			return all.Face(h, s)
 		}
-		out = append(out, fc)
+		return h.PublicFace(s)
+	})
+}
+
+// rack101 is rack for a 101 round.
+func (v *ReplayView) rack101(g *engine.Game101, seat int) []engine.Face {
+	all := v.r.Frames[v.at].All
+	return sortedFaces(g.Rack(seat), func(s engine.Slot) engine.Face {
+		if all != nil {
+			return all.Face101(g, s)
+		}
+		return g.PublicFace(s)
+	})
+}
+
+// sortedFaces is the faces of slots in face order (unknown faces last).
+func sortedFaces(slots []engine.Slot, face func(engine.Slot) engine.Face) []engine.Face {
+	out := make([]engine.Face, 0, len(slots))
+	for _, s := range slots {
+		out = append(out, face(s))
 	}
 	slices.SortFunc(out, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
 	return out

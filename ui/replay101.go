@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -68,17 +67,8 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 			cx = drawSmall(scr, p, cx, row, g.PublicFace(s), okey) + 1
 		}
 		row++
-		var faces []engine.Face
-		for _, s := range g.Rack(seat) {
-			fc := g.PublicFace(s)
-			if f.All != nil {
-				fc = f.All.Face101(g, s)
-			}
-			faces = append(faces, fc)
-		}
-		slices.SortFunc(faces, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
 		cx = x + 3
-		for _, fc := range faces {
+		for _, fc := range v.rack101(g, seat) {
 			if cx+3 > x+w-1 {
 				break
 			}
