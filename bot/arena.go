@@ -30,6 +30,10 @@ type ArenaConfig struct {
 	// Make builds a seat's strategy (nil: New). Tests use it to try
 	// variants of a strategy under one name.
 	Make func(name string, seed uint64) (Strategy, error)
+	// omniscient names a strategy whose seats' views learn every rack's
+	// faces and every drawn tile (an upper bound on the worth of knowing
+	// where the hidden tiles are; tests only).
+	omniscient string
 }
 
 // ArenaStats is one strategy's record over the hands played.
@@ -227,6 +231,9 @@ func arenaHand(cfg ArenaConfig, i int) (handOut, error) {
 		views[seat] = engine.NewView(seat)
 	}
 	learned := false
+	omni := func(seat int) bool {
+		return cfg.omniscient != "" && cfg.Bots[(seat+rot)%n] == cfg.omniscient
+	}
 	for steps := 0; ; steps++ {
 		h := m.Hand()
 		if h.Phase() == engine.PhaseOver {
@@ -249,8 +256,12 @@ func arenaHand(cfg ArenaConfig, i int) (handOut, error) {
 		} else {
 			if !learned {
 				for seat := 0; seat < n; seat++ {
-					for _, s := range h.Rack(seat) {
-						views[seat].Learn(s, tiles[s].Face())
+					for o := 0; o < n; o++ {
+						if o == seat || omni(seat) {
+							for _, s := range h.Rack(o) {
+								views[seat].Learn(s, tiles[s].Face())
+							}
+						}
 					}
 				}
 				learned = true
@@ -262,7 +273,11 @@ func arenaHand(cfg ArenaConfig, i int) (handOut, error) {
 			}
 			if a.Kind == engine.ActDraw {
 				if st := h.Stock(); len(st) > 0 {
-					views[seat].Learn(st[0], tiles[st[0]].Face())
+					for o := 0; o < n; o++ {
+						if o == seat || omni(o) {
+							views[o].Learn(st[0], tiles[st[0]].Face())
+						}
+					}
 				}
 			}
 		}

@@ -90,6 +90,9 @@ type tuning struct {
 	// two-step outs (see twoStep) for the best twoTop candidates.
 	twoW   float64
 	twoTop int
+	// omni: count every face the view knows (an arena test's omniscient
+	// view), not only the public ones and the seat's own rack.
+	omni bool
 }
 
 var defaultTuning = tuning{wait: false, chanceW: 0, outsW: 3, live: true, drawNow: 1, exact: true, twoW: 0, twoTop: 3}
@@ -141,7 +144,7 @@ func (e *Expert) Advise(h *engine.Hand, v *engine.View) (Advice, error) {
 	if err != nil {
 		return Advice{}, err
 	}
-	k := know(p)
+	k := knowWith(p, e.t.omni)
 	if shows := p.showSlots(); len(shows) > 0 {
 		a := p.open(engine.ActShow, shows[0])
 		return Advice{Action: a, Choices: []Choice{{Kind: engine.ActShow, Slot: shows[0], Face: p.ind,
@@ -383,7 +386,10 @@ type knowledge struct {
 	outs1   map[handKey]int // evaluator.oneOuts's results
 }
 
-func know(p *position) *knowledge {
+func know(p *position) *knowledge { return knowWith(p, false) }
+
+// knowWith is know; all counts every face the view knows (tests only).
+func knowWith(p *position, all bool) *knowledge {
 	k := &knowledge{players: len(p.h.Order()), turns: p.h.Turns(), memo: map[handKey]int{}, outs1: map[handKey]int{}}
 	// Only the public faces and the seat's own rack count: a view that
 	// knows more (a test's all-knowing one) changes nothing.
@@ -393,7 +399,7 @@ func know(p *position) *knowledge {
 	}
 	for s := 0; s < engine.DeckSize; s++ {
 		f := p.h.PublicFace(engine.Slot(s))
-		if !f.Valid() && own[s] {
+		if !f.Valid() && (own[s] || all) {
 			f = p.v.Face(p.h, engine.Slot(s))
 		}
 		if f.Valid() {

@@ -41,7 +41,11 @@ func TestTuneExpert(t *testing.T) {
 			if parts[0] == "german" {
 				bots = []string{"expert", "greedy", "expert", "greedy"}
 			}
-			res, err := Arena(ArenaConfig{Rules: rules, Bots: bots, Hands: hands, Seed: seed, Make: mk})
+			cfg := ArenaConfig{Rules: rules, Bots: bots, Hands: hands, Seed: seed, Make: mk}
+			if tu.omni {
+				cfg.omniscient = "expert"
+			}
+			res, err := Arena(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,6 +92,8 @@ func parseTuning(t *testing.T, v string) (tuning, float64) {
 			tu.twoTop = int(f)
 		case "take":
 			tu.takeModel = f != 0
+		case "omni":
+			tu.omni = f != 0
 		case "wait":
 			tu.wait = f != 0
 		default:
