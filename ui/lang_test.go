@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -182,33 +181,11 @@ func TestTurkishHintReasons(t *testing.T) {
 // TestTurkishReplay: the replay's frames, log and verdict in Turkish.
 func TestTurkishReplay(t *testing.T) {
 	inTurkish(t)
-	var movers []table.Mover
-	for i := 0; i < 2; i++ {
-		b, _ := bot.New("greedy", uint64(i))
-		movers = append(movers, b)
-	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 7})
+	r, err := LoadReplay(greedyMatch(t, "turkish-rummy:rounds=1", 7))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := LoadReplay(res.Transcript(-1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer scr.Fini()
-	scr.SetSize(80, 24)
-	v := NewReplayView(r, func() {})
-	v.SetRect(0, 0, 80, 24)
-	draw := func() string {
-		scr.Clear()
-		v.Draw(scr)
-		scr.Show()
-		return strings.Join(screenLines(scr), "\n")
-	}
+	v, draw := replayScreen(t, r, func() {})
 	checkTurkish(t, "the replay's first frame", draw(), "okey tekrar", "hamle 1/", "doğrulandı: dürüst", "sağ/n ileri")
 	for i := 0; i < 6; i++ {
 		v.Key(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gdamore/tcell/v2"
-
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
@@ -60,19 +58,10 @@ func TestReplay101(t *testing.T) {
 	if laid < 0 {
 		t.Fatal("no meld was laid in the whole match")
 	}
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer scr.Fini()
-	scr.SetSize(80, 24)
-	v := NewReplayView(r, func() {})
+	v, draw := replayScreen(t, r, func() {})
 	v.SetPalette(Palette256)
-	v.SetRect(0, 0, 80, 24)
 	v.Seek(laid)
-	v.Draw(scr)
-	scr.Show()
-	s := strings.Join(screenLines(scr), "\n")
+	s := draw()
 	for _, want := range []string{"okey replay · 101:rounds=3", "indicator", "bank ", "1 ", "verified: honest"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the replay lacks %q:\n%s", want, s)

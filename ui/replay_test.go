@@ -13,17 +13,7 @@ import (
 )
 
 func TestReplay(t *testing.T) {
-	var movers []table.Mover
-	for i := 0; i < 2; i++ {
-		b, _ := bot.New("greedy", uint64(i))
-		movers = append(movers, b)
-	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := res.Transcript(-1)
-	r, err := LoadReplay(tr)
+	r, err := LoadReplay(greedyMatch(t, "turkish-rummy:rounds=1", 7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,21 +45,8 @@ func TestReplay(t *testing.T) {
 		t.Fatalf("%d frames: %d in play, %d hand ends", len(r.Frames), moves, ends)
 	}
 
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer scr.Fini()
-	scr.SetSize(80, 24)
 	quit := false
-	v := NewReplayView(r, func() { quit = true })
-	v.SetRect(0, 0, 80, 24)
-	draw := func() string {
-		scr.Clear()
-		v.Draw(scr)
-		scr.Show()
-		return strings.Join(screenLines(scr), "\n")
-	}
+	v, draw := replayScreen(t, r, func() { quit = true })
 	key := func(k tcell.Key, c rune) { v.Key(tcell.NewEventKey(k, c, tcell.ModNone)) }
 	s := draw()
 	if !strings.Contains(s, "move 1/") || !strings.Contains(s, "verified: honest") {
@@ -108,16 +85,7 @@ func TestReplay(t *testing.T) {
 // far" in the accent colour, never CHEATING, and the log shows only the
 // hand on screen.
 func TestReplayOfACutTranscript(t *testing.T) {
-	var movers []table.Mover
-	for i := 0; i < 2; i++ {
-		b, _ := bot.New("greedy", uint64(i))
-		movers = append(movers, b)
-	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy", Movers: movers, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	full := res.Transcript(-1)
+	full := greedyMatch(t, "turkish-rummy", 3)
 	whole, err := LoadReplay(full)
 	if err != nil {
 		t.Fatal(err)
@@ -192,33 +160,14 @@ func TestReplayOfACutTranscript(t *testing.T) {
 // tiles are being dealt (no empty racks, no "stock 0") under no log of the
 // hand before; the winning hand has a line of its own; counts read "1 turn".
 func TestReplayHandStartAndWinningLine(t *testing.T) {
-	var movers []table.Mover
-	for i := 0; i < 2; i++ {
-		b, _ := bot.New("greedy", uint64(i))
-		movers = append(movers, b)
-	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy", Movers: movers, Seed: 3})
+	r, err := LoadReplay(greedyMatch(t, "turkish-rummy", 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := LoadReplay(res.Transcript(-1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer scr.Fini()
-	scr.SetSize(80, 24)
-	v := NewReplayView(r, func() {})
-	v.SetRect(0, 0, 80, 24)
+	v, draw := replayScreen(t, r, func() {})
 	show := func(i int) []string {
 		v.Seek(i)
-		scr.Clear()
-		v.Draw(scr)
-		scr.Show()
-		return screenLines(scr)
+		return strings.Split(draw(), "\n")
 	}
 	starts, wins := 0, 0
 	for i, f := range r.Frames {
@@ -253,16 +202,7 @@ func TestReplayHandStartAndWinningLine(t *testing.T) {
 // TestScoreTableShowsEveryHand: once the audit has opened the tiles, the
 // hand's score table shows what every other player held (issue 15, point 4).
 func TestScoreTableShowsEveryHand(t *testing.T) {
-	var movers []table.Mover
-	for i := 0; i < 2; i++ {
-		b, _ := bot.New("greedy", uint64(i))
-		movers = append(movers, b)
-	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := res.Transcript(-1)
+	tr := greedyMatch(t, "turkish-rummy:rounds=1", 7)
 	r, err := LoadReplay(tr)
 	if err != nil {
 		t.Fatal(err)
@@ -319,4 +259,40 @@ func TestScoreTableShowsEveryHand(t *testing.T) {
 		}
 	}
 	t.Fatalf("no line with the %d tiles of %s:\n%s", len(end.Racks[loser]), end.Names[loser], s)
+}
+
+// greedyMatch plays a match of two greedy bots on ruleset, its shuffles
+// fixed by seed, and returns its transcript.
+func greedyMatch(t *testing.T, ruleset string, seed uint64) *table.Transcript {
+	t.Helper()
+	var movers []table.Mover
+	for i := 0; i < 2; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: ruleset, Movers: movers, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Transcript(-1)
+}
+
+// replayScreen shows r on a simulated 80x24 screen; draw draws the view and
+// returns the screen's lines.
+func replayScreen(t *testing.T, r *Replay, quit func()) (*ReplayView, func() string) {
+	t.Helper()
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scr.Fini)
+	scr.SetSize(80, 24)
+	v := NewReplayView(r, quit)
+	v.SetRect(0, 0, 80, 24)
+	return v, func() string {
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		return strings.Join(screenLines(scr), "\n")
+	}
 }
