@@ -534,34 +534,7 @@ func TestOwnRefusedMoveIsNotSent(t *testing.T) {
 // peer records the same penalty, the round's result carries it, Verify
 // agrees, and no seat is named for it (a penalty is scoring, not blame).
 func TestAddablePenaltyFromPublicMelds101(t *testing.T) {
-	var l *lockstep
-	var forced engine.SlotFace
-	victim := -1
-	for _, seed := range []uint64{3, 4, 5, 6, 7, 8} {
-		l = newLockstep(t, "101", 2, seed)
-		if l.until(func() bool {
-			g := l.g()
-			if g == nil || l.m().phase != phMove {
-				return false
-			}
-			seat, drawn, taken := g.Turn()
-			if seat < 0 || !drawn || taken != engine.NoSlot || len(g.Rack(seat)) < 2 {
-				return false
-			}
-			for _, sf := range plainTiles(l, seat) {
-				if g.Fits(sf.Face) {
-					victim, forced = seat, sf
-					return true
-				}
-			}
-			return false
-		}) {
-			break
-		}
-	}
-	if victim < 0 {
-		t.Fatal("no seed reaches a discard that fits a meld")
-	}
+	l, victim, forced := untilFittingDiscard101(t)
 	before := len(l.g().Penalties())
 	l.send(victim, KindMove, l.craft(victim, engine.Action101{Kind: engine.Act101Discard, Seat: victim,
 		Faces: []engine.SlotFace{forced}}))
@@ -673,34 +646,7 @@ func TestSilentAtTheReveal101(t *testing.T) {
 // which carries the state hash its engine computed, every honest peer and
 // Verify name it state-divergence.
 func TestSkippedPenalty101(t *testing.T) {
-	var l *lockstep
-	c := -1
-	var fitting engine.SlotFace
-	for _, seed := range []uint64{3, 4, 5, 6, 7, 8} {
-		l = newLockstep(t, "101", 2, seed)
-		if l.until(func() bool {
-			g := l.g()
-			if g == nil || l.m().phase != phMove {
-				return false
-			}
-			seat, drawn, taken := g.Turn()
-			if seat < 0 || !drawn || taken != engine.NoSlot || len(g.Rack(seat)) < 2 {
-				return false
-			}
-			for _, sf := range plainTiles(l, seat) {
-				if g.Fits(sf.Face) {
-					c, fitting = seat, sf
-					return true
-				}
-			}
-			return false
-		}) {
-			break
-		}
-	}
-	if c < 0 {
-		t.Fatal("no seed reaches a discard that fits a meld")
-	}
+	l, c, fitting := untilFittingDiscard101(t)
 	l.send(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c, Faces: []engine.SlotFace{fitting}}))
 	l.until(func() bool { s, _ := l.m().Expect(); return s == c })
 	// The cheater's state: the honest one without its last penalty.
@@ -730,4 +676,37 @@ func TestSkippedPenalty101(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.named(l.deliver(env.Raw, c), c, "state-divergence", nil)
+}
+
+// untilFittingDiscard101 plays a 2-seat 101 lockstep (the first of a few
+// seeds that gets there) until the seat to move has drawn and holds a plain
+// tile that fits a meld on the table: it returns the lockstep, that seat and
+// the tile.
+func untilFittingDiscard101(t *testing.T) (*lockstep, int, engine.SlotFace) {
+	t.Helper()
+	for _, seed := range []uint64{3, 4, 5, 6, 7, 8} {
+		l := newLockstep(t, "101", 2, seed)
+		seat, tile := -1, engine.SlotFace{}
+		if l.until(func() bool {
+			g := l.g()
+			if g == nil || l.m().phase != phMove {
+				return false
+			}
+			s, drawn, taken := g.Turn()
+			if s < 0 || !drawn || taken != engine.NoSlot || len(g.Rack(s)) < 2 {
+				return false
+			}
+			for _, sf := range plainTiles(l, s) {
+				if g.Fits(sf.Face) {
+					seat, tile = s, sf
+					return true
+				}
+			}
+			return false
+		}) {
+			return l, seat, tile
+		}
+	}
+	t.Fatal("no seed reaches a discard that fits a meld")
+	return nil, -1, engine.SlotFace{}
 }
