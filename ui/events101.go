@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
@@ -87,7 +88,7 @@ func events101(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 		case len(cm[i].Tiles) > len(pm[i].Tiles):
 			l := Line{txt(cur.pick(seat, i18n.T("you add "), i18n.T("%s adds ", cur.Name(seat))))}
 			for _, s := range cm[i].Tiles {
-				if !containsSlot(pm[i].Tiles, s) {
+				if !slices.Contains(pm[i].Tiles, s) {
 					l = append(l, tile(g.PublicFace(s)))
 				}
 			}
@@ -165,15 +166,6 @@ func meldsValue(ms []engine.Meld) int {
 		}
 	}
 	return v
-}
-
-func containsSlot(ss []engine.Slot, s engine.Slot) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // penaltyText names a penalty.

@@ -481,19 +481,29 @@ func (t *TableView) take() {
 	t.send(engine.Action{Kind: engine.ActTake, Seat: t.snap.Seat, Slot: engine.NoSlot}, i18n.T("you take the %s", f))
 }
 
+// discardFace is the face of s, the tile to discard, when the player may
+// throw it; otherwise it says why not and reports false (both games).
+func (t *TableView) discardFace(s engine.Slot) (engine.Face, bool) {
+	if s == engine.NoSlot {
+		t.refuse(i18n.T("put the cursor on the tile to discard"))
+		return engine.NoFace, false
+	}
+	f := t.face(s)
+	if f == engine.NoFace {
+		t.refuse(i18n.T("that tile is not open to you yet"))
+		return engine.NoFace, false
+	}
+	return f, true
+}
+
 func (t *TableView) discard() {
 	h := t.myHand()
 	if h == nil {
 		return
 	}
 	s := t.target()
-	if s == engine.NoSlot {
-		t.refuse(i18n.T("put the cursor on the tile to discard"))
-		return
-	}
-	f := t.face(s)
-	if f == engine.NoFace {
-		t.refuse(i18n.T("that tile is not open to you yet"))
+	f, ok := t.discardFace(s)
+	if !ok {
 		return
 	}
 	t.send(engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: s,

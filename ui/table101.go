@@ -677,13 +677,8 @@ func (t *TableView) discardSlot101(s engine.Slot) {
 	if g == nil {
 		return
 	}
-	if s == engine.NoSlot {
-		t.refuse(i18n.T("put the cursor on the tile to discard"))
-		return
-	}
-	f := t.face(s)
-	if f == engine.NoFace {
-		t.refuse(i18n.T("that tile is not open to you yet"))
+	f, ok := t.discardFace(s)
+	if !ok {
 		return
 	}
 	a := engine.Action101{Kind: engine.Act101Discard, Seat: t.snap.Seat, Faces: []engine.SlotFace{{Slot: s, Face: f}}}
