@@ -29,23 +29,14 @@ func (e *Expert) okeyWait(p *position, k *knowledge, ws []win, best win) (engine
 	if p.stock < 2*players {
 		return engine.NoSlot, engine.NoFace, "", false
 	}
-	x, outs, xs := engine.NoFace, 0, []engine.Face(nil)
-	for _, c := range ws {
-		if c.okey || c.face == engine.NoFace {
-			continue
-		}
-		keep := without(p.faces, c.face)
-		if !containsFace(keep, p.okey) {
-			continue
-		}
-		n, ys := e.okeyOuts(p, k, keep)
-		if n > outs {
-			x, outs, xs = c.face, n, ys
-		}
-	}
+	x, outs := mostOkeyOuts(p, ws, func(keep []engine.Face) int {
+		n, _ := e.okeyOuts(p, k, keep)
+		return n
+	})
 	if outs == 0 {
 		return engine.NoSlot, engine.NoFace, "", false
 	}
+	_, xs := e.okeyOuts(p, k, without(p.faces, x))
 	okeyPts := float64(p.points(without(p.faces, x), false, true))
 	now := float64(best.points)
 	if okeyPts <= now {

@@ -203,19 +203,7 @@ func (g *Greedy) wait(p *position, ws []win, best win) (engine.Slot, bool) {
 	if count >= OkeyWaitTurns {
 		return engine.NoSlot, false
 	}
-	x, most := engine.NoFace, 0
-	for _, c := range ws {
-		if c.okey || c.face == engine.NoFace {
-			continue
-		}
-		keep := without(p.faces, c.face)
-		if !containsFace(keep, p.okey) {
-			continue
-		}
-		if n := okeyOuts(p, keep); n > most {
-			x, most = c.face, n
-		}
-	}
+	x, most := mostOkeyOuts(p, ws, func(keep []engine.Face) int { return okeyOuts(p, keep) })
 	if most < OkeyWaitOuts {
 		return engine.NoSlot, false
 	}
@@ -225,6 +213,26 @@ func (g *Greedy) wait(p *position, ws []win, best win) (engine.Slot, bool) {
 	}
 	g.waits[p.seat] = waitState{turns: p.h.Turns(), stock: p.stock, count: count + 1}
 	return s, true
+}
+
+// mostOkeyOuts returns, of the ordinary winning discards in ws that leave a
+// hand holding an okey, the one whose kept hand has the most outs (counted
+// by outs; the first of equals), and that count (0: none).
+func mostOkeyOuts(p *position, ws []win, outs func(keep []engine.Face) int) (engine.Face, int) {
+	x, most := engine.NoFace, 0
+	for _, c := range ws {
+		if c.okey || c.face == engine.NoFace {
+			continue
+		}
+		keep := without(p.faces, c.face)
+		if !containsFace(keep, p.okey) {
+			continue
+		}
+		if n := outs(keep); n > most {
+			x, most = c.face, n
+		}
+	}
+	return x, most
 }
 
 // okeyOuts counts the tiles the seat has not seen whose face Y makes keep,
