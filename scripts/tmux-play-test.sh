@@ -40,12 +40,25 @@ sess=play
 tm() { tmux -u -L "$sock" "$@"; }
 cleanup() { tm kill-server >/dev/null 2>&1 || true; rm -rf "$data"; }
 trap cleanup EXIT INT TERM
+# run_in_session COMMAND: a fresh table session (80x24, xterm-256color) runs
+# COMMAND, then prints its exit status as okey-exited-N.
+run_in_session() {
+	tm kill-session -t "$sess" >/dev/null 2>&1 || true
+	tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
+		"TERM=xterm-256color $1; echo okey-exited-\$?; sleep 600"
+}
+# leave_table QUESTION: q asks QUESTION (a pattern), y leaves, okey exits 0.
+leave_table() {
+	tm send-keys -t "$sess" q
+	wait_for 5 "$1"
+	tm send-keys -t "$sess" y
+	wait_for 15 "okey-exited-0"
+}
 
 # A session that outlives every table's: killing a table's session never
 # takes the server down while the next one starts on the same socket.
 tm -f /dev/null new-session -d -s keep -x 80 -y 24 "sleep 3600"
-tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
-	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
+run_in_session "$okey play --bots 3 --name e2e --data $data --pace 0"
 
 screen() { tm capture-pane -p -t "$sess"; }
 fail() {
@@ -130,10 +143,7 @@ screen | sed -n '2,16p'
 
 # Leave: enter closes the hand's result, q asks, y leaves.
 tm send-keys -t "$sess" Enter
-tm send-keys -t "$sess" q
-wait_for 5 "leave the table\?"
-tm send-keys -t "$sess" y
-wait_for 15 "okey-exited-0"
+leave_table "leave the table\?"
 ls "$data"/matches/*/seat-0/transcript >/dev/null 2>&1 || fail "no transcript saved in $data/matches"
 echo "tmux-play-test: ok: left the table, transcript saved"
 
@@ -150,9 +160,7 @@ case "$out" in
 *) fail "okey verify: $out" ;;
 esac
 # The replay shows it up to where it stops, says so, and exits with verify's status.
-tm kill-session -t "$sess"
-tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
-	"TERM=xterm-256color $okey replay $tr; echo okey-exited-\$?; sleep 600"
+run_in_session "$okey replay $tr"
 wait_for 15 "unfinished, honest so far"
 tm send-keys -t "$sess" End
 tm send-keys -t "$sess" q
@@ -161,27 +169,20 @@ $okey help rules german | grep -q "lower is better" || fail "okey help rules ger
 echo "tmux-play-test: ok: the match left verifies and replays as unfinished, honest so far (exit 3)"
 
 # Come back: okey play --bots lists the unfinished matches, 1 resumes the newest.
-tm kill-session -t "$sess"
-tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
-	"TERM=xterm-256color $okey play --bots 3 --name e2e --data $data --pace 0; echo okey-exited-\$?; sleep 600"
+run_in_session "$okey play --bots 3 --name e2e --data $data --pace 0"
 wait_for 10 "1  resume classic vs bot1, bot2, bot3"
 tm send-keys -t "$sess" 1
 wait_for 90 "match resumed at hand 2"
 screen | grep -q "e2e" || fail "the resumed table does not show the player"
 screen | grep -q "hand 2: .* deal" || fail "the resumed table does not show the hand's log"
-tm send-keys -t "$sess" q
-wait_for 5 "leave the table\?"
-tm send-keys -t "$sess" y
-wait_for 15 "okey-exited-0"
+leave_table "leave the table\?"
 echo "tmux-play-test: ok: the unfinished match was offered and resumed"
 
 # A german hand: four players in two teams (shown in the title, at the
 # seats and in the score table), lower is better, and the score breakdown.
 data2=$(mktemp -d)
 trap 'cleanup; rm -rf "$data2"' EXIT INT TERM
-tm kill-session -t "$sess"
-tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
-	"TERM=xterm-256color $okey play --bots 3 --preset german --name e2e --data $data2 --pace 0; echo okey-exited-\$?; sleep 600"
+run_in_session "$okey play --bots 3 --preset german --name e2e --data $data2 --pace 0"
 wait_for 30 "you are e2e \(team A\)"
 wait_for 30 "team B"
 start=$(date +%s)
@@ -198,10 +199,7 @@ fi
 echo "tmux-play-test: ok: a german hand with teams and the score breakdown ($moves moves, $(($(date +%s) - start)) s)"
 echo "$s" | sed -n '2,16p'
 tm send-keys -t "$sess" Enter
-tm send-keys -t "$sess" q
-wait_for 5 "leave the table\?"
-tm send-keys -t "$sess" y
-wait_for 15 "okey-exited-0"
+leave_table "leave the table\?"
 echo "tmux-play-test: ok: left the german table"
 
 # In Turkish (--lang tr): part of a hand through the keys, the table's words
@@ -210,9 +208,7 @@ echo "tmux-play-test: ok: left the german table"
 # locale: in a C locale the screen library writes ş and ı as "?".
 data3=$(mktemp -d)
 trap 'cleanup; rm -rf "$data2" "$data3"' EXIT INT TERM
-tm kill-session -t "$sess"
-tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
-	"TERM=xterm-256color LC_ALL=C.UTF-8 $okey --lang tr play --bots 3 --name e2e --data $data3 --pace 0; echo okey-exited-\$?; sleep 600"
+run_in_session "LC_ALL=C.UTF-8 $okey --lang tr play --bots 3 --name e2e --data $data3 --pace 0"
 wait_for 30 "sen e2e"
 w_turn="sıra sende: "
 w_over="el bitti"
@@ -235,10 +231,7 @@ wait_for 5 "tuşlar"
 screen | grep -q "puanlama" || fail "the Turkish help has no scoring line"
 tm send-keys -t "$sess" n
 wait_gone 5 "tuşlar"
-tm send-keys -t "$sess" q
-wait_for 5 "masadan kalkılsın mı\?"
-tm send-keys -t "$sess" y
-wait_for 15 "okey-exited-0"
+leave_table "masadan kalkılsın mı\?"
 tr3=$(ls "$data3"/matches/*/seat-0/transcript | head -1)
 set +e
 out=$($okey --lang tr verify "$tr3")
@@ -258,9 +251,7 @@ echo "tmux-play-test: ok: a Turkish table ($moves moves), its help, leaving, and
 # discard back. Until the round's panel shows every seat's points.
 data4=$(mktemp -d)
 trap 'cleanup; rm -rf "$data2" "$data3" "$data4"' EXIT INT TERM
-tm kill-session -t "$sess"
-tm -f /dev/null new-session -d -s "$sess" -x 80 -y 24 \
-	"TERM=xterm-256color $okey play --bots 3 --preset 101:rounds=3 --name e2e --data $data4 --pace 0; echo okey-exited-\$?; sleep 600"
+run_in_session "$okey play --bots 3 --preset 101:rounds=3 --name e2e --data $data4 --pace 0"
 wait_for 30 "indicator"
 start=$(date +%s)
 moves=0
@@ -305,7 +296,4 @@ echo "$s" | grep -q "rounds left" || fail "the 101 round's panel does not say th
 echo "tmux-play-test: ok: an Okey 101 round played through the keys ($moves moves, $(($(date +%s) - start)) s)"
 echo "$s" | sed -n '2,16p'
 tm send-keys -t "$sess" Enter
-tm send-keys -t "$sess" q
-wait_for 5 "leave the table\?"
-tm send-keys -t "$sess" y
-wait_for 15 "okey-exited-0"
+leave_table "leave the table\?"
