@@ -254,11 +254,21 @@ func Generate(dir string, w io.Writer) error {
 
 	// Okey 101: an honest match and one per cheat of 101, 2 seats.
 	{
-		res, _, err := match("101:rounds=3", 2, 150, "", -1)
+		res, keys, err := match("101:rounds=3", 2, 150, "", -1)
 		if err != nil {
 			return err
 		}
-		if err := g.add(Case{Name: "honest-101-2", Status: 0, Note: "an honest match of Okey 101 (3 rounds) with 2 seats"}, res.Transcript(-1)); err != nil {
+		t := res.Transcript(-1)
+		if err := g.add(Case{Name: "honest-101-2", Status: 0, Note: "an honest match of Okey 101 (3 rounds) with 2 seats"}, t); err != nil {
+			return err
+		}
+		c, err := addBeforeDraw101(t, keys)
+		if err != nil {
+			return err
+		}
+		if err := g.add(Case{Name: "cheat-101-add-before-draw", Status: 1, Seat: intp(c.seat), Rule: "rules",
+			Note: fmt.Sprintf("Okey 101: seat %d, not opened, replaces its draw by an add of a tile of its rack (with its valid share) and re-signs it: "+
+				"the draw check comes before add-before-open (5.8), so the rule is rules", c.seat)}, c.t); err != nil {
 			return err
 		}
 	}
