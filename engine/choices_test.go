@@ -22,6 +22,12 @@ var choiceTests = map[string]func(*testing.T){
 	"stalemate-show-void":     TestStalemateGosterme,
 	"one-side-left-ends":      TestLeaveAtZeroPartnershipsEnds,
 	"german-rounds-or-zero":   testGermanRoundsOrZero,
+	// Okey 101 (3.6): the readings okey-classic.txt's "Okey 101" leaves open.
+	"joker-swap":               TestSwap101,
+	"swap-discard-penalty":     TestNoSwapPenalty101,
+	"okey-counts-zero":         TestScoreTable101,
+	"doubles-finisher-doubled": TestScoreTable101,
+	"three-cancels":            TestCancel101,
 }
 
 // TestNamedChoices runs the test of every named choice in protocol.md, and
@@ -117,7 +123,7 @@ func testGermanRoundsOrZero(t *testing.T) {
 // Punkte ... verlieren. Dann ist am Ende Sieger, wer die meisten Punkte übrig
 // behielt."
 func TestGermanOthersLose(t *testing.T) {
-	m, _ := NewMatch(MustRuleset("german", "no-partnerships,others-lose"), 3, 0)
+	m, _ := NewMatch(MustRuleset("german", "others-lose"), 3, 0)
 	win := HandResult{Winner: 1, Kind: Groups, OneColour: NumColours, Upcard: -1}
 	if got := m.Deltas(win); !slices.Equal(got, []int{-2, 0, -2}) {
 		t.Errorf("others-lose win: %v", got)
@@ -130,7 +136,7 @@ func TestGermanOthersLose(t *testing.T) {
 	if got := m.Deltas(stale); !slices.Equal(got, []int{0, -1, -1}) {
 		t.Errorf("others-lose gösterme in a stalemate: %v", got)
 	}
-	g, _ := NewMatch(MustRuleset("german", "no-partnerships"), 3, 0)
+	g, _ := NewMatch(MustRuleset("german", ""), 3, 0)
 	if got := g.Deltas(HandResult{Winner: 1, Kind: Groups, OneColour: NumColours, Upcard: -1}); !slices.Equal(got, []int{0, -2, 0}) {
 		t.Errorf("german win: %v", got)
 	}
@@ -139,7 +145,7 @@ func TestGermanOthersLose(t *testing.T) {
 		t.Errorf("others-lose ranks most points first: %v", r)
 	}
 	// "Das Spiel ist dann aber ebenfalls beendet, wenn ein Spieler 0 Punkte erreicht."
-	pm, lg := playGreedy(t, MustRuleset("german", "no-partnerships,others-lose,points=2"), 3, 8, 20)
+	pm, lg := playGreedy(t, MustRuleset("german", "others-lose,points=2"), 3, 8, 20)
 	low := slices.Min(pm.Scores())
 	if !pm.Over() || low > 0 || lg.scoring != 1 {
 		t.Errorf("others-lose,points=2: over=%v, scores %v after %d wins", pm.Over(), pm.Scores(), lg.scoring)
@@ -150,7 +156,7 @@ func TestGermanOthersLose(t *testing.T) {
 // der Sieger. Die übrigen Spieler können um die nachgeordneten Plätze
 // weiterspielen." With leave-at-zero the finisher leaves, ranked first.
 func TestGermanPlayOnForPlaces(t *testing.T) {
-	m, _ := playGreedy(t, MustRuleset("german", "leave-at-zero,no-partnerships,points=2"), 3, 21, 50)
+	m, _ := playGreedy(t, MustRuleset("german", "leave-at-zero,points=2"), 3, 21, 50)
 	if !m.Over() || len(m.left) != 2 {
 		t.Fatalf("over=%v, left %v", m.Over(), m.left)
 	}

@@ -342,15 +342,16 @@ func (g *Game101) Need() Need {
 func (g *Game101) IsOkeySlot(s Slot) bool { return g.okey != NoFace && g.PublicFace(s) == g.okey }
 
 // Fits reports whether a tile of face f could be added to a meld on the
-// table now (or replace an okey there when swaps are allowed): discarding
-// it costs 101 unless it is the finishing discard.
+// table now (or replace an okey there when swaps are allowed, unless
+// no-swap-penalty): discarding it costs 101 unless it is the finishing
+// discard.
 func (g *Game101) Fits(f Face) bool {
 	if f == NoFace || f == g.okey {
 		return false
 	}
 	f = natural(g.okey, f)
 	for i := range g.melds {
-		if fits101(&g.melds[i], f, !g.opt.NoJokerSwap, g.IsOkeySlot) {
+		if fits101(&g.melds[i], f, !g.opt.NoJokerSwap && !g.opt.NoSwapPenalty, g.IsOkeySlot) {
 			return true
 		}
 	}

@@ -479,6 +479,37 @@ func TestFits101(t *testing.T) {
 	}
 }
 
+// TestNoSwapPenalty101: swapping an okey off the table and the penalty for
+// discarding a tile that could do it are not in the text (protocol.md 3.6,
+// swap-discard-penalty): by default such a discard is an addable discard,
+// as players expect; no-swap-penalty fines only tiles that extend a set or
+// run, and the swap itself stays allowed.
+func TestNoSwapPenalty101(t *testing.T) {
+	for _, c := range []struct {
+		rules     string
+		b3, b9    bool // B3 replaces the okey in B1 B2 Y2=B3; B9 extends R9/B9's meld
+		swapMelds []int
+	}{
+		{"101", true, true, []int{3}},
+		{"101:no-swap-penalty", false, true, []int{3}},
+		{"101:no-joker-swap", false, true, nil},
+	} {
+		rg := newRig101(t, c.rules, 2, 0, deal101{racks: []string{"Y8", open128 + " B1 B2 Y2 K1 K2 K3 R5 Y5 K5 FJ"},
+			indicator: "Y1", bank: "Y9"})
+		rg.ok(rg.discard(0, "Y8"))
+		rg.ok(rg.draw(1))
+		rg.ok(rg.lay(1, layOpen+" | B1 B2 Y2=B3 | R5 Y5 K5"))
+		g := rg.g()
+		b3, b9 := MustParseFaces("B3")[0], MustParseFaces("B9")[0]
+		if g.Fits(b3) != c.b3 || g.Fits(b9) != c.b9 {
+			t.Errorf("%s: Fits(B3) = %v, Fits(B9) = %v; want %v, %v", c.rules, g.Fits(b3), g.Fits(b9), c.b3, c.b9)
+		}
+		if _, swap := g.AddTargets(b3); !slices.Equal(swap, c.swapMelds) {
+			t.Errorf("%s: B3 swaps into melds %v, want %v", c.rules, swap, c.swapMelds)
+		}
+	}
+}
+
 // TestRuleset101 parses the preset's options and their canonical form.
 func TestRuleset101(t *testing.T) {
 	r := MustRuleset("101", "")
@@ -486,7 +517,8 @@ func TestRuleset101(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	for _, s := range []string{"101", "101:rounds=3", "101:rounds=11", "101:partnerships,rounds=7,timer=30",
-		"101:finish-joker-penalty,joker-finish-single-sums,no-cancel,no-joker-doubles,no-joker-swap,swap-before-open,unopened-joker-penalty"} {
+		"101:finish-joker-penalty,joker-finish-single-sums,no-cancel,no-joker-doubles,no-joker-swap,unopened-joker-penalty",
+		"101:finish-joker-penalty,joker-finish-single-sums,no-cancel,no-joker-doubles,no-swap-penalty,swap-before-open,unopened-joker-penalty"} {
 		r, err := ParseRuleset(s)
 		if err != nil || r.String() != s {
 			t.Errorf("%q: %v, canonical %q", s, err, r.String())

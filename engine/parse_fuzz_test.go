@@ -7,7 +7,8 @@ import "testing"
 func FuzzParseRuleset(f *testing.F) {
 	for _, s := range []string{"classic", "classic:points=4,timer=30", "turkish-rummy:rounds=1", "german:strokes,rounds=7",
 		"classic:deal=simple,indicator-last,leave-at-zero,one-colour=red-black,partnerships", "german:no-partnerships", "x:y=z,,",
-		"classic:no-gosterme,stalemate-show", "german:leave-at-zero,others-lose,points=3", "german:rounds=05"} {
+		"classic:no-gosterme,stalemate-show", "german:leave-at-zero,others-lose,points=3", "german:rounds=05",
+		"classic:one-colour=any,one-colour=red-black", "101:no-joker-swap,swap-before-open", "101:no-swap-penalty,rounds=3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

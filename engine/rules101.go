@@ -28,6 +28,10 @@ type Options101 struct {
 	NoJokerDoubles bool
 	// NoJokerSwap (no-joker-swap): an okey laid on the table stays there.
 	NoJokerSwap bool
+	// NoSwapPenalty (no-swap-penalty): a discard that could replace an okey
+	// on the table costs nothing (only one that could be added to a set or
+	// run is an addable discard).
+	NoSwapPenalty bool
 	// SwapBeforeOpen (swap-before-open): a player who has not opened may
 	// take an okey off the table by laying the tile it stands for.
 	SwapBeforeOpen bool
@@ -53,6 +57,7 @@ var OptionHelp101 = []struct{ Name, Help string }{
 	{"timer=S", "a turn timer of S seconds (5-600)"},
 	{"no-joker-doubles", "an okey may not stand for another tile in a double"},
 	{"no-joker-swap", "an okey laid on the table may not be replaced by the tile it stands for"},
+	{"no-swap-penalty", "discarding a tile that could replace an okey on the table costs nothing"},
 	{"swap-before-open", "a player who has not opened may replace an okey on the table"},
 	{"finish-joker-penalty", "an okey as the finishing discard also costs 101"},
 	{"joker-finish-single-sums", "an okey finish doubles 101 and 202, not the opened players' sums"},
@@ -74,6 +79,7 @@ func flags101(o *Options101) []struct {
 		{"no-cancel", &o.NoCancel},
 		{"no-joker-doubles", &o.NoJokerDoubles},
 		{"no-joker-swap", &o.NoJokerSwap},
+		{"no-swap-penalty", &o.NoSwapPenalty},
 		{"swap-before-open", &o.SwapBeforeOpen},
 		{"unopened-joker-penalty", &o.UnopenedJokerPenalty},
 	}
@@ -90,10 +96,9 @@ func newRuleset101(options string) (Ruleset, error) {
 			continue
 		}
 		name, val, hasVal := strings.Cut(opt, "=")
-		if seen[name] {
-			return Ruleset{}, fmt.Errorf("engine: option %q given twice", name)
+		if err := once(seen, name); err != nil {
+			return Ruleset{}, err
 		}
-		seen[name] = true
 		switch {
 		case name == "rounds":
 			n, ok := canonicalInt(val, 3, 11)
@@ -120,6 +125,9 @@ func newRuleset101(options string) (Ruleset, error) {
 				return Ruleset{}, fmt.Errorf("engine: option %q does not apply to preset %s", opt, Preset101)
 			}
 		}
+	}
+	if err := checkConflicts(Preset101, seen); err != nil {
+		return Ruleset{}, err
 	}
 	return r, nil
 }

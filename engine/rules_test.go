@@ -226,8 +226,8 @@ func TestStalemateGosterme(t *testing.T) {
 	}{
 		{"classic", 0},
 		{"classic:stalemate-show", -1},
-		{"german:no-partnerships", -1},
-		{"german:no-partnerships,others-lose", -1},
+		{"german", -1},
+		{"german:others-lose", -1},
 	}
 	for _, c := range cases {
 		r, err := ParseRuleset(c.spec)

@@ -147,12 +147,16 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 		return Ruleset{}, fmt.Errorf("engine: unknown preset %q (have %s, %s)", preset, strings.Join(Presets, ", "), Preset101)
 	}
 	points, othersLose := 0, false
+	seen := map[string]bool{}
 	for _, opt := range strings.Split(options, ",") {
 		opt = strings.TrimSpace(opt)
 		if opt == "" {
 			continue
 		}
 		name, val, hasVal := strings.Cut(opt, "=")
+		if err := once(seen, name); err != nil {
+			return Ruleset{}, err
+		}
 		bad := func() error { return fmt.Errorf("engine: option %q does not apply to preset %s", opt, preset) }
 		switch {
 		case name == "partnerships" && !hasVal && preset != "turkish-rummy":
@@ -216,22 +220,51 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			return Ruleset{}, bad()
 		}
 	}
-	if r.Scoring == Strokes && r.LeaveAtZero {
-		return Ruleset{}, fmt.Errorf("engine: option leave-at-zero does not go with strokes")
+	if err := checkConflicts(preset, seen); err != nil {
+		return Ruleset{}, err
 	}
 	if othersLose {
-		if r.Scoring == Strokes {
-			return Ruleset{}, fmt.Errorf("engine: option others-lose does not go with strokes")
-		}
 		r.Scoring = CountDown
 	}
 	if points != 0 {
-		if r.Scoring == Strokes {
-			return Ruleset{}, fmt.Errorf("engine: option points does not go with strokes")
-		}
 		r.StartScore = points
 	}
 	return r, nil
+}
+
+// once records an option's name and refuses one given twice, the same way
+// for every option of every preset (whatever its values: a repeated option
+// would leave the text two readings, and the canonical form has one).
+func once(seen map[string]bool, name string) error {
+	if seen[name] {
+		return fmt.Errorf("engine: option %q given twice", name)
+	}
+	seen[name] = true
+	return nil
+}
+
+// Conflicts lists the pairs of options that are refused together, with the
+// reason: one contradicts the other or means nothing beside it, so the pair
+// would be a second spelling of a game (protocol.md 3.1, 3.6). The names of
+// a pair are in bytewise order.
+var Conflicts = []struct{ Preset, A, B, Why string }{
+	{"classic", "no-gosterme", "stalemate-show", "stalemate-show scores a gösterme, and no-gosterme has none"},
+	{"german", "leave-at-zero", "strokes", "strokes count up from 0: no account reaches 0"},
+	{"german", "no-partnerships", "partnerships", "they contradict each other"},
+	{"german", "others-lose", "strokes", "strokes score no points to lose"},
+	{"german", "points", "strokes", "strokes count from 0, not from points"},
+	{Preset101, "no-joker-swap", "no-swap-penalty", "without swaps no discard could replace an okey"},
+	{Preset101, "no-joker-swap", "swap-before-open", "they contradict each other"},
+}
+
+// checkConflicts refuses the first pair of Conflicts given together.
+func checkConflicts(preset string, seen map[string]bool) error {
+	for _, c := range Conflicts {
+		if c.Preset == preset && seen[c.A] && seen[c.B] {
+			return fmt.Errorf("engine: options %s and %s do not go together: %s", c.A, c.B, c.Why)
+		}
+	}
+	return nil
 }
 
 // canonicalInt parses a decimal in [lo, hi] written without sign or
@@ -327,6 +360,12 @@ func (r Ruleset) CheckPlayers(n int) error {
 	}
 	if r.Partnerships && n != 4 && r.Preset != "german" {
 		return fmt.Errorf("engine: partnerships need 4 players, not %d", n)
+	}
+	if r.Preset == "german" && !r.Partnerships && n != 4 {
+		// german's default partnerships take effect with four players only:
+		// with fewer, no-partnerships would be a second spelling of the
+		// same game (protocol.md 3.1).
+		return fmt.Errorf("engine: no-partnerships needs 4 players, not %d", n)
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/okey-game/okey/crypto/deck"
 	"github.com/okey-game/okey/crypto/dleq"
 	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )
 
@@ -225,14 +226,49 @@ type StateVector struct {
 	Hash       string `json:"hash"`
 }
 
+// RulesetVector: a ruleset text in a config of Seats seats (protocol.md
+// 3.1, 3.6, 5.1). Valid says whether the config is accepted; Canonical is
+// the canonical text of the same rules when the text passes 3.1's first
+// level (no unknown, repeated or contradictory option, no bad value), ""
+// when it is refused outright.
+type RulesetVector struct {
+	Comment   string `json:"comment"`
+	Text      string `json:"text"`
+	Seats     int    `json:"seats"`
+	Valid     bool   `json:"valid"`
+	Canonical string `json:"canonical"`
+}
+
+// NameVector: a seat's display name in a config (protocol.md 5.1), as
+// hex bytes; Valid says whether a config may hold it.
+type NameVector struct {
+	Comment string `json:"comment"`
+	Name    string `json:"name"`
+	Valid   bool   `json:"valid"`
+}
+
 // VectorFile is one vector file: exactly one of the lists is set.
 type VectorFile struct {
-	Kind       string          `json:"kind"` // tile-points, commit, dleq, ed25519, state-hash
+	Kind       string          `json:"kind"` // tile-points, commit, dleq, ed25519, state-hash, ruleset, name
 	TilePoints []TilePoints    `json:"tile_points,omitempty"`
 	Commit     []CommitVector  `json:"commit,omitempty"`
 	DLEQ       []DLEQVector    `json:"dleq,omitempty"`
 	Ed25519    []Ed25519Vector `json:"ed25519,omitempty"`
 	State      []StateVector   `json:"state,omitempty"`
+	Ruleset    []RulesetVector `json:"ruleset,omitempty"`
+	Name       []NameVector    `json:"name,omitempty"`
+}
+
+// CheckRuleset is what okey says of a ruleset text in a config of seats
+// seats: whether the config is accepted (table.Config.Validate, the reader),
+// and the canonical text the engine writes for it ("" when refused
+// outright).
+func CheckRuleset(text string, seats int) (valid bool, canonical string) {
+	if r, err := engine.ParseRuleset(text); err == nil {
+		canonical = r.String()
+	}
+	cfg, _, err := table.LocalConfig(text, seats, 1)
+	return err == nil && cfg.Validate() == nil, canonical
 }
 
 func unhex(s string) []byte {
@@ -332,6 +368,22 @@ func checkVectors(path string) (int, error) {
 			}
 		}
 		return len(f.State), nil
+	case "ruleset":
+		for i, v := range f.Ruleset {
+			valid, canonical := CheckRuleset(v.Text, v.Seats)
+			if valid != v.Valid || canonical != v.Canonical {
+				return i, fmt.Errorf("vector %d (%s): %q with %d seats: valid %v canonical %q, want %v %q",
+					i, v.Comment, v.Text, v.Seats, valid, canonical, v.Valid, v.Canonical)
+			}
+		}
+		return len(f.Ruleset), nil
+	case "name":
+		for i, v := range f.Name {
+			if ok := table.CheckName(string(unhex(v.Name))) == nil; ok != v.Valid {
+				return i, fmt.Errorf("vector %d (%s): name accepted %v, want %v", i, v.Comment, ok, v.Valid)
+			}
+		}
+		return len(f.Name), nil
 	}
 	return 0, fmt.Errorf("unknown vector kind %q", f.Kind)
 }

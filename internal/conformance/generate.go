@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -201,13 +202,73 @@ func Generate(dir string, w io.Writer) error {
 		}
 	}
 
-	// Okey 101: an honest match and one per cheat of 101, 2 seats.
-	{
-		res, _, err := match("101:rounds=3", 2, 150, "", -1)
+	// Slots opened to everyone before their open or draw-shares round: a
+	// false joker selected again by die 2 (every seat's open message is
+	// empty), and draws of public slots (indicator-last's indicator and
+	// turkish-rummy's order-draw slots), whose draw-shares rounds carry the
+	// public shares again. Hand 0 is played passively (no win: the stock
+	// runs out), the later hands by the greedy bot.
+	for _, c := range []struct {
+		name, ruleset string
+		n             int
+		seed          uint64
+		shows         []string
+		note          string
+	}{
+		{"honest-classic-reopen-3", "classic:indicator-last,points=1", 3, 780,
+			[]string{"reopened", "empty-open", "draw-public", "draw-indicator", "stalemate"},
+			"classic:indicator-last with 3 seats: in hand 0 die 2 selects a false joker twice, so its slot is opened again " +
+				"with every seat's open message empty (5.3); the seats draw the stock out, the indicator last, each draw-shares " +
+				"round for it carrying the shares already public, and the hand ends in a stalemate; then the greedy bot"},
+		{"honest-turkish-rummy-stalemate-2", "turkish-rummy:rounds=1", 2, 781,
+			[]string{"draw-public", "draw-order-slot", "stalemate"},
+			"turkish-rummy:rounds=1 with 2 seats drawing the stock out: the order-draw slots, public and at the bottom of the " +
+				"stock, are drawn with draw-shares rounds carrying the shares already public (5.3); a stalemate"},
+	} {
+		var ms []table.Mover
+		for i := 0; i < c.n; i++ {
+			s, err := bot.New("greedy", c.seed*8+uint64(i))
+			if err != nil {
+				return err
+			}
+			ms = append(ms, newPassive(s))
+		}
+		res, _, err := matchMovers(c.ruleset, ms, c.seed, c.seed, "", -1, nil)
 		if err != nil {
 			return err
 		}
-		if err := g.add(Case{Name: "honest-101-2", Status: 0, Note: "an honest match of Okey 101 (3 rounds) with 2 seats"}, res.Transcript(-1)); err != nil {
+		t := res.Transcript(-1)
+		ev, err := publicEvents(t)
+		if err != nil {
+			return err
+		}
+		for _, e := range c.shows {
+			if !slices.Contains(ev, e) {
+				return fmt.Errorf("case %s: the match no longer shows %s (it shows %v)", c.name, e, ev)
+			}
+		}
+		if err := g.add(Case{Name: c.name, Status: 0, Note: c.note + "; shows: " + strings.Join(c.shows, ", ")}, t); err != nil {
+			return err
+		}
+	}
+
+	// Okey 101: an honest match and one per cheat of 101, 2 seats.
+	{
+		res, keys, err := match("101:rounds=3", 2, 150, "", -1)
+		if err != nil {
+			return err
+		}
+		t := res.Transcript(-1)
+		if err := g.add(Case{Name: "honest-101-2", Status: 0, Note: "an honest match of Okey 101 (3 rounds) with 2 seats"}, t); err != nil {
+			return err
+		}
+		c, err := addBeforeDraw101(t, keys)
+		if err != nil {
+			return err
+		}
+		if err := g.add(Case{Name: "cheat-101-add-before-draw", Status: 1, Seat: intp(c.seat), Rule: "rules",
+			Note: fmt.Sprintf("Okey 101: seat %d, not opened, replaces its draw by an add of a tile of its rack (with its valid share) and re-signs it: "+
+				"the draw check comes before add-before-open (5.8), so the rule is rules", c.seat)}, c.t); err != nil {
 			return err
 		}
 	}
@@ -424,6 +485,69 @@ func Generate(dir string, w io.Writer) error {
 	if err := g.addBytes(Case{Name: "not-a-transcript", Status: 2, Note: "not a transcript"}, []byte("okey-transcript/v1\nnot really\n")); err != nil {
 		return err
 	}
+	{
+		// A correctly signed record that links to the last one, after the
+		// match's end: there is no next step (5.2 check 3), so the file is
+		// invalid, not a seat out of turn.
+		t := clone(base)
+		last := decode(base.Chain[n-1])
+		e := &table.Envelope{Table: last.Table, Hand: last.Hand, Step: uint32(n), Seat: 0, Kind: table.KindAudit,
+			Prev: last.Hash(), State: last.State, Body: make([]byte, 32)}
+		if err := e.Seal(baseKeys[0], h); err != nil {
+			return err
+		}
+		t.Chain = append(t.Chain, e.Raw)
+		if err := g.add(Case{Name: "chain-after-end", Status: 2,
+			Note: "a record signed by seat 0 and linked to the last record, after the match's end: it fails 5.2 check 3 (no next step); invalid, no one named"}, t); err != nil {
+			return err
+		}
+	}
+	{
+		// A last record whose length is over the limit, cut short by the
+		// end of the file: damage, not a torn record.
+		var buf bytes.Buffer
+		table.WriteTranscript(&buf, base)
+		b := append(buf.Bytes(), 1, 0x00, 0x04, 0x00, 0x01, 0xaa, 0xbb)
+		if err := g.addBytes(Case{Name: "torn-over-limit", Status: 2,
+			Note: "a last record whose length (262,145) is over the limit and whose bytes run out: not a transcript (section 6), not a torn record"}, b); err != nil {
+			return err
+		}
+	}
+	// Lock messages with two faults each (section 4, Lock and shuffle: A_i
+	// before D_i[0]; check 2 over every element before check 3), re-signed
+	// by their own seat: the seat is named with the first fault's rule.
+	shuffleAt := -1
+	for k, raw := range base.Chain {
+		if e := decode(raw); e.Kind == table.KindShuffle && e.Seat == 1 {
+			shuffleAt = k
+			break
+		}
+	}
+	for _, c := range []struct {
+		name, rule, note string
+		spoil            func(lock []byte)
+	}{
+		{"cheat-lock-key-first", "bad-shuffle", "seat 1's lock message has the identity as its key A_1 and a non-canonical D_1[0]: A_1 is checked first (bad-shuffle, not malformed-body)",
+			func(lock []byte) {
+				copy(lock[0:32], make([]byte, 32))
+				copy(lock[32:64], bytes.Repeat([]byte{0xff}, 32))
+			}},
+		{"cheat-lock-check2-before-3", "malformed-body", "seat 1's lock message repeats D_1[1] as D_1[3] and has a non-canonical D_1[50]: check 2 runs over every element before check 3 (malformed-body, not bad-shuffle)",
+			func(lock []byte) {
+				copy(lock[32*(1+3):32*(1+4)], lock[32*(1+1):32*(1+2)])
+				copy(lock[32*(1+50):32*(1+51)], bytes.Repeat([]byte{0xff}, 32))
+			}},
+	} {
+		t := clone(base)
+		t.Chain = t.Chain[:shuffleAt+1]
+		t.Chain[shuffleAt] = resign(t.Chain[shuffleAt], baseKeys[1], h, func(e *table.Envelope) {
+			e.Body = append([]byte(nil), e.Body...)
+			c.spoil(e.Body[commit.CommitmentSize:])
+		})
+		if err := g.add(Case{Name: c.name, Status: 1, Seat: intp(1), Rule: c.rule, Note: c.note}, t); err != nil {
+			return err
+		}
+	}
 
 	// Vectors.
 	if err := g.vectors(base, "transcripts/honest-turkish-rummy-2.okey", rules101, rules101File); err != nil {
@@ -556,6 +680,75 @@ func (g *gen) vectors(base *table.Transcript, baseFile string, t101 *table.Trans
 		{Comment: "not a point", Key: "0200000000000000000000000000000000000000000000000000000000000000", KeyOK: false},
 	}
 	if err := g.writeVectors("ed25519.json", VectorFile{Kind: "ed25519", Ed25519: ev}); err != nil {
+		return err
+	}
+	// Ruleset texts in configs (3.1, 3.6): each expectation is stated here
+	// and checked against okey's reader.
+	rv := []RulesetVector{
+		{Comment: "a preset alone", Text: "classic", Seats: 2, Valid: true, Canonical: "classic"},
+		{Comment: "contradictory pair: no gösterme to score in a stalemate", Text: "classic:no-gosterme,stalemate-show", Seats: 3},
+		{Comment: "a repeated option, other values: refused by name", Text: "classic:one-colour=any,one-colour=red-black", Seats: 2},
+		{Comment: "a repeated option, same value", Text: "classic:one-colour=any,one-colour=any", Seats: 2},
+		{Comment: "an option equal to its default: not canonical", Text: "classic:deal=stacks", Seats: 2, Canonical: "classic"},
+		{Comment: "options out of order: not canonical", Text: "classic:points=2,leave-at-zero", Seats: 2, Canonical: "classic:leave-at-zero,points=2"},
+		{Comment: "a space: not canonical", Text: "classic: points=2", Seats: 2, Canonical: "classic:points=2"},
+		{Comment: "indicator-last goes with the simple deal", Text: "classic:deal=simple,indicator-last", Seats: 3, Valid: true, Canonical: "classic:deal=simple,indicator-last"},
+		{Comment: "stalemate-show alone", Text: "classic:stalemate-show", Seats: 2, Valid: true, Canonical: "classic:stalemate-show"},
+		{Comment: "partnerships need 4 seats", Text: "classic:partnerships", Seats: 3, Canonical: "classic:partnerships"},
+		{Comment: "partnerships with 4 seats", Text: "classic:partnerships", Seats: 4, Valid: true, Canonical: "classic:partnerships"},
+		{Comment: "german's default partnerships, no effect with 3 seats", Text: "german", Seats: 3, Valid: true, Canonical: "german"},
+		{Comment: "german's default partnerships with 4 seats", Text: "german", Seats: 4, Valid: true, Canonical: "german"},
+		{Comment: "no-partnerships has no effect with 3 seats: refused (a second spelling of german)", Text: "german:no-partnerships", Seats: 3, Canonical: "german:no-partnerships"},
+		{Comment: "no-partnerships with 4 seats", Text: "german:no-partnerships", Seats: 4, Valid: true, Canonical: "german:no-partnerships"},
+		{Comment: "german partnerships is the default: not canonical", Text: "german:partnerships", Seats: 4, Canonical: "german"},
+		{Comment: "contradictory pair", Text: "german:no-partnerships,partnerships", Seats: 4},
+		{Comment: "rounds=5 is the default with strokes: not canonical", Text: "german:rounds=5,strokes", Seats: 2, Canonical: "german:strokes"},
+		{Comment: "rounds=5 without strokes", Text: "german:rounds=5", Seats: 2, Valid: true, Canonical: "german:rounds=5"},
+		{Comment: "contradictory pair: strokes start from 0", Text: "german:points=3,strokes", Seats: 2},
+		{Comment: "contradictory pair: no account reaches 0 with strokes", Text: "german:leave-at-zero,strokes", Seats: 2},
+		{Comment: "contradictory pair: strokes score no points to lose", Text: "german:others-lose,strokes", Seats: 2},
+		{Comment: "a repeated numeric option", Text: "german:rounds=3,rounds=3", Seats: 2},
+		{Comment: "turkish-rummy's rounds=3 is its default for every seat count: not canonical", Text: "turkish-rummy:rounds=3", Seats: 2, Canonical: "turkish-rummy"},
+		{Comment: "turkish-rummy's one-hand game", Text: "turkish-rummy:rounds=1", Seats: 4, Valid: true, Canonical: "turkish-rummy:rounds=1"},
+		{Comment: "a repeated option, other values", Text: "turkish-rummy:rounds=1,rounds=3", Seats: 2},
+		{Comment: "contradictory pair", Text: "101:no-joker-swap,swap-before-open", Seats: 2},
+		{Comment: "contradictory pair: without swaps no discard replaces an okey", Text: "101:no-joker-swap,no-swap-penalty", Seats: 2},
+		{Comment: "no-swap-penalty", Text: "101:no-swap-penalty", Seats: 2, Valid: true, Canonical: "101:no-swap-penalty"},
+		{Comment: "no-swap-penalty goes with swap-before-open", Text: "101:no-swap-penalty,swap-before-open", Seats: 3, Valid: true, Canonical: "101:no-swap-penalty,swap-before-open"},
+		{Comment: "a repeated flag", Text: "101:no-cancel,no-cancel", Seats: 2},
+		{Comment: "101's default rounds: not canonical", Text: "101:rounds=5", Seats: 2, Canonical: "101"},
+		{Comment: "101 partnerships need 4 seats", Text: "101:partnerships", Seats: 3, Canonical: "101:partnerships"},
+	}
+	for _, v := range rv {
+		if valid, canonical := CheckRuleset(v.Text, v.Seats); valid != v.Valid || canonical != v.Canonical {
+			return fmt.Errorf("ruleset vector %q with %d seats: okey says valid %v canonical %q, want %v %q",
+				v.Text, v.Seats, valid, canonical, v.Valid, v.Canonical)
+		}
+	}
+	if err := g.writeVectors("ruleset.json", VectorFile{Kind: "ruleset", Ruleset: rv}); err != nil {
+		return err
+	}
+	// Display names in configs (5.1).
+	nv := []NameVector{
+		{Comment: "plain", Name: x([]byte("seat 1")), Valid: true},
+		{Comment: "empty", Name: ""},
+		{Comment: "32 bytes", Name: x(bytes.Repeat([]byte("ü"), 16)), Valid: true},
+		{Comment: "33 bytes", Name: x([]byte(strings.Repeat("a", 33)))},
+		{Comment: "C0 control U+001F", Name: x([]byte("a\x1fb"))},
+		{Comment: "DEL U+007F", Name: x([]byte("a\x7fb"))},
+		{Comment: "C1 control U+0085", Name: x([]byte("a\u0085b"))},
+		{Comment: "C1 control U+009F", Name: x([]byte("a\u009fb"))},
+		{Comment: "U+00A0, the first code point after C1", Name: x([]byte("a\u00a0b")), Valid: true},
+		{Comment: "a format character U+200B", Name: x([]byte("a\u200bb")), Valid: true},
+		{Comment: "leading and trailing spaces", Name: x([]byte(" a ")), Valid: true},
+		{Comment: "invalid UTF-8", Name: x([]byte{'a', 0xff})},
+	}
+	for _, v := range nv {
+		if ok := table.CheckName(string(unhexS(v.Name))) == nil; ok != v.Valid {
+			return fmt.Errorf("name vector %q: okey says %v", v.Comment, ok)
+		}
+	}
+	if err := g.writeVectors("name.json", VectorFile{Kind: "name", Name: nv}); err != nil {
 		return err
 	}
 	// State-hash preimages at named steps of the base match.

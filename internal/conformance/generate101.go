@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -195,4 +196,57 @@ func (g *gen) vectors101(t *table.Transcript, file string) ([]StateVector, error
 		sv = append(sv, StateVector{Comment: name, Transcript: file, Step: steps[i], Preimage: hex.EncodeToString(pre), Hash: hex.EncodeToString(sum[:])})
 	}
 	return sv, nil
+}
+
+type forged101 struct {
+	t    *table.Transcript
+	seat int
+}
+
+// addBeforeDraw101 makes a file from an honest 101 transcript: at the first
+// turn of a seat that has not opened (not the dealer's first turn), its draw
+// or take is replaced by an add of a numbered tile of its rack to meld 0,
+// with the seat's own share of that tile (public by the round's end), and
+// re-signed by that seat. The chain ends with it.
+func addBeforeDraw101(t *table.Transcript, keys []ed25519.PrivateKey) (*forged101, error) {
+	m, err := table.NewMachine(t.Config, nil)
+	if err != nil {
+		return nil, err
+	}
+	at, seat := -1, -1
+	var rack []engine.Slot
+	for k, raw := range t.Chain {
+		env := decode(raw)
+		if mm := m.Match101(); mm != nil && at < 0 && env.Kind == table.KindMove && len(env.Body) == 1 &&
+			(env.Body[0] == byte(engine.Act101Draw) || env.Body[0] == byte(engine.Act101Take)) {
+			g := mm.Game()
+			if s, drawn, _ := g.Turn(); s == int(env.Seat) && !drawn && g.Turns() > 0 && g.Opened(s) == engine.NotOpened {
+				at, seat, rack = k, s, g.Rack(s)
+			}
+		}
+		if at >= 0 && env.Kind == table.KindAudit {
+			// Every slot of the rack at the forged step is public by now
+			// (laid, discarded or revealed): pick a numbered non-okey one.
+			g := m.Match101().Game()
+			for _, sl := range rack {
+				f := g.PublicFace(sl)
+				share := m.Shares(sl)[seat]
+				if f == engine.NoFace || f == engine.FalseJoker || f == g.Okey() || share == nil {
+					continue
+				}
+				body := []byte{byte(engine.Act101Add), 0, 1, byte(sl), byte(f), 1, byte(sl)}
+				body = append(body, share...)
+				out := clone(t)
+				out.Chain = out.Chain[:at+1]
+				out.Evidence = nil
+				out.Chain[at] = resign(out.Chain[at], keys[seat], t.Config.Hash(), func(e *table.Envelope) { e.Body = body })
+				return &forged101{t: out, seat: seat}, nil
+			}
+			return nil, fmt.Errorf("add-before-draw: no public numbered tile in seat %d's rack", seat)
+		}
+		if err := m.Apply(env); err != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("add-before-draw: no unopened seat's draw found")
 }
