@@ -96,7 +96,9 @@ func (p *pos101) start() engine.Action101 {
 }
 
 // canUse reports whether a tile of face f taken now could be used this
-// turn: in an opening with it, or added to a meld once open.
+// turn: in an opening with it (the groups the bot would lay use it, by
+// engine.UsesTaken, the rule the table checks), or added to a meld once
+// open.
 func (p *pos101) canUse(f engine.Face) bool {
 	if f == p.okey {
 		return false // an okey is kept, not laid: taking it would force a lay
@@ -107,7 +109,7 @@ func (p *pos101) canUse(f engine.Face) bool {
 	}
 	rack := append(append([]engine.Face(nil), p.faces...), f)
 	o, err := engine.BestOpening101With(p.okey, rack, p.jd, f)
-	return err == nil && hasFace(p.layable(o, len(rack)), f)
+	return err == nil && engine.UsesTaken(p.layable(o, len(rack)), f)
 }
 
 // usesOf reports whether the taken slot is still in the rack.
@@ -196,7 +198,7 @@ func (p *pos101) useTaken(taken engine.Slot) (engine.Action101, bool) {
 			return engine.Action101{}, false
 		}
 		gs := p.layable(o, len(p.faces))
-		if !hasFace(gs, f) {
+		if !engine.UsesTaken(gs, f) {
 			return engine.Action101{}, false
 		}
 		a, ok := p.lay(gs, taken)
@@ -209,18 +211,6 @@ func (p *pos101) useTaken(taken engine.Slot) (engine.Action101, bool) {
 		return p.add(add[0], taken, f), true
 	}
 	return engine.Action101{}, false
-}
-
-// hasFace reports whether a tile of printed face f is in groups.
-func hasFace(gs []engine.Group, f engine.Face) bool {
-	for _, g := range gs {
-		for _, t := range g.Tiles {
-			if t == f {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func laysSlot(a engine.Action101, s engine.Slot) bool {

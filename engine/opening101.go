@@ -41,8 +41,9 @@ func BestOpening101(okey Face, rack []Face, jokerDoubles bool) (Opening101, erro
 }
 
 // BestOpening101With is BestOpening101 where the opening must use a tile of
-// face must (the discard just taken; NoFace for none). When no opening uses
-// it, Value is 0 (no groups) or Doubles is 0 (no pairs) respectively.
+// face must (the discard just taken; NoFace for none), by the rule of
+// UsesTaken. When no opening uses it, Value is 0 (no groups) or Doubles is 0
+// (no pairs) respectively.
 func BestOpening101With(okey Face, rack []Face, jokerDoubles bool, must Face) (Opening101, error) {
 	if okey >= FalseJoker {
 		return Opening101{}, fmt.Errorf("%w: okey %v", ErrBadTile, okey)
@@ -64,37 +65,69 @@ func BestOpening101With(okey Face, rack []Face, jokerDoubles bool, must Face) (O
 	dp.init(okey, rack, must)
 	o.Value, o.Groups = dp.run()
 	o.Doubles, o.Pairs = bestDoubles(okey, rack, jokerDoubles, must)
+	if must != NoFace && !UsesTaken(o.Groups, must) {
+		o.Value, o.Groups = 0, nil
+	}
 	return o, nil
 }
 
-// bestDoubles counts the most doubles: identical tiles, then (jokerDoubles)
-// an okey with a single tile, then two okeys together.
+// UsesTaken reports whether groups lay a tile of printed face taken: the
+// rule that a player who takes a discard before opening opens with it
+// (okey-classic.txt, Okey 101), in the form the analysis needs. The table
+// (Game101) checks that the taken slot is among the tiles laid; tiles of
+// one printed face are interchangeable, so groups with a tile of the taken
+// face can always lay the taken slot in its place (LayAction101 with the
+// slot first among its face). The face compared is the printed one: a false
+// joker taken is used only by laying a false joker (never by an okey
+// playing as the okey's face), and an okey taken only by laying an okey
+// (never by a false joker).
+func UsesTaken(groups []Group, taken Face) bool {
+	for _, g := range groups {
+		for _, t := range g.Tiles {
+			if t == taken {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bestDoubles counts the most doubles: identical tiles (a false joker and,
+// under no-joker-doubles, an okey play as the okey's face), then
+// (jokerDoubles) an okey with a single tile, then two okeys together. With
+// must, among the most doubles one that uses a tile of face must (by
+// UsesTaken), or none (0) when no pairing uses it.
 func bestDoubles(okey Face, rack []Face, jokerDoubles bool, must Face) (int, []Group) {
-	var cnt [NumFaces]int
-	var okeys []Face
+	wildMust := must == okey && jokerDoubles // the taken tile is a wild okey
+	var cnt [NumFaces]int                    // tiles by the face they play as, wild okeys aside
+	wild, fj, plainOkeys := 0, 0, 0
 	for _, f := range rack {
-		if f == okey && jokerDoubles {
-			okeys = append(okeys, f)
+		switch {
+		case f == okey && jokerDoubles:
+			wild++
 			continue
+		case f == FalseJoker:
+			fj++
+		case f == okey:
+			plainOkeys++
 		}
 		cnt[natural(okey, f)]++
 	}
+	// printed is the k-th tile playing as face as. At the okey's face (false
+	// jokers, and okeys under no-joker-doubles) the kind that must be used
+	// comes first, so that the first double of that face holds it.
 	printed := func(as Face, k int) Face {
-		// The k-th tile (0 or 1) playing as face as: false jokers first for
-		// the okey's face, then the okey tiles (no-joker-doubles).
 		if as != okey {
 			return as
 		}
-		fj := 0
-		for _, f := range rack {
-			if f == FalseJoker {
-				fj++
-			}
+		first, firstN, second := FalseJoker, fj, okey
+		if must == okey {
+			first, firstN, second = okey, plainOkeys, FalseJoker
 		}
-		if k < fj {
-			return FalseJoker
+		if k < firstN {
+			return first
 		}
-		return okey
+		return second
 	}
 	var pairs []Group
 	var singles []Face
@@ -108,7 +141,7 @@ func bestDoubles(okey Face, rack []Face, jokerDoubles bool, must Face) (int, []G
 		}
 	}
 	// A single of the face that must be used goes first to an okey.
-	if must != NoFace && must != okey {
+	if must != NoFace && !wildMust {
 		m := natural(okey, must)
 		for i, f := range singles {
 			if f == m {
@@ -119,26 +152,24 @@ func bestDoubles(okey Face, rack []Face, jokerDoubles bool, must Face) (int, []G
 	}
 	j := 0
 	for _, f := range singles {
-		if j == len(okeys) {
+		if j == wild {
 			break
 		}
-		pairs = append(pairs, Group{Kind: Pair, Tiles: []Face{printed(f, 0), okey}, As: []Face{f, f}})
+		pairs = append(pairs, Group{Kind: Pair, Tiles: []Face{printed(f, cnt[f]-1), okey}, As: []Face{f, f}})
 		j++
 	}
-	if len(okeys)-j == 2 {
+	if wild-j >= 2 {
 		pairs = append(pairs, Group{Kind: Pair, Tiles: []Face{okey, okey}, As: []Face{okey, okey}})
+		j += 2
+	}
+	// A lone okey taken with no single to pair with takes the place of a
+	// tile in a double: as many doubles, and the okey is used.
+	if wildMust && j == 0 && wild > 0 && len(pairs) > 0 {
+		pairs[0].Tiles[1] = okey
 	}
 	sortGroups(pairs)
-	if must != NoFace {
-		used := false
-		for _, g := range pairs {
-			for _, t := range g.Tiles {
-				used = used || t == must
-			}
-		}
-		if !used {
-			return 0, nil
-		}
+	if must != NoFace && !UsesTaken(pairs, must) {
+		return 0, nil
 	}
 	return len(pairs), pairs
 }
@@ -182,7 +213,11 @@ type openDP struct {
 	cnt    [NumColours][16]int8 // plain tiles playing as each face (false jokers as the okey's face)
 	fj     int                  // false jokers in the rack
 	jokers int
-	must   Face // NoFace, the okey (any okey used), or a plain face (as it plays)
+	// The tile that must be used: mustWild when it is an okey (any okey
+	// used); else must is the face it plays as (a false joker as the okey's
+	// face: the only plain tiles of that face), NoFace for none.
+	must     Face
+	mustWild bool
 	// all holds every layer's entries; layer L is all[start[L]:start[L+1]].
 	// Layer (n-1)*5 + k is after colour k-1 of number n (k = 1..4); k = 0
 	// after closing number n-1's sets.
@@ -213,12 +248,11 @@ func (d *openDP) init(okey Face, rack []Face, must Face) {
 			d.cnt[g.Colour()][g.Number()]++
 		}
 	}
-	if must != NoFace {
-		if must == okey {
-			d.must = okey
-		} else {
-			d.must = natural(okey, must)
-		}
+	switch {
+	case must == okey:
+		d.mustWild = true
+	case must != NoFace:
+		d.must = natural(okey, must)
 	}
 	for c := 0; c < NumColours; c++ {
 		for n := 1; n <= 13; n++ {
@@ -268,7 +302,7 @@ func (d *openDP) layer(l int) []dpEntry { return d.all[d.start[l]:d.start[l+1]] 
 // run fills the layers and reconstructs the best groups.
 func (d *openDP) run() (int, []Group) {
 	start := uint32(0)
-	if d.must == NoFace {
+	if d.must == NoFace && !d.mustWild {
 		start |= keyMustBit
 	}
 	d.all = make([]dpEntry, 0, 2048)
@@ -334,7 +368,7 @@ func (d *openDP) shortfall(c, n, t1, t2 int) int {
 
 func (d *openDP) colourStep(from, n, c int) {
 	a := int(d.cnt[c][n])
-	isMust := d.must != NoFace && d.must != d.okey && d.must == NewFace(Colour(c), n)
+	isMust := d.must != NoFace && d.must == NewFace(Colour(c), n)
 	jokers := d.jokers
 	for pi := d.start[from]; pi < d.start[from+1]; pi++ {
 		e := d.all[pi]
@@ -402,7 +436,7 @@ func (d *openDP) closeStep(from, n int) {
 			}
 			key := e.key &^ (keyTwoBit | 15<<keySetShift | 3<<keyJokShift)
 			key |= uint32(jok+js) << keyJokShift
-			if d.must == d.okey && jok+js > 0 {
+			if d.mustWild && jok+js > 0 {
 				key |= keyMustBit
 			}
 			v := e.value + int32(n*js)

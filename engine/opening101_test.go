@@ -296,14 +296,42 @@ func FormatGroups(gs []Group) string {
 
 // FuzzBestOpening101: any rack the parser accepts gives a valid opening or a
 // clear error, never a panic; small racks agree with the exhaustive search.
+// take < len(rack) makes rack[take] the taken tile the opening must use: what
+// is laid uses it, and small racks agree with the exhaustive search under
+// the table's rule.
 func FuzzBestOpening101(f *testing.F) {
-	f.Add(uint8(3), []byte{9, 10, 11, 22, 35, 48, 52})
-	f.Add(uint8(17), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21})
-	f.Fuzz(func(t *testing.T, ind uint8, b []byte) {
+	f.Add(uint8(3), uint8(255), []byte{9, 10, 11, 22, 35, 48, 52})
+	f.Add(uint8(17), uint8(255), []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21})
+	// issue 20 and its neighbours (opening101_taken_test.go); bit 7 of the
+	// indicator byte is no-joker-doubles.
+	seed := func(ind string, noJD bool, take int, rack string) {
+		b := []byte{}
+		for _, x := range MustParseFaces(rack) {
+			b = append(b, byte(x))
+		}
+		i := byte(MustParseFaces(ind)[0])
+		if noJD {
+			i |= 0x80
+		}
+		f.Add(i, uint8(take), b)
+	}
+	seed("R4", false, 2, "R4 R6 FJ K9 K10 K11")
+	seed("R4", false, 10, "K3 K3 Y7 Y7 B1 B1 B2 B2 K13 K13 R5")
+	seed("R4", true, 10, "K3 K3 Y7 Y7 B1 B1 B2 B2 K13 K13 R5")
+	seed("R4", false, 2, "K5 B5 FJ R10 R11 R12")
+	seed("R4", false, 5, "K12 K13 R5 Y3 B3 FJ")
+	seed("R4", false, 2, "R3 R4 FJ R5 K9 K10")
+	seed("R4", true, 2, "FJ FJ R5 K3 K3 Y7 Y7 B1 B1 B2 B2")
+	seed("R4", false, 2, "K1 K1 R5")
+	seed("R4", false, 10, "R10 R11 R12 R13 B10 B11 B12 B13 K11 K12 R5")
+	seed("Y1", false, 11, "R10 R11 R12 R13 B10 B11 B12 B13 K11 K12 K13 K7")
+	seed("R4", false, 10, "K3 K3 Y7 Y7 B1 B1 B2 B2 K13 K13 Y4")
+	f.Fuzz(func(t *testing.T, ind, take uint8, b []byte) {
 		okey, err := OkeyFor(Face(ind % 53))
 		if err != nil {
 			return
 		}
+		jd := ind&0x80 == 0
 		var rack []Face
 		for _, x := range b {
 			rack = append(rack, Face(x%54))
@@ -311,7 +339,7 @@ func FuzzBestOpening101(f *testing.F) {
 		if len(rack) > 22 {
 			rack = rack[:22]
 		}
-		o, err := BestOpening101(okey, rack, ind&0x80 == 0)
+		o, err := BestOpening101(okey, rack, jd)
 		if ValidateHand(rack) != nil {
 			if err == nil {
 				t.Fatalf("rack %v: no error", rack)
@@ -321,10 +349,31 @@ func FuzzBestOpening101(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkOpening(t, okey, rack, o, ind&0x80 == 0)
+		checkOpening(t, okey, rack, o, jd)
 		if len(rack) <= 8 {
 			if want := oracleOpening(okey, rack); o.Value != want {
 				t.Fatalf("okey %v rack %s: value %d, exhaustive search %d", okey, FormatFaces(rack), o.Value, want)
+			}
+		}
+		if int(take) >= len(rack) {
+			return
+		}
+		taken := rack[take]
+		w, err := BestOpening101With(okey, rack, jd, taken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkOpening(t, okey, rack, w, jd)
+		checkTaken(t, rack, taken, w)
+		if w.Value > o.Value || w.Doubles > o.Doubles {
+			t.Fatalf("okey %v rack %s taken %v: more with the taken tile than without (%d, %d > %d, %d)", okey, FormatFaces(rack), taken, w.Value, w.Doubles, o.Value, o.Doubles)
+		}
+		if len(rack) <= 8 {
+			if want := oracleOpeningsWith(okey, rack)[take]; w.Value != want {
+				t.Fatalf("okey %v rack %s taken %v: value %d, exhaustive search %d", okey, FormatFaces(rack), taken, w.Value, want)
+			}
+			if want := oracleDoubles(okey, rack, jd, int(take)); w.Doubles != want {
+				t.Fatalf("okey %v rack %s taken %v: %d doubles, exhaustive search %d", okey, FormatFaces(rack), taken, w.Doubles, want)
 			}
 		}
 	})

@@ -35,9 +35,10 @@ With tiles on the command line it prints a report for people, or with
 --json one JSON object. With no tiles it reads lines "IND: TILE TILE..."
 (the indicator, a colon, the tiles; blank lines and lines starting with #
 are skipped; with --indicator the "IND:" may be left out) from standard
-input and prints one JSON object per line, in order. A bad line gives
-{"line": N, "error": "..."} (N counts every input line from 1) and the
-others go on.
+input and prints one JSON object per line, in order, each as soon as its
+line is read (a program may write a line and wait for the answer). A bad
+line gives {"line": N, "error": "..."} (N counts every input line from 1)
+and the others go on.
 
 JSON fields: indicator, okey, tiles; for 14 tiles winning, kind ("groups",
 "pairs" or null), groups (lists of tiles, an okey shown as its face; empty
@@ -128,11 +129,13 @@ func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Wr
 // batchLines runs one analysis per "INDICATOR: TILES" line of stdin (or
 // "TILES" with a default indicator) and writes one JSON object a line: the
 // result, or {"line": N, "error": ...}. Blank lines and # comments are
-// skipped.
+// skipped. Every answer is written before the next read of stdin that may
+// wait, so a program that writes a line and waits for its answer gets it.
 func batchLines(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writer, analyze func(ind string, tiles []string) (any, error)) int {
-	in := bufio.NewScanner(stdin)
-	in.Buffer(make([]byte, 64*1024), 1024*1024)
 	out := bufio.NewWriter(stdout)
+	fb := &flushBefore{in: stdin, out: out}
+	in := bufio.NewScanner(fb)
+	in.Buffer(make([]byte, 64*1024), 1024*1024)
 	for lineNo := 1; in.Scan(); lineNo++ {
 		line := strings.TrimSpace(in.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -161,6 +164,10 @@ func batchLines(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writ
 		out.Write(b)
 		out.WriteByte('\n')
 	}
+	if fb.err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(fb.err)))
+		return 2
+	}
 	if err := out.Flush(); err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(err)))
 		return 2
@@ -170,6 +177,23 @@ func batchLines(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writ
 		return 2
 	}
 	return 0
+}
+
+// flushBefore reads from in and flushes out before each read: the answers to
+// the lines read so far go out before the batch waits for more input, while
+// input that is already there (a file) is still answered in large writes.
+type flushBefore struct {
+	in  io.Reader
+	out *bufio.Writer
+	err error // the flush that failed: output lost, the batch stops
+}
+
+func (f *flushBefore) Read(p []byte) (int, error) {
+	if err := f.out.Flush(); err != nil {
+		f.err = err
+		return 0, err
+	}
+	return f.in.Read(p)
 }
 
 // hand14 is the JSON object for 14 tiles.

@@ -75,3 +75,34 @@ func TestAnalyze101BatchAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyze101Taken: issue 20's racks. A taken false joker plays as the
+// okey's face (R4 FJ R6 is 4 5 6); a taken okey with no single takes a
+// tile's place in a double.
+func TestAnalyze101Taken(t *testing.T) {
+	fj := []string{"analyze", "--preset", "101", "--taken", "FJ", "--indicator", "R4", "R4", "R6", "FJ", "K9", "K10", "K11"}
+	code, out, errs := runOkey(t, "", append([]string{fj[0], "--json"}, fj[1:]...)...)
+	var got opening101
+	if code != 0 || errs != "" || json.Unmarshal([]byte(out), &got) != nil {
+		t.Fatalf("exit %d, stderr %q, %s", code, errs, out)
+	}
+	if got.Value != 45 || got.Taken != "FJ" || len(got.Groups) != 2 || strings.Join(got.Groups[0], " ") != "R4 FJ R6" {
+		t.Fatalf("taken FJ: %+v", got)
+	}
+	if _, out, _ = runOkey(t, "", fj...); !strings.Contains(out, "45 points, does not open") || !strings.Contains(out, "R4 FJ R6") {
+		t.Fatalf("taken FJ, report:\n%s", out)
+	}
+	okey := []string{"analyze", "--preset", "101", "--taken", "R5", "--indicator", "R4",
+		"K3", "K3", "Y7", "Y7", "B1", "B1", "B2", "B2", "K13", "K13", "R5"}
+	_, out, _ = runOkey(t, "", append([]string{okey[0], "--json"}, okey[1:]...)...)
+	got = opening101{}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Doubles != 5 || !got.FiveDoubles || !got.Opens || !strings.Contains(out, `"R5=`) {
+		t.Fatalf("taken okey in doubles: %s", out)
+	}
+	if _, out, _ = runOkey(t, "", okey...); !strings.Contains(out, "doubles: 5, opens") {
+		t.Fatalf("taken okey in doubles, report:\n%s", out)
+	}
+}
