@@ -43,10 +43,12 @@ type LocalOptions struct {
 	Rands []io.Reader
 
 	// Tests only: the junk-private cheater's slots, a per-seat step
-	// callback, and the shuffle proof check switched off.
+	// callback, the shuffle proof check switched off, and a wrapper of each
+	// seat's transport.
 	noLockProofs bool
 	junkSlots    []int
 	onStep       func(seat int, m *Machine, v *engine.View)
+	wrap         func(seat int, t Transport) Transport
 }
 
 // LocalResult is what a local table produced.
@@ -118,6 +120,9 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 	for i := 0; i < n; i++ {
 		pc := PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID), Mover: o.Movers[i],
 			Stall: o.Stall, Withhold: o.Withhold, Log: o.Log}
+		if o.wrap != nil {
+			pc.Transport = o.wrap(i, pc.Transport)
+		}
 		if o.Stores != nil {
 			pc.Store = o.Stores[i]
 		}

@@ -91,8 +91,15 @@ type Peer struct {
 	// (engine.NoSlot: none): the next due message is a junk claim for it.
 	junk engine.Slot
 	// forks are messages that link to a previous message this peer does not
-	// have: the peer fetches that message to find who signed two.
+	// have: the peer fetches that message to find who signed two. At most
+	// one per (signer, step, previous hash), maxForksPerSigner per signer.
 	forks []*Envelope
+	// forkNext is when the next batch of fork resolution may start (a batch
+	// that used up its budget makes the next wait one stall interval).
+	forkNext time.Time
+	// mute marks the seats that once failed to produce the predecessor of
+	// their own message on a fork: they are not asked again in this match.
+	mute []bool
 	// hashes holds the hash of every applied envelope, by step (to answer
 	// fetch-by-hash requests); append-only like chain.
 	hashes [][32]byte
@@ -190,7 +197,7 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	}
 	m.noLockProofs = c.noLockProofs
 	p := &Peer{c: c, m: m, view: engine.NewView(c.Seat), buf: map[uint32][]*Envelope{}, log: c.Log,
-		junk: engine.NoSlot}
+		junk: engine.NoSlot, mute: make([]bool, len(c.Table.Seats))}
 	t, err := c.Store.Load()
 	if err != nil {
 		return nil, fmt.Errorf("table: resume: %w", err)
@@ -554,6 +561,9 @@ const (
 	maxFetchAnswer = 512
 	// maxForkDepth bounds how far back a peer follows a fork's links.
 	maxForkDepth = 16
+	// maxForksPerSigner bounds the forks of one signer waiting to be
+	// resolved (one per step and previous hash).
+	maxForksPerSigner = 16
 )
 
 // fetchRequest asks for the chain from a step on: "okey/fetch/v1" || u32 step.
@@ -671,7 +681,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			idle = time.Now()
 			continue
 		}
-		if len(p.forks) > 0 && p.resolveForks(ctx) {
+		if len(p.forks) > 0 && !time.Now().Before(p.forkNext) && p.resolveForks(ctx) {
 			continue
 		}
 		select {
@@ -793,88 +803,135 @@ func judgeAgainst(own, env *Envelope) *Violation {
 	return nil
 }
 
+// addFork keeps a message on another branch to resolve: one per (signer,
+// step, previous hash), so that a made-up link sent first never hides a
+// real one of the same signer and step, and at most maxForksPerSigner of
+// one signer (more are dropped, logged: a real one comes again with
+// catch-up).
 func (p *Peer) addFork(env *Envelope) {
+	n := 0
 	for _, f := range p.forks {
-		if string(f.Raw) == string(env.Raw) {
+		if f.Seat != env.Seat {
+			continue
+		}
+		if f.Step == env.Step && f.Prev == env.Prev {
 			return
 		}
+		n++
 	}
-	if len(p.forks) < 16 {
-		p.forks = append(p.forks, env)
+	if n >= maxForksPerSigner {
+		p.log.Warn("fork dropped: its signer has too many waiting", "seat", env.Seat, "step", env.Step)
+		return
 	}
+	p.forks = append(p.forks, env)
 }
 
 // resolveForks follows each fork's links back, fetching the messages they
-// name from the fork's signer and then from everyone, until it finds the
-// step where the two branches part: two messages signed by one seat for
-// that step (equivocation), or a message by a seat that was not to speak
-// there (out-of-turn). A fork nobody can explain stays unresolved: the
-// table stalls and no one is named. It reports whether it found a violation.
+// name from their signer and then from everyone, until it finds the step
+// where the two branches part: two messages signed by one seat for that
+// step (equivocation), or a message by a seat that was not to speak there
+// (out-of-turn). A fork nobody can explain stays unresolved: the table
+// stalls and no one is named. One batch takes at most one stall interval
+// in all: when it runs out, the forks left wait, and the next batch starts
+// one stall interval later. It reports whether it found a violation.
 func (p *Peer) resolveForks(ctx context.Context) bool {
-	forks := p.forks
-	p.forks = nil
-	for _, f := range forks {
-		cur := f
-		for depth := 0; depth < maxForkDepth && cur.Step > 0; depth++ {
-			k := cur.Step - 1
-			if int(k) >= len(p.chain) {
-				break
-			}
-			if p.hashes[k] == cur.Prev {
-				break // links here: the branches part later (not a fork of ours)
-			}
-			prev := p.fetchHash(ctx, cur.Prev, cur.Seat)
-			if prev == nil || prev.Step != k {
-				break // nobody can produce it, or it cannot stand there
-			}
-			own, err := DecodeEnvelope(p.chain[k])
-			if err != nil {
-				break
-			}
-			if v := judgeAgainst(own, prev); v != nil {
-				p.log.Warn("fork resolved", "seat", v.Seat, "rule", v.Rule, "step", v.Step)
-				p.m.abort(v)
-				return true
-			}
-			cur = prev
+	bctx, cancel := context.WithTimeout(ctx, p.c.Stall)
+	defer cancel()
+	for len(p.forks) > 0 && bctx.Err() == nil {
+		f := p.forks[0]
+		p.forks = p.forks[1:]
+		if v := p.resolveFork(bctx, f); v != nil {
+			p.log.Warn("fork resolved", "seat", v.Seat, "rule", v.Rule, "step", v.Step)
+			p.m.abort(v)
+			return true
 		}
 		p.log.Warn("message on another branch, not explained (yet)", "seat", f.Seat, "step", f.Step)
+	}
+	if bctx.Err() != nil {
+		p.forkNext = time.Now().Add(p.c.Stall)
 	}
 	return false
 }
 
-// fetchHash asks the members, first seat first, for the envelope whose hash
-// is h, and returns it if it decodes, is for this table and is signed.
-func (p *Peer) fetchHash(ctx context.Context, h [32]byte, first uint8) *Envelope {
-	order := []int{int(first)}
+// resolveFork follows one fork's links back (at most maxForkDepth) and
+// returns the violation it proves, or nil.
+func (p *Peer) resolveFork(ctx context.Context, f *Envelope) *Violation {
+	cur := f
+	for depth := 0; depth < maxForkDepth && cur.Step > 0; depth++ {
+		k := cur.Step - 1
+		if int(k) >= len(p.chain) {
+			return nil
+		}
+		if p.hashes[k] == cur.Prev {
+			return nil // links here: the branches part later (not a fork of ours)
+		}
+		prev := p.fetchHash(ctx, cur.Prev, k, cur.Seat)
+		if prev == nil {
+			return nil // nobody can produce it
+		}
+		own, err := DecodeEnvelope(p.chain[k])
+		if err != nil {
+			return nil
+		}
+		if v := judgeAgainst(own, prev); v != nil {
+			return v
+		}
+		cur = prev
+	}
+	return nil
+}
+
+// fetchHash asks the members, the signer of the message that names h first,
+// for the envelope whose hash is h, and returns it if it decodes, is for
+// this table, is signed and stands at step. A signer that does not produce
+// it before ctx ends is muted: never asked again in this match. Muted
+// members are not asked.
+func (p *Peer) fetchHash(ctx context.Context, h [32]byte, step uint32, signer uint8) *Envelope {
+	order := []int{int(signer)}
 	for i := range p.c.Table.Seats {
-		if i != int(first) && i != p.c.Seat {
+		if i != int(signer) {
 			order = append(order, i)
 		}
 	}
 	for _, i := range order {
-		if i == p.c.Seat {
+		if i == p.c.Seat || p.mute[i] {
 			continue
+		}
+		if ctx.Err() != nil {
+			return nil
 		}
 		fctx, cancel := context.WithTimeout(ctx, p.c.Stall)
 		frames, err := p.c.Transport.Fetch(fctx, p.c.Table.Seats[i].ID, fetchHashRequest(h))
 		cancel()
-		if err != nil {
-			continue
-		}
-		for _, raw := range frames {
-			if sha256Raw(raw) != h {
-				continue
-			}
-			env, err := DecodeEnvelope(raw)
-			if err != nil || env.Table != p.c.Table.ID || int(env.Seat) >= len(p.c.Table.Seats) {
-				continue
-			}
-			if env.Verify(p.c.Table.Seats[env.Seat].Key, p.m.cfgHash) != nil {
-				continue
-			}
+		if env := p.usable(frames, err, h, step); env != nil {
 			return env
 		}
+		if i == int(signer) {
+			p.log.Warn("fork's signer did not produce the message it links to: not asked again", "seat", i)
+			p.mute[i] = true
+		}
+	}
+	return nil
+}
+
+// usable returns the envelope of a fetch-by-hash answer whose hash is h, if
+// it decodes, is for this table, is signed and stands at step.
+func (p *Peer) usable(frames [][]byte, err error, h [32]byte, step uint32) *Envelope {
+	if err != nil {
+		return nil
+	}
+	for _, raw := range frames {
+		if sha256Raw(raw) != h {
+			continue
+		}
+		env, err := DecodeEnvelope(raw)
+		if err != nil || env.Table != p.c.Table.ID || int(env.Seat) >= len(p.c.Table.Seats) || env.Step != step {
+			continue
+		}
+		if env.Verify(p.c.Table.Seats[env.Seat].Key, p.m.cfgHash) != nil {
+			continue
+		}
+		return env
 	}
 	return nil
 }
