@@ -304,7 +304,9 @@ func (c *Client) admit(dir string, a p2p.Announcement, cfg table.Config, seat in
 	if err := c.recordPlayed(h); err != nil {
 		return err
 	}
-	c.Lobby().ForgetNonce(a.Table)
+	if err := c.Lobby().ForgetNonce(a.Table); err != nil {
+		c.log.Warn("the table's record was not updated", "table", a.Table, "err", err)
+	}
 	return nil
 }
 
