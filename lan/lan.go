@@ -23,6 +23,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/p2p"
 )
@@ -43,6 +44,9 @@ type Options struct {
 	NoMDNS bool
 	// Peers are static peer multiaddrs, each ending in /p2p/<id>.
 	Peers []string
+	// Relays are relay multiaddrs, each ending in /p2p/<relay id>, that
+	// this peer's invite codes carry (Client.Invite).
+	Relays []string
 	// Log receives one line per event (default: discard).
 	Log *slog.Logger
 
@@ -61,6 +65,8 @@ type Client struct {
 	key  crypto.PrivKey
 	node *p2p.Node
 	log  *slog.Logger
+
+	relays []ma.Multiaddr // Options.Relays
 
 	release func() // the data directory's lock
 	unlock  sync.Once
@@ -109,6 +115,17 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			release()
 		}
 	}()
+	var relays []ma.Multiaddr
+	for _, r := range o.Relays {
+		m, err := ma.NewMultiaddr(r)
+		if err == nil {
+			_, err = peer.AddrInfoFromP2pAddr(m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lan: relay %q: %w", r, err)
+		}
+		relays = append(relays, m)
+	}
 	key, err := p2p.LoadOrCreateIdentity(o.Data)
 	if err != nil {
 		return nil, err
@@ -162,7 +179,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		}
 		return nil, err
 	}
-	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, release: release}, nil
+	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, relays: relays, release: release}, nil
 }
 
 // Close stops the peer: tables, lobby, discovery and host, and releases

@@ -452,8 +452,9 @@ func (l *Lobby) Nonce(id string) (Nonce, bool) {
 
 // ForgetNonce drops this node's nonce for table id, once its match has
 // begun: should the id be formed again, this node joins with a new nonce.
-// A private table's creator keeps the table's secret (ForgetTable drops
-// it); everything else of the record goes.
+// A private table's creator keeps the table's secret, and a peer that
+// joined by code keeps the code, until the match is over (ForgetTable):
+// after a restart they reach the table again with it.
 func (l *Lobby) ForgetNonce(id string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -461,7 +462,7 @@ func (l *Lobby) ForgetNonce(id string) error {
 	if !ok {
 		return nil
 	}
-	if rec.Created && !rec.Secret.IsZero() {
+	if rec.Created && !rec.Secret.IsZero() || rec.Code != "" {
 		rec.Nonce, rec.Saved = Nonce{}, l.now()
 		if err := l.records.save(rec); err != nil {
 			return err
