@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/okey-game/okey/p2p/invite"
 )
 
