@@ -300,7 +300,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 					return
 				}
 				// The code holds the table's secret: stdout only, never the log.
-				fmt.Fprintf(stdout, "invite: %s\n", text)
+				fmt.Fprintln(stdout, invitePrefix+text)
 			}}
 		if played == 0 && len(unfinished) == 0 {
 			so.Join, so.Code = *join, code
@@ -415,6 +415,10 @@ func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
 func (h minLevel) WithGroup(name string) slog.Handler {
 	return minLevel{h.Handler.WithGroup(name), h.min}
 }
+
+// invitePrefix starts the line that gives a private table's invite code on
+// stdout: the same in every language, for programs that read it.
+const invitePrefix = "invite: "
 
 // exitCannotForm is the exit status of a table that could not form (its
 // creator unreachable, the code refused, the table full or gone): never 1,
