@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sync"
@@ -25,7 +27,28 @@ import (
 // to a table's creator (protocol.md section 7).
 const LobbyProtocol = "/okey/lobby/1.0.0"
 
-const maxLobbyRequest = 1 << 10
+// Bounds of the lobby protocol (protocol.md 7.6).
+const (
+	// MaxLobbyRequest bounds a request frame.
+	MaxLobbyRequest = 1 << 10
+	// maxLobbyResponse bounds a response frame: an announcement and a
+	// little more.
+	maxLobbyResponse = MaxAnnouncementSize + 1024
+	// MaxLobbyPeerStreams is the most lobby streams a creator serves at
+	// once for one remote peer; a further stream is reset unread.
+	MaxLobbyPeerStreams = 2
+	// MaxLobbyStreams is the most lobby streams a creator serves at once in
+	// all. When they are all taken, a new stream takes the place of one
+	// still waiting for its request, from a peer holding more streams than
+	// the newcomer's peer (lobbyGate); failing that it is reset unread.
+	MaxLobbyStreams = 64
+	// lobbyDiscard is the most a creator reads (and drops) after an
+	// over-size request's length prefix before it closes the stream.
+	lobbyDiscard = 64 << 10
+	// DefaultLobbyFirstFrame is how long a creator waits for a request's
+	// whole frame after the stream opens.
+	DefaultLobbyFirstFrame = 2 * time.Second
+)
 
 // LobbyConfig tunes the lobby.
 type LobbyConfig struct {
@@ -33,17 +56,31 @@ type LobbyConfig struct {
 	AnnounceInterval time.Duration
 	// Expiry drops a table not re-announced for this long.
 	Expiry time.Duration
-	// RequestTimeout bounds one join/leave/ready request.
+	// RequestTimeout bounds one join/leave/ready request, on both sides.
 	RequestTimeout time.Duration
+	// FirstFrameTimeout is how long a creator waits for the request frame
+	// of a stream it serves: 0 means DefaultLobbyFirstFrame; never more
+	// than RequestTimeout.
+	FirstFrameTimeout time.Duration
 }
 
-// DefaultLobbyConfig re-announces every 2 s and forgets a table after 7 s.
+// DefaultLobbyConfig re-announces every 2 s, forgets a table after 7 s, and
+// waits 2 s for a request to come and 10 s for a request to end.
 var DefaultLobbyConfig = LobbyConfig{AnnounceInterval: 2 * time.Second, Expiry: 7 * time.Second, RequestTimeout: 10 * time.Second}
+
+// firstFrame is the creator's wait for a request frame.
+func (c LobbyConfig) firstFrame() time.Duration {
+	d := c.FirstFrameTimeout
+	if d == 0 {
+		d = DefaultLobbyFirstFrame
+	}
+	return min(d, c.RequestTimeout)
+}
 
 // WithLobbyConfig sets the lobby's timing (default DefaultLobbyConfig).
 func WithLobbyConfig(c LobbyConfig) NodeOption {
 	return func(nc *nodeConfig) error {
-		if c.AnnounceInterval <= 0 || c.Expiry <= c.AnnounceInterval || c.RequestTimeout <= 0 {
+		if c.AnnounceInterval <= 0 || c.Expiry <= c.AnnounceInterval || c.RequestTimeout <= 0 || c.FirstFrameTimeout < 0 {
 			return fmt.Errorf("p2p: WithLobbyConfig: invalid %+v", c)
 		}
 		nc.lobby = c
@@ -80,6 +117,7 @@ type Lobby struct {
 	changes chan struct{}
 
 	rejected atomic.Uint64
+	gate     lobbyGate
 }
 
 type knownTable struct {
@@ -89,7 +127,8 @@ type knownTable struct {
 
 func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
 	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
-		limiter: invite.DefaultLimiter(), now: time.Now, gen: make(chan struct{}), changes: make(chan struct{}, 1)}
+		limiter: invite.DefaultLimiter(), now: time.Now, gen: make(chan struct{}), changes: make(chan struct{}, 1),
+		gate: newLobbyGate(MaxLobbyPeerStreams, MaxLobbyStreams)}
 	if n.cfg.records != "" {
 		l.records = &recordStore{dir: n.cfg.records}
 	}
@@ -652,6 +691,9 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 		if err != nil {
 			return resp, err
 		}
+		if len(b) > MaxLobbyRequest {
+			return resp, fmt.Errorf("%w: lobby request of %d bytes, at most %d", ErrFrameTooLarge, len(b), MaxLobbyRequest)
+		}
 		w := bufio.NewWriter(s)
 		if err := writeFrame(w, b); err != nil {
 			return resp, err
@@ -662,7 +704,7 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 		if err := s.CloseWrite(); err != nil {
 			return resp, err
 		}
-		rb, err := readFrame(bufio.NewReader(s), MaxAnnouncementSize+1024)
+		rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
 		if err != nil {
 			return resp, err
 		}
@@ -688,18 +730,55 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 	return resp, nil
 }
 
-// handleRequest is the creator's LobbyProtocol handler.
+// handleRequest is the creator's LobbyProtocol handler. A stream gets a
+// place from the gate (at most MaxLobbyPeerStreams of one peer,
+// MaxLobbyStreams in all) or is reset unread; its request frame must come
+// whole within the first-frame timeout, the whole exchange ends within
+// RequestTimeout. Timers reset the stream too, for transports whose streams
+// ignore deadlines.
 func (l *Lobby) handleRequest(s network.Stream) {
 	from := s.Conn().RemotePeer()
-	if err := s.SetDeadline(time.Now().Add(l.cfg.RequestTimeout)); err != nil {
+	tk, why := l.gate.enter(from, func() { s.Reset() })
+	if tk == nil {
+		s.Reset()
+		l.n.log.Debug("lobby request refused", "peer", from.String(), "reason", why)
+		return
+	}
+	defer l.gate.leave(tk)
+	start := time.Now()
+	first := l.cfg.firstFrame()
+	if err := s.SetDeadline(start.Add(l.cfg.RequestTimeout)); err != nil {
 		s.Reset()
 		return
 	}
-	b, err := readFrame(bufio.NewReader(s), maxLobbyRequest)
-	var req lobbyRequest
-	if err == nil {
-		err = strictUnmarshal(b, &req)
+	if err := s.SetReadDeadline(start.Add(first)); err != nil {
+		s.Reset()
+		return
 	}
+	whole := time.AfterFunc(l.cfg.RequestTimeout, func() { s.Reset() })
+	defer whole.Stop()
+	firstTimer := time.AfterFunc(first, func() { s.Reset() })
+	defer firstTimer.Stop()
+	const maxRequestBytes = binary.MaxVarintLen64 + MaxLobbyRequest
+	b, err := readFrame(bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes), MaxLobbyRequest)
+	if errors.Is(err, ErrFrameTooLarge) {
+		l.n.log.Warn("lobby request refused", "peer", from.String(), "err", err)
+		l.refuseLarge(s, err)
+		return
+	}
+	if err != nil {
+		l.n.log.Debug("lobby request not received", "peer", from.String(), "err", err, "after", time.Since(start))
+		s.Reset()
+		return
+	}
+	// Past the first-frame deadline, or evicted meanwhile: the stream is
+	// being reset, and the request changes nothing.
+	if !firstTimer.Stop() || !l.gate.served(tk) {
+		s.Reset()
+		return
+	}
+	var req lobbyRequest
+	err = strictUnmarshal(b, &req)
 	if err == nil && req.V != AnnouncementVersion {
 		err = fmt.Errorf("version %d", req.V)
 	}
@@ -721,6 +800,13 @@ func (l *Lobby) handleRequest(s network.Stream) {
 		resp.Table = &a
 		l.n.log.Info("lobby request", "peer", from.String(), "table", req.Table, "op", req.Op, "state", a.State)
 	}
+	if l.answer(s, resp) && resp.Table != nil {
+		l.announce(req.Table)
+	}
+}
+
+// answer writes resp and closes the stream, or resets it on an error.
+func (l *Lobby) answer(s network.Stream, resp lobbyResponse) bool {
 	out, err := json.Marshal(resp)
 	if err == nil {
 		w := bufio.NewWriter(s)
@@ -730,10 +816,135 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	}
 	if err != nil {
 		s.Reset()
-		return
+		return false
 	}
 	s.Close()
-	if resp.Table != nil {
-		l.announce(req.Table)
+	return true
+}
+
+// refuseLarge refuses a request whose frame is over MaxLobbyRequest: what
+// else the requester sends, up to the close of its write side, is read and
+// dropped (at most lobbyDiscard bytes, within the first-frame deadline;
+// otherwise the stream is reset), then the answer is code invalid with the
+// reason. Draining first lets the answer through on every transport; the
+// body is never kept.
+func (l *Lobby) refuseLarge(s network.Stream, why error) {
+	n, err := io.Copy(io.Discard, io.LimitReader(s, lobbyDiscard+1))
+	if err != nil || n > lobbyDiscard {
+		s.Reset()
+		return
 	}
+	l.answer(s, lobbyResponse{V: AnnouncementVersion, Code: "invalid", Error: fmt.Sprintf("p2p: lobby request too large: %v", why)})
+}
+
+// lobbyGate decides which lobby streams a creator serves: at most perPeer
+// of one remote peer and total in all. When all places are taken, a new
+// stream takes the place of the oldest stream still waiting for its request
+// among the peers holding the most streams, provided that peer holds more
+// than the newcomer's: so many identities holding idle streams cannot keep
+// out a peer that holds none, such as an honest joiner. A stream that has
+// delivered its request is never taken: it is answered at once.
+type lobbyGate struct {
+	perPeer, total int
+
+	mu      sync.Mutex
+	held    map[peer.ID]int
+	n       int
+	waiting []*lobbyTicket // streams waiting for their request, oldest first
+
+	arrived atomic.Uint64 // streams that came to the gate
+	overCap atomic.Uint64 // streams reset unread: over a cap, no place to take
+	evicted atomic.Uint64 // waiting streams whose place was taken
+}
+
+// lobbyTicket is one stream's place at the gate.
+type lobbyTicket struct {
+	peer    peer.ID
+	evict   func()
+	waiting bool
+	gone    bool
+}
+
+func newLobbyGate(perPeer, total int) lobbyGate {
+	return lobbyGate{perPeer: perPeer, total: total, held: map[peer.ID]int{}}
+}
+
+// enter gives a stream of p a place, or returns nil and why not. Taking a
+// place calls the evicted stream's evict.
+func (g *lobbyGate) enter(p peer.ID, evict func()) (*lobbyTicket, string) {
+	g.arrived.Add(1)
+	g.mu.Lock()
+	k := g.held[p]
+	if k >= g.perPeer {
+		g.mu.Unlock()
+		g.overCap.Add(1)
+		return nil, fmt.Sprintf("more than %d lobby streams of one peer at once", g.perPeer)
+	}
+	var victim *lobbyTicket
+	if g.n >= g.total {
+		for _, t := range g.waiting { // oldest first: the first of the most held wins
+			if h := g.held[t.peer]; h > k && (victim == nil || h > g.held[victim.peer]) {
+				victim = t
+			}
+		}
+		if victim == nil {
+			g.mu.Unlock()
+			g.overCap.Add(1)
+			return nil, fmt.Sprintf("all %d lobby places taken", g.total)
+		}
+		g.dropLocked(victim)
+	}
+	t := &lobbyTicket{peer: p, evict: evict, waiting: true}
+	g.held[p]++
+	g.n++
+	g.waiting = append(g.waiting, t)
+	g.mu.Unlock()
+	if victim != nil {
+		g.evicted.Add(1)
+		victim.evict()
+	}
+	return t, ""
+}
+
+// served marks t's request as received; false if t lost its place.
+func (g *lobbyGate) served(t *lobbyTicket) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t.gone {
+		return false
+	}
+	g.unwaitLocked(t)
+	return true
+}
+
+// leave frees t's place (if it still has one).
+func (g *lobbyGate) leave(t *lobbyTicket) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !t.gone {
+		g.dropLocked(t)
+	}
+}
+
+func (g *lobbyGate) dropLocked(t *lobbyTicket) {
+	g.unwaitLocked(t)
+	t.gone = true
+	g.n--
+	if g.held[t.peer]--; g.held[t.peer] <= 0 {
+		delete(g.held, t.peer)
+	}
+}
+
+func (g *lobbyGate) unwaitLocked(t *lobbyTicket) {
+	if t.waiting {
+		t.waiting = false
+		g.waiting = slices.DeleteFunc(g.waiting, func(x *lobbyTicket) bool { return x == t })
+	}
+}
+
+// streams is how many lobby streams of p are being served, and in all.
+func (g *lobbyGate) streams(p peer.ID) (ofPeer, all int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.held[p], g.n
 }

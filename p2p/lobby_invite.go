@@ -1,9 +1,7 @@
 package p2p
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -221,21 +219,7 @@ func (l *Lobby) answerAddrs(s network.Stream, from peer.ID, req lobbyRequest, re
 			resp.Addrs[m.String()] = as[:min(len(as), maxMemberAddrs)]
 		}
 	}
-	out, err := json.Marshal(resp)
-	if err == nil && len(out) > MaxAnnouncementSize+1024 {
-		err = errors.New("addrs answer too large")
-	}
-	if err == nil {
-		w := bufio.NewWriter(s)
-		if err = writeFrame(w, out); err == nil {
-			err = w.Flush()
-		}
-	}
-	if err != nil {
-		s.Reset()
-		return
-	}
-	s.Close()
+	l.answer(s, resp)
 }
 
 // LearnMemberAddrs asks the creator of table id (where this node is

@@ -1,0 +1,341 @@
+package p2p
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// TestLobbyGate: the gate's policy, step by step (perPeer 2, total 4).
+func TestLobbyGate(t *testing.T) {
+	g := newLobbyGate(2, 4)
+	var evicted []string
+	enter := func(p peer.ID, name string) *lobbyTicket {
+		tk, _ := g.enter(p, func() { evicted = append(evicted, name) })
+		return tk
+	}
+	held := func(p peer.ID) int { k, _ := g.streams(p); return k }
+	all := func() int { _, n := g.streams(""); return n }
+	a, b, c, d, e := peer.ID("a"), peer.ID("b"), peer.ID("c"), peer.ID("d"), peer.ID("e")
+
+	a1, a2 := enter(a, "a1"), enter(a, "a2")
+	if a1 == nil || a2 == nil {
+		t.Fatal("a's first two streams refused")
+	}
+	// Per-peer cap: a third stream of a is refused, whatever room is left.
+	if tk, why := g.enter(a, func() { t.Fatal("evicted") }); tk != nil || !strings.Contains(why, "of one peer") {
+		t.Fatalf("a's third stream: %v %q", tk, why)
+	}
+	b1, c1 := enter(b, "b1"), enter(c, "c1")
+	if b1 == nil || c1 == nil || all() != 4 {
+		t.Fatalf("b and c refused, %d held", all())
+	}
+	// Full. A newcomer that holds nothing takes the oldest waiting stream
+	// of the peer holding the most (a, 2 streams): a1.
+	d1 := enter(d, "d1")
+	if d1 == nil || len(evicted) != 1 || evicted[0] != "a1" || held(a) != 1 || all() != 4 {
+		t.Fatalf("d's stream: %v, evicted %v, a holds %d, %d in all", d1, evicted, held(a), all())
+	}
+	// The evicted stream's request, should it come now, is not served, and
+	// its leave frees nothing more.
+	if g.served(a1) {
+		t.Fatal("an evicted stream was served")
+	}
+	g.leave(a1)
+	if all() != 4 || held(a) != 1 {
+		t.Fatalf("the evicted stream's leave freed a place: %d, a %d", all(), held(a))
+	}
+	// Everyone holds one now: a newcomer with none takes the oldest (a2).
+	e1 := enter(e, "e1")
+	if e1 == nil || evicted[len(evicted)-1] != "a2" || held(a) != 0 {
+		t.Fatalf("e's stream: evicted %v", evicted)
+	}
+	// A second stream of e (e holds 1, as does everyone) takes no place.
+	if tk, why := g.enter(e, func() {}); tk != nil || !strings.Contains(why, "places taken") {
+		t.Fatalf("e's second stream: %v %q", tk, why)
+	}
+	// A stream that has delivered its request is never evicted: with b, c,
+	// d and e all served, a newcomer finds no place.
+	for _, tk := range []*lobbyTicket{b1, c1, d1, e1} {
+		if !g.served(tk) {
+			t.Fatal("a held stream was not served")
+		}
+	}
+	if tk, _ := g.enter(a, func() {}); tk != nil {
+		t.Fatal("a served stream lost its place")
+	}
+	g.leave(b1)
+	if tk := enter(a, "a3"); tk == nil || all() != 4 {
+		t.Fatalf("a freed place not given: %d", all())
+	}
+	if got, want := g.overCap.Load(), uint64(3); got != want {
+		t.Fatalf("overCap %d, want %d", got, want)
+	}
+	if got := g.evicted.Load(); got != 2 {
+		t.Fatalf("evicted %d, want 2", got)
+	}
+	for _, tk := range []*lobbyTicket{c1, d1, e1} {
+		g.leave(tk)
+	}
+	if all() != 1 || held(a) != 1 || len(g.waiting) != 1 {
+		t.Fatalf("after the leaves: %d held, a %d, %d waiting", all(), held(a), len(g.waiting))
+	}
+}
+
+// lobbyStream opens a LobbyProtocol stream from x to the creator and writes
+// head (which carries the protocol negotiation with it); ended receives the
+// read error once the creator ends the stream, or the answer's bytes.
+func lobbyStream(t *testing.T, ctx context.Context, x, creator *Node, head []byte) (network.Stream, chan error) {
+	t.Helper()
+	s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Write(head); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := s.Read(make([]byte, 1))
+		if err == nil {
+			err = errors.New("the creator answered")
+		}
+		ended <- err
+	}()
+	return s, ended
+}
+
+// lobbyCapNodes makes a creator (with cfg) hosting a 4-seat table, and
+// others that know the table.
+func lobbyCapNodes(t *testing.T, n int, cfg LobbyConfig) ([]*Node, string) {
+	t.Helper()
+	_, nodes := mockNodes(t, n, WithLobbyConfig(cfg))
+	ann, err := nodes[0].Lobby().Create("classic", nil, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range nodes[1:] {
+		waitTable(t, x.Lobby(), ann.Table, func(_ Announcement, ok bool) bool { return ok })
+	}
+	return nodes, ann.Table
+}
+
+// TestLobbyPeerStreamCap: a peer's streams beyond MaxLobbyPeerStreams are
+// reset at once and unread, its first ones are held (until the first-frame
+// deadline), and other peers are served meanwhile.
+func TestLobbyPeerStreamCap(t *testing.T) {
+	t.Parallel()
+	// A first-frame deadline far away: only the cap ends streams here.
+	cfg := fastLobby
+	cfg.RequestTimeout, cfg.FirstFrameTimeout = time.Minute, time.Minute
+	nodes, id := lobbyCapNodes(t, 3, cfg)
+	creator, x, honest := nodes[0], nodes[1], nodes[2]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	silent := binary.AppendUvarint(nil, 100) // a request announced, never sent
+	g := &creator.Lobby().gate
+	var held []network.Stream
+	for i := range MaxLobbyPeerStreams {
+		s, ended := lobbyStream(t, ctx, x, creator, silent)
+		held = append(held, s)
+		waitFor(t, 5*time.Second, fmt.Sprintf("stream %d held", i+1), func() bool { k, _ := g.streams(x.ID()); return k == i+1 })
+		select {
+		case err := <-ended:
+			t.Fatalf("stream %d within the cap ended: %v", i+1, err)
+		default:
+		}
+	}
+	// The N+1th stream is reset, unread.
+	over0 := g.overCap.Load()
+	_, ended := lobbyStream(t, ctx, x, creator, silent)
+	select {
+	case err := <-ended:
+		if !errors.Is(err, network.ErrReset) {
+			t.Fatalf("stream over the cap ended with %v, want a reset", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("stream over the cap was held")
+	}
+	if g.overCap.Load() != over0+1 {
+		t.Fatalf("over-cap count %d, want %d", g.overCap.Load(), over0+1)
+	}
+	if k, _ := g.streams(x.ID()); k != MaxLobbyPeerStreams {
+		t.Fatalf("%d streams of x held, want %d", k, MaxLobbyPeerStreams)
+	}
+	// x's own join, over its cap, is refused; another peer's is served.
+	if _, err := x.Lobby().Join(ctx, id); err == nil {
+		t.Fatal("a join over the peer's cap was served")
+	}
+	if _, err := honest.Lobby().Join(ctx, id); err != nil {
+		t.Fatalf("another peer's join: %v", err)
+	}
+	// Once x's idle streams end, x is served again.
+	for _, s := range held {
+		s.Reset()
+	}
+	waitFor(t, 5*time.Second, "x's streams freed", func() bool { k, _ := g.streams(x.ID()); return k == 0 })
+	a, err := x.Lobby().Join(ctx, id)
+	if err != nil || len(a.Members) != 3 {
+		t.Fatalf("x's join after its streams ended: %d members, %v", len(a.Members), err)
+	}
+}
+
+// TestLobbyFirstFrameDeadline: a stream whose request does not come whole
+// within the first-frame deadline is reset by the creator, silent or
+// trickling, long before the request timeout; it changes nothing.
+func TestLobbyFirstFrameDeadline(t *testing.T) {
+	t.Parallel()
+	cfg := fastLobby
+	cfg.RequestTimeout, cfg.FirstFrameTimeout = time.Minute, 300*time.Millisecond
+	nodes, id := lobbyCapNodes(t, 2, cfg)
+	creator, x := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	before, _ := creator.Lobby().Table(id)
+	g := &creator.Lobby().gate
+
+	// A request whose length comes and nothing more.
+	start := time.Now()
+	_, ended := lobbyStream(t, ctx, x, creator, binary.AppendUvarint(nil, 100))
+	select {
+	case err := <-ended:
+		if !errors.Is(err, network.ErrReset) {
+			t.Fatalf("silent stream ended with %v, want a reset", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("silent stream held past the first-frame deadline")
+	}
+	if took := time.Since(start); took < cfg.FirstFrameTimeout {
+		t.Fatalf("silent stream ended after %v, before the %v deadline", took, cfg.FirstFrameTimeout)
+	}
+	// A valid join, one byte every 50 ms: it would take about 8 s.
+	b, err := json.Marshal(lobbyRequest{V: AnnouncementVersion, Table: id, Op: "join", Name: "slow", Nonce: NewNonce().String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frame bytes.Buffer
+	writeFrame(&frame, b)
+	s, ended := lobbyStream(t, ctx, x, creator, frame.Bytes()[:1])
+	trickled := make(chan struct{})
+	go func() {
+		defer close(trickled)
+		for _, c := range frame.Bytes()[1:] {
+			select {
+			case <-time.After(50 * time.Millisecond):
+			case <-ctx.Done():
+				return
+			}
+			if _, err := s.Write([]byte{c}); err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-ended:
+		if !errors.Is(err, network.ErrReset) {
+			t.Fatalf("trickling stream ended with %v, want a reset", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("trickling stream held past the first-frame deadline")
+	}
+	s.Reset()
+	<-trickled
+	waitFor(t, 5*time.Second, "places freed", func() bool { _, n := g.streams(""); return n == 0 })
+	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+		t.Fatalf("a late request changed the table: seq %d -> %d, %d members", before.Seq, after.Seq, len(after.Members))
+	}
+	// A prompt request is served.
+	if _, err := x.Lobby().Join(ctx, id); err != nil {
+		t.Fatalf("prompt join: %v", err)
+	}
+}
+
+// TestLobbyOversizeRequest: a request frame above MaxLobbyRequest is
+// refused with code invalid and a reason, before its body is read, and
+// changes nothing; one of exactly MaxLobbyRequest bytes is read and
+// decided. The requester refuses to send one.
+func TestLobbyOversizeRequest(t *testing.T) {
+	t.Parallel()
+	nodes, id := lobbyCapNodes(t, 2, fastLobby)
+	creator, x := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	before, _ := creator.Lobby().Table(id)
+
+	// ask sends a join whose name pads the frame to size bytes of JSON, or
+	// only a length prefix when body is false; it returns the answer.
+	ask := func(size int, body bool) (lobbyResponse, error) {
+		var frame bytes.Buffer
+		if body {
+			req := lobbyRequest{V: AnnouncementVersion, Table: id, Op: "join", Nonce: NewNonce().String()}
+			b, _ := json.Marshal(req)
+			req.Name = strings.Repeat("n", size-len(b)-len(`,"name":""`))
+			b, _ = json.Marshal(req)
+			if len(b) != size {
+				t.Fatalf("padded request of %d bytes, want %d", len(b), size)
+			}
+			writeFrame(&frame, b)
+		} else {
+			frame.Write(binary.AppendUvarint(nil, uint64(size)))
+		}
+		s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Reset()
+		if _, err := s.Write(frame.Bytes()); err != nil {
+			return lobbyResponse{}, err
+		}
+		s.CloseWrite()
+		rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+		if err != nil {
+			return lobbyResponse{}, err
+		}
+		var resp lobbyResponse
+		return resp, strictUnmarshal(rb, &resp)
+	}
+	for _, c := range []struct {
+		size int
+		body bool
+	}{{MaxLobbyRequest + 1, true}, {4 * MaxLobbyRequest, true}, {lobbyDiscard, true}, {1 << 30, false}} {
+		resp, err := ask(c.size, c.body)
+		if err != nil {
+			t.Fatalf("request of %d bytes: no answer: %v", c.size, err)
+		}
+		want := fmt.Sprintf("%d bytes, at most %d", c.size, MaxLobbyRequest)
+		if resp.V != AnnouncementVersion || resp.Code != "invalid" || resp.Table != nil || !strings.Contains(resp.Error, "too large") || !strings.Contains(resp.Error, want) {
+			t.Fatalf("request of %d bytes answered %+v", c.size, resp)
+		}
+	}
+	// More than lobbyDiscard after the length prefix: reset, unanswered.
+	if resp, err := ask(2*lobbyDiscard, true); err == nil {
+		t.Fatalf("request of %d bytes answered %+v", 2*lobbyDiscard, resp)
+	}
+	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+		t.Fatalf("an over-size request changed the table: seq %d -> %d", before.Seq, after.Seq)
+	}
+	// Exactly the bound is read and decided (refused here for its long name,
+	// not for its size).
+	resp, err := ask(MaxLobbyRequest, true)
+	if err != nil || resp.Code != "invalid" || strings.Contains(resp.Error, "too large") {
+		t.Fatalf("request of %d bytes: %+v %v", MaxLobbyRequest, resp, err)
+	}
+	// The requester's side refuses to send an over-size request.
+	_, err = x.Lobby().request(ctx, id, lobbyRequest{Op: "join", Name: strings.Repeat("n", MaxLobbyRequest), Nonce: NewNonce().String()})
+	if !errors.Is(err, ErrFrameTooLarge) {
+		t.Fatalf("over-size request sent: %v", err)
+	}
+	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+		t.Fatalf("the table changed: seq %d -> %d", before.Seq, after.Seq)
+	}
+}
