@@ -45,6 +45,15 @@ type Options struct {
 	Peers []string
 	// Log receives one line per event (default: discard).
 	Log *slog.Logger
+	// Reach turns on NAT traversal (p2p.WithReach: port mapping, AutoNAT
+	// v2, hole punching, the relay client).
+	Reach bool
+	// Relays are relay multiaddrs, each ending in /p2p/<id> (--relay; see
+	// ResolveRelays for the setting kept in Data). They imply Reach.
+	Relays []string
+	// ServeRelay makes this peer a relay for the tables it creates (a
+	// player whose host is publicly reachable).
+	ServeRelay bool
 
 	// Host, when set, is used instead of a new libp2p host (tests: a mocknet
 	// host). Its identity must be the one in Data. Open takes ownership.
@@ -132,13 +141,28 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			return nil, err
 		}
 	}
+	var relays []peer.AddrInfo
+	for _, r := range o.Relays {
+		ai, err := p2p.ParseRelayAddr(r)
+		if err != nil {
+			return nil, err
+		}
+		relays = append(relays, ai)
+	}
 	h := o.Host
 	if h == nil {
 		listen := o.Listen
 		if len(listen) == 0 {
 			listen = p2p.DefaultListenAddrs
 		}
-		if h, err = p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs(listen...)); err != nil {
+		hopts := []p2p.HostOption{p2p.WithIdentity(key), p2p.WithListenAddrs(listen...)}
+		if o.Reach || o.ServeRelay {
+			hopts = append(hopts, p2p.WithReach())
+		}
+		if len(relays) > 0 {
+			hopts = append(hopts, p2p.WithRelays(relays...))
+		}
+		if h, err = p2p.NewHost(hopts...); err != nil {
 			return nil, err
 		}
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
@@ -153,6 +177,12 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	}
 	if len(o.Peers) > 0 {
 		opts = append(opts, p2p.WithStaticPeers(o.Peers...))
+	}
+	if len(relays) > 0 {
+		opts = append(opts, p2p.WithNodeRelays(relays...))
+	}
+	if o.ServeRelay {
+		opts = append(opts, p2p.WithServeRelay(p2p.RelayConfig{State: filepath.Join(o.Data, RelayStateFile)}))
 	}
 	opts = append(opts, o.NodeOptions...)
 	node, err := p2p.NewNode(h, opts...) // closes h on error
