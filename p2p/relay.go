@@ -71,9 +71,13 @@ const (
 
 // DefaultRelayRate is the relay's data-rate cap per peer (bytes per second
 // that the relay forwards from one peer, over all its circuits), and
-// DefaultRelayBurst the burst above it. A 4-seat classic match sends about
-// 0.6 MB per seat in all, most of it in the first seconds of each hand
-// (the shuffle and the deal): see protocol.md 7.8 for the measurement.
+// DefaultRelayBurst the burst above it. Measured (lan's
+// BenchmarkMatchBytes, protocol.md 7.11): a 4-seat classic match of 10
+// hands sends about 3.9 MB per seat, 0.4 MB a hand, most of it in the
+// shuffle and deal at each hand's start; a seat of bots that move at once
+// peaks at 241 KB in one second. The cap is above that peak, so it never
+// slows a real match, and it bounds what an admitted peer can make the
+// relay carry to 256 KiB/s.
 const (
 	DefaultRelayRate  = 256 << 10
 	DefaultRelayBurst = 1 << 20
