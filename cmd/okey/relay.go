@@ -221,4 +221,3 @@ func readAllowFile(path string) (map[peer.ID]bool, error) {
 	}
 	return out, nil
 }
-
