@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt conformance
+.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -41,6 +41,9 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 
 e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
+
+relay-flood: build ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves
+	OKEY=$(CURDIR)/bin/okey scripts/relay-flood.sh
 
 play: build ## the README's quick start: you against 3 bots at the terminal table
 	./bin/okey play --bots 3

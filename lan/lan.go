@@ -23,7 +23,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
-	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/p2p"
 )
@@ -44,11 +43,17 @@ type Options struct {
 	NoMDNS bool
 	// Peers are static peer multiaddrs, each ending in /p2p/<id>.
 	Peers []string
-	// Relays are relay multiaddrs, each ending in /p2p/<relay id>, that
-	// this peer's invite codes carry (Client.Invite).
-	Relays []string
 	// Log receives one line per event (default: discard).
 	Log *slog.Logger
+	// Reach turns on NAT traversal (p2p.WithReach: port mapping, AutoNAT
+	// v2, hole punching, the relay client).
+	Reach bool
+	// Relays are relay multiaddrs, each ending in /p2p/<id> (--relay; see
+	// ResolveRelays for the setting kept in Data). They imply Reach.
+	Relays []string
+	// ServeRelay makes this peer a relay for the tables it creates (a
+	// player whose host is publicly reachable).
+	ServeRelay bool
 
 	// Host, when set, is used instead of a new libp2p host (tests: a mocknet
 	// host). Its identity must be the one in Data. Open takes ownership.
@@ -65,8 +70,6 @@ type Client struct {
 	key  crypto.PrivKey
 	node *p2p.Node
 	log  *slog.Logger
-
-	relays []ma.Multiaddr // Options.Relays
 
 	release func() // the data directory's lock
 	unlock  sync.Once
@@ -115,17 +118,6 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			release()
 		}
 	}()
-	var relays []ma.Multiaddr
-	for _, r := range o.Relays {
-		m, err := ma.NewMultiaddr(r)
-		if err == nil {
-			_, err = peer.AddrInfoFromP2pAddr(m)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("lan: relay %q: %w", r, err)
-		}
-		relays = append(relays, m)
-	}
 	key, err := p2p.LoadOrCreateIdentity(o.Data)
 	if err != nil {
 		return nil, err
@@ -149,13 +141,28 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			return nil, err
 		}
 	}
+	var relays []peer.AddrInfo
+	for _, r := range o.Relays {
+		ai, err := p2p.ParseRelayAddr(r)
+		if err != nil {
+			return nil, err
+		}
+		relays = append(relays, ai)
+	}
 	h := o.Host
 	if h == nil {
 		listen := o.Listen
 		if len(listen) == 0 {
 			listen = p2p.DefaultListenAddrs
 		}
-		if h, err = p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs(listen...)); err != nil {
+		hopts := []p2p.HostOption{p2p.WithIdentity(key), p2p.WithListenAddrs(listen...)}
+		if o.Reach || o.ServeRelay {
+			hopts = append(hopts, p2p.WithReach())
+		}
+		if len(relays) > 0 {
+			hopts = append(hopts, p2p.WithRelays(relays...))
+		}
+		if h, err = p2p.NewHost(hopts...); err != nil {
 			return nil, err
 		}
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
@@ -171,6 +178,12 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	if len(o.Peers) > 0 {
 		opts = append(opts, p2p.WithStaticPeers(o.Peers...))
 	}
+	if len(relays) > 0 {
+		opts = append(opts, p2p.WithNodeRelays(relays...))
+	}
+	if o.ServeRelay {
+		opts = append(opts, p2p.WithServeRelay(p2p.RelayConfig{State: filepath.Join(o.Data, RelayStateFile)}))
+	}
 	opts = append(opts, o.NodeOptions...)
 	node, err := p2p.NewNode(h, opts...) // closes h on error
 	if err != nil {
@@ -179,7 +192,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		}
 		return nil, err
 	}
-	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, relays: relays, release: release}, nil
+	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, release: release}, nil
 }
 
 // Close stops the peer: tables, lobby, discovery and host, and releases

@@ -305,9 +305,9 @@ func (c *Client) seatByCode(ctx context.Context, code invite.Code) (p2p.Announce
 }
 
 // Invite is the invite code of private table id that this peer created:
-// its addresses (public first, then LAN, then loopback) and the relays it
-// was given (Options.Relays). The code holds the table's secret: show it to
-// the player, never log it.
+// its addresses (public first, then LAN, then loopback) and the relays its
+// node uses (Options.Relays; this peer itself when it serves as a relay).
+// The code holds the table's secret: show it to the player, never log it.
 func (c *Client) Invite(id string) (string, error) {
-	return c.Lobby().Invite(id, c.node.Host().Addrs(), c.relays)
+	return c.Lobby().Invite(id, c.node.Host().Addrs(), c.node.InviteRelays())
 }

@@ -400,6 +400,9 @@ func (l *Lobby) create(id, preset string, options map[string]string, seats int, 
 	l.hosted[id] = f
 	l.recs[id] = rec
 	l.mu.Unlock()
+	if !secret.IsZero() {
+		l.registerRelays(id, secret)
+	}
 	l.announce(id)
 	return f.Announcement(), nil
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
@@ -75,6 +74,7 @@ func (l *Lobby) Revoke(id string) error {
 		return err
 	}
 	l.recs[id] = rec
+	l.registerRelays(id, s) // the new token replaces the old at each relay
 	return nil
 }
 
@@ -263,19 +263,59 @@ func (l *Lobby) LearnMemberAddrs(ctx context.Context, id string) (int, error) {
 	return n, nil
 }
 
-// RelayPresenter presents a table's relay token to a relay before this
-// node reserves or dials through it (the relay serves only tables it was
-// told about: protocol.md 7.11). Package p2p's caller supplies it.
-type RelayPresenter func(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error
-
-// WithRelayPresenter sets how DialCode presents a table's relay token to
-// the relays of an invite code (default: none is presented, and a relay
-// that serves only admitted tables refuses the circuit).
-func WithRelayPresenter(f RelayPresenter) NodeOption {
-	return func(c *nodeConfig) error {
-		c.presentRelay = f
-		return nil
+// InviteRelays are the relays an invite code of this node carries: each
+// relay it uses (its first address that is not loopback, else its first),
+// and itself first when it serves as a relay (its first public address).
+func (n *Node) InviteRelays() []ma.Multiaddr {
+	var out []ma.Multiaddr
+	add := func(id peer.ID, addrs []ma.Multiaddr) {
+		var pick ma.Multiaddr
+		for _, a := range InviteAddrs(addrs) {
+			if pick == nil || manet.IsIPLoopback(pick) && !manet.IsIPLoopback(a) {
+				pick = a
+			}
+		}
+		if pick == nil {
+			return
+		}
+		p2p, err := ma.NewComponent("p2p", id.String())
+		if err != nil {
+			return
+		}
+		out = append(out, pick.AppendComponent(p2p))
 	}
+	if n.RelayService() != nil {
+		add(n.h.ID(), n.h.Addrs())
+	}
+	for _, r := range n.Relays() {
+		add(r.ID, r.Addrs)
+	}
+	return out
+}
+
+// registerRelays registers private table id with every relay this node
+// uses (and its own relay service), in the background: a joiner that must
+// come through a relay is admitted there with the table's relay token.
+func (l *Lobby) registerRelays(id string, s invite.Secret) {
+	n := l.n
+	var relays []peer.AddrInfo
+	if n.RelayService() != nil {
+		relays = append(relays, peer.AddrInfo{ID: n.h.ID()})
+	}
+	relays = append(relays, n.Relays()...)
+	if len(relays) == 0 {
+		return
+	}
+	tok := s.RelayToken(id)
+	l.wg.Go(func() {
+		for _, r := range relays {
+			ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
+			if err := n.UseRelay(ctx, r, id, tok, true); err != nil && l.ctx.Err() == nil {
+				n.log.Warn("table not registered with a relay yet (retrying)", "table", id, "relay", r.ID.String(), "err", err)
+			}
+			cancel()
+		}
+	})
 }
 
 // Ways DialCode reached a creator.
@@ -335,11 +375,9 @@ func (n *Node) DialCode(ctx context.Context, c invite.Code) (string, error) {
 			errs = append(errs, fmt.Errorf("relay %s: %w", r, err))
 			continue
 		}
-		if f := n.cfg.presentRelay; f != nil {
-			if err := f(ctx, n.h, *ai, c.Table, c.Secret.RelayToken(c.Table)); err != nil {
-				errs = append(errs, fmt.Errorf("relay %s: %w", ai.ID, err))
-				continue
-			}
+		if err := n.UseRelay(ctx, *ai, c.Table, c.Secret.RelayToken(c.Table), false); err != nil {
+			errs = append(errs, fmt.Errorf("relay %s: %w", ai.ID, err))
+			continue
 		}
 		circuit, err := ma.NewMultiaddr(r.String() + "/p2p-circuit")
 		if err != nil {

@@ -36,6 +36,7 @@ func init() {
 const botUsage = `usage: okey bot [--name N] [--create [--lan] --players N --preset P | --join TABLE | --code CODE|-]
                 [--strategy greedy | --level easy|normal|hard] [--matches M] [--out DIR] [--data DIR]
                 [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
+                [--relay MULTIADDR]... [--serve-relay]
                 [--withhold D] [--move-withhold D] [-v] [--log FILE]
 
 A headless player. It finds other okey peers on the LAN (mDNS, or --peer),
@@ -61,6 +62,13 @@ the data directory. A bot killed in the middle of a match and started again
 with the same --data resumes it. A seat silent for --withhold (--move-withhold
 while it is to move) ends the match unfinished: the bot says which seat
 stopped answering, and names no one (silence is never proof of cheating).
+
+Beyond the LAN: the bot tries direct links (UPnP/NAT-PMP port mapping, hole
+punching) and, with --relay, a relay (okey relay) for the seats it cannot
+reach directly. The --relay list given is kept in the data directory and used
+when none is given; --relay none clears it. --serve-relay makes this bot the
+relay for the tables it creates (its host must be reachable from the
+internet).
 
 Exit status: 0 every match finished honestly; 1 a match ended with a seat
 named on proof signed by that seat, or the bot failed or was interrupted (run
@@ -98,6 +106,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
 	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	var relays stringList
+	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
+	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables this bot creates (a publicly reachable host)"))
 	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
 	moveWithhold := fs.Duration("move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
 	wait := fs.Duration("wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
@@ -183,6 +194,14 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return usageErr(i18n.T("--peer: %v", ui.Plain(err)))
 		}
 	}
+	for _, a := range relays {
+		if a == lan.NoRelay && len(relays) == 1 {
+			continue
+		}
+		if _, err := p2p.ParseRelayAddr(a); err != nil {
+			return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
+		}
+	}
 	if *noMDNS && len(peers) == 0 && code == nil {
 		fmt.Fprintln(stderr, i18n.T("okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found"))
 	}
@@ -231,9 +250,14 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
+	useRelays, err := lan.ResolveRelays(*data, relays)
+	if err != nil {
+		return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log})
+	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
+		Reach: true, Relays: useRelays, ServeRelay: *serveRelay})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		return 1

@@ -34,6 +34,7 @@ func init() {
 
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
+                 [--relay MULTIADDR]... [--serve-relay]
 
 With --bots K you play at once against K bots in this process (each a full
 peer with its own keys; no network). Without it, the lobby shows the tables
@@ -45,6 +46,10 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 moves for you. Press ? at the table for the keys.
 --level picks how well the bots play: easy (random moves), normal (greedy),
 hard (expert, the default); --strategy names a strategy instead (not both).
+Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
+be reached directly (repeatable; kept in DIR and used when none is given;
+--relay none clears it); --serve-relay serves your own tables as their relay
+(your host must be reachable from the internet).
 
 `
 
@@ -67,6 +72,9 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var peers, listen multiFlag
 	fs.Var(&peers, "peer", i18n.T("LAN: a peer's multiaddr to connect to, ending in /p2p/<id> (repeatable)"))
 	fs.Var(&listen, "listen", i18n.T("LAN: a multiaddr to listen on (repeatable; default every interface)"))
+	var relays multiFlag
+	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
+	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables you create (a publicly reachable host)"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -120,7 +128,16 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
-		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen,
+		for _, a := range relays {
+			if a == lan.NoRelay && len(relays) == 1 {
+				continue
+			}
+			if _, err := p2p.ParseRelayAddr(a); err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
+				return 2
+			}
+		}
+		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay,
 			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
 	}
 	if *bots < 1 || *bots > 3 {
@@ -311,7 +328,9 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 type lanFlags struct {
 	name, data, strategy string
 	noMDNS, noMouse      bool
+	serveRelay           bool
 	peers, listen        []string
+	relays               []string
 	timer                int
 	pace                 time.Duration
 }
@@ -339,7 +358,13 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger})
+	useRelays, err := lan.ResolveRelays(dir, f.relays)
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
+		return 2
+	}
+	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
+		Reach: true, Relays: useRelays, ServeRelay: f.serveRelay})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
 		return 2
