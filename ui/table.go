@@ -75,6 +75,7 @@ type TableView struct {
 	regions   []region
 	now       func() time.Time
 	away      []string // players whose peers are not connected
+	links     []SeatLink
 	leaveNote string   // how to resume after leaving (the quit question)
 
 	// The turn timer (Ruleset.TurnSeconds): the turn being timed, when it
