@@ -218,6 +218,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if err := c.Lobby().ForgetTable(a.Table); err != nil {
 		log.Warn("the table's record was not removed", "err", err)
 	}
+	c.node.ForgetTable(a.Table) // the relays need not admit us for it any more
 	o := &Outcome{Result: res, Transcript: path, Report: *rep, Config: cfg, Seat: seat, Resumed: resumed, Elapsed: elapsed, Timing: w.timing}
 	if v := res.Violation; v != nil {
 		log.Warn("match ended by a violation", "seat", v.Seat, "name", cfg.Seats[v.Seat].Name, "rule", v.Rule, "err", v.Err)

@@ -147,6 +147,40 @@ func TestPrivateTableAdmission(t *testing.T) {
 	if _, err := nodes[3].Lobby().LearnMemberAddrs(ctx, id); !errors.Is(err, ErrNotSeated) {
 		t.Fatalf("addrs for a stranger: %v", err)
 	}
+	// The match over, the creator closes the table: its code says so, and
+	// the creator's record is gone.
+	if err := l.CloseTable(id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nodes[3].Lobby().JoinByCode(ctx, code2); !errors.Is(err, ErrTableClosed) {
+		t.Fatalf("code for a closed table: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, id+".json")); !os.IsNotExist(err) {
+		t.Fatalf("creator's record after close: %v", err)
+	}
+}
+
+func FuzzDecodeRecord(f *testing.F) {
+	f.Add([]byte(`{"v":1,"table":"aaaa","created":true,"nonce":"` + strings.Repeat("ab", 32) + `","secret":"` + strings.Repeat("cd", 16) + `","code":"","saved":5}`))
+	f.Add([]byte(`{"v":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decodeRecord(b)
+		if err != nil {
+			return
+		}
+		if ValidTableID(r.Table) != nil {
+			t.Fatalf("accepted table id %q", r.Table)
+		}
+		// What is accepted saves and reads back the same.
+		s := &recordStore{dir: t.TempDir()}
+		if err := s.save(r); err != nil {
+			t.Fatal(err)
+		}
+		got := s.load(r.Saved, func(string, error) { t.Fatal("own record unreadable") })
+		if g := got[r.Table]; g != r {
+			t.Fatalf("read back %+v, saved %+v", g, r)
+		}
+	})
 }
 
 // Formation is the hosted formation's announcement (tests).

@@ -70,6 +70,8 @@ type InviteLobby interface {
 	// Invite is the invite code of a private table the player created and
 	// that is still open ("" otherwise).
 	Invite(table string) string
+	// Revoke gives such a table a new code: the old one admits no one.
+	Revoke(table string) error
 }
 
 // LobbyView lists the tables on the LAN and forms one: create, join, ready,
@@ -275,6 +277,14 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 			empty := ""
 			l.code = &empty
 		}
+	case ev.Rune() == 'v':
+		inv, ok := l.b.(InviteLobby)
+		t, sel := l.selected()
+		if !ok || !sel || t.Unfinished || inv.Invite(t.ID) == "" {
+			l.msg, l.bad = i18n.T("v revokes the invite code of your own open table: select it first"), true
+			return
+		}
+		l.do(i18n.T("revoking the invite code of %s", t.ID), func(context.Context) error { return inv.Revoke(t.ID) })
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
 	}
@@ -603,7 +613,7 @@ func (l *LobbyView) codeBlock(width int) (string, []string) {
 	}
 	if t, ok := l.selected(); ok && !t.Unfinished {
 		if text := inv.Invite(t.ID); text != "" {
-			return i18n.T("invite code of %s (send it whole to your friends; it admits until the table starts):", t.ID), wrapCode(text, width)
+			return i18n.T("invite code of %s (send it whole; it admits until the table starts; v revokes it):", t.ID), wrapCode(text, width)
 		}
 	}
 	return "", nil

@@ -23,7 +23,16 @@ func (f *inviteLobby) JoinCode(_ context.Context, code string) (string, error) {
 	f.call("code " + code)
 	return "t3", nil
 }
+func (f *inviteLobby) Revoke(id string) error {
+	f.call("revoke " + id)
+	f.mu.Lock()
+	f.code = "okey1" + strings.Repeat("Nw", 100)
+	f.mu.Unlock()
+	return nil
+}
 func (f *inviteLobby) Invite(id string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if id == "t1" {
 		return f.code
 	}
@@ -74,6 +83,12 @@ func TestLobbyInvite(t *testing.T) {
 		}
 	}
 	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	// Revoke: a new code shows.
+	key(tcell.KeyRune, 'v')
+	waitCalls("revoke t1")
+	waitScreen(t, g, scr, 5*time.Second, "the new code", func(s string) bool {
+		return strings.Contains(strings.Join(strings.Fields(s), ""), "okey1"+strings.Repeat("Nw", 100))
+	})
 	// Join by code: paste with a line break in the middle.
 	key(tcell.KeyRune, 'k')
 	waitScreen(t, g, scr, 5*time.Second, "the code box", func(s string) bool { return strings.Contains(s, "paste an invite code") })

@@ -680,6 +680,14 @@ func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
 	return a.Table, nil
 }
 
+// Revoke gives an open private table of this player a new invite code.
+func (l *lanLobby) Revoke(id string) error {
+	if err := l.c.Lobby().Revoke(id); err != nil {
+		return errors.New(explainNet(err))
+	}
+	return nil
+}
+
 // Invite is the invite code of an open private table this player created.
 func (l *lanLobby) Invite(id string) string {
 	a, ok := l.c.Lobby().Table(id)
