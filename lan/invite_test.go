@@ -137,3 +137,29 @@ func TestInviteCodeEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoSeatingSkipsPrivateTables: peers seating themselves the automatic
+// way on the LAN do not get stuck on a private table they see announced
+// (it refuses them, invite-only): they meet at a table of their own.
+func TestAutoSeatingSkipsPrivateTables(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, cs := mockClients(t, 3)
+	const private = "0000000000000000" // the smallest id: the one auto seating prefers
+	if _, err := cs[0].Lobby().CreatePrivate(private, "classic", nil, 3); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the private table in the others' lobbies", func() bool {
+		_, ok1 := cs[1].Lobby().Table(private)
+		_, ok2 := cs[2].Lobby().Table(private)
+		return ok1 && ok2
+	})
+	a := seatAll(t, ctx, cs[1:], SeatOptions{Players: 2, Settle: 300 * time.Millisecond})
+	if a.Table == private {
+		t.Fatal("seated at the private table without its code")
+	}
+	if got, _ := cs[0].Lobby().Table(private); len(got.Members) != 1 {
+		t.Fatalf("the private table changed: %+v", got.Members)
+	}
+}

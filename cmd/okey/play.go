@@ -803,8 +803,10 @@ func (l *lanLobby) wait() {
 }
 
 func (l *lanLobby) Join(ctx context.Context, id string) error {
-	_, err := l.c.Lobby().Join(ctx, id)
-	return err
+	if _, err := l.c.Lobby().Join(ctx, id); err != nil {
+		return errors.New(explainNet(err)) // a private table says so in the player's language
+	}
+	return nil
 }
 
 func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
