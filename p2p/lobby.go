@@ -804,6 +804,7 @@ func (l *Lobby) handleRequest(s network.Stream) {
 		l.n.log.Info("lobby request", "peer", from.String(), "table", req.Table, "op", req.Op, "state", a.State)
 	}
 	if l.answer(s, resp) && resp.Table != nil {
+		l.gate.leave(tk) // the stream is done: its place is free during the publish
 		l.announce(req.Table)
 	}
 }
