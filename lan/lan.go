@@ -23,6 +23,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/p2p"
 )
@@ -48,8 +49,11 @@ type Options struct {
 	// Reach turns on NAT traversal (p2p.WithReach: port mapping, AutoNAT
 	// v2, hole punching, the relay client).
 	Reach bool
-	// Relays are relay multiaddrs, each ending in /p2p/<id> (--relay; see
-	// ResolveRelays for the setting kept in Data). They imply Reach.
+	// Relays are relay multiaddrs, each ending in /p2p/<relay id> (--relay;
+	// see ResolveRelays for the setting kept in Data): this peer's invite
+	// codes carry them (Client.Invite), the tables it creates are
+	// registered with them, and members are dialled through them when a
+	// direct dial fails. They imply Reach.
 	Relays []string
 	// ServeRelay makes this peer a relay for the tables it creates (a
 	// player whose host is publicly reachable).
@@ -70,6 +74,8 @@ type Client struct {
 	key  crypto.PrivKey
 	node *p2p.Node
 	log  *slog.Logger
+
+	relays []ma.Multiaddr // Options.Relays
 
 	release func() // the data directory's lock
 	unlock  sync.Once
@@ -118,6 +124,17 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			release()
 		}
 	}()
+	var relays []ma.Multiaddr
+	for _, r := range o.Relays {
+		m, err := ma.NewMultiaddr(r)
+		if err == nil {
+			_, err = peer.AddrInfoFromP2pAddr(m)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lan: relay %q: %w", r, err)
+		}
+		relays = append(relays, m)
+	}
 	key, err := p2p.LoadOrCreateIdentity(o.Data)
 	if err != nil {
 		return nil, err
@@ -141,13 +158,13 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			return nil, err
 		}
 	}
-	var relays []peer.AddrInfo
+	var relayInfos []peer.AddrInfo
 	for _, r := range o.Relays {
 		ai, err := p2p.ParseRelayAddr(r)
 		if err != nil {
 			return nil, err
 		}
-		relays = append(relays, ai)
+		relayInfos = append(relayInfos, ai)
 	}
 	h := o.Host
 	if h == nil {
@@ -159,8 +176,8 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		if o.Reach || o.ServeRelay {
 			hopts = append(hopts, p2p.WithReach())
 		}
-		if len(relays) > 0 {
-			hopts = append(hopts, p2p.WithRelays(relays...))
+		if len(relayInfos) > 0 {
+			hopts = append(hopts, p2p.WithRelays(relayInfos...))
 		}
 		if h, err = p2p.NewHost(hopts...); err != nil {
 			return nil, err
@@ -168,7 +185,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
 		return nil, fmt.Errorf("lan: Options.Host has peer id %s, but the identity in %s is another", h.ID(), o.Data)
 	}
-	opts := []p2p.NodeOption{p2p.WithLogger(log)}
+	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableRecords(filepath.Join(o.Data, TablesDir))}
 	if name != "" {
 		opts = append(opts, p2p.WithDisplayName(name))
 	}
@@ -178,21 +195,27 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	if len(o.Peers) > 0 {
 		opts = append(opts, p2p.WithStaticPeers(o.Peers...))
 	}
-	if len(relays) > 0 {
-		opts = append(opts, p2p.WithNodeRelays(relays...))
+	if len(relayInfos) > 0 {
+		opts = append(opts, p2p.WithNodeRelays(relayInfos...))
 	}
+	// A joiner presents a code's relay token to the code's relays, and
+	// keeps a reservation there (p2p.Node.UseRelay).
+	var node *p2p.Node
+	opts = append(opts, p2p.WithRelayPresenter(func(ctx context.Context, _ host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
+		return node.UseRelay(ctx, relay, table, token, false)
+	}))
 	if o.ServeRelay {
 		opts = append(opts, p2p.WithServeRelay(p2p.RelayConfig{State: filepath.Join(o.Data, RelayStateFile)}))
 	}
 	opts = append(opts, o.NodeOptions...)
-	node, err := p2p.NewNode(h, opts...) // closes h on error
+	node, err = p2p.NewNode(h, opts...) // closes h on error
 	if err != nil {
 		if !o.NoMDNS && strings.Contains(err.Error(), "mdns") {
 			err = fmt.Errorf("%w (no multicast-capable interface? use --no-mdns with --peer)", err)
 		}
 		return nil, err
 	}
-	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, release: release}, nil
+	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, relays: relays, release: release}, nil
 }
 
 // Close stops the peer: tables, lobby, discovery and host, and releases
@@ -229,6 +252,9 @@ const (
 	announcementFile = "announcement.json"
 	lockFile         = "lock"
 	doneFile         = "done"
+	// TablesDir holds the lobby's record per table this peer forms or
+	// plays (p2p.TableRecord): its nonce, a private table's secret.
+	TablesDir = "tables"
 	// playedFile is the record of the table configs this peer has signed
 	// under: one config hash a line, 64 lowercase hex digits.
 	playedFile = "played"

@@ -53,18 +53,20 @@ type RetryPolicy struct {
 var DefaultRetry = RetryPolicy{Attempts: 8, Min: 200 * time.Millisecond, Max: 10 * time.Second, DialTimeout: 10 * time.Second}
 
 type nodeConfig struct {
-	log         *slog.Logger
-	discs       []Discovery
-	mdns        string
-	useMDNS     bool
-	static      []string
-	retry       RetryPolicy
-	name        string
-	queue       int
-	syncTimeout time.Duration
-	lobby       LobbyConfig
-	relays      []peer.AddrInfo
-	serveRelay  *RelayConfig
+	log          *slog.Logger
+	discs        []Discovery
+	mdns         string
+	useMDNS      bool
+	static       []string
+	retry        RetryPolicy
+	name         string
+	queue        int
+	syncTimeout  time.Duration
+	lobby        LobbyConfig
+	records      string // WithTableRecords
+	presentRelay RelayPresenter
+	relays       []peer.AddrInfo
+	serveRelay   *RelayConfig
 }
 
 // NodeOption configures NewNode.
