@@ -48,8 +48,11 @@ type Options struct {
 	// Reach turns on NAT traversal (p2p.WithReach: port mapping, AutoNAT
 	// v2, hole punching, the relay client).
 	Reach bool
-	// Relays are relay multiaddrs, each ending in /p2p/<id> (--relay; see
-	// ResolveRelays for the setting kept in Data). They imply Reach.
+	// Relays are relay multiaddrs, each ending in /p2p/<relay id> (--relay;
+	// see ResolveRelays for the setting kept in Data): this peer's invite
+	// codes carry them (Client.Invite), the tables it creates are
+	// registered with them, and members are dialled through them when a
+	// direct dial fails. They imply Reach.
 	Relays []string
 	// ServeRelay makes this peer a relay for the tables it creates (a
 	// player whose host is publicly reachable).
@@ -141,13 +144,13 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			return nil, err
 		}
 	}
-	var relays []peer.AddrInfo
+	var relayInfos []peer.AddrInfo
 	for _, r := range o.Relays {
 		ai, err := p2p.ParseRelayAddr(r)
 		if err != nil {
 			return nil, err
 		}
-		relays = append(relays, ai)
+		relayInfos = append(relayInfos, ai)
 	}
 	h := o.Host
 	if h == nil {
@@ -159,8 +162,8 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		if o.Reach || o.ServeRelay {
 			hopts = append(hopts, p2p.WithReach())
 		}
-		if len(relays) > 0 {
-			hopts = append(hopts, p2p.WithRelays(relays...))
+		if len(relayInfos) > 0 {
+			hopts = append(hopts, p2p.WithRelays(relayInfos...))
 		}
 		if h, err = p2p.NewHost(hopts...); err != nil {
 			return nil, err
@@ -178,8 +181,8 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	if len(o.Peers) > 0 {
 		opts = append(opts, p2p.WithStaticPeers(o.Peers...))
 	}
-	if len(relays) > 0 {
-		opts = append(opts, p2p.WithNodeRelays(relays...))
+	if len(relayInfos) > 0 {
+		opts = append(opts, p2p.WithNodeRelays(relayInfos...))
 	}
 	if o.ServeRelay {
 		opts = append(opts, p2p.WithServeRelay(p2p.RelayConfig{State: filepath.Join(o.Data, RelayStateFile)}))

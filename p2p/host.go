@@ -174,7 +174,6 @@ func NewHost(opts ...HostOption) (host.Host, error) {
 			libp2p.EnableRelay(),
 			libp2p.NATPortMap(),
 			libp2p.EnableAutoNATv2(),
-			libp2p.EnableHolePunching(),
 			libp2p.AddrsFactory(obs.factory),
 		)
 	} else if c.client {
@@ -194,6 +193,12 @@ func NewHost(opts ...HostOption) (host.Host, error) {
 		observersMu.Lock()
 		observers[h.ID()] = obs
 		observersMu.Unlock()
+		rh, err := startHolePunching(h)
+		if err != nil {
+			h.Close()
+			return nil, err
+		}
+		return rh, nil
 	}
 	return h, nil
 }

@@ -189,16 +189,17 @@ type Node struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	closed  bool
-	dialing map[peer.ID]bool
-	want    map[peer.ID]int // open tables that contain the peer: keep connected
-	direct  map[peer.ID]int // open tables that made the peer a gossipsub direct peer
-	tables  map[string]*TableTransport
-	watch   map[*TableTransport]struct{}
-	syncing map[peer.ID]int // sync streams being served, per remote peer
-	relays  map[peer.ID]*nodeRelay
-	heard   map[peer.ID]time.Time // last table message authored by a peer
+	mu       sync.Mutex
+	closed   bool
+	dialing  map[peer.ID]bool
+	want     map[peer.ID]int // open tables that contain the peer: keep connected
+	direct   map[peer.ID]int // open tables that made the peer a gossipsub direct peer
+	tables   map[string]*TableTransport
+	watch    map[*TableTransport]struct{}
+	syncing  map[peer.ID]int // sync streams being served, per remote peer
+	relays   map[peer.ID]*nodeRelay
+	heard    map[peer.ID]time.Time // last table message authored by a peer
+	punching map[peer.ID]bool      // punchLater running
 
 	relaySvc *RelayService
 
@@ -228,7 +229,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		h: h, log: c.log, cfg: c, ctx: ctx, cancel: cancel,
 		dialing: map[peer.ID]bool{}, want: map[peer.ID]int{}, direct: map[peer.ID]int{},
 		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
-		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{},
+		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{}, punching: map[peer.ID]bool{},
 	}
 	psLog := c.log.With("component", "pubsub")
 	n.ps, err = pubsub.NewGossipSub(ctx, h,
@@ -509,6 +510,9 @@ func (nn *netNotifee) Listen(network.Network, ma.Multiaddr)      {}
 func (nn *netNotifee) ListenClose(network.Network, ma.Multiaddr) {}
 func (nn *netNotifee) Connected(_ network.Network, c network.Conn) {
 	nn.n.presenceChanged(c.RemotePeer(), true)
+	if isRelayed(c) && c.Stat().Direction == network.DirInbound {
+		go nn.n.punchLater(c.RemotePeer())
+	}
 	go nn.n.closeStale(c)
 }
 

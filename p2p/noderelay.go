@@ -326,3 +326,71 @@ func observersOf(id peer.ID) *observedAddrs {
 	defer observersMu.Unlock()
 	return observers[id]
 }
+
+// punchRetries are the delays, after a relayed connection comes in, at
+// which the node asks for a hole punch again while the peer is reachable
+// only through a relay.
+var punchRetries = []time.Duration{2 * time.Second, 5 * time.Second, 15 * time.Second, 30 * time.Second}
+
+// punchLater retries hole punching to p (the DCUtR initiator is the side
+// that received the relayed connection, as in the protocol): libp2p tries
+// once, at once, often before p knows its public address.
+func (n *Node) punchLater(p peer.ID) {
+	rh, ok := n.h.(*reachHost)
+	if !ok {
+		return
+	}
+	n.mu.Lock()
+	if n.closed || n.punching[p] {
+		n.mu.Unlock()
+		return
+	}
+	n.punching[p] = true
+	n.wg.Add(1)
+	n.mu.Unlock()
+	go func() {
+		defer n.wg.Done()
+		defer func() {
+			n.mu.Lock()
+			delete(n.punching, p)
+			n.mu.Unlock()
+		}()
+		for _, d := range punchRetries {
+			t := time.NewTimer(d)
+			select {
+			case <-n.ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			direct, relayed := false, false
+			for _, c := range n.h.Network().ConnsToPeer(p) {
+				if isRelayed(c) {
+					relayed = true
+				} else {
+					direct = true
+				}
+			}
+			if direct || !relayed {
+				return
+			}
+			if len(holePunchAddrs(n.h)()) == 0 {
+				continue // nothing to offer yet
+			}
+			// DirectConnect cannot be cancelled: it runs on its own and
+			// this loop waits for it or for Close.
+			done := make(chan error, 1)
+			go func() { done <- rh.hps.DirectConnect(p) }()
+			select {
+			case err := <-done:
+				if err == nil {
+					n.log.Info("hole punch: direct connection", "peer", p.String())
+					return
+				}
+				n.log.Debug("hole punch failed", "peer", p.String(), "err", err)
+			case <-n.ctx.Done():
+				return
+			}
+		}
+	}()
+}

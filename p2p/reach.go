@@ -1,13 +1,17 @@
 package p2p
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/event"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
+	"github.com/libp2p/go-libp2p/p2p/protocol/identify"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 )
@@ -184,4 +188,55 @@ func portOf(a ma.Multiaddr) string {
 		return v
 	}
 	return ""
+}
+
+// reachHost is a host with okey's own hole-punching service (DCUtR).
+// libp2p.EnableHolePunching would start the same service inside the host,
+// out of reach: it tries once, when a relayed connection comes in, and a
+// peer that has not yet learnt its public address at that moment (its
+// relay's observation arrives a few hundred milliseconds later, measured in
+// the NAT lab) answers that it does not speak the protocol. Holding the
+// service, the node tries again (Node.punchLater).
+type reachHost struct {
+	host.Host
+	hps *holepunch.Service
+}
+
+func (h *reachHost) Close() error {
+	err := h.hps.Close()
+	return errors.Join(err, h.Host.Close())
+}
+
+// holePunchAddrs are the host's public direct addresses: its own, and
+// those its relays see (observedAddrs). Private ones are useless to a peer
+// behind another NAT.
+func holePunchAddrs(h host.Host) func() []ma.Multiaddr {
+	return func() []ma.Multiaddr {
+		var out []ma.Multiaddr
+		for _, a := range h.Addrs() {
+			if _, err := a.ValueForProtocol(ma.P_CIRCUIT); err == nil {
+				continue
+			}
+			if manet.IsPublicAddr(a) {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+}
+
+func startHolePunching(h host.Host) (host.Host, error) {
+	bh, ok := h.(interface{ IDService() identify.IDService })
+	if !ok {
+		return nil, errors.New("p2p: the host has no identify service for hole punching")
+	}
+	// The hole puncher first dials the peer's public addresses directly;
+	// behind a NAT that drops unsolicited packets this waits for its
+	// timeout (10 s by default) before the punch itself: 3 s is plenty for
+	// an address that answers.
+	hps, err := holepunch.NewService(h, bh.IDService(), holePunchAddrs(h), holepunch.DirectDialTimeout(3*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("p2p: start hole punching: %w", err)
+	}
+	return &reachHost{Host: h, hps: hps}, nil
 }

@@ -288,7 +288,24 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				return err
 			}
 		}
+		stopLinks := make(chan struct{})
+		linksDone := make(chan struct{})
+		go func() { // how this seat reaches the others, while it plays
+			defer close(linksDone)
+			t := time.NewTicker(5 * time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-stopLinks:
+					return
+				case <-t.C:
+					logLinks(log, c.Node(), a)
+				}
+			}
+		}()
 		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold})
+		close(stopLinks)
+		<-linksDone
 		if err != nil {
 			return err
 		}
@@ -346,6 +363,20 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// logLinks logs how this seat reaches each other member (direct, relayed,
+// via-member, none) and the round-trip time.
+func logLinks(log *slog.Logger, n *p2p.Node, a p2p.Announcement) {
+	var parts []string
+	for _, l := range n.Links(a.Roster()) {
+		if l.Peer == n.ID() {
+			continue
+		}
+		s := l.Peer.String()
+		parts = append(parts, s[len(s)-6:]+"="+l.Kind.String()+"/"+l.RTT.Round(100*time.Microsecond).String())
+	}
+	log.Info("links", "table", a.Table, "members", strings.Join(parts, " "))
 }
 
 // logTiming logs this seat's deal and draw latencies.
