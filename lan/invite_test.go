@@ -163,3 +163,51 @@ func TestAutoSeatingSkipsPrivateTables(t *testing.T) {
 		t.Fatalf("the private table changed: %+v", got.Members)
 	}
 }
+
+// TestInviteCodeMissingLink: two joiners by code that cannot reach each
+// other at all (no link between them) still play the whole match: their
+// messages go through the members both reach (gossip), and catch-up asks
+// those members.
+func TestInviteCodeMissingLink(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	mn, cs := isolatedClients(t, 4)
+	if err := mn.UnlinkPeers(cs[1].Node().ID(), cs[2].Node().ID()); err != nil {
+		t.Fatal(err)
+	}
+	codes := make(chan string, 1)
+	anns := make([]p2p.Announcement, 4)
+	errs := make([]error, 4)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		anns[0], errs[0] = cs[0].FindSeat(ctx, SeatOptions{Create: true, Private: true, Ruleset: "turkish-rummy:rounds=1", Players: 4,
+			OnCreate: func(a p2p.Announcement) {
+				text, _ := cs[0].Invite(a.Table)
+				codes <- text
+			}})
+	})
+	code, err := invite.Parse(<-codes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 4; i++ {
+		wg.Go(func() { anns[i], errs[i] = cs[i].FindSeat(ctx, SeatOptions{Code: &code}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+	}
+	opts := func(int) PlayOptions {
+		o := honestPlay(t.TempDir())
+		o.ReadyTimeout = 3 * time.Second // the unreachable member never joins the topic directly
+		return o
+	}
+	outs := playAll(t, ctx, cs, anns[0], opts)
+	checkHonest(t, outs)
+	if cs[1].Node().Connected(cs[2].Node().ID()) {
+		t.Fatal("the unlinked members are connected")
+	}
+}
