@@ -450,7 +450,11 @@ func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
 	if err != nil {
 		return Announcement{}, err
 	}
-	return l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
+	a, err := l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
+	if errors.Is(err, ErrInviteOnly) {
+		l.ForgetTable(id) // a private table: no seat to keep a nonce for
+	}
+	return a, err
 }
 
 // joinNonce is this node's nonce for table id, drawn and kept now if it has
