@@ -140,3 +140,25 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestPlayCodeUsage(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args  []string
+		stdin string
+		says  string
+	}{
+		"not a code":  {args: []string{"--code", "hello"}, says: "not an okey invite code"},
+		"empty stdin": {args: []string{"--code", "-"}, stdin: "", says: "no code"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"play", "--data", t.TempDir()}, tc.args...), strings.NewReader(tc.stdin), &out, &errb)
+		if code != 2 || !strings.Contains(errb.String(), tc.says) || !strings.HasPrefix(errb.String(), "okey: --code") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 saying %q", name, code, errb.String(), tc.says)
+		}
+	}
+	// In Turkish too.
+	var out, errb bytes.Buffer
+	if code := run([]string{"--lang", "tr", "play", "--data", t.TempDir(), "--code", "okey1abcdefgh"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "davet kodunun denetimi tutmuyor") {
+		t.Errorf("tr: exit %d, %q", code, errb.String())
+	}
+}
