@@ -157,6 +157,7 @@ func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
 	go l.read()
 	go l.tick()
 	go l.greet(evt)
+	l.resumeRelays()
 	return l, nil
 }
 

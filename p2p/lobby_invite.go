@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -316,6 +317,40 @@ func (l *Lobby) registerRelays(id string, s invite.Secret) {
 			cancel()
 		}
 	})
+}
+
+// resumeRelays, when the node starts, admits it again at the relays of the
+// tables in its records: a private table's creator registers the table's
+// relay token with its relays, a joiner by code presents it to the code's
+// relays, so that a match resumed after a restart is reachable through them
+// as before.
+func (l *Lobby) resumeRelays() {
+	for _, id := range slices.Sorted(maps.Keys(l.recs)) {
+		rec := l.recs[id]
+		switch {
+		case rec.Created && !rec.Secret.IsZero():
+			l.registerRelays(id, rec.Secret)
+		case rec.Code != "":
+			c, err := invite.Parse(rec.Code)
+			if err != nil || len(c.Relays) == 0 {
+				continue
+			}
+			tok := c.Secret.RelayToken(id)
+			l.wg.Go(func() {
+				for _, r := range c.Relays {
+					ai, err := peer.AddrInfoFromP2pAddr(r)
+					if err != nil {
+						continue
+					}
+					ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
+					if err := l.n.UseRelay(ctx, *ai, id, tok, false); err != nil && l.ctx.Err() == nil {
+						l.n.log.Info("relay of a table joined by code not reached yet (retrying)", "table", id, "relay", ai.ID.String(), "err", err)
+					}
+					cancel()
+				}
+			})
+		}
+	}
 }
 
 // Ways DialCode reached a creator.
