@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/okey-game/okey/p2p/invite"
 )
 
@@ -224,5 +227,82 @@ func TestRecordsRoundTrip(t *testing.T) {
 	}
 	if err := s.save(TableRecord{Table: "../x"}); err == nil {
 		t.Fatal("bad table id saved")
+	}
+}
+
+// TestJoinByCodeThroughRelay: a joiner that cannot reach the creator
+// directly reaches it through the relay named in the invite code: the
+// creator registered the table's relay token there when it created the
+// table, the joiner presents the token and dials the circuit, and the join
+// (an admission proof) goes over it.
+func TestJoinByCodeThroughRelay(t *testing.T) {
+	t.Parallel()
+	gc, gj := &noDirect{}, &noDirect{}
+	key, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creatorID, _ := peer.IDFromPrivateKey(key)
+	_, svc, rinfo := relayHost(t, creatorID)
+	h, err := NewHost(WithIdentity(key), WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withGater(gc), withRelayClient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(rinfo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { creator.Close() })
+	joiner := gatedNode(t, "joiner", gj)
+	gc.block(joiner.ID())
+	gj.block(creator.ID())
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	a, err := creator.Lobby().CreatePrivate("feedfacefeedface", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := creator.Lobby().Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(code.Relays) != 1 || !strings.HasSuffix(code.Relays[0].String(), "/p2p/"+rinfo.ID.String()) {
+		t.Fatalf("the code's relays: %v", code.Relays)
+	}
+	for svc.Tables() != 1 { // the registration runs in the background
+		select {
+		case <-ctx.Done():
+			t.Fatal("the table was never registered with the relay")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	how, err := joiner.DialCode(ctx, code)
+	if err != nil || how != ReachRelay {
+		t.Fatalf("DialCode: %q %v", how, err)
+	}
+	got, err := joiner.Lobby().JoinByCode(ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Members) != 2 || got.Members[1].ID != joiner.ID().String() {
+		t.Fatalf("members %+v", got.Members)
+	}
+	for _, c := range joiner.Host().Network().ConnsToPeer(creator.ID()) {
+		if !isRelayed(c) {
+			t.Fatalf("a direct connection: %v", c.RemoteMultiaddr())
+		}
+	}
+	// A forged code's relay token is refused at the relay, before any
+	// circuit: the joiner cannot even reach the creator.
+	forged := code
+	forged.Secret, _ = invite.NewSecret()
+	stranger := gatedNode(t, "stranger", &noDirect{peers: map[peer.ID]bool{creator.ID(): true}})
+	if _, err := stranger.DialCode(ctx, forged); !errors.Is(err, ErrUnreachable) || !errors.Is(err, ErrRelayBadToken) {
+		t.Fatalf("forged code through the relay: %v", err)
 	}
 }
