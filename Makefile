@@ -47,7 +47,7 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
 
-nat-lab: build ## a 4-seat table by invite code across NATs (2 cone homes + 1 more, 1 symmetric) and a relay, in network namespaces (root)
+nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)
 	OKEY=$(CURDIR)/bin/okey scripts/nat-lab-test.sh
 
 relay-flood: build ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves

@@ -292,3 +292,57 @@ func TestParseAllowList(t *testing.T) {
 		t.Fatal("accepted a bad id")
 	}
 }
+
+// TestServeRelay: a player's own node serves its table as the relay
+// (--serve-relay): it registers the table with itself, and two joiners with
+// no direct link between them reach each other through it.
+func TestServeRelay(t *testing.T) {
+	t.Parallel()
+	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withRelayClient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithServeRelay(RelayConfig{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { creator.Close() })
+	if creator.RelayService() == nil {
+		t.Fatal("no relay service")
+	}
+	self := peer.AddrInfo{ID: creator.ID(), Addrs: creator.Host().Addrs()}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var token [32]byte
+	token[9] = 4
+	if err := creator.UseRelay(ctx, self, "mine", token, true); err != nil {
+		t.Fatalf("register with the own relay: %v", err)
+	}
+	if err := creator.UseRelay(ctx, self, "mine", token, false); err == nil {
+		t.Fatal("a node joined its own relay")
+	}
+	gb, gc := &noDirect{}, &noDirect{}
+	b := gatedNode(t, "b", gb)
+	c := gatedNode(t, "c", gc)
+	gb.block(c.ID())
+	gc.block(b.ID())
+	for _, n := range []*Node{b, c} {
+		if err := n.UseRelay(ctx, self, "mine", token, false); err != nil {
+			t.Fatalf("join the player's relay: %v", err)
+		}
+	}
+	if err := b.Connect(ctx, peer.AddrInfo{ID: c.ID()}); err != nil {
+		t.Fatalf("b to c through the player's relay: %v", err)
+	}
+	if l := b.LinkTo(c.ID()); l.Kind != LinkRelayed {
+		t.Fatalf("b to c is %v", l.Kind)
+	}
+	// A stranger is not served.
+	stranger := gatedNode(t, "stranger", &noDirect{})
+	if err := RelayJoin(ctx, stranger.Host(), self, "mine", [32]byte{}); !errors.Is(err, ErrRelayBadToken) {
+		t.Fatalf("a stranger's join: %v", err)
+	}
+	if err := RelayRegister(ctx, stranger.Host(), self, "theirs", token); !errors.Is(err, ErrRelayNotAllowed) {
+		t.Fatalf("a stranger's registration at a player's relay: %v", err)
+	}
+}
