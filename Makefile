@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt conformance
+.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -25,6 +25,11 @@ test: ## run every test with the race detector
 	else \
 	  echo "e2e: SKIPPED: the simulated-LAN test needs root and the ip command (iproute2); run 'sudo make e2e'"; \
 	fi
+	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v iptables >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory nat-lab; \
+	else \
+	  echo "nat-lab: SKIPPED: the NAT lab needs root, the ip command (iproute2) and iptables; run 'sudo make nat-lab'"; \
+	fi
 	@if command -v tmux >/dev/null 2>&1; then $(MAKE) --no-print-directory tmux-e2e; else echo "skip tmux-e2e: tmux is not installed"; fi
 
 bench: ## run the benchmarks
@@ -41,6 +46,12 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 
 e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
+
+nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)
+	OKEY=$(CURDIR)/bin/okey scripts/nat-lab-test.sh
+
+relay-flood: build ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves
+	OKEY=$(CURDIR)/bin/okey scripts/relay-flood.sh
 
 play: build ## the README's quick start: you against 3 bots at the terminal table
 	./bin/okey play --bots 3

@@ -45,6 +45,18 @@ type Options struct {
 	Peers []string
 	// Log receives one line per event (default: discard).
 	Log *slog.Logger
+	// Reach turns on NAT traversal (p2p.WithReach: port mapping, AutoNAT
+	// v2, hole punching, the relay client).
+	Reach bool
+	// Relays are relay multiaddrs, each ending in /p2p/<relay id> (--relay;
+	// see ResolveRelays for the setting kept in Data): this peer's invite
+	// codes carry them (Client.Invite), the tables it creates are
+	// registered with them, and members are dialled through them when a
+	// direct dial fails. They imply Reach.
+	Relays []string
+	// ServeRelay makes this peer a relay for the tables it creates (a
+	// player whose host is publicly reachable).
+	ServeRelay bool
 
 	// Host, when set, is used instead of a new libp2p host (tests: a mocknet
 	// host). Its identity must be the one in Data. Open takes ownership.
@@ -132,19 +144,34 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 			return nil, err
 		}
 	}
+	var relayInfos []peer.AddrInfo
+	for _, r := range o.Relays {
+		ai, err := p2p.ParseRelayAddr(r)
+		if err != nil {
+			return nil, err
+		}
+		relayInfos = append(relayInfos, ai)
+	}
 	h := o.Host
 	if h == nil {
 		listen := o.Listen
 		if len(listen) == 0 {
 			listen = p2p.DefaultListenAddrs
 		}
-		if h, err = p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs(listen...)); err != nil {
+		hopts := []p2p.HostOption{p2p.WithIdentity(key), p2p.WithListenAddrs(listen...)}
+		if o.Reach || o.ServeRelay {
+			hopts = append(hopts, p2p.WithReach())
+		}
+		if len(relayInfos) > 0 {
+			hopts = append(hopts, p2p.WithRelays(relayInfos...))
+		}
+		if h, err = p2p.NewHost(hopts...); err != nil {
 			return nil, err
 		}
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
 		return nil, fmt.Errorf("lan: Options.Host has peer id %s, but the identity in %s is another", h.ID(), o.Data)
 	}
-	opts := []p2p.NodeOption{p2p.WithLogger(log)}
+	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableRecords(filepath.Join(o.Data, TablesDir))}
 	if name != "" {
 		opts = append(opts, p2p.WithDisplayName(name))
 	}
@@ -153,6 +180,12 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	}
 	if len(o.Peers) > 0 {
 		opts = append(opts, p2p.WithStaticPeers(o.Peers...))
+	}
+	if len(relayInfos) > 0 {
+		opts = append(opts, p2p.WithNodeRelays(relayInfos...))
+	}
+	if o.ServeRelay {
+		opts = append(opts, p2p.WithServeRelay(p2p.RelayConfig{State: filepath.Join(o.Data, RelayStateFile)}))
 	}
 	opts = append(opts, o.NodeOptions...)
 	node, err := p2p.NewNode(h, opts...) // closes h on error
@@ -199,6 +232,9 @@ const (
 	announcementFile = "announcement.json"
 	lockFile         = "lock"
 	doneFile         = "done"
+	// TablesDir holds the lobby's record per table this peer forms or
+	// plays (p2p.TableRecord): its nonce, a private table's secret.
+	TablesDir = "tables"
 	// playedFile is the record of the table configs this peer has signed
 	// under: one config hash a line, 64 lowercase hex digits.
 	playedFile = "played"

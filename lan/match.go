@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
 )
 
 // AutoTablePrefix starts the id of a table that FindSeat created on its own
@@ -22,6 +23,16 @@ type SeatOptions struct {
 	Create bool
 	// Join takes a seat at the table with this id.
 	Join string
+	// Code takes a seat at the table of this invite code: it reaches the
+	// creator from the code (no discovery needed) and proves it holds the
+	// code's secret.
+	Code *invite.Code
+	// Private makes the table Create opens private: it admits by invite
+	// code only (Client.Invite gives the code).
+	Private bool
+	// OnCreate is called when this peer has opened a table (Create, or
+	// the automatic way), before it waits for the table to fill.
+	OnCreate func(p2p.Announcement)
 	// With neither Create nor Join, FindSeat joins an open table or creates
 	// one (see FindSeat).
 	//
@@ -67,8 +78,11 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 	if err := want.CheckPlayers(o.Players); err != nil {
 		return p2p.Announcement{}, err
 	}
-	if o.Create && o.Join != "" {
-		return p2p.Announcement{}, errors.New("lan: create or join a table, not both")
+	if o.Create && o.Join != "" || o.Create && o.Code != nil || o.Join != "" && o.Code != nil {
+		return p2p.Announcement{}, errors.New("lan: create a table, join one by id, or join one by code: one of them")
+	}
+	if o.Code != nil {
+		return c.seatByCode(ctx, *o.Code)
 	}
 	l := c.Lobby()
 	self := c.ID()
@@ -76,6 +90,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 		return slices.ContainsFunc(a.Members, func(s p2p.Seat) bool { return s.ID == self })
 	}
 	var cur, mine string // the table we sit at, and our own (open) table
+	inviteOnly := map[string]bool{}
 	take := func(id string) error {
 		if id == mine {
 			_, err := l.SetReady(ctx, id, true)
@@ -109,11 +124,18 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 		if !o.Create {
 			id = p2p.RandomTableID(AutoTablePrefix)
 		}
-		a, err := l.CreateWithID(id, preset, opts, o.Players)
+		create := l.CreateWithID
+		if o.Private {
+			create = l.CreatePrivate
+		}
+		a, err := create(id, preset, opts, o.Players)
 		if err != nil {
 			return err
 		}
 		mine, cur = a.Table, a.Table
+		if o.OnCreate != nil {
+			o.OnCreate(a)
+		}
 		c.log.Info("created table", "table", a.Table, "ruleset", want.String(), "players", o.Players)
 		return take(mine)
 	}
@@ -140,8 +162,8 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			if cur == "" {
 				if _, ok := l.Table(o.Join); ok {
 					if err := take(o.Join); err != nil {
-						if errors.Is(err, p2p.ErrTableFull) || errors.Is(err, p2p.ErrTableStarted) || errors.Is(err, p2p.ErrTableClosed) {
-							return p2p.Announcement{}, fmt.Errorf("lan: cannot join table %s: %w", o.Join, err)
+						if errors.Is(err, p2p.ErrTableFull) || errors.Is(err, p2p.ErrTableStarted) || errors.Is(err, p2p.ErrTableClosed) || errors.Is(err, p2p.ErrInviteOnly) {
+							return p2p.Announcement{}, fmt.Errorf("%w: cannot join table %s: %w", ErrCannotForm, o.Join, err)
 						}
 						c.log.Info("join failed, retrying", "table", o.Join, "err", err)
 					} else {
@@ -159,7 +181,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			}
 			best := ""
 			for _, a := range l.Tables() {
-				if a.State != p2p.StateOpen || !(seated(a) || len(a.Members) < a.Seats) {
+				if a.State != p2p.StateOpen || !(seated(a) || len(a.Members) < a.Seats) || inviteOnly[a.Table] {
 					continue
 				}
 				if o.Match {
@@ -175,6 +197,9 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			case best != "" && best != cur && (cur == "" || best < cur):
 				leave()
 				if err := take(best); err != nil {
+					if errors.Is(err, p2p.ErrInviteOnly) {
+						inviteOnly[best] = true // a private table: never automatically
+					}
 					c.log.Info("join failed", "table", best, "err", err)
 				} else {
 					cur = best
@@ -208,4 +233,81 @@ func (c *Client) Done(a p2p.Announcement) {
 	if a.Creator == c.ID() {
 		c.Lobby().CloseTable(a.Table)
 	}
+}
+
+// ErrCannotForm is wrapped by FindSeat's errors when the table asked for
+// cannot form for this peer: its creator cannot be reached, it refuses the
+// code, or it is full, started or closed (okey's exit status 4).
+var ErrCannotForm = errors.New("lan: the table cannot form")
+
+// seatByCode takes a seat at the table of an invite code and waits for it
+// to start (FindSeat with SeatOptions.Code). A creator it cannot reach yet
+// is tried again (until ctx ends); a refusal that another try cannot change
+// (a forged or revoked code, a full, started or closed table) ends it.
+func (c *Client) seatByCode(ctx context.Context, code invite.Code) (p2p.Announcement, error) {
+	l := c.Lobby()
+	id := code.Table
+	began := time.Now()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	joined, ready := false, false
+	var lastErr error
+	for {
+		if a, ok := l.Table(id); ok && a.State == p2p.StateStarted && joined &&
+			slices.ContainsFunc(a.Members, func(s p2p.Seat) bool { return s.ID == c.ID() }) {
+			c.log.Info("table started", "table", id, "players", len(a.Members), "took", time.Since(began).Round(time.Millisecond))
+			return a, nil
+		}
+		switch {
+		case !joined:
+			_, err := l.JoinByCode(ctx, code)
+			switch {
+			case err == nil || errors.Is(err, p2p.ErrAlreadySeated):
+				joined = true
+				c.log.Info("joined table by invite code", "table", id, "creator", code.Creator.String())
+			case errors.Is(err, p2p.ErrDenied), errors.Is(err, p2p.ErrInviteOnly), errors.Is(err, p2p.ErrTableFull),
+				errors.Is(err, p2p.ErrTableStarted), errors.Is(err, p2p.ErrTableClosed), errors.Is(err, p2p.ErrRateLimited):
+				return p2p.Announcement{}, fmt.Errorf("%w: table %s: %w", ErrCannotForm, id, err)
+			default:
+				if lastErr == nil || lastErr.Error() != err.Error() {
+					c.log.Info("join by code failed, retrying", "table", id, "err", err)
+				}
+				lastErr = err
+			}
+		case !ready:
+			if _, err := l.SetReady(ctx, id, true); err == nil {
+				ready = true
+			} else if !errors.Is(err, p2p.ErrTableFull) {
+				c.log.Debug("ready failed, retrying", "table", id, "err", err)
+			}
+		default:
+			// Seated and ready: a creator that restarted lost the table.
+			if a, ok := l.Table(id); ok && (a.State == p2p.StateClosed || !slices.ContainsFunc(a.Members, func(s p2p.Seat) bool { return s.ID == c.ID() })) {
+				return p2p.Announcement{}, fmt.Errorf("%w: table %s no longer has this peer's seat", ErrCannotForm, id)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if joined {
+				lctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				l.Leave(lctx, id)
+				cancel()
+			}
+			err := ctx.Err()
+			if lastErr != nil && !joined {
+				err = fmt.Errorf("%w (last: %w)", err, lastErr)
+			}
+			return p2p.Announcement{}, fmt.Errorf("%w: table %s did not start: %w", ErrCannotForm, id, err)
+		case <-l.Changes():
+		case <-tick.C:
+		}
+	}
+}
+
+// Invite is the invite code of private table id that this peer created:
+// its addresses (public first, then LAN, then loopback) and the relays its
+// node uses (Options.Relays; this peer itself when it serves as a relay).
+// The code holds the table's secret: show it to the player, never log it.
+func (c *Client) Invite(id string) (string, error) {
+	return c.Lobby().Invite(id, c.node.Host().Addrs(), c.node.InviteRelays())
 }

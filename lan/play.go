@@ -21,6 +21,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
 
@@ -137,6 +138,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		}
 	}
 	dir := c.matchDir(a.Table)
+	c.reachByCode(ctx, a)
 	if err := c.admit(dir, a, cfg, seat); err != nil {
 		return nil, err
 	}
@@ -213,6 +215,10 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if err := atomicfile.Write(filepath.Join(dir, doneFile), []byte(path+"\n")); err != nil {
 		return nil, err
 	}
+	if err := c.Lobby().ForgetTable(a.Table); err != nil {
+		log.Warn("the table's record was not removed", "err", err)
+	}
+	c.node.ForgetTable(a.Table) // the relays need not admit us for it any more
 	o := &Outcome{Result: res, Transcript: path, Report: *rep, Config: cfg, Seat: seat, Resumed: resumed, Elapsed: elapsed, Timing: w.timing}
 	if v := res.Violation; v != nil {
 		log.Warn("match ended by a violation", "seat", v.Seat, "name", cfg.Seats[v.Seat].Name, "rule", v.Rule, "err", v.Err)
@@ -304,7 +310,9 @@ func (c *Client) admit(dir string, a p2p.Announcement, cfg table.Config, seat in
 	if err := c.recordPlayed(h); err != nil {
 		return err
 	}
-	c.Lobby().ForgetNonce(a.Table)
+	if err := c.Lobby().ForgetNonce(a.Table); err != nil {
+		c.log.Warn("the table's record was not updated", "table", a.Table, "err", err)
+	}
 	return nil
 }
 
@@ -655,4 +663,34 @@ func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOp
 			w.log.Info("waiting", "for", s.Name, "seat", seat, "connected", connected, "idle", idle.Round(time.Second))
 		}
 	}
+}
+
+// reachByCode helps the members of a table this peer joined by invite code
+// find each other without discovery: it reaches the creator from the code
+// kept in the table's record (after a restart too) and asks it for the
+// other members' addresses (p2p.Lobby.LearnMemberAddrs). Best effort: a
+// member it cannot dial is reached by gossip through the others.
+func (c *Client) reachByCode(ctx context.Context, a p2p.Announcement) {
+	rec, ok := c.Lobby().Record(a.Table)
+	if !ok || rec.Code == "" {
+		return
+	}
+	code, err := invite.Parse(rec.Code)
+	if err != nil || code.Creator.String() != a.Creator {
+		c.log.Warn("the table's record holds an unusable invite code", "table", a.Table)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	how, err := c.node.DialCode(ctx, code)
+	if err != nil {
+		c.log.Info("creator not reached yet", "table", a.Table, "err", err)
+		return
+	}
+	n, err := c.Lobby().LearnMemberAddrs(ctx, a.Table)
+	if err != nil {
+		c.log.Info("members' addresses not learnt; gossip goes through the creator", "table", a.Table, "err", err)
+		return
+	}
+	c.log.Info("members' addresses learnt", "table", a.Table, "members", n, "creator_reached", how)
 }

@@ -5,6 +5,15 @@
 // direct stream protocol for catch-up. TableTransport implements
 // table.Transport.
 //
+// Beyond one LAN: a private table (Lobby.CreatePrivate) admits only joiners
+// that prove they hold its invite code's secret (package p2p/invite); a
+// joiner reaches the creator from the code alone (Lobby.JoinByCode,
+// Node.DialCode: local addresses, then direct, then through a relay), and
+// the members learn each other's addresses from the creator
+// (Lobby.LearnMemberAddrs). The lobby keeps a record per table with the
+// node's data (WithTableRecords): the nonce, a private table's secret, the
+// code joined by.
+//
 // The package carries bytes: it never interprets the table protocol's
 // messages. It bounds their size, checks that their pubsub author is a
 // table member, and hands them to a validator supplied by package table.

@@ -5,8 +5,11 @@ import (
 	"fmt"
 
 	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/connmgr"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/metrics"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/muxer/yamux"
 	"github.com/libp2p/go-libp2p/p2p/security/noise"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
@@ -35,6 +38,11 @@ const UserAgent = "okey/1"
 type hostConfig struct {
 	key    crypto.PrivKey
 	listen []string
+	reach  bool
+	relays []peer.AddrInfo
+	gater  connmgr.ConnectionGater // tests: forbid some dials
+	client bool                    // tests: the relay client alone
+	bw     *metrics.BandwidthCounter
 }
 
 // HostOption configures NewHost.
@@ -66,10 +74,69 @@ func WithListenAddrs(addrs ...string) HostOption {
 	}
 }
 
+// WithReach turns on what reaches peers beyond one LAN (protocol.md section
+// 7.8): UPnP/NAT-PMP port mapping, AutoNAT v2, DCUtR hole punching and the
+// circuit relay v2 client (dialling through a relay, and accepting
+// connections a relay brings). Off by default: a host made for a test never
+// sends a UPnP query on the machine's interfaces, and a LAN-only host stays
+// exactly as it was.
+func WithReach() HostOption {
+	return func(c *hostConfig) error {
+		c.reach = true
+		return nil
+	}
+}
+
+// WithRelays names the relays this host uses (each with its peer id). It
+// implies WithReach. A relay is also a trusted observer of this host's
+// public address: what it says it sees is added to the host's addresses at
+// once (see observedAddrs), where libp2p itself waits for 4 distinct
+// observers, which a table of 2-4 and one relay may never have.
+func WithRelays(relays ...peer.AddrInfo) HostOption {
+	return func(c *hostConfig) error {
+		for _, r := range relays {
+			if r.ID == "" || len(r.Addrs) == 0 {
+				return errors.New("p2p: WithRelays: a relay needs a peer id and an address")
+			}
+		}
+		c.reach = true
+		c.relays = append(c.relays, relays...)
+		return nil
+	}
+}
+
+// WithBandwidthCounter counts the bytes the host sends and receives, in all
+// and per protocol (measurements: the bytes a match sends per seat).
+func WithBandwidthCounter(bw *metrics.BandwidthCounter) HostOption {
+	return func(c *hostConfig) error {
+		c.bw = bw
+		return nil
+	}
+}
+
+// withRelayClient is for tests: the relay client without port mapping,
+// AutoNAT or hole punching.
+func withRelayClient() HostOption {
+	return func(c *hostConfig) error {
+		c.client = true
+		return nil
+	}
+}
+
+// withGater is for tests: a connection gater that can forbid direct dials,
+// so that two hosts reach each other only through a relay.
+func withGater(g connmgr.ConnectionGater) HostOption {
+	return func(c *hostConfig) error {
+		c.gater = g
+		return nil
+	}
+}
+
 // NewHost makes a libp2p host with okey's fixed stack: TCP and QUIC
-// transports, the Noise handshake, the Yamux multiplexer, no relay, no NAT
-// port mapping, no metrics. The caller owns the host (Close it), or hands it
-// to NewNode, which then owns it.
+// transports, the Noise handshake, the Yamux multiplexer, no metrics; with
+// WithReach (or WithRelays) also port mapping, AutoNAT v2, hole punching and
+// the relay client, and without it no relay and no port mapping. The caller
+// owns the host (Close it), or hands it to NewNode, which then owns it.
 func NewHost(opts ...HostOption) (host.Host, error) {
 	c := hostConfig{listen: DefaultListenAddrs}
 	for _, o := range opts {
@@ -84,19 +151,54 @@ func NewHost(opts ...HostOption) (host.Host, error) {
 		}
 		c.key = k
 	}
-	h, err := libp2p.New(
+	lopts := []libp2p.Option{
 		libp2p.Identity(c.key),
 		libp2p.ListenAddrStrings(c.listen...),
 		libp2p.Transport(tcp.NewTCPTransport),
 		libp2p.Transport(libp2pquic.NewTransport),
 		libp2p.Security(noise.ID, noise.New),
 		libp2p.Muxer(yamux.ID, yamux.DefaultTransport),
-		libp2p.DisableRelay(),
 		libp2p.DisableMetrics(),
 		libp2p.UserAgent(UserAgent),
-	)
+	}
+	if c.gater != nil {
+		lopts = append(lopts, libp2p.ConnectionGater(c.gater))
+	}
+	if c.bw != nil {
+		lopts = append(lopts, libp2p.BandwidthReporter(c.bw))
+	}
+	var obs *observedAddrs
+	if c.reach {
+		obs = newObservedAddrs(c.relays)
+		lopts = append(lopts,
+			libp2p.EnableRelay(),
+			libp2p.NATPortMap(),
+			libp2p.EnableAutoNATv2(),
+			libp2p.AddrsFactory(obs.factory),
+		)
+	} else if c.client {
+		lopts = append(lopts, libp2p.EnableRelay())
+	} else {
+		lopts = append(lopts, libp2p.DisableRelay())
+	}
+	h, err := libp2p.New(lopts...)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start host: %w", err)
+	}
+	if obs != nil {
+		if err := obs.start(h); err != nil {
+			h.Close()
+			return nil, err
+		}
+		observersMu.Lock()
+		observers[h.ID()] = obs
+		observersMu.Unlock()
+		rh, err := startHolePunching(h)
+		if err != nil {
+			h.Close()
+			return nil, err
+		}
+		return rh, nil
 	}
 	return h, nil
 }

@@ -19,6 +19,8 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p/invite"
 )
 
 // LobbyProtocol is the stream protocol for join, leave and ready requests
@@ -102,11 +104,16 @@ type Lobby struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	known   map[string]knownTable
-	hosted  map[string]*Formation
-	nonces  map[string]Nonce // this node's nonce per table id it created or asked to join
-	gen     chan struct{}    // closed and replaced at every change
+	mu     sync.Mutex
+	known  map[string]knownTable
+	hosted map[string]*Formation
+	// recs is this node's record per table id it created or asked to join
+	// (its nonce; a private table's secret), kept in records (TableRecord).
+	recs    map[string]TableRecord
+	records *recordStore
+	limiter *invite.Limiter // failed admissions per peer (private tables)
+	now     func() time.Time
+	gen     chan struct{} // closed and replaced at every change
 	changes chan struct{}
 
 	rejected atomic.Uint64
@@ -119,8 +126,15 @@ type knownTable struct {
 }
 
 func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
-	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{}, nonces: map[string]Nonce{},
-		gen: make(chan struct{}), changes: make(chan struct{}, 1), gate: newLobbyGate(MaxLobbyPeerStreams, MaxLobbyStreams)}
+	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
+		limiter: invite.DefaultLimiter(), now: time.Now, gen: make(chan struct{}), changes: make(chan struct{}, 1),
+		gate: newLobbyGate(MaxLobbyPeerStreams, MaxLobbyStreams)}
+	if n.cfg.records != "" {
+		l.records = &recordStore{dir: n.cfg.records}
+	}
+	l.recs = l.records.load(time.Now(), func(path string, err error) {
+		n.log.Warn("unreadable table record, skipped", "path", path, "err", err)
+	})
 	l.ctx, l.cancel = context.WithCancel(n.ctx)
 	if err := n.ps.RegisterTopicValidator(LobbyTopic, l.validator); err != nil {
 		return nil, fmt.Errorf("p2p: lobby validator: %w", err)
@@ -143,6 +157,7 @@ func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
 	go l.read()
 	go l.tick()
 	go l.greet(evt)
+	l.resumeRelays()
 	return l, nil
 }
 
@@ -358,6 +373,12 @@ func RandomTableID(prefix string) string {
 // table id, not known in the lobby yet). Use random ids: the first creator
 // to announce an id keeps it.
 func (l *Lobby) CreateWithID(id, preset string, options map[string]string, seats int) (Announcement, error) {
+	return l.create(id, preset, options, seats, invite.Secret{})
+}
+
+// create opens a table; a non-zero secret makes it private (admission by
+// invite code only).
+func (l *Lobby) create(id, preset string, options map[string]string, seats int, secret invite.Secret) (Announcement, error) {
 	nonce := NewNonce()
 	f, err := NewFormation(id, preset, options, seats, l.n.h.ID(), l.n.cfg.name, nonce)
 	if err != nil {
@@ -372,9 +393,17 @@ func (l *Lobby) CreateWithID(id, preset string, options map[string]string, seats
 		l.mu.Unlock()
 		return Announcement{}, fmt.Errorf("p2p: table id %s is already taken", id)
 	}
+	rec := TableRecord{Table: id, Nonce: nonce, Secret: secret, Created: true, Saved: l.now()}
+	if err := l.records.save(rec); err != nil {
+		l.mu.Unlock()
+		return Announcement{}, err
+	}
 	l.hosted[id] = f
-	l.nonces[id] = nonce
+	l.recs[id] = rec
 	l.mu.Unlock()
+	if !secret.IsZero() {
+		l.registerRelays(id, secret)
+	}
 	l.announce(id)
 	return f.Announcement(), nil
 }
@@ -392,9 +421,14 @@ func (l *Lobby) CloseTable(id string) error {
 	f.Close()
 	delete(l.hosted, id)
 	delete(l.known, id)
+	delete(l.recs, id)
 	l.changedLocked()
 	a := f.Announcement()
+	rerr := l.records.remove(id)
 	l.mu.Unlock()
+	if rerr != nil {
+		l.n.log.Warn("table record not removed", "table", id, "err", rerr)
+	}
 	if a.State == StateClosed {
 		if b, err := a.Encode(); err == nil {
 			ctx, cancel := context.WithTimeout(l.ctx, time.Second)
@@ -409,16 +443,48 @@ func (l *Lobby) CloseTable(id string) error {
 // announcement. The table must be known (announced). The request carries
 // this node's nonce for the table: drawn fresh (crypto/rand) the first time
 // this node asks for a seat at that table id, the same for later attempts
-// (a join whose answer was lost may have seated it), until ForgetNonce.
+// (a join whose answer was lost may have seated it), until ForgetNonce. The
+// nonce is kept with the node's data (WithTableRecords) before it is sent,
+// so that a restarted node still has its seat.
 func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
-	l.mu.Lock()
-	nonce, ok := l.nonces[id]
-	if !ok {
-		nonce = NewNonce()
-		l.nonces[id] = nonce
+	nonce, err := l.joinNonce(id, "")
+	if err != nil {
+		return Announcement{}, err
 	}
-	l.mu.Unlock()
-	return l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
+	a, err := l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
+	if errors.Is(err, ErrInviteOnly) {
+		l.ForgetTable(id) // a private table: no seat to keep a nonce for
+	}
+	return a, err
+}
+
+// joinNonce is this node's nonce for table id, drawn and kept now if it has
+// none (with code, the invite code it joins by).
+func (l *Lobby) joinNonce(id, code string) (Nonce, error) {
+	if err := ValidTableID(id); err != nil {
+		return Nonce{}, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	rec, ok := l.recs[id]
+	if ok && rec.Nonce != (Nonce{}) && (code == "" || rec.Code == code) {
+		return rec.Nonce, nil
+	}
+	if !ok {
+		rec = TableRecord{Table: id}
+	}
+	if rec.Nonce == (Nonce{}) {
+		rec.Nonce = NewNonce()
+	}
+	if code != "" {
+		rec.Code = code
+	}
+	rec.Saved = l.now()
+	if err := l.records.save(rec); err != nil {
+		return Nonce{}, err
+	}
+	l.recs[id] = rec
+	return rec.Nonce, nil
 }
 
 // Nonce is this node's nonce for table id: the one it created the table
@@ -427,16 +493,55 @@ func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
 func (l *Lobby) Nonce(id string) (Nonce, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n, ok := l.nonces[id]
-	return n, ok
+	r, ok := l.recs[id]
+	return r.Nonce, ok && r.Nonce != (Nonce{})
 }
 
 // ForgetNonce drops this node's nonce for table id, once its match has
 // begun: should the id be formed again, this node joins with a new nonce.
-func (l *Lobby) ForgetNonce(id string) {
+// A private table's creator keeps the table's secret, and a peer that
+// joined by code keeps the code, until the match is over (ForgetTable):
+// after a restart they reach the table again with it.
+func (l *Lobby) ForgetNonce(id string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.nonces, id)
+	rec, ok := l.recs[id]
+	if !ok {
+		return nil
+	}
+	if rec.Created && !rec.Secret.IsZero() || rec.Code != "" {
+		rec.Nonce, rec.Saved = Nonce{}, l.now()
+		if err := l.records.save(rec); err != nil {
+			return err
+		}
+		l.recs[id] = rec
+		return nil
+	}
+	if err := l.records.remove(id); err != nil {
+		return err
+	}
+	delete(l.recs, id)
+	return nil
+}
+
+// ForgetTable drops this node's whole record of table id (its match is
+// over, or it gave the table up).
+func (l *Lobby) ForgetTable(id string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.records.remove(id); err != nil {
+		return err
+	}
+	delete(l.recs, id)
+	return nil
+}
+
+// Record is this node's record of table id.
+func (l *Lobby) Record(id string) (TableRecord, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r, ok := l.recs[id]
+	return r, ok
 }
 
 // Leave gives up this node's seat.
@@ -475,6 +580,8 @@ type lobbyRequest struct {
 	Op    string `json:"op"`
 	Name  string `json:"name,omitempty"`
 	Nonce string `json:"nonce,omitempty"`
+	// Proof is a joiner's admission proof for a private table (7.10).
+	Proof string `json:"proof,omitempty"`
 	Ready bool   `json:"ready,omitempty"`
 }
 
@@ -483,11 +590,14 @@ type lobbyResponse struct {
 	Code  string        `json:"code,omitempty"`
 	Error string        `json:"error,omitempty"`
 	Table *Announcement `json:"table,omitempty"`
+	// Addrs answers op "addrs": the other members' addresses.
+	Addrs map[string][]string `json:"addrs,omitempty"`
 }
 
 var errCodes = map[string]error{
 	"full": ErrTableFull, "started": ErrTableStarted, "closed": ErrTableClosed,
 	"not-seated": ErrNotSeated, "seated": ErrAlreadySeated, "creator": ErrCreatorLeave,
+	"invite-only": ErrInviteOnly, "denied": ErrDenied, "rate": ErrRateLimited,
 }
 
 func errCode(err error) string {
@@ -512,6 +622,9 @@ func (l *Lobby) apply(from peer.ID, req lobbyRequest) (Announcement, error) {
 	case "join":
 		var nonce Nonce
 		if nonce, err = ParseNonce(req.Nonce); err == nil {
+			err = l.admitLocked(from, req, nonce)
+		}
+		if err == nil {
 			err = f.Join(from, req.Name, nonce)
 		}
 	case "leave":
@@ -528,7 +641,6 @@ func (l *Lobby) apply(from peer.ID, req lobbyRequest) (Announcement, error) {
 }
 
 func (l *Lobby) request(ctx context.Context, id string, req lobbyRequest) (Announcement, error) {
-	req.V, req.Table = AnnouncementVersion, id
 	a, ok := l.Table(id)
 	if !ok {
 		return Announcement{}, fmt.Errorf("p2p: table %s is not known in the lobby", id)
@@ -538,17 +650,42 @@ func (l *Lobby) request(ctx context.Context, id string, req lobbyRequest) (Annou
 		return Announcement{}, err
 	}
 	if creator == l.n.h.ID() {
+		req.V, req.Table = AnnouncementVersion, id
 		a, err := l.apply(creator, req)
 		if err == nil {
 			l.announce(id)
 		}
 		return a, err
 	}
+	return l.requestTo(ctx, creator, id, req)
+}
+
+// requestTo sends a request about table id to its creator, known or not in
+// the lobby (a table joined by invite code), and learns the table from the
+// answer.
+func (l *Lobby) requestTo(ctx context.Context, creator peer.ID, id string, req lobbyRequest) (Announcement, error) {
+	resp, err := l.exchange(ctx, creator, id, req)
+	if err != nil {
+		return Announcement{}, err
+	}
+	if resp.Table == nil || resp.Table.Validate() != nil || resp.Table.Table != id || resp.Table.Creator != creator.String() {
+		return Announcement{}, errors.New("p2p: lobby response without a valid table")
+	}
+	l.mu.Lock()
+	l.learnLocked(*resp.Table)
+	l.mu.Unlock()
+	return resp.Table.clone(), nil
+}
+
+// exchange sends one request to creator and reads its answer; a refusal
+// is an error wrapping the code's sentinel.
+func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lobbyRequest) (lobbyResponse, error) {
+	req.V, req.Table = AnnouncementVersion, id
 	ctx, cancel := context.WithTimeout(ctx, l.cfg.RequestTimeout)
 	defer cancel()
 	s, err := l.n.h.NewStream(ctx, creator, LobbyProtocol)
 	if err != nil {
-		return Announcement{}, fmt.Errorf("p2p: lobby request to %s: %w", creator, err)
+		return lobbyResponse{}, fmt.Errorf("p2p: lobby request to %s: %w", creator, err)
 	}
 	stop := context.AfterFunc(ctx, func() { s.Reset() })
 	defer stop()
@@ -586,25 +723,19 @@ func (l *Lobby) request(ctx context.Context, id string, req lobbyRequest) (Annou
 	}()
 	if err != nil {
 		s.Reset()
-		return Announcement{}, fmt.Errorf("p2p: lobby request to %s: %w", creator, err)
+		return lobbyResponse{}, fmt.Errorf("p2p: lobby request to %s: %w", creator, err)
 	}
 	s.Close()
 	if resp.V != AnnouncementVersion {
-		return Announcement{}, fmt.Errorf("p2p: lobby response version %d", resp.V)
+		return lobbyResponse{}, fmt.Errorf("p2p: lobby response version %d", resp.V)
 	}
 	if resp.Code != "" {
 		if e, ok := errCodes[resp.Code]; ok {
-			return Announcement{}, fmt.Errorf("%w (%s)", e, resp.Error)
+			return lobbyResponse{}, fmt.Errorf("%w (%s)", e, resp.Error)
 		}
-		return Announcement{}, fmt.Errorf("p2p: table %s refused %s: %s", id, req.Op, resp.Error)
+		return lobbyResponse{}, fmt.Errorf("p2p: table %s refused %s: %s", id, req.Op, resp.Error)
 	}
-	if resp.Table == nil || resp.Table.Validate() != nil || resp.Table.Table != id || resp.Table.Creator != a.Creator {
-		return Announcement{}, errors.New("p2p: lobby response without a valid table")
-	}
-	l.mu.Lock()
-	l.learnLocked(*resp.Table)
-	l.mu.Unlock()
-	return resp.Table.clone(), nil
+	return resp, nil
 }
 
 // handleRequest is the creator's LobbyProtocol handler. A stream gets a
@@ -665,6 +796,10 @@ func (l *Lobby) handleRequest(s network.Stream) {
 		return
 	}
 	resp := lobbyResponse{V: AnnouncementVersion}
+	if req.Op == "addrs" {
+		l.answerAddrs(s, from, req, resp)
+		return
+	}
 	a, err := l.apply(from, req)
 	if err != nil {
 		resp.Code, resp.Error = errCode(err), err.Error()

@@ -63,6 +63,9 @@ type nodeConfig struct {
 	queue       int
 	syncTimeout time.Duration
 	lobby       LobbyConfig
+	relays      []peer.AddrInfo
+	serveRelay  *RelayConfig
+	records     string // WithTableRecords
 }
 
 // NodeOption configures NewNode.
@@ -161,6 +164,16 @@ func WithSyncTimeout(d time.Duration) NodeOption {
 	}
 }
 
+// WithServeRelay makes the node a relay for the tables it registers itself
+// (a player whose host is publicly reachable serving its own table): the
+// same service as okey relay, with an allow-list of this node only.
+func WithServeRelay(cfg RelayConfig) NodeOption {
+	return func(c *nodeConfig) error {
+		c.serveRelay = &cfg
+		return nil
+	}
+}
+
 // Node is one okey peer on the network: it owns the libp2p host, gossipsub,
 // discovery, dialling and reconnection, the lobby and the open tables.
 // Close stops all of them.
@@ -176,14 +189,19 @@ type Node struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	closed  bool
-	dialing map[peer.ID]bool
-	want    map[peer.ID]int // open tables that contain the peer: keep connected
-	direct  map[peer.ID]int // open tables that made the peer a gossipsub direct peer
-	tables  map[string]*TableTransport
-	watch   map[*TableTransport]struct{}
-	syncing map[peer.ID]int // sync streams being served, per remote peer
+	mu       sync.Mutex
+	closed   bool
+	dialing  map[peer.ID]bool
+	want     map[peer.ID]int // open tables that contain the peer: keep connected
+	direct   map[peer.ID]int // open tables that made the peer a gossipsub direct peer
+	tables   map[string]*TableTransport
+	watch    map[*TableTransport]struct{}
+	syncing  map[peer.ID]int // sync streams being served, per remote peer
+	relays   map[peer.ID]*nodeRelay
+	heard    map[peer.ID]time.Time // last table message authored by a peer
+	punching map[peer.ID]bool      // punchLater running
+
+	relaySvc *RelayService
 
 	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
 }
@@ -211,6 +229,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		h: h, log: c.log, cfg: c, ctx: ctx, cancel: cancel,
 		dialing: map[peer.ID]bool{}, want: map[peer.ID]int{}, direct: map[peer.ID]int{},
 		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
+		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{}, punching: map[peer.ID]bool{},
 	}
 	psLog := c.log.With("component", "pubsub")
 	n.ps, err = pubsub.NewGossipSub(ctx, h,
@@ -236,6 +255,25 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 	// their own; on a host that has one this installs the same handler).
 	ping.NewPingService(h)
 	h.SetStreamHandler(SyncProtocol, n.handleSync)
+	if c.serveRelay != nil {
+		rc := *c.serveRelay
+		rc.Allowed = nil // only this node registers tables
+		if rc.Log == nil {
+			rc.Log = c.log.With("component", "relay")
+		}
+		if n.relaySvc, err = NewRelayService(h, rc); err != nil {
+			n.Close()
+			return nil, err
+		}
+	}
+	for _, r := range c.relays {
+		if _, err := n.addRelay(r); err != nil {
+			n.Close()
+			return nil, err
+		}
+	}
+	n.wg.Add(1)
+	go n.pingLoop()
 	n.lobby, err = newLobby(n, c.lobby)
 	if err != nil {
 		n.Close()
@@ -293,14 +331,34 @@ func (n *Node) Addrs() []string {
 	return out
 }
 
+// directDialShare bounds the direct part of a dial when a relay can be
+// tried after it.
+const directDialShare = 4 * time.Second
+
 // Connect dials a peer once, now (discovery and reconnects retry by
-// themselves; this is for callers that want the error).
+// themselves; this is for callers that want the error): directly, and when
+// that fails and the node uses relays, through them.
 func (n *Node) Connect(ctx context.Context, ai peer.AddrInfo) error {
 	if ai.ID == n.h.ID() {
 		return errors.New("p2p: cannot connect to self")
 	}
-	ctx = network.WithForceDirectDial(ctx, "okey connect")
-	return n.h.Connect(ctx, ai)
+	dctx, cancel := ctx, context.CancelFunc(func() {})
+	if len(n.relayCircuits(ai.ID)) > 0 {
+		// leave time for the relay when the direct dial hangs (a NAT that
+		// drops unsolicited packets)
+		dctx, cancel = context.WithTimeout(ctx, directDialShare)
+	}
+	err := n.h.Connect(network.WithForceDirectDial(dctx, "okey connect"), ai)
+	cancel()
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	if rerr := n.connectViaRelay(ctx, ai.ID); rerr == nil {
+		return nil
+	} else if len(n.relayCircuits(ai.ID)) > 0 {
+		return errors.Join(err, fmt.Errorf("p2p: through the relays: %w", rerr))
+	}
+	return err
 }
 
 // CheckAlive pings p over its open connection. When no answer comes within
@@ -364,8 +422,14 @@ func (n *Node) Close() error {
 		errs = append(errs, d.Close())
 	}
 	n.h.RemoveStreamHandler(SyncProtocol)
+	if n.relaySvc != nil {
+		errs = append(errs, n.relaySvc.Close())
+	}
 	n.cancel()
 	n.wg.Wait()
+	observersMu.Lock()
+	delete(observers, n.h.ID())
+	observersMu.Unlock()
 	errs = append(errs, n.h.Close())
 	n.log.Info("node closed")
 	return errors.Join(errs...)
@@ -446,6 +510,9 @@ func (nn *netNotifee) Listen(network.Network, ma.Multiaddr)      {}
 func (nn *netNotifee) ListenClose(network.Network, ma.Multiaddr) {}
 func (nn *netNotifee) Connected(_ network.Network, c network.Conn) {
 	nn.n.presenceChanged(c.RemotePeer(), true)
+	if isRelayed(c) && c.Stat().Direction == network.DirInbound {
+		go nn.n.punchLater(c.RemotePeer())
+	}
 	go nn.n.closeStale(c)
 }
 
@@ -466,6 +533,9 @@ func (n *Node) closeStale(c network.Conn) {
 		return
 	}
 	for _, old := range n.h.Network().ConnsToPeer(p) {
+		if isRelayed(c) && !isRelayed(old) {
+			continue // a relayed link never replaces a direct one
+		}
 		if o := old.Stat().Opened; old != c && !o.IsZero() && o.Before(opened.Add(-time.Second)) {
 			n.log.Info("closing an older connection to a member that connected again", "peer", p.String(), "opened", o.Format(time.RFC3339Nano))
 			old.Close()
@@ -474,6 +544,12 @@ func (n *Node) closeStale(c network.Conn) {
 }
 func (nn *netNotifee) Disconnected(_ network.Network, c network.Conn) {
 	nn.n.presenceChanged(c.RemotePeer(), false)
+	nn.n.mu.Lock()
+	r := nn.n.relays[c.RemotePeer()]
+	nn.n.mu.Unlock()
+	if r != nil {
+		r.poke()
+	}
 }
 
 func (n *Node) presenceChanged(p peer.ID, up bool) {
@@ -501,6 +577,11 @@ func (n *Node) wantPeers(ps []peer.ID) error {
 		return ErrClosed
 	}
 	for _, p := range ps {
+		for _, r := range n.relays {
+			if r.info.ID != p {
+				n.h.Peerstore().AddAddrs(p, circuitAddrs(r.info, p), peerstore.RecentlyConnectedAddrTTL)
+			}
+		}
 		n.want[p]++
 		if n.direct[p]++; n.direct[p] == 1 {
 			first = append(first, p)

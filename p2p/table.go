@@ -306,6 +306,7 @@ func (t *TableTransport) read() {
 		if m.GetFrom() == self {
 			continue
 		}
+		t.n.heardFrom(m.GetFrom())
 		select {
 		case t.inbox <- table.Packet{From: table.PeerID(m.GetFrom().String()), Data: m.Data}:
 			t.stats.delivered.Add(1)

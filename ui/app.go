@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -194,6 +195,13 @@ func (g *Game) SetLeaveNote(s string) {
 // step reaches the screen.
 func (g *Game) SetRackFile(path string) {
 	g.post(func() { g.view.SetRackFile(path) })
+}
+
+// SetLinks says how this player's peer reaches each other seat: the
+// table screen shows it on its message line when there is no message.
+func (g *Game) SetLinks(links []SeatLink) {
+	links = slices.Clone(links)
+	g.post(func() { g.view.links = links })
 }
 
 // SetAway names the players whose peers are not connected: the turn line

@@ -58,6 +58,22 @@ type Lobby interface {
 	SetReady(ctx context.Context, id string, ready bool) error
 }
 
+// InviteLobby is what a Lobby offers for tables beyond the LAN (optional:
+// the lobby screen offers private tables and join by code only when its
+// Lobby has it).
+type InviteLobby interface {
+	// CreatePrivate is Create for a table that admits by invite code only.
+	CreatePrivate(ctx context.Context, ruleset string, players, bots int, level string) (string, error)
+	// JoinCode takes a seat at the table of an invite code; it returns the
+	// table's id.
+	JoinCode(ctx context.Context, code string) (string, error)
+	// Invite is the invite code of a private table the player created and
+	// that is still open ("" otherwise).
+	Invite(table string) string
+	// Revoke gives such a table a new code: the old one admits no one.
+	Revoke(table string) error
+}
+
 // LobbyView lists the tables on the LAN and forms one: create, join, ready,
 // leave. When a table the player sits at starts, it calls start.
 type LobbyView struct {
@@ -75,6 +91,7 @@ type LobbyView struct {
 	bad       bool
 	busy      bool
 	form      *createForm
+	code      *string // the join-by-code box, while it is open
 	pal       Palette
 }
 
@@ -86,6 +103,7 @@ type createForm struct {
 	bots    int
 	timer   int // index in timerChoices
 	level   int // index in levelChoices
+	private bool
 }
 
 // levelChoices are the bots' levels the create form offers (bot.Levels).
@@ -97,7 +115,10 @@ const defaultLevel = 2
 // timerChoices are the create form's turn timers in seconds (0: none).
 var timerChoices = []int{0, 15, 30, 45, 60, 90, 120, 180, 300}
 
-const formFields = 6
+const formFields = 7
+
+// maxCodeInput bounds what the join-by-code box takes.
+const maxCodeInput = 400
 
 // SetDefaultTimer sets the turn timer the create form starts with (okey
 // play --timer).
@@ -206,6 +227,10 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		l.formKey(ev)
 		return
 	}
+	if l.code != nil {
+		l.codeKey(ev)
+		return
+	}
 	_, me, _ := l.b.Self()
 	switch {
 	case ev.Key() == tcell.KeyUp:
@@ -247,8 +272,52 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		if t, ok := l.selected(); ok {
 			l.do(i18n.T("leaving %s", t.ID), func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
 		}
+	case ev.Rune() == 'k':
+		if _, ok := l.b.(InviteLobby); ok {
+			empty := ""
+			l.code = &empty
+		}
+	case ev.Rune() == 'v':
+		inv, ok := l.b.(InviteLobby)
+		t, sel := l.selected()
+		if !ok || !sel || t.Unfinished || inv.Invite(t.ID) == "" {
+			l.msg, l.bad = i18n.T("v revokes the invite code of your own open table: select it first"), true
+			return
+		}
+		l.do(i18n.T("revoking the invite code of %s", t.ID), func(context.Context) error { return inv.Revoke(t.ID) })
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
+	}
+}
+
+// codeKey edits the join-by-code box: typed or pasted characters (white
+// space dropped, so that a code copied across wrapped lines still reads),
+// backspace, enter to join, esc to cancel.
+func (l *LobbyView) codeKey(ev *tcell.EventKey) {
+	switch ev.Key() {
+	case tcell.KeyEscape:
+		l.code = nil
+	case tcell.KeyEnter:
+		text := *l.code
+		l.code = nil
+		if text == "" {
+			return
+		}
+		inv := l.b.(InviteLobby)
+		l.do(i18n.T("joining by invite code"), func(ctx context.Context) error {
+			_, err := inv.JoinCode(ctx, text)
+			return err
+		})
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if n := len(*l.code); n > 0 {
+			*l.code = (*l.code)[:n-1]
+		}
+	case tcell.KeyCtrlU:
+		*l.code = ""
+	case tcell.KeyRune:
+		if r := ev.Rune(); r > ' ' && r < 0x7f && len(*l.code) < maxCodeInput {
+			*l.code += string(r)
+		}
 	}
 }
 
@@ -288,9 +357,13 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			l.msg, l.bad = Explain(err), true
 			return
 		}
-		players, bots, level := f.players, f.bots, levelChoices[f.level]
+		players, bots, level, private := f.players, f.bots, levelChoices[f.level], f.private
 		l.form = nil
 		l.do(i18n.T("creating a table"), func(ctx context.Context) error {
+			if inv, ok := l.b.(InviteLobby); ok && private {
+				_, err := inv.CreatePrivate(ctx, r.String(), players, bots, level)
+				return err
+			}
 			_, err := l.b.Create(ctx, r.String(), players, bots, level)
 			return err
 		})
@@ -311,6 +384,9 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 			f.timer = min(max(f.timer+d, 0), len(timerChoices)-1)
 		case 5:
 			f.level = min(max(f.level+d, 0), len(levelChoices)-1)
+		case 6:
+			_, ok := l.b.(InviteLobby)
+			f.private = ok && !f.private
 		}
 		f.bots = min(f.bots, f.players-1)
 		return
@@ -374,13 +450,18 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		}
 		row++
 	}
+	head, block := l.codeBlock(w - 4)
+	reserved := 0
+	if len(block) > 0 {
+		reserved = len(block) + 1
+	}
 	put(scr, x+1, row, w-2, fmt.Sprintf("%-18s %-26s %-6s %s", i18n.T("table"), i18n.T("rules"), i18n.T("seats"), i18n.T("players (* ready)")), felt.Bold(true))
 	row++
 	if len(l.tables) == 0 {
 		put(scr, x+1, row, w-2, i18n.T("no tables on the LAN yet: press c to open one"), dim)
 	}
 	for i, t := range l.tables {
-		if row >= y+h-4 {
+		if row >= y+h-4-reserved {
 			break
 		}
 		st := felt
@@ -408,7 +489,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		row++
 	}
 	if f := l.form; f != nil {
-		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 11, i18n.T("open a table"))
+		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 12, i18n.T("open a table"))
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
 			i18n.T("rules    < %s >", lobbyPresets[f.preset]),
@@ -417,6 +498,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			i18n.T("bots     < %d >  (fill seats with bots on this computer)", f.bots),
 			i18n.T("timer    < %s >  (each turn; then the program moves)", timerText(timerChoices[f.timer])),
 			i18n.T("level    < %s >  (how well the bots play)", levelName(levelChoices[f.level])),
+			i18n.T("join     < %s >", joinPolicy(f.private)),
 		}
 		for i, s := range fields {
 			st := ost
@@ -425,8 +507,16 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			}
 			put(scr, ix, iy+i, iw, s, st)
 		}
-		put(scr, ix, iy+6, iw, i18n.T("options: e.g. partnerships, rounds=1, deal=simple"), ost.Foreground(p.Dim))
-		put(scr, ix, iy+8, iw, i18n.T("tab next  left/right change  enter open  esc cancel"), ost.Foreground(p.Accent))
+		put(scr, ix, iy+7, iw, i18n.T("options: e.g. partnerships, rounds=1, deal=simple"), ost.Foreground(p.Dim))
+		put(scr, ix, iy+9, iw, i18n.T("tab next  left/right change  enter open  esc cancel"), ost.Foreground(p.Accent))
+	}
+	if len(block) > 0 && l.form == nil {
+		top := y + h - 3 - len(block)
+		fill(scr, x, top, w, len(block)+1, felt)
+		put(scr, x+1, top, w-2, head, felt.Bold(true).Foreground(p.Accent))
+		for i, ln := range block {
+			put(scr, x+3, top+1+i, w-4, ln, felt)
+		}
 	}
 	mst := felt.Foreground(p.Hint)
 	if l.bad {
@@ -437,6 +527,12 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	keys := i18n.T("up/down choose  c create  j join  r ready  l leave  q quit")
 	if len(l.unfin) > 0 {
 		keys = i18n.T("up/down choose  enter resume/join  c create  r ready  l leave  q quit")
+	}
+	if _, ok := l.b.(InviteLobby); ok {
+		keys = i18n.T("up/down choose  c create  j join  k join by code  r ready  l leave  q quit")
+		if len(l.unfin) > 0 {
+			keys = i18n.T("up/down  enter resume/join  c create  k code  r ready  l leave  q quit")
+		}
 	}
 	put(scr, x+1, y+h-1, w-2, keys, bar)
 }
@@ -482,4 +578,58 @@ func stateName(state string) string {
 		return i18n.T("done")
 	}
 	return state
+}
+
+// joinPolicy is the create form's answer to who may join.
+func joinPolicy(private bool) string {
+	if private {
+		return i18n.T("invite code only (friends beyond the LAN)")
+	}
+	return i18n.T("anyone on the LAN")
+}
+
+// wrapCode cuts a code (one word, no spaces) into lines of at most width
+// characters, so that it is shown whole however narrow the terminal.
+func wrapCode(code string, width int) []string {
+	width = max(width, 10)
+	var out []string
+	for len(code) > width {
+		out = append(out, code[:width])
+		code = code[width:]
+	}
+	return append(out, code)
+}
+
+// codeBlock is what the lobby shows above its message line: the join-by-code
+// box while it is open, else the invite code of the selected table when the
+// player created it (private and open), wrapped to width; nothing else.
+func (l *LobbyView) codeBlock(width int) (string, []string) {
+	inv, ok := l.b.(InviteLobby)
+	if !ok {
+		return "", nil
+	}
+	if c := l.code; c != nil {
+		return i18n.T("paste an invite code, then enter (esc cancels, ctrl-u clears):"), wrapCode(*c+"_", width)
+	}
+	if t, ok := l.selected(); ok && !t.Unfinished {
+		if text := inv.Invite(t.ID); text != "" {
+			return i18n.T("invite code of %s (send it whole; it admits until the table starts; v revokes it):", t.ID), wrapCode(text, width)
+		}
+	}
+	return "", nil
+}
+
+// JoinCode joins the table of an invite code, as if pasted into the
+// join-by-code box (okey play --code).
+func (l *LobbyView) JoinCode(code string) {
+	l.g.post(func() {
+		inv, ok := l.b.(InviteLobby)
+		if !ok || code == "" {
+			return
+		}
+		l.do(i18n.T("joining by invite code"), func(ctx context.Context) error {
+			_, err := inv.JoinCode(ctx, code)
+			return err
+		})
+	})
 }

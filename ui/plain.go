@@ -4,7 +4,7 @@ import "strings"
 
 // packages whose name prefixes library errors ("table: not a transcript").
 var errPrefixes = map[string]bool{"table": true, "engine": true, "deck": true, "crypto": true, "okey": true,
-	"p2p": true, "bot": true, "ui": true, "lobby": true, "mentalpoker": true}
+	"p2p": true, "bot": true, "ui": true, "lobby": true, "mentalpoker": true, "invite": true, "lan": true}
 
 // Plain is an error's message for a player: without the package prefixes
 // that library errors carry ("table: ", "engine: ") and without a part

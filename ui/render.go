@@ -322,6 +322,10 @@ func (t *TableView) drawMessage(scr tcell.Screen, x, y, w int) {
 	if t.msgBad {
 		st = st.Foreground(p.Bad).Bold(true)
 	}
+	if t.msg == "" && len(t.links) > 0 {
+		put(scr, x+1, y, w-2, linksText(t.links), tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim))
+		return
+	}
 	put(scr, x+1, y, w-2, t.msg, st)
 }
 
@@ -837,4 +841,38 @@ func (t *TableView) turnText() string {
 		}
 	}
 	return text
+}
+
+// SeatLink is how this player's peer reaches another seat.
+type SeatLink struct {
+	Name string
+	// Kind is "direct", "relayed" (through a relay), "via-member" (only
+	// through another member's gossip) or "none" (the link dropped: the
+	// peer is reconnecting).
+	Kind string
+	RTT  time.Duration // 0: not measured
+}
+
+// linksText is the table screen's line about the seats' links.
+func linksText(links []SeatLink) string {
+	var parts []string
+	for _, l := range links {
+		var kind string
+		switch l.Kind {
+		case "direct":
+			kind = i18n.T("direct")
+		case "relayed":
+			kind = i18n.T("relayed")
+		case "via-member":
+			kind = i18n.T("through a member")
+		default:
+			parts = append(parts, i18n.T("%s reconnecting", l.Name))
+			continue
+		}
+		if l.RTT > 0 {
+			kind += " " + i18n.T("%d ms", l.RTT.Milliseconds())
+		}
+		parts = append(parts, l.Name+" "+kind)
+	}
+	return i18n.T("links: %s", strings.Join(parts, " · "))
 }

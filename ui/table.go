@@ -75,7 +75,8 @@ type TableView struct {
 	regions   []region
 	now       func() time.Time
 	away      []string // players whose peers are not connected
-	leaveNote string   // how to resume after leaving (the quit question)
+	links     []SeatLink
+	leaveNote string // how to resume after leaving (the quit question)
 
 	// The turn timer (Ruleset.TurnSeconds): the turn being timed, when it
 	// began, and for the player's own turn the time spent while asked for a

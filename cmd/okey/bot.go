@@ -24,6 +24,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -32,9 +33,10 @@ func init() {
 	register(command{name: "bot", summary: i18n.Mark("a headless peer on the LAN: finds or opens a table and plays"), run: runBot})
 }
 
-const botUsage = `usage: okey bot [--name N] [--create --players N --preset P | --join TABLE]
+const botUsage = `usage: okey bot [--name N] [--create [--lan] --players N --preset P | --join TABLE | --code CODE|-]
                 [--strategy greedy | --level easy|normal|hard] [--matches M] [--out DIR] [--data DIR]
                 [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
+                [--relay MULTIADDR]... [--serve-relay]
                 [--withhold D] [--move-withhold D] [-v] [--log FILE]
 
 A headless player. It finds other okey peers on the LAN (mDNS, or --peer),
@@ -42,8 +44,14 @@ takes a seat, plays each match with a bot strategy, saves the transcript into
 DIR and prints one line per match on stdout. Logs go to stderr (or --log),
 one line per event; -v adds protocol detail.
 
-Seating: --create opens a table and waits until it is full; --join takes a
-seat at the table with that id. With neither it joins an open table (only
+Seating: --create opens a table for players beyond the LAN and waits until
+it is full: it prints "invite: CODE" on a line of its own as soon as the
+table is open, and only a player with that code gets a seat (--lan opens a
+LAN table instead, which anyone on the LAN may join, and prints no code).
+--code takes a seat at the table of an invite code (--code - reads it from
+standard input: on the command line a code is visible to the other users of
+this computer in the process list, so prefer -). --join takes a seat at the
+LAN table with that id. With none of them it joins an open LAN table (only
 one of --players seats and ruleset --preset, when either is given), or opens
 one when it finds none; bots started together meet at one table (the open
 table with the smallest id wins; tables opened with --create come first).
@@ -55,10 +63,19 @@ with the same --data resumes it. A seat silent for --withhold (--move-withhold
 while it is to move) ends the match unfinished: the bot says which seat
 stopped answering, and names no one (silence is never proof of cheating).
 
+Beyond the LAN: the bot tries direct links (UPnP/NAT-PMP port mapping, hole
+punching) and, with --relay, a relay (okey relay) for the seats it cannot
+reach directly. The --relay list given is kept in the data directory and used
+when none is given; --relay none clears it. --serve-relay makes this bot the
+relay for the tables it creates (its host must be reachable from the
+internet).
+
 Exit status: 0 every match finished honestly; 1 a match ended with a seat
 named on proof signed by that seat, or the bot failed or was interrupted (run
-it again with the same --data to resume); 2 bad usage; 3 a match ended
-unfinished (a seat stopped answering, or the rules could not go on).
+it again with the same --data to resume); 2 bad usage (a mistyped code
+included); 3 a match ended unfinished (a seat stopped answering, or the rules
+could not go on); 4 the table could not form (its creator cannot be reached,
+the code was refused or revoked, or the table is full, started or closed).
 `
 
 // stringList is a repeatable string flag.
@@ -69,7 +86,7 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 var routeLibraryLogsOnce sync.Once
 
-func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printDefaults(fs) }
@@ -78,6 +95,8 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	players := fs.Int("players", 4, i18n.T("seats at a table this bot opens (2-4)"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset of a table this bot opens: preset[:options]"))
 	join := fs.String("join", "", i18n.T("take a seat at the table with this id"))
+	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
+	lanOnly := fs.Bool("lan", false, i18n.T("with --create: a LAN table that anyone on the LAN may join, no invite code"))
 	strategy := fs.String("strategy", "", i18n.T("move strategy: %s (default greedy)", strings.Join(bot.Names(), ", ")))
 	botLevel := fs.String("level", "", i18n.T("move strategy by level: %s (instead of --strategy)", strings.Join(bot.LevelNames(), ", ")))
 	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
@@ -87,6 +106,9 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
 	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	var relays stringList
+	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
+	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables this bot creates (a publicly reachable host)"))
 	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
 	moveWithhold := fs.Duration("move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
 	wait := fs.Duration("wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
@@ -109,6 +131,27 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	if *create && *join != "" {
 		return usageErr(i18n.T("--create and --join exclude each other"))
+	}
+	if *codeFlag != "" && (*create || *join != "") {
+		return usageErr(i18n.T("--code excludes --create and --join"))
+	}
+	if *lanOnly && !*create {
+		return usageErr(i18n.T("--lan goes with --create"))
+	}
+	var code *invite.Code
+	if *codeFlag != "" {
+		text := *codeFlag
+		if text == "-" {
+			var err error
+			if text, err = readCode(stdin); err != nil {
+				return usageErr(i18n.T("--code -: %v", explainNet(err)))
+			}
+		}
+		c, err := invite.Parse(text)
+		if err != nil {
+			return usageErr(i18n.T("--code: %v", explainNet(err)))
+		}
+		code = &c
 	}
 	if *join != "" {
 		if err := p2p.ValidTableID(*join); err != nil {
@@ -151,7 +194,15 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return usageErr(i18n.T("--peer: %v", ui.Plain(err)))
 		}
 	}
-	if *noMDNS && len(peers) == 0 {
+	for _, a := range relays {
+		if a == lan.NoRelay && len(relays) == 1 {
+			continue
+		}
+		if _, err := p2p.ParseRelayAddr(a); err != nil {
+			return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
+		}
+	}
+	if *noMDNS && len(peers) == 0 && code == nil {
 		fmt.Fprintln(stderr, i18n.T("okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found"))
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -199,9 +250,14 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
+	useRelays, err := lan.ResolveRelays(*data, relays)
+	if err != nil {
+		return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log})
+	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
+		Reach: true, Relays: useRelays, ServeRelay: *serveRelay})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		return 1
@@ -210,6 +266,10 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	log.Info("bot started", "name", c.Name(), "peer", c.ID(), "addrs", strings.Join(c.Addrs(), " "))
 
 	failed := func(err error) int {
+		if errors.Is(err, lan.ErrCannotForm) && ctx.Err() == nil {
+			fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
+			return exitCannotForm
+		}
 		if ctx.Err() != nil {
 			fmt.Fprint(stderr, i18n.T("okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data))
 		} else {
@@ -228,7 +288,24 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return err
 			}
 		}
+		stopLinks := make(chan struct{})
+		linksDone := make(chan struct{})
+		go func() { // how this seat reaches the others, while it plays
+			defer close(linksDone)
+			t := time.NewTicker(5 * time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-stopLinks:
+					return
+				case <-t.C:
+					logLinks(log, c.Node(), a)
+				}
+			}
+		}()
 		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold})
+		close(stopLinks)
+		<-linksDone
 		if err != nil {
 			return err
 		}
@@ -252,10 +329,22 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for played < *matches {
-		so := lan.SeatOptions{Create: *create, Ruleset: rules.String(), Players: *players,
-			Match: explicit["preset"] || explicit["players"], Settle: *settle}
+		so := lan.SeatOptions{Create: *create, Private: *create && !*lanOnly, Ruleset: rules.String(), Players: *players,
+			Match: explicit["preset"] || explicit["players"], Settle: *settle,
+			OnCreate: func(a p2p.Announcement) {
+				if !c.Lobby().Private(a.Table) {
+					return
+				}
+				text, err := c.Invite(a.Table)
+				if err != nil {
+					log.Warn("no invite code", "table", a.Table, "err", err)
+					return
+				}
+				// The code holds the table's secret: stdout only, never the log.
+				fmt.Fprintln(stdout, invitePrefix+text)
+			}}
 		if played == 0 && len(unfinished) == 0 {
-			so.Join = *join
+			so.Join, so.Code = *join, code
 		}
 		fctx, cancel := ctx, context.CancelFunc(func() {})
 		if *wait > 0 {
@@ -264,7 +353,7 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		a, err := c.FindSeat(fctx, so)
 		cancel()
 		if err != nil {
-			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, lan.ErrCannotForm) {
 				return failed(fmt.Errorf("no table started within --wait %v", *wait))
 			}
 			return failed(err)
@@ -274,6 +363,20 @@ func runBot(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// logLinks logs how this seat reaches each other member (direct, relayed,
+// via-member, none) and the round-trip time.
+func logLinks(log *slog.Logger, n *p2p.Node, a p2p.Announcement) {
+	var parts []string
+	for _, l := range n.Links(a.Roster()) {
+		if l.Peer == n.ID() {
+			continue
+		}
+		s := l.Peer.String()
+		parts = append(parts, s[len(s)-6:]+"="+l.Kind.String()+"/"+l.RTT.Round(100*time.Microsecond).String())
+	}
+	log.Info("links", "table", a.Table, "members", strings.Join(parts, " "))
 }
 
 // logTiming logs this seat's deal and draw latencies.
@@ -366,4 +469,60 @@ func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
 }
 func (h minLevel) WithGroup(name string) slog.Handler {
 	return minLevel{h.Handler.WithGroup(name), h.min}
+}
+
+// invitePrefix starts the line that gives a private table's invite code on
+// stdout: the same in every language, for programs that read it.
+const invitePrefix = "invite: "
+
+// exitCannotForm is the exit status of a table that could not form (its
+// creator unreachable, the code refused, the table full or gone): never 1,
+// which names a seat on signed proof.
+const exitCannotForm = 4
+
+// readCode reads one invite code from r: its first line that is not blank
+// (at most 4 KiB are read).
+func readCode(r io.Reader) (string, error) {
+	if r == nil {
+		return "", errors.New(i18n.T("no standard input"))
+	}
+	b, err := io.ReadAll(io.LimitReader(r, 4<<10))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if t := strings.TrimSpace(line); t != "" {
+			return t, nil
+		}
+	}
+	return "", errors.New(i18n.T("standard input holds no code"))
+}
+
+// explainNet is an error of the network or of an invite code for a
+// player, in the player's language.
+func explainNet(err error) string {
+	for _, e := range []struct {
+		err error
+		key string
+	}{
+		{invite.ErrTypo, i18n.Mark("the invite code's check does not match: a character is mistyped, missing or swapped")},
+		{invite.ErrNotACode, i18n.Mark("that is not an okey invite code (it starts with okey1)")},
+		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
+		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
+		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged")},
+		{p2p.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
+		{p2p.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
+		{p2p.ErrTableFull, i18n.Mark("the table is full")},
+		{p2p.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
+		{p2p.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
+		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code")},
+	} {
+		if errors.Is(err, e.err) {
+			if i18n.Current() == i18n.English {
+				return ui.Plain(err)
+			}
+			return i18n.TKey(e.key)
+		}
+	}
+	return ui.Explain(err)
 }

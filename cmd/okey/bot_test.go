@@ -80,7 +80,7 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	l.Close()
 	outA, outB := t.TempDir(), t.TempDir()
 	common := []string{"bot", "--no-mdns", "--players", "2", "--preset", preset, "--withhold", "10m"}
-	argsA := append(append([]string{}, common...), "--create", "--name", "alice", "--data", dataA, "--out", outA,
+	argsA := append(append([]string{}, common...), "--create", "--lan", "--name", "alice", "--data", dataA, "--out", outA,
 		"--listen", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port), "--log", filepath.Join(t.TempDir(), "a.log"), "-v")
 	argsB := append(append([]string{}, common...), "--name", "bob", "--data", dataB, "--out", outB, "--settle", "1s",
 		"--listen", "/ip4/127.0.0.1/tcp/0", "--peer", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d/p2p/%s", port, idA))

@@ -3,7 +3,8 @@
 // Exit status, the same for every command: 0 success, and help (-h, --help,
 // okey help COMMAND); 1 a seat named on proof signed by that seat; 2 bad
 // usage, no terminal, unreadable or damaged input; 3 an unfinished match
-// (honest so far, no one named).
+// (honest so far, no one named); 4 a table that could not form (okey bot
+// and okey play with --code or --join).
 package main
 
 import (
@@ -56,6 +57,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, i18n.T("  1  a seat is named on proof signed by that seat"))
 	fmt.Fprintln(w, i18n.T("  2  bad usage, no terminal, or a file that is unreadable, damaged or altered"))
 	fmt.Fprintln(w, i18n.T("  3  an unfinished match: honest so far, no one named"))
+	fmt.Fprintln(w, i18n.T("  4  a table that could not form: its creator unreachable, the invite code refused, the table full or gone"))
 }
 
 // getenv reads the environment for the language (tests replace it).

@@ -20,10 +20,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -34,6 +37,7 @@ func init() {
 
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
+                 [--relay MULTIADDR]... [--serve-relay] [--code CODE|-]
 
 With --bots K you play at once against K bots in this process (each a full
 peer with its own keys; no network). Without it, the lobby shows the tables
@@ -45,10 +49,21 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 moves for you. Press ? at the table for the keys.
 --level picks how well the bots play: easy (random moves), normal (greedy),
 hard (expert, the default); --strategy names a strategy instead (not both).
+Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
+be reached directly (repeatable; kept in DIR and used when none is given;
+--relay none clears it); --serve-relay serves your own tables as their relay
+(your host must be reachable from the internet).
+To play with friends beyond the LAN, open a table in the lobby with "join:
+invite code only": the lobby shows its invite code, to send whole to them;
+they paste it into their lobby (k), or start with --code CODE (--code -
+reads it from standard input; on the command line a code is visible to the
+other users of this computer in the process list). Exit status 4: the table
+of --code could not form (its creator unreachable, the code refused, the
+table full or gone).
 
 `
 
-func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printDefaults(fs) }
@@ -67,6 +82,10 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var peers, listen multiFlag
 	fs.Var(&peers, "peer", i18n.T("LAN: a peer's multiaddr to connect to, ending in /p2p/<id> (repeatable)"))
 	fs.Var(&listen, "listen", i18n.T("LAN: a multiaddr to listen on (repeatable; default every interface)"))
+	var relays multiFlag
+	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
+	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables you create (a publicly reachable host)"))
+	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -120,7 +139,31 @@ func runPlay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
-		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen,
+		for _, a := range relays {
+			if a == lan.NoRelay && len(relays) == 1 {
+				continue
+			}
+			if _, err := p2p.ParseRelayAddr(a); err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
+				return 2
+			}
+		}
+		code := ""
+		if *codeFlag != "" {
+			code = *codeFlag
+			if code == "-" {
+				var err error
+				if code, err = readCode(stdin); err != nil {
+					fmt.Fprint(stderr, i18n.T("okey: --code -: %s\n", explainNet(err)))
+					return 2
+				}
+			}
+			if _, err := invite.Parse(code); err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: --code: %s\n", explainNet(err)))
+				return 2
+			}
+		}
+		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
 			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
 	}
 	if *bots < 1 || *bots > 3 {
@@ -311,7 +354,10 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 type lanFlags struct {
 	name, data, strategy string
 	noMDNS, noMouse      bool
+	serveRelay           bool
 	peers, listen        []string
+	relays               []string
+	code                 string // --code: join this table at once
 	timer                int
 	pace                 time.Duration
 }
@@ -339,7 +385,13 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger})
+	useRelays, err := lan.ResolveRelays(dir, f.relays)
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
+		return 2
+	}
+	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
+		Reach: true, Relays: useRelays, ServeRelay: f.serveRelay})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
 		return 2
@@ -395,6 +447,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		for _, m := range a.Members {
 			names[m.ID] = m.Name
 		}
+		lctx, stopLinks := context.WithCancel(ctx)
+		go showLinks(lctx, c, g, a)
 		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, Withhold: 15 * time.Minute,
 			OnPresence: func(ms []p2p.MemberStatus) {
 				var away []string
@@ -405,6 +459,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 				}
 				g.SetAway(away)
 			}})
+		stopLinks()
 		if err != nil {
 			if !errors.Is(err, ui.ErrQuit) && ctx.Err() == nil {
 				g.Finish(&ui.MatchEnd{Err: err})
@@ -433,6 +488,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	})
 	if f.timer > 0 {
 		lv.SetDefaultTimer(f.timer)
+	}
+	if f.code != "" {
+		lv.JoinCode(f.code)
 	}
 	if err := g.Run(); err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s\n", ui.Plain(err)))
@@ -596,6 +654,54 @@ func (l *lanLobby) Tables() []ui.LobbyTable {
 }
 
 func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
+	return l.create(ctx, ruleset, players, bots, level, false)
+}
+
+// CreatePrivate opens a table that admits by invite code only (its bots
+// on this computer take their seats with the code too).
+func (l *lanLobby) CreatePrivate(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
+	id, err := l.create(ctx, ruleset, players, bots, level, true)
+	if err != nil {
+		return "", errors.New(explainNet(err))
+	}
+	return id, nil
+}
+
+// JoinCode takes a seat at the table of an invite code.
+func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
+	code, err := invite.Parse(text)
+	if err != nil {
+		return "", errors.New(explainNet(err))
+	}
+	a, err := l.c.Lobby().JoinByCode(ctx, code)
+	if err != nil && !errors.Is(err, p2p.ErrAlreadySeated) {
+		return "", errors.New(explainNet(err))
+	}
+	return a.Table, nil
+}
+
+// Revoke gives an open private table of this player a new invite code.
+func (l *lanLobby) Revoke(id string) error {
+	if err := l.c.Lobby().Revoke(id); err != nil {
+		return errors.New(explainNet(err))
+	}
+	return nil
+}
+
+// Invite is the invite code of an open private table this player created.
+func (l *lanLobby) Invite(id string) string {
+	a, ok := l.c.Lobby().Table(id)
+	if !ok || a.State != p2p.StateOpen || !l.c.Lobby().Private(id) {
+		return ""
+	}
+	text, err := l.c.Invite(id)
+	if err != nil {
+		return ""
+	}
+	return text
+}
+
+func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int, level string, private bool) (string, error) {
 	preset, opts, err := lan.SplitRuleset(ruleset)
 	if err != nil {
 		return "", err
@@ -606,7 +712,11 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 			return "", err
 		}
 	}
-	a, err := l.c.Lobby().Create(preset, opts, players)
+	create := l.c.Lobby().CreateWithID
+	if private {
+		create = l.c.Lobby().CreatePrivate
+	}
+	a, err := create(p2p.RandomTableID(""), preset, opts, players)
 	if err != nil {
 		return "", err
 	}
@@ -651,7 +761,20 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 			return nil
 		}
 	} else {
-		if a, err = bc.FindSeat(l.ctx, lan.SeatOptions{Join: id}); err != nil {
+		so := lan.SeatOptions{Join: id}
+		if l.c.Lobby().Private(id) {
+			// A private table of this player: the bot comes by its code.
+			text, err := l.c.Invite(id)
+			if err != nil {
+				return err
+			}
+			code, err := invite.Parse(text)
+			if err != nil {
+				return err
+			}
+			so = lan.SeatOptions{Code: &code}
+		}
+		if a, err = bc.FindSeat(l.ctx, so); err != nil {
 			return err
 		}
 		// The level chosen when the table was created is the bots' level
@@ -680,8 +803,10 @@ func (l *lanLobby) wait() {
 }
 
 func (l *lanLobby) Join(ctx context.Context, id string) error {
-	_, err := l.c.Lobby().Join(ctx, id)
-	return err
+	if _, err := l.c.Lobby().Join(ctx, id); err != nil {
+		return errors.New(explainNet(err)) // a private table says so in the player's language
+	}
+	return nil
 }
 
 func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
@@ -723,4 +848,32 @@ func savedStrategy(dir, table, fallback string) string {
 		return fallback
 	}
 	return name
+}
+
+// showLinks keeps the table screen's line about each seat's link (direct,
+// relayed, through a member, reconnecting, and the round-trip time) up to
+// date until ctx ends.
+func showLinks(ctx context.Context, c *lan.Client, g *ui.Game, a p2p.Announcement) {
+	var ids []peer.ID
+	names := map[peer.ID]string{}
+	for _, m := range a.Members {
+		if id, err := peer.Decode(m.ID); err == nil && m.ID != c.ID() {
+			ids = append(ids, id)
+			names[id] = m.Name
+		}
+	}
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		var links []ui.SeatLink
+		for _, l := range c.Node().Links(ids) {
+			links = append(links, ui.SeatLink{Name: names[l.Peer], Kind: l.Kind.String(), RTT: l.RTT})
+		}
+		g.SetLinks(links)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }

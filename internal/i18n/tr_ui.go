@@ -362,4 +362,21 @@ var _ = turkish(map[string]string{
 	// turkish-rummy's prize in the final ranking
 	"prize": "ödül",
 	"the prize: the winner takes at least 75%% of the pool; the others under %d points share the rest": "ödül: kazanan havuzun en az %%75'ini alır; %d puanın altında kalan diğerleri kalanı paylaşır",
+	// tables beyond the LAN: invite codes, links
+	"joining by invite code": "davet koduyla katılınıyor",
+	"join     < %s >":        "katılım  < %s >",
+	"up/down choose  c create  j join  k join by code  r ready  l leave  q quit": "yukarı/aşağı seç  c aç  j katıl  k kodla katıl  r hazır  l ayrıl  q çık",
+	"up/down  enter resume/join  c create  k code  r ready  l leave  q quit":     "yukarı/aşağı  enter sürdür/katıl  c aç  k kod  r hazır  l ayrıl  q çık",
+	"invite code only (friends beyond the LAN)":                                  "yalnız davet koduyla (yerel ağın ötesindeki arkadaşlar)",
+	"anyone on the LAN": "yerel ağdaki herkes",
+	"paste an invite code, then enter (esc cancels, ctrl-u clears):":                     "bir davet kodu yapıştırın, sonra enter (esc vazgeçer, ctrl-u siler):",
+	"invite code of %s (send it whole; it admits until the table starts; v revokes it):": "%s masasının davet kodu (bütünüyle gönderin; masa başlayana dek geçerli; v geri alır):",
+	"v revokes the invite code of your own open table: select it first":                  "v kendi açık masanızın davet kodunu geri alır: önce onu seçin",
+	"revoking the invite code of %s":                                                     "%s masasının davet kodu geri alınıyor",
+	"direct":                                                                             "doğrudan",
+	"relayed":                                                                            "aktarıcı üzerinden",
+	"through a member":                                                                   "bir oyuncu üzerinden",
+	"%s reconnecting":                                                                    "%s yeniden bağlanıyor",
+	"%d ms":                                                                              "%d ms",
+	"links: %s":                                                                          "bağlantılar: %s",
 })

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/ui"
+)
+
+func init() {
+	register(command{name: "relay", summary: i18n.Mark("run a relay for your friends' tables: only admitted players, never an open relay"), run: runRelay})
+}
+
+const relayUsage = `usage: okey relay [--listen MULTIADDR]... [--data DIR] [--allow PEERID]...
+                  [--announce MULTIADDR]... [--rate BYTES] [-v] [--log FILE]
+
+A circuit relay for okey tables, for a machine the players can reach (a home
+server with a forwarded port, a small VPS). It relays only between players
+admitted to a table registered with it, never for anyone else: a table's
+creator registers it (the creator's peer id must be allowed: --allow, or one
+peer id a line in DIR/relay-allow, read again at each registration), and each
+joiner presents the table's token from the invite code. Admitted players get
+circuits with no time or data limit, at most --rate bytes a second each.
+
+At start it prints one line per address, "relay: MULTIADDR/p2p/ID": give one
+to the players (okey play --relay, okey bot --relay). The identity and the
+registered tables live in DIR, so a restarted relay keeps its address and its
+tables. --announce adds an address the relay cannot see itself (a forwarded
+port on the router's public address).
+
+Exit status: 0 stopped by SIGINT or SIGTERM; 1 the relay failed; 2 bad usage.
+`
+
+// relayAllowFile is the allow-list of creators in the relay's data
+// directory.
+const relayAllowFile = "relay-allow"
+
+// relayStateFile is the registered tables in the relay's data directory.
+const relayStateFile = "relay-tables.json"
+
+func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(relayUsage)); printDefaults(fs) }
+	var listen, allow, announce stringList
+	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default TCP and QUIC on port 4001 of every interface)"))
+	fs.Var(&allow, "allow", i18n.T("peer id of a player who may register tables (repeatable)"))
+	fs.Var(&announce, "announce", i18n.T("an address to print and give out besides the relay's own (repeatable)"))
+	data := fs.String("data", "", i18n.T("data directory: identity, allow-list, registered tables (default: the user's config directory, subdirectory relay)"))
+	rate := fs.Int("rate", p2p.DefaultRelayRate, i18n.T("bytes a second relayed from one player at most"))
+	verbose := fs.Bool("v", false, i18n.T("log every request"))
+	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	usageErr := func(msg string) int {
+		fmt.Fprintf(stderr, "okey: relay: %s\n", msg)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return usageErr(i18n.T("takes no arguments, got %q", fs.Arg(0)))
+	}
+	if len(listen) == 0 {
+		listen = stringList{"/ip4/0.0.0.0/tcp/4001", "/ip4/0.0.0.0/udp/4001/quic-v1", "/ip6/::/tcp/4001", "/ip6/::/udp/4001/quic-v1"}
+	}
+	for _, a := range listen {
+		if _, err := ma.NewMultiaddr(a); err != nil {
+			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
+		}
+	}
+	var extra []ma.Multiaddr
+	for _, a := range announce {
+		m, err := ma.NewMultiaddr(a)
+		if err != nil {
+			return usageErr(i18n.T("--announce %q: %v", a, ui.Plain(err)))
+		}
+		extra = append(extra, m)
+	}
+	allowed := map[peer.ID]bool{}
+	for _, a := range allow {
+		p, err := peer.Decode(a)
+		if err != nil {
+			return usageErr(i18n.T("--allow %q: not a peer id", a))
+		}
+		allowed[p] = true
+	}
+	if *rate < 1024 {
+		return usageErr(i18n.T("--rate must be at least 1024"))
+	}
+	if *data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
+		}
+		*data = filepath.Join(d, "relay")
+	}
+	allowPath := filepath.Join(*data, relayAllowFile)
+	if _, err := readAllowFile(allowPath); err != nil {
+		return usageErr(ui.Plain(err))
+	}
+
+	logw := stderr
+	if *logFile != "" {
+		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return usageErr(i18n.T("--log: %v", ui.Plain(err)))
+		}
+		defer f.Close()
+		logw = f
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	h := slog.NewTextHandler(logw, &slog.HandlerOptions{Level: level})
+	log := slog.New(h)
+	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+
+	failed := func(err error) int {
+		fmt.Fprint(stderr, i18n.T("okey: relay: %s\n", ui.Plain(err)))
+		return 1
+	}
+	if err := os.MkdirAll(*data, 0o700); err != nil {
+		return failed(err)
+	}
+	key, err := p2p.LoadOrCreateIdentity(*data)
+	if err != nil {
+		return failed(err)
+	}
+	host, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs(listen...))
+	if err != nil {
+		return failed(err)
+	}
+	defer host.Close()
+	svc, err := p2p.NewRelayService(host, p2p.RelayConfig{
+		State: filepath.Join(*data, relayStateFile),
+		Rate:  *rate,
+		Log:   log,
+		Allowed: func(p peer.ID) bool {
+			if allowed[p] {
+				return true
+			}
+			l, err := readAllowFile(allowPath)
+			if err != nil {
+				log.Warn("relay: unreadable allow-list", "err", err)
+			}
+			return l[p]
+		},
+	})
+	if err != nil {
+		return failed(err)
+	}
+	defer svc.Close()
+	for _, a := range relayAddrs(host.Addrs(), extra) {
+		fmt.Fprintf(stdout, "relay: %s/p2p/%s\n", a, host.ID())
+	}
+	log.Info("relay started", "peer", host.ID().String(), "tables", svc.Tables(), "allowed", len(allowed))
+
+	ctx, stop := relayStopContext()
+	defer stop()
+	<-ctx.Done()
+	log.Info("relay stopping", "refused", svc.Refused())
+	return 0
+}
+
+// relayStopContext is done at SIGINT or SIGTERM (tests replace it).
+var relayStopContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// relayAddrs are the addresses to print: the given ones first, then the
+// host's own without loopback ones unless there is nothing else.
+func relayAddrs(own, extra []ma.Multiaddr) []ma.Multiaddr {
+	out := append([]ma.Multiaddr(nil), extra...)
+	var loop []ma.Multiaddr
+	for _, a := range own {
+		if manet.IsIPLoopback(a) {
+			loop = append(loop, a)
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		out = loop
+	}
+	return out
+}
+
+// readAllowFile reads the allow-list file (a missing file is an empty
+// list).
+func readAllowFile(path string) (map[peer.ID]bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[peer.ID]bool{}, nil
+	}
+	if err != nil {
+		return map[peer.ID]bool{}, err
+	}
+	l, err := p2p.ParseAllowList(string(b))
+	if err != nil {
+		return map[peer.ID]bool{}, fmt.Errorf("%s: %w", path, err)
+	}
+	out := map[peer.ID]bool{}
+	for _, p := range l {
+		out[p] = true
+	}
+	return out, nil
+}

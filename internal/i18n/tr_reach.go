@@ -1,0 +1,23 @@
+package i18n
+
+// The Turkish catalogue of reaching tables beyond one LAN: okey relay, and
+// the --relay and --serve-relay flags of okey play and okey bot.
+var _ = turkish(map[string]string{
+	"run a relay for your friends' tables: only admitted players, never an open relay":        "arkadaşlarınızın masaları için bir aktarıcı çalıştır: yalnız kabul edilen oyuncular, asla herkese açık değil",
+	"multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)": "bir aktarıcının multiaddr'ı, /p2p/<kimlik> ile biter (tekrarlanabilir; verilerle saklanır; none siler)",
+	"serve as the relay of the tables this bot creates (a publicly reachable host)":           "bu botun açtığı masaların aktarıcısı ol (internetten ulaşılabilen bir makine)",
+	"serve as the relay of the tables you create (a publicly reachable host)":                 "açtığınız masaların aktarıcısı ol (internetten ulaşılabilen bir makine)",
+	"--relay: %v":         "--relay: %v",
+	"okey: --relay: %s\n": "okey: --relay: %s\n",
+	"usage: okey relay [--listen MULTIADDR]... [--data DIR] [--allow PEERID]...\n                  [--announce MULTIADDR]... [--rate BYTES] [-v] [--log FILE]\n\nA circuit relay for okey tables, for a machine the players can reach (a home\nserver with a forwarded port, a small VPS). It relays only between players\nadmitted to a table registered with it, never for anyone else: a table's\ncreator registers it (the creator's peer id must be allowed: --allow, or one\npeer id a line in DIR/relay-allow, read again at each registration), and each\njoiner presents the table's token from the invite code. Admitted players get\ncircuits with no time or data limit, at most --rate bytes a second each.\n\nAt start it prints one line per address, \"relay: MULTIADDR/p2p/ID\": give one\nto the players (okey play --relay, okey bot --relay). The identity and the\nregistered tables live in DIR, so a restarted relay keeps its address and its\ntables. --announce adds an address the relay cannot see itself (a forwarded\nport on the router's public address).\n\nExit status: 0 stopped by SIGINT or SIGTERM; 1 the relay failed; 2 bad usage.\n": "kullanım: okey relay [--listen MULTIADDR]... [--data KLASÖR] [--allow EŞKİMLİĞİ]...\n                  [--announce MULTIADDR]... [--rate BAYT] [-v] [--log DOSYA]\n\nokey masaları için bir devre aktarıcısı (circuit relay); oyuncuların\nulaşabildiği bir makine için (portu yönlendirilmiş bir ev sunucusu, küçük bir\nVPS). Yalnız kendisine kaydedilmiş bir masaya kabul edilen oyuncular arasında\naktarır, başka kimse için asla: masayı açan onu kaydeder (açanın eş kimliğine\nizin verilmiş olmalıdır: --allow, ya da KLASÖR/relay-allow dosyasında her\nsatıra bir eş kimliği; her kayıtta yeniden okunur), her katılan da davet\nkodundaki masa jetonunu gösterir. Kabul edilen oyunculara süre ya da veri\nsınırı olmayan devreler verilir, her birine saniyede en çok --rate bayt.\n\nBaşlarken her adresi için bir satır yazar, \"relay: MULTIADDR/p2p/KİMLİK\":\nbirini oyunculara verin (okey play --relay, okey bot --relay). Kimlik ve\nkayıtlı masalar KLASÖR'de durur; yeniden başlatılan aktarıcı adresini ve\nmasalarını korur. --announce aktarıcının kendisinin göremediği bir adres ekler\n(modemin genel adresinde yönlendirilmiş bir port).\n\nÇıkış kodu: SIGINT ya da SIGTERM ile durduysa 0; aktarıcı hata verdiyse 1;\nyanlış kullanım 2.\n",
+	"multiaddr to listen on (repeatable; default TCP and QUIC on port 4001 of every interface)":                          "dinlenecek multiaddr (tekrarlanabilir; varsayılan: her arayüzde 4001 portunda TCP ve QUIC)",
+	"peer id of a player who may register tables (repeatable)":                                                           "masa kaydedebilecek bir oyuncunun eş kimliği (tekrarlanabilir)",
+	"an address to print and give out besides the relay's own (repeatable)":                                              "aktarıcının kendi adreslerinin yanında yazılıp verilecek bir adres (tekrarlanabilir)",
+	"data directory: identity, allow-list, registered tables (default: the user's config directory, subdirectory relay)": "veri klasörü: kimlik, izin listesi, kayıtlı masalar (varsayılan: kullanıcının ayar klasöründe relay alt klasörü)",
+	"bytes a second relayed from one player at most":                                                                     "bir oyuncudan saniyede en çok aktarılan bayt",
+	"log every request":            "her isteği günlüğe yaz",
+	"--announce %q: %v":            "--announce %q: %v",
+	"--allow %q: not a peer id":    "--allow %q: eş kimliği değil",
+	"--rate must be at least 1024": "--rate en az 1024 olmalı",
+	"okey: relay: %s\n":            "okey: relay: %s\n",
+})

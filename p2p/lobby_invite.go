@@ -1,0 +1,436 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+
+	"github.com/okey-game/okey/p2p/invite"
+)
+
+// Errors of admission by invite code (protocol.md 7.10).
+var (
+	// ErrInviteOnly: a join without a proof at a private table.
+	ErrInviteOnly = errors.New("p2p: this table admits by invite code only")
+	// ErrDenied: a proof that does not hold (a forged code, or one whose
+	// secret the creator revoked).
+	ErrDenied = errors.New("p2p: the invite code does not admit to this table (revoked or forged)")
+	// ErrRateLimited: too many failed admissions from this peer.
+	ErrRateLimited = errors.New("p2p: too many failed admissions from this peer: try again later")
+	// ErrUnreachable: no address in the code reached the creator.
+	ErrUnreachable = errors.New("p2p: cannot reach the table's creator")
+)
+
+// maxMemberAddrs bounds the addresses op "addrs" gives per member.
+const maxMemberAddrs = 8
+
+// CreatePrivate opens a table for play beyond the LAN: like CreateWithID,
+// and only joiners that prove they hold its admission secret (an invite
+// code: Invite) are seated. The secret is kept with the node's data.
+func (l *Lobby) CreatePrivate(id, preset string, options map[string]string, seats int) (Announcement, error) {
+	s, err := invite.NewSecret()
+	if err != nil {
+		return Announcement{}, err
+	}
+	return l.create(id, preset, options, seats, s)
+}
+
+// Private reports whether table id is a private table this node created.
+func (l *Lobby) Private(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := l.recs[id]
+	return r.Created && !r.Secret.IsZero()
+}
+
+// Revoke gives open private table id a new admission secret: codes made
+// before no longer admit anyone (members already seated keep their seats).
+func (l *Lobby) Revoke(id string) error {
+	s, err := invite.NewSecret()
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, rec := l.hosted[id], l.recs[id]
+	switch {
+	case f == nil || !rec.Created:
+		return fmt.Errorf("p2p: table %s is not ours", id)
+	case rec.Secret.IsZero():
+		return fmt.Errorf("p2p: table %s is not private", id)
+	case f.State() != StateOpen:
+		return fmt.Errorf("%w: its code admits no one any more", ErrTableStarted)
+	}
+	rec.Secret, rec.Saved = s, l.now()
+	if err := l.records.save(rec); err != nil {
+		return err
+	}
+	l.recs[id] = rec
+	l.registerRelays(id, s) // the new token replaces the old at each relay
+	return nil
+}
+
+// Invite returns the invite code of private table id, which this node
+// created, with the given addresses of this node (in order of preference;
+// those that do not fit in the code are left out, from the end) and relays
+// (each ending in /p2p/<relay id>). The code lives until the table starts
+// or is closed, or Revoke.
+func (l *Lobby) Invite(id string, addrs, relays []ma.Multiaddr) (string, error) {
+	l.mu.Lock()
+	rec, hosted := l.recs[id], l.hosted[id] != nil
+	l.mu.Unlock()
+	if !hosted || !rec.Created || rec.Secret.IsZero() {
+		return "", fmt.Errorf("p2p: table %s is not a private table of ours", id)
+	}
+	c := invite.Code{Table: id, Creator: l.n.h.ID(), Secret: rec.Secret, Relays: relays}
+	if len(c.Relays) > invite.MaxRelays {
+		c.Relays = c.Relays[:invite.MaxRelays]
+	}
+	c.Addrs = InviteAddrs(addrs)
+	for {
+		s, err := c.Encode()
+		if err == nil || !errors.Is(err, invite.ErrTooLong) {
+			return s, err
+		}
+		switch {
+		case len(c.Addrs) > 1:
+			c.Addrs = c.Addrs[:len(c.Addrs)-1]
+		case len(c.Relays) > 0:
+			c.Relays = c.Relays[:len(c.Relays)-1]
+		default:
+			return "", err
+		}
+	}
+}
+
+// InviteAddrs orders a host's addresses for an invite code: public ones
+// first, then private (LAN) ones, then loopback; relayed (/p2p-circuit)
+// and /p2p ones left out (relays go in the code's relay list), duplicates
+// dropped, at most invite.MaxAddrs.
+func InviteAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
+	rank := func(a ma.Multiaddr) int {
+		switch {
+		case manet.IsIPLoopback(a):
+			return 2
+		case manet.IsPrivateAddr(a):
+			return 1
+		}
+		return 0
+	}
+	var out []ma.Multiaddr
+	for _, a := range addrs {
+		bad := len(a) == 0
+		for _, c := range a {
+			bad = bad || c.Code() == ma.P_P2P || c.Code() == ma.P_CIRCUIT
+		}
+		if !bad && !slices.ContainsFunc(out, a.Equal) {
+			out = append(out, a)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y ma.Multiaddr) int { return rank(x) - rank(y) })
+	if len(out) > invite.MaxAddrs {
+		out = out[:invite.MaxAddrs]
+	}
+	return out
+}
+
+// admitLocked is the creator's admission check of a join at a private
+// table (protocol.md 7.10); a LAN table admits everyone. l.mu is held.
+func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce) error {
+	rec := l.recs[req.Table]
+	if !rec.Created || rec.Secret.IsZero() {
+		return nil
+	}
+	now := l.now()
+	if ok, wait := l.limiter.Allow(from.String(), now); !ok {
+		return fmt.Errorf("%w (in %v)", ErrRateLimited, wait.Round(time.Second))
+	}
+	if req.Proof == "" {
+		return ErrInviteOnly
+	}
+	p, err := invite.ParseProof(req.Proof)
+	if err != nil || !rec.Secret.Check(p, req.Table, []byte(l.n.h.ID()), []byte(from), nonce) {
+		l.limiter.Fail(from.String(), now)
+		return ErrDenied
+	}
+	return nil
+}
+
+// JoinByCode reaches the creator named in an invite code (DialCode) and
+// asks for a seat with an admission proof. The table need not be known in
+// the lobby (no mDNS); it is learnt from the answer, and its announcements
+// come by gossip over the connection to the creator. The nonce and the
+// code are kept with the node's data first (TableRecord).
+func (l *Lobby) JoinByCode(ctx context.Context, c invite.Code) (Announcement, error) {
+	if c.Creator == l.n.h.ID() {
+		return Announcement{}, errors.New("p2p: this invite code is for a table of this very peer")
+	}
+	text, err := c.Encode()
+	if err != nil {
+		return Announcement{}, err
+	}
+	nonce, err := l.joinNonce(c.Table, text)
+	if err != nil {
+		return Announcement{}, err
+	}
+	if _, err := l.n.DialCode(ctx, c); err != nil {
+		return Announcement{}, err
+	}
+	proof := c.Secret.Proof(c.Table, []byte(c.Creator), []byte(l.n.h.ID()), nonce)
+	return l.requestTo(ctx, c.Creator, c.Table, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String(), Proof: proof.String()})
+}
+
+// answerAddrs answers op "addrs" from a seated member of a hosted table:
+// the addresses this node has for each other member (at most
+// maxMemberAddrs each), so that members with no discovery can dial each
+// other. Anyone else is refused (not-seated, closed).
+func (l *Lobby) answerAddrs(s network.Stream, from peer.ID, req lobbyRequest, resp lobbyResponse) {
+	l.mu.Lock()
+	f := l.hosted[req.Table]
+	var a Announcement
+	if f != nil {
+		a = f.Announcement()
+	}
+	l.mu.Unlock()
+	switch {
+	case f == nil:
+		resp.Code, resp.Error = "closed", fmt.Sprintf("unknown table %s", req.Table)
+	case !slices.Contains(a.Roster(), from):
+		resp.Code, resp.Error = "not-seated", ErrNotSeated.Error()
+	default:
+		resp.Addrs = map[string][]string{}
+		for _, m := range a.Roster() {
+			if m == from || m == l.n.h.ID() {
+				continue
+			}
+			var as []string
+			for _, x := range l.n.h.Peerstore().Addrs(m) {
+				as = append(as, x.String())
+			}
+			slices.Sort(as)
+			resp.Addrs[m.String()] = as[:min(len(as), maxMemberAddrs)]
+		}
+	}
+	l.answer(s, resp)
+}
+
+// LearnMemberAddrs asks the creator of table id (where this node is
+// seated) for the other members' addresses and keeps them in the peerstore,
+// so that the table's members dial each other without discovery (a table
+// joined by invite code). It returns how many members it learnt of.
+func (l *Lobby) LearnMemberAddrs(ctx context.Context, id string) (int, error) {
+	a, ok := l.Table(id)
+	if !ok {
+		return 0, fmt.Errorf("p2p: table %s is not known in the lobby", id)
+	}
+	creator, err := peer.Decode(a.Creator)
+	if err != nil {
+		return 0, err
+	}
+	if creator == l.n.h.ID() {
+		return 0, nil
+	}
+	resp, err := l.exchange(ctx, creator, id, lobbyRequest{Op: "addrs"})
+	if err != nil {
+		return 0, err
+	}
+	roster := a.Roster()
+	n := 0
+	for k, vs := range resp.Addrs { // each member on its own: order is irrelevant
+		p, err := peer.Decode(k)
+		if err != nil || !slices.Contains(roster, p) || p == l.n.h.ID() || len(vs) > maxMemberAddrs {
+			return n, fmt.Errorf("p2p: bad addrs answer for %q", k)
+		}
+		var addrs []ma.Multiaddr
+		for _, v := range vs {
+			m, err := ma.NewMultiaddr(v)
+			if err != nil {
+				return n, fmt.Errorf("p2p: bad addrs answer for %s: %v", k, err)
+			}
+			addrs = append(addrs, m)
+		}
+		l.n.h.Peerstore().AddAddrs(p, addrs, peerstore.AddressTTL)
+		n++
+	}
+	return n, nil
+}
+
+// InviteRelays are the relays an invite code of this node carries: each
+// relay it uses (its first address that is not loopback, else its first),
+// and itself first when it serves as a relay (its first public address).
+func (n *Node) InviteRelays() []ma.Multiaddr {
+	var out []ma.Multiaddr
+	add := func(id peer.ID, addrs []ma.Multiaddr) {
+		var pick ma.Multiaddr
+		for _, a := range InviteAddrs(addrs) {
+			if pick == nil || manet.IsIPLoopback(pick) && !manet.IsIPLoopback(a) {
+				pick = a
+			}
+		}
+		if pick == nil {
+			return
+		}
+		p2p, err := ma.NewComponent("p2p", id.String())
+		if err != nil {
+			return
+		}
+		out = append(out, pick.AppendComponent(p2p))
+	}
+	if n.RelayService() != nil {
+		add(n.h.ID(), n.h.Addrs())
+	}
+	for _, r := range n.Relays() {
+		add(r.ID, r.Addrs)
+	}
+	return out
+}
+
+// registerRelays registers private table id with every relay this node
+// uses (and its own relay service), in the background: a joiner that must
+// come through a relay is admitted there with the table's relay token.
+func (l *Lobby) registerRelays(id string, s invite.Secret) {
+	n := l.n
+	var relays []peer.AddrInfo
+	if n.RelayService() != nil {
+		relays = append(relays, peer.AddrInfo{ID: n.h.ID()})
+	}
+	relays = append(relays, n.Relays()...)
+	if len(relays) == 0 {
+		return
+	}
+	tok := s.RelayToken(id)
+	l.wg.Go(func() {
+		for _, r := range relays {
+			ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
+			if err := n.UseRelay(ctx, r, id, tok, true); err != nil && l.ctx.Err() == nil {
+				n.log.Warn("table not registered with a relay yet (retrying)", "table", id, "relay", r.ID.String(), "err", err)
+			}
+			cancel()
+		}
+	})
+}
+
+// resumeRelays, when the node starts, admits it again at the relays of the
+// tables in its records: a private table's creator registers the table's
+// relay token with its relays, a joiner by code presents it to the code's
+// relays, so that a match resumed after a restart is reachable through them
+// as before.
+func (l *Lobby) resumeRelays() {
+	for _, id := range slices.Sorted(maps.Keys(l.recs)) {
+		rec := l.recs[id]
+		switch {
+		case rec.Created && !rec.Secret.IsZero():
+			l.registerRelays(id, rec.Secret)
+		case rec.Code != "":
+			c, err := invite.Parse(rec.Code)
+			if err != nil || len(c.Relays) == 0 {
+				continue
+			}
+			tok := c.Secret.RelayToken(id)
+			l.wg.Go(func() {
+				for _, r := range c.Relays {
+					ai, err := peer.AddrInfoFromP2pAddr(r)
+					if err != nil {
+						continue
+					}
+					ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
+					if err := l.n.UseRelay(ctx, *ai, id, tok, false); err != nil && l.ctx.Err() == nil {
+						l.n.log.Info("relay of a table joined by code not reached yet (retrying)", "table", id, "relay", ai.ID.String(), "err", err)
+					}
+					cancel()
+				}
+			})
+		}
+	}
+}
+
+// Ways DialCode reached a creator.
+const (
+	ReachLocal  = "local"
+	ReachDirect = "direct"
+	ReachRelay  = "relay"
+)
+
+// DialCode connects to the creator of an invite code: its local (private
+// and loopback) addresses first, so that a code works on a LAN where mDNS
+// is blocked; then its other addresses; then through each relay of the
+// code (/p2p/RELAY/p2p-circuit/p2p/CREATOR, after presenting the table's
+// relay token). It returns which way worked, or an error wrapping
+// ErrUnreachable that lists each way's failure.
+func (n *Node) DialCode(ctx context.Context, c invite.Code) (string, error) {
+	if n.Connected(c.Creator) {
+		return ReachDirect, nil
+	}
+	var local, direct []ma.Multiaddr
+	for _, a := range c.Addrs {
+		if manet.IsIPLoopback(a) || manet.IsPrivateAddr(a) {
+			local = append(local, a)
+		} else {
+			direct = append(direct, a)
+		}
+	}
+	try := func(addrs []ma.Multiaddr, d time.Duration) error {
+		dctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		return n.h.Connect(dctx, peer.AddrInfo{ID: c.Creator, Addrs: addrs})
+	}
+	var errs []error
+	keep := func(addrs []ma.Multiaddr) {
+		n.h.Peerstore().AddAddrs(c.Creator, addrs, peerstore.AddressTTL)
+	}
+	localWait := min(3*time.Second, n.cfg.retry.DialTimeout)
+	if len(local) > 0 {
+		if err := try(local, localWait); err == nil {
+			keep(local)
+			return ReachLocal, nil
+		} else {
+			errs = append(errs, fmt.Errorf("local addresses: %w", err))
+		}
+	}
+	if len(direct) > 0 {
+		if err := try(direct, n.cfg.retry.DialTimeout); err == nil {
+			keep(direct)
+			return ReachDirect, nil
+		} else {
+			errs = append(errs, fmt.Errorf("direct addresses: %w", err))
+		}
+	}
+	for _, r := range c.Relays {
+		ai, err := peer.AddrInfoFromP2pAddr(r)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("relay %s: %w", r, err))
+			continue
+		}
+		if err := n.UseRelay(ctx, *ai, c.Table, c.Secret.RelayToken(c.Table), false); err != nil {
+			errs = append(errs, fmt.Errorf("relay %s: %w", ai.ID, err))
+			continue
+		}
+		circuit, err := ma.NewMultiaddr(r.String() + "/p2p-circuit")
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := try([]ma.Multiaddr{circuit}, 2*n.cfg.retry.DialTimeout); err == nil {
+			keep([]ma.Multiaddr{circuit})
+			return ReachRelay, nil
+		} else {
+			errs = append(errs, fmt.Errorf("relay %s: %w", ai.ID, err))
+		}
+	}
+	if len(errs) == 0 {
+		errs = append(errs, errors.New("the code has no address"))
+	}
+	if ctx.Err() != nil {
+		errs = append(errs, ctx.Err())
+	}
+	return "", fmt.Errorf("%w %s: %w", ErrUnreachable, c.Creator, errors.Join(errs...))
+}

@@ -1,0 +1,308 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p/invite"
+)
+
+// fakeClock is the lobby's clock in tests.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// TestPrivateTableAdmission: a private table seats only joiners with a
+// valid proof; a forged code, a wrong secret, a revoked code and a missing
+// proof are refused with their own error and change nothing; failures are
+// rate-limited per peer; a code for a started table says so.
+func TestPrivateTableAdmission(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, nodes := mockNodes(t, 4)
+	creator := nodes[0]
+	// The creator keeps its records on disk (a fresh node on the same host
+	// id would read them back); the clock is the test's.
+	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
+	l := creator.Lobby()
+	l.records, l.now = &recordStore{dir: dir}, clock.now
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	a, err := l.CreatePrivate("cafe0123cafe0123", "classic", nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := a.Table
+	if !l.Private(id) {
+		t.Fatal("not private")
+	}
+	text, err := l.Invite(id, creator.Host().Addrs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, id+".json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("creator's record: %v %v", fi, err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, id+".json"))
+	if strings.Contains(string(b), text) {
+		t.Fatal("the record holds the creator's own code")
+	}
+
+	members := func() int { return len(l.Formation(id).Members) }
+	// A LAN join with no proof: refused, not counted as a failure.
+	waitTable(t, nodes[3].Lobby(), id, func(_ Announcement, ok bool) bool { return ok })
+	if _, err := nodes[3].Lobby().Join(ctx, id); !errors.Is(err, ErrInviteOnly) {
+		t.Fatalf("join without a code: %v", err)
+	}
+	// A forged code (right table and creator, another secret): refused.
+	forged := code
+	forged.Secret, _ = invite.NewSecret()
+	intruder := nodes[2].Lobby()
+	for i := 0; i < 3; i++ {
+		if _, err := intruder.JoinByCode(ctx, forged); !errors.Is(err, ErrDenied) {
+			t.Fatalf("forged code, try %d: %v", i+1, err)
+		}
+	}
+	// The fourth failure in a row is not even checked.
+	if _, err := intruder.JoinByCode(ctx, forged); !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("fourth try: %v", err)
+	}
+	// Even with the genuine code, until the bucket refills.
+	if _, err := intruder.JoinByCode(ctx, code); !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("genuine code while limited: %v", err)
+	}
+	if members() != 1 {
+		t.Fatalf("refusals changed the table: %d members", members())
+	}
+	// The genuine code seats its holder, with the nonce the proof binds.
+	got, err := nodes[1].Lobby().JoinByCode(ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := nodes[1].Lobby().Nonce(id); got.Members[1].ID != nodes[1].ID().String() || got.Members[1].Nonce != n.String() {
+		t.Fatalf("seat: %+v", got.Members)
+	}
+	// A proof made for another peer (a replay) does not admit: the proof
+	// binds the joiner's peer id and nonce.
+	nonce := NewNonce()
+	replayed := code.Secret.Proof(id, []byte(creator.ID()), []byte(nodes[1].ID()), nonce)
+	clock.add(time.Minute) // the intruder's bucket refills
+	_, err = intruder.requestTo(ctx, creator.ID(), id, lobbyRequest{Op: "join", Name: "x", Nonce: nonce.String(), Proof: replayed.String()})
+	if !errors.Is(err, ErrDenied) {
+		t.Fatalf("replayed proof: %v", err)
+	}
+	// Revoked: the old code admits no one; a new one does.
+	if err := l.Revoke(id); err != nil {
+		t.Fatal(err)
+	}
+	clock.add(time.Minute)
+	if _, err := intruder.JoinByCode(ctx, code); !errors.Is(err, ErrDenied) {
+		t.Fatalf("revoked code: %v", err)
+	}
+	text2, err := l.Invite(id, creator.Host().Addrs(), nil)
+	if err != nil || text2 == text {
+		t.Fatalf("invite after revoke: %v", err)
+	}
+	code2, _ := invite.Parse(text2)
+	clock.add(time.Minute)
+	if _, err := intruder.JoinByCode(ctx, code2); err != nil {
+		t.Fatalf("new code: %v", err)
+	}
+	// Full and started: a code for it says so.
+	for _, n := range []*Node{creator, nodes[1], nodes[2]} {
+		if _, err := n.Lobby().SetReady(ctx, id, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := nodes[3].Lobby().JoinByCode(ctx, code2); !errors.Is(err, ErrTableStarted) {
+		t.Fatalf("code for a started table: %v", err)
+	}
+	if err := l.Revoke(id); !errors.Is(err, ErrTableStarted) {
+		t.Fatalf("revoke of a started table: %v", err)
+	}
+	// The seated members learn each other's addresses from the creator.
+	n, err := nodes[1].Lobby().LearnMemberAddrs(ctx, id)
+	if err != nil || n != 1 {
+		t.Fatalf("member addrs: %d %v", n, err)
+	}
+	if _, err := nodes[3].Lobby().LearnMemberAddrs(ctx, id); !errors.Is(err, ErrNotSeated) {
+		t.Fatalf("addrs for a stranger: %v", err)
+	}
+	// The match over, the creator closes the table: its code says so, and
+	// the creator's record is gone.
+	if err := l.CloseTable(id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nodes[3].Lobby().JoinByCode(ctx, code2); !errors.Is(err, ErrTableClosed) {
+		t.Fatalf("code for a closed table: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, id+".json")); !os.IsNotExist(err) {
+		t.Fatalf("creator's record after close: %v", err)
+	}
+}
+
+func FuzzDecodeRecord(f *testing.F) {
+	f.Add([]byte(`{"v":1,"table":"aaaa","created":true,"nonce":"` + strings.Repeat("ab", 32) + `","secret":"` + strings.Repeat("cd", 16) + `","code":"","saved":5}`))
+	f.Add([]byte(`{"v":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decodeRecord(b)
+		if err != nil {
+			return
+		}
+		if ValidTableID(r.Table) != nil {
+			t.Fatalf("accepted table id %q", r.Table)
+		}
+		// What is accepted saves and reads back the same.
+		s := &recordStore{dir: t.TempDir()}
+		if err := s.save(r); err != nil {
+			t.Fatal(err)
+		}
+		got := s.load(r.Saved, func(string, error) { t.Fatal("own record unreadable") })
+		if g := got[r.Table]; g != r {
+			t.Fatalf("read back %+v, saved %+v", g, r)
+		}
+	})
+}
+
+// Formation is the hosted formation's announcement (tests).
+func (l *Lobby) Formation(id string) Announcement {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.hosted[id].Announcement()
+}
+
+// TestRecordsRoundTrip: records are written 0600, read back, damaged ones
+// skipped and left, old ones removed.
+func TestRecordsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s := &recordStore{dir: dir}
+	now := time.Unix(2_000_000, 0)
+	sec, _ := invite.NewSecret()
+	recs := []TableRecord{
+		{Table: "aaaa", Nonce: NewNonce(), Created: true, Secret: sec, Saved: now},
+		{Table: "bbbb", Nonce: NewNonce(), Saved: now},
+		{Table: "old", Nonce: NewNonce(), Saved: now.Add(-31 * 24 * time.Hour)},
+	}
+	for _, r := range recs {
+		if err := s.save(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "cccc.json"), []byte(`{"v":1}`), 0o600)
+	var warned []string
+	got := s.load(now, func(p string, err error) { warned = append(warned, filepath.Base(p)) })
+	if len(got) != 2 || got["aaaa"] != recs[0] || got["bbbb"] != recs[1] {
+		t.Fatalf("loaded %+v", got)
+	}
+	if len(warned) != 1 || warned[0] != "cccc.json" {
+		t.Fatalf("warned %v", warned)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "old.json")); !os.IsNotExist(err) {
+		t.Fatal("old record kept")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cccc.json")); err != nil {
+		t.Fatal("damaged record removed")
+	}
+	if err := s.save(TableRecord{Table: "../x"}); err == nil {
+		t.Fatal("bad table id saved")
+	}
+}
+
+// TestJoinByCodeThroughRelay: a joiner that cannot reach the creator
+// directly reaches it through the relay named in the invite code: the
+// creator registered the table's relay token there when it created the
+// table, the joiner presents the token and dials the circuit, and the join
+// (an admission proof) goes over it.
+func TestJoinByCodeThroughRelay(t *testing.T) {
+	t.Parallel()
+	gc, gj := &noDirect{}, &noDirect{}
+	key, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creatorID, _ := peer.IDFromPrivateKey(key)
+	_, svc, rinfo := relayHost(t, creatorID)
+	h, err := NewHost(WithIdentity(key), WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withGater(gc), withRelayClient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(rinfo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { creator.Close() })
+	joiner := gatedNode(t, "joiner", gj)
+	gc.block(joiner.ID())
+	gj.block(creator.ID())
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	a, err := creator.Lobby().CreatePrivate("feedfacefeedface", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := creator.Lobby().Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(code.Relays) != 1 || !strings.HasSuffix(code.Relays[0].String(), "/p2p/"+rinfo.ID.String()) {
+		t.Fatalf("the code's relays: %v", code.Relays)
+	}
+	for svc.Tables() != 1 { // the registration runs in the background
+		select {
+		case <-ctx.Done():
+			t.Fatal("the table was never registered with the relay")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	how, err := joiner.DialCode(ctx, code)
+	if err != nil || how != ReachRelay {
+		t.Fatalf("DialCode: %q %v", how, err)
+	}
+	got, err := joiner.Lobby().JoinByCode(ctx, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Members) != 2 || got.Members[1].ID != joiner.ID().String() {
+		t.Fatalf("members %+v", got.Members)
+	}
+	for _, c := range joiner.Host().Network().ConnsToPeer(creator.ID()) {
+		if !isRelayed(c) {
+			t.Fatalf("a direct connection: %v", c.RemoteMultiaddr())
+		}
+	}
+	// A forged code's relay token is refused at the relay, before any
+	// circuit: the joiner cannot even reach the creator.
+	forged := code
+	forged.Secret, _ = invite.NewSecret()
+	stranger := gatedNode(t, "stranger", &noDirect{peers: map[peer.ID]bool{creator.ID(): true}})
+	if _, err := stranger.DialCode(ctx, forged); !errors.Is(err, ErrUnreachable) || !errors.Is(err, ErrRelayBadToken) {
+		t.Fatalf("forged code through the relay: %v", err)
+	}
+}

@@ -1,0 +1,396 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// How the node keeps its relay reservations.
+const (
+	relayCheckEvery = 15 * time.Second
+	relayRenewAhead = 10 * time.Minute
+)
+
+// nodeRelay is one relay the node uses: the tables it presented there, and
+// its reservation.
+type nodeRelay struct {
+	info    peer.AddrInfo
+	kick    chan struct{}
+	mu      sync.Mutex
+	adm     map[string]relayAdmission
+	expires time.Time
+	lastErr error
+}
+
+type relayAdmission struct {
+	token    [32]byte
+	register bool
+	ok       bool // the relay accepted it since the last connection
+}
+
+// WithNodeRelays are relays the node knows from the start (--relay): it
+// dials members through them once it presented a table's token there.
+func WithNodeRelays(relays ...peer.AddrInfo) NodeOption {
+	return func(c *nodeConfig) error {
+		for _, r := range relays {
+			if r.ID == "" || len(r.Addrs) == 0 {
+				return errors.New("p2p: WithNodeRelays: a relay needs a peer id and an address")
+			}
+		}
+		c.relays = append(c.relays, relays...)
+		return nil
+	}
+}
+
+// ParseRelayAddr parses a relay multiaddr ending in /p2p/<id>.
+func ParseRelayAddr(s string) (peer.AddrInfo, error) {
+	ai, err := ParsePeerAddr(s)
+	if err != nil {
+		return peer.AddrInfo{}, err
+	}
+	if len(ai.Addrs) == 0 {
+		return peer.AddrInfo{}, fmt.Errorf("p2p: relay address %q has no transport part", s)
+	}
+	for _, a := range ai.Addrs {
+		if _, err := a.ValueForProtocol(ma.P_CIRCUIT); err == nil {
+			return peer.AddrInfo{}, fmt.Errorf("p2p: relay address %q is itself a circuit", s)
+		}
+	}
+	return ai, nil
+}
+
+// Relays are the relays this node knows (configured or used), in no
+// particular order.
+func (n *Node) Relays() []peer.AddrInfo {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]peer.AddrInfo, 0, len(n.relays))
+	for _, r := range n.relays {
+		out = append(out, r.info)
+	}
+	slices.SortFunc(out, func(a, b peer.AddrInfo) int { return cmpString(string(a.ID), string(b.ID)) })
+	return out
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// RelayService is the relay this node serves (WithServeRelay), or nil.
+func (n *Node) RelayService() *RelayService { return n.relaySvc }
+
+// UseRelay admits this node at a relay for a table: it registers the table
+// (register: the creator) or presents its token (a joiner), then keeps a
+// reservation there for as long as the node runs, presenting the token
+// again whenever the relay connection comes back, and dials table members
+// through the relay when a direct dial fails. The first attempt's error is
+// returned; the node keeps trying in the background either way (a relay
+// that restarts, an allow-list that the operator completes later).
+func (n *Node) UseRelay(ctx context.Context, relay peer.AddrInfo, table string, token [32]byte, register bool) error {
+	if err := ValidTableID(table); err != nil {
+		return err
+	}
+	if relay.ID == n.h.ID() {
+		if n.relaySvc == nil {
+			return errors.New("p2p: this node serves no relay")
+		}
+		if register {
+			return n.relaySvc.Register(table, token)
+		}
+		return errors.New("p2p: a node cannot join its own relay")
+	}
+	r, err := n.addRelay(relay)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.adm[table] = relayAdmission{token: token, register: register}
+	r.mu.Unlock()
+	err = n.presentAll(ctx, r)
+	if err == nil {
+		err = n.reserve(ctx, r)
+	}
+	r.poke()
+	return err
+}
+
+// ForgetTable stops presenting a table at every relay (the reservation
+// stays while another table needs it).
+func (n *Node) ForgetTable(table string) {
+	n.mu.Lock()
+	rs := make([]*nodeRelay, 0, len(n.relays))
+	for _, r := range n.relays {
+		rs = append(rs, r)
+	}
+	n.mu.Unlock()
+	for _, r := range rs {
+		r.mu.Lock()
+		delete(r.adm, table)
+		r.mu.Unlock()
+	}
+	if n.relaySvc != nil {
+		n.relaySvc.Unregister(table)
+	}
+}
+
+// addRelay adds a relay (once) and starts its loop.
+func (n *Node) addRelay(info peer.AddrInfo) (*nodeRelay, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return nil, ErrClosed
+	}
+	if r := n.relays[info.ID]; r != nil {
+		return r, nil
+	}
+	r := &nodeRelay{info: info, kick: make(chan struct{}, 1), adm: map[string]relayAdmission{}}
+	n.relays[info.ID] = r
+	n.h.Peerstore().AddAddrs(info.ID, info.Addrs, peerstore.PermanentAddrTTL)
+	if o := observersOf(n.h.ID()); o != nil {
+		o.trust(info.ID)
+	}
+	// Members already wanted can be reached through the new relay.
+	for p := range n.want {
+		n.h.Peerstore().AddAddrs(p, circuitAddrs(info, p), peerstore.RecentlyConnectedAddrTTL)
+	}
+	n.wg.Add(1)
+	go n.relayLoop(r)
+	return r, nil
+}
+
+func (r *nodeRelay) poke() {
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
+}
+
+// relayLoop keeps the relay connected, the tables presented and the
+// reservation fresh.
+func (n *Node) relayLoop(r *nodeRelay) {
+	defer n.wg.Done()
+	t := time.NewTicker(relayCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-n.ctx.Done():
+			return
+		case <-t.C:
+		case <-r.kick:
+		}
+		r.mu.Lock()
+		empty := len(r.adm) == 0
+		renew := time.Until(r.expires) < relayRenewAhead
+		r.mu.Unlock()
+		if empty {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(n.ctx, 30*time.Second)
+		if n.h.Network().Connectedness(r.info.ID) != network.Connected {
+			r.mu.Lock()
+			for k, a := range r.adm {
+				a.ok = false
+				r.adm[k] = a
+			}
+			r.mu.Unlock()
+			renew = true
+		}
+		err := n.presentAll(ctx, r)
+		if err == nil && renew {
+			err = n.reserve(ctx, r)
+		}
+		cancel()
+		if err != nil && n.ctx.Err() == nil {
+			n.log.Info("relay: not admitted yet, will retry", "relay", r.info.ID.String(), "err", err)
+		}
+	}
+}
+
+// presentAll registers or joins every table not yet accepted since the
+// relay connection came up.
+func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
+	r.mu.Lock()
+	type item struct {
+		table string
+		a     relayAdmission
+	}
+	var todo []item
+	for k, a := range r.adm {
+		if !a.ok {
+			todo = append(todo, item{k, a})
+		}
+	}
+	r.mu.Unlock()
+	slices.SortFunc(todo, func(a, b item) int { return cmpString(a.table, b.table) })
+	var errs []error
+	for _, it := range todo {
+		var err error
+		if it.a.register {
+			err = RelayRegister(ctx, n.h, r.info, it.table, it.a.token)
+		} else {
+			err = RelayJoin(ctx, n.h, r.info, it.table, it.a.token)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("table %s: %w", it.table, err))
+			continue
+		}
+		r.mu.Lock()
+		if a, ok := r.adm[it.table]; ok {
+			a.ok = true
+			r.adm[it.table] = a
+		}
+		r.mu.Unlock()
+	}
+	err := errors.Join(errs...)
+	r.mu.Lock()
+	r.lastErr = err
+	r.mu.Unlock()
+	return err
+}
+
+func (n *Node) reserve(ctx context.Context, r *nodeRelay) error {
+	rsv, err := client.Reserve(ctx, n.h, r.info)
+	if err != nil {
+		return fmt.Errorf("p2p: reserve a slot at relay %s: %w", r.info.ID, err)
+	}
+	r.mu.Lock()
+	r.expires = rsv.Expiration
+	r.mu.Unlock()
+	n.log.Info("relay: slot reserved", "relay", r.info.ID.String(), "until", rsv.Expiration.Format(time.RFC3339))
+	return nil
+}
+
+// circuitAddrs are the addresses of p through relay r (without /p2p/p).
+func circuitAddrs(r peer.AddrInfo, p peer.ID) []ma.Multiaddr {
+	var out []ma.Multiaddr
+	for _, a := range r.Addrs {
+		c, err := ma.NewMultiaddr(a.String() + "/p2p/" + r.ID.String() + "/p2p-circuit")
+		if err == nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// relayCircuits are p's addresses through every relay the node uses.
+func (n *Node) relayCircuits(p peer.ID) []ma.Multiaddr {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []ma.Multiaddr
+	for _, r := range n.relays {
+		if r.info.ID != p {
+			out = append(out, circuitAddrs(r.info, p)...)
+		}
+	}
+	return out
+}
+
+// connectViaRelay dials p through the relays (after a direct dial failed).
+func (n *Node) connectViaRelay(ctx context.Context, p peer.ID) error {
+	addrs := n.relayCircuits(p)
+	if len(addrs) == 0 {
+		return errors.New("p2p: no relay")
+	}
+	if sw, ok := n.h.Network().(*swarm.Swarm); ok {
+		sw.Backoff().Clear(p)
+	}
+	return n.h.Connect(ctx, peer.AddrInfo{ID: p, Addrs: addrs})
+}
+
+// trusted observers per host (the relays a host believes about its public
+// address); NewHost registers them, a Node adds the relays it learns.
+var (
+	observersMu sync.Mutex
+	observers   = map[peer.ID]*observedAddrs{}
+)
+
+func observersOf(id peer.ID) *observedAddrs {
+	observersMu.Lock()
+	defer observersMu.Unlock()
+	return observers[id]
+}
+
+// punchRetries are the delays, after a relayed connection comes in, at
+// which the node asks for a hole punch again while the peer is reachable
+// only through a relay.
+var punchRetries = []time.Duration{2 * time.Second, 5 * time.Second, 15 * time.Second, 30 * time.Second}
+
+// punchLater retries hole punching to p (the DCUtR initiator is the side
+// that received the relayed connection, as in the protocol): libp2p tries
+// once, at once, often before p knows its public address.
+func (n *Node) punchLater(p peer.ID) {
+	rh, ok := n.h.(*reachHost)
+	if !ok {
+		return
+	}
+	n.mu.Lock()
+	if n.closed || n.punching[p] {
+		n.mu.Unlock()
+		return
+	}
+	n.punching[p] = true
+	n.wg.Add(1)
+	n.mu.Unlock()
+	go func() {
+		defer n.wg.Done()
+		defer func() {
+			n.mu.Lock()
+			delete(n.punching, p)
+			n.mu.Unlock()
+		}()
+		for _, d := range punchRetries {
+			t := time.NewTimer(d)
+			select {
+			case <-n.ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			direct, relayed := false, false
+			for _, c := range n.h.Network().ConnsToPeer(p) {
+				if isRelayed(c) {
+					relayed = true
+				} else {
+					direct = true
+				}
+			}
+			if direct || !relayed {
+				return
+			}
+			if len(holePunchAddrs(n.h)()) == 0 {
+				continue // nothing to offer yet
+			}
+			// DirectConnect cannot be cancelled: it runs on its own and
+			// this loop waits for it or for Close.
+			done := make(chan error, 1)
+			go func() { done <- rh.hps.DirectConnect(p) }()
+			select {
+			case err := <-done:
+				if err == nil {
+					n.log.Info("hole punch: direct connection", "peer", p.String())
+					return
+				}
+				n.log.Debug("hole punch failed", "peer", p.String(), "err", err)
+			case <-n.ctx.Done():
+				return
+			}
+		}
+	}()
+}

@@ -1,0 +1,242 @@
+package p2p
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/event"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
+	"github.com/libp2p/go-libp2p/p2p/protocol/identify"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+)
+
+// maxTrustedObserved bounds the addresses kept from trusted observers.
+const maxTrustedObserved = 8
+
+// observedAddrs is okey's fix for the addresses of a small group behind
+// NATs. libp2p adds an address that its peers say they see (identify's
+// observed address) to the host's own addresses only once 4 distinct
+// observers agree (observedaddrs.ActivationThresh). A table of 2-4 players
+// and one relay has at most 4 observers, often fewer, so a player's public
+// address would never be advertised: not in its invite code, and not in
+// identify for a direct dial. (go-libp2p v0.51's hole puncher itself already
+// offers addresses with a single observer: HolePunchAddrs.)
+//
+// The host trusts the relays it was configured with (WithRelays) as
+// observers: a relay is a peer the player chose, on the public side of every
+// NAT, and every seat connects to it. What a relay says it sees of a
+// connection whose local port is one of this host's listening ports (TCP
+// dials reuse the listening port; QUIC uses the listening socket) is added
+// to the host's addresses. Behind a NAT whose mapping does not depend on
+// the destination (full, restricted and port-restricted cone), that is the
+// address every other peer sees too, so a direct dial or a hole punch can
+// use it. Behind a symmetric NAT it is the relay's mapping only: dials to it
+// fail, and the seat stays relayed (the NAT lab's symmetric home).
+//
+// A relay that lies can only make this host advertise an address that does
+// not answer; it cannot make anyone accept a forged message.
+type observedAddrs struct {
+	relays map[peer.ID]bool
+
+	mu   sync.Mutex
+	seen map[peer.ID][]ma.Multiaddr // per relay, the latest per transport
+	h    host.Host
+}
+
+func newObservedAddrs(relays []peer.AddrInfo) *observedAddrs {
+	o := &observedAddrs{relays: map[peer.ID]bool{}, seen: map[peer.ID][]ma.Multiaddr{}}
+	for _, r := range relays {
+		o.relays[r.ID] = true
+	}
+	return o
+}
+
+// trust adds a relay learned after the host started (a relay in an invite
+// code).
+func (o *observedAddrs) trust(p peer.ID) {
+	o.mu.Lock()
+	o.relays[p] = true
+	o.mu.Unlock()
+}
+
+func (o *observedAddrs) start(h host.Host) error {
+	o.mu.Lock()
+	o.h = h
+	o.mu.Unlock()
+	sub, err := h.EventBus().Subscribe(new(event.EvtPeerIdentificationCompleted))
+	if err != nil {
+		return fmt.Errorf("p2p: subscribe to identify events: %w", err)
+	}
+	go func() {
+		defer sub.Close()
+		for e := range sub.Out() {
+			ev := e.(event.EvtPeerIdentificationCompleted)
+			o.observe(ev.Peer, ev.Conn.LocalMultiaddr(), ev.ObservedAddr)
+		}
+	}()
+	return nil
+}
+
+// observe records what relay p says it sees of a connection whose local
+// address is local.
+func (o *observedAddrs) observe(p peer.ID, local, observed ma.Multiaddr) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.relays[p] || observed == nil || o.h == nil {
+		return
+	}
+	obs, ok := thinWaist(observed)
+	if !ok || manet.IsIPLoopback(obs) || manet.IsIPUnspecified(obs) {
+		return
+	}
+	loc, ok := thinWaist(local)
+	if !ok || !o.listensOn(loc) {
+		return // an ephemeral port: the mapping says nothing of the listening one
+	}
+	kind := transportKind(obs)
+	if kind == "" || transportKind(loc) != kind {
+		return
+	}
+	list := slices.DeleteFunc(slices.Clone(o.seen[p]), func(a ma.Multiaddr) bool { return transportKind(a) == kind })
+	o.seen[p] = append(list, obs)
+}
+
+// listensOn reports whether loc's port is one of the host's listening
+// ports of the same transport.
+func (o *observedAddrs) listensOn(loc ma.Multiaddr) bool {
+	port := portOf(loc)
+	kind := transportKind(loc)
+	for _, l := range o.h.Network().ListenAddresses() {
+		if tw, ok := thinWaist(l); ok && transportKind(tw) == kind && portOf(tw) == port {
+			return true
+		}
+	}
+	return false
+}
+
+// factory is the host's AddrsFactory: its own addresses and those its
+// relays see.
+func (o *observedAddrs) factory(addrs []ma.Multiaddr) []ma.Multiaddr {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := slices.Clone(addrs)
+	n := 0
+	for _, p := range slices.Sorted(func(yield func(peer.ID) bool) {
+		for p := range o.seen {
+			if !yield(p) {
+				return
+			}
+		}
+	}) {
+		for _, a := range o.seen[p] {
+			if n < maxTrustedObserved {
+				out = append(out, a)
+				n++
+			}
+		}
+	}
+	return ma.Unique(out)
+}
+
+// thinWaist cuts a multiaddr to ip/tcp/port or ip/udp/port/quic-v1.
+func thinWaist(a ma.Multiaddr) (ma.Multiaddr, bool) {
+	if a == nil {
+		return nil, false
+	}
+	var out ma.Multiaddr
+	for i, c := range a {
+		switch c.Protocol().Code {
+		case ma.P_IP4, ma.P_IP6:
+			if i != 0 {
+				return nil, false
+			}
+			out = append(out, c)
+		case ma.P_TCP:
+			return append(out, c), len(out) == 1
+		case ma.P_UDP:
+			out = append(out, c)
+		case ma.P_QUIC_V1:
+			return append(out, c), len(out) == 2
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func transportKind(a ma.Multiaddr) string {
+	if _, err := a.ValueForProtocol(ma.P_TCP); err == nil {
+		return "tcp"
+	}
+	if _, err := a.ValueForProtocol(ma.P_QUIC_V1); err == nil {
+		return "quic"
+	}
+	return ""
+}
+
+func portOf(a ma.Multiaddr) string {
+	if v, err := a.ValueForProtocol(ma.P_TCP); err == nil {
+		return v
+	}
+	if v, err := a.ValueForProtocol(ma.P_UDP); err == nil {
+		return v
+	}
+	return ""
+}
+
+// reachHost is a host with okey's own hole-punching service (DCUtR).
+// libp2p.EnableHolePunching would start the same service inside the host,
+// out of reach: it tries once, when a relayed connection comes in, and a
+// peer that has not yet learnt its public address at that moment (its
+// relay's observation arrives a few hundred milliseconds later, measured in
+// the NAT lab) answers that it does not speak the protocol. Holding the
+// service, the node tries again (Node.punchLater).
+type reachHost struct {
+	host.Host
+	hps *holepunch.Service
+}
+
+func (h *reachHost) Close() error {
+	err := h.hps.Close()
+	return errors.Join(err, h.Host.Close())
+}
+
+// holePunchAddrs are the host's public direct addresses: its own, and
+// those its relays see (observedAddrs). Private ones are useless to a peer
+// behind another NAT.
+func holePunchAddrs(h host.Host) func() []ma.Multiaddr {
+	return func() []ma.Multiaddr {
+		var out []ma.Multiaddr
+		for _, a := range h.Addrs() {
+			if _, err := a.ValueForProtocol(ma.P_CIRCUIT); err == nil {
+				continue
+			}
+			if manet.IsPublicAddr(a) {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+}
+
+func startHolePunching(h host.Host) (host.Host, error) {
+	bh, ok := h.(interface{ IDService() identify.IDService })
+	if !ok {
+		return nil, errors.New("p2p: the host has no identify service for hole punching")
+	}
+	// The hole puncher first dials the peer's public addresses directly;
+	// behind a NAT that drops unsolicited packets this waits for its
+	// timeout (10 s by default) before the punch itself: 3 s is plenty for
+	// an address that answers.
+	hps, err := holepunch.NewService(h, bh.IDService(), holePunchAddrs(h), holepunch.DirectDialTimeout(3*time.Second))
+	if err != nil {
+		return nil, fmt.Errorf("p2p: start hole punching: %w", err)
+	}
+	return &reachHost{Host: h, hps: hps}, nil
+}

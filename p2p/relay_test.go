@@ -1,0 +1,348 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/control"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/table"
+)
+
+// noDirect is a connection gater that refuses direct dials to and direct
+// connections from some peers: two hosts that gate each other reach each
+// other only through a relay.
+type noDirect struct {
+	mu    sync.Mutex
+	peers map[peer.ID]bool
+}
+
+func (g *noDirect) block(p peer.ID) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.peers == nil {
+		g.peers = map[peer.ID]bool{}
+	}
+	g.peers[p] = true
+}
+
+func (g *noDirect) blocked(p peer.ID, a ma.Multiaddr) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.peers[p] {
+		return false
+	}
+	_, err := a.ValueForProtocol(ma.P_CIRCUIT)
+	return err != nil
+}
+
+func (g *noDirect) InterceptPeerDial(peer.ID) bool { return true }
+func (g *noDirect) InterceptAddrDial(p peer.ID, a ma.Multiaddr) bool {
+	return !g.blocked(p, a)
+}
+func (g *noDirect) InterceptAccept(network.ConnMultiaddrs) bool { return true }
+func (g *noDirect) InterceptSecured(_ network.Direction, p peer.ID, c network.ConnMultiaddrs) bool {
+	return !g.blocked(p, c.RemoteMultiaddr())
+}
+func (g *noDirect) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+
+// relayHost starts a relay on loopback that lets allowed register tables.
+func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *RelayService, peer.AddrInfo) {
+	t.Helper()
+	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	svc, err := NewRelayService(h, RelayConfig{Log: testLogger(t).With("node", "relay"), Allowed: func(p peer.ID) bool {
+		for _, a := range allowed {
+			if a == p {
+				return true
+			}
+		}
+		return false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}
+}
+
+// gatedNode is a loopback node whose gater can forbid direct links. Its
+// host has the relay client (WithReach is not used: no port mapping in
+// tests).
+func gatedNode(t *testing.T, name string, g *noDirect, relays ...peer.AddrInfo) *Node {
+	t.Helper()
+	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withGater(g), withRelayClient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := NewNode(h, WithLogger(testLogger(t).With("node", name)), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(relays...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}
+
+// TestRelayOnlyLink: two members with no direct link reach each other
+// through the relay: the table's gossip, the catch-up stream (/okey/sync)
+// and the lobby's direct stream all flow over the circuit, which is not
+// Limited; the link is classified relayed, with a round-trip time.
+func TestRelayOnlyLink(t *testing.T) {
+	t.Parallel()
+	ga, gb := &noDirect{}, &noDirect{}
+	a0 := gatedNode(t, "a", ga)
+	_, svc, rinfo := relayHost(t, a0.ID())
+	a := a0
+	b := gatedNode(t, "b", gb)
+	ga.block(b.ID())
+	gb.block(a.ID())
+	var token [32]byte
+	copy(token[:], "a table's relay token, 32 bytes")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	// A joiner before the table is registered: refused, nothing admitted.
+	if err := b.UseRelay(ctx, rinfo, "t1", token, false); !errors.Is(err, ErrRelayUnknownTable) {
+		t.Fatalf("join before registration: %v", err)
+	}
+	if err := a.UseRelay(ctx, rinfo, "t1", token, true); err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	if err := b.UseRelay(ctx, rinfo, "t1", token, false); err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	if svc.Tables() != 1 {
+		t.Fatalf("relay has %d tables", svc.Tables())
+	}
+	// A direct dial fails (the gater), so Connect goes through the relay.
+	if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID()}); err != nil {
+		t.Fatalf("connect through the relay: %v", err)
+	}
+	for _, c := range a.Host().Network().ConnsToPeer(b.ID()) {
+		if !isRelayed(c) {
+			t.Fatalf("a direct connection exists: %v", c.RemoteMultiaddr())
+		}
+		if c.Stat().Limited {
+			t.Fatal("the relayed connection is Limited: pubsub would not use it")
+		}
+	}
+	tts := joinAll(t, []*Node{a, b}, "t1", acceptAll)
+	exchange(t, tts, 20)
+	tts[1].Serve(func(_ table.PeerID, req []byte) [][]byte { return [][]byte{req, []byte("ok")} })
+	got, err := tts[0].Fetch(ctx, tts[1].Self(), []byte("catch-up"))
+	if err != nil || len(got) != 2 || string(got[0]) != "catch-up" {
+		t.Fatalf("fetch over the relay: %q %v", got, err)
+	}
+	if l := a.LinkTo(b.ID()); l.Kind != LinkRelayed {
+		t.Fatalf("link a->b is %v, want relayed", l.Kind)
+	}
+	waitFor(t, 25*time.Second, "a round-trip time to b", func() bool { return a.LinkTo(b.ID()).RTT > 0 })
+	// The lobby's stream (admission) is a direct stream too.
+	s, err := a.Host().NewStream(ctx, b.ID(), LobbyProtocol)
+	if err != nil {
+		t.Fatalf("lobby stream over the relay: %v", err)
+	}
+	s.Reset()
+}
+
+// TestRelayACL: the relay is never open. A stranger cannot reserve, cannot
+// open a circuit to an admitted peer, cannot register, is refused with a
+// wrong token, and is rate-limited after repeated failures.
+func TestRelayACL(t *testing.T) {
+	t.Parallel()
+	g := &noDirect{}
+	creator := gatedNode(t, "creator", g)
+	rh, svc, rinfo := relayHost(t, creator.ID())
+	stranger := gatedNode(t, "stranger", &noDirect{})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var token, wrong [32]byte
+	token[0], wrong[0] = 1, 2
+
+	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token); !errors.Is(err, ErrRelayNotAllowed) {
+		t.Fatalf("a stranger's registration: %v", err)
+	}
+	if err := creator.UseRelay(ctx, rinfo, "t2", token, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token); !errors.Is(err, ErrRelayNotAllowed) {
+		t.Fatalf("a stranger's registration of a taken table: %v", err)
+	}
+	if _, err := client.Reserve(ctx, stranger.Host(), rinfo); err == nil {
+		t.Fatal("a stranger reserved a slot")
+	}
+	// A circuit from the stranger to the admitted creator is refused.
+	circ := ma.StringCast(rinfo.Addrs[0].String() + "/p2p/" + rinfo.ID.String() + "/p2p-circuit")
+	if err := stranger.Host().Connect(ctx, peer.AddrInfo{ID: creator.ID(), Addrs: []ma.Multiaddr{circ}}); err == nil {
+		t.Fatal("a stranger opened a circuit to an admitted peer")
+	}
+	if err := RelayJoin(ctx, stranger.Host(), rinfo, "t2", wrong); !errors.Is(err, ErrRelayBadToken) && !errors.Is(err, ErrRelayRateLimited) {
+		t.Fatalf("a wrong token: %v", err)
+	}
+	// By now the stranger failed at least 3 times; two more and it is
+	// refused even with the right token.
+	for range 3 {
+		RelayJoin(ctx, stranger.Host(), rinfo, "t2", wrong)
+	}
+	if err := RelayJoin(ctx, stranger.Host(), rinfo, "t2", token); !errors.Is(err, ErrRelayRateLimited) {
+		t.Fatalf("after 5 failures: %v", err)
+	}
+	if svc.Refused() < 2 {
+		t.Fatalf("refused %d, want the reservation and the circuit", svc.Refused())
+	}
+	// Malformed requests are answered, nothing changes.
+	if st := svc.request(stranger.ID(), []byte{9, 1, 'x'}); st != RelayMalformed {
+		t.Fatalf("malformed: %d", st)
+	}
+	if svc.Tables() != 1 {
+		t.Fatalf("tables %d", svc.Tables())
+	}
+	_ = rh
+}
+
+// TestRelayStatePersists: a restarted relay keeps its registrations and
+// members.
+func TestRelayStatePersists(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	state := dir + "/relay.json"
+	svc, err := NewRelayService(h, RelayConfig{State: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var token [32]byte
+	token[5] = 9
+	if err := svc.Register("kept", token); err != nil {
+		t.Fatal(err)
+	}
+	svc.Close()
+	svc2, err := NewRelayService(h, RelayConfig{State: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc2.Close()
+	if svc2.Tables() != 1 || !svc2.member(h.ID(), "") {
+		t.Fatal("registration lost across a restart")
+	}
+	if st := svc2.join(peer.ID("x"), "kept", token); st != RelayOK {
+		t.Fatalf("join after restart: %d", st)
+	}
+}
+
+func TestRelayRequestCodec(t *testing.T) {
+	var tok [32]byte
+	tok[31] = 1
+	b, err := encodeRelayRequest(relayJoin, "abc", tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, tb, got, err := decodeRelayRequest(b)
+	if err != nil || k != relayJoin || tb != "abc" || got != tok {
+		t.Fatalf("%d %q %v %v", k, tb, got, err)
+	}
+	if _, err := encodeRelayRequest(relayJoin, "bad id!", tok); err == nil {
+		t.Fatal("bad table id encoded")
+	}
+	for _, bad := range [][]byte{nil, {1}, {1, 3, 'a', 'b', 'c'}, append([]byte{4, 3, 'a', 'b', 'c'}, tok[:]...), append([]byte{1, 3, 'a', '!', 'c'}, tok[:]...)} {
+		if _, _, _, err := decodeRelayRequest(bad); err == nil {
+			t.Errorf("decoded %x", bad)
+		}
+	}
+}
+
+func FuzzRelayRequest(f *testing.F) {
+	var tok [32]byte
+	b, _ := encodeRelayRequest(relayRegister, "t", tok)
+	f.Add(b)
+	f.Add([]byte{2, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		k, tb, tok, err := decodeRelayRequest(b)
+		if err != nil {
+			return
+		}
+		again, err := encodeRelayRequest(k, tb, tok)
+		if err != nil || string(again) != string(b) {
+			t.Fatalf("round trip: %x -> %x %v", b, again, err)
+		}
+	})
+}
+
+func TestParseAllowList(t *testing.T) {
+	l, err := ParseAllowList("# friends\n\n" + pidA + "\n  \n")
+	if err != nil || len(l) != 1 || l[0].String() != pidA {
+		t.Fatalf("%v %v", l, err)
+	}
+	if _, err := ParseAllowList("nope"); err == nil {
+		t.Fatal("accepted a bad id")
+	}
+}
+
+// TestServeRelay: a player's own node serves its table as the relay
+// (--serve-relay): it registers the table with itself, and two joiners with
+// no direct link between them reach each other through it.
+func TestServeRelay(t *testing.T) {
+	t.Parallel()
+	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withRelayClient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithServeRelay(RelayConfig{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { creator.Close() })
+	if creator.RelayService() == nil {
+		t.Fatal("no relay service")
+	}
+	self := peer.AddrInfo{ID: creator.ID(), Addrs: creator.Host().Addrs()}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var token [32]byte
+	token[9] = 4
+	if err := creator.UseRelay(ctx, self, "mine", token, true); err != nil {
+		t.Fatalf("register with the own relay: %v", err)
+	}
+	if err := creator.UseRelay(ctx, self, "mine", token, false); err == nil {
+		t.Fatal("a node joined its own relay")
+	}
+	gb, gc := &noDirect{}, &noDirect{}
+	b := gatedNode(t, "b", gb)
+	c := gatedNode(t, "c", gc)
+	gb.block(c.ID())
+	gc.block(b.ID())
+	for _, n := range []*Node{b, c} {
+		if err := n.UseRelay(ctx, self, "mine", token, false); err != nil {
+			t.Fatalf("join the player's relay: %v", err)
+		}
+	}
+	if err := b.Connect(ctx, peer.AddrInfo{ID: c.ID()}); err != nil {
+		t.Fatalf("b to c through the player's relay: %v", err)
+	}
+	if l := b.LinkTo(c.ID()); l.Kind != LinkRelayed {
+		t.Fatalf("b to c is %v", l.Kind)
+	}
+	// A stranger is not served.
+	stranger := gatedNode(t, "stranger", &noDirect{})
+	if err := RelayJoin(ctx, stranger.Host(), self, "mine", [32]byte{}); !errors.Is(err, ErrRelayBadToken) {
+		t.Fatalf("a stranger's join: %v", err)
+	}
+	if err := RelayRegister(ctx, stranger.Host(), self, "theirs", token); !errors.Is(err, ErrRelayNotAllowed) {
+		t.Fatalf("a stranger's registration at a player's relay: %v", err)
+	}
+}
