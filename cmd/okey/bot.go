@@ -354,7 +354,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, lan.ErrCannotForm) {
-				return failed(fmt.Errorf("no table started within --wait %v", *wait))
+				// No table to sit at is a table that could not form: never 1.
+				fmt.Fprint(stderr, i18n.T("okey: bot: no table started within --wait %v\n", *wait))
+				return exitCannotForm
 			}
 			return failed(err)
 		}

@@ -130,7 +130,7 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	// the finished match is not played again (--wait ends the search).
 	var o2, e2 bytes.Buffer
 	if code := run([]string{"bot", "--no-mdns", "--data", dataB, "--out", outB, "--wait", "300ms", "--settle", "1h",
-		"--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &o2, &e2); code != 1 || !strings.Contains(e2.String(), "no table started") {
+		"--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &o2, &e2); code != exitCannotForm || !strings.Contains(e2.String(), "no table started") {
 		t.Fatalf("rerun: exit %d: %s %s", code, o2.String(), e2.String())
 	}
 }

@@ -43,7 +43,9 @@ registered tables live in DIR, so a restarted relay keeps its address and its
 tables. --announce adds an address the relay cannot see itself (a forwarded
 port on the router's public address).
 
-Exit status: 0 stopped by SIGINT or SIGTERM; 1 the relay failed; 2 bad usage.
+Exit status: 0 stopped by SIGINT or SIGTERM; 2 bad usage or the relay could not
+start (an address it cannot listen on, a data directory it cannot write). Never 1,
+which names a seat on signed proof.
 `
 
 // relayAllowFile is the allow-list of creators in the relay's data
@@ -133,7 +135,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	failed := func(err error) int {
 		fmt.Fprint(stderr, i18n.T("okey: relay: %s\n", ui.Plain(err)))
-		return 1
+		return 2
 	}
 	if err := os.MkdirAll(*data, 0o700); err != nil {
 		return failed(err)
