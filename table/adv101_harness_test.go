@@ -222,7 +222,7 @@ func (l *lockstep) shares(seat int, slots []engine.Slot) []byte {
 
 // rack returns seat's rack slots and faces as its own view knows them.
 func (l *lockstep) rack(seat int) ([]engine.Slot, []engine.Face) {
-	return l.peers[seat].view.Rack101(l.g())
+	return l.peers[seat].view.Rack(l.g())
 }
 
 // transcript is the chain with the evidence, as an honest peer saves it.
