@@ -48,8 +48,8 @@ type Case struct {
 	// named, 2 invalid, 3 unfinished.
 	Status int `json:"status"`
 	// Seat and Rule: the seat named and the rule (status 1), else null/"".
-	Seat *int   `json:"seat"`
-	Rule string `json:"rule"`
+	Seat *int       `json:"seat"`
+	Rule table.Rule `json:"rule"`
 	// Scores: the final scores (status 0), else null.
 	Scores []int `json:"scores"`
 	// Next: the seat that was to send the next message (status 3 when the
