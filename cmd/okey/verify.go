@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/okey-game/okey/internal/conformance"
+	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )

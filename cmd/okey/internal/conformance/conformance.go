@@ -5,6 +5,10 @@
 // against okey itself; another implementation runs the same files against
 // its own verifier. The files are made by `make conformance` (the generator
 // in ./gen, from fixed seeds).
+//
+// The package lives under cmd/okey, not in the module's internal/ (where it
+// was until issue 21): it imports the whole protocol and the bots, and
+// internal/ holds only leaves below the protocol.
 package conformance
 
 import (
