@@ -19,7 +19,7 @@ test: ## run every test with the race detector
 	# the replay of a whole 101 match, too slow under the race detector
 	$(GO) test -count=1 -timeout 5m -run 'Replay101' ./ui/
 	# the conformance suite is what the generator writes today (plays its matches)
-	$(GO) test -count=1 -timeout 5m -run 'SuiteIsCurrent' ./internal/conformance/
+	$(GO) test -count=1 -timeout 5m -run 'SuiteIsCurrent' ./cmd/okey/internal/conformance/
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory e2e; \
 	else \
@@ -60,7 +60,7 @@ tmux-e2e: build ## play one hand of okey play --bots 3 through the keys in tmux
 	./scripts/tmux-play-test.sh ./bin/okey
 
 conformance: ## regenerate testdata/conformance (after any protocol change), then check it
-	$(GO) run ./internal/conformance/gen testdata/conformance
+	$(GO) run ./cmd/okey/internal/conformance/gen testdata/conformance
 	$(GO) run ./cmd/okey verify --conformance testdata/conformance
 
 vet: ## go vet

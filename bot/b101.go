@@ -55,7 +55,7 @@ func (b *B101) Move101(g *engine.Game101, v *engine.View) (engine.Action101, err
 		return engine.Action101{}, fmt.Errorf("%w: seat %d, turn of %d", ErrNotToMove, v.Seat, seat)
 	}
 	p := &pos101{g: g, seat: seat, okey: g.Okey(), opened: g.Opened(seat), jd: !g.Rules().Game101.NoJokerDoubles}
-	p.slots, p.faces = v.Rack101(g)
+	p.slots, p.faces = v.Rack(g)
 	for i, f := range p.faces {
 		if f == engine.NoFace {
 			return engine.Action101{}, fmt.Errorf("%w: slot %d", ErrUnknownFace, p.slots[i])

@@ -165,30 +165,16 @@ var (
 // identical copy and applies the same actions in the same order. Faces not
 // opened to everyone never enter it.
 type Game101 struct {
-	rules  Ruleset
+	board  // order: the dealer first
 	opt    Options101
-	n      int
-	dealer int
 	cancel bool // an all-doubles round is cancelled (the replay cap is not reached)
 
 	phase     Phase101
-	order     []int // seats in order of play, the dealer first
-	pending   []Slot
-	indicator Slot
-	okey      Face
-	stock     []Slot
-	racks     [][]Slot
-	piles     [][]Slot
-	public    [DeckSize]Face
 	melds     []Meld
 	opened    []Opened
 	openedAt  []int // the turn (count of discards) in which a seat opened, -1
 	penalties []Penalty101
 
-	turn      int // index into order
-	turns     int // discards so far
-	drawn     bool
-	lastFrom  int  // seat whose pile top may be taken, -1
 	taken     Slot // the discard taken this turn, NoSlot
 	takenFrom int
 	takenUsed bool
@@ -211,12 +197,8 @@ func NewGame101(r Ruleset, n, dealer int, cancel bool) (*Game101, error) {
 	if dealer < 0 || dealer >= n {
 		return nil, fmt.Errorf("%w: dealer %d of %d", ErrBadAction, dealer, n)
 	}
-	g := &Game101{rules: r, opt: r.Game101, n: n, dealer: dealer, cancel: cancel && !r.Game101.NoCancel,
-		phase: Phase101Indicator, indicator: NoSlot, okey: NoFace, lastFrom: -1, taken: NoSlot, takenFrom: -1,
-		racks: make([][]Slot, n), piles: make([][]Slot, n), opened: make([]Opened, n), openedAt: make([]int, n)}
-	for i := range g.public {
-		g.public[i] = NoFace
-	}
+	g := &Game101{board: newBoard(r, n, dealer), opt: r.Game101, cancel: cancel && !r.Game101.NoCancel,
+		phase: Phase101Indicator, taken: NoSlot, takenFrom: -1, opened: make([]Opened, n), openedAt: make([]int, n)}
 	next := Slot(0)
 	for i := 0; i < n; i++ {
 		seat := (dealer + i) % n
@@ -238,45 +220,8 @@ func NewGame101(r Ruleset, n, dealer int, cancel bool) (*Game101, error) {
 	return g, nil
 }
 
-// Rules returns the ruleset.
-func (g *Game101) Rules() Ruleset { return g.rules }
-
 // Phase returns the round's phase.
 func (g *Game101) Phase() Phase101 { return g.phase }
-
-// Dealer returns the dealer's seat (the first to play).
-func (g *Game101) Dealer() int { return g.dealer }
-
-// Order returns the seats in order of play.
-func (g *Game101) Order() []int { return append([]int(nil), g.order...) }
-
-// Okey returns the okey's face (NoFace before the indicator).
-func (g *Game101) Okey() Face { return g.okey }
-
-// Indicator returns the indicator's slot and face (NoSlot, NoFace before).
-func (g *Game101) Indicator() (Slot, Face) {
-	if g.indicator == NoSlot {
-		return NoSlot, NoFace
-	}
-	return g.indicator, g.public[g.indicator]
-}
-
-// Rack returns a seat's rack slots in ascending order.
-func (g *Game101) Rack(seat int) []Slot { return append([]Slot(nil), g.racks[seat]...) }
-
-// Pile returns a seat's discard pile, bottom first.
-func (g *Game101) Pile(seat int) []Slot { return append([]Slot(nil), g.piles[seat]...) }
-
-// Stock returns the bank, next draw first.
-func (g *Game101) Stock() []Slot { return append([]Slot(nil), g.stock...) }
-
-// PublicFace returns the face of a slot opened to everyone, or NoFace.
-func (g *Game101) PublicFace(s Slot) Face {
-	if int(s) >= DeckSize {
-		return NoFace
-	}
-	return g.public[s]
-}
 
 // Melds returns the melds on the table in the order they were laid.
 func (g *Game101) Melds() []Meld {
@@ -301,15 +246,6 @@ func (g *Game101) Turn() (seat int, drawn bool, taken Slot) {
 	}
 	return g.order[g.turn], g.drawn, g.taken
 }
-
-// Turns returns the number of discards so far.
-func (g *Game101) Turns() int { return g.turns }
-
-// LastDiscard returns the seat whose pile top may be taken now, or -1.
-func (g *Game101) LastDiscard() int { return g.lastFrom }
-
-// Pending returns the slots that must be opened to everyone next.
-func (g *Game101) Pending() []Slot { return append([]Slot(nil), g.pending...) }
 
 // Result returns the round's result once it is over.
 func (g *Game101) Result() (Result101, bool) {
@@ -389,15 +325,7 @@ func (g *Game101) Apply(a Action101) error {
 
 func (g *Game101) clone() *Game101 {
 	c := *g
-	c.order = append([]int(nil), g.order...)
-	c.pending = append([]Slot(nil), g.pending...)
-	c.stock = append([]Slot(nil), g.stock...)
-	c.racks = make([][]Slot, g.n)
-	c.piles = make([][]Slot, g.n)
-	for i := range g.racks {
-		c.racks[i] = append([]Slot(nil), g.racks[i]...)
-		c.piles[i] = append([]Slot(nil), g.piles[i]...)
-	}
+	c.board = g.board.clone()
 	c.melds = make([]Meld, len(g.melds))
 	for i, m := range g.melds {
 		c.melds[i] = m.clone()
@@ -458,31 +386,6 @@ func (g *Game101) apply(a Action101) error {
 	}
 }
 
-// setPublic records a face opened to everyone: a slot keeps its face and no
-// face is on more slots than the deck has.
-func (g *Game101) setPublic(sf SlotFace) error {
-	if int(sf.Slot) >= DeckSize || !sf.Face.Valid() {
-		return fmt.Errorf("%w: slot %d face %d", ErrBadAction, sf.Slot, sf.Face)
-	}
-	if cur := g.public[sf.Slot]; cur != NoFace {
-		if cur != sf.Face {
-			return fmt.Errorf("%w: slot %d was %v, now %v", ErrFace, sf.Slot, cur, sf.Face)
-		}
-		return nil
-	}
-	count := 0
-	for _, f := range g.public {
-		if f == sf.Face {
-			count++
-		}
-	}
-	if count >= 2 {
-		return fmt.Errorf("%w: a third %v", ErrFace, sf.Face)
-	}
-	g.public[sf.Slot] = sf.Face
-	return nil
-}
-
 func (g *Game101) applyReveal(a Action101) error {
 	if g.phase != Phase101Indicator && g.phase != Phase101Reveal {
 		return fmt.Errorf("%w: reveal in phase %v", ErrPhase, g.phase)
@@ -490,16 +393,8 @@ func (g *Game101) applyReveal(a Action101) error {
 	if a.Seat != 0 && a.Seat != -1 || len(a.Melds) != 0 || a.Meld != 0 || a.Pos != 0 {
 		return fmt.Errorf("%w: a reveal carries only faces", ErrBadAction)
 	}
-	if len(a.Faces) != len(g.pending) {
-		return fmt.Errorf("%w: %d faces for %d pending slots", ErrBadAction, len(a.Faces), len(g.pending))
-	}
-	for i, sf := range a.Faces {
-		if sf.Slot != g.pending[i] {
-			return fmt.Errorf("%w: revealed slot %d, expected %d", ErrBadAction, sf.Slot, g.pending[i])
-		}
-		if err := g.setPublic(sf); err != nil {
-			return err
-		}
+	if err := g.revealPending(a.Faces); err != nil {
+		return err
 	}
 	if g.phase == Phase101Reveal {
 		g.pending = nil
@@ -511,22 +406,10 @@ func (g *Game101) applyReveal(a Action101) error {
 	if sf.Face == FalseJoker {
 		// A false joker is no indicator: it stays in the bank, known to
 		// all, and the next tile is turned up.
-		idx := -1
-		for i, s := range g.stock {
-			if s == sf.Slot {
-				idx = i
-			}
-		}
-		if idx+1 >= len(g.stock) {
-			return fmt.Errorf("%w: no tile left to turn up", ErrEmptyStock)
-		}
-		g.pending = []Slot{g.stock[idx+1]}
-		return nil
+		return g.turnUpNext(sf.Slot)
 	}
-	g.indicator = sf.Slot
-	g.okey, _ = OkeyFor(sf.Face)
+	g.setIndicator(sf.Slot)
 	g.stock, _ = removeSlot(g.stock, g.indicator)
-	g.pending = nil
 	g.phase = Phase101Play
 	g.drawn = true // the dealer holds 22 and starts by discarding
 	return nil
@@ -536,13 +419,7 @@ func (g *Game101) applyDraw(seat int) error {
 	if g.drawn {
 		return fmt.Errorf("%w: seat %d", ErrDrawn, seat)
 	}
-	if len(g.stock) == 0 {
-		return fmt.Errorf("%w: seat %d cannot draw", ErrEmptyStock, seat)
-	}
-	g.racks[seat] = insertSlot(g.racks[seat], g.stock[0])
-	g.stock = g.stock[1:]
-	g.drawn = true
-	return nil
+	return g.draw(seat)
 }
 
 func (g *Game101) applyTake(seat int) error {
@@ -552,15 +429,11 @@ func (g *Game101) applyTake(seat int) error {
 	if g.gaveBack {
 		return fmt.Errorf("%w: seat %d gave the discard back and draws from the bank", ErrNoDiscard, seat)
 	}
-	from := g.lastFrom
-	if from < 0 || len(g.piles[from]) == 0 {
-		return fmt.Errorf("%w: seat %d", ErrNoDiscard, seat)
+	t, from, err := g.take(seat)
+	if err != nil {
+		return err
 	}
-	p := g.piles[from]
-	t := p[len(p)-1]
-	g.piles[from] = p[:len(p)-1]
-	g.racks[seat] = insertSlot(g.racks[seat], t)
-	g.drawn, g.taken, g.takenFrom, g.lastFrom = true, t, from, -1
+	g.taken, g.takenFrom = t, from
 	return nil
 }
 
@@ -795,9 +668,7 @@ func (g *Game101) applyDiscard(a Action101) error {
 	case !finish && g.Fits(sf.Face):
 		g.penalties = append(g.penalties, Penalty101{Seat: seat, Kind: PenaltyAddable, Slot: sf.Slot, Points: PenaltyPoints101})
 	}
-	g.racks[seat] = rack
-	g.piles[seat] = append(g.piles[seat], sf.Slot)
-	g.lastFrom = seat
+	g.discard(seat, rack, sf.Slot)
 	if finish {
 		others := false
 		for s := 0; s < g.n; s++ {
@@ -809,9 +680,8 @@ func (g *Game101) applyDiscard(a Action101) error {
 		g.endRound()
 		return nil
 	}
-	g.turns++
-	g.turn = (g.turn + 1) % len(g.order)
-	g.drawn, g.taken, g.takenFrom, g.takenUsed, g.gaveBack = false, NoSlot, -1, false, false
+	g.pass()
+	g.taken, g.takenFrom, g.takenUsed, g.gaveBack = NoSlot, -1, false, false
 	return nil
 }
 
@@ -926,27 +796,4 @@ func LayAction101(seat int, slots []Slot, faces []Face, groups []Group) (Action1
 		a.Melds = append(a.Melds, p)
 	}
 	return a, true
-}
-
-// Face101 returns the face of slot s as the view's seat knows it in a 101
-// round: public faces first, then its private ones; NoFace when unknown.
-func (v *View) Face101(g *Game101, s Slot) Face {
-	if f := g.PublicFace(s); f != NoFace {
-		return f
-	}
-	if int(s) < DeckSize {
-		return v.known[s]
-	}
-	return NoFace
-}
-
-// Rack101 returns the seat's rack slots and their faces in a 101 round
-// (NoFace where a face has not been opened to it).
-func (v *View) Rack101(g *Game101) ([]Slot, []Face) {
-	slots := g.Rack(v.Seat)
-	faces := make([]Face, len(slots))
-	for i, s := range slots {
-		faces[i] = v.Face101(g, s)
-	}
-	return slots, faces
 }

@@ -542,13 +542,13 @@ func TestView101(t *testing.T) {
 	for _, s := range rg.g().Rack(1) {
 		v.Learn(s, rg.deck[s])
 	}
-	slots, faces := v.Rack101(rg.g())
+	slots, faces := v.Rack(rg.g())
 	if len(slots) != 21 || slices.Contains(faces, NoFace) {
 		t.Fatalf("rack %v %v", slots, faces)
 	}
 	rg.ok(rg.discard(0, "Y8"))
 	pile := rg.g().Pile(0)
-	if v.Face101(rg.g(), pile[0]) != MustParseFaces("Y8")[0] || v.Face101(rg.g(), rg.g().Rack(0)[0]) != NoFace {
+	if v.Face(rg.g(), pile[0]) != MustParseFaces("Y8")[0] || v.Face(rg.g(), rg.g().Rack(0)[0]) != NoFace {
 		t.Fatal("view: public or private faces wrong")
 	}
 }

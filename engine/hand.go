@@ -116,36 +116,21 @@ type HandResult struct {
 // Hand is the public state of one hand: every peer holds an identical copy
 // and applies the same actions in the same order.
 type Hand struct {
-	rules  Ruleset
-	seats  []int // the seats dealt in, in seat order (all seats unless some left)
-	n      int   // number of seats at the table
-	dealer int
-
+	board
+	seats []int // the seats dealt in, in seat order (all seats unless some left)
 	phase Phase
-	order []int // seats in order of play; order[0] plays first with one extra tile
 
 	dice       []int
 	sel        int     // selected stack (0-based) after the first roll
 	groups     [][]int // order draw: seats ranked so far, tied seats grouped
 	orderSlots []SlotFace
-	pending    []Slot // slots that must be revealed to all next
 
-	indicator Slot
-	okey      Face
-	stock     []Slot // next draw first
-	racks     [][]Slot
-	dealt     [][]Slot // the racks as dealt, when play began
-	piles     [][]Slot
-	middle    Slot // a winner's final discard
-	public    [DeckSize]Face
+	dealt  [][]Slot // the racks as dealt, when play began
+	middle Slot     // a winner's final discard
 
-	turn      int // index into order
-	drawn     bool
-	lastFrom  int // seat whose pile top was the last discard, -1 if none
 	hasDrawn  []bool
 	shown     []bool
 	showOrder []int
-	turns     int
 	result    *HandResult
 }
 
@@ -168,12 +153,8 @@ func NewHand(r Ruleset, n int, seats []int, dealer int) (*Hand, error) {
 	if di < 0 {
 		return nil, fmt.Errorf("%w: dealer %d not in %v", ErrBadAction, dealer, seats)
 	}
-	h := &Hand{rules: r, seats: append([]int(nil), seats...), n: n, dealer: dealer,
-		indicator: NoSlot, okey: NoFace, middle: NoSlot, lastFrom: -1,
-		racks: make([][]Slot, n), piles: make([][]Slot, n), hasDrawn: make([]bool, n), shown: make([]bool, n)}
-	for i := range h.public {
-		h.public[i] = NoFace
-	}
+	h := &Hand{board: newBoard(r, n, dealer), seats: append([]int(nil), seats...), middle: NoSlot,
+		hasDrawn: make([]bool, n), shown: make([]bool, n)}
 	k := len(seats)
 	for i := 1; i <= k; i++ {
 		h.order = append(h.order, seats[(di+i)%k])
@@ -193,31 +174,8 @@ func NewHand(r Ruleset, n int, seats []int, dealer int) (*Hand, error) {
 	return h, nil
 }
 
-// Rules returns the ruleset.
-func (h *Hand) Rules() Ruleset { return h.rules }
-
 // Phase returns the hand's phase.
 func (h *Hand) Phase() Phase { return h.phase }
-
-// Dealer returns the dealer's seat.
-func (h *Hand) Dealer() int { return h.dealer }
-
-// Order returns the seats in order of play (first player first).
-func (h *Hand) Order() []int { return append([]int(nil), h.order...) }
-
-// Indicator returns the face-up slot and its face (NoSlot, NoFace before).
-func (h *Hand) Indicator() (Slot, Face) {
-	if h.indicator == NoSlot {
-		return NoSlot, NoFace
-	}
-	return h.indicator, h.public[h.indicator]
-}
-
-// Okey returns the okey's face (NoFace before the indicator is known).
-func (h *Hand) Okey() Face { return h.okey }
-
-// Rack returns the slots in a seat's rack, in ascending order.
-func (h *Hand) Rack(seat int) []Slot { return append([]Slot(nil), h.racks[seat]...) }
 
 // Dealt returns the slots dealt to seat, ascending (nil before play and for
 // a seat not dealt in). The first player's extra tile is among them.
@@ -228,23 +186,6 @@ func (h *Hand) Dealt(seat int) []Slot {
 	return append([]Slot(nil), h.dealt[seat]...)
 }
 
-// Pile returns a seat's discard pile, bottom first.
-func (h *Hand) Pile(seat int) []Slot { return append([]Slot(nil), h.piles[seat]...) }
-
-// StockLen returns the number of tiles left to draw.
-func (h *Hand) StockLen() int { return len(h.stock) }
-
-// Stock returns the stock, next draw first.
-func (h *Hand) Stock() []Slot { return append([]Slot(nil), h.stock...) }
-
-// PublicFace returns the face of a slot opened to everyone, or NoFace.
-func (h *Hand) PublicFace(s Slot) Face {
-	if int(s) >= DeckSize {
-		return NoFace
-	}
-	return h.public[s]
-}
-
 // Turn returns the seat to play and whether it has drawn this turn.
 // It returns -1 outside PhasePlay.
 func (h *Hand) Turn() (seat int, drawn bool) {
@@ -253,12 +194,6 @@ func (h *Hand) Turn() (seat int, drawn bool) {
 	}
 	return h.order[h.turn], h.drawn
 }
-
-// Turns returns the number of completed turns (discards) so far.
-func (h *Hand) Turns() int { return h.turns }
-
-// LastDiscard returns the seat whose pile top may be taken now, or -1.
-func (h *Hand) LastDiscard() int { return h.lastFrom }
 
 // Shown reports whether a seat made gösterme this hand.
 func (h *Hand) Shown(seat int) bool { return h.shown[seat] }
@@ -279,10 +214,6 @@ func (h *Hand) Result() (HandResult, bool) {
 	}
 	return *h.result, true
 }
-
-// Pending returns the slots that must be opened to everyone next (the deal's
-// indicator candidate, the order draw).
-func (h *Hand) Pending() []Slot { return append([]Slot(nil), h.pending...) }
 
 // Dice returns the die values applied so far.
 func (h *Hand) Dice() []int { return append([]int(nil), h.dice...) }
@@ -425,31 +356,6 @@ func removeSlot(s []Slot, x Slot) ([]Slot, bool) {
 	return s, false
 }
 
-// setPublic records a face opened to everyone, checking consistency: a slot
-// keeps its face, and no face appears on more slots than the deck has.
-func (h *Hand) setPublic(sf SlotFace) error {
-	if int(sf.Slot) >= DeckSize || !sf.Face.Valid() {
-		return fmt.Errorf("%w: slot %d face %d", ErrBadAction, sf.Slot, sf.Face)
-	}
-	if cur := h.public[sf.Slot]; cur != NoFace {
-		if cur != sf.Face {
-			return fmt.Errorf("%w: slot %d was %v, now %v", ErrFace, sf.Slot, cur, sf.Face)
-		}
-		return nil
-	}
-	count := 0
-	for _, f := range h.public {
-		if f == sf.Face {
-			count++
-		}
-	}
-	if count >= 2 {
-		return fmt.Errorf("%w: a third %v", ErrFace, sf.Face)
-	}
-	h.public[sf.Slot] = sf.Face
-	return nil
-}
-
 // Apply applies one action. On error the hand is unchanged and the error
 // wraps the rule broken.
 func (h *Hand) Apply(a Action) error {
@@ -463,27 +369,19 @@ func (h *Hand) Apply(a Action) error {
 
 func (h *Hand) clone() *Hand {
 	c := *h
+	c.board = h.board.clone()
 	c.seats = append([]int(nil), h.seats...)
-	c.order = append([]int(nil), h.order...)
 	c.dice = append([]int(nil), h.dice...)
 	c.groups = make([][]int, len(h.groups))
 	for i, g := range h.groups {
 		c.groups[i] = append([]int(nil), g...)
 	}
 	c.orderSlots = append([]SlotFace(nil), h.orderSlots...)
-	c.pending = append([]Slot(nil), h.pending...)
-	c.stock = append([]Slot(nil), h.stock...)
-	c.racks = make([][]Slot, len(h.racks))
-	c.piles = make([][]Slot, len(h.piles))
 	if h.dealt != nil {
 		c.dealt = make([][]Slot, len(h.dealt))
 		for i := range h.dealt {
 			c.dealt[i] = append([]Slot(nil), h.dealt[i]...)
 		}
-	}
-	for i := range h.racks {
-		c.racks[i] = append([]Slot(nil), h.racks[i]...)
-		c.piles[i] = append([]Slot(nil), h.piles[i]...)
 	}
 	c.hasDrawn = append([]bool(nil), h.hasDrawn...)
 	c.shown = append([]bool(nil), h.shown...)
@@ -550,16 +448,8 @@ func (h *Hand) applyReveal(a Action) error {
 	if h.phase != PhaseIndicator && h.phase != PhaseOrderDraw {
 		return fmt.Errorf("%w: reveal in phase %v", ErrPhase, h.phase)
 	}
-	if len(a.Faces) != len(h.pending) {
-		return fmt.Errorf("%w: %d faces for %d pending slots", ErrBadAction, len(a.Faces), len(h.pending))
-	}
-	for i, sf := range a.Faces {
-		if sf.Slot != h.pending[i] {
-			return fmt.Errorf("%w: revealed slot %d, expected %d", ErrBadAction, sf.Slot, h.pending[i])
-		}
-		if err := h.setPublic(sf); err != nil {
-			return err
-		}
+	if err := h.revealPending(a.Faces); err != nil {
+		return err
 	}
 	if h.phase == PhaseOrderDraw {
 		return h.orderDrawn(a.Faces)
@@ -572,22 +462,11 @@ func (h *Hand) applyReveal(a Action) error {
 			h.phase = PhaseRollTile
 			h.pending = nil
 		default:
-			idx := -1
-			for i, s := range h.stock {
-				if s == a.Faces[0].Slot {
-					idx = i
-				}
-			}
-			if idx+1 >= len(h.stock) {
-				return fmt.Errorf("%w: no tile left to turn up", ErrEmptyStock)
-			}
-			h.pending = []Slot{h.stock[idx+1]}
+			return h.turnUpNext(a.Faces[0].Slot)
 		}
 		return nil
 	}
-	h.indicator = a.Faces[0].Slot
-	h.okey, _ = OkeyFor(f)
-	h.pending = nil
+	h.setIndicator(a.Faces[0].Slot)
 	switch h.rules.Deal {
 	case DealStacks, DealGerman:
 		h.layoutStacks()
@@ -680,13 +559,10 @@ func (h *Hand) applyDraw(a Action) error {
 	if len(a.Faces) != 0 || a.Slot != 0 && a.Slot != NoSlot {
 		return fmt.Errorf("%w: a draw opens nothing to all", ErrBadAction)
 	}
-	if len(h.stock) == 0 {
-		return fmt.Errorf("%w: seat %d cannot draw", ErrEmptyStock, seat)
+	if err := h.draw(seat); err != nil {
+		return err
 	}
-	t := h.stock[0]
-	h.stock = h.stock[1:]
-	h.racks[seat] = insertSlot(h.racks[seat], t)
-	h.drawn, h.hasDrawn[seat] = true, true
+	h.hasDrawn[seat] = true
 	return nil
 }
 
@@ -698,16 +574,10 @@ func (h *Hand) applyTake(a Action) error {
 	if len(a.Faces) != 0 {
 		return fmt.Errorf("%w: a take opens nothing new", ErrBadAction)
 	}
-	from := h.lastFrom
-	if from < 0 || len(h.piles[from]) == 0 {
-		return fmt.Errorf("%w: seat %d", ErrNoDiscard, seat)
+	if _, _, err := h.take(seat); err != nil {
+		return err
 	}
-	p := h.piles[from]
-	t := p[len(p)-1]
-	h.piles[from] = p[:len(p)-1]
-	h.racks[seat] = insertSlot(h.racks[seat], t)
-	h.drawn, h.hasDrawn[seat] = true, true
-	h.lastFrom = -1
+	h.hasDrawn[seat] = true
 	return nil
 }
 
@@ -734,12 +604,8 @@ func (h *Hand) applyDiscard(a Action) error {
 	if err := h.setPublic(a.Faces[0]); err != nil {
 		return err
 	}
-	h.racks[seat] = rack
-	h.piles[seat] = append(h.piles[seat], a.Slot)
-	h.lastFrom = seat
-	h.turns++
-	h.turn = (h.turn + 1) % len(h.order)
-	h.drawn = false
+	h.discard(seat, rack, a.Slot)
+	h.pass()
 	return nil
 }
 

@@ -344,52 +344,61 @@ type Standing struct {
 // playing; among those that left, partners share theirs.
 func (m *Match) Ranking() []Standing {
 	low := m.rules.Scoring == Penalty || m.rules.Scoring == WinnerCountDown
-	better := func(a, b int) bool {
-		if low {
-			return m.scores[a] < m.scores[b]
-		}
-		return m.scores[a] > m.scores[b]
-	}
 	var seats []int
 	for s := 0; s < m.n; s++ {
 		if m.active[s] {
 			seats = append(seats, s)
 		}
 	}
-	for i := 1; i < len(seats); i++ {
-		for j := i; j > 0 && better(seats[j], seats[j-1]); j-- {
-			seats[j], seats[j-1] = seats[j-1], seats[j]
-		}
-	}
 	var out []Standing
-	push := func(s int, left bool) {
+	pushLeft := func(s int) {
 		place := len(out) + 1
-		if k := len(out) - 1; k >= 0 {
-			p := out[k].Seat
-			if left && m.sameSide(s, p) || !left && m.active[p] && m.scores[s] == m.scores[p] {
-				place = out[k].Place
-			}
+		if k := len(out) - 1; k >= 0 && m.sameSide(s, out[k].Seat) {
+			place = out[k].Place
 		}
 		out = append(out, Standing{Seat: s, Score: m.scores[s], Place: place})
 	}
 	finishedFirst := m.rules.Scoring == WinnerCountDown
 	if finishedFirst {
 		for _, s := range m.left {
-			push(s, true)
+			pushLeft(s)
 		}
 	}
-	for _, s := range seats {
-		push(s, false)
-	}
+	out = rank(out, seats, m.scores, low)
 	if !finishedFirst {
 		for i := len(m.left) - 1; i >= 0; i-- {
-			push(m.left[i], true)
+			pushLeft(m.left[i])
 		}
 	}
 	if lim := m.rules.PrizeLimit(); lim > 0 {
 		for i := range out {
 			out[i].Prize = out[i].Place == 1 || out[i].Score < lim
 		}
+	}
+	return out
+}
+
+// rank appends seats to out best first (the lowest score first when low),
+// a stable sort: equal scores keep seat order and share a place.
+func rank(out []Standing, seats, score []int, low bool) []Standing {
+	better := func(a, b int) bool {
+		if low {
+			return score[a] < score[b]
+		}
+		return score[a] > score[b]
+	}
+	seats = append([]int(nil), seats...)
+	for i := 1; i < len(seats); i++ {
+		for j := i; j > 0 && better(seats[j], seats[j-1]); j-- {
+			seats[j], seats[j-1] = seats[j-1], seats[j]
+		}
+	}
+	for i, s := range seats {
+		place := len(out) + 1
+		if i > 0 && score[s] == score[seats[i-1]] {
+			place = out[len(out)-1].Place
+		}
+		out = append(out, Standing{Seat: s, Score: score[s], Place: place})
 	}
 	return out
 }

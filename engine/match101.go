@@ -134,25 +134,11 @@ func (m *Match101) NextHand() error {
 // Ranking returns the seats best first: the lowest total (with
 // partnerships, the lowest team total) first; equal totals share a place.
 func (m *Match101) Ranking() []Standing {
-	score := m.TeamScores()
 	seats := make([]int, m.n)
 	for s := range seats {
 		seats[s] = s
 	}
-	for i := 1; i < len(seats); i++ {
-		for j := i; j > 0 && score[seats[j]] < score[seats[j-1]]; j-- {
-			seats[j], seats[j-1] = seats[j-1], seats[j]
-		}
-	}
-	out := make([]Standing, 0, m.n)
-	for i, s := range seats {
-		place := i + 1
-		if i > 0 && score[s] == score[seats[i-1]] {
-			place = out[i-1].Place
-		}
-		out = append(out, Standing{Seat: s, Score: score[s], Place: place})
-	}
-	return out
+	return rank(make([]Standing, 0, m.n), seats, m.TeamScores(), true)
 }
 
 // Clone returns a deep copy of the match.

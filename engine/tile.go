@@ -3,6 +3,12 @@
 // rulesets as data, and the game as a deterministic state machine with hidden
 // information.
 //
+// Two games are played on the same tiles: the classic family (Hand, Match)
+// and Okey 101 (Game101, Match101). Both embed one board (board.go): the
+// order of play, the stock, racks, discard piles, the indicator, the faces
+// opened to everyone (where a third copy of a face is refused) and whose turn
+// it is. A View reads either (View.Face, View.Rack take a Board).
+//
 // The package is pure: no I/O, no clocks, no randomness, no goroutines, and no
 // map iteration decides any order. Every peer at a table runs it on the same
 // inputs and gets the same outputs.

@@ -26,8 +26,8 @@ func (v *View) Learn(s Slot, f Face) {
 
 // Face returns the face of slot s as this seat knows it: public faces
 // first, then its private ones; NoFace when unknown.
-func (v *View) Face(h *Hand, s Slot) Face {
-	if f := h.PublicFace(s); f != NoFace {
+func (v *View) Face(b Board, s Slot) Face {
+	if f := b.PublicFace(s); f != NoFace {
 		return f
 	}
 	if int(s) < DeckSize {
@@ -38,14 +38,24 @@ func (v *View) Face(h *Hand, s Slot) Face {
 
 // Rack returns the seat's rack slots and their faces (NoFace where a face
 // has not been opened to it yet).
-func (v *View) Rack(h *Hand) ([]Slot, []Face) {
-	slots := h.Rack(v.Seat)
+func (v *View) Rack(b Board) ([]Slot, []Face) {
+	slots := b.Rack(v.Seat)
 	faces := make([]Face, len(slots))
 	for i, s := range slots {
-		faces[i] = v.Face(h, s)
+		faces[i] = v.Face(b, s)
 	}
 	return slots, faces
 }
+
+// Face101 is Face in a 101 round.
+//
+// Deprecated: use Face, which reads either game.
+func (v *View) Face101(g *Game101, s Slot) Face { return v.Face(g, s) }
+
+// Rack101 is Rack in a 101 round.
+//
+// Deprecated: use Rack, which reads either game.
+func (v *View) Rack101(g *Game101) ([]Slot, []Face) { return v.Rack(g) }
 
 // WinAction returns the win the seat can declare now by discarding the tile
 // at slot (NoSlot: a no-discard seven pairs where the ruleset allows it),

@@ -17,7 +17,7 @@ func movePathTable(t testing.TB) (*lockstep, snapshot, int) {
 
 // rules101 are the rules a refused 101 move may be named for (protocol.md
 // 5.8); anything else (crypto, protocol, an internal error) is a defect.
-var rules101 = map[string]bool{"malformed-body": true, "phantom-tile": true, "bad-key-share": true, "rules": true,
+var rules101 = map[Rule]bool{"malformed-body": true, "phantom-tile": true, "bad-key-share": true, "rules": true,
 	"out-of-turn": true, "false-opening": true, "add-before-open": true, "kept-discard": true, "bad-meld": true,
 	"bad-swap": true}
 
@@ -69,7 +69,7 @@ func tryMove101(t testing.TB, body []byte, fix bool) (rule string) {
 	if !m.Done() || m.Aborted() != v {
 		t.Fatalf("%x: refused but the match goes on", body)
 	}
-	return v.Rule
+	return string(v.Rule)
 }
 
 // FuzzMove101Path: any move body a cheater signs at its turn is applied or

@@ -222,7 +222,7 @@ func (l *lockstep) shares(seat int, slots []engine.Slot) []byte {
 
 // rack returns seat's rack slots and faces as its own view knows them.
 func (l *lockstep) rack(seat int) ([]engine.Slot, []engine.Face) {
-	return l.peers[seat].view.Rack101(l.g())
+	return l.peers[seat].view.Rack(l.g())
 }
 
 // transcript is the chain with the evidence, as an honest peer saves it.
@@ -234,7 +234,7 @@ func (l *lockstep) transcript() *Transcript {
 // named checks that every peer but the cheater refused with a violation
 // naming the cheater for rule, that the honest peers' engine state did not
 // change, and that Verify names the same seat for the same rule.
-func (l *lockstep) named(errs []error, cheater int, rule string, before []byte) {
+func (l *lockstep) named(errs []error, cheater int, rule Rule, before []byte) {
 	l.t.Helper()
 	for i, err := range errs {
 		if i == cheater {
@@ -291,7 +291,7 @@ func (l *lockstep) restore(s snapshot) {
 // attack sends seat's move body (signed by seat), checks that every other
 // peer and Verify name seat for rule with the engine unchanged, and returns
 // the table to where it was.
-func (l *lockstep) attack(name string, seat int, body []byte, rule string) {
+func (l *lockstep) attack(name string, seat int, body []byte, rule Rule) {
 	l.t.Helper()
 	s := l.save()
 	defer l.restore(s)

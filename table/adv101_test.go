@@ -58,7 +58,7 @@ func checkSecrecy101(t *testing.T, l *lockstep) {
 			t.Fatalf("step %d: every share of slot %d is public, its face is not", m.Step(), s)
 		}
 		for k, p := range l.peers {
-			if p.view.Face101(g, s) != engine.NoFace && !pub && !(held && h == k) {
+			if p.view.Face(g, s) != engine.NoFace && !pub && !(held && h == k) {
 				t.Fatalf("step %d: seat %d knows slot %d, not its own and not public", m.Step(), k, s)
 			}
 		}
@@ -495,7 +495,7 @@ func (w wrongMover101) Move101(g *engine.Game101, v *engine.View) (engine.Action
 	if !drawn || g.Turns() == 0 {
 		return w.Mover101.Move101(g, v)
 	}
-	slots, faces := v.Rack101(g)
+	slots, faces := v.Rack(g)
 	sf := engine.SlotFace{Slot: slots[0], Face: faces[0]}
 	return engine.Action101{Kind: engine.Act101Add, Seat: seat, Meld: 200,
 		Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{sf}, As: []engine.Face{faces[0]}}}}, nil

@@ -34,7 +34,7 @@ func (e errorString) Error() string { return string(e) }
 
 func (w *wild101) Move101(g *engine.Game101, v *engine.View) (engine.Action101, error) {
 	seat, drawn, _ := g.Turn()
-	slots, faces := v.Rack101(g)
+	slots, faces := v.Rack(g)
 	okey := g.Okey()
 	var cands []engine.Action101
 	if !drawn {

@@ -79,7 +79,7 @@ func peerTranscript(res *LocalResult, seat int) *Transcript {
 
 // expectNamed checks that every honest peer and Verify of its transcript
 // name the cheater (and only it).
-func expectNamed(t *testing.T, res *LocalResult, cheater int, rule string) {
+func expectNamed(t *testing.T, res *LocalResult, cheater int, rule Rule) {
 	t.Helper()
 	for seat, r := range res.Results {
 		if seat == cheater {

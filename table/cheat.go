@@ -296,7 +296,7 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 	}
 	seat := p.c.Seat
 	_, drawn, taken := g.Turn()
-	slots, faces := p.view.Rack101(g)
+	slots, faces := p.view.Rack(g)
 	opened := g.Opened(seat) != engine.NotOpened
 	// Past the first discard, drawn (or taken), not opened: a lay or an add
 	// is checked against the opening rules, before the taken discard's use.

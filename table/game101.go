@@ -20,7 +20,7 @@ func (g *game101) playing() bool                        { return g.m.Game().Phas
 func (g *game101) rack(seat int) []engine.Slot          { return g.m.Game().Rack(seat) }
 func (g *game101) publicFace(s engine.Slot) engine.Face { return g.m.Game().PublicFace(s) }
 func (g *game101) viewFace(v *engine.View, s engine.Slot) engine.Face {
-	return v.Face101(g.m.Game(), s)
+	return v.Face(g.m.Game(), s)
 }
 func (g *game101) over() bool                  { return g.m.Over() }
 func (g *game101) nextHand() error             { return g.m.NextHand() }

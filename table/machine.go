@@ -43,22 +43,6 @@ const (
 var phaseKinds = map[phase]Kind{phHello: KindHello, phShuffle: KindShuffle, phRekey: KindRekey, phOpen: KindOpen,
 	phDeal: KindDeal, phMove: KindMove, phShare: KindShare, phAudit: KindAudit}
 
-// Violation is a rule broken by a signed message: the seat is to blame, the
-// envelopes are the evidence.
-type Violation struct {
-	Seat     int
-	Step     uint32
-	Rule     string
-	Err      error
-	Evidence [][]byte
-}
-
-func (v *Violation) Error() string {
-	return fmt.Sprintf("table: seat %d broke %s at step %d: %v", v.Seat, v.Rule, v.Step, v.Err)
-}
-
-func (v *Violation) Unwrap() error { return v.Err }
-
 // Errors for envelopes that are not this step's (no blame by themselves).
 var (
 	ErrNotNext    = errors.New("table: not the next step")
@@ -282,21 +266,18 @@ func (m *Machine) Check(env *Envelope) error {
 	}
 	// From here the sender signed a message for this step of this chain:
 	// mistakes are its own.
-	v := func(rule string, err error) error {
-		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: rule, Err: err, Evidence: [][]byte{env.Raw}}
-	}
 	seat, kind := m.Expect()
 	if int(env.Seat) != seat {
-		return v("out-of-turn", fmt.Errorf("seat %d sent %v; seat %d must send %v", env.Seat, env.Kind, seat, kind))
+		return outOfTurn(env, seat, kind)
 	}
 	if env.Kind != kind && !(env.Kind == KindJunk && m.junkAllowed()) {
-		return v("wrong-message", fmt.Errorf("sent %v, expected %v", env.Kind, kind))
+		return violation(env, RuleWrongMessage, fmt.Errorf("sent %v, expected %v", env.Kind, kind))
 	}
 	if env.Hand != m.hand {
-		return v("replay", fmt.Errorf("%w: hand %d, at hand %d", ErrWrongTable, env.Hand, m.hand))
+		return violation(env, RuleReplay, fmt.Errorf("%w: hand %d, at hand %d", ErrWrongTable, env.Hand, m.hand))
 	}
 	if env.State != m.StateHash() {
-		return v("state-divergence", fmt.Errorf("state hash %x differs from %x", env.State[:6], m.StateHash()))
+		return violation(env, RuleStateDivergence, fmt.Errorf("state hash %x differs from %x", env.State[:6], m.StateHash()))
 	}
 	return nil
 }
@@ -399,62 +380,6 @@ func (m *Machine) Failure() *Failure { return m.failure }
 func (m *Machine) abort(v *Violation) {
 	m.phase = phAborted
 	m.abortErr = v
-}
-
-// asViolation blames the sender, unless the crypto layer named another seat
-// (a junk tile found by the audit, say).
-func asViolation(env *Envelope, err error) *Violation {
-	var vi *Violation
-	if errors.As(err, &vi) {
-		return vi
-	}
-	seat := int(env.Seat)
-	rule := ruleOf(err)
-	return &Violation{Seat: seat, Step: env.Step, Rule: rule, Err: err, Evidence: [][]byte{env.Raw}}
-}
-
-func ruleOf(err error) string {
-	switch {
-	case errors.Is(err, ErrMalformed), errors.Is(err, deck.ErrEncoding):
-		return "malformed-body"
-	case errors.Is(err, deck.ErrProof):
-		return "bad-proof"
-	case errors.Is(err, deck.ErrShuffleProof):
-		return "bad-shuffle-proof"
-	case errors.Is(err, deck.ErrShare):
-		return "bad-key-share"
-	case errors.Is(err, deck.ErrDuplicate), errors.Is(err, deck.ErrIdentity):
-		return "bad-shuffle"
-	case errors.Is(err, commit.ErrMismatch):
-		return "bad-dice"
-	case errors.Is(err, commit.ErrCopied):
-		return "copied-commitment"
-	case errors.Is(err, engine.ErrNotWinning):
-		return "false-win"
-	case errors.Is(err, engine.ErrNotHeld):
-		return "phantom-tile"
-	case errors.Is(err, engine.ErrTurn), errors.Is(err, engine.ErrPhase):
-		return "out-of-turn"
-	case errors.Is(err, engine.ErrOpening):
-		return "false-opening"
-	case errors.Is(err, engine.ErrNotOpened):
-		return "add-before-open"
-	case errors.Is(err, engine.ErrMustUse):
-		return "kept-discard"
-	case errors.Is(err, engine.ErrMeld):
-		return "bad-meld"
-	case errors.Is(err, engine.ErrSwap):
-		return "bad-swap"
-	}
-	var f *blame.Fault
-	if errors.As(err, &f) {
-		return "crypto"
-	}
-	var ee interface{ Unwrap() error }
-	if errors.As(err, &ee) {
-		return "rules"
-	}
-	return "protocol"
 }
 
 func (m *Machine) clone() *Machine {
@@ -669,9 +594,7 @@ func (m *Machine) applyJunk(env *Envelope) error {
 	if err != nil {
 		return nobody(err)
 	}
-	return &Violation{Seat: seat, Step: env.Step, Rule: "false-junk",
-		Err:      fmt.Errorf("seat %d claimed slot %d opens to no tile; it opens to %v", seat, s, f),
-		Evidence: [][]byte{env.Raw}}
+	return violation(env, RuleFalseJunk, fmt.Errorf("seat %d claimed slot %d opens to no tile; it opens to %v", seat, s, f))
 }
 
 // JunkSlot returns the slot a junk claim opened to no tile in this hand,
@@ -829,7 +752,7 @@ func (m *Machine) finishAudit() error {
 	if err != nil {
 		var f *blame.Fault
 		if errors.As(err, &f) {
-			return &Violation{Seat: f.Seat, Step: m.step, Rule: "audit", Err: err}
+			return auditFault(f, m.step, err)
 		}
 		return nobody(err)
 	}

@@ -754,9 +754,7 @@ func (p *Peer) receive(raw []byte) {
 		if e.Seat == env.Seat {
 			// One seat, one message per step of a match: a second one is
 			// equivocation even before the step comes.
-			p.m.abort(&Violation{Seat: int(env.Seat), Step: step, Rule: "equivocation",
-				Err:      fmt.Errorf("seat %d signed two messages for step %d", env.Seat, step),
-				Evidence: [][]byte{e.Raw, env.Raw}})
+			p.m.abort(equivocation(e, env))
 			return
 		}
 	}
@@ -792,13 +790,9 @@ func judgeAgainst(own, env *Envelope) *Violation {
 	case string(own.Raw) == string(env.Raw):
 		return nil
 	case own.Seat == env.Seat:
-		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: "equivocation",
-			Err:      fmt.Errorf("seat %d signed two different messages for step %d", env.Seat, env.Step),
-			Evidence: [][]byte{own.Raw, env.Raw}}
+		return equivocation(own, env)
 	case own.Prev == env.Prev:
-		return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: "out-of-turn",
-			Err:      fmt.Errorf("seat %d sent a %v for step %d, where seat %d was to speak", env.Seat, env.Kind, env.Step, own.Seat),
-			Evidence: [][]byte{env.Raw}}
+		return outOfTurn(env, int(own.Seat), own.Kind)
 	}
 	return nil
 }
@@ -965,7 +959,7 @@ func (p *Peer) drainBuffer() bool {
 	for _, e := range envs {
 		p.bufSize -= len(e.Raw)
 	}
-	seat, _ := p.m.Expect()
+	seat, kind := p.m.Expect()
 	prev := p.m.Prev()
 	var chosen *Envelope
 	for _, e := range envs {
@@ -982,13 +976,10 @@ func (p *Peer) drainBuffer() bool {
 			continue
 		}
 		if chosen != nil && e.Seat == chosen.Seat {
-			p.m.abort(&Violation{Seat: int(e.Seat), Step: step, Rule: "equivocation",
-				Err:      fmt.Errorf("seat %d signed two different messages for step %d", e.Seat, step),
-				Evidence: [][]byte{chosen.Raw, e.Raw}})
+			p.m.abort(equivocation(chosen, e))
 			return true
 		}
-		p.m.abort(&Violation{Seat: int(e.Seat), Step: step, Rule: "out-of-turn",
-			Err: fmt.Errorf("seat %d sent a %v for step %d, where seat %d was to speak", e.Seat, e.Kind, step, seat), Evidence: [][]byte{e.Raw}})
+		p.m.abort(outOfTurn(e, seat, kind))
 		return true
 	}
 	if chosen == nil {

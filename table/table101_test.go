@@ -116,7 +116,7 @@ func check101(t *testing.T, n int, f Faults) {
 // TestCheats101: each cheat of Okey 101 is caught live by every honest peer,
 // named with its rule, and named the same by verify.
 func TestCheats101(t *testing.T) {
-	want := map[Cheat]string{
+	want := map[Cheat]Rule{
 		CheatFalseOpening:  "false-opening",
 		CheatAddBeforeOpen: "add-before-open",
 		CheatKeptDiscard:   "kept-discard",
@@ -247,7 +247,7 @@ func TestPeerNeeds101Mover(t *testing.T) {
 // TestRuleNames101: the engine's 101 refusals are named as protocol.md 5.8
 // says.
 func TestRuleNames101(t *testing.T) {
-	for err, want := range map[error]string{
+	for err, want := range map[error]Rule{
 		engine.ErrOpening:   "false-opening",
 		engine.ErrNotOpened: "add-before-open",
 		engine.ErrMustUse:   "kept-discard",

@@ -197,9 +197,7 @@ func aheadEquivocation(m *Machine, t *Transcript) *Violation {
 		}
 		k := [2]uint32{env.Step, uint32(env.Seat)}
 		if prev := seen[k]; prev != nil && string(prev.Raw) != string(env.Raw) {
-			return &Violation{Seat: int(env.Seat), Step: env.Step, Rule: "equivocation",
-				Err:      fmt.Errorf("seat %d signed two messages for step %d", env.Seat, env.Step),
-				Evidence: [][]byte{prev.Raw, env.Raw}}
+			return equivocation(prev, env)
 		}
 		seen[k] = env
 	}

@@ -126,33 +126,44 @@ func hintReason(c bot.Choice) string {
 
 // RuleName is a protocol rule's name (protocol.md 5.5) for a person: in
 // English the name itself, in Turkish a few words saying what was broken.
-func RuleName(rule string) string {
+// Every rule of table.Rules has a name here (a test checks it).
+func RuleName(rule table.Rule) string {
 	if i18n.Current() == i18n.English {
-		return rule
+		return string(rule)
 	}
-	names := map[string]string{
-		"out-of-turn":       i18n.Mark("out-of-turn (spoke out of turn)"),
-		"wrong-message":     i18n.Mark("wrong-message (a message of the wrong kind)"),
-		"replay":            i18n.Mark("replay (a message replayed from elsewhere)"),
-		"state-divergence":  i18n.Mark("state-divergence (a state the rules do not give)"),
-		"equivocation":      i18n.Mark("equivocation (two different messages for one step)"),
-		"malformed-body":    i18n.Mark("malformed-body (a message that does not decode)"),
-		"bad-proof":         i18n.Mark("bad-proof (a proof that does not hold)"),
-		"bad-key-share":     i18n.Mark("bad-key-share (a wrong key for a tile)"),
-		"bad-shuffle":       i18n.Mark("bad-shuffle (a shuffle that is not a permutation)"),
-		"bad-shuffle-proof": i18n.Mark("bad-shuffle-proof (a shuffle proof that does not hold)"),
-		"bad-dice":          i18n.Mark("bad-dice (a dice roll that does not match its commitment)"),
-		"copied-commitment": i18n.Mark("copied-commitment (another seat's commitment copied)"),
-		"false-win":         i18n.Mark("false-win (declared a win that is not one)"),
-		"false-junk":        i18n.Mark("false-junk (called a good tile junk)"),
-		"phantom-tile":      i18n.Mark("phantom-tile (played a tile it does not hold)"),
-		"rules":             i18n.Mark("rules (a move the rules forbid)"),
-		"audit":             i18n.Mark("audit (its revealed keys contradict its messages)"),
-	}
-	if k, ok := names[rule]; ok {
+	if k, ok := ruleNames[rule]; ok {
 		return i18n.TKey(k)
 	}
-	return rule
+	return string(rule)
+}
+
+// ruleNames are the keys of the rules' names (the rule's name and a few
+// words), translated where they are shown.
+var ruleNames = map[table.Rule]string{
+	table.RuleOutOfTurn:        i18n.Mark("out-of-turn (spoke out of turn)"),
+	table.RuleWrongMessage:     i18n.Mark("wrong-message (a message of the wrong kind)"),
+	table.RuleReplay:           i18n.Mark("replay (a message replayed from elsewhere)"),
+	table.RuleStateDivergence:  i18n.Mark("state-divergence (a state the rules do not give)"),
+	table.RuleEquivocation:     i18n.Mark("equivocation (two different messages for one step)"),
+	table.RuleMalformedBody:    i18n.Mark("malformed-body (a message that does not decode)"),
+	table.RuleBadProof:         i18n.Mark("bad-proof (a proof that does not hold)"),
+	table.RuleBadKeyShare:      i18n.Mark("bad-key-share (a wrong key for a tile)"),
+	table.RuleBadShuffle:       i18n.Mark("bad-shuffle (a shuffle that is not a permutation)"),
+	table.RuleBadShuffleProof:  i18n.Mark("bad-shuffle-proof (a shuffle proof that does not hold)"),
+	table.RuleBadDice:          i18n.Mark("bad-dice (a dice roll that does not match its commitment)"),
+	table.RuleCopiedCommitment: i18n.Mark("copied-commitment (another seat's commitment copied)"),
+	table.RuleFalseWin:         i18n.Mark("false-win (declared a win that is not one)"),
+	table.RuleFalseJunk:        i18n.Mark("false-junk (called a good tile junk)"),
+	table.RulePhantomTile:      i18n.Mark("phantom-tile (played a tile it does not hold)"),
+	table.RuleRules:            i18n.Mark("rules (a move the rules forbid)"),
+	table.RuleAudit:            i18n.Mark("audit (its revealed keys contradict its messages)"),
+	table.RuleFalseOpening:     i18n.Mark("false-opening (opened with less than 101 points or five doubles)"),
+	table.RuleAddBeforeOpen:    i18n.Mark("add-before-open (added to a meld before opening)"),
+	table.RuleKeptDiscard:      i18n.Mark("kept-discard (kept the discard it took unused)"),
+	table.RuleBadMeld:          i18n.Mark("bad-meld (laid or extended a meld that is not one)"),
+	table.RuleBadSwap:          i18n.Mark("bad-swap (took an okey off the table wrongly)"),
+	table.RuleCrypto:           i18n.Mark("crypto (a cryptographic check failed on its message)"),
+	table.RuleProtocol:         i18n.Mark("protocol (a message the protocol refuses)"),
 }
 
 // KindNameOf is KindName for a kind written as the protocol names it

@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/okey-game/okey/internal/conformance"
+	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -42,24 +42,24 @@ agree, 1 when one does not, 2 when the suite cannot be read.
 `
 
 type verifyJSON struct {
-	File     string   `json:"file"`
-	Honest   bool     `json:"honest"`
-	Ruleset  string   `json:"ruleset,omitempty"`
-	Seats    []string `json:"seats,omitempty"`
-	Steps    int      `json:"steps"`
-	Hands    int      `json:"hands"`
-	Scores   []int    `json:"scores,omitempty"`
-	Status   int      `json:"status"`
-	Verdict  string   `json:"verdict"`
-	Cheater  *int     `json:"cheater,omitempty"`
-	Next     *int     `json:"next,omitempty"`
-	NextKind string   `json:"next_kind,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
-	Rule     string   `json:"rule,omitempty"`
-	Step     *uint32  `json:"step,omitempty"`
-	Evidence string   `json:"evidence,omitempty"`
-	Error    string   `json:"error,omitempty"`
-	Cut      bool     `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
+	File     string     `json:"file"`
+	Honest   bool       `json:"honest"`
+	Ruleset  string     `json:"ruleset,omitempty"`
+	Seats    []string   `json:"seats,omitempty"`
+	Steps    int        `json:"steps"`
+	Hands    int        `json:"hands"`
+	Scores   []int      `json:"scores,omitempty"`
+	Status   int        `json:"status"`
+	Verdict  string     `json:"verdict"`
+	Cheater  *int       `json:"cheater,omitempty"`
+	Next     *int       `json:"next,omitempty"`
+	NextKind string     `json:"next_kind,omitempty"`
+	Reason   string     `json:"reason,omitempty"`
+	Rule     table.Rule `json:"rule,omitempty"`
+	Step     *uint32    `json:"step,omitempty"`
+	Evidence string     `json:"evidence,omitempty"`
+	Error    string     `json:"error,omitempty"`
+	Cut      bool       `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
 
 	errText string // Error for a person, in the interface's language
 }

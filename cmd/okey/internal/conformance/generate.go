@@ -148,19 +148,19 @@ func nextSeat(t *table.Transcript, k int) int {
 	return int(decode(t.Chain[k]).Seat)
 }
 
-var cheatRule = map[table.Cheat]string{
-	table.CheatJunkShuffle:      "bad-shuffle-proof",
-	table.CheatLearnTiles:       "bad-shuffle-proof",
-	table.CheatDuplicateShuffle: "bad-shuffle",
-	table.CheatBadKey:           "bad-key-share",
-	table.CheatBadProof:         "bad-proof",
-	table.CheatEquivocate:       "equivocation",
-	table.CheatOutOfTurn:        "out-of-turn",
-	table.CheatFalseWin:         "false-win",
-	table.CheatPhantomDiscard:   "phantom-tile",
-	table.CheatBadDice:          "bad-dice",
-	table.CheatJunkPrivate:      "bad-shuffle-proof",
-	table.CheatSplitView:        "equivocation",
+var cheatRule = map[table.Cheat]table.Rule{
+	table.CheatJunkShuffle:      table.RuleBadShuffleProof,
+	table.CheatLearnTiles:       table.RuleBadShuffleProof,
+	table.CheatDuplicateShuffle: table.RuleBadShuffle,
+	table.CheatBadKey:           table.RuleBadKeyShare,
+	table.CheatBadProof:         table.RuleBadProof,
+	table.CheatEquivocate:       table.RuleEquivocation,
+	table.CheatOutOfTurn:        table.RuleOutOfTurn,
+	table.CheatFalseWin:         table.RuleFalseWin,
+	table.CheatPhantomDiscard:   table.RulePhantomTile,
+	table.CheatBadDice:          table.RuleBadDice,
+	table.CheatJunkPrivate:      table.RuleBadShuffleProof,
+	table.CheatSplitView:        table.RuleEquivocation,
 }
 
 // Generate writes the suite into dir (cases.json, the vector files and
@@ -266,14 +266,14 @@ func Generate(dir string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := g.add(Case{Name: "cheat-101-add-before-draw", Status: 1, Seat: intp(c.seat), Rule: "rules",
+		if err := g.add(Case{Name: "cheat-101-add-before-draw", Status: 1, Seat: intp(c.seat), Rule: table.RuleRules,
 			Note: fmt.Sprintf("Okey 101: seat %d, not opened, replaces its draw by an add of a tile of its rack (with its valid share) and re-signs it: "+
 				"the draw check comes before add-before-open (5.8), so the rule is rules", c.seat)}, c.t); err != nil {
 			return err
 		}
 	}
-	rule101 := map[table.Cheat]string{table.CheatFalseOpening: "false-opening", table.CheatAddBeforeOpen: "add-before-open",
-		table.CheatKeptDiscard: "kept-discard", table.CheatForgedScore: "state-divergence"}
+	rule101 := map[table.Cheat]table.Rule{table.CheatFalseOpening: table.RuleFalseOpening, table.CheatAddBeforeOpen: table.RuleAddBeforeOpen,
+		table.CheatKeptDiscard: table.RuleKeptDiscard, table.CheatForgedScore: table.RuleStateDivergence}
 	for i, c := range table.Cheats101 {
 		res, _, err := match("101:rounds=3", 2, uint64(160+i), c, 1)
 		if err != nil {
@@ -407,7 +407,7 @@ func Generate(dir string, w io.Writer) error {
 		t := clone(base)
 		e := decode(t.Chain[discardAt])
 		t.Chain[discardAt] = resign(t.Chain[discardAt], baseKeys[e.Seat], h, func(e *table.Envelope) { e.Body[1] ^= 0x40 })
-		if err := g.add(Case{Name: "resigned-phantom-discard", Status: 1, Seat: intp(int(e.Seat)), Rule: "phantom-tile",
+		if err := g.add(Case{Name: "resigned-phantom-discard", Status: 1, Seat: intp(int(e.Seat)), Rule: table.RulePhantomTile,
 			Note: "a seat re-signs its own discard naming a slot it does not hold: its own signed message breaks a rule"}, t); err != nil {
 			return err
 		}
@@ -424,7 +424,7 @@ func Generate(dir string, w io.Writer) error {
 		t := clone(base)
 		e := decode(t.Chain[5])
 		t.Evidence = append(t.Evidence, resign(t.Chain[5], baseKeys[e.Seat], h, func(e *table.Envelope) { e.Body[len(e.Body)-1] ^= 1 }))
-		if err := g.add(Case{Name: "evidence-equivocation-after-end", Status: 1, Seat: intp(int(e.Seat)), Rule: "equivocation",
+		if err := g.add(Case{Name: "evidence-equivocation-after-end", Status: 1, Seat: intp(int(e.Seat)), Rule: table.RuleEquivocation,
 			Note: "a finished chain, and a second message signed by the same seat for a step of it: equivocation"}, t); err != nil {
 			return err
 		}
@@ -443,7 +443,7 @@ func Generate(dir string, w io.Writer) error {
 		t.Chain = t.Chain[:discardAt]
 		e := decode(base.Chain[discardAt])
 		t.Evidence = append(t.Evidence, resign(base.Chain[discardAt], baseKeys[e.Seat], h, func(e *table.Envelope) { e.Body[1] ^= 0x40 }))
-		if err := g.add(Case{Name: "evidence-bad-next", Status: 1, Seat: intp(int(e.Seat)), Rule: "phantom-tile",
+		if err := g.add(Case{Name: "evidence-bad-next", Status: 1, Seat: intp(int(e.Seat)), Rule: table.RulePhantomTile,
 			Note: "the next message, breaking a rule, kept as evidence: its signer is named"}, t); err != nil {
 			return err
 		}
@@ -456,7 +456,7 @@ func Generate(dir string, w io.Writer) error {
 		a := resign(base.Chain[k], baseKeys[e.Seat], h, func(e *table.Envelope) { e.State[0] ^= 1 })
 		b := resign(base.Chain[k], baseKeys[e.Seat], h, func(e *table.Envelope) { e.State[1] ^= 1 })
 		t.Evidence = append(t.Evidence, a, b)
-		if err := g.add(Case{Name: "evidence-ahead-pair", Status: 1, Seat: intp(int(e.Seat)), Rule: "equivocation",
+		if err := g.add(Case{Name: "evidence-ahead-pair", Status: 1, Seat: intp(int(e.Seat)), Rule: table.RuleEquivocation,
 			Note: "two different messages signed by one seat for one step beyond the chain's end"}, t); err != nil {
 			return err
 		}
@@ -477,7 +477,7 @@ func Generate(dir string, w io.Writer) error {
 		t = clone(base)
 		oot := resign(base.Chain[k], baseKeys[other], h, func(e *table.Envelope) { e.Seat = uint8(other) })
 		t.Evidence = append(t.Evidence, oot)
-		if err := g.add(Case{Name: "evidence-out-of-turn", Status: 1, Seat: intp(other), Rule: "out-of-turn",
+		if err := g.add(Case{Name: "evidence-out-of-turn", Status: 1, Seat: intp(other), Rule: table.RuleOutOfTurn,
 			Note: "another seat's message for a past step on the same previous message: out-of-turn"}, t); err != nil {
 			return err
 		}
@@ -524,15 +524,17 @@ func Generate(dir string, w io.Writer) error {
 		}
 	}
 	for _, c := range []struct {
-		name, rule, note string
-		spoil            func(lock []byte)
+		name  string
+		rule  table.Rule
+		note  string
+		spoil func(lock []byte)
 	}{
-		{"cheat-lock-key-first", "bad-shuffle", "seat 1's lock message has the identity as its key A_1 and a non-canonical D_1[0]: A_1 is checked first (bad-shuffle, not malformed-body)",
+		{"cheat-lock-key-first", table.RuleBadShuffle, "seat 1's lock message has the identity as its key A_1 and a non-canonical D_1[0]: A_1 is checked first (bad-shuffle, not malformed-body)",
 			func(lock []byte) {
 				copy(lock[0:32], make([]byte, 32))
 				copy(lock[32:64], bytes.Repeat([]byte{0xff}, 32))
 			}},
-		{"cheat-lock-check2-before-3", "malformed-body", "seat 1's lock message repeats D_1[1] as D_1[3] and has a non-canonical D_1[50]: check 2 runs over every element before check 3 (malformed-body, not bad-shuffle)",
+		{"cheat-lock-check2-before-3", table.RuleMalformedBody, "seat 1's lock message repeats D_1[1] as D_1[3] and has a non-canonical D_1[50]: check 2 runs over every element before check 3 (malformed-body, not bad-shuffle)",
 			func(lock []byte) {
 				copy(lock[32*(1+3):32*(1+4)], lock[32*(1+1):32*(1+2)])
 				copy(lock[32*(1+50):32*(1+51)], bytes.Repeat([]byte{0xff}, 32))

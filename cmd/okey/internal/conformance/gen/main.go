@@ -1,12 +1,12 @@
 // Command gen writes okey's conformance suite (protocol.md 8) from fixed
-// seeds: `go run ./internal/conformance/gen DIR` (make conformance).
+// seeds: `go run ./cmd/okey/internal/conformance/gen DIR` (make conformance).
 package main
 
 import (
 	"fmt"
 	"os"
 
-	"github.com/okey-game/okey/internal/conformance"
+	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 )
 
 func main() {

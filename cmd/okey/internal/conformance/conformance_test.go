@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-const suiteDir = "../../testdata/conformance"
+const suiteDir = "../../../../testdata/conformance"
 
 // TestSuite: okey's verifier gives every expected verdict of the committed
 // suite and passes every vector.

@@ -126,7 +126,7 @@ func (s *script101) own(g *engine.Game101, v *engine.View, p Play101) (engine.Ac
 		}
 		return engine.Action101{Kind: engine.Act101Draw, Seat: seat}, nil
 	}
-	slots, faces := v.Rack101(g)
+	slots, faces := v.Rack(g)
 	okey := g.Okey()
 	jd := !g.Rules().Game101.NoJokerDoubles
 	opened := g.Opened(seat)
@@ -216,7 +216,7 @@ func (s *script101) own(g *engine.Game101, v *engine.View, p Play101) (engine.Ac
 // penaltyDiscard replaces a discard by an okey or an addable tile once in
 // the match when the play asks for it and the rack keeps a tile.
 func (s *script101) penaltyDiscard(g *engine.Game101, v *engine.View, p Play101, a engine.Action101) engine.Action101 {
-	slots, faces := v.Rack101(g)
+	slots, faces := v.Rack(g)
 	if len(slots) < 2 {
 		return a
 	}

@@ -5,6 +5,10 @@
 // against okey itself; another implementation runs the same files against
 // its own verifier. The files are made by `make conformance` (the generator
 // in ./gen, from fixed seeds).
+//
+// The package lives under cmd/okey, not in the module's internal/ (where it
+// was until issue 21): it imports the whole protocol and the bots, and
+// internal/ holds only leaves below the protocol.
 package conformance
 
 import (
@@ -48,8 +52,8 @@ type Case struct {
 	// named, 2 invalid, 3 unfinished.
 	Status int `json:"status"`
 	// Seat and Rule: the seat named and the rule (status 1), else null/"".
-	Seat *int   `json:"seat"`
-	Rule string `json:"rule"`
+	Seat *int       `json:"seat"`
+	Rule table.Rule `json:"rule"`
 	// Scores: the final scores (status 0), else null.
 	Scores []int `json:"scores"`
 	// Next: the seat that was to send the next message (status 3 when the
