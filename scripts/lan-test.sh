@@ -183,15 +183,22 @@ run3() {
 	# The lobby: okey play on the LAN, in English, at 100x30.
 	tm -f /dev/null new-session -d -s lobby -x 100 -y 30 \
 		"TERM=xterm-256color LC_ALL=C.UTF-8 LANG= LC_MESSAGES= $OKEY play --name host --data $dir/data.p; echo okey-exited-\$?; sleep 600"
-	local end=$(($(date +%s) + 20))
-	until screen | grep -q 'c create'; do
-		[ "$(date +%s)" -lt "$end" ] || die "run 3: the lobby never showed"
-		sleep 0.1
-	done
+	# wait_screen SECONDS PATTERN: until the lobby's screen matches (grep -E).
+	wait_screen() {
+		local end=$(($(date +%s) + $1))
+		until screen | grep -Eq "$2"; do
+			[ "$(date +%s)" -lt "$end" ] || die "run 3: waited $1 s for /$2/ on the lobby's screen"
+			sleep 0.05
+		done
+	}
+	wait_screen 20 'c create'
 	# c: the create form (classic, 4 players, 3 bots); players 3, bots 1.
 	tm send-keys -t lobby c
-	sleep 0.3
-	tm send-keys -t lobby Down Down Left Down Left Enter
+	wait_screen 10 'open a table'
+	tm send-keys -t lobby Down Down Left Down Left
+	wait_screen 10 'players +< 3 >'
+	wait_screen 10 'bots +< 1 >'
+	tm send-keys -t lobby Enter
 	wait_file 20 "$dir/data.p/okey.log" 'msg="lobby request".* op=ready'
 	echo "run 3: the lobby's table is open with its bot: $(grep -o 'msg="lobby request".* op=ready[^ ]*' "$dir/data.p/okey.log" | head -1 | grep -o 'table=[^ ]*')"
 	# The player on another computer: a bot in namespace 2 finds the table by mDNS.
@@ -200,8 +207,7 @@ run3() {
 		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		>>"$dir/stdout.2" 2>>"$dir/log.2" &
 	PIDS+=("$!")
-	wait_file 30 "$dir/data.p/okey.log" 'msg="lobby request".* op=ready.*' 
-	end=$(($(date +%s) + 30))
+	local end=$(($(date +%s) + 30))
 	until [ "$(grep -c 'msg="lobby request".* op=ready' "$dir/data.p/okey.log")" -ge 2 ]; do
 		[ "$(date +%s)" -lt "$end" ] || die "run 3: the remote never sat ready at the lobby's table"
 		sleep 0.05
