@@ -44,7 +44,7 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzzminimizetime 0 -fuzztime $${FUZZTIME:-20s} $$pkg || exit 1; \
 	  done; done
 
-e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart (root)
+e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
 
 nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)

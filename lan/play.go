@@ -665,6 +665,30 @@ func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOp
 	}
 }
 
+// learnMembers asks the creator of a LAN table (joined without a code),
+// when this peer is connected to it, for the other members' addresses
+// (p2p.Lobby.LearnMemberAddrs), as a code joiner does: a member that no
+// discovery announces (a bot of the creator's lobby, a peer given by
+// --peer) is then dialled directly instead of being waited for until the
+// ready timeout. Best effort, bounded by learnMembersTimeout.
+func (c *Client) learnMembers(ctx context.Context, a p2p.Announcement) {
+	creator, err := peer.Decode(a.Creator)
+	if err != nil || creator == c.node.ID() || !c.node.Connected(creator) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, learnMembersTimeout)
+	defer cancel()
+	n, err := c.Lobby().LearnMemberAddrs(ctx, a.Table)
+	if err != nil {
+		c.log.Info("members' addresses not learnt", "table", a.Table, "err", err)
+		return
+	}
+	c.log.Info("members' addresses learnt", "table", a.Table, "members", n)
+}
+
+// learnMembersTimeout bounds learnMembers' request to a connected creator.
+const learnMembersTimeout = 3 * time.Second
+
 // reachByCode helps the members of a table this peer joined by invite code
 // find each other without discovery: it reaches the creator from the code
 // kept in the table's record (after a restart too) and asks it for the
@@ -673,6 +697,7 @@ func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOp
 func (c *Client) reachByCode(ctx context.Context, a p2p.Announcement) {
 	rec, ok := c.Lobby().Record(a.Table)
 	if !ok || rec.Code == "" {
+		c.learnMembers(ctx, a)
 		return
 	}
 	code, err := invite.Parse(rec.Code)

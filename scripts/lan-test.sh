@@ -8,7 +8,11 @@
 # and save transcripts that `okey verify` accepts and that are identical.
 # A second run kills one bot with SIGKILL in the middle of the hand, starts
 # it again with the same data directory, and the match must still finish,
-# with identical verified transcripts.
+# with identical verified transcripts. A third run (when tmux is installed)
+# opens a table from a player's lobby (okey play in tmux, namespace 1) with
+# one of the lobby's bots, and a bot in namespace 2 takes the last seat: the
+# table must open there within 2 s of the last ready with every member
+# joined (the lobby's bot reachable from another computer, issue 24).
 #
 # mDNS never touches the machine's own interfaces: the bots run only inside
 # the namespaces. Names carry this script's PID, so parallel runs do not
@@ -19,6 +23,7 @@
 #        TIMEOUT=120    seconds each run may take
 #        KEEP=1         keep the work directory (logs, transcripts)
 #        SETTLE=500ms   how long each bot listens for open tables before opening one
+#        RUNS=123       which runs to do (digits)
 set -euo pipefail
 
 N=4
@@ -29,9 +34,12 @@ BR_NS="okey-br-$ID"
 WORK=$(mktemp -d /tmp/okey-lan-test.XXXXXX)
 NSES=()
 PIDS=()
+TMUX_SOCK=
+RUNS=${RUNS:-123}
 
 cleanup() {
 	local p ns
+	if [ -n "$TMUX_SOCK" ]; then tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true; fi
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
 	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
@@ -43,7 +51,11 @@ trap 'exit 130' INT TERM
 die() {
 	echo "lan-test: FAIL: $*" >&2
 	local f
-	for f in "$WORK"/run*/log.*; do
+	if [ -n "$TMUX_SOCK" ]; then
+		echo "--- the lobby's screen" >&2
+		tmux -L "$TMUX_SOCK" capture-pane -p -t lobby >&2 2>/dev/null || true
+	fi
+	for f in "$WORK"/run*/log.* "$WORK"/run*/data.p/okey.log; do
 		[ -f "$f" ] || continue
 		echo "--- $f (last 15 lines)" >&2
 		tail -15 "$f" >&2
@@ -107,6 +119,7 @@ wait_all() {
 }
 
 # Run 1: four strangers meet by mDNS and play.
+if [[ $RUNS == *1* ]]; then
 t0=$(now_ms)
 for i in $(seq 1 "$N"); do start_bot 1 "$i"; done
 wait_all 1
@@ -114,9 +127,11 @@ echo "run 1: done in $(($(now_ms) - t0)) ms"
 for i in $(seq 1 "$N"); do
 	echo "  bot $i: $(grep -o 'msg="table started".*' "$WORK/run1/log.$i" | grep -o 'took=[^ ]*' | sed 's/took=/seated after /'), $(grep -o 'msg=timing.*' "$WORK/run1/log.$i" | sed 's/msg=timing table=[^ ]* //')"
 done
+fi
 
 # Run 2: bot 4 is killed with SIGKILL in the middle of the hand; once the
 # others say they wait for it, it is restarted with the same data directory.
+if [[ $RUNS == *2* ]]; then
 t0=$(now_ms)
 for i in $(seq 1 "$N"); do start_bot 2 "$i"; done
 victim=$N
@@ -144,4 +159,71 @@ start_bot 2 "$victim"
 wait_all 2
 grep -q 'resumed at message' "$WORK/run2/stdout.$victim" || die "run 2: bot $victim did not resume its match"
 echo "run 2: done in $(($(now_ms) - t0)) ms"
+fi
+
+# Run 3: a lobby's bot and a player on another computer at one table.
+# wait_file SECONDS FILE PATTERN: until FILE matches (grep -E).
+wait_file() {
+	local end=$(($(date +%s) + $1))
+	until grep -Eq "$3" "$2" 2>/dev/null; do
+		[ "$(date +%s)" -lt "$end" ] || die "run 3: waited $1 s for /$3/ in $2"
+		sleep 0.05
+	done
+}
+run3() {
+	local dir="$WORK/run3" ready_ms took
+	if ! command -v tmux >/dev/null; then
+		echo "run 3: SKIP: tmux is not installed (the lobby is a terminal screen)"
+		return
+	fi
+	mkdir -p "$dir/data.p" "$dir/data.2" "$dir/out.2"
+	TMUX_SOCK="okey-lan-test-$ID"
+	tm() { ip netns exec "okey-p1-$ID" tmux -u -L "$TMUX_SOCK" "$@"; }
+	screen() { tm capture-pane -p -t lobby; }
+	# The lobby: okey play on the LAN, in English, at 100x30.
+	tm -f /dev/null new-session -d -s lobby -x 100 -y 30 \
+		"TERM=xterm-256color LC_ALL=C.UTF-8 LANG= LC_MESSAGES= $OKEY play --name host --data $dir/data.p; echo okey-exited-\$?; sleep 600"
+	# wait_screen SECONDS PATTERN: until the lobby's screen matches (grep -E).
+	wait_screen() {
+		local end=$(($(date +%s) + $1))
+		until screen | grep -Eq "$2"; do
+			[ "$(date +%s)" -lt "$end" ] || die "run 3: waited $1 s for /$2/ on the lobby's screen"
+			sleep 0.05
+		done
+	}
+	wait_screen 20 'c create'
+	# c: the create form (classic, 4 players, 3 bots); players 3, bots 1.
+	tm send-keys -t lobby c
+	wait_screen 10 'open a table'
+	tm send-keys -t lobby Down Down Left Down Left
+	wait_screen 10 'players +< 3 >'
+	wait_screen 10 'bots +< 1 >'
+	tm send-keys -t lobby Enter
+	wait_file 20 "$dir/data.p/okey.log" 'msg="lobby request".* op=ready'
+	echo "run 3: the lobby's table is open with its bot: $(grep -o 'msg="lobby request".* op=ready[^ ]*' "$dir/data.p/okey.log" | head -1 | grep -o 'table=[^ ]*')"
+	# The player on another computer: a bot in namespace 2 finds the table by mDNS.
+	ip netns exec "okey-p2-$ID" "$OKEY" bot --name remote --data "$dir/data.2" --out "$dir/out.2" \
+		--players 3 --preset classic --withhold 60s --wait 60s --settle 30s \
+		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
+		>>"$dir/stdout.2" 2>>"$dir/log.2" &
+	PIDS+=("$!")
+	local end=$(($(date +%s) + 30))
+	until [ "$(grep -c 'msg="lobby request".* op=ready' "$dir/data.p/okey.log")" -ge 2 ]; do
+		[ "$(date +%s)" -lt "$end" ] || die "run 3: the remote never sat ready at the lobby's table"
+		sleep 0.05
+	done
+	# The player is ready last: r at the selected table.
+	tm send-keys -t lobby r
+	ready_ms=$(now_ms)
+	until grep -q 'msg="table ready"' "$dir/log.2" 2>/dev/null; do
+		[ $(($(now_ms) - ready_ms)) -le 2000 ] || die "run 3: the remote's table did not open within 2 s of the last ready"
+		sleep 0.02
+	done
+	took=$(($(now_ms) - ready_ms))
+	! grep -q 'opened without every member' "$dir/log.2" || die "run 3: the remote's table opened without every member"
+	echo "run 3: the remote's table opened ${took} ms after the last ready, every member joined: $(grep -o 'msg="table ready".*' "$dir/log.2" | head -1)"
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	TMUX_SOCK=
+}
+if [[ $RUNS == *3* ]]; then run3; fi
 echo "lan-test: ok"

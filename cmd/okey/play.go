@@ -398,7 +398,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	}
 	defer c.Close()
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
-	lb := &lanLobby{c: c, ctx: ctx, log: logger, strategy: f.strategy, busy: map[string]bool{}}
+	lb := &lanLobby{c: c, ctx: ctx, log: logger, strategy: f.strategy, busy: map[string]bool{},
+		listen: f.listen, reach: true, relays: useRelays}
 	var mu sync.Mutex
 	var played *lan.Outcome
 	lv := g.ShowLobby(lb, func(t ui.LobbyTable) {
@@ -515,11 +516,18 @@ type lanLobby struct {
 	ctx      context.Context
 	log      *slog.Logger
 	strategy string
-	bots     sync.WaitGroup
-	mu       sync.Mutex
-	busy     map[string]bool // bot data dirs (names) in use
-	unfin    map[string]p2p.Announcement
-	local    map[string]ui.LocalMatch
+	// The player's node's listen addresses (nil: lan's default, every
+	// interface), reach and relays: each bot listens on the same
+	// interfaces (on ports of its own) with the same reach, so that a
+	// member on another computer reaches it as it reaches the player.
+	listen []string
+	reach  bool
+	relays []string
+	bots   sync.WaitGroup
+	mu     sync.Mutex
+	busy   map[string]bool // bot data dirs (names) in use
+	unfin  map[string]p2p.Announcement
+	local  map[string]ui.LocalMatch
 }
 
 // Unfinished lists the LAN tables this player left before their end and
@@ -735,12 +743,16 @@ func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int
 }
 
 // runBot seats the bot name (its identity in DATA/bots/name) at table id
-// over the loopback and plays its match; with resume, it continues the
-// match it left there.
+// and plays its match; with resume, it continues the match it left there.
+// The bot finds the table through the player's node (no mDNS of its own)
+// but listens where that node listens, on its own random ports, with the
+// same reach and relays: the other members, on other computers too, dial
+// it as they dial the player (a bot on 127.0.0.1 only kept a table with a
+// remote member waiting for it until the ready timeout).
 func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
-		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-		Log: l.log.With("bot", name)})
+		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: botListen(l.listen),
+		Reach: l.reach, Relays: l.relays, Log: l.log.With("bot", name)})
 	if err != nil {
 		return err
 	}
@@ -791,6 +803,28 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 	}
 	_, err = bc.Play(l.ctx, a, mover, lan.PlayOptions{})
 	return err
+}
+
+// botListen is where a bot of the lobby listens: the player's listen
+// addresses with every TCP and UDP port made 0 (the bot's own random port;
+// the player's fixed --listen port is taken), nil (lan's default: every
+// interface) for nil.
+func botListen(listen []string) []string {
+	if len(listen) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(listen))
+	for _, a := range listen {
+		parts := strings.Split(a, "/")
+		for i := 1; i+1 < len(parts); i++ {
+			if parts[i] == "tcp" || parts[i] == "udp" {
+				parts[i+1] = "0"
+				i++
+			}
+		}
+		out = append(out, strings.Join(parts, "/"))
+	}
+	return out
 }
 
 func (l *lanLobby) wait() {

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/control"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
+)
+
+// otherMachine is the connection gater of a peer that stands for another
+// computer: it can neither dial nor be dialled from 127.0.0.1, the
+// loopback of the lobby's computer (the lobby's player listens on
+// 127.0.0.2, standing for its LAN interface; the remote on 127.0.0.3).
+type otherMachine struct{}
+
+func hostLoopback(a ma.Multiaddr) bool {
+	ip, err := manet.ToIP(a)
+	return err == nil && ip.String() == "127.0.0.1"
+}
+
+func (otherMachine) InterceptPeerDial(peer.ID) bool                   { return true }
+func (otherMachine) InterceptAddrDial(_ peer.ID, a ma.Multiaddr) bool { return !hostLoopback(a) }
+func (otherMachine) InterceptAccept(c network.ConnMultiaddrs) bool {
+	return !hostLoopback(c.RemoteMultiaddr())
+}
+func (otherMachine) InterceptSecured(_ network.Direction, _ peer.ID, c network.ConnMultiaddrs) bool {
+	return !hostLoopback(c.RemoteMultiaddr())
+}
+func (otherMachine) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+
+// TestLobbyBotsReachableFromAnotherMachine (issue 24.1): a table the lobby
+// filled partly with its own bots, joined by a player on another computer
+// (no mDNS, only the addresses it is given, 127.0.0.1 of the lobby's
+// computer out of its reach), opens within 2 s of the last ready with every
+// member connected, at a LAN table joined by --peer and at a private table
+// joined by invite code. With the bots on 127.0.0.1 only, the remote waited
+// for them until its ready timeout.
+func TestLobbyBotsReachableFromAnotherMachine(t *testing.T) {
+	for _, private := range []bool{false, true} {
+		t.Run(fmt.Sprintf("private=%v", private), func(t *testing.T) { lobbyBotsRemote(t, private) })
+	}
+}
+
+func lobbyBotsRemote(t *testing.T, private bool) {
+	const startWithin = 2 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	log := slog.New(slog.DiscardHandler)
+	listen := []string{"/ip4/127.0.0.2/tcp/0"}
+	pc, err := lan.Open(ctx, lan.Options{Data: t.TempDir(), Name: "ayse", NoMDNS: true, Listen: listen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	lctx, stopLobby := context.WithCancel(ctx)
+	lb := &lanLobby{c: pc, ctx: lctx, log: log, strategy: "greedy", busy: map[string]bool{}, listen: listen}
+	t.Cleanup(func() { stopLobby(); lb.wait() })
+
+	rdata := t.TempDir()
+	key, err := p2p.LoadOrCreateIdentity(rdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := libp2p.New(libp2p.Identity(key), libp2p.ListenAddrStrings("/ip4/127.0.0.3/tcp/0"),
+		libp2p.ConnectionGater(otherMachine{}), libp2p.DisableRelay(), libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peers []string
+	if !private {
+		peers = pc.Addrs()
+	}
+	rc, err := lan.Open(ctx, lan.Options{Data: rdata, Name: "mehmet", NoMDNS: true, Host: rh, Peers: peers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rc.Close() })
+
+	create := lb.Create
+	if private {
+		create = lb.CreatePrivate
+	}
+	id, err := create(ctx, "classic", 3, 1, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	so := lan.SeatOptions{Join: id}
+	if private {
+		code, err := invite.Parse(lb.Invite(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		so = lan.SeatOptions{Code: &code}
+	}
+	type seated struct {
+		a   p2p.Announcement
+		err error
+	}
+	seatc := make(chan seated, 1)
+	go func() {
+		a, err := rc.FindSeat(ctx, so)
+		seatc <- seated{a, err}
+	}()
+
+	// The bot and the remote seated and ready: the player's ready is the last.
+	for {
+		a, ok := pc.Lobby().Table(id)
+		if ok && len(a.Members) == 3 && !slices.ContainsFunc(a.Members[1:], func(m p2p.Seat) bool { return !m.Ready }) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the bot and the remote never sat ready: %+v", a)
+		case s := <-seatc:
+			t.Fatalf("remote FindSeat returned before the table started: %v", s.err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if err := lb.SetReady(ctx, id, true); err != nil {
+		t.Fatal(err)
+	}
+	lastReady := time.Now()
+
+	pa, ok := pc.Lobby().Table(id)
+	if !ok || pa.State != p2p.StateStarted {
+		t.Fatalf("the table did not start at the last ready: %+v", pa)
+	}
+	playCtx, stopPlay := context.WithCancel(ctx)
+	done := make(chan struct{}, 2)
+	go func() {
+		mover, _ := bot.New("greedy", 1)
+		pc.Play(playCtx, pa, mover, lan.PlayOptions{})
+		done <- struct{}{}
+	}()
+	var s seated
+	select {
+	case s = <-seatc:
+	case <-ctx.Done():
+		t.Fatal("the remote never saw the table start")
+	}
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	type presence struct {
+		at time.Time
+		ms []p2p.MemberStatus
+	}
+	first := make(chan presence, 1)
+	go func() {
+		mover, _ := bot.New("greedy", 2)
+		rc.Play(playCtx, s.a, mover, lan.PlayOptions{ReadyTimeout: 10 * time.Second, OnPresence: func(ms []p2p.MemberStatus) {
+			select {
+			case first <- presence{time.Now(), ms}:
+			default:
+			}
+		}})
+		done <- struct{}{}
+	}()
+	defer func() { stopPlay(); <-done; <-done }()
+	var p presence
+	select {
+	case p = <-first:
+	case <-ctx.Done():
+		t.Fatal("the remote's table never opened")
+	}
+	took := p.at.Sub(lastReady)
+	var missing []string
+	for _, m := range p.ms {
+		if !m.Connected {
+			missing = append(missing, string(m.ID))
+		}
+	}
+	if took > startWithin || len(missing) > 0 {
+		t.Fatalf("the remote's table opened %v after the last ready (want within %v), members not connected: %v",
+			took.Round(time.Millisecond), startWithin, missing)
+	}
+	t.Logf("the remote's table opened %v after the last ready, every member connected", took.Round(time.Millisecond))
+}
+
+// TestBotListen: a lobby bot listens on the player's interfaces, on ports
+// of its own.
+func TestBotListen(t *testing.T) {
+	for _, tc := range []struct{ in, want []string }{
+		{nil, nil},
+		{[]string{"/ip4/0.0.0.0/tcp/4001", "/ip4/0.0.0.0/udp/4001/quic-v1", "/ip6/::/tcp/0"},
+			[]string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1", "/ip6/::/tcp/0"}},
+		{[]string{"/ip4/192.168.1.5/tcp/9000"}, []string{"/ip4/192.168.1.5/tcp/0"}},
+	} {
+		if got := botListen(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("botListen(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
