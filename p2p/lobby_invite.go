@@ -147,8 +147,8 @@ func InviteAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
 // table (protocol.md 7.10); a LAN table admits everyone. l.mu is held.
 func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce) error {
 	rec := l.recs[req.Table]
-	if !rec.Created || rec.Secret.IsZero() {
-		return nil
+	if !rec.Created || rec.Secret.IsZero() || from == l.n.h.ID() {
+		return nil // a LAN table; or the creator, whose seat the state machine refuses
 	}
 	now := l.now()
 	if ok, wait := l.limiter.Allow(from.String(), now); !ok {

@@ -306,3 +306,29 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 		t.Fatalf("forged code through the relay: %v", err)
 	}
 }
+
+// TestCreatorJoinKeepsTablePrivate: the creator asking to join its own
+// private table (the lobby lets a player pick any table) is refused as
+// already seated and the table stays private: the record that holds the
+// secret is kept, so a LAN peer with no code is still refused.
+func TestCreatorJoinKeepsTablePrivate(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	l := nodes[0].Lobby()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, err := l.CreatePrivate("beef0123beef0123", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Join(ctx, a.Table); !errors.Is(err, ErrAlreadySeated) {
+		t.Fatalf("creator joins its own table: %v, want ErrAlreadySeated", err)
+	}
+	if !l.Private(a.Table) {
+		t.Fatal("the table is no longer private after its creator asked to join it")
+	}
+	waitTable(t, nodes[1].Lobby(), a.Table, func(_ Announcement, ok bool) bool { return ok })
+	if _, err := nodes[1].Lobby().Join(ctx, a.Table); !errors.Is(err, ErrInviteOnly) {
+		t.Fatalf("LAN join without a code after the creator's join: %v, want ErrInviteOnly", err)
+	}
+}
