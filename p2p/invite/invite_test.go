@@ -194,6 +194,14 @@ func TestParseErrors(t *testing.T) {
 		{"trailing", withPayload(func(p []byte) []byte { return append(p, 0) }), ErrMalformed, "after the last field"},
 		{"too many addrs", withPayload(func(p []byte) []byte { p[1+9+32+16] = 9; return p }), ErrMalformed, "9 addresses"},
 		{"bad addr", withPayload(func(p []byte) []byte { p[1+9+32+16+2] = 0xff; return p }), ErrMalformed, "address 1"},
+		{"creator key not a point", withPayload(func(p []byte) []byte {
+			copy(p[10:42], append([]byte{2}, make([]byte, 31)...)) // y = 2: no x
+			return p
+		}), ErrMalformed, "creator's key: not a point"},
+		{"creator key not canonical", withPayload(func(p []byte) []byte {
+			copy(p[10:42], append(append([]byte{0xed}, bytes.Repeat([]byte{0xff}, 30)...), 0x7f)) // y = p
+			return p
+		}), ErrMalformed, "creator's key: not in its canonical form"},
 		{"long table form for hex id", withPayload(func(p []byte) []byte {
 			id := "3f9a0c12d4e5b6a7"
 			return append(append([]byte{1, 1, 16}, id...), p[10:]...)
