@@ -346,3 +346,34 @@ func TestServeRelay(t *testing.T) {
 		t.Fatalf("a stranger's registration at a player's relay: %v", err)
 	}
 }
+
+// TestRelayStaleTableDoesNotBlock: a table the relay no longer knows (a
+// record of a table that is gone, a revoked code) does not keep a node from
+// being admitted and reserving for its other tables at that relay.
+func TestRelayStaleTableDoesNotBlock(t *testing.T) {
+	t.Parallel()
+	ga, gb := &noDirect{}, &noDirect{}
+	a := gatedNode(t, "a", ga)
+	_, _, rinfo := relayHost(t, a.ID())
+	b := gatedNode(t, "b", gb)
+	ga.block(b.ID())
+	gb.block(a.ID())
+	var token, stale [32]byte
+	copy(token[:], "a table's relay token, 32 bytes")
+	copy(stale[:], "a gone table's token, 32 bytes.")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := b.UseRelay(ctx, rinfo, "gone", stale, false); !errors.Is(err, ErrRelayUnknownTable) {
+		t.Fatalf("a table the relay does not know: %v", err)
+	}
+	if err := a.UseRelay(ctx, rinfo, "t1", token, true); err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	if err := b.UseRelay(ctx, rinfo, "t1", token, false); err != nil {
+		t.Fatalf("join t1 while a gone table is still presented: %v", err)
+	}
+	// b holds a reservation: a reaches it through the relay.
+	if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID()}); err != nil {
+		t.Fatalf("connect through the relay: %v", err)
+	}
+}
