@@ -620,9 +620,11 @@ func (l *Lobby) apply(from peer.ID, req lobbyRequest) (Announcement, error) {
 	var err error
 	switch req.Op {
 	case "join":
-		var nonce Nonce
-		if nonce, err = ParseNonce(req.Nonce); err == nil {
-			err = l.admitLocked(from, req, nonce)
+		// A private table's admission check comes first (7.10); a
+		// malformed nonce is then refused as 7.6 says.
+		nonce, nerr := ParseNonce(req.Nonce)
+		if err = l.admitLocked(from, req, nonce, nerr == nil); err == nil {
+			err = nerr
 		}
 		if err == nil {
 			err = f.Join(from, req.Name, nonce)

@@ -332,3 +332,35 @@ func TestCreatorJoinKeepsTablePrivate(t *testing.T) {
 		t.Fatalf("LAN join without a code after the creator's join: %v, want ErrInviteOnly", err)
 	}
 }
+
+// TestAdmissionOrderBadNonce: at a private table the admission check comes
+// before the nonce's form (protocol.md 7.10, in order: rate, no proof, the
+// proof, then 7.6's state machine): a join with a malformed nonce is
+// refused invite-only without a proof, denied (and counted) with one, and
+// rate once the peer is over its limit.
+func TestAdmissionOrderBadNonce(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	l := nodes[0].Lobby()
+	a, err := l.CreatePrivate("d00d0123d00d0123", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := nodes[1].ID()
+	req := lobbyRequest{V: AnnouncementVersion, Table: a.Table, Op: "join", Name: "x", Nonce: "zz"}
+	if _, err := l.apply(from, req); !errors.Is(err, ErrInviteOnly) {
+		t.Fatalf("no proof, bad nonce: %v, want ErrInviteOnly", err)
+	}
+	req.Proof = strings.Repeat("ab", invite.ProofSize)
+	for i := 0; i < 3; i++ {
+		if _, err := l.apply(from, req); !errors.Is(err, ErrDenied) {
+			t.Fatalf("a proof, bad nonce (try %d): %v, want ErrDenied", i+1, err)
+		}
+	}
+	if _, err := l.apply(from, req); !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("over the limit, bad nonce: %v, want ErrRateLimited", err)
+	}
+	if n := len(l.Formation(a.Table).Members); n != 1 {
+		t.Fatalf("%d members, want the creator only", n)
+	}
+}
