@@ -453,7 +453,14 @@ func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
 	}
 	a, err := l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
 	if errors.Is(err, ErrInviteOnly) {
-		l.ForgetTable(id) // a private table: no seat to keep a nonce for
+		l.mu.Lock()
+		rec := l.recs[id]
+		l.mu.Unlock()
+		if rec.Code == "" && !rec.Created {
+			// A private table: no seat to keep a nonce for (unless the
+			// nonce is a seat's taken by code).
+			l.ForgetTable(id)
+		}
 	}
 	return a, err
 }

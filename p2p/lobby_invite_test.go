@@ -364,3 +364,40 @@ func TestAdmissionOrderBadNonce(t *testing.T) {
 		t.Fatalf("%d members, want the creator only", n)
 	}
 }
+
+// TestLANJoinKeepsCodeSeat: a peer seated by invite code that then asks to
+// join the same table the LAN way (no proof: the lobby shows the table) is
+// refused invite-only and keeps its record: its nonce (its seat's, which it
+// must answer for when the table starts) and its code.
+func TestLANJoinKeepsCodeSeat(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	cl, jl := nodes[0].Lobby(), nodes[1].Lobby()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, err := cl.CreatePrivate("f00d0123f00d0123", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := cl.Invite(a.Table, nodes[0].Host().Addrs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jl.JoinByCode(ctx, code); err != nil {
+		t.Fatalf("join by code: %v", err)
+	}
+	before, _ := jl.Nonce(a.Table)
+	if _, err := jl.Join(ctx, a.Table); !errors.Is(err, ErrInviteOnly) {
+		t.Fatalf("LAN join of a table seated by code: %v, want ErrInviteOnly", err)
+	}
+	if n, ok := jl.Nonce(a.Table); !ok || n != before {
+		t.Fatal("the seat's nonce was dropped by a LAN join refused invite-only")
+	}
+	if r, ok := jl.Record(a.Table); !ok || r.Code != text {
+		t.Fatal("the code was dropped by a LAN join refused invite-only")
+	}
+}
