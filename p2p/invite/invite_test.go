@@ -382,3 +382,22 @@ func TestLimiter(t *testing.T) {
 		t.Fatalf("tracked %d, max 2", l.Tracked())
 	}
 }
+
+// TestLimiterForgetsFullestBucket: at its bound the limiter forgets the
+// peer whose bucket is fullest, never one that is over its limit
+// (protocol.md 7.10).
+func TestLimiterForgetsFullestBucket(t *testing.T) {
+	l := &Limiter{Burst: 3, Refill: 20 * time.Second, Max: 2}
+	t0 := time.Unix(1000, 0)
+	for range 3 {
+		l.Fail("a", t0)
+	}
+	l.Fail("b", t0.Add(time.Second)) // failed last, bucket fullest
+	l.Fail("c", t0.Add(2*time.Second))
+	if l.Tracked() != 2 {
+		t.Fatalf("tracked %d", l.Tracked())
+	}
+	if ok, _ := l.Allow("a", t0.Add(2*time.Second)); ok {
+		t.Fatal("the peer over its limit was forgotten")
+	}
+}
