@@ -453,7 +453,14 @@ func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
 	}
 	a, err := l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
 	if errors.Is(err, ErrInviteOnly) {
-		l.ForgetTable(id) // a private table: no seat to keep a nonce for
+		l.mu.Lock()
+		rec := l.recs[id]
+		l.mu.Unlock()
+		if rec.Code == "" && !rec.Created {
+			// A private table: no seat to keep a nonce for (unless the
+			// nonce is a seat's taken by code).
+			l.ForgetTable(id)
+		}
 	}
 	return a, err
 }
@@ -620,9 +627,11 @@ func (l *Lobby) apply(from peer.ID, req lobbyRequest) (Announcement, error) {
 	var err error
 	switch req.Op {
 	case "join":
-		var nonce Nonce
-		if nonce, err = ParseNonce(req.Nonce); err == nil {
-			err = l.admitLocked(from, req, nonce)
+		// A private table's admission check comes first (7.10); a
+		// malformed nonce is then refused as 7.6 says.
+		nonce, nerr := ParseNonce(req.Nonce)
+		if err = l.admitLocked(from, req, nonce, nerr == nil); err == nil {
+			err = nerr
 		}
 		if err == nil {
 			err = f.Join(from, req.Name, nonce)

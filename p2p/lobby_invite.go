@@ -144,11 +144,13 @@ func InviteAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
 }
 
 // admitLocked is the creator's admission check of a join at a private
-// table (protocol.md 7.10); a LAN table admits everyone. l.mu is held.
-func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce) error {
+// table (protocol.md 7.10); a LAN table admits everyone. nonceOK says
+// whether the request's nonce parsed: without one no proof holds. l.mu is
+// held.
+func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce, nonceOK bool) error {
 	rec := l.recs[req.Table]
-	if !rec.Created || rec.Secret.IsZero() {
-		return nil
+	if !rec.Created || rec.Secret.IsZero() || from == l.n.h.ID() {
+		return nil // a LAN table; or the creator, whose seat the state machine refuses
 	}
 	now := l.now()
 	if ok, wait := l.limiter.Allow(from.String(), now); !ok {
@@ -158,7 +160,7 @@ func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce) error {
 		return ErrInviteOnly
 	}
 	p, err := invite.ParseProof(req.Proof)
-	if err != nil || !rec.Secret.Check(p, req.Table, []byte(l.n.h.ID()), []byte(from), nonce) {
+	if err != nil || !nonceOK || !rec.Secret.Check(p, req.Table, []byte(l.n.h.ID()), []byte(from), nonce) {
 		l.limiter.Fail(from.String(), now)
 		return ErrDenied
 	}

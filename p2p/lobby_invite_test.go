@@ -306,3 +306,98 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 		t.Fatalf("forged code through the relay: %v", err)
 	}
 }
+
+// TestCreatorJoinKeepsTablePrivate: the creator asking to join its own
+// private table (the lobby lets a player pick any table) is refused as
+// already seated and the table stays private: the record that holds the
+// secret is kept, so a LAN peer with no code is still refused.
+func TestCreatorJoinKeepsTablePrivate(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	l := nodes[0].Lobby()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, err := l.CreatePrivate("beef0123beef0123", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Join(ctx, a.Table); !errors.Is(err, ErrAlreadySeated) {
+		t.Fatalf("creator joins its own table: %v, want ErrAlreadySeated", err)
+	}
+	if !l.Private(a.Table) {
+		t.Fatal("the table is no longer private after its creator asked to join it")
+	}
+	waitTable(t, nodes[1].Lobby(), a.Table, func(_ Announcement, ok bool) bool { return ok })
+	if _, err := nodes[1].Lobby().Join(ctx, a.Table); !errors.Is(err, ErrInviteOnly) {
+		t.Fatalf("LAN join without a code after the creator's join: %v, want ErrInviteOnly", err)
+	}
+}
+
+// TestAdmissionOrderBadNonce: at a private table the admission check comes
+// before the nonce's form (protocol.md 7.10, in order: rate, no proof, the
+// proof, then 7.6's state machine): a join with a malformed nonce is
+// refused invite-only without a proof, denied (and counted) with one, and
+// rate once the peer is over its limit.
+func TestAdmissionOrderBadNonce(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	l := nodes[0].Lobby()
+	a, err := l.CreatePrivate("d00d0123d00d0123", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := nodes[1].ID()
+	req := lobbyRequest{V: AnnouncementVersion, Table: a.Table, Op: "join", Name: "x", Nonce: "zz"}
+	if _, err := l.apply(from, req); !errors.Is(err, ErrInviteOnly) {
+		t.Fatalf("no proof, bad nonce: %v, want ErrInviteOnly", err)
+	}
+	req.Proof = strings.Repeat("ab", invite.ProofSize)
+	for i := 0; i < 3; i++ {
+		if _, err := l.apply(from, req); !errors.Is(err, ErrDenied) {
+			t.Fatalf("a proof, bad nonce (try %d): %v, want ErrDenied", i+1, err)
+		}
+	}
+	if _, err := l.apply(from, req); !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("over the limit, bad nonce: %v, want ErrRateLimited", err)
+	}
+	if n := len(l.Formation(a.Table).Members); n != 1 {
+		t.Fatalf("%d members, want the creator only", n)
+	}
+}
+
+// TestLANJoinKeepsCodeSeat: a peer seated by invite code that then asks to
+// join the same table the LAN way (no proof: the lobby shows the table) is
+// refused invite-only and keeps its record: its nonce (its seat's, which it
+// must answer for when the table starts) and its code.
+func TestLANJoinKeepsCodeSeat(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 2)
+	cl, jl := nodes[0].Lobby(), nodes[1].Lobby()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, err := cl.CreatePrivate("f00d0123f00d0123", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := cl.Invite(a.Table, nodes[0].Host().Addrs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jl.JoinByCode(ctx, code); err != nil {
+		t.Fatalf("join by code: %v", err)
+	}
+	before, _ := jl.Nonce(a.Table)
+	if _, err := jl.Join(ctx, a.Table); !errors.Is(err, ErrInviteOnly) {
+		t.Fatalf("LAN join of a table seated by code: %v, want ErrInviteOnly", err)
+	}
+	if n, ok := jl.Nonce(a.Table); !ok || n != before {
+		t.Fatal("the seat's nonce was dropped by a LAN join refused invite-only")
+	}
+	if r, ok := jl.Record(a.Table); !ok || r.Code != text {
+		t.Fatal("the code was dropped by a LAN join refused invite-only")
+	}
+}

@@ -36,7 +36,8 @@ type nodeRelay struct {
 type relayAdmission struct {
 	token    [32]byte
 	register bool
-	ok       bool // the relay accepted it since the last connection
+	ok       bool  // the relay accepted it since the last connection
+	err      error // the relay's last refusal
 }
 
 // WithNodeRelays are relays the node knows from the start (--relay): it
@@ -123,8 +124,13 @@ func (n *Node) UseRelay(ctx context.Context, relay peer.AddrInfo, table string, 
 	r.mu.Lock()
 	r.adm[table] = relayAdmission{token: token, register: register}
 	r.mu.Unlock()
-	err = n.presentAll(ctx, r)
-	if err == nil {
+	// Only this table's answer counts: another table the relay refuses
+	// (one that is gone, a revoked code) keeps no one from this one.
+	n.presentAll(ctx, r)
+	r.mu.Lock()
+	a := r.adm[table]
+	r.mu.Unlock()
+	if err = a.err; a.ok {
 		err = n.reserve(ctx, r)
 	}
 	r.poke()
@@ -213,8 +219,8 @@ func (n *Node) relayLoop(r *nodeRelay) {
 			renew = true
 		}
 		err := n.presentAll(ctx, r)
-		if err == nil && renew {
-			err = n.reserve(ctx, r)
+		if renew && r.admitted() {
+			err = errors.Join(err, n.reserve(ctx, r))
 		}
 		cancel()
 		if err != nil && n.ctx.Err() == nil {
@@ -249,11 +255,10 @@ func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("table %s: %w", it.table, err))
-			continue
 		}
 		r.mu.Lock()
 		if a, ok := r.adm[it.table]; ok {
-			a.ok = true
+			a.ok, a.err = err == nil, err
 			r.adm[it.table] = a
 		}
 		r.mu.Unlock()
@@ -263,6 +268,19 @@ func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 	r.lastErr = err
 	r.mu.Unlock()
 	return err
+}
+
+// admitted reports whether the relay accepted one of the node's tables
+// since the last connection (a reservation is refused otherwise).
+func (r *nodeRelay) admitted() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, a := range r.adm {
+		if a.ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (n *Node) reserve(ctx context.Context, r *nodeRelay) error {

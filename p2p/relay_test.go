@@ -3,6 +3,7 @@ package p2p
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -344,5 +345,118 @@ func TestServeRelay(t *testing.T) {
 	}
 	if err := RelayRegister(ctx, stranger.Host(), self, "theirs", token); !errors.Is(err, ErrRelayNotAllowed) {
 		t.Fatalf("a stranger's registration at a player's relay: %v", err)
+	}
+}
+
+// TestRelayStaleTableDoesNotBlock: a table the relay no longer knows (a
+// record of a table that is gone, a revoked code) does not keep a node from
+// being admitted and reserving for its other tables at that relay.
+func TestRelayStaleTableDoesNotBlock(t *testing.T) {
+	t.Parallel()
+	ga, gb := &noDirect{}, &noDirect{}
+	a := gatedNode(t, "a", ga)
+	_, _, rinfo := relayHost(t, a.ID())
+	b := gatedNode(t, "b", gb)
+	ga.block(b.ID())
+	gb.block(a.ID())
+	var token, stale [32]byte
+	copy(token[:], "a table's relay token, 32 bytes")
+	copy(stale[:], "a gone table's token, 32 bytes.")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := b.UseRelay(ctx, rinfo, "gone", stale, false); !errors.Is(err, ErrRelayUnknownTable) {
+		t.Fatalf("a table the relay does not know: %v", err)
+	}
+	if err := a.UseRelay(ctx, rinfo, "t1", token, true); err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	if err := b.UseRelay(ctx, rinfo, "t1", token, false); err != nil {
+		t.Fatalf("join t1 while a gone table is still presented: %v", err)
+	}
+	// b holds a reservation: a reaches it through the relay.
+	if err := a.Connect(ctx, peer.AddrInfo{ID: b.ID()}); err != nil {
+		t.Fatalf("connect through the relay: %v", err)
+	}
+}
+
+// TestRelayBounds: the relay's access list and bounds as protocol.md 7.11
+// states them, on the service itself: no circuit between members of two
+// tables, a token good for one table admits to no other, a table id
+// registered by one creator is refused to another, only the creator
+// unregisters, at most RelayMaxMembers members a table and RelayMaxTables
+// tables.
+func TestRelayBounds(t *testing.T) {
+	t.Parallel()
+	c1, c2 := peer.ID("creator-1"), peer.ID("creator-2")
+	_, svc, _ := relayHost(t, c1, c2)
+	acl := relayACL{svc}
+	req := func(p peer.ID, kind byte, table string, tok [32]byte) byte {
+		t.Helper()
+		b, err := encodeRelayRequest(kind, table, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return svc.request(p, b)
+	}
+	var tok1, tok2 [32]byte
+	tok1[0], tok2[0] = 1, 2
+	if st := req(c1, relayRegister, "t1", tok1); st != RelayOK {
+		t.Fatalf("register t1: %d", st)
+	}
+	if st := req(c2, relayRegister, "t2", tok2); st != RelayOK {
+		t.Fatalf("register t2: %d", st)
+	}
+	m1, m2 := peer.ID("member-1"), peer.ID("member-2")
+	if st := req(m1, relayJoin, "t1", tok1); st != RelayOK {
+		t.Fatalf("join t1: %d", st)
+	}
+	if st := req(m2, relayJoin, "t2", tok1); st != RelayBadToken {
+		t.Fatalf("t1's token presented for t2: %d, want %d", st, RelayBadToken)
+	}
+	if st := req(m2, relayJoin, "t2", tok2); st != RelayOK {
+		t.Fatalf("join t2: %d", st)
+	}
+	for _, c := range []struct {
+		src, dst peer.ID
+		want     bool
+	}{{m1, c1, true}, {c1, m1, true}, {m2, c2, true}, {m1, m2, false}, {m2, c1, false}, {c1, c2, false}, {"stranger", c1, false}} {
+		if got := acl.AllowConnect(c.src, nil, c.dst); got != c.want {
+			t.Errorf("circuit %s -> %s allowed %v, want %v", c.src, c.dst, got, c.want)
+		}
+	}
+	if acl.AllowReserve("stranger", nil) || !acl.AllowReserve(m1, nil) {
+		t.Error("reservations: a stranger's allowed or a member's refused")
+	}
+	if st := req(c2, relayRegister, "t1", tok2); st != RelayTaken {
+		t.Fatalf("another creator registers t1: %d, want %d", st, RelayTaken)
+	}
+	if st := req(m1, relayUnregister, "t1", tok1); st != RelayBadToken {
+		t.Fatalf("a member unregisters t1: %d, want %d", st, RelayBadToken)
+	}
+	// Members: the creator and 7 more; the next one is refused.
+	for i := 2; i < RelayMaxMembers; i++ {
+		if st := req(peer.ID(fmt.Sprintf("member-1-%d", i)), relayJoin, "t1", tok1); st != RelayOK {
+			t.Fatalf("member %d: %d", i+1, st)
+		}
+	}
+	if st := req("one-too-many", relayJoin, "t1", tok1); st != RelayFull {
+		t.Fatalf("member %d: %d, want %d", RelayMaxMembers+1, st, RelayFull)
+	}
+	if st := req(m1, relayJoin, "t1", tok1); st != RelayOK {
+		t.Fatalf("a member presents its token again: %d", st)
+	}
+	for i := svc.Tables(); i < RelayMaxTables; i++ {
+		if st := req(c1, relayRegister, fmt.Sprintf("x%d", i), tok1); st != RelayOK {
+			t.Fatalf("table %d: %d", i+1, st)
+		}
+	}
+	if st := req(c1, relayRegister, "one-too-many", tok1); st != RelayFull {
+		t.Fatalf("table %d: %d, want %d", RelayMaxTables+1, st, RelayFull)
+	}
+	if st := req(c1, relayUnregister, "t1", tok1); st != RelayOK || svc.Tables() != RelayMaxTables-1 {
+		t.Fatalf("the creator unregisters t1: %d, %d tables", st, svc.Tables())
+	}
+	if acl.AllowConnect(m1, nil, c1) || acl.AllowReserve(m1, nil) {
+		t.Error("t1's member still admitted after t1 was unregistered")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"filippo.io/edwards25519"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -167,10 +168,25 @@ func ed25519Key(id peer.ID) ([]byte, error) {
 	if pk.Type() != crypto.Ed25519 {
 		return nil, fmt.Errorf("peer id %s: not an Ed25519 key", id)
 	}
-	return pk.Raw()
+	raw, err := pk.Raw()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := peerFromKey(raw); err != nil {
+		return nil, fmt.Errorf("peer id %s: Ed25519 key %w", id, err)
+	}
+	return raw, nil
 }
 
+// peerFromKey is the peer id of a raw Ed25519 public key: 32 bytes that
+// are the canonical encoding of a point of edwards25519 (libp2p itself
+// accepts any 32 bytes; protocol.md 7.10 does not).
 func peerFromKey(raw []byte) (peer.ID, error) {
+	if p, err := new(edwards25519.Point).SetBytes(raw); err != nil {
+		return "", errors.New("not a point of the curve")
+	} else if !bytes.Equal(p.Bytes(), raw) {
+		return "", errors.New("not in its canonical form")
+	}
 	pk, err := crypto.UnmarshalEd25519PublicKey(raw)
 	if err != nil {
 		return "", err

@@ -194,6 +194,14 @@ func TestParseErrors(t *testing.T) {
 		{"trailing", withPayload(func(p []byte) []byte { return append(p, 0) }), ErrMalformed, "after the last field"},
 		{"too many addrs", withPayload(func(p []byte) []byte { p[1+9+32+16] = 9; return p }), ErrMalformed, "9 addresses"},
 		{"bad addr", withPayload(func(p []byte) []byte { p[1+9+32+16+2] = 0xff; return p }), ErrMalformed, "address 1"},
+		{"creator key not a point", withPayload(func(p []byte) []byte {
+			copy(p[10:42], append([]byte{2}, make([]byte, 31)...)) // y = 2: no x
+			return p
+		}), ErrMalformed, "creator's key: not a point"},
+		{"creator key not canonical", withPayload(func(p []byte) []byte {
+			copy(p[10:42], append(append([]byte{0xed}, bytes.Repeat([]byte{0xff}, 30)...), 0x7f)) // y = p
+			return p
+		}), ErrMalformed, "creator's key: not in its canonical form"},
 		{"long table form for hex id", withPayload(func(p []byte) []byte {
 			id := "3f9a0c12d4e5b6a7"
 			return append(append([]byte{1, 1, 16}, id...), p[10:]...)
@@ -372,5 +380,24 @@ func TestLimiter(t *testing.T) {
 	l.Fail("c", t0.Add(time.Second))
 	if l.Tracked() != 2 {
 		t.Fatalf("tracked %d, max 2", l.Tracked())
+	}
+}
+
+// TestLimiterForgetsFullestBucket: at its bound the limiter forgets the
+// peer whose bucket is fullest, never one that is over its limit
+// (protocol.md 7.10).
+func TestLimiterForgetsFullestBucket(t *testing.T) {
+	l := &Limiter{Burst: 3, Refill: 20 * time.Second, Max: 2}
+	t0 := time.Unix(1000, 0)
+	for range 3 {
+		l.Fail("a", t0)
+	}
+	l.Fail("b", t0.Add(time.Second)) // failed last, bucket fullest
+	l.Fail("c", t0.Add(2*time.Second))
+	if l.Tracked() != 2 {
+		t.Fatalf("tracked %d", l.Tracked())
+	}
+	if ok, _ := l.Allow("a", t0.Add(2*time.Second)); ok {
+		t.Fatal("the peer over its limit was forgotten")
 	}
 }
