@@ -309,11 +309,10 @@ func (l *Lobby) registerRelays(id string, s invite.Secret) {
 	if len(relays) == 0 {
 		return
 	}
-	tok := s.RelayToken(id)
 	l.wg.Go(func() {
 		for _, r := range relays {
 			ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
-			if err := n.UseRelay(ctx, r, id, tok, true); err != nil && l.ctx.Err() == nil {
+			if err := n.UseRelay(ctx, r, id, s.RelayToken(id, []byte(r.ID)), true); err != nil && l.ctx.Err() == nil {
 				n.log.Warn("table not registered with a relay yet (retrying)", "table", id, "relay", r.ID.String(), "err", err)
 			}
 			cancel()
@@ -337,7 +336,6 @@ func (l *Lobby) resumeRelays() {
 			if err != nil || len(c.Relays) == 0 {
 				continue
 			}
-			tok := c.Secret.RelayToken(id)
 			l.wg.Go(func() {
 				for _, r := range c.Relays {
 					ai, err := peer.AddrInfoFromP2pAddr(r)
@@ -345,7 +343,7 @@ func (l *Lobby) resumeRelays() {
 						continue
 					}
 					ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
-					if err := l.n.UseRelay(ctx, *ai, id, tok, false); err != nil && l.ctx.Err() == nil {
+					if err := l.n.UseRelay(ctx, *ai, id, c.Secret.RelayToken(id, []byte(ai.ID)), false); err != nil && l.ctx.Err() == nil {
 						l.n.log.Info("relay of a table joined by code not reached yet (retrying)", "table", id, "relay", ai.ID.String(), "err", err)
 					}
 					cancel()
@@ -412,7 +410,7 @@ func (n *Node) DialCode(ctx context.Context, c invite.Code) (string, error) {
 			errs = append(errs, fmt.Errorf("relay %s: %w", r, err))
 			continue
 		}
-		if err := n.UseRelay(ctx, *ai, c.Table, c.Secret.RelayToken(c.Table), false); err != nil {
+		if err := n.UseRelay(ctx, *ai, c.Table, c.Secret.RelayToken(c.Table, []byte(ai.ID)), false); err != nil {
 			errs = append(errs, fmt.Errorf("relay %s: %w", ai.ID, err))
 			continue
 		}

@@ -116,11 +116,13 @@ func mac(key []byte, parts ...[]byte) [32]byte {
 	return out
 }
 
-// RelayToken is what a relay is given for table: HMAC-SHA256 keyed with
-// the secret over the relay-token label and the table id. A relay's
-// operator holding it learns nothing that makes a Proof.
-func (s Secret) RelayToken(table string) [32]byte {
-	return mac(s[:], lp(nil, []byte(labelRelayToken)), lp(nil, []byte(table)))
+// RelayToken is what the relay whose peer id is relay (its raw bytes, the
+// multihash) is given for table: HMAC-SHA256 keyed with the secret over the
+// relay-token label, the table id and the relay's id. A relay's operator
+// holding it learns nothing that makes a Proof, and nothing that admits it
+// at another relay of the same code: each relay gets its own token.
+func (s Secret) RelayToken(table string, relay []byte) [32]byte {
+	return mac(s[:], lp(nil, []byte(labelRelayToken)), lp(nil, []byte(table)), lp(nil, relay))
 }
 
 // admissionKey is the per-table key under which proofs are made.

@@ -282,10 +282,14 @@ func TestDerivations(t *testing.T) {
 	for i := range nonce {
 		nonce[i] = byte(0xa0 + i)
 	}
-	tok := s.RelayToken("3f9a0c12d4e5b6a7")
+	relay := []byte(peerN(t, 3))
+	tok := s.RelayToken("3f9a0c12d4e5b6a7", relay)
+	if other := s.RelayToken("3f9a0c12d4e5b6a7", []byte(peerN(t, 4))); other == tok {
+		t.Fatal("two relays of one table get the same token")
+	}
 	p := s.Proof("3f9a0c12d4e5b6a7", creator, joiner, nonce)
 	const (
-		wantTok   = "6b9cff4700bef73ebbafbf78501c43fd5c408160f8efc01e1193ff17915e0ac2"
+		wantTok   = "9f3fe252344e3d696343834dbf6103159b81e8aaa944f1fc317cb507d0b48c61"
 		wantProof = "88c451cd9d9998a72b70e04ec44a77f01d09b978d95e18b89fc4076f31244614"
 	)
 	if hex.EncodeToString(tok[:]) != wantTok || p.String() != wantProof {
