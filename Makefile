@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab
+.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -9,8 +9,25 @@ help: ## list the targets
 build: ## build bin/okey
 	$(GO) build -o bin/okey ./cmd/okey
 
-test: ## run every test with the race detector
+# The linters, each at a fixed version, run with `go run module/cmd@version`
+# so the main module's go.mod and go.sum never see them (a `tool` directive
+# there would upgrade x/text, x/crypto, x/net and others the game is built with).
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+REVIVE      := github.com/mgechev/revive@v1.17.0
+GOIMPORTS   := golang.org/x/tools/cmd/goimports@v0.52.0
+GCI         := github.com/daixiang0/gci@v0.14.0
+LOCAL       := github.com/okey-game/okey
+
+lint: ## staticcheck, revive's exported-doc rule, goimports and gci (imports: standard, others, then this module)
 	$(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
+	$(GO) run $(REVIVE) -config revive.toml $(PKGS)
+	@out=$$($(GO) run $(GOIMPORTS) -local $(LOCAL) -l .) || exit 1; \
+	if [ -n "$$out" ]; then echo "goimports: run '$(GO) run $(GOIMPORTS) -local $(LOCAL) -w' on:"; echo "$$out"; exit 1; fi
+	@out=$$($(GO) run $(GCI) list -s standard -s default -s 'prefix($(LOCAL))' .) || exit 1; \
+	if [ -n "$$out" ]; then echo "gci: import groups out of order (standard, others, $(LOCAL)); run '$(GO) run $(GCI) write -s standard -s default -s \"prefix($(LOCAL))\" .' on:"; echo "$$out"; exit 1; fi
+
+test: lint ## lint, then run every test with the race detector
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 	# statistical tests too slow under the race detector, run without it
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...

@@ -341,7 +341,6 @@ func TestRandomPlay101(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := &randomPlayer101{t: t, r: r, m: m}
-		var decks [][DeckSize]Face
 		for hand := 0; !m.Over(); hand++ {
 			if hand > 0 {
 				if err := m.NextHand(); err != nil {
@@ -352,7 +351,6 @@ func TestRandomPlay101(t *testing.T) {
 			for i, k := range perm {
 				p.deck[i] = Tile(k).Face()
 			}
-			decks = append(decks, p.deck)
 			p.reveal()
 			for g := m.Game(); g.Phase() == Phase101Indicator; g = m.Game() {
 				p.reveal()

@@ -64,6 +64,7 @@ type Action struct {
 // Phase is where a hand is.
 type Phase uint8
 
+// The phases of a hand, in order.
 const (
 	PhaseOrderDraw Phase = iota + 1 // players draw for the order of play (turkish-rummy)
 	PhaseRollStack                  // the first die: which stack takes the spare

@@ -29,16 +29,16 @@ const (
 type ScoringKind uint8
 
 const (
-	// CountDown: everyone starts at StartScore; the others lose points when a
+	// CountDown means everyone starts at StartScore; the others lose points when a
 	// player wins (classic).
 	CountDown ScoringKind = iota
-	// Penalty: everyone starts at 0; opponents of the winner gain penalty
+	// Penalty means everyone starts at 0; opponents of the winner gain penalty
 	// points; lowest total wins (turkish-rummy).
 	Penalty
-	// WinnerCountDown: the winner's own account falls; first to 0 wins
+	// WinnerCountDown means the winner's own account falls; first to 0 wins
 	// (german).
 	WinnerCountDown
-	// Strokes: the winner gets strokes; most strokes after Rounds hands wins
+	// Strokes means the winner gets strokes; most strokes after Rounds hands wins
 	// (german quick variant).
 	Strokes
 )
@@ -46,6 +46,7 @@ const (
 // OneColour selects the one-colour doubling variation.
 type OneColour uint8
 
+// The one-colour variations.
 const (
 	OneColourOff      OneColour = iota
 	OneColourAny                // any single colour doubles
@@ -107,7 +108,8 @@ type Ruleset struct {
 // Presets lists the preset names in a fixed order.
 var Presets = []string{"classic", "turkish-rummy", "german"}
 
-// Options each preset accepts, with their meaning, for usage texts.
+// OptionHelp lists the options each preset accepts, with their meaning,
+// for usage texts.
 var OptionHelp = []struct{ Name, Presets, Help string }{
 	{"partnerships", "classic, german", "opposite players (4 players) share a score"},
 	{"leave-at-zero", "classic, german", "a side at 0 or less leaves; the rest play on (german: for the places)"},

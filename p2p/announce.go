@@ -27,10 +27,12 @@ const (
 	AnnouncementVersion = 2
 	// MaxAnnouncementSize bounds an encoded announcement.
 	MaxAnnouncementSize = 8 << 10
-	// MinSeats and MaxSeats bound a table's seats.
-	MinSeats, MaxSeats = 2, 4
-	maxOptions         = 16
-	maxOptionValue     = 64
+	// MinSeats is the fewest seats a table has.
+	MinSeats = 2
+	// MaxSeats is the most seats a table has.
+	MaxSeats       = 4
+	maxOptions     = 16
+	maxOptionValue = 64
 )
 
 // Table states in announcements.

@@ -14,14 +14,14 @@ import (
 type LinkKind int
 
 const (
-	// LinkNone: no connection, and nothing heard from the member lately.
+	// LinkNone means no connection, and nothing heard from the member lately.
 	LinkNone LinkKind = iota
-	// LinkDirect: a direct connection (LAN, public address, port mapping
+	// LinkDirect means a direct connection (LAN, public address, port mapping
 	// or hole punch).
 	LinkDirect
-	// LinkRelayed: only a connection through a relay.
+	// LinkRelayed means only a connection through a relay.
 	LinkRelayed
-	// LinkViaMember: no connection, but the member's table messages arrive
+	// LinkViaMember means no connection, but the member's table messages arrive
 	// (forwarded by another member's gossip) within LinkHeardWithin.
 	LinkViaMember
 )

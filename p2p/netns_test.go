@@ -34,7 +34,11 @@ func TestLANDiscoveryNetns(t *testing.T) {
 	exec.Command("ip", "netns", "del", probeNS).Run()
 
 	probe := filepath.Join(t.TempDir(), "mdnsprobe")
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	// go test puts the GOROOT/bin of the go command running it first in PATH.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("find the go command: %v", err)
+	}
 	if out, err := exec.Command(goBin, "build", "-o", probe, "./internal/mdnsprobe").CombinedOutput(); err != nil {
 		t.Fatalf("build probe: %v\n%s", err, out)
 	}

@@ -103,20 +103,6 @@ func TestSecrecy101(t *testing.T) {
 	}
 }
 
-// reach101 plays honest 2-seat tables from the seeds in turn until cond
-// holds at some step, and returns that table.
-func reach101(t *testing.T, seeds []uint64, cond func(l *lockstep) bool) *lockstep {
-	t.Helper()
-	for _, seed := range seeds {
-		l := newLockstep(t, "101", 2, seed)
-		if l.until(func() bool { return cond(l) }) {
-			return l
-		}
-	}
-	t.Fatalf("no seed of %v reaches the position", seeds)
-	return nil
-}
-
 // before101 is seat 1's turn after its draw, before it has opened, on a
 // 2-seat table: played once per process, each test gets it back restored
 // (several tests attack from it; playing it costs a shuffle).
@@ -339,7 +325,6 @@ func TestAttacksAfterOpening101(t *testing.T) {
 					l.attack("a double after opening with sets", c, l.craft(c, engine.Action101{Kind: engine.Act101Lay, Seat: c,
 						Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{{Slot: slots[i], Face: faces[i]}, {Slot: slots[j], Face: faces[j]}},
 							As: []engine.Face{faces[i], faces[j]}}}}), "bad-meld")
-					i = len(faces)
 					break
 				}
 			}

@@ -11,6 +11,7 @@ import (
 // Kind is the type of an envelope's body.
 type Kind uint8
 
+// The kinds of envelope body.
 const (
 	KindHello   Kind = iota + 1 // a seat joins the session: config hash and a fresh nonce
 	KindShuffle                 // lock and shuffle the deck, commit to the hand's randomness

@@ -127,12 +127,3 @@ func (g *classicGame) settle(tiles []int) (HandLog, error) {
 	res, _ := h.Result()
 	return HandLog{Result: res, Scores: g.m.Scores(), Tiles: tiles}, nil
 }
-
-// shareCount is the number of shares in an encoded share list (0 for an
-// empty body).
-func shareCount(b []byte) int {
-	if len(b) == 0 {
-		return 0
-	}
-	return int(b[0])
-}

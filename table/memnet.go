@@ -28,7 +28,6 @@ type MemNet struct {
 	faults  Faults
 	rng     *rand.Rand
 	members map[PeerID]*memTransport
-	closed  bool
 }
 
 // NewMemNet returns an empty network.

@@ -152,6 +152,7 @@ func NewMemStore(cfg Config) *MemStore {
 	return &MemStore{cfg: cfg, secrets: map[uint32][]byte{}}
 }
 
+// SaveSecret keeps a copy of a hand's seed in memory.
 func (s *MemStore) SaveSecret(hand uint32, seed []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -159,12 +160,14 @@ func (s *MemStore) SaveSecret(hand uint32, seed []byte) error {
 	return nil
 }
 
+// LoadSecret returns a hand's seed, or nil if none was saved.
 func (s *MemStore) LoadSecret(hand uint32) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.secrets[hand], nil
 }
 
+// Append adds a copy of a record to the transcript in memory.
 func (s *MemStore) Append(rec byte, raw []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -179,6 +182,7 @@ func (s *MemStore) Append(rec byte, raw []byte) error {
 	return nil
 }
 
+// Load returns a copy of the transcript, or nil if nothing was appended.
 func (s *MemStore) Load() (*Transcript, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -218,6 +222,7 @@ func (s *DirStore) SaveSecret(hand uint32, seed []byte) error {
 	return atomicfile.Write(filepath.Join(s.dir, "secret-"+strconv.FormatUint(uint64(hand), 10)), seed)
 }
 
+// LoadSecret returns a hand's seed, or nil if none was saved.
 func (s *DirStore) LoadSecret(hand uint32) ([]byte, error) {
 	b, err := os.ReadFile(filepath.Join(s.dir, "secret-"+strconv.FormatUint(uint64(hand), 10)))
 	if errors.Is(err, os.ErrNotExist) {

@@ -14,14 +14,14 @@ import (
 type Status int
 
 const (
-	// StatusHonest: the match finished and every record holds.
+	// StatusHonest means the match finished and every record holds.
 	StatusHonest Status = 0
-	// StatusCheating: a seat is named on proof signed by that seat.
+	// StatusCheating means a seat is named on proof signed by that seat.
 	StatusCheating Status = 1
-	// StatusInvalid: unreadable, not a transcript, or tampered so that no
+	// StatusInvalid means unreadable, not a transcript, or tampered so that no
 	// one can be named (a record that does not decode, verify or link).
 	StatusInvalid Status = 2
-	// StatusUnfinished: the chain stops before the match's end (a cut file,
+	// StatusUnfinished means the chain stops before the match's end (a cut file,
 	// a seat that stopped answering, a rule that could not go on); honest as
 	// far as it goes. Silence is never proof.
 	StatusUnfinished Status = 3

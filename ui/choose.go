@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // Choice is one answer of a question screen: a key and what it does.

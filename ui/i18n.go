@@ -1,9 +1,8 @@
 package ui
 
 import (
-	"time"
-
 	"errors"
+	"time"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"

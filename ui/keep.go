@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/atomicfile"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // RackFile is the name of the file, in a match's directory, that keeps the

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // Where a seat sits, seen from the player: the player before it in the

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"context"
 	"fmt"
 	"slices"
@@ -13,6 +11,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // LobbyMember is a seated player as the lobby shows it.

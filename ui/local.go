@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
@@ -23,6 +21,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/atomicfile"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 )
 

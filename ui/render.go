@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // MinWidth and MinHeight are the smallest terminal the table fits in.
@@ -544,7 +543,7 @@ func (t *TableView) drawHandEnd(scr tcell.Screen, x, y, w, h int) {
 		row++
 	}
 	row = t.drawScoring(scr, ix, row, iw, iy+ih-1, e.Names, st.Foreground(t.pal.Dim))
-	row = t.drawOpenRacks(scr, ix, row, iw, iy+ih-1, e, st)
+	t.drawOpenRacks(scr, ix, row, iw, iy+ih-1, e, st)
 	next := i18n.T("enter: next hand")
 	if e.Over {
 		next = i18n.T("enter: the match result")

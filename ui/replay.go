@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"errors"
 	"slices"
 
@@ -10,6 +8,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 )
 
@@ -297,7 +296,7 @@ func (v *ReplayView) rack101(g *engine.Game101, seat int) []engine.Face {
 	all := v.r.Frames[v.at].All
 	return sortedFaces(g.Rack(seat), func(s engine.Slot) engine.Face {
 		if all != nil {
-			return all.Face101(g, s)
+			return all.Face(g, s)
 		}
 		return g.PublicFace(s)
 	})

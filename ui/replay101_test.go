@@ -45,7 +45,7 @@ func TestReplay101(t *testing.T) {
 		if g.Phase() == engine.Phase101Play && f.All != nil {
 			for seat := 0; seat < 2; seat++ {
 				for _, s := range g.Rack(seat) {
-					if f.All.Face101(g, s) == engine.NoFace {
+					if f.All.Face(g, s) == engine.NoFace {
 						t.Fatalf("frame %d: seat %d slot %d has no face", i, seat, s)
 					}
 				}

@@ -138,7 +138,7 @@ func TestReplayOfACutTranscript(t *testing.T) {
 		}
 	}
 	col := strings.Index(lines[row], "unfinished")
-	if _, _, style, _ := scr.GetContent(col, row); true {
+	if _, style, _ := scr.Get(col, row); true {
 		if fg, _, _ := style.Decompose(); fg != Palette256.Accent {
 			t.Fatalf("the verdict's colour %v, want the accent %v", fg, Palette256.Accent)
 		}

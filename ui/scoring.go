@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"fmt"
 	"strings"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // causes explains each seat's score change for a hand: the win (and what

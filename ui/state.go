@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 )
 
@@ -55,7 +53,7 @@ func TakeSnapshot(m *table.Machine, v *engine.View, seat int) *Snapshot {
 	return s
 }
 
-// Hand returns the current hand, or nil.
+// HandState returns the current hand, or nil.
 func (s *Snapshot) HandState() *engine.Hand {
 	if s == nil || s.Match == nil {
 		return nil
@@ -84,16 +82,6 @@ func (s *Snapshot) pick(seat int, mine, other string) string {
 	return other
 }
 
-// does writes "NAME verbs" for another seat, "you verb" for the player
-// (third and first already translated). Prefer pick: it leaves the word
-// order to the language.
-func (s *Snapshot) does(seat int, third, first string) string {
-	if seat == s.Seat {
-		return i18n.T("you") + " " + first
-	}
-	return s.Name(seat) + " " + third
-}
-
 // MyTurn reports whether the player must move now (a move, not a protocol step).
 func (s *Snapshot) MyTurn() bool {
 	return s != nil && !s.Done && s.Expect == s.Seat && s.Kind == table.KindMove
@@ -120,9 +108,8 @@ func (l Line) String() string {
 	return out
 }
 
-func txt(s string) Span            { return Span{Text: s, Face: engine.NoFace} }
-func tile(f engine.Face) Span      { return Span{Face: f} }
-func txtf(f string, a ...any) Span { return txt(fmt.Sprintf(f, a...)) }
+func txt(s string) Span       { return Span{Text: s, Face: engine.NoFace} }
+func tile(f engine.Face) Span { return Span{Face: f} }
 
 // HandEnd is what the end-of-hand screen shows.
 type HandEnd struct {

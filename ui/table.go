@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"errors"
 	"fmt"
-	"github.com/okey-game/okey/bot"
 	"slices"
 	"strings"
 	"time"
@@ -13,7 +10,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // overlay is a panel drawn over the table.
@@ -441,7 +440,7 @@ func (t *TableView) send(a engine.Action, done string) bool {
 
 func (t *TableView) face(s engine.Slot) engine.Face {
 	if t.snap.Match101 != nil {
-		return t.snap.View.Face101(t.snap.Match101.Game(), s)
+		return t.snap.View.Face(t.snap.Match101.Game(), s)
 	}
 	return t.snap.View.Face(t.snap.HandState(), s)
 }
@@ -562,7 +561,7 @@ func (t *TableView) rackFaces() (slots []engine.Slot, faces []engine.Face, okey 
 		if g.Phase() < engine.Phase101Play {
 			return nil, nil, engine.NoFace, false
 		}
-		slots, faces = t.snap.View.Rack101(g)
+		slots, faces = t.snap.View.Rack(g)
 		return slots, faces, g.Okey(), true
 	}
 	h := t.snap.HandState()

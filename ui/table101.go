@@ -164,7 +164,7 @@ func (t *TableView) update101() {
 	if g.Phase() < engine.Phase101Play {
 		return
 	}
-	slots, faces := s.View.Rack101(g)
+	slots, faces := s.View.Rack(g)
 	t.syncRack(slots, faces)
 	t.timeTurn101()
 	for sl := range t.t101.sel {
@@ -706,7 +706,7 @@ func (t *TableView) Hint101() {
 		t.refuse(i18n.T("no round is being played"))
 		return
 	}
-	slots, faces := t.snap.View.Rack101(g)
+	slots, faces := t.snap.View.Rack(g)
 	if slices.Contains(faces, engine.NoFace) {
 		t.refuse(i18n.T("wait until all your tiles are open"))
 		return

@@ -205,7 +205,7 @@ func TestTable101AddByClickAndHandle(t *testing.T) {
 	s := fixture101(t)
 	hs := newHarness(t, s, Palette256)
 	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
-	slots, faces := s.View.Rack101(s.Match101.Game())
+	slots, faces := s.View.Rack(s.Match101.Game())
 	var groups []engine.Group
 	for _, g := range []struct {
 		kind  engine.GroupKind
@@ -289,7 +289,7 @@ func TestTable101AddByClickAndHandle(t *testing.T) {
 // slotOf is the slot of the first tile of face f on the player's rack.
 func slotOf(t *testing.T, s *Snapshot, f string) engine.Slot {
 	t.Helper()
-	slots, faces := s.View.Rack101(s.Match101.Game())
+	slots, faces := s.View.Rack(s.Match101.Game())
 	want := engine.MustParseFaces(f)[0]
 	for i, sl := range slots {
 		if faces[i] == want {
@@ -519,7 +519,7 @@ func TestTable101SwapOkey(t *testing.T) {
 	if scr := hs.screen(); !strings.Contains(scr, "you take the okey of meld 4") || !strings.Contains(scr, "Y6  Y7  Y8") {
 		t.Errorf("after the swap:\n%s", scr)
 	}
-	if _, faces := s.View.Rack101(s.Match101.Game()); !containsFace(faces, engine.MustParseFaces("B2")[0]) {
+	if _, faces := s.View.Rack(s.Match101.Game()); !containsFace(faces, engine.MustParseFaces("B2")[0]) {
 		t.Errorf("the okey is not on the player's rack: %v", faces)
 	}
 }

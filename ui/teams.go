@@ -1,11 +1,10 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"fmt"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // team is the name of seat's team ("team A" for seats 1 and 3, "team B"

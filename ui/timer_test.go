@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"github.com/okey-game/okey/bot"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"bufio"
 	"encoding/json"
 	"errors"
@@ -13,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/ui"
 )
 

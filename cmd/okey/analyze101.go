@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // opening101 is the JSON object of okey analyze --preset 101.

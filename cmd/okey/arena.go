@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 func init() {

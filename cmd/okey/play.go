@@ -1,9 +1,6 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/atomicfile"
-	"github.com/okey-game/okey/internal/i18n"
-
 	"context"
 	"errors"
 	"flag"
@@ -24,6 +21,8 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/atomicfile"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"flag"
 	"fmt"
 	"io"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )

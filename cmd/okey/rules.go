@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/okey-game/okey/docs"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // runRules is `okey help rules [PRESET]`: docs/rules.md, whole or the part

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"context"
 	"flag"
 	"fmt"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/okey-game/okey/cmd/okey/internal/conformance"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )

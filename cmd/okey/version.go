@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/okey-game/okey/internal/i18n"
-
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 func init() {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/crypto/internal/par"
 )

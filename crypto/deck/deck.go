@@ -34,7 +34,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gtank/ristretto255"
 	"github.com/okey-game/okey/crypto/blame"
 	"github.com/okey-game/okey/crypto/group"
 )
@@ -184,7 +183,7 @@ func NewHand(session []byte, hand uint32, players int) (*Hand, error) {
 	return &Hand{session: append([]byte(nil), session...), hand: hand, players: players, tiles: t}, nil
 }
 
-// Session, Number and Players return the hand's parameters.
+// Session returns a copy of the hand's session.
 func (h *Hand) Session() []byte { return append([]byte(nil), h.session...) }
 
 // Number returns the hand number.
@@ -293,8 +292,6 @@ func (h *Hand) withRekey(r *rekeyStep) *Hand {
 	}
 	return &n
 }
-
-var basePoint = ristretto255.NewGeneratorElement()
 
 // readRand reads len(b) bytes from r, or crypto/rand if r is nil.
 func readRand(r io.Reader, b []byte) error {

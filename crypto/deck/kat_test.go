@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/commit"
 )
 

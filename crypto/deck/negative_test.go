@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/blame"
 	"github.com/okey-game/okey/crypto/dleq"
 	"github.com/okey-game/okey/crypto/group"
@@ -255,7 +256,7 @@ func TestJunkElement(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i == cheat {
-			junk := ristretto255.NewIdentityElement().ScalarBaseMult(ristretto255.NewScalar().FromUniformBytes(bytes.Repeat([]byte{9}, 64)))
+			junk := ristretto255.NewIdentityElement().ScalarBaseMult(uniformScalar(bytes.Repeat([]byte{9}, 64)))
 			copy(msg[lockOf(junkPos):], junk.Bytes())
 			_, err := proven.ApplyLock(i, msg)
 			wantFault(t, err, ErrShuffleProof, cheat, -1)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 )
 
@@ -22,7 +23,11 @@ func (r *fixedRand) Read(p []byte) (int, error) {
 
 func scalar(seed string) *ristretto255.Scalar {
 	d := sha512.Sum512([]byte(seed))
-	return ristretto255.NewScalar().FromUniformBytes(d[:])
+	s, err := ristretto255.NewScalar().SetUniformBytes(d[:])
+	if err != nil {
+		panic(err) // d is 64 bytes
+	}
+	return s
 }
 
 func point(t testing.TB, e *ristretto255.Element) *group.Point {

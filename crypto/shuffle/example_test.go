@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/crypto/shuffle"
 )

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 )
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 )
 

@@ -37,6 +37,7 @@ import (
 	"sync"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 )
 

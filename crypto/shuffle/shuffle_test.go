@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 )
 

@@ -2,6 +2,7 @@ package shuffle
 
 import (
 	"github.com/gtank/ristretto255"
+
 	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/crypto/internal/par"
 )

@@ -173,14 +173,14 @@ func Run(dir string, w io.Writer) (int, error) {
 
 // Vector files. Every byte string is lowercase hex.
 
-// TilePoints: M_j for one session and hand (protocol.md 4, Tile points).
+// TilePoints is M_j for one session and hand (protocol.md 4, Tile points).
 type TilePoints struct {
 	Session string   `json:"session"`
 	Hand    uint32   `json:"hand"`
 	Points  []string `json:"points"` // j = 0..105
 }
 
-// CommitVector: a commitment, and the combined value of a round with its
+// CommitVector is a commitment, and the combined value of a round with its
 // die and seat choice (protocol.md 4, Commit-reveal randomness).
 type CommitVector struct {
 	Label      string   `json:"label"`
@@ -194,7 +194,7 @@ type CommitVector struct {
 	Choice     int      `json:"choice"`      // Uniform(V, n)
 }
 
-// DLEQVector: a re-key proof with its statement and context; Valid says
+// DLEQVector is a re-key proof with its statement and context; Valid says
 // whether a verifier accepts it (protocol.md 4, DLEQ proofs).
 type DLEQVector struct {
 	Comment string `json:"comment"`
@@ -207,7 +207,7 @@ type DLEQVector struct {
 	Valid   bool   `json:"valid"`
 }
 
-// Ed25519Vector: an identity key and a signature; KeyOK says whether a
+// Ed25519Vector is an identity key and a signature; KeyOK says whether a
 // config may hold the key (protocol.md 5.1), Valid whether the signature
 // verifies under 5.2's rule (only meaningful when KeyOK).
 type Ed25519Vector struct {
@@ -219,7 +219,7 @@ type Ed25519Vector struct {
 	Valid   bool   `json:"valid"`
 }
 
-// StateVector: the state-hash preimage (protocol.md 5.6) before a named
+// StateVector is the state-hash preimage (protocol.md 5.6) before a named
 // step of a transcript of the suite, and its SHA-256, which is also the
 // state field of that step's envelope.
 type StateVector struct {
@@ -230,7 +230,7 @@ type StateVector struct {
 	Hash       string `json:"hash"`
 }
 
-// RulesetVector: a ruleset text in a config of Seats seats (protocol.md
+// RulesetVector is a ruleset text in a config of Seats seats (protocol.md
 // 3.1, 3.6, 5.1). Valid says whether the config is accepted; Canonical is
 // the canonical text of the same rules when the text passes 3.1's first
 // level (no unknown, repeated or contradictory option, no bad value), ""
@@ -243,7 +243,7 @@ type RulesetVector struct {
 	Canonical string `json:"canonical"`
 }
 
-// NameVector: a seat's display name in a config (protocol.md 5.1), as
+// NameVector is a seat's display name in a config (protocol.md 5.1), as
 // hex bytes; Valid says whether a config may hold it.
 type NameVector struct {
 	Comment string `json:"comment"`
