@@ -215,20 +215,11 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		*data = d
 	}
 
-	logw := stderr
-	if *logFile != "" {
-		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return usageErr(i18n.T("--log: %v", ui.Plain(err)))
-		}
-		defer f.Close()
-		logw = f
+	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	if err != nil {
+		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	h := slog.NewTextHandler(logw, &slog.HandlerOptions{Level: level})
+	defer closeLog()
 	// pubsub's own warnings (a direct peer's GRAFT, ...) are noise unless
 	// -v; its debug chatter (every RPC) always is.
 	pubsubFloor := slog.LevelError
@@ -457,6 +448,25 @@ func (h *quietComponent) WithGroup(name string) slog.Handler {
 }
 
 // minLevel drops records below a level.
+// commandLog is the log of a long-running command (okey bot, okey relay):
+// text lines to stderr, or appended to the file path (0600) when one is
+// given, at debug level with verbose. closeLog closes that file.
+func commandLog(stderr io.Writer, path string, verbose bool) (h slog.Handler, closeLog func(), err error) {
+	w, closeLog := stderr, func() {}
+	if path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, err
+		}
+		w, closeLog = f, func() { f.Close() }
+	}
+	level := slog.LevelInfo
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), closeLog, nil
+}
+
 type minLevel struct {
 	slog.Handler
 	min slog.Level

@@ -116,20 +116,11 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(ui.Plain(err))
 	}
 
-	logw := stderr
-	if *logFile != "" {
-		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return usageErr(i18n.T("--log: %v", ui.Plain(err)))
-		}
-		defer f.Close()
-		logw = f
+	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	if err != nil {
+		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	h := slog.NewTextHandler(logw, &slog.HandlerOptions{Level: level})
+	defer closeLog()
 	log := slog.New(h)
 	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
 
