@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gtank/ristretto255"
@@ -335,10 +336,17 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 				break
 			}
 		}
-		f := faces[0]
+		// A tile that plays as its own face: a false joker would make the
+		// move malformed (it plays as the okey's face), which names the
+		// cheater for another rule.
+		i := slices.IndexFunc(faces, func(f engine.Face) bool { return !f.IsFalseJoker() })
+		if i < 0 {
+			return a
+		}
+		f := faces[i]
 		p.cheated = true
 		return engine.Action101{Kind: engine.Act101Add, Seat: seat, Meld: meld,
-			Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{{Slot: slots[0], Face: f}}, As: []engine.Face{f}}}}
+			Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{{Slot: slots[i], Face: f}}, As: []engine.Face{f}}}}
 	case CheatKeptDiscard:
 		switch {
 		case !drawn && g.LastDiscard() >= 0 && len(g.Pile(g.LastDiscard())) > 0:
