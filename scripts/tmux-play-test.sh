@@ -77,6 +77,21 @@ wait_for() {
 		sleep 0.1
 	done
 }
+# wait_key SECONDS PATTERN KEY: after KEY, until the screen matches. Right
+# after the deal the screen may already say it is your turn while the last
+# of your tiles is still being unlocked: the key is then refused with "wait
+# until all your tiles are open", and pressed again.
+wait_key() {
+	end=$(($(date +%s) + $1))
+	while ! screen | grep -Eq "$2"; do
+		[ "$(date +%s)" -lt "$end" ] || fail "waited $1 s for /$2/"
+		if screen | grep -Eq "$w_closed"; then
+			sleep 0.2
+			tm send-keys -t "$sess" "$3"
+		fi
+		sleep 0.1
+	done
+}
 # wait_gone SECONDS PATTERN: until the screen no longer matches.
 wait_gone() {
 	end=$(($(date +%s) + $1))
@@ -95,6 +110,7 @@ w_discard="your turn: discard"
 w_hinted="you can win|from a win|a winning hand|no hint|discard [A-Z]|show [A-Z]"
 w_win="you can win"
 w_gap="put the cursor on the tile"
+w_closed="wait until all your tiles are open"
 
 # play_hand [MAX]: plays the player's turns through the keys until the end
 # of hand 1 shows, or MAX moves (d to draw; h for the hint, then w to win
@@ -114,7 +130,7 @@ play_hand() {
 			;;
 		*"$w_discard"*)
 			tm send-keys -t "$sess" h
-			wait_for 10 "$w_hinted"
+			wait_key 10 "$w_hinted" h
 			if screen | grep -q "$w_win"; then
 				tm send-keys -t "$sess" w
 			else
@@ -217,6 +233,7 @@ w_discard="sıra sende: bir taş at"
 w_hinted="bitirebilirsin|bitmeye|bitmeye hazır|öneri yok| göster: "
 w_win="bitirebilirsin"
 w_gap="imleci atılacak taşın"
+w_closed="bütün taşların açılana kadar bekle"
 play_hand 6
 s=$(screen)
 for w in istakan gösterge deste "puan" "taş" "? yardım · q çık"; do
@@ -251,6 +268,7 @@ echo "tmux-play-test: ok: a Turkish table ($moves moves), its help, leaving, and
 # discard back. Until the round's panel shows every seat's points.
 data4=$(mktemp -d)
 trap 'cleanup; rm -rf "$data2" "$data3" "$data4"' EXIT INT TERM
+w_closed="wait until all your tiles are open"
 run_in_session "$okey play --bots 3 --preset 101:rounds=3 --name e2e --data $data4 --pace 0"
 wait_for 30 "indicator"
 start=$(date +%s)
@@ -271,7 +289,7 @@ while :; do
 		;;
 	*"your turn: lay"*)
 		tm send-keys -t "$sess" c h
-		wait_for 10 "you can open|best opening|you can add|nothing of yours"
+		wait_key 10 "you can open|best opening|you can add|nothing of yours" h
 		if screen | grep -q "l lays"; then
 			tm send-keys -t "$sess" l
 			wait_for 30 "you open|you lay|round 1 is over"
@@ -283,7 +301,7 @@ while :; do
 				sleep 0.1
 				i=$((i + 1))
 			done
-			wait_for 30 "you discard|you finish|round 1 is over"
+			wait_key 30 "you discard|you finish|round 1 is over" x
 			wait_gone 60 "your turn: lay"
 		fi
 		;;
