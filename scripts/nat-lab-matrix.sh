@@ -121,7 +121,10 @@ ip -n "$P-inet" link set lo up
 # attach NS IF ADDR TAG: a veth from the internet bridge to interface IF of NS.
 attach() {
 	local ns=$1 ifname=$2 addr=$3 peer
-	peer="okm$ID-$4"
+	# Named in the internet namespace only; a cell's own name, because a
+	# deleted namespace's veth lingers for a moment (the kernel frees it
+	# asynchronously).
+	peer="v$CELLNO-$4"
 	peer=${peer:0:15}
 	ip link add "$peer" netns "$P-inet" type veth peer name "$ifname" netns "$ns"
 	ip -n "$P-inet" link set "$peer" master br0
@@ -133,6 +136,7 @@ attach() {
 ip netns add "$P-relay"
 NSES+=("$P-relay")
 ip -n "$P-relay" link set lo up
+CELLNO=0
 attach "$P-relay" eth0 "$NET.2" relay
 ip -n "$P-relay" addr add "$NET.3/24" dev eth0
 
@@ -237,9 +241,9 @@ routes() {
 	local i j
 	for i in 1 2 3 4; do
 		[ "${TYPE[$i]}" = none ] || continue
-		ip -n "$P-relay" route add "11.78.$i.0/24" via "$NET.1$i"
+		ip -n "$P-relay" route replace "11.78.$i.0/24" via "$NET.1$i"
 		for j in 1 2 3 4; do
-			[ "$i" = "$j" ] || ip -n "$P-r$j" route add "11.78.$i.0/24" via "$NET.1$i"
+			[ "$i" = "$j" ] || ip -n "$P-r$j" route replace "11.78.$i.0/24" via "$NET.1$i"
 		done
 	done
 }
@@ -315,6 +319,7 @@ run_cell() {
 	local types=$1 i code deadline t fault_at=""
 	TRANSPORT=$2
 	local mode=$3 run=$4
+	CELLNO=$((CELLNO + 1))
 	CELL_NAME="$types/$TRANSPORT/$mode/$run"
 	CELL="$WORK/cell.$(echo "$types-$TRANSPORT-$mode-$run" | tr ',' '_')"
 	mkdir -p "$CELL"
@@ -447,6 +452,7 @@ fault() {
 	esac
 }
 
+CELLNO=0
 "$NATLAB" report -header | tee "$RESULTS"
 for cell in $CELLS; do
 	for tr in $TRANSPORTS; do
