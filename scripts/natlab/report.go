@@ -70,6 +70,9 @@ type botLog struct {
 	Ready    time.Time
 	Links    map[string]string // peer id suffix -> kind
 	CantForm bool
+	// FirstFail is the first "join by code failed" line (the joiner saying
+	// why it has no seat yet).
+	FirstFail time.Time
 	// Applied[n] is when this bot applied message n; Author and Kind of
 	// message n come from the step line before it.
 	Applied map[int]time.Time
@@ -92,6 +95,10 @@ func readBotLog(r io.Reader) (*botLog, error) {
 			continue
 		}
 		switch l.Msg {
+		case "join by code failed, retrying", "join failed":
+			if b.FirstFail.IsZero() {
+				b.FirstFail = l.T
+			}
 		case "bot started":
 			b.Peer = l.Fields["peer"]
 		case "table ready":
@@ -132,6 +139,7 @@ type cellResult struct {
 	Types, Transport, Mode, Impair, Fault string
 	Formed                                bool
 	SaidSo                                time.Duration // joiners' longest time to exit 4 (not formed)
+	FirstSaid                             time.Duration // not formed: the first joiner's first "join failed" line
 	Silent                                bool          // not formed and someone ran to the timeout
 	Finished                              bool          // every exit 0, identical verified transcripts
 	Exits                                 []int
@@ -198,6 +206,12 @@ func analyse(dir string) (*cellResult, error) {
 		end, ok2 := readInt(filepath.Join(dir, fmt.Sprintf("end.%d", i)))
 		if i > 1 && ok1 && !bots[i].Ready.IsZero() {
 			r.Joins = append(r.Joins, bots[i].Ready.Sub(time.UnixMilli(start)))
+		}
+		if i > 1 && ok1 && !bots[i].FirstFail.IsZero() && !r.Formed {
+			d := bots[i].FirstFail.Sub(time.UnixMilli(start))
+			if r.FirstSaid == 0 || d < r.FirstSaid {
+				r.FirstSaid = d
+			}
 		}
 		if i > 1 && ok1 && ok2 && e == 4 {
 			r.SaidSo = max(r.SaidSo, time.Duration(end-start)*time.Millisecond)
@@ -313,7 +327,10 @@ func (r *cellResult) row() string {
 	case r.Formed:
 		formed = "yes"
 	case r.SaidSo > 0 && !r.Silent:
-		formed = "no,said@" + secs(r.SaidSo) + "s"
+		formed = "no,exit4@" + secs(r.SaidSo) + "s"
+		if r.FirstSaid > 0 {
+			formed = "no,why@" + secs(r.FirstSaid) + "s,exit4@" + secs(r.SaidSo) + "s"
+		}
 	case r.Silent:
 		formed = "no,SILENT"
 	}
@@ -350,7 +367,7 @@ func (r *cellResult) row() string {
 	return fmt.Sprintf(rowFormat, r.Types, r.Transport, r.Mode, r.Impair, formed, match, links, joins, prop, hand, turn, exits, strings.Join(r.Pairs, " "))
 }
 
-const rowFormat = "%-27s %-4s %-7s %-24s %-14s %-8s %-14s %-6s %-24s %-6s %-11s %-8s %s"
+const rowFormat = "%-27s %-4s %-7s %-24s %-24s %-8s %-14s %-6s %-24s %-6s %-11s %-8s %s"
 
 func header() string {
 	return fmt.Sprintf(rowFormat, "seats (1 creates)", "tr", "relay", "impairment (each home link)", "formed", "match", "links d/r/v", "join s",
@@ -388,7 +405,7 @@ func runReport(args []string) error {
 	put("move_each", r.MoveEach)
 	put("hand_start", r.HandStart)
 	put("turn", r.TurnOverhead)
-	fmt.Fprintf(&b, "pairs %s\nformed %v\nfinished %v\nsaid_so %d\nsilent %v\n", strings.Join(r.Pairs, " "), r.Formed, r.Finished, r.SaidSo.Microseconds(), r.Silent)
+	fmt.Fprintf(&b, "pairs %s\nformed %v\nfinished %v\nsaid_so %d\nfirst_said %d\nsilent %v\n", strings.Join(r.Pairs, " "), r.Formed, r.Finished, r.SaidSo.Microseconds(), r.FirstSaid.Microseconds(), r.Silent)
 	if err := os.WriteFile(filepath.Join(fs.Arg(0), "figures.txt"), []byte(b.String()), 0o644); err != nil {
 		return err
 	}
@@ -405,7 +422,7 @@ func runSummary(args []string) error {
 	}
 	var joins, moveMax, hand, turn []time.Duration
 	cells, formed, finished, silent := 0, 0, 0, 0
-	var saidSo []time.Duration
+	var saidSo, firstSaid []time.Duration
 	pairs := map[string]int{}    // kind -> count, pairs of cone homes
 	pairsAll := map[string]int{} // kind -> count, every pair
 	for _, dir := range fs.Args() {
@@ -455,6 +472,10 @@ func runSummary(args []string) error {
 				if d := us(); len(d) == 1 && d[0] > 0 {
 					saidSo = append(saidSo, d[0])
 				}
+			case "first_said":
+				if d := us(); len(d) == 1 && d[0] > 0 {
+					firstSaid = append(firstSaid, d[0])
+				}
 			case "pairs":
 				for _, p := range f[1:] {
 					ij, kind, _ := strings.Cut(p, ":")
@@ -484,7 +505,8 @@ func runSummary(args []string) error {
 	q("move to every seat (each move)", moveMax)
 	q("hand start to first move", hand)
 	q("turn overhead (draw to last share)", turn)
-	q("not formed: said so after", saidSo)
+	q("not formed: first reason logged", firstSaid)
+	q("not formed: exit 4 after", saidSo)
 	show := func(name string, m map[string]int) {
 		n := 0
 		for _, v := range m {
