@@ -432,6 +432,9 @@ func runSummary(args []string) error {
 		}
 		cells++
 		types := strings.Split(readText(filepath.Join(dir, "types")), ",")
+		if !strings.Contains(string(b), "\nformed true\n") {
+			types = nil // links only of tables that formed
+		}
 		for _, line := range strings.Split(string(b), "\n") {
 			f := strings.Fields(line)
 			if len(f) == 0 {
@@ -494,10 +497,10 @@ func runSummary(args []string) error {
 	}
 	q := func(name string, ds []time.Duration) {
 		if len(ds) == 0 {
-			fmt.Printf("%-34s none\n", name)
+			fmt.Printf("%-38s none\n", name)
 			return
 		}
-		fmt.Printf("%-34s n=%d p50=%v p95=%v max=%v\n", name, len(ds), quantile(ds, 50).Round(time.Millisecond),
+		fmt.Printf("%-38s n=%d p50=%v p95=%v max=%v\n", name, len(ds), quantile(ds, 50).Round(time.Millisecond),
 			quantile(ds, 95).Round(time.Millisecond), slices.Max(ds).Round(time.Millisecond))
 	}
 	fmt.Printf("cells %d: formed %d, finished verified %d, silent %d\n", cells, formed, finished, silent)
@@ -512,10 +515,10 @@ func runSummary(args []string) error {
 		for _, v := range m {
 			n += v
 		}
-		fmt.Printf("%-34s n=%d direct=%d relayed=%d via-member=%d other=%d\n", name, n, m["direct"], m["relayed"], m["via-member"],
+		fmt.Printf("%-38s n=%d direct=%d relayed=%d via-member=%d other=%d\n", name, n, m["direct"], m["relayed"], m["via-member"],
 			n-m["direct"]-m["relayed"]-m["via-member"])
 	}
-	show("pairs of cone homes", pairs)
-	show("every pair", pairsAll)
+	show("pairs of cone homes (tables formed)", pairs)
+	show("every pair (tables formed)", pairsAll)
 	return nil
 }
