@@ -416,9 +416,10 @@ run_cell() {
 	teardown_cell
 }
 
-# fault KIND: one fault, 15 s after the last joiner started.
+# fault KIND: one fault, 3 s into the first hand (bot 1's log).
 fault() {
-	sleep 15
+	until grep -q 'msg="hand started"' "$CELL/bot1.log" 2>/dev/null; do sleep 0.2; done
+	sleep 3
 	case $1 in
 	relay-stop)
 		# The relay goes away for 20 s (SIGSTOP: its connections hang, as
@@ -438,7 +439,7 @@ fault() {
 		nsx "$P-r2" iptables -t nat -I POSTROUTING -o wan0 -p tcp -j MASQUERADE --to-ports 40000-40999
 		ip -n "$P-r2" link set wan0 down
 		ip -n "$P-r2" link set wan0 up
-		ip -n "$P-r2" route add default via "$NET.1" 2>/dev/null || true
+		routes # the routes through wan0 went with it
 		;;
 	member-stop)
 		# Member 1 (the creator) stops forwarding for others: SIGSTOP, so its
