@@ -307,6 +307,7 @@ start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else
 
 teardown_cell() {
 	local p ns
+	kill -CONT "$RELAY_PID" 2>/dev/null || true # a relay-stop fault cut short
 	for p in "${CELL_PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	for p in "${CELL_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
 	for ns in "${CELL_NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
