@@ -367,7 +367,7 @@ func (r *cellResult) row() string {
 	return fmt.Sprintf(rowFormat, r.Types, r.Transport, r.Mode, r.Impair, formed, match, links, joins, prop, hand, turn, exits, strings.Join(r.Pairs, " "))
 }
 
-const rowFormat = "%-27s %-4s %-7s %-24s %-24s %-8s %-14s %-6s %-24s %-6s %-11s %-8s %s"
+const rowFormat = "%-27s %-4s %-7s %-27s %-24s %-8s %-14s %-6s %-24s %-6s %-11s %-8s %s"
 
 func header() string {
 	return fmt.Sprintf(rowFormat, "seats (1 creates)", "tr", "relay", "impairment (each home link)", "formed", "match", "links d/r/v", "join s",
