@@ -78,7 +78,10 @@ cleanup() {
 	local p ns
 	for p in "${CELL_PIDS[@]}" "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	for p in "${CELL_PIDS[@]}" "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${CELL_NSES[@]}" "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	for ns in "${CELL_NSES[@]}" "${NSES[@]}"; do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
+		ip netns del "$ns" 2>/dev/null || true
+	done
 	if [ -n "${KEEP:-}" ]; then echo "nat-matrix: work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -89,6 +92,10 @@ die() {
 	exit 1
 }
 say() { echo "nat-matrix: $*"; }
+# nsx NS CMD...: CMD in namespace NS. Not for a command put in the
+# background: `nsx ... &` forks a subshell, $! is the subshell's, and
+# killing it leaves CMD running in the namespace after the lab is gone;
+# `ip netns exec NS CMD &` execs CMD in the process whose id $! holds.
 nsx() { ip netns exec "$@"; }
 now_ms() { date +%s%3N; }
 
@@ -140,10 +147,10 @@ CELLNO=0
 attach "$P-relay" eth0 "$NET.2" relay
 ip -n "$P-relay" addr add "$NET.3/24" dev eth0
 
-nsx "$P-relay" "$NATLAB" probe-server -a "$NET.2" -b "$NET.3" -port 3478 >"$WORK/probe-server.out" 2>&1 &
+ip netns exec "$P-relay" "$NATLAB" probe-server -a "$NET.2" -b "$NET.3" -port 3478 >"$WORK/probe-server.out" 2>&1 &
 PIDS+=("$!")
 mkdir -p "$WORK/relay"
-nsx "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/$NET.2/tcp/4001" --listen "/ip4/$NET.2/udp/4001/quic-v1" -v \
+ip netns exec "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/$NET.2/tcp/4001" --listen "/ip4/$NET.2/udp/4001/quic-v1" -v \
 	>"$WORK/relay.out" 2>"$WORK/relay.log" &
 RELAY_PID=$!
 PIDS+=("$RELAY_PID")
@@ -298,7 +305,7 @@ start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else
 	mkdir -p "$CELL/data.$i" "$CELL/out.$i"
 	[ ! -f "$CELL/code.$i" ] || in="$CELL/code.$i"
 	now_ms >"$CELL/start.$i"
-	nsx "$P-h$i" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
+	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
 		--withhold 60s --wait "${FORM_TIMEOUT}s" --listen "$listen" -v \
 		--log "$CELL/bot$i.log" "$@" <"$in" >"$CELL/bot$i.out" 2>>"$CELL/bot$i.log" &
 	BOT_PID[$i]=$!
@@ -310,7 +317,10 @@ teardown_cell() {
 	kill -CONT "$RELAY_PID" 2>/dev/null || true # a relay-stop fault cut short
 	for p in "${CELL_PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	for p in "${CELL_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${CELL_NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	for ns in "${CELL_NSES[@]}"; do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
+		ip netns del "$ns" 2>/dev/null || true
+	done
 	CELL_PIDS=()
 	CELL_NSES=()
 }
