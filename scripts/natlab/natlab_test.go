@@ -201,6 +201,10 @@ func TestAnalyse(t *testing.T) {
 	if len(r.TurnOverhead) != 1 || r.TurnOverhead[0] != 500*time.Millisecond {
 		t.Errorf("turn overhead %v", r.TurnOverhead)
 	}
+	// the longest wait: seat 0 applied the shuffle at 100 and the move at 1200
+	if r.Gap != 1100*time.Millisecond {
+		t.Errorf("gap %v", r.Gap)
+	}
 	// pair i-j: bot i's view, (i+j)%3
 	want := "1-2:direct 1-3:relayed 1-4:via-member 2-3:via-member 2-4:direct 3-4:relayed"
 	if got := strings.Join(r.Pairs, " "); got != want {

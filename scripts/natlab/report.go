@@ -149,6 +149,7 @@ type cellResult struct {
 	MoveEach                              []time.Duration // per move and receiving seat
 	HandStart                             []time.Duration // per hand: first shuffle expected to first move applied by its author
 	TurnOverhead                          []time.Duration // per draw: draw applied to the drawer's last share applied
+	Gap                                   time.Duration   // the longest wait of any seat between two messages it applied (a stall)
 }
 
 func readInt(path string) (int64, bool) {
@@ -246,6 +247,19 @@ func analyse(dir string) (*cellResult, error) {
 	bySeat := map[int]*botLog{}
 	for i := 1; i <= 4; i++ {
 		bySeat[bots[i].Seat] = bots[i]
+	}
+	for _, b := range bySeat {
+		var prev time.Time
+		for n := 0; ; n++ {
+			t, ok := b.Applied[n]
+			if !ok {
+				break
+			}
+			if !prev.IsZero() {
+				r.Gap = max(r.Gap, t.Sub(prev))
+			}
+			prev = t
+		}
 	}
 	ref := bots[1]
 	last := -1
@@ -363,15 +377,19 @@ func (r *cellResult) row() string {
 	if len(r.TurnOverhead) > 0 {
 		turn = fmt.Sprintf("%s/%s", ms(quantile(r.TurnOverhead, 50)), ms(quantile(r.TurnOverhead, 95)))
 	}
+	gap := "-"
+	if r.Gap > 0 {
+		gap = secs(r.Gap)
+	}
 	exits := strings.Trim(strings.ReplaceAll(fmt.Sprint(r.Exits), " ", ","), "[]")
-	return fmt.Sprintf(rowFormat, r.Types, r.Transport, r.Mode, r.Impair, formed, match, links, joins, prop, hand, turn, exits, strings.Join(r.Pairs, " "))
+	return fmt.Sprintf(rowFormat, r.Types, r.Transport, r.Mode, r.Impair, formed, match, links, joins, prop, hand, turn, gap, exits, strings.Join(r.Pairs, " "))
 }
 
-const rowFormat = "%-27s %-4s %-7s %-27s %-24s %-8s %-14s %-6s %-24s %-6s %-11s %-8s %s"
+const rowFormat = "%-27s %-4s %-7s %-27s %-24s %-8s %-14s %-6s %-24s %-6s %-11s %-5s %-8s %s"
 
 func header() string {
 	return fmt.Sprintf(rowFormat, "seats (1 creates)", "tr", "relay", "impairment (each home link)", "formed", "match", "links d/r/v", "join s",
-		"move ms p50/p95/max (n)", "hand s", "turn ms", "exits", "pairs")
+		"move ms p50/p95/max (n)", "hand s", "turn ms", "gap s", "exits", "pairs")
 }
 
 func runReport(args []string) error {
@@ -405,6 +423,7 @@ func runReport(args []string) error {
 	put("move_each", r.MoveEach)
 	put("hand_start", r.HandStart)
 	put("turn", r.TurnOverhead)
+	put("gap", []time.Duration{r.Gap})
 	fmt.Fprintf(&b, "pairs %s\nformed %v\nfinished %v\nsaid_so %d\nfirst_said %d\nsilent %v\n", strings.Join(r.Pairs, " "), r.Formed, r.Finished, r.SaidSo.Microseconds(), r.FirstSaid.Microseconds(), r.Silent)
 	if err := os.WriteFile(filepath.Join(fs.Arg(0), "figures.txt"), []byte(b.String()), 0o644); err != nil {
 		return err
