@@ -116,7 +116,7 @@ func TestParseLogLine(t *testing.T) {
 	if !ok || l.Fields["members"] != "Bk2Qdq=relayed/0s mJX9Cg=direct/1ms" {
 		t.Fatalf("%+v %v", l, ok)
 	}
-	for _, bad := range []string{"", "okey: bot: the table cannot form", `time=x msg=a`, `time=2026-11-25T21:27:41.477Z msg="unterminated`} {
+	for _, bad := range []string{"", "okey: bot: the table cannot form", `time=x msg=a`, `time=0001-01-01T00:00:00Z msg=a`, `time=2026-11-25T21:27:41.477Z msg="unterminated`} {
 		if _, ok := parseLogLine(bad); ok {
 			t.Errorf("%q parsed", bad)
 		}
@@ -213,4 +213,37 @@ func TestAnalyse(t *testing.T) {
 	if !strings.Contains(r.row(), "d2 r2 v2") {
 		t.Errorf("row %s", r.row())
 	}
+}
+
+// FuzzParseImpairment: any text is an error or an impairment within the
+// bounds the parser promises.
+func FuzzParseImpairment(f *testing.F) {
+	for _, s := range []string{"", "delay=25ms jitter=5ms loss=0.5% dup=1%", "loss=1", "delay=10s,dup=0.1", "x=y", "delay=1h"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		im, err := parseImpairment(s)
+		if err != nil {
+			return
+		}
+		if im.Delay < 0 || im.Delay > 10*time.Second || im.Jitter < 0 || im.Jitter > 10*time.Second ||
+			!(im.Loss >= 0 && im.Loss <= 1) || !(im.Dup >= 0 && im.Dup <= 1) {
+			t.Fatalf("%q: out of bounds: %+v", s, im)
+		}
+	})
+}
+
+// FuzzParseLogLine: any line parses or is refused, without a panic; a
+// parsed line has its time.
+func FuzzParseLogLine(f *testing.F) {
+	for _, s := range []string{`time=2026-11-25T21:27:36.701Z level=DEBUG msg=step step=2`, `time=2026-11-25T21:27:41.477Z msg=links members="a=b/1ms c=d"`,
+		`time=2026-11-25T21:27:41.477Z msg="x \" y"`, `msg="`, ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, ok := parseLogLine(s)
+		if ok && l.T.IsZero() {
+			t.Fatalf("%q: parsed without a time", s)
+		}
+	})
 }

@@ -56,7 +56,7 @@ func parseLogLine(s string) (logLine, bool) {
 		l.Fields[k] = v
 	}
 	t, err := time.Parse(time.RFC3339Nano, l.Fields["time"])
-	if err != nil {
+	if err != nil || t.IsZero() {
 		return logLine{}, false
 	}
 	l.T, l.Msg = t, l.Fields["msg"]
