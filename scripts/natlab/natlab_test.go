@@ -167,6 +167,9 @@ func TestAnalyse(t *testing.T) {
 			}
 		}
 		line(2000, "links", `members="`+strings.Join(links, " ")+`"`)
+		// after the match the others leave: not the links it ended with
+		line(2500, `"match over"`, "steps=7 hands=1")
+		line(3000, "links", `members="`+strings.Repeat("XXXXXX=none/0s ", 3)+`"`)
 		write := func(name, s string) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
 				t.Fatal(err)

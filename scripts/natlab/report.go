@@ -79,6 +79,7 @@ type botLog struct {
 	Author  map[int]int
 	Kind    map[int]string
 	Hand    map[int]int
+	over    bool // "match over" logged
 }
 
 func readBotLog(r io.Reader) (*botLog, error) {
@@ -106,7 +107,14 @@ func readBotLog(r io.Reader) (*botLog, error) {
 				b.Seat, _ = strconv.Atoi(s)
 				b.Ready = l.T
 			}
+		case "match over":
+			b.over = true
 		case "links":
+			if b.over {
+				// after the match, the others may be gone already: the
+				// links the match ended with are the last ones before
+				continue
+			}
 			b.Links = map[string]string{}
 			for _, m := range strings.Fields(l.Fields["members"]) {
 				id, rest, _ := strings.Cut(m, "=")
