@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab
+.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-matrix
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -66,6 +66,10 @@ e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and re
 
 nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)
 	OKEY=$(CURDIR)/bin/okey scripts/nat-lab-test.sh
+
+nat-lab-matrix: build ## the NAT matrix (issue 23, not in make test): every NAT type, QUIC and TCP, with and without a relay, impaired links; a table of results (root; CELLS, IMPAIR, RESULTS: docs/nat-lab.md)
+	$(GO) build -o bin/natlab ./scripts/natlab
+	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab nice -n 10 scripts/nat-lab-matrix.sh
 
 relay-flood: build ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves
 	OKEY=$(CURDIR)/bin/okey scripts/relay-flood.sh

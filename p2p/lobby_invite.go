@@ -184,8 +184,17 @@ func (l *Lobby) JoinByCode(ctx context.Context, c invite.Code) (Announcement, er
 	if err != nil {
 		return Announcement{}, err
 	}
-	if _, err := l.n.DialCode(ctx, c); err != nil {
+	how, err := l.n.DialCode(ctx, c)
+	if err != nil {
 		return Announcement{}, err
+	}
+	if how != ReachRelay {
+		// Reached directly, the token went to no relay: without it the
+		// code's relays refuse every circuit between this peer and the
+		// other members (7.11), and members behind NATs that cannot dial
+		// each other would hear each other only through the creator's
+		// gossip. Present it in the background (the join goes on).
+		l.presentCodeRelays(c.Table, c)
 	}
 	proof := c.Secret.Proof(c.Table, []byte(c.Creator), []byte(l.n.h.ID()), nonce)
 	return l.requestTo(ctx, c.Creator, c.Table, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String(), Proof: proof.String()})
@@ -333,24 +342,33 @@ func (l *Lobby) resumeRelays() {
 			l.registerRelays(id, rec.Secret)
 		case rec.Code != "":
 			c, err := invite.Parse(rec.Code)
-			if err != nil || len(c.Relays) == 0 {
+			if err != nil {
 				continue
 			}
-			l.wg.Go(func() {
-				for _, r := range c.Relays {
-					ai, err := peer.AddrInfoFromP2pAddr(r)
-					if err != nil {
-						continue
-					}
-					ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
-					if err := l.n.UseRelay(ctx, *ai, id, c.Secret.RelayToken(id, []byte(ai.ID)), false); err != nil && l.ctx.Err() == nil {
-						l.n.log.Info("relay of a table joined by code not reached yet (retrying)", "table", id, "relay", ai.ID.String(), "err", err)
-					}
-					cancel()
-				}
-			})
+			l.presentCodeRelays(id, c)
 		}
 	}
+}
+
+// presentCodeRelays presents table id's relay token to each relay of code c
+// (a joiner by code), in the background; UseRelay keeps presenting it.
+func (l *Lobby) presentCodeRelays(id string, c invite.Code) {
+	if len(c.Relays) == 0 {
+		return
+	}
+	l.wg.Go(func() {
+		for _, r := range c.Relays {
+			ai, err := peer.AddrInfoFromP2pAddr(r)
+			if err != nil {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
+			if err := l.n.UseRelay(ctx, *ai, id, c.Secret.RelayToken(id, []byte(ai.ID)), false); err != nil && l.ctx.Err() == nil {
+				l.n.log.Info("relay of a table joined by code not reached yet (retrying)", "table", id, "relay", ai.ID.String(), "err", err)
+			}
+			cancel()
+		}
+	})
 }
 
 // Ways DialCode reached a creator.

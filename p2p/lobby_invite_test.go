@@ -307,6 +307,70 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 	}
 }
 
+// TestJoinByCodeDirectPresentsToken: a joiner that reaches the creator
+// directly still presents the table's token to the code's relays, so that
+// the relay lets it open circuits to the other members (issue 23's NAT
+// lab: with a public creator, members behind NATs got PERMISSION_DENIED
+// for every circuit between them and heard each other only through the
+// creator).
+func TestJoinByCodeDirectPresentsToken(t *testing.T) {
+	t.Parallel()
+	key, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creatorID, _ := peer.IDFromPrivateKey(key)
+	_, svc, rinfo := relayHost(t, creatorID)
+	h, err := NewHost(WithIdentity(key), WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withRelayClient())
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(rinfo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { creator.Close() })
+	joiner := gatedNode(t, "joiner", &noDirect{})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	a, err := creator.Lobby().CreatePrivate("feedfacefeedfac2", "classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := creator.Lobby().Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for svc.Tables() != 1 {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the table was never registered with the relay")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if _, err := joiner.Lobby().JoinByCode(ctx, code); err != nil {
+		t.Fatal(err)
+	}
+	direct := false
+	for _, c := range joiner.Host().Network().ConnsToPeer(creator.ID()) {
+		direct = direct || !isRelayed(c)
+	}
+	if !direct {
+		t.Fatal("the joiner did not reach the creator directly")
+	}
+	for !svc.member(joiner.ID(), creator.ID()) {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the joiner never became a member of the table at the code's relay")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // TestCreatorJoinKeepsTablePrivate: the creator asking to join its own
 // private table (the lobby lets a player pick any table) is refused as
 // already seated and the table stays private: the record that holds the

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -576,8 +577,14 @@ func relayRequest(ctx context.Context, h host.Host, relay peer.AddrInfo, kind by
 		st.Reset()
 		return fmt.Errorf("p2p: relay %s: %w", relay.ID, err)
 	}
+	// The request is whole: say so (over QUIC the relay's Close would
+	// otherwise stop the answer from arriving; issue 23's lab found it).
+	if err := st.CloseWrite(); err != nil {
+		st.Reset()
+		return fmt.Errorf("p2p: relay %s: %w", relay.ID, err)
+	}
 	var resp [1]byte
-	if _, err := st.Read(resp[:]); err != nil {
+	if _, err := io.ReadFull(st, resp[:]); err != nil {
 		st.Reset()
 		return fmt.Errorf("p2p: relay %s: no answer: %w", relay.ID, err)
 	}

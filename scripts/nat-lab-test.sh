@@ -49,7 +49,12 @@ cleanup() {
 	local p ns
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	# Whatever still runs in the lab's namespaces (a process started some
+	# other way than with its id in PIDS) goes with them.
+	for ns in "${NSES[@]}"; do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
+		ip netns del "$ns" 2>/dev/null || true
+	done
 	if [ -n "${KEEP:-}" ]; then echo "nat-lab: work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -81,6 +86,10 @@ t0=$(date +%s)
 # The machine's own interfaces, to check that the lab leaves none there.
 ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | sort >"$WORK/root-links.before"
 
+# nsx NS CMD...: CMD in namespace NS. Not for a command put in the
+# background: `nsx ... &` forks a subshell, $! is the subshell's, and
+# killing it leaves CMD running in the namespace after the lab is gone;
+# `ip netns exec NS CMD &` execs CMD in the process whose id $! holds.
 nsx() { ip netns exec "$@"; }
 
 # --- the internet: a bridge in its own namespace ---
@@ -157,7 +166,7 @@ ip -n "$P-relay" route get 10.0.1.2 >/dev/null 2>&1 && die "the relay has a rout
 
 # --- the relay ---
 mkdir -p "$WORK/relay"
-nsx "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/0.0.0.0/tcp/4001" --listen "/ip4/0.0.0.0/udp/4001/quic-v1" -v \
+ip netns exec "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/0.0.0.0/tcp/4001" --listen "/ip4/0.0.0.0/udp/4001/quic-v1" -v \
 	>"$WORK/relay.out" 2>"$WORK/relay.log" &
 PIDS+=("$!")
 deadline=$(($(date +%s) + 20))
@@ -176,7 +185,7 @@ start_bot() {
 	local i=$1
 	shift
 	mkdir -p "$WORK/data.$i" "$WORK/out.$i"
-	nsx "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
+	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
 		--withhold 60s --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		--log "$WORK/bot$i.log" "$@" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
 	BOT_PID[$i]=$!
@@ -210,7 +219,7 @@ done
 for i in 2 3 4; do
 	echo "$code" >"$WORK/code.$i"
 	mkdir -p "$WORK/data.$i" "$WORK/out.$i"
-	nsx "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
+	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
 		--withhold 60s --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		--log "$WORK/bot$i.log" --code - <"$WORK/code.$i" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
 	BOT_PID[$i]=$!
