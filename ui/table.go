@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -356,33 +355,6 @@ func (t *TableView) inMatch() bool { return t.final == nil }
 
 // --- moves -----------------------------------------------------------------
 
-// reason turns an engine refusal into a short sentence.
-func reason(err error) string {
-	switch {
-	case errors.Is(err, engine.ErrTurn):
-		return i18n.T("it is not your turn")
-	case errors.Is(err, engine.ErrMustDraw):
-		return i18n.T("draw from the stock (d) or take the discard (t) first")
-	case errors.Is(err, engine.ErrDrawn):
-		return i18n.T("you have drawn already: discard a tile (x)")
-	case errors.Is(err, engine.ErrEmptyStock):
-		return i18n.T("the stock is empty")
-	case errors.Is(err, engine.ErrStockLeft):
-		return i18n.T("the stock is not empty: draw (d)")
-	case errors.Is(err, engine.ErrNoDiscard):
-		return i18n.T("there is no discard to take")
-	case errors.Is(err, engine.ErrShow):
-		return i18n.T("gösterme only before your first draw, once a hand")
-	case errors.Is(err, engine.ErrNotWinning):
-		return i18n.T("that is not a winning hand")
-	case errors.Is(err, engine.ErrNotHeld):
-		return i18n.T("that tile is not on your rack")
-	case errors.Is(err, engine.ErrPhase):
-		return i18n.T("not now")
-	}
-	return Explain(err)
-}
-
 // myHand returns the hand when the player is asked for a move; otherwise it
 // refuses with the reason and returns nil.
 func (t *TableView) myHand() *engine.Hand {
@@ -429,7 +401,7 @@ func (t *TableView) moved(done string) {
 func (t *TableView) send(a engine.Action, done string) bool {
 	c := t.snap.Match.Clone()
 	if err := c.Apply(a); err != nil {
-		t.refuse(reason(err))
+		t.refuse(refusalIn(classicGame, err))
 		return false
 	}
 	t.req.reply <- a
@@ -516,7 +488,7 @@ func (t *TableView) win() {
 		return
 	}
 	if _, drawn := h.Turn(); !drawn {
-		t.refuse(reason(engine.ErrMustDraw))
+		t.refuse(refusalIn(classicGame, engine.ErrMustDraw))
 		return
 	}
 	s := t.target()

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -183,35 +182,6 @@ func plain101(okey, f engine.Face) engine.Face {
 	return f
 }
 
-// reason101 turns an engine refusal of a 101 move into a short sentence.
-func reason101(err error) string {
-	switch {
-	case errors.Is(err, engine.ErrMustDraw):
-		return i18n.T("take a tile first: d draws from the bank, t takes the previous discard")
-	case errors.Is(err, engine.ErrDrawn):
-		return i18n.T("you have taken a tile already")
-	case errors.Is(err, engine.ErrNoDiscard):
-		return i18n.T("there is no discard to take or give back")
-	case errors.Is(err, engine.ErrNotOpened):
-		return i18n.T("you have not opened: open first (101 points or five doubles) before adding to melds")
-	case errors.Is(err, engine.ErrOpening):
-		return i18n.T("that does not open: an opening needs 101 points in sets and runs, or five doubles")
-	case errors.Is(err, engine.ErrMustUse):
-		return i18n.T("the discard you took must be used this turn: lay or add it, or give it back (b)")
-	case errors.Is(err, engine.ErrKeepTile):
-		return i18n.T("keep one tile on your rack: a turn ends with a discard")
-	case errors.Is(err, engine.ErrSwap):
-		return i18n.T("that okey cannot be swapped")
-	case errors.Is(err, engine.ErrMeld):
-		return i18n.T("not a valid meld: %s", strings.TrimPrefix(err.Error(), "engine: not a valid meld: "))
-	case errors.Is(err, engine.ErrNotHeld):
-		return i18n.T("that tile is not on your rack")
-	case errors.Is(err, engine.ErrPhase) && strings.Contains(err.Error(), "dealer"):
-		return i18n.T("the dealer starts by discarding (x)")
-	}
-	return reason(err)
-}
-
 // my101 returns the round when the player is asked for a move; otherwise
 // it refuses with the reason and returns nil.
 func (t *TableView) my101() *engine.Game101 {
@@ -234,7 +204,7 @@ func (t *TableView) my101() *engine.Game101 {
 func (t *TableView) send101(a engine.Action101, done string) bool {
 	c := t.snap.Match101.Clone()
 	if err := c.Apply(a); err != nil {
-		t.refuse(reason101(err))
+		t.refuse(refusalIn(game101, err))
 		return false
 	}
 	t.t101.req.reply <- a
@@ -468,7 +438,7 @@ func (t *TableView) selText101() string {
 	}
 	p, err := plan101(g, opened, faces, t.selBlocks())
 	if err != nil {
-		return reason101(err)
+		return refusalIn(game101, err)
 	}
 	var b strings.Builder
 	if p.pairs {
@@ -514,7 +484,7 @@ func (t *TableView) lay101() {
 	}
 	p, err := plan101(g, g.Opened(t.snap.Seat), faces, t.selBlocks())
 	if err != nil {
-		t.refuse(reason101(err))
+		t.refuse(refusalIn(game101, err))
 		return
 	}
 	if !p.whole || len(p.groups) == 0 {
@@ -632,7 +602,7 @@ func (t *TableView) addTo101(i int) {
 			}
 		}
 	}
-	t.refuse(reason101(err))
+	t.refuse(refusalIn(game101, err))
 }
 
 // add101 adds the selection to the one meld it fits, or asks for a handle.
@@ -642,7 +612,7 @@ func (t *TableView) add101() {
 		return
 	}
 	if g.Opened(t.snap.Seat) == engine.NotOpened {
-		t.refuse(reason101(engine.ErrNotOpened))
+		t.refuse(refusalIn(game101, engine.ErrNotOpened))
 		return
 	}
 	_, faces := t.selection101()
@@ -719,7 +689,7 @@ func (t *TableView) Hint101() {
 	if opened == engine.NotOpened {
 		o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
 		if err != nil {
-			t.refuse(reason101(err))
+			t.refuse(refusalIn(game101, err))
 			return
 		}
 		gs := o.Groups
