@@ -3,6 +3,8 @@ package ui
 import (
 	"errors"
 
+	"github.com/gdamore/tcell/v2"
+
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
@@ -112,3 +114,86 @@ func Explain(err error) string {
 	}
 	return Plain(err)
 }
+
+// gamePart is what differs between the games at the table screen, one
+// implementation a game in its own files (classic.go; table101.go,
+// render101.go, events101.go and replay101.go for Okey 101), as table.game
+// is for the machine. TableView keeps what both share: the palette, the
+// rack and its cursor, the log, the message line, the panels, the turn
+// timer, the click regions, the kept rack, the key dispatcher, the status
+// bar and the help. A part keeps its game's own state of the screen (101's
+// selection); the methods that take no TableView read only the snapshot.
+type gamePart interface {
+	// name is the game's name: its rows of refusals are keyed on it.
+	name() string
+	// plays reports whether s is a snapshot of this game.
+	plays(s *Snapshot) bool
+	// events tells what happened between two snapshots of this game: log
+	// lines, and the end of a hand (round).
+	events(prev, cur *Snapshot) ([]Line, *HandEnd)
+	// drawer is the seat whose drawn tile is being opened (-1: none).
+	drawer(s *Snapshot) int
+	// handNumber is the hand (round) s is in.
+	handNumber(s *Snapshot) uint32
+
+	// update follows t.snap, a new snapshot of this game: the rack and the
+	// turn timer.
+	update(t *TableView)
+	// turnKey names the turn being played ("": none), for the timer.
+	turnKey(t *TableView) string
+	turnSeconds(t *TableView) int
+	turnSeat(t *TableView) int
+	face(t *TableView, sl engine.Slot) engine.Face
+	// rackFaces is the seat's rack and the okey; ok is false before the
+	// tiles are in play.
+	rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool)
+	// moveOff says why the player may not move now ("" when it may).
+	moveOff(t *TableView) string
+	// tick moves for the player when its time ran out.
+	tick(t *TableView)
+	hint(t *TableView)
+	// keys is the game's key table (declared once, not rebuilt); key
+	// handles a key outside it (101's meld handles) and reports whether it
+	// did.
+	keys() []binding
+	key(t *TableView, ev *tcell.EventKey) bool
+	// help is the help panel's page: its title and the lines after the keys.
+	help(t *TableView) helpPage
+
+	// title is the header's part after the ruleset (the hand or round).
+	title(t *TableView) string
+	// turnText says whose move it is (the screen too small for the table).
+	turnText(t *TableView) string
+	// draw draws the table between the header and the message line and
+	// returns the rack's row; drawHandEnd draws the end of a hand over it.
+	draw(t *TableView, scr tcell.Screen, x, y, w, h int) (rackY int)
+	drawHandEnd(t *TableView, scr tcell.Screen, x, y, w, h, rackY int)
+	// drawReplay draws a replay's frame of this game.
+	drawReplay(v *ReplayView, scr tcell.Screen, x, y, w, h int, f Frame)
+}
+
+// games make the part of each game, tried in order on a snapshot. A new
+// game's part goes here and in its own files.
+var games = []func() gamePart{
+	func() gamePart { return &classicPart{} },
+	func() gamePart { return &part101{} },
+}
+
+// gameOf returns a new part of the game s plays, or nil before any hand.
+func gameOf(s *Snapshot) gamePart {
+	if s == nil {
+		return nil
+	}
+	for _, g := range games {
+		if p := g(); p.plays(s) {
+			return p
+		}
+	}
+	return nil
+}
+
+// game is the part of the game a replay's frame is of.
+func (f Frame) game() gamePart { return gameOf(&Snapshot{Match: f.Match, Match101: f.Match101}) }
+
+// noGame is the part drawn before any hand: the classic table, empty.
+var noGame gamePart = &classicPart{}

@@ -9,14 +9,6 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 )
 
-// frameHand is the hand a snapshot is in, classic or 101.
-func frameHand(s *Snapshot) uint32 {
-	if s.Match101 != nil {
-		return uint32(s.Match101.HandNumber())
-	}
-	return uint32(s.Match.HandNumber())
-}
-
 // draw101 draws a replay frame of an Okey 101 round: the indicator, the
 // okey and the bank, every seat with its total, how it opened, its
 // discards and its rack (open from the audit), the melds on the table as

@@ -53,7 +53,7 @@ func fixture101(t *testing.T, options ...string) *Snapshot {
 // request101 asks the view for a 101 move and returns the reply channel.
 func (hs *harness) request101() chan engine.Action101 {
 	r := &moveReq101{reply: make(chan engine.Action101, 1)}
-	hs.view.request101(r)
+	hs.view.Request(r)
 	hs.draw()
 	return r.reply
 }
@@ -65,7 +65,7 @@ func (hs *harness) selectFaces(faces string) {
 	for _, f := range engine.MustParseFaces(faces) {
 		p := -1
 		for q := 0; q < RackSize && p < 0; q++ {
-			if sl := hs.view.rack.At(q); sl != engine.NoSlot && hs.view.face(sl) == f && !hs.view.t101.sel[sl] {
+			if sl := hs.view.rack.At(q); sl != engine.NoSlot && hs.view.face(sl) == f && !hs.p101().sel[sl] {
 				p = q
 			}
 		}
@@ -97,6 +97,9 @@ func (hs *harness) apply(s *Snapshot, a engine.Action101) {
 	hs.view.Update(s, lines, ends)
 	hs.draw()
 }
+
+// p101 is the view's 101 part.
+func (hs *harness) p101() *part101 { return hs.view.part.(*part101) }
 
 func noReply(t *testing.T, reply chan engine.Action101) {
 	t.Helper()
@@ -186,12 +189,12 @@ func TestTable101BadMovesChangeNothing(t *testing.T) {
 			t.Errorf("%c: message %q (bad %v), want %q", c.key, hs.view.Message(), hs.view.msgBad, c.want)
 		}
 		noReply(t, reply)
-		if hs.view.rack.pos != before || len(hs.view.t101.sel) != 1 {
+		if hs.view.rack.pos != before || len(hs.p101().sel) != 1 {
 			t.Errorf("%c changed the rack or the selection", c.key)
 		}
 	}
 	// Not the player's turn: refused with whose turn it is.
-	hs.view.t101.req = nil
+	hs.view.req = nil
 	hs.keys("x")
 	if !strings.Contains(hs.view.Message(), "wait") {
 		t.Errorf("a move with none asked for: %q", hs.view.Message())
@@ -302,7 +305,7 @@ func slotOf(t *testing.T, s *Snapshot, f string) engine.Slot {
 
 // meldCell is a screen cell of the meld with handle h.
 func meldCell(hs *harness, h rune) (int, int) {
-	for _, m := range hs.view.t101.handles {
+	for _, m := range hs.p101().handles {
 		if m.key == h {
 			return m.x + 1, m.y
 		}
@@ -322,8 +325,8 @@ func TestTable101HintAndBlocks(t *testing.T) {
 	if msg := hs.view.Message(); !strings.Contains(msg, "you can open: 121 points in 3 melds") {
 		t.Errorf("the hint: %q", msg)
 	}
-	if len(hs.view.t101.sel) != 11 {
-		t.Errorf("the hint selected %d tiles, want the opening's 11 (R9-R13, the 10s, K11-K13)", len(hs.view.t101.sel))
+	if len(hs.p101().sel) != 11 {
+		t.Errorf("the hint selected %d tiles, want the opening's 11 (R9-R13, the 10s, K11-K13)", len(hs.p101().sel))
 	}
 	hs.keys("d")
 	hs.apply(s, <-reply)
@@ -356,7 +359,7 @@ func TestTable101HintAndBlocks(t *testing.T) {
 		}
 	}
 	hs.view.rack.pos = pos
-	hs.view.t101.sel = nil
+	hs.p101().sel = nil
 	reply = hs.request101()
 	hs.selectFaces(opening101)
 	hs.keys("l")
@@ -456,8 +459,8 @@ func TestTable101Mouse(t *testing.T) {
 	x, y := rackCell(0)
 	hs.view.Click(x, y, false)
 	hs.draw()
-	if len(hs.view.t101.sel) != 1 {
-		t.Fatalf("a click selected %d tiles", len(hs.view.t101.sel))
+	if len(hs.p101().sel) != 1 {
+		t.Fatalf("a click selected %d tiles", len(hs.p101().sel))
 	}
 	noReply(t, reply)
 	want := hs.view.rack.At(0)
