@@ -120,6 +120,10 @@ func (*classicPart) drawer(s *Snapshot) int {
 
 func (*classicPart) handNumber(s *Snapshot) uint32 { return uint32(s.Match.HandNumber()) }
 
+func (*classicPart) ranking(s *Snapshot) ([]engine.Standing, []int) {
+	return s.Match.Ranking(), s.Match.Scores()
+}
+
 func (*classicPart) update(t *TableView) {
 	s := t.snap
 	h := s.HandState()

@@ -135,6 +135,8 @@ type gamePart interface {
 	drawer(s *Snapshot) int
 	// handNumber is the hand (round) s is in.
 	handNumber(s *Snapshot) uint32
+	// ranking is the match's standings and scores.
+	ranking(s *Snapshot) ([]engine.Standing, []int)
 
 	// update follows t.snap, a new snapshot of this game: the rack and the
 	// turn timer.

@@ -295,17 +295,6 @@ func (v *ReplayView) rack(h *engine.Hand, seat int) []engine.Face {
 	})
 }
 
-// rack101 is rack for a 101 round.
-func (v *ReplayView) rack101(g *engine.Game101, seat int) []engine.Face {
-	all := v.r.Frames[v.at].All
-	return sortedFaces(g.Rack(seat), func(s engine.Slot) engine.Face {
-		if all != nil {
-			return all.Face(g, s)
-		}
-		return g.PublicFace(s)
-	})
-}
-
 // sortedFaces is the faces of slots in face order (unknown faces last).
 func sortedFaces(slots []engine.Slot, face func(engine.Slot) engine.Face) []engine.Face {
 	out := make([]engine.Face, 0, len(slots))

@@ -283,8 +283,8 @@ func (t *TableView) Tick() {
 	t.game().tick(t)
 }
 
-// Request asks the player for a move (a *moveReq in the classic game, a
-// *moveReq101 in Okey 101); the move is sent on its reply channel.
+// Request asks the player for a move (a request of the game's action);
+// the move is sent on its reply channel.
 func (t *TableView) Request(r asked) {
 	t.req = r
 	t.hint = nil

@@ -87,6 +87,10 @@ func (*part101) drawer(s *Snapshot) int {
 
 func (*part101) handNumber(s *Snapshot) uint32 { return uint32(s.Match101.HandNumber()) }
 
+func (*part101) ranking(s *Snapshot) ([]engine.Standing, []int) {
+	return s.Match101.Ranking(), s.Match101.Scores()
+}
+
 func (*part101) turnSeat(t *TableView) int {
 	seat, _, _ := round(t).Turn()
 	return seat
