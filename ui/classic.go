@@ -110,7 +110,7 @@ func (*classicPart) events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 	return lines, end
 }
 
-func (*classicPart) drawer(s *Snapshot) int {
+func (*classicPart) turnOf(s *Snapshot) int {
 	if h := s.HandState(); h != nil {
 		seat, _ := h.Turn()
 		return seat
@@ -149,14 +149,6 @@ func (*classicPart) turnSeconds(t *TableView) int {
 		return 0
 	}
 	return t.snap.Match.Rules().TurnSeconds
-}
-
-func (*classicPart) turnSeat(t *TableView) int {
-	if h := t.snap.HandState(); h != nil {
-		seat, _ := h.Turn()
-		return seat
-	}
-	return -1
 }
 
 func (*classicPart) face(t *TableView, s engine.Slot) engine.Face {

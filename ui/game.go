@@ -131,8 +131,9 @@ type gamePart interface {
 	// events tells what happened between two snapshots of this game: log
 	// lines, and the end of a hand (round).
 	events(prev, cur *Snapshot) ([]Line, *HandEnd)
-	// drawer is the seat whose drawn tile is being opened (-1: none).
-	drawer(s *Snapshot) int
+	// turnOf is the seat whose turn it is in s (-1 outside play); its
+	// drawn tile is the one being opened while the table shares keys.
+	turnOf(s *Snapshot) int
 	// handNumber is the hand (round) s is in.
 	handNumber(s *Snapshot) uint32
 	// ranking is the match's standings and scores.
@@ -144,7 +145,6 @@ type gamePart interface {
 	// turnKey names the turn being played ("": none), for the timer.
 	turnKey(t *TableView) string
 	turnSeconds(t *TableView) int
-	turnSeat(t *TableView) int
 	face(t *TableView, sl engine.Slot) engine.Face
 	// rackFaces is the seat's rack and the okey; ok is false before the
 	// tiles are in play.

@@ -160,13 +160,7 @@ func scenes101(t *testing.T) (*Snapshot, []Line, []scene) {
 		{"quit", func(hs *harness, s *Snapshot) { hs.keys(" q") }},
 		{"stay", func(hs *harness, s *Snapshot) { hs.keys("n") }},
 		{"roundend", func(hs *harness, s *Snapshot) {
-			res := engine.Result101{End: engine.EndFinish, Finisher: 1, JokerFinish: true,
-				Points: []int{404 + 101, -202}, HandPoints: []int{404, -202},
-				Penalties: []engine.Penalty101{{Seat: 0, Kind: engine.PenaltyAddable, Slot: 3, Points: 101}}}
-			e := &HandEnd{Hand: 0, Names: []string{"ayse", "bot1"}, Scores: []int{505, -202}, Okey: engine.MustParseFaces("B2")[0],
-				R101: &End101{Result: res, Opened: []engine.Opened{engine.NotOpened, engine.OpenedSets},
-					Racks: [][]engine.Face{engine.MustParseFaces("R1 Y5 B2"), nil}, Results: []engine.Result101{res}, Played: 1, Rounds: 3}}
-			hs.view.Update(s, nil, []*HandEnd{e})
+			hs.view.Update(s, nil, []*HandEnd{roundEnd101()})
 			hs.draw()
 		}},
 		{"matchend", func(hs *harness, s *Snapshot) {

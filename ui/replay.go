@@ -284,8 +284,9 @@ func (v *ReplayView) name(seat int) string {
 	return "?"
 }
 
-// rack returns a seat's faces in face order (unknown faces last).
-func (v *ReplayView) rack(h *engine.Hand, seat int) []engine.Face {
+// rack returns a seat's faces in face order (unknown faces last), in
+// either game.
+func (v *ReplayView) rack(h engine.Board, seat int) []engine.Face {
 	all := v.r.Frames[v.at].All
 	return sortedFaces(h.Rack(seat), func(s engine.Slot) engine.Face {
 		if all != nil {

@@ -60,7 +60,7 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 		}
 		row++
 		cx = x + 3
-		for _, fc := range v.rack101(g, seat) {
+		for _, fc := range v.rack(g, seat) {
 			if cx+3 > x+w-1 {
 				break
 			}
@@ -100,15 +100,4 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
 	fill(scr, x, y+h-1, w, 1, bar)
 	put(scr, x+1, y+h-1, w-2, i18n.T("right/n next  left/p back  down/pgdn next round  up/pgup round start  home end  q quit"), bar)
-}
-
-// rack101 is rack for a 101 round.
-func (v *ReplayView) rack101(g *engine.Game101, seat int) []engine.Face {
-	all := v.r.Frames[v.at].All
-	return sortedFaces(g.Rack(seat), func(s engine.Slot) engine.Face {
-		if all != nil {
-			return all.Face(g, s)
-		}
-		return g.PublicFace(s)
-	})
 }

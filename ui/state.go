@@ -169,7 +169,7 @@ func Progress(s *Snapshot) string {
 	case table.KindShare:
 		drawer := -1
 		if g := gameOf(s); g != nil {
-			drawer = g.drawer(s)
+			drawer = g.turnOf(s)
 		}
 		return i18n.T("%s opens the drawn tile for %s", who, s.Name(drawer))
 	case table.KindAudit:

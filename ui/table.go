@@ -234,7 +234,7 @@ func (t *TableView) isFresh(sl engine.Slot) bool {
 func (t *TableView) turnSeconds() int { return t.game().turnSeconds(t) }
 
 // turnSeat is the seat whose turn it is (-1 outside play).
-func (t *TableView) turnSeat() int { return t.game().turnSeat(t) }
+func (t *TableView) turnSeat() int { return t.game().turnOf(t.snap) }
 
 // timeTurn starts the turn timer when a new turn begins.
 func (t *TableView) timeTurn() {

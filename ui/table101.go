@@ -80,7 +80,7 @@ func (*part101) plays(s *Snapshot) bool { return s.Match101 != nil }
 
 func (*part101) events(prev, cur *Snapshot) ([]Line, *HandEnd) { return events101(prev, cur) }
 
-func (*part101) drawer(s *Snapshot) int {
+func (*part101) turnOf(s *Snapshot) int {
 	seat, _, _ := s.Match101.Game().Turn()
 	return seat
 }
@@ -89,11 +89,6 @@ func (*part101) handNumber(s *Snapshot) uint32 { return uint32(s.Match101.HandNu
 
 func (*part101) ranking(s *Snapshot) ([]engine.Standing, []int) {
 	return s.Match101.Ranking(), s.Match101.Scores()
-}
-
-func (*part101) turnSeat(t *TableView) int {
-	seat, _, _ := round(t).Turn()
-	return seat
 }
 
 func (*part101) turnKey(t *TableView) string {

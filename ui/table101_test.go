@@ -101,6 +101,17 @@ func (hs *harness) apply(s *Snapshot, a engine.Action101) {
 // p101 is the view's 101 part.
 func (hs *harness) p101() *part101 { return hs.view.part.(*part101) }
 
+// roundEnd101 is the end of fixture101's round: bot1 finished with the
+// okey; ayse had not opened and discarded a tile that fit a meld.
+func roundEnd101() *HandEnd {
+	res := engine.Result101{End: engine.EndFinish, Finisher: 1, JokerFinish: true,
+		Points: []int{404 + 101, -202}, HandPoints: []int{404, -202},
+		Penalties: []engine.Penalty101{{Seat: 0, Kind: engine.PenaltyAddable, Slot: 3, Points: 101}}}
+	return &HandEnd{Hand: 0, Names: []string{"ayse", "bot1"}, Scores: []int{505, -202}, Okey: engine.MustParseFaces("B2")[0],
+		R101: &End101{Result: res, Opened: []engine.Opened{engine.NotOpened, engine.OpenedSets},
+			Racks: [][]engine.Face{engine.MustParseFaces("R1 Y5 B2"), nil}, Results: []engine.Result101{res}, Played: 1, Rounds: 3}}
+}
+
 func noReply(t *testing.T, reply chan engine.Action101) {
 	t.Helper()
 	select {
@@ -375,13 +386,7 @@ func TestTable101HintAndBlocks(t *testing.T) {
 func TestTable101RoundEndPanel(t *testing.T) {
 	s := fixture101(t)
 	hs := newHarness(t, s, Palette256)
-	res := engine.Result101{End: engine.EndFinish, Finisher: 1, JokerFinish: true,
-		Points: []int{404 + 101, -202}, HandPoints: []int{404, -202},
-		Penalties: []engine.Penalty101{{Seat: 0, Kind: engine.PenaltyAddable, Slot: 3, Points: 101}}}
-	e := &HandEnd{Hand: 0, Names: []string{"ayse", "bot1"}, Scores: []int{505, -202}, Okey: engine.MustParseFaces("B2")[0],
-		R101: &End101{Result: res, Opened: []engine.Opened{engine.NotOpened, engine.OpenedSets},
-			Racks: [][]engine.Face{engine.MustParseFaces("R1 Y5 B2"), nil}, Results: []engine.Result101{res}, Played: 1, Rounds: 3}}
-	hs.view.Update(s, nil, []*HandEnd{e})
+	hs.view.Update(s, nil, []*HandEnd{roundEnd101()})
 	hs.draw()
 	scr := hs.screen()
 	for _, want := range []string{"round 1 is over", "bot1 finished with the okey", "not opened 404", "okey finish x2",
