@@ -1,7 +1,5 @@
 package engine
 
-import ()
-
 // Melds of Okey 101 (okey-classic.txt, "Okey 101"; protocol.md 3.6).
 //
 // A tile in a meld plays as a face: a plain tile as its own face, a false

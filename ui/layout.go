@@ -1,11 +1,10 @@
 package ui
 
 import (
-	"time"
-
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 

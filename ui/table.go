@@ -326,16 +326,6 @@ func (t *TableView) turnOff(turn int) string {
 	return ""
 }
 
-// mayMove reports whether the player may move now (turnOff); otherwise it
-// refuses with the reason.
-func (t *TableView) mayMove(turn int) bool {
-	if why := t.turnOff(turn); why != "" {
-		t.refuse(why)
-		return false
-	}
-	return true
-}
-
 // moved is what follows a move handed to the peer, in either game: the
 // turn's time is counted, the hint is spent, and done is said.
 func (t *TableView) moved(done string) {
