@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -93,7 +92,7 @@ const WinSize = 14
 
 // ErrTooManyCopies is returned (wrapped) by ValidateHand for a third copy
 // of a face.
-var ErrTooManyCopies = errors.New("engine: more than two copies of a tile")
+var ErrTooManyCopies = sentinel("more than two copies of a tile")
 
 // ValidateHand checks that every face is a tile (0..52) and that no face
 // occurs more than twice (there are two of each in the deck, two false
@@ -102,11 +101,11 @@ func ValidateHand(hand []Face) error {
 	var n [NumFaces]uint8
 	for _, f := range hand {
 		if !f.Valid() {
-			return fmt.Errorf("%w: face %d", ErrBadTile, uint8(f))
+			return errorf(ErrBadTile, "face %d", uint8(f))
 		}
 		n[f]++
 		if n[f] > 2 {
-			return fmt.Errorf("%w: a third %v", ErrTooManyCopies, f)
+			return errorf(ErrTooManyCopies, "a third %v", f)
 		}
 	}
 	return nil

@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // board is what a classic hand (Hand) and a 101 round (Game101) share: the
 // seats in order of play, where every slot is (the stock, the racks, the
 // discard piles, the indicator), the faces opened to everyone, and whose turn
@@ -116,11 +114,11 @@ func (b *board) Pending() []Slot { return append([]Slot(nil), b.pending...) }
 // keeps its face, and no face appears on more slots than the deck has.
 func (b *board) setPublic(sf SlotFace) error {
 	if int(sf.Slot) >= DeckSize || !sf.Face.Valid() {
-		return fmt.Errorf("%w: slot %d face %d", ErrBadAction, sf.Slot, sf.Face)
+		return errorf(ErrBadAction, "slot %d face %d", sf.Slot, sf.Face)
 	}
 	if cur := b.public[sf.Slot]; cur != NoFace {
 		if cur != sf.Face {
-			return fmt.Errorf("%w: slot %d was %v, now %v", ErrFace, sf.Slot, cur, sf.Face)
+			return errorf(ErrFace, "slot %d was %v, now %v", sf.Slot, cur, sf.Face)
 		}
 		return nil
 	}
@@ -131,7 +129,7 @@ func (b *board) setPublic(sf SlotFace) error {
 		}
 	}
 	if count >= 2 {
-		return fmt.Errorf("%w: a third %v", ErrFace, sf.Face)
+		return errorf(ErrFace, "a third %v", sf.Face)
 	}
 	b.public[sf.Slot] = sf.Face
 	return nil
@@ -141,11 +139,11 @@ func (b *board) setPublic(sf SlotFace) error {
 // in order.
 func (b *board) revealPending(faces []SlotFace) error {
 	if len(faces) != len(b.pending) {
-		return fmt.Errorf("%w: %d faces for %d pending slots", ErrBadAction, len(faces), len(b.pending))
+		return errorf(ErrBadAction, "%d faces for %d pending slots", len(faces), len(b.pending))
 	}
 	for i, sf := range faces {
 		if sf.Slot != b.pending[i] {
-			return fmt.Errorf("%w: revealed slot %d, expected %d", ErrBadAction, sf.Slot, b.pending[i])
+			return errorf(ErrBadAction, "revealed slot %d, expected %d", sf.Slot, b.pending[i])
 		}
 		if err := b.setPublic(sf); err != nil {
 			return err
@@ -164,7 +162,7 @@ func (b *board) turnUpNext(s Slot) error {
 		}
 	}
 	if idx+1 >= len(b.stock) {
-		return fmt.Errorf("%w: no tile left to turn up", ErrEmptyStock)
+		return errorf(ErrEmptyStock, "no tile left to turn up")
 	}
 	b.pending = []Slot{b.stock[idx+1]}
 	return nil
@@ -181,7 +179,7 @@ func (b *board) setIndicator(s Slot) {
 // caller has checked that seat is to play and has not drawn.
 func (b *board) draw(seat int) error {
 	if len(b.stock) == 0 {
-		return fmt.Errorf("%w: seat %d cannot draw", ErrEmptyStock, seat)
+		return errorf(ErrEmptyStock, "seat %d cannot draw", seat)
 	}
 	b.racks[seat] = insertSlot(b.racks[seat], b.stock[0])
 	b.stock = b.stock[1:]
@@ -195,7 +193,7 @@ func (b *board) draw(seat int) error {
 func (b *board) take(seat int) (Slot, int, error) {
 	from := b.lastFrom
 	if from < 0 || len(b.piles[from]) == 0 {
-		return NoSlot, -1, fmt.Errorf("%w: seat %d", ErrNoDiscard, seat)
+		return NoSlot, -1, errorf(ErrNoDiscard, "seat %d", seat)
 	}
 	p := b.piles[from]
 	t := p[len(p)-1]

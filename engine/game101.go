@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -153,12 +152,15 @@ type Result101 struct {
 // ErrPhase, ErrTurn, ErrNotHeld, ErrMustDraw, ErrDrawn, ErrEmptyStock,
 // ErrStockLeft, ErrNoDiscard, ErrFace, ErrBadAction and ErrMeld).
 var (
-	ErrNotOpened = errors.New("engine: the player has not opened")
-	ErrOpening   = errors.New("engine: an opening needs 101 points in sets and runs or five doubles")
-	ErrMustUse   = errors.New("engine: the discard taken must be used this turn")
-	ErrKeepTile  = errors.New("engine: a turn ends with a discard: a tile must stay in the rack")
-	ErrSwap      = errors.New("engine: okey swap not allowed")
-	ErrPreset    = errors.New("engine: wrong game for this preset")
+	ErrNotOpened = sentinel("the player has not opened")
+	ErrOpening   = sentinel("an opening needs 101 points in sets and runs or five doubles")
+	ErrMustUse   = sentinel("the discard taken must be used this turn")
+	ErrKeepTile  = sentinel("a turn ends with a discard: a tile must stay in the rack")
+	ErrSwap      = sentinel("okey swap not allowed")
+	ErrPreset    = sentinel("wrong game for this preset")
+	// ErrDealerFirst is the ErrPhase of a dealer whose first move is not
+	// its discard (it holds the 22nd tile: no draw, no take, no lay).
+	ErrDealerFirst error = &Error{Kind: ErrPhase, Detail: "the dealer starts by discarding"}
 )
 
 // Game101 is the public state of one round of 101: every peer holds an
@@ -189,13 +191,13 @@ type Game101 struct {
 // with doubles is cancelled.
 func NewGame101(r Ruleset, n, dealer int, cancel bool) (*Game101, error) {
 	if r.Preset != Preset101 {
-		return nil, fmt.Errorf("%w: %s is not %s", ErrPreset, r.Preset, Preset101)
+		return nil, errorf(ErrPreset, "%s is not %s", r.Preset, Preset101)
 	}
 	if err := r.CheckPlayers(n); err != nil {
 		return nil, err
 	}
 	if dealer < 0 || dealer >= n {
-		return nil, fmt.Errorf("%w: dealer %d of %d", ErrBadAction, dealer, n)
+		return nil, errorf(ErrBadAction, "dealer %d of %d", dealer, n)
 	}
 	g := &Game101{board: newBoard(r, n, dealer), opt: r.Game101, cancel: cancel && !r.Game101.NoCancel,
 		phase: Phase101Indicator, taken: NoSlot, takenFrom: -1, opened: make([]Opened, n), openedAt: make([]int, n)}
@@ -345,25 +347,25 @@ func (g *Game101) apply(a Action101) error {
 		return g.applyReveal(a)
 	}
 	if a.Kind < Act101Draw || a.Kind > Act101Exhaust {
-		return fmt.Errorf("%w: unknown kind %d", ErrBadAction, a.Kind)
+		return errorf(ErrBadAction, "unknown kind %d", a.Kind)
 	}
 	if g.phase != Phase101Play {
-		return fmt.Errorf("%w: %v in phase %v", ErrPhase, a.Kind, g.phase)
+		return errorf(ErrPhase, "%v in phase %v", a.Kind, g.phase)
 	}
 	if a.Seat != g.order[g.turn] {
-		return fmt.Errorf("%w: seat %d, expected seat %d", ErrTurn, a.Seat, g.order[g.turn])
+		return errorf(ErrTurn, "seat %d, expected seat %d", a.Seat, g.order[g.turn])
 	}
 	if (a.Kind != Act101Lay && a.Kind != Act101Add) && len(a.Melds) != 0 ||
 		(a.Kind != Act101Discard && a.Kind != Act101Swap) && len(a.Faces) != 0 ||
 		(a.Kind != Act101Add && a.Kind != Act101Swap) && a.Meld != 0 || a.Kind != Act101Swap && a.Pos != 0 {
-		return fmt.Errorf("%w: fields that %v does not use", ErrBadAction, a.Kind)
+		return errorf(ErrBadAction, "fields that %v does not use", a.Kind)
 	}
 	if a.Kind != Act101Draw && a.Kind != Act101Take && a.Kind != Act101Exhaust && a.Kind != Act101Discard {
 		if !g.drawn {
-			return fmt.Errorf("%w: seat %d", ErrMustDraw, a.Seat)
+			return errorf(ErrMustDraw, "seat %d", a.Seat)
 		}
 		if g.turns == 0 && a.Kind != Act101GiveBack {
-			return fmt.Errorf("%w: the dealer starts by discarding", ErrPhase)
+			return ErrDealerFirst
 		}
 	}
 	switch a.Kind {
@@ -388,10 +390,10 @@ func (g *Game101) apply(a Action101) error {
 
 func (g *Game101) applyReveal(a Action101) error {
 	if g.phase != Phase101Indicator && g.phase != Phase101Reveal {
-		return fmt.Errorf("%w: reveal in phase %v", ErrPhase, g.phase)
+		return errorf(ErrPhase, "reveal in phase %v", g.phase)
 	}
 	if a.Seat != 0 && a.Seat != -1 || len(a.Melds) != 0 || a.Meld != 0 || a.Pos != 0 {
-		return fmt.Errorf("%w: a reveal carries only faces", ErrBadAction)
+		return errorf(ErrBadAction, "a reveal carries only faces")
 	}
 	if err := g.revealPending(a.Faces); err != nil {
 		return err
@@ -417,17 +419,17 @@ func (g *Game101) applyReveal(a Action101) error {
 
 func (g *Game101) applyDraw(seat int) error {
 	if g.drawn {
-		return fmt.Errorf("%w: seat %d", ErrDrawn, seat)
+		return errorf(ErrDrawn, "seat %d", seat)
 	}
 	return g.draw(seat)
 }
 
 func (g *Game101) applyTake(seat int) error {
 	if g.drawn {
-		return fmt.Errorf("%w: seat %d", ErrDrawn, seat)
+		return errorf(ErrDrawn, "seat %d", seat)
 	}
 	if g.gaveBack {
-		return fmt.Errorf("%w: seat %d gave the discard back and draws from the bank", ErrNoDiscard, seat)
+		return errorf(ErrNoDiscard, "seat %d gave the discard back and draws from the bank", seat)
 	}
 	t, from, err := g.take(seat)
 	if err != nil {
@@ -439,7 +441,7 @@ func (g *Game101) applyTake(seat int) error {
 
 func (g *Game101) applyGiveBack(seat int) error {
 	if g.taken == NoSlot || g.takenUsed || !contains(g.racks[seat], g.taken) {
-		return fmt.Errorf("%w: seat %d has no taken discard to give back", ErrNoDiscard, seat)
+		return errorf(ErrNoDiscard, "seat %d has no taken discard to give back", seat)
 	}
 	g.racks[seat], _ = removeSlot(g.racks[seat], g.taken)
 	g.piles[g.takenFrom] = append(g.piles[g.takenFrom], g.taken)
@@ -460,15 +462,15 @@ func (g *Game101) layTiles(seat int, plays []MeldPlay) ([][]Face, []Slot, error)
 	var slots []Slot
 	for _, p := range plays {
 		if len(p.Tiles) != len(p.As) || len(p.Tiles) == 0 {
-			return nil, nil, fmt.Errorf("%w: %d tiles, %d faces played", ErrBadAction, len(p.Tiles), len(p.As))
+			return nil, nil, errorf(ErrBadAction, "%d tiles, %d faces played", len(p.Tiles), len(p.As))
 		}
 		var fs []Face
 		for _, sf := range p.Tiles {
 			if !contains(g.racks[seat], sf.Slot) {
-				return nil, nil, fmt.Errorf("%w: seat %d slot %d", ErrNotHeld, seat, sf.Slot)
+				return nil, nil, errorf(ErrNotHeld, "seat %d slot %d", seat, sf.Slot)
 			}
 			if contains(slots, sf.Slot) {
-				return nil, nil, fmt.Errorf("%w: slot %d laid twice", ErrBadAction, sf.Slot)
+				return nil, nil, errorf(ErrBadAction, "slot %d laid twice", sf.Slot)
 			}
 			if err := g.setPublic(sf); err != nil {
 				return nil, nil, err
@@ -479,7 +481,7 @@ func (g *Game101) layTiles(seat int, plays []MeldPlay) ([][]Face, []Slot, error)
 		faces = append(faces, fs)
 	}
 	if len(slots) >= len(g.racks[seat]) {
-		return nil, nil, fmt.Errorf("%w: seat %d", ErrKeepTile, seat)
+		return nil, nil, errorf(ErrKeepTile, "seat %d", seat)
 	}
 	return faces, slots, nil
 }
@@ -496,7 +498,7 @@ func (g *Game101) removeFromRack(seat int, slots []Slot) {
 func (g *Game101) applyLay(a Action101) error {
 	seat := a.Seat
 	if len(a.Melds) == 0 {
-		return fmt.Errorf("%w: a lay needs a meld", ErrBadAction)
+		return errorf(ErrBadAction, "a lay needs a meld")
 	}
 	faces, slots, err := g.layTiles(seat, a.Melds)
 	if err != nil {
@@ -525,19 +527,19 @@ func (g *Game101) applyLay(a Action101) error {
 		case pairs == 0 && value >= 101:
 			g.opened[seat] = OpenedSets
 		default:
-			return fmt.Errorf("%w: %d points, %d doubles", ErrOpening, value, pairs)
+			return errorf(ErrOpening, "%d points, %d doubles", value, pairs)
 		}
 		if g.taken != NoSlot && !contains(slots, g.taken) {
-			return fmt.Errorf("%w: seat %d opens without the discard it took", ErrMustUse, seat)
+			return errorf(ErrMustUse, "seat %d opens without the discard it took", seat)
 		}
 		g.openedAt[seat] = g.turns
 	case OpenedSets:
 		if pairs > 0 {
-			return fmt.Errorf("%w: seat %d opened with sets and lays no doubles", ErrMeld, seat)
+			return errorf(ErrMeld, "seat %d opened with sets and lays no doubles", seat)
 		}
 	case OpenedDoubles:
 		if pairs != len(kinds) {
-			return fmt.Errorf("%w: seat %d opened with doubles and lays no sets or runs", ErrMeld, seat)
+			return errorf(ErrMeld, "seat %d opened with doubles and lays no sets or runs", seat)
 		}
 	}
 	for i, p := range a.Melds {
@@ -567,17 +569,17 @@ func (g *Game101) applyLay(a Action101) error {
 func (g *Game101) applyAdd(a Action101) error {
 	seat := a.Seat
 	if g.opened[seat] == NotOpened {
-		return fmt.Errorf("%w: seat %d adds to a meld", ErrNotOpened, seat)
+		return errorf(ErrNotOpened, "seat %d adds to a meld", seat)
 	}
 	if len(a.Melds) != 1 {
-		return fmt.Errorf("%w: an add carries the tiles for one meld", ErrBadAction)
+		return errorf(ErrBadAction, "an add carries the tiles for one meld")
 	}
 	if a.Meld < 0 || a.Meld >= len(g.melds) {
-		return fmt.Errorf("%w: no meld %d on the table", ErrBadAction, a.Meld)
+		return errorf(ErrBadAction, "no meld %d on the table", a.Meld)
 	}
 	m := g.melds[a.Meld].clone()
 	if m.Kind == Pair {
-		return fmt.Errorf("%w: nothing is added to a double", ErrMeld)
+		return errorf(ErrMeld, "nothing is added to a double")
 	}
 	faces, slots, err := g.layTiles(seat, a.Melds)
 	if err != nil {
@@ -586,13 +588,13 @@ func (g *Game101) applyAdd(a Action101) error {
 	p := a.Melds[0]
 	for i, f := range faces[0] {
 		if !plays(g.okey, f, p.As[i]) {
-			return fmt.Errorf("%w: %v cannot play as %v", ErrMeld, f, p.As[i])
+			return errorf(ErrMeld, "%v cannot play as %v", f, p.As[i])
 		}
 	}
 	m.Tiles = append(m.Tiles, slots...)
 	m.As = append(m.As, p.As...)
 	if m.Kind == Set && !isSet101(m.As) || m.Kind == Run && !isRun101(m.As) {
-		return fmt.Errorf("%w: %s does not extend the %v", ErrMeld, FormatFaces(p.As), m.Kind)
+		return errorf(ErrMeld, "%s does not extend the %v", FormatFaces(p.As), m.Kind)
 	}
 	sortMeld(m.Tiles, m.As)
 	g.melds[a.Meld] = m
@@ -603,36 +605,36 @@ func (g *Game101) applyAdd(a Action101) error {
 func (g *Game101) applySwap(a Action101) error {
 	seat := a.Seat
 	if g.opt.NoJokerSwap {
-		return fmt.Errorf("%w: no-joker-swap", ErrSwap)
+		return errorf(ErrSwap, "no-joker-swap")
 	}
 	if g.opened[seat] == NotOpened && !g.opt.SwapBeforeOpen {
-		return fmt.Errorf("%w: seat %d swaps an okey", ErrNotOpened, seat)
+		return errorf(ErrNotOpened, "seat %d swaps an okey", seat)
 	}
 	if a.Meld < 0 || a.Meld >= len(g.melds) || a.Pos < 0 || a.Pos >= len(g.melds[a.Meld].Tiles) {
-		return fmt.Errorf("%w: no tile %d of meld %d", ErrBadAction, a.Pos, a.Meld)
+		return errorf(ErrBadAction, "no tile %d of meld %d", a.Pos, a.Meld)
 	}
 	m := &g.melds[a.Meld]
 	okeySlot := m.Tiles[a.Pos]
 	if !g.IsOkeySlot(okeySlot) {
-		return fmt.Errorf("%w: tile %d of meld %d is not an okey", ErrSwap, a.Pos, a.Meld)
+		return errorf(ErrSwap, "tile %d of meld %d is not an okey", a.Pos, a.Meld)
 	}
 	if len(a.Faces) != 1 {
-		return fmt.Errorf("%w: a swap opens exactly the tile laid", ErrBadAction)
+		return errorf(ErrBadAction, "a swap opens exactly the tile laid")
 	}
 	sf := a.Faces[0]
 	if !contains(g.racks[seat], sf.Slot) {
-		return fmt.Errorf("%w: seat %d slot %d", ErrNotHeld, seat, sf.Slot)
+		return errorf(ErrNotHeld, "seat %d slot %d", seat, sf.Slot)
 	}
 	if err := g.setPublic(sf); err != nil {
 		return err
 	}
 	if sf.Face == g.okey || !plays(g.okey, sf.Face, m.As[a.Pos]) {
-		return fmt.Errorf("%w: %v does not stand for %v", ErrSwap, sf.Face, m.As[a.Pos])
+		return errorf(ErrSwap, "%v does not stand for %v", sf.Face, m.As[a.Pos])
 	}
 	if g.opened[seat] == NotOpened && sf.Slot == g.taken {
 		// swap-before-open: a player who has not opened opens with the
 		// discard it took; it may not trade it for an okey instead.
-		return fmt.Errorf("%w: seat %d has not opened and must open with the discard it took", ErrMustUse, seat)
+		return errorf(ErrMustUse, "seat %d has not opened and must open with the discard it took", seat)
 	}
 	m.Tiles[a.Pos] = sf.Slot
 	g.removeFromRack(seat, []Slot{sf.Slot})
@@ -643,18 +645,18 @@ func (g *Game101) applySwap(a Action101) error {
 func (g *Game101) applyDiscard(a Action101) error {
 	seat := a.Seat
 	if !g.drawn {
-		return fmt.Errorf("%w: seat %d", ErrMustDraw, seat)
+		return errorf(ErrMustDraw, "seat %d", seat)
 	}
 	if len(a.Faces) != 1 {
-		return fmt.Errorf("%w: a discard opens exactly its tile", ErrBadAction)
+		return errorf(ErrBadAction, "a discard opens exactly its tile")
 	}
 	sf := a.Faces[0]
 	rack, ok := removeSlot(g.racks[seat], sf.Slot)
 	if !ok {
-		return fmt.Errorf("%w: seat %d slot %d", ErrNotHeld, seat, sf.Slot)
+		return errorf(ErrNotHeld, "seat %d slot %d", seat, sf.Slot)
 	}
 	if g.taken != NoSlot && !g.takenUsed {
-		return fmt.Errorf("%w: seat %d took slot %d", ErrMustUse, seat, g.taken)
+		return errorf(ErrMustUse, "seat %d took slot %d", seat, g.taken)
 	}
 	if err := g.setPublic(sf); err != nil {
 		return err
@@ -687,10 +689,10 @@ func (g *Game101) applyDiscard(a Action101) error {
 
 func (g *Game101) applyExhaust() error {
 	if g.drawn {
-		return fmt.Errorf("%w: the player has drawn", ErrDrawn)
+		return errorf(ErrDrawn, "the player has drawn")
 	}
 	if len(g.stock) != 0 {
-		return fmt.Errorf("%w: %d tiles left", ErrStockLeft, len(g.stock))
+		return errorf(ErrStockLeft, "%d tiles left", len(g.stock))
 	}
 	g.result = &Result101{End: EndExhausted, Finisher: -1}
 	g.endRound()

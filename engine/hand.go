@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -86,18 +85,18 @@ func (p Phase) String() string {
 // Rule errors. Every error Apply returns wraps one of these, so a caller can
 // say which rule a move broke.
 var (
-	ErrPhase      = errors.New("engine: not allowed in this phase")
-	ErrTurn       = errors.New("engine: not this player's turn")
-	ErrNotHeld    = errors.New("engine: tile not in the player's rack")
-	ErrMustDraw   = errors.New("engine: must draw or take a discard first")
-	ErrDrawn      = errors.New("engine: already drew this turn")
-	ErrEmptyStock = errors.New("engine: the stock is empty")
-	ErrStockLeft  = errors.New("engine: the stock is not empty")
-	ErrNoDiscard  = errors.New("engine: no discard to take")
-	ErrFace       = errors.New("engine: revealed face is inconsistent")
-	ErrShow       = errors.New("engine: gösterme not allowed")
-	ErrNotWinning = errors.New("engine: hand is not a winning hand")
-	ErrBadAction  = errors.New("engine: malformed action")
+	ErrPhase      = sentinel("not allowed in this phase")
+	ErrTurn       = sentinel("not this player's turn")
+	ErrNotHeld    = sentinel("tile not in the player's rack")
+	ErrMustDraw   = sentinel("must draw or take a discard first")
+	ErrDrawn      = sentinel("already drew this turn")
+	ErrEmptyStock = sentinel("the stock is empty")
+	ErrStockLeft  = sentinel("the stock is not empty")
+	ErrNoDiscard  = sentinel("no discard to take")
+	ErrFace       = sentinel("revealed face is inconsistent")
+	ErrShow       = sentinel("gösterme not allowed")
+	ErrNotWinning = sentinel("hand is not a winning hand")
+	ErrBadAction  = sentinel("malformed action")
 )
 
 // HandResult is how a hand ended.
@@ -145,14 +144,14 @@ func NewHand(r Ruleset, n int, seats []int, dealer int) (*Hand, error) {
 	di := -1
 	for i, s := range seats {
 		if s < 0 || s >= n || (i > 0 && s <= seats[i-1]) {
-			return nil, fmt.Errorf("%w: bad seat list %v", ErrBadAction, seats)
+			return nil, errorf(ErrBadAction, "bad seat list %v", seats)
 		}
 		if s == dealer {
 			di = i
 		}
 	}
 	if di < 0 {
-		return nil, fmt.Errorf("%w: dealer %d not in %v", ErrBadAction, dealer, seats)
+		return nil, errorf(ErrBadAction, "dealer %d not in %v", dealer, seats)
 	}
 	h := &Hand{board: newBoard(r, n, dealer), seats: append([]int(nil), seats...), middle: NoSlot,
 		hasDrawn: make([]bool, n), shown: make([]bool, n)}
@@ -402,10 +401,10 @@ func (h *Hand) apply(a Action) error {
 		return h.applyReveal(a)
 	case ActDraw, ActTake, ActDiscard, ActShow, ActWin, ActExhaust:
 		if h.phase != PhasePlay {
-			return fmt.Errorf("%w: %v in phase %v", ErrPhase, a.Kind, h.phase)
+			return errorf(ErrPhase, "%v in phase %v", a.Kind, h.phase)
 		}
 		if a.Seat != h.order[h.turn] {
-			return fmt.Errorf("%w: seat %d, expected seat %d", ErrTurn, a.Seat, h.order[h.turn])
+			return errorf(ErrTurn, "seat %d, expected seat %d", a.Seat, h.order[h.turn])
 		}
 		switch a.Kind {
 		case ActDraw:
@@ -422,12 +421,12 @@ func (h *Hand) apply(a Action) error {
 			return h.applyExhaust(a)
 		}
 	}
-	return fmt.Errorf("%w: unknown kind %d", ErrBadAction, a.Kind)
+	return errorf(ErrBadAction, "unknown kind %d", a.Kind)
 }
 
 func (h *Hand) applyRoll(a Action) error {
 	if a.Value < 1 || a.Value > 6 || len(a.Faces) != 0 {
-		return fmt.Errorf("%w: die value %d", ErrBadAction, a.Value)
+		return errorf(ErrBadAction, "die value %d", a.Value)
 	}
 	switch h.phase {
 	case PhaseRollStack:
@@ -440,14 +439,14 @@ func (h *Hand) applyRoll(a Action) error {
 		h.pending = []Slot{six[a.Value-1]}
 		h.phase = PhaseIndicator
 	default:
-		return fmt.Errorf("%w: roll in phase %v", ErrPhase, h.phase)
+		return errorf(ErrPhase, "roll in phase %v", h.phase)
 	}
 	return nil
 }
 
 func (h *Hand) applyReveal(a Action) error {
 	if h.phase != PhaseIndicator && h.phase != PhaseOrderDraw {
-		return fmt.Errorf("%w: reveal in phase %v", ErrPhase, h.phase)
+		return errorf(ErrPhase, "reveal in phase %v", h.phase)
 	}
 	if err := h.revealPending(a.Faces); err != nil {
 		return err
@@ -543,7 +542,7 @@ func (h *Hand) setOrderPending() error {
 	g := h.groups[h.drawingGroup()]
 	used := len(h.orderSlots)
 	if used+len(g) > DeckSize-60 {
-		return fmt.Errorf("%w: order draw ran out of tiles", ErrEmptyStock)
+		return errorf(ErrEmptyStock, "order draw ran out of tiles")
 	}
 	h.pending = h.pending[:0]
 	for i := range g {
@@ -555,10 +554,10 @@ func (h *Hand) setOrderPending() error {
 func (h *Hand) applyDraw(a Action) error {
 	seat := a.Seat
 	if h.drawn {
-		return fmt.Errorf("%w: seat %d", ErrDrawn, seat)
+		return errorf(ErrDrawn, "seat %d", seat)
 	}
 	if len(a.Faces) != 0 || a.Slot != 0 && a.Slot != NoSlot {
-		return fmt.Errorf("%w: a draw opens nothing to all", ErrBadAction)
+		return errorf(ErrBadAction, "a draw opens nothing to all")
 	}
 	if err := h.draw(seat); err != nil {
 		return err
@@ -570,10 +569,10 @@ func (h *Hand) applyDraw(a Action) error {
 func (h *Hand) applyTake(a Action) error {
 	seat := a.Seat
 	if h.drawn {
-		return fmt.Errorf("%w: seat %d", ErrDrawn, seat)
+		return errorf(ErrDrawn, "seat %d", seat)
 	}
 	if len(a.Faces) != 0 {
-		return fmt.Errorf("%w: a take opens nothing new", ErrBadAction)
+		return errorf(ErrBadAction, "a take opens nothing new")
 	}
 	if _, _, err := h.take(seat); err != nil {
 		return err
@@ -585,7 +584,7 @@ func (h *Hand) applyTake(a Action) error {
 // faceOf checks that an action opens exactly slot s and returns its face.
 func (h *Hand) faceOf(a Action, s Slot) (Face, error) {
 	if len(a.Faces) != 1 || a.Faces[0].Slot != s {
-		return NoFace, fmt.Errorf("%w: %v must open exactly its tile", ErrBadAction, a.Kind)
+		return NoFace, errorf(ErrBadAction, "%v must open exactly its tile", a.Kind)
 	}
 	return a.Faces[0].Face, nil
 }
@@ -593,11 +592,11 @@ func (h *Hand) faceOf(a Action, s Slot) (Face, error) {
 func (h *Hand) applyDiscard(a Action) error {
 	seat := a.Seat
 	if !h.drawn {
-		return fmt.Errorf("%w: seat %d", ErrMustDraw, seat)
+		return errorf(ErrMustDraw, "seat %d", seat)
 	}
 	rack, ok := removeSlot(h.racks[seat], a.Slot)
 	if !ok {
-		return fmt.Errorf("%w: seat %d slot %d", ErrNotHeld, seat, a.Slot)
+		return errorf(ErrNotHeld, "seat %d slot %d", seat, a.Slot)
 	}
 	if _, err := h.faceOf(a, a.Slot); err != nil {
 		return err
@@ -613,17 +612,17 @@ func (h *Hand) applyDiscard(a Action) error {
 func (h *Hand) applyShow(a Action) error {
 	seat := a.Seat
 	if !h.CanShow(seat) {
-		return fmt.Errorf("%w: seat %d has drawn already or has shown", ErrShow, seat)
+		return errorf(ErrShow, "seat %d has drawn already or has shown", seat)
 	}
 	if !contains(h.racks[seat], a.Slot) {
-		return fmt.Errorf("%w: seat %d slot %d", ErrNotHeld, seat, a.Slot)
+		return errorf(ErrNotHeld, "seat %d slot %d", seat, a.Slot)
 	}
 	f, err := h.faceOf(a, a.Slot)
 	if err != nil {
 		return err
 	}
 	if f != h.public[h.indicator] {
-		return fmt.Errorf("%w: %v does not match the face-up %v", ErrShow, f, h.public[h.indicator])
+		return errorf(ErrShow, "%v does not match the face-up %v", f, h.public[h.indicator])
 	}
 	if err := h.setPublic(a.Faces[0]); err != nil {
 		return err
@@ -636,26 +635,26 @@ func (h *Hand) applyShow(a Action) error {
 func (h *Hand) applyWin(a Action) error {
 	seat := a.Seat
 	if !h.drawn {
-		return fmt.Errorf("%w: seat %d", ErrMustDraw, seat)
+		return errorf(ErrMustDraw, "seat %d", seat)
 	}
 	rack := h.racks[seat]
 	keep := rack
 	if a.Slot != NoSlot {
 		var ok bool
 		if keep, ok = removeSlot(rack, a.Slot); !ok {
-			return fmt.Errorf("%w: seat %d slot %d", ErrNotHeld, seat, a.Slot)
+			return errorf(ErrNotHeld, "seat %d slot %d", seat, a.Slot)
 		}
 	} else if !h.rules.PairsNoDiscard {
-		return fmt.Errorf("%w: a win needs a final discard", ErrBadAction)
+		return errorf(ErrBadAction, "a win needs a final discard")
 	}
 	if len(a.Faces) != len(rack) {
-		return fmt.Errorf("%w: a win opens all %d tiles, got %d", ErrBadAction, len(rack), len(a.Faces))
+		return errorf(ErrBadAction, "a win opens all %d tiles, got %d", len(rack), len(a.Faces))
 	}
 	faces := make([]Face, 0, len(keep))
 	var discard Face = NoFace
 	for i, sf := range a.Faces {
 		if sf.Slot != rack[i] {
-			return fmt.Errorf("%w: win opens slot %d, expected %d", ErrBadAction, sf.Slot, rack[i])
+			return errorf(ErrBadAction, "win opens slot %d, expected %d", sf.Slot, rack[i])
 		}
 		if err := h.setPublic(sf); err != nil {
 			return err
@@ -670,13 +669,13 @@ func (h *Hand) applyWin(a Action) error {
 	if a.Slot == NoSlot {
 		arr, ok := WinningArrangement(h.okey, faces)
 		if !ok || arr.Kind != Pairs {
-			return fmt.Errorf("%w: only seven pairs wins without a discard", ErrNotWinning)
+			return errorf(ErrNotWinning, "only seven pairs wins without a discard")
 		}
 		res.Kind, res.Groups = arr.Kind, arr.Groups
 	} else {
 		arr, ok := winningGroups(h.okey, faces)
 		if !ok {
-			return fmt.Errorf("%w: seat %d", ErrNotWinning, seat)
+			return errorf(ErrNotWinning, "seat %d", seat)
 		}
 		res.Kind, res.Groups = arr.Kind, arr.Groups
 		res.OkeyDiscard = discard == h.okey
@@ -725,13 +724,13 @@ func oneColour(okey Face, faces []Face) Colour {
 
 func (h *Hand) applyExhaust(a Action) error {
 	if h.drawn {
-		return fmt.Errorf("%w: seat %d", ErrDrawn, a.Seat)
+		return errorf(ErrDrawn, "seat %d", a.Seat)
 	}
 	if len(h.stock) != 0 {
-		return fmt.Errorf("%w: %d tiles left", ErrStockLeft, len(h.stock))
+		return errorf(ErrStockLeft, "%d tiles left", len(h.stock))
 	}
 	if len(a.Faces) != 0 {
-		return fmt.Errorf("%w: exhaust opens nothing", ErrBadAction)
+		return errorf(ErrBadAction, "exhaust opens nothing")
 	}
 	h.phase = PhaseOver
 	h.result = &HandResult{Winner: -1, OneColour: NumColours, Shown: append([]int(nil), h.showOrder...), Upcard: -1}

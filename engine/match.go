@@ -3,7 +3,6 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 )
 
 // Match is a whole match: hands in sequence, scores, the dealer passing to
@@ -26,13 +25,13 @@ type Match struct {
 // commit-reveal choice. The first hand starts at once.
 func NewMatch(r Ruleset, n, firstDealer int) (*Match, error) {
 	if r.Preset == Preset101 {
-		return nil, fmt.Errorf("%w: preset %s is played by Match101", ErrPreset, Preset101)
+		return nil, errorf(ErrPreset, "preset %s is played by Match101", Preset101)
 	}
 	if err := r.CheckPlayers(n); err != nil {
 		return nil, err
 	}
 	if firstDealer < 0 || firstDealer >= n {
-		return nil, fmt.Errorf("%w: dealer %d of %d", ErrBadAction, firstDealer, n)
+		return nil, errorf(ErrBadAction, "dealer %d of %d", firstDealer, n)
 	}
 	m := &Match{rules: r, n: n, scores: make([]int, n), active: make([]bool, n), dealer: firstDealer}
 	for i := range m.scores {
@@ -85,7 +84,7 @@ func (m *Match) Over() bool { return m.over }
 // is applied. On error nothing changes.
 func (m *Match) Apply(a Action) error {
 	if m.over {
-		return fmt.Errorf("%w: the match is over", ErrPhase)
+		return errorf(ErrPhase, "the match is over")
 	}
 	if err := m.hand.Apply(a); err != nil {
 		return err
@@ -100,10 +99,10 @@ func (m *Match) Apply(a Action) error {
 // passes to the right (the next active seat).
 func (m *Match) NextHand() error {
 	if m.over {
-		return fmt.Errorf("%w: the match is over", ErrPhase)
+		return errorf(ErrPhase, "the match is over")
 	}
 	if m.hand.Phase() != PhaseOver {
-		return fmt.Errorf("%w: the hand is not over", ErrPhase)
+		return errorf(ErrPhase, "the hand is not over")
 	}
 	for k := 1; k <= m.n; k++ {
 		if s := (m.dealer + k) % m.n; m.active[s] {
@@ -130,10 +129,10 @@ func (m *Match) Settled() bool { return m.settled }
 func (m *Match) Settle(dealt [][]Face) error {
 	h := m.hand
 	if h.phase != PhaseOver || m.settled {
-		return fmt.Errorf("%w: settle needs a finished, unsettled hand", ErrPhase)
+		return errorf(ErrPhase, "settle needs a finished, unsettled hand")
 	}
 	if len(dealt) != m.n {
-		return fmt.Errorf("%w: dealt racks for %d seats, want %d", ErrBadAction, len(dealt), m.n)
+		return errorf(ErrBadAction, "dealt racks for %d seats, want %d", len(dealt), m.n)
 	}
 	_, ind := h.Indicator()
 	holder := -1
@@ -143,18 +142,18 @@ func (m *Match) Settle(dealt [][]Face) error {
 			slots = h.dealt[s]
 		}
 		if len(dealt[s]) != len(slots) {
-			return fmt.Errorf("%w: seat %d: %d dealt faces, want %d", ErrBadAction, s, len(dealt[s]), len(slots))
+			return errorf(ErrBadAction, "seat %d: %d dealt faces, want %d", s, len(dealt[s]), len(slots))
 		}
 		for i, f := range dealt[s] {
 			if !f.Valid() {
-				return fmt.Errorf("%w: seat %d: face %d", ErrBadAction, s, f)
+				return errorf(ErrBadAction, "seat %d: face %d", s, f)
 			}
 			if pf := h.public[slots[i]]; pf != NoFace && pf != f {
-				return fmt.Errorf("%w: slot %d was %v, audit says %v", ErrFace, slots[i], pf, f)
+				return errorf(ErrFace, "slot %d was %v, audit says %v", slots[i], pf, f)
 			}
 			if f == ind && ind != NoFace {
 				if holder >= 0 && holder != s {
-					return fmt.Errorf("%w: the indicator's twin dealt to seats %d and %d", ErrFace, holder, s)
+					return errorf(ErrFace, "the indicator's twin dealt to seats %d and %d", holder, s)
 				}
 				holder = s
 			}

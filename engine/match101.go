@@ -3,7 +3,6 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 )
 
 // MaxReplays101 caps the replays of a round cancelled because every player
@@ -31,7 +30,7 @@ type Match101 struct {
 // table's commit-reveal choice. The first round is dealt at once.
 func NewMatch101(r Ruleset, n, firstDealer int) (*Match101, error) {
 	if r.Preset != Preset101 {
-		return nil, fmt.Errorf("%w: %s is not %s", ErrPreset, r.Preset, Preset101)
+		return nil, errorf(ErrPreset, "%s is not %s", r.Preset, Preset101)
 	}
 	g, err := NewGame101(r, n, firstDealer, true)
 	if err != nil {
@@ -87,7 +86,7 @@ func (m *Match101) Over() bool { return m.over }
 // its points. On error nothing changes.
 func (m *Match101) Apply(a Action101) error {
 	if m.over {
-		return fmt.Errorf("%w: the match is over", ErrPhase)
+		return errorf(ErrPhase, "the match is over")
 	}
 	if err := m.game.Apply(a); err != nil {
 		return err
@@ -113,11 +112,11 @@ func (m *Match101) Apply(a Action101) error {
 // replayed by the same dealer.
 func (m *Match101) NextHand() error {
 	if m.over {
-		return fmt.Errorf("%w: the match is over", ErrPhase)
+		return errorf(ErrPhase, "the match is over")
 	}
 	res, ok := m.game.Result()
 	if !ok {
-		return fmt.Errorf("%w: the round is not over", ErrPhase)
+		return errorf(ErrPhase, "the round is not over")
 	}
 	if res.End != EndCancelled {
 		m.dealer = (m.dealer + 1) % m.n

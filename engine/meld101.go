@@ -1,10 +1,5 @@
 package engine
 
-import (
-	"errors"
-	"fmt"
-)
-
 // Melds of Okey 101 (okey-classic.txt, "Okey 101"; protocol.md 3.6).
 //
 // A tile in a meld plays as a face: a plain tile as its own face, a false
@@ -21,7 +16,7 @@ import (
 // (an okey counts as the tile it stands for).
 
 // ErrMeld is wrapped by every error about a meld that is not valid.
-var ErrMeld = errors.New("engine: not a valid meld")
+var ErrMeld = sentinel("not a valid meld")
 
 // plays reports whether tile face f may play as face as, with okey the
 // okey's face.
@@ -52,25 +47,25 @@ func natural(okey, f Face) Face {
 // another face in a double. The order of the tiles does not matter.
 func meldKind101(okey Face, faces, as []Face, jokerDoubles bool) (GroupKind, error) {
 	if len(faces) != len(as) {
-		return 0, fmt.Errorf("%w: %d tiles, %d faces played", ErrMeld, len(faces), len(as))
+		return 0, errorf(ErrMeld, "%d tiles, %d faces played", len(faces), len(as))
 	}
 	for i, f := range faces {
 		if !f.Valid() || !plays(okey, f, as[i]) {
-			return 0, fmt.Errorf("%w: %v cannot play as %v", ErrMeld, f, as[i])
+			return 0, errorf(ErrMeld, "%v cannot play as %v", f, as[i])
 		}
 	}
 	n := len(as)
 	switch {
 	case n == 2:
 		if as[0] != as[1] {
-			return 0, fmt.Errorf("%w: a double is two identical tiles", ErrMeld)
+			return 0, errorf(ErrMeld, "a double is two identical tiles")
 		}
 		if !jokerDoubles && (faces[0] == okey && as[0] != okey || faces[1] == okey && as[1] != okey) {
-			return 0, fmt.Errorf("%w: an okey may not stand for another tile in a double (no-joker-doubles)", ErrMeld)
+			return 0, errorf(ErrMeld, "an okey may not stand for another tile in a double (no-joker-doubles)")
 		}
 		return Pair, nil
 	case n < 3 || n > 13:
-		return 0, fmt.Errorf("%w: %d tiles", ErrMeld, n)
+		return 0, errorf(ErrMeld, "%d tiles", n)
 	}
 	if isSet101(as) {
 		return Set, nil
@@ -78,7 +73,7 @@ func meldKind101(okey Face, faces, as []Face, jokerDoubles bool) (GroupKind, err
 	if isRun101(as) {
 		return Run, nil
 	}
-	return 0, fmt.Errorf("%w: %s is neither a set nor a run", ErrMeld, FormatFaces(as))
+	return 0, errorf(ErrMeld, "%s is neither a set nor a run", FormatFaces(as))
 }
 
 // isSet101: 3 or 4 faces of one number in distinct colours.

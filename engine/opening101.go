@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // The best opening of Okey 101 a rack allows: the most points in sets and
 // runs, and the most doubles.
 //
@@ -46,7 +44,7 @@ func BestOpening101(okey Face, rack []Face, jokerDoubles bool) (Opening101, erro
 // (no pairs) respectively.
 func BestOpening101With(okey Face, rack []Face, jokerDoubles bool, must Face) (Opening101, error) {
 	if okey >= FalseJoker {
-		return Opening101{}, fmt.Errorf("%w: okey %v", ErrBadTile, okey)
+		return Opening101{}, errorf(ErrBadTile, "okey %v", okey)
 	}
 	if err := ValidateHand(rack); err != nil {
 		return Opening101{}, err
@@ -57,7 +55,7 @@ func BestOpening101With(okey Face, rack []Face, jokerDoubles bool, must Face) (O
 			have = have || f == must
 		}
 		if !have {
-			return Opening101{}, fmt.Errorf("%w: the rack has no %v", ErrNotHeld, must)
+			return Opening101{}, errorf(ErrNotHeld, "the rack has no %v", must)
 		}
 	}
 	var o Opening101

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,13 +102,13 @@ func newRuleset101(options string) (Ruleset, error) {
 		case name == "rounds":
 			n, ok := canonicalInt(val, 3, 11)
 			if !ok || n%2 == 0 {
-				return Ruleset{}, fmt.Errorf("engine: option %q: want rounds=3, 5, 7, 9 or 11", opt)
+				return Ruleset{}, errorf(nil, "option %q: want rounds=3, 5, 7, 9 or 11", opt)
 			}
 			r.Rounds = n
 		case name == "timer":
 			n, ok := canonicalInt(val, 5, 600)
 			if !ok {
-				return Ruleset{}, fmt.Errorf("engine: option %q: want timer=5..600 (seconds)", opt)
+				return Ruleset{}, errorf(nil, "option %q: want timer=5..600 (seconds)", opt)
 			}
 			r.TurnSeconds = n
 		case name == "partnerships" && !hasVal:
@@ -122,7 +121,7 @@ func newRuleset101(options string) (Ruleset, error) {
 				}
 			}
 			if !found {
-				return Ruleset{}, fmt.Errorf("engine: option %q does not apply to preset %s", opt, Preset101)
+				return Ruleset{}, errorf(nil, "option %q does not apply to preset %s", opt, Preset101)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -146,7 +145,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 	case Preset101:
 		return newRuleset101(options)
 	default:
-		return Ruleset{}, fmt.Errorf("engine: unknown preset %q (have %s, %s)", preset, strings.Join(Presets, ", "), Preset101)
+		return Ruleset{}, errorf(nil, "unknown preset %q (have %s, %s)", preset, strings.Join(Presets, ", "), Preset101)
 	}
 	points, othersLose := 0, false
 	seen := map[string]bool{}
@@ -159,7 +158,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 		if err := once(seen, name); err != nil {
 			return Ruleset{}, err
 		}
-		bad := func() error { return fmt.Errorf("engine: option %q does not apply to preset %s", opt, preset) }
+		bad := func() error { return errorf(nil, "option %q does not apply to preset %s", opt, preset) }
 		switch {
 		case name == "partnerships" && !hasVal && preset != "turkish-rummy":
 			r.Partnerships = true
@@ -180,7 +179,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			case "red-black":
 				r.OneColour = OneColourRedBlack
 			default:
-				return Ruleset{}, fmt.Errorf("engine: option %q: want one-colour=any or one-colour=red-black", opt)
+				return Ruleset{}, errorf(nil, "option %q: want one-colour=any or one-colour=red-black", opt)
 			}
 		case name == "indicator-last" && !hasVal && preset == "classic":
 			r.IndicatorLast = true
@@ -191,24 +190,24 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			case "simple":
 				r.Deal = DealSimple
 			default:
-				return Ruleset{}, fmt.Errorf("engine: option %q: want deal=stacks or deal=simple", opt)
+				return Ruleset{}, errorf(nil, "option %q: want deal=stacks or deal=simple", opt)
 			}
 		case name == "rounds" && (preset == "turkish-rummy" || preset == "german"):
 			n, ok := canonicalInt(val, 1, 99)
 			if !ok || (preset == "turkish-rummy" && n != 1 && n != 3) {
-				return Ruleset{}, fmt.Errorf("engine: option %q: bad number of rounds", opt)
+				return Ruleset{}, errorf(nil, "option %q: bad number of rounds", opt)
 			}
 			r.Rounds = n
 		case name == "points" && (preset == "classic" || preset == "german"):
 			n, ok := canonicalInt(val, 1, 99)
 			if !ok {
-				return Ruleset{}, fmt.Errorf("engine: option %q: want points=1..99", opt)
+				return Ruleset{}, errorf(nil, "option %q: want points=1..99", opt)
 			}
 			points = n
 		case name == "timer":
 			n, ok := canonicalInt(val, 5, 600)
 			if !ok {
-				return Ruleset{}, fmt.Errorf("engine: option %q: want timer=5..600 (seconds)", opt)
+				return Ruleset{}, errorf(nil, "option %q: want timer=5..600 (seconds)", opt)
 			}
 			r.TurnSeconds = n
 		case name == "strokes" && !hasVal && preset == "german":
@@ -239,7 +238,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 // would leave the text two readings, and the canonical form has one).
 func once(seen map[string]bool, name string) error {
 	if seen[name] {
-		return fmt.Errorf("engine: option %q given twice", name)
+		return errorf(nil, "option %q given twice", name)
 	}
 	seen[name] = true
 	return nil
@@ -263,7 +262,7 @@ var Conflicts = []struct{ Preset, A, B, Why string }{
 func checkConflicts(preset string, seen map[string]bool) error {
 	for _, c := range Conflicts {
 		if c.Preset == preset && seen[c.A] && seen[c.B] {
-			return fmt.Errorf("engine: options %s and %s do not go together: %s", c.A, c.B, c.Why)
+			return errorf(nil, "options %s and %s do not go together: %s", c.A, c.B, c.Why)
 		}
 	}
 	return nil
@@ -358,16 +357,16 @@ func ParseRuleset(s string) (Ruleset, error) {
 // CheckPlayers reports whether n players may play this ruleset.
 func (r Ruleset) CheckPlayers(n int) error {
 	if n < r.MinPlayers || n > r.MaxPlayers {
-		return fmt.Errorf("engine: %s is for %d to %d players, not %d", r.Preset, r.MinPlayers, r.MaxPlayers, n)
+		return errorf(nil, "%s is for %d to %d players, not %d", r.Preset, r.MinPlayers, r.MaxPlayers, n)
 	}
 	if r.Partnerships && n != 4 && r.Preset != "german" {
-		return fmt.Errorf("engine: partnerships need 4 players, not %d", n)
+		return errorf(nil, "partnerships need 4 players, not %d", n)
 	}
 	if r.Preset == "german" && !r.Partnerships && n != 4 {
 		// german's default partnerships take effect with four players only:
 		// with fewer, no-partnerships would be a second spelling of the
 		// same game (protocol.md 3.1).
-		return fmt.Errorf("engine: no-partnerships needs 4 players, not %d", n)
+		return errorf(nil, "no-partnerships needs 4 players, not %d", n)
 	}
 	return nil
 }

@@ -15,8 +15,6 @@
 package engine
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 )
@@ -99,7 +97,7 @@ func (f Face) String() string {
 }
 
 // ErrBadTile is returned (wrapped) for a token that is not a tile.
-var ErrBadTile = errors.New("engine: not a tile")
+var ErrBadTile = sentinel("not a tile")
 
 // ParseFace parses a tile in notation: R, Y, B or K followed by 1..13, or FJ,
 // in any case.
@@ -109,18 +107,18 @@ func ParseFace(s string) (Face, error) {
 		return FalseJoker, nil
 	}
 	if len(t) < 2 || len(t) > 3 {
-		return NoFace, fmt.Errorf("%w: %q", ErrBadTile, s)
+		return NoFace, errorf(ErrBadTile, "%q", s)
 	}
 	c := strings.IndexByte("RYBK", t[0])
 	if c < 0 {
-		return NoFace, fmt.Errorf("%w: %q (colour must be R, Y, B or K)", ErrBadTile, s)
+		return NoFace, errorf(ErrBadTile, "%q (colour must be R, Y, B or K)", s)
 	}
 	if t[1] == '0' || t[1] == '+' || t[1] == '-' {
-		return NoFace, fmt.Errorf("%w: %q", ErrBadTile, s)
+		return NoFace, errorf(ErrBadTile, "%q", s)
 	}
 	n, err := strconv.Atoi(t[1:])
 	if err != nil || n < 1 || n > 13 {
-		return NoFace, fmt.Errorf("%w: %q (number must be 1..13)", ErrBadTile, s)
+		return NoFace, errorf(ErrBadTile, "%q (number must be 1..13)", s)
 	}
 	return NewFace(Colour(c), n), nil
 }
@@ -166,7 +164,7 @@ func FormatFaces(fs []Face) string {
 // indicator.
 func OkeyFor(indicator Face) (Face, error) {
 	if !indicator.Valid() || indicator.IsFalseJoker() {
-		return NoFace, fmt.Errorf("engine: indicator %v is not a numbered tile", indicator)
+		return NoFace, errorf(nil, "indicator %v is not a numbered tile", indicator)
 	}
 	n := indicator.Number() + 1
 	if n > 13 {

@@ -15,9 +15,21 @@
 // local: it is kept in the match's directory (RackFile), never in the
 // transcript, so that a resumed match shows the tiles where they were.
 //
-// Okey 101 (table101.go, render101.go, events101.go, replay101.go) uses the
-// same screen: the melds on the table in the middle, each with a handle
-// (1-9, A-Z) and its owner; tiles are selected on the rack and laid as
-// melds, added to a meld by its handle or a click, or discarded; the
-// selection's value toward an opening shows as it is made.
+// One table screen serves every game: TableView keeps what the games share
+// (the palette, the rack and its cursor, the log, the message line, the
+// panels, the turn timer, the click regions, the kept rack, the key
+// dispatcher, the status bar and the help, keys.go), and what differs is a
+// game's part behind the gamePart interface (game.go), one implementation
+// a game in its own files: the classic game in classic.go (its table's
+// layout in layout.go), Okey 101 in table101.go, render101.go,
+// events101.go and replay101.go. A part declares its keys once, as
+// bindings whose names the help and the status bar derive from the keys;
+// engine refusals read as the sentences of one table keyed by game and
+// error (refusals, game.go). A new game's part goes in its own files, is
+// added to games (game.go), and gets its rows in refusals.
+//
+// Okey 101 uses the same screen: the melds on the table in the middle,
+// each with a handle (1-9, A-Z) and its owner; tiles are selected on the
+// rack and laid as melds, added to a meld by its handle or a click, or
+// discarded; the selection's value toward an opening shows as it is made.
 package ui

@@ -21,7 +21,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 	tr.t.Helper()
 	asked := false
 	s := tr.wait(2*time.Minute, "my move or the end of the round", func(s string) bool {
-		tr.onUI(func() { asked = tr.g.view.t101.req != nil })
+		tr.onUI(func() { asked = tr.g.view.req != nil })
 		return over(s) || asked
 	})
 	if over(s) {
@@ -32,9 +32,9 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 	handle := rune(0)
 	tr.onUI(func() {
 		v := tr.g.view
-		g := v.game101()
+		g := round(v)
 		_, drawn, _ = g.Turn()
-		sent = v.t101.sent
+		sent = v.part.(*part101).sent
 		opened = g.Opened(v.snap.Seat) != engine.NotOpened
 		if !drawn || !opened || len(g.Rack(v.snap.Seat)) < 2 {
 			return
@@ -50,7 +50,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 			}
 		}
 		if handle != 0 {
-			v.t101.sel = nil
+			v.part.(*part101).sel = nil
 			v.rack.Cursor = cursor
 		}
 	})
@@ -81,7 +81,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 		now := sent
 		tr.onUI(func() {
 			v := tr.g.view
-			now = v.t101.sent
+			now = v.part.(*part101).sent
 			if v.msgBad {
 				bad = v.msg
 			}

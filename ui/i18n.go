@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"time"
 
 	"github.com/okey-game/okey/bot"
@@ -44,46 +43,6 @@ func ColourName(c engine.Colour) string {
 		return i18n.T("black")
 	}
 	return c.String()
-}
-
-// Explain is an error's message for a player in the interface's language:
-// the library's sentinel errors by type, anything else as Plain writes it.
-func Explain(err error) string {
-	if err == nil {
-		return ""
-	}
-	if i18n.Current() == i18n.English {
-		return Plain(err)
-	}
-	for _, e := range []struct {
-		err error
-		key string
-	}{
-		{ErrQuit, i18n.Mark("the player left the table")},
-		{engine.ErrTurn, i18n.Mark("it is not your turn")},
-		{engine.ErrMustDraw, i18n.Mark("draw from the stock (d) or take the discard (t) first")},
-		{engine.ErrDrawn, i18n.Mark("you have drawn already: discard a tile (x)")},
-		{engine.ErrEmptyStock, i18n.Mark("the stock is empty")},
-		{engine.ErrStockLeft, i18n.Mark("the stock is not empty: draw (d)")},
-		{engine.ErrNoDiscard, i18n.Mark("there is no discard to take")},
-		{engine.ErrShow, i18n.Mark("gösterme only before your first draw, once a hand")},
-		{engine.ErrNotWinning, i18n.Mark("that is not a winning hand")},
-		{engine.ErrNotHeld, i18n.Mark("that tile is not on your rack")},
-		{engine.ErrPhase, i18n.Mark("not now")},
-		{engine.ErrBadTile, i18n.Mark("not a tile")},
-		{engine.ErrTooManyCopies, i18n.Mark("more than two copies of a tile")},
-		{table.ErrNotTranscript, i18n.Mark("not an okey transcript")},
-		{table.ErrSignature, i18n.Mark("a signature does not verify (damaged, forged, or from another match)")},
-		{table.ErrMalformed, i18n.Mark("a damaged message")},
-		{table.ErrFinished, i18n.Mark("the match is over")},
-		{table.ErrClosed, i18n.Mark("the connection is closed")},
-		{table.ErrSeedLost, i18n.Mark("the saved hand seed is lost or damaged: this seat cannot go on in this hand")},
-	} {
-		if errors.Is(err, e.err) {
-			return i18n.TKey(e.key)
-		}
-	}
-	return Plain(err)
 }
 
 // hintReason is a hint's reason: the expert's own sentence in English; in

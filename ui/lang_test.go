@@ -135,7 +135,7 @@ func TestTurkishLogLines(t *testing.T) {
 	if lines, _ = Events(&next, &third); len(lines) != 1 || lines[0].String() != "bot1 aldı: R13" {
 		t.Fatalf("events %v", lines)
 	}
-	if got := reason(engine.ErrMustDraw); got != "önce desteden çek (d) ya da yandaki taşı al (t)" {
+	if got := refusalIn(classicGame, engine.ErrMustDraw); got != "önce desteden çek (d) ya da yandaki taşı al (t)" {
 		t.Errorf("a refusal: %q", got)
 	}
 	if got := RuleName("false-win"); !strings.Contains(got, "false-win") || !strings.Contains(got, "bitmeyen") {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -131,9 +132,22 @@ func seatSides(s *Snapshot) map[int]side {
 	return out
 }
 
+// justNow marks the tile just discarded.
+const justNow = "< just now"
+
+// justNowText is justNow in the interface's language.
+func justNowText() string { return i18n.T(justNow) }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // drawTable draws the other seats around the table, the centre, and the
 // player's own line.
-func (t *TableView) drawTable(scr tcell.Screen, l tableLayout) {
+func (cl *classicPart) drawTable(t *TableView, scr tcell.Screen, l tableLayout) {
 	s := t.snap
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
@@ -158,21 +172,21 @@ func (t *TableView) drawTable(scr tcell.Screen, l tableLayout) {
 		}
 		switch sd {
 		case sideLeft:
-			t.drawSeatBlock(scr, seat, l.tx+in, l.mid, l.sideW, l.sideH)
+			cl.drawSeatBlock(t, scr, seat, l.tx+in, l.mid, l.sideW, l.sideH)
 		case sideRight:
-			t.drawSeatBlock(scr, seat, l.tx+l.tw-in-l.sideW, l.mid, l.sideW, l.sideH)
+			cl.drawSeatBlock(t, scr, seat, l.tx+l.tw-in-l.sideW, l.mid, l.sideW, l.sideH)
 		case sideAcross:
 			if l.frame {
 				// Room for a block, its pile in rack-size tiles.
 				bw := min(l.tw-2*in, 40)
-				t.drawSeatBlock(scr, seat, l.tx+(l.tw-bw)/2, l.across, bw, 7)
+				cl.drawSeatBlock(t, scr, seat, l.tx+(l.tw-bw)/2, l.across, bw, 7)
 				continue
 			}
-			t.drawSeatLine(scr, seat, l.tx+in, l.across, l.tw-2*in, true)
+			cl.drawSeatLine(t, scr, seat, l.tx+in, l.across, l.tw-2*in, true)
 		}
 	}
 	cw := l.tw - 2*(l.sideW+in+1)
-	t.drawCentre(scr, l.tx+in+l.sideW+1, l.mid, cw)
+	cl.drawCentre(t, scr, l.tx+in+l.sideW+1, l.mid, cw)
 	if s.Seat < 0 || s.Seat >= len(s.Names) {
 		return // not seated: no line of its own
 	}
@@ -182,18 +196,18 @@ func (t *TableView) drawTable(scr tcell.Screen, l tableLayout) {
 		py := max(l.frameBottom-7, l.mid+l.sideH)
 		px := l.tx + l.tw - in - l.sideW
 		put(scr, px, py, l.sideW, i18n.T("your discards"), dim)
-		t.drawPile(scr, s.Seat, px, py+1, l.sideW, l.frameBottom-py-1)
-		name, info, st := t.seatInfo(s.Seat, 24)
+		cl.drawPile(t, scr, s.Seat, px, py+1, l.sideW, l.frameBottom-py-1)
+		name, info, st := cl.seatInfo(t, s.Seat, 24)
 		cx := put(scr, l.tx+1, l.me, l.tw-2, name, st)
 		put(scr, cx, l.me, l.tx+l.tw-1-cx, " · "+info, dim)
 		return
 	}
-	t.drawSeatLine(scr, s.Seat, l.tx+1, l.me, l.tw-2, false)
+	cl.drawSeatLine(t, scr, s.Seat, l.tx+1, l.me, l.tw-2, false)
 }
 
 // seatInfo is a seat's name (with its team) and its tiles, points and
 // gösterme, as shown beside it.
-func (t *TableView) seatInfo(seat, w int) (name, info string, st tcell.Style) {
+func (cl *classicPart) seatInfo(t *TableView, seat, w int) (name, info string, st tcell.Style) {
 	p := t.pal
 	s := t.snap
 	st = tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
@@ -230,8 +244,8 @@ func (t *TableView) seatInfo(seat, w int) (name, info string, st tcell.Style) {
 
 // drawSeatBlock draws a seat at the side of the table: its name, its tiles
 // and points, and its discard pile on the rows left.
-func (t *TableView) drawSeatBlock(scr tcell.Screen, seat, x, y, w, rows int) {
-	name, info, st := t.seatInfo(seat, w)
+func (cl *classicPart) drawSeatBlock(t *TableView, scr tcell.Screen, seat, x, y, w, rows int) {
+	name, info, st := cl.seatInfo(t, seat, w)
 	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
 	put(scr, x, y, w, name, st)
 	const shown = " · (gösterme)"
@@ -242,19 +256,19 @@ func (t *TableView) drawSeatBlock(scr tcell.Screen, seat, x, y, w, rows int) {
 		put(scr, x, y+rows, w, "(gösterme)", dim.Foreground(t.pal.Good))
 	}
 	put(scr, x, y+1, w, info, dim)
-	t.drawPile(scr, seat, x, y+2, w, rows-2)
+	cl.drawPile(t, scr, seat, x, y+2, w, rows-2)
 }
 
 // drawSeatLine draws a seat on one line: the seat across, or the player's
 // own above its rack, with its discard pile after it.
-func (t *TableView) drawSeatLine(scr tcell.Screen, seat, x, y, w int, centred bool) {
-	name, info, st := t.seatInfo(seat, 24)
+func (cl *classicPart) drawSeatLine(t *TableView, scr tcell.Screen, seat, x, y, w int, centred bool) {
+	name, info, st := cl.seatInfo(t, seat, 24)
 	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
 	label := ""
 	if seat == t.snap.Seat {
 		label = i18n.T("your discards") + " "
 	}
-	need := width(name) + 3 + width(info) + 3 + width(label) + 4*t.pileShown(seat, 99) + 12
+	need := width(name) + 3 + width(info) + 3 + width(label) + 4*cl.pileShown(t, seat, 99) + 12
 	if centred && need < w {
 		x += (w - need) / 2
 		w = need
@@ -268,13 +282,13 @@ func (t *TableView) drawSeatLine(scr tcell.Screen, seat, x, y, w int, centred bo
 	if label != "" {
 		cx = put(scr, cx, y, end-cx, label, dim)
 	}
-	t.drawPile(scr, seat, cx, y, end-cx, 1)
+	cl.drawPile(t, scr, seat, cx, y, end-cx, 1)
 }
 
 // pileShown is how many tiles of a seat's pile are shown with room for n:
 // the rules let a player look through its own pile and the pile of the
 // player before it; of the others it sees the top tile.
-func (t *TableView) pileShown(seat, n int) int {
+func (cl *classicPart) pileShown(t *TableView, seat, n int) int {
 	h := t.snap.HandState()
 	if h == nil {
 		return 0
@@ -286,24 +300,18 @@ func (t *TableView) pileShown(seat, n int) int {
 	return min(len(pile), 1, n)
 }
 
-// justNow marks the tile just discarded.
-const justNow = "< just now"
-
-// justNowText is justNow in the interface's language.
-func justNowText() string { return i18n.T(justNow) }
-
 // drawPile draws a seat's discard pile in w columns and up to rows rows,
 // the top tile last; the tile just discarded is marked, the top tile of
 // the pile the player may take is a click to take it, and the player's own
 // pile a click to discard.
-func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
+func (cl *classicPart) drawPile(t *TableView, scr tcell.Screen, seat, x, y, w, rows int) {
 	s := t.snap
 	h := s.HandState()
 	p := t.pal
 	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
 	if seat == s.Seat {
 		// A click on the own pile discards the picked-up tile.
-		t.regions = append(t.regions, region{x, y, max(w, 4), 1, func(t *TableView, _ bool) { t.discard() }})
+		t.regions = append(t.regions, region{x, y, max(w, 4), 1, func(t *TableView, _ bool) { cl.discard(t) }})
 	}
 	if h == nil || rows <= 0 || w < 4 {
 		return
@@ -327,10 +335,10 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 		// The mark goes after the top tile (under it for rack-size tiles).
 		room -= (width(justNowText()) + cw) / cw
 	}
-	n := t.pileShown(seat, max(room, 1))
+	n := cl.pileShown(t, seat, max(room, 1))
 	if n < len(pile) {
 		// Room for the count of the tiles not shown.
-		n = t.pileShown(seat, max(room-1, 1))
+		n = cl.pileShown(t, seat, max(room-1, 1))
 	}
 	shown := pile[len(pile)-n:]
 	cx, row := x, y
@@ -353,7 +361,7 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 			drawSmall(scr, p, cx, row, h.PublicFace(sl), h.Okey())
 		}
 		if i == len(shown)-1 && take {
-			t.regions = append(t.regions, region{cx, row, cw - 1, ch - boolInt(big), func(t *TableView, _ bool) { t.take() }})
+			t.regions = append(t.regions, region{cx, row, cw - 1, ch - boolInt(big), func(t *TableView, _ bool) { cl.take(t) }})
 		}
 		cx += cw
 	}
@@ -369,16 +377,9 @@ func (t *TableView) drawPile(scr tcell.Screen, seat, x, y, w, rows int) {
 	}
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // drawSideColumn fills the column at the right of a wide table: the score
 // sheet of the hands played (their totals, newest last), then the moves.
-func (t *TableView) drawSideColumn(scr tcell.Screen, l tableLayout) {
+func (cl *classicPart) drawSideColumn(t *TableView, scr tcell.Screen, l tableLayout) {
 	p := t.pal
 	head := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
 	txt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
@@ -412,5 +413,285 @@ func (t *TableView) drawSideColumn(scr tcell.Screen, l tableLayout) {
 	}
 	put(scr, x, row, w, i18n.T("moves"), head)
 	row++
-	t.drawLog(scr, x-1, row, w+1, y+l.logH-row)
+	cl.drawLog(t, scr, x-1, row, w+1, y+l.logH-row)
+}
+
+// drawCentre draws the middle of the table in w columns: the face-up
+// tile, the okey, the stock, the discard the player may take (where there
+// is room), and under them the dealer and the turns played.
+func (cl *classicPart) drawCentre(t *TableView, scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	dim := felt.Foreground(p.Dim)
+	s := t.snap
+	h := s.HandState()
+	if h == nil {
+		return
+	}
+	cols := min(4, max(w/8, 3))
+	cx := x + (w-cols*8)/2
+	_, ind := h.Indicator()
+	// A label as wide as its column (Turkish "gösterge") pushes the next
+	// one a cell right, so that two never touch.
+	end := put(scr, cx, y, 8, i18n.T("face-up"), dim)
+	if ind != engine.NoFace {
+		drawTile(scr, p, cx, y+1, ind, engine.NoFace, p.Face)
+	}
+	cx += 8
+	end = put(scr, max(cx, end+1), y, 8, "okey", dim)
+	if ok := h.Okey(); ok.Valid() {
+		drawTile(scr, p, cx, y+1, ok, ok, p.Face)
+	}
+	cx += 8
+	end = put(scr, max(cx, end+1), y, 8, i18n.T("stock"), dim)
+	if h.Phase() >= engine.PhasePlay {
+		back := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text).Bold(true)
+		put(scr, cx, y+1, 4, fmt.Sprintf("%3d ", h.StockLen()), back)
+		put(scr, cx, y+2, 4, "    ", back)
+		t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { cl.drawFromStock(t) }})
+	}
+	cx += 8
+	if cols == 4 {
+		put(scr, max(cx, end+1), y, 8, i18n.T("to take"), dim)
+		prev := prevSeat(h, s.Seat)
+		if from := h.LastDiscard(); from >= 0 && from == prev {
+			if pile := h.Pile(from); len(pile) > 0 {
+				drawTile(scr, p, cx, y+1, h.PublicFace(pile[len(pile)-1]), h.Okey(), p.Face)
+				t.regions = append(t.regions, region{cx, y + 1, 4, 2, func(t *TableView, _ bool) { cl.take(t) }})
+			}
+		}
+	}
+	info := []string{i18n.T("dealer %s", s.Name(h.Dealer()))}
+	if h.Phase() == engine.PhasePlay {
+		info = append(info, i18n.T("%d turns", h.Turns()))
+	}
+	line := strings.Join(info, " · ")
+	put(scr, x+max(0, (w-width(line))/2), y+3, w, line, dim)
+}
+
+// drawTurn shows whose move it is, or who is working on what, with the
+// time since the table last moved.
+func (cl *classicPart) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
+	p := t.pal
+	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
+	s := t.snap
+	text := cl.turnText(t)
+	if s != nil && !s.Done && !s.At.IsZero() {
+		if el := t.now().Sub(s.At); el >= 3e9 {
+			if s.Expect != s.Seat {
+				text += "  " + i18n.T("(waiting %ds)", int(el.Seconds()))
+			}
+		}
+	}
+	if len(t.away) > 0 && s != nil && !s.Done {
+		text = i18n.T("%s dropped out: the table waits for them to come back", strings.Join(t.away, ", "))
+		st = st.Foreground(t.pal.Bad)
+	}
+	room := w - 2
+	if left, ok := t.TimeLeft(); ok {
+		// The turn timer, at the right: the player's own is a badge that
+		// turns red in its last 10 seconds.
+		secs := int((left + time.Second - 1) / time.Second)
+		badge := " " + i18n.T("%ds left", secs) + " "
+		bst := st.Foreground(p.Dim).Bold(false)
+		if mine := t.snap.Seat; mine >= 0 {
+			if seat, _ := t.snap.HandState().Turn(); seat == mine {
+				badge = " " + i18n.T("your time %ds", secs) + " "
+				bst = tcell.StyleDefault.Background(p.Accent).Foreground(tcell.ColorBlack).Bold(true)
+				if secs <= 10 {
+					bst = tcell.StyleDefault.Background(p.Bad).Foreground(p.Text).Bold(true)
+				}
+			}
+		}
+		room -= width(badge) + 1
+		put(scr, x+w-1-width(badge), y, width(badge), badge, bst)
+	}
+	put(scr, x+1, y, room, text, st)
+}
+
+func (cl *classicPart) drawLog(t *TableView, scr tcell.Screen, x, y, w, h int) {
+	if h <= 0 {
+		return
+	}
+	p := t.pal
+	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
+	lines := t.log
+	if len(lines) > h {
+		lines = lines[len(lines)-h:]
+	}
+	okey := engine.NoFace
+	if hs := t.snap.HandState(); hs != nil {
+		okey = hs.Okey()
+	}
+	for i, l := range lines {
+		cx := x + 1
+		for _, sp := range l {
+			if sp.Face != engine.NoFace {
+				if cx+3 > x+w-1 {
+					break
+				}
+				cx = drawSmall(scr, p, cx, y+i, sp.Face, okey)
+				continue
+			}
+			cx = put(scr, cx, y+i, x+w-1-cx, sp.Text, dim)
+		}
+	}
+}
+
+func (cl *classicPart) drawRack(t *TableView, scr tcell.Screen, x, y int) {
+	p := t.pal
+	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
+	fill(scr, x, y, rackW, rackH, wood)
+	put(scr, x+1, y, 16, " "+i18n.T("your rack")+" ", wood.Bold(true))
+	// The sort buttons of the rule text, and undo.
+	bx := x + rackW - 1
+	for _, b := range []struct {
+		label string
+		do    func(t *TableView)
+	}{{" " + i18n.T("u undo") + " ", (*TableView).undo}, {" " + i18n.T("r sort runs") + " ", func(t *TableView) { t.sort(true) }}, {" " + i18n.T("s sort sets") + " ", func(t *TableView) { t.sort(false) }}} {
+		bx -= width(b.label) + 1
+		put(scr, bx, y, width(b.label), b.label, tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text))
+		do := b.do
+		t.regions = append(t.regions, region{bx, y, width(b.label), 1, func(t *TableView, _ bool) { do(t) }})
+	}
+	s := t.snap
+	h := s.HandState()
+	okey := engine.NoFace
+	if h != nil {
+		okey = h.Okey()
+	}
+	playing := h != nil && h.Phase() == engine.PhasePlay
+	t.drawRackTiles(scr, x, y, okey, func(sl engine.Slot) engine.Face { return s.View.Face(h, sl) }, nil, playing, func(t *TableView, p int, double bool) { cl.clickRack(t, p, double) })
+}
+
+func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
+	if len(t.ends) == 0 {
+		return
+	}
+	e := t.ends[0]
+	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("hand %d is over", e.Hand+1))
+	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
+	good := st.Foreground(t.pal.Good).Bold(true)
+	row := iy
+	if e.Result.Winner < 0 {
+		put(scr, ix, row, iw, i18n.T("The stock ran out: no one won this hand."), good)
+		row += 2
+	} else {
+		line := i18n.T("%s won with groups", e.Winner)
+		if e.Result.Kind == engine.Pairs {
+			line = i18n.T("%s won with seven pairs", e.Winner)
+		}
+		if e.Result.OkeyDiscard {
+			line += i18n.T(", finishing with an okey")
+		}
+		if e.Result.OneColour < engine.NumColours {
+			line += i18n.T(", all %s", ColourName(e.Result.OneColour))
+		}
+		cx := put(scr, ix, row, iw, line, good)
+		if e.Discard != engine.NoFace {
+			cx = put(scr, cx, row, iw, "  "+i18n.T("final discard")+" ", st)
+			drawSmall(scr, t.pal, cx, row, e.Discard, e.Okey)
+		}
+		row++
+		var gs [][]engine.Face
+		for _, g := range e.Result.Groups {
+			gs = append(gs, g.Tiles)
+		}
+		row = t.drawGroups(scr, ix, row+1, iw, gs, e.Okey) + 1
+	}
+	var why []string
+	if t.snap != nil && t.snap.Match != nil {
+		why = causes(t.snap.Match, e.Result, e.Names)
+	}
+	head := fmt.Sprintf("%-18s %7s %7s", "", i18n.T("change"), i18n.T("score"))
+	if strings.Join(why, "") != "" {
+		head += "   " + i18n.T("why")
+	}
+	put(scr, ix, row, iw, head, st.Foreground(t.pal.Dim))
+	row++
+	for seat, name := range e.Names {
+		if row >= iy+ih-1 {
+			break
+		}
+		if r, ok := t.rules(); ok {
+			name = teamName(r, e.Names, seat, 18)
+		}
+		line := fmt.Sprintf("%-18.18s %+7d %7d", name, e.Deltas[seat], e.Scores[seat])
+		if seat < len(why) && why[seat] != "" {
+			line += "   " + why[seat]
+		}
+		put(scr, ix, row, iw, line, st)
+		row++
+	}
+	row = t.drawScoring(scr, ix, row, iw, iy+ih-1, e.Names, st.Foreground(t.pal.Dim))
+	cl.drawOpenRacks(t, scr, ix, row, iw, iy+ih-1, e, st)
+	next := i18n.T("enter: next hand")
+	if e.Over {
+		next = i18n.T("enter: the match result")
+	}
+	put(scr, ix, iy+ih-1, iw, next, st.Foreground(t.pal.Accent).Bold(true))
+}
+
+// drawOpenRacks shows what every player held when the hand ended, once the
+// audit has opened all the tiles (the winner's hand is shown above).
+func (cl *classicPart) drawOpenRacks(t *TableView, scr tcell.Screen, x, row, w, bottom int, e *HandEnd, st tcell.Style) int {
+	if t.snap == nil || len(e.Racks) == 0 {
+		return row
+	}
+	var tiles []int
+	for _, l := range t.snap.Finished {
+		if l.Hand == e.Hand {
+			tiles = l.Tiles
+		}
+	}
+	if tiles == nil || row+1 >= bottom {
+		return row
+	}
+	put(scr, x, row, w, i18n.T("the other hands, opened by the audit:"), st.Foreground(t.pal.Dim))
+	row++
+	for seat, rack := range e.Racks {
+		if seat == e.Result.Winner || len(rack) == 0 {
+			continue
+		}
+		if row >= bottom {
+			break
+		}
+		var faces []engine.Face
+		for _, sl := range rack {
+			if int(sl) < len(tiles) {
+				faces = append(faces, engine.Tile(tiles[sl]).Face())
+			}
+		}
+		slices.SortFunc(faces, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
+		name := i18n.T("seat %d", seat)
+		if seat < len(e.Names) {
+			name = e.Names[seat]
+		}
+		cx := put(scr, x, row, 11, fmt.Sprintf("%-10.10s ", name), st)
+		for _, f := range faces {
+			if cx+3 > x+w {
+				break
+			}
+			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
+		}
+		row++
+	}
+	return row
+}
+
+// turnText says whose move it is, or who is working on what; on the
+// player's move, what it may do.
+func (cl *classicPart) turnText(t *TableView) string {
+	text := Progress(t.snap)
+	if t.myMove() {
+		switch {
+		case !classicDrawn(t) && canTake(t):
+			text = i18n.T("your turn: draw from the stock (d) or take the discard (t)")
+		case !classicDrawn(t):
+			text = i18n.T("your turn: draw from the stock (d)")
+		default:
+			text = i18n.T("your turn: discard a tile (x), or declare a win (w)")
+		}
+	}
+	return text
 }

@@ -350,12 +350,11 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		return out, nil
 	}
 	end := &MatchEnd{Err: out.Err, Transcript: out.Transcript}
-	if m := results[0].Machine; m != nil && m.Match() != nil {
-		end.Ranking = m.Match().Ranking()
-		end.Scores = m.Match().Scores()
-	}
-	if m := results[0].Machine; m != nil && m.Match101() != nil {
-		end.Ranking, end.Scores = m.Match101().Ranking(), m.Match101().Scores()
+	if m := results[0].Machine; m != nil {
+		s := TakeSnapshot(m, nil, -1)
+		if g := gameOf(s); g != nil {
+			end.Ranking, end.Scores = g.ranking(s)
+		}
 	}
 	if errs[0] == nil && dir != "" {
 		// Over (finished or a cheater named): nothing to resume.

@@ -17,7 +17,7 @@ import (
 // the player's own line (how it opened, the selection's value) over the
 // rack.
 
-func (t *TableView) title101() string {
+func (pt *part101) title(t *TableView) string {
 	m := t.snap.Match101
 	hand := m.HandNumber() + 1
 	if t.overlay == handOverlay && len(t.ends) > 0 {
@@ -26,8 +26,8 @@ func (t *TableView) title101() string {
 	return " · " + i18n.T("round %d (%d of %d counted)", hand, m.Played(), m.Rules().Rounds)
 }
 
-// seatWord101 is how a seat stands: its tiles, how it opened, its total.
-func (t *TableView) seatWord101(seat int) string {
+// seatWord is how a seat stands: its tiles, how it opened, its total.
+func (pt *part101) seatWord(t *TableView, seat int) string {
 	m := t.snap.Match101
 	g := m.Game()
 	parts := []string{i18n.T("%d tiles", len(g.Rack(seat)))}
@@ -63,12 +63,12 @@ func packParts(s string, w int) []string {
 	return append(out, cur)
 }
 
-func (t *TableView) draw101(scr tcell.Screen, x, y, w, h int) {
+func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	dim := felt.Foreground(p.Dim)
 	s := t.snap
-	g := t.game101()
+	g := round(t)
 	rackY := y + h - 2 - rackH
 	rackX := x + (w-rackW)/2
 	me := rackY - 1
@@ -100,7 +100,7 @@ func (t *TableView) draw101(scr tcell.Screen, x, y, w, h int) {
 		nm, st := name(seat)
 		switch sd {
 		case sideAcross:
-			cx := put(scr, x+sideW+1, top, w-2*sideW-2, nm+" · "+t.seatWord101(seat), st)
+			cx := put(scr, x+sideW+1, top, w-2*sideW-2, nm+" · "+pt.seatWord(t, seat), st)
 			if f := pileTop(seat); f != engine.NoFace {
 				cx = put(scr, cx+1, top, 12, i18n.T("discard")+" ", dim)
 				drawSmall(scr, p, cx, top, f, g.Okey())
@@ -112,7 +112,7 @@ func (t *TableView) draw101(scr tcell.Screen, x, y, w, h int) {
 				bx = x + w - sideW
 			}
 			put(scr, bx, top+1, sideW, nm, st)
-			for i, l := range packParts(t.seatWord101(seat), sideW) {
+			for i, l := range packParts(pt.seatWord(t, seat), sideW) {
 				if i == 3 {
 					break
 				}
@@ -135,28 +135,29 @@ func (t *TableView) draw101(scr tcell.Screen, x, y, w, h int) {
 	if len(sides) > 1 {
 		narrow = top + 6 - midTop
 	}
-	t.drawMelds101(scr, mx, midTop, mw, turnY-1-midTop, narrow, x+1, w-2)
-	t.drawTurn101(scr, x, turnY, w)
-	t.drawMe101(scr, x, me, w)
-	t.drawRack101(scr, rackX, rackY)
-	t.drawMessage(scr, x, y+h-2, w)
-	t.drawStatus101(scr, x, y+h-1, w)
-	switch t.overlay {
-	case helpOverlay:
-		t.drawHelp101(scr, x, y, w, h-1)
-	case quitOverlay:
-		t.drawQuit(scr, x, y, w, rackY)
-	case handOverlay:
-		if len(t.ends) > 0 && t.ends[0].R101 != nil {
-			t.drawEnd101(scr, x, y+1, w, h-2)
-		}
-	case matchOverlay:
-		t.drawMatchEnd(scr, x, y+1, w, rackY-1)
+	pt.drawMelds(t, scr, mx, midTop, mw, turnY-1-midTop, narrow, x+1, w-2)
+	pt.drawTurn(t, scr, x, turnY, w)
+	pt.drawMe(t, scr, x, me, w)
+	pt.drawRack(t, scr, rackX, rackY)
+	return rackY
+}
+
+func (pt *part101) drawHandEnd(t *TableView, scr tcell.Screen, x, y, w, h, _ int) {
+	if len(t.ends) > 0 && t.ends[0].R101 != nil {
+		pt.drawEnd(t, scr, x, y+1, w, h-2)
 	}
 }
 
+func (*part101) help(*TableView) helpPage {
+	return helpPage{title: i18n.T("keys (Okey 101)"), keyWidth: 12, wrap: true, lines: []helpLine{
+		{"1-9 A-Z", i18n.T("add the selection to that meld (or take its okey for your tile)")},
+		{i18n.T("mouse"), i18n.T("click: select a tile, add to a meld; double click: discard;")},
+		{"", i18n.T("click the bank: draw; the previous discard: take")},
+		{i18n.T("scoring"), i18n.T("finish -101; others their sum, 202 unopened; lowest total wins")}}}
+}
+
 // meldText is a meld's label: its handle and its owner.
-func (t *TableView) meldLabel(i int, m engine.Meld) string {
+func (pt *part101) meldLabel(t *TableView, i int, m engine.Meld) string {
 	nm := t.snap.Name(m.Owner)
 	if len([]rune(nm)) > 6 {
 		nm = string([]rune(nm)[:6])
@@ -164,16 +165,16 @@ func (t *TableView) meldLabel(i int, m engine.Meld) string {
 	return fmt.Sprintf("%c %-6s", handleOf(i), nm)
 }
 
-// drawMelds101 draws the melds on the table from row y on, as many to a
+// drawMelds draws the melds on the table from row y on, as many to a
 // row as fit, then the last log lines in the rows left. The first narrow
 // rows (beside the side seats) are w cells wide from x; the rows after
 // them the full width from wx.
-func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows, narrow, wx, ww int) {
+func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narrow, wx, ww int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	g := t.game101()
+	g := round(t)
 	melds := g.Melds()
-	t.t101.handles = t.t101.handles[:0]
+	pt.handles = pt.handles[:0]
 	geom := func(row int) (int, int) {
 		if row < narrow {
 			return x, w
@@ -196,7 +197,7 @@ func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows, narrow, wx, ww
 		}
 		st := felt.Foreground(p.Accent).Bold(true)
 		start := cx
-		cx = put(scr, cx, y+row, 9, t.meldLabel(i, m), st)
+		cx = put(scr, cx, y+row, 9, pt.meldLabel(t, i, m), st)
 		for _, sl := range m.Tiles {
 			if cx+3 > bx+bw {
 				break
@@ -204,8 +205,8 @@ func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows, narrow, wx, ww
 			cx = drawSmall(scr, p, cx, y+row, g.PublicFace(sl), g.Okey()) + 1
 		}
 		k := i
-		t.regions = append(t.regions, region{start, y + row, cx - start, 1, func(t *TableView, _ bool) { t.addTo101(k) }})
-		t.t101.handles = append(t.t101.handles, meldHandle{key: handleOf(i), x: start, y: y + row, w: cx - start, h: 1})
+		t.regions = append(t.regions, region{start, y + row, cx - start, 1, func(t *TableView, _ bool) { pt.addTo(t, k) }})
+		pt.handles = append(pt.handles, meldHandle{key: handleOf(i), x: start, y: y + row, w: cx - start, h: 1})
 		cx += 2
 		shown++
 	}
@@ -243,16 +244,16 @@ func (t *TableView) drawMelds101(scr tcell.Screen, x, y, w, rows, narrow, wx, ww
 	}
 }
 
-// drawTurn101 is the turn line: the bank, the indicator and the okey, the
+// drawTurn is the turn line: the bank, the indicator and the okey, the
 // discard the player may take; whose turn it is on the row above.
-func (t *TableView) drawTurn101(scr tcell.Screen, x, y, w int) {
+func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	g := t.game101()
+	g := round(t)
 	cx := x + 1
 	start := cx
 	cx = put(scr, cx, y, 20, i18n.T("bank %d", len(g.Stock())), felt.Bold(true))
-	t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { t.bank101() }})
+	t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { pt.bank(t) }})
 	if _, ind := g.Indicator(); ind != engine.NoFace {
 		cx = put(scr, cx+2, y, 12, i18n.T("indicator")+" ", felt)
 		cx = drawSmall(scr, p, cx, y, ind, g.Okey())
@@ -263,7 +264,7 @@ func (t *TableView) drawTurn101(scr tcell.Screen, x, y, w int) {
 		start := cx + 2
 		cx = put(scr, start, y, 30, i18n.T("previous discard")+" ", felt)
 		cx = drawSmall(scr, p, cx, y, f, g.Okey())
-		t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { t.take101() }})
+		t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { pt.take(t) }})
 	}
 	var turn string
 	st := felt.Foreground(p.Accent).Bold(true)
@@ -289,69 +290,30 @@ func (t *TableView) drawTurn101(scr tcell.Screen, x, y, w int) {
 	put(scr, x+1, y-1, w-2, turn, st)
 }
 
-// drawMe101 is the player's own line: how it opened, its total, the
+// drawMe is the player's own line: how it opened, its total, the
 // selection's value as melds.
-func (t *TableView) drawMe101(scr tcell.Screen, x, y, w int) {
+func (pt *part101) drawMe(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	cx := put(scr, x+1, y, w-2, i18n.T("you")+" · "+t.seatWord101(t.snap.Seat), felt.Bold(true))
-	if len(t.t101.sel) > 0 {
-		put(scr, cx+2, y, x+w-cx-3, t.selText101(), felt.Foreground(p.Hint).Bold(true))
+	cx := put(scr, x+1, y, w-2, i18n.T("you")+" · "+pt.seatWord(t, t.snap.Seat), felt.Bold(true))
+	if len(pt.sel) > 0 {
+		put(scr, cx+2, y, x+w-cx-3, pt.selText(t), felt.Foreground(p.Hint).Bold(true))
 	}
 }
 
-func (t *TableView) drawRack101(scr tcell.Screen, x, y int) {
+func (pt *part101) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 	p := t.pal
 	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
 	fill(scr, x, y, rackW, rackH, wood)
 	put(scr, x+1, y, 20, " "+i18n.T("your rack")+" ", wood.Bold(true))
-	g := t.game101()
+	g := round(t)
 	okey := g.Okey()
-	t.drawRackTiles(scr, x, y, okey, t.face, t.t101.sel, g.Phase() == engine.Phase101Play, (*TableView).clickRack101)
+	t.drawRackTiles(scr, x, y, okey, t.face, pt.sel, g.Phase() == engine.Phase101Play, func(t *TableView, p int, double bool) { pt.clickRack(t, p, double) })
 }
 
-func (t *TableView) drawStatus101(scr tcell.Screen, x, y, w int) {
-	items, ok := t.overlayBindings()
-	if !ok {
-		for _, b := range bindings101() {
-			if b.now != nil && b.now(t) {
-				items = append(items, b)
-			}
-		}
-	}
-	t.drawBindings(scr, x, y, w, items)
-}
-
-func (t *TableView) drawHelp101(scr tcell.Screen, x, y, w, h int) {
-	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("keys (Okey 101)"))
-	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
-	key := st.Foreground(t.pal.Accent).Bold(true)
-	type kv struct{ k, v string }
-	var lines []kv
-	for _, b := range bindings101() {
-		lines = append(lines, kv{b.name, b.help})
-	}
-	lines = append(lines,
-		kv{"1-9 A-Z", i18n.T("add the selection to that meld (or take its okey for your tile)")},
-		kv{i18n.T("mouse"), i18n.T("click: select a tile, add to a meld; double click: discard;")},
-		kv{"", i18n.T("click the bank: draw; the previous discard: take")},
-		kv{i18n.T("scoring"), i18n.T("finish -101; others their sum, 202 unopened; lowest total wins")})
-	row := iy
-	for _, l := range lines {
-		put(scr, ix, row, 12, l.k, key)
-		for _, part := range wrap2(l.v, iw-13) {
-			if row >= iy+ih {
-				return
-			}
-			put(scr, ix+13, row, iw-13, part, st)
-			row++
-		}
-	}
-}
-
-// drawEnd101 is the round's end: how it ended, every seat's points with
+// drawEnd is the round's end: how it ended, every seat's points with
 // their causes, every rack, the score table of the rounds so far.
-func (t *TableView) drawEnd101(scr tcell.Screen, x, y, w, h int) {
+func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 	e := t.ends[0]
 	r := e.R101
 	res := r.Result

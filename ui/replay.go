@@ -62,7 +62,8 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 			break
 		}
 		cur := TakeSnapshot(m, nil, -1)
-		if cur.Match == nil && cur.Match101 == nil {
+		g := gameOf(cur)
+		if g == nil {
 			continue
 		}
 		lines, end := Events(prev, cur)
@@ -72,7 +73,7 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 		}
 		// A hand's frames end at its last move: the audit that follows starts
 		// the next hand.
-		hand := frameHand(cur)
+		hand := g.handNumber(cur)
 		if end != nil {
 			hand = end.Hand
 		}
@@ -181,17 +182,20 @@ func (v *ReplayView) Draw(scr tcell.Screen) {
 	}
 	p := v.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	dim := felt.Foreground(p.Dim)
 	fill(scr, x, y, w, h, felt)
 	if w < MinWidth || h < MinHeight {
 		put(scr, x, y, w, i18n.T("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
 		return
 	}
 	f := v.r.Frames[v.at]
-	if f.Match101 != nil {
-		v.draw101(scr, x, y, w, h, f)
-		return
-	}
+	f.game().drawReplay(v, scr, x, y, w, h, f)
+}
+
+// drawClassic draws a replay frame of a classic hand.
+func (v *ReplayView) drawClassic(scr tcell.Screen, x, y, w, h int, f Frame) {
+	p := v.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	dim := felt.Foreground(p.Dim)
 	hd := f.Match.Hand()
 	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, bar)
@@ -280,25 +284,15 @@ func (v *ReplayView) name(seat int) string {
 	return "?"
 }
 
-// rack returns a seat's faces in face order (unknown faces last).
-func (v *ReplayView) rack(h *engine.Hand, seat int) []engine.Face {
+// rack returns a seat's faces in face order (unknown faces last), in
+// either game.
+func (v *ReplayView) rack(h engine.Board, seat int) []engine.Face {
 	all := v.r.Frames[v.at].All
 	return sortedFaces(h.Rack(seat), func(s engine.Slot) engine.Face {
 		if all != nil {
 			return all.Face(h, s)
 		}
 		return h.PublicFace(s)
-	})
-}
-
-// rack101 is rack for a 101 round.
-func (v *ReplayView) rack101(g *engine.Game101, seat int) []engine.Face {
-	all := v.r.Frames[v.at].All
-	return sortedFaces(g.Rack(seat), func(s engine.Slot) engine.Face {
-		if all != nil {
-			return all.Face(g, s)
-		}
-		return g.PublicFace(s)
 	})
 }
 

@@ -9,14 +9,6 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 )
 
-// frameHand is the hand a snapshot is in, classic or 101.
-func frameHand(s *Snapshot) uint32 {
-	if s.Match101 != nil {
-		return uint32(s.Match101.HandNumber())
-	}
-	return uint32(s.Match.HandNumber())
-}
-
 // draw101 draws a replay frame of an Okey 101 round: the indicator, the
 // okey and the bank, every seat with its total, how it opened, its
 // discards and its rack (open from the audit), the melds on the table as
@@ -68,7 +60,7 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 		}
 		row++
 		cx = x + 3
-		for _, fc := range v.rack101(g, seat) {
+		for _, fc := range v.rack(g, seat) {
 			if cx+3 > x+w-1 {
 				break
 			}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	"github.com/okey-game/okey/engine"
@@ -134,93 +133,11 @@ type HandEnd struct {
 // Events compares two consecutive snapshots and tells what happened: log
 // lines, and the end of a hand.
 func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
-	if cur != nil && cur.Match101 != nil {
-		return events101(prev, cur)
-	}
-	if cur == nil || cur.Match == nil {
+	g := gameOf(cur)
+	if g == nil {
 		return nil, nil
 	}
-	ch := cur.Match.Hand()
-	if prev == nil || prev.Match == nil || prev.Match.HandNumber() != cur.Match.HandNumber() {
-		hn, dealer := cur.Match.HandNumber()+1, ch.Dealer()
-		lines = append(lines, Line{txt(cur.pick(dealer, i18n.T("hand %d: you deal", hn), i18n.T("hand %d: %s deals", hn, cur.Name(dealer))))})
-		if prev == nil || prev.Match == nil {
-			return lines, nil
-		}
-		// The previous hand's end was reported at its last move.
-		return lines, nil
-	}
-	ph := prev.Match.Hand()
-	if ph.Phase() < engine.PhasePlay && ch.Phase() >= engine.PhasePlay {
-		_, ind := ch.Indicator()
-		first := ch.Order()[0]
-		lines = append(lines, Line{txt(i18n.T("face-up tile") + " "), tile(ind), txt(", okey "), tile(ch.Okey()),
-			txt("; " + cur.pick(first, i18n.T("you start"), i18n.T("%s starts", cur.Name(first))))})
-	}
-	if ph.Phase() != engine.PhasePlay {
-		return lines, nil
-	}
-	n := cur.Match.Players()
-	grew := -1
-	for s := 0; s < n; s++ {
-		if len(ch.Rack(s)) > len(ph.Rack(s)) {
-			grew = s
-		}
-	}
-	for s := 0; s < n; s++ {
-		pp, cp := ph.Pile(s), ch.Pile(s)
-		switch {
-		case len(cp) > len(pp):
-			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you discard "), i18n.T("%s discards ", cur.Name(s)))), tile(ch.PublicFace(cp[len(cp)-1]))})
-		case len(cp) < len(pp) && grew >= 0:
-			lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you take "), i18n.T("%s takes ", cur.Name(grew)))), tile(ch.PublicFace(pp[len(pp)-1]))})
-		}
-		if ch.Shown(s) && !ph.Shown(s) {
-			_, ind := ch.Indicator()
-			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you show "), i18n.T("%s shows ", cur.Name(s)))), tile(ind), txt(" (gösterme)")})
-		}
-	}
-	if ch.StockLen() < ph.StockLen() && grew >= 0 {
-		lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you draw from the stock"), i18n.T("%s draws from the stock", cur.Name(grew))))})
-	}
-	if res, ok := ch.Result(); ok && ph.Phase() == engine.PhasePlay {
-		end = &HandEnd{Hand: cur.Hand, Result: res, Names: cur.Names, Scores: cur.Match.Scores(),
-			Over: cur.Match.Over(), Discard: engine.NoFace, Okey: ch.Okey()}
-		for s := range cur.Names {
-			end.Racks = append(end.Racks, slices.Clone(ch.Rack(s)))
-		}
-		before := prev.Match.Scores()
-		for i, sc := range end.Scores {
-			end.Deltas = append(end.Deltas, sc-before[i])
-		}
-		if end.Over {
-			end.Ranking = cur.Match.Ranking()
-		}
-		if res.Winner >= 0 {
-			end.Winner = cur.Name(res.Winner)
-			kept := map[engine.Slot]bool{}
-			for _, s := range ch.Rack(res.Winner) {
-				kept[s] = true
-			}
-			for _, s := range ph.Rack(res.Winner) {
-				if !kept[s] {
-					end.Discard = ch.PublicFace(s)
-				}
-			}
-			w := res.Winner
-			l := Line{txt(cur.pick(w, i18n.T("you win with groups"), i18n.T("%s wins with groups", cur.Name(w))))}
-			if res.Kind == engine.Pairs {
-				l = Line{txt(cur.pick(w, i18n.T("you win with seven pairs"), i18n.T("%s wins with seven pairs", cur.Name(w))))}
-			}
-			if end.Discard != engine.NoFace {
-				l = append(l, txt(i18n.T(", discarding ")), tile(end.Discard))
-			}
-			lines = append(lines, l)
-		} else {
-			lines = append(lines, Line{txt(i18n.T("the stock is empty: the hand ends with no winner"))})
-		}
-	}
-	return lines, end
+	return g.events(prev, cur)
 }
 
 // Progress says who is working on what while the table runs its protocol
@@ -251,10 +168,8 @@ func Progress(s *Snapshot) string {
 		return i18n.T("dealing: %s hands out the keys to the dealt tiles (%d/%d)", who, k, n)
 	case table.KindShare:
 		drawer := -1
-		if h := s.HandState(); h != nil {
-			drawer, _ = h.Turn()
-		} else if s.Match101 != nil {
-			drawer, _, _ = s.Match101.Game().Turn()
+		if g := gameOf(s); g != nil {
+			drawer = g.turnOf(s)
 		}
 		return i18n.T("%s opens the drawn tile for %s", who, s.Name(drawer))
 	case table.KindAudit:

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,14 +19,11 @@ import (
 // classic table it decides no rule: every move is tried on a copy of the
 // match before it is sent, and refused with the engine's reason.
 
-// moveReq101 is a pending request for the player's 101 move.
-type moveReq101 struct {
-	reply chan engine.Action101
-}
+// moveReq101 is a request for an Okey 101 move.
+type moveReq101 = request[engine.Action101]
 
-// table101 is the 101 state of the table screen.
-type table101 struct {
-	req *moveReq101
+// part101 is Okey 101's part of the table screen (gamePart) and its state.
+type part101 struct {
 	// sel is the tiles selected on the rack (space or a click), to lay as
 	// melds or to add to a meld on the table.
 	sel map[engine.Slot]bool
@@ -47,7 +43,7 @@ type meldHandle struct {
 // screen for a move and waits for it, or for the player to leave.
 func (g *Game) Move101(_ *engine.Game101, _ *engine.View) (engine.Action101, error) {
 	r := &moveReq101{reply: make(chan engine.Action101, 1)}
-	g.post(func() { g.view.request101(r) })
+	g.post(func() { g.view.Request(r) })
 	select {
 	case a := <-r.reply:
 		return a, nil
@@ -67,76 +63,107 @@ func (p paced) Move101(g *engine.Game101, v *engine.View) (engine.Action101, err
 	return mv.Move101(g, v)
 }
 
-func (t *TableView) request101(r *moveReq101) {
-	t.t101.req = r
-	t.hint = nil
-	t.reqAt = t.now()
-	t.Tick()
-}
-
-// turnSeat is the seat whose turn it is (-1 outside play).
-func (t *TableView) turnSeat() int {
-	if t.is101() {
-		seat, _, _ := t.game101().Turn()
-		return seat
-	}
-	if h := t.snap.HandState(); h != nil {
-		seat, _ := h.Turn()
-		return seat
-	}
-	return -1
-}
-
-// timeTurn101 starts the turn timer when a new 101 turn begins.
-func (t *TableView) timeTurn101() {
-	g := t.game101()
-	seat, _, _ := g.Turn()
-	if seat < 0 {
-		t.turnKey = ""
-		return
-	}
-	key := fmt.Sprintf("%d/%d/%d", t.snap.Match101.HandNumber(), g.Turns(), seat)
-	if key != t.turnKey {
-		t.turnKey, t.turnStart, t.used = key, t.now(), 0
-		if t.t101.req != nil {
-			t.reqAt = t.now()
+// on101 makes a 101 move a binding's action.
+func on101(f func(*part101, *TableView)) func(*TableView) {
+	return func(t *TableView) {
+		if pt, ok := t.game().(*part101); ok {
+			f(pt, t)
 		}
 	}
 }
 
-// tick101 moves for the player when the time of its turn ran out: the
+// round is the 101 round on screen.
+func round(t *TableView) *engine.Game101 { return t.snap.Match101.Game() }
+
+func (*part101) name() string           { return game101 }
+func (*part101) plays(s *Snapshot) bool { return s.Match101 != nil }
+
+func (*part101) events(prev, cur *Snapshot) ([]Line, *HandEnd) { return events101(prev, cur) }
+
+func (*part101) turnOf(s *Snapshot) int {
+	seat, _, _ := s.Match101.Game().Turn()
+	return seat
+}
+
+func (*part101) handNumber(s *Snapshot) uint32 { return uint32(s.Match101.HandNumber()) }
+
+func (*part101) ranking(s *Snapshot) ([]engine.Standing, []int) {
+	return s.Match101.Ranking(), s.Match101.Scores()
+}
+
+func (*part101) turnKey(t *TableView) string {
+	g := round(t)
+	seat, _, _ := g.Turn()
+	if seat < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d/%d", t.snap.Match101.HandNumber(), g.Turns(), seat)
+}
+
+func (*part101) turnSeconds(t *TableView) int { return t.snap.Match101.Rules().TurnSeconds }
+
+func (*part101) face(t *TableView, s engine.Slot) engine.Face {
+	return t.snap.View.Face(round(t), s)
+}
+
+func (*part101) rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
+	g := round(t)
+	if g.Phase() < engine.Phase101Play {
+		return nil, nil, engine.NoFace, false
+	}
+	slots, faces = t.snap.View.Rack(g)
+	return slots, faces, g.Okey(), true
+}
+
+func (*part101) moveOff(t *TableView) string {
+	g := round(t)
+	switch {
+	case t.final != nil:
+		return i18n.T("the match is over")
+	case g.Phase() != engine.Phase101Play:
+		return i18n.T("no round is being played")
+	}
+	seat, _, _ := g.Turn()
+	return t.turnOff(seat)
+}
+
+// key adds to a meld by its handle (1-9, A-Z).
+func (pt *part101) key(t *TableView, ev *tcell.EventKey) bool {
+	if ev.Key() == tcell.KeyRune {
+		if i := meldOfHandle(ev.Rune()); i >= 0 {
+			pt.addTo(t, i)
+			return true
+		}
+	}
+	return false
+}
+
+// turnText is what the screen too small for the table says of the turn.
+func (*part101) turnText(t *TableView) string { return Progress(t.snap) }
+
+func (*part101) drawReplay(v *ReplayView, scr tcell.Screen, x, y, w, h int, f Frame) {
+	v.draw101(scr, x, y, w, h, f)
+}
+
+// tick moves for the player when the time of its turn ran out: the
 // move B101 would make (draw, use or give back a taken discard, lay, add,
 // discard), one a tick, so that the turn always ends.
-func (t *TableView) tick101() {
-	if !t.myMove101() {
-		return
-	}
-	if left, ok := t.TimeLeft(); !ok || left > 0 {
-		return
-	}
+func (pt *part101) tick(t *TableView) {
 	if t.overlay == quitOverlay || t.overlay == helpOverlay {
 		t.overlay = noOverlay
 	}
 	t.rack.Lifted = -1
 	v := t.snap.View
-	a, err := bot.NewB101().Move101(t.game101(), &v)
+	a, err := bot.NewB101().Move101(round(t), &v)
 	if err != nil {
-		if _, drawn, _ := t.game101().Turn(); !drawn {
-			t.bank101()
+		if _, drawn, _ := round(t).Turn(); !drawn {
+			pt.bank(t)
 		}
 		return
 	}
 	t.log = append(t.log, Line{txt(i18n.T("time is up: the program plays %v for you", a.Kind))})
-	t.send101(a, i18n.T("time is up: the program played %v for you", a.Kind))
+	pt.send(t, a, i18n.T("time is up: the program played %v for you", a.Kind))
 }
-
-// is101 reports whether the table plays Okey 101.
-func (t *TableView) is101() bool { return t.snap != nil && t.snap.Match101 != nil }
-
-func (t *TableView) game101() *engine.Game101 { return t.snap.Match101.Game() }
-
-// myMove101 reports whether the player is asked for a 101 move.
-func (t *TableView) myMove101() bool { return t.t101.req != nil && t.final == nil }
 
 // handleKeys are the meld handles, in table order: 1-9, then A-Z.
 const handleKeys = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -150,26 +177,22 @@ func handleOf(i int) rune {
 
 func meldOfHandle(r rune) int { return strings.IndexRune(handleKeys, r) }
 
-// update101 follows a new snapshot of a 101 match.
-func (t *TableView) update101() {
+// update follows a new snapshot of a 101 match.
+func (pt *part101) update(t *TableView) {
 	s := t.snap
-	g := t.game101()
-	if t.handKey != s.Match101.HandNumber()+1 {
-		t.rack.Clear()
-		t.handKey = s.Match101.HandNumber() + 1
-		t.hint, t.t101.sel = nil, nil
-		t.laidOut = false
-		t.msg, t.msgBad = "", false
+	g := round(t)
+	if t.newHand(s.Match101.HandNumber() + 1) {
+		pt.sel = nil
 	}
 	if g.Phase() < engine.Phase101Play {
 		return
 	}
 	slots, faces := s.View.Rack(g)
 	t.syncRack(slots, faces)
-	t.timeTurn101()
-	for sl := range t.t101.sel {
+	t.timeTurn()
+	for sl := range pt.sel {
 		if !slices.Contains(slots, sl) {
-			delete(t.t101.sel, sl)
+			delete(pt.sel, sl)
 		}
 	}
 }
@@ -183,77 +206,39 @@ func plain101(okey, f engine.Face) engine.Face {
 	return f
 }
 
-// reason101 turns an engine refusal of a 101 move into a short sentence.
-func reason101(err error) string {
-	switch {
-	case errors.Is(err, engine.ErrMustDraw):
-		return i18n.T("take a tile first: d draws from the bank, t takes the previous discard")
-	case errors.Is(err, engine.ErrDrawn):
-		return i18n.T("you have taken a tile already")
-	case errors.Is(err, engine.ErrNoDiscard):
-		return i18n.T("there is no discard to take or give back")
-	case errors.Is(err, engine.ErrNotOpened):
-		return i18n.T("you have not opened: open first (101 points or five doubles) before adding to melds")
-	case errors.Is(err, engine.ErrOpening):
-		return i18n.T("that does not open: an opening needs 101 points in sets and runs, or five doubles")
-	case errors.Is(err, engine.ErrMustUse):
-		return i18n.T("the discard you took must be used this turn: lay or add it, or give it back (b)")
-	case errors.Is(err, engine.ErrKeepTile):
-		return i18n.T("keep one tile on your rack: a turn ends with a discard")
-	case errors.Is(err, engine.ErrSwap):
-		return i18n.T("that okey cannot be swapped")
-	case errors.Is(err, engine.ErrMeld):
-		return i18n.T("not a valid meld: %s", strings.TrimPrefix(err.Error(), "engine: not a valid meld: "))
-	case errors.Is(err, engine.ErrNotHeld):
-		return i18n.T("that tile is not on your rack")
-	case errors.Is(err, engine.ErrPhase) && strings.Contains(err.Error(), "dealer"):
-		return i18n.T("the dealer starts by discarding (x)")
-	}
-	return reason(err)
-}
-
-// my101 returns the round when the player is asked for a move; otherwise
+// my returns the round when the player is asked for a move; otherwise
 // it refuses with the reason and returns nil.
-func (t *TableView) my101() *engine.Game101 {
-	g := t.game101()
-	switch {
-	case t.final != nil:
-		t.refuse(i18n.T("the match is over"))
-		return nil
-	case g.Phase() != engine.Phase101Play:
-		t.refuse(i18n.T("no round is being played"))
+func (pt *part101) my(t *TableView) *engine.Game101 {
+	if why := pt.moveOff(t); why != "" {
+		t.refuse(why)
 		return nil
 	}
-	if seat, _, _ := g.Turn(); !t.mayMove(seat, t.t101.req != nil) {
-		return nil
-	}
-	return g
+	return round(t)
 }
 
-// send101 tries a on a copy of the match and sends it when it holds.
-func (t *TableView) send101(a engine.Action101, done string) bool {
+// send tries a on a copy of the match and sends it when it holds.
+func (pt *part101) send(t *TableView, a engine.Action101, done string) bool {
 	c := t.snap.Match101.Clone()
 	if err := c.Apply(a); err != nil {
-		t.refuse(reason101(err))
+		t.refuse(refusalIn(game101, err))
 		return false
 	}
-	t.t101.req.reply <- a
-	t.t101.req = nil
-	t.t101.sent++
+	answer(t, a)
+	pt.sent++
 	t.moved(done)
 	return true
 }
 
-func (t *TableView) bank101() {
-	g := t.my101()
+func (pt *part101) bank(t *TableView) {
+	g := pt.my(t)
 	if g == nil {
 		return
 	}
 	if len(g.Stock()) == 0 {
-		t.send101(engine.Action101{Kind: engine.Act101Exhaust, Seat: t.snap.Seat}, i18n.T("the bank is empty: the round ends"))
+		pt.send(t, engine.Action101{Kind: engine.Act101Exhaust, Seat: t.snap.Seat}, i18n.T("the bank is empty: the round ends"))
 		return
 	}
-	t.send101(engine.Action101{Kind: engine.Act101Draw, Seat: t.snap.Seat}, i18n.T("you draw from the bank"))
+	pt.send(t, engine.Action101{Kind: engine.Act101Draw, Seat: t.snap.Seat}, i18n.T("you draw from the bank"))
 }
 
 // prevDiscard101 is the discard the player may take, or NoFace.
@@ -266,30 +251,30 @@ func prevDiscard101(g *engine.Game101) engine.Face {
 	return engine.NoFace
 }
 
-func (t *TableView) take101() {
-	g := t.my101()
+func (pt *part101) take(t *TableView) {
+	g := pt.my(t)
 	if g == nil {
 		return
 	}
 	f := prevDiscard101(g)
-	t.send101(engine.Action101{Kind: engine.Act101Take, Seat: t.snap.Seat},
+	pt.send(t, engine.Action101{Kind: engine.Act101Take, Seat: t.snap.Seat},
 		i18n.T("you take the %s: use it this turn, or give it back (b)", f.String()))
 }
 
-func (t *TableView) giveBack101() {
-	g := t.my101()
+func (pt *part101) giveBack(t *TableView) {
+	g := pt.my(t)
 	if g == nil {
 		return
 	}
-	t.send101(engine.Action101{Kind: engine.Act101GiveBack, Seat: t.snap.Seat}, i18n.T("you give the discard back: draw from the bank (d)"))
+	pt.send(t, engine.Action101{Kind: engine.Act101GiveBack, Seat: t.snap.Seat}, i18n.T("you give the discard back: draw from the bank (d)"))
 }
 
-// selection101 returns the selected tiles in rack order with their faces.
-func (t *TableView) selection101() ([]engine.Slot, []engine.Face) {
+// selection returns the selected tiles in rack order with their faces.
+func (pt *part101) selection(t *TableView) ([]engine.Slot, []engine.Face) {
 	var slots []engine.Slot
 	var faces []engine.Face
 	for _, sl := range t.rack.Tiles() {
-		if t.t101.sel[sl] {
+		if pt.sel[sl] {
 			slots = append(slots, sl)
 			faces = append(faces, t.face(sl))
 		}
@@ -301,17 +286,17 @@ func (t *TableView) selection101() ([]engine.Slot, []engine.Face) {
 // groups: selected tiles side by side on a row of the rack, a gap, an
 // unselected tile or the row's end separating them. It returns how many
 // selected tiles each block holds.
-func (t *TableView) selBlocks() []int {
+func (pt *part101) selBlocks(t *TableView) []int {
 	var out []int
 	n := 0
 	for p := 0; p < RackSize; p++ {
 		sl := t.rack.At(p)
-		if p%RackCols == 0 || sl == engine.NoSlot || !t.t101.sel[sl] {
+		if p%RackCols == 0 || sl == engine.NoSlot || !pt.sel[sl] {
 			if n > 0 {
 				out, n = append(out, n), 0
 			}
 		}
-		if sl != engine.NoSlot && t.t101.sel[sl] {
+		if sl != engine.NoSlot && pt.sel[sl] {
 			n++
 		}
 	}
@@ -352,25 +337,25 @@ func blockPlan(g *engine.Game101, opened engine.Opened, faces []engine.Face, blo
 	return p, true
 }
 
-func (t *TableView) toggle101(p int) {
+func (pt *part101) toggle(t *TableView, p int) {
 	sl := t.rack.At(p)
 	if sl == engine.NoSlot {
 		t.refuse(i18n.T("no tile there to select"))
 		return
 	}
-	if t.t101.sel == nil {
-		t.t101.sel = map[engine.Slot]bool{}
+	if pt.sel == nil {
+		pt.sel = map[engine.Slot]bool{}
 	}
-	if t.t101.sel[sl] {
-		delete(t.t101.sel, sl)
+	if pt.sel[sl] {
+		delete(pt.sel, sl)
 	} else {
-		t.t101.sel[sl] = true
+		pt.sel[sl] = true
 	}
-	t.say(t.selText101())
+	t.say(pt.selText(t))
 }
 
-func (t *TableView) clearSel101() {
-	t.t101.sel = nil
+func (pt *part101) clearSel(t *TableView) {
+	pt.sel = nil
 	t.rack.Lifted = -1
 	t.say(i18n.T("selection cleared"))
 }
@@ -441,17 +426,17 @@ func looseFaces(faces []engine.Face, gs []engine.Group) []engine.Face {
 	return left
 }
 
-// selText101 describes the selection as melds: its value toward 101 (or
+// selText describes the selection as melds: its value toward 101 (or
 // its doubles toward five), what it opens or lays, or why it does not.
-func (t *TableView) selText101() string {
-	slots, faces := t.selection101()
+func (pt *part101) selText(t *TableView) string {
+	slots, faces := pt.selection(t)
 	if len(slots) == 0 {
 		return i18n.T("nothing selected")
 	}
 	if slices.Contains(faces, engine.NoFace) {
 		return i18n.T("a selected tile is not open to you yet")
 	}
-	g := t.game101()
+	g := round(t)
 	opened := g.Opened(t.snap.Seat)
 	if len(faces) == 1 && opened != engine.NotOpened && faces[0] != g.Okey() {
 		add, swap := g.AddTargets(faces[0])
@@ -466,9 +451,9 @@ func (t *TableView) selText101() string {
 			return i18n.T("%s: add it to meld %s (press the handle or click the meld)", faces[0].String(), strings.Join(hs, ", "))
 		}
 	}
-	p, err := plan101(g, opened, faces, t.selBlocks())
+	p, err := plan101(g, opened, faces, pt.selBlocks(t))
 	if err != nil {
-		return reason101(err)
+		return refusalIn(game101, err)
 	}
 	var b strings.Builder
 	if p.pairs {
@@ -496,14 +481,14 @@ func (t *TableView) selText101() string {
 	return b.String()
 }
 
-// lay101 lays the selected tiles as melds (the opening, several melds in
+// lay lays the selected tiles as melds (the opening, several melds in
 // one move, or more melds once open).
-func (t *TableView) lay101() {
-	g := t.my101()
+func (pt *part101) lay(t *TableView) {
+	g := pt.my(t)
 	if g == nil {
 		return
 	}
-	slots, faces := t.selection101()
+	slots, faces := pt.selection(t)
 	if len(slots) == 0 {
 		t.refuse(i18n.T("select the tiles to lay first (space or a click on each)"))
 		return
@@ -512,13 +497,13 @@ func (t *TableView) lay101() {
 		t.refuse(i18n.T("a selected tile is not open to you yet"))
 		return
 	}
-	p, err := plan101(g, g.Opened(t.snap.Seat), faces, t.selBlocks())
+	p, err := plan101(g, g.Opened(t.snap.Seat), faces, pt.selBlocks(t))
 	if err != nil {
-		t.refuse(reason101(err))
+		t.refuse(refusalIn(game101, err))
 		return
 	}
 	if !p.whole || len(p.groups) == 0 {
-		t.refuse(t.selText101())
+		t.refuse(pt.selText(t))
 		return
 	}
 	a, ok := engine.LayAction101(t.snap.Seat, slots, faces, p.groups)
@@ -533,8 +518,8 @@ func (t *TableView) lay101() {
 	if g.Opened(t.snap.Seat) == engine.NotOpened {
 		what = i18n.T("you open: %s", what)
 	}
-	if t.send101(a, what) {
-		t.t101.sel = nil
+	if pt.send(t, a, what) {
+		pt.sel = nil
 	}
 }
 
@@ -584,10 +569,10 @@ func addAction101(m *engine.Match101, seat, i int, slots []engine.Slot, faces []
 	return a, first
 }
 
-// addTo101 adds the selection (or the tile under the cursor) to meld i;
+// addTo adds the selection (or the tile under the cursor) to meld i;
 // a single tile that an okey of that meld stands for swaps it instead.
-func (t *TableView) addTo101(i int) {
-	g := t.my101()
+func (pt *part101) addTo(t *TableView, i int) {
+	g := pt.my(t)
 	if g == nil {
 		return
 	}
@@ -596,7 +581,7 @@ func (t *TableView) addTo101(i int) {
 		t.refuse(i18n.T("no meld %c on the table", handleOf(max(i, 0))))
 		return
 	}
-	slots, faces := t.selection101()
+	slots, faces := pt.selection(t)
 	if len(slots) == 0 {
 		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
 			slots, faces = []engine.Slot{sl}, []engine.Face{t.face(sl)}
@@ -613,8 +598,8 @@ func (t *TableView) addTo101(i int) {
 	seat := t.snap.Seat
 	a, err := addAction101(t.snap.Match101, seat, i, slots, faces)
 	if err == nil {
-		if t.send101(a, i18n.T("you add %s to meld %c", engine.FormatFaces(faces), handleOf(i))) {
-			t.t101.sel = nil
+		if pt.send(t, a, i18n.T("you add %s to meld %c", engine.FormatFaces(faces), handleOf(i))) {
+			pt.sel = nil
 		}
 		return
 	}
@@ -625,27 +610,27 @@ func (t *TableView) addTo101(i int) {
 			if g.IsOkeySlot(sl) && m.As[k] == want {
 				sw := engine.Action101{Kind: engine.Act101Swap, Seat: seat, Meld: i, Pos: k,
 					Faces: []engine.SlotFace{{Slot: slots[0], Face: faces[0]}}}
-				if t.send101(sw, i18n.T("you swap the okey of meld %c for your %s: the okey is yours", handleOf(i), faces[0].String())) {
-					t.t101.sel = nil
+				if pt.send(t, sw, i18n.T("you swap the okey of meld %c for your %s: the okey is yours", handleOf(i), faces[0].String())) {
+					pt.sel = nil
 				}
 				return
 			}
 		}
 	}
-	t.refuse(reason101(err))
+	t.refuse(refusalIn(game101, err))
 }
 
-// add101 adds the selection to the one meld it fits, or asks for a handle.
-func (t *TableView) add101() {
-	g := t.my101()
+// add adds the selection to the one meld it fits, or asks for a handle.
+func (pt *part101) add(t *TableView) {
+	g := pt.my(t)
 	if g == nil {
 		return
 	}
 	if g.Opened(t.snap.Seat) == engine.NotOpened {
-		t.refuse(reason101(engine.ErrNotOpened))
+		t.refuse(refusalIn(game101, engine.ErrNotOpened))
 		return
 	}
-	_, faces := t.selection101()
+	_, faces := pt.selection(t)
 	if len(faces) == 0 {
 		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
 			faces = []engine.Face{t.face(sl)}
@@ -657,23 +642,23 @@ func (t *TableView) add101() {
 		targets = append(add, swap...)
 	}
 	if len(targets) == 1 {
-		t.addTo101(targets[0])
+		pt.addTo(t, targets[0])
 		return
 	}
 	t.say(i18n.T("press the handle of the meld to add to (1-9, A-Z), or click the meld"))
 }
 
-// discard101 discards the one selected tile, or the tile under the cursor.
-func (t *TableView) discard101() {
+// discard discards the one selected tile, or the tile under the cursor.
+func (pt *part101) discard(t *TableView) {
 	s := t.target()
-	if slots, _ := t.selection101(); len(slots) == 1 && t.rack.Lifted < 0 {
+	if slots, _ := pt.selection(t); len(slots) == 1 && t.rack.Lifted < 0 {
 		s = slots[0]
 	}
-	t.discardSlot101(s)
+	pt.discardSlot(t, s)
 }
 
-func (t *TableView) discardSlot101(s engine.Slot) {
-	g := t.my101()
+func (pt *part101) discardSlot(t *TableView, s engine.Slot) {
+	g := pt.my(t)
 	if g == nil {
 		return
 	}
@@ -692,16 +677,16 @@ func (t *TableView) discardSlot101(s engine.Slot) {
 	case g.Fits(f):
 		done = i18n.T("you discard the %s, which fits a meld on the table: a 101-point penalty", f.String())
 	}
-	if t.send101(a, done) {
-		delete(t.t101.sel, s)
+	if pt.send(t, a, done) {
+		delete(pt.sel, s)
 	}
 }
 
-// Hint101 shows the best opening the rack allows (and selects it), or once
+// hint shows the best opening the rack allows (and selects it), or once
 // open the tiles that can be added and where, and the discard B101 would
 // make (never a penalty discard when another tile will do).
-func (t *TableView) Hint101() {
-	g := t.game101()
+func (pt *part101) hint(t *TableView) {
+	g := round(t)
 	if g.Phase() != engine.Phase101Play {
 		t.refuse(i18n.T("no round is being played"))
 		return
@@ -719,7 +704,7 @@ func (t *TableView) Hint101() {
 	if opened == engine.NotOpened {
 		o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
 		if err != nil {
-			t.refuse(reason101(err))
+			t.refuse(refusalIn(game101, err))
 			return
 		}
 		gs := o.Groups
@@ -735,14 +720,14 @@ func (t *TableView) Hint101() {
 		default:
 			parts = append(parts, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
 		}
-		t.t101.sel = map[engine.Slot]bool{}
+		pt.sel = map[engine.Slot]bool{}
 		used := make([]bool, len(slots))
 		for _, gr := range gs {
 			for _, f := range gr.Tiles {
 				for k := range slots {
 					if !used[k] && faces[k] == f {
 						used[k] = true
-						t.t101.sel[slots[k]] = true
+						pt.sel[slots[k]] = true
 						break
 					}
 				}
@@ -788,10 +773,10 @@ func (t *TableView) Hint101() {
 			parts = append(parts, i18n.T("swap: your %s takes the okey of meld %c", a.Faces[0].Face.String(), handleOf(a.Meld)))
 		case a.Kind == engine.Act101Lay:
 			parts = append(parts, i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds)))
-			t.t101.sel = map[engine.Slot]bool{}
+			pt.sel = map[engine.Slot]bool{}
 			for _, m := range a.Melds {
 				for _, sf := range m.Tiles {
-					t.t101.sel[sf.Slot] = true
+					pt.sel[sf.Slot] = true
 				}
 			}
 		}
@@ -838,93 +823,70 @@ func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, bool)
 
 // --- keys --------------------------------------------------------------
 
-// bindings101 is the key table of a 101 round (help and the status bar).
-func bindings101() []binding {
-	my := func(t *TableView) bool { return t.myMove101() }
-	taken := func(t *TableView) bool {
-		if !t.myMove101() {
-			return false
-		}
-		_, d, tk := t.game101().Turn()
-		return d && tk != engine.NoSlot
+// selection101 is the tiles selected on the rack of a 101 round.
+func selection101(t *TableView) map[engine.Slot]bool {
+	if pt, ok := t.game().(*part101); ok {
+		return pt.sel
 	}
-	drawn := func(t *TableView) bool {
-		_, d, _ := t.game101().Turn()
-		return d
-	}
-	return []binding{
-		{keys: []tcell.Key{tcell.KeyLeft, tcell.KeyRight, tcell.KeyUp, tcell.KeyDown}, name: i18n.T("arrows"), label: i18n.T("move"),
-			help: i18n.T("move the cursor on the rack")},
-		{runes: []rune{' '}, name: i18n.T("space"), label: i18n.T("select"), help: i18n.T("select or unselect the tile under the cursor (a click does too)"),
-			do: func(t *TableView) { t.toggle101(t.rack.Cursor) }, now: func(t *TableView) bool { return true }},
-		{keys: []tcell.Key{tcell.KeyEscape}, runes: []rune{'c'}, name: "c", label: i18n.T("clear"), help: i18n.T("clear the selection"),
-			do: (*TableView).clearSel101, now: func(t *TableView) bool { return len(t.t101.sel) > 0 }},
-		{runes: []rune{'d'}, name: "d", label: i18n.T("draw"), help: i18n.T("draw from the bank (bank empty: end the round)"),
-			do: (*TableView).bank101, now: func(t *TableView) bool { return my(t) && !drawn(t) }},
-		{runes: []rune{'t'}, name: "t", label: i18n.T("take"), help: i18n.T("take the previous player's discard (it must be used this turn)"),
-			do: (*TableView).take101, now: func(t *TableView) bool { return my(t) && !drawn(t) && prevDiscard101(t.game101()) != engine.NoFace }},
-		{runes: []rune{'b'}, name: "b", label: i18n.T("give back"), help: i18n.T("give the taken discard back, then draw from the bank"),
-			do: (*TableView).giveBack101, now: taken},
-		{runes: []rune{'l'}, name: "l", label: i18n.T("lay"), help: i18n.T("lay the selection as melds (the opening: 101 or five doubles)"),
-			do: (*TableView).lay101, now: func(t *TableView) bool { return my(t) && drawn(t) && len(t.t101.sel) > 0 }},
-		{runes: []rune{'a'}, name: "a", label: i18n.T("add"), help: i18n.T("add the selection to the one meld it fits (else press a handle)"),
-			do: (*TableView).add101, now: func(t *TableView) bool {
-				return my(t) && drawn(t) && t.game101().Opened(t.snap.Seat) != engine.NotOpened
-			}},
-		{runes: []rune{'x'}, keys: []tcell.Key{tcell.KeyDelete}, name: "x", label: i18n.T("discard"), help: i18n.T("discard the tile under the cursor, or the one selected"),
-			do: (*TableView).discard101, now: func(t *TableView) bool { return my(t) && drawn(t) }},
-		{runes: []rune{'m'}, keys: []tcell.Key{tcell.KeyEnter}, name: "m", label: i18n.T("move tile"), help: i18n.T("pick up the tile under the cursor; again: put it down there"),
-			do: (*TableView).lift, now: func(t *TableView) bool { return t.rack.Lifted >= 0 }},
-		{runes: []rune{'s'}, name: "s", label: i18n.T("sets"), help: i18n.T("sort the rack: sets first"),
-			do: func(t *TableView) { t.sort(false) }},
-		{runes: []rune{'r'}, name: "r", label: i18n.T("runs"), help: i18n.T("sort the rack: runs first"),
-			do: func(t *TableView) { t.sort(true) }},
-		{runes: []rune{'u'}, keys: []tcell.Key{tcell.KeyCtrlZ}, name: "u", label: i18n.T("undo"), help: i18n.T("undo the last rack move or sort"),
-			do: (*TableView).undo},
-		{runes: []rune{'h'}, name: "h", label: i18n.T("hint"), help: i18n.T("hint: best opening (selected), what to add where, the discard"),
-			do: (*TableView).Hint101, now: my},
-		{runes: []rune{'?'}, name: "?", label: i18n.T("help"), help: i18n.T("this help"),
-			do: func(t *TableView) { t.overlay = helpOverlay }, now: func(t *TableView) bool { return true }},
-		{runes: []rune{'q'}, name: "q", label: i18n.T("quit"), help: i18n.T("leave (asks first during a match)"),
-			do: (*TableView).askQuit, now: func(t *TableView) bool { return true }},
-	}
+	return nil
 }
 
-// key101 handles a key of a 101 round (no panel open).
-func (t *TableView) key101(ev *tcell.EventKey) {
-	if t.cursorKey(ev) {
-		return
-	}
-	if ev.Key() == tcell.KeyRune {
-		if i := meldOfHandle(ev.Rune()); i >= 0 {
-			t.addTo101(i)
-			return
-		}
-	}
-	for _, b := range bindings101() {
-		if b.do == nil {
-			continue
-		}
-		hit := false
-		for _, k := range b.keys {
-			hit = hit || ev.Key() == k && k != tcell.KeyRune
-		}
-		for _, r := range b.runes {
-			hit = hit || ev.Key() == tcell.KeyRune && ev.Rune() == r
-		}
-		if hit {
-			b.do(t)
-			return
-		}
-	}
-	if ev.Key() == tcell.KeyRune {
-		t.refuse(i18n.T("%q does nothing here: ? lists the keys", ev.Rune()))
-	}
+// drawn101 reports whether the player to move has taken a tile; taken101
+// whether it is the previous discard, to be used this turn.
+func drawn101(t *TableView) bool {
+	_, d, _ := round(t).Turn()
+	return d
 }
 
-// clickRack101: a click selects or unselects a tile, a double click
+func taken101(t *TableView) bool {
+	_, d, tk := round(t).Turn()
+	return t.myMove() && d && tk != engine.NoSlot
+}
+
+// keys101 is the key table of a 101 round.
+var keys101 = []binding{
+	{keys: arrows, label: i18n.Mark("move"), help: i18n.Mark("move the cursor on the rack")},
+	{keys: []key{rk(' ')}, label: i18n.Mark("select"), help: i18n.Mark("select or unselect the tile under the cursor (a click does too)"),
+		do: on101(func(pt *part101, t *TableView) { pt.toggle(t, t.rack.Cursor) }), bar: always},
+	{keys: []key{rk('c'), alias(tcell.KeyEscape)}, label: i18n.Mark("clear"), help: i18n.Mark("clear the selection"),
+		do: on101((*part101).clearSel), bar: func(t *TableView) bool { return len(selection101(t)) > 0 }},
+	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the bank (bank empty: end the round)"),
+		do: on101((*part101).bank), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && !drawn101(t) }},
+	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the previous player's discard (it must be used this turn)"),
+		do: on101((*part101).take), disabled: moveOff,
+		bar: func(t *TableView) bool {
+			return t.myMove() && !drawn101(t) && prevDiscard101(round(t)) != engine.NoFace
+		}},
+	{keys: []key{rk('b')}, label: i18n.Mark("give back"), help: i18n.Mark("give the taken discard back, then draw from the bank"),
+		do: on101((*part101).giveBack), disabled: moveOff, bar: taken101},
+	{keys: []key{rk('l')}, label: i18n.Mark("lay"), help: i18n.Mark("lay the selection as melds (the opening: 101 or five doubles)"),
+		do: on101((*part101).lay), disabled: moveOff,
+		bar: func(t *TableView) bool { return t.myMove() && drawn101(t) && len(selection101(t)) > 0 }},
+	{keys: []key{rk('a')}, label: i18n.Mark("add"), help: i18n.Mark("add the selection to the one meld it fits (else press a handle)"),
+		do: on101((*part101).add), disabled: moveOff, bar: func(t *TableView) bool {
+			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
+		}},
+	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
+		do: on101((*part101).discard), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) }},
+	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
+		do: (*TableView).lift, bar: lifted},
+	{keys: []key{rk('s')}, label: i18n.Mark("sets"), help: i18n.Mark("sort the rack: sets first"),
+		do: func(t *TableView) { t.sort(false) }},
+	{keys: []key{rk('r')}, label: i18n.Mark("runs"), help: i18n.Mark("sort the rack: runs first"),
+		do: func(t *TableView) { t.sort(true) }},
+	{keys: []key{rk('u'), sk(tcell.KeyCtrlZ)}, label: i18n.Mark("undo"), help: i18n.Mark("undo the last rack move or sort"),
+		do: (*TableView).undo},
+	{keys: []key{rk('h')}, label: i18n.Mark("hint"), help: i18n.Mark("hint: best opening (selected), what to add where, the discard"),
+		do: (*TableView).Hint, bar: (*TableView).myMove},
+	helpKey,
+	quitKey,
+}
+
+func (*part101) keys() []binding { return keys101 }
+
+// clickRack: a click selects or unselects a tile, a double click
 // discards it; with a tile picked up (m) the click puts it down.
-func (t *TableView) clickRack101(p int, double bool) {
+func (pt *part101) clickRack(t *TableView, p int, double bool) {
 	if t.rack.Lifted >= 0 {
 		t.rack.Cursor = p
 		t.lift()
@@ -933,10 +895,10 @@ func (t *TableView) clickRack101(p int, double bool) {
 	if double {
 		if sl := t.rack.At(p); sl != engine.NoSlot {
 			t.rack.Cursor = p
-			t.discardSlot101(sl)
+			pt.discardSlot(t, sl)
 		}
 		return
 	}
 	t.rack.Cursor = p
-	t.toggle101(p)
+	pt.toggle(t, p)
 }

@@ -53,7 +53,7 @@ func fixture101(t *testing.T, options ...string) *Snapshot {
 // request101 asks the view for a 101 move and returns the reply channel.
 func (hs *harness) request101() chan engine.Action101 {
 	r := &moveReq101{reply: make(chan engine.Action101, 1)}
-	hs.view.request101(r)
+	hs.view.Request(r)
 	hs.draw()
 	return r.reply
 }
@@ -65,7 +65,7 @@ func (hs *harness) selectFaces(faces string) {
 	for _, f := range engine.MustParseFaces(faces) {
 		p := -1
 		for q := 0; q < RackSize && p < 0; q++ {
-			if sl := hs.view.rack.At(q); sl != engine.NoSlot && hs.view.face(sl) == f && !hs.view.t101.sel[sl] {
+			if sl := hs.view.rack.At(q); sl != engine.NoSlot && hs.view.face(sl) == f && !hs.p101().sel[sl] {
 				p = q
 			}
 		}
@@ -96,6 +96,20 @@ func (hs *harness) apply(s *Snapshot, a engine.Action101) {
 	}
 	hs.view.Update(s, lines, ends)
 	hs.draw()
+}
+
+// p101 is the view's 101 part.
+func (hs *harness) p101() *part101 { return hs.view.part.(*part101) }
+
+// roundEnd101 is the end of fixture101's round: bot1 finished with the
+// okey; ayse had not opened and discarded a tile that fit a meld.
+func roundEnd101() *HandEnd {
+	res := engine.Result101{End: engine.EndFinish, Finisher: 1, JokerFinish: true,
+		Points: []int{404 + 101, -202}, HandPoints: []int{404, -202},
+		Penalties: []engine.Penalty101{{Seat: 0, Kind: engine.PenaltyAddable, Slot: 3, Points: 101}}}
+	return &HandEnd{Hand: 0, Names: []string{"ayse", "bot1"}, Scores: []int{505, -202}, Okey: engine.MustParseFaces("B2")[0],
+		R101: &End101{Result: res, Opened: []engine.Opened{engine.NotOpened, engine.OpenedSets},
+			Racks: [][]engine.Face{engine.MustParseFaces("R1 Y5 B2"), nil}, Results: []engine.Result101{res}, Played: 1, Rounds: 3}}
 }
 
 func noReply(t *testing.T, reply chan engine.Action101) {
@@ -186,12 +200,12 @@ func TestTable101BadMovesChangeNothing(t *testing.T) {
 			t.Errorf("%c: message %q (bad %v), want %q", c.key, hs.view.Message(), hs.view.msgBad, c.want)
 		}
 		noReply(t, reply)
-		if hs.view.rack.pos != before || len(hs.view.t101.sel) != 1 {
+		if hs.view.rack.pos != before || len(hs.p101().sel) != 1 {
 			t.Errorf("%c changed the rack or the selection", c.key)
 		}
 	}
 	// Not the player's turn: refused with whose turn it is.
-	hs.view.t101.req = nil
+	hs.view.req = nil
 	hs.keys("x")
 	if !strings.Contains(hs.view.Message(), "wait") {
 		t.Errorf("a move with none asked for: %q", hs.view.Message())
@@ -302,7 +316,7 @@ func slotOf(t *testing.T, s *Snapshot, f string) engine.Slot {
 
 // meldCell is a screen cell of the meld with handle h.
 func meldCell(hs *harness, h rune) (int, int) {
-	for _, m := range hs.view.t101.handles {
+	for _, m := range hs.p101().handles {
 		if m.key == h {
 			return m.x + 1, m.y
 		}
@@ -322,8 +336,8 @@ func TestTable101HintAndBlocks(t *testing.T) {
 	if msg := hs.view.Message(); !strings.Contains(msg, "you can open: 121 points in 3 melds") {
 		t.Errorf("the hint: %q", msg)
 	}
-	if len(hs.view.t101.sel) != 11 {
-		t.Errorf("the hint selected %d tiles, want the opening's 11 (R9-R13, the 10s, K11-K13)", len(hs.view.t101.sel))
+	if len(hs.p101().sel) != 11 {
+		t.Errorf("the hint selected %d tiles, want the opening's 11 (R9-R13, the 10s, K11-K13)", len(hs.p101().sel))
 	}
 	hs.keys("d")
 	hs.apply(s, <-reply)
@@ -356,7 +370,7 @@ func TestTable101HintAndBlocks(t *testing.T) {
 		}
 	}
 	hs.view.rack.pos = pos
-	hs.view.t101.sel = nil
+	hs.p101().sel = nil
 	reply = hs.request101()
 	hs.selectFaces(opening101)
 	hs.keys("l")
@@ -372,13 +386,7 @@ func TestTable101HintAndBlocks(t *testing.T) {
 func TestTable101RoundEndPanel(t *testing.T) {
 	s := fixture101(t)
 	hs := newHarness(t, s, Palette256)
-	res := engine.Result101{End: engine.EndFinish, Finisher: 1, JokerFinish: true,
-		Points: []int{404 + 101, -202}, HandPoints: []int{404, -202},
-		Penalties: []engine.Penalty101{{Seat: 0, Kind: engine.PenaltyAddable, Slot: 3, Points: 101}}}
-	e := &HandEnd{Hand: 0, Names: []string{"ayse", "bot1"}, Scores: []int{505, -202}, Okey: engine.MustParseFaces("B2")[0],
-		R101: &End101{Result: res, Opened: []engine.Opened{engine.NotOpened, engine.OpenedSets},
-			Racks: [][]engine.Face{engine.MustParseFaces("R1 Y5 B2"), nil}, Results: []engine.Result101{res}, Played: 1, Rounds: 3}}
-	hs.view.Update(s, nil, []*HandEnd{e})
+	hs.view.Update(s, nil, []*HandEnd{roundEnd101()})
 	hs.draw()
 	scr := hs.screen()
 	for _, want := range []string{"round 1 is over", "bot1 finished with the okey", "not opened 404", "okey finish x2",
@@ -456,8 +464,8 @@ func TestTable101Mouse(t *testing.T) {
 	x, y := rackCell(0)
 	hs.view.Click(x, y, false)
 	hs.draw()
-	if len(hs.view.t101.sel) != 1 {
-		t.Fatalf("a click selected %d tiles", len(hs.view.t101.sel))
+	if len(hs.p101().sel) != 1 {
+		t.Fatalf("a click selected %d tiles", len(hs.p101().sel))
 	}
 	noReply(t, reply)
 	want := hs.view.rack.At(0)

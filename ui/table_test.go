@@ -450,7 +450,7 @@ func TestHelpAndQuit(t *testing.T) {
 	hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
 	hs.keys("?")
 	scr := hs.screen()
-	for _, b := range bindings {
+	for _, b := range classicBindings {
 		if !strings.Contains(scr, b.help[:min(len(b.help), 30)]) {
 			t.Errorf("help lacks %q:\n%s", b.help, scr)
 		}

@@ -340,10 +340,14 @@ func faceNames(fs []engine.Face) []string {
 	return out
 }
 
-// trimEngine drops the "engine: " prefix of an engine error for a terminal
-// message.
+// trimEngine is an engine error's message for a terminal: without the
+// "engine: " prefix (engine.Error.Message).
 func trimEngine(err error) error {
-	return errors.New(strings.TrimPrefix(err.Error(), "engine: "))
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return errors.New(e.Message())
+	}
+	return err
 }
 
 func printReport(w io.Writer, res any) {
