@@ -178,6 +178,13 @@ func (l *LobbyView) watch(ctx context.Context) {
 
 // do runs a network action off the UI goroutine and reports its result.
 func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
+	l.doSeat(what, func(ctx context.Context) (string, error) { return "", f(ctx) })
+}
+
+// doSeat is do for an action that seats the player at a table (create,
+// join by code): once done, the table, whose id f returns, is selected and
+// the message says how its match starts.
+func (l *LobbyView) doSeat(what string, f func(ctx context.Context) (string, error)) {
 	if l.busy {
 		l.msg, l.bad = i18n.T("wait: the last request is still going"), true
 		return
@@ -186,7 +193,7 @@ func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
 	l.msg, l.bad = what+"...", false
 	go func() {
 		ctx, cancel := context.WithTimeout(l.g.ctx, 20*time.Second)
-		err := f(ctx)
+		id, err := f(ctx)
 		cancel()
 		l.g.post(func() {
 			l.busy = false
@@ -196,8 +203,48 @@ func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
 				l.msg, l.bad = i18n.T("%s: done", what), false
 			}
 			l.Refresh()
+			if err == nil && id != "" {
+				l.selectTable(id)
+				l.msg = i18n.T("%s: done; everyone at the table presses r when ready, you too", what)
+			}
 		})
 	}()
+}
+
+// selectTable moves the cursor to the LAN table id, if listed.
+func (l *LobbyView) selectTable(id string) {
+	for i, t := range l.tables {
+		if t.ID == id {
+			l.cursor = len(l.unfin) + i
+		}
+	}
+}
+
+// myTable is the table r (ready) and l (leave) act on: the selected table
+// when the player sits at it, else the one open table the player sits at,
+// wherever the cursor is (on an unfinished match too). With none, or
+// several and the cursor on none of them, it says why.
+func (l *LobbyView) myTable() (LobbyTable, string) {
+	_, me, _ := l.b.Self()
+	if t, ok := l.selected(); ok && !t.Unfinished && l.seated(t, me) {
+		return t, ""
+	}
+	var mine []LobbyTable
+	for _, t := range l.tables {
+		if t.State == "open" && l.seated(t, me) {
+			mine = append(mine, t)
+		}
+	}
+	switch {
+	case len(mine) == 1:
+		return mine[0], ""
+	case len(mine) > 1:
+		return LobbyTable{}, i18n.T("you sit at several tables: select the one you mean")
+	}
+	if t, ok := l.selected(); ok && t.Unfinished {
+		return LobbyTable{}, i18n.T("an unfinished match: enter resumes it")
+	}
+	return LobbyTable{}, i18n.T("you sit at no table: j joins the selected one, c opens one")
 }
 
 func (l *LobbyView) selected() (LobbyTable, bool) {
@@ -253,24 +300,28 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		case ev.Rune() == 'o':
 			l.msg, l.bad = i18n.T("o resumes an unfinished match: j joins a table"), true
 		default:
-			l.do(i18n.T("joining %s", t.ID), func(ctx context.Context) error { return l.b.Join(ctx, t.ID) })
+			l.doSeat(i18n.T("joining %s", t.ID), func(ctx context.Context) (string, error) { return t.ID, l.b.Join(ctx, t.ID) })
 		}
-	case (ev.Rune() == 'r' || ev.Rune() == 'l') && l.cursor < len(l.unfin):
-		l.msg, l.bad = i18n.T("an unfinished match: enter resumes it"), true
 	case ev.Rune() == 'r':
-		if t, ok := l.selected(); ok {
-			ready := true
-			for _, m := range t.Members {
-				if m.ID == me {
-					ready = !m.Ready
-				}
+		t, why := l.myTable()
+		if why != "" {
+			l.msg, l.bad = why, true
+			return
+		}
+		ready := true
+		for _, m := range t.Members {
+			if m.ID == me {
+				ready = !m.Ready
 			}
-			l.do(readyText(ready, t.ID), func(ctx context.Context) error { return l.b.SetReady(ctx, t.ID, ready) })
 		}
+		l.do(readyText(ready, t.ID), func(ctx context.Context) error { return l.b.SetReady(ctx, t.ID, ready) })
 	case ev.Rune() == 'l':
-		if t, ok := l.selected(); ok {
-			l.do(i18n.T("leaving %s", t.ID), func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
+		t, why := l.myTable()
+		if why != "" {
+			l.msg, l.bad = why, true
+			return
 		}
+		l.do(i18n.T("leaving %s", t.ID), func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
 	case ev.Rune() == 'k':
 		if _, ok := l.b.(InviteLobby); ok {
 			empty := ""
@@ -303,9 +354,8 @@ func (l *LobbyView) codeKey(ev *tcell.EventKey) {
 			return
 		}
 		inv := l.b.(InviteLobby)
-		l.do(i18n.T("joining by invite code"), func(ctx context.Context) error {
-			_, err := inv.JoinCode(ctx, text)
-			return err
+		l.doSeat(i18n.T("joining by invite code"), func(ctx context.Context) (string, error) {
+			return inv.JoinCode(ctx, text)
 		})
 	case tcell.KeyBackspace, tcell.KeyBackspace2:
 		if n := len(*l.code); n > 0 {
@@ -358,13 +408,11 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 		}
 		players, bots, level, private := f.players, f.bots, levelChoices[f.level], f.private
 		l.form = nil
-		l.do(i18n.T("creating a table"), func(ctx context.Context) error {
+		l.doSeat(i18n.T("creating a table"), func(ctx context.Context) (string, error) {
 			if inv, ok := l.b.(InviteLobby); ok && private {
-				_, err := inv.CreatePrivate(ctx, r.String(), players, bots, level)
-				return err
+				return inv.CreatePrivate(ctx, r.String(), players, bots, level)
 			}
-			_, err := l.b.Create(ctx, r.String(), players, bots, level)
-			return err
+			return l.b.Create(ctx, r.String(), players, bots, level)
 		})
 		return
 	case tcell.KeyLeft, tcell.KeyRight:
@@ -626,9 +674,8 @@ func (l *LobbyView) JoinCode(code string) {
 		if !ok || code == "" {
 			return
 		}
-		l.do(i18n.T("joining by invite code"), func(ctx context.Context) error {
-			_, err := inv.JoinCode(ctx, code)
-			return err
+		l.doSeat(i18n.T("joining by invite code"), func(ctx context.Context) (string, error) {
+			return inv.JoinCode(ctx, code)
 		})
 	})
 }

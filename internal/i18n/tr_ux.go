@@ -1,0 +1,9 @@
+package i18n
+
+// The Turkish catalogue of issue 24's lobby, chooser and command fixes.
+var _ = turkish(map[string]string{
+	// the lobby: r and l act on the table the player sits at
+	"%s: done; everyone at the table presses r when ready, you too": "%s: tamam; masadaki herkes hazır olunca r'ye basar, sen de",
+	"you sit at several tables: select the one you mean":            "birden çok masada oturuyorsun: hangisini istediğini seç",
+	"you sit at no table: j joins the selected one, c opens one":    "hiçbir masada oturmuyorsun: j seçili masaya katılır, c masa açar",
+})
