@@ -449,7 +449,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		lctx, stopLinks := context.WithCancel(ctx)
 		go showLinks(lctx, c, g, a)
-		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, Withhold: 15 * time.Minute,
+		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
 			OnPresence: func(ms []p2p.MemberStatus) {
 				var away []string
 				for _, m := range ms {
