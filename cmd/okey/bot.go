@@ -75,6 +75,8 @@ it again with the same --data to resume); 2 bad usage (a mistyped code
 included); 3 a match ended unfinished (a seat stopped answering, or the rules
 could not go on); 4 the table could not form (its creator cannot be reached,
 the code was refused or revoked, or the table is full, started or closed).
+Over several matches (--matches), the status that matters most: 1, then 2,
+then 3, then 0.
 `
 
 // stringList is a repeatable string flag.
@@ -302,7 +304,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.Done(a)
 		played++
 		logTiming(log, a.Table, o.Timing)
-		status = max(status, printMatch(stdout, played, a, o))
+		status = worstStatus(status, printMatch(stdout, played, a, o))
 		return nil
 	}
 	unfinished, err := c.Unfinished()

@@ -163,6 +163,28 @@ func TestExitConvention(t *testing.T) {
 			}
 		}
 	}
+	// Several files: one status, the one that matters most (1, then 2, then
+	// 3, then 0), in any order of the files.
+	for _, tc := range []struct {
+		files []string
+		code  int
+	}{
+		{[]string{"honest", "cut"}, 3},
+		{[]string{"cut", "flip"}, 2},
+		{[]string{"flip", "cut"}, 2},
+		{[]string{"cut", "cheat", "flip"}, 1},
+		{[]string{"junk", "cheat", "cut"}, 1},
+		{[]string{"cheat", "missing"}, 1},
+		{[]string{"honest", "honest"}, 0},
+	} {
+		var paths []string
+		for _, f := range tc.files {
+			paths = append(paths, files[f])
+		}
+		if code, out, errs := runOkey(t, "", append([]string{"verify"}, paths...)...); code != tc.code {
+			t.Errorf("verify %v: exit %d, want %d: %s%s", tc.files, code, tc.code, out, errs)
+		}
+	}
 	// No terminal: 2, not the verdicts' 1.
 	replayAt = func(*ui.Replay, ui.Options) error { return errors.New("open /dev/tty: no such device") }
 	if code, _, errs := runOkey(t, "", "replay", files["honest"]); code != 2 || !strings.Contains(errs, "no terminal") {
