@@ -252,8 +252,25 @@ func TestHelpRules(t *testing.T) {
 			t.Errorf("help rules %s: exit %d, %s\n%s", tc.preset, code, errs, out)
 		}
 	}
-	if code, _, errs := runOkey(t, "", "help", "rules", "poker"); code != 2 || !strings.Contains(errs, "unknown preset") {
+	if code, _, errs := runOkey(t, "", "help", "rules", "poker"); code != 2 || !strings.Contains(errs, "unknown preset") ||
+		!strings.Contains(errs, "german, 101") {
 		t.Errorf("help rules poker: exit %d, %q", code, errs)
+	}
+	// 101 gets the common part without the sections of the games of 14
+	// tiles ("Nothing is laid on the table during play"), in both languages;
+	// those keep them.
+	for _, tc := range []struct{ lang, laid string }{{"en", "Nothing is laid on the table"}, {"tr", "masaya bir şey açılmaz"}} {
+		code, out, errs := runOkey(t, "", "--lang", tc.lang, "help", "rules", "101")
+		if code != 0 || !strings.Contains(out, "(`101`)") || strings.Contains(out, tc.laid) || strings.Contains(out, "(`classic`") ||
+			!strings.Contains(out, "`FJ`") {
+			t.Errorf("help rules 101 (%s): exit %d, %s\n%s", tc.lang, code, errs, out)
+		}
+		if _, out, _ := runOkey(t, "", "--lang", tc.lang, "help", "rules", "turkish-rummy"); !strings.Contains(out, tc.laid) {
+			t.Errorf("help rules turkish-rummy (%s) lacks %q:\n%s", tc.lang, tc.laid, out)
+		}
+	}
+	if _, out, errs := runOkey(t, "", "play", "-h"); !strings.Contains(out+errs, "classic, turkish-rummy, german, 101") {
+		t.Errorf("play -h does not list 101: %s%s", out, errs)
 	}
 }
 

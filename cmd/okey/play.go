@@ -67,7 +67,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printDefaults(fs) }
 	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
-	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(engine.Presets, ", ")))
+	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(allPresets(), ", ")))
 	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))
 	name := fs.String("name", defaultName(), i18n.T("your name at the table"))
 	data := fs.String("data", "", i18n.T("data directory: identity, matches, log (default: the user's config directory)"))
