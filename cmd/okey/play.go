@@ -401,6 +401,12 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		listen: f.listen, reach: true, relays: useRelays}
 	var mu sync.Mutex
 	var played *lan.Outcome
+	var left string // the line for a match left unfinished (saved, to resume)
+	leave := func(line string) {
+		mu.Lock()
+		left = line
+		mu.Unlock()
+	}
 	lv := g.ShowLobby(lb, func(t ui.LobbyTable) {
 		if t.Local {
 			// A match against bots on this computer, left unfinished.
@@ -412,9 +418,13 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			g.SetSeat(0)
 			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
-			if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
-				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger}); err != nil {
+			out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
+				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger})
+			if err != nil {
 				g.Finish(&ui.MatchEnd{Err: err})
+			}
+			if out != nil && errors.Is(out.Err, ui.ErrQuit) {
+				leave(i18n.T("okey: left the table; the match is saved: okey play --resume continues it"))
 			}
 			return
 		}
@@ -461,7 +471,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			}})
 		stopLinks()
 		if err != nil {
-			if !errors.Is(err, ui.ErrQuit) && ctx.Err() == nil {
+			if errors.Is(err, ui.ErrQuit) {
+				leave(i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume"))
+			} else if ctx.Err() == nil {
 				g.Finish(&ui.MatchEnd{Err: err})
 			}
 			return
@@ -500,11 +512,24 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	lb.wait()
 	mu.Lock()
 	defer mu.Unlock()
+	return lobbyExit(stdout, played, left)
+}
+
+// lobbyExit prints what okey play says when the lobby closes: the verdict
+// and transcript of the last match played to its end, then, when a match
+// was left before its end, that it is saved (as after a match against
+// bots); it returns the exit status (verify's of the match played, 0 for a
+// match left: leaving is no verdict).
+func lobbyExit(stdout io.Writer, played *lan.Outcome, left string) int {
+	status := 0
 	if played != nil {
 		fmt.Fprint(stdout, i18n.T("okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript))
-		return int(played.Report.Status()) // verify's exit status
+		status = int(played.Report.Status()) // verify's exit status
 	}
-	return 0
+	if left != "" {
+		fmt.Fprintln(stdout, left)
+	}
+	return status
 }
 
 // lanLobby adapts package lan's lobby to the lobby screen, and runs the

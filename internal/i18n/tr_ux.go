@@ -6,4 +6,7 @@ var _ = turkish(map[string]string{
 	"%s: done; everyone at the table presses r when ready, you too": "%s: tamam; masadaki herkes hazır olunca r'ye basar, sen de",
 	"you sit at several tables: select the one you mean":            "birden çok masada oturuyorsun: hangisini istediğini seç",
 	"you sit at no table: j joins the selected one, c opens one":    "hiçbir masada oturmuyorsun: j seçili masaya katılır, c masa açar",
+
+	// okey play after leaving a LAN match
+	"okey: left the table; the match is saved: okey play offers it in the lobby to resume": "okey: masadan kalktın; maç kayıtlı: okey play salonda devam etmeyi önerir",
 })
