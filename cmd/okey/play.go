@@ -43,7 +43,8 @@ peer with its own keys; no network). Without it, the lobby shows the tables
 on the LAN, and the matches you left unfinished. Needs a terminal of at least
 80x24. Every match is saved under DIR/matches as it goes and its transcript
 verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
---resume continues the last one against bots (--bots K offers it first).
+--resume continues the last one against bots (--bots K offers it first;
+d there drops one: it moves whole to DIR/dropped and still verifies).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
 --level picks how well the bots play: easy (random moves), normal (greedy),
@@ -268,19 +269,10 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		lines, choices, shown := ui.ResumeQuestion(unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, f.ruleset))
-		g.Choose(i18n.T("unfinished matches"), lines, choices, func(i int) {
-			switch {
-			case i >= 0 && i < len(shown):
-				g.ShowTable()
-				resume(shown[i])
-			case i == len(shown):
-				g.ShowTable()
-				startNew()
-			default:
-				g.Quit()
-			}
-		})
+		g.AskResume(dir, unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, f.ruleset),
+			func(m ui.LocalMatch) { g.ShowTable(); resume(m) },
+			func() { g.ShowTable(); startNew() },
+			g.Quit)
 	default:
 		g.Start(startNew)
 	}

@@ -9,4 +9,15 @@ var _ = turkish(map[string]string{
 
 	// okey play after leaving a LAN match
 	"okey: left the table; the match is saved: okey play offers it in the lobby to resume": "okey: masadan kalktın; maç kayıtlı: okey play salonda devam etmeyi önerir",
+
+	// dropping a match against bots left unfinished
+	"No match against bots is left unfinished.":                            "Botlara karşı yarım kalan maç yok.",
+	"drop a match (kept under %s in the data dir)":                         "bir maçı listeden çıkar (veri klasöründe %s altında saklanır)",
+	"Drop which match? It moves to %s in the data dir, whole:":             "Hangi maç çıkarılsın? Veri klasöründe bütünüyle %s altına taşınır:",
+	"its transcript still verifies (unfinished); it is no longer offered.": "kaydı yine doğrulanır (yarım); devam etmek için artık sunulmaz.",
+	"drop %s":                  "çıkar: %s",
+	"drop an unfinished match": "yarım kalan maçı çıkar",
+	"back":                     "geri",
+	"not dropped: %s":          "çıkarılamadı: %s",
+	"dropped: %s":              "çıkarıldı: %s",
 })
