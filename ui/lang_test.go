@@ -101,7 +101,7 @@ func TestTurkishLobby(t *testing.T) {
 	checkTurkish(t, "the lobby", got, "okey salonu  adın: ayse", "masa", "oyuncular (* hazır)", "[başladı]", "c aç", "q çık")
 	scr.InjectKey(tcell.KeyRune, 'c', tcell.ModNone)
 	got = waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "masa aç") })
-	checkTurkish(t, "the form", got, "kurallar < classic >", "seviye   < zor >", "esc vazgeç")
+	checkTurkish(t, "the form", got, "kurallar < Klasik >", "seviye   < zor >", "esc vazgeç")
 	scr.InjectKey(tcell.KeyEscape, 0, tcell.ModNone)
 	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	select {
@@ -230,5 +230,5 @@ func TestTurkishResumeQuestion(t *testing.T) {
 		all += "\n" + c.Label
 	}
 	checkTurkish(t, "the resume question", all, "Botlara karşı 11 maçtan bitmeden kalktın (en yenisi önce):",
-		"devam: classic, bot1 ile, başlangıç 4.03 12:00", "(ve listelenmeyen daha eski 2 maç", "1 bota karşı yeni maç başlat (classic)")
+		"devam: Klasik, bot1 ile, başlangıç 4.03 12:00", "(ve listelenmeyen daha eski 2 maç", "1 bota karşı yeni maç başlat (classic)")
 }

@@ -492,7 +492,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 				kind = i18n.T("vs bots")
 			}
 			fill(scr, x, row, w, 1, st)
-			put(scr, x+1, row, w-2, fmt.Sprintf("%-8s %-26.26s %s", kind, u.Ruleset, u.Note), st)
+			put(scr, x+1, row, w-2, fmt.Sprintf("%-8s %-26.26s %s", kind, RulesetName(u.Ruleset), u.Note), st)
 			row++
 		}
 		row++
@@ -530,7 +530,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		if t.State != "open" {
 			state = " [" + stateName(t.State) + "]"
 		}
-		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s%s", t.ID, t.Ruleset, len(t.Members), t.Seats, strings.Join(who, ", "), state)
+		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s%s", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats, strings.Join(who, ", "), state)
 		fill(scr, x, row, w, 1, st)
 		put(scr, x+1, row, w-2, line, st)
 		row++
@@ -539,7 +539,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 12, i18n.T("open a table"))
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
-			i18n.T("rules    < %s >", lobbyPresets[f.preset]),
+			i18n.T("rules    < %s >", PresetName(lobbyPresets[f.preset])),
 			i18n.T("options  %s_", f.options),
 			i18n.T("players  < %d >", f.players),
 			i18n.T("bots     < %d >  (fill seats with bots on this computer)", f.bots),

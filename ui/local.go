@@ -103,7 +103,7 @@ func (m LocalMatch) Bots() int { return len(m.Names) - 1 }
 
 // String describes the match in one line.
 func (m LocalMatch) String() string {
-	return i18n.T("%s vs %s, started %s", m.Ruleset, strings.Join(m.Names[1:], ", "), ShortTime(m.Started))
+	return i18n.T("%s vs %s, started %s", RulesetName(m.Ruleset), strings.Join(m.Names[1:], ", "), ShortTime(m.Started))
 }
 
 // UnfinishedLocal lists the matches against bots under data that were left

@@ -392,10 +392,10 @@ func logTiming(log *slog.Logger, table string, t lan.Timing) {
 // unfinished (honest so far, no one named).
 func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	rep := o.Report
-	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
+	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, ui.RulesetName(o.Config.Ruleset), len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
 		fmt.Fprint(w, i18n.T("%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
-			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, ui.RuleName(v.Rule), ui.Plain(v.Err), o.Transcript))
+			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, ui.RuleName(v.Rule), ui.Evidence(v.Err), o.Transcript))
 		return int(table.StatusCheating)
 	}
 	if st := o.Result.Stalled; st != nil {

@@ -185,6 +185,17 @@ func TestExitConvention(t *testing.T) {
 			t.Errorf("verify %v: exit %d, want %d: %s%s", tc.files, code, tc.code, out, errs)
 		}
 	}
+	// In Turkish the evidence and the preset read in Turkish too (--json
+	// keeps the library's words).
+	if _, out, _ := runOkey(t, "", "--lang", "tr", "verify", files["cheat"]); !strings.Contains(out, "istakasında yok") || strings.Contains(out, "rack") {
+		t.Errorf("--lang tr verify of a cheat: %s", out)
+	}
+	if _, out, _ := runOkey(t, "", "--lang", "tr", "verify", files["honest"]); !strings.Contains(out, "dürüst: Türk rummy") {
+		t.Errorf("--lang tr verify of an honest match: %s", out)
+	}
+	if _, out, _ := runOkey(t, "", "--lang", "tr", "verify", "--json", files["cheat"]); !strings.Contains(out, "not in the player's rack") {
+		t.Errorf("--lang tr verify --json: %s", out)
+	}
 	// No terminal: 2, not the verdicts' 1.
 	replayAt = func(*ui.Replay, ui.Options) error { return errors.New("open /dev/tty: no such device") }
 	if code, _, errs := runOkey(t, "", "replay", files["honest"]); code != 2 || !strings.Contains(errs, "no terminal") {

@@ -269,7 +269,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		g.AskResume(dir, unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, f.ruleset),
+		g.AskResume(dir, unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, ui.RulesetName(f.ruleset)),
 			func(m ui.LocalMatch) { g.ShowTable(); resume(m) },
 			func() { g.ShowTable(); startNew() },
 			g.Quit)

@@ -61,7 +61,8 @@ type verifyJSON struct {
 	Error    string     `json:"error,omitempty"`
 	Cut      bool       `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
 
-	errText string // Error for a person, in the interface's language
+	errText      string // Error for a person, in the interface's language
+	evidenceText string // Evidence for a person, in the interface's language
 }
 
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -114,7 +115,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if v := rep.Violation; v != nil {
 			seat, step := v.Seat, v.Step
 			out.Cheater, out.Rule, out.Step = &seat, v.Rule, &step
-			out.Evidence = ui.Plain(v.Err)
+			out.Evidence, out.evidenceText = ui.Plain(v.Err), ui.Evidence(v.Err)
 		}
 		if rep.Invalid != nil {
 			out.Error, out.errText = ui.Plain(rep.Invalid), ui.Explain(rep.Invalid)
@@ -171,9 +172,9 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 	switch table.Status(o.Status) {
 	case table.StatusHonest:
 		fmt.Fprint(stdout, i18n.T("%s: honest: %s, %d players, %s, %s; final scores %v\n",
-			o.File, o.Ruleset, len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores))
+			o.File, ui.RulesetName(o.Ruleset), len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores))
 	case table.StatusCheating:
-		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), ui.RuleName(o.Rule), *o.Step, o.Evidence))
+		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), ui.RuleName(o.Rule), *o.Step, o.evidenceText))
 	case table.StatusUnfinished:
 		if o.Cut {
 			o.File += " " + i18n.T("(cut short inside its last record)")
