@@ -487,7 +487,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			if i == l.cursor {
 				st = st.Background(p.Ledge).Bold(true)
 			}
-			kind := "LAN"
+			kind := i18n.T("LAN")
 			if u.Local {
 				kind = i18n.T("vs bots")
 			}

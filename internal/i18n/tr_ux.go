@@ -21,6 +21,8 @@ var _ = turkish(map[string]string{
 	"not dropped: %s":          "çıkarılamadı: %s",
 	"dropped: %s":              "çıkarıldı: %s",
 
+	// the lobby's kind of unfinished match
+	"LAN": "yerel ağ",
 	// the presets' names (ui.PresetName)
 	"classic":       "Klasik",
 	"turkish-rummy": "Türk rummy",
