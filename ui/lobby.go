@@ -73,6 +73,15 @@ type InviteLobby interface {
 	Revoke(table string) error
 }
 
+// DropLobby is what a Lobby offers to drop an unfinished match (optional:
+// the lobby offers x on an unfinished match only when its Lobby has it).
+type DropLobby interface {
+	// Drop moves the unfinished match t (LobbyTable.Unfinished) aside,
+	// whole, so that it is no longer offered while its transcript still
+	// verifies as unfinished. It may refuse a kind of match it cannot drop.
+	Drop(t LobbyTable) error
+}
+
 // LobbyView lists the tables on the LAN and forms one: create, join, ready,
 // leave. When a table the player sits at starts, it calls start.
 type LobbyView struct {
@@ -91,6 +100,7 @@ type LobbyView struct {
 	busy      bool
 	form      *createForm
 	code      *string // the join-by-code box, while it is open
+	dropArm   string  // the unfinished match a first x asked to drop
 	pal       Palette
 }
 
@@ -278,7 +288,11 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		return
 	}
 	_, me, _ := l.b.Self()
+	arm := l.dropArm
+	l.dropArm = "" // any key but a second x forgets a first one
 	switch {
+	case ev.Rune() == 'x':
+		l.drop(arm)
 	case ev.Key() == tcell.KeyUp:
 		l.cursor = max(l.cursor-1, 0)
 	case ev.Key() == tcell.KeyDown:
@@ -337,6 +351,28 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		l.do(i18n.T("revoking the invite code of %s", t.ID), func(context.Context) error { return inv.Revoke(t.ID) })
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
+	}
+}
+
+// drop is x: on an unfinished match, a first x asks, a second one (armed:
+// the match the first x was on) drops it.
+func (l *LobbyView) drop(armed string) {
+	t, ok := l.selected()
+	dl, can := l.b.(DropLobby)
+	switch {
+	case !ok || !t.Unfinished || !can:
+		l.msg, l.bad = i18n.T("x drops an unfinished match: select it first"), true
+	case armed != t.ID:
+		l.dropArm = t.ID
+		l.msg, l.bad = i18n.T("x again drops it (moved whole to %s in the data dir; it still verifies)", DroppedDir), true
+	default:
+		if err := dl.Drop(t); err != nil {
+			l.msg, l.bad = i18n.T("not dropped: %s", Explain(err)), true
+			return
+		}
+		l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
+		l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
+		l.msg, l.bad = i18n.T("dropped: %s", RulesetName(t.Ruleset)+" "+t.Note), false
 	}
 }
 
@@ -475,7 +511,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	}
 	row := y + 4
 	if len(l.unfin) > 0 {
-		put(scr, x+1, row, w-2, i18n.T("your unfinished matches (enter: resume)"), felt.Bold(true).Foreground(p.Accent))
+		put(scr, x+1, row, w-2, i18n.T("your unfinished matches (enter: resume, x: drop)"), felt.Bold(true).Foreground(p.Accent))
 		row++
 		for i, u := range l.unfin {
 			if i >= 3 {

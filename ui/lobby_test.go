@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -319,4 +320,66 @@ func TestLobbyReadyAtMyTable(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("q did not leave the lobby")
 	}
+}
+
+// dropLobby is a fakeLobby that drops the matches against bots.
+type dropLobby struct {
+	fakeLobby
+}
+
+func (f *dropLobby) Drop(t LobbyTable) error {
+	if !t.Local {
+		return errors.New("a LAN match cannot be dropped: its players may resume it")
+	}
+	f.call("drop " + t.ID)
+	return nil
+}
+
+// TestLobbyDropsAnUnfinishedMatch (issue 24 §15): x twice on an unfinished
+// match drops it (a first x only asks; any other key in between forgets
+// it); a refusal says why and keeps the match listed.
+func TestLobbyDropsAnUnfinishedMatch(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := NewGame(0, Options{Screen: scr})
+	fl := &dropLobby{fakeLobby{changes: make(chan struct{}, 1),
+		unfin: []LobbyTable{
+			{ID: "lan1", Ruleset: "german", Unfinished: true, Note: "with mehmet, zeynep"},
+			{ID: "/data/matches/local-1", Ruleset: "classic", Unfinished: true, Local: true, Note: "with bot1"},
+		}}}
+	g.ShowLobby(fl, func(LobbyTable) {})
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	waitScreen(t, g, scr, 5*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "x: drop") })
+	key(tcell.KeyRune, 'x')
+	key(tcell.KeyRune, 'x')
+	waitScreen(t, g, scr, 5*time.Second, "the refusal", func(s string) bool { return strings.Contains(s, "not dropped: a LAN match") })
+	key(tcell.KeyDown, 0)
+	key(tcell.KeyRune, 'x')
+	key(tcell.KeyDown, 0) // the last row still; forgets the first x
+	key(tcell.KeyRune, 'x')
+	waitScreen(t, g, scr, 5*time.Second, "the question", func(s string) bool { return strings.Contains(s, "x again drops it") })
+	fl.mu.Lock()
+	calls := strings.Join(fl.calls, "; ")
+	fl.mu.Unlock()
+	if calls != "" {
+		t.Fatalf("dropped before the second x: %s", calls)
+	}
+	key(tcell.KeyRune, 'x')
+	s := waitScreen(t, g, scr, 5*time.Second, "the drop", func(s string) bool { return strings.Contains(s, "dropped: classic with bot1") })
+	if strings.Contains(s, "vs bots") || !strings.Contains(s, "with mehmet, zeynep") {
+		t.Fatalf("the list after the drop:\n%s", s)
+	}
+	fl.mu.Lock()
+	calls = strings.Join(fl.calls, "; ")
+	fl.mu.Unlock()
+	if calls != "drop /data/matches/local-1" {
+		t.Fatalf("calls %q", calls)
+	}
+	key(tcell.KeyRune, 'q')
+	<-ran
 }

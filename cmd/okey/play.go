@@ -589,6 +589,20 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 	return out
 }
 
+// Drop moves an unfinished match against bots to DATA/dropped (ui.DropLocal);
+// a LAN match, whose other members may come back to it, stays.
+func (l *lanLobby) Drop(t ui.LobbyTable) error {
+	if !t.Local {
+		return errors.New(i18n.T("a LAN match cannot be dropped: its players may resume it"))
+	}
+	m, ok := l.localMatch(t.ID)
+	if !ok {
+		return errors.New(i18n.T("that match is no longer saved"))
+	}
+	_, err := ui.DropLocal(l.c.Data(), m)
+	return err
+}
+
 func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -296,7 +296,7 @@ var _ = turkish(map[string]string{
 	"okey lobby  you are %s":                  "okey salonu  adın: %s",
 	"id %s":                                   "kimlik %s",
 	"others can reach you with --peer %s":     "başkaları sana --peer %s ile ulaşabilir",
-	"your unfinished matches (enter: resume)": "yarım kalan maçların (enter: devam)",
+	"your unfinished matches (enter: resume, x: drop)": "yarım kalan maçların (enter: devam, x: listeden çıkar)",
 	"... and %d more":                         "... ve %d tane daha",
 	"vs bots":                                 "botlara karşı",
 	"table":                                   "masa",

@@ -18,8 +18,11 @@ var _ = turkish(map[string]string{
 	"drop %s":                  "çıkar: %s",
 	"drop an unfinished match": "yarım kalan maçı çıkar",
 	"back":                     "geri",
-	"not dropped: %s":          "çıkarılamadı: %s",
-	"dropped: %s":              "çıkarıldı: %s",
+	"x drops an unfinished match: select it first":                            "x yarım kalan bir maçı listeden çıkarır: önce onu seç",
+	"x again drops it (moved whole to %s in the data dir; it still verifies)": "çıkarmak için yine x (veri klasöründe %s altına taşınır; yine doğrulanır)",
+	"a LAN match cannot be dropped: its players may resume it":                "yerel ağ maçı çıkarılamaz: oyuncuları devam edebilir",
+	"not dropped: %s": "çıkarılamadı: %s",
+	"dropped: %s":     "çıkarıldı: %s",
 
 	// the lobby's kind of unfinished match
 	"LAN": "yerel ağ",
