@@ -408,7 +408,18 @@ func TestRestartLoopback(t *testing.T) {
 		t.Fatalf("unfinished: %v %v", un, err)
 	}
 	mover, _ = bot.New("greedy", victim)
-	outs[victim], errs[victim] = clients[victim].Play(ctx, un[0], mover, honestPlay(outDirs[victim]))
+	// The steps replayed from the saved state go to OnReplay, and the first
+	// OnStep shows the state resumed at (a screen shows no old news).
+	var replayed, firstStep atomic.Uint32
+	ro := honestPlay(outDirs[victim])
+	ro.OnReplay = func(m *table.Machine, _ *engine.View) {
+		if firstStep.Load() != 0 {
+			t.Errorf("a step replayed (%d) after the first live one", m.Step())
+		}
+		replayed.Add(1)
+	}
+	ro.OnStep = func(m *table.Machine, _ *engine.View) { firstStep.CompareAndSwap(0, m.Step()) }
+	outs[victim], errs[victim] = clients[victim].Play(ctx, un[0], mover, ro)
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
@@ -417,6 +428,9 @@ func TestRestartLoopback(t *testing.T) {
 	}
 	if outs[victim].Resumed < diedAt.Load() {
 		t.Fatalf("resumed at step %d, died at %d", outs[victim].Resumed, diedAt.Load())
+	}
+	if replayed.Load() == 0 || firstStep.Load() != outs[victim].Resumed {
+		t.Fatalf("on resume at step %d: %d steps replayed, the first OnStep at step %d", outs[victim].Resumed, replayed.Load(), firstStep.Load())
 	}
 	checkHonest(t, outs)
 }

@@ -28,8 +28,14 @@ import (
 // PlayOptions tunes Play. Zero values get the documented defaults.
 type PlayOptions struct {
 	// OnStep is called after every applied step, from the protocol's
-	// goroutine (also for the steps replayed when a match resumes).
+	// goroutine (also for the steps replayed when a match resumes, unless
+	// OnReplay is set).
 	OnStep func(m *table.Machine, v *engine.View)
+	// OnReplay, when set, is called instead of OnStep for each step a
+	// resumed match replays from its saved state (old news: a screen need
+	// not show the hands that ended before), and OnStep is then called once
+	// with the state resumed at, before any new step.
+	OnReplay func(m *table.Machine, v *engine.View)
 	// OnPresence is called with the members' presence when it changes
 	// (from another goroutine), and once when the table is ready.
 	OnPresence func([]p2p.MemberStatus)
@@ -152,7 +158,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		return nil, err
 	}
 	log := c.log.With("table", a.Table)
-	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replaying: true}
+	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replay: opt.OnReplay, replaying: true}
 	link := &lateTransport{}
 	p, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: key, Transport: link, Mover: mover,
 		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, MoveWithhold: opt.MoveWithhold, OnStep: w.onStep})
@@ -163,6 +169,9 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	resumed := p.Machine().Step()
 	if resumed > 0 {
 		log.Info("resuming match", "step", resumed, "hand", p.Machine().HandNumber())
+		if opt.OnReplay != nil && opt.OnStep != nil {
+			opt.OnStep(p.Machine(), p.View())
+		}
 	}
 	start := time.Now()
 	// Members that never join the topic are left to the table protocol,
@@ -504,6 +513,7 @@ type watch struct {
 	cfg       table.Config
 	seat      int
 	user      func(*table.Machine, *engine.View)
+	replay    func(*table.Machine, *engine.View) // for the replayed steps instead of user (nil: user)
 	replaying bool
 
 	hands    int
@@ -577,7 +587,10 @@ func (w *watch) note(m *table.Machine) {
 // onStep runs on the protocol's goroutine after every step.
 func (w *watch) onStep(m *table.Machine, v *engine.View) {
 	w.note(m)
-	if w.user != nil {
+	switch {
+	case w.replaying && w.replay != nil:
+		w.replay(m, v)
+	case w.user != nil:
 		w.user(m, v)
 	}
 	if w.replaying {

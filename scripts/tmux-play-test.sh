@@ -225,7 +225,7 @@ echo "tmux-play-test: ok: left the german table"
 data3=$(mktemp -d)
 trap 'cleanup; rm -rf "$data2" "$data3"' EXIT INT TERM
 run_in_session "LC_ALL=C.UTF-8 $okey --lang tr play --bots 3 --name e2e --data $data3 --pace 0"
-wait_for 30 "sen e2e"
+wait_for 30 "adın: e2e"
 w_turn="sıra sende: "
 w_over="el bitti"
 w_draw="sıra sende: desteden"
@@ -248,7 +248,7 @@ wait_for 5 "tuşlar"
 screen | grep -q "puanlama" || fail "the Turkish help has no scoring line"
 tm send-keys -t "$sess" n
 wait_gone 5 "tuşlar"
-leave_table "masadan kalkılsın mı\?"
+leave_table "masadan kalkıyor musun\?"
 tr3=$(ls "$data3"/matches/*/seat-0/transcript | head -1)
 set +e
 out=$($okey --lang tr verify "$tr3")

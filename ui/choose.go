@@ -21,15 +21,31 @@ type ChooseView struct {
 	title   string
 	lines   []string
 	choices []Choice
+	opt     ChooseOptions
 	answer  func(int)
 	regions []region
 	done    bool
 }
 
+// ChooseOptions tunes a question screen.
+type ChooseOptions struct {
+	// NoEnter: enter takes no answer (each answer by its own key), for a
+	// question whose first answer must not be taken by accident.
+	NoEnter bool
+	// Quit is what esc and q do, shown at the bottom (default "leave").
+	Quit string
+}
+
 // Choose shows a question screen and calls answer (off the UI goroutine)
-// with the index of the choice taken, or -1 when the player leaves.
+// with the index of the choice taken, or -1 when the player leaves. Enter
+// takes the first choice.
 func (g *Game) Choose(title string, lines []string, choices []Choice, answer func(int)) {
-	c := &ChooseView{Box: tview.NewBox(), g: g, title: title, lines: lines, choices: choices}
+	g.ChooseWith(title, lines, choices, ChooseOptions{}, answer)
+}
+
+// ChooseWith is Choose with options.
+func (g *Game) ChooseWith(title string, lines []string, choices []Choice, opt ChooseOptions, answer func(int)) {
+	c := &ChooseView{Box: tview.NewBox(), g: g, title: title, lines: lines, choices: choices, opt: opt}
 	c.answer = func(i int) {
 		if c.done {
 			return
@@ -46,7 +62,7 @@ func (c *ChooseView) Key(ev *tcell.EventKey) {
 		c.answer(-1)
 		return
 	}
-	if ev.Key() == tcell.KeyEnter && len(c.choices) > 0 {
+	if ev.Key() == tcell.KeyEnter && len(c.choices) > 0 && !c.opt.NoEnter {
 		c.answer(0)
 		return
 	}
@@ -106,5 +122,9 @@ func (c *ChooseView) Draw(scr tcell.Screen) {
 		c.regions = append(c.regions, region{x: ix, y: row, w: end - ix, h: 1})
 		row++
 	}
-	put(scr, ix, row, iw, i18n.T("q  leave"), st.Foreground(p.Dim))
+	quit := i18n.T("q  leave")
+	if c.opt.Quit != "" {
+		quit = "q  " + c.opt.Quit
+	}
+	put(scr, ix, row, iw, quit, st.Foreground(p.Dim))
 }

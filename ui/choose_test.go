@@ -1,11 +1,17 @@
 package ui
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
 )
 
 func TestChooseByKeyAndClick(t *testing.T) {
@@ -109,5 +115,123 @@ func TestResumeQuestionListsEveryMatch(t *testing.T) {
 	lines, choices, shown = ResumeQuestion(un, "new")
 	if len(shown) != 9 || len(choices) != 10 || !strings.Contains(strings.Join(lines, " "), "2 older matches") {
 		t.Fatalf("11 matches: %q, %d choices", lines, len(choices))
+	}
+}
+
+// leaveBrokenMatch leaves an unfinished match against a bot under data (the
+// bot breaks at its first move) and returns its outcome.
+func leaveBrokenMatch(t *testing.T, data string) *LocalOutcome {
+	t.Helper()
+	rules := engine.MustRuleset("turkish-rummy", "rounds=1").String()
+	tr := startLocal(t, LocalOptions{Ruleset: rules, Name: "ayse", Bots: []table.Mover{brokenMover{}}, BotName: []string{"bot1"},
+		Strategy: "greedy", Data: data})
+	defer func() { tr.g.app.Stop(); <-tr.ran }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		select {
+		case r := <-tr.done:
+			if r.err != nil || r.out == nil {
+				t.Fatalf("outcome %+v, %v", r.out, r.err)
+			}
+			return r.out
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the match did not end when its bot broke")
+		}
+		var screen string
+		tr.onUI(func() { screen = strings.Join(screenLines(tr.scr), "\n") })
+		switch {
+		case strings.Contains(screen, "your turn: draw"):
+			tr.press('d')
+		case strings.Contains(screen, "your turn: discard"):
+			tr.press('x')
+		}
+		time.Sleep(50 * time.Millisecond) // a poll, bounded by the deadline
+	}
+}
+
+// TestAskResumeDrops (issue 24 §15): d then a match's key drops it from the
+// question: it moves whole to DATA/dropped, its transcript still verifies
+// as unfinished, it is no longer offered, and the question comes back; enter
+// in the drop question drops nothing, q there goes back.
+func TestAskResumeDrops(t *testing.T) {
+	data := t.TempDir()
+	first := leaveBrokenMatch(t, data)
+	second := leaveBrokenMatch(t, data)
+	un, err := UnfinishedLocal(data)
+	if err != nil || len(un) != 2 || un[0].Dir != second.Dir {
+		t.Fatalf("unfinished: %+v, %v", un, err)
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	g := NewGame(0, Options{Screen: scr})
+	scr.SetSize(80, 24)
+	got := make(chan string, 4)
+	g.AskResume(data, un, "start a new match", func(m LocalMatch) { got <- "resume " + m.Dir },
+		func() { got <- "new" }, func() { got <- "quit" })
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	waitScreen(t, g, scr, 5*time.Second, "the question", func(s string) bool {
+		return strings.Contains(s, "2  resume") && strings.Contains(s, "d  drop a match")
+	})
+	key(tcell.KeyRune, 'd')
+	waitScreen(t, g, scr, 5*time.Second, "the drop question", func(s string) bool {
+		return strings.Contains(s, "2  drop") && strings.Contains(s, "q  back")
+	})
+	key(tcell.KeyEnter, 0) // takes nothing here
+	key(tcell.KeyRune, '2')
+	s := waitScreen(t, g, scr, 5*time.Second, "the question again", func(s string) bool { return strings.Contains(s, "dropped: ") })
+	if strings.Contains(s, "2  resume") || !strings.Contains(s, "1  resume") {
+		t.Fatalf("the question after the drop:\n%s", s)
+	}
+	// The older match moved whole; its transcript verifies as unfinished.
+	to := filepath.Join(data, DroppedDir, filepath.Base(first.Dir))
+	rel, err := filepath.Rel(first.Dir, first.Transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(to, rel))
+	if err != nil {
+		t.Fatalf("the dropped transcript: %v", err)
+	}
+	if tt, err := table.ReadTranscript(bytes.NewReader(b)); err != nil {
+		t.Fatal(err)
+	} else if rep := table.Verify(tt); rep.Status() != table.StatusUnfinished {
+		t.Fatalf("the dropped transcript verifies %v", rep.Status())
+	}
+	if _, err := os.Stat(filepath.Join(to, localMatchFile)); err != nil {
+		t.Fatalf("the match file (the seats' seeds) is not kept: %v", err)
+	}
+	if un, err := UnfinishedLocal(data); err != nil || len(un) != 1 || un[0].Dir != second.Dir {
+		t.Fatalf("unfinished after the drop: %+v, %v", un, err)
+	}
+	// q in the drop question goes back; q in the question leaves.
+	key(tcell.KeyRune, 'd')
+	waitScreen(t, g, scr, 5*time.Second, "the drop question", func(s string) bool { return strings.Contains(s, "1  drop") })
+	key(tcell.KeyRune, 'q')
+	waitScreen(t, g, scr, 5*time.Second, "the question", func(s string) bool { return strings.Contains(s, "1  resume") })
+	select {
+	case a := <-got:
+		t.Fatalf("answered %q before the last q", a)
+	default:
+	}
+	key(tcell.KeyRune, 'q')
+	select {
+	case a := <-got:
+		if a != "quit" {
+			t.Fatalf("answer %q, want quit", a)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer")
+	}
+	g.Quit()
+	<-ran
+	// A path outside DATA/matches is refused, and nothing moves.
+	if _, err := DropLocal(data, LocalMatch{Dir: filepath.Join(data, "elsewhere", "local-x")}); err == nil {
+		t.Fatal("dropped a match outside DATA/matches")
 	}
 }

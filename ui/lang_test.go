@@ -75,7 +75,7 @@ func TestTurkishGerman(t *testing.T) {
 	names := []string{"ayse", "bot1", "bot2", "bot3"}
 	s := &Snapshot{Seat: 0, Names: names, Ruleset: r.String(), Match: m, View: *engine.NewView(0), Expect: -1, At: time.Now()}
 	hs := newHarness(t, s, Palette256)
-	checkTurkish(t, "german table", hs.screen(), "takım A", "takım B", "sen ayse")
+	checkTurkish(t, "german table", hs.screen(), "takım A", "takım B", "adın: ayse")
 	res := engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours, Upcard: -1}
 	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: res, Winner: "sen", Names: names, Deltas: []int{-4, 0, -4, 0}, Scores: []int{16, 20, 16, 20}}})
 	hs.draw()
@@ -98,10 +98,10 @@ func TestTurkishLobby(t *testing.T) {
 	ran := make(chan error, 1)
 	go func() { ran <- g.Run() }()
 	got := waitScreen(t, g, scr, 5*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "mehmet*") })
-	checkTurkish(t, "the lobby", got, "okey salonu  sen ayse", "masa", "oyuncular (* hazır)", "[başladı]", "c aç", "q çık")
+	checkTurkish(t, "the lobby", got, "okey salonu  adın: ayse", "masa", "oyuncular (* hazır)", "[başladı]", "c aç", "q çık")
 	scr.InjectKey(tcell.KeyRune, 'c', tcell.ModNone)
 	got = waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "masa aç") })
-	checkTurkish(t, "the form", got, "kurallar < classic >", "seviye   < zor >", "esc vazgeç")
+	checkTurkish(t, "the form", got, "kurallar < Klasik >", "seviye   < zor >", "esc vazgeç")
 	scr.InjectKey(tcell.KeyEscape, 0, tcell.ModNone)
 	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	select {
@@ -155,8 +155,8 @@ func TestTurkishHintReasons(t *testing.T) {
 		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 2, Outs: 9}, "R7 at: bitmeye 2 taş kalır, 9 taş işine yarar (x)"},
 		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 3, Danger: 0.5}, "R7 at: bitmeye 3 taş kalır; işlek: sonraki oyuncu isteyebilir (x)"},
 		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 0}, "R7 at, el bitmeye hazır kalsın (x)"},
-		{bot.Choice{Kind: engine.ActWin, Face: k3}, "bitirebilirsin: K3 ile bitir ve elini aç (w)"},
-		{bot.Choice{Kind: engine.ActWin, Face: engine.NoFace}, "bitirebilirsin: yedi çiftini aç (w)"},
+		{bot.Choice{Kind: engine.ActWin, Face: k3}, "bitirebilirsin: K3 ile bitir (w)"},
+		{bot.Choice{Kind: engine.ActWin, Face: engine.NoFace}, "bitirebilirsin: yedi çiftle bitir (w)"},
 		{bot.Choice{Kind: engine.ActTake, Face: k3, Dist: 1}, "K3 al: sonra bitmeye 1 taş kalır (t)"},
 		{bot.Choice{Kind: engine.ActDraw, Face: engine.NoFace, Dist: 2, Outs: 4}, "desteden çek: bitmeye 2 taş var, 4 taş işine yarar (d)"},
 	}
@@ -168,7 +168,7 @@ func TestTurkishHintReasons(t *testing.T) {
 		}
 	}
 	next := hintText(bot.Advice{Choices: []bot.Choice{cases[0].c, {Kind: engine.ActDiscard, Face: k3}, {Kind: engine.ActDraw, Face: engine.NoFace}}})
-	if !strings.HasSuffix(next, "; sonra en iyisi: K3, çek") {
+	if !strings.HasSuffix(next, "; diğer seçenekler: K3, çek") {
 		t.Errorf("the next choices: %q", next)
 	}
 	i18n.Set(i18n.English)
@@ -187,7 +187,7 @@ func TestTurkishReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, draw := replayScreen(t, r, func() {})
-	checkTurkish(t, "the replay's first frame", draw(), "okey tekrar", "hamle 1/", "doğrulandı: dürüst", "sağ/n ileri")
+	checkTurkish(t, "the replay's first frame", draw(), "okey replay", "hamle 1/", "doğrulandı: dürüst", "sağ/n ileri")
 	for i := 0; i < 6; i++ {
 		v.Key(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
 	}
@@ -207,7 +207,7 @@ func TestTurkishQuitAndTooSmall(t *testing.T) {
 	hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
 	hs.request()
 	hs.keys("q")
-	checkTurkish(t, "the quit question", hs.screen(), "masadan kalkılsın mı?", "Maç bitmedi", "y: kalk   n: kal")
+	checkTurkish(t, "the quit question", hs.screen(), "masadan kalkıyor musun?", "Maç bitmedi", "y: kalk   n: kal")
 	hs.keys("n")
 	hs.scr.SetSize(60, 20)
 	hs.view.SetRect(0, 0, 60, 20)
@@ -230,5 +230,5 @@ func TestTurkishResumeQuestion(t *testing.T) {
 		all += "\n" + c.Label
 	}
 	checkTurkish(t, "the resume question", all, "Botlara karşı 11 maçtan bitmeden kalktın (en yenisi önce):",
-		"devam: classic, bot1 ile, başlangıç 4.03 12:00", "(ve listelenmeyen daha eski 2 maç", "1 bota karşı yeni maç başlat (classic)")
+		"devam: Klasik, bot1 ile, başlangıç 4.03 12:00", "(ve listelenmeyen daha eski 2 maç", "1 bota karşı yeni maç başlat (classic)")
 }

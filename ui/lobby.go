@@ -73,6 +73,15 @@ type InviteLobby interface {
 	Revoke(table string) error
 }
 
+// DropLobby is what a Lobby offers to drop an unfinished match (optional:
+// the lobby offers x on an unfinished match only when its Lobby has it).
+type DropLobby interface {
+	// Drop moves the unfinished match t (LobbyTable.Unfinished) aside,
+	// whole, so that it is no longer offered while its transcript still
+	// verifies as unfinished. It may refuse a kind of match it cannot drop.
+	Drop(t LobbyTable) error
+}
+
 // LobbyView lists the tables on the LAN and forms one: create, join, ready,
 // leave. When a table the player sits at starts, it calls start.
 type LobbyView struct {
@@ -91,6 +100,7 @@ type LobbyView struct {
 	busy      bool
 	form      *createForm
 	code      *string // the join-by-code box, while it is open
+	dropArm   string  // the unfinished match a first x asked to drop
 	pal       Palette
 }
 
@@ -178,6 +188,13 @@ func (l *LobbyView) watch(ctx context.Context) {
 
 // do runs a network action off the UI goroutine and reports its result.
 func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
+	l.doSeat(what, func(ctx context.Context) (string, error) { return "", f(ctx) })
+}
+
+// doSeat is do for an action that seats the player at a table (create,
+// join by code): once done, the table, whose id f returns, is selected and
+// the message says how its match starts.
+func (l *LobbyView) doSeat(what string, f func(ctx context.Context) (string, error)) {
 	if l.busy {
 		l.msg, l.bad = i18n.T("wait: the last request is still going"), true
 		return
@@ -186,7 +203,7 @@ func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
 	l.msg, l.bad = what+"...", false
 	go func() {
 		ctx, cancel := context.WithTimeout(l.g.ctx, 20*time.Second)
-		err := f(ctx)
+		id, err := f(ctx)
 		cancel()
 		l.g.post(func() {
 			l.busy = false
@@ -196,8 +213,48 @@ func (l *LobbyView) do(what string, f func(ctx context.Context) error) {
 				l.msg, l.bad = i18n.T("%s: done", what), false
 			}
 			l.Refresh()
+			if err == nil && id != "" {
+				l.selectTable(id)
+				l.msg = i18n.T("%s: done; everyone at the table presses r when ready, you too", what)
+			}
 		})
 	}()
+}
+
+// selectTable moves the cursor to the LAN table id, if listed.
+func (l *LobbyView) selectTable(id string) {
+	for i, t := range l.tables {
+		if t.ID == id {
+			l.cursor = len(l.unfin) + i
+		}
+	}
+}
+
+// myTable is the table r (ready) and l (leave) act on: the selected table
+// when the player sits at it, else the one open table the player sits at,
+// wherever the cursor is (on an unfinished match too). With none, or
+// several and the cursor on none of them, it says why.
+func (l *LobbyView) myTable() (LobbyTable, string) {
+	_, me, _ := l.b.Self()
+	if t, ok := l.selected(); ok && !t.Unfinished && l.seated(t, me) {
+		return t, ""
+	}
+	var mine []LobbyTable
+	for _, t := range l.tables {
+		if t.State == "open" && l.seated(t, me) {
+			mine = append(mine, t)
+		}
+	}
+	switch {
+	case len(mine) == 1:
+		return mine[0], ""
+	case len(mine) > 1:
+		return LobbyTable{}, i18n.T("you sit at several tables: select the one you mean")
+	}
+	if t, ok := l.selected(); ok && t.Unfinished {
+		return LobbyTable{}, i18n.T("an unfinished match: enter resumes it")
+	}
+	return LobbyTable{}, i18n.T("you sit at no table: j joins the selected one, c opens one")
 }
 
 func (l *LobbyView) selected() (LobbyTable, bool) {
@@ -231,7 +288,11 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		return
 	}
 	_, me, _ := l.b.Self()
+	arm := l.dropArm
+	l.dropArm = "" // any key but a second x forgets a first one
 	switch {
+	case ev.Rune() == 'x':
+		l.drop(arm)
 	case ev.Key() == tcell.KeyUp:
 		l.cursor = max(l.cursor-1, 0)
 	case ev.Key() == tcell.KeyDown:
@@ -253,24 +314,28 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		case ev.Rune() == 'o':
 			l.msg, l.bad = i18n.T("o resumes an unfinished match: j joins a table"), true
 		default:
-			l.do(i18n.T("joining %s", t.ID), func(ctx context.Context) error { return l.b.Join(ctx, t.ID) })
+			l.doSeat(i18n.T("joining %s", t.ID), func(ctx context.Context) (string, error) { return t.ID, l.b.Join(ctx, t.ID) })
 		}
-	case (ev.Rune() == 'r' || ev.Rune() == 'l') && l.cursor < len(l.unfin):
-		l.msg, l.bad = i18n.T("an unfinished match: enter resumes it"), true
 	case ev.Rune() == 'r':
-		if t, ok := l.selected(); ok {
-			ready := true
-			for _, m := range t.Members {
-				if m.ID == me {
-					ready = !m.Ready
-				}
+		t, why := l.myTable()
+		if why != "" {
+			l.msg, l.bad = why, true
+			return
+		}
+		ready := true
+		for _, m := range t.Members {
+			if m.ID == me {
+				ready = !m.Ready
 			}
-			l.do(readyText(ready, t.ID), func(ctx context.Context) error { return l.b.SetReady(ctx, t.ID, ready) })
 		}
+		l.do(readyText(ready, t.ID), func(ctx context.Context) error { return l.b.SetReady(ctx, t.ID, ready) })
 	case ev.Rune() == 'l':
-		if t, ok := l.selected(); ok {
-			l.do(i18n.T("leaving %s", t.ID), func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
+		t, why := l.myTable()
+		if why != "" {
+			l.msg, l.bad = why, true
+			return
 		}
+		l.do(i18n.T("leaving %s", t.ID), func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
 	case ev.Rune() == 'k':
 		if _, ok := l.b.(InviteLobby); ok {
 			empty := ""
@@ -289,6 +354,28 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	}
 }
 
+// drop is x: on an unfinished match, a first x asks, a second one (armed:
+// the match the first x was on) drops it.
+func (l *LobbyView) drop(armed string) {
+	t, ok := l.selected()
+	dl, can := l.b.(DropLobby)
+	switch {
+	case !ok || !t.Unfinished || !can:
+		l.msg, l.bad = i18n.T("x drops an unfinished match: select it first"), true
+	case armed != t.ID:
+		l.dropArm = t.ID
+		l.msg, l.bad = i18n.T("x again drops it (moved whole to %s in the data dir; it still verifies)", DroppedDir), true
+	default:
+		if err := dl.Drop(t); err != nil {
+			l.msg, l.bad = i18n.T("not dropped: %s", Explain(err)), true
+			return
+		}
+		l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
+		l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
+		l.msg, l.bad = i18n.T("dropped: %s", RulesetName(t.Ruleset)+" "+t.Note), false
+	}
+}
+
 // codeKey edits the join-by-code box: typed or pasted characters (white
 // space dropped, so that a code copied across wrapped lines still reads),
 // backspace, enter to join, esc to cancel.
@@ -303,9 +390,8 @@ func (l *LobbyView) codeKey(ev *tcell.EventKey) {
 			return
 		}
 		inv := l.b.(InviteLobby)
-		l.do(i18n.T("joining by invite code"), func(ctx context.Context) error {
-			_, err := inv.JoinCode(ctx, text)
-			return err
+		l.doSeat(i18n.T("joining by invite code"), func(ctx context.Context) (string, error) {
+			return inv.JoinCode(ctx, text)
 		})
 	case tcell.KeyBackspace, tcell.KeyBackspace2:
 		if n := len(*l.code); n > 0 {
@@ -358,13 +444,11 @@ func (l *LobbyView) formKey(ev *tcell.EventKey) {
 		}
 		players, bots, level, private := f.players, f.bots, levelChoices[f.level], f.private
 		l.form = nil
-		l.do(i18n.T("creating a table"), func(ctx context.Context) error {
+		l.doSeat(i18n.T("creating a table"), func(ctx context.Context) (string, error) {
 			if inv, ok := l.b.(InviteLobby); ok && private {
-				_, err := inv.CreatePrivate(ctx, r.String(), players, bots, level)
-				return err
+				return inv.CreatePrivate(ctx, r.String(), players, bots, level)
 			}
-			_, err := l.b.Create(ctx, r.String(), players, bots, level)
-			return err
+			return l.b.Create(ctx, r.String(), players, bots, level)
 		})
 		return
 	case tcell.KeyLeft, tcell.KeyRight:
@@ -427,7 +511,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	}
 	row := y + 4
 	if len(l.unfin) > 0 {
-		put(scr, x+1, row, w-2, i18n.T("your unfinished matches (enter: resume)"), felt.Bold(true).Foreground(p.Accent))
+		put(scr, x+1, row, w-2, i18n.T("your unfinished matches (enter: resume, x: drop)"), felt.Bold(true).Foreground(p.Accent))
 		row++
 		for i, u := range l.unfin {
 			if i >= 3 {
@@ -439,12 +523,12 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			if i == l.cursor {
 				st = st.Background(p.Ledge).Bold(true)
 			}
-			kind := "LAN"
+			kind := i18n.T("LAN")
 			if u.Local {
 				kind = i18n.T("vs bots")
 			}
 			fill(scr, x, row, w, 1, st)
-			put(scr, x+1, row, w-2, fmt.Sprintf("%-8s %-26.26s %s", kind, u.Ruleset, u.Note), st)
+			put(scr, x+1, row, w-2, fmt.Sprintf("%-8s %-26.26s %s", kind, RulesetName(u.Ruleset), u.Note), st)
 			row++
 		}
 		row++
@@ -482,7 +566,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		if t.State != "open" {
 			state = " [" + stateName(t.State) + "]"
 		}
-		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s%s", t.ID, t.Ruleset, len(t.Members), t.Seats, strings.Join(who, ", "), state)
+		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s%s", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats, strings.Join(who, ", "), state)
 		fill(scr, x, row, w, 1, st)
 		put(scr, x+1, row, w-2, line, st)
 		row++
@@ -491,7 +575,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 12, i18n.T("open a table"))
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
-			i18n.T("rules    < %s >", lobbyPresets[f.preset]),
+			i18n.T("rules    < %s >", PresetName(lobbyPresets[f.preset])),
 			i18n.T("options  %s_", f.options),
 			i18n.T("players  < %d >", f.players),
 			i18n.T("bots     < %d >  (fill seats with bots on this computer)", f.bots),
@@ -626,9 +710,8 @@ func (l *LobbyView) JoinCode(code string) {
 		if !ok || code == "" {
 			return
 		}
-		l.do(i18n.T("joining by invite code"), func(ctx context.Context) error {
-			_, err := inv.JoinCode(ctx, code)
-			return err
+		l.doSeat(i18n.T("joining by invite code"), func(ctx context.Context) (string, error) {
+			return inv.JoinCode(ctx, code)
 		})
 	})
 }

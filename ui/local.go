@@ -103,7 +103,7 @@ func (m LocalMatch) Bots() int { return len(m.Names) - 1 }
 
 // String describes the match in one line.
 func (m LocalMatch) String() string {
-	return i18n.T("%s vs %s, started %s", m.Ruleset, strings.Join(m.Names[1:], ", "), ShortTime(m.Started))
+	return i18n.T("%s vs %s, started %s", RulesetName(m.Ruleset), strings.Join(m.Names[1:], ", "), ShortTime(m.Started))
 }
 
 // UnfinishedLocal lists the matches against bots under data that were left
@@ -419,6 +419,93 @@ func verdictColour(p Palette, s table.Status) tcell.Color {
 		return p.Accent
 	}
 	return p.Bad
+}
+
+// DroppedDir is the folder under the data directory where a match left
+// unfinished goes when the player drops it (AskResume): kept whole, its
+// transcript still verifies (unfinished, honest so far), but no longer
+// offered to resume.
+const DroppedDir = "dropped"
+
+// DropLocal moves the unfinished match m, saved under data/matches, to
+// data/dropped, whole (the transcripts, the match file with the seats'
+// key seeds, the rack): okey play no longer offers it, and its transcript
+// still verifies as unfinished. It returns the match's new directory; on
+// error nothing moves.
+func DropLocal(data string, m LocalMatch) (string, error) {
+	name := filepath.Base(m.Dir)
+	if filepath.Clean(m.Dir) != filepath.Join(data, "matches", name) || !strings.HasPrefix(name, localPrefix) {
+		return "", fmt.Errorf("ui: %s is not a match against bots under %s", m.Dir, data)
+	}
+	to := filepath.Join(data, DroppedDir, name)
+	if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+		return "", err
+	}
+	if _, err := os.Lstat(to); err == nil {
+		return "", fmt.Errorf("ui: %s exists already", to)
+	}
+	if err := os.Rename(m.Dir, to); err != nil {
+		return "", err
+	}
+	return to, nil
+}
+
+// AskResume asks, at the start of a match against bots, what to do with the
+// matches left unfinished under data (the newest first, on keys 1-9):
+// resume one, start a new one (n, with newLabel), or drop one (d, then its
+// key: DropLocal moves it to data/dropped, and the question comes back
+// without it). It calls resume or startNew (off the UI goroutine), or quit
+// when the player leaves (q).
+func (g *Game) AskResume(data string, unfinished []LocalMatch, newLabel string, resume func(LocalMatch), startNew, quit func()) {
+	g.askResume(data, unfinished, newLabel, "", resume, startNew, quit)
+}
+
+func (g *Game) askResume(data string, unfinished []LocalMatch, newLabel, note string, resume func(LocalMatch), startNew, quit func()) {
+	lines, choices, shown := ResumeQuestion(unfinished, newLabel)
+	if len(unfinished) == 0 {
+		lines = []string{i18n.T("No match against bots is left unfinished.")}
+	}
+	if note != "" {
+		lines = append(lines, "", note)
+	}
+	if len(shown) > 0 {
+		choices = append(choices, Choice{Key: 'd', Label: i18n.T("drop a match (kept under %s in the data dir)", DroppedDir)})
+	}
+	g.Choose(i18n.T("unfinished matches"), lines, choices, func(i int) {
+		switch {
+		case i >= 0 && i < len(shown):
+			resume(shown[i])
+		case i == len(shown):
+			startNew()
+		case i == len(shown)+1:
+			g.askDrop(data, unfinished, shown, newLabel, resume, startNew, quit)
+		default:
+			quit()
+		}
+	})
+}
+
+// askDrop asks which match to drop (enter takes none), drops it, and asks
+// AskResume's question again.
+func (g *Game) askDrop(data string, unfinished, shown []LocalMatch, newLabel string, resume func(LocalMatch), startNew, quit func()) {
+	lines := []string{i18n.T("Drop which match? It moves to %s in the data dir, whole:", DroppedDir),
+		i18n.T("its transcript still verifies (unfinished); it is no longer offered.")}
+	var choices []Choice
+	for i, m := range shown {
+		choices = append(choices, Choice{Key: rune('1' + i), Label: i18n.T("drop %s", m.String())})
+	}
+	g.ChooseWith(i18n.T("drop an unfinished match"), lines, choices, ChooseOptions{NoEnter: true, Quit: i18n.T("back")}, func(i int) {
+		note := ""
+		if i >= 0 && i < len(shown) {
+			if _, err := DropLocal(data, shown[i]); err != nil {
+				note = i18n.T("not dropped: %s", Explain(err))
+			} else {
+				note = i18n.T("dropped: %s", shown[i].String())
+				unfinished = slices.DeleteFunc(slices.Clone(unfinished), func(m LocalMatch) bool { return m.Dir == shown[i].Dir })
+			}
+		}
+		g.askResume(data, unfinished, newLabel, note, resume, startNew, quit)
+	})
 }
 
 // maxResumeChoices is how many unfinished matches the question at the start

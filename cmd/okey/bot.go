@@ -75,6 +75,8 @@ it again with the same --data to resume); 2 bad usage (a mistyped code
 included); 3 a match ended unfinished (a seat stopped answering, or the rules
 could not go on); 4 the table could not form (its creator cannot be reached,
 the code was refused or revoked, or the table is full, started or closed).
+Over several matches (--matches), the status that matters most: 1, then 2,
+then 3, then 0.
 `
 
 // stringList is a repeatable string flag.
@@ -302,7 +304,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.Done(a)
 		played++
 		logTiming(log, a.Table, o.Timing)
-		status = max(status, printMatch(stdout, played, a, o))
+		status = worstStatus(status, printMatch(stdout, played, a, o))
 		return nil
 	}
 	unfinished, err := c.Unfinished()
@@ -390,10 +392,10 @@ func logTiming(log *slog.Logger, table string, t lan.Timing) {
 // unfinished (honest so far, no one named).
 func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
 	rep := o.Report
-	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, o.Config.Ruleset, len(o.Config.Seats))
+	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, ui.RulesetName(o.Config.Ruleset), len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
 		fmt.Fprint(w, i18n.T("%s: ended at message %d: seat %d (%s) broke %s: %v; transcript %s\n",
-			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, ui.RuleName(v.Rule), ui.Plain(v.Err), o.Transcript))
+			head, v.Step, v.Seat, o.Config.Seats[v.Seat].Name, ui.RuleName(v.Rule), ui.Evidence(v.Err), o.Transcript))
 		return int(table.StatusCheating)
 	}
 	if st := o.Result.Stalled; st != nil {

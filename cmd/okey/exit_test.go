@@ -163,6 +163,39 @@ func TestExitConvention(t *testing.T) {
 			}
 		}
 	}
+	// Several files: one status, the one that matters most (1, then 2, then
+	// 3, then 0), in any order of the files.
+	for _, tc := range []struct {
+		files []string
+		code  int
+	}{
+		{[]string{"honest", "cut"}, 3},
+		{[]string{"cut", "flip"}, 2},
+		{[]string{"flip", "cut"}, 2},
+		{[]string{"cut", "cheat", "flip"}, 1},
+		{[]string{"junk", "cheat", "cut"}, 1},
+		{[]string{"cheat", "missing"}, 1},
+		{[]string{"honest", "honest"}, 0},
+	} {
+		var paths []string
+		for _, f := range tc.files {
+			paths = append(paths, files[f])
+		}
+		if code, out, errs := runOkey(t, "", append([]string{"verify"}, paths...)...); code != tc.code {
+			t.Errorf("verify %v: exit %d, want %d: %s%s", tc.files, code, tc.code, out, errs)
+		}
+	}
+	// In Turkish the evidence and the preset read in Turkish too (--json
+	// keeps the library's words).
+	if _, out, _ := runOkey(t, "", "--lang", "tr", "verify", files["cheat"]); !strings.Contains(out, "istakasında yok") || strings.Contains(out, "rack") {
+		t.Errorf("--lang tr verify of a cheat: %s", out)
+	}
+	if _, out, _ := runOkey(t, "", "--lang", "tr", "verify", files["honest"]); !strings.Contains(out, "dürüst: Türk rummy") {
+		t.Errorf("--lang tr verify of an honest match: %s", out)
+	}
+	if _, out, _ := runOkey(t, "", "--lang", "tr", "verify", "--json", files["cheat"]); !strings.Contains(out, "not in the player's rack") {
+		t.Errorf("--lang tr verify --json: %s", out)
+	}
 	// No terminal: 2, not the verdicts' 1.
 	replayAt = func(*ui.Replay, ui.Options) error { return errors.New("open /dev/tty: no such device") }
 	if code, _, errs := runOkey(t, "", "replay", files["honest"]); code != 2 || !strings.Contains(errs, "no terminal") {
@@ -230,8 +263,25 @@ func TestHelpRules(t *testing.T) {
 			t.Errorf("help rules %s: exit %d, %s\n%s", tc.preset, code, errs, out)
 		}
 	}
-	if code, _, errs := runOkey(t, "", "help", "rules", "poker"); code != 2 || !strings.Contains(errs, "unknown preset") {
+	if code, _, errs := runOkey(t, "", "help", "rules", "poker"); code != 2 || !strings.Contains(errs, "unknown preset") ||
+		!strings.Contains(errs, "german, 101") {
 		t.Errorf("help rules poker: exit %d, %q", code, errs)
+	}
+	// 101 gets the common part without the sections of the games of 14
+	// tiles ("Nothing is laid on the table during play"), in both languages;
+	// those keep them.
+	for _, tc := range []struct{ lang, laid string }{{"en", "Nothing is laid on the table"}, {"tr", "masaya bir şey açılmaz"}} {
+		code, out, errs := runOkey(t, "", "--lang", tc.lang, "help", "rules", "101")
+		if code != 0 || !strings.Contains(out, "(`101`)") || strings.Contains(out, tc.laid) || strings.Contains(out, "(`classic`") ||
+			!strings.Contains(out, "`FJ`") {
+			t.Errorf("help rules 101 (%s): exit %d, %s\n%s", tc.lang, code, errs, out)
+		}
+		if _, out, _ := runOkey(t, "", "--lang", tc.lang, "help", "rules", "turkish-rummy"); !strings.Contains(out, tc.laid) {
+			t.Errorf("help rules turkish-rummy (%s) lacks %q:\n%s", tc.lang, tc.laid, out)
+		}
+	}
+	if _, out, errs := runOkey(t, "", "play", "-h"); !strings.Contains(out+errs, "classic, turkish-rummy, german, 101") {
+		t.Errorf("play -h does not list 101: %s%s", out, errs)
 	}
 }
 

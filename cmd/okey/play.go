@@ -43,7 +43,8 @@ peer with its own keys; no network). Without it, the lobby shows the tables
 on the LAN, and the matches you left unfinished. Needs a terminal of at least
 80x24. Every match is saved under DIR/matches as it goes and its transcript
 verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
---resume continues the last one against bots (--bots K offers it first).
+--resume continues the last one against bots (--bots K offers it first;
+d there drops one: it moves whole to DIR/dropped and still verifies).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
 --level picks how well the bots play: easy (random moves), normal (greedy),
@@ -67,7 +68,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printDefaults(fs) }
 	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
-	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(engine.Presets, ", ")))
+	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(allPresets(), ", ")))
 	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))
 	name := fs.String("name", defaultName(), i18n.T("your name at the table"))
 	data := fs.String("data", "", i18n.T("data directory: identity, matches, log (default: the user's config directory)"))
@@ -268,19 +269,10 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		lines, choices, shown := ui.ResumeQuestion(unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, f.ruleset))
-		g.Choose(i18n.T("unfinished matches"), lines, choices, func(i int) {
-			switch {
-			case i >= 0 && i < len(shown):
-				g.ShowTable()
-				resume(shown[i])
-			case i == len(shown):
-				g.ShowTable()
-				startNew()
-			default:
-				g.Quit()
-			}
-		})
+		g.AskResume(dir, unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, ui.RulesetName(f.ruleset)),
+			func(m ui.LocalMatch) { g.ShowTable(); resume(m) },
+			func() { g.ShowTable(); startNew() },
+			g.Quit)
 	default:
 		g.Start(startNew)
 	}
@@ -401,6 +393,12 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		listen: f.listen, reach: true, relays: useRelays}
 	var mu sync.Mutex
 	var played *lan.Outcome
+	var left string // the line for a match left unfinished (saved, to resume)
+	leave := func(line string) {
+		mu.Lock()
+		left = line
+		mu.Unlock()
+	}
 	lv := g.ShowLobby(lb, func(t ui.LobbyTable) {
 		if t.Local {
 			// A match against bots on this computer, left unfinished.
@@ -412,9 +410,13 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			g.SetSeat(0)
 			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
-			if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
-				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger}); err != nil {
+			out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
+				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger})
+			if err != nil {
 				g.Finish(&ui.MatchEnd{Err: err})
+			}
+			if out != nil && errors.Is(out.Err, ui.ErrQuit) {
+				leave(i18n.T("okey: left the table; the match is saved: okey play --resume continues it"))
 			}
 			return
 		}
@@ -449,7 +451,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		lctx, stopLinks := context.WithCancel(ctx)
 		go showLinks(lctx, c, g, a)
-		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, Withhold: 15 * time.Minute,
+		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
 			OnPresence: func(ms []p2p.MemberStatus) {
 				var away []string
 				for _, m := range ms {
@@ -461,7 +463,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			}})
 		stopLinks()
 		if err != nil {
-			if !errors.Is(err, ui.ErrQuit) && ctx.Err() == nil {
+			if errors.Is(err, ui.ErrQuit) {
+				leave(i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume"))
+			} else if ctx.Err() == nil {
 				g.Finish(&ui.MatchEnd{Err: err})
 			}
 			return
@@ -500,11 +504,24 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	lb.wait()
 	mu.Lock()
 	defer mu.Unlock()
+	return lobbyExit(stdout, played, left)
+}
+
+// lobbyExit prints what okey play says when the lobby closes: the verdict
+// and transcript of the last match played to its end, then, when a match
+// was left before its end, that it is saved (as after a match against
+// bots); it returns the exit status (verify's of the match played, 0 for a
+// match left: leaving is no verdict).
+func lobbyExit(stdout io.Writer, played *lan.Outcome, left string) int {
+	status := 0
 	if played != nil {
 		fmt.Fprint(stdout, i18n.T("okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript))
-		return int(played.Report.Status()) // verify's exit status
+		status = int(played.Report.Status()) // verify's exit status
 	}
-	return 0
+	if left != "" {
+		fmt.Fprintln(stdout, left)
+	}
+	return status
 }
 
 // lanLobby adapts package lan's lobby to the lobby screen, and runs the
@@ -570,6 +587,20 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 			Local: true, Note: i18n.T("with %s, started %s", strings.Join(m.Names[1:], ", "), ui.ShortTime(m.Started)), Started: m.Started})
 	}
 	return out
+}
+
+// Drop moves an unfinished match against bots to DATA/dropped (ui.DropLocal);
+// a LAN match, whose other members may come back to it, stays.
+func (l *lanLobby) Drop(t ui.LobbyTable) error {
+	if !t.Local {
+		return errors.New(i18n.T("a LAN match cannot be dropped: its players may resume it"))
+	}
+	m, ok := l.localMatch(t.ID)
+	if !ok {
+		return errors.New(i18n.T("that match is no longer saved"))
+	}
+	_, err := ui.DropLocal(l.c.Data(), m)
+	return err
 }
 
 func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) {

@@ -11,8 +11,10 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
 )
 
 func TestPlayAndReplayBadInput(t *testing.T) {
@@ -132,5 +134,31 @@ func TestBotLevelKeptForResume(t *testing.T) {
 	}
 	if got := savedStrategy(dir, "z3", "greedy"); got != "greedy" {
 		t.Fatalf("an unknown saved name: %q, want the fallback", got)
+	}
+}
+
+// TestLobbyExitSaysTheMatchIsSaved (issue 24 §22): leaving a LAN match
+// prints that the match is saved, as leaving a match against bots does,
+// with status 0; a match played to its end before still gives its verdict
+// and status.
+func TestLobbyExitSaysTheMatchIsSaved(t *testing.T) {
+	line := i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume")
+	var out strings.Builder
+	if st := lobbyExit(&out, nil, line); st != 0 || out.String() != line+"\n" {
+		t.Fatalf("status %d, %q", st, out.String())
+	}
+	out.Reset()
+	if st := lobbyExit(&out, nil, ""); st != 0 || out.Len() != 0 {
+		t.Fatalf("nothing played, nothing left: status %d, %q", st, out.String())
+	}
+	files := transcripts(t)
+	tr, _, err := readTranscript(files["cheat"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &lan.Outcome{Report: *table.Verify(tr), Transcript: files["cheat"]}
+	out.Reset()
+	if st := lobbyExit(&out, o, line); st != 1 || !strings.Contains(out.String(), "CHEATING") || !strings.Contains(out.String(), "the match is saved") {
+		t.Fatalf("status %d, %q", st, out.String())
 	}
 }

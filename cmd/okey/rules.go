@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/okey-game/okey/docs"
@@ -27,21 +28,44 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	preset := args[0]
-	known := preset == engine.Preset101
-	for _, p := range engine.Presets {
-		known = known || p == preset
-	}
-	if !known {
-		fmt.Fprint(stderr, i18n.T("okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(engine.Presets, ", ")))
+	if !slices.Contains(allPresets(), preset) {
+		fmt.Fprint(stderr, i18n.T("okey: help rules: unknown preset %q (have %s)\n", preset, strings.Join(allPresets(), ", ")))
 		return 2
 	}
 	for _, sec := range rulesSections(rules) {
 		head, _, _ := strings.Cut(sec, "\n")
-		if !strings.HasPrefix(head, "## ") || !strings.Contains(head, "(`") || strings.Contains(head, "(`"+preset+"`)") {
+		if ps := headPresets(head); !strings.HasPrefix(head, "## ") || ps == nil || slices.Contains(ps, preset) {
 			fmt.Fprint(stdout, sec)
 		}
 	}
 	return 0
+}
+
+// allPresets lists every preset, Okey 101 last (engine.Presets lists the
+// games of 14 tiles only).
+func allPresets() []string {
+	return append(slices.Clone(engine.Presets), engine.Preset101)
+}
+
+// headPresets is the presets a rules heading is for: the backquoted names
+// in its parentheses, "## Classic (`classic`)" or "## A turn (`classic`,
+// `german`)"; nil for a section common to every preset.
+func headPresets(head string) []string {
+	open := strings.LastIndex(head, "(`")
+	if open < 0 {
+		return nil
+	}
+	inner, _, ok := strings.Cut(head[open+1:], ")")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Split(inner, ",") {
+		if f = strings.TrimSpace(f); len(f) > 2 && f[0] == '`' && f[len(f)-1] == '`' {
+			out = append(out, f[1:len(f)-1])
+		}
+	}
+	return out
 }
 
 // rulesSections cuts a markdown text before each "## " heading.

@@ -153,7 +153,7 @@ func TestVerifyUnfinished(t *testing.T) {
 		rep.Cheater != nil || rep.Next == nil {
 		t.Fatalf("verify --json exit %d: %s", code, out)
 	}
-	// With an honest file beside it, the highest status wins.
+	// With an honest file beside it, the unfinished one gives the status.
 	if code, out, _ := runOkey(t, "", "verify", file, cut); code != 3 {
 		t.Fatalf("two files: exit %d: %s", code, out)
 	}

@@ -24,7 +24,8 @@ Replays each transcript: signatures and chain, every proof, the audits, every
 move against the rules, the scores, then the evidence kept in the file. A seat
 is named only on proof signed by that seat.
 
-Exit status (with several files, the highest):
+Exit status (with several files, the one that matters most: 1 before 2,
+2 before 3, 3 before 0):
   0  honest and complete
   1  a seat is named on proof signed by that seat (the report says which
      rule and shows the evidence)
@@ -60,7 +61,8 @@ type verifyJSON struct {
 	Error    string     `json:"error,omitempty"`
 	Cut      bool       `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
 
-	errText string // Error for a person, in the interface's language
+	errText      string // Error for a person, in the interface's language
+	evidenceText string // Evidence for a person, in the interface's language
 }
 
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -101,7 +103,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			out.Error, out.errText = err.Error(), localErr(err)
 			out.Status, out.Verdict = int(table.StatusInvalid), table.StatusInvalid.String()
-			status = max(status, 2)
+			status = worstStatus(status, 2)
 			emitVerify(stdout, stderr, *asJSON, out)
 			continue
 		}
@@ -113,7 +115,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if v := rep.Violation; v != nil {
 			seat, step := v.Seat, v.Step
 			out.Cheater, out.Rule, out.Step = &seat, v.Rule, &step
-			out.Evidence = ui.Plain(v.Err)
+			out.Evidence, out.evidenceText = ui.Plain(v.Err), ui.Evidence(v.Err)
 		}
 		if rep.Invalid != nil {
 			out.Error, out.errText = ui.Plain(rep.Invalid), ui.Explain(rep.Invalid)
@@ -128,10 +130,32 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			out.Reason = "the rules could not go on: " + ui.Plain(f.Err)
 		}
 		out.Status, out.Verdict = int(rep.Status()), rep.Status().String()
-		status = max(status, out.Status)
+		status = worstStatus(status, out.Status)
 		emitVerify(stdout, stderr, *asJSON, out)
 	}
 	return status
+}
+
+// worstStatus is the one exit status for several verdicts (verify's
+// statuses): what matters most wins, a named cheater (1) before a damaged
+// file (2), before an unfinished one (3), before honest (0), so that no
+// named cheater hides behind a cut file.
+func worstStatus(a, b int) int {
+	rank := func(s int) int {
+		switch s {
+		case 1:
+			return 3
+		case 2:
+			return 2
+		case 3:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
 }
 
 func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
@@ -148,9 +172,9 @@ func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 	switch table.Status(o.Status) {
 	case table.StatusHonest:
 		fmt.Fprint(stdout, i18n.T("%s: honest: %s, %d players, %s, %s; final scores %v\n",
-			o.File, o.Ruleset, len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores))
+			o.File, ui.RulesetName(o.Ruleset), len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores))
 	case table.StatusCheating:
-		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), ui.RuleName(o.Rule), *o.Step, o.Evidence))
+		fmt.Fprint(stdout, i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), ui.RuleName(o.Rule), *o.Step, o.evidenceText))
 	case table.StatusUnfinished:
 		if o.Cut {
 			o.File += " " + i18n.T("(cut short inside its last record)")
