@@ -9,7 +9,8 @@ import "github.com/okey-game/okey/engine"
 //
 // The inputs describe the hand's shape, not its faces (a first version with
 // a one-hot block per face, 417 inputs, overfit the few thousand hands'
-// outcomes and lost to greedy): one-hots of the package's estimate, the
+// outcomes and lost to greedy): thermometer codes (see hot) of the
+// package's estimate, the
 // live estimate, the seven-pairs distance, the exact distance (14-tile
 // hands, estimate at most 2), the okeys held, the stock (buckets of 4), the
 // tiles in complete groups and left loose (engine.Arrange), the partial
@@ -52,8 +53,15 @@ type state struct {
 	winLen int
 }
 
+// hot appends the thermometer code of v (capped at size): inputs base to
+// base+v-1, so that neighbouring counts share most of their inputs and a
+// net generalises from one to the next (a one-hot code overfit: each count
+// learned alone from its own few samples).
 func hot(out []uint16, base, v, size int) []uint16 {
-	return append(out, uint16(base+min(size-1, max(0, v))))
+	for i := 0; i < min(size, v); i++ {
+		out = append(out, uint16(base+i))
+	}
+	return out
 }
 
 // encode appends the active inputs of s to out.

@@ -25,7 +25,7 @@ var learnedNet []byte
 var learnedNetTxt []byte
 
 // learnedSHA256 is the SHA-256 of learned.net.
-const learnedSHA256 = "542a7bbddd69677f2c4743227de4d71939119c1e42459e1b0fa5b23dde22a38f"
+const learnedSHA256 = "df02f37bfbb13a9ef3bb8f8aac265f3c80b0000a877aab6d8f2c2fcc23d7365d"
 
 var (
 	loadOnce   sync.Once
@@ -210,12 +210,13 @@ func (l *Learned) bestDiscardPub(c *stateCtx, hand []engine.Face, pub *[engine.N
 	if len(cands) == 0 {
 		cands = distinct(hand) // only okeys: one must go
 	}
+	// Only the discards that leave the fewest tiles from a win are valued
+	// (and explored).
+	cands, _ = nearest(c.p.okey, hand, cands, c.p.winLen)
 	if explore && l.Epsilon > 0 && l.rng.Float64() < l.Epsilon {
 		f := cands[l.rng.IntN(len(cands))]
 		return f, c.after(hand, f, pub), true
 	}
-	// Only the discards that leave the fewest tiles from a win are valued.
-	cands, _ = nearest(c.p.okey, hand, cands, c.p.winLen)
 	best, bestV := engine.NoFace, -1.0
 	var bestS *state
 	for _, f := range cands {

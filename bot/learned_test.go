@@ -172,7 +172,7 @@ func TestLearnedWeights(t *testing.T) {
 	}
 }
 
-const learnedWin, learnedScore = 0.207275394, -0.667647183
+const learnedWin, learnedScore = 0.260422981, -0.783457041
 
 // TestLearnedPlays: whole hands with the learned player in every preset
 // it plays; every move is legal (the arena fails on a refused move).

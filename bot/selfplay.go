@@ -66,6 +66,10 @@ func (r *recorder) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 				cands = append(cands, f)
 			}
 		}
+		if len(p.faces) == p.winLen+1 {
+			// The learned player chooses among these only.
+			cands, _ = nearest(p.okey, p.faces, cands, p.winLen)
+		}
 		if len(cands) > 0 {
 			s, _ := p.slotOf(cands[r.rng.IntN(len(cands))])
 			a = p.open(engine.ActDiscard, s)

@@ -48,8 +48,8 @@ at the spread measured. Expert against three greedy in classic needs about
 --vs S1,S2[,S3,S4] plays a second line-up on the same deals (the same seed,
 hands and seats) and pairs the first strategies of the two line-ups deal by
 deal: the difference of their win shares a seat and of their placements,
-with 95%% intervals. The luck of the tiles cancels within a deal, so a pairing needs
-fewer deals than two separate runs.
+with 95%% intervals. The luck of the tiles cancels within a deal, so a
+pairing needs fewer deals than two separate runs.
 
 Okey 101 (--preset 101): a hand is one round, every seat played by b101
 (the one 101 bot: every level plays it at a 101 table); a win is a
