@@ -56,8 +56,9 @@ func loadNet(data []byte, wantHex string) (*Net, error) {
 }
 
 // Learned plays by a value learned from self-play (DouZero's Deep
-// Monte-Carlo, without its search-free action encoding: the actions here
-// are few, so each is valued by the state it leaves). The net (see Net and
+// Monte-Carlo, without its action encoding: the actions here are few, so
+// each is valued by the state it leaves). docs/learned.md records how it
+// was trained and what it measured: greedy's level, below the expert. The net (see Net and
 // features.go) estimates the chance that the seat wins the hand from what
 // it holds and knows after a discard, trained on the Monte-Carlo returns of
 // whole hands (okey train). It moves:
@@ -74,7 +75,7 @@ func loadNet(data []byte, wantHex string) (*Net, error) {
 //     the distance comes first.)
 //
 // With Epsilon > 0 (self-play only) it explores: that share of its
-// discards and take decisions is drawn at random among the legal ones.
+// discards is drawn at random among the ones it would weigh.
 type Learned struct {
 	net *Net
 	// Epsilon is the share of random decisions (0 in play).
@@ -112,7 +113,7 @@ func (l *Learned) value(s *state) float64 {
 	return w
 }
 
-// noter records the chosen states of a seat (self-play).
+// note records the chosen states of a seat (self-play).
 func (l *Learned) note(seat int, s *state) {
 	if l.record != nil {
 		l.record(seat, s.encode(nil))

@@ -110,9 +110,6 @@ type TrainConfig struct {
 	// cross-entropy (0: 0.25).
 	ScoreWeight float64
 	Seed        uint64 // the order of the samples in each epoch
-	// Augment remaps the samples' faces by a colour permutation (drawn per
-	// sample and epoch); nil for none.
-	Augment func(active []uint16, perm [4]uint8, out []uint16) []uint16
 }
 
 // adam holds the optimiser's moments, one slice per weight slice.
@@ -153,7 +150,6 @@ func (n *Net) Train(samples []Sample, cfg TrainConfig) []float64 {
 	}
 	a1, a2 := make([]float32, n.H1), make([]float32, n.H2)
 	d1, d2 := make([]float32, n.H1), make([]float32, n.H2)
-	var buf []uint16
 	var losses []float64
 	// touched lists the input rows of W1 with a gradient in this batch.
 	touched := make([]bool, n.In)
@@ -174,14 +170,6 @@ func (n *Net) Train(samples []Sample, cfg TrainConfig) []float64 {
 			for _, si := range order[start:end] {
 				s := &samples[si]
 				act := s.Active
-				if cfg.Augment != nil {
-					var perm [4]uint8
-					for i, c := range rng.Perm(4) {
-						perm[i] = uint8(c)
-					}
-					buf = cfg.Augment(act, perm, buf[:0])
-					act = buf
-				}
 				// Forward.
 				copy(a1, n.B1)
 				for _, i := range act {
