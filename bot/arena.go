@@ -54,6 +54,17 @@ type ArenaResult struct {
 	Hands      int
 	Stalemates int
 	Stats      []ArenaStats // one per distinct strategy, in order of first seat
+
+	seats int
+	seed  uint64
+	hands []handRec // one per hand, in hand order
+}
+
+// handRec is what one hand gave each strategy (indexed as Stats): its wins
+// (0 or 1) and the sum over its seats of twice their placement.
+type handRec struct {
+	win    [4]int8
+	place2 [4]int16
 }
 
 // ErrArena is returned (wrapped) for a config the arena cannot play.
@@ -94,10 +105,15 @@ func Arena(cfg ArenaConfig) (ArenaResult, error) {
 	if cfg.Hands < 1 {
 		return ArenaResult{}, fmt.Errorf("%w: %d hands", ErrArena, cfg.Hands)
 	}
-	res := ArenaResult{Rules: cfg.Rules.String(), Hands: cfg.Hands}
+	res := ArenaResult{Rules: cfg.Rules.String(), Hands: cfg.Hands, seats: n, seed: cfg.Seed, hands: make([]handRec, cfg.Hands)}
 	idx := make([]int, n) // strategy index of each first-rotation seat
+	is101 := cfg.Rules.Preset == engine.Preset101
 	for s, name := range cfg.Bots {
-		if cfg.Make == nil {
+		if is101 {
+			if _, err := New101(name); err != nil {
+				return ArenaResult{}, fmt.Errorf("%w: %v", ErrArena, err)
+			}
+		} else if cfg.Make == nil {
 			if _, err := New(name, 0); err != nil {
 				return ArenaResult{}, fmt.Errorf("%w: %v", ErrArena, err)
 			}
@@ -115,6 +131,7 @@ func Arena(cfg ArenaConfig) (ArenaResult, error) {
 		res.Stats[found].Seats++
 		idx[s] = found
 	}
+	sign := gainSign(cfg.Rules)
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -134,19 +151,31 @@ func Arena(cfg ArenaConfig) (ArenaResult, error) {
 			pt := &parts[w]
 			pt.stats = make([]ArenaStats, len(res.Stats))
 			for i := w; i < cfg.Hands; i += workers {
-				out, err := arenaHand(cfg, i)
+				play := arenaHand
+				if is101 {
+					play = arenaHand101
+				}
+				out, err := play(cfg, i)
 				if err != nil {
 					pt.err = err
 					return
 				}
 				rot := i % n
 				won := make([]bool, len(res.Stats))
+				rec := &res.hands[i] // this worker's alone
+				gains := make([]int, n)
+				for seat, d := range out.deltas {
+					gains[seat] = sign * d
+				}
 				for seat := 0; seat < n; seat++ {
-					st := &pt.stats[idx[(seat+rot)%n]]
+					j := idx[(seat+rot)%n]
+					st := &pt.stats[j]
 					st.ScoreSum += out.deltas[seat]
 					st.SeatHands++
+					rec.place2[j] += int16(place2(gains, seat))
 					if out.res.Winner == seat {
-						won[idx[(seat+rot)%n]] = true
+						won[j] = true
+						rec.win[j] = 1
 					}
 				}
 				if out.res.Winner < 0 {
@@ -194,12 +223,17 @@ type handOut struct {
 	deltas []int
 }
 
+// arenaDeal returns hand i's deal, its rotation and its random source.
+func arenaDeal(cfg ArenaConfig, i int) (deal uint64, rot int, rng *rand.Rand) {
+	n := len(cfg.Bots)
+	deal = uint64(i / n)
+	return deal, i % n, rand.New(rand.NewPCG(cfg.Seed, 0x6172656e61^deal))
+}
+
 // arenaHand plays hand i of the arena: deal i/n, rotation i%n.
 func arenaHand(cfg ArenaConfig, i int) (handOut, error) {
 	n := len(cfg.Bots)
-	deal := uint64(i / n)
-	rot := i % n
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6172656e61^deal))
+	deal, rot, rng := arenaDeal(cfg, i)
 	m, err := engine.NewMatch(cfg.Rules, n, int(deal%uint64(n)))
 	if err != nil {
 		return handOut{}, fmt.Errorf("%w: %v", ErrArena, err)
@@ -299,6 +333,61 @@ func arenaHand(cfg ArenaConfig, i int) (handOut, error) {
 	}
 	res, _ := m.Hand().Result()
 	return handOut{res: res, deltas: m.Deltas(res)}, nil
+}
+
+// arenaHand101 plays hand i of an Okey 101 arena: one round (deal i/n,
+// rotation i%n, the dealer turning with the deal), every seat's view
+// learning only its own rack. Its result is the classic one's shape: the
+// finisher wins (Pairs when it opened with doubles, OkeyDiscard when its
+// last discard was an okey), no finisher is a stalemate, and the score
+// changes are the round's points (penalties: lower is better).
+func arenaHand101(cfg ArenaConfig, i int) (handOut, error) {
+	n := len(cfg.Bots)
+	deal, rot, rng := arenaDeal(cfg, i)
+	g, err := engine.NewGame101(cfg.Rules, n, int(deal%uint64(n)), false)
+	if err != nil {
+		return handOut{}, fmt.Errorf("%w: %v", ErrArena, err)
+	}
+	perm := rng.Perm(engine.DeckSize)
+	face := func(s engine.Slot) engine.Face { return engine.Tile(perm[s]).Face() }
+	bots := make([]Strategy101, n)
+	views := make([]*engine.View, n)
+	for seat := range bots {
+		if bots[seat], err = New101(cfg.Bots[(seat+rot)%n]); err != nil {
+			return handOut{}, fmt.Errorf("%w: %v", ErrArena, err)
+		}
+		views[seat] = engine.NewView(seat)
+	}
+	for steps := 0; g.Phase() != engine.Phase101Over; steps++ {
+		if steps > 5000 {
+			return handOut{}, fmt.Errorf("%w: hand %d does not end", ErrArena, i)
+		}
+		need := g.Need()
+		var a engine.Action101
+		if need.Kind == engine.ActReveal {
+			a = engine.Action101{Kind: engine.Act101Reveal, Seat: -1}
+			for _, s := range need.Slots {
+				a.Faces = append(a.Faces, engine.SlotFace{Slot: s, Face: face(s)})
+			}
+		} else {
+			v := views[need.Seat]
+			for _, s := range g.Rack(need.Seat) {
+				v.Learn(s, face(s))
+			}
+			if a, err = bots[need.Seat].Move101(g, v); err != nil {
+				return handOut{}, fmt.Errorf("%w: %s seat %d: %v", ErrArena, bots[need.Seat].Name(), need.Seat, err)
+			}
+		}
+		if err := g.Apply(a); err != nil {
+			return handOut{}, fmt.Errorf("%w: hand %d: %v refused: %v", ErrArena, i, a.Kind, err)
+		}
+	}
+	r, _ := g.Result()
+	res := engine.HandResult{Winner: r.Finisher, Kind: engine.Groups, OkeyDiscard: r.JokerFinish, Upcard: -1}
+	if r.Finisher >= 0 && g.Opened(r.Finisher) == engine.OpenedDoubles {
+		res.Kind = engine.Pairs
+	}
+	return handOut{res: res, deltas: r.Points}, nil
 }
 
 // Format returns the arena's report: one line per strategy whose first

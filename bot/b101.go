@@ -341,3 +341,18 @@ func markUsed(faces []engine.Face, used []bool, gs []engine.Group) {
 		}
 	}
 }
+
+// Strategy101 picks a seat's next move in an Okey 101 round.
+type Strategy101 interface {
+	Name() string
+	Move101(g *engine.Game101, v *engine.View) (engine.Action101, error)
+}
+
+// New101 returns the Okey 101 strategy called name: b101, the one 101 bot
+// (every level plays it at a 101 table).
+func New101(name string) (Strategy101, error) {
+	if name != Name101 {
+		return nil, fmt.Errorf("bot: Okey 101 is played by %s only, not %q (every level plays %s there)", Name101, name, Name101)
+	}
+	return NewB101(), nil
+}

@@ -37,11 +37,18 @@ var ErrUnknownFace = errors.New("bot: a face of the own rack is unknown")
 // stronger bot is one more entry here.
 var registry = []struct {
 	name string
-	make func(seed uint64) Strategy
+	make func(seed uint64) (Strategy, error)
 }{
-	{"random", func(seed uint64) Strategy { return NewRandom(seed) }},
-	{"greedy", func(seed uint64) Strategy { return NewGreedy() }},
-	{"expert", func(seed uint64) Strategy { return NewExpert(seed) }},
+	{"random", func(seed uint64) (Strategy, error) { return NewRandom(seed), nil }},
+	{"greedy", func(seed uint64) (Strategy, error) { return NewGreedy(), nil }},
+	{"expert", func(seed uint64) (Strategy, error) { return NewExpert(seed), nil }},
+	{LearnedName, func(seed uint64) (Strategy, error) {
+		l, err := NewLearned(seed)
+		if err != nil {
+			return nil, err
+		}
+		return l, nil
+	}},
 }
 
 // Names returns the strategy names New accepts, in a fixed order.
@@ -58,7 +65,7 @@ func Names() []string {
 func New(name string, seed uint64) (Strategy, error) {
 	for _, r := range registry {
 		if r.name == name {
-			return r.make(seed), nil
+			return r.make(seed)
 		}
 	}
 	return nil, fmt.Errorf("bot: unknown strategy %q (have %s)", name, strings.Join(Names(), ", "))

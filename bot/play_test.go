@@ -11,7 +11,7 @@ import (
 )
 
 func TestNewAndNames(t *testing.T) {
-	if got := Names(); !slices.Equal(got, []string{"random", "greedy", "expert"}) {
+	if got := Names(); !slices.Equal(got, []string{"random", "greedy", "expert", LearnedName}) {
 		t.Fatalf("Names() = %v", got)
 	}
 	for _, n := range Names() {

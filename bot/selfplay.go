@@ -1,0 +1,179 @@
+package bot
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// SelfPlayConfig says what SelfPlay plays: whole hands with the engine
+// alone, dealt and rotated as the arena deals them.
+type SelfPlayConfig struct {
+	Rules engine.Ruleset
+	// Bots is the line-up (as ArenaConfig.Bots); a "learned" seat plays
+	// Net (with Epsilon's exploration).
+	Bots []string
+	// Record names the strategies whose seats' states are recorded.
+	Record []string
+	Net    *Net
+	// Epsilon is the share of random decisions of the recorded seats
+	// (exploration: states the policy alone would not reach).
+	Epsilon float64
+	// OnlyExplored records only the states left by random decisions: their
+	// returns value each action the same way whatever the policy would
+	// have chosen (exploring starts), where the policy's own choices teach
+	// the net what goes with that policy's good hands.
+	OnlyExplored bool
+	Hands        int
+	Seed         uint64
+	Workers      int
+}
+
+// recorder notes the states a strategy chose: after each discard that is
+// not a win, and before each draw (the rack it keeps by drawing).
+type recorder struct {
+	inner Strategy
+	note  func(seat int, active []uint16)
+	eps   float64 // the share of discards replaced by a random one
+	rng   *rand.Rand
+	// explored: record only the random discards (see
+	// SelfPlayConfig.OnlyExplored).
+	explored bool
+}
+
+func (r *recorder) Name() string { return r.inner.Name() }
+
+func (r *recorder) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
+	a, err := r.inner.Move(h, v)
+	if err != nil {
+		return a, err
+	}
+	p, err := read(h, v)
+	if err != nil || len(p.faces) != p.winLen+boolInt(p.drawn) {
+		return a, nil
+	}
+	c := newStateCtx(p)
+	random := false
+	if a.Kind == engine.ActDiscard && r.eps > 0 && r.rng.Float64() < r.eps {
+		random = true
+		var cands []engine.Face
+		for _, f := range distinct(p.faces) {
+			if f != p.okey {
+				cands = append(cands, f)
+			}
+		}
+		if len(p.faces) == p.winLen+1 {
+			// The learned player chooses among these only.
+			cands, _ = nearest(p.okey, p.faces, cands, p.winLen)
+		}
+		if len(cands) > 0 {
+			s, _ := p.slotOf(cands[r.rng.IntN(len(cands))])
+			a = p.open(engine.ActDiscard, s)
+		}
+	}
+	if r.explored && !random {
+		return a, nil
+	}
+	switch a.Kind {
+	case engine.ActDiscard:
+		f := p.v.Face(h, a.Slot)
+		r.note(p.seat, c.after(p.faces, f, &c.pub).encode(nil))
+	case engine.ActDraw:
+		s := &state{okey: p.okey, rack: p.faces, pub: &c.pub, took: c.took, thrown: engine.NoFace,
+			stock: p.stock, n: c.n, winLen: p.winLen}
+		r.note(p.seat, s.encode(nil))
+	}
+	return a, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// SelfPlay plays cfg.Hands hands and returns the recorded states, each
+// labelled with the Monte-Carlo return of its hand for its seat (won, and
+// the score change signed so that higher is better, in units of the base
+// win), in hand order: the same config gives the same samples whatever
+// Workers is.
+func SelfPlay(cfg SelfPlayConfig) ([]Sample, error) {
+	n := len(cfg.Bots)
+	if err := cfg.Rules.CheckPlayers(n); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrArena, err)
+	}
+	sign := float32(gainSign(cfg.Rules))
+	unit := float32(max(1, cfg.Rules.WinPoints))
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	per := make([][]Sample, cfg.Hands)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < cfg.Hands; i += workers {
+				type note struct {
+					seat   int
+					active []uint16
+				}
+				var notes []note
+				rec := func(seat int, active []uint16) { notes = append(notes, note{seat, active}) }
+				ac := ArenaConfig{Rules: cfg.Rules, Bots: cfg.Bots, Hands: cfg.Hands, Seed: cfg.Seed,
+					Make: func(name string, seed uint64) (Strategy, error) {
+						if name == LearnedName {
+							if cfg.Net == nil {
+								return nil, fmt.Errorf("%w: a learned seat and no net", ErrArena)
+							}
+							l := NewLearnedNet(cfg.Net, seed)
+							l.Epsilon = cfg.Epsilon
+							if slices.Contains(cfg.Record, name) {
+								l.record = rec
+								l.explored = cfg.OnlyExplored
+							}
+							return l, nil
+						}
+						s, err := New(name, seed)
+						if err != nil {
+							return nil, err
+						}
+						if slices.Contains(cfg.Record, name) {
+							return &recorder{inner: s, note: rec, eps: cfg.Epsilon, rng: rand.New(rand.NewPCG(seed, 0x72656364)), explored: cfg.OnlyExplored}, nil
+						}
+						return s, nil
+					}}
+				out, err := arenaHand(ac, i)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				for _, nt := range notes {
+					s := Sample{Active: nt.active, Score: sign * float32(out.deltas[nt.seat]) / unit}
+					if out.res.Winner == nt.seat {
+						s.Won = 1
+					}
+					per[i] = append(per[i], s)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	var all []Sample
+	for _, s := range per {
+		all = append(all, s...)
+	}
+	return all, nil
+}
