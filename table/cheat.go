@@ -83,7 +83,7 @@ func (c Cheat) active() bool { return c != "" }
 // Cheats act once, in the first hand, so that a match shows exactly one.
 
 func (p *Peer) cheatLock(lock []byte) []byte {
-	if p.cheated || p.m.HandNumber() != 0 {
+	if p.cheated || p.n.m.HandNumber() != 0 {
 		return lock
 	}
 	out := append([]byte(nil), lock...)
@@ -154,7 +154,7 @@ func (p *Peer) cheatOpening(op []byte) []byte {
 }
 
 func (p *Peer) cheatShares(b []byte) []byte {
-	if p.c.Cheat != CheatBadKey || p.cheated || p.m.phase != phDeal || len(b) < 34 {
+	if p.c.Cheat != CheatBadKey || p.cheated || p.n.m.phase != phDeal || len(b) < 34 {
 		return b
 	}
 	out := append([]byte(nil), b...)
@@ -200,11 +200,11 @@ func (p *Peer) cheatExtra(ctx context.Context, env *Envelope) {
 	if p.c.Cheat != CheatEquivocate || p.cheated || env.Kind != KindHello {
 		return
 	}
-	b := helloBody{ConfigHash: p.m.cfgHash}
+	b := helloBody{ConfigHash: p.n.m.cfgHash}
 	io.ReadFull(p.c.Rand, b.Nonce[:])
 	twin := *env
 	twin.Body = b.encode()
-	if twin.Seal(p.c.Key, p.m.cfgHash) == nil {
+	if twin.Seal(p.c.Key, p.n.m.cfgHash) == nil {
 		p.c.Transport.Broadcast(ctx, twin.Raw)
 	}
 	p.cheated = true
@@ -222,11 +222,11 @@ func (p *Peer) splitView(ctx context.Context, env *Envelope) bool {
 	if !ok {
 		return false
 	}
-	b := helloBody{ConfigHash: p.m.cfgHash}
+	b := helloBody{ConfigHash: p.n.m.cfgHash}
 	io.ReadFull(p.c.Rand, b.Nonce[:])
 	twin := *env
 	twin.Body = b.encode()
-	if twin.Seal(p.c.Key, p.m.cfgHash) != nil {
+	if twin.Seal(p.c.Key, p.n.m.cfgHash) != nil {
 		return false
 	}
 	var others []int
@@ -267,16 +267,16 @@ type unicaster interface {
 
 // cheatOutOfTurn sends a draw for a step another seat must play.
 func (p *Peer) cheatOutOfTurn(ctx context.Context) {
-	if p.c.Cheat != CheatOutOfTurn || p.cheated || p.m.phase != phMove {
+	if p.c.Cheat != CheatOutOfTurn || p.cheated || p.n.m.phase != phMove {
 		return
 	}
-	if seat, _ := p.m.Expect(); seat == p.c.Seat {
+	if seat, _ := p.n.m.Expect(); seat == p.c.Seat {
 		return
 	}
-	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
-		Kind: KindMove, Prev: p.m.Prev(), State: p.m.StateHash(),
+	env := &Envelope{Table: p.c.Table.ID, Hand: p.n.m.HandNumber(), Step: p.n.m.Step(), Seat: uint8(p.c.Seat),
+		Kind: KindMove, Prev: p.n.m.Prev(), State: p.n.m.StateHash(),
 		Body: moveBody{Action: engine.ActDraw, Slot: engine.NoSlot}.encode()}
-	if env.Seal(p.c.Key, p.m.cfgHash) == nil {
+	if env.Seal(p.c.Key, p.n.m.cfgHash) == nil {
 		p.c.Transport.Broadcast(ctx, env.Raw)
 		p.cheated = true
 	}
@@ -368,7 +368,7 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 // forged-score cheater, at its audit message after the first 101 round, the
 // hash of a state whose total for its seat is 101 lower.
 func (p *Peer) cheatState(kind Kind) [32]byte {
-	m := p.m
+	m := p.n.m
 	if p.c.Cheat != CheatForgedScore || p.cheated || kind != KindAudit || m.Match101() == nil || m.HandNumber() != 0 {
 		return m.StateHash()
 	}
