@@ -390,8 +390,10 @@ func (n *node) settle() {
 		return
 	}
 	if n.apply == nil {
-		if seat, _ := n.m.Expect(); seat != n.c.Seat {
+		if seat, kind := n.m.Expect(); seat != n.c.Seat {
 			n.drain()
+		} else {
+			n.judgeOwnStep(kind)
 		}
 	}
 	if n.m.Done() {
@@ -629,6 +631,32 @@ func (n *node) drain() {
 		return
 	}
 	n.apply = chosen
+}
+
+// judgeOwnStep judges, while this seat is to speak (its mover may think for
+// minutes), the other seats' messages for its step at once: one on this
+// chain's last message is out-of-turn; one on another is a fork.
+func (n *node) judgeOwnStep(kind Kind) {
+	step, prev := n.m.Step(), n.m.Prev()
+	var keep []*Envelope
+	for _, e := range n.buf[step] {
+		if int(e.Seat) == n.c.Seat {
+			keep = append(keep, e)
+			continue
+		}
+		n.bufSize -= len(e.Raw)
+		if e.Prev != prev {
+			n.addFork(e)
+			continue
+		}
+		n.m.abort(outOfTurn(e, n.c.Seat, kind))
+		return
+	}
+	if len(keep) == 0 {
+		delete(n.buf, step)
+		return
+	}
+	n.buf[step] = keep
 }
 
 // Catch-up requests (protocol.md 5.7): the chain from a step on, or the

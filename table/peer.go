@@ -720,6 +720,15 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 	answers := make(chan fetched, 4)
 	done := make(chan struct{})
 	defer close(done)
+	// While this seat's mover thinks (a person may take minutes), the loop
+	// goes on reading: another seat's evidence ends the match at once.
+	choices := make(chan choice, 1)
+	thinking := false
+	defer func() {
+		if c, ok := p.c.Mover.(MoveCanceler); ok && thinking {
+			c.CancelMove()
+		}
+	}()
 	for {
 		rd := p.n.Ready()
 		switch {
@@ -745,7 +754,23 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			continue
 		}
 		p.replayOld(ctx)
-		if rd.Speak != 0 {
+		switch {
+		case rd.Speak == KindMove && !(p.junk != engine.NoSlot && p.n.m.junkAllowed()):
+			if !thinking {
+				if _, err := p.secretFor(); err != nil {
+					return Result{Machine: p.n.m}, err
+				}
+				thinking = true
+				f := p.choose()
+				go func() {
+					c := f()
+					select {
+					case choices <- c:
+					case <-done:
+					}
+				}()
+			}
+		case rd.Speak != 0:
 			if p.c.Cheat.withholds(p.n.m, rd.Speak) {
 				// A withholding cheater just stops.
 				<-ctx.Done()
@@ -760,16 +785,27 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			}
 			publish()
 			continue
+		default:
+			p.cheatOutOfTurn(ctx)
+			if rd.Apply != nil {
+				if err := p.take(rd); err != nil {
+					return Result{Machine: p.n.m}, err
+				}
+				publish()
+				continue
+			}
 		}
-		p.cheatOutOfTurn(ctx)
-		if rd.Apply != nil {
-			if err := p.take(rd); err != nil {
+		select {
+		case c := <-choices:
+			thinking = false
+			if err := p.moved(ctx, c); err != nil {
+				var v *Violation
+				if errors.As(err, &v) {
+					continue
+				}
 				return Result{Machine: p.n.m}, err
 			}
 			publish()
-			continue
-		}
-		select {
 		case <-ctx.Done():
 			return Result{Machine: p.n.m}, ctx.Err()
 		case pkt, ok := <-p.c.Transport.Inbox():
