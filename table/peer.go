@@ -91,12 +91,14 @@ type Peer struct {
 	// n is the protocol's decisions: the machine, the chain, the reorder
 	// buffer, forks and stall accounting (node.go). The rest of Peer is
 	// what the node leaves out: secrets, the view, the clock and I/O.
-	n       *node
-	view    *engine.View
-	secret  *deck.Secret
-	log     *slog.Logger
-	cheated bool
-	crypto  time.Duration // time spent building and applying cryptographic steps
+	n      *node
+	view   *engine.View
+	secret *deck.Secret
+	log    *slog.Logger
+	// say is how this seat speaks: honest, or a cheater wrapping the
+	// honest speaker (cheat.go).
+	say    speaker
+	crypto time.Duration // time spent building and applying cryptographic steps
 	// junk is a slot of this seat's rack that opened privately to no tile
 	// (engine.NoSlot: none): the next due message is a junk claim for it.
 	junk engine.Slot
@@ -192,7 +194,8 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 	m.noLockProofs = c.noLockProofs
 	p := &Peer{c: c, view: engine.NewView(c.Seat), log: c.Log, junk: engine.NoSlot}
 	p.n = newNode(nodeConfig{Table: c.Table, Seat: c.Seat, Log: c.Log, StallTicks: ticksPerStall,
-		WithholdTicks: p.ticks(c.Withhold), MoveWithholdTicks: p.ticks(c.MoveWithhold), Lenient: c.Cheat.active()}, m)
+		WithholdTicks: p.ticks(c.Withhold), MoveWithholdTicks: p.ticks(c.MoveWithhold)}, m)
+	p.setCheat(c.Cheat)
 	t, err := c.Store.Load()
 	if err != nil {
 		return nil, fmt.Errorf("table: resume: %w", err)
@@ -380,8 +383,11 @@ func (p *Peer) learn() error {
 	return nil
 }
 
-// body builds this seat's next message body.
-func (p *Peer) body(kind Kind) ([]byte, error) {
+// body is this seat's next message body, as its speaker builds it.
+func (p *Peer) body(kind Kind) ([]byte, error) { return p.say.body(kind) }
+
+// build builds this seat's next message body, as protocol.md says.
+func (p *Peer) build(kind Kind) ([]byte, error) {
 	m := p.n.m
 	switch kind {
 	case KindHello:
@@ -406,7 +412,7 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return encodeShuffle(cm, p.cheatLock(lock)), nil
+		return encodeShuffle(cm, lock), nil
 	case KindRekey:
 		_, op, err := commit.Commit(labelHandRandom, m.Session(), m.HandNumber(), p.c.Seat, seedReader(seed, "dice"))
 		if err != nil {
@@ -416,7 +422,7 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return encodeRekey(p.cheatOpening(op), p.cheatRekey(rk)), nil
+		return encodeRekey(op, rk), nil
 	case KindOpen:
 		return p.shares(sec, m.openFor(p.c.Seat))
 	case KindDeal:
@@ -446,8 +452,45 @@ func (p *Peer) shares(sec *deck.Secret, slots []engine.Slot) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.cheatShares(b), nil
+	return b, nil
 }
+
+// speaker is how this seat speaks: what the loop asks of it when this seat
+// must send and at each turn of the loop. The honest speaker says what
+// protocol.md says; a cheater (cheat.go) wraps it, as etcd's raft keeps its
+// faults in rafttest, so that the honest path reads as the protocol does.
+type speaker interface {
+	// body is the body of this seat's next message of kind.
+	body(kind Kind) ([]byte, error)
+	// moveBody is the body of the move the mover chose.
+	moveBody(sec *deck.Secret, c choice) ([]byte, error)
+	// state is the state hash this seat signs in its message of kind.
+	state(kind Kind) [32]byte
+	// send sends this seat's envelope to the others.
+	send(ctx context.Context, env *Envelope) error
+	// turn is called at each turn of the loop (speaking: this seat is to
+	// speak).
+	turn(ctx context.Context, speaking bool)
+	// withholds reports whether this seat stops before it sends kind.
+	withholds(kind Kind) bool
+}
+
+// honest is the speaker that follows the protocol.
+type honest struct{ p *Peer }
+
+func (h honest) body(kind Kind) ([]byte, error) { return h.p.build(kind) }
+
+func (h honest) moveBody(sec *deck.Secret, c choice) ([]byte, error) { return h.p.buildMove(sec, c) }
+
+func (h honest) state(Kind) [32]byte { return h.p.n.m.StateHash() }
+
+func (h honest) send(ctx context.Context, env *Envelope) error {
+	return h.p.c.Transport.Broadcast(ctx, env.Raw)
+}
+
+func (h honest) turn(context.Context, bool) {}
+
+func (h honest) withholds(Kind) bool { return false }
 
 // choice is a mover's answer: a move of the classic game or of Okey 101.
 type choice struct {
@@ -483,12 +526,12 @@ func (p *Peer) choose() func() choice {
 
 // move asks the mover (and waits) and builds the move's body.
 func (p *Peer) move(sec *deck.Secret) ([]byte, error) {
-	return p.moveBody(sec, p.choose()())
+	return p.say.moveBody(sec, p.choose()())
 }
 
-// moveBody builds the body of the mover's choice, with this seat's shares
+// buildMove builds the body of the mover's choice, with this seat's shares
 // of the tiles it opens.
-func (p *Peer) moveBody(sec *deck.Secret, c choice) ([]byte, error) {
+func (p *Peer) buildMove(sec *deck.Secret, c choice) ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -496,7 +539,7 @@ func (p *Peer) moveBody(sec *deck.Secret, c choice) ([]byte, error) {
 		return p.move101(sec, c.a101)
 	}
 	h := p.n.m.Match().Hand()
-	a := p.cheatMove(h, c.a)
+	a := c.a
 	b := moveBody{Action: a.Kind, Slot: engine.NoSlot}
 	var open []engine.Slot
 	switch a.Kind {
@@ -522,8 +565,6 @@ func (p *Peer) moveBody(sec *deck.Secret, c choice) ([]byte, error) {
 }
 
 func (p *Peer) move101(sec *deck.Secret, a engine.Action101) ([]byte, error) {
-	g := p.n.m.Match101().Game()
-	a = p.cheatMove101(g, a)
 	b, err := body101(a)
 	if err != nil {
 		return nil, err
@@ -542,7 +583,7 @@ func (p *Peer) moved(ctx context.Context, c choice) error {
 	if err != nil {
 		return err
 	}
-	body, err := p.moveBody(sec, c)
+	body, err := p.say.moveBody(sec, c)
 	if err != nil {
 		return err
 	}
@@ -572,7 +613,7 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 func (p *Peer) propose(ctx context.Context, kind Kind, body []byte) error {
 	m := p.n.m
 	env := &Envelope{Table: p.c.Table.ID, Hand: m.HandNumber(), Step: m.Step(), Seat: uint8(p.c.Seat),
-		Kind: kind, Prev: m.Prev(), State: p.cheatState(kind), Body: body}
+		Kind: kind, Prev: m.Prev(), State: p.say.state(kind), Body: body}
 	if err := env.Seal(p.c.Key, m.cfgHash); err != nil {
 		return err
 	}
@@ -583,12 +624,9 @@ func (p *Peer) propose(ctx context.Context, kind Kind, body []byte) error {
 	if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
 		return err
 	}
-	if !p.splitView(ctx, env) {
-		if err := p.c.Transport.Broadcast(ctx, env.Raw); err != nil {
-			return err
-		}
+	if err := p.say.send(ctx, env); err != nil {
+		return err
 	}
-	p.cheatExtra(ctx, env)
 	hand := m.HandNumber()
 	start := time.Now()
 	err := p.n.Advance(ready{Apply: env, Own: true})
@@ -715,8 +753,15 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		snapshot <- next
 	}
 	p.c.Transport.Serve(p.serve(current))
-	tick := time.NewTicker(p.tickEvery())
+	every := p.tickEvery()
+	tick := time.NewTicker(every)
 	defer tick.Stop()
+	// ticked is the time up to which the node has had its ticks. A ticker
+	// drops ticks while the loop is busy (a shuffle's proofs), but the
+	// node's logical time must keep up with the clock: its fork budget and
+	// its fetches' deadlines are in ticks. So each turn of the loop gives
+	// it every tick period that has passed.
+	ticked := time.Now()
 	answers := make(chan fetched, 4)
 	done := make(chan struct{})
 	defer close(done)
@@ -730,6 +775,10 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		}
 	}()
 	for {
+		for now := time.Now(); !ticked.Add(every).After(now); {
+			ticked = ticked.Add(every)
+			p.n.Tick()
+		}
 		rd := p.n.Ready()
 		switch {
 		case rd.Violation != nil:
@@ -753,7 +802,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			_ = p.n.Advance(ready{Fetches: rd.Fetches})
 			continue
 		}
-		p.replayOld(ctx)
+		p.say.turn(ctx, rd.Speak != 0)
 		switch {
 		case rd.Speak == KindMove && !(p.junk != engine.NoSlot && p.n.m.junkAllowed()):
 			if !thinking {
@@ -771,7 +820,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 				}()
 			}
 		case rd.Speak != 0:
-			if p.c.Cheat.withholds(p.n.m, rd.Speak) {
+			if p.say.withholds(rd.Speak) {
 				// A withholding cheater just stops.
 				<-ctx.Done()
 				return Result{Machine: p.n.m}, ctx.Err()
@@ -786,7 +835,6 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			publish()
 			continue
 		default:
-			p.cheatOutOfTurn(ctx)
 			if rd.Apply != nil {
 				if err := p.take(rd); err != nil {
 					return Result{Machine: p.n.m}, err
@@ -814,7 +862,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 			}
 			p.n.Step(pkt.Data)
 		case <-tick.C:
-			p.n.Tick()
+			// The ticks are given at the top of the loop.
 		case a := <-answers:
 			p.n.Fetched(a.id, a.frames, a.err != nil)
 		}
