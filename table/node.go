@@ -107,11 +107,6 @@ type ready struct {
 	Own   bool
 }
 
-// ended reports whether the ready ends the match.
-func (rd ready) ended() bool {
-	return rd.Violation != nil || rd.Stall != nil || rd.Failure != nil || rd.Done
-}
-
 // fetchReq is a request the node wants sent to one member: the chain from a
 // step on (Hash zero, catch-up) or the one envelope of a hash (fork
 // resolution), with at most Within ticks for the answer.
