@@ -18,7 +18,7 @@ func TestCancelledRound101(t *testing.T) {
 	const seed = 201
 	l := newLockstep(t, "101", 2, seed)
 	for i := range l.peers {
-		l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].m}
+		l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].n.m}
 	}
 	cancelled := func() bool {
 		r, ok := l.g().Result()

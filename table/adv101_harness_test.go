@@ -78,7 +78,7 @@ func newLockstep(t testing.TB, ruleset string, n int, seed uint64) *lockstep {
 }
 
 // m is the first peer's machine (every honest peer's is the same).
-func (l *lockstep) m() *Machine { return l.peers[0].m }
+func (l *lockstep) m() *Machine { return l.peers[0].n.m }
 
 // g is the current 101 round (nil before the first hand's randomness).
 func (l *lockstep) g() *engine.Game101 {
@@ -92,7 +92,7 @@ func (l *lockstep) g() *engine.Game101 {
 // state hash its own machine computes.
 func (l *lockstep) seal(seat int, kind Kind, body []byte) *Envelope {
 	l.t.Helper()
-	m := l.peers[seat].m
+	m := l.peers[seat].n.m
 	env := &Envelope{Table: l.cfg.ID, Hand: m.HandNumber(), Step: m.Step(), Seat: uint8(seat), Kind: kind,
 		Prev: m.Prev(), State: m.StateHash(), Body: body}
 	if err := env.Seal(l.keys[seat], m.cfgHash); err != nil {
@@ -117,13 +117,13 @@ func (l *lockstep) deliver(raw []byte, skip int) []error {
 			errs[i] = err
 			continue
 		}
-		if err := env.Verify(l.cfg.Seats[env.Seat].Key, p.m.cfgHash); err != nil {
+		if err := env.Verify(l.cfg.Seats[env.Seat].Key, p.n.m.cfgHash); err != nil {
 			errs[i] = err
 			continue
 		}
-		before := p.m.Step()
+		before := p.n.m.Step()
 		errs[i] = p.applyLocal(env, false)
-		applied = applied || p.m.Step() > before
+		applied = applied || p.n.m.Step() > before
 	}
 	var v *Violation
 	switch {
@@ -147,7 +147,7 @@ func (l *lockstep) honest() (seat int, kind Kind, body []byte) {
 	l.t.Helper()
 	seat, kind = l.m().Expect()
 	p := l.peers[seat]
-	if p.junk != engine.NoSlot && p.m.junkAllowed() {
+	if p.junk != engine.NoSlot && p.n.m.junkAllowed() {
 		kind = KindJunk
 	}
 	body, err := p.body(kind)
@@ -245,7 +245,7 @@ func (l *lockstep) named(errs []error, cheater int, rule Rule, before []byte) {
 			l.t.Fatalf("peer %d: %v; want seat %d named for %s", i, err, cheater, rule)
 		}
 		if before != nil {
-			if got := l.peers[i].m.game.appendState(nil); string(got) != string(before) {
+			if got := l.peers[i].n.m.game.appendState(nil); string(got) != string(before) {
 				l.t.Fatalf("peer %d: the refused move changed the engine state", i)
 			}
 		}
@@ -273,7 +273,7 @@ type snapshot struct {
 func (l *lockstep) save() snapshot {
 	s := snapshot{chain: len(l.chain), evidence: len(l.evidence)}
 	for _, p := range l.peers {
-		s.ms = append(s.ms, p.m.clone())
+		s.ms = append(s.ms, p.n.m.clone())
 	}
 	return s
 }
@@ -282,8 +282,8 @@ func (l *lockstep) save() snapshot {
 // chains move only on applied ones).
 func (l *lockstep) restore(s snapshot) {
 	for i, p := range l.peers {
-		p.m = s.ms[i].clone()
-		p.chain, p.hashes = p.chain[:s.chain], p.hashes[:s.chain]
+		p.n.m = s.ms[i].clone()
+		p.n.chain, p.n.hashes = p.n.chain[:s.chain], p.n.hashes[:s.chain]
 	}
 	l.chain, l.evidence = l.chain[:s.chain], l.evidence[:s.evidence]
 }

@@ -21,11 +21,12 @@ func TestJunkInTheDealersExtraTile101(t *testing.T) {
 	const seed = 62
 	l := newLockstep(t, "101", n, seed)
 	for _, p := range l.peers {
-		p.m.noLockProofs = true
+		p.n.m.noLockProofs = true
 	}
 	victim := 1 - cheater
 	extra := engine.Slot(l.m().rules.HandSize) // the dealer's 22nd tile: slots 0..21 are the dealer's
-	l.peers[cheater].c.Cheat, l.peers[cheater].c.junkSlots = CheatJunkPrivate, []int{int(extra)}
+	l.peers[cheater].c.junkSlots = []int{int(extra)}
+	l.peers[cheater].setCheat(CheatJunkPrivate)
 	var errs []error
 	claimed := false
 	for !l.m().Done() && errs == nil {

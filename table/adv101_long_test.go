@@ -20,7 +20,7 @@ func TestWildMatches101(t *testing.T) {
 		rs := opts[seed%4]
 		l := newLockstep(t, rs, n, seed)
 		for i := range l.peers {
-			l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].m}
+			l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].n.m}
 		}
 		for !l.m().Done() {
 			l.step()
@@ -31,7 +31,7 @@ func TestWildMatches101(t *testing.T) {
 			t.Fatalf("seed %d %s: %v %v %v", seed, rs, rep.Status(), rep.Violation, rep.Invalid)
 		}
 		for i, p := range l.peers {
-			if p.m.StateHash() != l.m().StateHash() {
+			if p.n.m.StateHash() != l.m().StateHash() {
 				t.Fatalf("peer %d differs", i)
 			}
 		}

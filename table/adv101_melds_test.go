@@ -11,7 +11,7 @@ import (
 func wildTable(t *testing.T, seed uint64) *lockstep {
 	l := newLockstep(t, "101", 2, seed)
 	for i := range l.peers {
-		l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].m}
+		l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].n.m}
 	}
 	return l
 }

@@ -16,7 +16,7 @@ func TestSwapTakenBeforeOpeningNamed101(t *testing.T) {
 	const seed = 46
 	l := newLockstep(t, "101:swap-before-open", 2, seed)
 	for i := range l.peers {
-		l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].m}
+		l.peers[i].c.Mover = &wild101{rng: rand.New(rand.NewPCG(seed, uint64(i))), m: l.peers[i].n.m}
 	}
 	var swap engine.Action101
 	if !l.until(func() bool {

@@ -443,9 +443,9 @@ func TestFramingByForgeryOrReplay101(t *testing.T) {
 		if i == c {
 			continue
 		}
-		p.receive(forged.Raw)
-		p.receive(laid)
-		if v := p.m.Aborted(); v != nil {
+		p.n.Step(forged.Raw)
+		p.n.Step(laid)
+		if v := p.n.m.Aborted(); v != nil {
 			t.Fatalf("peer %d named seat %d for %s after a forgery and a replay", i, v.Seat, v.Rule)
 		}
 	}
@@ -495,13 +495,13 @@ func TestOwnRefusedMoveIsNotSent(t *testing.T) {
 	l := beforeOpening(t)
 	p := l.peers[seat]
 	p.c.Mover = wrongMover101{p.c.Mover.(Mover101)}
-	step, chain := p.m.Step(), len(p.Chain())
+	step, chain := p.n.m.Step(), len(p.Chain())
 	err := p.speak(context.Background(), KindMove)
 	if !errors.Is(err, ErrOwnMove) {
 		t.Fatalf("speak of a refused move: %v", err)
 	}
-	if p.m.Step() != step || p.m.Aborted() != nil || len(p.Chain()) != chain {
-		t.Fatalf("a move not sent changed the peer: step %d -> %d, aborted %v", step, p.m.Step(), p.m.Aborted())
+	if p.n.m.Step() != step || p.n.m.Aborted() != nil || len(p.Chain()) != chain {
+		t.Fatalf("a move not sent changed the peer: step %d -> %d, aborted %v", step, p.n.m.Step(), p.n.m.Aborted())
 	}
 	if tr, err := p.c.Store.Load(); err != nil || tr != nil && len(tr.Chain) != chain {
 		t.Fatalf("the store holds the refused move: %v", err)
@@ -528,8 +528,8 @@ func TestAddablePenaltyFromPublicMelds101(t *testing.T) {
 		t.Fatalf("penalties after discarding %v that fits: %v", forced.Face, p)
 	}
 	for i, peer := range l.peers {
-		if peer.m.StateHash() != l.m().StateHash() || peer.m.Aborted() != nil {
-			t.Fatalf("peer %d: state differs or aborted (%v)", i, peer.m.Aborted())
+		if peer.n.m.StateHash() != l.m().StateHash() || peer.n.m.Aborted() != nil {
+			t.Fatalf("peer %d: state differs or aborted (%v)", i, peer.n.m.Aborted())
 		}
 	}
 	hand := l.m().HandNumber()
@@ -578,8 +578,8 @@ func TestTwoMovesForOneStep101(t *testing.T) {
 		}
 	}
 	p := l.peers[1-c]
-	p.receive(b.Raw)
-	v := p.m.Aborted()
+	p.n.Step(b.Raw)
+	v := p.n.m.Aborted()
 	if v == nil || v.Seat != c || v.Rule != "equivocation" {
 		t.Fatalf("after the second move for step %d: %v", a.Step, v)
 	}
@@ -654,7 +654,7 @@ func TestSkippedPenalty101(t *testing.T) {
 	}
 	forgedHash := sha256.Sum256(bytes.Replace(pre, honest, forged, 1))
 	seat, kind, body := l.honest()
-	m := l.peers[c].m
+	m := l.peers[c].n.m
 	env := &Envelope{Table: l.cfg.ID, Hand: m.HandNumber(), Step: m.Step(), Seat: uint8(seat), Kind: kind,
 		Prev: m.Prev(), State: forgedHash, Body: body}
 	if err := env.Seal(l.keys[c], m.cfgHash); err != nil {

@@ -150,11 +150,11 @@ func TestHonestBotsFaceAWildPlayer101(t *testing.T) {
 			n = 2
 		}
 		l := newLockstep(t, "101:rounds=3,swap-before-open", n, seed)
-		w := &wild101{rng: rand.New(rand.NewPCG(seed, 1)), m: l.peers[1].m}
+		w := &wild101{rng: rand.New(rand.NewPCG(seed, 1)), m: l.peers[1].n.m}
 		l.peers[1].c.Mover = w
 		// Under the race detector one round (the match stays unfinished).
 		for !l.m().Done() && !(raceDetector && l.m().HandNumber() > 0) {
-			w.m = l.peers[1].m
+			w.m = l.peers[1].n.m
 			seat, kind, body := l.honest()
 			if kind == KindMove && seat == 1 {
 				kinds[engine.Act101(body[0])]++

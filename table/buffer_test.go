@@ -31,13 +31,13 @@ func aheadPeer(t *testing.T) (*Peer, func(step uint32, body []byte) []byte, Conf
 func TestEquivocationAhead(t *testing.T) {
 	p, sign, cfg := aheadPeer(t)
 	a, b := sign(9, []byte{1}), sign(9, []byte{2})
-	p.receive(a)
-	p.receive(a) // an exact duplicate is not a second message
-	if p.m.Aborted() != nil {
-		t.Fatalf("a duplicate aborted: %v", p.m.Aborted())
+	p.n.Step(a)
+	p.n.Step(a) // an exact duplicate is not a second message
+	if p.n.m.Aborted() != nil {
+		t.Fatalf("a duplicate aborted: %v", p.n.m.Aborted())
 	}
-	p.receive(b)
-	v := p.m.Aborted()
+	p.n.Step(b)
+	v := p.n.m.Aborted()
 	if v == nil || v.Seat != 1 || v.Rule != "equivocation" || len(v.Evidence) != 2 {
 		t.Fatalf("verdict %v, want seat 1 equivocation with both messages", v)
 	}
@@ -58,20 +58,20 @@ func TestBufferBounds(t *testing.T) {
 	big := make([]byte, 200<<10)
 	for step := uint32(1); step <= 200; step++ {
 		big[0] = byte(step)
-		p.receive(sign(step, big))
+		p.n.Step(sign(step, big))
 	}
-	if p.bufSize > maxBuffered || p.bufSize == 0 {
-		t.Fatalf("buffered %d bytes, bound %d", p.bufSize, maxBuffered)
+	if p.n.bufSize > maxBuffered || p.n.bufSize == 0 {
+		t.Fatalf("buffered %d bytes, bound %d", p.n.bufSize, maxBuffered)
 	}
-	if p.rejects == 0 {
+	if p.n.rejects == 0 {
 		t.Fatal("nothing refused past the bound")
 	}
-	before := p.rejects
-	p.receive(sign(maxAhead+5, []byte{1}))
-	if p.rejects != before+1 {
+	before := p.n.rejects
+	p.n.Step(sign(maxAhead+5, []byte{1}))
+	if p.n.rejects != before+1 {
 		t.Fatal("a message too far ahead was kept")
 	}
-	if p.m.Aborted() != nil {
-		t.Fatalf("honest-looking traffic aborted: %v", p.m.Aborted())
+	if p.n.m.Aborted() != nil {
+		t.Fatalf("honest-looking traffic aborted: %v", p.n.m.Aborted())
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gtank/ristretto255"
 
+	"github.com/okey-game/okey/crypto/deck"
 	"github.com/okey-game/okey/engine"
 )
 
@@ -80,15 +81,87 @@ func ParseCheat(s string) (Cheat, error) {
 
 func (c Cheat) active() bool { return c != "" }
 
-// Cheats act once, in the first hand, so that a match shows exactly one.
+// cheater is the speaker of a seat that breaks the protocol on purpose, as
+// its Cheat says: it wraps the honest speaker and changes what that one
+// builds or sends. Cheats act once, in the first hand, so that a match
+// shows exactly one.
+type cheater struct {
+	honest
+	kind    Cheat
+	cheated bool
+}
 
-func (p *Peer) cheatLock(lock []byte) []byte {
-	if p.cheated || p.m.HandNumber() != 0 {
+// setCheat makes the peer's speaker honest (the zero Cheat) or a cheater
+// of that kind; a cheater's node does not check its own messages.
+func (p *Peer) setCheat(c Cheat) {
+	p.c.Cheat = c
+	p.say = honest{p}
+	if c.active() {
+		p.say = &cheater{honest: honest{p}, kind: c}
+	}
+	p.n.c.Lenient = c.active()
+}
+
+func (c *cheater) body(kind Kind) ([]byte, error) {
+	b, err := c.honest.body(kind)
+	if err != nil {
+		return b, err
+	}
+	switch kind {
+	case KindShuffle:
+		if cm, lock, err := decodeShuffle(b); err == nil {
+			return encodeShuffle(cm, c.lock(lock)), nil
+		}
+	case KindRekey:
+		if op, rk, err := decodeRekey(b); err == nil {
+			return encodeRekey(c.opening(op), c.rekey(rk)), nil
+		}
+	case KindOpen, KindDeal, KindShare:
+		return c.shares(b), nil
+	}
+	return b, nil
+}
+
+func (c *cheater) moveBody(sec *deck.Secret, ch choice) ([]byte, error) {
+	if ch.err == nil {
+		if mt := c.p.n.m.Match101(); mt != nil {
+			ch.a101 = c.move101(mt.Game(), ch.a101)
+		} else {
+			ch.a = c.move(c.p.n.m.Match().Hand(), ch.a)
+		}
+	}
+	return c.honest.moveBody(sec, ch)
+}
+
+func (c *cheater) state(kind Kind) [32]byte { return c.forgedState(kind) }
+
+func (c *cheater) send(ctx context.Context, env *Envelope) error {
+	if !c.splitView(ctx, env) {
+		if err := c.honest.send(ctx, env); err != nil {
+			return err
+		}
+	}
+	c.extra(ctx, env)
+	return nil
+}
+
+func (c *cheater) turn(ctx context.Context, speaking bool) {
+	c.replayOld(ctx)
+	if !speaking {
+		c.outOfTurn(ctx)
+	}
+}
+
+func (c *cheater) withholds(kind Kind) bool { return c.kind.withholds(c.p.n.m, kind) }
+
+func (c *cheater) lock(lock []byte) []byte {
+	p := c.p
+	if c.cheated || p.n.m.HandNumber() != 0 {
 		return lock
 	}
 	out := append([]byte(nil), lock...)
 	el := func(k int) []byte { return out[32+32*k : 64+32*k] }
-	switch p.c.Cheat {
+	switch c.kind {
 	case CheatJunkShuffle:
 		var u [64]byte
 		io.ReadFull(p.c.Rand, u[:])
@@ -129,32 +202,33 @@ func (p *Peer) cheatLock(lock []byte) []byte {
 	default:
 		return lock
 	}
-	p.cheated = true
+	c.cheated = true
 	return out
 }
 
-func (p *Peer) cheatRekey(rk []byte) []byte {
-	if p.c.Cheat != CheatBadProof || p.cheated {
+func (c *cheater) rekey(rk []byte) []byte {
+	if c.kind != CheatBadProof || c.cheated {
 		return rk
 	}
 	out := append([]byte(nil), rk...)
 	copy(out[64:96], out[96:128]) // R1 := R2 in the first proof
-	p.cheated = true
+	c.cheated = true
 	return out
 }
 
-func (p *Peer) cheatOpening(op []byte) []byte {
-	if p.c.Cheat != CheatBadDice || p.cheated {
+func (c *cheater) opening(op []byte) []byte {
+	if c.kind != CheatBadDice || c.cheated {
 		return op
 	}
 	out := append([]byte(nil), op...)
 	out[0] ^= 1
-	p.cheated = true
+	c.cheated = true
 	return out
 }
 
-func (p *Peer) cheatShares(b []byte) []byte {
-	if p.c.Cheat != CheatBadKey || p.cheated || p.m.phase != phDeal || len(b) < 34 {
+func (c *cheater) shares(b []byte) []byte {
+	p := c.p
+	if c.kind != CheatBadKey || c.cheated || p.n.m.phase != phDeal || len(b) < 34 {
 		return b
 	}
 	out := append([]byte(nil), b...)
@@ -163,16 +237,17 @@ func (p *Peer) cheatShares(b []byte) []byte {
 		out[i] = 0
 	}
 	out[2] = 2
-	p.cheated = true
+	c.cheated = true
 	return out
 }
 
-func (p *Peer) cheatMove(h *engine.Hand, a engine.Action) engine.Action {
-	if p.cheated {
+func (c *cheater) move(h *engine.Hand, a engine.Action) engine.Action {
+	p := c.p
+	if c.cheated {
 		return a
 	}
 	_, drawn := h.Turn()
-	switch p.c.Cheat {
+	switch c.kind {
 	case CheatFalseWin:
 		rack := h.Rack(p.c.Seat)
 		if !drawn {
@@ -183,50 +258,52 @@ func (p *Peer) cheatMove(h *engine.Hand, a engine.Action) engine.Action {
 				return a // a real win: nothing to fake
 			}
 		}
-		p.cheated = true
+		c.cheated = true
 		return engine.Action{Kind: engine.ActWin, Seat: p.c.Seat, Slot: rack[0]}
 	case CheatPhantomDiscard:
 		if !drawn || h.StockLen() == 0 {
 			return a
 		}
-		p.cheated = true
+		c.cheated = true
 		return engine.Action{Kind: engine.ActDiscard, Seat: p.c.Seat, Slot: h.Stock()[0]}
 	}
 	return a
 }
 
 // cheatExtra sends what a cheater sends besides its message.
-func (p *Peer) cheatExtra(ctx context.Context, env *Envelope) {
-	if p.c.Cheat != CheatEquivocate || p.cheated || env.Kind != KindHello {
+func (c *cheater) extra(ctx context.Context, env *Envelope) {
+	p := c.p
+	if c.kind != CheatEquivocate || c.cheated || env.Kind != KindHello {
 		return
 	}
-	b := helloBody{ConfigHash: p.m.cfgHash}
+	b := helloBody{ConfigHash: p.n.m.cfgHash}
 	io.ReadFull(p.c.Rand, b.Nonce[:])
 	twin := *env
 	twin.Body = b.encode()
-	if twin.Seal(p.c.Key, p.m.cfgHash) == nil {
+	if twin.Seal(p.c.Key, p.n.m.cfgHash) == nil {
 		p.c.Transport.Broadcast(ctx, twin.Raw)
 	}
-	p.cheated = true
+	c.cheated = true
 }
 
 // splitView sends the split-view cheater's hello: in seat order, the first
 // half of the other seats get one hello and the rest a second one, signed
 // for the same step. It reports whether it sent (the normal broadcast is
 // then skipped).
-func (p *Peer) splitView(ctx context.Context, env *Envelope) bool {
-	if p.c.Cheat != CheatSplitView || p.cheated || env.Kind != KindHello {
+func (c *cheater) splitView(ctx context.Context, env *Envelope) bool {
+	p := c.p
+	if c.kind != CheatSplitView || c.cheated || env.Kind != KindHello {
 		return false
 	}
 	u, ok := p.c.Transport.(unicaster)
 	if !ok {
 		return false
 	}
-	b := helloBody{ConfigHash: p.m.cfgHash}
+	b := helloBody{ConfigHash: p.n.m.cfgHash}
 	io.ReadFull(p.c.Rand, b.Nonce[:])
 	twin := *env
 	twin.Body = b.encode()
-	if twin.Seal(p.c.Key, p.m.cfgHash) != nil {
+	if twin.Seal(p.c.Key, p.n.m.cfgHash) != nil {
 		return false
 	}
 	var others []int
@@ -242,21 +319,22 @@ func (p *Peer) splitView(ctx context.Context, env *Envelope) bool {
 		}
 		u.SendTo(ctx, p.c.Table.Seats[i].ID, msg)
 	}
-	p.cheated = true
+	c.cheated = true
 	return true
 }
 
 // replayOld sends the replay cheater's envelopes from an earlier match, once,
 // before its first message. Signed under that match's config, they verify
 // in no other match: every peer drops them, and no one is named.
-func (p *Peer) replayOld(ctx context.Context) {
-	if p.c.Cheat != CheatReplay || p.cheated {
+func (c *cheater) replayOld(ctx context.Context) {
+	p := c.p
+	if c.kind != CheatReplay || c.cheated {
 		return
 	}
 	for _, raw := range p.c.Replay {
 		p.c.Transport.Broadcast(ctx, raw)
 	}
-	p.cheated = true
+	c.cheated = true
 }
 
 // unicaster is a transport that can send to one member (MemNet): a cheater
@@ -266,19 +344,20 @@ type unicaster interface {
 }
 
 // cheatOutOfTurn sends a draw for a step another seat must play.
-func (p *Peer) cheatOutOfTurn(ctx context.Context) {
-	if p.c.Cheat != CheatOutOfTurn || p.cheated || p.m.phase != phMove {
+func (c *cheater) outOfTurn(ctx context.Context) {
+	p := c.p
+	if c.kind != CheatOutOfTurn || c.cheated || p.n.m.phase != phMove {
 		return
 	}
-	if seat, _ := p.m.Expect(); seat == p.c.Seat {
+	if seat, _ := p.n.m.Expect(); seat == p.c.Seat {
 		return
 	}
-	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
-		Kind: KindMove, Prev: p.m.Prev(), State: p.m.StateHash(),
+	env := &Envelope{Table: p.c.Table.ID, Hand: p.n.m.HandNumber(), Step: p.n.m.Step(), Seat: uint8(p.c.Seat),
+		Kind: KindMove, Prev: p.n.m.Prev(), State: p.n.m.StateHash(),
 		Body: moveBody{Action: engine.ActDraw, Slot: engine.NoSlot}.encode()}
-	if env.Seal(p.c.Key, p.m.cfgHash) == nil {
+	if env.Seal(p.c.Key, p.n.m.cfgHash) == nil {
 		p.c.Transport.Broadcast(ctx, env.Raw)
-		p.cheated = true
+		c.cheated = true
 	}
 }
 
@@ -291,8 +370,9 @@ func (c Cheat) withholds(m *Machine, kind Kind) bool {
 // first turn where it can break its rule. The kept-discard cheater takes
 // the discard (an honest move) and then, at its next move, discards
 // another tile.
-func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action101 {
-	if p.cheated || !p.c.Cheat.Only101() {
+func (c *cheater) move101(g *engine.Game101, a engine.Action101) engine.Action101 {
+	p := c.p
+	if c.cheated || !c.kind.Only101() {
 		return a
 	}
 	seat := p.c.Seat
@@ -302,7 +382,7 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 	// Past the first discard, drawn (or taken), not opened: a lay or an add
 	// is checked against the opening rules, before the taken discard's use.
 	canLay := drawn && g.Turns() > 0 && !opened
-	switch p.c.Cheat {
+	switch c.kind {
 	case CheatFalseOpening:
 		if !canLay {
 			return a
@@ -321,7 +401,7 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 		if !ok {
 			return a
 		}
-		p.cheated = true
+		c.cheated = true
 		return lay
 	case CheatAddBeforeOpen:
 		if !canLay {
@@ -344,7 +424,7 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 			return a
 		}
 		f := faces[i]
-		p.cheated = true
+		c.cheated = true
 		return engine.Action101{Kind: engine.Act101Add, Seat: seat, Meld: meld,
 			Melds: []engine.MeldPlay{{Tiles: []engine.SlotFace{{Slot: slots[i], Face: f}}, As: []engine.Face{f}}}}
 	case CheatKeptDiscard:
@@ -354,7 +434,7 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 		case drawn && taken != engine.NoSlot:
 			for i, s := range slots {
 				if s != taken {
-					p.cheated = true
+					c.cheated = true
 					return engine.Action101{Kind: engine.Act101Discard, Seat: seat,
 						Faces: []engine.SlotFace{{Slot: s, Face: faces[i]}}}
 				}
@@ -367,9 +447,10 @@ func (p *Peer) cheatMove101(g *engine.Game101, a engine.Action101) engine.Action
 // cheatState is the state hash this seat signs: the machine's, or for a
 // forged-score cheater, at its audit message after the first 101 round, the
 // hash of a state whose total for its seat is 101 lower.
-func (p *Peer) cheatState(kind Kind) [32]byte {
-	m := p.m
-	if p.c.Cheat != CheatForgedScore || p.cheated || kind != KindAudit || m.Match101() == nil || m.HandNumber() != 0 {
+func (c *cheater) forgedState(kind Kind) [32]byte {
+	p := c.p
+	m := p.n.m
+	if c.kind != CheatForgedScore || c.cheated || kind != KindAudit || m.Match101() == nil || m.HandNumber() != 0 {
 		return m.StateHash()
 	}
 	b := m.StatePreimage()
@@ -383,6 +464,6 @@ func (p *Peer) cheatState(kind Kind) [32]byte {
 	off += len(label101) + 2 + len(m.rules.String()) + 2 + 4 + 2 + 4*p.c.Seat
 	v := int32(binary.BigEndian.Uint32(b[off:]))
 	binary.BigEndian.PutUint32(b[off:], uint32(v-engine.PenaltyPoints101))
-	p.cheated = true
+	c.cheated = true
 	return sha256.Sum256(b)
 }

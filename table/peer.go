@@ -18,9 +18,20 @@ import (
 	"github.com/okey-game/okey/engine"
 )
 
-// Mover chooses a seat's moves: a bot strategy or a person at the UI.
+// Mover chooses a seat's moves: a bot strategy or a person at the UI. Its
+// Move runs in a goroutine of its own while the peer goes on reading the
+// table, on copies of the hand and the view that it may keep. It may also
+// implement MoveCanceler.
 type Mover interface {
 	Move(h *engine.Hand, v *engine.View) (engine.Action, error)
+}
+
+// MoveCanceler is a Mover that can be told to stop choosing: Run calls
+// CancelMove when it returns (the match ended, another seat was named, ctx
+// ended) while this seat's mover is still choosing a move. Its Move may
+// then return anything: the move is not sent.
+type MoveCanceler interface {
+	CancelMove()
 }
 
 // ErrNo101Mover is returned by NewPeer for an Okey 101 table whose mover
@@ -76,36 +87,21 @@ type PeerConfig struct {
 // order, speaks when the machine expects it to, keeps its secrets and its
 // view of its own tiles, and saves what it needs to resume.
 type Peer struct {
-	c       PeerConfig
-	m       *Machine
-	view    *engine.View
-	secret  *deck.Secret
-	buf     map[uint32][]*Envelope // early envelopes by step
-	bufSize int                    // their bytes (bounded by maxBuffered)
-	chain   [][]byte               // raw envelopes applied, by step
-	log     *slog.Logger
-	rejects int
-	cheated bool
-	crypto  time.Duration // time spent building and applying cryptographic steps
+	c PeerConfig
+	// n is the protocol's decisions: the machine, the chain, the reorder
+	// buffer, forks and stall accounting (node.go). The rest of Peer is
+	// what the node leaves out: secrets, the view, the clock and I/O.
+	n      *node
+	view   *engine.View
+	secret *deck.Secret
+	log    *slog.Logger
+	// say is how this seat speaks: honest, or a cheater wrapping the
+	// honest speaker (cheat.go).
+	say    speaker
+	crypto time.Duration // time spent building and applying cryptographic steps
 	// junk is a slot of this seat's rack that opened privately to no tile
 	// (engine.NoSlot: none): the next due message is a junk claim for it.
 	junk engine.Slot
-	// forks are messages that link to a previous message this peer does not
-	// have: the peer fetches that message to find who signed two. At most
-	// one per (signer, step, previous hash), maxForksPerSigner per signer.
-	forks []*Envelope
-	// forkNext is when the next batch of fork resolution may start (a batch
-	// that used up its budget makes the next wait one stall interval).
-	forkNext time.Time
-	// mute marks the seats that once failed to produce the predecessor of
-	// their own message on a fork: they are not asked again in this match.
-	mute []bool
-	// hashes holds the hash of every applied envelope, by step (to answer
-	// fetch-by-hash requests); append-only like chain.
-	hashes [][32]byte
-	// stalled is set when the seat to speak sent nothing for the withhold
-	// time: the match stops unfinished and no one is named.
-	stalled *Stall
 }
 
 // CryptoTime returns the time this peer spent on shuffles, re-keys, shares
@@ -196,8 +192,10 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 		return nil, fmt.Errorf("%w: seat %d's mover does not play Okey 101", ErrNo101Mover, c.Seat)
 	}
 	m.noLockProofs = c.noLockProofs
-	p := &Peer{c: c, m: m, view: engine.NewView(c.Seat), buf: map[uint32][]*Envelope{}, log: c.Log,
-		junk: engine.NoSlot, mute: make([]bool, len(c.Table.Seats))}
+	p := &Peer{c: c, view: engine.NewView(c.Seat), log: c.Log, junk: engine.NoSlot}
+	p.n = newNode(nodeConfig{Table: c.Table, Seat: c.Seat, Log: c.Log, StallTicks: ticksPerStall,
+		WithholdTicks: p.ticks(c.Withhold), MoveWithholdTicks: p.ticks(c.MoveWithhold)}, m)
+	p.setCheat(c.Cheat)
 	t, err := c.Store.Load()
 	if err != nil {
 		return nil, fmt.Errorf("table: resume: %w", err)
@@ -212,25 +210,26 @@ func NewPeer(c PeerConfig) (*Peer, error) {
 				return nil, fmt.Errorf("table: resume: step %d: %w", i, err)
 			}
 		}
-		p.log.Info("resumed", "step", p.m.Step(), "hand", p.m.HandNumber())
+		p.log.Info("resumed", "step", p.n.m.Step(), "hand", p.n.m.HandNumber())
 	}
 	return p, nil
 }
 
 // Machine returns the peer's protocol state (read it from OnStep or after Run).
-func (p *Peer) Machine() *Machine { return p.m }
+func (p *Peer) Machine() *Machine { return p.n.m }
 
 // View returns the peer's private view.
 func (p *Peer) View() *engine.View { return p.view }
 
 // Chain returns the raw envelopes applied so far.
-func (p *Peer) Chain() [][]byte { return append([][]byte(nil), p.chain...) }
+func (p *Peer) Chain() [][]byte { return append([][]byte(nil), p.n.chain...) }
 
-// applyLocal applies an envelope (own or received) and updates the view.
+// applyLocal applies an envelope (own or received, resumed or driven by a
+// test) and updates the view.
 func (p *Peer) applyLocal(env *Envelope, persist bool) error {
-	handBefore := p.m.HandNumber()
+	hand := p.n.m.HandNumber()
 	start := time.Now()
-	err := p.m.Apply(env)
+	err := p.n.m.Apply(env)
 	if isCrypto(env.Kind) {
 		p.crypto += time.Since(start)
 	}
@@ -247,9 +246,15 @@ func (p *Peer) applyLocal(env *Envelope, persist bool) error {
 			return err
 		}
 	}
-	p.hashes = append(p.hashes, env.Hash())
-	p.chain = append(p.chain, env.Raw)
-	if p.m.HandNumber() != handBefore || !p.m.Started() {
+	p.n.hashes = append(p.n.hashes, env.Hash())
+	p.n.chain = append(p.n.chain, env.Raw)
+	return p.applied(hand)
+}
+
+// applied updates the view after the machine applied a step (hand was the
+// hand number before it), and reports the step.
+func (p *Peer) applied(hand uint32) error {
+	if p.n.m.HandNumber() != hand || !p.n.m.Started() {
 		p.view = engine.NewView(p.c.Seat)
 		p.secret = nil
 		p.junk = engine.NoSlot
@@ -258,7 +263,7 @@ func (p *Peer) applyLocal(env *Envelope, persist bool) error {
 		return err
 	}
 	if p.c.OnStep != nil {
-		p.c.OnStep(p.m, p.view)
+		p.c.OnStep(p.n.m, p.view)
 	}
 	return nil
 }
@@ -271,12 +276,12 @@ func (p *Peer) secretFor() (*deck.Secret, error) {
 	if p.secret != nil {
 		return p.secret, nil
 	}
-	h := p.m.HandNumber()
+	h := p.n.m.HandNumber()
 	seed, err := p.c.Store.LoadSecret(h)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrSeedLost, err)
 	}
-	key, locked := p.m.Deck().LockKey(p.c.Seat)
+	key, locked := p.n.m.Deck().LockKey(p.c.Seat)
 	if seed == nil && locked {
 		return nil, ErrSeedLost
 	}
@@ -289,7 +294,7 @@ func (p *Peer) secretFor() (*deck.Secret, error) {
 			return nil, err
 		}
 	}
-	s, err := deck.SecretFromSeed(p.m.Session(), h, len(p.c.Table.Seats), p.c.Seat, seed)
+	s, err := deck.SecretFromSeed(p.n.m.Session(), h, len(p.c.Table.Seats), p.c.Seat, seed)
 	if err != nil {
 		if locked {
 			return nil, fmt.Errorf("%w: %v", ErrSeedLost, err)
@@ -333,15 +338,15 @@ func (s *hashStream) Read(p []byte) (int, error) {
 
 // learn opens every tile in this seat's rack whose other shares are public.
 func (p *Peer) learn() error {
-	g := p.m.game
-	if g == nil || p.m.Deck() == nil || !g.playing() {
+	g := p.n.m.game
+	if g == nil || p.n.m.Deck() == nil || !g.playing() {
 		return nil
 	}
 	for _, s := range g.rack(p.c.Seat) {
 		if g.viewFace(p.view, s) != engine.NoFace {
 			continue
 		}
-		shares := append([][]byte(nil), p.m.Shares(s)...)
+		shares := append([][]byte(nil), p.n.m.Shares(s)...)
 		missing := false
 		for seat, sh := range shares {
 			if seat != p.c.Seat && sh == nil {
@@ -355,12 +360,12 @@ func (p *Peer) learn() error {
 		if err != nil {
 			return err
 		}
-		own, err := p.m.Deck().Share(sec, int(s))
+		own, err := p.n.m.Deck().Share(sec, int(s))
 		if err != nil {
 			return err
 		}
 		shares[p.c.Seat] = own
-		j, err := p.m.Deck().Open(int(s), shares)
+		j, err := p.n.m.Deck().Open(int(s), shares)
 		if errors.Is(err, deck.ErrJunk) {
 			// Junk in our own tile: claim it at our next message, so that it
 			// opens in public and the audit names the shuffler.
@@ -378,9 +383,12 @@ func (p *Peer) learn() error {
 	return nil
 }
 
-// body builds this seat's next message body.
-func (p *Peer) body(kind Kind) ([]byte, error) {
-	m := p.m
+// body is this seat's next message body, as its speaker builds it.
+func (p *Peer) body(kind Kind) ([]byte, error) { return p.say.body(kind) }
+
+// build builds this seat's next message body, as protocol.md says.
+func (p *Peer) build(kind Kind) ([]byte, error) {
+	m := p.n.m
 	switch kind {
 	case KindHello:
 		b := helloBody{ConfigHash: m.cfgHash}
@@ -404,7 +412,7 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return encodeShuffle(cm, p.cheatLock(lock)), nil
+		return encodeShuffle(cm, lock), nil
 	case KindRekey:
 		_, op, err := commit.Commit(labelHandRandom, m.Session(), m.HandNumber(), p.c.Seat, seedReader(seed, "dice"))
 		if err != nil {
@@ -414,7 +422,7 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return encodeRekey(p.cheatOpening(op), p.cheatRekey(rk)), nil
+		return encodeRekey(op, rk), nil
 	case KindOpen:
 		return p.shares(sec, m.openFor(p.c.Seat))
 	case KindDeal:
@@ -426,7 +434,7 @@ func (p *Peer) body(kind Kind) ([]byte, error) {
 	case KindAudit:
 		return seed, nil
 	case KindJunk:
-		return p.m.Deck().Shares(sec, []int{int(p.junk)})
+		return p.n.m.Deck().Shares(sec, []int{int(p.junk)})
 	}
 	return nil, fmt.Errorf("table: internal error: no body for %v", kind)
 }
@@ -440,23 +448,98 @@ func (p *Peer) shares(sec *deck.Secret, slots []engine.Slot) ([]byte, error) {
 	for i, s := range slots {
 		pos[i] = int(s)
 	}
-	b, err := p.m.Deck().Shares(sec, pos)
+	b, err := p.n.m.Deck().Shares(sec, pos)
 	if err != nil {
 		return nil, err
 	}
-	return p.cheatShares(b), nil
+	return b, nil
 }
 
+// speaker is how this seat speaks: what the loop asks of it when this seat
+// must send and at each turn of the loop. The honest speaker says what
+// protocol.md says; a cheater (cheat.go) wraps it, as etcd's raft keeps its
+// faults in rafttest, so that the honest path reads as the protocol does.
+type speaker interface {
+	// body is the body of this seat's next message of kind.
+	body(kind Kind) ([]byte, error)
+	// moveBody is the body of the move the mover chose.
+	moveBody(sec *deck.Secret, c choice) ([]byte, error)
+	// state is the state hash this seat signs in its message of kind.
+	state(kind Kind) [32]byte
+	// send sends this seat's envelope to the others.
+	send(ctx context.Context, env *Envelope) error
+	// turn is called at each turn of the loop (speaking: this seat is to
+	// speak).
+	turn(ctx context.Context, speaking bool)
+	// withholds reports whether this seat stops before it sends kind.
+	withholds(kind Kind) bool
+}
+
+// honest is the speaker that follows the protocol.
+type honest struct{ p *Peer }
+
+func (h honest) body(kind Kind) ([]byte, error) { return h.p.build(kind) }
+
+func (h honest) moveBody(sec *deck.Secret, c choice) ([]byte, error) { return h.p.buildMove(sec, c) }
+
+func (h honest) state(Kind) [32]byte { return h.p.n.m.StateHash() }
+
+func (h honest) send(ctx context.Context, env *Envelope) error {
+	return h.p.c.Transport.Broadcast(ctx, env.Raw)
+}
+
+func (h honest) turn(context.Context, bool) {}
+
+func (h honest) withholds(Kind) bool { return false }
+
+// choice is a mover's answer: a move of the classic game or of Okey 101.
+type choice struct {
+	a    engine.Action
+	a101 engine.Action101
+	err  error
+}
+
+// choose returns the call that asks the mover for this seat's move, on
+// copies of the hand (or the 101 round) and of the view: the mover may run
+// beside the loop, which goes on changing its own.
+func (p *Peer) choose() func() choice {
+	v := *p.view
+	if mt := p.n.m.Match101(); mt != nil {
+		g := mt.Clone().Game()
+		mv, ok := p.c.Mover.(Mover101)
+		seat := p.c.Seat
+		return func() choice {
+			if !ok {
+				return choice{err: fmt.Errorf("table: the mover of seat %d does not play Okey 101", seat)}
+			}
+			a, err := mv.Move101(g, &v)
+			return choice{a101: a, err: err}
+		}
+	}
+	h := p.n.m.Match().Clone().Hand()
+	mover := p.c.Mover
+	return func() choice {
+		a, err := mover.Move(h, &v)
+		return choice{a: a, err: err}
+	}
+}
+
+// move asks the mover (and waits) and builds the move's body.
 func (p *Peer) move(sec *deck.Secret) ([]byte, error) {
-	if p.m.Match101() != nil {
-		return p.move101(sec)
+	return p.say.moveBody(sec, p.choose()())
+}
+
+// buildMove builds the body of the mover's choice, with this seat's shares
+// of the tiles it opens.
+func (p *Peer) buildMove(sec *deck.Secret, c choice) ([]byte, error) {
+	if c.err != nil {
+		return nil, c.err
 	}
-	h := p.m.Match().Hand()
-	a, err := p.c.Mover.Move(h, p.view)
-	if err != nil {
-		return nil, err
+	if p.n.m.Match101() != nil {
+		return p.move101(sec, c.a101)
 	}
-	a = p.cheatMove(h, a)
+	h := p.n.m.Match().Hand()
+	a := c.a
 	b := moveBody{Action: a.Kind, Slot: engine.NoSlot}
 	var open []engine.Slot
 	switch a.Kind {
@@ -481,17 +564,7 @@ func (p *Peer) move(sec *deck.Secret) ([]byte, error) {
 	return b.encode(), nil
 }
 
-func (p *Peer) move101(sec *deck.Secret) ([]byte, error) {
-	g := p.m.Match101().Game()
-	mv, ok := p.c.Mover.(Mover101)
-	if !ok {
-		return nil, fmt.Errorf("table: the mover of seat %d does not play Okey 101", p.c.Seat)
-	}
-	a, err := mv.Move101(g, p.view)
-	if err != nil {
-		return nil, err
-	}
-	a = p.cheatMove101(g, a)
+func (p *Peer) move101(sec *deck.Secret, a engine.Action101) ([]byte, error) {
 	b, err := body101(a)
 	if err != nil {
 		return nil, err
@@ -504,10 +577,24 @@ func (p *Peer) move101(sec *deck.Secret) ([]byte, error) {
 	return b.encode(), nil
 }
 
-// speak builds, saves and sends this seat's next envelope, and applies it.
-// With junk in its rack the seat sends a junk claim in place of it.
+// moved sends the move the mover chose.
+func (p *Peer) moved(ctx context.Context, c choice) error {
+	sec, err := p.secretFor()
+	if err != nil {
+		return err
+	}
+	body, err := p.say.moveBody(sec, c)
+	if err != nil {
+		return err
+	}
+	return p.propose(ctx, KindMove, body)
+}
+
+// speak builds this seat's next envelope, has the node check it, saves and
+// sends it, and applies it. With junk in its rack the seat sends a junk
+// claim in place of it.
 func (p *Peer) speak(ctx context.Context, kind Kind) error {
-	if p.junk != engine.NoSlot && p.m.junkAllowed() {
+	if p.junk != engine.NoSlot && p.n.m.junkAllowed() {
 		kind = KindJunk
 	}
 	start := time.Now()
@@ -518,63 +605,68 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 	if isCrypto(kind) {
 		p.crypto += time.Since(start)
 	}
-	env := &Envelope{Table: p.c.Table.ID, Hand: p.m.HandNumber(), Step: p.m.Step(), Seat: uint8(p.c.Seat),
-		Kind: kind, Prev: p.m.Prev(), State: p.cheatState(kind), Body: body}
-	if err := env.Seal(p.c.Key, p.m.cfgHash); err != nil {
+	return p.propose(ctx, kind, body)
+}
+
+// propose seals body as this seat's next envelope of kind, hands it to the
+// node (which checks it), saves it, sends it and applies it.
+func (p *Peer) propose(ctx context.Context, kind Kind, body []byte) error {
+	m := p.n.m
+	env := &Envelope{Table: p.c.Table.ID, Hand: m.HandNumber(), Step: m.Step(), Seat: uint8(p.c.Seat),
+		Kind: kind, Prev: m.Prev(), State: p.say.state(kind), Body: body}
+	if err := env.Seal(p.c.Key, m.cfgHash); err != nil {
 		return err
 	}
-	if err := p.m.Check(env); err != nil && !p.c.Cheat.active() {
-		return fmt.Errorf("table: internal error: own envelope refused: %w", err)
-	}
-	if kind == KindMove && !p.c.Cheat.active() {
-		// A move is tried on a copy before it is signed away: a mover that
-		// chose a move the rules refuse (a bug, or a state it misread) must
-		// not get its own seat named. The peer stops instead, and the table
-		// stalls with no one named.
-		if err := p.m.clone().Apply(env); err != nil {
-			return fmt.Errorf("%w: %w", ErrOwnMove, err)
-		}
+	if err := p.n.Propose(env); err != nil {
+		return err
 	}
 	// Save before sending: what we said, we must say again after a crash.
 	if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
 		return err
 	}
-	if !p.splitView(ctx, env) {
-		if err := p.c.Transport.Broadcast(ctx, env.Raw); err != nil {
-			return err
-		}
+	if err := p.say.send(ctx, env); err != nil {
+		return err
 	}
-	p.cheatExtra(ctx, env)
-	if err := p.applyLocal(env, false); err != nil {
+	hand := m.HandNumber()
+	start := time.Now()
+	err := p.n.Advance(ready{Apply: env, Own: true})
+	if isCrypto(kind) {
+		p.crypto += time.Since(start)
+	}
+	if err != nil {
+		return err
+	}
+	if err := p.applied(hand); err != nil {
 		return err
 	}
 	p.log.Debug("sent", "step", env.Step, "kind", kind)
 	return nil
 }
 
-// Catch-up requests (protocol.md 5.7): the chain from a step on, or the
-// one envelope with a given hash.
-const (
-	fetchLabel     = "okey/fetch/v1"
-	fetchHashLabel = "okey/fetch-hash/v1"
-	// maxFetchAnswer is the most envelopes one answer carries.
-	maxFetchAnswer = 512
-	// maxForkDepth bounds how far back a peer follows a fork's links.
-	maxForkDepth = 16
-	// maxForksPerSigner bounds the forks of one signer waiting to be
-	// resolved (one per step and previous hash).
-	maxForksPerSigner = 16
-)
-
-// fetchRequest asks for the chain from a step on: "okey/fetch/v1" || u32 step.
-func fetchRequest(from uint32) []byte {
-	return binary.BigEndian.AppendUint32([]byte(fetchLabel), from)
-}
-
-// fetchHashRequest asks for the envelope whose SHA-256 is h:
-// "okey/fetch-hash/v1" || h.
-func fetchHashRequest(h [32]byte) []byte {
-	return append([]byte(fetchHashLabel), h[:]...)
+// take has the node apply a received envelope it chose, and saves it
+// (lazily: one lost in a crash is sent again by the others). One the rules
+// refuse is not saved: the node ends the match on it.
+func (p *Peer) take(rd ready) error {
+	step, hand := p.n.m.Step(), p.n.m.HandNumber()
+	start := time.Now()
+	_ = p.n.Advance(rd) // a violation ends the match: the next Ready says so
+	if isCrypto(rd.Apply.Kind) {
+		p.crypto += time.Since(start)
+	}
+	if p.n.m.Step() == step {
+		return nil
+	}
+	save := p.c.Store.Append
+	if l, ok := p.c.Store.(interface{ AppendLazy(byte, []byte) error }); ok {
+		save = l.AppendLazy
+	}
+	if err := save(RecEnvelope, rd.Apply.Raw); err != nil {
+		return err
+	}
+	if err := p.applied(hand); err != nil {
+		p.log.Warn("after applying a received message", "err", err)
+	}
+	return nil
 }
 
 // serve answers a fetch with the envelopes this peer applied from the
@@ -607,10 +699,34 @@ func (p *Peer) serve(chain func() ([][]byte, [][32]byte)) func(PeerID, []byte) [
 	}
 }
 
+// fetched is the answer to one of the node's fetches.
+type fetched struct {
+	id     uint64
+	frames [][]byte
+	err    error
+}
+
+// tickEvery is the loop's ticker period: an eighth of the stall interval.
+func (p *Peer) tickEvery() time.Duration { return max(p.c.Stall/ticksPerStall, time.Millisecond) }
+
+// ticksPerStall is the number of ticks of one stall interval.
+const ticksPerStall = 8
+
+// ticks converts a duration to whole ticks (at least one).
+func (p *Peer) ticks(d time.Duration) int {
+	t := p.tickEvery()
+	return max(1, int((d+t-1)/t))
+}
+
 // Run plays until the match ends, a violation aborts it, the seat to speak
 // stays silent for the withhold time, or ctx ends. How the match ended is in
 // the Result (not an error); an error is this peer's own failure (I/O, ctx,
 // a lost seed).
+//
+// Run is the loop around the node: it starts the fetches the node asks for,
+// speaks when the node says this seat must, saves and hands back the
+// envelopes the node chose, and otherwise waits for a received message, a
+// tick of the clock or a fetch's answer.
 func (p *Peer) Run(ctx context.Context) (Result, error) {
 	// The chain is append-only and its records are never changed, so the
 	// fetch handler (another goroutine) may read a published prefix of it
@@ -622,7 +738,8 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 	}
 	snapshot := make(chan published, 1)
 	snap := func() published {
-		return published{p.chain[:len(p.chain):len(p.chain)], p.hashes[:len(p.hashes):len(p.hashes)]}
+		n := p.n
+		return published{n.chain[:len(n.chain):len(n.chain)], n.hashes[:len(n.hashes):len(n.hashes)]}
 	}
 	snapshot <- snap()
 	current := func() ([][]byte, [][32]byte) {
@@ -636,389 +753,138 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		snapshot <- next
 	}
 	p.c.Transport.Serve(p.serve(current))
-	idle := time.Now()  // last progress
-	var asked time.Time // last catch-up request
-	tick := time.NewTicker(p.c.Stall / 8)
+	every := p.tickEvery()
+	tick := time.NewTicker(every)
 	defer tick.Stop()
+	// ticked is the time up to which the node has had its ticks. A ticker
+	// drops ticks while the loop is busy (a shuffle's proofs), but the
+	// node's logical time must keep up with the clock: its fork budget and
+	// its fetches' deadlines are in ticks. So each turn of the loop gives
+	// it every tick period that has passed.
+	ticked := time.Now()
+	answers := make(chan fetched, 4)
+	done := make(chan struct{})
+	defer close(done)
+	// While this seat's mover thinks (a person may take minutes), the loop
+	// goes on reading: another seat's evidence ends the match at once.
+	choices := make(chan choice, 1)
+	thinking := false
+	defer func() {
+		if c, ok := p.c.Mover.(MoveCanceler); ok && thinking {
+			c.CancelMove()
+		}
+	}()
 	for {
-		if v := p.m.Aborted(); v != nil {
-			p.recordEvidence(ctx, v)
-			return Result{Machine: p.m, Violation: v}, nil
+		for now := time.Now(); !ticked.Add(every).After(now); {
+			ticked = ticked.Add(every)
+			p.n.Tick()
 		}
-		if f := p.m.Failure(); f != nil {
+		rd := p.n.Ready()
+		switch {
+		case rd.Violation != nil:
+			p.recordEvidence(ctx, rd.Violation)
+			return Result{Machine: p.n.m, Violation: rd.Violation}, nil
+		case rd.Failure != nil:
 			publish()
-			return Result{Machine: p.m, Failure: f}, nil
-		}
-		if p.m.Done() {
+			return Result{Machine: p.n.m, Failure: rd.Failure}, nil
+		case rd.Done:
 			publish()
-			return Result{Machine: p.m}, nil
+			return Result{Machine: p.n.m}, nil
+		case rd.Stall != nil:
+			s := rd.Stall
+			return Result{Machine: p.n.m, Stalled: &Stall{Seat: s.Seat, Kind: s.Kind, Step: s.Step,
+				Waited: time.Duration(s.Ticks) * p.tickEvery()}}, nil
 		}
-		if p.stalled != nil {
-			return Result{Machine: p.m, Stalled: p.stalled}, nil
+		if len(rd.Fetches) > 0 {
+			for _, f := range rd.Fetches {
+				p.startFetch(ctx, f, answers, done)
+			}
+			_ = p.n.Advance(ready{Fetches: rd.Fetches})
+			continue
 		}
-		p.replayOld(ctx)
-		if seat, kind := p.m.Expect(); seat == p.c.Seat {
-			if p.c.Cheat.withholds(p.m, kind) {
+		p.say.turn(ctx, rd.Speak != 0)
+		switch {
+		case rd.Speak == KindMove && !(p.junk != engine.NoSlot && p.n.m.junkAllowed()):
+			if !thinking {
+				if _, err := p.secretFor(); err != nil {
+					return Result{Machine: p.n.m}, err
+				}
+				thinking = true
+				f := p.choose()
+				go func() {
+					c := f()
+					select {
+					case choices <- c:
+					case <-done:
+					}
+				}()
+			}
+		case rd.Speak != 0:
+			if p.say.withholds(rd.Speak) {
 				// A withholding cheater just stops.
 				<-ctx.Done()
-				return Result{Machine: p.m}, ctx.Err()
+				return Result{Machine: p.n.m}, ctx.Err()
 			}
-			if err := p.speak(ctx, kind); err != nil {
+			if err := p.speak(ctx, rd.Speak); err != nil {
 				var v *Violation
 				if errors.As(err, &v) {
 					continue
 				}
-				return Result{Machine: p.m}, err
+				return Result{Machine: p.n.m}, err
 			}
 			publish()
-			idle = time.Now()
 			continue
-		}
-		p.cheatOutOfTurn(ctx)
-		// Apply buffered envelopes for the current step, if any.
-		if p.drainBuffer() {
-			publish()
-			idle = time.Now()
-			continue
-		}
-		if len(p.forks) > 0 && !time.Now().Before(p.forkNext) && p.resolveForks(ctx) {
-			continue
-		}
-		select {
-		case <-ctx.Done():
-			return Result{Machine: p.m}, ctx.Err()
-		case pkt, ok := <-p.c.Transport.Inbox():
-			if !ok {
-				return Result{Machine: p.m}, ErrClosed
-			}
-			p.receive(pkt.Data)
-		case <-tick.C:
-			// A later step's message while this one is missing means this
-			// one was lost (each step is sent only after the one before):
-			// ask soon. Otherwise wait a whole stall interval first.
-			wait := p.c.Stall
-			if len(p.buf) > 0 {
-				wait = p.c.Stall / 8
-			}
-			if time.Since(idle) < wait || time.Since(asked) < wait {
+		default:
+			if rd.Apply != nil {
+				if err := p.take(rd); err != nil {
+					return Result{Machine: p.n.m}, err
+				}
+				publish()
 				continue
 			}
-			asked = time.Now()
-			if p.catchUp(ctx) {
-				continue // drainBuffer applies what came back
+		}
+		select {
+		case c := <-choices:
+			thinking = false
+			if err := p.moved(ctx, c); err != nil {
+				var v *Violation
+				if errors.As(err, &v) {
+					continue
+				}
+				return Result{Machine: p.n.m}, err
 			}
-			seat, kind := p.m.Expect()
-			limit := p.c.Withhold
-			if kind == KindMove {
-				limit = p.c.MoveWithhold
+			publish()
+		case <-ctx.Done():
+			return Result{Machine: p.n.m}, ctx.Err()
+		case pkt, ok := <-p.c.Transport.Inbox():
+			if !ok {
+				return Result{Machine: p.n.m}, ErrClosed
 			}
-			if waited := time.Since(idle); waited >= limit {
-				p.stalled = &Stall{Seat: seat, Kind: kind, Step: p.m.Step(), Waited: waited}
-			}
+			p.n.Step(pkt.Data)
+		case <-tick.C:
+			// The ticks are given at the top of the loop.
+		case a := <-answers:
+			p.n.Fetched(a.id, a.frames, a.err != nil)
 		}
 	}
 }
 
-// receive decodes and sorts an incoming envelope: into the buffer, dropped
-// as a duplicate, kept as a fork to resolve, or turned into evidence
-// against its signer.
-func (p *Peer) receive(raw []byte) {
-	env, err := DecodeEnvelope(raw)
-	if err != nil {
-		p.reject("undecodable", err)
-		return
-	}
-	if env.Table != p.c.Table.ID || int(env.Seat) >= len(p.c.Table.Seats) {
-		p.reject("other table", ErrWrongTable)
-		return
-	}
-	if err := env.Verify(p.c.Table.Seats[env.Seat].Key, p.m.cfgHash); err != nil {
-		p.reject("signature", err)
-		return
-	}
-	step := env.Step
-	if step < p.m.Step() {
-		if v := p.judgePast(env); v != nil {
-			p.m.abort(v)
-		}
-		return
-	}
-	if step > p.m.Step()+maxAhead {
-		p.reject("far future step", ErrNotNext)
-		return
-	}
-	for _, e := range p.buf[step] {
-		if string(e.Raw) == string(env.Raw) {
-			return
-		}
-		if e.Seat == env.Seat {
-			// One seat, one message per step of a match: a second one is
-			// equivocation even before the step comes.
-			p.m.abort(equivocation(e, env))
-			return
-		}
-	}
-	if p.bufSize+len(env.Raw) > maxBuffered {
-		p.reject("early messages over the buffer's bound", ErrNotNext)
-		return // fetched again when its step comes
-	}
-	p.buf[step] = append(p.buf[step], env)
-	p.bufSize += len(env.Raw)
-}
-
-// judgePast judges a signed message for a step this peer has applied: an
-// exact duplicate is dropped; another message of the same seat is
-// equivocation; one of another seat on the same previous message is
-// out-of-turn (the state was the same, so the speaker was known); one on
-// another previous message is a fork to resolve (no one named yet).
-func (p *Peer) judgePast(env *Envelope) *Violation {
-	own, err := DecodeEnvelope(p.chain[env.Step])
-	if err != nil {
-		return nil
-	}
-	if v := judgeAgainst(own, env); v != nil || string(own.Raw) == string(env.Raw) {
-		return v
-	}
-	p.addFork(env)
-	return nil
-}
-
-// judgeAgainst compares a signed message with the chain's message for the
-// same step (own): nil when it proves nothing.
-func judgeAgainst(own, env *Envelope) *Violation {
-	switch {
-	case string(own.Raw) == string(env.Raw):
-		return nil
-	case own.Seat == env.Seat:
-		return equivocation(own, env)
-	case own.Prev == env.Prev:
-		return outOfTurn(env, int(own.Seat), own.Kind)
-	}
-	return nil
-}
-
-// addFork keeps a message on another branch to resolve: one per (signer,
-// step, previous hash), so that a made-up link sent first never hides a
-// real one of the same signer and step, and at most maxForksPerSigner of
-// one signer (more are dropped, logged: a real one comes again with
-// catch-up).
-func (p *Peer) addFork(env *Envelope) {
-	n := 0
-	for _, f := range p.forks {
-		if f.Seat != env.Seat {
-			continue
-		}
-		if f.Step == env.Step && f.Prev == env.Prev {
-			return
-		}
-		n++
-	}
-	if n >= maxForksPerSigner {
-		p.log.Warn("fork dropped: its signer has too many waiting", "seat", env.Seat, "step", env.Step)
-		return
-	}
-	p.forks = append(p.forks, env)
-}
-
-// resolveForks follows each fork's links back, fetching the messages they
-// name from their signer and then from everyone, until it finds the step
-// where the two branches part: two messages signed by one seat for that
-// step (equivocation), or a message by a seat that was not to speak there
-// (out-of-turn). A fork nobody can explain stays unresolved: the table
-// stalls and no one is named. One batch takes at most one stall interval
-// in all: when it runs out, the forks left wait, and the next batch starts
-// one stall interval later. It reports whether it found a violation.
-func (p *Peer) resolveForks(ctx context.Context) bool {
-	bctx, cancel := context.WithTimeout(ctx, p.c.Stall)
-	defer cancel()
-	for len(p.forks) > 0 && bctx.Err() == nil {
-		f := p.forks[0]
-		p.forks = p.forks[1:]
-		if v := p.resolveFork(bctx, f); v != nil {
-			p.log.Warn("fork resolved", "seat", v.Seat, "rule", v.Rule, "step", v.Step)
-			p.m.abort(v)
-			return true
-		}
-		p.log.Warn("message on another branch, not explained (yet)", "seat", f.Seat, "step", f.Step)
-	}
-	if bctx.Err() != nil {
-		p.forkNext = time.Now().Add(p.c.Stall)
-	}
-	return false
-}
-
-// resolveFork follows one fork's links back (at most maxForkDepth) and
-// returns the violation it proves, or nil.
-func (p *Peer) resolveFork(ctx context.Context, f *Envelope) *Violation {
-	cur := f
-	for depth := 0; depth < maxForkDepth && cur.Step > 0; depth++ {
-		k := cur.Step - 1
-		if int(k) >= len(p.chain) {
-			return nil
-		}
-		if p.hashes[k] == cur.Prev {
-			return nil // links here: the branches part later (not a fork of ours)
-		}
-		prev := p.fetchHash(ctx, cur.Prev, k, cur.Seat)
-		if prev == nil {
-			return nil // nobody can produce it
-		}
-		own, err := DecodeEnvelope(p.chain[k])
-		if err != nil {
-			return nil
-		}
-		if v := judgeAgainst(own, prev); v != nil {
-			return v
-		}
-		cur = prev
-	}
-	return nil
-}
-
-// fetchHash asks the members, the signer of the message that names h first,
-// for the envelope whose hash is h, and returns it if it decodes, is for
-// this table, is signed and stands at step. A signer that does not produce
-// it before ctx ends is muted: never asked again in this match. Muted
-// members are not asked.
-func (p *Peer) fetchHash(ctx context.Context, h [32]byte, step uint32, signer uint8) *Envelope {
-	order := []int{int(signer)}
-	for i := range p.c.Table.Seats {
-		if i != int(signer) {
-			order = append(order, i)
-		}
-	}
-	for _, i := range order {
-		if i == p.c.Seat || p.mute[i] {
-			continue
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		fctx, cancel := context.WithTimeout(ctx, p.c.Stall)
-		frames, err := p.c.Transport.Fetch(fctx, p.c.Table.Seats[i].ID, fetchHashRequest(h))
+// startFetch sends one of the node's fetches in its own goroutine, with the
+// node's deadline, and hands the answer to the loop (or drops it when the
+// loop has returned).
+func (p *Peer) startFetch(ctx context.Context, f fetchReq, answers chan<- fetched, done <-chan struct{}) {
+	go func() {
+		fctx, cancel := context.WithTimeout(ctx, time.Duration(f.Within)*p.tickEvery())
+		frames, err := p.c.Transport.Fetch(fctx, p.c.Table.Seats[f.Seat].ID, f.Request())
 		cancel()
-		if env := p.usable(frames, err, h, step); env != nil {
-			return env
+		select {
+		case answers <- fetched{id: f.ID, frames: frames, err: err}:
+		case <-done:
 		}
-		if i == int(signer) {
-			p.log.Warn("fork's signer did not produce the message it links to: not asked again", "seat", i)
-			p.mute[i] = true
-		}
-	}
-	return nil
-}
-
-// usable returns the envelope of a fetch-by-hash answer whose hash is h, if
-// it decodes, is for this table, is signed and stands at step.
-func (p *Peer) usable(frames [][]byte, err error, h [32]byte, step uint32) *Envelope {
-	if err != nil {
-		return nil
-	}
-	for _, raw := range frames {
-		if sha256Raw(raw) != h {
-			continue
-		}
-		env, err := DecodeEnvelope(raw)
-		if err != nil || env.Table != p.c.Table.ID || int(env.Seat) >= len(p.c.Table.Seats) || env.Step != step {
-			continue
-		}
-		if env.Verify(p.c.Table.Seats[env.Seat].Key, p.m.cfgHash) != nil {
-			continue
-		}
-		return env
-	}
-	return nil
+	}()
 }
 
 func sha256Raw(b []byte) [32]byte { return sha256.Sum256(b) }
-
-// Bounds of the reorder buffer: how far ahead a message may be, and how
-// many bytes of early messages a peer keeps (one message per seat and step
-// besides). Dropped messages are fetched again when their step comes.
-const (
-	maxAhead    = 1024
-	maxBuffered = 32 << 20
-)
-
-func (p *Peer) reject(why string, err error) {
-	p.rejects++
-	p.log.Warn("rejected message", "why", why, "err", err)
-}
-
-// drainBuffer applies the buffered envelopes for the current step. Of the
-// envelopes that link to this chain's last message, the expected speaker's
-// is applied; one by another seat is out-of-turn; two by one seat are
-// equivocation. One that links elsewhere is a fork to resolve.
-func (p *Peer) drainBuffer() bool {
-	step := p.m.Step()
-	envs := p.buf[step]
-	if len(envs) == 0 {
-		return false
-	}
-	delete(p.buf, step)
-	for _, e := range envs {
-		p.bufSize -= len(e.Raw)
-	}
-	seat, kind := p.m.Expect()
-	prev := p.m.Prev()
-	var chosen *Envelope
-	for _, e := range envs {
-		if int(e.Seat) == seat && e.Prev == prev && chosen == nil {
-			chosen = e
-		}
-	}
-	for _, e := range envs {
-		if e == chosen {
-			continue
-		}
-		if e.Prev != prev {
-			p.addFork(e)
-			continue
-		}
-		if chosen != nil && e.Seat == chosen.Seat {
-			p.m.abort(equivocation(chosen, e))
-			return true
-		}
-		p.m.abort(outOfTurn(e, seat, kind))
-		return true
-	}
-	if chosen == nil {
-		return false
-	}
-	if err := p.applyLocal(chosen, true); err != nil {
-		p.log.Warn("violation", "err", err)
-		// Apply aborted the machine with the violation; Run reports it.
-		if p.m.Aborted() == nil {
-			p.reject("not applicable", err)
-		}
-	}
-	return true
-}
-
-// catchUp asks each other member for the envelopes from the current step on.
-func (p *Peer) catchUp(ctx context.Context) bool {
-	got := false
-	for i, s := range p.c.Table.Seats {
-		if i == p.c.Seat {
-			continue
-		}
-		fctx, cancel := context.WithTimeout(ctx, p.c.Stall)
-		frames, err := p.c.Transport.Fetch(fctx, s.ID, fetchRequest(p.m.Step()))
-		cancel()
-		if err != nil {
-			continue
-		}
-		for _, f := range frames {
-			before := len(p.buf) + len(p.forks)
-			p.receive(f)
-			got = got || len(p.buf)+len(p.forks) > before || p.m.Aborted() != nil
-		}
-		if got {
-			return true
-		}
-	}
-	return got
-}
 
 // recordEvidence appends a violation's evidence to the transcript and sends
 // it to the others, so that every honest peer can judge the same proof (a
@@ -1026,7 +892,7 @@ func (p *Peer) catchUp(ctx context.Context) bool {
 func (p *Peer) recordEvidence(ctx context.Context, v *Violation) {
 	for _, e := range v.Evidence {
 		inChain := false
-		for _, c := range p.chain {
+		for _, c := range p.n.chain {
 			if string(c) == string(e) {
 				inChain = true
 			}

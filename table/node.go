@@ -1,0 +1,688 @@
+package table
+
+import (
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+)
+
+// The node is the table protocol's decisions with no clock, no transport and
+// no goroutines, in the shape of etcd-io/raft's Node: the caller feeds it
+// what happens (Step: a received envelope; Tick: logical time; Propose: this
+// seat's own sealed envelope; Fetched: the answer to a fetch it asked for),
+// reads what to do from Ready (the next envelope to apply, the fetches to
+// make, whether this seat must speak, how the match ended) and calls Advance
+// when it has done it. Peer.Run is the loop around it: the clock, the
+// transport, the store, the secrets and the mover live there.
+//
+// Everything here is protocol.md 5.2 (receiving, one message per seat and
+// step, forks and their budget, the reorder buffer) and 5.5/5.7 (stall,
+// catch-up), in logical time: one tick is the loop's ticker period (an eighth
+// of the stall interval in okey).
+
+// nodeConfig is what a node needs to decide.
+type nodeConfig struct {
+	Table Config
+	Seat  int
+	Log   *slog.Logger
+	// StallTicks is the stall interval in ticks (5.7): the wait before a
+	// catch-up round, and a fork batch's budget (5.2).
+	StallTicks int
+	// WithholdTicks and MoveWithholdTicks are the withhold times (5.5) in
+	// ticks: with no progress for that long, the match stalls.
+	WithholdTicks, MoveWithholdTicks int
+	// Lenient: this seat's own envelopes are not checked before they are
+	// sent (a cheater's node, okey sim --cheat).
+	Lenient bool
+}
+
+// node is one seat's protocol state and decisions (see the comment above).
+type node struct {
+	c       nodeConfig
+	m       *Machine
+	buf     map[uint32][]*Envelope // early envelopes by step
+	bufSize int                    // their bytes (bounded by maxBuffered)
+	chain   [][]byte               // raw envelopes applied, by step
+	// hashes holds the hash of every applied envelope, by step (to answer
+	// fetch-by-hash requests); append-only like chain.
+	hashes  [][32]byte
+	rejects int
+	// forks are messages that link to a previous message this node does not
+	// have: it fetches that message to find who signed two. At most one per
+	// (signer, step, previous hash), maxForksPerSigner per signer.
+	forks []*Envelope
+	// mute marks the seats that once failed to produce the predecessor of
+	// their own message on a fork: they are not asked again in this match.
+	mute []bool
+
+	now      int  // ticks so far
+	idle     int  // tick of the last progress
+	asked    int  // tick of the last catch-up round
+	hasAsked bool // a catch-up round was started
+	// forkNext is the tick at which the next fork batch may start (a batch
+	// that used up its budget makes the next wait one stall interval);
+	// batchEnd is the current batch's end (inBatch: one is running).
+	forkNext, batchEnd int
+	inBatch            bool
+
+	catchup *catchUpRound // the catch-up round in flight
+	hunt    *forkHunt     // the fork being resolved
+	nextID  uint64        // of the next fetch
+
+	stalled *nodeStall
+
+	// pending is what the next Ready reports.
+	apply   *Envelope
+	own     bool
+	fetches []fetchReq
+}
+
+// nodeStall is a stall in logical time: the seat the node waited for.
+type nodeStall struct {
+	Seat  int
+	Kind  Kind
+	Step  uint32
+	Ticks int
+}
+
+// ready is what the node asks its caller to do, in this order: stop (one
+// of the end fields is set), start the fetches, speak (build this seat's
+// next message of kind Speak and Propose it), or apply: call Advance, which
+// applies Apply. This seat's own (Own) is saved, waiting for the disk, and
+// sent before Advance; another's is saved (lazily) once Advance applied it.
+type ready struct {
+	// The match ended: Violation (named on signed proof: record and send
+	// its evidence), Stall (the seat to speak was silent for the withhold
+	// time), Failure (the rules cannot go on), or Done (it finished).
+	Violation *Violation
+	Stall     *nodeStall
+	Failure   *Failure
+	Done      bool
+	// Fetches to start; each answer goes back through Fetched.
+	Fetches []fetchReq
+	// Speak is the kind this seat must send next (0: none).
+	Speak Kind
+	// Apply is the next envelope of the chain; Own marks this seat's own.
+	Apply *Envelope
+	Own   bool
+}
+
+// fetchReq is a request the node wants sent to one member: the chain from a
+// step on (Hash zero, catch-up) or the one envelope of a hash (fork
+// resolution), with at most Within ticks for the answer.
+type fetchReq struct {
+	ID     uint64
+	Seat   int
+	ByHash bool
+	From   uint32   // catch-up: the first step wanted
+	Hash   [32]byte // by hash: the envelope wanted
+	Step   uint32   // by hash: the step it must stand at
+	Within int
+}
+
+// Request is the fetch's bytes (protocol.md 5.7).
+func (f fetchReq) Request() []byte {
+	if f.ByHash {
+		return fetchHashRequest(f.Hash)
+	}
+	return fetchRequest(f.From)
+}
+
+type catchUpRound struct {
+	at int    // seat asked now
+	id uint64 // its fetch
+}
+
+type forkHunt struct {
+	fork  *Envelope // the fork being resolved
+	cur   *Envelope // the message whose predecessor is wanted
+	depth int       // links followed
+	order []int     // members to ask, the signer of cur first
+	at    int       // index in order of the member asked now
+	id    uint64    // its fetch
+}
+
+func newNode(c nodeConfig, m *Machine) *node {
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.StallTicks < 1 {
+		c.StallTicks = 1
+	}
+	return &node{c: c, m: m, buf: map[uint32][]*Envelope{}, mute: make([]bool, len(c.Table.Seats))}
+}
+
+// Ready returns what the caller must do next.
+func (n *node) Ready() ready {
+	rd := ready{Fetches: n.fetches}
+	switch {
+	case n.m.Aborted() != nil:
+		rd.Violation = n.m.Aborted()
+		return rd
+	case n.m.Failure() != nil:
+		rd.Failure = n.m.Failure()
+		return rd
+	case n.m.Done():
+		rd.Done = true
+		return rd
+	case n.stalled != nil:
+		rd.Stall = n.stalled
+		return rd
+	}
+	rd.Apply, rd.Own = n.apply, n.own
+	if rd.Apply == nil {
+		if seat, kind := n.m.Expect(); seat == n.c.Seat {
+			rd.Speak = kind
+		}
+	}
+	return rd
+}
+
+// Advance tells the node that the caller did what rd said: the fetches are
+// started and Apply is saved (and, for its own, sent). It applies Apply and
+// returns the error of applying this seat's own envelope (another's is
+// judged here: a violation ends the match, anything else is dropped).
+func (n *node) Advance(rd ready) error {
+	n.fetches = n.fetches[len(rd.Fetches):]
+	if len(n.fetches) == 0 {
+		n.fetches = nil
+	}
+	var err error
+	if rd.Apply != nil && rd.Apply == n.apply {
+		n.apply, n.own = nil, false
+		err = n.applyEnv(rd.Apply)
+		if err != nil && !rd.Own {
+			n.c.Log.Warn("violation", "err", err)
+			if n.m.Aborted() == nil {
+				n.reject("not applicable", err)
+			}
+			err = nil
+		}
+	}
+	n.settle()
+	return err
+}
+
+// applyEnv applies an envelope to the machine and the chain.
+func (n *node) applyEnv(env *Envelope) error {
+	if err := n.m.Apply(env); err != nil {
+		return err
+	}
+	n.hashes = append(n.hashes, env.Hash())
+	n.chain = append(n.chain, env.Raw)
+	n.idle = n.now
+	return nil
+}
+
+// Propose takes this seat's next envelope, sealed by the caller. Unless the
+// node is lenient, it must pass the machine's checks, and a move must apply
+// to a copy of the machine (5.5: a move the rules refuse is not sent,
+// ErrOwnMove). The next Ready carries it as Apply (Own).
+func (n *node) Propose(env *Envelope) error {
+	if err := n.m.Check(env); err != nil && !n.c.Lenient {
+		return fmt.Errorf("table: internal error: own envelope refused: %w", err)
+	}
+	if env.Kind == KindMove && !n.c.Lenient {
+		// A move is tried on a copy before it is signed away: a mover that
+		// chose a move the rules refuse (a bug, or a state it misread) must
+		// not get its own seat named. The peer stops instead, and the table
+		// stalls with no one named.
+		if err := n.m.clone().Apply(env); err != nil {
+			return fmt.Errorf("%w: %w", ErrOwnMove, err)
+		}
+	}
+	n.apply, n.own = env, true
+	return nil
+}
+
+// Tick advances logical time: catch-up after a stall interval without
+// progress (an eighth of it with a later step's message waiting), the
+// withhold check, and the next fork batch.
+func (n *node) Tick() {
+	n.now++
+	if n.m.Done() || n.stalled != nil {
+		return
+	}
+	if seat, _ := n.m.Expect(); seat == n.c.Seat {
+		// This seat is to speak (its mover may be thinking): it is not
+		// silent, and nothing is missing.
+		n.idle = n.now
+		n.settle()
+		return
+	}
+	n.settle()
+	if n.catchup != nil {
+		return
+	}
+	// A later step's message while this one is missing means this one was
+	// lost (each step is sent only after the one before): ask soon.
+	// Otherwise wait a whole stall interval first.
+	wait := n.c.StallTicks
+	if len(n.buf) > 0 {
+		wait = max(1, n.c.StallTicks/8)
+	}
+	if n.now-n.idle < wait || n.hasAsked && n.now-n.asked < wait {
+		return
+	}
+	n.asked, n.hasAsked = n.now, true
+	n.catchup = &catchUpRound{at: -1}
+	n.askCatchUp()
+}
+
+// askCatchUp asks the next member for the chain from the current step on;
+// with none left, the round found nothing, and the withhold check runs.
+func (n *node) askCatchUp() {
+	r := n.catchup
+	for r.at++; r.at < len(n.c.Table.Seats); r.at++ {
+		if r.at == n.c.Seat {
+			continue
+		}
+		r.id = n.fetch(fetchReq{Seat: r.at, From: n.m.Step(), Within: n.c.StallTicks})
+		return
+	}
+	n.catchup = nil
+	seat, kind := n.m.Expect()
+	limit := n.c.WithholdTicks
+	if kind == KindMove {
+		limit = n.c.MoveWithholdTicks
+	}
+	if waited := n.now - n.idle; waited >= limit && seat != n.c.Seat {
+		n.stalled = &nodeStall{Seat: seat, Kind: kind, Step: n.m.Step(), Ticks: waited}
+	}
+}
+
+func (n *node) fetch(f fetchReq) uint64 {
+	n.nextID++
+	f.ID = n.nextID
+	n.fetches = append(n.fetches, f)
+	return f.ID
+}
+
+// Fetched takes the answer to a fetch (frames nil and failed true when it
+// failed or timed out). Answers to fetches the node no longer waits for are
+// dropped.
+func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
+	if n.m.Done() {
+		return
+	}
+	switch {
+	case n.catchup != nil && n.catchup.id == id:
+		got := false
+		if !failed {
+			for _, f := range frames {
+				before := len(n.buf) + len(n.forks)
+				n.receive(f)
+				got = got || len(n.buf)+len(n.forks) > before || n.m.Aborted() != nil
+			}
+		}
+		if got {
+			n.catchup = nil
+		} else if n.catchup != nil {
+			n.askCatchUp()
+		}
+	case n.hunt != nil && n.hunt.id == id:
+		n.hunted(frames, failed)
+	}
+	n.settle()
+}
+
+// Step takes a received envelope: it decodes and sorts it into the buffer,
+// drops it as a duplicate, keeps it as a fork to resolve, or turns it into
+// evidence against its signer (5.2).
+func (n *node) Step(raw []byte) {
+	n.receive(raw)
+	n.settle()
+}
+
+func (n *node) receive(raw []byte) {
+	env, err := DecodeEnvelope(raw)
+	if err != nil {
+		n.reject("undecodable", err)
+		return
+	}
+	if env.Table != n.c.Table.ID || int(env.Seat) >= len(n.c.Table.Seats) {
+		n.reject("other table", ErrWrongTable)
+		return
+	}
+	if err := env.Verify(n.c.Table.Seats[env.Seat].Key, n.m.cfgHash); err != nil {
+		n.reject("signature", err)
+		return
+	}
+	step := env.Step
+	if step < n.m.Step() {
+		if v := n.judgePast(env); v != nil {
+			n.m.abort(v)
+		}
+		return
+	}
+	if step > n.m.Step()+maxAhead {
+		n.reject("far future step", ErrNotNext)
+		return
+	}
+	for _, e := range n.buf[step] {
+		if string(e.Raw) == string(env.Raw) {
+			return
+		}
+		if e.Seat == env.Seat {
+			// One seat, one message per step of a match: a second one is
+			// equivocation even before the step comes.
+			n.m.abort(equivocation(e, env))
+			return
+		}
+	}
+	if n.bufSize+len(env.Raw) > maxBuffered {
+		n.reject("early messages over the buffer's bound", ErrNotNext)
+		return // fetched again when its step comes
+	}
+	n.buf[step] = append(n.buf[step], env)
+	n.bufSize += len(env.Raw)
+}
+
+// settle makes the decisions that wait for nothing: the next buffered
+// envelope to apply (or the violation it proves), and the next fork fetch.
+func (n *node) settle() {
+	if n.m.Done() || n.stalled != nil {
+		return
+	}
+	if n.apply == nil {
+		if seat, kind := n.m.Expect(); seat != n.c.Seat {
+			n.drain()
+		} else {
+			n.judgeOwnStep(kind)
+		}
+	}
+	if n.m.Done() {
+		return
+	}
+	n.startForks()
+}
+
+// judgePast judges a signed message for a step this node has applied: an
+// exact duplicate is dropped; another message of the same seat is
+// equivocation; one of another seat on the same previous message is
+// out-of-turn (the state was the same, so the speaker was known); one on
+// another previous message is a fork to resolve (no one named yet).
+func (n *node) judgePast(env *Envelope) *Violation {
+	own, err := DecodeEnvelope(n.chain[env.Step])
+	if err != nil {
+		return nil
+	}
+	if v := judgeAgainst(own, env); v != nil || string(own.Raw) == string(env.Raw) {
+		return v
+	}
+	n.addFork(env)
+	return nil
+}
+
+// judgeAgainst compares a signed message with the chain's message for the
+// same step (own): nil when it proves nothing.
+func judgeAgainst(own, env *Envelope) *Violation {
+	switch {
+	case string(own.Raw) == string(env.Raw):
+		return nil
+	case own.Seat == env.Seat:
+		return equivocation(own, env)
+	case own.Prev == env.Prev:
+		return outOfTurn(env, int(own.Seat), own.Kind)
+	}
+	return nil
+}
+
+// addFork keeps a message on another branch to resolve: one per (signer,
+// step, previous hash), so that a made-up link sent first never hides a
+// real one of the same signer and step, and at most maxForksPerSigner of
+// one signer (more are dropped, logged: a real one comes again with
+// catch-up).
+func (n *node) addFork(env *Envelope) {
+	k := 0
+	for _, f := range n.forks {
+		if f.Seat != env.Seat {
+			continue
+		}
+		if f.Step == env.Step && f.Prev == env.Prev {
+			return
+		}
+		k++
+	}
+	if k >= maxForksPerSigner {
+		n.c.Log.Warn("fork dropped: its signer has too many waiting", "seat", env.Seat, "step", env.Step)
+		return
+	}
+	n.forks = append(n.forks, env)
+}
+
+// startForks starts resolving the next waiting fork, when none is being
+// resolved and the next batch may run: each fork's links are followed back,
+// fetching the messages they name from their signer and then from everyone,
+// until the step where the two branches part: two messages signed by one
+// seat for that step (equivocation), or a message by a seat that was not to
+// speak there (out-of-turn). A fork nobody can explain stays unresolved: the
+// table stalls and no one is named. One batch takes at most one stall
+// interval in all: when it runs out, the forks left wait, and the next batch
+// starts one stall interval later.
+func (n *node) startForks() {
+	for n.hunt == nil && len(n.forks) > 0 && n.now >= n.forkNext && !n.m.Done() {
+		if !n.inBatch {
+			n.inBatch, n.batchEnd = true, n.now+n.c.StallTicks
+		}
+		if n.now >= n.batchEnd {
+			n.inBatch, n.forkNext = false, n.now+n.c.StallTicks
+			return
+		}
+		f := n.forks[0]
+		n.forks = n.forks[1:]
+		n.hunt = &forkHunt{fork: f, cur: f}
+		n.follow()
+	}
+	if n.hunt == nil && len(n.forks) == 0 {
+		n.inBatch = false
+	}
+}
+
+// follow asks for the predecessor of the hunt's current message, unless it
+// links to this chain (the branches part later: not a fork of ours) or is
+// past the depth bound.
+func (n *node) follow() {
+	h := n.hunt
+	cur := h.cur
+	if h.depth >= maxForkDepth || cur.Step == 0 || int(cur.Step-1) >= len(n.chain) || n.hashes[cur.Step-1] == cur.Prev {
+		n.endHunt(nil)
+		return
+	}
+	h.order = []int{int(cur.Seat)}
+	for i := range n.c.Table.Seats {
+		if i != int(cur.Seat) {
+			h.order = append(h.order, i)
+		}
+	}
+	h.at = -1
+	n.askHunt()
+}
+
+// askHunt asks the next member of the hunt's order that is not muted, within
+// what is left of the batch's budget.
+func (n *node) askHunt() {
+	h := n.hunt
+	for h.at++; h.at < len(h.order); h.at++ {
+		i := h.order[h.at]
+		if i == n.c.Seat || n.mute[i] {
+			continue
+		}
+		within := min(n.batchEnd-n.now, n.c.StallTicks)
+		if within <= 0 {
+			break
+		}
+		h.id = n.fetch(fetchReq{Seat: i, ByHash: true, Hash: h.cur.Prev, Step: h.cur.Step - 1, Within: within})
+		return
+	}
+	n.endHunt(nil)
+}
+
+// hunted takes a fetch-by-hash answer of the hunt.
+func (n *node) hunted(frames [][]byte, failed bool) {
+	h := n.hunt
+	asked := h.order[h.at]
+	var prev *Envelope
+	if !failed {
+		prev = n.usable(frames, h.cur.Prev, h.cur.Step-1)
+	}
+	if prev == nil {
+		if asked == int(h.cur.Seat) {
+			n.c.Log.Warn("fork's signer did not produce the message it links to: not asked again", "seat", asked)
+			n.mute[asked] = true
+		}
+		n.askHunt()
+		return
+	}
+	own, err := DecodeEnvelope(n.chain[prev.Step])
+	if err != nil {
+		n.endHunt(nil)
+		return
+	}
+	if v := judgeAgainst(own, prev); v != nil {
+		n.endHunt(v)
+		return
+	}
+	h.cur = prev
+	h.depth++
+	n.follow()
+}
+
+// endHunt ends the hunt: with a violation, the match.
+func (n *node) endHunt(v *Violation) {
+	f := n.hunt.fork
+	n.hunt = nil
+	if v != nil {
+		n.c.Log.Warn("fork resolved", "seat", v.Seat, "rule", v.Rule, "step", v.Step)
+		n.m.abort(v)
+		return
+	}
+	n.c.Log.Warn("message on another branch, not explained (yet)", "seat", f.Seat, "step", f.Step)
+	if n.now >= n.batchEnd {
+		n.inBatch, n.forkNext = false, n.now+n.c.StallTicks
+	}
+}
+
+// usable returns the envelope of a fetch-by-hash answer whose hash is h, if
+// it decodes, is for this table, is signed and stands at step.
+func (n *node) usable(frames [][]byte, h [32]byte, step uint32) *Envelope {
+	for _, raw := range frames {
+		if sha256Raw(raw) != h {
+			continue
+		}
+		env, err := DecodeEnvelope(raw)
+		if err != nil || env.Table != n.c.Table.ID || int(env.Seat) >= len(n.c.Table.Seats) || env.Step != step {
+			continue
+		}
+		if env.Verify(n.c.Table.Seats[env.Seat].Key, n.m.cfgHash) != nil {
+			continue
+		}
+		return env
+	}
+	return nil
+}
+
+func (n *node) reject(why string, err error) {
+	n.rejects++
+	n.c.Log.Warn("rejected message", "why", why, "err", err)
+}
+
+// drain takes the buffered envelopes for the current step. Of the envelopes
+// that link to this chain's last message, the expected speaker's is the
+// next to apply; one by another seat is out-of-turn; two by one seat are
+// equivocation. One that links elsewhere is a fork to resolve.
+func (n *node) drain() {
+	step := n.m.Step()
+	envs := n.buf[step]
+	if len(envs) == 0 {
+		return
+	}
+	delete(n.buf, step)
+	for _, e := range envs {
+		n.bufSize -= len(e.Raw)
+	}
+	seat, kind := n.m.Expect()
+	prev := n.m.Prev()
+	var chosen *Envelope
+	for _, e := range envs {
+		if int(e.Seat) == seat && e.Prev == prev && chosen == nil {
+			chosen = e
+		}
+	}
+	for _, e := range envs {
+		if e == chosen {
+			continue
+		}
+		if e.Prev != prev {
+			n.addFork(e)
+			continue
+		}
+		n.idle = n.now
+		if chosen != nil && e.Seat == chosen.Seat {
+			n.m.abort(equivocation(chosen, e))
+			return
+		}
+		n.m.abort(outOfTurn(e, seat, kind))
+		return
+	}
+	n.apply = chosen
+}
+
+// judgeOwnStep judges, while this seat is to speak (its mover may think for
+// minutes), the other seats' messages for its step at once: one on this
+// chain's last message is out-of-turn; one on another is a fork.
+func (n *node) judgeOwnStep(kind Kind) {
+	step, prev := n.m.Step(), n.m.Prev()
+	var keep []*Envelope
+	for _, e := range n.buf[step] {
+		if int(e.Seat) == n.c.Seat {
+			keep = append(keep, e)
+			continue
+		}
+		n.bufSize -= len(e.Raw)
+		if e.Prev != prev {
+			n.addFork(e)
+			continue
+		}
+		n.m.abort(outOfTurn(e, n.c.Seat, kind))
+		return
+	}
+	if len(keep) == 0 {
+		delete(n.buf, step)
+		return
+	}
+	n.buf[step] = keep
+}
+
+// Catch-up requests (protocol.md 5.7): the chain from a step on, or the
+// one envelope with a given hash.
+const (
+	fetchLabel     = "okey/fetch/v1"
+	fetchHashLabel = "okey/fetch-hash/v1"
+	// maxFetchAnswer is the most envelopes one answer carries.
+	maxFetchAnswer = 512
+	// maxForkDepth bounds how far back a peer follows a fork's links.
+	maxForkDepth = 16
+	// maxForksPerSigner bounds the forks of one signer waiting to be
+	// resolved (one per step and previous hash).
+	maxForksPerSigner = 16
+)
+
+// fetchRequest asks for the chain from a step on: "okey/fetch/v1" || u32 step.
+func fetchRequest(from uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte(fetchLabel), from)
+}
+
+// fetchHashRequest asks for the envelope whose SHA-256 is h:
+// "okey/fetch-hash/v1" || h.
+func fetchHashRequest(h [32]byte) []byte {
+	return append([]byte(fetchHashLabel), h[:]...)
+}
+
+// Bounds of the reorder buffer: how far ahead a message may be, and how
+// many bytes of early messages a peer keeps (one message per seat and step
+// besides). Dropped messages are fetched again when their step comes.
+const (
+	maxAhead    = 1024
+	maxBuffered = 32 << 20
+)
