@@ -50,6 +50,8 @@ type Game struct {
 	wake    chan struct{}
 
 	prev *Snapshot // the peer goroutine's last snapshot (OnStep only)
+
+	stop chan struct{} // closed by CancelMove: the pending Move gives up
 }
 
 // NewGame returns the table screen for seat. Call Run on the main goroutine.
@@ -267,10 +269,13 @@ func (g *Game) refresh() {
 // a move and waits for it, or for the player to leave.
 func (g *Game) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 	r := &moveReq{reply: make(chan engine.Action, 1)}
+	stop := g.moveStop()
 	g.post(func() { g.view.Request(r) })
 	select {
 	case a := <-r.reply:
 		return a, nil
+	case <-stop:
+		return engine.Action{}, ErrMoveCanceled
 	case <-g.ctx.Done():
 		return engine.Action{}, ErrQuit
 	}

@@ -43,10 +43,13 @@ type meldHandle struct {
 // screen for a move and waits for it, or for the player to leave.
 func (g *Game) Move101(_ *engine.Game101, _ *engine.View) (engine.Action101, error) {
 	r := &moveReq101{reply: make(chan engine.Action101, 1)}
+	stop := g.moveStop()
 	g.post(func() { g.view.Request(r) })
 	select {
 	case a := <-r.reply:
 		return a, nil
+	case <-stop:
+		return engine.Action101{}, ErrMoveCanceled
 	case <-g.ctx.Done():
 		return engine.Action101{}, ErrQuit
 	}
