@@ -100,13 +100,18 @@ type Player struct {
 
 	Scores []PresetScore `json:"scores"`
 
-	Hands       int `json:"hands"`        // hands (101 rounds) played in finished matches
-	HandsWon    int `json:"hands_won"`    // won, or finished in 101
+	// The classic family's hands in finished matches.
+	Hands       int `json:"hands"`        // played
+	HandsWon    int `json:"hands_won"`    // won
 	Groups      int `json:"groups"`       // won with sets and runs
 	SevenPairs  int `json:"seven_pairs"`  // won with seven pairs
 	OkeyDiscard int `json:"okey_discard"` // won with an okey as the last discard
-	OpenedSets  int `json:"opened_sets"`  // 101 rounds opened with sets and runs
-	OpenedPairs int `json:"opened_pairs"` // 101 rounds opened with doubles
+	// Okey 101's rounds in finished matches.
+	Rounds101   int `json:"rounds_101"`     // played
+	Finished101 int `json:"finished_101"`   // finished (the round's winner)
+	OkeyFinish  int `json:"okey_finish"`    // finished with an okey as the last discard
+	OpenedSets  int `json:"opened_sets"`    // opened with sets and runs
+	OpenedPairs int `json:"opened_doubles"` // opened with doubles
 
 	Series []Point `json:"series"`
 }
@@ -234,26 +239,34 @@ func Build(played []Played, m rating.Model) Record {
 			scores[p.Key][preset].n++
 			scores[p.Key][preset].total += s.Score
 			for _, h := range mt.Hands {
+				if h.Opened != nil {
+					p.Rounds101++
+					if h.Winner == i {
+						p.Finished101++
+						if h.OkeyDiscard {
+							p.OkeyFinish++
+						}
+					}
+					if i < len(h.Opened) {
+						switch h.Opened[i] {
+						case OpenedSets:
+							p.OpenedSets++
+						case OpenedDoubles:
+							p.OpenedPairs++
+						}
+					}
+					continue
+				}
 				p.Hands++
 				if h.Winner == i {
 					p.HandsWon++
-					switch {
-					case h.Opened != nil:
-					case h.Pairs:
+					if h.Pairs {
 						p.SevenPairs++
-					default:
+					} else {
 						p.Groups++
 					}
 					if h.OkeyDiscard {
 						p.OkeyDiscard++
-					}
-				}
-				if i < len(h.Opened) {
-					switch h.Opened[i] {
-					case OpenedSets:
-						p.OpenedSets++
-					case OpenedDoubles:
-						p.OpenedPairs++
 					}
 				}
 			}

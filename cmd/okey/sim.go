@@ -24,16 +24,14 @@ func init() {
 
 const simUsage = `usage: okey sim [--players N] [--games G] [--preset P[:options]] [--bots greedy,random,...]
                 [--faults drop=0.05,dup=0.05,reorder=0.1,delay=5ms] [--out DIR] [--seed S]
-                [--keys K] [--cheat KIND --cheater SEAT]
+                [--cheat KIND --cheater SEAT]
 
 Plays G matches of N seats over an in-memory network with faults, each seat a
 separate peer with its own keys; writes one transcript per match into DIR and
 prints a summary. With --cheat one seat breaks the protocol; the command exits
 0 when every honest peer named that seat and verify names it too (for
 withhold: when every honest peer and verify say the match stopped waiting for
-that seat, naming no one, since silence is never proof). With --keys every
-match is played by the same seats (the same keys, so the same players for
-okey stats); without it each match has players of its own.
+that seat, naming no one, since silence is never proof).
 `
 
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
