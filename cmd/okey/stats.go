@@ -86,7 +86,7 @@ type statsJSON struct {
 	Unfinished int               `json:"unfinished"`
 	LeftOut    int               `json:"left_out"`
 	Duplicates int               `json:"duplicates"`
-	Verified   int               `json:"verified"`  // verified in this run
+	Verified   int               `json:"verified"`   // verified in this run
 	FromCache  int               `json:"from_cache"` // verdicts taken from the cache
 	Files      []statsFileJSON   `json:"files"`
 	Rating     string            `json:"rating"`
