@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -67,6 +68,13 @@ usage, or a folder that cannot be read.
 
 // statsCacheFile is the verification cache, in the data directory.
 const statsCacheFile = "stats-cache.json"
+
+// maxCacheEntries bounds the cache: past it, the verdicts of files not
+// read in this run are dropped. maxCacheFile bounds what is read of it.
+const (
+	maxCacheEntries = 50000
+	maxCacheFile    = 256 << 20
+)
 
 // statsWidth is the width of a sparkline: with its label and its range it
 // fits 80 columns.
@@ -144,6 +152,9 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var paths []string
 	for _, f := range folders {
 		found, err := findTranscripts(f)
+		if errors.Is(err, os.ErrNotExist) && fs.NArg() == 0 {
+			continue // no data directory yet: no matches
+		}
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: %s: cannot be read: %s\n", f, ui.Plain(errors.Unwrap(err))))
 			return 2
@@ -161,7 +172,17 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	files, verified := statsVerify(paths, cache)
-	if cache != nil && verified > 0 {
+	dirty := verified > 0
+	if cache != nil && len(cache.Entries) > maxCacheEntries {
+		// Too many: keep the verdicts of the files read now.
+		seen := map[string]bool{}
+		for _, f := range files {
+			seen[f.hash] = true
+		}
+		maps.DeleteFunc(cache.Entries, func(h string, _ record.Entry) bool { return !seen[h] })
+		dirty = true
+	}
+	if cache != nil && dirty {
 		err := os.MkdirAll(dir, 0o700)
 		if err == nil {
 			err = atomicfile.Write(cachePath, cache.Encode())
@@ -238,8 +259,17 @@ func verifierID() (string, error) {
 // (said on stderr: every file is then verified again).
 func loadStatsCache(path, v string, stderr io.Writer) *record.Cache {
 	fresh := &record.Cache{Verifier: v, Entries: map[string]record.Entry{}}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
+		return fresh
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxCacheFile+1))
+	if err != nil {
+		return fresh
+	}
+	if len(b) > maxCacheFile {
+		fmt.Fprint(stderr, i18n.T("okey: %s: not a cache okey wrote, verifying every file again: %s\n", path, "too large"))
 		return fresh
 	}
 	c, err := record.DecodeCache(b)

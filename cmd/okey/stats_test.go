@@ -198,12 +198,13 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
-// TestStatsText: the text says what was left out and why, fits 80
-// columns, and draws the series.
+// TestStatsText: with no folder given, okey stats reads the data
+// directory; the text says what was left out and why, fits 80 columns, and
+// draws the series.
 func TestStatsText(t *testing.T) {
 	dir := statsFixture(t)
 	var out, errb bytes.Buffer
-	if code := run([]string{"stats", "--no-cache", dir}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"stats", "--data", dir}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	s := strings.ReplaceAll(out.String(), dir, "DIR")
@@ -233,7 +234,7 @@ func TestStatsText(t *testing.T) {
 	}
 	// In Turkish.
 	out.Reset()
-	if code := run([]string{"--lang", "tr", "stats", "--no-cache", dir}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "yenilgi değil") {
+	if code := run([]string{"--lang", "tr", "stats", "--data", dir}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "yenilgi değil") {
 		t.Errorf("Turkish: exit %d:\n%s", code, out.String())
 	}
 }
@@ -253,9 +254,11 @@ func TestStatsUsage(t *testing.T) {
 	if code := run([]string{"stats", "-h"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "a\nnew okey (another build, so another verifier) verifies every file again") {
 		t.Errorf("-h: exit %d:\n%s", code, out.String())
 	}
-	// An empty folder: no record, exit 0.
-	out.Reset()
-	if code := run([]string{"stats", "--no-cache", t.TempDir()}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "no record yet") {
-		t.Errorf("empty: exit %d:\n%s", code, out.String())
+	// An empty folder, and a data directory not made yet: no record, exit 0.
+	for _, args := range [][]string{{"--no-cache", t.TempDir()}, {"--data", filepath.Join(t.TempDir(), "none")}} {
+		out.Reset()
+		if code := run(append([]string{"stats"}, args...), nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "no record yet") {
+			t.Errorf("%v: exit %d:\n%s", args, code, out.String())
+		}
 	}
 }
