@@ -262,3 +262,25 @@ func TestStatsUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsSimKeys: okey sim --keys seats the same players in every match,
+// so okey stats counts both matches for each of them, rated in turn.
+func TestStatsSimKeys(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"sim", "--games", "2", "--players", "2", "--preset", "classic:points=2", "--keys", "5", "--out", dir}, nil, &out, &errb); code != 0 {
+		t.Fatalf("sim: exit %d: %s", code, errb.String())
+	}
+	o, _, _ := runStatsJSON(t, "--no-cache", dir)
+	if o.Kept != 2 || o.Matches != 2 || len(o.Players) != 2 {
+		t.Fatalf("kept %d, matches %d, players %d; want 2, 2, 2", o.Kept, o.Matches, len(o.Players))
+	}
+	for _, p := range o.Players {
+		if p.Matches != 2 || len(p.Series) != 2 || p.Series[0].Match != 0 || p.Series[1].Match != 1 {
+			t.Errorf("%s: %d matches, series %+v", p.Name, p.Matches, p.Series)
+		}
+	}
+	if w := o.Players[0].Wins + o.Players[1].Wins; w < 2 {
+		t.Errorf("%d wins in two matches", w)
+	}
+}
