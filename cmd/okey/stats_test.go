@@ -165,30 +165,7 @@ func TestStatsGolden(t *testing.T) {
 	if third.Verified != 1 || third.Kept != 4 || third.Unfinished != 2 {
 		t.Errorf("after a cut: verified %d, kept %d, unfinished %d; want 1, 4, 2", third.Verified, third.Kept, third.Unfinished)
 	}
-	// Another verifier's cache is not used.
-	c, err := record.DecodeCache(must(os.ReadFile(cachePath)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Verifier = "okey-exe-sha256:another build"
-	os.WriteFile(cachePath, c.Encode(), 0o600)
-	if o, _, _ := runStatsJSON(t, "--data", data, dir); o.Verified != 10 {
-		t.Errorf("another verifier's cache: verified %d, want 10", o.Verified)
-	}
-	// A damaged cache is said and not used.
-	os.WriteFile(cachePath, []byte(`{"okey_stats_cache":1,"verifier":`), 0o600)
-	o, _, errText := runStatsJSON(t, "--data", data, dir)
-	if o.Verified != 10 || !strings.Contains(errText, "not a cache okey wrote") {
-		t.Errorf("a damaged cache: verified %d; stderr %q", o.Verified, errText)
-	}
-	// --no-cache verifies all and leaves the cache as it is.
-	before := must(os.ReadFile(cachePath))
-	if o, _, _ := runStatsJSON(t, "--no-cache", "--data", data, dir); o.Verified != 10 || o.FromCache != 1 {
-		t.Errorf("--no-cache: %+v", o)
-	}
-	if !bytes.Equal(before, must(os.ReadFile(cachePath))) {
-		t.Error("--no-cache changed the cache")
-	}
+	statsText(t, dir, data)
 }
 
 func must(b []byte, err error) []byte {
@@ -198,18 +175,19 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
-// TestStatsText: with no folder given, okey stats reads the data
-// directory; the text says what was left out and why, fits 80 columns, and
-// draws the series.
-func TestStatsText(t *testing.T) {
-	dir := statsFixture(t)
+// statsText: the text (read from the cache in data) says what was left
+// out and why, fits 80 columns, and draws the series, in English and in
+// Turkish.
+func statsText(t *testing.T, dir, data string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	if code := run([]string{"stats", "--data", dir}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"stats", "--data", data, dir}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	s := strings.ReplaceAll(out.String(), dir, "DIR")
 	for _, want := range []string{
-		"11 files read: 5 kept (honest and finished), 1 unfinished, 4 left out, 1 copies of a match counted once",
+		"11 files read: 4 kept (honest and finished), 2 unfinished, 4 left out, 1 copies of a match counted once",
+		"verified now: 0; verdicts from the cache",
 		"DIR/tampered-classic-3.okey: left out: damaged or altered, no one named",
 		"DIR/bad-signature.okey: left out: damaged or altered, no one named",
 		"DIR/cheat-false-win.okey: left out: a seat is named on its own signed messages: seat 1 (seat1) broke false-win",
@@ -232,10 +210,52 @@ func TestStatsText(t *testing.T) {
 			t.Errorf("a line of %d columns: %q", n, line)
 		}
 	}
-	// In Turkish.
 	out.Reset()
-	if code := run([]string{"--lang", "tr", "stats", "--data", dir}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "yenilgi değil") {
+	if code := run([]string{"--lang", "tr", "stats", "--data", data, dir}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "yenilgi değil") {
 		t.Errorf("Turkish: exit %d:\n%s", code, out.String())
+	}
+}
+
+// TestStatsCache: with no folder given okey stats reads the data directory;
+// another verifier's cache and a damaged cache are not used, and --no-cache
+// leaves the cache alone.
+func TestStatsCache(t *testing.T) {
+	data := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "conformance", "transcripts")
+	for _, name := range []string{"honest-classic-2.okey", "not-a-transcript.okey"} {
+		p := filepath.Join(data, "matches", strings.TrimSuffix(name, ".okey"), "transcript")
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, must(os.ReadFile(filepath.Join(src, name))), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cachePath := filepath.Join(data, statsCacheFile)
+	if o, _, _ := runStatsJSON(t, "--data", data); o.Read != 2 || o.Kept != 1 || o.Verified != 2 {
+		t.Fatalf("the data directory: %+v", o)
+	}
+	// Another verifier's cache is not used.
+	c, err := record.DecodeCache(must(os.ReadFile(cachePath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Verifier = "okey-exe-sha256:another build"
+	os.WriteFile(cachePath, c.Encode(), 0o600)
+	if o, _, _ := runStatsJSON(t, "--data", data); o.Verified != 2 {
+		t.Errorf("another verifier's cache: verified %d, want 2", o.Verified)
+	}
+	// A damaged cache is said and not used.
+	os.WriteFile(cachePath, []byte(`{"okey_stats_cache":1,"verifier":`), 0o600)
+	o, _, errText := runStatsJSON(t, "--data", data)
+	if o.Verified != 2 || !strings.Contains(errText, "not a cache okey wrote") {
+		t.Errorf("a damaged cache: verified %d; stderr %q", o.Verified, errText)
+	}
+	// --no-cache verifies all and leaves the cache as it is.
+	before := must(os.ReadFile(cachePath))
+	if o, _, _ := runStatsJSON(t, "--no-cache", "--data", data); o.Verified != 2 || o.FromCache != 0 {
+		t.Errorf("--no-cache: %+v", o)
+	}
+	if !bytes.Equal(before, must(os.ReadFile(cachePath))) {
+		t.Error("--no-cache changed the cache")
 	}
 }
 
