@@ -95,7 +95,7 @@ type statsJSON struct {
 	LeftOut    int               `json:"left_out"`
 	Duplicates int               `json:"duplicates"`
 	Verified   int               `json:"verified"`   // verified in this run
-	FromCache  int               `json:"from_cache"` // verdicts taken from the cache
+	FromCache  int               `json:"from_cache"` // files whose verdict was in the cache
 	Files      []statsFileJSON   `json:"files"`
 	Rating     string            `json:"rating"`
 	Interval   string            `json:"interval"`
@@ -156,7 +156,11 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			continue // no data directory yet: no matches
 		}
 		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: %s: cannot be read: %s\n", f, ui.Plain(errors.Unwrap(err))))
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			fmt.Fprint(stderr, i18n.T("okey: %s: cannot be read: %s\n", f, ui.Plain(err)))
 			return 2
 		}
 		paths = append(paths, found...)
@@ -171,7 +175,7 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			cache = loadStatsCache(cachePath, v, stderr)
 		}
 	}
-	files, verified := statsVerify(paths, cache)
+	files, verified, hits := statsVerify(paths, cache)
 	dirty := verified > 0
 	if cache != nil && len(cache.Entries) > maxCacheEntries {
 		// Too many: keep the verdicts of the files read now.
@@ -192,7 +196,7 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	rec, out := statsReport(files)
-	out.Verified, out.FromCache = verified, len(files)-verified-countUnreadable(files)
+	out.Verified, out.FromCache = verified, hits
 	you := ownKey(dir)
 	for _, p := range rec.Players {
 		out.Players = append(out.Players, statsPlayerJSON{Player: roundPlayer(p), You: p.Key == you})
@@ -286,9 +290,10 @@ func loadStatsCache(path, v string, stderr io.Writer) *record.Cache {
 // statsVerify hashes each file and verifies, once each, the contents the
 // cache does not know (two files with the same bytes are verified once),
 // on every core. It adds what it verified to the cache and returns the
-// files in the order given and how many contents it verified.
-func statsVerify(paths []string, cache *record.Cache) ([]statsFile, int) {
-	files := make([]statsFile, len(paths))
+// files in the order given, how many contents it verified, and how many
+// files' verdicts it found in the cache.
+func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verified, hits int) {
+	files = make([]statsFile, len(paths))
 	parallel(len(paths), func(i int) {
 		f := &files[i]
 		f.path = paths[i]
@@ -310,6 +315,7 @@ func statsVerify(paths []string, cache *record.Cache) ([]statsFile, int) {
 		if cache != nil {
 			if e, ok := cache.Entries[f.hash]; ok {
 				files[i].entry = e
+				hits++
 				continue
 			}
 		}
@@ -345,7 +351,7 @@ func statsVerify(paths []string, cache *record.Cache) ([]statsFile, int) {
 			}
 		}
 	}
-	return files, len(todo)
+	return files, len(todo), hits
 }
 
 func hashOf(data []byte) string {
@@ -520,16 +526,6 @@ func statsReport(files []statsFile) (record.Record, statsJSON) {
 	rec := record.Build(played, rating.Default())
 	out.Matches = rec.Matches
 	return rec, out
-}
-
-func countUnreadable(files []statsFile) int {
-	n := 0
-	for _, f := range files {
-		if f.hash == "" {
-			n++
-		}
-	}
-	return n
 }
 
 // ownKey is the hex public key of the data directory's identity, "" when
