@@ -131,6 +131,9 @@ type Point struct {
 	Sigma float64 `json:"sigma"`
 	Score int     `json:"score"`
 	Place int     `json:"place"`
+	// Preset is the match's preset: scores of different presets do not
+	// compare.
+	Preset string `json:"preset"`
 }
 
 // Record is every player's record over the finished, honest matches.
@@ -270,7 +273,7 @@ func Build(played []Played, m rating.Model) Record {
 					}
 				}
 			}
-			p.Series = append(p.Series, Point{Match: idx, Mu: p.Rating.Mu, Sigma: p.Rating.Sigma, Score: s.Score, Place: s.Place})
+			p.Series = append(p.Series, Point{Match: idx, Mu: p.Rating.Mu, Sigma: p.Rating.Sigma, Score: s.Score, Place: s.Place, Preset: preset})
 		}
 	}
 	for _, p := range players {

@@ -76,9 +76,9 @@ const (
 	maxCacheFile    = 256 << 20
 )
 
-// statsWidth is the width of a sparkline: with its label and its range it
-// fits 80 columns.
-const statsWidth = 50
+// statsWidth is the width of a sparkline: with its labels (7 and 13
+// columns) and its range it fits 80 columns.
+const statsWidth = 40
 
 type statsFile struct {
 	path  string
@@ -631,12 +631,20 @@ func printPlayer(w io.Writer, p statsPlayerJSON) {
 			p.Rounds101, p.Finished101, p.OkeyFinish, p.OpenedSets, p.OpenedPairs))
 	}
 	mus := []float64{rating.Default().Mu} // from a new player's rating
-	var scores []float64
 	for _, pt := range p.Series {
 		mus = append(mus, pt.Mu)
-		scores = append(scores, float64(pt.Score))
 	}
-	fmt.Fprintf(w, "  %-7s %s %.1f → %.1f\n", i18n.T("rating"), record.Sparkline(mus, statsWidth), mus[0], mus[len(mus)-1])
-	lo, hi := slices.Min(scores), slices.Max(scores)
-	fmt.Fprintf(w, "  %-7s %s %s\n", i18n.T("score"), record.Sparkline(scores, statsWidth), i18n.T("%.0f to %.0f", lo, hi))
+	fmt.Fprintf(w, "  %-7s %-13s %s %.1f → %.1f\n", i18n.T("rating"), "", record.Sparkline(mus, statsWidth), mus[0], mus[len(mus)-1])
+	// The score, one line per preset: scores of different presets do not
+	// compare.
+	for _, sc := range p.Scores {
+		var scores []float64
+		for _, pt := range p.Series {
+			if pt.Preset == sc.Preset {
+				scores = append(scores, float64(pt.Score))
+			}
+		}
+		fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("score"), sc.Preset, record.Sparkline(scores, statsWidth),
+			i18n.T("%.0f to %.0f", slices.Min(scores), slices.Max(scores)))
+	}
 }
