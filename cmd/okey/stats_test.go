@@ -197,7 +197,8 @@ func statsText(t *testing.T, dir, data string) {
 		"shown only, never part of a verdict",
 		"Wilson score interval, 95%",
 		"Okey 101: rounds 3,",
-		"  rating  ▁",
+		"  rating                ▁",
+		"  score   classic       ",
 		"... and ",
 	} {
 		if !strings.Contains(s, want) {
