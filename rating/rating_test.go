@@ -73,7 +73,7 @@ func TestRateReference(t *testing.T) {
 			for i := range c.want {
 				for j, w := range c.want[i] {
 					g := got[i][j]
-					if !close(g.Mu, w.Mu) || !close(g.Sigma, w.Sigma) {
+					if !near(g.Mu, w.Mu) || !near(g.Sigma, w.Sigma) {
 						t.Errorf("team %d player %d: got %v, OpenSkill %v", i, j, g, w)
 					}
 				}
@@ -82,9 +82,9 @@ func TestRateReference(t *testing.T) {
 	}
 }
 
-// close: equal to 1e-12 relative (the reference's printed digits are the
+// near: equal to 1e-12 relative (the reference's printed digits are the
 // float64 it computed; only the order of additions can differ).
-func close(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
 
 // TestRateProperties: what the model must do whatever the numbers: the
 // winner gains and the loser loses, every sigma shrinks when tau is 0,
@@ -133,7 +133,7 @@ func TestRateProperties(t *testing.T) {
 	b := [][]Rating{a[2], a[0], a[1]}
 	ra, _ := m.Rate(a, []int{2, 1, 3})
 	rb, _ := m.Rate(b, []int{3, 2, 1})
-	if !close(ra[0][0].Mu, rb[1][0].Mu) || !close(ra[1][0].Mu, rb[2][0].Mu) || !close(ra[2][0].Mu, rb[0][0].Mu) {
+	if !near(ra[0][0].Mu, rb[1][0].Mu) || !near(ra[1][0].Mu, rb[2][0].Mu) || !near(ra[2][0].Mu, rb[0][0].Mu) {
 		t.Errorf("order matters: %v vs %v", ra, rb)
 	}
 	// The inputs are left alone.
