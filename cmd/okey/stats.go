@@ -594,7 +594,7 @@ func printStats(w io.Writer, o statsJSON, top int, cachePath string) {
 		fmt.Fprintln(w, i18n.T("no finished match verifies: no record yet"))
 		return
 	}
-	fmt.Fprint(w, i18n.T("%d matches. Rating: %s; shown only, never part of a verdict.\nWin share: %s.\n", o.Matches, o.Rating, o.Interval))
+	fmt.Fprint(w, i18n.T("%d matches. Ratings: Weng-Lin Plackett-Luce, OpenSkill's defaults (--json says\nwhich), shown only, never part of a verdict. Win share: 95%% Wilson interval.\n", o.Matches))
 	for i, p := range o.Players {
 		if i == top {
 			fmt.Fprint(w, i18n.T("\n... and %d more players (--top, or --json for all)\n", len(o.Players)-top))

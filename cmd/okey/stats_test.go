@@ -195,7 +195,7 @@ func statsText(t *testing.T, dir, data string) {
 		"DIR/matches/copy/transcript: a copy of the match in DIR/honest-classic-2.okey, counted once",
 		"DIR/not-a-transcript.okey: left out: unreadable",
 		"shown only, never part of a verdict",
-		"Wilson score interval, 95%",
+		"Win share: 95% Wilson interval.",
 		"Okey 101: rounds 3,",
 		"  rating                ▁",
 		"  score   classic       ",
@@ -205,8 +205,8 @@ func statsText(t *testing.T, dir, data string) {
 			t.Errorf("no %q in:\n%s", want, s)
 		}
 	}
-	inRecord := s[strings.Index(s, "matches. Rating"):]
-	for _, line := range strings.Split(inRecord, "\n")[2:] {
+	inRecord := s[strings.Index(s, "matches. Ratings"):]
+	for _, line := range strings.Split(inRecord, "\n") {
 		if n := len([]rune(line)); n > 80 {
 			t.Errorf("a line of %d columns: %q", n, line)
 		}
