@@ -297,13 +297,13 @@ func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verifi
 	parallel(len(paths), func(i int) {
 		f := &files[i]
 		f.path = paths[i]
-		data, when, err := readStatsFile(f.path)
+		hash, when, err := hashStatsFile(f.path)
 		f.when = when
 		if err != nil {
 			f.entry = record.Entry{Status: record.Unreadable, Reason: err.Error()}
 			return
 		}
-		f.hash = hashOf(data)
+		f.hash = hash
 	})
 	// The contents to verify: each unknown hash once, from its first file.
 	var todo []int
@@ -378,6 +378,33 @@ func parallel(n int, do func(i int)) {
 	close(work)
 	wg.Wait()
 }
+
+// hashStatsFile returns the hex SHA-256 of a file's bytes, streamed (a
+// run that finds every verdict in the cache reads each file once and keeps
+// none of it), and the time it was last written.
+func hashStatsFile(path string) (string, time.Time, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", time.Time{}, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", time.Time{}, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
+	}
+	if fi.Size() > maxTranscriptFile {
+		return "", fi.ModTime(), userErr(i18n.Mark("not an okey transcript (%d bytes, more than any match)"), fi.Size())
+	}
+	h := sha256.New()
+	buf := hashBufs.Get().(*[]byte)
+	defer hashBufs.Put(buf)
+	if _, err := io.CopyBuffer(h, io.LimitReader(f, maxTranscriptFile+1), *buf); err != nil {
+		return "", fi.ModTime(), userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
+	}
+	return hex.EncodeToString(h.Sum(nil)), fi.ModTime(), nil
+}
+
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, 1<<20); return &b }}
 
 func readStatsFile(path string) ([]byte, time.Time, error) {
 	fi, err := os.Stat(path)
