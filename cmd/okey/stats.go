@@ -305,7 +305,8 @@ func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verifi
 		}
 		f.hash = hash
 	})
-	// The contents to verify: each unknown hash once, from its first file.
+	// The contents to verify: each unknown hash once, from its first file
+	// (todo[j] is that file; first maps the hash to j).
 	var todo []int
 	first := map[string]int{}
 	for i, f := range files {
@@ -320,7 +321,7 @@ func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verifi
 			}
 		}
 		if _, ok := first[f.hash]; !ok {
-			first[f.hash] = i
+			first[f.hash] = len(todo)
 			todo = append(todo, i)
 		}
 	}
@@ -342,8 +343,7 @@ func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verifi
 		if f.hash == "" {
 			continue
 		}
-		if k, ok := first[f.hash]; ok {
-			j := slices.Index(todo, k)
+		if j, ok := first[f.hash]; ok {
 			e := entries[j]
 			files[i].entry = e
 			if cache != nil && !transient[j] {
