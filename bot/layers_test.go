@@ -26,7 +26,10 @@ var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25
 //     library, crypto/... and the modules the cryptography is built on;
 //   - ui and table never reach p2p;
 //   - a package under internal/ reaches nothing of the module outside
-//     internal/ (leaves only: the protocol is above them).
+//     internal/ (leaves only: the protocol is above them);
+//   - rating imports only the standard library, and record only the
+//     standard library and rating: a player's record is pure arithmetic on
+//     verified matches, below everything that verifies them.
 func TestLayers(t *testing.T) {
 	imports := moduleImports(t, "..")
 	if len(imports[module+"/engine"]) == 0 || len(imports[module+"/ui"]) == 0 {
@@ -49,6 +52,8 @@ func TestLayersCanFail(t *testing.T) {
 		module + "/table":             {module + "/engine"},
 		module + "/internal/i18n":     {"golang.org/x/text/language"},
 		module + "/internal/atomicfs": {module + "/table"},
+		module + "/rating":            {"math", module + "/engine"},
+		module + "/record":            {module + "/rating", module + "/table"},
 	}
 	got := strings.Join(layerViolations(imports), "\n")
 	for _, want := range []string{
@@ -56,12 +61,14 @@ func TestLayersCanFail(t *testing.T) {
 		"crypto/group reaches example.com/x",
 		"ui reaches " + module + "/p2p",
 		"internal/atomicfs reaches " + module + "/table",
+		"rating reaches " + module + "/engine",
+		"record reaches " + module + "/table",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in:\n%s", want, got)
 		}
 	}
-	for _, no := range []string{"sha3", "ristretto", "internal/i18n reaches", "table reaches"} {
+	for _, no := range []string{"sha3", "ristretto", "internal/i18n reaches", "table reaches", "record reaches " + module + "/rating"} {
 		if strings.Contains(got, no) {
 			t.Errorf("%q named, but allowed:\n%s", no, got)
 		}
@@ -89,6 +96,10 @@ func layerViolations(imports map[string][]string) []string {
 				bad = !stdlib(dep) && !strings.HasPrefix(dep, module+"/crypto/") && !cryptoDep(dep)
 			case top == "internal":
 				bad = strings.HasPrefix(dep, module+"/") && !strings.HasPrefix(dep, module+"/internal/")
+			case rel == "rating":
+				bad = !stdlib(dep)
+			case rel == "record":
+				bad = !stdlib(dep) && dep != module+"/rating"
 			}
 			if (top == "ui" || top == "table") && (dep == module+"/p2p" || strings.HasPrefix(dep, module+"/p2p/")) {
 				bad = true

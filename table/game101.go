@@ -34,7 +34,11 @@ func (g *game101) settle(tiles []int) (HandLog, error) {
 	if !ok {
 		return HandLog{}, fmt.Errorf("table: internal error: a 101 round audited before its result")
 	}
-	return HandLog{Result101: &res, Scores: g.m.Scores(), Tiles: tiles}, nil
+	opened := make([]engine.Opened, len(g.m.Scores()))
+	for s := range opened {
+		opened[s] = g.m.Game().Opened(s)
+	}
+	return HandLog{Result101: &res, Opened101: opened, Scores: g.m.Scores(), Tiles: tiles}, nil
 }
 
 func (g *game101) parseMove(seat int, body []byte) (move, error) {

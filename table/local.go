@@ -24,7 +24,11 @@ type LocalOptions struct {
 	// Seed makes keys, table id and faults reproducible; 0 draws them from
 	// crypto/rand. Seats' nonces and tile shuffles use crypto/rand (or
 	// Rands): two matches with one seed are two matches of the same table.
-	Seed    uint64
+	Seed uint64
+	// KeySeed, when not 0, makes the seats' keys (and ids) from this seed
+	// instead of Seed: matches with one KeySeed and different Seeds are
+	// different tables of the same players (okey sim --keys).
+	KeySeed uint64
 	Cheat   Cheat
 	Cheater int
 	// Replay: envelopes of an earlier match for a replay cheater to send.
@@ -99,6 +103,13 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 	cfg, keys, err := LocalConfig(o.Ruleset, n, o.Seed)
 	if err != nil {
 		return nil, err
+	}
+	if o.KeySeed != 0 {
+		same, sameKeys, err := LocalConfig(o.Ruleset, n, o.KeySeed)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Seats, keys = same.Seats, sameKeys
 	}
 	// Every match draws its seats' nonces afresh, as real seats do (a seed
 	// fixes the table id and the keys, not the match): from each seat's

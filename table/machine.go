@@ -98,6 +98,9 @@ type HandLog struct {
 	Result engine.HandResult // the classic family's result
 	// Result101 is an Okey 101 round's result (nil in the classic family).
 	Result101 *engine.Result101
+	// Opened101 is how each seat had opened when an Okey 101 round ended
+	// (nil in the classic family).
+	Opened101 []engine.Opened
 	Scores    []int
 	Tiles     []int // slot -> tile index, from the audit
 }

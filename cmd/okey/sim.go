@@ -45,6 +45,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	faults := fs.String("faults", "", i18n.T("network faults: drop=P,dup=P,reorder=P,delay=D"))
 	out := fs.String("out", "", i18n.T("directory for the transcripts"))
 	seed := fs.Uint64("seed", 0, i18n.T("seed for keys, bots and faults (0: random)"))
+	keySeed := fs.Uint64("keys", 0, i18n.T("seed for the seats' keys, the same in every match (0: each match its own)"))
 	cheat := fs.String("cheat", "", i18n.T("a cheat for one seat: %s", cheatNames()))
 	cheater := fs.Int("cheater", 1, i18n.T("the cheating seat"))
 	stall := fs.Duration("stall", 100*time.Millisecond, i18n.T("wait without progress before asking the others again (in memory, asking is cheap)"))
@@ -141,7 +142,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				gseed = 1 + uint64(g)
 			}
 			earlier, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
-				Seed: gseed, Stall: *stall, Withhold: *withhold})
+				Seed: gseed, KeySeed: *keySeed, Stall: *stall, Withhold: *withhold})
 			if err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: match %d: the earlier match: %v\n", g, err))
 				return 1
@@ -160,7 +161,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
-			Faults: f, Seed: gseed, Cheat: c, Cheater: *cheater, Stall: *stall, Withhold: *withhold, Replay: replay})
+			Faults: f, Seed: gseed, KeySeed: *keySeed, Cheat: c, Cheater: *cheater, Stall: *stall, Withhold: *withhold, Replay: replay})
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: match %d: %v\n", g, err))
 			return 1
