@@ -312,10 +312,18 @@ func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
 			for _, f := range frames {
 				before := len(n.buf) + len(n.forks)
 				n.receive(f)
-				got = got || len(n.buf)+len(n.forks) > before || n.m.Aborted() != nil
+				if n.m.Aborted() != nil {
+					// The first violation ends the match; the rest of the
+					// answer is not judged (5.2 check 3), as by broadcast.
+					got = true
+					break
+				}
+				got = got || len(n.buf)+len(n.forks) > before
 			}
 		}
-		if got {
+		if seat, _ := n.m.Expect(); got || seat == n.c.Seat {
+			// Found, or this seat is now to speak: it asks for nothing
+			// while its own move is due (5.5).
 			n.catchup = nil
 		} else if n.catchup != nil {
 			n.askCatchUp()
@@ -330,6 +338,9 @@ func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
 // drops it as a duplicate, keeps it as a fork to resolve, or turns it into
 // evidence against its signer (5.2).
 func (n *node) Step(raw []byte) {
+	if n.m.Done() {
+		return // the match is over: every envelope fails (5.2 check 3)
+	}
 	n.receive(raw)
 	n.settle()
 }

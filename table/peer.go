@@ -91,7 +91,10 @@ type Peer struct {
 	// n is the protocol's decisions: the machine, the chain, the reorder
 	// buffer, forks and stall accounting (node.go). The rest of Peer is
 	// what the node leaves out: secrets, the view, the clock and I/O.
-	n      *node
+	n *node
+	// ticked is the time up to which the node has had its ticks (Run's
+	// loop only; see giveTicks).
+	ticked time.Time
 	view   *engine.View
 	secret *deck.Secret
 	log    *slog.Logger
@@ -629,6 +632,7 @@ func (p *Peer) propose(ctx context.Context, kind Kind, body []byte) error {
 	}
 	hand := m.HandNumber()
 	start := time.Now()
+	p.giveTicks() // building and proving took time: progress is now
 	err := p.n.Advance(ready{Apply: env, Own: true})
 	if isCrypto(kind) {
 		p.crypto += time.Since(start)
@@ -646,9 +650,24 @@ func (p *Peer) propose(ctx context.Context, kind Kind, body []byte) error {
 // take has the node apply a received envelope it chose, and saves it
 // (lazily: one lost in a crash is sent again by the others). One the rules
 // refuse is not saved: the node ends the match on it.
+// giveTicks gives the node every tick period that has passed since the
+// last. A ticker drops ticks while the loop is busy (a shuffle's proofs),
+// but the node's logical time must keep up with the clock: its fork budget
+// and its fetches' deadlines are in ticks, and the progress it records
+// (what the stall and withhold checks measure from) must be the time the
+// work ended, not the time it began.
+func (p *Peer) giveTicks() {
+	every := p.tickEvery()
+	for now := time.Now(); !p.ticked.Add(every).After(now); {
+		p.ticked = p.ticked.Add(every)
+		p.n.Tick()
+	}
+}
+
 func (p *Peer) take(rd ready) error {
 	step, hand := p.n.m.Step(), p.n.m.HandNumber()
 	start := time.Now()
+	p.giveTicks()       // checking the proofs took time: progress is now
 	_ = p.n.Advance(rd) // a violation ends the match: the next Ready says so
 	if isCrypto(rd.Apply.Kind) {
 		p.crypto += time.Since(start)
@@ -756,12 +775,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 	every := p.tickEvery()
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	// ticked is the time up to which the node has had its ticks. A ticker
-	// drops ticks while the loop is busy (a shuffle's proofs), but the
-	// node's logical time must keep up with the clock: its fork budget and
-	// its fetches' deadlines are in ticks. So each turn of the loop gives
-	// it every tick period that has passed.
-	ticked := time.Now()
+	p.ticked = time.Now()
 	answers := make(chan fetched, 4)
 	done := make(chan struct{})
 	defer close(done)
@@ -775,10 +789,7 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		}
 	}()
 	for {
-		for now := time.Now(); !ticked.Add(every).After(now); {
-			ticked = ticked.Add(every)
-			p.n.Tick()
-		}
+		p.giveTicks()
 		rd := p.n.Ready()
 		switch {
 		case rd.Violation != nil:
