@@ -25,6 +25,13 @@ func (g *Game) moveStop() <-chan struct{} {
 // ended, a seat was named, the player left) while the player was choosing.
 // The pending Move returns, and the screen stops asking for a move, so no
 // key can answer a question nobody waits for.
+//
+// Known gap: a CancelMove that comes before the mover's goroutine has
+// entered Move (Run returned at once after starting it) is not seen, and
+// that Move asks and waits until it is answered or the Game ends. Closing
+// it needs a per-move token in table's contract (a Move given a context),
+// not a cancel that sticks: a sticky cancel would also stop the next
+// match's first move when it comes just after a Move returned.
 func (g *Game) CancelMove() {
 	g.mu.Lock()
 	if g.stop != nil {
