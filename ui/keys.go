@@ -351,8 +351,14 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 
 // drawConfirm is a binding's question (binding.confirm).
 func (t *TableView) drawConfirm(scr tcell.Screen, x, y, w, h int) {
-	pw, ph := 60, 6
-	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, t.question)
+	// The question wraps at spaces inside the panel, never cut.
+	pw := min(60, w)
+	lines := wrap2(t.question, pw-4)
+	ph := 5 + len(lines)
+	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, "")
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
-	put(scr, ix, iy+2, iw, i18n.T("y: yes   n: no"), st.Foreground(t.pal.Accent).Bold(true))
+	for i, l := range lines {
+		put(scr, ix, iy+i, iw, l, st.Bold(true))
+	}
+	put(scr, ix, iy+len(lines)+1, iw, i18n.T("y: yes   n: no"), st.Foreground(t.pal.Accent).Bold(true))
 }

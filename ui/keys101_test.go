@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/engine"
 )
 
 // TestCtrlCLeaves101: ctrl-c leaves a 101 round as it leaves a classic
@@ -74,5 +76,76 @@ func TestTooSmall101Waits(t *testing.T) {
 	hs.draw()
 	if !strings.Contains(hs.screen(), "the table waits for your move") {
 		t.Errorf("the small screen does not say the table waits:\n%s", hs.screen())
+	}
+}
+
+// TestDiscardPenaltyAsks101: x on a tile that fits a meld on the table (a
+// 101-point penalty) asks first; n sends nothing, y discards it (issue 24
+// point 5). An ordinary discard does not ask.
+func TestDiscardPenaltyAsks101(t *testing.T) {
+	s := fixture101(t)
+	hs := newHarness(t, s, Palette256)
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	slots, faces := s.View.Rack(s.Match101.Game())
+	var groups []engine.Group
+	for _, g := range []struct {
+		kind  engine.GroupKind
+		faces string
+	}{{engine.Run, "R10 R11 R12 R13"}, {engine.Set, "Y10 B10 K10"}, {engine.Run, "K11 K12 K13"}} {
+		fs := engine.MustParseFaces(g.faces)
+		groups = append(groups, engine.Group{Kind: g.kind, Tiles: fs, As: fs})
+	}
+	lay, ok := engine.LayAction101(0, slots, faces, groups)
+	if !ok {
+		t.Fatal("no lay")
+	}
+	hs.apply(s, lay)
+	// R9 fits the run R10-R13 on the table.
+	reply := hs.request101()
+	hs.selectFaces("R9")
+	hs.keys("x")
+	if hs.view.overlay != confirmOverlay || !strings.Contains(hs.screen(), "fits a meld on the table") {
+		t.Fatalf("x on R9 did not ask first:\n%s", hs.screen())
+	}
+	hs.keys("n")
+	noReply(t, reply)
+	hs.keys("xy")
+	a := <-reply
+	if a.Kind != engine.Act101Discard || a.Faces[0].Face != engine.MustParseFaces("R9")[0] {
+		t.Fatalf("x then y sent %+v", a)
+	}
+	// Y1 fits nothing: x discards it at once.
+	hs2 := newHarness(t, fixture101(t), Palette256)
+	s2 := hs2.view.snap
+	hs2.apply(s2, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	reply = hs2.request101()
+	hs2.selectFaces("Y1")
+	hs2.keys("x")
+	if hs2.view.overlay == confirmOverlay {
+		t.Fatal("an ordinary discard asked first")
+	}
+	if a := <-reply; a.Kind != engine.Act101Discard {
+		t.Fatalf("x sent %+v", a)
+	}
+}
+
+// TestDiscardBeforeDrawOnGap: x before the draw says to draw first, even
+// with the cursor on a gap of the rack (issue 24 point 21).
+func TestDiscardBeforeDrawOnGap(t *testing.T) {
+	{
+		hs := newHarness(t, fixture101(t), Palette256)
+		reply := hs.request101()
+		gap := -1
+		for p := 0; p < RackSize && gap < 0; p++ {
+			if hs.view.rack.At(p) == engine.NoSlot {
+				gap = p
+			}
+		}
+		hs.view.rack.Cursor = gap
+		hs.keys("x")
+		if msg := hs.view.Message(); strings.Contains(msg, "cursor") || !strings.Contains(msg, "first") {
+			t.Errorf("x before the draw on a gap: %q", msg)
+		}
+		noReply(t, reply)
 	}
 }

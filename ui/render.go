@@ -173,7 +173,9 @@ func (t *TableView) panel(scr tcell.Screen, x, y, w, h int, title string) (int, 
 	scr.SetContent(x+w-1, y, tcell.RuneURCorner, nil, st)
 	scr.SetContent(x, y+h-1, tcell.RuneLLCorner, nil, st)
 	scr.SetContent(x+w-1, y+h-1, tcell.RuneLRCorner, nil, st)
-	put(scr, x+2, y, w-4, " "+title+" ", st.Bold(true).Foreground(p.Accent))
+	if title != "" {
+		put(scr, x+2, y, w-4, " "+title+" ", st.Bold(true).Foreground(p.Accent))
+	}
 	return x + 2, y + 1, w - 4, h - 2
 }
 

@@ -650,11 +650,17 @@ func (pt *part101) add(t *TableView) {
 
 // discard discards the one selected tile, or the tile under the cursor.
 func (pt *part101) discard(t *TableView) {
+	pt.discardSlot(t, pt.discardTarget(t))
+}
+
+// discardTarget is the tile x discards: the one selected, or the tile
+// under the cursor.
+func (pt *part101) discardTarget(t *TableView) engine.Slot {
 	s := t.target()
 	if slots, _ := pt.selection(t); len(slots) == 1 && t.rack.Lifted < 0 {
 		s = slots[0]
 	}
-	pt.discardSlot(t, s)
+	return s
 }
 
 func (pt *part101) discardSlot(t *TableView, s engine.Slot) {
@@ -843,6 +849,43 @@ func taken101(t *TableView) bool {
 	return t.myMove() && d && tk != engine.NoSlot
 }
 
+// discardOff101 is why x does nothing now: moveOff, then the draw that
+// comes first (whatever the cursor is on).
+func discardOff101(t *TableView) string {
+	if why := moveOff(t); why != "" {
+		return why
+	}
+	if !drawn101(t) {
+		return refusalIn(game101, engine.ErrMustDraw)
+	}
+	return ""
+}
+
+// on101penalty is x's question when the tile it would discard costs a
+// 101-point penalty (the okey, or a tile that fits a meld on the table);
+// "" otherwise.
+func on101penalty(t *TableView) string {
+	pt, ok := t.game().(*part101)
+	if !ok {
+		return ""
+	}
+	g := round(t)
+	s := pt.discardTarget(t)
+	if s == engine.NoSlot || len(g.Rack(t.snap.Seat)) == 1 {
+		return ""
+	}
+	f := t.face(s)
+	switch {
+	case f == engine.NoFace:
+		return ""
+	case f == g.Okey():
+		return i18n.T("discard the okey? it costs a 101-point penalty")
+	case g.Fits(f):
+		return i18n.T("discard the %s? it fits a meld on the table: a 101-point penalty", f.String())
+	}
+	return ""
+}
+
 // keys101 is the key table of a 101 round.
 var keys101 = []binding{
 	{keys: arrows, label: i18n.Mark("move"), help: i18n.Mark("move the cursor on the rack")},
@@ -867,7 +910,8 @@ var keys101 = []binding{
 			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
 		}},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
-		do: on101((*part101).discard), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) }},
+		do: on101((*part101).discard), disabled: discardOff101, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
+		confirm: on101penalty},
 	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
 		do: (*TableView).lift, bar: lifted},
 	{keys: []key{rk('s')}, label: i18n.Mark("sets"), help: i18n.Mark("sort the rack: sets first"),
