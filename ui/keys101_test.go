@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // TestCtrlCLeaves101: ctrl-c leaves a 101 round as it leaves a classic
@@ -147,5 +148,21 @@ func TestDiscardBeforeDrawOnGap(t *testing.T) {
 			t.Errorf("x before the draw on a gap: %q", msg)
 		}
 		noReply(t, reply)
+	}
+}
+
+// TestLastDiscardLabelTurkish: in Turkish the label over another seat's
+// last discard is a noun ("son attığı"), not the discard key's order
+// ("at"), which stays the key's word (issue 24 point 12).
+func TestLastDiscardLabelTurkish(t *testing.T) {
+	i18n.Set(i18n.Turkish)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	hs := newHarness(t, fixture101(t), Palette256)
+	scr := hs.screen()
+	if !strings.Contains(scr, "son attığı Y6") || strings.Contains(scr, "at Y6") {
+		t.Errorf("the label over bot1's discard:\n%s", scr)
+	}
+	if got := i18n.T("discard"); got != "at" {
+		t.Errorf("the discard key's word: %q", got)
 	}
 }

@@ -102,7 +102,9 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 		case sideAcross:
 			cx := put(scr, x+sideW+1, top, w-2*sideW-2, nm+" · "+pt.seatWord(t, seat), st)
 			if f := pileTop(seat); f != engine.NoFace {
-				cx = put(scr, cx+1, top, 12, i18n.T("discard")+" ", dim)
+				// The label is a noun (the seat's last discard), not the
+				// discard key's order: in Turkish they differ.
+				cx = put(scr, cx+1, top, 16, i18n.T("last discard")+" ", dim)
 				drawSmall(scr, p, cx, top, f, g.Okey())
 			}
 			midTop = top + 1
@@ -119,7 +121,7 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 				put(scr, bx, top+2+i, sideW, l, dim)
 			}
 			if f := pileTop(seat); f != engine.NoFace {
-				cx := put(scr, bx, top+5, sideW, i18n.T("discard")+" ", dim)
+				cx := put(scr, bx, top+5, sideW, i18n.T("last discard")+" ", dim)
 				drawSmall(scr, p, cx, top+5, f, g.Okey())
 			}
 		}

@@ -3,6 +3,9 @@ package i18n
 // The Turkish catalogue of issue 24's table-screen polish (points 5-21).
 var _ = turkish(map[string]string{
 	// 5: a penalty discard asks first
-	"discard the okey? it costs a 101-point penalty":                    "okeyi atmak mı? 101 ceza yazılır",
+	"discard the okey? it costs a 101-point penalty":                   "okeyi atmak mı? 101 ceza yazılır",
 	"discard the %s? it fits a meld on the table: a 101-point penalty": "%s atılsın mı? masadaki bir pere işler: 101 ceza yazılır",
+
+	// 12: the label over a seat's last discard (a noun; "discard" is the key's order)
+	"last discard": "son attığı",
 })
