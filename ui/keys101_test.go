@@ -166,3 +166,45 @@ func TestLastDiscardLabelTurkish(t *testing.T) {
 		t.Errorf("the discard key's word: %q", got)
 	}
 }
+
+// TestHint101BeforeDraw: before the draw the 101 hint names the key, and
+// advises taking the previous discard when it can be used this turn (the
+// classic hint does both; issue 24 point 6).
+func TestHint101BeforeDraw(t *testing.T) {
+	s := fixture101(t)
+	hs := newHarness(t, s, Palette256)
+	reply := hs.request101()
+	hs.keys("h")
+	if msg := hs.view.Message(); !strings.Contains(msg, "draw from the bank (d)") {
+		t.Errorf("the hint before the draw (Y6 fits nothing): %q", msg)
+	}
+	noReply(t, reply)
+	// The player opens (R10-R13 among the melds) and discards Y1; bot1
+	// discards R9, which the player can add to R10-R13 at once.
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	slots, faces := s.View.Rack(s.Match101.Game())
+	var groups []engine.Group
+	for _, g := range []struct {
+		kind  engine.GroupKind
+		faces string
+	}{{engine.Run, "R10 R11 R12 R13"}, {engine.Set, "Y10 B10 K10"}, {engine.Run, "K11 K12 K13"}} {
+		fs := engine.MustParseFaces(g.faces)
+		groups = append(groups, engine.Group{Kind: g.kind, Tiles: fs, As: fs})
+	}
+	lay, ok := engine.LayAction101(0, slots, faces, groups)
+	if !ok {
+		t.Fatal("no lay")
+	}
+	hs.apply(s, lay)
+	y1 := slotOf(t, s, "Y1")
+	hs.apply(s, engine.Action101{Kind: engine.Act101Discard, Seat: 0, Faces: []engine.SlotFace{{Slot: y1, Face: engine.MustParseFaces("Y1")[0]}}})
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 1})
+	bot := s.Match101.Game().Rack(1)[0]
+	hs.apply(s, engine.Action101{Kind: engine.Act101Discard, Seat: 1, Faces: []engine.SlotFace{{Slot: bot, Face: engine.MustParseFaces("R9")[0]}}})
+	reply = hs.request101()
+	hs.keys("h")
+	if msg := hs.view.Message(); !strings.Contains(msg, "take the previous discard R9 (t)") {
+		t.Errorf("the hint with a discard to use: %q", msg)
+	}
+	noReply(t, reply)
+}

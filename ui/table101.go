@@ -770,6 +770,20 @@ func (pt *part101) hint(t *TableView) {
 			parts = append(parts, i18n.T("nothing of yours fits the melds on the table"))
 		}
 	}
+	if turn == seat && !drawn {
+		// The first move of the turn: the key, and the previous discard
+		// when B101 would take it (it can be used this turn).
+		v := t.snap.View
+		a, err := bot.NewB101().Move101(g, &v)
+		switch {
+		case err == nil && a.Kind == engine.Act101Take:
+			parts = append(parts, i18n.T("take the previous discard %s (t): you can use it this turn", prevDiscard101(g).String()))
+		case err == nil && a.Kind == engine.Act101Exhaust:
+			parts = append(parts, i18n.T("the bank is empty: d ends the round"))
+		default:
+			parts = append(parts, i18n.T("draw from the bank (d)"))
+		}
+	}
 	if turn == seat && drawn {
 		v := t.snap.View
 		a, err := bot.NewB101().Move101(g, &v)

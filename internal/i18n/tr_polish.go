@@ -8,4 +8,9 @@ var _ = turkish(map[string]string{
 
 	// 12: the label over a seat's last discard (a noun; "discard" is the key's order)
 	"last discard": "son attığı",
+
+	// 6: the 101 hint before the draw
+	"take the previous discard %s (t): you can use it this turn": "önceki oyuncunun attığı %s taşını al (t): bu tur kullanabilirsin",
+	"the bank is empty: d ends the round":                        "deste bitti: d eli bitirir",
+	"draw from the bank (d)":                                     "desteden çek (d)",
 })
