@@ -13,4 +13,9 @@ var _ = turkish(map[string]string{
 	"take the previous discard %s (t): you can use it this turn": "önceki oyuncunun attığı %s taşını al (t): bu tur kullanabilirsin",
 	"the bank is empty: d ends the round":                        "deste bitti: d eli bitirir",
 	"draw from the bank (d)":                                     "desteden çek (d)",
+
+	// 20: whose win a row of the hand's score table is about
+	"%s won":      "%s bitirdi",
+	"won":         "bitirdi",
+	"partner won": "ortağı bitirdi",
 })
