@@ -120,6 +120,11 @@ func SmallText(f engine.Face) string {
 
 // drawSmall draws a one-line tile and returns the column after it.
 func drawSmall(scr tcell.Screen, p Palette, x, y int, f, okey engine.Face) int {
+	return put(scr, x, y, 3, SmallText(f), smallStyle(p, f, okey))
+}
+
+// smallStyle is the style of a one-line tile.
+func smallStyle(p Palette, f, okey engine.Face) tcell.Style {
 	st := tcell.StyleDefault.Background(p.Face).Foreground(p.Dim)
 	switch {
 	case f == engine.FalseJoker:
@@ -129,5 +134,34 @@ func drawSmall(scr tcell.Screen, p Palette, x, y int, f, okey engine.Face) int {
 	case f.Valid():
 		st = st.Foreground(p.Number[f.Colour()]).Bold(true)
 	}
-	return put(scr, x, y, 3, SmallText(f), st)
+	return st
 }
+
+// drawSpans draws a line of text and tiles from x in at most w cells: each
+// tile as wide as its text (an okey standing for a face as "R8*"), one
+// space between two tiles, and returns the column after it. A tile that
+// does not fit whole ends the line.
+func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Face, st tcell.Style) int {
+	cx := x
+	prev := false
+	for _, sp := range l {
+		if sp.Face == engine.NoFace {
+			cx = put(scr, cx, y, x+w-cx, sp.Text, st)
+			prev = false
+			continue
+		}
+		if prev {
+			cx++
+		}
+		s := sp.faceText()
+		if cx+width(s) > x+w {
+			break
+		}
+		cx = put(scr, cx, y, width(s), s, smallStyle(p, sp.Face, okey))
+		prev = true
+	}
+	return cx
+}
+
+// spansWidth is the cells drawSpans takes for l.
+func spansWidth(l Line) int { return width(l.String()) }

@@ -208,3 +208,29 @@ func TestHint101BeforeDraw(t *testing.T) {
 	}
 	noReply(t, reply)
 }
+
+// TestSpansText: tiles in a line are one space apart and punctuation
+// follows a tile at once; an okey in a group is written as the face it
+// stands for with a star, as okey analyze writes it (issue 24 points 9, 18).
+func TestSpansText(t *testing.T) {
+	f := func(s string) engine.Face { return engine.MustParseFaces(s)[0] }
+	l := Line{txt("face-up tile "), tile(f("R6")), txt(", okey "), tile(f("R7"))}
+	if got := l.String(); got != "face-up tile R6, okey R7" {
+		t.Errorf("%q", got)
+	}
+	g := groupSpans(engine.MustParseFaces("R6 B2 R8 B2"), engine.MustParseFaces("R6 R7 R8 B2"), f("B2"))
+	if got := g.String(); got != "R6 R7* R8 B2" {
+		t.Errorf("a run with the okey: %q, want R6 R7* R8 B2", got)
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(40, 1)
+	drawSpans(scr, Palette256, 0, 0, 40, append(l, txt(": "), g[0], g[1]), f("B2"), tcell.StyleDefault)
+	scr.Show()
+	if got := strings.TrimRight(screenLines(scr)[0], " "); got != "face-up tile R6, okey R7: R6 R7*" {
+		t.Errorf("drawn: %q", got)
+	}
+}

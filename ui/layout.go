@@ -524,17 +524,7 @@ func (cl *classicPart) drawLog(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		okey = hs.Okey()
 	}
 	for i, l := range lines {
-		cx := x + 1
-		for _, sp := range l {
-			if sp.Face != engine.NoFace {
-				if cx+3 > x+w-1 {
-					break
-				}
-				cx = drawSmall(scr, p, cx, y+i, sp.Face, okey)
-				continue
-			}
-			cx = put(scr, cx, y+i, x+w-1-cx, sp.Text, dim)
-		}
+		drawSpans(scr, p, x+1, y+i, w-2, l, okey, dim)
 	}
 }
 
@@ -593,11 +583,7 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 			drawSmall(scr, t.pal, cx, row, e.Discard, e.Okey)
 		}
 		row++
-		var gs [][]engine.Face
-		for _, g := range e.Result.Groups {
-			gs = append(gs, g.Tiles)
-		}
-		row = t.drawGroups(scr, ix, row+1, iw, gs, e.Okey) + 1
+		row = t.drawGroups(scr, ix, row+1, iw, e.Result.Groups, e.Okey) + 1
 	}
 	var why []string
 	if t.snap != nil && t.snap.Match != nil {

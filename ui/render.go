@@ -195,18 +195,17 @@ func (t *TableView) drawQuit(scr tcell.Screen, x, y, w, h int) {
 
 // drawGroups draws groups of tiles in a line, wrapping, and returns the row
 // after the last.
-func (t *TableView) drawGroups(scr tcell.Screen, x, y, w int, groups [][]engine.Face, okey engine.Face) int {
+func (t *TableView) drawGroups(scr tcell.Screen, x, y, w int, groups []engine.Group, okey engine.Face) int {
 	cx := x
 	for _, g := range groups {
-		need := len(g)*4 + 1
+		l := groupSpans(g.Tiles, g.As, okey)
+		need := spansWidth(l)
 		if cx > x && cx+need > x+w {
 			cx = x
 			y++
 		}
-		for _, f := range g {
-			cx = drawSmall(scr, t.pal, cx, y, f, okey) + 1
-		}
-		cx += 2
+		cx = drawSpans(scr, t.pal, cx, y, x+w-cx, l, okey, tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text))
+		cx += 3
 	}
 	return y + 1
 }
