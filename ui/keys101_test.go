@@ -234,3 +234,14 @@ func TestSpansText(t *testing.T) {
 		t.Errorf("drawn: %q", got)
 	}
 }
+
+// TestPluralOne: one meld is "1 meld", not "1 melds" (issue 24 point 18).
+func TestPluralOne(t *testing.T) {
+	s := fixture101(t)
+	hs := newHarness(t, s, Palette256)
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	hs.selectFaces("R10 R11 R12")
+	if msg := hs.view.Message(); strings.Contains(msg, "1 melds") || !strings.Contains(msg, "1 meld") {
+		t.Errorf("one meld selected: %q", msg)
+	}
+}

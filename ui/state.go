@@ -126,6 +126,15 @@ func (l Line) String() string {
 	return out
 }
 
+// plural is one when n is 1, else many (English counts: "1 meld", "2
+// melds"; Turkish has one form, the catalogue gives both the same).
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func txt(s string) Span       { return Span{Text: s, Face: engine.NoFace} }
 func tile(f engine.Face) Span { return Span{Face: f} }
 

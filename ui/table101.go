@@ -457,9 +457,9 @@ func (pt *part101) selText(t *TableView) string {
 	}
 	var b strings.Builder
 	if p.pairs {
-		b.WriteString(i18n.T("selected: %d doubles", len(p.groups)))
+		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 double"), i18n.T("selected: %d doubles", len(p.groups))))
 	} else {
-		b.WriteString(i18n.T("selected: %d melds, %d points", len(p.groups), p.value))
+		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 meld, %d points", p.value), i18n.T("selected: %d melds, %d points", len(p.groups), p.value)))
 	}
 	switch {
 	case !p.whole:
@@ -511,9 +511,9 @@ func (pt *part101) lay(t *TableView) {
 		t.refuse(i18n.T("those tiles do not make melds"))
 		return
 	}
-	what := i18n.T("you lay %d melds (%d points)", len(p.groups), p.value)
+	what := plural(len(p.groups), i18n.T("you lay 1 meld (%d points)", p.value), i18n.T("you lay %d melds (%d points)", len(p.groups), p.value))
 	if p.pairs {
-		what = i18n.T("you lay %d doubles", len(p.groups))
+		what = plural(len(p.groups), i18n.T("you lay 1 double"), i18n.T("you lay %d doubles", len(p.groups)))
 	}
 	if g.Opened(t.snap.Seat) == engine.NotOpened {
 		what = i18n.T("you open: %s", what)
@@ -792,7 +792,7 @@ func (pt *part101) hint(t *TableView) {
 		case a.Kind == engine.Act101Swap && len(a.Faces) == 1:
 			parts = append(parts, i18n.T("swap: your %s takes the okey of meld %c", a.Faces[0].Face.String(), handleOf(a.Meld)))
 		case a.Kind == engine.Act101Lay:
-			parts = append(parts, i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds)))
+			parts = append(parts, plural(len(a.Melds), i18n.T("you can lay 1 more meld (selected): l lays it"), i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds))))
 			pt.sel = map[engine.Slot]bool{}
 			for _, m := range a.Melds {
 				for _, sf := range m.Tiles {

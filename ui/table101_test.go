@@ -140,7 +140,7 @@ func TestTable101ScreenAndOpening(t *testing.T) {
 	hs.apply(s, <-reply)
 	reply = hs.request101()
 	hs.selectFaces("R10 R11 R12")
-	if got := hs.screen(); !strings.Contains(got, "selected: 1 melds, 33 points · 33 of 101 points to open") {
+	if got := hs.screen(); !strings.Contains(got, "selected: 1 meld, 33 points · 33 of 101 points to open") {
 		t.Errorf("the selection's value is not shown:\n%s", got)
 	}
 	hs.selectFaces("Y3")

@@ -18,4 +18,12 @@ var _ = turkish(map[string]string{
 	"%s won":      "%s bitirdi",
 	"won":         "bitirdi",
 	"partner won": "ortağı bitirdi",
+
+	// 18: one meld, one bot (Turkish counts have one form)
+	"selected: 1 double":                            "seçili: 1 çift",
+	"selected: 1 meld, %d points":                   "seçili: 1 per, %d puan",
+	"you lay 1 meld (%d points)":                    "1 per açtın (%d puan)",
+	"you lay 1 double":                              "1 çift açtın",
+	"you can lay 1 more meld (selected): l lays it": "1 per daha açabilirsin (seçili): l açar",
+	"start a new match vs 1 bot (%s)":               "1 bota karşı yeni maç başlat (%s)",
 })
