@@ -127,6 +127,15 @@ func moveOff(t *TableView) string { return t.game().moveOff(t) }
 // match), in every game.
 var quitKeys = []key{rk('q'), alias(tcell.KeyCtrlC)}
 
+// pairsKey sorts the rack for seven pairs (101: doubles), in every game;
+// sortHelp is the help's one line for the three sort keys (s, r and p
+// have no line of their own: the help fits 80x24).
+var (
+	pairsKey = binding{keys: []key{rk('p')}, label: i18n.Mark("pairs"), do: (*TableView).sortPairs}
+	sortHelp = binding{keys: []key{rk('s'), rk('r'), rk('p')},
+		help: i18n.Mark("sort the rack: s sets, r runs, p pairs (for seven pairs)")}
+)
+
 // helpKey and quitKey end every game's key table.
 var (
 	helpKey = binding{keys: []key{rk('?')}, label: i18n.Mark("help"), help: i18n.Mark("this help"),

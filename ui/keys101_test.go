@@ -245,3 +245,37 @@ func TestPluralOne(t *testing.T) {
 		t.Errorf("one meld selected: %q", msg)
 	}
 }
+
+// TestSortPairs: p puts each pair of equal faces side by side, a gap
+// after each pair, the okeys and the single tiles after them; u undoes
+// it (issue 24 point 17).
+func TestSortPairs(t *testing.T) {
+	rack := "R5 Y7 R5 K2 B9 Y7 K2 B9 R1 Y3 K11 R13 K11 Y9 K5" // okey K5 (indicator K4)
+	hs := newHarness(t, fixture(t, "K4", rack), Palette256)
+	before := hs.view.rack.pos
+	hs.keys("p")
+	if msg := hs.view.Message(); msg != "sorted by pairs" {
+		t.Fatalf("p: %q", msg)
+	}
+	var got []string
+	for p := 0; p < RackSize; p++ {
+		if s := hs.view.rack.At(p); s != engine.NoSlot {
+			got = append(got, hs.view.face(s).String())
+		} else {
+			got = append(got, ".")
+		}
+	}
+	line := strings.Join(got, " ")
+	for _, want := range []string{"R5 R5 .", "Y7 Y7 .", "B9 B9 .", "K2 K2 .", "K11 K11 .", "K5 R1"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("sorted by pairs: %s, lacks %q", line, want)
+		}
+	}
+	hs.keys("u")
+	if hs.view.rack.pos != before {
+		t.Error("u did not undo the sort")
+	}
+	if !strings.Contains(func() string { hs.keys("?"); return hs.screen() }(), "p pairs") {
+		t.Errorf("the help lacks p:\n%s", hs.screen())
+	}
+}

@@ -26,4 +26,9 @@ var _ = turkish(map[string]string{
 	"you lay 1 double":                              "1 çift açtın",
 	"you can lay 1 more meld (selected): l lays it": "1 per daha açabilirsin (seçili): l açar",
 	"start a new match vs 1 bot (%s)":               "1 bota karşı yeni maç başlat (%s)",
+
+	// 17: sort pairs
+	"pairs": "çift diz",
+	"sort the rack: s sets, r runs, p pairs (for seven pairs)": "istakayı diz: s aynı sayılar, r seriler, p çiftler",
+	"sorted by pairs": "çiftler dizildi",
 })
