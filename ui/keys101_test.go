@@ -279,3 +279,44 @@ func TestSortPairs(t *testing.T) {
 		t.Errorf("the help lacks p:\n%s", hs.screen())
 	}
 }
+
+// TestGöstermeMarkerStaysWithItsSeat: the seat at the right that showed
+// the indicator's twin has its "(gösterme)" under its own line, not at the
+// foot of its block right above "your discards" (issue 24 point 19).
+func TestGostermeMarkerStaysWithItsSeat(t *testing.T) {
+	s := fixture(t, "K4", winningRack)
+	m := s.Match
+	h := m.Hand()
+	r0 := h.Rack(0)
+	f := func(x string) engine.Face { return engine.MustParseFaces(x)[0] }
+	if err := m.Apply(engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: r0[0], Faces: []engine.SlotFace{{Slot: r0[0], Face: f("R13")}}}); err != nil {
+		t.Fatal(err)
+	}
+	r1 := m.Hand().Rack(1)
+	if err := m.Apply(engine.Action{Kind: engine.ActShow, Seat: 1, Slot: r1[0], Faces: []engine.SlotFace{{Slot: r1[0], Face: f("K4")}}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Names[1] = "longername"
+	hs := newHarness(t, s, Palette256)
+	for _, size := range [][2]int{{100, 30}, {120, 36}} {
+		hs.scr.SetSize(size[0], size[1])
+		hs.view.SetRect(0, 0, size[0], size[1])
+		hs.draw()
+		gostermeNotAboveYourDiscards(t, hs)
+	}
+}
+
+func gostermeNotAboveYourDiscards(t *testing.T, hs *harness) {
+	t.Helper()
+	lines := screenLines(hs.scr)
+	found := false
+	for i, l := range lines {
+		if strings.Contains(l, "your discards") && i > 0 && strings.Contains(lines[i-1], "(gösterme)") {
+			t.Errorf("(gösterme) right above your discards:\n%s", hs.screen())
+		}
+		found = found || strings.Contains(l, "(gösterme)")
+	}
+	if !found {
+		t.Errorf("no (gösterme) on the screen:\n%s", hs.screen())
+	}
+}

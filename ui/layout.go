@@ -249,14 +249,17 @@ func (cl *classicPart) drawSeatBlock(t *TableView, scr tcell.Screen, seat, x, y,
 	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
 	put(scr, x, y, w, name, st)
 	const shown = " · (gösterme)"
+	pileY := y + 2
 	if strings.HasSuffix(info, shown) && width(info) > w {
-		// No room on the line: the gösterme goes under the pile.
+		// No room on the line: the gösterme goes on the next line, with
+		// its seat (under the pile it could sit right above another
+		// seat's label, "your discards").
 		info = strings.TrimSuffix(info, shown)
-		rows--
-		put(scr, x, y+rows, w, "(gösterme)", dim.Foreground(t.pal.Good))
+		put(scr, x, pileY, w, "(gösterme)", dim.Foreground(t.pal.Good))
+		pileY++
 	}
 	put(scr, x, y+1, w, info, dim)
-	cl.drawPile(t, scr, seat, x, y+2, w, rows-2)
+	cl.drawPile(t, scr, seat, x, pileY, w, rows-(pileY-y))
 }
 
 // drawSeatLine draws a seat on one line: the seat across, or the player's
