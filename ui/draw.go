@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // put writes s at (x, y) in style, at most maxw cells wide, and returns the
@@ -135,6 +136,23 @@ func smallStyle(p Palette, f, okey engine.Face) tcell.Style {
 		st = st.Foreground(p.Number[f.Colour()]).Bold(true)
 	}
 	return st
+}
+
+// drawLegend writes, right-aligned in w cells from x, what the colour
+// letters R/Y/B/K stand for, in Turkish only (there they are no initials,
+// and K, black, reads as kırmızı, red); the short form when the whole one
+// does not fit, nothing when neither does. Files, --json and okey analyze
+// keep R/Y/B/K in both languages.
+func drawLegend(scr tcell.Screen, x, y, w int, st tcell.Style) {
+	if i18n.Current() != i18n.Turkish {
+		return
+	}
+	for _, l := range []string{i18n.T("R red · Y yellow · B blue · K black"), i18n.T("R red · K black")} {
+		if width(l) <= w {
+			put(scr, x+w-width(l), y, width(l), l, st)
+			return
+		}
+	}
 }
 
 // drawSpans draws a line of text and tiles from x in at most w cells: each

@@ -320,3 +320,24 @@ func gostermeNotAboveYourDiscards(t *testing.T, hs *harness) {
 		t.Errorf("no (gösterme) on the screen:\n%s", hs.screen())
 	}
 }
+
+// TestTurkishColourLegend: in Turkish the rack says what R/Y/B/K stand
+// for (K is siyah, black), in both games; not in English (issue 24
+// point 13).
+func TestTurkishColourLegend(t *testing.T) {
+	for _, tr := range []bool{false, true} {
+		if tr {
+			i18n.Set(i18n.Turkish)
+			t.Cleanup(func() { i18n.Set(i18n.English) })
+		}
+		for _, hs := range []*harness{newHarness(t, fixture(t, "K4", winningRack), Palette256), newHarness(t, fixture101(t), Palette256)} {
+			scr := hs.screen()
+			if got := strings.Contains(scr, "K siyah"); got != tr {
+				t.Errorf("Turkish %v: legend shown %v:\n%s", tr, got, scr)
+			}
+			if strings.Contains(scr, "K black") {
+				t.Errorf("an English legend:\n%s", scr)
+			}
+		}
+	}
+}

@@ -547,6 +547,7 @@ func (cl *classicPart) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 		do := b.do
 		t.regions = append(t.regions, region{bx, y, width(b.label), 1, func(t *TableView, _ bool) { do(t) }})
 	}
+	drawLegend(scr, x+11, y, bx-1-(x+11), wood)
 	s := t.snap
 	h := s.HandState()
 	okey := engine.NoFace

@@ -300,6 +300,7 @@ func (pt *part101) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
 	fill(scr, x, y, rackW, rackH, wood)
 	put(scr, x+1, y, 20, " "+i18n.T("your rack")+" ", wood.Bold(true))
+	drawLegend(scr, x+21, y, rackW-22, wood)
 	g := round(t)
 	okey := g.Okey()
 	t.drawRackTiles(scr, x, y, okey, t.face, pt.sel, g.Phase() == engine.Phase101Play, func(t *TableView, p int, double bool) { pt.clickRack(t, p, double) })

@@ -31,4 +31,8 @@ var _ = turkish(map[string]string{
 	"pairs": "çift diz",
 	"sort the rack: s sets, r runs, p pairs (for seven pairs)": "istakayı diz: s aynı sayılar, r seriler, p çiftler",
 	"sorted by pairs": "çiftler dizildi",
+
+	// 13: the colour letters on the rack (Turkish only)
+	"R red · Y yellow · B blue · K black": "R kırmızı · Y sarı · B mavi · K siyah",
+	"R red · K black":                     "R kırmızı · K siyah",
 })
