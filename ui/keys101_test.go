@@ -341,3 +341,15 @@ func TestTurkishColourLegend(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderNotCut: the Turkish 101 header at 80x24 keeps the player's
+// name whole ("adın: ays" was cut), dropping the ruleset's options first
+// (issue 24 point 7, the case named).
+func TestHeaderNotCut(t *testing.T) {
+	i18n.Set(i18n.Turkish)
+	t.Cleanup(func() { i18n.Set(i18n.English) })
+	hs := newHarness(t, fixture101(t), Palette256)
+	if top := screenLines(hs.scr)[0]; !strings.Contains(top, "adın: ayse") {
+		t.Errorf("the header: %q", top)
+	}
+}

@@ -64,20 +64,37 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	st := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, st)
 	s := t.snap
+	hq := i18n.T("? help · q quit")
+	// The title drops its least useful parts until it fits, never cut
+	// in a word: the ruleset's options, then the game's detail, then
+	// the ruleset.
+	room := w - width(hq) - 2
 	title := " okey"
 	if s != nil {
-		title += " · " + s.Ruleset + t.game().title(t)
+		you := ""
 		if s.Seat >= 0 && s.Seat < len(s.Names) {
-			title += " · " + i18n.T("you are %s", s.Names[s.Seat])
+			you = " · " + i18n.T("you are %s", s.Names[s.Seat])
 			if r, ok := t.rules(); ok {
 				if tm := team(r, len(s.Names), s.Seat); tm != "" {
-					title += " (" + tm + ")"
+					you += " (" + tm + ")"
 				}
 			}
 		}
+		preset, _, _ := strings.Cut(s.Ruleset, ":")
+		detail := t.game().title(t)
+		for _, c := range []string{
+			" okey · " + s.Ruleset + detail + you,
+			" okey · " + preset + detail + you,
+			" okey · " + preset + you,
+			" okey" + you,
+		} {
+			title = c
+			if width(c) <= room {
+				break
+			}
+		}
 	}
-	hq := i18n.T("? help · q quit")
-	put(scr, x, y, w-width(hq)-2, title, st.Bold(true))
+	put(scr, x, y, room, title, st.Bold(true))
 	put(scr, x+w-width(hq)-1, y, width(hq)+1, hq, st)
 }
 
