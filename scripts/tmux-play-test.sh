@@ -295,13 +295,21 @@ while :; do
 			wait_for 30 "you open|you lay|round 1 is over"
 		else
 			tm send-keys -t "$sess" x
+			sleep 0.3
 			i=0
-			while [ $i -lt 30 ] && screen | grep -q "put the cursor on the tile"; do
-				tm send-keys -t "$sess" Right x
-				sleep 0.1
+			while [ $i -lt 30 ]; do
+				if screen | grep -q "put the cursor on the tile"; then
+					tm send-keys -t "$sess" Right x
+				elif screen | grep -q "y: yes   n: no"; then
+					# A discard that costs a 101-point penalty asks first.
+					tm send-keys -t "$sess" y
+				else
+					break
+				fi
+				sleep 0.3
 				i=$((i + 1))
 			done
-			wait_key 30 "you discard|you finish|round 1 is over" x
+			wait_for 30 "you discard|you finish|round 1 is over"
 			wait_gone 60 "your turn: lay"
 		fi
 		;;

@@ -234,17 +234,19 @@ var classicBindings = []binding{
 		bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) && canTake(t) }},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"),
 		help: i18n.Mark("discard the picked-up tile, or the one under the cursor"),
-		do:   onClassic((*classicPart).discard), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
+		do:   onClassic((*classicPart).discard), disabled: classicDiscardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
 	{keys: []key{rk('w')}, label: i18n.Mark("win"), help: i18n.Mark("declare a win, finishing with the tile under the cursor (on a gap: seven pairs with no discard, where allowed)"),
 		do: onClassic((*classicPart).win), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
 	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show your tile like the face-up one (before your first draw)"),
 		do: onClassic((*classicPart).show), disabled: moveOff, bar: canShow},
-	{keys: []key{rk('s')}, label: i18n.Mark("sets"), help: i18n.Mark("sort sets: lay the rack out in sets first, then runs, then the rest"),
+	sortHelp,
+	{keys: []key{rk('s')}, label: i18n.Mark("sets"),
 		do: func(t *TableView) { t.sort(false) }, bar: notLifted},
-	{keys: []key{rk('r')}, label: i18n.Mark("runs"), help: i18n.Mark("sort runs: lay the rack out in runs first, then sets, then the rest"),
+	{keys: []key{rk('r')}, label: i18n.Mark("runs"),
 		do: func(t *TableView) { t.sort(true) }, bar: notLifted},
 	{keys: []key{rk('h')}, label: i18n.Mark("hint"), help: i18n.Mark("hint: the discard the analysis recommends and how many tiles you are from a win"),
 		do: (*TableView).Hint, bar: (*TableView).myMove},
+	pairsKey,
 	{keys: []key{rk('u'), sk(tcell.KeyCtrlZ)}, label: i18n.Mark("undo"), help: i18n.Mark("undo the last rack move or sort"),
 		do: (*TableView).undo, bar: func(t *TableView) bool { return t.rack.CanUndo() && t.rack.Lifted < 0 }},
 	helpKey,
@@ -543,6 +545,18 @@ func classicDrawn(t *TableView) bool {
 		return d
 	}
 	return false
+}
+
+// classicDiscardOff is why x does nothing now: moveOff, then the draw
+// that comes first (whatever the cursor is on).
+func classicDiscardOff(t *TableView) string {
+	if why := moveOff(t); why != "" {
+		return why
+	}
+	if !classicDrawn(t) {
+		return refusalIn(classicGame, engine.ErrMustDraw)
+	}
+	return ""
 }
 
 // canTake reports whether there is a discard to take.

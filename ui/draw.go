@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // put writes s at (x, y) in style, at most maxw cells wide, and returns the
@@ -120,6 +121,11 @@ func SmallText(f engine.Face) string {
 
 // drawSmall draws a one-line tile and returns the column after it.
 func drawSmall(scr tcell.Screen, p Palette, x, y int, f, okey engine.Face) int {
+	return put(scr, x, y, 3, SmallText(f), smallStyle(p, f, okey))
+}
+
+// smallStyle is the style of a one-line tile.
+func smallStyle(p Palette, f, okey engine.Face) tcell.Style {
 	st := tcell.StyleDefault.Background(p.Face).Foreground(p.Dim)
 	switch {
 	case f == engine.FalseJoker:
@@ -129,5 +135,51 @@ func drawSmall(scr tcell.Screen, p Palette, x, y int, f, okey engine.Face) int {
 	case f.Valid():
 		st = st.Foreground(p.Number[f.Colour()]).Bold(true)
 	}
-	return put(scr, x, y, 3, SmallText(f), st)
+	return st
 }
+
+// drawLegend writes, right-aligned in w cells from x, what the colour
+// letters R/Y/B/K stand for, in Turkish only (there they are no initials,
+// and K, black, reads as kırmızı, red); the short form when the whole one
+// does not fit, nothing when neither does. Files, --json and okey analyze
+// keep R/Y/B/K in both languages.
+func drawLegend(scr tcell.Screen, x, y, w int, st tcell.Style) {
+	if i18n.Current() != i18n.Turkish {
+		return
+	}
+	for _, l := range []string{i18n.T("R red · Y yellow · B blue · K black"), i18n.T("R red · K black")} {
+		if width(l) <= w {
+			put(scr, x+w-width(l), y, width(l), l, st)
+			return
+		}
+	}
+}
+
+// drawSpans draws a line of text and tiles from x in at most w cells: each
+// tile as wide as its text (an okey standing for a face as "R8*"), one
+// space between two tiles, and returns the column after it. A tile that
+// does not fit whole ends the line.
+func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Face, st tcell.Style) int {
+	cx := x
+	prev := false
+	for _, sp := range l {
+		if sp.Face == engine.NoFace {
+			cx = put(scr, cx, y, x+w-cx, sp.Text, st)
+			prev = false
+			continue
+		}
+		if prev {
+			cx++
+		}
+		s := sp.faceText()
+		if cx+width(s) > x+w {
+			break
+		}
+		cx = put(scr, cx, y, width(s), s, smallStyle(p, sp.Face, okey))
+		prev = true
+	}
+	return cx
+}
+
+// spansWidth is the cells drawSpans takes for l.
+func spansWidth(l Line) int { return width(l.String()) }

@@ -72,10 +72,10 @@ func events101(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 		}
 		for i, md := range cm[len(pm):] {
 			if i > 0 {
-				l = append(l, txt(" "))
+				l = append(l, txt(" · "))
 			}
-			for _, s := range md.Tiles {
-				l = append(l, tile(g.PublicFace(s)))
+			for k, s := range md.Tiles {
+				l = append(l, meldTile(g, md, k, s))
 			}
 		}
 		lines = append(lines, l)
@@ -87,9 +87,9 @@ func events101(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 		switch {
 		case len(cm[i].Tiles) > len(pm[i].Tiles):
 			l := Line{txt(cur.pick(seat, i18n.T("you add "), i18n.T("%s adds ", cur.Name(seat))))}
-			for _, s := range cm[i].Tiles {
+			for k, s := range cm[i].Tiles {
 				if !slices.Contains(pm[i].Tiles, s) {
-					l = append(l, tile(g.PublicFace(s)))
+					l = append(l, meldTile(g, cm[i], k, s))
 				}
 			}
 			lines = append(lines, append(l, txt(i18n.T(" to meld %c", handleOf(i)))))
@@ -103,6 +103,16 @@ func events101(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 		}
 	}
 	return lines, nil
+}
+
+// meldTile is the k-th tile s of meld m as the log writes it: an okey
+// marked with the face it stands for ("R8*").
+func meldTile(g *engine.Game101, m engine.Meld, k int, s engine.Slot) Span {
+	as := engine.NoFace
+	if k < len(m.As) {
+		as = m.As[k]
+	}
+	return wild(g.PublicFace(s), as, g.Okey())
 }
 
 // end101 reports the end of a round: called when the round's result first

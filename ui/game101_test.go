@@ -74,6 +74,13 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 			tr.key('l')
 		default:
 			tr.key('x')
+			// A discard that costs a penalty asks first: y.
+			confirm := false
+			tr.onUI(func() { confirm = tr.g.view.overlay == confirmOverlay })
+			if confirm {
+				kind = "penalty discard"
+				tr.key('y')
+			}
 		}
 	}
 	var bad string

@@ -127,6 +127,15 @@ func moveOff(t *TableView) string { return t.game().moveOff(t) }
 // match), in every game.
 var quitKeys = []key{rk('q'), alias(tcell.KeyCtrlC)}
 
+// pairsKey sorts the rack for seven pairs (101: doubles), in every game;
+// sortHelp is the help's one line for the three sort keys (s, r and p
+// have no line of their own: the help fits 80x24).
+var (
+	pairsKey = binding{keys: []key{rk('p')}, label: i18n.Mark("pairs"), do: (*TableView).sortPairs}
+	sortHelp = binding{keys: []key{rk('s'), rk('r'), rk('p')},
+		help: i18n.Mark("sort the rack: s sets, r runs, p pairs (for seven pairs)")}
+)
+
 // helpKey and quitKey end every game's key table.
 var (
 	helpKey = binding{keys: []key{rk('?')}, label: i18n.Mark("help"), help: i18n.Mark("this help"),
@@ -351,8 +360,14 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 
 // drawConfirm is a binding's question (binding.confirm).
 func (t *TableView) drawConfirm(scr tcell.Screen, x, y, w, h int) {
-	pw, ph := 60, 6
-	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, t.question)
+	// The question wraps at spaces inside the panel, never cut.
+	pw := min(60, w)
+	lines := wrap2(t.question, pw-4)
+	ph := 5 + len(lines)
+	ix, iy, iw, _ := t.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, "")
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
-	put(scr, ix, iy+2, iw, i18n.T("y: yes   n: no"), st.Foreground(t.pal.Accent).Bold(true))
+	for i, l := range lines {
+		put(scr, ix, iy+i, iw, l, st.Bold(true))
+	}
+	put(scr, ix, iy+len(lines)+1, iw, i18n.T("y: yes   n: no"), st.Foreground(t.pal.Accent).Bold(true))
 }

@@ -79,7 +79,7 @@ func TestTurkishGerman(t *testing.T) {
 	res := engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours, Upcard: -1}
 	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: res, Winner: "sen", Names: names, Deltas: []int{-4, 0, -4, 0}, Scores: []int{16, 20, 16, 20}}})
 	hs.draw()
-	checkTurkish(t, "german score table", hs.screen(), "sen yedi çiftle bitirdi", "bitiş (yedi çift) -4", "düşük olan iyi", "eşler puanı paylaşır: A takımı ayse ve bot2")
+	checkTurkish(t, "german score table", hs.screen(), "sen yedi çiftle bitirdi", "ortağı bitirdi (yedi çift) -4", "düşük olan iyi", "eşler puanı paylaşır: A takımı ayse ve bot2")
 }
 
 // TestTurkishLobby: the lobby and its form in Turkish.

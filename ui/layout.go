@@ -249,14 +249,17 @@ func (cl *classicPart) drawSeatBlock(t *TableView, scr tcell.Screen, seat, x, y,
 	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
 	put(scr, x, y, w, name, st)
 	const shown = " · (gösterme)"
+	pileY := y + 2
 	if strings.HasSuffix(info, shown) && width(info) > w {
-		// No room on the line: the gösterme goes under the pile.
+		// No room on the line: the gösterme goes on the next line, with
+		// its seat (under the pile it could sit right above another
+		// seat's label, "your discards").
 		info = strings.TrimSuffix(info, shown)
-		rows--
-		put(scr, x, y+rows, w, "(gösterme)", dim.Foreground(t.pal.Good))
+		put(scr, x, pileY, w, "(gösterme)", dim.Foreground(t.pal.Good))
+		pileY++
 	}
 	put(scr, x, y+1, w, info, dim)
-	cl.drawPile(t, scr, seat, x, y+2, w, rows-2)
+	cl.drawPile(t, scr, seat, x, pileY, w, rows-(pileY-y))
 }
 
 // drawSeatLine draws a seat on one line: the seat across, or the player's
@@ -524,17 +527,7 @@ func (cl *classicPart) drawLog(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		okey = hs.Okey()
 	}
 	for i, l := range lines {
-		cx := x + 1
-		for _, sp := range l {
-			if sp.Face != engine.NoFace {
-				if cx+3 > x+w-1 {
-					break
-				}
-				cx = drawSmall(scr, p, cx, y+i, sp.Face, okey)
-				continue
-			}
-			cx = put(scr, cx, y+i, x+w-1-cx, sp.Text, dim)
-		}
+		drawSpans(scr, p, x+1, y+i, w-2, l, okey, dim)
 	}
 }
 
@@ -554,6 +547,7 @@ func (cl *classicPart) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 		do := b.do
 		t.regions = append(t.regions, region{bx, y, width(b.label), 1, func(t *TableView, _ bool) { do(t) }})
 	}
+	drawLegend(scr, x+11, y, bx-1-(x+11), wood)
 	s := t.snap
 	h := s.HandState()
 	okey := engine.NoFace
@@ -593,11 +587,7 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 			drawSmall(scr, t.pal, cx, row, e.Discard, e.Okey)
 		}
 		row++
-		var gs [][]engine.Face
-		for _, g := range e.Result.Groups {
-			gs = append(gs, g.Tiles)
-		}
-		row = t.drawGroups(scr, ix, row+1, iw, gs, e.Okey) + 1
+		row = t.drawGroups(scr, ix, row+1, iw, e.Result.Groups, e.Okey) + 1
 	}
 	var why []string
 	if t.snap != nil && t.snap.Match != nil {

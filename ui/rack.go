@@ -282,6 +282,54 @@ func (r *Rack) Sort(okey engine.Face, slots []engine.Slot, faces []engine.Face, 
 	r.Lifted = -1
 }
 
+// SortPairs arranges the rack for seven pairs (or 101's doubles): each
+// pair of equal faces a block, then the okeys, then the single tiles in
+// colour and number order, the unknown faces last; undo brings the old
+// order back.
+func (r *Rack) SortPairs(okey engine.Face, slots []engine.Slot, faces []engine.Face) {
+	pool := map[engine.Face][]engine.Slot{}
+	var order []engine.Face // the known faces, each once, sorted
+	var unknown, okeys []engine.Slot
+	for i, s := range slots {
+		switch f := faces[i]; {
+		case f == engine.NoFace:
+			unknown = append(unknown, s)
+		case f == okey:
+			okeys = append(okeys, s)
+		default:
+			if len(pool[f]) == 0 {
+				order = append(order, f)
+			}
+			pool[f] = append(pool[f], s)
+		}
+	}
+	slices.Sort(order)
+	var blocks [][]engine.Slot
+	var singles []engine.Slot
+	for _, f := range order {
+		ss := pool[f]
+		for len(ss) >= 2 {
+			blocks = append(blocks, ss[:2])
+			ss = ss[2:]
+		}
+		singles = append(singles, ss...)
+	}
+	tail := append(append(okeys, singles...), unknown...)
+	if len(tail) > 0 {
+		blocks = append(blocks, tail)
+	}
+	next, ok := layout(blocks, true)
+	if !ok {
+		next, _ = layout(blocks, false)
+	}
+	if next == r.pos {
+		return
+	}
+	r.save()
+	r.pos = next
+	r.Lifted = -1
+}
+
 // layout places blocks of tiles row by row, a gap between blocks when gaps
 // is set, moving a block to the next row when it does not fit the rest of
 // the row (a block longer than a row is split).

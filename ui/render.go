@@ -64,20 +64,37 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	st := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, st)
 	s := t.snap
+	hq := i18n.T("? help · q quit")
+	// The title drops its least useful parts until it fits, never cut
+	// in a word: the ruleset's options, then the game's detail, then
+	// the ruleset.
+	room := w - width(hq) - 2
 	title := " okey"
 	if s != nil {
-		title += " · " + s.Ruleset + t.game().title(t)
+		you := ""
 		if s.Seat >= 0 && s.Seat < len(s.Names) {
-			title += " · " + i18n.T("you are %s", s.Names[s.Seat])
+			you = " · " + i18n.T("you are %s", s.Names[s.Seat])
 			if r, ok := t.rules(); ok {
 				if tm := team(r, len(s.Names), s.Seat); tm != "" {
-					title += " (" + tm + ")"
+					you += " (" + tm + ")"
 				}
 			}
 		}
+		preset, _, _ := strings.Cut(s.Ruleset, ":")
+		detail := t.game().title(t)
+		for _, c := range []string{
+			" okey · " + s.Ruleset + detail + you,
+			" okey · " + preset + detail + you,
+			" okey · " + preset + you,
+			" okey" + you,
+		} {
+			title = c
+			if width(c) <= room {
+				break
+			}
+		}
 	}
-	hq := i18n.T("? help · q quit")
-	put(scr, x, y, w-width(hq)-2, title, st.Bold(true))
+	put(scr, x, y, room, title, st.Bold(true))
 	put(scr, x+w-width(hq)-1, y, width(hq)+1, hq, st)
 }
 
@@ -173,7 +190,9 @@ func (t *TableView) panel(scr tcell.Screen, x, y, w, h int, title string) (int, 
 	scr.SetContent(x+w-1, y, tcell.RuneURCorner, nil, st)
 	scr.SetContent(x, y+h-1, tcell.RuneLLCorner, nil, st)
 	scr.SetContent(x+w-1, y+h-1, tcell.RuneLRCorner, nil, st)
-	put(scr, x+2, y, w-4, " "+title+" ", st.Bold(true).Foreground(p.Accent))
+	if title != "" {
+		put(scr, x+2, y, w-4, " "+title+" ", st.Bold(true).Foreground(p.Accent))
+	}
 	return x + 2, y + 1, w - 4, h - 2
 }
 
@@ -193,18 +212,17 @@ func (t *TableView) drawQuit(scr tcell.Screen, x, y, w, h int) {
 
 // drawGroups draws groups of tiles in a line, wrapping, and returns the row
 // after the last.
-func (t *TableView) drawGroups(scr tcell.Screen, x, y, w int, groups [][]engine.Face, okey engine.Face) int {
+func (t *TableView) drawGroups(scr tcell.Screen, x, y, w int, groups []engine.Group, okey engine.Face) int {
 	cx := x
 	for _, g := range groups {
-		need := len(g)*4 + 1
+		l := groupSpans(g.Tiles, g.As, okey)
+		need := spansWidth(l)
 		if cx > x && cx+need > x+w {
 			cx = x
 			y++
 		}
-		for _, f := range g {
-			cx = drawSmall(scr, t.pal, cx, y, f, okey) + 1
-		}
-		cx += 2
+		cx = drawSpans(scr, t.pal, cx, y, x+w-cx, l, okey, tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text))
+		cx += 3
 	}
 	return y + 1
 }

@@ -102,7 +102,9 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 		case sideAcross:
 			cx := put(scr, x+sideW+1, top, w-2*sideW-2, nm+" · "+pt.seatWord(t, seat), st)
 			if f := pileTop(seat); f != engine.NoFace {
-				cx = put(scr, cx+1, top, 12, i18n.T("discard")+" ", dim)
+				// The label is a noun (the seat's last discard), not the
+				// discard key's order: in Turkish they differ.
+				cx = put(scr, cx+1, top, 16, i18n.T("last discard")+" ", dim)
 				drawSmall(scr, p, cx, top, f, g.Okey())
 			}
 			midTop = top + 1
@@ -119,7 +121,7 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 				put(scr, bx, top+2+i, sideW, l, dim)
 			}
 			if f := pileTop(seat); f != engine.NoFace {
-				cx := put(scr, bx, top+5, sideW, i18n.T("discard")+" ", dim)
+				cx := put(scr, bx, top+5, sideW, i18n.T("last discard")+" ", dim)
 				drawSmall(scr, p, cx, top+5, f, g.Okey())
 			}
 		}
@@ -160,9 +162,9 @@ func (*part101) help(*TableView) helpPage {
 func (pt *part101) meldLabel(t *TableView, i int, m engine.Meld) string {
 	nm := t.snap.Name(m.Owner)
 	if len([]rune(nm)) > 6 {
-		nm = string([]rune(nm)[:6])
+		nm = string([]rune(nm)[:5]) + "…"
 	}
-	return fmt.Sprintf("%c %-6s", handleOf(i), nm)
+	return fmt.Sprintf("%c %s", handleOf(i), nm)
 }
 
 // drawMelds draws the melds on the table from row y on, as many to a
@@ -186,7 +188,12 @@ func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narr
 	cx := bx
 	shown := 0
 	for i, m := range melds {
-		need := 9 + 4*len(m.Tiles)
+		var tiles Line
+		for k, sl := range m.Tiles {
+			tiles = append(tiles, meldTile(g, m, k, sl))
+		}
+		label := pt.meldLabel(t, i, m)
+		need := width(label) + 1 + spansWidth(tiles)
 		if cx > bx && cx+need > bx+bw {
 			row++
 			bx, bw = geom(row)
@@ -197,17 +204,14 @@ func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narr
 		}
 		st := felt.Foreground(p.Accent).Bold(true)
 		start := cx
-		cx = put(scr, cx, y+row, 9, pt.meldLabel(t, i, m), st)
-		for _, sl := range m.Tiles {
-			if cx+3 > bx+bw {
-				break
-			}
-			cx = drawSmall(scr, p, cx, y+row, g.PublicFace(sl), g.Okey()) + 1
-		}
+		// The owner's name, then a space, then the tiles: a long name is
+		// cut with an ellipsis, never run into the tiles.
+		cx = put(scr, cx, y+row, width(label), label, st) + 1
+		cx = drawSpans(scr, p, cx, y+row, bx+bw-cx, tiles, g.Okey(), felt)
 		k := i
 		t.regions = append(t.regions, region{start, y + row, cx - start, 1, func(t *TableView, _ bool) { pt.addTo(t, k) }})
 		pt.handles = append(pt.handles, meldHandle{key: handleOf(i), x: start, y: y + row, w: cx - start, h: 1})
-		cx += 2
+		cx += 3
 		shown++
 	}
 	if len(melds) == 0 {
@@ -230,17 +234,7 @@ func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narr
 	}
 	for i, l := range lines {
 		lx, lw := geom(row + 1 + i)
-		cx := lx
-		for _, sp := range l {
-			if sp.Face != engine.NoFace {
-				if cx+3 > lx+lw {
-					break
-				}
-				cx = drawSmall(scr, p, cx, y+row+1+i, sp.Face, g.Okey())
-				continue
-			}
-			cx = put(scr, cx, y+row+1+i, lx+lw-cx, sp.Text, felt.Foreground(p.Dim))
-		}
+		drawSpans(scr, p, lx, y+row+1+i, lw, l, g.Okey(), felt.Foreground(p.Dim))
 	}
 }
 
@@ -306,6 +300,7 @@ func (pt *part101) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 	wood := tcell.StyleDefault.Background(p.Wood).Foreground(p.Text)
 	fill(scr, x, y, rackW, rackH, wood)
 	put(scr, x+1, y, 20, " "+i18n.T("your rack")+" ", wood.Bold(true))
+	drawLegend(scr, x+21, y, rackW-22, wood)
 	g := round(t)
 	okey := g.Okey()
 	t.drawRackTiles(scr, x, y, okey, t.face, pt.sel, g.Phase() == engine.Phase101Play, func(t *TableView, p int, double bool) { pt.clickRack(t, p, double) })

@@ -263,13 +263,9 @@ func (v *ReplayView) drawClassic(scr tcell.Screen, x, y, w, h int, f Frame) {
 	}
 	v.drawHandLog(scr, x, logTop, w, logBottom-logTop, f.Hand, hd.Okey(), dim, felt.Bold(true))
 	if won {
-		var gs [][]engine.Face
-		for _, g := range f.End.Result.Groups {
-			gs = append(gs, g.Tiles)
-		}
 		t := &TableView{pal: p}
 		put(scr, x+1, logBottom, 12, i18n.T("winning hand"), felt.Foreground(p.Good).Bold(true))
-		t.drawGroups(scr, x+14, logBottom, w-15, gs, hd.Okey())
+		t.drawGroups(scr, x+14, logBottom, w-15, f.End.Result.Groups, hd.Okey())
 	}
 	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
 	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
@@ -332,16 +328,10 @@ func (v *ReplayView) drawHandLog(scr tcell.Screen, x, top, w, n, hand int, okey 
 	}
 	slices.Reverse(lines)
 	for i, l := range lines {
-		cx, style := x+1, st
+		style := st
 		if i == len(lines)-1 {
 			style = last
 		}
-		for _, sp := range l {
-			if sp.Face != engine.NoFace {
-				cx = drawSmall(scr, v.pal, cx, top+i, sp.Face, okey)
-				continue
-			}
-			cx = put(scr, cx, top+i, x+w-1-cx, sp.Text, style)
-		}
+		drawSpans(scr, v.pal, x+1, top+i, w-2, l, okey, style)
 	}
 }

@@ -42,11 +42,31 @@ func causes(m *engine.Match, res engine.HandResult, names []string) []string {
 				how = append(how, i18n.T("one colour"))
 			}
 		}
-		label := i18n.T("win")
+		suffix := ""
 		if len(how) > 0 {
-			label += " (" + strings.Join(how, ", ") + ")"
+			suffix = " (" + strings.Join(how, ", ") + ")"
 		}
-		addPart(label, m.Deltas(win))
+		// Each row says whose win it is: the winner's own, the partner's,
+		// or the winner's name (a loser's "win -4" read as if they had won).
+		who := i18n.T("seat %d", res.Winner)
+		if res.Winner < len(names) {
+			who = names[res.Winner]
+		}
+		r := m.Rules()
+		d := m.Deltas(win)
+		for s := 0; s < n && s < len(d); s++ {
+			if d[s] == 0 {
+				continue
+			}
+			label := i18n.T("%s won", who)
+			switch {
+			case s == res.Winner:
+				label = i18n.T("won")
+			case r.Teams(n) && (s+2)%4 == res.Winner:
+				label = i18n.T("partner won")
+			}
+			parts[s] = append(parts[s], fmt.Sprintf("%s%s %+d", label, suffix, d[s]))
+		}
 	} else {
 		addPart(i18n.T("stalemate"), none)
 	}

@@ -90,6 +90,19 @@ func (s *Snapshot) MyTurn() bool {
 type Span struct {
 	Text string
 	Face engine.Face // engine.NoFace for text
+	// As is the face an okey stands for in a meld or a winning hand
+	// (Wild set): written As* as okey analyze writes it.
+	As   engine.Face
+	Wild bool
+}
+
+// faceText is how a tile span reads: its face, or for an okey standing for
+// another face that face with a star ("R8*").
+func (sp Span) faceText() string {
+	if sp.Wild {
+		return sp.As.String() + "*"
+	}
+	return sp.Face.String()
 }
 
 // Line is one log line.
@@ -97,18 +110,55 @@ type Line []Span
 
 func (l Line) String() string {
 	out := ""
+	prev := false
 	for _, sp := range l {
 		if sp.Face != engine.NoFace {
-			out += sp.Face.String()
+			if prev {
+				out += " "
+			}
+			out += sp.faceText()
+			prev = true
 		} else {
 			out += sp.Text
+			prev = false
 		}
 	}
 	return out
 }
 
+// plural is one when n is 1, else many (English counts: "1 meld", "2
+// melds"; Turkish has one form, the catalogue gives both the same).
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func txt(s string) Span       { return Span{Text: s, Face: engine.NoFace} }
 func tile(f engine.Face) Span { return Span{Face: f} }
+
+// wild is an okey tile f standing for as ("as*" when as differs from f).
+func wild(f, as, okey engine.Face) Span {
+	if f == okey && as != engine.NoFace && as != f {
+		return Span{Face: f, As: as, Wild: true}
+	}
+	return Span{Face: f}
+}
+
+// groupSpans are tiles of a meld (or a group of a winning hand) with the
+// faces they play as: one span a tile, the okeys marked.
+func groupSpans(tiles, as []engine.Face, okey engine.Face) Line {
+	var l Line
+	for i, f := range tiles {
+		a := engine.NoFace
+		if i < len(as) {
+			a = as[i]
+		}
+		l = append(l, wild(f, a, okey))
+	}
+	return l
+}
 
 // HandEnd is what the end-of-hand screen shows.
 type HandEnd struct {

@@ -381,6 +381,17 @@ func (t *TableView) sort(runs bool) {
 	}
 }
 
+// sortPairs sorts the rack for seven pairs (p).
+func (t *TableView) sortPairs() {
+	slots, faces, okey, ok := t.rackFaces()
+	if !ok {
+		t.refuse(i18n.T("no tiles to sort yet"))
+		return
+	}
+	t.rack.SortPairs(okey, slots, faces)
+	t.say(i18n.T("sorted by pairs"))
+}
+
 func (t *TableView) undo() {
 	if !t.rack.Undo() {
 		t.refuse(i18n.T("nothing to undo"))

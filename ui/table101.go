@@ -460,9 +460,9 @@ func (pt *part101) selText(t *TableView) string {
 	}
 	var b strings.Builder
 	if p.pairs {
-		b.WriteString(i18n.T("selected: %d doubles", len(p.groups)))
+		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 double"), i18n.T("selected: %d doubles", len(p.groups))))
 	} else {
-		b.WriteString(i18n.T("selected: %d melds, %d points", len(p.groups), p.value))
+		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 meld, %d points", p.value), i18n.T("selected: %d melds, %d points", len(p.groups), p.value)))
 	}
 	switch {
 	case !p.whole:
@@ -514,9 +514,9 @@ func (pt *part101) lay(t *TableView) {
 		t.refuse(i18n.T("those tiles do not make melds"))
 		return
 	}
-	what := i18n.T("you lay %d melds (%d points)", len(p.groups), p.value)
+	what := plural(len(p.groups), i18n.T("you lay 1 meld (%d points)", p.value), i18n.T("you lay %d melds (%d points)", len(p.groups), p.value))
 	if p.pairs {
-		what = i18n.T("you lay %d doubles", len(p.groups))
+		what = plural(len(p.groups), i18n.T("you lay 1 double"), i18n.T("you lay %d doubles", len(p.groups)))
 	}
 	if g.Opened(t.snap.Seat) == engine.NotOpened {
 		what = i18n.T("you open: %s", what)
@@ -653,11 +653,17 @@ func (pt *part101) add(t *TableView) {
 
 // discard discards the one selected tile, or the tile under the cursor.
 func (pt *part101) discard(t *TableView) {
+	pt.discardSlot(t, pt.discardTarget(t))
+}
+
+// discardTarget is the tile x discards: the one selected, or the tile
+// under the cursor.
+func (pt *part101) discardTarget(t *TableView) engine.Slot {
 	s := t.target()
 	if slots, _ := pt.selection(t); len(slots) == 1 && t.rack.Lifted < 0 {
 		s = slots[0]
 	}
-	pt.discardSlot(t, s)
+	return s
 }
 
 func (pt *part101) discardSlot(t *TableView, s engine.Slot) {
@@ -767,6 +773,20 @@ func (pt *part101) hint(t *TableView) {
 			parts = append(parts, i18n.T("nothing of yours fits the melds on the table"))
 		}
 	}
+	if turn == seat && !drawn {
+		// The first move of the turn: the key, and the previous discard
+		// when B101 would take it (it can be used this turn).
+		v := t.snap.View
+		a, err := bot.NewB101().Move101(g, &v)
+		switch {
+		case err == nil && a.Kind == engine.Act101Take:
+			parts = append(parts, i18n.T("take the previous discard %s (t): you can use it this turn", prevDiscard101(g).String()))
+		case err == nil && a.Kind == engine.Act101Exhaust:
+			parts = append(parts, i18n.T("the bank is empty: d ends the round"))
+		default:
+			parts = append(parts, i18n.T("draw from the bank (d)"))
+		}
+	}
 	if turn == seat && drawn {
 		v := t.snap.View
 		a, err := bot.NewB101().Move101(g, &v)
@@ -775,7 +795,7 @@ func (pt *part101) hint(t *TableView) {
 		case a.Kind == engine.Act101Swap && len(a.Faces) == 1:
 			parts = append(parts, i18n.T("swap: your %s takes the okey of meld %c", a.Faces[0].Face.String(), handleOf(a.Meld)))
 		case a.Kind == engine.Act101Lay:
-			parts = append(parts, i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds)))
+			parts = append(parts, plural(len(a.Melds), i18n.T("you can lay 1 more meld (selected): l lays it"), i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds))))
 			pt.sel = map[engine.Slot]bool{}
 			for _, m := range a.Melds {
 				for _, sf := range m.Tiles {
@@ -846,6 +866,43 @@ func taken101(t *TableView) bool {
 	return t.myMove() && d && tk != engine.NoSlot
 }
 
+// discardOff101 is why x does nothing now: moveOff, then the draw that
+// comes first (whatever the cursor is on).
+func discardOff101(t *TableView) string {
+	if why := moveOff(t); why != "" {
+		return why
+	}
+	if !drawn101(t) {
+		return refusalIn(game101, engine.ErrMustDraw)
+	}
+	return ""
+}
+
+// on101penalty is x's question when the tile it would discard costs a
+// 101-point penalty (the okey, or a tile that fits a meld on the table);
+// "" otherwise.
+func on101penalty(t *TableView) string {
+	pt, ok := t.game().(*part101)
+	if !ok {
+		return ""
+	}
+	g := round(t)
+	s := pt.discardTarget(t)
+	if s == engine.NoSlot || len(g.Rack(t.snap.Seat)) == 1 {
+		return ""
+	}
+	f := t.face(s)
+	switch {
+	case f == engine.NoFace:
+		return ""
+	case f == g.Okey():
+		return i18n.T("discard the okey? it costs a 101-point penalty")
+	case g.Fits(f):
+		return i18n.T("discard the %s? it fits a meld on the table: a 101-point penalty", f.String())
+	}
+	return ""
+}
+
 // keys101 is the key table of a 101 round.
 var keys101 = []binding{
 	{keys: arrows, label: i18n.Mark("move"), help: i18n.Mark("move the cursor on the rack")},
@@ -870,13 +927,16 @@ var keys101 = []binding{
 			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
 		}},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
-		do: on101((*part101).discard), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) }},
+		do: on101((*part101).discard), disabled: discardOff101, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
+		confirm: on101penalty},
 	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
 		do: (*TableView).lift, bar: lifted},
-	{keys: []key{rk('s')}, label: i18n.Mark("sets"), help: i18n.Mark("sort the rack: sets first"),
+	sortHelp,
+	{keys: []key{rk('s')}, label: i18n.Mark("sets"),
 		do: func(t *TableView) { t.sort(false) }},
-	{keys: []key{rk('r')}, label: i18n.Mark("runs"), help: i18n.Mark("sort the rack: runs first"),
+	{keys: []key{rk('r')}, label: i18n.Mark("runs"),
 		do: func(t *TableView) { t.sort(true) }},
+	pairsKey,
 	{keys: []key{rk('u'), sk(tcell.KeyCtrlZ)}, label: i18n.Mark("undo"), help: i18n.Mark("undo the last rack move or sort"),
 		do: (*TableView).undo},
 	{keys: []key{rk('h')}, label: i18n.Mark("hint"), help: i18n.Mark("hint: best opening (selected), what to add where, the discard"),

@@ -140,7 +140,7 @@ func TestTable101ScreenAndOpening(t *testing.T) {
 	hs.apply(s, <-reply)
 	reply = hs.request101()
 	hs.selectFaces("R10 R11 R12")
-	if got := hs.screen(); !strings.Contains(got, "selected: 1 melds, 33 points · 33 of 101 points to open") {
+	if got := hs.screen(); !strings.Contains(got, "selected: 1 meld, 33 points · 33 of 101 points to open") {
 		t.Errorf("the selection's value is not shown:\n%s", got)
 	}
 	hs.selectFaces("Y3")
@@ -279,7 +279,7 @@ func TestTable101AddByClickAndHandle(t *testing.T) {
 		t.Fatalf("1 sent %+v", a)
 	}
 	hs.apply(s, a)
-	if !strings.Contains(hs.screen(), "R9  R10 R11 R12 R13") {
+	if !strings.Contains(hs.screen(), "R9 R10 R11 R12 R13") {
 		t.Errorf("the run with R9:\n%s", hs.screen())
 	}
 	// K5 is no fit for meld 2 (the 10s): a click on it refuses.
@@ -481,6 +481,7 @@ func TestTable101Mouse(t *testing.T) {
 // swap, and the log says so.
 func TestTable101SwapOkey(t *testing.T) {
 	s := fixture101(t)
+	s.Names[1] = "Longname"
 	hs := newHarness(t, s, Palette256)
 	// The player opens and discards Y1.
 	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
@@ -507,6 +508,12 @@ func TestTable101SwapOkey(t *testing.T) {
 		lay.Melds = append(lay.Melds, mp)
 	}
 	hs.apply(s, lay)
+	// The okey in bot1's run is marked with the face it stands for, on
+	// the table and in the log (issue 24 point 9), and a long owner name
+	// is cut, never run into the tiles (point 8).
+	if scr := hs.screen(); !strings.Contains(scr, "4 Longn… Y6 Y7* Y8") || !strings.Contains(scr, ": Y6 Y7* Y8 · R10 R11 R12 R13") {
+		t.Errorf("the okey in bot1's meld is not marked Y7*, or the owner runs into it:\n%s", scr)
+	}
 	hs.apply(s, engine.Action101{Kind: engine.Act101Discard, Seat: 1, Faces: []engine.SlotFace{{Slot: rack[k], Face: engine.MustParseFaces("R3")[0]}}})
 	// The player draws Y7 (the fixture's draw) and swaps it for the okey
 	// of meld 4.
@@ -524,7 +531,7 @@ func TestTable101SwapOkey(t *testing.T) {
 		t.Fatalf("4 sent %+v, want the swap of meld 4's okey", a)
 	}
 	hs.apply(s, a)
-	if scr := hs.screen(); !strings.Contains(scr, "you take the okey of meld 4") || !strings.Contains(scr, "Y6  Y7  Y8") {
+	if scr := hs.screen(); !strings.Contains(scr, "you take the okey of meld 4") || !strings.Contains(scr, "Y6 Y7 Y8") {
 		t.Errorf("after the swap:\n%s", scr)
 	}
 	if _, faces := s.View.Rack(s.Match101.Game()); !containsFace(faces, engine.MustParseFaces("B2")[0]) {

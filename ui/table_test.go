@@ -607,15 +607,15 @@ func TestScoreCauses(t *testing.T) {
 		want  []string // per seat, "" for no change
 	}{
 		{engine.MustRuleset("classic", ""), engine.HandResult{Winner: 1, Kind: engine.Groups, OkeyDiscard: true, OneColour: engine.NumColours, Shown: []int{2}, Upcard: -1},
-			[]string{"win (okey discard) -4, gösterme by bot2 -1", "gösterme by bot2 -1", "win (okey discard) -4", "win (okey discard) -4, gösterme by bot2 -1"}},
+			[]string{"bot1 won (okey discard) -4, gösterme by bot2 -1", "gösterme by bot2 -1", "bot1 won (okey discard) -4", "bot1 won (okey discard) -4, gösterme by bot2 -1"}},
 		{engine.MustRuleset("turkish-rummy", ""), engine.HandResult{Winner: -1, OneColour: engine.NumColours, Upcard: -1},
 			[]string{"stalemate +10", "stalemate +10", "stalemate +10", "stalemate +10"}},
 		{engine.MustRuleset("turkish-rummy", ""), engine.HandResult{Winner: 0, Kind: engine.Groups, OneColour: engine.NumColours, Upcard: 2},
-			[]string{"upcard held by bot2 +10", "win +20, upcard held by bot2 +10", "win +20", "win +20, upcard held by bot2 +10"}},
+			[]string{"upcard held by bot2 +10", "ayse won +20, upcard held by bot2 +10", "ayse won +20", "ayse won +20, upcard held by bot2 +10"}},
 		{engine.MustRuleset("german", ""), engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours, Upcard: -1},
-			[]string{"win (seven pairs) -4", "", "win (seven pairs) -4", ""}},
+			[]string{"won (seven pairs) -4", "", "partner won (seven pairs) -4", ""}},
 		{engine.MustRuleset("classic", "one-colour=any"), engine.HandResult{Winner: 3, Kind: engine.Groups, OneColour: engine.Red, Upcard: -1},
-			[]string{"win (one colour) -4", "win (one colour) -4", "win (one colour) -4", ""}},
+			[]string{"bot3 won (one colour) -4", "bot3 won (one colour) -4", "bot3 won (one colour) -4", ""}},
 	} {
 		m, err := engine.NewMatch(tc.rules, 4, 1)
 		if err != nil {

@@ -269,7 +269,7 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	case f.resume:
 		g.Start(func() { resume(unfinished[0]) })
 	case len(unfinished) > 0:
-		g.AskResume(dir, unfinished, i18n.T("start a new match vs %d bots (%s)", f.bots, ui.RulesetName(f.ruleset)),
+		g.AskResume(dir, unfinished, newMatchRow(f.bots, ui.RulesetName(f.ruleset)),
 			func(m ui.LocalMatch) { g.ShowTable(); resume(m) },
 			func() { g.ShowTable(); startNew() },
 			g.Quit)
@@ -940,4 +940,13 @@ func showLinks(ctx context.Context, c *lan.Client, g *ui.Game, a p2p.Announcemen
 		case <-tick.C:
 		}
 	}
+}
+
+// newMatchRow is the chooser's row that starts a new match against bots
+// ("vs 1 bot", "vs 3 bots").
+func newMatchRow(bots int, ruleset string) string {
+	if bots == 1 {
+		return i18n.T("start a new match vs 1 bot (%s)", ruleset)
+	}
+	return i18n.T("start a new match vs %d bots (%s)", bots, ruleset)
 }

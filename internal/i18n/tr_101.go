@@ -85,8 +85,6 @@ var _ = turkish(map[string]string{
 	"selected: %d melds, %d points":           "seçili: %d per, %d puan",
 	"selected: l lays it":                     "seçildi: l açar",
 	"selection cleared":                       "seçim temizlendi",
-	"sort the rack: runs first":               "istakayı diz: önce seriler",
-	"sort the rack: sets first":               "istakayı diz: önce aynı sayılı perler",
 	"swap: your %s takes the okey of meld %c": "değiş: %s taşın %c perindeki okeyi alır",
 	"take a tile first: d draws from the bank, t takes the previous discard":            "önce taş al: d desteden çeker, t önceki atılanı alır",
 	"take the previous player's discard (it must be used this turn)":                    "önceki oyuncunun attığını al (bu tur kullanılmalı)",

@@ -277,8 +277,6 @@ var _ = turkish(map[string]string{
 	"discard the picked-up tile, or the one under the cursor":                                                        "kaldırılan taşı ya da imleçteki taşı at",
 	"declare a win, finishing with the tile under the cursor (on a gap: seven pairs with no discard, where allowed)": "imleçteki taşla bitir (boşlukta: kuralların izin verdiği yerde taş atmadan yedi çift)",
 	"gösterme: show your tile like the face-up one (before your first draw)":                                         "gösterme: göstergenin eşini göster (ilk çekişinden önce)",
-	"sort sets: lay the rack out in sets first, then runs, then the rest":                                            "sayıya diz: önce aynı sayılı perler, sonra seriler, sonra kalanlar",
-	"sort runs: lay the rack out in runs first, then sets, then the rest":                                            "seriye diz: önce seriler, sonra aynı sayılı perler, sonra kalanlar",
 	"hint: the discard the analysis recommends and how many tiles you are from a win":                                "öneri: analizin önerdiği atış ve bitmeye kaç taş kaldığı",
 	"undo the last rack move or sort":                                                                                "son istaka hamlesini ya da dizmeyi geri al",
 	"this help":                                                                                                      "bu yardım",
