@@ -59,6 +59,14 @@ type TableTransport struct {
 
 	wanted, reading bool // set by open (before the reader starts)
 
+	// Roll calls (rollcall.go): who this node has heard (a message they
+	// authored arrived) and who the topic reported joined.
+	selfIndex     int
+	rcMu          sync.Mutex
+	heard, joined map[peer.ID]bool
+	heardCh, owed chan struct{}
+	calling       atomic.Bool
+
 	closeOnce sync.Once
 	closeErr  error
 
@@ -115,9 +123,11 @@ func WithReadyTimeout(d time.Duration) TableOption {
 // called; this node's own messages are not passed to validate.
 //
 // Every other member becomes a gossipsub direct peer and is dialled (and
-// redialled while the table is open). JoinTable returns when the topic has
-// reported every other member as joined, because messages published before
-// that are lost; it gives up when ctx ends, naming the missing members.
+// redialled while the table is open). JoinTable returns when every other
+// member has been reached: the topic reported it joined (a direct
+// connection), or a message it authored arrived, through anyone's gossip
+// (its roll call, protocol.md 7.4), because messages published before that
+// are lost; it gives up when ctx ends, naming the missing members.
 //
 // With WithReadyTimeout, JoinTable stops waiting after that long and
 // returns the table anyway, logging the members that have not joined: the
@@ -159,7 +169,10 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 		n: n, id: tableID, topicName: TableTopic(tableID),
 		members: slices.Clone(members), others: others, memberSet: set, validate: validate,
 		inbox: make(chan table.Packet, n.cfg.queue), presence: make(chan struct{}, 1),
-		rejects: map[string]uint64{},
+		rejects:   map[string]uint64{},
+		selfIndex: slices.Index(members, self),
+		heard:     map[peer.ID]bool{}, joined: map[peer.ID]bool{},
+		heardCh: make(chan struct{}, 1), owed: make(chan struct{}, 1),
 	}
 	t.ctx, t.cancel = context.WithCancel(n.ctx)
 
@@ -219,37 +232,59 @@ func (t *TableTransport) open(ctx context.Context, readyTimeout time.Duration) e
 	if err := n.wantPeers(t.others); err != nil {
 		return err
 	}
-	joined := map[peer.ID]bool{}
 	waitCtx := ctx
 	if readyTimeout > 0 {
 		var cancel context.CancelFunc
 		waitCtx, cancel = context.WithTimeout(ctx, readyTimeout)
 		defer cancel()
 	}
-	for len(joined) < len(t.others) {
-		ev, err := evt.NextPeerEvent(waitCtx)
-		if err != nil {
-			var missing []string
-			for _, p := range t.others {
-				if !joined[p] {
-					missing = append(missing, p.String())
-				}
+	// The topic's peer events, pumped so that roll calls are waited for too.
+	evCtx, stopEv := context.WithCancel(waitCtx)
+	events := make(chan pubsub.PeerEvent)
+	var evWG sync.WaitGroup
+	evWG.Go(func() {
+		for {
+			ev, err := evt.NextPeerEvent(evCtx)
+			if err != nil {
+				return
 			}
-			if ctx.Err() == nil && readyTimeout > 0 {
-				n.log.Warn("table opened without every member", "table", t.id, "missing", missing, "waited", readyTimeout)
-				break
+			select {
+			case events <- ev:
+			case <-evCtx.Done():
+				return
 			}
-			return fmt.Errorf("p2p: table %s: members not ready %v: %w", t.id, missing, err)
 		}
-		if !t.memberSet[ev.Peer] {
+	})
+	defer evWG.Wait()
+	defer stopEv()
+	t.calling.Store(true)
+	defer t.calling.Store(false)
+	t.wg.Add(1)
+	go t.rollCalls()
+	for {
+		missing := t.missing()
+		if len(missing) == 0 {
+			break
+		}
+		select {
+		case ev := <-events:
+			if t.memberSet[ev.Peer] {
+				t.setJoined(ev.Peer, ev.Type == pubsub.PeerJoin)
+			}
 			continue
+		case <-t.heardCh:
+			continue
+		case <-waitCtx.Done():
 		}
-		switch ev.Type {
-		case pubsub.PeerJoin:
-			joined[ev.Peer] = true
-		case pubsub.PeerLeave:
-			delete(joined, ev.Peer)
+		names := make([]string, len(missing))
+		for i, p := range missing {
+			names[i] = p.String()
 		}
+		if ctx.Err() == nil && readyTimeout > 0 {
+			n.log.Warn("table opened without every member", "table", t.id, "missing", names, "waited", readyTimeout)
+			break
+		}
+		return fmt.Errorf("p2p: table %s: members not ready %v: %w", t.id, names, waitCtx.Err())
 	}
 	t.reading = true
 	t.wg.Add(1)
@@ -271,10 +306,20 @@ func (t *TableTransport) validator(_ context.Context, _ peer.ID, m *pubsub.Messa
 		t.reject(author, "message too large", fmt.Errorf("%d bytes", len(m.Data)))
 		return pubsub.ValidationReject
 	}
+	if isRollCall(m.Data) {
+		heard, err := decodeRollCall(m.Data, len(t.members))
+		if err != nil {
+			t.reject(author, "invalid roll call", err)
+			return pubsub.ValidationReject
+		}
+		t.rollCallFrom(author, heard)
+		return pubsub.ValidationAccept
+	}
 	if err := t.validate(author, m.Data); err != nil {
 		t.reject(author, "invalid", err)
 		return pubsub.ValidationReject
 	}
+	t.markHeard(author)
 	return pubsub.ValidationAccept
 }
 
@@ -307,6 +352,9 @@ func (t *TableTransport) read() {
 			continue
 		}
 		t.n.heardFrom(m.GetFrom())
+		if isRollCall(m.Data) {
+			continue // validated: not for the table protocol
+		}
 		select {
 		case t.inbox <- table.Packet{From: table.PeerID(m.GetFrom().String()), Data: m.Data}:
 			t.stats.delivered.Add(1)
@@ -330,6 +378,9 @@ func (t *TableTransport) Broadcast(ctx context.Context, data []byte) error {
 	}
 	if len(data) > MaxMessageSize {
 		return fmt.Errorf("p2p: message of %d bytes exceeds %d", len(data), MaxMessageSize)
+	}
+	if isRollCall(data) {
+		return errors.New("p2p: Broadcast: data starts with the roll call magic")
 	}
 	if err := t.topic.Publish(ctx, data); err != nil {
 		if t.ctx.Err() != nil {
