@@ -31,8 +31,8 @@ test: lint ## lint, then run every test with the race detector
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 	# statistical tests too slow under the race detector, run without it
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...
-	# 4-seat Okey 101 matches at the table, too slow under the race detector
-	$(GO) test -count=1 -timeout 5m -run 'Local101FourSeats|RestartMidHand101' ./table/
+	# 4-seat Okey 101 matches and the whole match matrix at the table, too slow under the race detector
+	$(GO) test -count=1 -timeout 5m -run 'Local101FourSeats|RestartMidHand101|HonestMatches|FaultyNetworkFinishes' ./table/
 	# the replay of a whole 101 match, too slow under the race detector
 	$(GO) test -count=1 -timeout 5m -run 'Replay101' ./ui/
 	# the conformance suite is what the generator writes today (plays its matches)

@@ -95,6 +95,24 @@ var matrix = []struct {
 	{"german:rounds=1", 2}, {"german:rounds=1", 3}, {"german:rounds=1", 4},
 }
 
+// skipUnderRace skips case i of a match matrix under the race detector
+// unless it is one of keep. The race detector needs each code path once,
+// not every ruleset at every table size; make test runs the whole matrix
+// again without it (its non-race line for ./table/), where a match is many
+// times faster.
+func skipUnderRace(t *testing.T, i int, keep ...int) {
+	t.Helper()
+	if !raceDetector {
+		return
+	}
+	for _, k := range keep {
+		if k == i {
+			return
+		}
+	}
+	t.Skip("the whole matrix runs without the race detector (make test's non-race line)")
+}
+
 func TestHonestMatches(t *testing.T) {
 	cases := append(matrix[:len(matrix):len(matrix)],
 		struct {
@@ -107,6 +125,7 @@ func TestHonestMatches(t *testing.T) {
 		}{"classic:deal=simple,indicator-last,points=4", 3})
 	for i, tc := range cases {
 		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
+			skipUnderRace(t, i, 4, 6, 10)
 			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(10+i), LocalOptions{}))
 		})
 	}
@@ -116,6 +135,7 @@ func TestFaultyNetworkFinishes(t *testing.T) {
 	f := Faults{Drop: 0.05, Dup: 0.05, Reorder: 0.1, Delay: 2 * time.Millisecond}
 	for i, tc := range matrix {
 		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
+			skipUnderRace(t, i, 1, 5)
 			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(20+i), LocalOptions{Faults: f, Stall: 150 * time.Millisecond, Cheater: -1}))
 		})
 	}
