@@ -52,7 +52,7 @@
 #                           the work directory, printed at the end)
 #        OKEY=path NATLAB=path  prebuilt binaries (default: go build them)
 #        KEEP=1             keep the work directory
-#        FAULT=relay-stop|rebind|member-stop  a fault mid-match (see docs/nat-lab.md)
+#        FAULT=relay-stop|rebind|member-stop|no-forward  a fault (see docs/nat-lab.md)
 set -euo pipefail
 
 TIMEOUT=${TIMEOUT:-240}
@@ -200,7 +200,9 @@ start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else
 	mkdir -p "$CELL/data.$i" "$CELL/out.$i"
 	[ ! -f "$CELL/code.$i" ] || in="$CELL/code.$i"
 	now_ms >"$CELL/start.$i"
-	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
+	local env=()
+	[ "$FAULT" != no-forward ] || [ "$i" != 1 ] || env=(OKEY_LAB_NO_FORWARD=1)
+	ip netns exec "$P-h$i" env "${env[@]}" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
 		--withhold 60s --wait "${FORM_TIMEOUT}s" --listen "$listen" -v \
 		--log "$CELL/bot$i.log" "$@" <"$in" >"$CELL/bot$i.out" 2>>"$CELL/bot$i.log" &
 	BOT_PID[$i]=$!
@@ -335,6 +337,10 @@ fault() {
 		ip -n "$P-r2" link set wan0 down
 		ip -n "$P-r2" link set wan0 up
 		routes # the routes through wan0 went with it
+		;;
+	no-forward)
+		# Member 1 (the creator) forwards none of the others' messages from
+		# its start (OKEY_LAB_NO_FORWARD=1, set by start_bot): nothing to do.
 		;;
 	member-stop)
 		# Member 1 (the creator) stops forwarding for others: SIGSTOP, so its
