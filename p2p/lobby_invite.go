@@ -223,15 +223,42 @@ func (l *Lobby) answerAddrs(s network.Stream, from peer.ID, req lobbyRequest, re
 			if m == from || m == l.n.h.ID() {
 				continue
 			}
-			var as []string
-			for _, x := range l.n.h.Peerstore().Addrs(m) {
-				as = append(as, x.String())
+			var seen []ma.Multiaddr
+			for _, c := range l.n.h.Network().ConnsToPeer(m) {
+				seen = append(seen, c.RemoteMultiaddr())
 			}
-			slices.Sort(as)
-			resp.Addrs[m.String()] = as[:min(len(as), maxMemberAddrs)]
+			resp.Addrs[m.String()] = memberAddrs(seen, l.n.h.Peerstore().Addrs(m))
 		}
 	}
 	l.answer(s, resp)
+}
+
+// memberAddrs is what op "addrs" gives for a member (protocol.md 7.10):
+// first the remote addresses of this node's direct connections to it (seen:
+// what this node sees the member connect from; behind a cone NAT, the
+// member's public mapping of its listening port, which the member itself
+// may not know: it learns its public address only from a relay), then the
+// addresses the peerstore has for it (known, relayed ones included); each
+// group sorted, duplicates and relayed connections' addresses left out of
+// the first, at most maxMemberAddrs in all.
+func memberAddrs(seen, known []ma.Multiaddr) []string {
+	var first, rest []string
+	for _, a := range seen {
+		if len(a) == 0 || slices.ContainsFunc(a, func(c ma.Component) bool { return c.Code() == ma.P_CIRCUIT }) {
+			continue
+		}
+		first = append(first, a.String())
+	}
+	slices.Sort(first)
+	first = slices.Compact(first)
+	for _, a := range known {
+		if s := a.String(); !slices.Contains(first, s) {
+			rest = append(rest, s)
+		}
+	}
+	slices.Sort(rest)
+	out := append(first, slices.Compact(rest)...)
+	return out[:min(len(out), maxMemberAddrs)]
 }
 
 // LearnMemberAddrs asks the creator of table id (where this node is

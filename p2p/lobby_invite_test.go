@@ -5,13 +5,18 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/p2p/invite"
 )
@@ -463,5 +468,124 @@ func TestLANJoinKeepsCodeSeat(t *testing.T) {
 	}
 	if r, ok := jl.Record(a.Table); !ok || r.Code != text {
 		t.Fatal("the code was dropped by a LAN join refused invite-only")
+	}
+}
+
+// TestMemberAddrsOrder: op "addrs" gives the addresses a member is seen
+// connecting from first, then the known ones, each group sorted, without
+// relayed connections or duplicates, at most maxMemberAddrs.
+func TestMemberAddrsOrder(t *testing.T) {
+	m := func(ss ...string) []ma.Multiaddr {
+		var out []ma.Multiaddr
+		for _, s := range ss {
+			out = append(out, ma.StringCast(s))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		seen, known []ma.Multiaddr
+		want        []string
+	}{
+		{nil, nil, nil},
+		{m("/ip4/11.77.0.13/udp/4001/quic-v1"), m("/ip4/10.0.3.2/udp/4001/quic-v1"),
+			[]string{"/ip4/11.77.0.13/udp/4001/quic-v1", "/ip4/10.0.3.2/udp/4001/quic-v1"}},
+		{m("/ip4/11.77.0.13/tcp/4001", "/ip4/11.77.0.13/tcp/4001", "/ip4/11.77.0.2/tcp/4001/p2p/12D3KooWRzht6PFeNLePHqTbnt6T4ftu3XcRuPf1DdR6wk1zyZTn/p2p-circuit"),
+			m("/ip4/10.0.3.2/tcp/4001", "/ip4/11.77.0.13/tcp/4001", "/ip4/10.0.3.2/tcp/4001"),
+			[]string{"/ip4/11.77.0.13/tcp/4001", "/ip4/10.0.3.2/tcp/4001"}},
+		{m("/ip4/9.9.9.9/tcp/1"), m("/ip4/1.0.0.1/tcp/1", "/ip4/1.0.0.2/tcp/1", "/ip4/1.0.0.3/tcp/1", "/ip4/1.0.0.4/tcp/1",
+			"/ip4/1.0.0.5/tcp/1", "/ip4/1.0.0.6/tcp/1", "/ip4/1.0.0.7/tcp/1", "/ip4/1.0.0.8/tcp/1"),
+			[]string{"/ip4/9.9.9.9/tcp/1", "/ip4/1.0.0.1/tcp/1", "/ip4/1.0.0.2/tcp/1", "/ip4/1.0.0.3/tcp/1", "/ip4/1.0.0.4/tcp/1",
+				"/ip4/1.0.0.5/tcp/1", "/ip4/1.0.0.6/tcp/1", "/ip4/1.0.0.7/tcp/1"}},
+	} {
+		if got := memberAddrs(c.seen, c.known); !slices.Equal(got, c.want) {
+			t.Errorf("memberAddrs(%v, %v) = %v, want %v", c.seen, c.known, got, c.want)
+		}
+	}
+}
+
+// hiddenHost is a QUIC host on loopback that advertises only an address
+// nobody can dial, as a member behind a NAT that knows only its private
+// address (no relay told it its public one).
+func hiddenHost(t *testing.T) host.Host {
+	t.Helper()
+	h, err := libp2p.New(
+		libp2p.ListenAddrStrings("/ip4/127.0.0.1/udp/0/quic-v1"),
+		libp2p.Transport(libp2pquic.NewTransport),
+		libp2p.DisableRelay(),
+		libp2p.AddrsFactory(func([]ma.Multiaddr) []ma.Multiaddr {
+			return []ma.Multiaddr{ma.StringCast("/ip4/10.255.255.1/udp/9/quic-v1")}
+		}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestAddrsGivesSeenAddress: a member that advertises no address the
+// others can dial (behind a cone NAT, without a relay) is still dialled
+// directly by another member: the creator's "addrs" answer carries the
+// address it sees that member connect from (its public mapping). Without
+// it the answer holds only the advertised address, and the dial fails.
+func TestAddrsGivesSeenAddress(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var nodes []*Node
+	for i := range 3 {
+		var h host.Host
+		if i == 0 {
+			var err error
+			if h, err = NewHost(WithListenAddrs("/ip4/127.0.0.1/udp/0/quic-v1")); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			h = hiddenHost(t)
+		}
+		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithRetry(fastRetry), WithLobbyConfig(fastLobby))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { nd.Close() })
+		nodes = append(nodes, nd)
+	}
+	l := nodes[0].Lobby()
+	a, err := l.CreatePrivate("addr5eenaddr5een", "classic", nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := l.Invite(a.Table, nodes[0].Host().Addrs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes[1:] {
+		if _, err := n.Lobby().JoinByCode(ctx, code); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range nodes {
+		if _, err := n.Lobby().SetReady(ctx, a.Table, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, c := nodes[1].Host(), nodes[2].Host()
+	if got, err := nodes[2].Lobby().LearnMemberAddrs(ctx, a.Table); err != nil || got != 1 {
+		t.Fatalf("member addrs: %d %v", got, err)
+	}
+	// The node may already be dialling b with what it learnt; a dial of
+	// our own, with b's peerstore addresses only, must succeed.
+	dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer dcancel()
+	if err := c.Connect(dctx, peer.AddrInfo{ID: b.ID()}); err != nil {
+		t.Fatalf("member 2 cannot dial member 1 with the addresses the creator gave (%v): %v", c.Peerstore().Addrs(b.ID()), err)
+	}
+	for _, conn := range c.Network().ConnsToPeer(b.ID()) {
+		if !strings.HasPrefix(conn.RemoteMultiaddr().String(), "/ip4/127.0.0.1/udp/") {
+			t.Fatalf("member 2 reached member 1 at %v", conn.RemoteMultiaddr())
+		}
 	}
 }

@@ -66,6 +66,7 @@ type nodeConfig struct {
 	relays      []peer.AddrInfo
 	serveRelay  *RelayConfig
 	records     string // WithTableRecords
+	noForward   bool   // WithoutForwarding
 }
 
 // NodeOption configures NewNode.
@@ -646,6 +647,9 @@ func (d *dropTracer) RejectMessage(m *pubsub.Message, reason string) {
 		return // counted, with its reason, by the topic validator
 	}
 	if t := d.n.tableByTopic(m.GetTopic()); t != nil {
+		if reason == pubsub.RejectValidationIgnored && t.local != nil {
+			return // kept, not forwarded (WithoutForwarding)
+		}
 		t.countReject(reason)
 	}
 	d.n.log.Debug("pubsub rejected a message", "topic", m.GetTopic(), "reason", reason)

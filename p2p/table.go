@@ -53,6 +53,7 @@ type TableTransport struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	inbox  chan table.Packet
+	local  chan *pubsub.Message // WithoutForwarding: valid messages kept from pubsub
 
 	serve    atomic.Pointer[func(table.PeerID, []byte) [][]byte]
 	presence chan struct{}
@@ -173,6 +174,9 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 		selfIndex: slices.Index(members, self),
 		heard:     map[peer.ID]bool{}, joined: map[peer.ID]bool{},
 		heardCh: make(chan struct{}, 1), owed: make(chan struct{}, 1),
+	}
+	if n.cfg.noForward {
+		t.local = make(chan *pubsub.Message, n.cfg.queue)
 	}
 	t.ctx, t.cancel = context.WithCancel(n.ctx)
 
@@ -313,14 +317,14 @@ func (t *TableTransport) validator(_ context.Context, _ peer.ID, m *pubsub.Messa
 			return pubsub.ValidationReject
 		}
 		t.rollCallFrom(author, heard)
-		return pubsub.ValidationAccept
+		return t.accepted(m)
 	}
 	if err := t.validate(author, m.Data); err != nil {
 		t.reject(author, "invalid", err)
 		return pubsub.ValidationReject
 	}
 	t.markHeard(author)
-	return pubsub.ValidationAccept
+	return t.accepted(m)
 }
 
 func (t *TableTransport) reject(author peer.ID, reason string, err error) {
@@ -343,9 +347,10 @@ func (t *TableTransport) read() {
 	defer t.wg.Done()
 	defer close(t.inbox)
 	self := t.n.h.ID()
+	sub := t.subMessages()
 	for {
-		m, err := t.sub.Next(t.ctx)
-		if err != nil {
+		m := t.next(sub)
+		if m == nil {
 			return
 		}
 		if m.GetFrom() == self {

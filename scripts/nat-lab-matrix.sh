@@ -52,7 +52,7 @@
 #                           the work directory, printed at the end)
 #        OKEY=path NATLAB=path  prebuilt binaries (default: go build them)
 #        KEEP=1             keep the work directory
-#        FAULT=relay-stop|rebind|member-stop  a fault mid-match (see docs/nat-lab.md)
+#        FAULT=relay-stop|rebind|member-stop|no-forward  a fault (see docs/nat-lab.md)
 set -euo pipefail
 
 TIMEOUT=${TIMEOUT:-240}
@@ -69,19 +69,13 @@ P="okeymx-$ID"
 NET=11.77.0
 WORK=$(mktemp -d /tmp/okey-nat-matrix.XXXXXX)
 RESULTS=${RESULTS:-$WORK/nat-matrix-$(date -u +%Y%m%dT%H%M%SZ).txt}
-NSES=()
-PIDS=()
 CELL_PIDS=()
 CELL_NSES=()
+. "$(dirname "$0")/natlab-lib.sh"
 
 cleanup() {
-	local p ns
-	for p in "${CELL_PIDS[@]}" "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	for p in "${CELL_PIDS[@]}" "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${CELL_NSES[@]}" "${NSES[@]}"; do
-		for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
-		ip netns del "$ns" 2>/dev/null || true
-	done
+	nl_teardown CELL_PIDS CELL_NSES
+	nl_teardown NL_PIDS NL_NSES
 	if [ -n "${KEEP:-}" ]; then echo "nat-matrix: work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -92,11 +86,7 @@ die() {
 	exit 1
 }
 say() { echo "nat-matrix: $*"; }
-# nsx NS CMD...: CMD in namespace NS. Not for a command put in the
-# background: `nsx ... &` forks a subshell, $! is the subshell's, and
-# killing it leaves CMD running in the namespace after the lab is gone;
-# `ip netns exec NS CMD &` execs CMD in the process whose id $! holds.
-nsx() { ip netns exec "$@"; }
+nsx() { nl_nsx "$@"; }
 now_ms() { date +%s%3N; }
 
 [ "$(id -u)" -eq 0 ] || die "must run as root (network namespaces)"
@@ -116,44 +106,21 @@ fi
 [ -x "$OKEY" ] || die "okey binary $OKEY is not executable"
 [ -x "$NATLAB" ] || die "natlab binary $NATLAB is not executable"
 
-ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | sort >"$WORK/root-links.before"
+nl_root_links "$WORK/root-links.before"
 
-# --- the internet and the relay host ---
-ip netns add "$P-inet"
-NSES+=("$P-inet")
-ip -n "$P-inet" link add br0 type bridge
-ip -n "$P-inet" link set br0 up
-ip -n "$P-inet" link set lo up
-
-# attach NS IF ADDR TAG: a veth from the internet bridge to interface IF of NS.
-attach() {
-	local ns=$1 ifname=$2 addr=$3 peer
-	# Named in the internet namespace only; a cell's own name, because a
-	# deleted namespace's veth lingers for a moment (the kernel frees it
-	# asynchronously).
-	peer="v$CELLNO-$4"
-	peer=${peer:0:15}
-	ip link add "$peer" netns "$P-inet" type veth peer name "$ifname" netns "$ns"
-	ip -n "$P-inet" link set "$peer" master br0
-	ip -n "$P-inet" link set "$peer" up
-	ip -n "$ns" addr add "$addr/24" dev "$ifname"
-	ip -n "$ns" link set "$ifname" up
-}
-
-ip netns add "$P-relay"
-NSES+=("$P-relay")
-ip -n "$P-relay" link set lo up
-CELLNO=0
-attach "$P-relay" eth0 "$NET.2" relay
+# --- the internet and the relay host (scripts/natlab-lib.sh) ---
+nl_segment "$P-inet"
+nl_ns "$P-relay"
+nl_attach "$P-inet" "$P-relay" eth0 "$NET.2/24" "v0-relay"
 ip -n "$P-relay" addr add "$NET.3/24" dev eth0
 
 ip netns exec "$P-relay" "$NATLAB" probe-server -a "$NET.2" -b "$NET.3" -port 3478 >"$WORK/probe-server.out" 2>&1 &
-PIDS+=("$!")
+nl_track_pid "$!"
 mkdir -p "$WORK/relay"
 ip netns exec "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/$NET.2/tcp/4001" --listen "/ip4/$NET.2/udp/4001/quic-v1" -v \
 	>"$WORK/relay.out" 2>"$WORK/relay.log" &
 RELAY_PID=$!
-PIDS+=("$RELAY_PID")
+nl_track_pid "$RELAY_PID"
 deadline=$(($(date +%s) + 20))
 until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ] && grep -q ready "$WORK/probe-server.out"; do
 	[ "$(date +%s)" -lt "$deadline" ] || die "the relay or the probe server did not start: $(cat "$WORK/relay.out" "$WORK/probe-server.out")"
@@ -165,74 +132,20 @@ RELAY_QUIC=$(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET
 say "relay up: $RELAY_TCP $RELAY_QUIC"
 
 # --- a cell's homes ---
-# home I TYPE: home I behind its router of TYPE, joined by natlab impair.
+# home I TYPE: home I behind its router of TYPE, joined by natlab impair
+# (its namespaces and process go with the cell: NL_NS_VAR, NL_PID_VAR).
 home() {
-	local i=$1 nat=$2 r="$P-r$1" h="$P-h$1" lan hostaddr wan="$NET.1$1"
+	local i=$1 nat=$2 lan
 	if [ "$nat" = none ]; then lan="11.78.$i"; else lan="10.0.$i"; fi
-	hostaddr="$lan.2"
-	ip netns add "$r"
-	CELL_NSES+=("$r")
-	ip netns add "$h"
-	CELL_NSES+=("$h")
-	ip -n "$r" link set lo up
-	ip -n "$h" link set lo up
-	attach "$r" wan0 "$wan" "r$i"
-	echo "$IMPAIR" >"$CELL/impair.$i"
-	"$NATLAB" impair -a "$h" -a-if eth0 -b "$r" -b-if lan0 -config "$CELL/impair.$i" >"$CELL/impair.$i.out" 2>&1 &
-	CELL_PIDS+=("$!")
-	IMPAIR_PID[$i]=$!
-	local deadline=$(($(date +%s) + 10))
-	until grep -q 'ready' "$CELL/impair.$i.out" 2>/dev/null; do
-		[ "$(date +%s)" -lt "$deadline" ] || die "natlab impair for home $i did not start: $(cat "$CELL/impair.$i.out")"
-		sleep 0.05
-	done
-	ip -n "$r" addr add "$lan.1/24" dev lan0
-	ip -n "$r" link set lan0 up
-	ip -n "$h" addr add "$hostaddr/24" dev eth0
-	ip -n "$h" link set eth0 up
-	ip -n "$h" route add default via "$lan.1"
-	nsx "$r" sysctl -qw net.ipv4.ip_forward=1
-	HOSTADDR[$i]=$hostaddr
-	local ipt="nsx $r iptables"
-	# The cell's transport (filled later), then what would leave the lab:
-	# a packet for an address outside it is counted and dropped (must stay 0).
-	$ipt -N okeytransport
-	$ipt -A FORWARD -j okeytransport
-	$ipt -A FORWARD -o wan0 ! -d 11.76.0.0/14 -m addrtype ! --dst-type MULTICAST,BROADCAST -j DROP
-	$ipt -A INPUT -i wan0 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
-	$ipt -A INPUT -i wan0 -j DROP
-	case $nat in
-	none)
-		$ipt -A FORWARD -j ACCEPT
-		;;
-	full)
-		$ipt -t nat -A POSTROUTING -o wan0 -j SNAT --to-source "$wan"
-		$ipt -t nat -A PREROUTING -i wan0 -j DNAT --to-destination "$hostaddr"
-		$ipt -A FORWARD -j ACCEPT
-		;;
-	addr)
-		$ipt -t nat -A POSTROUTING -o wan0 -j MASQUERADE
-		$ipt -t nat -A PREROUTING -i wan0 -m recent --name okeyout --rcheck --rsource -j DNAT --to-destination "$hostaddr"
-		$ipt -A FORWARD -i lan0 -o wan0 -m recent --name okeyout --set --rdest -j ACCEPT
-		$ipt -A FORWARD -i wan0 -o lan0 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
-		$ipt -A FORWARD -i wan0 -o lan0 -m recent --name okeyout --rcheck --rsource -j ACCEPT
-		$ipt -A FORWARD -i wan0 -j DROP
-		;;
-	port | udpblock)
-		$ipt -t nat -A POSTROUTING -o wan0 -j MASQUERADE
-		[ "$nat" = port ] || $ipt -A FORWARD -p udp -j DROP
-		$ipt -A FORWARD -i wan0 -o lan0 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
-		$ipt -A FORWARD -i wan0 -j DROP
-		$ipt -A FORWARD -i lan0 -o wan0 -j ACCEPT
-		;;
-	sym)
-		$ipt -t nat -A POSTROUTING -o wan0 -j MASQUERADE --random
-		$ipt -A FORWARD -i wan0 -o lan0 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
-		$ipt -A FORWARD -i wan0 -j DROP
-		$ipt -A FORWARD -i lan0 -o wan0 -j ACCEPT
-		;;
-	*) die "unknown NAT type $nat (none full addr port sym udpblock)" ;;
-	esac
+	case $nat in none | full | addr | port | sym | udpblock) ;; *) die "unknown NAT type $nat (none full addr port sym udpblock)" ;; esac
+	# The internet's end of the veth is named after the cell, because a
+	# deleted namespace's veth lingers for a moment (the kernel frees it
+	# asynchronously).
+	NL_IMPAIR_OUT="$CELL/impair.$i.out" NL_NS_VAR=CELL_NSES NL_PID_VAR=CELL_PIDS \
+		nl_home "$P-inet" "$P-r$i" "$P-h$i" "$NET.1$i" "$lan" "$nat" "v$CELLNO-r$i" "$IMPAIR" ||
+		die "cell $CELL_NAME: home $i could not be built"
+	IMPAIR_PID[$i]=$NL_IMPAIR_PID
+	HOSTADDR[$i]=$lan.2
 }
 
 # The probe's names for the types.
@@ -268,33 +181,15 @@ transport() {
 # relay host are what its link's impairment should give (the relay host's
 # own link is not impaired), within bounds; else the cell does not count.
 check_impairment() {
-	local i=$1 out
-	if [ "${TYPE[$i]}" = udpblock ]; then
-		out=$(nsx "$P-h$i" "$NATLAB" rtt -tcp -to "$NET.2:3478" -n 60 -every 20ms)
+	local i=$1 tcp=""
+	[ "${TYPE[$i]}" != udpblock ] || tcp=tcp
+	if nl_impair_check "$P-h$i" "$NET.2:3478" "$IMPAIR" $tcp; then
+		echo "home $i (${TYPE[$i]}): $NL_IMPAIR_MEASURED" >>"$CELL/impairment.txt"
 	else
-		out=$(nsx "$P-h$i" "$NATLAB" rtt -to "$NET.2:3478" -n 400 -every 5ms)
+		echo "home $i (${TYPE[$i]}): $NL_IMPAIR_MEASURED" >>"$CELL/impairment.txt"
+		echo "$NL_IMPAIR_WHY" >"$CELL/impair-check.$i"
+		die "cell $CELL_NAME: home $i's impairment did not take effect as set ($IMPAIR): $NL_IMPAIR_WHY; measured: $NL_IMPAIR_MEASURED"
 	fi
-	echo "home $i (${TYPE[$i]}): $out" >>"$CELL/impairment.txt"
-	awk -v imp="$IMPAIR" -v res="$out" -v tcp="$([ "${TYPE[$i]}" = udpblock ] && echo 1 || echo 0)" '
-	function dur(s) { if (s ~ /ms$/) return substr(s, 1, length(s)-2)+0; if (s ~ /µs$/) return (substr(s, 1, length(s)-2)+0)/1000;
-		if (s ~ /s$/) return (substr(s, 1, length(s)-1)+0)*1000; return s+0 }
-	function pct(s) { if (s ~ /%$/) return (substr(s, 1, length(s)-1)+0)/100; return s+0 }
-	BEGIN {
-		delay = 0; jitter = 0; loss = 0; dup = 0
-		n = split(imp, f, /[ ,]/); for (k = 1; k <= n; k++) { split(f[k], kv, "=");
-			if (kv[1] == "delay") delay = dur(kv[2]); if (kv[1] == "jitter") jitter = dur(kv[2]);
-			if (kv[1] == "loss") loss = pct(kv[2]); if (kv[1] == "dup") dup = pct(kv[2]) }
-		n = split(res, f, " "); for (k = 1; k <= n; k++) { split(f[k], kv, "=");
-			if (kv[1] == "sent") sent = kv[2]; if (kv[1] == "got") got = kv[2]; if (kv[1] == "dup") dups = kv[2];
-			if (kv[1] == "rtt_p50") p50 = dur(kv[2]) }
-		want = 2 * delay; slack = 5 + 0.1 * want + jitter
-		if (p50 < want - 1 - jitter || p50 > want + slack) { printf "rtt p50 %.1f ms, want %.1f ms (+%.1f)\n", p50, want, slack; exit 1 }
-		if (tcp) exit 0
-		e = 1 - (1 - loss) * (1 - loss); m = (sent - got) / sent; sd = sqrt(e * (1 - e) / sent)
-		if (m > e + 4 * sd + 0.005 || m < e - 4 * sd - 0.005 || (e > 0.05 && m == 0)) { printf "loss %.2f%%, want %.2f%%\n", 100*m, 100*e; exit 1 }
-		ed = 1 - (1 - dup) * (1 - dup) - 0; md = dups / sent; sd = sqrt(ed * (1 - ed) / sent)
-		if (md > ed + 4 * sd + 0.005 || md < ed - 4 * sd - 0.005) { printf "duplicates %.2f%%, want about %.2f%%\n", 100*md, 100*ed; exit 1 }
-	}' >"$CELL/impair-check.$i" || die "cell $CELL_NAME: home $i's impairment did not take effect as set ($IMPAIR): $(cat "$CELL/impair-check.$i"); measured: $out"
 }
 
 declare -A BOT_PID TYPE HOSTADDR IMPAIR_PID
@@ -305,7 +200,9 @@ start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else
 	mkdir -p "$CELL/data.$i" "$CELL/out.$i"
 	[ ! -f "$CELL/code.$i" ] || in="$CELL/code.$i"
 	now_ms >"$CELL/start.$i"
-	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
+	local env=()
+	[ "$FAULT" != no-forward ] || [ "$i" != 1 ] || env=(OKEY_LAB_NO_FORWARD=1)
+	ip netns exec "$P-h$i" env "${env[@]}" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
 		--withhold 60s --wait "${FORM_TIMEOUT}s" --listen "$listen" -v \
 		--log "$CELL/bot$i.log" "$@" <"$in" >"$CELL/bot$i.out" 2>>"$CELL/bot$i.log" &
 	BOT_PID[$i]=$!
@@ -313,16 +210,8 @@ start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else
 }
 
 teardown_cell() {
-	local p ns
 	kill -CONT "$RELAY_PID" 2>/dev/null || true # a relay-stop fault cut short
-	for p in "${CELL_PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	for p in "${CELL_PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${CELL_NSES[@]}"; do
-		for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
-		ip netns del "$ns" 2>/dev/null || true
-	done
-	CELL_PIDS=()
-	CELL_NSES=()
+	nl_teardown CELL_PIDS CELL_NSES
 }
 
 # run_cell TYPES TRANSPORT RELAYMODE RUN
@@ -417,11 +306,8 @@ run_cell() {
 	echo "$IMPAIR" >"$CELL/impair"
 	echo "${FAULT:-}" >"$CELL/fault"
 	# Nothing tried to leave the lab.
-	local leaked=0 n
-	for i in 1 2 3 4; do
-		n=$(nsx "$P-r$i" iptables -vnx -L FORWARD | awk '/DROP/ && /!11\.76\.0\.0\/14/ {print $1}')
-		leaked=$((leaked + ${n:-0}))
-	done
+	local leaked
+	leaked=$(nl_leaks "$P-r1" "$P-r2" "$P-r3" "$P-r4")
 	[ "$leaked" -eq 0 ] || die "cell $CELL_NAME: $leaked packets for addresses outside the lab reached a router"
 	"$NATLAB" report "$CELL" | tee -a "$RESULTS"
 	teardown_cell
@@ -452,6 +338,10 @@ fault() {
 		ip -n "$P-r2" link set wan0 up
 		routes # the routes through wan0 went with it
 		;;
+	no-forward)
+		# Member 1 (the creator) forwards none of the others' messages from
+		# its start (OKEY_LAB_NO_FORWARD=1, set by start_bot): nothing to do.
+		;;
 	member-stop)
 		# Member 1 (the creator) stops forwarding for others: SIGSTOP, so its
 		# connections stay up and carry nothing, for 30 s.
@@ -476,9 +366,8 @@ for cell in $CELLS; do
 	done
 done
 
-ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | sort >"$WORK/root-links.after"
-cmp -s "$WORK/root-links.before" "$WORK/root-links.after" ||
-	die "the lab left an interface in the machine's own namespace: $(comm -13 "$WORK/root-links.before" "$WORK/root-links.after" | tr '\n' ' ')"
+nl_root_links "$WORK/root-links.after"
+nl_root_links_check "$WORK/root-links.before" "$WORK/root-links.after" || die "see above"
 say "table written to $RESULTS"
 if [ -z "${KEEP:-}" ] && [[ "$RESULTS" == "$WORK"/* ]]; then
 	cp "$RESULTS" "/tmp/$(basename "$RESULTS")"

@@ -42,19 +42,10 @@ ID=$$
 P="okeynat-$ID"
 NET=11.77.0
 WORK=$(mktemp -d /tmp/okey-nat-lab.XXXXXX)
-NSES=()
-PIDS=()
+. "$(dirname "$0")/natlab-lib.sh"
 
 cleanup() {
-	local p ns
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	# Whatever still runs in the lab's namespaces (a process started some
-	# other way than with its id in PIDS) goes with them.
-	for ns in "${NSES[@]}"; do
-		for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
-		ip netns del "$ns" 2>/dev/null || true
-	done
+	nl_teardown NL_PIDS NL_NSES
 	if [ -n "${KEEP:-}" ]; then echo "nat-lab: work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -84,83 +75,21 @@ fi
 t0=$(date +%s)
 
 # The machine's own interfaces, to check that the lab leaves none there.
-ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | sort >"$WORK/root-links.before"
+nl_root_links "$WORK/root-links.before"
 
-# nsx NS CMD...: CMD in namespace NS. Not for a command put in the
-# background: `nsx ... &` forks a subshell, $! is the subshell's, and
-# killing it leaves CMD running in the namespace after the lab is gone;
-# `ip netns exec NS CMD &` execs CMD in the process whose id $! holds.
-nsx() { ip netns exec "$@"; }
+# The internet (a bridge in its own namespace), the relay host on it, and
+# the homes, each behind its router (scripts/natlab-lib.sh).
+nl_segment "$P-inet"
+nl_ns "$P-relay"
+nl_attach "$P-inet" "$P-relay" eth0 "$NET.2/24" "okn$ID-relay"
+for i in 1 2 3 4; do
+	nat=cone
+	[ "$i" != 3 ] || nat=symmetric
+	nl_home "$P-inet" "$P-r$i" "$P-h$i" "$NET.1$i" "10.0.$i" "$nat" "okn$ID-r$i"
+done
 
-# --- the internet: a bridge in its own namespace ---
-ip netns add "$P-inet"
-NSES+=("$P-inet")
-ip -n "$P-inet" link add br0 type bridge
-ip -n "$P-inet" link set br0 up
-ip -n "$P-inet" link set lo up
-
-# attach NS IF ADDR: a veth from the internet bridge to interface IF of NS.
-attach() {
-	local ns=$1 ifname=$2 addr=$3 peer
-	peer="okn$ID-$4"
-	peer=${peer:0:15}
-	ip link add "$peer" netns "$P-inet" type veth peer name "$ifname" netns "$ns"
-	ip -n "$P-inet" link set "$peer" master br0
-	ip -n "$P-inet" link set "$peer" up
-	ip -n "$ns" addr add "$addr/24" dev "$ifname"
-	ip -n "$ns" link set "$ifname" up
-}
-
-# --- the relay ---
-ip netns add "$P-relay"
-NSES+=("$P-relay")
-ip -n "$P-relay" link set lo up
-attach "$P-relay" eth0 "$NET.2" relay
-
-# --- the homes, each behind its router ---
-# home I NAT: cone (port-restricted) or symmetric.
-home() {
-	local i=$1 nat=$2 r="$P-r$1" h="$P-h$1"
-	ip netns add "$r"
-	NSES+=("$r")
-	ip netns add "$h"
-	NSES+=("$h")
-	ip -n "$r" link set lo up
-	ip -n "$h" link set lo up
-	attach "$r" wan0 "$NET.1$i" "r$i"
-	ip link add lan0 netns "$r" type veth peer name eth0 netns "$h"
-	ip -n "$r" addr add "10.0.$i.1/24" dev lan0
-	ip -n "$r" link set lan0 up
-	ip -n "$h" addr add "10.0.$i.2/24" dev eth0
-	ip -n "$h" link set eth0 up
-	ip -n "$h" route add default via "10.0.$i.1"
-	nsx "$r" sysctl -qw net.ipv4.ip_forward=1
-	if [ "$nat" = symmetric ]; then
-		nsx "$r" iptables -t nat -A POSTROUTING -o wan0 -j MASQUERADE --random
-	else
-		nsx "$r" iptables -t nat -A POSTROUTING -o wan0 -j MASQUERADE
-	fi
-	nsx "$r" iptables -A FORWARD -i wan0 -o lan0 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
-	nsx "$r" iptables -A FORWARD -i wan0 -j DROP
-	# Like a home router, answer nothing unsolicited from the WAN (no
-	# TCP reset, no ICMP unreachable: either would kill the other side's
-	# half of a hole punch).
-	nsx "$r" iptables -A INPUT -i wan0 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
-	nsx "$r" iptables -A INPUT -i wan0 -j DROP
-	# What would leave the lab: a packet for an address that is neither
-	# the lab's internet nor multicast. There is no interface to send it
-	# on; it is counted and dropped, and the count must stay 0.
-	nsx "$r" iptables -A FORWARD -o wan0 ! -d "$NET.0/24" -m addrtype ! --dst-type MULTICAST,BROADCAST -j DROP
-	nsx "$r" iptables -A FORWARD -i lan0 -o wan0 -j ACCEPT
-}
-home 1 cone
-home 2 cone
-home 3 symmetric
-home 4 cone
-
-ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | sort >"$WORK/root-links.after"
-cmp -s "$WORK/root-links.before" "$WORK/root-links.after" ||
-	die "the lab left an interface in the machine's own namespace: $(comm -13 "$WORK/root-links.before" "$WORK/root-links.after" | tr '\n' ' ')"
+nl_root_links "$WORK/root-links.after"
+nl_root_links_check "$WORK/root-links.before" "$WORK/root-links.after" || die "see above"
 # No route from the internet to a home's private addresses: only the NAT.
 ip -n "$P-relay" route get 10.0.1.2 >/dev/null 2>&1 && die "the relay has a route to home 1's private address"
 
@@ -168,7 +97,7 @@ ip -n "$P-relay" route get 10.0.1.2 >/dev/null 2>&1 && die "the relay has a rout
 mkdir -p "$WORK/relay"
 ip netns exec "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/0.0.0.0/tcp/4001" --listen "/ip4/0.0.0.0/udp/4001/quic-v1" -v \
 	>"$WORK/relay.out" 2>"$WORK/relay.log" &
-PIDS+=("$!")
+nl_track_pid "$!"
 deadline=$(($(date +%s) + 20))
 until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ]; do
 	[ "$(date +%s)" -lt "$deadline" ] || die "the relay printed no addresses"
@@ -189,7 +118,7 @@ start_bot() {
 		--withhold 60s --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		--log "$WORK/bot$i.log" "$@" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
 	BOT_PID[$i]=$!
-	PIDS+=("$!")
+	nl_track_pid "$!"
 }
 
 # --- the creator, in home 1 ---
@@ -223,7 +152,7 @@ for i in 2 3 4; do
 		--withhold 60s --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		--log "$WORK/bot$i.log" --code - <"$WORK/code.$i" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
 	BOT_PID[$i]=$!
-	PIDS+=("$!")
+	nl_track_pid "$!"
 done
 
 # --- the match ---
@@ -251,11 +180,7 @@ for i in 1 2 3 4; do
 done
 
 # Nothing tried to leave the lab.
-leaked=0
-for i in 1 2 3 4; do
-	n=$(nsx "$P-r$i" iptables -vnx -L FORWARD | awk '/DROP/ && /!11\.77\.0\.0\/24/ {print $1}')
-	leaked=$((leaked + ${n:-0}))
-done
+leaked=$(nl_leaks "$P-r1" "$P-r2" "$P-r3" "$P-r4")
 [ "$leaked" -eq 0 ] || die "$leaked packets for addresses outside the lab reached a router"
 echo "nat-lab: hole punches that made a direct link: $(cat "$WORK"/bot*.log | grep -c 'msg="hole punch: direct connection"' || true)"
 echo "nat-lab: no packet for an address outside the lab"

@@ -248,8 +248,15 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var nodeOpts []p2p.NodeOption
+	if os.Getenv(noForwardEnv) == "1" {
+		// A fault for the NAT lab only (docs/nat-lab.md): this bot stops
+		// forwarding the other members' messages.
+		nodeOpts = append(nodeOpts, p2p.WithoutForwarding())
+		log.Warn("lab fault: not forwarding the other members' messages", "env", noForwardEnv)
+	}
 	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
-		Reach: true, Relays: useRelays, ServeRelay: *serveRelay})
+		Reach: true, Relays: useRelays, ServeRelay: *serveRelay, NodeOptions: nodeOpts})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		return 1
@@ -492,6 +499,11 @@ const invitePrefix = "invite: "
 // creator unreachable, the code refused, the table full or gone): never 1,
 // which names a seat on signed proof.
 const exitCannotForm = 4
+
+// noForwardEnv, set to 1, makes `okey bot` a member that stops forwarding
+// the other members' messages (p2p.WithoutForwarding): a fault for the NAT
+// lab (scripts/nat-lab-matrix.sh FAULT=no-forward), never for play.
+const noForwardEnv = "OKEY_LAB_NO_FORWARD"
 
 // readCode reads one invite code from r: its first line that is not blank
 // (at most 4 KiB are read).
