@@ -138,7 +138,7 @@ var (
 
 // helpKey and quitKey end every game's key table.
 var (
-	helpKey = binding{keys: []key{rk('?')}, label: i18n.Mark("help"), help: i18n.Mark("this help"),
+	helpKey = binding{keys: []key{rk('?')}, label: i18n.Mark("help"),
 		do: func(t *TableView) { t.overlay = helpOverlay }, bar: always}
 	quitKey = binding{keys: quitKeys, label: i18n.Mark("quit"), help: i18n.Mark("leave (asks first during a match)"),
 		do: (*TableView).askQuit, bar: always}
@@ -338,6 +338,7 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 	row := iy
 	for _, l := range lines {
 		if row >= iy+ih {
+			lost(scr, ix, row, l.v)
 			return
 		}
 		kw := max(page.keyWidth, width(l.k))
@@ -350,6 +351,7 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 		}
 		for _, part := range wrap2(l.v, vw) {
 			if row >= iy+ih {
+				lost(scr, vx, row, part)
 				return
 			}
 			put(scr, vx, row, vw, part, st)

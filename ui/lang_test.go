@@ -79,7 +79,7 @@ func TestTurkishGerman(t *testing.T) {
 	res := engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours, Upcard: -1}
 	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: res, Winner: "sen", Names: names, Deltas: []int{-4, 0, -4, 0}, Scores: []int{16, 20, 16, 20}}})
 	hs.draw()
-	checkTurkish(t, "german score table", hs.screen(), "sen yedi çiftle bitirdi", "ortağı bitirdi (yedi çift) -4", "düşük olan iyi", "eşler puanı paylaşır: A takımı ayse ve bot2")
+	checkTurkish(t, "german score table", hs.screen(), "yedi çiftle bitirdin", "ortağı bitirdi (yedi çift) -4", "düşük olan iyi", "A: ayse ve bot2, B: bot1 ve bot3; eşler puanı paylaşır")
 }
 
 // TestTurkishLobby: the lobby and its form in Turkish.
@@ -187,7 +187,7 @@ func TestTurkishReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, draw := replayScreen(t, r, func() {})
-	checkTurkish(t, "the replay's first frame", draw(), "okey replay", "hamle 1/", "doğrulandı: dürüst", "sağ/n ileri")
+	checkTurkish(t, "the replay's first frame", draw(), "okey replay", "hamle 1/", "doğrulandı: dürüst", "sağ ileri")
 	for i := 0; i < 6; i++ {
 		v.Key(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
 	}

@@ -459,6 +459,9 @@ func (pt *part101) selText(t *TableView) string {
 		return refusalIn(game101, err)
 	}
 	var b strings.Builder
+	if len(p.groups) == 0 && !p.whole && len(faces) < 3 && !p.pairs {
+		return i18n.T("a meld needs 3 tiles (a set or a run), a double 2")
+	}
 	if p.pairs {
 		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 double"), i18n.T("selected: %d doubles", len(p.groups))))
 	} else {
@@ -707,7 +710,10 @@ func (pt *part101) hint(t *TableView) {
 	}
 	seat := t.snap.Seat
 	t.hint = nil
-	var parts []string
+	// info says how the rack stands (the opening, what fits the melds);
+	// parts say what to do now, and go first: the message line keeps its
+	// first parts when it is too narrow for all (fitParts).
+	var info, parts []string
 	opened := g.Opened(seat)
 	turn, drawn, _ := g.Turn()
 	if opened == engine.NotOpened {
@@ -719,15 +725,15 @@ func (pt *part101) hint(t *TableView) {
 		gs := o.Groups
 		switch {
 		case o.Value >= 101:
-			parts = append(parts, i18n.T("you can open: %d points in %d melds", o.Value, len(o.Groups)))
+			info = append(info, i18n.T("you can open: %d points in %d melds", o.Value, len(o.Groups)))
 		case o.Doubles >= 5:
 			gs = o.Pairs
-			parts = append(parts, i18n.T("you can open with %d doubles", o.Doubles))
+			info = append(info, i18n.T("you can open with %d doubles", o.Doubles))
 		case o.Doubles*20 > o.Value:
 			gs = o.Pairs
-			parts = append(parts, i18n.T("best opening: %d doubles of 5 (or %d points of 101)", o.Doubles, o.Value))
+			info = append(info, i18n.T("best opening: %d doubles of 5 (or %d points of 101)", o.Doubles, o.Value))
 		default:
-			parts = append(parts, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
+			info = append(info, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
 		}
 		pt.sel = map[engine.Slot]bool{}
 		used := make([]bool, len(slots))
@@ -746,7 +752,8 @@ func (pt *part101) hint(t *TableView) {
 			// Say l only when the engine takes the lay now (the dealer's
 			// first move is a discard).
 			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.snap.Match101.Clone().Apply(a) == nil {
-				parts = append(parts, i18n.T("selected: l lays it"))
+				// The opening is the move: it goes first.
+				parts, info = append(info, i18n.T("selected: l lays it")), nil
 			}
 		}
 	} else {
@@ -768,9 +775,9 @@ func (pt *part101) hint(t *TableView) {
 			}
 		}
 		if len(adds) > 0 {
-			parts = append(parts, i18n.T("you can add: %s", strings.Join(adds, " ")))
+			info = append(info, i18n.T("you can add: %s", strings.Join(adds, " ")))
 		} else {
-			parts = append(parts, i18n.T("nothing of yours fits the melds on the table"))
+			info = append(info, i18n.T("nothing of yours fits the melds on the table"))
 		}
 	}
 	if turn == seat && !drawn {
@@ -821,7 +828,7 @@ func (pt *part101) hint(t *TableView) {
 			}
 		}
 	}
-	t.say(strings.Join(parts, " · "))
+	t.say(strings.Join(append(parts, info...), " · "))
 }
 
 // finalDiscard101 plays B101's moves of this turn on a copy of the match
