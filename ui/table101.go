@@ -812,8 +812,14 @@ func (pt *part101) hint(t *TableView) {
 		}
 		if err == nil && a.Kind != engine.Act101Discard {
 			// The discard that follows the lays and adds B101 makes first.
-			if d, ok := finalDiscard101(t.snap.Match101, v); ok {
+			if d, adds, ok := finalDiscard101(t.snap.Match101, v); ok {
 				a = d
+				// The adds B101 makes before that discard are named: the
+				// discard may cost a penalty until they are made (a tile
+				// whose twin goes to a meld first).
+				if len(adds) > 0 {
+					parts = append(parts, i18n.T("add %s", strings.Join(adds, " ")))
+				}
 				parts = append(parts, i18n.T("then"))
 			}
 		}
@@ -833,22 +839,30 @@ func (pt *part101) hint(t *TableView) {
 
 // finalDiscard101 plays B101's moves of this turn on a copy of the match
 // (from the player's view) up to its discard, and returns that discard.
-func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, bool) {
+func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, []string, bool) {
 	c := m.Clone()
 	b := bot.NewB101()
+	var adds []string
 	for i := 0; i < 40; i++ {
 		a, err := b.Move101(c.Game(), &v)
 		if err != nil || a.Kind == engine.Act101GiveBack || a.Kind == engine.Act101Draw || a.Kind == engine.Act101Take {
-			return engine.Action101{}, false
+			return engine.Action101{}, nil, false
 		}
 		if a.Kind == engine.Act101Discard {
-			return a, true
+			return a, adds, true
+		}
+		if a.Kind == engine.Act101Add {
+			for _, md := range a.Melds {
+				for _, sf := range md.Tiles {
+					adds = append(adds, fmt.Sprintf("%s→%c", sf.Face, handleOf(a.Meld)))
+				}
+			}
 		}
 		if c.Apply(a) != nil {
-			return engine.Action101{}, false
+			return engine.Action101{}, nil, false
 		}
 	}
-	return engine.Action101{}, false
+	return engine.Action101{}, nil, false
 }
 
 // --- keys --------------------------------------------------------------

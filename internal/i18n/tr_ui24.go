@@ -18,4 +18,5 @@ var _ = turkish(map[string]string{
 	"right next  left back  down next round  up round start  home end  q quit": "sağ ileri  sol geri  aşağı sonraki el  yukarı el başı  home end  q çık",
 	"you won with groups":      "perlerle bitirdin",
 	"you won with seven pairs": "yedi çiftle bitirdin",
+	"add %s":                   "işle: %s",
 })
