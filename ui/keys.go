@@ -200,9 +200,24 @@ func (t *TableView) answer(ev *tcell.EventKey) {
 	do := t.asking
 	t.asking, t.question = nil, ""
 	t.overlay = noOverlay
-	if ev.Rune() == 'y' || ev.Rune() == 'Y' {
+	if yes(ev) {
 		do(t)
 	}
+}
+
+// yes reports whether ev answers a question with yes: y, and in Turkish
+// e (evet) too, as the Turkish screens show it.
+func yes(ev *tcell.EventKey) bool {
+	if ev.Key() != tcell.KeyRune {
+		return false
+	}
+	switch ev.Rune() {
+	case 'y', 'Y':
+		return true
+	case 'e', 'E':
+		return i18n.Current() == i18n.Turkish
+	}
+	return false
 }
 
 // cursorKey moves the rack's cursor for the arrow, Home and End keys and

@@ -207,7 +207,7 @@ func TestTurkishQuitAndTooSmall(t *testing.T) {
 	hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
 	hs.request()
 	hs.keys("q")
-	checkTurkish(t, "the quit question", hs.screen(), "masadan kalkıyor musun?", "Maç bitmedi", "y: kalk   n: kal")
+	checkTurkish(t, "the quit question", hs.screen(), "masadan kalkıyor musun?", "Maç bitmedi", "e: evet, kalk   h: hayır, kal")
 	hs.keys("n")
 	hs.scr.SetSize(60, 20)
 	hs.view.SetRect(0, 0, 60, 20)
@@ -231,4 +231,48 @@ func TestTurkishResumeQuestion(t *testing.T) {
 	}
 	checkTurkish(t, "the resume question", all, "Botlara karşı 11 maçtan bitmeden kalktın (en yenisi önce):",
 		"devam: Klasik, bot1 ile, başlangıç 4.03 12:00", "(ve listelenmeyen daha eski 2 maç", "1 bota karşı yeni maç başlat (classic)")
+}
+
+// TestTurkishConfirmKeys: in Turkish a question is answered with e (evet)
+// or h (hayır), as the screen shows; y still says yes. In English e is
+// no answer of yes.
+func TestTurkishConfirmKeys(t *testing.T) {
+	for _, tc := range []struct {
+		turkish bool
+		key     string
+		leaves  bool
+	}{{true, "e", true}, {true, "E", true}, {true, "y", true}, {true, "h", false}, {false, "e", false}, {false, "y", true}} {
+		if tc.turkish {
+			inTurkish(t)
+		} else {
+			i18n.Set(i18n.English)
+		}
+		hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
+		hs.request()
+		hs.keys("q")
+		if tc.turkish && !strings.Contains(hs.screen(), "e: evet, kalk   h: hayır, kal") {
+			t.Fatalf("the Turkish quit question does not show e and h:\n%s", hs.screen())
+		}
+		hs.keys(tc.key)
+		if hs.quit != tc.leaves {
+			t.Errorf("turkish %v, %q at the quit question: left %v, want %v", tc.turkish, tc.key, hs.quit, tc.leaves)
+		}
+	}
+	// A binding's question (a 101 discard that costs a penalty): e runs it.
+	inTurkish(t)
+	s := fixture101(t)
+	hs := newHarness(t, s, Palette256)
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	reply := hs.request101()
+	hs.selectFaces("Y1")
+	hs.view.asking, hs.view.question, hs.view.overlay = func(t *TableView) { t.say("done") }, "?", confirmOverlay
+	hs.draw()
+	if !strings.Contains(hs.screen(), "e: evet   h: hayır") {
+		t.Fatalf("the Turkish question does not show e and h:\n%s", hs.screen())
+	}
+	hs.keys("e")
+	if hs.view.Message() != "done" {
+		t.Errorf("e did not answer yes: %q", hs.view.Message())
+	}
+	noReply(t, reply)
 }

@@ -45,7 +45,7 @@ var _ = turkish(map[string]string{
 	// a key's question (ui binding.confirm)
 	"yes":            "evet",
 	"no":             "hayır",
-	"y: yes   n: no": "y: evet   n: hayır",
+	"y: yes   n: no": "e: evet   h: hayır",
 
 	// errors explained for a player
 	"the player left the table":                             "oyuncu masadan kalktı",
@@ -143,7 +143,7 @@ var _ = turkish(map[string]string{
 	"The match is not over. If you leave, the table stops;":     "Maç bitmedi. Kalkarsan masa durur;",
 	"what was played so far stays saved in the data dir.":       "şimdiye kadar oynananlar veri klasöründe kayıtlı kalır.",
 	"okey play offers to resume it later.":                      "okey play sonra devam etmeyi önerir.",
-	"y: leave   n: stay":                                        "y: kalk   n: kal",
+	"y: leave   n: stay":                                        "e: evet, kalk   h: hayır, kal",
 	"hand %d is over":                                           "%d. el bitti",
 	"The stock ran out: no one won this hand.":                  "Deste bitti: bu eli kimse bitiremedi.",
 	"%s won with groups":                                        "%s perlerle bitirdi",
