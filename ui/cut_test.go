@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -39,6 +40,10 @@ func (c *cutScreen) take(what string) []string {
 	c.cuts = c.cuts[:0]
 	return out
 }
+
+// strayRE finds a space before a comma, a semicolon or a closing bracket,
+// or after an opening one.
+var strayRE = regexp.MustCompile(`[^ ] +[,;)]( |$)|\( `)
 
 // cutSizes are the sizes the README supports.
 var cutSizes = [][2]int{{80, 24}, {100, 30}, {120, 36}}
@@ -120,6 +125,13 @@ func TestNoCutWordTable(t *testing.T) {
 					hs.draw()
 					for _, c := range scr.take(sc.name) {
 						t.Error(c)
+					}
+					// No space before a comma or a closing bracket, none
+					// after an opening one ("R6 , okey").
+					for _, l := range screenLines(scr) {
+						if m := strayRE.FindString(strings.TrimRight(l, " ")); m != "" {
+							t.Errorf("%s: a stray space (%q) in %q", sc.name, m, l)
+						}
 					}
 				}
 			})
