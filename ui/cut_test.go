@@ -103,6 +103,24 @@ func germanScenes(t *testing.T) (*Snapshot, []Line, []scene) {
 	}
 }
 
+// fullRackScenes101 end a 101 round with a whole rack of 21 tiles left to
+// a seat: the round's panel shows every one of them (it showed 18 at 80
+// columns).
+func fullRackScenes101(t *testing.T) (*Snapshot, []Line, []scene) {
+	s := fixture101(t, "timer=60")
+	s.At = goldenClock
+	const rack = "R5 R7 Y2 K7 Y3 B5 K5 K8 B4 R3 R13 K9 B3 K1 K3 R6 R4 B10 Y12 K11 B13"
+	return s, nil, []scene{{"roundend, a full rack", func(hs *harness, s *Snapshot) {
+		e := roundEnd101()
+		e.R101.Racks[1] = engine.MustParseFaces(rack)
+		hs.view.Update(s, nil, []*HandEnd{e})
+		hs.draw()
+		if scr := hs.screen(); !strings.Contains(scr, "Y12 K11 B13") {
+			t.Errorf("the round's panel does not show the rack's last tiles Y12 K11 B13:\n%s", scr)
+		}
+	}}}
+}
+
 // TestNoCutWordTable: the table of each game (classic, german, 101), through
 // its scenes (the move asked for, refusals, the hint, the help, the leave
 // question, the hand's or the round's panel, the match's end), cuts no text
@@ -111,7 +129,7 @@ func TestNoCutWordTable(t *testing.T) {
 	games := []struct {
 		name   string
 		scenes func(t *testing.T) (*Snapshot, []Line, []scene)
-	}{{"classic", classicScenes}, {"german", germanScenes}, {"101", scenes101}}
+	}{{"classic", classicScenes}, {"german", germanScenes}, {"101", scenes101}, {"101-full-rack", fullRackScenes101}}
 	for _, g := range games {
 		t.Run(g.name, func(t *testing.T) {
 			everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {

@@ -201,13 +201,15 @@ func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Fac
 			prev = false
 			continue
 		}
-		if prev {
-			cx++
-		}
 		s := sp.faceText()
-		if cx+width(s) > end {
+		gap := 0
+		if prev {
+			gap = 1
+		}
+		if cx+gap+width(s) > end {
 			break
 		}
+		cx += gap
 		cx = put(scr, cx, y, width(s), s, smallStyle(p, sp.Face, okey))
 		prev = true
 	}

@@ -389,9 +389,14 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		if len(r.Racks[s]) == 0 {
 			put(scr, cx, row, iw-4, i18n.T("(empty rack)"), st.Foreground(t.pal.Dim))
 		}
-		for _, f := range r.Racks[s] {
+		for i, f := range r.Racks[s] {
 			if cx+3 > ix+iw {
-				break
+				// A rack wider than the panel goes on under itself.
+				row, cx = row+1, ix+4
+				if row >= iy+ih-2 {
+					lost(scr, cx, row, engine.FormatFaces(r.Racks[s][i:]))
+					break
+				}
 			}
 			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
 		}

@@ -810,6 +810,7 @@ func (pt *part101) hint(t *TableView) {
 				}
 			}
 		}
+		then := ""
 		if err == nil && a.Kind != engine.Act101Discard {
 			// The discard that follows the lays and adds B101 makes first.
 			if d, adds, ok := finalDiscard101(t.snap.Match101, v); ok {
@@ -820,11 +821,12 @@ func (pt *part101) hint(t *TableView) {
 				if len(adds) > 0 {
 					parts = append(parts, i18n.T("add %s", strings.Join(adds, " ")))
 				}
-				parts = append(parts, i18n.T("then"))
+				// One part with its discard: a line too narrow drops both.
+				then = i18n.T("then") + " "
 			}
 		}
 		if err == nil && a.Kind == engine.Act101Discard && len(a.Faces) == 1 {
-			parts = append(parts, i18n.T("discard the %s (x)", a.Faces[0].Face.String()))
+			parts = append(parts, then+i18n.T("discard the %s (x)", a.Faces[0].Face.String()))
 			if t.hint == nil {
 				t.hint = map[engine.Slot]bool{}
 			}
