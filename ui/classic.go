@@ -237,7 +237,7 @@ var classicBindings = []binding{
 		do:   onClassic((*classicPart).discard), disabled: classicDiscardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
 	{keys: []key{rk('w')}, label: i18n.Mark("win"), help: i18n.Mark("win with the tile at the cursor (on a gap: no discard)"),
 		do: onClassic((*classicPart).win), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
-	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show the indicator's twin (before your first draw)"),
+	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show the indicator's twin (before you first draw)"),
 		do: onClassic((*classicPart).show), disabled: moveOff, bar: canShow},
 	sortHelp,
 	{keys: []key{rk('s')}, label: i18n.Mark("sets"),

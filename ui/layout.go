@@ -591,7 +591,7 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		}
 		cx := put(scr, ix, row, iw, line, good)
 		if e.Discard != engine.NoFace {
-			cx = put(scr, cx, row, iw, "  "+i18n.T("final discard")+" ", st)
+			cx = put(scr, cx, row, ix+iw-cx, " · "+i18n.T("final discard")+" ", st)
 			drawSmall(scr, t.pal, cx, row, e.Discard, e.Okey)
 		}
 		row++

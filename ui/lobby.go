@@ -624,7 +624,8 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 // with, never cut inside: on the line after its label when the two do not
 // fit one line, and where even the address alone is wider than the screen,
 // split at its slashes over as few lines as it takes (the label says so).
-// It returns the rows it took beyond the first two.
+// It returns the rows it took beyond the first (the row under it stays
+// blank).
 func (l *LobbyView) drawAddress(scr tcell.Screen, x, y, w int, addr string, st tcell.Style) int {
 	if one := i18n.T("others can reach you with --peer %s", addr); width(one) <= w {
 		put(scr, x, y, w, one, st)
@@ -633,14 +634,14 @@ func (l *LobbyView) drawAddress(scr tcell.Screen, x, y, w int, addr string, st t
 	if width(addr) <= w {
 		put(scr, x, y, w, i18n.T("others can reach you with --peer and this address:"), st)
 		put(scr, x, y+1, w, addr, st.Bold(true))
-		return 0
+		return 1
 	}
 	lines := wrapAt(addr, "/", w)
 	put(scr, x, y, w, i18n.T("others reach you with --peer and this address, one line (split here):"), st)
 	for i, ln := range lines {
 		put(scr, x, y+1+i, w, ln, st.Bold(true))
 	}
-	return len(lines) - 1
+	return len(lines)
 }
 
 // wrapAt cuts s into lines of at most w cells, each ending right after a

@@ -392,7 +392,7 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		for i, f := range r.Racks[s] {
 			if cx+3 > ix+iw {
 				// A rack wider than the panel goes on under itself.
-				row, cx = row+1, ix+4
+				row, cx = row+1, ix+3
 				if row >= iy+ih-2 {
 					lost(scr, cx, row, engine.FormatFaces(r.Racks[s][i:]))
 					break
