@@ -234,7 +234,7 @@ var classicBindings = []binding{
 		bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) && canTake(t) }},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"),
 		help: i18n.Mark("discard the picked-up tile, or the one under the cursor"),
-		do:   onClassic((*classicPart).discard), disabled: classicDiscardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
+		do:   onClassic((*classicPart).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
 	{keys: []key{rk('w')}, label: i18n.Mark("win"), help: i18n.Mark("win with the tile at the cursor (on a gap: no discard)"),
 		do: onClassic((*classicPart).win), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
 	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show the indicator's twin (before you first draw)"),
@@ -546,17 +546,7 @@ func classicDrawn(t *TableView) bool {
 	return false
 }
 
-// classicDiscardOff is why x does nothing now: moveOff, then the draw
-// that comes first (whatever the cursor is on).
-func classicDiscardOff(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if !classicDrawn(t) {
-		return refusalIn(classicGame, engine.ErrMustDraw)
-	}
-	return ""
-}
+func (*classicPart) drawn(t *TableView) bool { return classicDrawn(t) }
 
 // canTake reports whether there is a discard to take.
 func canTake(t *TableView) bool {

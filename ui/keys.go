@@ -5,6 +5,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 )
 
@@ -122,6 +123,18 @@ func always(*TableView) bool { return true }
 // moveOff is the disabled function of a move: the game's reason the
 // player may not move now.
 func moveOff(t *TableView) string { return t.game().moveOff(t) }
+
+// discardOff is why x does nothing now, in every game: moveOff, then the
+// draw that comes first (whatever the cursor is on).
+func discardOff(t *TableView) string {
+	if why := moveOff(t); why != "" {
+		return why
+	}
+	if g := t.game(); !g.drawn(t) {
+		return refusalIn(g.name(), engine.ErrMustDraw)
+	}
+	return ""
+}
 
 // quitKeys are the keys that leave the table (asking first during a
 // match), in every game.

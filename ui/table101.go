@@ -889,17 +889,7 @@ func taken101(t *TableView) bool {
 	return t.myMove() && d && tk != engine.NoSlot
 }
 
-// discardOff101 is why x does nothing now: moveOff, then the draw that
-// comes first (whatever the cursor is on).
-func discardOff101(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if !drawn101(t) {
-		return refusalIn(game101, engine.ErrMustDraw)
-	}
-	return ""
-}
+func (*part101) drawn(t *TableView) bool { return drawn101(t) }
 
 // on101penalty is x's question when the tile it would discard costs a
 // 101-point penalty (the okey, or a tile that fits a meld on the table);
@@ -950,7 +940,7 @@ var keys101 = []binding{
 			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
 		}},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
-		do: on101((*part101).discard), disabled: discardOff101, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
+		do: on101((*part101).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
 		confirm: on101penalty},
 	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
 		do: (*TableView).lift, bar: lifted},
