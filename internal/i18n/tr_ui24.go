@@ -7,7 +7,7 @@ var _ = turkish(map[string]string{
 	"pick up the tile at the cursor; again: put it down there":                 "imleçteki taşı kaldır; tekrar: oraya bırak",
 	"draw from the stock (stock empty: end the hand)":                          "desteden taş çek (deste bittiyse: eli bitir)",
 	"win with the tile at the cursor (on a gap: no discard)":                   "imleçteki taşla bitir (boşlukta: taş atmadan)",
-	"gösterme: show the indicator's twin (before you first draw)":             "gösterme: göstergenin eşini göster (ilk çekişinden önce)",
+	"gösterme: show the indicator's twin (before you first draw)":              "gösterme: göstergenin eşini göster (ilk çekişinden önce)",
 	"hint: the best discard, and how far you are from a win":                   "öneri: en iyi atış ve bitmeye kaç taş kaldığı",
 	"the stock: draw; the tile to take: take; your pile: discard":              "desteye: çek; alınacak taşa: al; kendi yanına: at",
 	"A: %s and %s, B: %s and %s; partners share a score":                       "A: %s ve %s, B: %s ve %s; eşler puanı paylaşır",
