@@ -270,23 +270,23 @@ func cutVerdicts() []*table.Report {
 // TestNoCutWordReplay: the replay of a classic and of a 101 match, every
 // frame, and its verdict of every kind, cut no text.
 func TestNoCutWordReplay(t *testing.T) {
+	if raceDetector {
+		t.Skip("two whole matches, then drawing only: run without the race detector (make test's non-race line)")
+	}
 	classic, err := LoadReplay(greedyMatch(t, "classic", 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	replays := []*Replay{classic}
-	if !raceDetector {
-		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "101:rounds=3",
-			Movers: []table.Mover{bot.NewB101(), bot.NewB101()}, Seed: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := LoadReplay(res.Transcript(-1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		replays = append(replays, r)
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "101:rounds=3",
+		Movers: []table.Mover{bot.NewB101(), bot.NewB101()}, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
 	}
+	r101, err := LoadReplay(res.Transcript(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	replays := []*Replay{classic, r101}
 	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
 		for _, r := range replays {
 			v := NewReplayView(r, func() {})
