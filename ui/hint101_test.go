@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -49,6 +50,18 @@ func TestHint101NeverAdvisesAPenalty(t *testing.T) {
 			hs.request101()
 			hs.view.Hint()
 			msg := hs.view.Message()
+			// The hint's line, at every size, cuts no word (it was cut at
+			// 120 columns).
+			for _, sz := range cutSizes {
+				scr := &cutScreen{SimulationScreen: hs.scr}
+				scr.SetSize(sz[0], sz[1])
+				hs.view.SetRect(0, 0, sz[0], sz[1])
+				scr.Clear()
+				hs.view.Draw(scr)
+				for _, c := range scr.take(fmt.Sprintf("seed %d frame %d at %dx%d", seed, i, sz[0], sz[1])) {
+					t.Error(c)
+				}
+			}
 			m := discardRE.FindStringSubmatch(msg)
 			if m == nil {
 				continue
