@@ -33,8 +33,9 @@ test: lint ## lint, then run every test with the race detector
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...
 	# 4-seat Okey 101 matches and the whole match matrix at the table, too slow under the race detector
 	$(GO) test -count=1 -timeout 5m -run 'Local101FourSeats|RestartMidHand101|HonestMatches|FaultyNetworkFinishes' ./table/
-	# the replay of a whole 101 match, too slow under the race detector
-	$(GO) test -count=1 -timeout 5m -run 'Replay101' ./ui/
+	# the replay of a whole 101 match, the screens of whole replays and the
+	# 101 hint through whole matches, too slow under the race detector
+	$(GO) test -count=1 -timeout 5m -run 'Replay101|NoCutWordReplay|Hint101NeverAdvisesAPenalty' ./ui/
 	# the conformance suite is what the generator writes today (plays its matches)
 	$(GO) test -count=1 -timeout 5m -run 'SuiteIsCurrent' ./cmd/okey/internal/conformance/
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \

@@ -87,7 +87,7 @@ func (c *ChooseView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, f
 		}
 		x, y := ev.Position()
 		for i, r := range c.regions {
-			if x >= r.x && x < r.x+r.w && y == r.y {
+			if x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+max(r.h, 1) {
 				c.answer(i)
 			}
 		}
@@ -105,22 +105,43 @@ func (c *ChooseView) Draw(scr tcell.Screen) {
 	}
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	fill(scr, x, y, w, h, felt)
-	pw, ph := min(w, 70), min(h, len(c.lines)+len(c.choices)+5)
+	// Lines and answers wrap at spaces inside the panel, never cut; an
+	// answer's next lines go under its text, right of its key.
+	pw := min(w-4, 90)
+	lines := wrapAll(c.lines, pw-4)
+	labels := make([][]string, len(c.choices))
+	n := len(lines)
+	for i, ch := range c.choices {
+		labels[i] = wrap2(ch.Label, pw-4-3)
+		n += len(labels[i])
+	}
+	ph := min(h, n+5)
 	tv := &TableView{pal: p}
-	ix, iy, iw, _ := tv.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, c.title)
+	ix, iy, iw, ih := tv.panel(scr, x+(w-pw)/2, y+(h-ph)/2, pw, ph, c.title)
 	st := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 	row := iy
-	for _, l := range c.lines {
+	for _, l := range lines {
+		if row >= iy+ih {
+			lost(scr, ix, row, l)
+			continue
+		}
 		put(scr, ix, row, iw, l, st)
 		row++
 	}
 	row++
 	c.regions = c.regions[:0]
-	for _, ch := range c.choices {
-		cx := put(scr, ix, row, iw, string(ch.Key), st.Foreground(p.Accent).Bold(true))
-		end := put(scr, cx, row, iw-(cx-ix), "  "+ch.Label, st)
-		c.regions = append(c.regions, region{x: ix, y: row, w: end - ix, h: 1})
-		row++
+	for i, ch := range c.choices {
+		put(scr, ix, row, iw, string(ch.Key), st.Foreground(p.Accent).Bold(true))
+		end := ix
+		for j, l := range labels[i] {
+			if row+j >= iy+ih {
+				lost(scr, ix+3, row+j, l)
+				continue
+			}
+			end = max(end, put(scr, ix+3, row+j, iw-3, l, st))
+		}
+		c.regions = append(c.regions, region{x: ix, y: row, w: end - ix, h: len(labels[i])})
+		row += len(labels[i])
 	}
 	quit := i18n.T("q  leave")
 	if c.opt.Quit != "" {

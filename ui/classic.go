@@ -220,31 +220,31 @@ func (*classicPart) drawReplay(v *ReplayView, scr tcell.Screen, x, y, w, h int, 
 
 // classicBindings is the classic game's key table.
 var classicBindings = []binding{
-	{keys: arrows, label: i18n.Mark("move"), help: i18n.Mark("move the cursor on the rack (with a tile picked up: where it goes)"), bar: lifted},
+	{keys: arrows, label: i18n.Mark("move"), help: i18n.Mark("move the cursor (with a tile picked up: where it goes)"), bar: lifted},
 	{keys: []key{rk(' '), sk(tcell.KeyEnter)}, label: i18n.Mark("put down"), bar: lifted},
 	{keys: []key{rk(' '), sk(tcell.KeyEnter)}, label: i18n.Mark("pick up"),
-		help: i18n.Mark("pick up the tile under the cursor; again: put it down there (tiles make room)"),
+		help: i18n.Mark("pick up the tile at the cursor; again: put it down there"),
 		do:   (*TableView).lift, bar: notLifted},
 	{keys: []key{sk(tcell.KeyEscape)}, label: i18n.Mark("put back"), help: i18n.Mark("put a picked-up tile back; close a panel"),
 		do: func(t *TableView) { t.rack.Lifted = -1; t.say(i18n.T("tile put back")) }, bar: lifted},
-	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw the next tile from the stock (stock empty: end the hand)"),
+	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the stock (stock empty: end the hand)"),
 		do: onClassic((*classicPart).drawFromStock), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) }},
 	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the tile the player before you just discarded"),
 		do: onClassic((*classicPart).take), disabled: moveOff,
 		bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) && canTake(t) }},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"),
 		help: i18n.Mark("discard the picked-up tile, or the one under the cursor"),
-		do:   onClassic((*classicPart).discard), disabled: classicDiscardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
-	{keys: []key{rk('w')}, label: i18n.Mark("win"), help: i18n.Mark("declare a win, finishing with the tile under the cursor (on a gap: seven pairs with no discard, where allowed)"),
+		do:   onClassic((*classicPart).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
+	{keys: []key{rk('w')}, label: i18n.Mark("win"), help: i18n.Mark("win with the tile at the cursor (on a gap: no discard)"),
 		do: onClassic((*classicPart).win), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
-	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show your tile like the face-up one (before your first draw)"),
+	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show the indicator's twin (before you first draw)"),
 		do: onClassic((*classicPart).show), disabled: moveOff, bar: canShow},
 	sortHelp,
 	{keys: []key{rk('s')}, label: i18n.Mark("sets"),
 		do: func(t *TableView) { t.sort(false) }, bar: notLifted},
 	{keys: []key{rk('r')}, label: i18n.Mark("runs"),
 		do: func(t *TableView) { t.sort(true) }, bar: notLifted},
-	{keys: []key{rk('h')}, label: i18n.Mark("hint"), help: i18n.Mark("hint: the discard the analysis recommends and how many tiles you are from a win"),
+	{keys: []key{rk('h')}, label: i18n.Mark("hint"), help: i18n.Mark("hint: the best discard, and how far you are from a win"),
 		do: (*TableView).Hint, bar: (*TableView).myMove},
 	pairsKey,
 	{keys: []key{rk('u'), sk(tcell.KeyCtrlZ)}, label: i18n.Mark("undo"), help: i18n.Mark("undo the last rack move or sort"),
@@ -273,11 +273,10 @@ func canShow(t *TableView) bool {
 func (*classicPart) help(t *TableView) helpPage {
 	lines := []helpLine{
 		{i18n.T("mouse"), i18n.T("click a tile: pick up / put down; double click: discard;")},
-		{"", i18n.T("click the stock: draw; the discard to take: take; your pile: discard")},
+		{"", i18n.T("the stock: draw; the tile to take: take; your pile: discard")},
 		{"", i18n.T("you may look through your own pile and the one before you")}}
 	if secs := t.turnSeconds(); secs > 0 {
-		lines = append(lines, helpLine{i18n.T("timer"), i18n.T("%d s a turn; when yours runs out the program draws, then discards", secs)},
-			helpLine{"", i18n.T("the tile the hint recommends (or declares the win it sees)")})
+		lines = append(lines, helpLine{i18n.T("timer"), i18n.T("%d s a turn, then the program plays the hint's move", secs)})
 	}
 	lines = append(lines,
 		helpLine{i18n.T("piles"), i18n.T("+3 before a pile: 3 more tiles lie under the ones shown")},
@@ -289,7 +288,7 @@ func (*classicPart) help(t *TableView) helpPage {
 		}
 		lines = append(lines, helpLine{i18n.T("rules"), i18n.T("okey help rules %s (or docs/rules.md)", r.Preset)})
 	}
-	return helpPage{title: i18n.T("keys"), keyWidth: 16, lines: lines}
+	return helpPage{title: i18n.T("keys"), keyWidth: 16, wrap: true, lines: lines}
 }
 
 func (cl *classicPart) autoMove(t *TableView) {
@@ -547,17 +546,7 @@ func classicDrawn(t *TableView) bool {
 	return false
 }
 
-// classicDiscardOff is why x does nothing now: moveOff, then the draw
-// that comes first (whatever the cursor is on).
-func classicDiscardOff(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if !classicDrawn(t) {
-		return refusalIn(classicGame, engine.ErrMustDraw)
-	}
-	return ""
-}
+func (*classicPart) drawn(t *TableView) bool { return classicDrawn(t) }
 
 // canTake reports whether there is a discard to take.
 func canTake(t *TableView) bool {

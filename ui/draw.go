@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
@@ -15,12 +16,23 @@ import (
 // past x+maxw.
 func put(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
 	end := x + maxw
+	watch, _ := scr.(cutWatcher)
+	sw := 0
+	if watch != nil {
+		sw, _ = scr.Size()
+	}
 	g := uniseg.NewGraphemes(s)
 	for g.Next() {
 		rs := g.Runes()
 		w := g.Width()
 		if w == 0 {
 			continue
+		}
+		if watch != nil && (x+w > end || x+w > sw) {
+			if from, _ := g.Positions(); strings.TrimSpace(s[from:]) != "" {
+				watch.cut(x, y, s, from)
+			}
+			watch = nil
 		}
 		if x+w > end {
 			break
@@ -32,6 +44,14 @@ func put(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
 		x += w
 	}
 	return x
+}
+
+// cutWatcher is a screen that is told when put leaves out some of a text
+// (a word cut at a box's or the screen's edge): the tests' screens are, and
+// fail on it.
+type cutWatcher interface {
+	// cut reports that s, written at (x, y), lost its text from byte from.
+	cut(x, y int, s string, from int)
 }
 
 // width returns the cells s takes.
@@ -162,23 +182,57 @@ func drawLegend(scr tcell.Screen, x, y, w int, st tcell.Style) {
 func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Face, st tcell.Style) int {
 	cx := x
 	prev := false
+	end := x + w
+	short := spansWidth(l) > w
+	if short {
+		// Too long for the row: it ends with an ellipsis after the last
+		// word or tile that fits, never inside one.
+		end = x + w - 2
+	}
 	for _, sp := range l {
 		if sp.Face == engine.NoFace {
-			cx = put(scr, cx, y, x+w-cx, sp.Text, st)
+			s := sp.Text
+			if short && cx+width(s) > end {
+				s = wordsIn(s, end-cx)
+				cx = put(scr, cx, y, end-cx, s, st)
+				break
+			}
+			cx = put(scr, cx, y, end-cx, s, st)
 			prev = false
 			continue
 		}
-		if prev {
-			cx++
-		}
 		s := sp.faceText()
-		if cx+width(s) > x+w {
+		gap := 0
+		if prev {
+			gap = 1
+		}
+		if cx+gap+width(s) > end {
 			break
 		}
+		cx += gap
 		cx = put(scr, cx, y, width(s), s, smallStyle(p, sp.Face, okey))
 		prev = true
 	}
+	if short {
+		cx = put(scr, cx+1, y, 1, "…", st)
+	}
 	return cx
+}
+
+// wordsIn is the words of s that fit w cells, cut at a space.
+func wordsIn(s string, w int) string {
+	if width(s) <= w {
+		return s
+	}
+	rs := []rune(s)
+	if w < len(rs) {
+		rs = rs[:w+1]
+	}
+	i := strings.LastIndex(string(rs), " ")
+	if i <= 0 {
+		return ""
+	}
+	return strings.TrimRight(string(rs)[:i], " ")
 }
 
 // spansWidth is the cells drawSpans takes for l.

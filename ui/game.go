@@ -151,6 +151,9 @@ type gamePart interface {
 	rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool)
 	// moveOff says why the player may not move now ("" when it may).
 	moveOff(t *TableView) string
+	// drawn reports whether the player to move has taken its tile (drawn
+	// or taken a discard).
+	drawn(t *TableView) bool
 	// tick moves for the player when its time ran out.
 	tick(t *TableView)
 	hint(t *TableView)

@@ -56,7 +56,6 @@ var classicKeys = map[string]bool{
 	"that tile is not on your rack":         true,
 	"that tile is not open to you yet":      true,
 	"the match is over":                     true,
-	"this help":                             true,
 	"undo the last rack move or sort":       true,
 	"undo":                                  true,
 	"wait until all your tiles are open":    true,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 )
 
@@ -123,6 +124,18 @@ func always(*TableView) bool { return true }
 // player may not move now.
 func moveOff(t *TableView) string { return t.game().moveOff(t) }
 
+// discardOff is why x does nothing now, in every game: moveOff, then the
+// draw that comes first (whatever the cursor is on).
+func discardOff(t *TableView) string {
+	if why := moveOff(t); why != "" {
+		return why
+	}
+	if g := t.game(); !g.drawn(t) {
+		return refusalIn(g.name(), engine.ErrMustDraw)
+	}
+	return ""
+}
+
 // quitKeys are the keys that leave the table (asking first during a
 // match), in every game.
 var quitKeys = []key{rk('q'), alias(tcell.KeyCtrlC)}
@@ -138,7 +151,7 @@ var (
 
 // helpKey and quitKey end every game's key table.
 var (
-	helpKey = binding{keys: []key{rk('?')}, label: i18n.Mark("help"), help: i18n.Mark("this help"),
+	helpKey = binding{keys: []key{rk('?')}, label: i18n.Mark("help"),
 		do: func(t *TableView) { t.overlay = helpOverlay }, bar: always}
 	quitKey = binding{keys: quitKeys, label: i18n.Mark("quit"), help: i18n.Mark("leave (asks first during a match)"),
 		do: (*TableView).askQuit, bar: always}
@@ -200,9 +213,24 @@ func (t *TableView) answer(ev *tcell.EventKey) {
 	do := t.asking
 	t.asking, t.question = nil, ""
 	t.overlay = noOverlay
-	if ev.Rune() == 'y' || ev.Rune() == 'Y' {
+	if yes(ev) {
 		do(t)
 	}
+}
+
+// yes reports whether ev answers a question with yes: y, and in Turkish
+// e (evet) too, as the Turkish screens show it.
+func yes(ev *tcell.EventKey) bool {
+	if ev.Key() != tcell.KeyRune {
+		return false
+	}
+	switch ev.Rune() {
+	case 'y', 'Y':
+		return true
+	case 'e', 'E':
+		return i18n.Current() == i18n.Turkish
+	}
+	return false
 }
 
 // cursorKey moves the rack's cursor for the arrow, Home and End keys and
@@ -338,6 +366,7 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 	row := iy
 	for _, l := range lines {
 		if row >= iy+ih {
+			lost(scr, ix, row, l.v)
 			return
 		}
 		kw := max(page.keyWidth, width(l.k))
@@ -350,6 +379,7 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 		}
 		for _, part := range wrap2(l.v, vw) {
 			if row >= iy+ih {
+				lost(scr, vx, row, part)
 				return
 			}
 			put(scr, vx, row, vw, part, st)

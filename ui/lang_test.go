@@ -79,7 +79,7 @@ func TestTurkishGerman(t *testing.T) {
 	res := engine.HandResult{Winner: 0, Kind: engine.Pairs, OneColour: engine.NumColours, Upcard: -1}
 	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: res, Winner: "sen", Names: names, Deltas: []int{-4, 0, -4, 0}, Scores: []int{16, 20, 16, 20}}})
 	hs.draw()
-	checkTurkish(t, "german score table", hs.screen(), "sen yedi çiftle bitirdi", "ortağı bitirdi (yedi çift) -4", "düşük olan iyi", "eşler puanı paylaşır: A takımı ayse ve bot2")
+	checkTurkish(t, "german score table", hs.screen(), "yedi çiftle bitirdin", "ortağı bitirdi (yedi çift) -4", "düşük olan iyi", "A: ayse ve bot2, B: bot1 ve bot3; eşler puanı paylaşır")
 }
 
 // TestTurkishLobby: the lobby and its form in Turkish.
@@ -187,7 +187,7 @@ func TestTurkishReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, draw := replayScreen(t, r, func() {})
-	checkTurkish(t, "the replay's first frame", draw(), "okey replay", "hamle 1/", "doğrulandı: dürüst", "sağ/n ileri")
+	checkTurkish(t, "the replay's first frame", draw(), "okey replay", "hamle 1/", "doğrulandı: dürüst", "sağ ileri")
 	for i := 0; i < 6; i++ {
 		v.Key(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
 	}
@@ -207,7 +207,7 @@ func TestTurkishQuitAndTooSmall(t *testing.T) {
 	hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
 	hs.request()
 	hs.keys("q")
-	checkTurkish(t, "the quit question", hs.screen(), "masadan kalkıyor musun?", "Maç bitmedi", "y: kalk   n: kal")
+	checkTurkish(t, "the quit question", hs.screen(), "masadan kalkıyor musun?", "Maç bitmedi", "e: evet, kalk   h: hayır, kal")
 	hs.keys("n")
 	hs.scr.SetSize(60, 20)
 	hs.view.SetRect(0, 0, 60, 20)
@@ -231,4 +231,48 @@ func TestTurkishResumeQuestion(t *testing.T) {
 	}
 	checkTurkish(t, "the resume question", all, "Botlara karşı 11 maçtan bitmeden kalktın (en yenisi önce):",
 		"devam: Klasik, bot1 ile, başlangıç 4.03 12:00", "(ve listelenmeyen daha eski 2 maç", "1 bota karşı yeni maç başlat (classic)")
+}
+
+// TestTurkishConfirmKeys: in Turkish a question is answered with e (evet)
+// or h (hayır), as the screen shows; y still says yes. In English e is
+// no answer of yes.
+func TestTurkishConfirmKeys(t *testing.T) {
+	for _, tc := range []struct {
+		turkish bool
+		key     string
+		leaves  bool
+	}{{true, "e", true}, {true, "E", true}, {true, "y", true}, {true, "h", false}, {false, "e", false}, {false, "y", true}} {
+		if tc.turkish {
+			inTurkish(t)
+		} else {
+			i18n.Set(i18n.English)
+		}
+		hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
+		hs.request()
+		hs.keys("q")
+		if tc.turkish && !strings.Contains(hs.screen(), "e: evet, kalk   h: hayır, kal") {
+			t.Fatalf("the Turkish quit question does not show e and h:\n%s", hs.screen())
+		}
+		hs.keys(tc.key)
+		if hs.quit != tc.leaves {
+			t.Errorf("turkish %v, %q at the quit question: left %v, want %v", tc.turkish, tc.key, hs.quit, tc.leaves)
+		}
+	}
+	// A binding's question (a 101 discard that costs a penalty): e runs it.
+	inTurkish(t)
+	s := fixture101(t)
+	hs := newHarness(t, s, Palette256)
+	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	reply := hs.request101()
+	hs.selectFaces("Y1")
+	hs.view.asking, hs.view.question, hs.view.overlay = func(t *TableView) { t.say("done") }, "?", confirmOverlay
+	hs.draw()
+	if !strings.Contains(hs.screen(), "e: evet   h: hayır") {
+		t.Fatalf("the Turkish question does not show e and h:\n%s", hs.screen())
+	}
+	hs.keys("e")
+	if hs.view.Message() != "done" {
+		t.Errorf("e did not answer yes: %q", hs.view.Message())
+	}
+	noReply(t, reply)
 }

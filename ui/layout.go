@@ -571,8 +571,16 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		put(scr, ix, row, iw, i18n.T("The stock ran out: no one won this hand."), good)
 		row += 2
 	} else {
+		// The player's own win is said to the player ("yedi çiftle
+		// bitirdin"), not of "you" in the third person.
+		mine := t.snap != nil && e.Result.Winner == t.snap.Seat
 		line := i18n.T("%s won with groups", e.Winner)
-		if e.Result.Kind == engine.Pairs {
+		switch {
+		case mine && e.Result.Kind == engine.Pairs:
+			line = i18n.T("you won with seven pairs")
+		case mine:
+			line = i18n.T("you won with groups")
+		case e.Result.Kind == engine.Pairs:
 			line = i18n.T("%s won with seven pairs", e.Winner)
 		}
 		if e.Result.OkeyDiscard {
@@ -583,7 +591,7 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		}
 		cx := put(scr, ix, row, iw, line, good)
 		if e.Discard != engine.NoFace {
-			cx = put(scr, cx, row, iw, "  "+i18n.T("final discard")+" ", st)
+			cx = put(scr, cx, row, ix+iw-cx, " · "+i18n.T("final discard")+" ", st)
 			drawSmall(scr, t.pal, cx, row, e.Discard, e.Okey)
 		}
 		row++

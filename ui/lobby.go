@@ -506,10 +506,10 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	name, id, addrs := l.b.Self()
 	put(scr, x+1, y, w-2, i18n.T("okey lobby  you are %s", name), bar.Bold(true))
 	put(scr, x+1, y+1, w-2, i18n.T("id %s", id), dim)
-	if len(addrs) > 0 {
-		put(scr, x+1, y+2, w-2, i18n.T("others can reach you with --peer %s", addrs[0]), dim)
-	}
 	row := y + 4
+	if len(addrs) > 0 {
+		row += l.drawAddress(scr, x+1, y+2, w-2, addrs[0], dim)
+	}
 	if len(l.unfin) > 0 {
 		put(scr, x+1, row, w-2, i18n.T("your unfinished matches (enter: resume, x: drop)"), felt.Bold(true).Foreground(p.Accent))
 		row++
@@ -618,6 +618,45 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		}
 	}
 	put(scr, x+1, y+h-1, w-2, keys, bar)
+}
+
+// drawAddress writes, from row y, the address others reach the player
+// with, never cut inside: on the line after its label when the two do not
+// fit one line, and where even the address alone is wider than the screen,
+// split at its slashes over as few lines as it takes (the label says so).
+// It returns the rows it took beyond the first (the row under it stays
+// blank).
+func (l *LobbyView) drawAddress(scr tcell.Screen, x, y, w int, addr string, st tcell.Style) int {
+	if one := i18n.T("others can reach you with --peer %s", addr); width(one) <= w {
+		put(scr, x, y, w, one, st)
+		return 0
+	}
+	if width(addr) <= w {
+		put(scr, x, y, w, i18n.T("others can reach you with --peer and this address:"), st)
+		put(scr, x, y+1, w, addr, st.Bold(true))
+		return 1
+	}
+	lines := wrapAt(addr, "/", w)
+	put(scr, x, y, w, i18n.T("others reach you with --peer and this address, one line (split here):"), st)
+	for i, ln := range lines {
+		put(scr, x, y+1+i, w, ln, st.Bold(true))
+	}
+	return len(lines)
+}
+
+// wrapAt cuts s into lines of at most w cells, each ending right after a
+// sep where it can (a piece longer than w is cut at w).
+func wrapAt(s, sep string, w int) []string {
+	var out []string
+	for width(s) > w {
+		cut := strings.LastIndex(s[:w], sep) + len(sep)
+		if cut <= len(sep) {
+			cut = w
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	return append(out, s)
 }
 
 func timerText(secs int) string {

@@ -170,7 +170,9 @@ func (t *TableView) drawMessage(scr tcell.Screen, x, y, w int) {
 		put(scr, x+1, y, w-2, linksText(t.links), tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim))
 		return
 	}
-	put(scr, x+1, y, w-2, t.msg, st)
+	// A message too long for the line loses its last thoughts ("; next
+	// best: ..."), never a word's letters.
+	put(scr, x+1, y, w-2, fitParts(t.msg, w-2), st)
 }
 
 // panel draws an overlay box and returns its inner area.

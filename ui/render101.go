@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,11 +101,19 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 		nm, st := name(seat)
 		switch sd {
 		case sideAcross:
-			cx := put(scr, x+sideW+1, top, w-2*sideW-2, nm+" · "+pt.seatWord(t, seat), st)
-			if f := pileTop(seat); f != engine.NoFace {
+			// The row is the across seat's alone: its line and the label
+			// of its last discard may run to the screen's edge.
+			room := w - sideW - 2
+			f := pileTop(seat)
+			label := i18n.T("last discard") + " "
+			if f != engine.NoFace {
+				room -= width(label) + 6
+			}
+			cx := put(scr, x+sideW+1, top, room, fitParts(nm+" · "+pt.seatWord(t, seat), room), st)
+			if f != engine.NoFace {
 				// The label is a noun (the seat's last discard), not the
 				// discard key's order: in Turkish they differ.
-				cx = put(scr, cx+1, top, 16, i18n.T("last discard")+" ", dim)
+				cx = put(scr, cx, top, width(label)+3, " · "+label, dim)
 				drawSmall(scr, p, cx, top, f, g.Okey())
 			}
 			midTop = top + 1
@@ -289,10 +298,22 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 func (pt *part101) drawMe(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	cx := put(scr, x+1, y, w-2, i18n.T("you")+" · "+pt.seatWord(t, t.snap.Seat), felt.Bold(true))
-	if len(pt.sel) > 0 {
-		put(scr, cx+2, y, x+w-cx-3, pt.selText(t), felt.Foreground(p.Hint).Bold(true))
+	me := i18n.T("you") + " · " + pt.seatWord(t, t.snap.Seat)
+	if len(pt.sel) == 0 {
+		put(scr, x+1, y, w-2, fitParts(me, w-2), felt.Bold(true))
+		return
 	}
+	// With a selection the line gives the selection's value room first:
+	// the seat's own details go, its tile count first (the rack shows
+	// it), then its total.
+	sel := pt.selText(t)
+	if width(me)+2+width(sel) > w-2 {
+		parts := strings.Split(me, " · ")
+		me = strings.Join(slices.Delete(parts, 1, 2), " · ")
+	}
+	me = fitParts(me, w-4-width(sel))
+	cx := put(scr, x+1, y, w-2, me, felt.Bold(true))
+	put(scr, cx+2, y, x+w-cx-3, fitParts(sel, x+w-cx-3), felt.Foreground(p.Hint).Bold(true))
 }
 
 func (pt *part101) drawRack(t *TableView, scr tcell.Screen, x, y int) {
@@ -368,9 +389,14 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		if len(r.Racks[s]) == 0 {
 			put(scr, cx, row, iw-4, i18n.T("(empty rack)"), st.Foreground(t.pal.Dim))
 		}
-		for _, f := range r.Racks[s] {
+		for i, f := range r.Racks[s] {
 			if cx+3 > ix+iw {
-				break
+				// A rack wider than the panel goes on under itself.
+				row, cx = row+1, ix+3
+				if row >= iy+ih-2 {
+					lost(scr, cx, row, engine.FormatFaces(r.Racks[s][i:]))
+					break
+				}
 			}
 			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
 		}

@@ -267,10 +267,27 @@ func (v *ReplayView) drawClassic(scr tcell.Screen, x, y, w, h int, f Frame) {
 		put(scr, x+1, logBottom, 12, i18n.T("winning hand"), felt.Foreground(p.Good).Bold(true))
 		t.drawGroups(scr, x+14, logBottom, w-15, f.End.Result.Groups, hd.Okey())
 	}
+	v.drawFoot(scr, x, y, w, h, i18n.T("right next  left back  down next hand  up hand start  home end  q quit"))
+}
+
+// drawFoot writes the verdict over the keys' bar at the foot of the
+// replay: wrapped at spaces onto the row above when it is too long for
+// one (that row is the log's margin), never cut.
+func (v *ReplayView) drawFoot(scr tcell.Screen, x, y, w, h int, keys string) {
+	p := v.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
-	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
+	lines := wrap2(Verdict(v.r.Report), w-2)
+	for i, l := range lines {
+		if i >= 2 {
+			lost(scr, x+1, y+h-2, l)
+			continue
+		}
+		put(scr, x+1, y+h-1-min(len(lines), 2)+i, w-2, l, vst)
+	}
 	fill(scr, x, y+h-1, w, 1, bar)
-	put(scr, x+1, y+h-1, w-2, i18n.T("right/n next  left/p back  down/pgdn next hand  up/pgup hand start  home end  q quit"), bar)
+	put(scr, x+1, y+h-1, w-2, keys, bar)
 }
 
 func (v *ReplayView) name(seat int) string {

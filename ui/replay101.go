@@ -96,8 +96,5 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 	row += 2
 	// What happened in this round, latest last.
 	v.drawHandLog(scr, x, row, w, bottom-row, f.Hand, okey, dim, felt.Bold(true))
-	vst := felt.Foreground(verdictColour(p, v.r.Report.Status())).Bold(true)
-	put(scr, x+1, y+h-2, w-2, Verdict(v.r.Report), vst)
-	fill(scr, x, y+h-1, w, 1, bar)
-	put(scr, x+1, y+h-1, w-2, i18n.T("right/n next  left/p back  down/pgdn next round  up/pgup round start  home end  q quit"), bar)
+	v.drawFoot(scr, x, y, w, h, i18n.T("right next  left back  down next round  up round start  home end  q quit"))
 }

@@ -435,7 +435,7 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		return
 	case quitOverlay:
 		switch {
-		case ev.Rune() == 'y' || ev.Rune() == 'Y':
+		case yes(ev):
 			t.quit()
 		default:
 			t.overlay = noOverlay

@@ -459,6 +459,9 @@ func (pt *part101) selText(t *TableView) string {
 		return refusalIn(game101, err)
 	}
 	var b strings.Builder
+	if len(p.groups) == 0 && !p.whole && len(faces) < 3 && !p.pairs {
+		return i18n.T("a meld needs 3 tiles (a set or a run), a double 2")
+	}
 	if p.pairs {
 		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 double"), i18n.T("selected: %d doubles", len(p.groups))))
 	} else {
@@ -707,7 +710,10 @@ func (pt *part101) hint(t *TableView) {
 	}
 	seat := t.snap.Seat
 	t.hint = nil
-	var parts []string
+	// info says how the rack stands (the opening, what fits the melds);
+	// parts say what to do now, and go first: the message line keeps its
+	// first parts when it is too narrow for all (fitParts).
+	var info, parts []string
 	opened := g.Opened(seat)
 	turn, drawn, _ := g.Turn()
 	if opened == engine.NotOpened {
@@ -719,15 +725,15 @@ func (pt *part101) hint(t *TableView) {
 		gs := o.Groups
 		switch {
 		case o.Value >= 101:
-			parts = append(parts, i18n.T("you can open: %d points in %d melds", o.Value, len(o.Groups)))
+			info = append(info, i18n.T("you can open: %d points in %d melds", o.Value, len(o.Groups)))
 		case o.Doubles >= 5:
 			gs = o.Pairs
-			parts = append(parts, i18n.T("you can open with %d doubles", o.Doubles))
+			info = append(info, i18n.T("you can open with %d doubles", o.Doubles))
 		case o.Doubles*20 > o.Value:
 			gs = o.Pairs
-			parts = append(parts, i18n.T("best opening: %d doubles of 5 (or %d points of 101)", o.Doubles, o.Value))
+			info = append(info, i18n.T("best opening: %d doubles of 5 (or %d points of 101)", o.Doubles, o.Value))
 		default:
-			parts = append(parts, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
+			info = append(info, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
 		}
 		pt.sel = map[engine.Slot]bool{}
 		used := make([]bool, len(slots))
@@ -746,7 +752,8 @@ func (pt *part101) hint(t *TableView) {
 			// Say l only when the engine takes the lay now (the dealer's
 			// first move is a discard).
 			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.snap.Match101.Clone().Apply(a) == nil {
-				parts = append(parts, i18n.T("selected: l lays it"))
+				// The opening is the move: it goes first.
+				parts, info = append(info, i18n.T("selected: l lays it")), nil
 			}
 		}
 	} else {
@@ -768,9 +775,9 @@ func (pt *part101) hint(t *TableView) {
 			}
 		}
 		if len(adds) > 0 {
-			parts = append(parts, i18n.T("you can add: %s", strings.Join(adds, " ")))
+			info = append(info, i18n.T("you can add: %s", strings.Join(adds, " ")))
 		} else {
-			parts = append(parts, i18n.T("nothing of yours fits the melds on the table"))
+			info = append(info, i18n.T("nothing of yours fits the melds on the table"))
 		}
 	}
 	if turn == seat && !drawn {
@@ -803,15 +810,23 @@ func (pt *part101) hint(t *TableView) {
 				}
 			}
 		}
+		then := ""
 		if err == nil && a.Kind != engine.Act101Discard {
 			// The discard that follows the lays and adds B101 makes first.
-			if d, ok := finalDiscard101(t.snap.Match101, v); ok {
+			if d, adds, ok := finalDiscard101(t.snap.Match101, v); ok {
 				a = d
-				parts = append(parts, i18n.T("then"))
+				// The adds B101 makes before that discard are named: the
+				// discard may cost a penalty until they are made (a tile
+				// whose twin goes to a meld first).
+				if len(adds) > 0 {
+					parts = append(parts, i18n.T("add %s", strings.Join(adds, " ")))
+				}
+				// One part with its discard: a line too narrow drops both.
+				then = i18n.T("then") + " "
 			}
 		}
 		if err == nil && a.Kind == engine.Act101Discard && len(a.Faces) == 1 {
-			parts = append(parts, i18n.T("discard the %s (x)", a.Faces[0].Face.String()))
+			parts = append(parts, then+i18n.T("discard the %s (x)", a.Faces[0].Face.String()))
 			if t.hint == nil {
 				t.hint = map[engine.Slot]bool{}
 			}
@@ -821,27 +836,35 @@ func (pt *part101) hint(t *TableView) {
 			}
 		}
 	}
-	t.say(strings.Join(parts, " · "))
+	t.say(strings.Join(append(parts, info...), " · "))
 }
 
 // finalDiscard101 plays B101's moves of this turn on a copy of the match
 // (from the player's view) up to its discard, and returns that discard.
-func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, bool) {
+func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, []string, bool) {
 	c := m.Clone()
 	b := bot.NewB101()
+	var adds []string
 	for i := 0; i < 40; i++ {
 		a, err := b.Move101(c.Game(), &v)
 		if err != nil || a.Kind == engine.Act101GiveBack || a.Kind == engine.Act101Draw || a.Kind == engine.Act101Take {
-			return engine.Action101{}, false
+			return engine.Action101{}, nil, false
 		}
 		if a.Kind == engine.Act101Discard {
-			return a, true
+			return a, adds, true
+		}
+		if a.Kind == engine.Act101Add {
+			for _, md := range a.Melds {
+				for _, sf := range md.Tiles {
+					adds = append(adds, fmt.Sprintf("%s→%c", sf.Face, handleOf(a.Meld)))
+				}
+			}
 		}
 		if c.Apply(a) != nil {
-			return engine.Action101{}, false
+			return engine.Action101{}, nil, false
 		}
 	}
-	return engine.Action101{}, false
+	return engine.Action101{}, nil, false
 }
 
 // --- keys --------------------------------------------------------------
@@ -866,17 +889,7 @@ func taken101(t *TableView) bool {
 	return t.myMove() && d && tk != engine.NoSlot
 }
 
-// discardOff101 is why x does nothing now: moveOff, then the draw that
-// comes first (whatever the cursor is on).
-func discardOff101(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if !drawn101(t) {
-		return refusalIn(game101, engine.ErrMustDraw)
-	}
-	return ""
-}
+func (*part101) drawn(t *TableView) bool { return drawn101(t) }
 
 // on101penalty is x's question when the tile it would discard costs a
 // 101-point penalty (the okey, or a tile that fits a meld on the table);
@@ -927,7 +940,7 @@ var keys101 = []binding{
 			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
 		}},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
-		do: on101((*part101).discard), disabled: discardOff101, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
+		do: on101((*part101).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
 		confirm: on101penalty},
 	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
 		do: (*TableView).lift, bar: lifted},

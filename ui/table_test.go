@@ -577,7 +577,7 @@ func TestTeamsAndScoring(t *testing.T) {
 		if !strings.Contains(scr, "hand 1 is over") || !strings.Contains(scr, tc.scoring) {
 			t.Errorf("%s: the score table lacks %q:\n%s", tc.rules, tc.scoring, scr)
 		}
-		if got := strings.Contains(scr, "partners share a score: team A ayse and bot2, team B bot1 and bot3"); got != tc.teams {
+		if got := strings.Contains(scr, "A: ayse and bot2, B: bot1 and bot3; partners share a score"); got != tc.teams {
 			t.Errorf("%s, %d players: who plays with whom shown %v, want %v:\n%s", tc.rules, tc.players, got, tc.teams, scr)
 		}
 		var ranking []engine.Standing

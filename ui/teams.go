@@ -37,7 +37,7 @@ func teamsLine(r engine.Ruleset, names []string) string {
 	if !r.Teams(len(names)) {
 		return ""
 	}
-	return i18n.T("partners share a score: team A %s and %s, team B %s and %s",
+	return i18n.T("A: %s and %s, B: %s and %s; partners share a score",
 		names[0], names[2], names[1], names[3])
 }
 

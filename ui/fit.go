@@ -1,0 +1,41 @@
+package ui
+
+import "strings"
+
+// fitParts shortens s to at most w cells by dropping its last parts,
+// never a word's letters: first what follows the last "; " (a message's
+// second thought: "next best: draw"), then what follows the last " · " (a
+// line's least useful detail), as often as needed. A first part still
+// wider than w is returned whole: put cuts it, and the screen tests say
+// so.
+func fitParts(s string, w int) string {
+	for width(s) > w {
+		i := strings.LastIndex(s, "; ")
+		if i <= 0 {
+			i = strings.LastIndex(s, " · ")
+		}
+		if i <= 0 {
+			break
+		}
+		s = s[:i]
+	}
+	return s
+}
+
+// wrapAll wraps each of lines at spaces to w cells (wrap2), keeping empty
+// lines.
+func wrapAll(lines []string, w int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrap2(l, w)...)
+	}
+	return out
+}
+
+// lost tells a screen that watches for cut text (the tests' screens) that
+// s, due at (x, y), had no room at all: a panel ran out of rows.
+func lost(scr interface{}, x, y int, s string) {
+	if w, ok := scr.(cutWatcher); ok && strings.TrimSpace(s) != "" {
+		w.cut(x, y, s, 0)
+	}
+}
