@@ -31,7 +31,7 @@ type memMember struct {
 	id      string
 	records chan []byte
 	offers  chan Offer
-	serve   func(ref tournament.Ref) ([]byte, bool)
+	serve   func(tid [32]byte, ref tournament.Ref) ([]byte, bool)
 }
 
 // Join adds a member with this peer id; its Net replays the bus's history.
@@ -77,13 +77,13 @@ func (m *memMember) Publish(_ context.Context, record []byte) error {
 func (m *memMember) Records() <-chan []byte { return m.records }
 func (m *memMember) Offers() <-chan Offer   { return m.offers }
 
-func (m *memMember) Have(_ context.Context, ref tournament.Ref) error {
+func (m *memMember) Have(_ context.Context, tid [32]byte, ref tournament.Ref) error {
 	m.bus.mu.Lock()
 	defer m.bus.mu.Unlock()
 	for _, id := range m.bus.order {
 		if o := m.bus.members[id]; o != m {
 			select {
-			case o.offers <- Offer{From: m.id, Ref: ref}:
+			case o.offers <- Offer{From: m.id, Tournament: tid, Ref: ref}:
 			default:
 			}
 		}
@@ -91,7 +91,7 @@ func (m *memMember) Have(_ context.Context, ref tournament.Ref) error {
 	return nil
 }
 
-func (m *memMember) Fetch(_ context.Context, from string, ref tournament.Ref) ([]byte, error) {
+func (m *memMember) Fetch(_ context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error) {
 	m.bus.mu.Lock()
 	o := m.bus.members[from]
 	m.bus.mu.Unlock()
@@ -104,14 +104,14 @@ func (m *memMember) Fetch(_ context.Context, from string, ref tournament.Ref) ([
 	if h == nil {
 		return nil, errors.New("tourney: not serving")
 	}
-	b, ok := h(ref)
+	b, ok := h(tid, ref)
 	if !ok {
 		return nil, errors.New("tourney: not held")
 	}
 	return b, nil
 }
 
-func (m *memMember) Serve(h func(ref tournament.Ref) ([]byte, bool)) {
+func (m *memMember) Serve(h func(tid [32]byte, ref tournament.Ref) ([]byte, bool)) {
 	m.bus.mu.Lock()
 	m.serve = h
 	m.bus.mu.Unlock()

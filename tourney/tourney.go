@@ -14,6 +14,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,8 +29,9 @@ import (
 
 // Offer says that a participant holds a finished table's transcript.
 type Offer struct {
-	From string // the participant's peer id
-	Ref  tournament.Ref
+	From       string // the participant's peer id
+	Tournament [32]byte
+	Ref        tournament.Ref
 }
 
 // Net carries one tournament's records among its participants and fetches
@@ -39,15 +41,16 @@ type Net interface {
 	Publish(ctx context.Context, record []byte) error
 	// Records delivers others' records, in any order, possibly twice.
 	Records() <-chan []byte
-	// Have tells the others that this participant holds ref's transcript.
-	Have(ctx context.Context, ref tournament.Ref) error
+	// Have tells the others that this participant holds the transcript of
+	// tournament tid's table ref.
+	Have(ctx context.Context, tid [32]byte, ref tournament.Ref) error
 	// Offers delivers others' Have.
 	Offers() <-chan Offer
-	// Fetch asks participant from for ref's transcript file.
-	Fetch(ctx context.Context, from string, ref tournament.Ref) ([]byte, error)
+	// Fetch asks participant from for a table's transcript file.
+	Fetch(ctx context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error)
 	// Serve installs the handler that answers others' Fetch (nil, false
 	// when this participant does not hold that transcript).
-	Serve(h func(ref tournament.Ref) ([]byte, bool))
+	Serve(h func(tid [32]byte, ref tournament.Ref) ([]byte, bool))
 }
 
 // Create is what a creator announces.
@@ -86,6 +89,12 @@ type Config struct {
 	// Retry is how often missing records are re-published and missing
 	// transcripts asked for again (default 2 s).
 	Retry time.Duration
+	// Linger keeps the participant answering (records re-published,
+	// transcripts served) this long after its final standings, for the
+	// others still fetching.
+	Linger time.Duration
+	// Log receives the participant's events (default: discard).
+	Log *slog.Logger
 }
 
 // Participant is one running participant.
@@ -118,6 +127,9 @@ func New(c Config) (*Participant, error) {
 		files: map[tournament.Ref][]byte{}, playing: map[tournament.Ref]bool{}, openings: map[int][32]byte{},
 		shown: map[int]bool{}, done: make(chan tableDone, 16), tid: c.Tournament}
 	copy(p.pub[:], c.Key.Public().(ed25519.PublicKey))
+	if p.c.Log == nil {
+		p.c.Log = slog.New(slog.DiscardHandler)
+	}
 	if p.c.Retry == 0 {
 		p.c.Retry = 2 * time.Second
 	}
@@ -137,6 +149,12 @@ func (p *Participant) Records() [][]byte {
 // add stores a record once; false when it is not new or not this
 // tournament's.
 func (p *Participant) add(raw []byte) bool {
+	p.mu.Lock()
+	dup := p.seen[string(raw)]
+	p.mu.Unlock()
+	if dup {
+		return false
+	}
 	r, err := tournament.Decode(raw)
 	if err != nil || !r.Verify() {
 		return false
@@ -165,6 +183,7 @@ func (p *Participant) publish(ctx context.Context, r *tournament.Record) error {
 	if err := r.Sign(p.c.Key); err != nil {
 		return err
 	}
+	p.c.Log.Info("tournament record", "kind", r.Kind.String(), "round", r.Round)
 	p.add(r.Raw)
 	p.mu.Lock()
 	p.mine = append(p.mine, r.Raw)
@@ -182,9 +201,12 @@ func (p *Participant) saveRecords() error {
 // Run drives the participant until the final standings are known (every
 // transcript fetched and checked) or ctx ends.
 func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
-	p.c.Net.Serve(func(ref tournament.Ref) ([]byte, bool) {
+	p.c.Net.Serve(func(tid [32]byte, ref tournament.Ref) ([]byte, bool) {
 		p.mu.Lock()
 		defer p.mu.Unlock()
+		if tid != p.tid {
+			return nil, false
+		}
 		b, ok := p.files[ref]
 		return b, ok
 	})
@@ -204,25 +226,55 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 	tick := time.NewTicker(p.c.Retry)
 	defer tick.Stop()
 	offers := map[tournament.Ref][]string{}
+	var final *tournament.Report
+	var lingerEnd <-chan time.Time
+	dirty := true
 	for {
-		rep, err := p.step(ctx, offers)
-		if err != nil || rep != nil {
-			return rep, err
+		if final == nil && dirty {
+			dirty = false
+			before := len(p.Records())
+			rep, err := p.step(ctx, offers)
+			if len(p.Records()) != before {
+				dirty = true // it published: look again at once
+			}
+			if err != nil {
+				return rep, err
+			}
+			if rep != nil {
+				if p.c.Linger <= 0 {
+					return rep, nil
+				}
+				final = rep
+				t := time.NewTimer(p.c.Linger)
+				defer t.Stop()
+				lingerEnd = t.C
+			}
 		}
 		select {
+		case <-lingerEnd:
+			return final, nil
 		case <-ctx.Done():
+			if final != nil {
+				return final, nil
+			}
 			return p.report(), ctx.Err()
 		case raw := <-p.c.Net.Records():
 			if p.add(raw) {
+				dirty = true
 				if err := p.saveRecords(); err != nil {
 					return nil, err
 				}
 			}
 		case o := <-p.c.Net.Offers():
+			if o.Tournament != p.tid {
+				continue
+			}
 			if !slices.Contains(offers[o.Ref], o.From) {
 				offers[o.Ref] = append(offers[o.Ref], o.From)
+				dirty = true
 			}
 		case d := <-p.done:
+			dirty = true
 			if d.err != nil {
 				return p.report(), d.err
 			}
@@ -230,6 +282,7 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 				return p.report(), err
 			}
 		case <-tick.C:
+			dirty = true
 			p.mu.Lock()
 			mine := append([][]byte(nil), p.mine...)
 			held := make([]tournament.Ref, 0, len(p.files))
@@ -241,7 +294,7 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 				p.c.Net.Publish(ctx, raw)
 			}
 			for _, r := range held {
-				p.c.Net.Have(ctx, r)
+				p.c.Net.Have(ctx, p.tid, r)
 			}
 		}
 	}
@@ -269,7 +322,7 @@ func (p *Participant) keep(ctx context.Context, ref tournament.Ref, file []byte)
 	if err := atomicfile.Write(filepath.Join(p.c.Dir, TranscriptName(ref)), file); err != nil {
 		return err
 	}
-	return p.c.Net.Have(ctx, ref)
+	return p.c.Net.Have(ctx, p.tid, ref)
 }
 
 // TranscriptName is a table's transcript file in the folder (9.6).
@@ -434,7 +487,9 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 		d.err = err
 		return
 	}
+	p.c.Log.Info("tournament table", "round", ref.Round, "table", ref.Table+1, "seat", seat)
 	res, err := peer.Run(ctx)
+	p.c.Log.Info("tournament table over", "round", ref.Round, "table", ref.Table+1, "err", err)
 	if err != nil && ctx.Err() != nil {
 		d.err = err
 		return
@@ -479,8 +534,10 @@ func (p *Participant) fetchMissing(ctx context.Context, rep *tournament.Report, 
 				from := offers[tb.Ref][0]
 				offers[tb.Ref] = offers[tb.Ref][1:]
 				fctx, cancel := context.WithTimeout(ctx, FetchTimeout)
-				b, err := p.c.Net.Fetch(fctx, from, tb.Ref)
+				start := time.Now()
+				b, err := p.c.Net.Fetch(fctx, from, p.tid, tb.Ref)
 				cancel()
+				p.c.Log.Info("tournament fetch", "round", tb.Round, "table", tb.Table+1, "from", from, "bytes", len(b), "took", time.Since(start).Round(time.Millisecond), "err", err)
 				if err == nil {
 					p.keep(ctx, tb.Ref, b)
 					p.mu.Lock()

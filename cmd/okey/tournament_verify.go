@@ -134,7 +134,7 @@ func printTournament(w io.Writer, rep *tournament.Report) {
 			var seats []string
 			for i, p := range tb.Seats {
 				if tb.Points != nil {
-					seats = append(seats, i18n.T("%s %d points (score %d)", name(p), tb.Points[i], tb.Scores[i]))
+					seats = append(seats, i18n.T("%s (points %d, score %d)", name(p), tb.Points[i], tb.Scores[i]))
 				} else {
 					seats = append(seats, name(p))
 				}
@@ -167,7 +167,7 @@ func printTournament(w io.Writer, rep *tournament.Report) {
 
 func printStandings(w io.Writer, st []tournament.Standing, name func(int) string) {
 	for _, s := range st {
-		fmt.Fprint(w, i18n.T("    %d. %s: %d points, match score %d, draw position %d\n", s.Place, name(s.Player), s.Points, s.Score, s.DrawPos+1))
+		fmt.Fprint(w, i18n.T("    %d. %s: points %d, match score %d, draw position %d\n", s.Place, name(s.Player), s.Points, s.Score, s.DrawPos+1))
 	}
 }
 
