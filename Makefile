@@ -37,8 +37,8 @@ test: lint ## lint, then run every test with the race detector
 	$(GO) test -count=1 -timeout 5m -run 'Replay101' ./ui/
 	# the conformance suite is what the generator writes today (plays its matches)
 	$(GO) test -count=1 -timeout 5m -run 'SuiteIsCurrent' ./cmd/okey/internal/conformance/
-	# a whole tournament (4 bots, 2 rounds, issue 27), too slow under the race detector
-	$(GO) test -count=1 -timeout 5m -run 'SmallTournament' ./tourney/
+	# whole tournaments (4 bots, 2 rounds in one process; 6 over loopback libp2p; issue 27), too slow under the race detector
+	$(GO) test -count=1 -timeout 5m -run 'SmallTournament|TournamentCLILoopback' ./tourney/ ./cmd/okey/
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory e2e; \
 	else \
