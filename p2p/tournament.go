@@ -68,17 +68,7 @@ type TournamentNet struct {
 // protocol.
 func (n *Node) JoinTournaments() (*TournamentNet, error) {
 	validate := func(_ context.Context, _ peer.ID, m *pubsub.Message) bool {
-		d := m.GetData()
-		if len(d) < 1 || len(d) > MaxTournamentMessage {
-			return false
-		}
-		switch d[0] {
-		case tournamentRecord:
-			return len(d) > 1
-		case tournamentHave:
-			return len(d) == 1+32+2
-		}
-		return false
+		return validTournamentMessage(m.GetData())
 	}
 	if err := n.ps.RegisterTopicValidator(TournamentTopic, validate); err != nil {
 		return nil, fmt.Errorf("p2p: tournament validator: %w", err)
@@ -98,6 +88,22 @@ func (n *Node) JoinTournaments() (*TournamentNet, error) {
 	tn.wg.Add(1)
 	go tn.read()
 	return tn, nil
+}
+
+// validTournamentMessage checks a topic message's framing (9.8): a record
+// (type 1, not empty) or an offer (type 2, 34 bytes), at most
+// MaxTournamentMessage bytes.
+func validTournamentMessage(d []byte) bool {
+	if len(d) < 1 || len(d) > MaxTournamentMessage {
+		return false
+	}
+	switch d[0] {
+	case tournamentRecord:
+		return len(d) > 1
+	case tournamentHave:
+		return len(d) == 1+32+2
+	}
+	return false
 }
 
 func (tn *TournamentNet) read() {

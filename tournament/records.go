@@ -332,8 +332,8 @@ func CheckKey(k [32]byte) error {
 	return nil
 }
 
-// File layout (protocol.md 9.6): the records file's magic, then frames of
-// u32 length and record bytes.
+// FileMagic starts a records file (protocol.md 9.6); frames of
+// u32 length and record bytes follow.
 const FileMagic = "okey-tournament/v1\n"
 
 // EncodeFile writes records as a records file.
