@@ -53,14 +53,10 @@ usage.
 `
 
 func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "create" && args[0] != "join") {
-		fmt.Fprint(stderr, i18n.T(tournamentUsage))
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			return 0
-		}
-		return 2
+	sub := ""
+	if len(args) > 0 && (args[0] == "create" || args[0] == "join") {
+		sub, args = args[0], args[1:]
 	}
-	sub := args[0]
 	fs := flag.NewFlagSet("tournament "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(tournamentUsage)); printDefaults(fs) }
@@ -84,7 +80,14 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	linger := fs.Duration("linger", 30*time.Second, i18n.T("stay this long after the end to serve records and transcripts to the others"))
 	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
 	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
-	if err := fs.Parse(args[1:]); err != nil {
+	if sub == "" {
+		fs.Usage()
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			return 0
+		}
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	usageErr := func(msg string) int {

@@ -29,7 +29,7 @@ func tkey(i int) ed25519.PrivateKey {
 func playTournament(t *testing.T, n int, format string) []string {
 	t.Helper()
 	bus := tourney.NewMemBus()
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
 	dirs := make([]string, n)
 	errs := make([]error, n)
