@@ -68,7 +68,7 @@ type verifyJSON struct {
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(verifyUsage)) }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(verifyUsage)+i18n.T(verifyFolderUsage)) }
 	asJSON := fs.Bool("json", false, i18n.T("one JSON object per file"))
 	suite := fs.String("conformance", "", i18n.T("run the conformance suite in this directory"))
 	if err := fs.Parse(args); err != nil {
@@ -97,6 +97,10 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, path := range fs.Args() {
+		if isTournamentFolder(path) {
+			status = worstStatus(status, verifyTournament(path, *asJSON, stdout))
+			continue
+		}
 		out := verifyJSON{File: path}
 		t, cut, err := readTranscript(path)
 		out.Cut = cut

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/tournament"
+	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/ui"
+)
+
+func init() {
+	register(command{name: "tournament", summary: i18n.Mark("create or join a Swiss tournament whose draws and standings anyone can check"), run: runTournament})
+}
+
+const tournamentUsage = `usage: okey tournament create --players N [--rounds R] [--preset P] [--format F]
+                               [--name NAME] [--bots K] [flags]
+       okey tournament join [--id ID] [flags]
+
+A Swiss tournament (docs/rules.md "Tournaments", protocol.md 9). create
+announces it on the LAN's tournament topic; join registers with this peer's
+persistent identity (the first tournament heard, or --id). When the players
+are in, each round's seats are drawn by commit-reveal among the players, the
+tables form by themselves and play, and the standings after each round are
+printed. At the end every participant fetches the transcripts it lacks,
+checks everything as okey verify does, and prints the final standings. The
+folder (--dir) then holds the records and every transcript: okey verify
+FOLDER prints the same.
+
+This command plays its seats with a bot strategy (--strategy); --bots K adds
+K bot players in this process, each with its own identity under DIR/bots.
+
+Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
+named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
+usage.
+`
+
+func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	sub := ""
+	if len(args) > 0 && (args[0] == "create" || args[0] == "join") {
+		sub, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("tournament "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(tournamentUsage)); printDefaults(fs) }
+	players := fs.Int("players", 8, i18n.T("create: the number of players (3 to 64, not 5)"))
+	rounds := fs.Int("rounds", 3, i18n.T("create: the number of Swiss rounds (1 to 15)"))
+	preset := fs.String("preset", "classic:points=2", i18n.T("create: the ruleset of every match: preset[:options] (a short match by default)"))
+	format := fs.String("format", "", i18n.T("create: the format, e.g. swiss:rounds=3,points=3-2-1-0 (instead of --rounds)"))
+	tname := fs.String("name", "tournament", i18n.T("create: the tournament's name"))
+	bots := fs.Int("bots", 0, i18n.T("bot players to add in this process"))
+	id := fs.String("id", "", i18n.T("join: the tournament id (64 hex digits; default: the first one heard)"))
+	dir := fs.String("dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
+	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
+	pname := fs.String("player", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
+	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's seats"))
+	var listen, peers stringList
+	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
+	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
+	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
+	wait := fs.Duration("wait", 0, i18n.T("give up when the tournament has not ended after this long (0: wait for ever)"))
+	linger := fs.Duration("linger", 30*time.Second, i18n.T("stay this long after the end to serve records and transcripts to the others"))
+	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
+	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
+	if sub == "" {
+		fs.Usage()
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			return 0
+		}
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	usageErr := func(msg string) int {
+		fmt.Fprintf(stderr, "okey: %s\n", msg)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return usageErr(i18n.T("tournament: takes no arguments, got %q", fs.Arg(0)))
+	}
+	var create *tourney.Create
+	if sub == "create" {
+		ftext := *format
+		if ftext == "" {
+			ftext = fmt.Sprintf("swiss:rounds=%d", *rounds)
+		}
+		f, err := tournament.ParseFormat(ftext)
+		if err != nil {
+			return usageErr(i18n.T("--format: %v", ui.Plain(err)))
+		}
+		rs, err := engine.ParseRuleset(*preset)
+		if err != nil {
+			return usageErr(i18n.T("--preset: %v", ui.Plain(err)))
+		}
+		if _, err := tournament.CheckSetup(f.String(), rs.String(), *players); err != nil {
+			return usageErr(i18n.T("tournament: %v", ui.Plain(err)))
+		}
+		if err := tournament.CheckName(*tname); err != nil {
+			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
+		}
+		create = &tourney.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
+	}
+	var tid [32]byte
+	if *id != "" {
+		b, err := hex.DecodeString(*id)
+		if err != nil || len(b) != 32 {
+			return usageErr(i18n.T("--id: want 64 hexadecimal digits"))
+		}
+		copy(tid[:], b)
+	}
+	if *bots < 0 || *bots > tournament.MaxPlayers {
+		return usageErr(i18n.T("--bots: want 0 to %d", tournament.MaxPlayers))
+	}
+	if _, err := bot.New(*strategy, 1); err != nil {
+		return usageErr(i18n.T("--strategy: %v", ui.Plain(err)))
+	}
+	if *data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
+		}
+		*data = d
+	}
+	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	if err != nil {
+		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
+	}
+	defer closeLog()
+	pubsubFloor := slog.LevelError
+	if *verbose {
+		pubsubFloor = slog.LevelInfo
+	}
+	log := slog.New(&quietComponent{h, pubsubFloor})
+	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *wait > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *wait)
+		defer cancel()
+	}
+	type seat struct {
+		c    *lan.Client
+		tn   *p2p.TournamentNet
+		dir  string
+		name string
+	}
+	open := func(data, name, dir string, extra []string) (*seat, error) {
+		c, err := lan.Open(ctx, lan.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
+		if err != nil {
+			return nil, err
+		}
+		tn, err := c.Node().JoinTournaments()
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		return &seat{c: c, tn: tn, dir: dir, name: name}, nil
+	}
+	var seats []*seat
+	defer func() {
+		for _, s := range seats {
+			s.tn.Close()
+			s.c.Close()
+		}
+	}()
+	me, err := open(*data, *pname, *dir, nil)
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+		return 2
+	}
+	seats = append(seats, me)
+	for i := 0; i < *bots; i++ {
+		name := fmt.Sprintf("%s-bot%d", cutTo(me.c.Name(), 20), i+1)
+		// The bots in this process dial the seats opened before them (as
+		// --peer), so that they meet without discovery too.
+		var known []string
+		for _, o := range seats {
+			known = append(known, o.c.Addrs()...)
+		}
+		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), known)
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+			return 2
+		}
+		seats = append(seats, s)
+	}
+	var (
+		wg    sync.WaitGroup
+		reps  = make([]*tournament.Report, len(seats))
+		errs  = make([]error, len(seats))
+		outMu sync.Mutex
+	)
+	for i, s := range seats {
+		key, err := s.c.SigningKey()
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+			return 2
+		}
+		c := tourney.Config{Dir: s.dir, Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
+			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, Linger: *linger, Log: log.With("participant", s.name),
+			Mover: func(int) table.Mover { m, _ := bot.New(*strategy, 0); return m },
+			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
+				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
+			}}
+		if i == 0 {
+			c.Create = create
+			c.OnRound = func(rep *tournament.Report, round int) {
+				outMu.Lock()
+				defer outMu.Unlock()
+				printRound(stdout, rep, round)
+			}
+		}
+		p, err := tourney.New(c)
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+			return 2
+		}
+		if i == 0 && create != nil {
+			fmt.Fprint(stdout, i18n.T("tournament %q announced: %d players, %s, %s\n", create.Name, create.Players, create.Format, create.Ruleset))
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reps[i], errs[i] = p.Run(ctx)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: tournament: %s: %s\n", seats[i].name, ui.Plain(err)))
+		}
+	}
+	if errs[0] != nil || reps[0] == nil {
+		return 3
+	}
+	// The final word is the folder's, checked from the files as okey verify
+	// does.
+	fmt.Fprintln(stdout)
+	return verifyTournament(seats[0].dir, false, stdout)
+}
+
+// p2pTourneyNet is a tourney.Net over the LAN's tournament topic.
+type p2pTourneyNet struct {
+	tn  *p2p.TournamentNet
+	out chan tourney.Offer
+	one sync.Once
+}
+
+func (n *p2pTourneyNet) Publish(ctx context.Context, record []byte) error {
+	return n.tn.Publish(ctx, record)
+}
+func (n *p2pTourneyNet) Records() <-chan []byte { return n.tn.Records() }
+func (n *p2pTourneyNet) Have(ctx context.Context, tid [32]byte, ref tournament.Ref) error {
+	return n.tn.Have(ctx, tid, ref.Round, ref.Table)
+}
+func (n *p2pTourneyNet) Offers() <-chan tourney.Offer {
+	n.one.Do(func() {
+		n.out = make(chan tourney.Offer, 1024)
+		go func() {
+			for o := range n.tn.Offers() {
+				select {
+				case n.out <- tourney.Offer{From: o.From, Tournament: o.Tournament, Ref: tournament.Ref{Round: o.Round, Table: o.Table}}:
+				default:
+				}
+			}
+		}()
+	})
+	return n.out
+}
+func (n *p2pTourneyNet) Fetch(ctx context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error) {
+	return n.tn.Fetch(ctx, from, tid, ref.Round, ref.Table)
+}
+func (n *p2pTourneyNet) Serve(h func(tid [32]byte, ref tournament.Ref) ([]byte, bool)) {
+	n.tn.Serve(func(tid [32]byte, round, tbl int) ([]byte, bool) {
+		return h(tid, tournament.Ref{Round: round, Table: tbl})
+	})
+}
+
+// printRound prints a round's tables and the standings after it.
+func printRound(w io.Writer, rep *tournament.Report, round int) {
+	one := *rep
+	one.Rounds = rep.Rounds[round-1 : round]
+	one.Final, one.Problems = nil, nil
+	name := func(p int) string { return rep.Players[p].Name }
+	rd := one.Rounds[0]
+	fmt.Fprint(w, i18n.T("round %d of %d done:\n", round, rep.Format.Rounds))
+	for _, tb := range rd.Tables {
+		fmt.Fprint(w, i18n.T("  table %d (%x): %s\n", tb.Table+1, tb.ID[:4], tableState(tb.State)))
+	}
+	printStandings(w, rd.Standings, name)
+}
+
+// cutTo shortens s to at most n bytes, at a character boundary.
+func cutTo(s string, n int) string {
+	for len(s) > n || !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}

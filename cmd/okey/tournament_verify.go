@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/tournament"
+	"github.com/okey-game/okey/tourney"
+)
+
+// tournamentRecords is the records file of a tournament folder
+// (protocol.md 9.6).
+const tournamentRecords = "tournament"
+
+// maxRecordsFile bounds the records file read into memory.
+const maxRecordsFile = 16 << 20
+
+// isTournamentFolder reports whether path is a tournament folder: a
+// directory with a file "tournament" that starts with the records file's
+// magic (protocol.md 9.6).
+func isTournamentFolder(path string) bool {
+	f, err := os.Open(filepath.Join(path, tournamentRecords))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(tournament.FileMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == tournament.FileMagic
+}
+
+// transcriptName is a tournament table's transcript file in the folder.
+func transcriptName(round, tbl int) string {
+	return tourney.TranscriptName(tournament.Ref{Round: round, Table: tbl})
+}
+
+// loadTournament reads a tournament folder: its records and the matches of
+// every table of every round (protocol.md 9.6). A transcript that cannot
+// be read counts as damaged.
+func loadTournament(dir string) ([][]byte, map[tournament.Ref]*tournament.Match, error) {
+	data, err := readLimited(filepath.Join(dir, tournamentRecords), maxRecordsFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, err := tournament.DecodeFile(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	matches := map[tournament.Ref]*tournament.Match{}
+	for round := 1; round <= tournament.MaxRounds; round++ {
+		for tbl := 0; tbl < (tournament.MaxPlayers+3)/4; tbl++ {
+			path := filepath.Join(dir, transcriptName(round, tbl))
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			t, _, err := readTranscript(path)
+			if err != nil {
+				matches[tournament.Ref{Round: round, Table: tbl}] = &tournament.Match{Status: tournament.StatusDamaged, Silent: -1, Cheater: -1}
+				continue
+			}
+			matches[tournament.Ref{Round: round, Table: tbl}] = tourney.MatchOf(t)
+		}
+	}
+	return recs, matches, nil
+}
+
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("more than %d bytes", limit)
+	}
+	return b, err
+}
+
+// verifyTournament checks a tournament folder and prints its draws,
+// tables, standings and findings; it returns verify's exit status.
+func verifyTournament(dir string, asJSON bool, stdout io.Writer) int {
+	recs, matches, err := loadTournament(dir)
+	if err != nil {
+		if asJSON {
+			json.NewEncoder(stdout).Encode(map[string]any{"folder": dir, "status": 2, "error": err.Error()})
+		} else {
+			fmt.Fprint(stdout, i18n.T("%s: tournament records unreadable: %v\n", dir, err))
+		}
+		return 2
+	}
+	rep := tournament.Check(recs, matches)
+	if asJSON {
+		json.NewEncoder(stdout).Encode(rep)
+		return rep.Status
+	}
+	var b bytes.Buffer
+	printTournament(&b, rep)
+	stdout.Write(b.Bytes())
+	return rep.Status
+}
+
+// printTournament writes a report as text. It never prints a path or
+// anything else of one machine, so that every participant's output on the
+// same files is the same, byte for byte.
+func printTournament(w io.Writer, rep *tournament.Report) {
+	name := func(p int) string {
+		if p >= 0 && p < len(rep.Players) {
+			return rep.Players[p].Name
+		}
+		return "?"
+	}
+	fmt.Fprint(w, i18n.T("tournament %q (id %x): %s, %s, %d players\n", rep.Name, rep.ID[:4], rep.Format.String(), rep.Ruleset, len(rep.Players)))
+	for i, p := range rep.Players {
+		fmt.Fprintf(w, "  %d. %s %x\n", i+1, p.Name, p.Key[:4])
+	}
+	for _, rd := range rep.Rounds {
+		if rd.Draw == nil {
+			fmt.Fprint(w, i18n.T("round %d: not drawn\n", rd.Number))
+			continue
+		}
+		var names []string
+		for _, p := range rd.Draw {
+			names = append(names, name(p))
+		}
+		fmt.Fprint(w, i18n.T("round %d: draw %s\n", rd.Number, strings.Join(names, ", ")))
+		for _, tb := range rd.Tables {
+			var seats []string
+			for i, p := range tb.Seats {
+				if tb.Points != nil {
+					seats = append(seats, i18n.T("%s (points %d, score %d)", name(p), tb.Points[i], tb.Scores[i]))
+				} else {
+					seats = append(seats, name(p))
+				}
+			}
+			fmt.Fprint(w, i18n.T("  table %d (%x): %s: %s\n", tb.Table+1, tb.ID[:4], tableState(tb.State), strings.Join(seats, ", ")))
+		}
+		if rd.Standings != nil {
+			fmt.Fprint(w, i18n.T("  standings after round %d:\n", rd.Number))
+			printStandings(w, rd.Standings, name)
+		}
+	}
+	if rep.Final != nil {
+		fmt.Fprintln(w, i18n.T("final standings:"))
+		printStandings(w, rep.Final, name)
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(w, "%s\n", problemText(rep, p))
+	}
+	switch rep.Status {
+	case tournament.StatusHonest:
+		fmt.Fprintln(w, i18n.T("verdict: honest and complete"))
+	case tournament.StatusCheating:
+		fmt.Fprintln(w, i18n.T("verdict: CHEATING, named on proof signed by the named"))
+	case tournament.StatusDamaged:
+		fmt.Fprintln(w, i18n.T("verdict: damaged or altered; no one is named for it"))
+	default:
+		fmt.Fprintln(w, i18n.T("verdict: unfinished or incomplete; no one is named for it"))
+	}
+}
+
+func printStandings(w io.Writer, st []tournament.Standing, name func(int) string) {
+	for _, s := range st {
+		fmt.Fprint(w, i18n.T("    %d. %s: points %d, match score %d, draw position %d\n", s.Place, name(s.Player), s.Points, s.Score, s.DrawPos+1))
+	}
+}
+
+func tableState(s string) string {
+	switch s {
+	case "finished":
+		return i18n.T("finished")
+	case "unfinished":
+		return i18n.T("unfinished (the scoring rule)")
+	case "cheating":
+		return i18n.T("a seat named (the scoring rule)")
+	case "missing":
+		return i18n.T("missing")
+	case "damaged":
+		return i18n.T("damaged")
+	}
+	return i18n.T("not seated as drawn")
+}
+
+// problemText is a finding for a person, in the interface's language.
+func problemText(rep *tournament.Report, p tournament.Problem) string {
+	var who []string
+	for _, n := range p.Named {
+		if n.Creator {
+			who = append(who, i18n.T("the creator"))
+		} else {
+			who = append(who, fmt.Sprintf("%s %x", n.Name, n.Key[:4]))
+		}
+	}
+	names := strings.Join(who, ", ")
+	where := ""
+	switch {
+	case p.Round > 0 && p.Table >= 0:
+		where = i18n.T("round %d table %d: ", p.Round, p.Table+1)
+	case p.Round > 0:
+		where = i18n.T("round %d: ", p.Round)
+	}
+	var s string
+	switch p.Rule {
+	case "equivocation":
+		s = i18n.T("CHEATING: %s signed two different records for one place", names)
+	case "roster":
+		if p.Status == tournament.StatusCheating {
+			s = i18n.T("CHEATING: %s signed a roster of another size than announced", names)
+		} else {
+			s = i18n.T("registration never closed (no roster)")
+		}
+	case "forged-registration":
+		s = i18n.T("CHEATING: %s signed a roster citing a registration its player did not sign", names)
+	case "bad-reveal":
+		s = i18n.T("CHEATING: %s revealed a value that does not open its commitment", names)
+	case "seating":
+		if p.Status == tournament.StatusCheating {
+			s = i18n.T("CHEATING: %s signed a table that is not the draw's", names)
+		} else {
+			s = i18n.T("the transcript is not seated as drawn, and no seat signed under it; no one is named")
+		}
+	case "match":
+		s = i18n.T("CHEATING: the match's transcript names %s; 0 points for that seat", names)
+	case "silent":
+		s = i18n.T("the draw waits for a player's commitment or reveal; no one is named")
+	case "missing":
+		s = i18n.T("the match's transcript is missing; no one is named")
+	case "unfinished":
+		s = i18n.T("the match is unfinished: the silent seat scores 0 points, the others by the last scores; no one is named")
+	case "pairing":
+		s = i18n.T("the tables cannot be checked: an earlier match is missing or damaged")
+	case "transcript":
+		s = i18n.T("the match's transcript is damaged or another table's; no one is named")
+	case "reveal":
+		s = i18n.T("a reveal cites other commitments than the folder's; no one is named")
+	case "registration":
+		s = i18n.T("a registration the roster cites is missing; no one is named")
+	case "signature":
+		s = i18n.T("a record's signature does not verify; no one is named")
+	default:
+		s = i18n.T("a record does not decode or is another tournament's; no one is named")
+	}
+	return where + s
+}
+
+const verifyFolderUsage = `
+okey verify [--json] FOLDER checks a tournament: a FOLDER holding a file
+"tournament" of tournament records (protocol.md 9.6). Every record and every
+table's transcript is checked, the seat draws, tables and standings are
+recomputed and printed, with the same exit statuses; a match missing from
+the folder is unfinished (3), never cheating.
+`

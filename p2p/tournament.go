@@ -1,0 +1,256 @@
+package p2p
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Tournaments (protocol.md 9.8): one gossip topic carries every
+// tournament's signed records and the participants' offers of finished
+// transcripts; a stream protocol fetches a transcript from a participant
+// that offered it.
+const (
+	TournamentTopic    = "okey/tournament/1"
+	TournamentProtocol = "/okey/tournament/1.0.0"
+	// MaxTournamentMessage bounds a topic message: a type byte and a record
+	// (tournament.MaxRecord, 8,192 bytes).
+	MaxTournamentMessage = 1 + 8192
+	// MaxTournamentTranscript bounds a fetched transcript.
+	MaxTournamentTranscript = 32 << 20
+	// MaxTournamentStreams is the most fetches a node serves at once.
+	MaxTournamentStreams = 8
+	// TournamentRequestTimeout and TournamentFetchTimeout bound a fetch: the
+	// 34-byte request must arrive within the first, the whole answer within
+	// the second.
+	TournamentRequestTimeout = 5 * time.Second
+	TournamentFetchTimeout   = 60 * time.Second
+)
+
+// Topic message types.
+const (
+	tournamentRecord = 1
+	tournamentHave   = 2
+)
+
+// TournamentOffer says that From holds a finished table's transcript.
+type TournamentOffer struct {
+	From         string
+	Tournament   [32]byte
+	Round, Table int
+}
+
+// TournamentNet is this node's side of the tournament topic and protocol.
+type TournamentNet struct {
+	n       *Node
+	topic   *pubsub.Topic
+	sub     *pubsub.Subscription
+	records chan []byte
+	offers  chan TournamentOffer
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	slots   chan struct{}
+
+	mu    sync.Mutex
+	serve func(tid [32]byte, round, table int) ([]byte, bool)
+}
+
+// JoinTournaments joins the tournament topic and serves the fetch
+// protocol.
+func (n *Node) JoinTournaments() (*TournamentNet, error) {
+	validate := func(_ context.Context, _ peer.ID, m *pubsub.Message) bool {
+		return validTournamentMessage(m.GetData())
+	}
+	if err := n.ps.RegisterTopicValidator(TournamentTopic, validate); err != nil {
+		return nil, fmt.Errorf("p2p: tournament validator: %w", err)
+	}
+	t, err := n.ps.Join(TournamentTopic)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: join tournament topic: %w", err)
+	}
+	sub, err := t.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
+	if err != nil {
+		return nil, fmt.Errorf("p2p: subscribe tournament topic: %w", err)
+	}
+	tn := &TournamentNet{n: n, topic: t, sub: sub, records: make(chan []byte, 4096), offers: make(chan TournamentOffer, 4096),
+		slots: make(chan struct{}, MaxTournamentStreams)}
+	tn.ctx, tn.cancel = context.WithCancel(n.ctx)
+	n.h.SetStreamHandler(TournamentProtocol, tn.handle)
+	tn.wg.Add(1)
+	go tn.read()
+	return tn, nil
+}
+
+// validTournamentMessage checks a topic message's framing (9.8): a record
+// (type 1, not empty) or an offer (type 2, 34 bytes), at most
+// MaxTournamentMessage bytes.
+func validTournamentMessage(d []byte) bool {
+	if len(d) < 1 || len(d) > MaxTournamentMessage {
+		return false
+	}
+	switch d[0] {
+	case tournamentRecord:
+		return len(d) > 1
+	case tournamentHave:
+		return len(d) == 1+32+2
+	}
+	return false
+}
+
+func (tn *TournamentNet) read() {
+	defer tn.wg.Done()
+	self := tn.n.h.ID()
+	for {
+		m, err := tn.sub.Next(tn.ctx)
+		if err != nil {
+			return
+		}
+		if m.ReceivedFrom == self {
+			continue
+		}
+		d := m.GetData()
+		switch d[0] {
+		case tournamentRecord:
+			select {
+			case tn.records <- append([]byte(nil), d[1:]...):
+			default: // full: lost, as gossip may lose it; its author publishes it again
+			}
+		case tournamentHave:
+			o := TournamentOffer{From: m.GetFrom().String(), Round: int(d[33]), Table: int(d[34])}
+			copy(o.Tournament[:], d[1:33])
+			select {
+			case tn.offers <- o:
+			default:
+			}
+		}
+	}
+}
+
+// Records delivers others' records.
+func (tn *TournamentNet) Records() <-chan []byte { return tn.records }
+
+// Offers delivers others' offers.
+func (tn *TournamentNet) Offers() <-chan TournamentOffer { return tn.offers }
+
+// Publish sends a record to the topic.
+func (tn *TournamentNet) Publish(ctx context.Context, record []byte) error {
+	return tn.topic.Publish(ctx, append([]byte{tournamentRecord}, record...))
+}
+
+// Have offers a finished table's transcript to the others.
+func (tn *TournamentNet) Have(ctx context.Context, tid [32]byte, round, table int) error {
+	b := append([]byte{tournamentHave}, tid[:]...)
+	return tn.topic.Publish(ctx, append(b, byte(round), byte(table)))
+}
+
+// Serve answers fetches with h.
+func (tn *TournamentNet) Serve(h func(tid [32]byte, round, table int) ([]byte, bool)) {
+	tn.mu.Lock()
+	tn.serve = h
+	tn.mu.Unlock()
+}
+
+// handle answers one fetch: request tid(32) || u8 round || u8 table;
+// answer u8 (1 held, 0 not) || u32 length || the transcript file.
+func (tn *TournamentNet) handle(s network.Stream) {
+	select {
+	case tn.slots <- struct{}{}:
+		defer func() { <-tn.slots }()
+	default:
+		s.Reset()
+		return
+	}
+	defer s.Close()
+	start := time.Now()
+	s.SetReadDeadline(start.Add(TournamentRequestTimeout))
+	s.SetDeadline(start.Add(TournamentFetchTimeout))
+	stop := time.AfterFunc(TournamentFetchTimeout, func() { s.Reset() })
+	defer stop.Stop()
+	var req [34]byte
+	if _, err := io.ReadFull(s, req[:]); err != nil {
+		s.Reset()
+		return
+	}
+	var tid [32]byte
+	copy(tid[:], req[:32])
+	tn.mu.Lock()
+	h := tn.serve
+	tn.mu.Unlock()
+	var b []byte
+	ok := false
+	if h != nil {
+		b, ok = h(tid, int(req[32]), int(req[33]))
+	}
+	if !ok || len(b) > MaxTournamentTranscript {
+		s.Write([]byte{0, 0, 0, 0, 0})
+		return
+	}
+	hdr := binary.BigEndian.AppendUint32([]byte{1}, uint32(len(b)))
+	if _, err := s.Write(append(hdr, b...)); err != nil {
+		s.Reset()
+	}
+}
+
+// Fetch asks from for a table's transcript.
+func (tn *TournamentNet) Fetch(ctx context.Context, from string, tid [32]byte, round, table int) ([]byte, error) {
+	pid, err := peer.Decode(from)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, TournamentFetchTimeout)
+	defer cancel()
+	s, err := tn.n.h.NewStream(ctx, pid, TournamentProtocol)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	if d, ok := ctx.Deadline(); ok {
+		s.SetDeadline(d)
+	}
+	stop := context.AfterFunc(ctx, func() { s.Reset() })
+	defer stop()
+	req := append(append([]byte(nil), tid[:]...), byte(round), byte(table))
+	if _, err := s.Write(req); err != nil {
+		return nil, err
+	}
+	var hdr [5]byte
+	if _, err := io.ReadFull(s, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(hdr[1:])
+	if hdr[0] != 1 {
+		return nil, errors.New("p2p: the peer does not hold that transcript")
+	}
+	if n > MaxTournamentTranscript {
+		return nil, fmt.Errorf("p2p: a transcript of %d bytes", n)
+	}
+	b := make([]byte, 0, min(int(n), 1<<20))
+	buf := make([]byte, 64<<10)
+	for uint32(len(b)) < n {
+		k, err := s.Read(buf[:min(len(buf), int(n)-len(b))])
+		b = append(b, buf[:k]...)
+		if err != nil && uint32(len(b)) < n {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// Close leaves the topic and stops serving.
+func (tn *TournamentNet) Close() error {
+	tn.n.h.RemoveStreamHandler(TournamentProtocol)
+	tn.cancel()
+	tn.wg.Wait()
+	tn.sub.Cancel()
+	tn.n.ps.UnregisterTopicValidator(TournamentTopic)
+	return closeTopic(tn.n.ctx, tn.topic)
+}

@@ -1,0 +1,542 @@
+package tournament
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// Statuses, as `okey verify` gives them (protocol.md 6).
+const (
+	StatusHonest     = 0
+	StatusCheating   = 1
+	StatusDamaged    = 2
+	StatusUnfinished = 3
+)
+
+// Worst returns the status that matters most: 1 before 2, 2 before 3, 3
+// before 0.
+func Worst(a, b int) int {
+	rank := [4]int{0, 3, 2, 1}
+	if b >= 0 && b < 4 && (a < 0 || a >= 4 || rank[b] > rank[a]) {
+		return b
+	}
+	return a
+}
+
+// Match is what one table's transcript says once verified (table.Verify):
+// the caller fills it; the package decides nothing about transcripts.
+type Match struct {
+	Status  int // the transcript's verdict: 0 honest, 1 cheating, 2 damaged, 3 unfinished
+	TableID [16]byte
+	Ruleset string
+	Keys    [][32]byte // the config's seat keys, in seat order
+	// Signed marks the seats that signed at least one verified envelope of
+	// the chain (so signed under the config).
+	Signed []bool
+	Places []int // status 0: each seat's place by the ruleset's ranking (1 best)
+	// Scores are each seat's scores after the last finished hand (final
+	// when status 0); nil when no hand finished.
+	Scores  []int
+	Silent  int // status 3: the seat that was to send the next message; -1 when none
+	Cheater int // status 1: the seat named
+}
+
+// Ref names a tournament table: round from 1, table from 0.
+type Ref struct{ Round, Table int }
+
+// Named is a key named on its own signature.
+type Named struct {
+	Key  [32]byte
+	Name string
+	// Creator marks the creator named for a record it signed as creator
+	// (an announcement or roster).
+	Creator bool
+}
+
+// Problem is one finding; Status is its exit status.
+type Problem struct {
+	Status int
+	Round  int // 0 when not a round's
+	Table  int // -1 when not a table's
+	Rule   string
+	Named  []Named // status 1: the signers named
+	Text   string  // English
+}
+
+// Player is a registered player (roster order).
+type Player struct {
+	Key    [32]byte
+	Name   string
+	PeerID string
+}
+
+// Table is a round's table as drawn and its result.
+type Table struct {
+	Ref
+	ID     [16]byte
+	Seats  []int  // roster indices, in seat order
+	State  string // finished, unfinished, cheating, missing, damaged, seating
+	Points []int  // placement points per seat (nil when not scored)
+	Scores []int  // the match scores per seat counted for the tie-break (nil when not scored)
+}
+
+// Standing is one line of the standings, best first.
+type Standing struct {
+	Player  int // roster index
+	Place   int
+	Points  int
+	Score   int // total match score, in the ruleset's direction (9.5)
+	DrawPos int // position in the round's draw (0 first)
+}
+
+// Round is one round's draw, tables and standings.
+type Round struct {
+	Number int
+	Draw   []int // roster indices in draw order (nil when not drawn)
+	// Openings are the players' revealed openings, roster order (nil when
+	// not drawn): they give the seats' nonces (SeatNonce).
+	Openings  [][32]byte
+	Tables    []Table
+	Standings []Standing // nil when a match of this or an earlier round is missing or damaged
+}
+
+// Report is the verdict on a tournament's records and matches.
+type Report struct {
+	Status   int
+	ID       [32]byte
+	Name     string
+	Format   Format
+	Ruleset  string
+	Creator  [32]byte
+	Players  []Player
+	Rounds   []Round
+	Final    []Standing // the standings after the last round, when computed
+	Problems []Problem
+}
+
+func (rep *Report) add(p Problem) {
+	rep.Problems = append(rep.Problems, p)
+	rep.Status = Worst(rep.Status, p.Status)
+}
+
+func hexKey(k [32]byte) string { return fmt.Sprintf("%x", k[:4]) }
+
+// Check verifies a tournament (protocol.md 9.6-9.7): every record, the
+// roster against the registrations, each round's commit-reveal draw, each
+// table's transcript against the draw and pairing, then placement points
+// and standings. records are a records file's records in file order;
+// matches holds the verified transcripts present, by table.
+func Check(records [][]byte, matches map[Ref]*Match) *Report {
+	rep := &Report{}
+	var recs []*Record
+	var ann *Record
+	for i, raw := range records {
+		r, err := Decode(raw)
+		if err != nil {
+			rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "record", Text: fmt.Sprintf("record %d does not decode: %v", i, err)})
+			continue
+		}
+		if r.Kind == KindAnnounce {
+			if ann == nil {
+				ann = r
+			} else if ann.ID() != r.ID() {
+				rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "record", Text: fmt.Sprintf("record %d announces another tournament", i)})
+			}
+			continue
+		}
+		recs = append(recs, r)
+	}
+	if ann == nil {
+		rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "record", Text: "no announcement: not a tournament's records"})
+		return rep
+	}
+	if !ann.Verify() {
+		rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "signature", Text: "the announcement's signature does not verify"})
+		return rep
+	}
+	tid := ann.ID()
+	rep.ID, rep.Name, rep.Ruleset, rep.Creator = tid, ann.Name, ann.Ruleset, ann.Signer
+	f, _ := CheckSetup(ann.Format, ann.Ruleset, ann.Players) // checked by Decode
+	rep.Format = f
+	rs, _ := engine.ParseRuleset(ann.Ruleset)
+	creator := Named{Key: ann.Signer, Name: ann.Name, Creator: true}
+
+	// The roster and the registrations.
+	regs := map[[32]byte]*Record{}
+	var cited = map[[32]byte]bool{}
+	var roster *Record
+	var mine []*Record // this tournament's records with valid signatures, file order
+	for _, r := range recs {
+		if r.Tournament != tid {
+			rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "record", Text: fmt.Sprintf("a %s for another tournament", r.Kind)})
+			continue
+		}
+		if r.Kind == KindRegister {
+			regs[r.Hash()] = r // judged through the roster below
+			continue
+		}
+		if !r.Verify() {
+			rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "signature", Text: fmt.Sprintf("a %s by %s whose signature does not verify; no one is named", r.Kind, hexKey(r.Signer))})
+			continue
+		}
+		if r.Kind == KindRoster {
+			if r.Signer != ann.Signer {
+				rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "record", Text: "a roster not signed by the creator"})
+				continue
+			}
+			if roster != nil && !bytes.Equal(roster.body(), r.body()) {
+				rep.add(Problem{Status: StatusCheating, Table: -1, Rule: "equivocation", Named: []Named{creator}, Text: "the creator signed two different rosters"})
+				continue
+			}
+			roster = r
+			continue
+		}
+		mine = append(mine, r)
+	}
+	if roster == nil {
+		rep.add(Problem{Status: StatusUnfinished, Table: -1, Rule: "roster", Text: "registration never closed: no roster"})
+		return rep
+	}
+	bad := false
+	if len(roster.Entries) != ann.Players {
+		rep.add(Problem{Status: StatusCheating, Table: -1, Rule: "roster", Named: []Named{creator},
+			Text: fmt.Sprintf("the creator's roster lists %d players; the announcement says %d", len(roster.Entries), ann.Players)})
+		bad = true
+	}
+	index := map[[32]byte]int{}
+	for i, e := range roster.Entries {
+		index[e.Key] = i
+		cited[e.Registration] = true
+		p := Player{Key: e.Key, Name: hexKey(e.Key)}
+		reg := regs[e.Registration]
+		switch {
+		case reg == nil:
+			rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "registration", Text: fmt.Sprintf("the registration of roster player %d (%s) is not in the folder", i, hexKey(e.Key))})
+			bad = true
+		case !reg.Verify():
+			rep.add(Problem{Status: StatusCheating, Table: -1, Rule: "forged-registration", Named: []Named{creator},
+				Text: fmt.Sprintf("the creator's roster cites a registration for %s that its key did not sign", hexKey(e.Key))})
+			bad = true
+		case reg.Signer != e.Key:
+			rep.add(Problem{Status: StatusCheating, Table: -1, Rule: "forged-registration", Named: []Named{creator},
+				Text: fmt.Sprintf("the creator's roster lists %s with a registration signed by %s", hexKey(e.Key), hexKey(reg.Signer))})
+			bad = true
+		default:
+			p.Name, p.PeerID = reg.Name, reg.PeerID
+		}
+		rep.Players = append(rep.Players, p)
+	}
+	if !cited0(regs, cited) {
+		rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "signature", Text: "a registration outside the roster whose signature does not verify; no one is named"})
+	}
+	if bad {
+		return rep
+	}
+	named := func(i int) Named { return Named{Key: rep.Players[i].Key, Name: rep.Players[i].Name} }
+	n := len(rep.Players)
+	sizes, _ := TableSizes(n)
+	low := rs.Scoring == engine.Penalty || rs.Scoring == engine.WinnerCountDown || rs.Preset == engine.Preset101
+	dir := 1
+	if low {
+		dir = -1
+	}
+
+	points := make([]int, n)
+	scores := make([]int, n)
+	var prev []Standing
+	standingsOK := true
+	for round := 1; round <= f.Rounds; round++ {
+		rd := Round{Number: round}
+		draw, openings, ok := checkDraw(rep, mine, tid, round, index, named)
+		if !ok {
+			rep.Rounds = append(rep.Rounds, rd)
+			break
+		}
+		rd.Draw, rd.Openings = draw, openings
+		pos := make([]int, n)
+		for p, pl := range draw {
+			pos[pl] = p
+		}
+		if !standingsOK {
+			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "pairing",
+				Text: fmt.Sprintf("round %d's tables cannot be checked: a match of an earlier round is missing or damaged", round)})
+			rep.Rounds = append(rep.Rounds, rd)
+			continue
+		}
+		order := draw
+		if round > 1 {
+			order = nil
+			for _, s := range prev {
+				order = append(order, s.Player)
+			}
+		}
+		roundOK := true
+		at := 0
+		for t, k := range sizes {
+			seats := append([]int(nil), order[at:at+k]...)
+			at += k
+			sortBy(seats, pos)
+			tb := Table{Ref: Ref{round, t}, ID: TableID(tid, round, t), Seats: seats}
+			if !scoreTable(rep, &tb, matches[tb.Ref], ann.Ruleset, rs, f, dir, named) {
+				roundOK = false
+			} else {
+				for i, pl := range seats {
+					points[pl] += tb.Points[i]
+					scores[pl] += tb.Scores[i]
+				}
+			}
+			rd.Tables = append(rd.Tables, tb)
+		}
+		if roundOK {
+			prev = standings(points, scores, pos)
+			rd.Standings = prev
+		} else {
+			standingsOK = false
+		}
+		rep.Rounds = append(rep.Rounds, rd)
+	}
+	if standingsOK && len(rep.Rounds) == f.Rounds && rep.Rounds[f.Rounds-1].Standings != nil {
+		rep.Final = rep.Rounds[f.Rounds-1].Standings
+	}
+	return rep
+}
+
+func cited0(regs map[[32]byte]*Record, cited map[[32]byte]bool) bool {
+	for h, r := range regs {
+		if !cited[h] && !r.Verify() {
+			return false
+		}
+	}
+	return true
+}
+
+// sortBy sorts players by key[player] ascending (insertion sort).
+func sortBy(players []int, key []int) {
+	for i := 1; i < len(players); i++ {
+		for j := i; j > 0 && key[players[j]] < key[players[j-1]]; j-- {
+			players[j], players[j-1] = players[j-1], players[j]
+		}
+	}
+}
+
+// standings orders the players by points (more first), then total match
+// score (more first), then position in the round's draw (earlier first).
+func standings(points, scores, pos []int) []Standing {
+	out := make([]Standing, len(points))
+	for p := range points {
+		out[p] = Standing{Player: p, Points: points[p], Score: scores[p], DrawPos: pos[p]}
+	}
+	better := func(a, b Standing) bool {
+		if a.Points != b.Points {
+			return a.Points > b.Points
+		}
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		return a.DrawPos < b.DrawPos
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && better(out[j], out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	for i := range out {
+		out[i].Place = i + 1
+	}
+	return out
+}
+
+// checkDraw checks round's commitments and reveals (9.4) and returns the
+// draw, or false when it cannot be computed (a problem says why).
+func checkDraw(rep *Report, recs []*Record, tid [32]byte, round int, index map[[32]byte]int, named func(int) Named) ([]int, [][32]byte, bool) {
+	n := len(rep.Players)
+	commits := make([]*Record, n)
+	reveals := make([]*Record, n)
+	ok := true
+	for _, r := range recs {
+		if (r.Kind != KindCommit && r.Kind != KindReveal) || r.Round != round {
+			continue
+		}
+		i, in := index[r.Signer]
+		if !in {
+			rep.add(Problem{Status: StatusDamaged, Round: round, Table: -1, Rule: "record", Text: fmt.Sprintf("a %s for round %d by %s, who is not on the roster", r.Kind, round, hexKey(r.Signer))})
+			continue
+		}
+		slot := commits
+		if r.Kind == KindReveal {
+			slot = reveals
+		}
+		if prev := slot[i]; prev != nil {
+			if !bytes.Equal(prev.body(), r.body()) {
+				rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "equivocation", Named: []Named{named(i)},
+					Text: fmt.Sprintf("%s signed two different %ss for round %d", rep.Players[i].Name, r.Kind, round)})
+				ok = false
+			}
+			continue
+		}
+		slot[i] = r
+	}
+	var missing []string
+	for i := range commits {
+		if commits[i] == nil {
+			missing = append(missing, rep.Players[i].Name)
+		}
+	}
+	if len(missing) > 0 {
+		rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent",
+			Text: fmt.Sprintf("round %d's draw waits for the commitments of %v; no one is named", round, missing)})
+		return nil, nil, false
+	}
+	cs := make([][32]byte, n)
+	for i, c := range commits {
+		cs[i] = c.Commitment
+	}
+	want := CommitsHash(tid, round, cs)
+	openings := make([][32]byte, n)
+	for i, r := range reveals {
+		if r == nil {
+			missing = append(missing, rep.Players[i].Name)
+			continue
+		}
+		if Commitment(tid, round, r.Signer, r.Opening) != commits[i].Commitment {
+			rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "bad-reveal", Named: []Named{named(i)},
+				Text: fmt.Sprintf("%s's reveal for round %d does not open its commitment", rep.Players[i].Name, round)})
+			ok = false
+		} else if r.Commits != want {
+			rep.add(Problem{Status: StatusDamaged, Round: round, Table: -1, Rule: "reveal",
+				Text: fmt.Sprintf("%s's reveal for round %d cites other commitments than the folder's; no one is named", rep.Players[i].Name, round)})
+			ok = false
+		}
+		openings[i] = r.Opening
+	}
+	if len(missing) > 0 {
+		rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent",
+			Text: fmt.Sprintf("round %d's draw waits for the reveals of %v; no one is named", round, missing)})
+		return nil, nil, false
+	}
+	if !ok {
+		return nil, nil, false
+	}
+	return Draw(Seed(tid, round, openings), n), openings, true
+}
+
+// scoreTable checks one table's match against the draw and scores it
+// (9.5); false when it cannot be scored (missing, damaged, another
+// seating).
+func scoreTable(rep *Report, tb *Table, m *Match, ruleset string, rs engine.Ruleset, f Format, dir int, named func(int) Named) bool {
+	k := len(tb.Seats)
+	where := fmt.Sprintf("round %d table %d", tb.Round, tb.Table+1)
+	if m == nil {
+		tb.State = "missing"
+		rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "missing",
+			Text: where + ": the match's transcript is missing from the folder; no one is named"})
+		return false
+	}
+	if m.TableID != tb.ID || m.Status == StatusDamaged || len(m.Keys) != len(m.Signed) ||
+		(m.Scores != nil && len(m.Scores) != len(m.Keys)) {
+		tb.State = "damaged"
+		rep.add(Problem{Status: StatusDamaged, Round: tb.Round, Table: tb.Table, Rule: "transcript",
+			Text: where + ": the transcript is damaged or not this table's; no one is named"})
+		return false
+	}
+	same := m.Ruleset == ruleset && len(m.Keys) == k
+	for i := 0; same && i < k; i++ {
+		same = m.Keys[i] == rep.Players[tb.Seats[i]].Key
+	}
+	if !same {
+		tb.State = "seating"
+		var who []Named
+		for i, s := range m.Signed {
+			if s {
+				nm := Named{Key: m.Keys[i], Name: hexKey(m.Keys[i])}
+				for _, p := range rep.Players {
+					if p.Key == m.Keys[i] {
+						nm.Name = p.Name
+					}
+				}
+				who = append(who, nm)
+			}
+		}
+		if len(who) == 0 {
+			rep.add(Problem{Status: StatusDamaged, Round: tb.Round, Table: tb.Table, Rule: "seating",
+				Text: where + ": the transcript's seats or ruleset are not the draw's, and no seat signed under it; no one is named"})
+			return false
+		}
+		rep.add(Problem{Status: StatusCheating, Round: tb.Round, Table: tb.Table, Rule: "seating", Named: who,
+			Text: where + ": these seats signed a table config whose seats or ruleset are not the draw's"})
+		return false
+	}
+	tb.Points = make([]int, k)
+	tb.Scores = make([]int, k)
+	last := m.Scores
+	if last == nil {
+		last = make([]int, k)
+		for i := range last {
+			last[i] = rs.StartScore
+		}
+	}
+	for i := range tb.Scores {
+		tb.Scores[i] = dir * last[i]
+	}
+	switch m.Status {
+	case StatusHonest:
+		if len(m.Places) != k {
+			tb.State = "damaged"
+			rep.add(Problem{Status: StatusDamaged, Round: tb.Round, Table: tb.Table, Rule: "transcript", Text: where + ": no ranking"})
+			return false
+		}
+		tb.State = "finished"
+		for i, p := range m.Places {
+			if p >= 1 && p <= 4 {
+				tb.Points[i] = f.Points[p-1]
+			}
+		}
+		return true
+	case StatusCheating:
+		tb.State = "cheating"
+		who := -1
+		if m.Cheater >= 0 && m.Cheater < k {
+			who = m.Cheater
+			rep.add(Problem{Status: StatusCheating, Round: tb.Round, Table: tb.Table, Rule: "match", Named: []Named{named(tb.Seats[who])},
+				Text: where + ": the transcript names a cheater; it scores 0 points, the others by the last scores"})
+		}
+		placeExcluding(tb, last, who, dir, f)
+		return true
+	default:
+		tb.State = "unfinished"
+		who := -1
+		if m.Silent >= 0 && m.Silent < k {
+			who = m.Silent
+		}
+		text := where + ": unfinished; the others placed by the last scores; no one is named"
+		if who >= 0 {
+			text = fmt.Sprintf("%s: unfinished, %s was to speak next and scores 0 points; the others placed by the last scores; no one is named",
+				where, rep.Players[tb.Seats[who]].Name)
+		}
+		rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "unfinished", Text: text})
+		placeExcluding(tb, last, who, dir, f)
+		return true
+	}
+}
+
+// placeExcluding is the scoring rule for a match that did not finish
+// (9.5): the seat out (silent or named; -1 none) gets 0 points; every other
+// seat's place is 1 + the number of other such seats with a better last
+// score in the ruleset's direction, and it gets that place's points.
+func placeExcluding(tb *Table, last []int, out, dir int, f Format) {
+	for i := range tb.Points {
+		tb.Points[i] = 0
+		if i == out {
+			continue
+		}
+		place := 1
+		for j := range last {
+			if j != out && j != i && dir*last[j] > dir*last[i] {
+				place++
+			}
+		}
+		tb.Points[i] = f.Points[place-1]
+	}
+}

@@ -1,0 +1,114 @@
+package tournament
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"testing"
+)
+
+// key returns a deterministic test key.
+func key(i int) (ed25519.PrivateKey, [32]byte) {
+	seed := sha256.Sum256([]byte(fmt.Sprintf("tournament test key %d", i)))
+	priv := ed25519.NewKeyFromSeed(seed[:])
+	var pub [32]byte
+	copy(pub[:], priv.Public().(ed25519.PublicKey))
+	return priv, pub
+}
+
+func sign(t testing.TB, r *Record, priv ed25519.PrivateKey) []byte {
+	t.Helper()
+	if err := r.Sign(priv); err != nil {
+		t.Fatal(err)
+	}
+	return r.Raw
+}
+
+// world is a test tournament: the creator is key 100, players keys 0..n-1.
+type world struct {
+	t       testing.TB
+	tid     [32]byte
+	format  Format
+	ruleset string
+	privs   map[[32]byte]ed25519.PrivateKey
+	roster  [][32]byte // roster order (ascending keys)
+	records [][]byte
+	matches map[Ref]*Match
+	// result decides a finished match: seat order -> scores (higher is
+	// better in classic); places follow the scores.
+	result func(round, table int, seats []int) []int
+}
+
+func newWorld(t testing.TB, n int, format, ruleset string) *world {
+	w := &world{t: t, ruleset: ruleset, privs: map[[32]byte]ed25519.PrivateKey{}, matches: map[Ref]*Match{}}
+	w.format, _ = ParseFormat(format)
+	cpriv, cpub := key(100)
+	ann := &Record{Kind: KindAnnounce, Signer: cpub, Nonce: sha256.Sum256([]byte("nonce")), Players: n, Name: "cup", Format: format, Ruleset: ruleset}
+	w.records = append(w.records, sign(t, ann, cpriv))
+	w.tid = ann.ID()
+	var entries []Entry
+	for i := 0; i < n; i++ {
+		priv, pub := key(i)
+		w.privs[pub] = priv
+		reg := &Record{Kind: KindRegister, Tournament: w.tid, Signer: pub, Name: fmt.Sprintf("p%d", i), PeerID: fmt.Sprintf("peer%d", i)}
+		w.records = append(w.records, sign(t, reg, priv))
+		entries = append(entries, Entry{Key: pub, Registration: reg.Hash()})
+	}
+	sort.Slice(entries, func(a, b int) bool { return bytes.Compare(entries[a].Key[:], entries[b].Key[:]) < 0 })
+	for _, e := range entries {
+		w.roster = append(w.roster, e.Key)
+	}
+	ros := &Record{Kind: KindRoster, Tournament: w.tid, Signer: cpub, Entries: entries}
+	w.records = append(w.records, sign(t, ros, cpriv))
+	return w
+}
+
+func opening(round int, k [32]byte) [32]byte {
+	return sha256.Sum256(append([]byte(fmt.Sprintf("opening %d", round)), k[:]...))
+}
+
+// drawRound adds every player's commitment and reveal for round.
+func (w *world) drawRound(round int) {
+	var cs [][32]byte
+	for _, k := range w.roster {
+		c := &Record{Kind: KindCommit, Tournament: w.tid, Signer: k, Round: round, Commitment: Commitment(w.tid, round, k, opening(round, k))}
+		w.records = append(w.records, sign(w.t, c, w.privs[k]))
+		cs = append(cs, c.Commitment)
+	}
+	ch := CommitsHash(w.tid, round, cs)
+	for _, k := range w.roster {
+		r := &Record{Kind: KindReveal, Tournament: w.tid, Signer: k, Round: round, Commits: ch, Opening: opening(round, k)}
+		w.records = append(w.records, sign(w.t, r, w.privs[k]))
+	}
+}
+
+// playRound draws round and fills finished matches for its tables, as the
+// check computes them.
+func (w *world) playRound(round int) *Report {
+	w.drawRound(round)
+	rep := Check(w.records, w.matches)
+	if len(rep.Rounds) < round {
+		w.t.Fatalf("round %d not drawn: %+v", round, rep.Problems)
+	}
+	for _, tb := range rep.Rounds[round-1].Tables {
+		m := &Match{TableID: tb.ID, Ruleset: w.ruleset, Silent: -1, Cheater: -1}
+		for _, s := range tb.Seats {
+			m.Keys = append(m.Keys, w.roster[s])
+			m.Signed = append(m.Signed, true)
+		}
+		m.Scores = w.result(round, tb.Table, tb.Seats)
+		for i := range m.Scores {
+			place := 1
+			for j := range m.Scores {
+				if m.Scores[j] > m.Scores[i] {
+					place++
+				}
+			}
+			m.Places = append(m.Places, place)
+		}
+		w.matches[tb.Ref] = m
+	}
+	return Check(w.records, w.matches)
+}

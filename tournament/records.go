@@ -1,0 +1,372 @@
+package tournament
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"filippo.io/edwards25519"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// Kind is a record's kind (protocol.md 9.2).
+type Kind uint8
+
+// The record kinds.
+const (
+	KindAnnounce Kind = 1 // the creator's announcement: format, ruleset, players
+	KindRegister Kind = 2 // a player's registration with its persistent identity
+	KindRoster   Kind = 3 // the creator's closed list of registrations
+	KindCommit   Kind = 4 // a player's commitment for a round's seat draw
+	KindReveal   Kind = 5 // a player's opening for a round's seat draw
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindAnnounce:
+		return "announcement"
+	case KindRegister:
+		return "registration"
+	case KindRoster:
+		return "roster"
+	case KindCommit:
+		return "draw commitment"
+	case KindReveal:
+		return "draw reveal"
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Encoding constants (protocol.md 9.2).
+const (
+	recordMagic   = "OKT"
+	recordVersion = 1
+	// SignLabel starts every signed message: the signature is Ed25519 over
+	// SignLabel || every byte of the record before the signature.
+	SignLabel = "okey/tournament/v1"
+	// MaxRecord is the largest record.
+	MaxRecord = 8192
+	maxName   = 32
+	maxPeerID = 128
+)
+
+// ErrRecord is wrapped by every record decoding error.
+var ErrRecord = errors.New("tournament: bad record")
+
+// Entry is one line of a roster: a player's key and the SHA-256 of its
+// registration record (signature included).
+type Entry struct {
+	Key          [32]byte
+	Registration [32]byte
+}
+
+// Record is a decoded tournament record. Which fields are used depends on
+// Kind (protocol.md 9.2).
+type Record struct {
+	Kind       Kind
+	Tournament [32]byte // the tournament id (every kind but KindAnnounce)
+	Signer     [32]byte // the Ed25519 key that signs it
+
+	Nonce   [32]byte // announce: the creator's fresh random value
+	Players int      // announce: the number of players, 3..64
+	Name    string   // announce: the tournament's name; register: the player's name
+	Format  string   // announce: canonical format text
+	Ruleset string   // announce: canonical engine ruleset text
+	PeerID  string   // register: the player's libp2p peer id
+
+	Entries []Entry // roster, keys strictly ascending
+
+	Round      int      // commit, reveal: 1..Rounds
+	Commitment [32]byte // commit
+	Commits    [32]byte // reveal: the hash of the round's commitments (9.4)
+	Opening    [32]byte // reveal
+
+	Sig [64]byte
+	Raw []byte // the exact bytes
+}
+
+// body appends the record's bytes before the signature.
+func (r *Record) body() []byte {
+	b := append([]byte(recordMagic), recordVersion, byte(r.Kind))
+	switch r.Kind {
+	case KindAnnounce:
+		b = append(b, r.Signer[:]...)
+		b = append(b, r.Nonce[:]...)
+		b = append(b, byte(r.Players))
+		b = appendStr(b, r.Name)
+		b = appendStr(b, r.Format)
+		b = appendStr(b, r.Ruleset)
+	case KindRegister:
+		b = append(b, r.Tournament[:]...)
+		b = append(b, r.Signer[:]...)
+		b = appendStr(b, r.Name)
+		b = appendStr(b, r.PeerID)
+	case KindRoster:
+		b = append(b, r.Tournament[:]...)
+		b = append(b, r.Signer[:]...)
+		b = append(b, byte(len(r.Entries)))
+		for _, e := range r.Entries {
+			b = append(b, e.Key[:]...)
+			b = append(b, e.Registration[:]...)
+		}
+	case KindCommit:
+		b = append(b, r.Tournament[:]...)
+		b = append(b, r.Signer[:]...)
+		b = append(b, byte(r.Round))
+		b = append(b, r.Commitment[:]...)
+	case KindReveal:
+		b = append(b, r.Tournament[:]...)
+		b = append(b, r.Signer[:]...)
+		b = append(b, byte(r.Round))
+		b = append(b, r.Commits[:]...)
+		b = append(b, r.Opening[:]...)
+	}
+	return b
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.BigEndian.AppendUint16(b, uint16(len(s)))
+	return append(b, s...)
+}
+
+// Sign fills Signer's signature and Raw with priv (whose public key must be
+// Signer), after checking the record's fields as Decode would.
+func (r *Record) Sign(priv ed25519.PrivateKey) error {
+	pub, ok := priv.Public().(ed25519.PublicKey)
+	if !ok || !bytes.Equal(pub, r.Signer[:]) {
+		return fmt.Errorf("%w: the key does not match the signer", ErrRecord)
+	}
+	body := r.body()
+	sig := ed25519.Sign(priv, append([]byte(SignLabel), body...))
+	raw := append(body, sig...)
+	if _, err := Decode(raw); err != nil {
+		return err
+	}
+	copy(r.Sig[:], sig)
+	r.Raw = raw
+	return nil
+}
+
+// Verify checks the signature with the Signer key.
+func (r *Record) Verify() bool {
+	body := r.Raw[:len(r.Raw)-64]
+	return ed25519.Verify(ed25519.PublicKey(r.Signer[:]), append([]byte(SignLabel), body...), r.Sig[:])
+}
+
+// Hash is SHA-256 of the record's exact bytes, signature included (how a
+// roster cites a registration).
+func (r *Record) Hash() [32]byte { return sha256.Sum256(r.Raw) }
+
+// ID is the tournament id an announcement defines: SHA-256 of its bytes
+// before the signature.
+func (r *Record) ID() [32]byte { return sha256.Sum256(r.Raw[:len(r.Raw)-64]) }
+
+type reader struct {
+	b   []byte
+	err bool
+}
+
+func (r *reader) take(n int) []byte {
+	if r.err || n > len(r.b) {
+		r.err = true
+		return make([]byte, n)
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+func (r *reader) u8() int { return int(r.take(1)[0]) }
+func (r *reader) str() string {
+	n := int(binary.BigEndian.Uint16(r.take(2)))
+	return string(r.take(n))
+}
+func (r *reader) b32() (out [32]byte) {
+	copy(out[:], r.take(32))
+	return out
+}
+
+// Decode reads one record and checks everything but its signature
+// (protocol.md 9.2's MUST-reject rules); Verify checks the signature.
+func Decode(raw []byte) (*Record, error) {
+	if len(raw) > MaxRecord {
+		return nil, fmt.Errorf("%w: %d bytes (at most %d)", ErrRecord, len(raw), MaxRecord)
+	}
+	rd := reader{b: raw}
+	if string(rd.take(3)) != recordMagic || rd.u8() != recordVersion {
+		return nil, fmt.Errorf("%w: not a tournament record", ErrRecord)
+	}
+	r := &Record{Kind: Kind(rd.u8())}
+	switch r.Kind {
+	case KindAnnounce:
+		r.Signer, r.Nonce, r.Players = rd.b32(), rd.b32(), rd.u8()
+		r.Name, r.Format, r.Ruleset = rd.str(), rd.str(), rd.str()
+	case KindRegister:
+		r.Tournament, r.Signer = rd.b32(), rd.b32()
+		r.Name, r.PeerID = rd.str(), rd.str()
+	case KindRoster:
+		r.Tournament, r.Signer = rd.b32(), rd.b32()
+		n := rd.u8()
+		for i := 0; i < n && !rd.err; i++ {
+			r.Entries = append(r.Entries, Entry{Key: rd.b32(), Registration: rd.b32()})
+		}
+	case KindCommit:
+		r.Tournament, r.Signer, r.Round, r.Commitment = rd.b32(), rd.b32(), rd.u8(), rd.b32()
+	case KindReveal:
+		r.Tournament, r.Signer, r.Round = rd.b32(), rd.b32(), rd.u8()
+		r.Commits, r.Opening = rd.b32(), rd.b32()
+	default:
+		return nil, fmt.Errorf("%w: unknown kind %d", ErrRecord, r.Kind)
+	}
+	copy(r.Sig[:], rd.take(64))
+	if rd.err || len(rd.b) != 0 {
+		return nil, fmt.Errorf("%w: truncated or trailing bytes", ErrRecord)
+	}
+	if err := CheckKey(r.Signer); err != nil {
+		return nil, err
+	}
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	r.Raw = append([]byte(nil), raw...)
+	return r, nil
+}
+
+func (r *Record) check() error {
+	switch r.Kind {
+	case KindAnnounce:
+		if r.Nonce == ([32]byte{}) {
+			return fmt.Errorf("%w: announcement without a nonce", ErrRecord)
+		}
+		if err := CheckName(r.Name); err != nil {
+			return err
+		}
+		_, err := CheckSetup(r.Format, r.Ruleset, r.Players)
+		return err
+	case KindRegister:
+		if err := CheckName(r.Name); err != nil {
+			return err
+		}
+		if r.PeerID == "" || len(r.PeerID) > maxPeerID || !utf8.ValidString(r.PeerID) {
+			return fmt.Errorf("%w: peer id must be 1..%d bytes", ErrRecord, maxPeerID)
+		}
+	case KindRoster:
+		if len(r.Entries) < MinPlayers {
+			return fmt.Errorf("%w: a roster of %d", ErrRecord, len(r.Entries))
+		}
+		for i, e := range r.Entries {
+			if i > 0 && bytes.Compare(r.Entries[i-1].Key[:], e.Key[:]) >= 0 {
+				return fmt.Errorf("%w: roster keys not strictly ascending", ErrRecord)
+			}
+			if err := CheckKey(e.Key); err != nil {
+				return err
+			}
+		}
+	case KindCommit, KindReveal:
+		if r.Round < MinRounds || r.Round > MaxRounds {
+			return fmt.Errorf("%w: round %d", ErrRecord, r.Round)
+		}
+	}
+	return nil
+}
+
+// CheckSetup checks an announcement's format, ruleset and player count
+// together: both texts canonical, and every table size the count needs
+// allowed by the ruleset without partnerships (a tournament ranks
+// players, not teams).
+func CheckSetup(format, ruleset string, players int) (Format, error) {
+	f, err := ParseCanonicalFormat(format)
+	if err != nil {
+		return f, err
+	}
+	rs, err := engine.ParseRuleset(ruleset)
+	if err != nil {
+		return f, fmt.Errorf("%w: %v", ErrRecord, err)
+	}
+	if rs.String() != ruleset {
+		return f, fmt.Errorf("%w: ruleset %q is not canonical (%q)", ErrRecord, ruleset, rs.String())
+	}
+	sizes, err := TableSizes(players)
+	if err != nil {
+		return f, err
+	}
+	for _, k := range sizes {
+		if err := rs.CheckPlayers(k); err != nil {
+			return f, fmt.Errorf("%w: %v", ErrRecord, err)
+		}
+		if rs.Teams(k) {
+			return f, fmt.Errorf("%w: a tournament ranks players; %s plays in teams at %d seats", ErrRecord, ruleset, k)
+		}
+	}
+	return f, nil
+}
+
+// CheckName checks a name: 1..32 bytes of UTF-8 without control
+// characters (the table config's rule, protocol.md 5.1).
+func CheckName(name string) error {
+	if name == "" || len(name) > maxName || !utf8.ValidString(name) {
+		return fmt.Errorf("%w: a name must be 1..%d bytes of UTF-8", ErrRecord, maxName)
+	}
+	for _, c := range name {
+		if c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) {
+			return fmt.Errorf("%w: a name has a control character", ErrRecord)
+		}
+	}
+	return nil
+}
+
+// CheckKey checks an Ed25519 public key as the table config does
+// (protocol.md 5.1): a canonical point not of small order.
+func CheckKey(k [32]byte) error {
+	p, err := new(edwards25519.Point).SetBytes(k[:])
+	if err != nil || !bytes.Equal(p.Bytes(), k[:]) {
+		return fmt.Errorf("%w: a key is not a canonical point", ErrRecord)
+	}
+	if new(edwards25519.Point).MultByCofactor(p).Equal(edwards25519.NewIdentityPoint()) == 1 {
+		return fmt.Errorf("%w: a key of small order", ErrRecord)
+	}
+	return nil
+}
+
+// FileMagic starts a records file (protocol.md 9.6); frames of
+// u32 length and record bytes follow.
+const FileMagic = "okey-tournament/v1\n"
+
+// EncodeFile writes records as a records file.
+func EncodeFile(records [][]byte) []byte {
+	b := []byte(FileMagic)
+	for _, r := range records {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(r)))
+		b = append(b, r...)
+	}
+	return b
+}
+
+// DecodeFile splits a records file into its records (each still to be
+// decoded): the magic, then whole frames, none over MaxRecord.
+func DecodeFile(b []byte) ([][]byte, error) {
+	if !bytes.HasPrefix(b, []byte(FileMagic)) {
+		return nil, fmt.Errorf("%w: not a tournament records file", ErrRecord)
+	}
+	b = b[len(FileMagic):]
+	var out [][]byte
+	for len(b) > 0 {
+		if len(b) < 4 {
+			return nil, fmt.Errorf("%w: records file cut short", ErrRecord)
+		}
+		n := binary.BigEndian.Uint32(b)
+		if n > MaxRecord {
+			return nil, fmt.Errorf("%w: a record of %d bytes", ErrRecord, n)
+		}
+		if uint32(len(b)-4) < n {
+			return nil, fmt.Errorf("%w: records file cut short", ErrRecord)
+		}
+		out = append(out, b[4:4+n])
+		b = b[4+n:]
+	}
+	return out, nil
+}
