@@ -55,19 +55,22 @@ func loadNet(data []byte, wantHex string) (*Net, error) {
 	return n, nil
 }
 
-// Learned plays by a value learned from self-play (DouZero's Deep
-// Monte-Carlo, without its action encoding: the actions here are few, so
-// each is valued by the state it leaves). docs/learned.md records how it
-// was trained and what it measured: greedy's level, below the expert. The net (see Net and
-// features.go) estimates the chance that the seat wins the hand from what
-// it holds and knows after a discard, trained on the Monte-Carlo returns of
-// whole hands (okey train). It moves:
+// Learned plays by a net over the states its discards leave (DouZero's
+// Deep Monte-Carlo, without its action encoding: the actions here are few,
+// so each is valued by the state it leaves). docs/learned.md records how
+// it was trained and what it measured. The committed net was fitted to
+// rank discards as the expert does (okey train --imitate expert): it
+// plays above greedy, below the expert. A net fitted to the Monte-Carlo
+// returns of whole hands (okey train without --imitate) estimates the
+// chance that the seat wins the hand instead; that one played at greedy's
+// level. See Net and features.go. It moves:
 //   - gösterme whenever it may;
 //   - a win when it holds one (the one that pays most);
 //   - before drawing, it takes the previous discard when it brings the hand
-//     closer to a win (greedy's distance), or leaves it as far and the best
-//     state it could leave with it is valued above the state it keeps by
-//     drawing; it takes a winning tile always;
+//     closer to a win (greedy's distance); with a net fitted to returns
+//     also when it leaves the hand as far and the best state it could
+//     leave with it is valued above the state it keeps by drawing; it
+//     takes a winning tile always;
 //   - among the discards that leave the fewest tiles from a win (greedy's
 //     distance), it discards the tile whose afterstate the net values most,
 //     never an okey unless it wins. (Valuing every discard by the net alone
