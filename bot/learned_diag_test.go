@@ -93,9 +93,9 @@ func diagHeldout(t *testing.T, hands int) {
 
 // tieRec is one randomised discard of the tie-break experiment.
 type tieRec struct {
-	seat                    int
-	cands                   int
-	net, expert, greedy, ok bool
+	seat                int
+	cands               int
+	net, expert, greedy bool
 }
 
 func diagTiebreak(t *testing.T, hands int, eps float64) {
