@@ -96,6 +96,10 @@ func parseTuning(t *testing.T, v string) (tuning, float64) {
 			tu.omni = f != 0
 		case "wait":
 			tu.wait = f != 0
+		case "exact":
+			tu.exact = f != 0
+		case "live":
+			tu.live = f != 0
 		default:
 			t.Fatalf("variant %q: unknown %q", v, name)
 		}

@@ -18,7 +18,10 @@ import "github.com/okey-game/okey/engine"
 // live outs (unseen copies of the faces that complete a partial), the
 // isolated loose tiles; the players, 13-tile hands, the before-the-draw
 // flag, whether the discard goes with a tile the next player took, and
-// how many kept tiles the discard was linked to or the same as (0-4).
+// how many kept tiles the discard was linked to or the same as (0-4),
+// whether the next player let the discard's face pass or threw it (the
+// expert counts no danger then), and, one tile from a win (14-tile hands),
+// the live tiles that would win (the expert's outs there; capped at 12).
 const (
 	fEst      = 0
 	fLive     = fEst + 10
@@ -37,8 +40,10 @@ const (
 	fDraw     = fGerman + 1
 	fFeeds    = fDraw + 1
 	fLinks    = fFeeds + 2
+	fPassed   = fLinks + 5
+	fWinOuts  = fPassed + 1
 	// NetInputs is the number of the learned player's inputs.
-	NetInputs = fLinks + 5
+	NetInputs = fWinOuts + 12
 )
 
 // state is one position the learned player values.
@@ -46,8 +51,9 @@ type state struct {
 	okey   engine.Face
 	rack   []engine.Face // the tiles kept (winLen)
 	pub    *[engine.NumFaces]int
-	took   []engine.Face // faces the next player took from a pile
-	thrown engine.Face   // the discard just made; NoFace before the draw
+	took   []engine.Face          // faces the next player took from a pile
+	thrown engine.Face            // the discard just made; NoFace before the draw
+	passed *[engine.NumFaces]bool // faces the next player let pass or threw
 	stock  int
 	n      int // players
 	winLen int
@@ -101,7 +107,11 @@ func (s *state) encode(out []uint16) []uint16 {
 	if s.winLen == engine.WinSize {
 		out = hot(out, fPairs, pairsDistance(s.okey, s.rack), 8)
 		if est <= nearEstimate {
-			out = hot(out, fExact, engine.Distance(s.okey, s.rack), 4)
+			d := engine.Distance(s.okey, s.rack)
+			out = hot(out, fExact, d, 4)
+			if d == 1 {
+				out = hot(out, fWinOuts, winOuts(s.okey, s.rack, &all), 12)
+			}
 		} else {
 			out = append(out, fExact+4)
 		}
@@ -178,6 +188,25 @@ func (s *state) encode(out []uint16) []uint16 {
 			}
 		}
 		out = hot(out, fLinks, links, 5)
+		if s.passed != nil && s.passed[s.thrown] {
+			out = append(out, fPassed)
+		}
 	}
 	return out
+}
+
+// winOuts counts the unseen tiles, by copy, that make hand (14 tiles, one
+// from a win) a winning hand; all counts the faces the seat has seen.
+func winOuts(okey engine.Face, hand []engine.Face, all *[engine.NumFaces]int) int {
+	n := 0
+	for y := engine.Face(0); y < engine.NumFaces; y++ {
+		live := max(0, 2-all[y])
+		if live == 0 || !relevant(okey, hand, y) {
+			continue
+		}
+		if len(engine.WinningDiscards(okey, with(hand, y))) > 0 {
+			n += live
+		}
+	}
+	return n
 }

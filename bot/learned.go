@@ -25,7 +25,7 @@ var learnedNet []byte
 var learnedNetTxt []byte
 
 // learnedSHA256 is the SHA-256 of learned.net.
-const learnedSHA256 = "df02f37bfbb13a9ef3bb8f8aac265f3c80b0000a877aab6d8f2c2fcc23d7365d"
+const learnedSHA256 = "e711d21ca8dd2a697a338bc0f287fbd8b52bff17a733617f1b38930e34fa075c"
 
 var (
 	loadOnce   sync.Once
@@ -55,19 +55,22 @@ func loadNet(data []byte, wantHex string) (*Net, error) {
 	return n, nil
 }
 
-// Learned plays by a value learned from self-play (DouZero's Deep
-// Monte-Carlo, without its action encoding: the actions here are few, so
-// each is valued by the state it leaves). docs/learned.md records how it
-// was trained and what it measured: greedy's level, below the expert. The net (see Net and
-// features.go) estimates the chance that the seat wins the hand from what
-// it holds and knows after a discard, trained on the Monte-Carlo returns of
-// whole hands (okey train). It moves:
+// Learned plays by a net over the states its discards leave (DouZero's
+// Deep Monte-Carlo, without its action encoding: the actions here are few,
+// so each is valued by the state it leaves). docs/learned.md records how
+// it was trained and what it measured. The committed net was fitted to
+// rank discards as the expert does (okey train --imitate expert): it
+// plays above greedy, below the expert. A net fitted to the Monte-Carlo
+// returns of whole hands (okey train without --imitate) estimates the
+// chance that the seat wins the hand instead; that one played at greedy's
+// level. See Net and features.go. It moves:
 //   - gösterme whenever it may;
 //   - a win when it holds one (the one that pays most);
 //   - before drawing, it takes the previous discard when it brings the hand
-//     closer to a win (greedy's distance), or leaves it as far and the best
-//     state it could leave with it is valued above the state it keeps by
-//     drawing; it takes a winning tile always;
+//     closer to a win (greedy's distance); with a net fitted to returns
+//     also when it leaves the hand as far and the best state it could
+//     leave with it is valued above the state it keeps by drawing; it
+//     takes a winning tile always;
 //   - among the discards that leave the fewest tiles from a win (greedy's
 //     distance), it discards the tile whose afterstate the net values most,
 //     never an okey unless it wins. (Valuing every discard by the net alone
@@ -85,8 +88,17 @@ type Learned struct {
 	record func(seat int, active []uint16)
 	// explored: record only the random decisions.
 	explored bool
+	// netTakes: when the previous discard leaves the hand as far from a
+	// win, the net decides whether to take it. A net fitted to imitate
+	// another player ranks discards only, so its player takes only when
+	// the tile brings the hand closer (greedy's rule).
+	netTakes bool
 	buf      []uint16
 }
+
+// embeddedNetTakes says whether the embedded net decides takes (see
+// Learned.netTakes): false for a net fitted by imitation.
+const embeddedNetTakes = false
 
 // NewLearned returns the learned player with the embedded weights.
 func NewLearned(seed uint64) (*Learned, error) {
@@ -94,13 +106,24 @@ func NewLearned(seed uint64) (*Learned, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewLearnedNet(n, seed), nil
+	l := NewLearnedNet(n, seed)
+	l.netTakes = embeddedNetTakes
+	return l, nil
 }
 
 // NewLearnedNet returns the learned player with net (not copied; Eval does
 // not change it, so one net may serve many players).
 func NewLearnedNet(net *Net, seed uint64) *Learned {
-	return &Learned{net: net, rng: rand.New(rand.NewPCG(seed, 0x6c6561726e))}
+	return &Learned{net: net, rng: rand.New(rand.NewPCG(seed, 0x6c6561726e)), netTakes: true}
+}
+
+// NewLearnedImitation returns the learned player with net fitted by
+// imitation (okey train --imitate): the net ranks its discards; it takes
+// the previous discard only when that brings the hand closer to a win.
+func NewLearnedImitation(net *Net, seed uint64) *Learned {
+	l := NewLearnedNet(net, seed)
+	l.netTakes = false
+	return l
 }
 
 // Name returns "learned".
@@ -149,10 +172,11 @@ func (l *Learned) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 
 // stateCtx is what the states of one decision share.
 type stateCtx struct {
-	p    *position
-	pub  [engine.NumFaces]int
-	took []engine.Face
-	n    int
+	p      *position
+	pub    [engine.NumFaces]int
+	took   []engine.Face
+	passed [engine.NumFaces]bool
+	n      int
 }
 
 func newStateCtx(p *position) *stateCtx {
@@ -178,6 +202,21 @@ func newStateCtx(p *position) *stateCtx {
 						c.took = append(c.took, f)
 					}
 				}
+				for _, t := range p.h.Pile(next) {
+					if f := p.h.PublicFace(t); f.Valid() {
+						c.passed[f] = true
+					}
+				}
+				// The tiles this seat threw that the next player did not take.
+				pile := p.h.Pile(p.seat)
+				for j, t := range pile {
+					if j == len(pile)-1 && p.h.LastDiscard() == p.seat {
+						break // not yet declined
+					}
+					if f := p.h.PublicFace(t); f.Valid() {
+						c.passed[f] = true
+					}
+				}
 			}
 		}
 	}
@@ -188,7 +227,7 @@ func newStateCtx(p *position) *stateCtx {
 func (c *stateCtx) after(hand []engine.Face, f engine.Face, pub *[engine.NumFaces]int) *state {
 	pp := *pub
 	pp[f]++
-	return &state{okey: c.p.okey, rack: without(hand, f), pub: &pp, took: c.took, thrown: f,
+	return &state{okey: c.p.okey, rack: without(hand, f), pub: &pp, took: c.took, passed: &c.passed, thrown: f,
 		stock: c.p.stock, n: c.n, winLen: c.p.winLen}
 }
 
@@ -279,7 +318,7 @@ func (l *Learned) drawOrTake(p *position, c *stateCtx) engine.Action {
 	if d < now {
 		return p.take()
 	}
-	if d == now && len(cands) > 0 {
+	if d == now && len(cands) > 0 && l.netTakes {
 		_, ts, _ := l.bestDiscardPub(c, plus, &pub, false)
 		if ts != nil && ts.thrown != p.top && l.value(ts) > l.value(ds) {
 			return p.take()

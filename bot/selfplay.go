@@ -28,9 +28,79 @@ type SelfPlayConfig struct {
 	// have chosen (exploring starts), where the policy's own choices teach
 	// the net what goes with that policy's good hands.
 	OnlyExplored bool
-	Hands        int
-	Seed         uint64
-	Workers      int
+	// Imitate records, at each discard of a recorded seat with two or
+	// more of the learned player's candidates (the nearest discards), the
+	// state each candidate leaves, labelled won 1 for the one the seat's
+	// strategy chose and 0 for the others (imitation: a net fitted to
+	// these ranks the discards as that strategy does). Epsilon and
+	// OnlyExplored do not apply to these seats. With Teacher set, the
+	// recorded seats play their own strategy (a learned seat: Net) and
+	// Teacher's choice labels their positions (DAgger: the net learns the
+	// teacher's answer in the states its own play reaches).
+	Imitate bool
+	Teacher string
+	Hands   int
+	Seed    uint64
+	Workers int
+}
+
+// imitator records the learned player's candidate discards of a strategy's
+// positions, labelled by the strategy's choice (see SelfPlayConfig.Imitate).
+type imitator struct {
+	inner Strategy // labels the positions
+	play  Strategy // plays them (nil: inner)
+	note  func(seat int, active []uint16, label float32)
+}
+
+func (im *imitator) Name() string { return im.inner.Name() }
+
+func (im *imitator) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
+	if im.play != nil {
+		a, err := im.play.Move(h, v)
+		if err != nil {
+			return a, err
+		}
+		if _, drawn := h.Turn(); drawn {
+			if _, err := im.label(h, v); err != nil {
+				return a, err
+			}
+		}
+		return a, nil
+	}
+	return im.label(h, v)
+}
+
+// label records the candidates of the position, labelled by inner's
+// choice, and returns that choice.
+func (im *imitator) label(h *engine.Hand, v *engine.View) (engine.Action, error) {
+	a, err := im.inner.Move(h, v)
+	if err != nil || a.Kind != engine.ActDiscard {
+		return a, err
+	}
+	p, err := read(h, v)
+	if err != nil || !p.drawn || len(p.faces) != p.winLen+1 || len(p.wins()) > 0 {
+		return a, nil
+	}
+	var cands []engine.Face
+	for _, f := range distinct(p.faces) {
+		if f != p.okey {
+			cands = append(cands, f)
+		}
+	}
+	cands, _ = nearest(p.okey, p.faces, cands, p.winLen)
+	chosen := p.v.Face(h, a.Slot)
+	if len(cands) < 2 || !slices.Contains(cands, chosen) {
+		return a, nil
+	}
+	c := newStateCtx(p)
+	for _, f := range cands {
+		label := float32(0)
+		if f == chosen {
+			label = 1
+		}
+		im.note(p.seat, c.after(p.faces, f, &c.pub).encode(nil), label)
+	}
+	return a, nil
 }
 
 // recorder notes the states a strategy chose: after each discard that is
@@ -124,9 +194,13 @@ func SelfPlay(cfg SelfPlayConfig) ([]Sample, error) {
 				type note struct {
 					seat   int
 					active []uint16
+					label  float32 // -1: the hand's outcome
 				}
 				var notes []note
-				rec := func(seat int, active []uint16) { notes = append(notes, note{seat, active}) }
+				rec := func(seat int, active []uint16) { notes = append(notes, note{seat, active, -1}) }
+				recLabel := func(seat int, active []uint16, label float32) {
+					notes = append(notes, note{seat, active, label})
+				}
 				ac := ArenaConfig{Rules: cfg.Rules, Bots: cfg.Bots, Hands: cfg.Hands, Seed: cfg.Seed,
 					Make: func(name string, seed uint64) (Strategy, error) {
 						if name == LearnedName {
@@ -135,6 +209,14 @@ func SelfPlay(cfg SelfPlayConfig) ([]Sample, error) {
 							}
 							l := NewLearnedNet(cfg.Net, seed)
 							l.Epsilon = cfg.Epsilon
+							if cfg.Imitate && cfg.Teacher != "" && slices.Contains(cfg.Record, name) {
+								l.netTakes = false
+								teacher, err := New(cfg.Teacher, seed)
+								if err != nil {
+									return nil, err
+								}
+								return &imitator{inner: teacher, play: l, note: recLabel}, nil
+							}
 							if slices.Contains(cfg.Record, name) {
 								l.record = rec
 								l.explored = cfg.OnlyExplored
@@ -144,6 +226,9 @@ func SelfPlay(cfg SelfPlayConfig) ([]Sample, error) {
 						s, err := New(name, seed)
 						if err != nil {
 							return nil, err
+						}
+						if slices.Contains(cfg.Record, name) && cfg.Imitate {
+							return &imitator{inner: s, note: recLabel}, nil
 						}
 						if slices.Contains(cfg.Record, name) {
 							return &recorder{inner: s, note: rec, eps: cfg.Epsilon, rng: rand.New(rand.NewPCG(seed, 0x72656364)), explored: cfg.OnlyExplored}, nil
@@ -159,6 +244,9 @@ func SelfPlay(cfg SelfPlayConfig) ([]Sample, error) {
 					s := Sample{Active: nt.active, Score: sign * float32(out.deltas[nt.seat]) / unit}
 					if out.res.Winner == nt.seat {
 						s.Won = 1
+					}
+					if nt.label >= 0 {
+						s.Won = nt.label
 					}
 					per[i] = append(per[i], s)
 				}

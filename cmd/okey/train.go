@@ -22,19 +22,31 @@ func init() {
 }
 
 const trainUsage = `usage: okey train [--iterations K] [--hands N] [--epochs E] [--seed S] [--explore X]
-                  [--checkpoint DIR] [--out FILE] [--eval H] [--workers W]
+                  [--imitate STRATEGY] [--hidden H] [--checkpoint DIR] [--out FILE]
+                  [--eval H] [--workers W]
 
-Trains the learned player's net (bot.Learned) by Deep Monte-Carlo from
-self-play with the rules engine alone (classic, four players). Iteration 0
-plays N hands of four greedy bots; each seat's discard is a random one with
-chance X, and the state each random discard leaves is recorded, labelled
-with the hand's outcome for that seat (won, and the score change): the
-returns of random actions value every action alike, where the policy's own
-choices would teach the net what goes with that policy's good hands. A
-fresh net is fitted to them for E epochs. Each later iteration plays N
-hands of one learned seat against three greedy and N hands of four learned
-seats with the current net, records its random discards the same way, and
-fits the net again to that fresh data.
+Trains the learned player's net (bot.Learned) from play with the rules
+engine alone (classic, four players).
+
+By returns (Deep Monte-Carlo, the default): iteration 0 plays N hands of
+four greedy bots; each seat's discard is a random one with chance X, and
+the state each random discard leaves is recorded, labelled with the hand's
+outcome for that seat (won, and the score change): the returns of random
+actions value every action alike, where the policy's own choices would
+teach the net what goes with that policy's good hands. A fresh net is
+fitted to them for E epochs. Each later iteration plays N hands of one
+learned seat against three greedy and N hands of four learned seats with
+the current net, records its random discards the same way, and fits the
+net again to that fresh data.
+
+By imitation (--imitate STRATEGY, e.g. expert): iteration 0 plays N hands
+of STRATEGY against three greedy; at each of its discards with two or more
+of the learned player's candidates, every candidate's state is recorded,
+labelled 1 for the one STRATEGY chose and 0 for the others, and the net is
+fitted to rank them so. Each later iteration plays N hands of the learned
+player against three greedy and labels its positions by STRATEGY's choice
+(DAgger). A net made so ranks discards only: its player takes the previous
+discard only when that brings the hand closer to a win.
 
 After each iteration the net is written to DIR/iter-K.net; a run given the
 same DIR resumes after the last iteration written there (the same flags
@@ -60,6 +72,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	eval := fs.Int("eval", 0, i18n.T("hands against three greedy after each iteration (0: none)"))
 	workers := fs.Int("workers", 0, i18n.T("goroutines (0: one per core)"))
 	eps := fs.Float64("explore", 0.2, i18n.T("share of random discards in self-play (only their states are recorded)"))
+	imitate := fs.String("imitate", "", i18n.T("fit the net to rank discards as this strategy does (imitation), not to returns"))
+	hidden := fs.Int("hidden", 32, i18n.T("units in the net's first hidden layer (the second has half)"))
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -72,6 +86,16 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *iters < 1 || *hands < 4 || *epochs < 1 || *eval < 0 || *workers < 0 || *eps <= 0 || *eps > 1 {
 		fmt.Fprintln(stderr, i18n.T("okey: train: want --iterations 1 or more, --hands 4 or more, --epochs 1 or more, --explore above 0 and at most 1"))
+		return 2
+	}
+	if *imitate != "" {
+		if _, err := bot.New(*imitate, 0); err != nil || *imitate == bot.LearnedName {
+			fmt.Fprint(stderr, i18n.T("okey: train: --imitate wants a strategy other than learned, got %q\n", *imitate))
+			return 2
+		}
+	}
+	if *hidden < 2 || *hidden > 256 {
+		fmt.Fprintln(stderr, i18n.T("okey: train: want --hidden from 2 to 256"))
 		return 2
 	}
 	rules := engine.MustRuleset("classic", "")
@@ -104,10 +128,19 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		var samples []bot.Sample
 		var err error
 		if k == 0 {
+			net = bot.NewNet(bot.NetInputs, *hidden, *hidden/2, *seed)
+		}
+		switch {
+		case *imitate != "" && k == 0:
+			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{*imitate, "greedy", "greedy", "greedy"},
+				Record: []string{*imitate}, Imitate: true, Hands: *hands, Seed: s, Workers: *workers})
+		case *imitate != "":
+			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{bot.LearnedName, "greedy", "greedy", "greedy"},
+				Record: []string{bot.LearnedName}, Net: net, Imitate: true, Teacher: *imitate, Hands: *hands, Seed: s, Workers: *workers})
+		case k == 0:
 			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{"greedy", "greedy", "greedy", "greedy"},
 				Record: []string{"greedy"}, Epsilon: *eps, OnlyExplored: true, Hands: *hands, Seed: s, Workers: *workers})
-			net = bot.NewNet(bot.NetInputs, 32, 16, *seed)
-		} else {
+		default:
 			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{bot.LearnedName, "greedy", "greedy", "greedy"},
 				Record: []string{bot.LearnedName}, Net: net, Epsilon: *eps, OnlyExplored: true, Hands: *hands, Seed: s, Workers: *workers})
 			if err == nil {
@@ -136,6 +169,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			n := net
 			res, err := bot.Arena(bot.ArenaConfig{Rules: rules, Bots: []string{bot.LearnedName, "greedy", "greedy", "greedy"},
 				Hands: *eval, Seed: *seed, Workers: *workers, Make: func(name string, seed uint64) (bot.Strategy, error) {
+					if name == bot.LearnedName && *imitate != "" {
+						return bot.NewLearnedImitation(n, seed), nil
+					}
 					if name == bot.LearnedName {
 						return bot.NewLearnedNet(n, seed), nil
 					}
@@ -156,8 +192,14 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	sum := sha256.Sum256(data)
-	note := fmt.Sprintf("okey train --iterations %d --hands %d --epochs %d --explore %g --seed %d\nseed %d\nsha256 %x\nbytes %d\n",
-		*iters, *hands, *epochs, *eps, *seed, *seed, sum, len(data))
+	cmd := fmt.Sprintf("okey train --iterations %d --hands %d --epochs %d --explore %g --seed %d", *iters, *hands, *epochs, *eps, *seed)
+	if *imitate != "" {
+		cmd += " --imitate " + *imitate
+	}
+	if *hidden != 32 {
+		cmd += fmt.Sprintf(" --hidden %d", *hidden)
+	}
+	note := fmt.Sprintf("%s\nseed %d\nsha256 %x\nbytes %d\n", cmd, *seed, sum, len(data))
 	if err := writeFileAtomic(*out+".txt", []byte(note)); err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: train: %v\n", err))
 		return 2

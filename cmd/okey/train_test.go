@@ -50,3 +50,31 @@ func TestTrainResumes(t *testing.T) {
 		t.Fatalf("--explore 0: exit %d, %s", code, e.String())
 	}
 }
+
+// TestTrainImitates: a tiny imitation run (iteration 0 from the expert's
+// hands, iteration 1 DAgger on the learned player's) writes a net whose
+// note gives the --imitate flag; a learned teacher is refused.
+func TestTrainImitates(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "imit.net")
+	var o, e bytes.Buffer
+	args := []string{"train", "--imitate", "expert", "--iterations", "2", "--hands", "4", "--epochs", "1", "--seed", "3",
+		"--hidden", "8", "--out", out, "--workers", "2"}
+	if code := run(args, nil, &o, &e); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, e.String())
+	}
+	if !strings.Contains(o.String(), "iteration 1:") {
+		t.Fatalf("no second iteration:\n%s", o.String())
+	}
+	note, err := os.ReadFile(out + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(note), "--imitate expert --hidden 8") {
+		t.Fatalf("note:\n%s", note)
+	}
+	o.Reset()
+	e.Reset()
+	if code := run([]string{"train", "--imitate", "learned"}, nil, &o, &e); code != 2 || !strings.Contains(e.String(), "--imitate") {
+		t.Fatalf("--imitate learned: exit %d, %s", code, e.String())
+	}
+}
