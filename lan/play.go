@@ -91,6 +91,21 @@ type Timing struct {
 	// draw being applied to the drawn tile's face being known (the other
 	// seats' shares arrive in between).
 	Draws []time.Duration
+	// Hands has, per hand that ended while this seat played live, the time
+	// from its first shuffle (or from the resume, for the hand resumed in)
+	// to its end.
+	Hands []time.Duration
+	// Applied has, per step this seat applied live (not replayed from its
+	// state), the step's number and the wall-clock time it was applied: the
+	// seats of one machine share a clock, so the spread of a step's times
+	// across seats is the time the step took to reach them all.
+	Applied []StepTime
+}
+
+// StepTime is when a step was applied.
+type StepTime struct {
+	Step uint32
+	At   time.Time
 }
 
 // Play runs one match at a started table (an announcement whose roster is
@@ -529,13 +544,25 @@ type watch struct {
 	dealDone    bool
 	drawStart   time.Time // this seat's pending draw (zero: none)
 	stockBefore int
+	handStart   time.Time // the current hand's first shuffle, or the resume (zero: none)
+	handsTimed  int       // hands ended when handStart was last settled
 }
 
 // measure records deal and draw latencies (protocol goroutine).
 func (w *watch) measure(m *table.Machine, v *engine.View) {
 	now := time.Now()
+	w.timing.Applied = append(w.timing.Applied, StepTime{Step: m.Step(), At: now})
+	if hs := len(m.Hands()); hs > w.handsTimed {
+		if !w.handStart.IsZero() {
+			w.timing.Hands = append(w.timing.Hands, now.Sub(w.handStart))
+		}
+		w.handsTimed, w.handStart = hs, time.Time{}
+	}
 	if seat, kind := m.Expect(); kind == table.KindShuffle && seat == 0 && (w.dealStart.IsZero() || w.dealHand != m.HandNumber()) {
 		w.dealStart, w.dealHand, w.dealDone = now, m.HandNumber(), false
+		if w.handStart.IsZero() {
+			w.handStart = now
+		}
 	}
 	mt := m.Match()
 	if mt == nil || mt.Hand() == nil || mt.Hand().Phase() != engine.PhasePlay {
@@ -571,6 +598,10 @@ func (w *watch) measure(m *table.Machine, v *engine.View) {
 // resumed ends the replay of stored steps.
 func (w *watch) resumed(m *table.Machine) {
 	w.replaying = false
+	w.handsTimed = len(m.Hands())
+	if m.Step() > 0 && !m.Done() {
+		w.handStart = time.Now()
+	}
 	w.note(m)
 }
 
