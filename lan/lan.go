@@ -179,7 +179,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
 		return nil, fmt.Errorf("lan: Options.Host has peer id %s, but the identity in %s is another", h.ID(), o.Data)
 	}
-	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableRecords(filepath.Join(o.Data, TablesDir))}
+	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableRecords(filepath.Join(o.Data, TablesDir)), p2p.WithAnnouncementCheck(CheckAnnouncement)}
 	if name != "" {
 		opts = append(opts, p2p.WithDisplayName(name))
 	}

@@ -173,7 +173,12 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		return nil, err
 	}
 	log := c.log.With("table", a.Table)
-	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replay: opt.OnReplay, replaying: true}
+	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replay: opt.OnReplay, replaying: true, progressed: -1,
+		progress: func(hand int, scores []int) {
+			if err := c.Lobby().SetProgress(a.Table, hand, scores); err != nil {
+				log.Debug("the table's progress is not announced", "err", err)
+			}
+		}}
 	link := &lateTransport{}
 	p, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: key, Transport: link, Mover: mover,
 		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, MoveWithhold: opt.MoveWithhold, OnStep: w.onStep})
@@ -544,8 +549,10 @@ type watch struct {
 	dealDone    bool
 	drawStart   time.Time // this seat's pending draw (zero: none)
 	stockBefore int
-	handStart   time.Time // the current hand's first shuffle, or the resume (zero: none)
-	handsTimed  int       // hands ended when handStart was last settled
+	progress    func(hand int, scores []int) // the lobby's announcement of this table's progress
+	progressed  int                          // hands ended when progress was last called (-1: never)
+	handStart   time.Time                    // the current hand's first shuffle, or the resume (zero: none)
+	handsTimed  int                          // hands ended when handStart was last settled
 }
 
 // measure records deal and draw latencies (protocol goroutine).
@@ -628,6 +635,14 @@ func (w *watch) onStep(m *table.Machine, v *engine.View) {
 		return
 	}
 	w.measure(m, v)
+	if hs := m.Hands(); len(hs) != w.progressed && !m.Done() && w.progress != nil {
+		w.progressed = len(hs)
+		scores := make([]int, len(w.cfg.Seats))
+		if len(hs) > 0 {
+			scores = hs[len(hs)-1].Scores
+		}
+		w.progress(len(hs)+1, scores)
+	}
 	seat, kind := m.Expect()
 	w.log.Debug("step", "step", m.Step(), "hand", m.HandNumber(), "next_seat", seat, "next", kind.String())
 	if mt := m.Match(); mt != nil && (!w.started || m.HandNumber() != w.handSeen) && mt.Hand() != nil {

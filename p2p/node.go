@@ -66,6 +66,8 @@ type nodeConfig struct {
 	relays      []peer.AddrInfo
 	serveRelay  *RelayConfig
 	records     string // WithTableRecords
+
+	checkAnnouncement func(Announcement) error // WithAnnouncementCheck
 }
 
 // NodeOption configures NewNode.
