@@ -31,6 +31,8 @@ test: lint ## lint, then run every test with the race detector
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 	# statistical tests too slow under the race detector, run without it
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...
+	# the lobby under a flood of announcements at its full rate, too slow under the race detector
+	$(GO) test -count=1 -timeout 5m -run 'LobbyAnnouncementFlood$$' ./p2p/
 	# 4-seat Okey 101 matches at the table, too slow under the race detector
 	$(GO) test -count=1 -timeout 5m -run 'Local101FourSeats|RestartMidHand101' ./table/
 	# the replay of a whole 101 match, too slow under the race detector

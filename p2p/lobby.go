@@ -119,6 +119,7 @@ type Lobby struct {
 
 	rejected atomic.Uint64
 	limited  atomic.Uint64
+	accepted atomic.Uint64
 	gate     lobbyGate
 	guard    *lobbyGuard // rate limits and caps on what others announce (lobby_guard.go)
 
@@ -230,8 +231,13 @@ func (l *Lobby) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsu
 		return pubsub.ValidationReject
 	}
 	m.ValidatorData = a
+	l.accepted.Add(1)
 	return pubsub.ValidationAccept
 }
+
+// Accepted counts lobby messages that passed validation (this node's own
+// included).
+func (l *Lobby) Accepted() uint64 { return l.accepted.Load() }
 
 // Limited counts lobby messages dropped over their author's rate.
 func (l *Lobby) Limited() uint64 { return l.limited.Load() }

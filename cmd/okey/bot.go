@@ -271,7 +271,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return code
 		}
 		summary.Status = code
-		if err := summary.write(*summaryFile, started, bw); err != nil {
+		if err := summary.write(*summaryFile, started, bw, c.Lobby()); err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: bot: --summary: %s\n", ui.Plain(err)))
 			return max(code, 1)
 		}

@@ -31,6 +31,12 @@ type botSummary struct {
 	CPUSystemMS int64 `json:"cpu_system_ms"`
 	// WallMS is the time from start to exit.
 	WallMS int64 `json:"wall_ms"`
+	// LobbyAccepted, LobbyRejected and LobbyLimited count the lobby
+	// messages this peer took, rejected, and dropped over their author's
+	// rate (its own announcements included in the first).
+	LobbyAccepted uint64 `json:"lobby_accepted"`
+	LobbyRejected uint64 `json:"lobby_rejected"`
+	LobbyLimited  uint64 `json:"lobby_limited"`
 }
 
 // matchSummary is one match of a bot's summary.
@@ -70,7 +76,10 @@ func newMatchSummary(a p2p.Announcement, o *lan.Outcome, status int) matchSummar
 }
 
 // write fills the process's costs and writes the summary to path.
-func (s *botSummary) write(path string, start time.Time, bw *metrics.BandwidthCounter) error {
+func (s *botSummary) write(path string, start time.Time, bw *metrics.BandwidthCounter, l *p2p.Lobby) error {
+	if l != nil {
+		s.LobbyAccepted, s.LobbyRejected, s.LobbyLimited = l.Accepted(), l.Rejected(), l.Limited()
+	}
 	if bw != nil {
 		t := bw.GetBandwidthTotals()
 		s.BytesSent, s.BytesReceived = t.TotalOut, t.TotalIn
