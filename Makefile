@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-matrix
+.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-matrix party
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -72,6 +72,11 @@ nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted c
 nat-lab-matrix: build ## the NAT matrix (issue 23, not in make test): every NAT type, QUIC and TCP, with and without a relay, impaired links; a table of results (root; CELLS, IMPAIR, RESULTS: docs/nat-lab.md)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab nice -n 10 scripts/nat-lab-matrix.sh
+
+party: build ## a LAN party (issue 26, not in make test): 6 tables of 4 bots in one lobby, loss, delay, jitter, duplication on every link, one SIGKILL per table; a table of figures (root; TABLES, RULES, SPECTATORS: scripts/party.sh)
+	$(GO) build -o bin/natlab ./scripts/natlab
+	$(GO) test -c -o bin/deck.test ./crypto/deck
+	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test nice -n 10 scripts/party.sh
 
 relay-flood: build ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves
 	OKEY=$(CURDIR)/bin/okey scripts/relay-flood.sh
