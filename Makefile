@@ -63,8 +63,12 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzzminimizetime 0 -fuzztime $${FUZZTIME:-20s} $$pkg || exit 1; \
 	  done; done
 
-e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player (root)
+e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player; a small LAN party (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
+	# the small LAN party: 2 tables of 4, the faults of make party, a SIGKILL per table (64-74 s measured)
+	$(GO) build -o bin/natlab ./scripts/natlab
+	$(GO) test -c -o bin/deck.test ./crypto/deck
+	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test TABLES=2 TIMEOUT=170 scripts/party.sh
 
 nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)
 	OKEY=$(CURDIR)/bin/okey scripts/nat-lab-test.sh
