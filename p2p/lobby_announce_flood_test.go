@@ -15,6 +15,7 @@ import (
 	"time"
 
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 )
 
 // The flood of TestLobbyAnnouncementFlood.
@@ -191,12 +192,17 @@ func startAnnounceFlood(t *testing.T, target string) *announceFloodPeers {
 	p := &announceFloodPeers{tables: map[string]string{}, done: make(chan struct{}), stdin: stdin}
 	ready := make(chan struct{})
 	exited := make(chan struct{})
+	var other []string // the child's other lines (its failure, if it fails)
 	go func() {
 		defer close(exited)
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			f := strings.Fields(sc.Text())
 			switch {
+			default:
+				if len(other) < 50 {
+					other = append(other, sc.Text())
+				}
 			case len(f) == 3 && f[0] == "honest:":
 				p.tables[f[1]] = f[2]
 			case len(f) == 2 && f[0] == "flooder:":
@@ -223,7 +229,7 @@ func startAnnounceFlood(t *testing.T, target string) *announceFloodPeers {
 	select {
 	case <-ready:
 	case <-exited:
-		t.Fatal("the flood's process ended before it started")
+		t.Fatalf("the flood's process ended before it started:\n%s", strings.Join(other, "\n"))
 	case <-time.After(60 * time.Second):
 		t.Fatal("the flood's process did not start")
 	}
@@ -302,8 +308,22 @@ func TestLobbyAnnouncementFloodPeers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := fh.Connect(ctx, ai); err != nil {
-			t.Fatal(err)
+		// A machine busy with other tests may be slow to answer: retry.
+		for try := 0; ; try++ {
+			cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
+			err := fh.Connect(cctx, ai)
+			ccancel()
+			if err == nil {
+				break
+			}
+			t.Logf("dial %s, try %d: %v", ai.ID, try, err)
+			if try == 5 {
+				t.Fatal(err)
+			}
+			if sw, ok := fh.Network().(*swarm.Swarm); ok {
+				sw.Backoff().Clear(ai.ID) // else the next tries fail at once ("dial backoff")
+			}
+			time.Sleep(time.Second)
 		}
 	}
 	fmt.Printf("flooder: %s\n", fh.ID())
