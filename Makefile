@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-matrix tournament
+.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-matrix tournament party
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -31,6 +31,8 @@ test: lint ## lint, then run every test with the race detector
 	$(GO) test -race -count=1 -timeout 12m $(PKGS)
 	# statistical tests too slow under the race detector, run without it
 	$(GO) test -count=1 -timeout 5m -run 'Uniform|ShuffleAllPermutations|ShufflePositions' ./crypto/...
+	# the lobby under a flood of announcements at its full rate, too slow under the race detector
+	$(GO) test -count=1 -timeout 5m -run 'LobbyAnnouncementFlood$$' ./p2p/
 	# 4-seat Okey 101 matches and the whole match matrix at the table, too slow under the race detector
 	$(GO) test -count=1 -timeout 5m -run 'Local101FourSeats|RestartMidHand101|HonestMatches|FaultyNetworkFinishes' ./table/
 	# the replay of a whole 101 match, the screens of whole replays and the
@@ -64,8 +66,12 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzzminimizetime 0 -fuzztime $${FUZZTIME:-20s} $$pkg || exit 1; \
 	  done; done
 
-e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player (root)
+e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player; a small LAN party (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
+	# the small LAN party: 2 tables of 4, the faults of make party, a SIGKILL per table (64-74 s measured)
+	$(GO) build -o bin/natlab ./scripts/natlab
+	$(GO) test -c -o bin/deck.test ./crypto/deck
+	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test TABLES=2 TIMEOUT=170 scripts/party.sh
 
 tournament: build ## an 8-bot, 3-round Swiss tournament in network namespaces; okey verify on every folder must print the same (root; issue 27, not in make test)
 	OKEY=$(CURDIR)/bin/okey scripts/tournament.sh
@@ -76,6 +82,11 @@ nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted c
 nat-lab-matrix: build ## the NAT matrix (issue 23, not in make test): every NAT type, QUIC and TCP, with and without a relay, impaired links; a table of results (root; CELLS, IMPAIR, RESULTS: docs/nat-lab.md)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab nice -n 10 scripts/nat-lab-matrix.sh
+
+party: build ## a LAN party (issue 26, not in make test): 6 tables of 4 bots in one lobby, loss, delay, jitter, duplication on every link, one SIGKILL per table; a table of figures (root; TABLES, RULES, SPECTATORS: scripts/party.sh)
+	$(GO) build -o bin/natlab ./scripts/natlab
+	$(GO) test -c -o bin/deck.test ./crypto/deck
+	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test nice -n 10 scripts/party.sh
 
 relay-flood: build ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves
 	OKEY=$(CURDIR)/bin/okey scripts/relay-flood.sh

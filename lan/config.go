@@ -47,6 +47,21 @@ func Ruleset(a p2p.Announcement) (engine.Ruleset, error) {
 	return r, nil
 }
 
+// CheckAnnouncement checks what a lobby announcement's encoding cannot:
+// its preset and options name a ruleset (Ruleset) and its seats are a
+// number of players that ruleset allows. The lobby ignores, with the reason
+// logged, an announcement that fails it (p2p.WithAnnouncementCheck).
+func CheckAnnouncement(a p2p.Announcement) error {
+	r, err := Ruleset(a)
+	if err != nil {
+		return err
+	}
+	if err := r.CheckPlayers(a.Seats); err != nil {
+		return fmt.Errorf("%w: %d seats: %v", ErrAnnouncement, a.Seats, err)
+	}
+	return nil
+}
+
 // SplitRuleset turns a ruleset text ("turkish-rummy:rounds=1") into the
 // preset and options of a lobby announcement (Lobby.Create); Ruleset gives
 // the same ruleset back.

@@ -22,6 +22,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/metrics"
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p"
@@ -57,6 +58,10 @@ type Options struct {
 	// ServeRelay makes this peer a relay for the tables it creates (a
 	// player whose host is publicly reachable).
 	ServeRelay bool
+
+	// Bandwidth, when set, counts the bytes the new host sends and receives
+	// (not used with Host).
+	Bandwidth *metrics.BandwidthCounter
 
 	// Host, when set, is used instead of a new libp2p host (tests: a mocknet
 	// host). Its identity must be the one in Data. Open takes ownership.
@@ -165,13 +170,16 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		if len(relayInfos) > 0 {
 			hopts = append(hopts, p2p.WithRelays(relayInfos...))
 		}
+		if o.Bandwidth != nil {
+			hopts = append(hopts, p2p.WithBandwidthCounter(o.Bandwidth))
+		}
 		if h, err = p2p.NewHost(hopts...); err != nil {
 			return nil, err
 		}
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
 		return nil, fmt.Errorf("lan: Options.Host has peer id %s, but the identity in %s is another", h.ID(), o.Data)
 	}
-	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableRecords(filepath.Join(o.Data, TablesDir))}
+	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableRecords(filepath.Join(o.Data, TablesDir)), p2p.WithAnnouncementCheck(CheckAnnouncement)}
 	if name != "" {
 		opts = append(opts, p2p.WithDisplayName(name))
 	}

@@ -91,6 +91,21 @@ type Timing struct {
 	// draw being applied to the drawn tile's face being known (the other
 	// seats' shares arrive in between).
 	Draws []time.Duration
+	// Hands has, per hand that ended while this seat played live, the time
+	// from its first shuffle (or from the resume, for the hand resumed in)
+	// to its end.
+	Hands []time.Duration
+	// Applied has, per step this seat applied live (not replayed from its
+	// state), the step's number and the wall-clock time it was applied: the
+	// seats of one machine share a clock, so the spread of a step's times
+	// across seats is the time the step took to reach them all.
+	Applied []StepTime
+}
+
+// StepTime is when a step was applied.
+type StepTime struct {
+	Step uint32
+	At   time.Time
 }
 
 // Play runs one match at a started table (an announcement whose roster is
@@ -158,7 +173,12 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 		return nil, err
 	}
 	log := c.log.With("table", a.Table)
-	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replay: opt.OnReplay, replaying: true}
+	w := &watch{log: log, node: c.node, cfg: cfg, seat: seat, user: opt.OnStep, replay: opt.OnReplay, replaying: true, progressed: -1,
+		progress: func(hand int, scores []int) {
+			if err := c.Lobby().SetProgress(a.Table, hand, scores); err != nil {
+				log.Debug("the table's progress is not announced", "err", err)
+			}
+		}}
 	link := &lateTransport{}
 	p, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: key, Transport: link, Mover: mover,
 		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, MoveWithhold: opt.MoveWithhold, OnStep: w.onStep})
@@ -529,13 +549,27 @@ type watch struct {
 	dealDone    bool
 	drawStart   time.Time // this seat's pending draw (zero: none)
 	stockBefore int
+	progress    func(hand int, scores []int) // the lobby's announcement of this table's progress
+	progressed  int                          // hands ended when progress was last called (-1: never)
+	handStart   time.Time                    // the current hand's first shuffle, or the resume (zero: none)
+	handsTimed  int                          // hands ended when handStart was last settled
 }
 
 // measure records deal and draw latencies (protocol goroutine).
 func (w *watch) measure(m *table.Machine, v *engine.View) {
 	now := time.Now()
+	w.timing.Applied = append(w.timing.Applied, StepTime{Step: m.Step(), At: now})
+	if hs := len(m.Hands()); hs > w.handsTimed {
+		if !w.handStart.IsZero() {
+			w.timing.Hands = append(w.timing.Hands, now.Sub(w.handStart))
+		}
+		w.handsTimed, w.handStart = hs, time.Time{}
+	}
 	if seat, kind := m.Expect(); kind == table.KindShuffle && seat == 0 && (w.dealStart.IsZero() || w.dealHand != m.HandNumber()) {
 		w.dealStart, w.dealHand, w.dealDone = now, m.HandNumber(), false
+		if w.handStart.IsZero() {
+			w.handStart = now
+		}
 	}
 	mt := m.Match()
 	if mt == nil || mt.Hand() == nil || mt.Hand().Phase() != engine.PhasePlay {
@@ -571,6 +605,10 @@ func (w *watch) measure(m *table.Machine, v *engine.View) {
 // resumed ends the replay of stored steps.
 func (w *watch) resumed(m *table.Machine) {
 	w.replaying = false
+	w.handsTimed = len(m.Hands())
+	if m.Step() > 0 && !m.Done() {
+		w.handStart = time.Now()
+	}
 	w.note(m)
 }
 
@@ -597,6 +635,14 @@ func (w *watch) onStep(m *table.Machine, v *engine.View) {
 		return
 	}
 	w.measure(m, v)
+	if hs := m.Hands(); len(hs) != w.progressed && !m.Done() && w.progress != nil {
+		w.progressed = len(hs)
+		scores := make([]int, len(w.cfg.Seats))
+		if len(hs) > 0 {
+			scores = hs[len(hs)-1].Scores
+		}
+		w.progress(len(hs)+1, scores)
+	}
 	seat, kind := m.Expect()
 	w.log.Debug("step", "step", m.Step(), "hand", m.HandNumber(), "next_seat", seat, "next", kind.String())
 	if mt := m.Match(); mt != nil && (!w.started || m.HandNumber() != w.handSeen) && mt.Hand() != nil {

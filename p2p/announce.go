@@ -58,7 +58,37 @@ type Announcement struct {
 	Seats   int               `json:"seats"`
 	Members []Seat            `json:"members"`
 	State   string            `json:"state"`
+
+	// The optional keys (protocol.md 7.5), each left out at its zero value,
+	// so that an announcement that uses none of them is byte for byte what
+	// a receiver without them decodes.
+
+	// Private: the table admits by invite code only (7.10).
+	Private bool `json:"private,omitempty"`
+	// Progress is a started table's match so far (nil: not started, or no
+	// hand yet).
+	Progress *Progress `json:"progress,omitempty"`
+	// Spectators is how many spectators the creator serves (0..MaxSpectators).
+	Spectators int `json:"spectators,omitempty"`
 }
+
+// Progress is how far a started table's match is: the hand being played
+// (1 for the first) and the match scores after the hands before it, one per
+// seat in seat order.
+type Progress struct {
+	Hand   int   `json:"hand"`
+	Scores []int `json:"scores"`
+}
+
+// Bounds of the optional keys.
+const (
+	// MaxSpectators bounds an announcement's spectator count.
+	MaxSpectators = 1 << 16
+	// MaxProgressHand bounds a progress's hand number.
+	MaxProgressHand = 1 << 16
+	// MaxProgressScore bounds a progress's scores (absolute value).
+	MaxProgressScore = 1 << 24
+)
 
 // Seat is one seated member.
 type Seat struct {
@@ -179,6 +209,25 @@ func (a *Announcement) Validate() error {
 	default:
 		return fmt.Errorf("p2p: announcement state %q (want open, started or closed)", a.State)
 	}
+	if a.Spectators < 0 || a.Spectators > MaxSpectators {
+		return fmt.Errorf("p2p: announcement spectators %d out of range 0..%d", a.Spectators, MaxSpectators)
+	}
+	if p := a.Progress; p != nil {
+		if a.State != StateStarted {
+			return fmt.Errorf("p2p: announcement has progress but is %s, not started", a.State)
+		}
+		if p.Hand < 1 || p.Hand > MaxProgressHand {
+			return fmt.Errorf("p2p: announcement progress hand %d out of range 1..%d", p.Hand, MaxProgressHand)
+		}
+		if len(p.Scores) != a.Seats {
+			return fmt.Errorf("p2p: announcement progress has %d scores for %d seats", len(p.Scores), a.Seats)
+		}
+		for _, v := range p.Scores {
+			if v < -MaxProgressScore || v > MaxProgressScore {
+				return fmt.Errorf("p2p: announcement progress score %d out of range", v)
+			}
+		}
+	}
 	return nil
 }
 
@@ -264,6 +313,11 @@ func strictUnmarshal(b []byte, v any) error {
 func (a Announcement) clone() Announcement {
 	a.Options = maps.Clone(a.Options)
 	a.Members = slices.Clone(a.Members)
+	if a.Progress != nil {
+		p := *a.Progress
+		p.Scores = slices.Clone(p.Scores)
+		a.Progress = &p
+	}
 	return a
 }
 
@@ -414,6 +468,38 @@ func (f *Formation) SetReady(id peer.ID, ready bool) (started bool, err error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// SetProgress records a started table's progress (hand, scores after the
+// hands before it) for its announcements; a change bumps Seq.
+func (f *Formation) SetProgress(hand int, scores []int) error {
+	if f.a.State != StateStarted {
+		return fmt.Errorf("p2p: progress of a table that is %s, not started", f.a.State)
+	}
+	next := f.a.clone()
+	next.Progress = &Progress{Hand: hand, Scores: slices.Clone(scores)}
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	if announcementEqual(next, f.a) {
+		return nil
+	}
+	next.Seq++
+	f.a = next
+	return nil
+}
+
+// SetSpectators records the spectator count for the announcements; a
+// change bumps Seq.
+func (f *Formation) SetSpectators(n int) error {
+	if n < 0 || n > MaxSpectators {
+		return fmt.Errorf("p2p: spectators %d out of range 0..%d", n, MaxSpectators)
+	}
+	if n != f.a.Spectators {
+		f.a.Spectators = n
+		f.a.Seq++
+	}
+	return nil
 }
 
 // Close closes an open table (a started one stays started).

@@ -27,6 +27,10 @@ const (
 	pidB   = "12D3KooWLRPJAA5o6Z6s3VBhFqGuAoAnnWBG1pqEHYMcUqmB8gNE"
 	nonceA = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1"
 	nonceB = "0000000000000000000000000000000000000000000000000000000000000b0b"
+	pidC   = "12D3KooWQYhTNQdmr3ArTeUHRYzFg94BKyTkoWBDWez9kSCVe2Xo"
+	pidD   = "12D3KooWBo1AiTvpQBSsyrdMDHaUb1ENsGZUzmDsAAqcfBBjTyv8"
+	nonceC = "0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c"
+	nonceD = "0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d"
 )
 
 func sampleAnnouncement() Announcement {
@@ -115,6 +119,21 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 		"state":            mut(func(a *Announcement) { a.State = "waiting" }),
 		"started not full": mut(func(a *Announcement) { a.State = StateStarted }),
 		"no members":       mut(func(a *Announcement) { a.Members = nil }),
+		"progress open":    mut(func(a *Announcement) { a.Progress = &Progress{Hand: 1, Scores: []int{0, 0, 0, 0}} }),
+		"progress hand 0":  mut(func(a *Announcement) { startSample(a); a.Progress.Hand = 0 }),
+		"progress hand big": mut(func(a *Announcement) {
+			startSample(a)
+			a.Progress.Hand = MaxProgressHand + 1
+		}),
+		"progress scores":     mut(func(a *Announcement) { startSample(a); a.Progress.Scores = a.Progress.Scores[:3] }),
+		"progress score big":  mut(func(a *Announcement) { startSample(a); a.Progress.Scores[2] = -MaxProgressScore - 1 }),
+		"progress null":       strings.Replace(mustString(startedSample()), `"scores":[5,-3,0,20]`, `"scores":null`, 1),
+		"spectators negative": mut(func(a *Announcement) { a.Spectators = -1 }),
+		"spectators big":      mut(func(a *Announcement) { a.Spectators = MaxSpectators + 1 }),
+		"spectators zero":     strings.Replace(g, `"state":"open"}`, `"state":"open","spectators":0}`, 1),
+		"private false":       strings.Replace(g, `"state":"open"}`, `"state":"open","private":false}`, 1),
+		"optional order":      strings.Replace(mustString(startedSample()), `"private":true,"progress":{"hand":3,"scores":[5,-3,0,20]}`, `"progress":{"hand":3,"scores":[5,-3,0,20]},"private":true`, 1),
+		"progress unknown":    strings.Replace(mustString(startedSample()), `{"hand":3,`, `{"hand":3,"x":1,`, 1),
 	}
 	for name, in := range cases {
 		if _, err := DecodeAnnouncement([]byte(in)); err == nil {
@@ -123,9 +142,115 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 	}
 }
 
+// startSample makes the sample a started, full table with progress.
+func startSample(a *Announcement) {
+	a.Members = append(a.Members, Seat{ID: pidC, Name: "c", Nonce: nonceC, Ready: true}, Seat{ID: pidD, Name: "d", Nonce: nonceD, Ready: true})
+	for i := range a.Members {
+		a.Members[i].Ready = true
+	}
+	a.State = StateStarted
+	a.Private = true
+	a.Spectators = 7
+	a.Progress = &Progress{Hand: 3, Scores: []int{5, -3, 0, 20}}
+}
+
+func startedSample() Announcement {
+	a := sampleAnnouncement()
+	startSample(&a)
+	return a
+}
+
+func mustString(a Announcement) string {
+	b, err := a.Encode()
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// The optional keys (protocol.md 7.5): at their zero values they are left
+// out, so that the encoding is the one a decoder without them takes (the
+// sample's bytes above are today's); set, they follow "state" in a fixed
+// order and round-trip.
+func TestAnnouncementOptionalKeys(t *testing.T) {
+	a := startedSample()
+	b, err := a.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"state":"started","private":true,"progress":{"hand":3,"scores":[5,-3,0,20]},"spectators":7}`; !strings.HasSuffix(string(b), want) {
+		t.Fatalf("encoding %s\nwant it to end in %s", b, want)
+	}
+	got, err := DecodeAnnouncement(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Private || got.Spectators != 7 || got.Progress == nil || got.Progress.Hand != 3 || len(got.Progress.Scores) != 4 {
+		t.Fatalf("decoded %+v", got)
+	}
+	// clone copies the progress: a change to the copy leaves the original.
+	c := got.clone()
+	c.Progress.Scores[0] = 99
+	if got.Progress.Scores[0] != 5 {
+		t.Fatal("clone shares the progress's scores")
+	}
+	// Without them: the very bytes of an announcement of today.
+	plain := a
+	plain.Private, plain.Spectators, plain.Progress = false, 0, nil
+	pb := mustString(plain)
+	if strings.Contains(pb, "private") || strings.Contains(pb, "progress") || strings.Contains(pb, "spectators") {
+		t.Fatalf("zero optional keys encoded: %s", pb)
+	}
+}
+
+func TestFormationProgressAndSpectators(t *testing.T) {
+	creator, other := testPeer(t), testPeer(t)
+	f, err := NewFormation("t1", "classic", nil, 2, creator, "a", NewNonce())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetProgress(1, []int{0, 0}); err == nil {
+		t.Fatal("progress of an open table accepted")
+	}
+	if err := f.Join(other, "b", NewNonce()); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []peer.ID{creator, other} {
+		if _, err := f.SetReady(id, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seq := f.Announcement().Seq
+	if err := f.SetProgress(2, []int{1, 2, 3}); err == nil {
+		t.Fatal("three scores for two seats accepted")
+	}
+	if f.Announcement().Seq != seq || f.Announcement().Progress != nil {
+		t.Fatal("a refused progress changed the table")
+	}
+	if err := f.SetProgress(2, []int{10, -4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetProgress(2, []int{10, -4}); err != nil {
+		t.Fatal(err)
+	}
+	if a := f.Announcement(); a.Seq != seq+1 || a.Progress.Hand != 2 {
+		t.Fatalf("after progress: seq %d (want %d), %+v", a.Seq, seq+1, a.Progress)
+	}
+	if err := f.SetSpectators(-1); err == nil {
+		t.Fatal("negative spectators accepted")
+	}
+	if err := f.SetSpectators(3); err != nil || f.Announcement().Spectators != 3 || f.Announcement().Seq != seq+2 {
+		t.Fatalf("spectators: %v %+v", err, f.Announcement())
+	}
+	if _, err := f.Announcement().Encode(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func FuzzDecodeAnnouncement(f *testing.F) {
 	good, _ := sampleAnnouncement().Encode()
 	f.Add(good)
+	f.Add([]byte(mustString(startedSample())))
 	f.Add([]byte(`{"v":2}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"v":2,"table":"t","creator":"` + pidA + `","seq":0,"preset":"p","options":{},"seats":2,"members":[{"id":"` + pidA + `","name":"a","nonce":"` + nonceA + `","ready":false}],"state":"open"}`))

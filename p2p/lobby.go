@@ -104,9 +104,10 @@ type Lobby struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu     sync.Mutex
-	known  map[string]knownTable
-	hosted map[string]*Formation
+	mu      sync.Mutex
+	known   map[string]knownTable
+	overCap uint64 // tables ignored over MaxTablesPerCreator
+	hosted  map[string]*Formation
 	// recs is this node's record per table id it created or asked to join
 	// (its nonce; a private table's secret), kept in records (TableRecord).
 	recs    map[string]TableRecord
@@ -117,7 +118,12 @@ type Lobby struct {
 	changes chan struct{}
 
 	rejected atomic.Uint64
+	limited  atomic.Uint64
+	accepted atomic.Uint64
 	gate     lobbyGate
+	guard    *lobbyGuard // rate limits and caps on what others announce (lobby_guard.go)
+
+	spectators atomic.Pointer[func(table string) int] // SetSpectatorCount
 }
 
 type knownTable struct {
@@ -128,7 +134,7 @@ type knownTable struct {
 func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
 	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
 		limiter: invite.DefaultLimiter(), now: time.Now, gen: make(chan struct{}), changes: make(chan struct{}, 1),
-		gate: newLobbyGate(MaxLobbyPeerStreams, MaxLobbyStreams)}
+		gate: newLobbyGate(MaxLobbyPeerStreams, MaxLobbyStreams), guard: newLobbyGuard(n.cfg.checkAnnouncement)}
 	if n.cfg.records != "" {
 		l.records = &recordStore{dir: n.cfg.records}
 	}
@@ -201,17 +207,71 @@ func (l *Lobby) close() error {
 }
 
 func (l *Lobby) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {
+	from := m.GetFrom()
+	if from != l.n.h.ID() && !l.guard.allow(from, time.Now()) {
+		// Over the author's rate: dropped unread, not forwarded.
+		l.limited.Add(1)
+		if n, ok := l.guard.logDue(from, time.Now()); ok {
+			l.n.log.Warn("lobby announcements rate-limited", "author", from.String(), "dropped", n)
+		}
+		return pubsub.ValidationIgnore
+	}
 	a, err := DecodeAnnouncement(m.Data)
-	if err == nil && a.Creator != m.GetFrom().String() {
+	if err == nil && a.Creator != from.String() {
 		err = errors.New("p2p: announcement not published by its creator")
+	}
+	if err == nil && l.guard.check != nil {
+		err = l.guard.check(a)
 	}
 	if err != nil {
 		l.rejected.Add(1)
-		l.n.log.Warn("rejected lobby announcement", "author", m.GetFrom().String(), "err", err)
+		if n, ok := l.guard.logDue(from, time.Now()); ok {
+			l.n.log.Warn("rejected lobby announcement", "author", from.String(), "err", err, "rejected_since_last_log", n)
+		}
 		return pubsub.ValidationReject
 	}
 	m.ValidatorData = a
+	l.accepted.Add(1)
 	return pubsub.ValidationAccept
+}
+
+// Accepted counts lobby messages that passed validation (this node's own
+// included).
+func (l *Lobby) Accepted() uint64 { return l.accepted.Load() }
+
+// Limited counts lobby messages dropped over their author's rate.
+func (l *Lobby) Limited() uint64 { return l.limited.Load() }
+
+// SetSpectatorCount sets the function that gives, for a table this node
+// created, how many spectators it serves: the count goes into the table's
+// announcements (0 without one).
+func (l *Lobby) SetSpectatorCount(f func(table string) int) {
+	if f == nil {
+		l.spectators.Store(nil)
+		return
+	}
+	l.spectators.Store(&f)
+}
+
+// SetProgress records the progress of a started table this node created
+// (hand being played, from 1; the match scores after the hands before it,
+// one per seat) and announces it at once when it changed. Other tables are
+// ignored (nil error).
+func (l *Lobby) SetProgress(id string, hand int, scores []int) error {
+	l.mu.Lock()
+	f := l.hosted[id]
+	if f == nil {
+		l.mu.Unlock()
+		return nil
+	}
+	seq := f.a.Seq
+	err := f.SetProgress(hand, scores)
+	changed := f.a.Seq != seq
+	l.mu.Unlock()
+	if changed {
+		l.announce(id)
+	}
+	return err
 }
 
 // Rejected counts lobby messages that failed validation.
@@ -248,6 +308,15 @@ func (l *Lobby) learnLocked(a Announcement) {
 	if had && a.Seq < old.a.Seq {
 		return // stale: gossipsub does not keep order
 	}
+	if !had && a.State != StateClosed && a.Creator != l.n.h.ID().String() {
+		if n := l.tablesOfLocked(a.Creator); n >= MaxTablesPerCreator || len(l.known) >= MaxKnownTables {
+			l.overCap++
+			if l.overCap&(l.overCap-1) == 0 { // 1, 2, 4, 8...: a flood is not a flood of log lines
+				l.n.log.Warn("lobby table ignored: its creator announces too many tables, or the list is full", "table", a.Table, "creator", a.Creator, "tables", n, "ignored", l.overCap)
+			}
+			return
+		}
+	}
 	if a.State == StateClosed {
 		if had {
 			delete(l.known, a.Table)
@@ -259,6 +328,17 @@ func (l *Lobby) learnLocked(a Announcement) {
 	if !had || !announcementEqual(old.a, a) {
 		l.changedLocked()
 	}
+}
+
+// tablesOfLocked counts the known tables of creator; l.mu is held.
+func (l *Lobby) tablesOfLocked(creator string) int {
+	n := 0
+	for _, k := range l.known {
+		if k.a.Creator == creator {
+			n++
+		}
+	}
+	return n
 }
 
 func announcementEqual(x, y Announcement) bool {
@@ -310,11 +390,18 @@ func (l *Lobby) announceAll() {
 
 // announce publishes hosted table id's current announcement.
 func (l *Lobby) announce(id string) {
+	spectators := 0
+	if f := l.spectators.Load(); f != nil {
+		spectators = (*f)(id)
+	}
 	l.mu.Lock()
 	f := l.hosted[id]
 	if f == nil {
 		l.mu.Unlock()
 		return
+	}
+	if err := f.SetSpectators(min(max(spectators, 0), MaxSpectators)); err != nil {
+		l.n.log.Error("internal error: spectator count", "table", id, "err", err)
 	}
 	a := f.Announcement()
 	l.learnLocked(a)
@@ -398,6 +485,7 @@ func (l *Lobby) create(id, preset string, options map[string]string, seats int, 
 		l.mu.Unlock()
 		return Announcement{}, err
 	}
+	f.a.Private = !secret.IsZero()
 	l.hosted[id] = f
 	l.recs[id] = rec
 	l.mu.Unlock()

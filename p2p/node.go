@@ -67,6 +67,8 @@ type nodeConfig struct {
 	serveRelay  *RelayConfig
 	records     string // WithTableRecords
 	noForward   bool   // WithoutForwarding
+
+	checkAnnouncement func(Announcement) error // WithAnnouncementCheck
 }
 
 // NodeOption configures NewNode.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -36,6 +37,14 @@ type LobbyTable struct {
 	// Started is when an unfinished match began (or was last played, where
 	// only that is known): the lobby lists the newest first.
 	Started time.Time
+	// Private: the table admits by invite code only.
+	Private bool
+	// Hand is the hand a started table plays (from 1; 0: unknown), and
+	// Scores the match scores after the hands before it, per seat.
+	Hand   int
+	Scores []int
+	// Spectators is how many watch the table.
+	Spectators int
 }
 
 // Lobby is what the lobby screen needs from the network (cmd/okey adapts
@@ -543,14 +552,20 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	if len(l.tables) == 0 {
 		put(scr, x+1, row, w-2, i18n.T("no tables on the LAN yet: press c to open one"), dim)
 	}
+	// Each table takes a line, and a second one for its state when the
+	// first would cut it. When the tables need more lines than the list
+	// has, it scrolls so that the cursor's table is in view, with a line
+	// saying how many tables are out of view.
+	type listed struct{ line, state string }
+	items := make([]listed, len(l.tables))
+	height := func(it listed) int {
+		if it.state != "" && utf8.RuneCountInString(it.line+it.state) > w-2 {
+			return 2
+		}
+		return 1
+	}
+	need := 0
 	for i, t := range l.tables {
-		if row >= y+h-4-reserved {
-			break
-		}
-		st := felt
-		if i+len(l.unfin) == l.cursor {
-			st = st.Background(p.Ledge).Bold(true)
-		}
 		var who []string
 		for _, m := range t.Members {
 			s := m.Name
@@ -562,14 +577,50 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			}
 			who = append(who, s)
 		}
-		state := ""
-		if t.State != "open" {
-			state = " [" + stateName(t.State) + "]"
+		items[i] = listed{fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats, strings.Join(who, ", ")), tableState(t)}
+		need += height(items[i])
+	}
+	avail := max(y+h-4-reserved-row, 1)
+	first, last := 0, len(l.tables) // the tables shown: first..last-1
+	if need > avail {
+		avail = max(avail-1, 1) // the "more" line
+		c := min(max(l.cursor-len(l.unfin), 0), len(l.tables)-1)
+		// The first table from which the cursor's fits.
+		for used := 0; first < c; first++ {
+			used = 0
+			for j := first; j <= c; j++ {
+				used += height(items[j])
+			}
+			if used <= avail {
+				break
+			}
 		}
-		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s%s", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats, strings.Join(who, ", "), state)
-		fill(scr, x, row, w, 1, st)
-		put(scr, x+1, row, w-2, line, st)
+		used := 0
+		for last = first; last < len(l.tables) && used+height(items[last]) <= avail; last++ {
+			used += height(items[last])
+		}
+		last = max(last, first+1)
+	}
+	for i := first; i < last; i++ {
+		it := items[i]
+		st := felt
+		if i+len(l.unfin) == l.cursor {
+			st = st.Background(p.Ledge).Bold(true)
+		}
+		if height(it) == 1 {
+			it.line += it.state
+			it.state = ""
+		}
+		fill(scr, x, row, w, height(items[i]), st)
+		put(scr, x+1, row, w-2, it.line, st)
 		row++
+		if it.state != "" {
+			put(scr, x+3, row, max(w-4, 1), strings.TrimPrefix(it.state, " "), st.Foreground(p.Dim))
+			row++
+		}
+	}
+	if hidden := len(l.tables) - (last - first); hidden > 0 {
+		put(scr, x+1, row, w-2, i18n.T("%d more tables: up/down scrolls", hidden), dim)
 	}
 	if f := l.form; f != nil {
 		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 12, i18n.T("open a table"))
@@ -700,6 +751,32 @@ func stateName(state string) string {
 		return i18n.T("done")
 	}
 	return state
+}
+
+// tableState is what the lobby's list says of a table beyond its seats:
+// its state and progress, private, and its spectators.
+func tableState(t LobbyTable) string {
+	var parts []string
+	switch {
+	case t.State == "started" && t.Hand > 0:
+		sc := make([]string, len(t.Scores))
+		for i, v := range t.Scores {
+			sc[i] = fmt.Sprint(v)
+		}
+		parts = append(parts, i18n.T("hand %d, scores %s", t.Hand, strings.Join(sc, " ")))
+	case t.State != "open":
+		parts = append(parts, stateName(t.State))
+	}
+	if t.Private {
+		parts = append(parts, i18n.T("invite code only"))
+	}
+	if t.Spectators > 0 {
+		parts = append(parts, i18n.T("%d watching", t.Spectators))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(parts, "; ") + "]"
 }
 
 // joinPolicy is the create form's answer to who may join.

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/metrics"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
@@ -37,6 +38,7 @@ const botUsage = `usage: okey bot [--name N] [--create [--lan] --players N --pre
                 [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
                 [--relay MULTIADDR]... [--serve-relay]
                 [--withhold D] [--move-withhold D] [-v] [--log FILE]
+                [--summary FILE]
 
 A headless player. It finds other okey peers on the LAN (mDNS, or --peer),
 takes a seat, plays each match with a bot strategy, saves the transcript into
@@ -68,6 +70,10 @@ reach directly. The --relay list given is kept in the data directory and used
 when none is given; --relay none clears it. --serve-relay makes this bot the
 relay for the tables it creates (its host must be reachable from the
 internet).
+
+Measurements: --summary writes, when the bot exits, a JSON file with its
+matches (hands, time per hand, steps, the time each step was applied) and
+what the process cost: bytes sent and received by libp2p, peak RSS, CPU time.
 
 Exit status: 0 every match finished honestly; 1 a match ended with a seat
 named on proof signed by that seat, or the bot failed or was interrupted (run
@@ -116,6 +122,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	settle := fs.Duration("settle", time.Second, i18n.T("listen this long for open tables before opening one"))
 	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
 	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
+	summaryFile := fs.String("summary", "", i18n.T("write a JSON summary of the matches and the process's cost to this file on exit"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -255,26 +262,41 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		nodeOpts = append(nodeOpts, p2p.WithoutForwarding())
 		log.Warn("lab fault: not forwarding the other members' messages", "env", noForwardEnv)
 	}
+	started := time.Now()
+	bw := metrics.NewBandwidthCounter()
 	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
-		Reach: true, Relays: useRelays, ServeRelay: *serveRelay, NodeOptions: nodeOpts})
+		Reach: true, Relays: useRelays, ServeRelay: *serveRelay, NodeOptions: nodeOpts, Bandwidth: bw})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		return 1
 	}
 	defer c.Close()
+	summary := &botSummary{Version: 1, Peer: c.ID(), Name: c.Name()}
+	// exit writes the summary (--summary) and returns the exit status.
+	exit := func(code int) int {
+		if *summaryFile == "" {
+			return code
+		}
+		summary.Status = code
+		if err := summary.write(*summaryFile, started, bw, c.Lobby()); err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: bot: --summary: %s\n", ui.Plain(err)))
+			return max(code, 1)
+		}
+		return code
+	}
 	log.Info("bot started", "name", c.Name(), "peer", c.ID(), "addrs", strings.Join(c.Addrs(), " "))
 
 	failed := func(err error) int {
 		if errors.Is(err, lan.ErrCannotForm) && ctx.Err() == nil {
 			fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
-			return exitCannotForm
+			return exit(exitCannotForm)
 		}
 		if ctx.Err() != nil {
 			fmt.Fprint(stderr, i18n.T("okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data))
 		} else {
 			fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		}
-		return 1
+		return exit(1)
 	}
 	status := 0
 	played := 0
@@ -311,7 +333,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		c.Done(a)
 		played++
 		logTiming(log, a.Table, o.Timing)
-		status = worstStatus(status, printMatch(stdout, played, a, o))
+		st := printMatch(stdout, played, a, o)
+		summary.Matches = append(summary.Matches, newMatchSummary(a, o, st))
+		status = worstStatus(status, st)
 		return nil
 	}
 	unfinished, err := c.Unfinished()
@@ -355,7 +379,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, lan.ErrCannotForm) {
 				// No table to sit at is a table that could not form: never 1.
 				fmt.Fprint(stderr, i18n.T("okey: bot: no table started within --wait %v\n", *wait))
-				return exitCannotForm
+				return exit(exitCannotForm)
 			}
 			return failed(err)
 		}
@@ -363,7 +387,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return failed(err)
 		}
 	}
-	return status
+	return exit(status)
 }
 
 // logLinks logs how this seat reaches each other member (direct, relayed,

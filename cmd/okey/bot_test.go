@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
 )
 
 func TestBotUsageErrors(t *testing.T) {
@@ -79,9 +81,10 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
 	outA, outB := t.TempDir(), t.TempDir()
+	summaryA := filepath.Join(t.TempDir(), "summary.json")
 	common := []string{"bot", "--no-mdns", "--players", "2", "--preset", preset, "--withhold", "10m"}
 	argsA := append(append([]string{}, common...), "--create", "--lan", "--name", "alice", "--data", dataA, "--out", outA,
-		"--listen", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port), "--log", filepath.Join(t.TempDir(), "a.log"), "-v")
+		"--listen", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port), "--log", filepath.Join(t.TempDir(), "a.log"), "-v", "--summary", summaryA)
 	argsB := append(append([]string{}, common...), "--name", "bob", "--data", dataB, "--out", outB, "--settle", "1s",
 		"--listen", "/ip4/127.0.0.1/tcp/0", "--peer", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d/p2p/%s", port, idA))
 	var wg sync.WaitGroup
@@ -123,6 +126,7 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	if !bytes.Equal(data[0], data[1]) {
 		t.Fatal("the two bots' transcripts differ")
 	}
+	checkSummary(t, summaryA, outA)
 	if !rerun {
 		return
 	}
@@ -132,5 +136,47 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	if code := run([]string{"bot", "--no-mdns", "--data", dataB, "--out", outB, "--wait", "300ms", "--settle", "1h",
 		"--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &o2, &e2); code != exitCannotForm || !strings.Contains(e2.String(), "no table started") {
 		t.Fatalf("rerun: exit %d: %s %s", code, o2.String(), e2.String())
+	}
+}
+
+// checkSummary checks bot A's --summary against its transcript in out.
+func checkSummary(t *testing.T, path, out string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("--summary: %v", err)
+	}
+	var s botSummary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("--summary: %v\n%s", err, b)
+	}
+	if s.Version != 1 || s.Status != 0 || s.Name != "alice" || len(s.Matches) != 1 {
+		t.Fatalf("summary: %s", b)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.okey"))
+	tr, err := readTranscriptFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := table.Verify(tr)
+	m := s.Matches[0]
+	if m.Hands != len(rep.Hands) || m.Hands == 0 || int(m.Steps) != rep.Steps || m.Players != 2 || m.ResumedAt != 0 ||
+		m.Transcript != files[0] || m.Status != 0 || m.ElapsedMS <= 0 || m.MSPerHand != m.ElapsedMS/int64(m.Hands) {
+		t.Errorf("summary's match %+v, transcript: %d hands, %d steps", m, len(rep.Hands), rep.Steps)
+	}
+	if len(m.HandMS) != m.Hands {
+		t.Errorf("summary: %d hand times for %d hands", len(m.HandMS), m.Hands)
+	}
+	// Every step is applied live once, in order (none replayed: no resume).
+	if len(m.Applied) != rep.Steps {
+		t.Errorf("summary: %d applied steps, the transcript has %d", len(m.Applied), rep.Steps)
+	}
+	for i := 1; i < len(m.Applied); i++ {
+		if m.Applied[i][0] != m.Applied[i-1][0]+1 || m.Applied[i][1] < m.Applied[i-1][1] {
+			t.Fatalf("summary: applied steps out of order at %d: %v %v", i, m.Applied[i-1], m.Applied[i])
+		}
+	}
+	if s.BytesSent <= 0 || s.BytesReceived <= 0 || s.PeakRSS < 1<<20 || s.CPUUserMS+s.CPUSystemMS <= 0 || s.WallMS < m.ElapsedMS {
+		t.Errorf("summary's costs: %s", b)
 	}
 }

@@ -682,7 +682,10 @@ func (l *lanLobby) Tables() []ui.LobbyTable {
 		if r, err := lan.Ruleset(a); err == nil {
 			rs = r.String()
 		}
-		t := ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: a.State}
+		t := ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: a.State, Private: a.Private, Spectators: a.Spectators}
+		if p := a.Progress; p != nil {
+			t.Hand, t.Scores = p.Hand, p.Scores
+		}
 		for _, m := range a.Members {
 			t.Members = append(t.Members, ui.LobbyMember{ID: m.ID, Name: m.Name, Ready: m.Ready})
 		}

@@ -103,9 +103,10 @@ func (s *scheduler) schedule(im impairment, now time.Time) []time.Time {
 }
 
 // openTUN opens TUN device name in the network namespace ns (a name under
-// /run/netns), without packet information. The device lives as long as the
-// returned file.
-func openTUN(ns, name string) (*os.File, error) {
+// /run/netns), without packet information; with tap a TAP device (Ethernet
+// frames: the link can be a bridge's port, multicast included). The device
+// lives as long as the returned file.
+func openTUN(ns, name string, tap bool) (*os.File, error) {
 	type result struct {
 		f   *os.File
 		err error
@@ -136,7 +137,11 @@ func openTUN(ns, name string) (*os.File, error) {
 			ch <- result{nil, err}
 			return
 		}
-		ifr.SetUint16(unix.IFF_TUN | unix.IFF_NO_PI)
+		mode := uint16(unix.IFF_TUN)
+		if tap {
+			mode = unix.IFF_TAP
+		}
+		ifr.SetUint16(mode | unix.IFF_NO_PI)
 		if err := unix.IoctlIfreq(fd, unix.TUNSETIFF, ifr); err != nil {
 			unix.Close(fd)
 			ch <- result{nil, fmt.Errorf("TUNSETIFF %s in %s: %w", name, ns, err)}
@@ -209,6 +214,7 @@ func runImpair(args []string) error {
 	nsB := fs.String("b", "", "network namespace of side B")
 	ifB := fs.String("b-if", "lan0", "TUN device name in B")
 	config := fs.String("config", "", "impairment file, read again on SIGHUP (default: none)")
+	tap := fs.Bool("tap", false, "TAP devices (Ethernet frames) instead of TUN: side B's can join a bridge (make party)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -231,11 +237,11 @@ func runImpair(args []string) error {
 	}
 	var cur atomic.Pointer[impairment]
 	cur.Store(&im)
-	a, err := openTUN(*nsA, *ifA)
+	a, err := openTUN(*nsA, *ifA, *tap)
 	if err != nil {
 		return err
 	}
-	b, err := openTUN(*nsB, *ifB)
+	b, err := openTUN(*nsB, *ifB, *tap)
 	if err != nil {
 		return err
 	}
