@@ -34,6 +34,12 @@ type nodeConfig struct {
 	// Lenient: this seat's own envelopes are not checked before they are
 	// sent (a cheater's node, okey sim --cheat).
 	Lenient bool
+	// Spectator: a node without a seat (Seat is NoSeat, spectator.go). It
+	// asks for the chain at its first tick, and again at once while the
+	// answers come full (maxFetchAnswer envelopes: there is more), so that
+	// one joining mid-match reaches the current position without waiting
+	// stall intervals.
+	Spectator bool
 }
 
 // node is one seat's protocol state and decisions (see the comment above).
@@ -70,6 +76,9 @@ type node struct {
 	nextID  uint64        // of the next fetch
 
 	stalled *nodeStall
+	// more: the last catch-up answer was full (a spectator asks again at
+	// once once it has applied it).
+	more bool
 
 	// pending is what the next Ready reports.
 	apply   *Envelope
@@ -261,10 +270,13 @@ func (n *node) Tick() {
 	if len(n.buf) > 0 {
 		wait = max(1, n.c.StallTicks/8)
 	}
+	if n.c.Spectator && (!n.hasAsked || n.more) && n.apply == nil && len(n.buf[n.m.Step()]) == 0 {
+		wait = 0
+	}
 	if n.now-n.idle < wait || n.hasAsked && n.now-n.asked < wait {
 		return
 	}
-	n.asked, n.hasAsked = n.now, true
+	n.asked, n.hasAsked, n.more = n.now, true, false
 	n.catchup = &catchUpRound{at: -1}
 	n.askCatchUp()
 }
@@ -309,6 +321,7 @@ func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
 	case n.catchup != nil && n.catchup.id == id:
 		got := false
 		if !failed {
+			n.more = n.c.Spectator && len(frames) >= maxFetchAnswer
 			for _, f := range frames {
 				before := len(n.buf) + len(n.forks)
 				n.receive(f)
