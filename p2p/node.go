@@ -204,6 +204,8 @@ type Node struct {
 	relaySvc *RelayService
 
 	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
+	// spectGate holds the places of spectators' sync streams (spectate.go).
+	spectGate lobbyGate
 }
 
 // NewNode starts a Node on h and takes ownership of h: Close closes it, and
@@ -230,6 +232,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		dialing: map[peer.ID]bool{}, want: map[peer.ID]int{}, direct: map[peer.ID]int{},
 		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
 		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{}, punching: map[peer.ID]bool{},
+		spectGate: newLobbyGate(MaxSpectatorPeerStreams, MaxSpectatorStreams),
 	}
 	psLog := c.log.With("component", "pubsub")
 	n.ps, err = pubsub.NewGossipSub(ctx, h,

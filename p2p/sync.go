@@ -205,6 +205,27 @@ func (n *Node) handleSync(s network.Stream) {
 		return
 	}
 	defer n.releaseSyncSlot(remote)
+	// A peer that is a member of no table open here can only be a
+	// spectator: it takes a spectator's place before anything is read.
+	var spect *lobbyTicket
+	takeSpect := func() bool {
+		tk, why := n.spectGate.enter(remote, func() { s.Reset() })
+		if tk == nil {
+			s.Reset()
+			n.log.Debug("sync request refused", "peer", remote.String(), "reason", why)
+			return false
+		}
+		spect = tk
+		return true
+	}
+	defer func() {
+		if spect != nil {
+			n.spectGate.leave(spect)
+		}
+	}()
+	if !n.memberAnywhere(remote) && !takeSpect() {
+		return
+	}
 	start := time.Now()
 	if err := s.SetDeadline(start.Add(n.cfg.syncTimeout)); err != nil {
 		refuse(nil, "set deadline", err)
@@ -236,9 +257,15 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(nil, "unknown table "+fmt.Sprintf("%q", id), nil)
 		return
 	}
-	if !t.memberSet[remote] {
-		refuse(t, "not a member of table "+id, nil)
+	switch {
+	case t.spectator:
+		refuse(t, "table "+id+" is watched here, not served", nil)
 		return
+	case !t.memberSet[remote] && !t.admits(remote):
+		refuse(t, "not a member of table "+id+" nor an admitted spectator", nil)
+		return
+	case !t.memberSet[remote] && spect == nil && !takeSpect():
+		return // a member of another table, a spectator of this one
 	}
 	hp := t.serve.Load()
 	if hp == nil {
@@ -250,7 +277,10 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(t, "bad request frame", err)
 		return
 	}
-	reqTimer.Stop()
+	if !reqTimer.Stop() || spect != nil && !n.spectGate.served(spect) {
+		s.Reset() // past the request's deadline, or its place was taken
+		return
+	}
 	resp := (*hp)(table.PeerID(remote.String()), req)
 	if len(resp) > MaxSyncFrames {
 		refuse(t, "internal: response has too many frames", fmt.Errorf("%d frames", len(resp)))

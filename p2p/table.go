@@ -73,6 +73,12 @@ type TableTransport struct {
 	stats   tableStats
 	rejMu   sync.Mutex
 	rejects map[string]uint64
+
+	// spectator: this node watches the table without a seat (spectate.go).
+	spectator bool
+	// admit decides which peers that are not members may catch up from
+	// this member (spectate.go); nil: none.
+	admit atomic.Pointer[func(peer.ID) bool]
 }
 
 type tableStats struct {
@@ -135,6 +141,11 @@ func WithReadyTimeout(d time.Duration) TableOption {
 // protocol waits, catches them up when they come, and blames a seat that
 // stays silent).
 func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error, opts ...TableOption) (*TableTransport, error) {
+	return n.openTable(ctx, tableID, members, validate, false, opts)
+}
+
+// openTable is JoinTable, or WatchTable for a spectator (spectate.go).
+func (n *Node) openTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error, spectator bool, opts []TableOption) (*TableTransport, error) {
 	var to tableOptions
 	for _, o := range opts {
 		if err := o(&to); err != nil {
@@ -162,8 +173,11 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 			others = append(others, m)
 		}
 	}
-	if !set[self] {
+	switch {
+	case !set[self] && !spectator:
 		return nil, errors.New("p2p: JoinTable: this node is not among the members")
+	case set[self] && spectator:
+		return nil, errors.New("p2p: WatchTable: this node is a member: it joins the table, it does not watch it")
 	}
 	t := &TableTransport{
 		n: n, id: tableID, topicName: TableTopic(tableID),
@@ -173,6 +187,7 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 		selfIndex: slices.Index(members, self),
 		heard:     map[peer.ID]bool{}, joined: map[peer.ID]bool{},
 		heardCh: make(chan struct{}, 1), owed: make(chan struct{}, 1),
+		spectator: spectator,
 	}
 	t.ctx, t.cancel = context.WithCancel(n.ctx)
 
@@ -196,7 +211,12 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 	t.wg.Add(1)
 	openCtx, stop := context.WithCancel(ctx)
 	unhook := context.AfterFunc(t.ctx, stop)
-	err := t.open(openCtx, to.readyTimeout)
+	var err error
+	if spectator {
+		err = t.openWatch(openCtx, to.readyTimeout)
+	} else {
+		err = t.open(openCtx, to.readyTimeout)
+	}
 	unhook()
 	stop()
 	t.wg.Done()
@@ -204,7 +224,7 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 		t.Close()
 		return nil, err
 	}
-	n.log.Info("table ready", "table", tableID, "members", len(members), "took", time.Since(start))
+	n.log.Info("table ready", "table", tableID, "members", len(members), "spectator", spectator, "took", time.Since(start))
 	return t, nil
 }
 
@@ -375,6 +395,9 @@ func (t *TableTransport) Self() table.PeerID { return table.PeerID(t.n.h.ID().St
 func (t *TableTransport) Broadcast(ctx context.Context, data []byte) error {
 	if t.ctx.Err() != nil {
 		return ErrClosed
+	}
+	if t.spectator {
+		return ErrSpectator
 	}
 	if len(data) > MaxMessageSize {
 		return fmt.Errorf("p2p: message of %d bytes exceeds %d", len(data), MaxMessageSize)

@@ -1,0 +1,205 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/peerstore"
+)
+
+// Spectators (protocol.md 7.12): a peer that is not a member of a table
+// may follow it. It subscribes to the table's topic (where the members'
+// validators refuse anything it publishes: its author is not a member, 7.4)
+// and catches up over the sync protocol (7.7) from members that admit it.
+// It makes no member a direct peer: the members are direct peers of one
+// another, so a message goes from seat to seat without a spectator between
+// them, and a spectator gets the members' messages as any subscriber does.
+
+// ErrSpectator is returned by a spectator's Broadcast: a spectator never
+// publishes on a table's topic.
+var ErrSpectator = errors.New("p2p: a spectator does not publish on a table's topic")
+
+// Caps of the sync streams a member serves to spectators (peers that are
+// not members of the table they ask about), besides MaxSyncStreams: at most
+// MaxSpectatorPeerStreams of one spectator and MaxSpectatorStreams in all at
+// once. A spectator stream still waiting for its request gives its place to
+// a spectator that holds fewer, as the lobby's streams do, so slow streams
+// of many peer ids cannot keep the places.
+const (
+	MaxSpectatorPeerStreams = 1
+	MaxSpectatorStreams     = 16
+	// defaultWatchWait bounds WatchTable's wait for a member on the topic
+	// when no WithReadyTimeout is given: after it the spectator reads
+	// anyway (its catch-up fetches dial the members).
+	defaultWatchWait = 10 * time.Second
+)
+
+// WatchTable opens table tableID as a spectator: this node, which must not
+// be among the members, subscribes to the table's topic, delivers the
+// members' messages that pass validate (as JoinTable does) to Inbox, and
+// fetches from the members that admit it (AdmitSpectators on their side).
+// Its Broadcast returns ErrSpectator; it serves no one. The members are
+// dialled and redialled while the table is open, but not made direct peers.
+// It returns once a member has joined the topic, or after WithReadyTimeout
+// (default 10 s) without one: catch-up dials the members anyway.
+func (n *Node) WatchTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error, opts ...TableOption) (*TableTransport, error) {
+	return n.openTable(ctx, tableID, members, validate, true, opts)
+}
+
+func (t *TableTransport) openWatch(ctx context.Context, readyTimeout time.Duration) error {
+	n := t.n
+	if err := n.ps.RegisterTopicValidator(t.topicName, t.validator); err != nil {
+		return err
+	}
+	topic, err := n.ps.Join(t.topicName)
+	if err != nil {
+		return err
+	}
+	t.topic = topic
+	evt, err := topic.EventHandler()
+	if err != nil {
+		return err
+	}
+	defer evt.Cancel()
+	sub, err := topic.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
+	if err != nil {
+		return err
+	}
+	t.sub = sub
+	t.wanted = true
+	if err := n.keepPeers(t.others); err != nil {
+		return err
+	}
+	if readyTimeout <= 0 {
+		readyTimeout = defaultWatchWait
+	}
+	wctx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	for t.memberOnTopic() == 0 {
+		ev, err := evt.NextPeerEvent(wctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			n.log.Warn("watching a table with no member on its topic yet", "table", t.id, "waited", readyTimeout)
+			break
+		}
+		if ev.Type == pubsub.PeerJoin && t.memberSet[ev.Peer] {
+			break
+		}
+	}
+	t.reading = true
+	t.wg.Add(1)
+	go t.read()
+	return nil
+}
+
+// memberOnTopic is how many members this node sees on the table's topic.
+func (t *TableTransport) memberOnTopic() int {
+	k := 0
+	for _, p := range t.topic.ListPeers() {
+		if t.memberSet[p] {
+			k++
+		}
+	}
+	return k
+}
+
+// Spectators returns how many peers that are not members this node sees
+// subscribed to the table's topic now: the table's spectators, as far as
+// this node knows (a hook for the lobby's announcement).
+func (t *TableTransport) Spectators() int {
+	if t.topic == nil {
+		return 0
+	}
+	k := 0
+	for _, p := range t.topic.ListPeers() {
+		if !t.memberSet[p] {
+			k++
+		}
+	}
+	return k
+}
+
+// IsSpectator reports whether this node watches the table (WatchTable)
+// rather than sits at it.
+func (t *TableTransport) IsSpectator() bool { return t.spectator }
+
+// AdmitSpectators sets which peers that are not members this member
+// serves catch-up to (protocol.md 7.12): nil (the default) admits none;
+// AnySpectator admits every peer (a public table). The decision is made per
+// sync stream, before its request is read.
+func (t *TableTransport) AdmitSpectators(admit func(peer.ID) bool) {
+	if admit == nil {
+		t.admit.Store(nil)
+		return
+	}
+	t.admit.Store(&admit)
+}
+
+// AnySpectator admits every peer: the policy of a public table.
+func AnySpectator(peer.ID) bool { return true }
+
+// admits reports whether p may catch up from this member as a spectator.
+func (t *TableTransport) admits(p peer.ID) bool {
+	a := t.admit.Load()
+	return a != nil && (*a)(p)
+}
+
+// memberAnywhere reports whether p is a member of a table this node has
+// open as a member (its sync streams are a member's, not a spectator's).
+func (n *Node) memberAnywhere(p peer.ID) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, t := range n.tables {
+		if !t.spectator && t.memberSet[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// keepPeers marks peers to keep connected (redialled when a link drops),
+// without making them gossipsub direct peers: a spectator's members.
+func (n *Node) keepPeers(ps []peer.ID) error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return ErrClosed
+	}
+	for _, p := range ps {
+		for _, r := range n.relays {
+			if r.info.ID != p {
+				n.h.Peerstore().AddAddrs(p, circuitAddrs(r.info, p), peerstore.RecentlyConnectedAddrTTL)
+			}
+		}
+		n.want[p]++
+	}
+	n.mu.Unlock()
+	for _, p := range ps {
+		n.startDial(p)
+	}
+	return nil
+}
+
+// unkeepPeers undoes keepPeers.
+func (n *Node) unkeepPeers(ps []peer.ID) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, p := range ps {
+		if n.want[p]--; n.want[p] <= 0 {
+			delete(n.want, p)
+		}
+	}
+}
+
+// SpectatorSyncStats counts the spectator sync streams this node saw:
+// arrived at the gate, reset unread over a cap, and evicted while waiting
+// for their request.
+func (n *Node) SpectatorSyncStats() (arrived, overCap, evicted uint64) {
+	g := &n.spectGate
+	return g.arrived.Load(), g.overCap.Load(), g.evicted.Load()
+}
