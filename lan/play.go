@@ -182,6 +182,11 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	}
 	defer tt.Close()
 	link.TableTransport = tt
+	if !c.private(a.Table) {
+		// A public table admits any peer that finds it as a spectator
+		// (protocol.md 7.12); a private one, none yet.
+		tt.AdmitSpectators(p2p.AnySpectator)
+	}
 	log.Info("table ready", "seat", seat, "players", len(cfg.Seats), "ruleset", cfg.Ruleset, "took", time.Since(start).Round(time.Millisecond))
 
 	pctx, stopPresence := context.WithCancel(ctx)
@@ -240,6 +245,13 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	}
 	log.Info("transcript saved", "path", path, "honest", rep.Honest, "steps", rep.Steps)
 	return o, nil
+}
+
+// private reports whether table id is private: this peer created it with
+// an admission secret or joined it by invite code (its table record says).
+func (c *Client) private(id string) bool {
+	rec, ok := c.Lobby().Record(id)
+	return ok && (rec.Secret != invite.Secret{} || rec.Code != "")
 }
 
 // Errors of Play's admission of a started table (see admit).
