@@ -170,3 +170,21 @@ func (c *Client) admitWatch(dir string, a p2p.Announcement, cfg table.Config) er
 	}
 	return atomicfile.WriteNew(path, b)
 }
+
+// Watching returns the started announcement of table id when this peer
+// watches it and the watch is unfinished (its folder is a spectator's and
+// not done): Watch resumes it without the lobby.
+func (c *Client) Watching(id string) (p2p.Announcement, bool) {
+	dir := c.matchDir(id)
+	if _, err := os.Stat(filepath.Join(dir, spectatorFile)); err != nil {
+		return p2p.Announcement{}, false
+	}
+	if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
+		return p2p.Announcement{}, false
+	}
+	a, err := readAnnouncement(filepath.Join(dir, announcementFile))
+	if err != nil || a.Table != id {
+		return p2p.Announcement{}, false
+	}
+	return a, true
+}
