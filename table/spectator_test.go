@@ -186,3 +186,59 @@ func TestSpectatorNeverSpeaks(t *testing.T) {
 		t.Fatalf("first tick's fetches: %+v", rd.Fetches)
 	}
 }
+
+// TestSpectatorCannotPoseOrFetchARack: an envelope a spectator signs with
+// its own key under a seat's number is rejected by a seat's node and
+// changes nothing; a request for anything but the chain (a rack, a seed)
+// gets no answer from a seat.
+func TestSpectatorCannotPoseOrFetchARack(t *testing.T) {
+	cfg, keys, err := LocalConfig("classic", 2, 17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, spectKeys, err := LocalConfig("classic", 2, 18)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPeer(PeerConfig{Table: cfg, Seat: 0, Key: keys[0], Transport: NewMemNet(Faults{}, 1).Join(cfg.Seats[0].ID),
+		Mover: &simpleMover{rng: rand.New(rand.NewPCG(1, 2))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.Machine()
+	for seat := range cfg.Seats {
+		env := &Envelope{Table: cfg.ID, Step: 0, Seat: uint8(seat), Kind: KindHello, Prev: m.Prev(), State: m.StateHash(),
+			Body: helloBody{ConfigHash: m.cfgHash}.encode()}
+		if err := env.Seal(spectKeys[0], m.cfgHash); err != nil {
+			t.Fatal(err)
+		}
+		before := p.n.rejects
+		p.n.Step(env.Raw)
+		if p.n.rejects != before+1 || len(p.n.buf) != 0 || m.Step() != 0 || p.n.Ready().Apply != nil || m.Aborted() != nil {
+			t.Fatalf("a spectator's envelope as seat %d was not rejected or changed the state", seat)
+		}
+	}
+	// Two honest hellos, so that the seat has a chain to serve.
+	for seat := range cfg.Seats {
+		env := &Envelope{Table: cfg.ID, Step: m.Step(), Seat: uint8(seat), Kind: KindHello, Prev: m.Prev(), State: m.StateHash(),
+			Body: helloBody{ConfigHash: m.cfgHash}.encode()}
+		if err := env.Seal(keys[seat], m.cfgHash); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.n.applyEnv(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serve := p.serve(func() ([][]byte, [][32]byte) { return p.n.chain, p.n.hashes })
+	if got := serve("spectator", fetchRequest(0)); len(got) != 2 {
+		t.Fatalf("the chain itself: %d frames, want 2", len(got))
+	}
+	for _, req := range [][]byte{
+		[]byte("okey/rack/v1\x00"), []byte("okey/secret/v1\x00\x00\x00\x00"), []byte("okey/fetch/v1"),
+		fetchHashRequest([32]byte{1}), append(fetchRequest(0), 0),
+	} {
+		if got := serve("spectator", req); got != nil {
+			t.Fatalf("request %q answered with %d frames", req, len(got))
+		}
+	}
+}
