@@ -206,6 +206,9 @@ type Node struct {
 	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
 	// spectGate holds the places of spectators' sync streams (spectate.go).
 	spectGate lobbyGate
+	// topics holds the open tables by topic name, for meshFilter (read on
+	// pubsub's goroutine, so not under mu).
+	topics sync.Map
 }
 
 // NewNode starts a Node on h and takes ownership of h: Close closes it, and
@@ -248,6 +251,9 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		// to form at a heartbeat after a peer connects (notes/libp2p.md).
 		pubsub.WithFloodPublish(true),
 		pubsub.WithRawTracer(&dropTracer{n: n}),
+		// Spectators and members never mesh on a table's topic
+		// (spectate.go, protocol.md 7.12).
+		pubsub.WithPeerFilter(n.meshFilter),
 	)
 	if err != nil {
 		cancel()

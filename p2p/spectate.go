@@ -5,18 +5,19 @@ import (
 	"errors"
 	"time"
 
-	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
 )
 
 // Spectators (protocol.md 7.12): a peer that is not a member of a table
-// may follow it. It subscribes to the table's topic (where the members'
-// validators refuse anything it publishes: its author is not a member, 7.4)
-// and catches up over the sync protocol (7.7) from members that admit it.
-// It makes no member a direct peer: the members are direct peers of one
-// another, so a message goes from seat to seat without a spectator between
-// them, and a spectator gets the members' messages as any subscriber does.
+// may follow it. It does not subscribe to the table's topic: it is fed by
+// the members' answers to its catch-up requests over the sync protocol
+// (7.7), polling one member at a time, so that the members' broadcasts go
+// to the members only (they are direct peers of one another: no spectator
+// stands between two seats, and none adds a copy to a move's sending).
+// Whatever a spectator publishes on the topic is refused by the members'
+// validators (its author is not a member, 7.4). Members never mesh with a
+// non-member on a table's topic (meshFilter).
 
 // ErrSpectator is returned by a spectator's Broadcast: a spectator never
 // publishes on a table's topic.
@@ -38,37 +39,19 @@ const (
 )
 
 // WatchTable opens table tableID as a spectator: this node, which must not
-// be among the members, subscribes to the table's topic, delivers the
-// members' messages that pass validate (as JoinTable does) to Inbox, and
-// fetches from the members that admit it (AdmitSpectators on their side).
-// Its Broadcast returns ErrSpectator; it serves no one. The members are
-// dialled and redialled while the table is open, but not made direct peers.
-// It returns once a member has joined the topic, or after WithReadyTimeout
-// (default 10 s) without one: catch-up dials the members anyway.
+// be among the members, fetches from the members that admit it
+// (AdmitSpectators on their side). It does not subscribe to the table's
+// topic: its Inbox delivers nothing and closes with Close; its Broadcast
+// returns ErrSpectator; it serves no one. The members are dialled and
+// redialled while the table is open, but not made direct peers. It returns
+// once a member is connected, or after WithReadyTimeout (default 10 s)
+// without one: the fetches dial the members anyway.
 func (n *Node) WatchTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error, opts ...TableOption) (*TableTransport, error) {
 	return n.openTable(ctx, tableID, members, validate, true, opts)
 }
 
 func (t *TableTransport) openWatch(ctx context.Context, readyTimeout time.Duration) error {
 	n := t.n
-	if err := n.ps.RegisterTopicValidator(t.topicName, t.validator); err != nil {
-		return err
-	}
-	topic, err := n.ps.Join(t.topicName)
-	if err != nil {
-		return err
-	}
-	t.topic = topic
-	evt, err := topic.EventHandler()
-	if err != nil {
-		return err
-	}
-	defer evt.Cancel()
-	sub, err := topic.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
-	if err != nil {
-		return err
-	}
-	t.sub = sub
 	t.wanted = true
 	if err := n.keepPeers(t.others); err != nil {
 		return err
@@ -78,46 +61,53 @@ func (t *TableTransport) openWatch(ctx context.Context, readyTimeout time.Durati
 	}
 	wctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
-	for t.memberOnTopic() == 0 {
-		ev, err := evt.NextPeerEvent(wctx)
-		if err != nil {
+	for {
+		for _, p := range t.others {
+			if n.Connected(p) {
+				return nil
+			}
+		}
+		select {
+		case <-wctx.Done():
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			n.log.Warn("watching a table with no member on its topic yet", "table", t.id, "waited", readyTimeout)
-			break
-		}
-		if ev.Type == pubsub.PeerJoin && t.memberSet[ev.Peer] {
-			break
+			n.log.Warn("watching a table with no member connected yet", "table", t.id, "waited", readyTimeout)
+			return nil
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	t.reading = true
-	t.wg.Add(1)
-	go t.read()
-	return nil
 }
 
-// memberOnTopic is how many members this node sees on the table's topic.
-func (t *TableTransport) memberOnTopic() int {
-	k := 0
-	for _, p := range t.topic.ListPeers() {
-		if t.memberSet[p] {
-			k++
+// spectatorWindow is how long a spectator counts as one after its last
+// catch-up request was served (Spectators).
+const spectatorWindow = 10 * time.Second
+
+// sawSpectator notes that a spectator's request was served.
+func (t *TableTransport) sawSpectator(p peer.ID) {
+	t.spectMu.Lock()
+	defer t.spectMu.Unlock()
+	if t.spectSeen == nil {
+		t.spectSeen = map[peer.ID]time.Time{}
+	}
+	now := time.Now()
+	t.spectSeen[p] = now
+	for q, at := range t.spectSeen {
+		if now.Sub(at) > spectatorWindow {
+			delete(t.spectSeen, q)
 		}
 	}
-	return k
 }
 
-// Spectators returns how many peers that are not members this node sees
-// subscribed to the table's topic now: the table's spectators, as far as
-// this node knows (a hook for the lobby's announcement).
+// Spectators returns how many spectators this member served catch-up to
+// in the last 10 s: the table's spectators as far as this member knows (a
+// hook for the lobby's announcement).
 func (t *TableTransport) Spectators() int {
-	if t.topic == nil {
-		return 0
-	}
+	t.spectMu.Lock()
+	defer t.spectMu.Unlock()
 	k := 0
-	for _, p := range t.topic.ListPeers() {
-		if !t.memberSet[p] {
+	for _, at := range t.spectSeen {
+		if time.Since(at) <= spectatorWindow {
 			k++
 		}
 	}
@@ -202,4 +192,16 @@ func (n *Node) unkeepPeers(ps []peer.ID) {
 func (n *Node) SpectatorSyncStats() (arrived, overCap, evicted uint64) {
 	g := &n.spectGate
 	return g.arrived.Load(), g.overCap.Load(), g.evicted.Load()
+}
+
+// meshFilter is gossipsub's peer filter (GRAFT, IHAVE, IWANT, the mesh's
+// candidates): on the topic of a table open here as a member, a member
+// meshes with members only (they are direct peers anyway), never with a
+// non-member that subscribed. Other topics are not filtered.
+func (n *Node) meshFilter(p peer.ID, topic string) bool {
+	v, ok := n.topics.Load(topic)
+	if !ok {
+		return true
+	}
+	return v.(*TableTransport).memberSet[p]
 }

@@ -316,6 +316,9 @@ func (n *Node) handleSync(s network.Stream) {
 	}
 	s.Close()
 	t.stats.served.Add(1)
+	if !t.memberSet[remote] {
+		t.sawSpectator(remote)
+	}
 }
 
 // takeSyncSlot counts a sync stream of remote that is being served; it

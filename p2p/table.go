@@ -77,8 +77,11 @@ type TableTransport struct {
 	// spectator: this node watches the table without a seat (spectate.go).
 	spectator bool
 	// admit decides which peers that are not members may catch up from
-	// this member (spectate.go); nil: none.
-	admit atomic.Pointer[func(peer.ID) bool]
+	// this member (spectate.go); nil: none. spectSeen: when each
+	// spectator was last served.
+	admit     atomic.Pointer[func(peer.ID) bool]
+	spectMu   sync.Mutex
+	spectSeen map[peer.ID]time.Time
 }
 
 type tableStats struct {
@@ -205,6 +208,9 @@ func (n *Node) openTable(ctx context.Context, tableID string, members []peer.ID,
 	n.tables[tableID] = t
 	n.watch[t] = struct{}{}
 	n.mu.Unlock()
+	if !spectator {
+		n.topics.Store(t.topicName, t)
+	}
 
 	start := time.Now()
 	// Close (of the table or the node) waits for open and ends its wait.
@@ -471,6 +477,7 @@ func (t *TableTransport) Close() error {
 		n.mu.Lock()
 		if n.tables[t.id] == t {
 			delete(n.tables, t.id)
+			n.topics.CompareAndDelete(t.topicName, t)
 		}
 		delete(n.watch, t)
 		n.mu.Unlock()

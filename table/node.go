@@ -38,7 +38,10 @@ type nodeConfig struct {
 	// asks for the chain at its first tick, and again at once while the
 	// answers come full (maxFetchAnswer envelopes: there is more), so that
 	// one joining mid-match reaches the current position without waiting
-	// stall intervals.
+	// stall intervals. Between catch-up rounds it polls: at each tick with
+	// no fetch in flight, it asks one member (in turn) for the chain from
+	// its next step (protocol.md 5.9): a spectator is fed by the members'
+	// answers, not by their broadcasts.
 	Spectator bool
 }
 
@@ -77,8 +80,10 @@ type node struct {
 
 	stalled *nodeStall
 	// more: the last catch-up answer was full (a spectator asks again at
-	// once once it has applied it).
-	more bool
+	// once once it has applied it). pollNext: the member a spectator's
+	// next poll asks.
+	more     bool
+	pollNext int
 
 	// pending is what the next Ready reports.
 	apply   *Envelope
@@ -138,8 +143,9 @@ func (f fetchReq) Request() []byte {
 }
 
 type catchUpRound struct {
-	at int    // seat asked now
-	id uint64 // its fetch
+	at   int    // seat asked now
+	id   uint64 // its fetch
+	poll bool   // a spectator's poll: one member only
 }
 
 type forkHunt struct {
@@ -274,6 +280,9 @@ func (n *node) Tick() {
 		wait = 0
 	}
 	if n.now-n.idle < wait || n.hasAsked && n.now-n.asked < wait {
+		if n.c.Spectator && n.hunt == nil && len(n.fetches) == 0 {
+			n.poll()
+		}
 		return
 	}
 	n.asked, n.hasAsked, n.more = n.now, true, false
@@ -301,6 +310,15 @@ func (n *node) askCatchUp() {
 	if waited := n.now - n.idle; waited >= limit && seat != n.c.Seat {
 		n.stalled = &nodeStall{Seat: seat, Kind: kind, Step: n.m.Step(), Ticks: waited}
 	}
+}
+
+// poll is a spectator's ask between rounds: one member, in turn, for the
+// chain from its next step.
+func (n *node) poll() {
+	seat := n.pollNext % len(n.c.Table.Seats)
+	n.pollNext++
+	n.catchup = &catchUpRound{at: seat, poll: true}
+	n.catchup.id = n.fetch(fetchReq{Seat: seat, From: n.m.Step(), Within: n.c.StallTicks})
 }
 
 func (n *node) fetch(f fetchReq) uint64 {
@@ -334,7 +352,7 @@ func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
 				got = got || len(n.buf)+len(n.forks) > before
 			}
 		}
-		if seat, _ := n.m.Expect(); got || seat == n.c.Seat {
+		if seat, _ := n.m.Expect(); got || seat == n.c.Seat || n.catchup.poll {
 			// Found, or this seat is now to speak: it asks for nothing
 			// while its own move is due (5.5).
 			n.catchup = nil
