@@ -27,4 +27,8 @@ var _ = turkish(map[string]string{
 	"okey: watch: left table %s; run again with --data %s to resume\n":                 "okey: watch: %s masasından ayrıldın; kaldığın yerden sürmek için --data %s ile yeniden çalıştır\n",
 	"no started table found within --wait %v":                                          "--wait %v içinde başlamış masa bulunamadı",
 	"table %s was not seen started within --wait %v":                                   "%s masası --wait %v içinde başlamış görünmedi",
+	"w watches a started table: select it first":                                       "w başlamış bir masayı izler: önce onu seç",
+	"you sit at that table: it is yours to play, not to watch":                         "o masada oturuyorsun: izlemek için değil, oynamak için",
+	"watching %s...":                  "%s izleniyor...",
+	"table %s is no longer announced": "%s masası artık duyurulmuyor",
 })
