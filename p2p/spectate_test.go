@@ -87,6 +87,18 @@ drain:
 	}
 	// A stranger (node 3) is refused by b; a member asking the spectator
 	// is refused (it serves no one).
+	// Closing the spectator's table leaves the node's peers as they were.
+	sp2, err := nodes[3].WatchTable(ctx, "watch2", ids(members), acceptAll, WithReadyTimeout(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp2.Close()
+	nodes[3].mu.Lock()
+	want, direct := len(nodes[3].want), len(nodes[3].direct)
+	nodes[3].mu.Unlock()
+	if want != 0 || direct != 0 {
+		t.Fatalf("after a spectator's Close: want %d, direct %d; want 0, 0", want, direct)
+	}
 	stranger := rawFetch(ctx, t, nodes[3], nodes[1].ID(), "watch", "step 0")
 	if stranger == nil {
 		t.Fatal("a stranger got an answer")

@@ -497,7 +497,11 @@ func (t *TableTransport) Close() error {
 			n.log.Debug("unregister validator", "table", t.id, "err", err)
 		}
 		if t.wanted {
-			n.unwantPeers(t.others)
+			if t.spectator {
+				n.unkeepPeers(t.others)
+			} else {
+				n.unwantPeers(t.others)
+			}
 		}
 		t.closeErr = errors.Join(errs...)
 		n.log.Info("table closed", "table", t.id)
