@@ -182,11 +182,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	}
 	defer tt.Close()
 	link.TableTransport = tt
-	if !c.private(a.Table) {
-		// A public table admits any peer that finds it as a spectator
-		// (protocol.md 7.12); a private one, none yet.
-		tt.AdmitSpectators(p2p.AnySpectator)
-	}
+	c.admitSpectators(tt, a)
 	log.Info("table ready", "seat", seat, "players", len(cfg.Seats), "ruleset", cfg.Ruleset, "took", time.Since(start).Round(time.Millisecond))
 
 	pctx, stopPresence := context.WithCancel(ctx)
@@ -247,11 +243,32 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	return o, nil
 }
 
-// private reports whether table id is private: this peer created it with
-// an admission secret or joined it by invite code (its table record says).
-func (c *Client) private(id string) bool {
-	rec, ok := c.Lobby().Record(id)
-	return ok && (rec.Secret != invite.Secret{} || rec.Code != "")
+// admitSpectators sets who may watch table a from this seat (protocol.md
+// 7.12): any peer at a public table; at a private one (this peer created
+// it with an admission secret, or joined it by invite code: its table
+// record says), the spectators that prove they hold the secret.
+func (c *Client) admitSpectators(tt *p2p.TableTransport, a p2p.Announcement) {
+	rec, ok := c.Lobby().Record(a.Table)
+	var secret invite.Secret
+	switch {
+	case ok && !rec.Secret.IsZero():
+		secret = rec.Secret
+	case ok && rec.Code != "":
+		code, err := invite.Parse(rec.Code)
+		if err != nil {
+			c.log.Warn("the table's record holds an unusable invite code: no spectator admitted", "table", a.Table)
+			return
+		}
+		secret = code.Secret
+	default:
+		tt.AdmitSpectators(p2p.AnySpectator)
+		return
+	}
+	creator, err := peer.Decode(a.Creator)
+	if err != nil {
+		return
+	}
+	tt.AdmitSpectatorsBySecret(creator, secret)
 }
 
 // Errors of Play's admission of a started table (see admit).

@@ -3,15 +3,20 @@ package lan
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
 
@@ -29,9 +34,13 @@ type WatchOptions struct {
 	// Withhold: how long without progress before it stops, saying which
 	// seat the table waits for (default 10 min).
 	Withhold time.Duration
-	// ReadyTimeout bounds the wait for a member on the table's topic
-	// (default 10 s); the spectator then follows anyway.
+	// ReadyTimeout bounds the wait for a member to be connected (default
+	// 10 s); the spectator then follows anyway.
 	ReadyTimeout time.Duration
+	// Code is the invite code of a private table: the spectator proves
+	// to each member that it holds its secret (protocol.md 7.12) before
+	// it asks for the chain. Nil: a public table.
+	Code *invite.Code
 }
 
 // spectatorFile marks a match directory that a spectator keeps (no seat,
@@ -73,8 +82,23 @@ func (c *Client) Watch(ctx context.Context, a p2p.Announcement, opt WatchOptions
 	defer store.Close()
 	log := c.log.With("table", a.Table, "spectator", true)
 	link := &lateTransport{}
-	s, err := table.NewSpectator(table.SpectatorConfig{Table: cfg, Transport: link, Store: store,
-		Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, OnStep: opt.OnStep})
+	var via table.Transport = link
+	if opt.Code != nil {
+		// A private table: prove the code's secret to each member first.
+		creator, err := peer.Decode(a.Creator)
+		if err != nil {
+			return nil, fmt.Errorf("%w: creator %q", ErrAnnouncement, a.Creator)
+		}
+		self, err := peer.Decode(c.ID())
+		if err != nil {
+			return nil, err
+		}
+		pr := opt.Code.Secret.SpectatorProof(a.Table, []byte(creator), []byte(self))
+		via = &provingTransport{lateTransport: link, proof: p2p.SpectatorRequest(pr), shown: map[table.PeerID]bool{}}
+	}
+	s, err := table.NewSpectator(table.SpectatorConfig{Table: cfg, Transport: via, Store: store,
+		Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, OnStep: opt.OnStep,
+		PollFrom: int(sha256.Sum256([]byte(c.ID()))[0])}) // spectators spread over the seats
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +107,14 @@ func (c *Client) Watch(ctx context.Context, a p2p.Announcement, opt WatchOptions
 	rt := opt.ReadyTimeout
 	if rt == 0 {
 		rt = 10 * time.Second
+	}
+	if opt.Code != nil {
+		// Beyond the LAN: reach the creator from the code (best effort).
+		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		if _, err := c.node.DialCode(dctx, *opt.Code); err != nil {
+			log.Info("creator not reached yet", "err", err)
+		}
+		cancel()
 	}
 	tt, err := c.node.WatchTable(ctx, a.Table, a.Roster(), Validator(cfg), p2p.WithReadyTimeout(rt))
 	if err != nil {
@@ -187,4 +219,37 @@ func (c *Client) Watching(id string) (p2p.Announcement, bool) {
 		return p2p.Announcement{}, false
 	}
 	return a, true
+}
+
+// provingTransport is a spectator's transport at a private table: before
+// it first asks a member for anything, and again after a member refused
+// it (a member that restarted forgets who proved), it presents its
+// spectator proof.
+type provingTransport struct {
+	*lateTransport
+	proof []byte
+	mu    sync.Mutex
+	shown map[table.PeerID]bool
+}
+
+// Fetch implements table.Transport.
+func (t *provingTransport) Fetch(ctx context.Context, p table.PeerID, req []byte) ([][]byte, error) {
+	t.mu.Lock()
+	shown := t.shown[p]
+	t.mu.Unlock()
+	if !shown {
+		if _, err := t.lateTransport.Fetch(ctx, p, t.proof); err != nil {
+			return nil, err
+		}
+		t.mu.Lock()
+		t.shown[p] = true
+		t.mu.Unlock()
+	}
+	frames, err := t.lateTransport.Fetch(ctx, p, req)
+	if err != nil {
+		t.mu.Lock()
+		delete(t.shown, p)
+		t.mu.Unlock()
+	}
+	return frames, err
 }

@@ -3,10 +3,13 @@ package p2p
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
+
+	"github.com/okey-game/okey/p2p/invite"
 )
 
 // Spectators (protocol.md 7.12): a peer that is not a member of a table
@@ -204,4 +207,65 @@ func (n *Node) meshFilter(p peer.ID, topic string) bool {
 		return true
 	}
 	return v.(*TableTransport).memberSet[p]
+}
+
+// spectatorLabel starts a spectator's admission request at a private table
+// (protocol.md 7.12): "okey/watch/v1" || the 32-byte spectator proof, sent
+// as the request of a sync stream.
+const spectatorLabel = "okey/watch/v1"
+
+// SpectatorRequest is the sync request that presents a spectator's proof.
+func SpectatorRequest(p invite.Proof) []byte { return append([]byte(spectatorLabel), p[:]...) }
+
+// spectatorProof parses a spectator's admission request.
+func spectatorProof(req []byte) (invite.Proof, bool) {
+	var p invite.Proof
+	if len(req) != len(spectatorLabel)+len(p) || string(req[:len(spectatorLabel)]) != spectatorLabel {
+		return p, false
+	}
+	copy(p[:], req[len(spectatorLabel):])
+	return p, true
+}
+
+// AdmitSpectatorsBySecret makes this member of a private table admit the
+// spectators that prove they hold one of the table's secrets (the one of
+// the code it joined by, or the creator's): a peer that presents a valid
+// spectator proof (SpectatorRequest) is admitted until the table closes.
+func (t *TableTransport) AdmitSpectatorsBySecret(creator peer.ID, secrets ...invite.Secret) {
+	t.spectMu.Lock()
+	t.spectCreator = creator
+	t.spectSecrets = slices.DeleteFunc(slices.Clone(secrets), invite.Secret.IsZero)
+	t.spectMu.Unlock()
+	t.AdmitSpectators(t.proven)
+}
+
+// proves checks a spectator's proof against the table's secrets and, when
+// it holds, admits the spectator.
+func (t *TableTransport) proves(p peer.ID, pr invite.Proof) bool {
+	t.spectMu.Lock()
+	defer t.spectMu.Unlock()
+	for _, s := range t.spectSecrets {
+		if s.CheckSpectator(pr, t.id, []byte(t.spectCreator), []byte(p)) {
+			if t.spectProven == nil {
+				t.spectProven = map[peer.ID]bool{}
+			}
+			t.spectProven[p] = true
+			return true
+		}
+	}
+	return false
+}
+
+// proven reports whether p presented a valid spectator proof.
+func (t *TableTransport) proven(p peer.ID) bool {
+	t.spectMu.Lock()
+	defer t.spectMu.Unlock()
+	return t.spectProven[p]
+}
+
+// byProof reports whether the table admits spectators by proof.
+func (t *TableTransport) byProof() bool {
+	t.spectMu.Lock()
+	defer t.spectMu.Unlock()
+	return len(t.spectSecrets) > 0
 }

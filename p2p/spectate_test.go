@@ -10,6 +10,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
 
@@ -167,5 +168,57 @@ func TestSpectatorSyncCaps(t *testing.T) {
 	waitFor(t, 5*time.Second, "the places freed", func() bool { held, _ := b.spectGate.streams(nodes[2].ID()); return held == 0 })
 	if err := rawFetch(ctx, t, nodes[2], b.ID(), "caps", "again"); err != nil {
 		t.Fatalf("the spectator is not served again: %v", err)
+	}
+}
+
+// TestPrivateTableSpectator: a member of a private table serves a
+// spectator only after it presented a proof made with the table's secret
+// for its own peer id; a proof with another secret, or replayed by another
+// peer, admits no one.
+func TestPrivateTableSpectator(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 4, WithSyncTimeout(5*time.Second))
+	members := nodes[:2]
+	tts := joinAll(t, members, "private", acceptAll)
+	b := tts[1]
+	b.Serve(func(_ table.PeerID, req []byte) [][]byte { return [][]byte{req} })
+	secret, err := invite.NewSecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := invite.NewSecret()
+	creator := nodes[0].ID()
+	b.AdmitSpectatorsBySecret(creator, secret)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sp, err := nodes[2].WatchTable(ctx, "private", ids(members), acceptAll, WithReadyTimeout(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	if _, err := sp.Fetch(ctx, b.Self(), []byte("step 0")); err == nil {
+		t.Fatal("served before any proof")
+	}
+	proof := func(s invite.Secret, who peer.ID) []byte {
+		return SpectatorRequest(s.SpectatorProof("private", []byte(creator), []byte(who)))
+	}
+	if _, err := sp.Fetch(ctx, b.Self(), proof(other, nodes[2].ID())); err == nil {
+		t.Fatal("a proof with another secret was accepted")
+	}
+	if _, err := sp.Fetch(ctx, b.Self(), []byte("step 0")); err == nil {
+		t.Fatal("served after a bad proof")
+	}
+	if got, err := sp.Fetch(ctx, b.Self(), proof(secret, nodes[2].ID())); err != nil || len(got) != 0 {
+		t.Fatalf("a good proof: %q %v", got, err)
+	}
+	if got, err := sp.Fetch(ctx, b.Self(), []byte("step 0")); err != nil || len(got) != 1 {
+		t.Fatalf("served after the proof: %q %v", got, err)
+	}
+	// The same proof from another peer admits no one.
+	if rawFetch(ctx, t, nodes[3], nodes[1].ID(), "private", string(proof(secret, nodes[2].ID()))) == nil {
+		t.Fatal("a replayed proof was accepted")
+	}
+	if rawFetch(ctx, t, nodes[3], nodes[1].ID(), "private", "step 0") == nil {
+		t.Fatal("the replayer was served")
 	}
 }

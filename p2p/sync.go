@@ -261,7 +261,7 @@ func (n *Node) handleSync(s network.Stream) {
 	case t.spectator:
 		refuse(t, "table "+id+" is watched here, not served", nil)
 		return
-	case !t.memberSet[remote] && !t.admits(remote):
+	case !t.memberSet[remote] && !t.admits(remote) && !t.byProof():
 		refuse(t, "not a member of table "+id+" nor an admitted spectator", nil)
 		return
 	case !t.memberSet[remote] && spect == nil && !takeSpect():
@@ -281,7 +281,22 @@ func (n *Node) handleSync(s network.Stream) {
 		s.Reset() // past the request's deadline, or its place was taken
 		return
 	}
-	resp := (*hp)(table.PeerID(remote.String()), req)
+	if pr, ok := spectatorProof(req); ok && !t.memberSet[remote] {
+		// A spectator's admission at a private table (protocol.md 7.12):
+		// answered with no frames when the proof holds, reset otherwise.
+		if !t.proves(remote, pr) {
+			refuse(t, "spectator proof does not hold for table "+id, nil)
+			return
+		}
+		req = nil
+	} else if !t.memberSet[remote] && !t.admits(remote) {
+		refuse(t, "not a member of table "+id+" nor an admitted spectator", nil)
+		return
+	}
+	var resp [][]byte
+	if req != nil {
+		resp = (*hp)(table.PeerID(remote.String()), req)
+	}
 	if len(resp) > MaxSyncFrames {
 		refuse(t, "internal: response has too many frames", fmt.Errorf("%d frames", len(resp)))
 		return

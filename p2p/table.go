@@ -13,6 +13,7 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
 
@@ -82,6 +83,11 @@ type TableTransport struct {
 	admit     atomic.Pointer[func(peer.ID) bool]
 	spectMu   sync.Mutex
 	spectSeen map[peer.ID]time.Time
+	// A private table's spectator admission (AdmitSpectatorsBySecret):
+	// the creator, the secrets, the spectators that proved one.
+	spectCreator peer.ID
+	spectSecrets []invite.Secret
+	spectProven  map[peer.ID]bool
 }
 
 type tableStats struct {

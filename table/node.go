@@ -41,8 +41,11 @@ type nodeConfig struct {
 	// stall intervals. Between catch-up rounds it polls: at each tick with
 	// no fetch in flight, it asks one member (in turn) for the chain from
 	// its next step (protocol.md 5.9): a spectator is fed by the members'
-	// answers, not by their broadcasts.
+	// answers, not by their broadcasts. It polls the same member while it
+	// answers, the next one after a failure, starting at PollFrom (the
+	// caller spreads its spectators over the members).
 	Spectator bool
+	PollFrom  int
 }
 
 // node is one seat's protocol state and decisions (see the comment above).
@@ -164,7 +167,7 @@ func newNode(c nodeConfig, m *Machine) *node {
 	if c.StallTicks < 1 {
 		c.StallTicks = 1
 	}
-	return &node{c: c, m: m, buf: map[uint32][]*Envelope{}, mute: make([]bool, len(c.Table.Seats))}
+	return &node{c: c, m: m, buf: map[uint32][]*Envelope{}, mute: make([]bool, len(c.Table.Seats)), pollNext: max(c.PollFrom, 0)}
 }
 
 // Ready returns what the caller must do next.
@@ -316,7 +319,6 @@ func (n *node) askCatchUp() {
 // chain from its next step.
 func (n *node) poll() {
 	seat := n.pollNext % len(n.c.Table.Seats)
-	n.pollNext++
 	n.catchup = &catchUpRound{at: seat, poll: true}
 	n.catchup.id = n.fetch(fetchReq{Seat: seat, From: n.m.Step(), Within: n.c.StallTicks})
 }
@@ -338,6 +340,9 @@ func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
 	switch {
 	case n.catchup != nil && n.catchup.id == id:
 		got := false
+		if failed && n.catchup.poll {
+			n.pollNext++ // that member did not answer: ask the next
+		}
 		if !failed {
 			n.more = n.c.Spectator && len(frames) >= maxFetchAnswer
 			for _, f := range frames {

@@ -43,6 +43,10 @@ type SpectatorConfig struct {
 	// OnStep is called after every applied step (from Run's goroutine),
 	// also for the steps replayed from Store when it resumes.
 	OnStep func(m *Machine)
+	// PollFrom is the seat the spectator polls first (it stays with a
+	// seat while it answers): callers spread their spectators over the
+	// seats with it.
+	PollFrom int
 }
 
 // Spectator follows a table without a seat (see the comment above).
@@ -78,7 +82,7 @@ func NewSpectator(c SpectatorConfig) (*Spectator, error) {
 	s := &Spectator{c: c, log: c.Log}
 	w := s.ticks(c.Withhold)
 	s.n = newNode(nodeConfig{Table: c.Table, Seat: NoSeat, Log: c.Log, StallTicks: ticksPerStall,
-		WithholdTicks: w, MoveWithholdTicks: w, Spectator: true}, m)
+		WithholdTicks: w, MoveWithholdTicks: w, Spectator: true, PollFrom: max(c.PollFrom, 0) % len(c.Table.Seats)}, m)
 	t, err := c.Store.Load()
 	if err != nil {
 		return nil, fmt.Errorf("table: resume: %w", err)

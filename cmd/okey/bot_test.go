@@ -41,6 +41,7 @@ func TestBotUsageErrors(t *testing.T) {
 		"short withhold": {"--withhold", "1ms"},
 		"bad peer":       {"--peer", "/ip4/127.0.0.1/tcp/1"},
 		"bad listen":     {"--listen", "nonsense"},
+		"bad code":       {"--code", "okey1nonsense"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"watch", "--no-ui", "--data", t.TempDir()}, args...), nil, &out, &errb); code != 2 ||

@@ -17,6 +17,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -25,7 +26,7 @@ func init() {
 	register(command{name: "watch", summary: i18n.Mark("follow a table on the LAN as a spectator, live, and keep its transcript"), run: runWatch})
 }
 
-const watchUsage = `usage: okey watch [--no-ui] [--data DIR] [--out DIR] [--wait D] [--withhold D]
+const watchUsage = `usage: okey watch [--no-ui] [--code CODE|-] [--data DIR] [--out DIR] [--wait D] [--withhold D]
                   [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]... [-v] [--log FILE]
                   [TABLE]
 
@@ -36,7 +37,9 @@ scores and the log; never a rack, until each hand's audit makes every tile
 public: then that hand's racks show with its result. TABLE is the table's
 id; without it, the first started table the lobby shows that this peer does
 not sit at. A public table (a LAN table) admits any spectator; a private
-table (invite code) admits none.
+table admits the holders of its invite code: --code CODE (--code - reads it
+from standard input) watches the table of that code, proving to each seat
+that this peer holds it.
 
 The spectator catches up from the members when it joins (in the middle of
 a match too), may leave at any time (q, or Ctrl-C), and resumes with the
@@ -55,10 +58,11 @@ with the same --data to resume), or the table stopped; 4 no started table
 TABLE was found within --wait.
 `
 
-func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(watchUsage)); printDefaults(fs) }
+	codeFlag := fs.String("code", "", i18n.T("watch the private table of this invite code (- reads it from standard input)"))
 	noUI := fs.Bool("no-ui", false, i18n.T("no screen: follow the table and print its result (for scripts)"))
 	out := fs.String("out", "", i18n.T("directory for the transcript (default: the match's folder in the data directory)"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
@@ -85,6 +89,24 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := p2p.ValidTableID(id); err != nil {
 			return usageErr(ui.Plain(err))
 		}
+	}
+	var code *invite.Code
+	if *codeFlag != "" {
+		text := *codeFlag
+		if text == "-" {
+			var err error
+			if text, err = readCode(stdin); err != nil {
+				return usageErr(i18n.T("--code -: %v", explainNet(err)))
+			}
+		}
+		c, err := invite.Parse(text)
+		if err != nil {
+			return usageErr(i18n.T("--code: %v", explainNet(err)))
+		}
+		if id != "" && id != c.Table {
+			return usageErr(i18n.T("the code is for table %s, not %s", c.Table, id))
+		}
+		code, id = &c, c.Table
 	}
 	if *wait <= 0 {
 		return usageErr(i18n.T("--wait must be positive"))
@@ -138,6 +160,15 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer c.Close()
+	if code != nil {
+		// Beyond the LAN: reach the creator from the code, for its lobby's
+		// announcement of the started table.
+		dctx, cancel := context.WithTimeout(ctx, *wait)
+		if _, err := c.Node().DialCode(dctx, *code); err != nil {
+			log.Info("creator not reached yet", "err", err)
+		}
+		cancel()
+	}
 	a, err := findWatchTable(ctx, c, id, *wait)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -146,7 +177,7 @@ func runWatch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", err))
 		return exitCannotForm
 	}
-	opt := lan.WatchOptions{Out: *out, Withhold: *withhold}
+	opt := lan.WatchOptions{Out: *out, Withhold: *withhold, Code: code}
 	if *noUI {
 		o, err := c.Watch(ctx, a, opt)
 		return watchEnded(stdout, stderr, a, o, err, *data)
