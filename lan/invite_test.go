@@ -125,8 +125,26 @@ func TestInviteCodeEndToEnd(t *testing.T) {
 		t.Fatalf("code for a started table: %v", err)
 	}
 	players := []*Client{creator, friends[0], friends[1], friends[2]}
+	// A spectator with the code watches the private table and keeps its
+	// transcript; one with a forged code is refused by every member and
+	// sees nothing (its watch stops unfinished, naming no one).
+	var watched, forgedWatch *Outcome
+	var watchErr, forgedErr error
+	wg.Go(func() {
+		watched, watchErr = late.Watch(ctx, anns[0], WatchOptions{Code: &code, Stall: 500 * time.Millisecond})
+	})
+	wg.Go(func() {
+		forgedWatch, forgedErr = intruder.Watch(ctx, anns[0], WatchOptions{Code: &forged, Stall: 300 * time.Millisecond, Withhold: 3 * time.Second})
+	})
 	outs := playAll(t, ctx, players, anns[0], func(int) PlayOptions { return honestPlay(t.TempDir()) })
-	checkHonest(t, outs)
+	wg.Wait()
+	if watchErr != nil || forgedErr != nil {
+		t.Fatalf("watching: %v; with a forged code: %v", watchErr, forgedErr)
+	}
+	if forgedWatch.Result.Stalled == nil || forgedWatch.Report.Steps != 0 {
+		t.Fatalf("a forged code's spectator: %+v, %d steps", forgedWatch.Result, forgedWatch.Report.Steps)
+	}
+	checkHonest(t, append(outs, watched))
 	// The members reached each other directly (addresses from the creator),
 	// not only through it.
 	for i, c := range players {

@@ -275,6 +275,9 @@ func (c *Client) Unfinished() ([]p2p.Announcement, error) {
 		if _, err := os.Stat(filepath.Join(dir, announcementFile)); errors.Is(err, fs.ErrNotExist) {
 			continue // not a LAN match (the terminal's matches against bots live here too)
 		}
+		if _, err := os.Stat(filepath.Join(dir, spectatorFile)); err == nil {
+			continue // a match this peer watches: no seat to resume (Watch resumes it)
+		}
 		a, err := readAnnouncement(filepath.Join(dir, announcementFile))
 		if err != nil {
 			c.log.Warn("unreadable match state, skipped", "dir", dir, "err", err)

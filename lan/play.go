@@ -202,6 +202,19 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	}
 	defer tt.Close()
 	link.TableTransport = tt
+	c.admitSpectators(tt, a)
+	if a.Creator == c.node.ID().String() {
+		// The lobby announces how many spectators this seat serves
+		// (protocol.md 7.5 and 7.12: a lower bound of the table's).
+		id := a.Table
+		c.Lobby().SetSpectatorCount(func(table string) int {
+			if table != id {
+				return 0
+			}
+			return tt.Spectators()
+		})
+		defer c.Lobby().SetSpectatorCount(nil)
+	}
 	log.Info("table ready", "seat", seat, "players", len(cfg.Seats), "ruleset", cfg.Ruleset, "took", time.Since(start).Round(time.Millisecond))
 
 	pctx, stopPresence := context.WithCancel(ctx)
@@ -260,6 +273,34 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	}
 	log.Info("transcript saved", "path", path, "honest", rep.Honest, "steps", rep.Steps)
 	return o, nil
+}
+
+// admitSpectators sets who may watch table a from this seat (protocol.md
+// 7.12): any peer at a public table; at a private one (this peer created
+// it with an admission secret, or joined it by invite code: its table
+// record says), the spectators that prove they hold the secret.
+func (c *Client) admitSpectators(tt *p2p.TableTransport, a p2p.Announcement) {
+	rec, ok := c.Lobby().Record(a.Table)
+	var secret invite.Secret
+	switch {
+	case ok && !rec.Secret.IsZero():
+		secret = rec.Secret
+	case ok && rec.Code != "":
+		code, err := invite.Parse(rec.Code)
+		if err != nil {
+			c.log.Warn("the table's record holds an unusable invite code: no spectator admitted", "table", a.Table)
+			return
+		}
+		secret = code.Secret
+	default:
+		tt.AdmitSpectators(p2p.AnySpectator)
+		return
+	}
+	creator, err := peer.Decode(a.Creator)
+	if err != nil {
+		return
+	}
+	tt.AdmitSpectatorsBySecret(creator, secret)
 }
 
 // Errors of Play's admission of a started table (see admit).

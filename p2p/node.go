@@ -207,6 +207,11 @@ type Node struct {
 	relaySvc *RelayService
 
 	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
+	// spectGate holds the places of spectators' sync streams (spectate.go).
+	spectGate lobbyGate
+	// topics holds the open tables by topic name, for meshFilter (read on
+	// pubsub's goroutine, so not under mu).
+	topics sync.Map
 }
 
 // NewNode starts a Node on h and takes ownership of h: Close closes it, and
@@ -233,6 +238,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		dialing: map[peer.ID]bool{}, want: map[peer.ID]int{}, direct: map[peer.ID]int{},
 		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
 		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{}, punching: map[peer.ID]bool{},
+		spectGate: newLobbyGate(MaxSpectatorPeerStreams, MaxSpectatorStreams),
 	}
 	psLog := c.log.With("component", "pubsub")
 	n.ps, err = pubsub.NewGossipSub(ctx, h,
@@ -248,6 +254,9 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		// to form at a heartbeat after a peer connects (notes/libp2p.md).
 		pubsub.WithFloodPublish(true),
 		pubsub.WithRawTracer(&dropTracer{n: n}),
+		// Spectators and members never mesh on a table's topic
+		// (spectate.go, protocol.md 7.12).
+		pubsub.WithPeerFilter(n.meshFilter),
 	)
 	if err != nil {
 		cancel()

@@ -84,7 +84,7 @@ func decodeRollCall(data []byte, members int) ([]bool, error) {
 // when it has not heard this node an answer is owed.
 func (t *TableTransport) rollCallFrom(author peer.ID, heard []bool) {
 	t.markHeard(author)
-	if !heard[t.selfIndex] {
+	if t.selfIndex >= 0 && !heard[t.selfIndex] {
 		select {
 		case t.owed <- struct{}{}:
 		default:

@@ -205,6 +205,27 @@ func (n *Node) handleSync(s network.Stream) {
 		return
 	}
 	defer n.releaseSyncSlot(remote)
+	// A peer that is a member of no table open here can only be a
+	// spectator: it takes a spectator's place before anything is read.
+	var spect *lobbyTicket
+	takeSpect := func() bool {
+		tk, why := n.spectGate.enter(remote, func() { s.Reset() })
+		if tk == nil {
+			s.Reset()
+			n.log.Debug("sync request refused", "peer", remote.String(), "reason", why)
+			return false
+		}
+		spect = tk
+		return true
+	}
+	defer func() {
+		if spect != nil {
+			n.spectGate.leave(spect)
+		}
+	}()
+	if !n.memberAnywhere(remote) && !takeSpect() {
+		return
+	}
 	start := time.Now()
 	if err := s.SetDeadline(start.Add(n.cfg.syncTimeout)); err != nil {
 		refuse(nil, "set deadline", err)
@@ -236,9 +257,15 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(nil, "unknown table "+fmt.Sprintf("%q", id), nil)
 		return
 	}
-	if !t.memberSet[remote] {
-		refuse(t, "not a member of table "+id, nil)
+	switch {
+	case t.spectator:
+		refuse(t, "table "+id+" is watched here, not served", nil)
 		return
+	case !t.memberSet[remote] && !t.admits(remote) && !t.byProof():
+		refuse(t, "not a member of table "+id+" nor an admitted spectator", nil)
+		return
+	case !t.memberSet[remote] && spect == nil && !takeSpect():
+		return // a member of another table, a spectator of this one
 	}
 	hp := t.serve.Load()
 	if hp == nil {
@@ -250,8 +277,26 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(t, "bad request frame", err)
 		return
 	}
-	reqTimer.Stop()
-	resp := (*hp)(table.PeerID(remote.String()), req)
+	if !reqTimer.Stop() || spect != nil && !n.spectGate.served(spect) {
+		s.Reset() // past the request's deadline, or its place was taken
+		return
+	}
+	if pr, ok := spectatorProof(req); ok && !t.memberSet[remote] {
+		// A spectator's admission at a private table (protocol.md 7.12):
+		// answered with no frames when the proof holds, reset otherwise.
+		if !t.proves(remote, pr) {
+			refuse(t, "spectator proof does not hold for table "+id, nil)
+			return
+		}
+		req = nil
+	} else if !t.memberSet[remote] && !t.admits(remote) {
+		refuse(t, "not a member of table "+id+" nor an admitted spectator", nil)
+		return
+	}
+	var resp [][]byte
+	if req != nil {
+		resp = (*hp)(table.PeerID(remote.String()), req)
+	}
 	if len(resp) > MaxSyncFrames {
 		refuse(t, "internal: response has too many frames", fmt.Errorf("%d frames", len(resp)))
 		return
@@ -286,6 +331,9 @@ func (n *Node) handleSync(s network.Stream) {
 	}
 	s.Close()
 	t.stats.served.Add(1)
+	if !t.memberSet[remote] {
+		t.sawSpectator(remote)
+	}
 }
 
 // takeSyncSlot counts a sync stream of remote that is being served; it

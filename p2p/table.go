@@ -13,6 +13,7 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
 
@@ -74,6 +75,20 @@ type TableTransport struct {
 	stats   tableStats
 	rejMu   sync.Mutex
 	rejects map[string]uint64
+
+	// spectator: this node watches the table without a seat (spectate.go).
+	spectator bool
+	// admit decides which peers that are not members may catch up from
+	// this member (spectate.go); nil: none. spectSeen: when each
+	// spectator was last served.
+	admit     atomic.Pointer[func(peer.ID) bool]
+	spectMu   sync.Mutex
+	spectSeen map[peer.ID]time.Time
+	// A private table's spectator admission (AdmitSpectatorsBySecret):
+	// the creator, the secrets, the spectators that proved one.
+	spectCreator peer.ID
+	spectSecrets []invite.Secret
+	spectProven  map[peer.ID]bool
 }
 
 type tableStats struct {
@@ -136,6 +151,11 @@ func WithReadyTimeout(d time.Duration) TableOption {
 // protocol waits, catches them up when they come, and blames a seat that
 // stays silent).
 func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error, opts ...TableOption) (*TableTransport, error) {
+	return n.openTable(ctx, tableID, members, validate, false, opts)
+}
+
+// openTable is JoinTable, or WatchTable for a spectator (spectate.go).
+func (n *Node) openTable(ctx context.Context, tableID string, members []peer.ID, validate func(from peer.ID, data []byte) error, spectator bool, opts []TableOption) (*TableTransport, error) {
 	var to tableOptions
 	for _, o := range opts {
 		if err := o(&to); err != nil {
@@ -163,8 +183,11 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 			others = append(others, m)
 		}
 	}
-	if !set[self] {
+	switch {
+	case !set[self] && !spectator:
 		return nil, errors.New("p2p: JoinTable: this node is not among the members")
+	case set[self] && spectator:
+		return nil, errors.New("p2p: WatchTable: this node is a member: it joins the table, it does not watch it")
 	}
 	t := &TableTransport{
 		n: n, id: tableID, topicName: TableTopic(tableID),
@@ -174,6 +197,7 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 		selfIndex: slices.Index(members, self),
 		heard:     map[peer.ID]bool{}, joined: map[peer.ID]bool{},
 		heardCh: make(chan struct{}, 1), owed: make(chan struct{}, 1),
+		spectator: spectator,
 	}
 	if n.cfg.noForward {
 		t.local = make(chan *pubsub.Message, n.cfg.queue)
@@ -194,13 +218,21 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 	n.tables[tableID] = t
 	n.watch[t] = struct{}{}
 	n.mu.Unlock()
+	if !spectator {
+		n.topics.Store(t.topicName, t)
+	}
 
 	start := time.Now()
 	// Close (of the table or the node) waits for open and ends its wait.
 	t.wg.Add(1)
 	openCtx, stop := context.WithCancel(ctx)
 	unhook := context.AfterFunc(t.ctx, stop)
-	err := t.open(openCtx, to.readyTimeout)
+	var err error
+	if spectator {
+		err = t.openWatch(openCtx, to.readyTimeout)
+	} else {
+		err = t.open(openCtx, to.readyTimeout)
+	}
 	unhook()
 	stop()
 	t.wg.Done()
@@ -208,7 +240,7 @@ func (n *Node) JoinTable(ctx context.Context, tableID string, members []peer.ID,
 		t.Close()
 		return nil, err
 	}
-	n.log.Info("table ready", "table", tableID, "members", len(members), "took", time.Since(start))
+	n.log.Info("table ready", "table", tableID, "members", len(members), "spectator", spectator, "took", time.Since(start))
 	return t, nil
 }
 
@@ -381,6 +413,9 @@ func (t *TableTransport) Broadcast(ctx context.Context, data []byte) error {
 	if t.ctx.Err() != nil {
 		return ErrClosed
 	}
+	if t.spectator {
+		return ErrSpectator
+	}
 	if len(data) > MaxMessageSize {
 		return fmt.Errorf("p2p: message of %d bytes exceeds %d", len(data), MaxMessageSize)
 	}
@@ -453,6 +488,7 @@ func (t *TableTransport) Close() error {
 		n.mu.Lock()
 		if n.tables[t.id] == t {
 			delete(n.tables, t.id)
+			n.topics.CompareAndDelete(t.topicName, t)
 		}
 		delete(n.watch, t)
 		n.mu.Unlock()
@@ -472,7 +508,11 @@ func (t *TableTransport) Close() error {
 			n.log.Debug("unregister validator", "table", t.id, "err", err)
 		}
 		if t.wanted {
-			n.unwantPeers(t.others)
+			if t.spectator {
+				n.unkeepPeers(t.others)
+			} else {
+				n.unwantPeers(t.others)
+			}
 		}
 		t.closeErr = errors.Join(errs...)
 		n.log.Info("table closed", "table", t.id)

@@ -34,6 +34,18 @@ type nodeConfig struct {
 	// Lenient: this seat's own envelopes are not checked before they are
 	// sent (a cheater's node, okey sim --cheat).
 	Lenient bool
+	// Spectator: a node without a seat (Seat is NoSeat, spectator.go). It
+	// asks for the chain at its first tick, and again at once while the
+	// answers come full (maxFetchAnswer envelopes: there is more), so that
+	// one joining mid-match reaches the current position without waiting
+	// stall intervals. Between catch-up rounds it polls: at each tick with
+	// no fetch in flight, it asks one member (in turn) for the chain from
+	// its next step (protocol.md 5.9): a spectator is fed by the members'
+	// answers, not by their broadcasts. It polls the same member while it
+	// answers, the next one after a failure, starting at PollFrom (the
+	// caller spreads its spectators over the members).
+	Spectator bool
+	PollFrom  int
 }
 
 // node is one seat's protocol state and decisions (see the comment above).
@@ -70,6 +82,11 @@ type node struct {
 	nextID  uint64        // of the next fetch
 
 	stalled *nodeStall
+	// more: the last catch-up answer was full (a spectator asks again at
+	// once once it has applied it). pollNext: the member a spectator's
+	// next poll asks.
+	more     bool
+	pollNext int
 
 	// pending is what the next Ready reports.
 	apply   *Envelope
@@ -129,8 +146,9 @@ func (f fetchReq) Request() []byte {
 }
 
 type catchUpRound struct {
-	at int    // seat asked now
-	id uint64 // its fetch
+	at   int    // seat asked now
+	id   uint64 // its fetch
+	poll bool   // a spectator's poll: one member only
 }
 
 type forkHunt struct {
@@ -149,7 +167,7 @@ func newNode(c nodeConfig, m *Machine) *node {
 	if c.StallTicks < 1 {
 		c.StallTicks = 1
 	}
-	return &node{c: c, m: m, buf: map[uint32][]*Envelope{}, mute: make([]bool, len(c.Table.Seats))}
+	return &node{c: c, m: m, buf: map[uint32][]*Envelope{}, mute: make([]bool, len(c.Table.Seats)), pollNext: max(c.PollFrom, 0)}
 }
 
 // Ready returns what the caller must do next.
@@ -261,10 +279,16 @@ func (n *node) Tick() {
 	if len(n.buf) > 0 {
 		wait = max(1, n.c.StallTicks/8)
 	}
+	if n.c.Spectator && (!n.hasAsked || n.more) && n.apply == nil && len(n.buf[n.m.Step()]) == 0 {
+		wait = 0
+	}
 	if n.now-n.idle < wait || n.hasAsked && n.now-n.asked < wait {
+		if n.c.Spectator && n.hunt == nil && len(n.fetches) == 0 {
+			n.poll()
+		}
 		return
 	}
-	n.asked, n.hasAsked = n.now, true
+	n.asked, n.hasAsked, n.more = n.now, true, false
 	n.catchup = &catchUpRound{at: -1}
 	n.askCatchUp()
 }
@@ -291,6 +315,14 @@ func (n *node) askCatchUp() {
 	}
 }
 
+// poll is a spectator's ask between rounds: one member, in turn, for the
+// chain from its next step.
+func (n *node) poll() {
+	seat := n.pollNext % len(n.c.Table.Seats)
+	n.catchup = &catchUpRound{at: seat, poll: true}
+	n.catchup.id = n.fetch(fetchReq{Seat: seat, From: n.m.Step(), Within: n.c.StallTicks})
+}
+
 func (n *node) fetch(f fetchReq) uint64 {
 	n.nextID++
 	f.ID = n.nextID
@@ -308,7 +340,11 @@ func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
 	switch {
 	case n.catchup != nil && n.catchup.id == id:
 		got := false
+		if failed && n.catchup.poll {
+			n.pollNext++ // that member did not answer: ask the next
+		}
 		if !failed {
+			n.more = n.c.Spectator && len(frames) >= maxFetchAnswer
 			for _, f := range frames {
 				before := len(n.buf) + len(n.forks)
 				n.receive(f)
@@ -321,7 +357,7 @@ func (n *node) Fetched(id uint64, frames [][]byte, failed bool) {
 				got = got || len(n.buf)+len(n.forks) > before
 			}
 		}
-		if seat, _ := n.m.Expect(); got || seat == n.c.Seat {
+		if seat, _ := n.m.Expect(); got || seat == n.c.Seat || n.catchup.poll {
 			// Found, or this seat is now to speak: it asks for nothing
 			// while its own move is due (5.5).
 			n.catchup = nil

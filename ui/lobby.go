@@ -358,6 +358,8 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 			return
 		}
 		l.do(i18n.T("revoking the invite code of %s", t.ID), func(context.Context) error { return inv.Revoke(t.ID) })
+	case ev.Rune() == 'w':
+		l.watchKey() // watch_lobby.go
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
 	}

@@ -36,6 +36,21 @@ func TestBotUsageErrors(t *testing.T) {
 		"unknown flag":     {"--frobnicate"},
 		"partnerships n=3": {"--preset", "classic:partnerships", "--players", "3"},
 	}
+	for name, args := range map[string][]string{
+		"two tables":     {"a", "b"},
+		"bad table id":   {"no/slashes"},
+		"bad wait":       {"--wait", "0s"},
+		"short withhold": {"--withhold", "1ms"},
+		"bad peer":       {"--peer", "/ip4/127.0.0.1/tcp/1"},
+		"bad listen":     {"--listen", "nonsense"},
+		"bad code":       {"--code", "okey1nonsense"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"watch", "--no-ui", "--data", t.TempDir()}, args...), nil, &out, &errb); code != 2 ||
+			out.Len() != 0 || !strings.Contains(errb.String(), "okey: watch: ") {
+			t.Errorf("watch %s: exit %d, stdout %q, stderr %q; want 2", name, code, out.String(), errb.String())
+		}
+	}
 	for name, args := range cases {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"bot", "--data", t.TempDir()}, args...), nil, &out, &errb); code != 2 {
@@ -94,7 +109,24 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	for i, args := range [][]string{argsA, argsB} {
 		wg.Go(func() { codes[i] = run(args, nil, &outs[i], &errs[i]) })
 	}
+	// With rerun, a spectator follows the match too (okey watch --no-ui):
+	// it finds the started table through A, keeps the same transcript,
+	// and exits 0 when it verifies honest and complete.
+	var watchCode int
+	var watchOut, watchErr bytes.Buffer
+	outW := t.TempDir()
+	if rerun {
+		wg.Go(func() {
+			watchCode = run([]string{"watch", "--no-ui", "--no-mdns", "--data", t.TempDir(), "--out", outW, "--wait", "2m",
+				"--listen", "/ip4/127.0.0.1/tcp/0", "--peer", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d/p2p/%s", port, idA)}, nil, &watchOut, &watchErr)
+		})
+	}
 	wg.Wait()
+	if rerun {
+		if watchCode != 0 || !strings.HasPrefix(watchOut.String(), "match 1: table ") || !strings.Contains(watchOut.String(), "; verified; transcript ") {
+			t.Fatalf("okey watch: exit %d\nstdout:\n%s\nstderr:\n%s", watchCode, watchOut.String(), watchErr.String())
+		}
+	}
 	for i := range codes {
 		if codes[i] != 0 {
 			t.Fatalf("bot %d: exit %d\nstdout:\n%s\nstderr:\n%s", i, codes[i], outs[i].String(), errs[i].String())
@@ -129,6 +161,11 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	checkSummary(t, summaryA, outA)
 	if !rerun {
 		return
+	}
+	if files, err := filepath.Glob(filepath.Join(outW, "*.okey")); err != nil || len(files) != 1 {
+		t.Fatalf("the spectator's transcripts: %v %v", files, err)
+	} else if w, _ := os.ReadFile(files[0]); !bytes.Equal(w, data[0]) {
+		t.Fatal("the spectator's transcript differs from the bots'")
 	}
 	// A second run with the same data directories has nothing to resume:
 	// the finished match is not played again (--wait ends the search).

@@ -399,7 +399,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		left = line
 		mu.Unlock()
 	}
-	lv := g.ShowLobby(lb, func(t ui.LobbyTable) {
+	// w in the lobby watches a started table (watch_lobby.go).
+	lv := g.ShowLobby(&watchLobby{lanLobby: lb, g: g}, func(t ui.LobbyTable) {
 		if t.Local {
 			// A match against bots on this computer, left unfinished.
 			m, ok := lb.localMatch(t.ID)

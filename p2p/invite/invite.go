@@ -90,6 +90,8 @@ const (
 	labelRelayToken   = "okey/invite/v1/relay-token"
 	labelAdmissionKey = "okey/invite/v1/admission-key"
 	labelProof        = "okey/invite/v1/admission-proof"
+	// labelSpectatorProof labels a spectator's proof (protocol.md 7.12).
+	labelSpectatorProof = "okey/invite/v1/spectator-proof"
 )
 
 // ProofSize is the size of an admission proof.
@@ -146,5 +148,26 @@ func (s Secret) Proof(table string, creator, joiner []byte, nonce [32]byte) Proo
 // Check reports whether p is the proof for these fields, in constant time.
 func (s Secret) Check(p Proof, table string, creator, joiner []byte, nonce [32]byte) bool {
 	want := s.Proof(table, creator, joiner, nonce)
+	return !s.IsZero() && hmac.Equal(want[:], p[:])
+}
+
+// SpectatorProof is the proof that spectator (the raw bytes of its peer
+// id) holds the secret of table, created by creator (raw peer id bytes):
+// what a private table's members ask of a spectator before they serve it
+// (protocol.md 7.12). It binds the spectator's peer id, so a proof seen by
+// anyone else admits no one.
+func (s Secret) SpectatorProof(table string, creator, spectator []byte) Proof {
+	k := s.admissionKey(table)
+	var b []byte
+	b = lp(b, []byte(labelSpectatorProof))
+	b = lp(b, []byte(table))
+	b = lp(b, creator)
+	b = lp(b, spectator)
+	return mac(k[:], b)
+}
+
+// CheckSpectator reports whether p is spectator's proof, in constant time.
+func (s Secret) CheckSpectator(p Proof, table string, creator, spectator []byte) bool {
+	want := s.SpectatorProof(table, creator, spectator)
 	return !s.IsZero() && hmac.Equal(want[:], p[:])
 }

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
+)
+
+func init() {
+	register(command{name: "watch", summary: i18n.Mark("follow a table on the LAN as a spectator, live, and keep its transcript"), run: runWatch})
+}
+
+const watchUsage = `usage: okey watch [--no-ui] [--code CODE|-] [--data DIR] [--out DIR] [--wait D] [--withhold D]
+                  [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]... [-v] [--log FILE]
+                  [TABLE]
+
+Follows a started table as a spectator: no seat, no key at the table, no
+secret. It shows what a kibitzer standing behind no one may see: the
+indicator, every discard pile, the stock, the melds on the table in 101, the
+scores and the log; never a rack, until each hand's audit makes every tile
+public: then that hand's racks show with its result. TABLE is the table's
+id; without it, the first started table the lobby shows that this peer does
+not sit at. A public table (a LAN table) admits any spectator; a private
+table admits the holders of its invite code: --code CODE (--code - reads it
+from standard input) watches the table of that code, proving to each seat
+that this peer holds it.
+
+The spectator catches up from the members when it joins (in the middle of
+a match too), may leave at any time (q, or Ctrl-C), and resumes with the
+same --data. It keeps the same transcript file a seat keeps, in the same
+folder layout (DATA/matches/TABLE/, and TABLE.okey in --out), which okey
+verify judges as it judges a seat's: a spectator can be the witness who
+keeps the record. It never publishes into the table.
+
+--no-ui follows the table without a screen (for scripts), and prints the
+match's result when the table ends.
+
+Exit status: 0 the transcript verifies honest and complete; 1 a seat is
+named on proof signed by that seat; 2 bad usage, or a transcript that does
+not hold; 3 unfinished: the watch was left or interrupted (run it again
+with the same --data to resume), or the table stopped; 4 no started table
+TABLE was found within --wait.
+`
+
+func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(watchUsage)); printDefaults(fs) }
+	codeFlag := fs.String("code", "", i18n.T("watch the private table of this invite code (- reads it from standard input)"))
+	noUI := fs.Bool("no-ui", false, i18n.T("no screen: follow the table and print its result (for scripts)"))
+	out := fs.String("out", "", i18n.T("directory for the transcript (default: the match's folder in the data directory)"))
+	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
+	wait := fs.Duration("wait", time.Minute, i18n.T("give up when the table is not seen started after this long"))
+	withhold := fs.Duration("withhold", 10*time.Minute, i18n.T("stop when the table makes no progress for this long (silence names no one)"))
+	var listen, peers stringList
+	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
+	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
+	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
+	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	usageErr := func(msg string) int {
+		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", msg))
+		return 2
+	}
+	if fs.NArg() > 1 {
+		return usageErr(i18n.T("takes at most one table, got %q", fs.Arg(1)))
+	}
+	id := fs.Arg(0)
+	if id != "" {
+		if err := p2p.ValidTableID(id); err != nil {
+			return usageErr(ui.Plain(err))
+		}
+	}
+	var code *invite.Code
+	if *codeFlag != "" {
+		text := *codeFlag
+		if text == "-" {
+			var err error
+			if text, err = readCode(stdin); err != nil {
+				return usageErr(i18n.T("--code -: %v", explainNet(err)))
+			}
+		}
+		c, err := invite.Parse(text)
+		if err != nil {
+			return usageErr(i18n.T("--code: %v", explainNet(err)))
+		}
+		if id != "" && id != c.Table {
+			return usageErr(i18n.T("the code is for table %s, not %s", c.Table, id))
+		}
+		code, id = &c, c.Table
+	}
+	if *wait <= 0 {
+		return usageErr(i18n.T("--wait must be positive"))
+	}
+	if *withhold < time.Second {
+		return usageErr(i18n.T("--withhold must be at least 1s"))
+	}
+	for _, a := range listen {
+		if _, err := ma.NewMultiaddr(a); err != nil {
+			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
+		}
+	}
+	for _, a := range peers {
+		if _, err := p2p.ParsePeerAddr(a); err != nil {
+			return usageErr(i18n.T("--peer: %v", ui.Plain(err)))
+		}
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return usageErr(i18n.T("--out: %v", ui.Plain(err)))
+		}
+	}
+	if *data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
+		}
+		*data = d
+	}
+	logPath := *logFile
+	if !*noUI && logPath == "" {
+		logPath = os.DevNull // the screen owns the terminal
+	}
+	h, closeLog, err := commandLog(stderr, logPath, *verbose)
+	if err != nil {
+		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
+	}
+	defer closeLog()
+	pubsubFloor := slog.LevelError
+	if *verbose {
+		pubsubFloor = slog.LevelInfo
+	}
+	log := slog.New(&quietComponent{h, pubsubFloor})
+	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c, err := lan.Open(ctx, lan.Options{Data: *data, NoMDNS: *noMDNS, Peers: peers, Listen: listen, Log: log, Reach: true})
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
+		return 2
+	}
+	defer c.Close()
+	if code != nil {
+		// Beyond the LAN: reach the creator from the code, for its lobby's
+		// announcement of the started table.
+		dctx, cancel := context.WithTimeout(ctx, *wait)
+		if _, err := c.Node().DialCode(dctx, *code); err != nil {
+			log.Info("creator not reached yet", "err", err)
+		}
+		cancel()
+	}
+	a, err := findWatchTable(ctx, c, id, *wait)
+	if err != nil {
+		if ctx.Err() != nil {
+			return int(table.StatusUnfinished)
+		}
+		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", err))
+		return exitCannotForm
+	}
+	opt := lan.WatchOptions{Out: *out, Withhold: *withhold, Code: code}
+	if *noUI {
+		o, err := c.Watch(ctx, a, opt)
+		return watchEnded(stdout, stderr, a, o, err, *data)
+	}
+	names := make([]string, len(a.Members))
+	for i, m := range a.Members {
+		names[i] = m.Name
+	}
+	cfg, err := lan.TableConfig(a)
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
+		return 2
+	}
+	updates := make(chan ui.WatchUpdate, 1024)
+	ended := make(chan ui.WatchEnd, 1)
+	var feed ui.WatchFeed
+	opt.OnStep = func(m *table.Machine) {
+		u := feed.Step(m)
+		select {
+		case updates <- u:
+		case <-ctx.Done():
+		}
+	}
+	wctx, leave := context.WithCancel(ctx)
+	defer leave()
+	type result struct {
+		o   *lan.Outcome
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		o, err := c.Watch(wctx, a, opt)
+		switch {
+		case err != nil && wctx.Err() == nil:
+			ended <- ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))}
+		case err == nil && o.Result.Stalled != nil:
+			st := o.Result.Stalled
+			ended <- ui.WatchEnd{Why: i18n.T("unfinished, honest so far: seat %d (%s) stopped answering; no one is named", st.Seat, o.Config.Seats[st.Seat].Name)}
+		case err == nil:
+			ended <- ui.WatchEnd{Report: &o.Report}
+		}
+		res <- result{o, err}
+	}()
+	if err := watchAt(names, cfg.Ruleset, ui.Options{}, updates, ended); err != nil {
+		leave()
+		<-res
+		fmt.Fprint(stderr, i18n.T("okey: no terminal to watch at: %s\n", ui.Plain(err)))
+		return 2
+	}
+	leave() // q: the spectator leaves (its folder resumes it)
+	r := <-res
+	return watchEnded(stdout, stderr, a, r.o, r.err, *data)
+}
+
+// watchAt runs the spectator's screen (tests replace it).
+var watchAt = ui.RunWatch
+
+// watchEnded prints how a watch ended and returns the exit status.
+func watchEnded(stdout, stderr io.Writer, a p2p.Announcement, o *lan.Outcome, err error, data string) int {
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprint(stderr, i18n.T("okey: watch: left table %s; run again with --data %s to resume\n", a.Table, data))
+		} else {
+			fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
+		}
+		return int(table.StatusUnfinished)
+	}
+	return printMatch(stdout, 1, a, o)
+}
+
+// findWatchTable finds the started announcement of table id (any started
+// table this peer does not sit at when id is ""): a watch to resume in the
+// data directory, or the lobby within wait.
+func findWatchTable(ctx context.Context, c *lan.Client, id string, wait time.Duration) (p2p.Announcement, error) {
+	if id != "" {
+		if a, ok := c.Watching(id); ok {
+			return a, nil
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for {
+		for _, a := range c.Lobby().Tables() {
+			if a.State != p2p.StateStarted || (id != "" && a.Table != id) {
+				continue
+			}
+			seated := false
+			for _, m := range a.Members {
+				seated = seated || m.ID == c.ID()
+			}
+			if !seated {
+				return a, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if id == "" {
+				return p2p.Announcement{}, errors.New(i18n.T("no started table found within --wait %v", wait))
+			}
+			return p2p.Announcement{}, errors.New(i18n.T("table %s was not seen started within --wait %v", id, wait))
+		case <-c.Lobby().Changes():
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
+)
+
+// watchLobby is the lobby of okey play with its w key: watching a started
+// table as a spectator on the same screen, then back to the lobby.
+type watchLobby struct {
+	*lanLobby
+	g *ui.Game
+}
+
+var _ ui.WatchLobby = (*watchLobby)(nil)
+
+// Watch implements ui.WatchLobby.
+func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
+	a, ok := w.c.Lobby().Table(t.ID)
+	if !ok || a.State != p2p.StateStarted {
+		if a2, resumed := w.c.Watching(t.ID); resumed {
+			a, ok = a2, true
+		}
+	}
+	if !ok {
+		w.g.Say(i18n.T("table %s is no longer announced", t.ID))
+		return
+	}
+	names := make([]string, len(a.Members))
+	for i, m := range a.Members {
+		names[i] = m.Name
+	}
+	ruleset := t.Ruleset
+	if cfg, err := lan.TableConfig(a); err == nil {
+		ruleset = cfg.Ruleset
+	}
+	wctx, leave := context.WithCancel(w.ctx)
+	defer leave()
+	left := make(chan struct{})
+	var once sync.Once
+	add, end, back := w.g.ShowWatch(names, ruleset, func() { leave(); once.Do(func() { close(left) }) })
+	var feed ui.WatchFeed
+	o, err := w.c.Watch(wctx, a, lan.WatchOptions{Withhold: 15 * time.Minute, OnStep: func(m *table.Machine) { add(feed.Step(m)) }})
+	switch {
+	case err != nil && wctx.Err() == nil:
+		end(ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))})
+	case err == nil && o.Result.Stalled != nil:
+		st := o.Result.Stalled
+		end(ui.WatchEnd{Why: i18n.T("unfinished, honest so far: seat %d (%s) stopped answering; no one is named", st.Seat, o.Config.Seats[st.Seat].Name)})
+	case err == nil:
+		end(ui.WatchEnd{Report: &o.Report})
+	}
+	select {
+	case <-left:
+	case <-w.ctx.Done():
+		return
+	}
+	back(lv)
+}

@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
+)
+
+// The spectator's screen (okey watch): a replay that grows as the table
+// plays. Each frame is what a kibitzer standing behind no one may see: the
+// indicator, every discard pile, the stock, 101's melds, the scores and the
+// log, and of a rack only what the table opened in public, until the hand's
+// audit makes every tile public: then that hand's frames show every rack,
+// with the hand's result. The frames are the replay's (LoadReplay's), drawn
+// by the games' parts (drawReplay), so the spectator sees the table the way
+// okey replay shows it afterwards.
+
+// WatchFeed turns a spectator's steps into replay frames. It is used from
+// the spectator's goroutine only (table.SpectatorConfig.OnStep); what it
+// returns goes to the screen through WatchView.Add.
+type WatchFeed struct {
+	prev    *Snapshot
+	audited int
+}
+
+// WatchUpdate is what one step adds to the screen: a frame (nil when the
+// step shows nothing new) and the hands whose audit came with it.
+type WatchUpdate struct {
+	Frame   *Frame
+	Audited []table.HandLog
+	Step    uint32 // the machine's step after it
+}
+
+// Step makes the update of the step the machine just applied.
+func (f *WatchFeed) Step(m *table.Machine) WatchUpdate {
+	u := WatchUpdate{Step: m.Step()}
+	if hs := m.Hands(); len(hs) > f.audited {
+		u.Audited = hs[f.audited:]
+		f.audited = len(hs)
+	}
+	cur := TakeSnapshot(m, nil, table.NoSeat)
+	g := gameOf(cur)
+	if g == nil {
+		return u
+	}
+	lines, end := Events(f.prev, cur)
+	f.prev = cur
+	if len(lines) == 0 && end == nil {
+		return u
+	}
+	hand := g.handNumber(cur)
+	if end != nil {
+		hand = end.Hand
+	}
+	u.Frame = &Frame{Step: int(m.Step()) - 1, Hand: int(hand), Match: cur.Match, Match101: cur.Match101, Lines: lines, End: end}
+	return u
+}
+
+// WatchView shows a table live to a spectator: the latest frame, or an
+// earlier one the spectator stepped back to (the replay's keys; End follows
+// the table again).
+type WatchView struct {
+	*ReplayView
+	follow bool
+	step   uint32
+	end    *table.Report // the verdict, once the spectator stopped
+	why    string        // how the watch ended, when not by the verdict
+}
+
+// NewWatchView makes the screen of a table with these seat names and
+// ruleset; quit is called on q.
+func NewWatchView(names []string, ruleset string, quit func()) *WatchView {
+	r := &Replay{Names: names, Ruleset: ruleset, Report: &table.Report{}}
+	return &WatchView{ReplayView: NewReplayView(r, quit), follow: true}
+}
+
+// Add takes an update (call it on the UI goroutine).
+func (v *WatchView) Add(u WatchUpdate) {
+	v.step = u.Step
+	for _, hl := range u.Audited {
+		all := engine.NewView(table.NoSeat)
+		for s, j := range hl.Tiles {
+			all.Learn(engine.Slot(s), engine.Tile(j).Face())
+		}
+		for i := range v.r.Frames {
+			if v.r.Frames[i].Hand == int(hl.Hand) {
+				v.r.Frames[i].All = all
+			}
+		}
+	}
+	if u.Frame != nil {
+		v.r.Frames = append(v.r.Frames, *u.Frame)
+		if v.follow {
+			v.at = len(v.r.Frames) - 1
+		}
+	}
+}
+
+// End shows how the watch ended: the transcript's verdict, or (rep nil)
+// why it stopped.
+func (v *WatchView) End(rep *table.Report, why string) {
+	v.end, v.why = rep, why
+	if rep != nil {
+		v.r.Report = rep
+	}
+}
+
+// Frames is the number of frames so far.
+func (v *WatchView) Frames() int { return len(v.r.Frames) }
+
+// InputHandler implements tview.Primitive: the replay's keys; End (or
+// stepping to the last frame) follows the table again.
+func (v *WatchView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
+	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) {
+		if len(v.r.Frames) == 0 {
+			if ev.Rune() == 'q' || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC {
+				v.quit()
+			}
+			return
+		}
+		v.Key(ev)
+		v.follow = v.at == len(v.r.Frames)-1
+	})
+}
+
+// Draw implements tview.Primitive: the replay's frame, with the header
+// and the two bottom lines of a live table.
+func (v *WatchView) Draw(scr tcell.Screen) {
+	x, y, w, h := v.GetRect()
+	if len(v.r.Frames) == 0 || w < MinWidth || h < MinHeight {
+		v.Box.DrawForSubclass(scr, v)
+		if !v.palFixed {
+			v.pal = PaletteFor(scr.Colors())
+		}
+		felt := tcell.StyleDefault.Background(v.pal.Felt).Foreground(v.pal.Text)
+		fill(scr, x, y, w, h, felt)
+		if w < MinWidth || h < MinHeight {
+			put(scr, x, y, w, i18n.T("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(v.pal.Bad))
+			return
+		}
+		put(scr, x+1, y+1, w-2, i18n.T("okey watch · %s · catching up with the table (message %d)", RulesetName(v.r.Ruleset), v.step), felt.Bold(true))
+		v.footer(scr, x, y, w, h)
+		return
+	}
+	v.ReplayView.Draw(scr)
+	p := v.pal
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	f := v.r.Frames[v.at]
+	fill(scr, x, y, w, 1, bar)
+	state := i18n.T("live")
+	switch {
+	case !v.follow:
+		state = i18n.T("back %d", len(v.r.Frames)-1-v.at)
+	case v.end != nil || v.why != "":
+		state = i18n.T("ended")
+	}
+	put(scr, x+1, y, w-2, i18n.T("okey watch · %s · %s %d · message %d · %s", RulesetName(v.r.Ruleset), v.handWord(f), f.Hand+1, f.Step, state), bar.Bold(true))
+	v.footer(scr, x, y, w, h)
+}
+
+func (v *WatchView) handWord(f Frame) string {
+	if f.Match101 != nil {
+		return i18n.T("round")
+	}
+	return i18n.T("hand")
+}
+
+// footer draws the status line (what a spectator sees, or the verdict) and
+// the keys.
+func (v *WatchView) footer(scr tcell.Screen, x, y, w, h int) {
+	p := v.pal
+	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
+	bar := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
+	fill(scr, x, y+h-2, w, 1, felt)
+	switch {
+	case v.end != nil:
+		put(scr, x+1, y+h-2, w-2, Verdict(v.end), felt.Foreground(verdictColour(p, v.end.Status())).Bold(true))
+	case v.why != "":
+		put(scr, x+1, y+h-2, w-2, v.why, felt.Foreground(p.Bad).Bold(true))
+	default:
+		put(scr, x+1, y+h-2, w-2, i18n.T("watching: racks stay hidden until each hand's audit"), felt.Foreground(p.Dim))
+	}
+	fill(scr, x, y+h-1, w, 1, bar)
+	put(scr, x+1, y+h-1, w-2, i18n.T("left/p back  right/n next  end live  up/down hands  q leave"), bar)
+}
+
+// RunWatch shows a spectator's screen until the player quits (q) or stop
+// is closed; feed receives the updates (from any goroutine: they are
+// queued to the screen) and end how the watch ended.
+func RunWatch(names []string, ruleset string, o Options, updates <-chan WatchUpdate, ended <-chan WatchEnd) error {
+	app := tview.NewApplication()
+	if o.Screen != nil {
+		app.SetScreen(o.Screen)
+	}
+	v := NewWatchView(names, ruleset, app.Stop)
+	if o.Palette != nil {
+		v.SetPalette(*o.Palette)
+	}
+	app.SetRoot(v, true)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case u, ok := <-updates:
+				if !ok {
+					updates = nil
+					continue
+				}
+				app.QueueUpdateDraw(func() { v.Add(u) })
+			case e := <-ended:
+				app.QueueUpdateDraw(func() { v.End(e.Report, e.Why) })
+				ended = nil
+			case <-done:
+				return
+			}
+		}
+	}()
+	return app.Run()
+}
+
+// WatchEnd is how a watch ended: a verdict, or why it stopped.
+type WatchEnd struct {
+	Report *table.Report
+	Why    string
+}
