@@ -68,10 +68,10 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 
 e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player; a small LAN party (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
-	# the small LAN party: 2 tables of 4, the faults of make party, a SIGKILL per table (64-74 s measured)
+	# the small LAN party: 2 tables of 4 and 2 spectators, the faults of make party, a SIGKILL per table and one of a spectator (64-74 s measured)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	$(GO) test -c -o bin/deck.test ./crypto/deck
-	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test TABLES=2 TIMEOUT=170 scripts/party.sh
+	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test TABLES=2 SPECTATORS=2 TIMEOUT=170 scripts/party.sh
 
 tournament: build ## an 8-bot, 3-round Swiss tournament in network namespaces; okey verify on every folder must print the same (root; issue 27, not in make test)
 	OKEY=$(CURDIR)/bin/okey scripts/tournament.sh
@@ -83,7 +83,7 @@ nat-lab-matrix: build ## the NAT matrix (issue 23, not in make test): every NAT 
 	$(GO) build -o bin/natlab ./scripts/natlab
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab nice -n 10 scripts/nat-lab-matrix.sh
 
-party: build ## a LAN party (issue 26, not in make test): 6 tables of 4 bots in one lobby, loss, delay, jitter, duplication on every link, one SIGKILL per table; a table of figures (root; TABLES, RULES, SPECTATORS: scripts/party.sh)
+party: build ## a LAN party (issue 26, not in make test): 6 tables of 4 bots in one lobby, loss, delay, jitter, duplication on every link, one SIGKILL per table, 8 spectators (one killed); a table of figures (root; TABLES, RULES, SPECTATORS: scripts/party.sh)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	$(GO) test -c -o bin/deck.test ./crypto/deck
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test nice -n 10 scripts/party.sh

@@ -37,7 +37,7 @@
 #        SEATS=4                 bots per table (2-4: the per-seat cost's growth)
 #        RULES=classic:points=4   the ruleset (a few hands)
 #        TIMEOUT=900             seconds the matches may take in all
-#        SPECTATORS=0            spectators (see above)
+#        SPECTATORS=8            spectators (see above; make e2e runs 2)
 #        KEEP=1                  keep the work directory
 #        DECK_TEST=path          a prebuilt crypto/deck test binary (the unit)
 set -euo pipefail
@@ -47,7 +47,7 @@ SEATS=${SEATS:-4}
 N=$((TABLES * SEATS))
 RULES=${RULES:-classic:points=4}
 TIMEOUT=${TIMEOUT:-900}
-SPECTATORS=${SPECTATORS:-0}
+SPECTATORS=${SPECTATORS:-8}
 IMPAIR="delay=10ms jitter=5ms dup=0.5%"
 LOSS=0.02
 ID=$$
