@@ -154,14 +154,21 @@ func honestPlay(out string) PlayOptions {
 // playAll plays a started table on every client concurrently.
 func playAll(t *testing.T, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions) []*Outcome {
 	t.Helper()
+	return playAllMovers(t, ctx, clients, a, opts, func(_ int, m table.Mover) table.Mover { return m })
+}
+
+// playAllMovers is playAll with each seat's greedy bot passed through wrap.
+func playAllMovers(t *testing.T, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions, wrap func(i int, m table.Mover) table.Mover) []*Outcome {
+	t.Helper()
 	outs := make([]*Outcome, len(clients))
 	errs := make([]error, len(clients))
 	var wg sync.WaitGroup
 	for i, c := range clients {
-		mover, err := bot.New("greedy", uint64(i))
+		bm, err := bot.New("greedy", uint64(i))
 		if err != nil {
 			t.Fatal(err)
 		}
+		mover := wrap(i, bm)
 		wg.Go(func() { outs[i], errs[i] = c.Play(ctx, a, mover, opts(i)) })
 	}
 	wg.Wait()

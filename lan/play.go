@@ -230,28 +230,9 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if res.Ended() == nil {
 		c.linger(ctx, log, link, cfg, seat, p.Chain(), opt.Linger)
 	}
-	tr := &table.Transcript{Config: cfg, Chain: p.Chain()}
-	if v := res.Violation; v != nil {
-		for _, e := range v.Evidence {
-			if !inChain(tr.Chain, e) {
-				tr.Evidence = append(tr.Evidence, e)
-			}
-		}
-	}
-	out := opt.Out
-	if out == "" {
-		out = dir
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	tr, path, err := saveTranscript(cfg, p.Chain(), res, opt.Out, dir, a.Table)
+	if err != nil {
 		return nil, err
-	}
-	path := filepath.Join(out, a.Table+".okey")
-	var buf bytes.Buffer
-	if err := table.WriteTranscript(&buf, tr); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.Write(path, buf.Bytes()); err != nil {
-		return nil, fmt.Errorf("lan: save transcript: %w", err)
 	}
 	rep := table.Verify(tr)
 	if err := atomicfile.Write(filepath.Join(dir, doneFile), []byte(path+"\n")); err != nil {
@@ -818,4 +799,33 @@ func (c *Client) reachByCode(ctx context.Context, a p2p.Announcement) {
 		return
 	}
 	c.log.Info("members' addresses learnt", "table", a.Table, "members", n, "creator_reached", how)
+}
+
+// saveTranscript writes the transcript of a match (its chain, and the
+// evidence of a violation that is not in the chain) to out (dir when out
+// is empty) as TABLE.okey, and returns it with its path.
+func saveTranscript(cfg table.Config, chain [][]byte, res table.Result, out, dir, id string) (*table.Transcript, string, error) {
+	tr := &table.Transcript{Config: cfg, Chain: chain}
+	if v := res.Violation; v != nil {
+		for _, e := range v.Evidence {
+			if !inChain(tr.Chain, e) {
+				tr.Evidence = append(tr.Evidence, e)
+			}
+		}
+	}
+	if out == "" {
+		out = dir
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, "", err
+	}
+	path := filepath.Join(out, id+".okey")
+	var buf bytes.Buffer
+	if err := table.WriteTranscript(&buf, tr); err != nil {
+		return nil, "", err
+	}
+	if err := atomicfile.Write(path, buf.Bytes()); err != nil {
+		return nil, "", fmt.Errorf("lan: save transcript: %w", err)
+	}
+	return tr, path, nil
 }

@@ -1,7 +1,6 @@
 package lan
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -128,28 +127,9 @@ func (c *Client) Watch(ctx context.Context, a p2p.Announcement, opt WatchOptions
 	if err != nil {
 		return nil, fmt.Errorf("lan: table %s: %w", a.Table, err)
 	}
-	tr := &table.Transcript{Config: cfg, Chain: s.Chain()}
-	if v := res.Violation; v != nil {
-		for _, e := range v.Evidence {
-			if !inChain(tr.Chain, e) {
-				tr.Evidence = append(tr.Evidence, e)
-			}
-		}
-	}
-	out := opt.Out
-	if out == "" {
-		out = dir
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	tr, path, err := saveTranscript(cfg, s.Chain(), res, opt.Out, dir, a.Table)
+	if err != nil {
 		return nil, err
-	}
-	path := filepath.Join(out, a.Table+".okey")
-	var buf bytes.Buffer
-	if err := table.WriteTranscript(&buf, tr); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.Write(path, buf.Bytes()); err != nil {
-		return nil, fmt.Errorf("lan: save transcript: %w", err)
 	}
 	rep := table.Verify(tr)
 	if res.Ended() == nil || res.Violation != nil {

@@ -35,20 +35,34 @@ func TestWatchMocknet(t *testing.T) {
 	if _, err := spect.Watch(ctx, created, WatchOptions{}); !errors.Is(err, ErrAnnouncement) {
 		t.Fatalf("watching an open table: %v", err)
 	}
+	// Seat 0's mover holds its move from the fourth turn until the first
+	// visit is over, so that the match cannot end before the spectator
+	// leaves (a two-seat match on mocknet takes well under a second).
 	var midway atomic.Bool
+	var heldAt atomic.Uint32
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	unhold := func() { releaseOnce.Do(func() { close(release) }) }
+	defer unhold()
 	var outs []*Outcome
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		outs = playAll(t, ctx, seats, a, func(i int) PlayOptions {
+		outs = playAllMovers(t, ctx, seats, a, func(i int) PlayOptions {
 			o := honestPlay(t.TempDir())
 			if i == 0 {
 				o.OnStep = func(m *table.Machine, _ *engine.View) {
-					if m.Match() != nil && m.Match().Hand().Turns() >= 4 {
+					if !midway.Load() && m.Match() != nil && m.Match().Hand().Turns() >= 4 {
+						heldAt.Store(m.Step())
 						midway.Store(true)
 					}
 				}
 			}
 			return o
+		}, func(i int, m table.Mover) table.Mover {
+			if i != 0 {
+				return m
+			}
+			return heldMover{m, &midway, release}
 		})
 	})
 	for !midway.Load() {
@@ -61,20 +75,17 @@ func TestWatchMocknet(t *testing.T) {
 	if _, err := seats[1].Watch(ctx, a, WatchOptions{}); !errors.Is(err, ErrSeated) {
 		t.Fatalf("a seat watching its own table: %v", err)
 	}
-	// First visit: catch up, then leave a few steps later.
+	// First visit: catch up to where seat 0 holds the match, then leave.
 	leaveCtx, leave := context.WithCancel(ctx)
-	var first atomic.Uint32
 	_, err = spect.Watch(leaveCtx, a, WatchOptions{Stall: 500 * time.Millisecond, OnStep: func(m *table.Machine) {
-		if first.Load() == 0 {
-			first.Store(m.Step())
-		}
-		if m.Step() > first.Load()+20 {
+		if m.Step() >= heldAt.Load() {
 			leave()
 		}
 	}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("first visit: %v", err)
 	}
+	unhold()
 	if u, err := spect.Unfinished(); err != nil || len(u) != 0 {
 		t.Fatalf("a watched match offered for play: %v %v", u, err)
 	}
@@ -115,4 +126,18 @@ func TestWatchMocknet(t *testing.T) {
 	if _, err := spect.Watch(ctx, a, WatchOptions{}); !errors.Is(err, ErrMatchOver) {
 		t.Fatalf("a watched match watched again: %v", err)
 	}
+}
+
+// heldMover holds its moves while hold is set, until release is closed.
+type heldMover struct {
+	table.Mover
+	hold    *atomic.Bool
+	release <-chan struct{}
+}
+
+func (h heldMover) Move(hand *engine.Hand, v *engine.View) (engine.Action, error) {
+	if h.hold.Load() {
+		<-h.release
+	}
+	return h.Mover.Move(hand, v)
 }

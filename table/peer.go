@@ -884,9 +884,15 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 // node's deadline, and hands the answer to the loop (or drops it when the
 // loop has returned).
 func (p *Peer) startFetch(ctx context.Context, f fetchReq, answers chan<- fetched, done <-chan struct{}) {
+	startFetch(ctx, p.c.Transport, p.c.Table.Seats[f.Seat].ID, time.Duration(f.Within)*p.tickEvery(), f, answers, done)
+}
+
+// startFetch sends fetch f to the seat whose peer id is to, within the
+// given time, in its own goroutine (a Peer's or a Spectator's loop).
+func startFetch(ctx context.Context, t Transport, to PeerID, within time.Duration, f fetchReq, answers chan<- fetched, done <-chan struct{}) {
 	go func() {
-		fctx, cancel := context.WithTimeout(ctx, time.Duration(f.Within)*p.tickEvery())
-		frames, err := p.c.Transport.Fetch(fctx, p.c.Table.Seats[f.Seat].ID, f.Request())
+		fctx, cancel := context.WithTimeout(ctx, within)
+		frames, err := t.Fetch(fctx, to, f.Request())
 		cancel()
 		select {
 		case answers <- fetched{id: f.ID, frames: frames, err: err}:

@@ -215,13 +215,5 @@ func (s *Spectator) Run(ctx context.Context) (Result, error) {
 }
 
 func (s *Spectator) startFetch(ctx context.Context, f fetchReq, answers chan<- fetched, done <-chan struct{}) {
-	go func() {
-		fctx, cancel := context.WithTimeout(ctx, time.Duration(f.Within)*s.tickEvery())
-		frames, err := s.c.Transport.Fetch(fctx, s.c.Table.Seats[f.Seat].ID, f.Request())
-		cancel()
-		select {
-		case answers <- fetched{id: f.ID, frames: frames, err: err}:
-		case <-done:
-		}
-	}()
+	startFetch(ctx, s.c.Transport, s.c.Table.Seats[f.Seat].ID, time.Duration(f.Within)*s.tickEvery(), f, answers, done)
 }

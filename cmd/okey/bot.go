@@ -148,16 +148,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var code *invite.Code
 	if *codeFlag != "" {
-		text := *codeFlag
-		if text == "-" {
-			var err error
-			if text, err = readCode(stdin); err != nil {
-				return usageErr(i18n.T("--code -: %v", explainNet(err)))
-			}
-		}
-		c, err := invite.Parse(text)
-		if err != nil {
-			return usageErr(i18n.T("--code: %v", explainNet(err)))
+		c, msg := parseCodeFlag(*codeFlag, stdin)
+		if msg != "" {
+			return usageErr(msg)
 		}
 		code = &c
 	}
@@ -229,14 +222,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	// pubsub's own warnings (a direct peer's GRAFT, ...) are noise unless
-	// -v; its debug chatter (every RPC) always is.
-	pubsubFloor := slog.LevelError
-	if *verbose {
-		pubsubFloor = slog.LevelInfo
-	}
-	log := slog.New(&quietComponent{h, pubsubFloor})
-	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+	log := networkLog(h, *verbose)
 
 	if *name == "" {
 		if _, err := p2p.LoadProfile(*data); err != nil {
@@ -481,6 +467,19 @@ func (h *quietComponent) WithGroup(name string) slog.Handler {
 }
 
 // minLevel drops records below a level.
+// networkLog is the logger of a command that runs a libp2p node over the
+// handler h: pubsub's own warnings (a direct peer's GRAFT, ...) are noise
+// unless verbose, its debug chatter (every RPC) always is; the libraries'
+// logs go to h from warnings up.
+func networkLog(h slog.Handler, verbose bool) *slog.Logger {
+	pubsubFloor := slog.LevelError
+	if verbose {
+		pubsubFloor = slog.LevelInfo
+	}
+	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+	return slog.New(&quietComponent{h, pubsubFloor})
+}
+
 // commandLog is the log of a long-running command (okey bot, okey relay):
 // text lines to stderr, or appended to the file path (0600) when one is
 // given, at debug level with verbose. closeLog closes that file.
@@ -528,6 +527,22 @@ const exitCannotForm = 4
 // the other members' messages (p2p.WithoutForwarding): a fault for the NAT
 // lab (scripts/nat-lab-matrix.sh FAULT=no-forward), never for play.
 const noForwardEnv = "OKEY_LAB_NO_FORWARD"
+
+// parseCodeFlag parses the value of a --code flag: a code, or "-" for the
+// first code on stdin. On error it returns the usage message.
+func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
+	if text == "-" {
+		var err error
+		if text, err = readCode(stdin); err != nil {
+			return invite.Code{}, i18n.T("--code -: %v", explainNet(err))
+		}
+	}
+	c, err := invite.Parse(text)
+	if err != nil {
+		return invite.Code{}, i18n.T("--code: %v", explainNet(err))
+	}
+	return c, ""
+}
 
 // readCode reads one invite code from r: its first line that is not blank
 // (at most 4 KiB are read).

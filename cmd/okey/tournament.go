@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -145,12 +144,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	pubsubFloor := slog.LevelError
-	if *verbose {
-		pubsubFloor = slog.LevelInfo
-	}
-	log := slog.New(&quietComponent{h, pubsubFloor})
-	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+	log := networkLog(h, *verbose)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

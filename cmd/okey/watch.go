@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -92,16 +91,9 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var code *invite.Code
 	if *codeFlag != "" {
-		text := *codeFlag
-		if text == "-" {
-			var err error
-			if text, err = readCode(stdin); err != nil {
-				return usageErr(i18n.T("--code -: %v", explainNet(err)))
-			}
-		}
-		c, err := invite.Parse(text)
-		if err != nil {
-			return usageErr(i18n.T("--code: %v", explainNet(err)))
+		c, msg := parseCodeFlag(*codeFlag, stdin)
+		if msg != "" {
+			return usageErr(msg)
 		}
 		if id != "" && id != c.Table {
 			return usageErr(i18n.T("the code is for table %s, not %s", c.Table, id))
@@ -145,12 +137,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	pubsubFloor := slog.LevelError
-	if *verbose {
-		pubsubFloor = slog.LevelInfo
-	}
-	log := slog.New(&quietComponent{h, pubsubFloor})
-	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+	log := networkLog(h, *verbose)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
