@@ -26,6 +26,10 @@ func (l *LobbyView) watchKey() {
 		l.msg, l.bad = i18n.T("w watches a started table: select it first"), true
 	case l.seated(t, me):
 		l.msg, l.bad = i18n.T("you sit at that table: it is yours to play, not to watch"), true
+	case t.Private:
+		// Its seats admit the holders of its invite code only: watching it
+		// from here would wait for answers that never come.
+		l.msg, l.bad = i18n.T("that table admits spectators by invite code: okey watch --code CODE"), true
 	default:
 		l.msg, l.bad = i18n.T("watching %s...", t.ID), false
 		go wl.Watch(t, l)

@@ -27,7 +27,8 @@ func (w *watchingLobby) Watch(t LobbyTable, back *LobbyView) {
 
 // TestLobbyWatchKey: w on a started table the player does not sit at
 // shows the spectator's screen, q there goes back to the lobby; w on an
-// open table, or on a table the player sits at, says why not.
+// open table, on a table the player sits at, or on a private table (its
+// seats admit the holders of its code only), says why not.
 func TestLobbyWatchKey(t *testing.T) {
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
@@ -39,6 +40,7 @@ func TestLobbyWatchKey(t *testing.T) {
 		{ID: "t1", Ruleset: "classic", Seats: 2, State: "open", Members: []LobbyMember{{ID: "x", Name: "mehmet"}}},
 		{ID: "t2", Ruleset: "classic", Seats: 2, State: "started", Members: []LobbyMember{{ID: "x", Name: "mehmet"}, {ID: "y", Name: "ali"}}},
 		{ID: "t3", Ruleset: "classic", Seats: 2, State: "started", Members: []LobbyMember{{ID: "me", Name: "ayse"}, {ID: "y", Name: "ali"}}},
+		{ID: "t4", Ruleset: "classic", Seats: 2, State: "started", Private: true, Members: []LobbyMember{{ID: "x", Name: "mehmet"}, {ID: "y", Name: "ali"}}},
 	}}}
 	g.ShowLobby(fl, func(LobbyTable) {})
 	ran := make(chan error, 1)
@@ -66,6 +68,15 @@ func TestLobbyWatchKey(t *testing.T) {
 	})
 	key(tcell.KeyRune, 'q')
 	waitScreen(t, g, scr, 5*time.Second, "back in the lobby", func(s string) bool { return strings.Contains(s, "you are ayse") })
+	key(tcell.KeyDown, 0)
+	key(tcell.KeyDown, 0)
+	key(tcell.KeyRune, 'w') // t4: private, watched by its invite code only
+	waitScreen(t, g, scr, 5*time.Second, "w on a private table", func(s string) bool { return strings.Contains(s, "okey watch --code CODE") })
+	select {
+	case id := <-fl.watched:
+		t.Fatalf("w on a private table watched %s", id)
+	default:
+	}
 	g.Quit()
 	<-ran
 }

@@ -27,6 +27,7 @@ var _ = turkish(map[string]string{
 	"okey: watch: left table %s; run again with --data %s to resume\n":                 "okey: watch: %s masasından ayrıldın; kaldığın yerden sürmek için --data %s ile yeniden çalıştır\n",
 	"no started table found within --wait %v":                                          "--wait %v içinde başlamış masa bulunamadı",
 	"table %s was not seen started within --wait %v":                                   "%s masası --wait %v içinde başlamış görünmedi",
+	"that table admits spectators by invite code: okey watch --code CODE":              "o masa izleyicileri davet koduyla alır: okey watch --code KOD",
 	"w watches a started table: select it first":                                       "w başlamış bir masayı izler: önce onu seç",
 	"you sit at that table: it is yours to play, not to watch":                         "o masada oturuyorsun: izlemek için değil, oynamak için",
 	"watching %s...":                  "%s izleniyor...",
