@@ -670,6 +670,9 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			keys = i18n.T("up/down  enter resume/join  c create  k code  r ready  l leave  q quit")
 		}
 	}
+	if wb := l.watchBar(); wb != "" {
+		keys = wb
+	}
 	put(scr, x+1, y+h-1, w-2, keys, bar)
 }
 

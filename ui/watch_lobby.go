@@ -52,3 +52,20 @@ func (g *Game) ShowWatch(names []string, ruleset string, leave func()) (add func
 	}
 	return add, end, back
 }
+
+// watchBar is the key bar while the selection is a table w would watch (a
+// started table of others, public, and a Lobby that can watch); "" else.
+func (l *LobbyView) watchBar() string {
+	if _, ok := l.b.(WatchLobby); !ok {
+		return ""
+	}
+	_, me, _ := l.b.Self()
+	t, sel := l.selected()
+	if !sel || t.Unfinished || t.Local || t.State != "started" || t.Private || l.seated(t, me) {
+		return ""
+	}
+	if _, ok := l.b.(InviteLobby); ok {
+		return i18n.T("up/down choose  w watch  c create  k join by code  l leave  q quit")
+	}
+	return i18n.T("up/down choose  w watch  c create  l leave  q quit")
+}

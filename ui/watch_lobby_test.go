@@ -54,6 +54,7 @@ func TestLobbyWatchKey(t *testing.T) {
 	key(tcell.KeyRune, 'w') // t3: the player's own
 	waitScreen(t, g, scr, 5*time.Second, "w on the player's table", func(s string) bool { return strings.Contains(s, "you sit at that table") })
 	key(tcell.KeyUp, 0)
+	waitScreen(t, g, scr, 5*time.Second, "the key bar on a table to watch", func(s string) bool { return strings.Contains(s, "w watch  c create") })
 	key(tcell.KeyRune, 'w') // t2
 	select {
 	case id := <-fl.watched:

@@ -28,6 +28,8 @@ var _ = turkish(map[string]string{
 	"no started table found within --wait %v":                                          "--wait %v içinde başlamış masa bulunamadı",
 	"table %s was not seen started within --wait %v":                                   "%s masası --wait %v içinde başlamış görünmedi",
 	"that table admits spectators by invite code: okey watch --code CODE":              "o masa izleyicileri davet koduyla alır: okey watch --code KOD",
+	"up/down choose  w watch  c create  l leave  q quit":                               "yukarı/aşağı seç  w izle  c aç  l kalk  q çık",
+	"up/down choose  w watch  c create  k join by code  l leave  q quit":               "yukarı/aşağı seç  w izle  c aç  k kodla katıl  l kalk  q çık",
 	"w watches a started table: select it first":                                       "w başlamış bir masayı izler: önce onu seç",
 	"you sit at that table: it is yours to play, not to watch":                         "o masada oturuyorsun: izlemek için değil, oynamak için",
 	"watching %s...":                  "%s izleniyor...",
