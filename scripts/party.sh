@@ -223,6 +223,34 @@ for tb in $(seq 1 "$TABLES"); do
 done
 T_FORM=$(now_ms)
 
+# --- SPECTATORS (enabled once okey watch exists), from the tables' start ---
+if [ "$SPEC_N" -gt 0 ]; then
+	start_spec() {
+		local j=$1 i=$((N + $1)) tb=$(((($1 - 1) % TABLES) + 1))
+		mkdir -p "$WORK/sdata.$j"
+		ip netns exec "okey-pp$i-$ID" "$OKEY" watch --no-ui --data "$WORK/sdata.$j" \
+			--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 "${TABLE_ID[$tb]}" \
+			>>"$WORK/sstdout.$j" 2>>"$WORK/slog.$j" &
+		SPEC_PID[$j]=$!
+		PIDS+=("$!")
+	}
+	declare -A SPEC_PID
+	for j in $(seq 1 "$SPEC_N"); do start_spec "$j"; done
+	# Spectator 1 is killed once its table has played 20 steps (it watches
+	# by then), and restarted at once with the same data directory: it
+	# must resume while the match goes on.
+	sdeadline=$(($(date +%s) + 120))
+	until [ "$(steps 1)" -ge 20 ]; do
+		[ "$(date +%s)" -lt "$sdeadline" ] || die "table 1 played no 20 steps within 120 s"
+		sleep 0.05
+	done
+	kill -9 "${SPEC_PID[1]}" 2>/dev/null || true
+	wait "${SPEC_PID[1]}" 2>/dev/null || true
+	say "spectator 1 killed with SIGKILL; restarted"
+	start_spec 1
+fi
+
+
 # The unit: the CPU time of one ristretto255 scalar multiplication
 # (crypto/deck's BenchmarkScalarMult, 20,000 of them, CPU time as the bots'
 # is: the benchmark's own ns/op is wall time, inflated by the bots' load),
@@ -268,26 +296,6 @@ done
 wait "$UNIT_PID" || true
 grep -q '^BenchmarkScalarMult' "$WORK/unit.out" || die "the scalar multiplication benchmark failed: $(cat "$WORK/unit.out")"
 UNIT_NS=$(awk '{ printf "%.0f", ($1 + $2) * 1e9 / 20001 }' "$WORK/unit.cpu")
-
-# --- SPECTATORS (enabled once okey watch exists) ---
-if [ "$SPEC_N" -gt 0 ]; then
-	start_spec() {
-		local j=$1 i=$((N + $1)) tb=$(((($1 - 1) % TABLES) + 1))
-		mkdir -p "$WORK/sdata.$j"
-		ip netns exec "okey-pp$i-$ID" "$OKEY" watch --no-ui --data "$WORK/sdata.$j" \
-			--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 "${TABLE_ID[$tb]}" \
-			>>"$WORK/sstdout.$j" 2>>"$WORK/slog.$j" &
-		SPEC_PID[$j]=$!
-		PIDS+=("$!")
-	}
-	declare -A SPEC_PID
-	for j in $(seq 1 "$SPEC_N"); do start_spec "$j"; done
-	sleep 5
-	kill -9 "${SPEC_PID[1]}" 2>/dev/null || true
-	wait "${SPEC_PID[1]}" 2>/dev/null || true
-	say "spectator 1 killed with SIGKILL; restarted"
-	start_spec 1
-fi
 
 # --- the end: every match finishes, identical verified transcripts ---
 deadline=$(($(date +%s) + TIMEOUT))
