@@ -289,7 +289,7 @@ while :; do
 		;;
 	*"your turn: lay"*)
 		tm send-keys -t "$sess" c h
-		wait_key 10 "you can open|best opening|you can add|nothing of yours" h
+		wait_key 10 "you can open|best opening|you can add|nothing of yours|discard the [RYBKF]" h
 		if screen | grep -q "l lays"; then
 			tm send-keys -t "$sess" l
 			wait_for 30 "you open|you lay|round 1 is over"
