@@ -1,9 +1,9 @@
 package ui
 
 import (
-	"os"
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"testing"
 
