@@ -2,6 +2,7 @@ package p2p
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -187,7 +188,18 @@ func (t *TableTransport) Serve(h func(from table.PeerID, req []byte) [][]byte) {
 // its table.
 func (n *Node) handleSync(s network.Stream) {
 	remote := s.Conn().RemotePeer()
+	var spect *lobbyTicket // a spectator's place, when it holds one
+	// leaveSpect frees the place before the stream's end can reach the
+	// spectator, whose next stream must not find it still held.
+	leaveSpect := func() {
+		if spect != nil {
+			n.spectGate.leave(spect)
+			spect = nil
+		}
+	}
+	defer leaveSpect()
 	refuse := func(t *TableTransport, reason string, err error) {
+		leaveSpect()
 		s.Reset()
 		if t != nil {
 			t.stats.refused.Add(1)
@@ -207,7 +219,6 @@ func (n *Node) handleSync(s network.Stream) {
 	defer n.releaseSyncSlot(remote)
 	// A peer that is a member of no table open here can only be a
 	// spectator: it takes a spectator's place before anything is read.
-	var spect *lobbyTicket
 	takeSpect := func() bool {
 		tk, why := n.spectGate.enter(remote, func() { s.Reset() })
 		if tk == nil {
@@ -218,11 +229,6 @@ func (n *Node) handleSync(s network.Stream) {
 		spect = tk
 		return true
 	}
-	defer func() {
-		if spect != nil {
-			n.spectGate.leave(spect)
-		}
-	}()
 	if !n.memberAnywhere(remote) && !takeSpect() {
 		return
 	}
@@ -278,6 +284,7 @@ func (n *Node) handleSync(s network.Stream) {
 		return
 	}
 	if !reqTimer.Stop() || spect != nil && !n.spectGate.served(spect) {
+		leaveSpect()
 		s.Reset() // past the request's deadline, or its place was taken
 		return
 	}
@@ -313,17 +320,21 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(t, "internal: response too large", fmt.Errorf("%d bytes", total))
 		return
 	}
-	w := bufio.NewWriter(s)
+	// The response is encoded whole, then sent. A spectator's place is
+	// freed before its last byte goes out: the spectator cannot have read
+	// the answer before that, so its next request (a spectator fetches one
+	// at a time) never finds the place still held by this stream.
+	var buf bytes.Buffer
 	var hdr [binary.MaxVarintLen64]byte
-	_, err = w.Write(hdr[:binary.PutUvarint(hdr[:], uint64(len(resp)))])
+	buf.Write(hdr[:binary.PutUvarint(hdr[:], uint64(len(resp)))])
 	for _, f := range resp {
-		if err != nil {
-			break
-		}
-		err = writeFrame(w, f)
+		writeFrame(&buf, f) // a bytes.Buffer does not fail
 	}
+	out := buf.Bytes()
+	_, err = s.Write(out[:len(out)-1])
+	leaveSpect()
 	if err == nil {
-		err = w.Flush()
+		_, err = s.Write(out[len(out)-1:])
 	}
 	if err != nil {
 		refuse(t, "write response", err)
