@@ -94,11 +94,25 @@ type Standing struct {
 // Round is one round's draw, tables and standings.
 type Round struct {
 	Number int
-	Draw   []int // roster indices in draw order (nil when not drawn)
-	// Openings are the players' revealed openings, roster order (nil when
-	// not drawn): they give the seats' nonces (SeatNonce).
-	Openings  [][32]byte
-	Tables    []Table
+	// Attempt is the draw attempt that stands (or the one under way when
+	// the round is not drawn); 0 when the round's draw could not be
+	// followed (a problem says why).
+	Attempt int
+	// Active are the roster indices (ascending) of that attempt's players.
+	Active []int
+	// Absent are the roster indices (ascending) of the players an earlier
+	// attempt's close left out of the round: 0 points, match score 0.
+	Absent []int
+	Draw   []int // the standing attempt's players in draw order (nil when not drawn)
+	// Openings are the revealed openings of the standing attempt, by
+	// roster index (zero for the absent; nil when not drawn): they give
+	// the seats' nonces (SeatNonce).
+	Openings [][32]byte
+	Tables   []Table
+	// Byes are the roster indices of the drawn players no table could
+	// seat (9.5), in the round's order: each scores the second place's
+	// points and match score 0.
+	Byes      []int
 	Standings []Standing // nil when a match of this or an earlier round is missing or damaged
 }
 
@@ -236,7 +250,6 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 	}
 	named := func(i int) Named { return Named{Key: rep.Players[i].Key, Name: rep.Players[i].Name} }
 	n := len(rep.Players)
-	sizes, _ := TableSizes(n)
 	low := rs.Scoring == engine.Penalty || rs.Scoring == engine.WinnerCountDown || rs.Preset == engine.Preset101
 	dir := 1
 	if low {
@@ -249,28 +262,30 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 	standingsOK := true
 	for round := 1; round <= f.Rounds; round++ {
 		rd := Round{Number: round}
-		draw, openings, ok := checkDraw(rep, mine, tid, round, index, named)
-		if !ok {
+		if !checkDraw(rep, &rd, mine, tid, round, creator, named) {
 			rep.Rounds = append(rep.Rounds, rd)
 			break
 		}
-		rd.Draw, rd.Openings = draw, openings
-		pos := make([]int, n)
-		for p, pl := range draw {
-			pos[pl] = p
-		}
+		pos := drawPositions(n, rd.Draw, rd.Absent)
 		if !standingsOK {
 			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "pairing",
 				Text: fmt.Sprintf("round %d's tables cannot be checked: a match of an earlier round is missing or damaged", round)})
 			rep.Rounds = append(rep.Rounds, rd)
 			continue
 		}
-		order := draw
+		order := rd.Draw
 		if round > 1 {
 			order = nil
 			for _, s := range prev {
-				order = append(order, s.Player)
+				if pos[s.Player] < len(rd.Draw) {
+					order = append(order, s.Player)
+				}
 			}
+		}
+		seated, sizes := Seatable(len(order), rs)
+		rd.Byes = append([]int(nil), order[seated:]...)
+		for _, pl := range rd.Byes {
+			points[pl] += f.Points[1]
 		}
 		roundOK := true
 		at := 0
@@ -348,15 +363,84 @@ func standings(points, scores, pos []int) []Standing {
 	return out
 }
 
-// checkDraw checks round's commitments and reveals (9.4) and returns the
-// draw, or false when it cannot be computed (a problem says why).
-func checkDraw(rep *Report, recs []*Record, tid [32]byte, round int, index map[[32]byte]int, named func(int) Named) ([]int, [][32]byte, bool) {
+// drawPositions gives every roster player its position for the round's
+// tie-break: the drawn players by their place in the draw, then the absent
+// in roster order.
+func drawPositions(n int, draw, absent []int) []int {
+	pos := make([]int, n)
+	for p, pl := range draw {
+		pos[pl] = p
+	}
+	for i, pl := range absent {
+		pos[pl] = len(draw) + i
+	}
+	return pos
+}
+
+// Seatable returns how many of m drawn players the round's tables seat and
+// the tables' sizes (9.5): the largest m' <= m that 9.1's sizes seat (3 or
+// more, not 5) with every size allowed by the ruleset without teams; 0 and
+// no tables when none is.
+func Seatable(m int, rs engine.Ruleset) (int, []int) {
+	for k := m; k >= MinPlayers; k-- {
+		sizes, err := TableSizes(k)
+		if err != nil {
+			continue
+		}
+		ok := true
+		for _, s := range sizes {
+			if rs.CheckPlayers(s) != nil || rs.Teams(s) {
+				ok = false
+			}
+		}
+		if ok {
+			return k, sizes
+		}
+	}
+	return 0, nil
+}
+
+// attemptRecords are one draw attempt's records, by roster index.
+type attemptRecords struct {
+	commits, reveals []*Record
+	close            *Record
+}
+
+// checkDraw follows round's draw attempts (9.4) and fills rd's Attempt,
+// Active, Absent and, when an attempt stands, Draw and Openings; false when
+// the draw cannot be computed (a problem says why: waiting is unfinished,
+// a contradiction in signed records names its signer).
+func checkDraw(rep *Report, rd *Round, recs []*Record, tid [32]byte, round int, creator Named, named func(int) Named) bool {
 	n := len(rep.Players)
-	commits := make([]*Record, n)
-	reveals := make([]*Record, n)
+	index := map[[32]byte]int{}
+	for i, p := range rep.Players {
+		index[p.Key] = i
+	}
+	atts := map[int]*attemptRecords{}
+	get := func(a int) *attemptRecords {
+		if atts[a] == nil {
+			atts[a] = &attemptRecords{commits: make([]*Record, n), reveals: make([]*Record, n)}
+		}
+		return atts[a]
+	}
 	ok := true
 	for _, r := range recs {
-		if (r.Kind != KindCommit && r.Kind != KindReveal) || r.Round != round {
+		if r.Round != round || (r.Kind != KindCommit && r.Kind != KindReveal && r.Kind != KindClose) {
+			continue
+		}
+		at := get(r.Attempt)
+		if r.Kind == KindClose {
+			if r.Signer != creator.Key {
+				rep.add(Problem{Status: StatusDamaged, Round: round, Table: -1, Rule: "record", Text: fmt.Sprintf("a draw close for round %d not signed by the creator", round)})
+				continue
+			}
+			if at.close != nil && !bytes.Equal(at.close.body(), r.body()) {
+				rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "equivocation", Named: []Named{creator},
+					Text: fmt.Sprintf("the creator signed two different closes of round %d's draw attempt %d", round, r.Attempt)})
+				ok = false
+				continue
+			}
+			at.close = r
 			continue
 		}
 		i, in := index[r.Signer]
@@ -364,62 +448,183 @@ func checkDraw(rep *Report, recs []*Record, tid [32]byte, round int, index map[[
 			rep.add(Problem{Status: StatusDamaged, Round: round, Table: -1, Rule: "record", Text: fmt.Sprintf("a %s for round %d by %s, who is not on the roster", r.Kind, round, hexKey(r.Signer))})
 			continue
 		}
-		slot := commits
+		slot := at.commits
 		if r.Kind == KindReveal {
-			slot = reveals
+			slot = at.reveals
 		}
 		if prev := slot[i]; prev != nil {
 			if !bytes.Equal(prev.body(), r.body()) {
 				rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "equivocation", Named: []Named{named(i)},
-					Text: fmt.Sprintf("%s signed two different %ss for round %d", rep.Players[i].Name, r.Kind, round)})
+					Text: fmt.Sprintf("%s signed two different %ss for round %d attempt %d", rep.Players[i].Name, r.Kind, round, r.Attempt)})
 				ok = false
 			}
 			continue
 		}
 		slot[i] = r
 	}
-	var missing []string
-	for i := range commits {
-		if commits[i] == nil {
-			missing = append(missing, rep.Players[i].Name)
+	if !ok {
+		return false
+	}
+	names := func(ps []int) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, rep.Players[p].Name)
 		}
+		return out
 	}
-	if len(missing) > 0 {
-		rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent",
-			Text: fmt.Sprintf("round %d's draw waits for the commitments of %v; no one is named", round, missing)})
-		return nil, nil, false
+	active := make([]int, n)
+	for i := range active {
+		active[i] = i
 	}
-	cs := make([][32]byte, n)
-	for i, c := range commits {
-		cs[i] = c.Commitment
-	}
-	want := CommitsHash(tid, round, cs)
-	openings := make([][32]byte, n)
-	for i, r := range reveals {
-		if r == nil {
-			missing = append(missing, rep.Players[i].Name)
+	for a := 1; a <= MaxAttempts; a++ {
+		rd.Attempt, rd.Active = a, active
+		if len(active) == 0 {
+			rd.Draw, rd.Openings = []int{}, make([][32]byte, n)
+			return true
+		}
+		at := get(a)
+		var noCommit, noReveal []int
+		cs := make([][32]byte, 0, len(active))
+		for _, p := range active {
+			if at.commits[p] == nil {
+				noCommit = append(noCommit, p)
+			} else {
+				cs = append(cs, at.commits[p].Commitment)
+			}
+			if at.reveals[p] == nil {
+				noReveal = append(noReveal, p)
+			}
+		}
+		var ch [32]byte
+		if len(noCommit) == 0 {
+			ch = CommitsHash(tid, round, a, cs)
+		}
+		// Reveals that do not open their commitment name their signers,
+		// whatever the close says (each signed both).
+		for _, p := range active {
+			if r, c := at.reveals[p], at.commits[p]; r != nil && c != nil && Commitment(tid, round, a, r.Signer, r.Opening) != c.Commitment {
+				rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "bad-reveal", Named: []Named{named(p)},
+					Text: fmt.Sprintf("%s's reveal for round %d attempt %d does not open its commitment", rep.Players[p].Name, round, a)})
+				ok = false
+			}
+		}
+		if !ok {
+			return false
+		}
+		c := at.close
+		if c == nil {
+			var text string
+			switch {
+			case len(noCommit) > 0:
+				text = fmt.Sprintf("round %d's draw (attempt %d) waits for the commitments of %v, or the creator's close; no one is named", round, a, names(noCommit))
+			case len(noReveal) > 0:
+				text = fmt.Sprintf("round %d's draw (attempt %d) waits for the reveals of %v, or the creator's close; no one is named", round, a, names(noReveal))
+			default:
+				text = fmt.Sprintf("round %d's draw (attempt %d) waits for the creator's close; no one is named", round, a)
+			}
+			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent", Text: text})
+			return false
+		}
+		if !subset(c.Kept, active) {
+			rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "close", Named: []Named{creator},
+				Text: fmt.Sprintf("the creator's close of round %d attempt %d keeps a player the attempt did not have", round, a)})
+			return false
+		}
+		// The creator's close and the creator's own reveal must agree: a
+		// reveal says its signer held every commitment.
+		if ci, in := index[creator.Key]; in && at.reveals[ci] != nil && contains(active, ci) {
+			if c.Commits != at.reveals[ci].Commits {
+				rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "close", Named: []Named{creator},
+					Text: fmt.Sprintf("the creator's close of round %d attempt %d cites other commitments than its own reveal", round, a)})
+				return false
+			}
+		}
+		if len(noCommit) == 0 && c.Commits != ([32]byte{}) && c.Commits != ch {
+			rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "close", Named: []Named{creator},
+				Text: fmt.Sprintf("the creator's close of round %d attempt %d cites other commitments than the players signed", round, a)})
+			return false
+		}
+		if len(c.Kept) < len(active) {
+			// The attempt failed: the players it does not keep are out of the
+			// round; the others draw again with fresh openings.
+			if c.Seed != ([32]byte{}) {
+				rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "close", Named: []Named{creator},
+					Text: fmt.Sprintf("the creator's close of round %d attempt %d both keeps the draw and leaves players out", round, a)})
+				return false
+			}
+			var out []int
+			for _, p := range active {
+				if !contains(c.Kept, p) {
+					out = append(out, p)
+				}
+			}
+			rd.Absent = mergeSorted(rd.Absent, out)
+			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "absent",
+				Text: fmt.Sprintf("round %d: the creator closed draw attempt %d without %v (no commitment or reveal it held); absent from the round, 0 points; no one is named", round, a, names(out))})
+			active = append([]int(nil), c.Kept...)
 			continue
 		}
-		if Commitment(tid, round, r.Signer, r.Opening) != commits[i].Commitment {
-			rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "bad-reveal", Named: []Named{named(i)},
-				Text: fmt.Sprintf("%s's reveal for round %d does not open its commitment", rep.Players[i].Name, round)})
-			ok = false
-		} else if r.Commits != want {
-			rep.add(Problem{Status: StatusDamaged, Round: round, Table: -1, Rule: "reveal",
-				Text: fmt.Sprintf("%s's reveal for round %d cites other commitments than the folder's; no one is named", rep.Players[i].Name, round)})
-			ok = false
+		// The close keeps every player: the draw stands, from the
+		// attempt's reveals.
+		if len(noCommit) > 0 || len(noReveal) > 0 {
+			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent",
+				Text: fmt.Sprintf("round %d's draw stands by the creator's close, but the commitments or reveals of %v are not in the folder; no one is named", round, names(append(noCommit, noReveal...)))})
+			return false
 		}
-		openings[i] = r.Opening
+		openings := make([][32]byte, n)
+		var ops [][32]byte
+		for _, p := range active {
+			r := at.reveals[p]
+			if r.Commits != ch {
+				rep.add(Problem{Status: StatusDamaged, Round: round, Table: -1, Rule: "reveal",
+					Text: fmt.Sprintf("%s's reveal for round %d cites other commitments than the folder's; no one is named", rep.Players[p].Name, round)})
+				return false
+			}
+			openings[p] = r.Opening
+			ops = append(ops, r.Opening)
+		}
+		seed := Seed(tid, round, a, ops)
+		if c.Commits != ch || c.Seed != seed {
+			rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "close", Named: []Named{creator},
+				Text: fmt.Sprintf("the creator's close of round %d attempt %d cites another draw than the players' signed reveals give", round, a)})
+			return false
+		}
+		for _, x := range Draw(seed, len(active)) {
+			rd.Draw = append(rd.Draw, active[x])
+		}
+		rd.Openings = openings
+		return true
 	}
-	if len(missing) > 0 {
-		rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "silent",
-			Text: fmt.Sprintf("round %d's draw waits for the reveals of %v; no one is named", round, missing)})
-		return nil, nil, false
+	return false // not reached: every failed attempt keeps fewer players
+}
+
+func contains(s []int, x int) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
 	}
-	if !ok {
-		return nil, nil, false
+	return false
+}
+
+// subset reports whether every element of a is in b.
+func subset(a, b []int) bool {
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
 	}
-	return Draw(Seed(tid, round, openings), n), openings, true
+	return true
+}
+
+func mergeSorted(a, b []int) []int {
+	out := append(append([]int(nil), a...), b...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
 }
 
 // scoreTable checks one table's match against the draw and scores it

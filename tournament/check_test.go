@@ -246,7 +246,7 @@ func TestDrawCheats(t *testing.T) {
 	w := newWorld(t, 4, "swiss:rounds=1", "classic")
 	w.drawRound(1)
 	k := w.roster[1]
-	extra := &Record{Kind: KindCommit, Tournament: w.tid, Signer: k, Round: 1, Commitment: [32]byte{1}}
+	extra := &Record{Kind: KindCommit, Tournament: w.tid, Signer: k, Round: 1, Attempt: 1, Commitment: [32]byte{1}}
 	recs := append(append([][]byte(nil), w.records...), sign(t, extra, w.privs[k]))
 	rep := Check(recs, nil)
 	if rep.Status != StatusCheating || len(named(rep, "equivocation")) != 1 {
@@ -265,10 +265,10 @@ func TestDrawCheats(t *testing.T) {
 	if rep.Status != StatusCheating || len(named(rep, "bad-reveal")) != 1 || rep.Rounds[0].Draw != nil {
 		t.Fatalf("status %d %+v", rep.Status, rep.Problems)
 	}
-	// A reveal withheld: unfinished, no one named.
+	// A reveal withheld and no close yet: unfinished, no one named.
 	w = newWorld(t, 4, "swiss:rounds=1", "classic")
-	w.drawRound(1)
-	rep = Check(w.records[:len(w.records)-1], nil)
+	w.attempt(1, 1, []int{0, 1, 2, 3}, []int{0, 1, 2, 3}, []int{0, 1, 3}, false)
+	rep = Check(w.records, nil)
 	if rep.Status != StatusUnfinished || len(named(rep, "silent")) != 1 || named(rep, "silent")[0] != "-" {
 		t.Fatalf("status %d %+v", rep.Status, rep.Problems)
 	}
@@ -293,14 +293,14 @@ func TestDrawCheats(t *testing.T) {
 func TestDrawIgnoresCreator(t *testing.T) {
 	var tid [32]byte
 	o := [][32]byte{{1}, {2}, {3}, {4}}
-	a := Draw(Seed(tid, 1, o), 4)
-	if fmtInts(a) != fmtInts(Draw(Seed(tid, 1, o), 4)) {
+	a := Draw(Seed(tid, 1, 1, o), 4)
+	if fmtInts(a) != fmtInts(Draw(Seed(tid, 1, 1, o), 4)) {
 		t.Fatal("draw not deterministic")
 	}
 	seen := map[string]bool{}
 	for v := 0; v < 64; v++ {
 		o[2][1] = byte(v)
-		d := Draw(Seed(tid, 1, o), 4)
+		d := Draw(Seed(tid, 1, 1, o), 4)
 		seen[fmtInts(d)] = true
 		got := map[int]bool{}
 		for _, p := range d {

@@ -14,33 +14,35 @@ const (
 	LabelTable   = "okey/tournament/v1/table"
 )
 
-// Commitment is a player's commitment to its opening for a round:
-// SHA-256(LabelCommit || tournament id || u8 round || key || opening).
-func Commitment(tid [32]byte, round int, key, opening [32]byte) [32]byte {
+// Commitment is a player's commitment to its opening for a round's draw
+// attempt: SHA-256(LabelCommit || tournament id || u8 round || u8 attempt
+// || key || opening).
+func Commitment(tid [32]byte, round, attempt int, key, opening [32]byte) [32]byte {
 	b := append([]byte(LabelCommit), tid[:]...)
-	b = append(b, byte(round))
+	b = append(b, byte(round), byte(attempt))
 	b = append(b, key[:]...)
 	b = append(b, opening[:]...)
 	return sha256.Sum256(b)
 }
 
 // CommitsHash is what a reveal cites: SHA-256(LabelCommits || tournament
-// id || u8 round || the commitments in roster order).
-func CommitsHash(tid [32]byte, round int, commitments [][32]byte) [32]byte {
+// id || u8 round || u8 attempt || the commitments of the attempt's players
+// in roster order).
+func CommitsHash(tid [32]byte, round, attempt int, commitments [][32]byte) [32]byte {
 	b := append([]byte(LabelCommits), tid[:]...)
-	b = append(b, byte(round))
+	b = append(b, byte(round), byte(attempt))
 	for _, c := range commitments {
 		b = append(b, c[:]...)
 	}
 	return sha256.Sum256(b)
 }
 
-// Seed is the round's draw seed: SHA-256(LabelSeed || tournament id ||
-// u8 round || the openings in roster order). Only the players' openings
-// enter it.
-func Seed(tid [32]byte, round int, openings [][32]byte) [32]byte {
+// Seed is the draw seed of a round's attempt: SHA-256(LabelSeed ||
+// tournament id || u8 round || u8 attempt || the openings of the attempt's
+// players in roster order). Only the players' openings enter it.
+func Seed(tid [32]byte, round, attempt int, openings [][32]byte) [32]byte {
 	b := append([]byte(LabelSeed), tid[:]...)
-	b = append(b, byte(round))
+	b = append(b, byte(round), byte(attempt))
 	for _, o := range openings {
 		b = append(b, o[:]...)
 	}

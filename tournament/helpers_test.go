@@ -32,6 +32,8 @@ type world struct {
 	tid     [32]byte
 	format  Format
 	ruleset string
+	cpriv   ed25519.PrivateKey
+	cpub    [32]byte
 	privs   map[[32]byte]ed25519.PrivateKey
 	roster  [][32]byte // roster order (ascending keys)
 	records [][]byte
@@ -45,6 +47,7 @@ func newWorld(t testing.TB, n int, format, ruleset string) *world {
 	w := &world{t: t, ruleset: ruleset, privs: map[[32]byte]ed25519.PrivateKey{}, matches: map[Ref]*Match{}}
 	w.format, _ = ParseFormat(format)
 	cpriv, cpub := key(100)
+	w.cpriv, w.cpub = cpriv, cpub
 	ann := &Record{Kind: KindAnnounce, Signer: cpub, Nonce: sha256.Sum256([]byte("nonce")), Players: n, Name: "cup", Format: format, Ruleset: ruleset}
 	w.records = append(w.records, sign(t, ann, cpriv))
 	w.tid = ann.ID()
@@ -65,23 +68,71 @@ func newWorld(t testing.TB, n int, format, ruleset string) *world {
 	return w
 }
 
-func opening(round int, k [32]byte) [32]byte {
-	return sha256.Sum256(append([]byte(fmt.Sprintf("opening %d", round)), k[:]...))
+func opening(round, attempt int, k [32]byte) [32]byte {
+	return sha256.Sum256(append([]byte(fmt.Sprintf("opening %d %d", round, attempt)), k[:]...))
 }
 
-// drawRound adds every player's commitment and reveal for round.
+// drawRound adds every player's commitment and reveal for round's first
+// attempt, and the creator's close that lets it stand.
 func (w *world) drawRound(round int) {
-	var cs [][32]byte
-	for _, k := range w.roster {
-		c := &Record{Kind: KindCommit, Tournament: w.tid, Signer: k, Round: round, Commitment: Commitment(w.tid, round, k, opening(round, k))}
-		w.records = append(w.records, sign(w.t, c, w.privs[k]))
-		cs = append(cs, c.Commitment)
+	all := make([]int, len(w.roster))
+	for i := range all {
+		all[i] = i
 	}
-	ch := CommitsHash(w.tid, round, cs)
-	for _, k := range w.roster {
-		r := &Record{Kind: KindReveal, Tournament: w.tid, Signer: k, Round: round, Commits: ch, Opening: opening(round, k)}
+	w.attempt(round, 1, all, all, all, true)
+}
+
+// attempt adds, for round's attempt a among the players active (roster
+// indices), the commitments of commit, the reveals of reveal (which must
+// have committed) and, when closeIt, the creator's close as the creator
+// would sign it holding those records: every active player kept and the
+// seed when all revealed, else the ones it holds.
+func (w *world) attempt(round, a int, active, commit, reveal []int, closeIt bool) *Record {
+	cs := map[int][32]byte{}
+	for _, i := range commit {
+		k := w.roster[i]
+		c := &Record{Kind: KindCommit, Tournament: w.tid, Signer: k, Round: round, Attempt: a, Commitment: Commitment(w.tid, round, a, k, opening(round, a, k))}
+		w.records = append(w.records, sign(w.t, c, w.privs[k]))
+		cs[i] = c.Commitment
+	}
+	var ch [32]byte
+	if len(cs) == len(active) {
+		var list [][32]byte
+		for _, i := range active {
+			list = append(list, cs[i])
+		}
+		ch = CommitsHash(w.tid, round, a, list)
+	}
+	for _, i := range reveal {
+		k := w.roster[i]
+		r := &Record{Kind: KindReveal, Tournament: w.tid, Signer: k, Round: round, Attempt: a, Commits: ch, Opening: opening(round, a, k)}
 		w.records = append(w.records, sign(w.t, r, w.privs[k]))
 	}
+	if !closeIt {
+		return nil
+	}
+	c := &Record{Kind: KindClose, Tournament: w.tid, Signer: w.cpub, Round: round, Attempt: a, Commits: ch}
+	switch {
+	case len(reveal) == len(active):
+		c.Kept = append([]int(nil), active...)
+		var ops [][32]byte
+		for _, i := range active {
+			ops = append(ops, opening(round, a, w.roster[i]))
+		}
+		c.Seed = Seed(w.tid, round, a, ops)
+	case len(cs) == len(active):
+		c.Kept = sorted(reveal)
+	default:
+		c.Kept = sorted(commit)
+	}
+	w.records = append(w.records, sign(w.t, c, w.cpriv))
+	return c
+}
+
+func sorted(s []int) []int {
+	out := append([]int(nil), s...)
+	sort.Ints(out)
+	return out
 }
 
 // playRound draws round and fills finished matches for its tables, as the

@@ -24,6 +24,7 @@ const (
 	KindRoster   Kind = 3 // the creator's closed list of registrations
 	KindCommit   Kind = 4 // a player's commitment for a round's seat draw
 	KindReveal   Kind = 5 // a player's opening for a round's seat draw
+	KindClose    Kind = 6 // the creator's close of a draw attempt: who goes on, or that it stands
 )
 
 func (k Kind) String() string {
@@ -38,6 +39,8 @@ func (k Kind) String() string {
 		return "draw commitment"
 	case KindReveal:
 		return "draw reveal"
+	case KindClose:
+		return "draw close"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
@@ -52,7 +55,10 @@ const (
 	// MaxRecord is the largest record.
 	MaxRecord = 8192
 	maxName   = 32
-	maxPeerID = 128
+	// MaxAttempts bounds a round's draw attempts: every close that does
+	// not let the draw stand keeps fewer players than the attempt had.
+	MaxAttempts = MaxPlayers + 1
+	maxPeerID   = 128
 )
 
 // ErrRecord is wrapped by every record decoding error.
@@ -81,10 +87,20 @@ type Record struct {
 
 	Entries []Entry // roster, keys strictly ascending
 
-	Round      int      // commit, reveal: 1..Rounds
+	Round      int      // commit, reveal, close: 1..Rounds
+	Attempt    int      // commit, reveal, close: the draw attempt, 1..MaxAttempts
 	Commitment [32]byte // commit
-	Commits    [32]byte // reveal: the hash of the round's commitments (9.4)
-	Opening    [32]byte // reveal
+	// Commits is, in a reveal, the hash of the attempt's commitments
+	// (9.4); in a close, the same hash when the creator held every one of
+	// them, else zero.
+	Commits [32]byte
+	Opening [32]byte // reveal
+	// Kept are, in a close, the roster indices (ascending) of the players
+	// the close keeps: all of the attempt's players when the draw stands.
+	Kept []int
+	// Seed is, in a close that lets the draw stand, the draw's seed; zero
+	// otherwise.
+	Seed [32]byte
 
 	Sig [64]byte
 	Raw []byte // the exact bytes
@@ -117,14 +133,23 @@ func (r *Record) body() []byte {
 	case KindCommit:
 		b = append(b, r.Tournament[:]...)
 		b = append(b, r.Signer[:]...)
-		b = append(b, byte(r.Round))
+		b = append(b, byte(r.Round), byte(r.Attempt))
 		b = append(b, r.Commitment[:]...)
 	case KindReveal:
 		b = append(b, r.Tournament[:]...)
 		b = append(b, r.Signer[:]...)
-		b = append(b, byte(r.Round))
+		b = append(b, byte(r.Round), byte(r.Attempt))
 		b = append(b, r.Commits[:]...)
 		b = append(b, r.Opening[:]...)
+	case KindClose:
+		b = append(b, r.Tournament[:]...)
+		b = append(b, r.Signer[:]...)
+		b = append(b, byte(r.Round), byte(r.Attempt), byte(len(r.Kept)))
+		for _, i := range r.Kept {
+			b = append(b, byte(i))
+		}
+		b = append(b, r.Commits[:]...)
+		b = append(b, r.Seed[:]...)
 	}
 	return b
 }
@@ -215,10 +240,17 @@ func Decode(raw []byte) (*Record, error) {
 			r.Entries = append(r.Entries, Entry{Key: rd.b32(), Registration: rd.b32()})
 		}
 	case KindCommit:
-		r.Tournament, r.Signer, r.Round, r.Commitment = rd.b32(), rd.b32(), rd.u8(), rd.b32()
+		r.Tournament, r.Signer, r.Round, r.Attempt, r.Commitment = rd.b32(), rd.b32(), rd.u8(), rd.u8(), rd.b32()
 	case KindReveal:
-		r.Tournament, r.Signer, r.Round = rd.b32(), rd.b32(), rd.u8()
+		r.Tournament, r.Signer, r.Round, r.Attempt = rd.b32(), rd.b32(), rd.u8(), rd.u8()
 		r.Commits, r.Opening = rd.b32(), rd.b32()
+	case KindClose:
+		r.Tournament, r.Signer, r.Round, r.Attempt = rd.b32(), rd.b32(), rd.u8(), rd.u8()
+		m := rd.u8()
+		for i := 0; i < m && !rd.err; i++ {
+			r.Kept = append(r.Kept, rd.u8())
+		}
+		r.Commits, r.Seed = rd.b32(), rd.b32()
 	default:
 		return nil, fmt.Errorf("%w: unknown kind %d", ErrRecord, r.Kind)
 	}
@@ -266,9 +298,17 @@ func (r *Record) check() error {
 				return err
 			}
 		}
-	case KindCommit, KindReveal:
+	case KindCommit, KindReveal, KindClose:
 		if r.Round < MinRounds || r.Round > MaxRounds {
 			return fmt.Errorf("%w: round %d", ErrRecord, r.Round)
+		}
+		if r.Attempt < 1 || r.Attempt > MaxAttempts {
+			return fmt.Errorf("%w: attempt %d", ErrRecord, r.Attempt)
+		}
+		for i, k := range r.Kept {
+			if k >= MaxPlayers || (i > 0 && k <= r.Kept[i-1]) {
+				return fmt.Errorf("%w: a close's players not strictly ascending roster indices below %d", ErrRecord, MaxPlayers)
+			}
 		}
 	}
 	return nil

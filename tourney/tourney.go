@@ -13,6 +13,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -83,6 +84,10 @@ type Config struct {
 	Withhold time.Duration
 	// Stall is table.PeerConfig.Stall.
 	Stall time.Duration
+	// DrawWait is how long the creator waits for a draw attempt's
+	// commitments and reveals before it closes the attempt without the
+	// players it lacks (protocol.md 9.4; default 2 minutes).
+	DrawWait time.Duration
 	// OnRound is called once with the report when a round's standings are
 	// known (and when the final standings are).
 	OnRound func(rep *tournament.Report, round int)
@@ -95,7 +100,17 @@ type Config struct {
 	Linger time.Duration
 	// Log receives the participant's events (default: discard).
 	Log *slog.Logger
+
+	// silentAt, in tests, makes the participant stop (Run returns
+	// errSilent) when it is about to reveal for that round.
+	silentAt int
 }
+
+// errSilent is Run's error when a test's participant goes silent.
+var errSilent = errors.New("tourney: gone silent (test)")
+
+// attemptKey names a round's draw attempt.
+type attemptKey struct{ round, attempt int }
 
 // Participant is one running participant.
 type Participant struct {
@@ -109,7 +124,8 @@ type Participant struct {
 	matches  map[tournament.Ref]*tournament.Match
 	files    map[tournament.Ref][]byte
 	playing  map[tournament.Ref]bool
-	openings map[int][32]byte
+	openings map[attemptKey][32]byte
+	opened   map[attemptKey]time.Time // creator: when it first saw an attempt open
 	shown    map[int]bool
 	tid      [32]byte
 	done     chan tableDone
@@ -124,7 +140,7 @@ type tableDone struct {
 // New makes a participant.
 func New(c Config) (*Participant, error) {
 	p := &Participant{c: c, seen: map[string]bool{}, matches: map[tournament.Ref]*tournament.Match{},
-		files: map[tournament.Ref][]byte{}, playing: map[tournament.Ref]bool{}, openings: map[int][32]byte{},
+		files: map[tournament.Ref][]byte{}, playing: map[tournament.Ref]bool{}, openings: map[attemptKey][32]byte{}, opened: map[attemptKey]time.Time{},
 		shown: map[int]bool{}, done: make(chan tableDone, 16), tid: c.Tournament}
 	copy(p.pub[:], c.Key.Public().(ed25519.PublicKey))
 	if p.c.Log == nil {
@@ -132,6 +148,9 @@ func New(c Config) (*Participant, error) {
 	}
 	if p.c.Retry == 0 {
 		p.c.Retry = 2 * time.Second
+	}
+	if p.c.DrawWait == 0 {
+		p.c.DrawWait = 2 * time.Minute
 	}
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return nil, err
@@ -359,7 +378,7 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 	recs := p.decoded()
 	// Registration.
 	if p.c.Create == nil || !p.c.NoPlay {
-		if !hasRecord(recs, tournament.KindRegister, p.pub, 0) && len(rep.Players) == 0 {
+		if !hasRecord(recs, tournament.KindRegister, p.pub, 0, 0) && len(rep.Players) == 0 {
 			r := &tournament.Record{Kind: tournament.KindRegister, Tournament: p.tid, Signer: p.pub, Name: p.c.Name, PeerID: p.c.PeerID}
 			return nil, p.publish(ctx, r)
 		}
@@ -402,37 +421,23 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 	}
 	// Fetch what is missing from those who have it.
 	p.fetchMissing(ctx, rep, offers)
-	if me < 0 {
-		return nil, nil // not on the roster: a spectator of its own records
-	}
 	// The current round: the first without standings.
 	round := 1
 	for round <= len(rep.Rounds) && rep.Rounds[round-1].Standings != nil {
 		round++
 	}
-	if round > rep.Format.Rounds {
+	if round > rep.Format.Rounds || round > len(rep.Rounds) {
 		return nil, nil
 	}
-	if !hasRecord(recs, tournament.KindCommit, p.pub, round) {
-		var o [32]byte
-		rand.Read(o[:])
-		p.openings[round] = o
-		r := &tournament.Record{Kind: tournament.KindCommit, Tournament: p.tid, Signer: p.pub, Round: round,
-			Commitment: tournament.Commitment(p.tid, round, p.pub, o)}
-		return nil, p.publish(ctx, r)
-	}
-	if !hasRecord(recs, tournament.KindReveal, p.pub, round) {
-		cs, ok := commitments(recs, rep.Players, round)
-		o, have := p.openings[round]
-		if !ok || !have {
-			return nil, nil
+	rd := rep.Rounds[round-1]
+	if rd.Draw == nil {
+		if rd.Attempt == 0 {
+			return nil, nil // the draw cannot be followed (a problem says why)
 		}
-		r := &tournament.Record{Kind: tournament.KindReveal, Tournament: p.tid, Signer: p.pub, Round: round,
-			Commits: tournament.CommitsHash(p.tid, round, cs), Opening: o}
-		return nil, p.publish(ctx, r)
+		return nil, p.draw(ctx, recs, rep, me, round, rd.Attempt, rd.Active)
 	}
-	if len(rep.Rounds) < round || rep.Rounds[round-1].Draw == nil {
-		return nil, nil
+	if me < 0 {
+		return nil, nil // not on the roster: a spectator of its own records
 	}
 	for t, tb := range rep.Rounds[round-1].Tables {
 		seat := -1
@@ -574,32 +579,124 @@ func hasKind(recs []*tournament.Record, k tournament.Kind) bool {
 	return false
 }
 
-func hasRecord(recs []*tournament.Record, k tournament.Kind, key [32]byte, round int) bool {
+func hasRecord(recs []*tournament.Record, k tournament.Kind, key [32]byte, round, attempt int) bool {
 	for _, r := range recs {
-		if r.Kind == k && r.Signer == key && r.Round == round {
+		if r.Kind == k && r.Signer == key && r.Round == round && r.Attempt == attempt {
 			return true
 		}
 	}
 	return false
 }
 
-// commitments returns the round's commitments in roster order, once every
-// player's is in.
-func commitments(recs []*tournament.Record, players []tournament.Player, round int) ([][32]byte, bool) {
-	out := make([][32]byte, len(players))
-	for i, pl := range players {
-		found := false
-		for _, r := range recs {
-			if r.Kind == tournament.KindCommit && r.Round == round && r.Signer == pl.Key {
-				out[i], found = r.Commitment, true
-				break
+// draw does this participant's part in round's draw attempt among active
+// (roster indices): its commitment, then its reveal once it holds every
+// active player's commitment; and, for the creator, the attempt's close
+// (protocol.md 9.4): keeping everyone with the seed once every reveal is
+// in, or, after DrawWait, keeping only the players whose records it holds.
+func (p *Participant) draw(ctx context.Context, recs []*tournament.Record, rep *tournament.Report, me, round, a int, active []int) error {
+	key := attemptKey{round, a}
+	if me >= 0 && slices.Contains(active, me) {
+		if !hasRecord(recs, tournament.KindCommit, p.pub, round, a) {
+			var o [32]byte
+			rand.Read(o[:])
+			p.openings[key] = o
+			r := &tournament.Record{Kind: tournament.KindCommit, Tournament: p.tid, Signer: p.pub, Round: round, Attempt: a,
+				Commitment: tournament.Commitment(p.tid, round, a, p.pub, o)}
+			return p.publish(ctx, r)
+		}
+		if !hasRecord(recs, tournament.KindReveal, p.pub, round, a) {
+			cs, _, ok := attemptRecords(recs, rep.Players, round, a, active)
+			o, have := p.openings[key]
+			if ok && have {
+				if p.c.silentAt == round {
+					return errSilent
+				}
+				r := &tournament.Record{Kind: tournament.KindReveal, Tournament: p.tid, Signer: p.pub, Round: round, Attempt: a,
+					Commits: tournament.CommitsHash(p.tid, round, a, cs), Opening: o}
+				return p.publish(ctx, r)
 			}
 		}
-		if !found {
-			return nil, false
+	}
+	if p.c.Create == nil {
+		return nil
+	}
+	for _, r := range recs {
+		if r.Kind == tournament.KindClose && r.Round == round && r.Attempt == a {
+			return nil
 		}
 	}
-	return out, true
+	start, seen := p.opened[key]
+	if !seen {
+		start = time.Now()
+		p.opened[key] = start
+	}
+	cs, reveals, all := attemptRecords(recs, rep.Players, round, a, active)
+	c := &tournament.Record{Kind: tournament.KindClose, Tournament: p.tid, Signer: p.pub, Round: round, Attempt: a}
+	var committed, revealed []int
+	var ops [][32]byte
+	var ch [32]byte
+	if all {
+		ch = tournament.CommitsHash(p.tid, round, a, cs)
+	}
+	for i, pl := range active {
+		if reveals[i] == nil {
+			continue
+		}
+		committed = append(committed, pl)
+		if r := reveals[i]; r.Kind == tournament.KindReveal && r.Commits == ch && all &&
+			tournament.Commitment(p.tid, round, a, r.Signer, r.Opening) == cs[i] {
+			revealed = append(revealed, pl)
+			ops = append(ops, r.Opening)
+		}
+	}
+	switch {
+	case all && len(revealed) == len(active):
+		c.Kept, c.Commits, c.Seed = active, ch, tournament.Seed(p.tid, round, a, ops)
+	case time.Since(start) < p.c.DrawWait:
+		return nil
+	case all:
+		c.Kept, c.Commits = revealed, ch
+	default:
+		c.Kept = committed
+	}
+	if len(c.Kept) < len(active) {
+		p.c.Log.Info("tournament draw closed without some players", "round", round, "attempt", a, "kept", len(c.Kept), "of", len(active))
+	}
+	return p.publish(ctx, c)
+}
+
+// attemptRecords returns, for round's attempt a among active, the
+// commitments held (active order), and per active player its reveal when
+// held, else its commitment record when held, else nil; all is true when
+// every commitment is held.
+func attemptRecords(recs []*tournament.Record, players []tournament.Player, round, a int, active []int) (cs [][32]byte, latest []*tournament.Record, all bool) {
+	latest = make([]*tournament.Record, len(active))
+	all = true
+	for i, pl := range active {
+		var c, rv *tournament.Record
+		for _, r := range recs {
+			if r.Round != round || r.Attempt != a || r.Signer != players[pl].Key {
+				continue
+			}
+			if r.Kind == tournament.KindCommit && c == nil {
+				c = r
+			}
+			if r.Kind == tournament.KindReveal && rv == nil {
+				rv = r
+			}
+		}
+		if c == nil {
+			all = false
+			cs = append(cs, [32]byte{})
+			continue
+		}
+		cs = append(cs, c.Commitment)
+		latest[i] = c
+		if rv != nil {
+			latest[i] = rv
+		}
+	}
+	return cs, latest, all
 }
 
 // MatchOf verifies a table's transcript (protocol.md 6) and returns what

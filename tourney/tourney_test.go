@@ -22,7 +22,8 @@ func testKey(i int) ed25519.PrivateKey {
 }
 
 // runLocal runs a tournament of n bots in one process; player 0 creates.
-func runLocal(t *testing.T, n int, format, ruleset string) ([]*tournament.Report, []string) {
+// Each participant's config passes through tweak, when given.
+func runLocal(t *testing.T, n int, format, ruleset string, tweak ...func(i int, c *Config)) ([]*tournament.Report, []string, []error) {
 	t.Helper()
 	bus := NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
@@ -38,9 +39,12 @@ func runLocal(t *testing.T, n int, format, ruleset string) ([]*tournament.Report
 		c := Config{Dir: dirs[i], Key: testKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
 			Mover:    func(int) table.Mover { return bot.NewGreedy() },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
-			Withhold: 60 * time.Second, Retry: 200 * time.Millisecond}
+			Withhold: 60 * time.Second, Retry: 200 * time.Millisecond, DrawWait: 60 * time.Second}
 		if i == 0 {
 			c.Create = &Create{Name: "cup", Format: format, Ruleset: ruleset, Players: n}
+		}
+		for _, f := range tweak {
+			f(i, &c)
 		}
 		p, err := New(c)
 		if err != nil {
@@ -53,6 +57,9 @@ func runLocal(t *testing.T, n int, format, ruleset string) ([]*tournament.Report
 		}()
 	}
 	wg.Wait()
+	if len(tweak) > 0 {
+		return reps, dirs, errs
+	}
 	for i, err := range errs {
 		if err != nil {
 			if reps[i] != nil {
@@ -61,7 +68,7 @@ func runLocal(t *testing.T, n int, format, ruleset string) ([]*tournament.Report
 			t.Fatalf("participant %d: %v", i, err)
 		}
 	}
-	return reps, dirs
+	return reps, dirs, errs
 }
 
 // TestSmallTournament: 4 bots, 2 rounds of classic:points=2 matches, in
@@ -72,7 +79,7 @@ func TestSmallTournament(t *testing.T) {
 		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
 	}
 	start := time.Now()
-	reps, dirs := runLocal(t, 4, "swiss:rounds=2", "classic:points=2")
+	reps, dirs, _ := runLocal(t, 4, "swiss:rounds=2", "classic:points=2")
 	t.Logf("4 players, 2 rounds: %v", time.Since(start).Round(time.Millisecond))
 	for i, rep := range reps {
 		if rep.Status != tournament.StatusHonest || len(rep.Final) != 4 {
@@ -87,8 +94,96 @@ func TestSmallTournament(t *testing.T) {
 			}
 		}
 		a, _ := os.ReadFile(filepath.Join(dirs[i], "tournament"))
-		if recs, err := tournament.DecodeFile(a); err != nil || len(recs) != 1+4+1+2*4*2 {
+		if recs, err := tournament.DecodeFile(a); err != nil || len(recs) != 1+4+1+2*(4*2+1) {
 			t.Fatalf("participant %d: %d records, %v", i, len(recs), err)
 		}
 	}
+}
+
+// TestSmallTournamentSilentDraw: one of four registered bots commits to
+// round 1's draw and goes silent before its reveal. The creator closes the
+// attempt without it after DrawWait; the three others draw again and play
+// a table of three; round 2 closes without it too. Every other
+// participant ends with the same standings, the silent player absent
+// (0 points) from both rounds, status 3 and no one named.
+func TestSmallTournamentSilentDraw(t *testing.T) {
+	if raceOn {
+		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
+	}
+	start := time.Now()
+	const silent = 2
+	reps, dirs, errs := runLocal(t, 4, "swiss:rounds=2", "classic:points=2", func(i int, c *Config) {
+		c.DrawWait = 2 * time.Second
+		if i == silent {
+			c.silentAt = 1
+		}
+	})
+	t.Logf("4 players, one silent, 2 rounds: %v", time.Since(start).Round(time.Millisecond))
+	if errs[silent] != errSilent {
+		t.Fatalf("the silent participant: %v", errs[silent])
+	}
+	silentKey := [32]byte(testKey(silent).Public().(ed25519.PublicKey))
+	for i, rep := range reps {
+		if i == silent {
+			continue
+		}
+		if errs[i] != nil {
+			t.Fatalf("participant %d: %v (problems %+v)", i, errs[i], rep.Problems)
+		}
+		if rep.Status != tournament.StatusUnfinished || len(rep.Final) != 4 {
+			t.Fatalf("participant %d: status %d final %v problems %+v", i, rep.Status, rep.Final, rep.Problems)
+		}
+		if fmt.Sprint(rep.Final) != fmt.Sprint(reps[0].Final) {
+			t.Fatalf("participant %d's standings differ", i)
+		}
+		for _, p := range rep.Problems {
+			if len(p.Named) > 0 {
+				t.Fatalf("participant %d: someone named: %+v", i, p)
+			}
+		}
+		for _, rd := range rep.Rounds {
+			if len(rd.Absent) != 1 || rep.Players[rd.Absent[0]].Key != silentKey || len(rd.Tables) != 1 || len(rd.Tables[0].Seats) != 3 {
+				t.Fatalf("participant %d round %d: absent %v tables %+v", i, rd.Number, rd.Absent, rd.Tables)
+			}
+		}
+		last := rep.Final[3]
+		if rep.Players[last.Player].Key != silentKey || last.Points != 0 {
+			t.Fatalf("participant %d: last %+v", i, last)
+		}
+		// The folder alone gives the same report (what okey verify checks).
+		if got := checkFolder(t, dirs[i]); fmt.Sprint(got.Final) != fmt.Sprint(rep.Final) || got.Status != rep.Status {
+			t.Fatalf("participant %d's folder: status %d final %v, problems %+v", i, got.Status, got.Final, got.Problems)
+		}
+	}
+}
+
+// checkFolder checks a tournament folder from its files, as okey verify
+// does: the records file and each round's transcripts.
+func checkFolder(t *testing.T, dir string) *tournament.Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "tournament"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := tournament.DecodeFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	matches := map[tournament.Ref]*tournament.Match{}
+	for r := 1; r <= tournament.MaxRounds; r++ {
+		for tb := 0; tb < 16; tb++ {
+			ref := tournament.Ref{Round: r, Table: tb}
+			f, err := os.Open(filepath.Join(dir, TranscriptName(ref)))
+			if err != nil {
+				continue
+			}
+			tr, err := table.ReadTranscript(f)
+			f.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", TranscriptName(ref), err)
+			}
+			matches[ref] = MatchOf(tr)
+		}
+	}
+	return tournament.Check(recs, matches)
 }

@@ -75,6 +75,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
 	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
+	drawWait := fs.Duration("draw-wait", 2*time.Minute, i18n.T("create: wait this long for a draw's commitments and reveals, then draw again without the players that did not answer"))
 	wait := fs.Duration("wait", 0, i18n.T("give up when the tournament has not ended after this long (0: wait for ever)"))
 	linger := fs.Duration("linger", 30*time.Second, i18n.T("stay this long after the end to serve records and transcripts to the others"))
 	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
@@ -212,7 +213,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		c := tourney.Config{Dir: s.dir, Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
-			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, Linger: *linger, Log: log.With("participant", s.name),
+			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
 			Mover: func(int) table.Mover { m, _ := bot.New(*strategy, 0); return m },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)

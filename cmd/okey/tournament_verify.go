@@ -130,6 +130,20 @@ func printTournament(w io.Writer, rep *tournament.Report) {
 			names = append(names, name(p))
 		}
 		fmt.Fprint(w, i18n.T("round %d: draw %s\n", rd.Number, strings.Join(names, ", ")))
+		if len(rd.Absent) > 0 {
+			var out []string
+			for _, p := range rd.Absent {
+				out = append(out, name(p))
+			}
+			fmt.Fprint(w, i18n.T("  absent (left out of the draw, 0 points): %s\n", strings.Join(out, ", ")))
+		}
+		if len(rd.Byes) > 0 {
+			var out []string
+			for _, p := range rd.Byes {
+				out = append(out, name(p))
+			}
+			fmt.Fprint(w, i18n.T("  byes (no table could seat them, %d points): %s\n", rep.Format.Points[1], strings.Join(out, ", ")))
+		}
 		for _, tb := range rd.Tables {
 			var seats []string
 			for i, p := range tb.Seats {
@@ -229,6 +243,10 @@ func problemText(rep *tournament.Report, p tournament.Problem) string {
 		s = i18n.T("CHEATING: the match's transcript names %s; 0 points for that seat", names)
 	case "silent":
 		s = i18n.T("the draw waits for a player's commitment or reveal; no one is named")
+	case "absent":
+		s = i18n.T("the creator closed a draw attempt without players whose commitment or reveal it lacked: absent from the round, 0 points; no one is named")
+	case "close":
+		s = i18n.T("CHEATING: %s signed a draw close that contradicts the signed records", names)
 	case "missing":
 		s = i18n.T("the match's transcript is missing; no one is named")
 	case "unfinished":

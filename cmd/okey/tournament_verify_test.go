@@ -213,7 +213,7 @@ func TestVerifyTournamentFolder(t *testing.T) {
 		// longer the draw's; with the old ones kept too it is named.
 		var redrawn [][]byte
 		var extra [][]byte
-		var cs [][32]byte
+		var cs, ops [][32]byte
 		var players []tournament.Entry
 		for _, r := range decoded {
 			if r.Kind == tournament.KindRoster {
@@ -227,9 +227,16 @@ func TestVerifyTournamentFolder(t *testing.T) {
 				if r.Kind == tournament.KindCommit && r.Signer == e.Key {
 					c := r.Commitment
 					if e.Key == creator {
-						c = tournament.Commitment(r.Tournament, 1, creator, opening)
+						c = tournament.Commitment(r.Tournament, 1, 1, creator, opening)
 					}
 					cs = append(cs, c)
+				}
+				if r.Kind == tournament.KindReveal && r.Signer == e.Key {
+					o := r.Opening
+					if e.Key == creator {
+						o = opening
+					}
+					ops = append(ops, o)
 				}
 			}
 		}
@@ -237,9 +244,12 @@ func TestVerifyTournamentFolder(t *testing.T) {
 			nr := *r
 			switch {
 			case r.Kind == tournament.KindCommit && r.Signer == creator:
-				nr.Commitment = tournament.Commitment(r.Tournament, 1, creator, opening)
+				nr.Commitment = tournament.Commitment(r.Tournament, 1, 1, creator, opening)
+			case r.Kind == tournament.KindClose:
+				nr.Commits = tournament.CommitsHash(r.Tournament, 1, 1, cs)
+				nr.Seed = tournament.Seed(r.Tournament, 1, 1, ops)
 			case r.Kind == tournament.KindReveal:
-				nr.Commits = tournament.CommitsHash(r.Tournament, 1, cs)
+				nr.Commits = tournament.CommitsHash(r.Tournament, 1, 1, cs)
 				if r.Signer == creator {
 					nr.Opening = opening
 				}
