@@ -64,7 +64,13 @@ type Create struct {
 
 // Config describes one participant.
 type Config struct {
-	Dir    string // the tournament folder (created)
+	Dir string // the tournament folder (created); a participant started again on it resumes
+	// State is a directory private to this participant, in its data
+	// folder (created 0700): per tournament, its draw openings (secrets
+	// until revealed: a file of mode 0600, never logged) and its tables'
+	// resumable state. Empty: memory only, and a participant started
+	// again cannot reveal what it committed to.
+	State  string
 	Key    ed25519.PrivateKey
 	Name   string
 	PeerID string
@@ -129,6 +135,9 @@ type Participant struct {
 	shown    map[int]bool
 	tid      [32]byte
 	done     chan tableDone
+	// resumed marks a creator started again on its folder: it does not
+	// announce again.
+	resumed bool
 }
 
 type tableDone struct {
@@ -155,7 +164,114 @@ func New(c Config) (*Participant, error) {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return nil, err
 	}
+	if err := p.resume(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// resume loads what an earlier run on the same folder and state left: the
+// records file (this participant's own records among them, published
+// again), the transcripts held, and its draw openings.
+func (p *Participant) resume() error {
+	b, err := os.ReadFile(filepath.Join(p.c.Dir, "tournament"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	raws, err := tournament.DecodeFile(b)
+	if err != nil {
+		return fmt.Errorf("tourney: %s: %w", p.c.Dir, err)
+	}
+	var ann *tournament.Record
+	for _, raw := range raws {
+		if r, err := tournament.Decode(raw); err == nil && r.Kind == tournament.KindAnnounce && r.Verify() && ann == nil {
+			ann = r
+		}
+	}
+	if ann == nil {
+		return nil
+	}
+	if (p.c.Create != nil && ann.Signer != p.pub) || (p.tid != ([32]byte{}) && p.tid != ann.ID()) {
+		return fmt.Errorf("tourney: %s holds another tournament's records", p.c.Dir)
+	}
+	p.tid = ann.ID()
+	p.resumed = p.c.Create != nil
+	for _, raw := range raws {
+		if p.add(raw) {
+			if r, _ := tournament.Decode(raw); r.Signer == p.pub {
+				p.mine = append(p.mine, r.Raw)
+			}
+		}
+	}
+	for r := 1; r <= tournament.MaxRounds; r++ {
+		for t := 0; t < (tournament.MaxPlayers+3)/4; t++ {
+			ref := tournament.Ref{Round: r, Table: t}
+			file, err := os.ReadFile(filepath.Join(p.c.Dir, TranscriptName(ref)))
+			if err != nil {
+				continue
+			}
+			p.hold(ref, file)
+		}
+	}
+	return p.loadOpenings()
+}
+
+// openingsPath is this participant's file of draw openings for its
+// tournament: records of u8 round, u8 attempt, opening(32).
+func (p *Participant) openingsPath() string {
+	return filepath.Join(p.c.State, fmt.Sprintf("%x", p.tid), "openings")
+}
+
+func (p *Participant) loadOpenings() error {
+	if p.c.State == "" {
+		return nil
+	}
+	b, err := os.ReadFile(p.openingsPath())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(b)%34 != 0 {
+		return fmt.Errorf("tourney: %s: damaged (%d bytes)", p.openingsPath(), len(b))
+	}
+	for ; len(b) > 0; b = b[34:] {
+		p.openings[attemptKey{int(b[0]), int(b[1])}] = [32]byte(b[2:34])
+	}
+	return nil
+}
+
+// saveOpening keeps a new opening in the state directory (0600, synced)
+// before its commitment is published, so that a participant started again
+// can still reveal it.
+func (p *Participant) saveOpening(k attemptKey, o [32]byte) error {
+	p.openings[k] = o
+	if p.c.State == "" {
+		return nil
+	}
+	keys := make([]attemptKey, 0, len(p.openings))
+	for k := range p.openings {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b attemptKey) int {
+		if a.round != b.round {
+			return a.round - b.round
+		}
+		return a.attempt - b.attempt
+	})
+	var b []byte
+	for _, k := range keys {
+		o := p.openings[k]
+		b = append(append(b, byte(k.round), byte(k.attempt)), o[:]...)
+	}
+	if err := os.MkdirAll(filepath.Dir(p.openingsPath()), 0o700); err != nil {
+		return err
+	}
+	return atomicfile.Write(p.openingsPath(), b)
 }
 
 // Records returns the records held, in arrival order.
@@ -229,7 +345,7 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 		b, ok := p.files[ref]
 		return b, ok
 	})
-	if cr := p.c.Create; cr != nil {
+	if cr := p.c.Create; cr != nil && !p.resumed {
 		var nonce [32]byte
 		rand.Read(nonce[:])
 		ann := &tournament.Record{Kind: tournament.KindAnnounce, Signer: p.pub, Nonce: nonce, Players: cr.Players,
@@ -322,26 +438,32 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 // keep checks a transcript file for ref and, when it is that table's,
 // stores it in the folder and tells the others.
 func (p *Participant) keep(ctx context.Context, ref tournament.Ref, file []byte) error {
-	t, err := table.ReadTranscript(bytes.NewReader(file))
-	if err != nil {
-		return nil // not a transcript: ignored, asked again elsewhere
-	}
-	want := tournament.TableID(p.tid, ref.Round, ref.Table)
-	if t.Config.ID != want {
+	// A file that is not that table's transcript is ignored, and asked
+	// for again elsewhere.
+	if !p.hold(ref, file) {
 		return nil
 	}
-	m := MatchOf(t)
-	p.mu.Lock()
-	if prev := p.matches[ref]; prev != nil && prev.Status == tournament.StatusHonest {
-		p.mu.Unlock()
-		return nil
-	}
-	p.matches[ref], p.files[ref] = m, file
-	p.mu.Unlock()
 	if err := atomicfile.Write(filepath.Join(p.c.Dir, TranscriptName(ref)), file); err != nil {
 		return err
 	}
 	return p.c.Net.Have(ctx, p.tid, ref)
+}
+
+// hold keeps a transcript file for ref in memory when it is that table's
+// and no honest one is held yet.
+func (p *Participant) hold(ref tournament.Ref, file []byte) bool {
+	t, err := table.ReadTranscript(bytes.NewReader(file))
+	if err != nil || t.Config.ID != tournament.TableID(p.tid, ref.Round, ref.Table) {
+		return false
+	}
+	m := MatchOf(t)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if prev := p.matches[ref]; prev != nil && prev.Status == tournament.StatusHonest {
+		return false
+	}
+	p.matches[ref], p.files[ref] = m, file
+	return true
 }
 
 // TranscriptName is a table's transcript file in the folder (9.6).
@@ -486,8 +608,18 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 		return
 	}
 	defer tr.Close()
+	var store table.Store
+	if p.c.State != "" {
+		ds, err := table.OpenDirStore(filepath.Join(p.c.State, fmt.Sprintf("%x", p.tid), "tables", fmt.Sprintf("r%d-t%d", ref.Round, ref.Table)), cfg)
+		if err != nil {
+			d.err = err
+			return
+		}
+		defer ds.Close()
+		store = ds
+	}
 	peer, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: p.c.Key, Transport: tr, Mover: p.c.Mover(round),
-		Withhold: p.c.Withhold, Stall: p.c.Stall})
+		Withhold: p.c.Withhold, Stall: p.c.Stall, Store: store})
 	if err != nil {
 		d.err = err
 		return
@@ -599,7 +731,9 @@ func (p *Participant) draw(ctx context.Context, recs []*tournament.Record, rep *
 		if !hasRecord(recs, tournament.KindCommit, p.pub, round, a) {
 			var o [32]byte
 			rand.Read(o[:])
-			p.openings[key] = o
+			if err := p.saveOpening(key, o); err != nil {
+				return err
+			}
 			r := &tournament.Record{Kind: tournament.KindCommit, Tournament: p.tid, Signer: p.pub, Round: round, Attempt: a,
 				Commitment: tournament.Commitment(p.tid, round, a, p.pub, o)}
 			return p.publish(ctx, r)

@@ -78,6 +78,7 @@ func TestSmallTournament(t *testing.T) {
 	if raceOn {
 		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
 	}
+	t.Parallel() // the three whole tournaments wait more than they compute
 	start := time.Now()
 	reps, dirs, _ := runLocal(t, 4, "swiss:rounds=2", "classic:points=2")
 	t.Logf("4 players, 2 rounds: %v", time.Since(start).Round(time.Millisecond))
@@ -110,6 +111,7 @@ func TestSmallTournamentSilentDraw(t *testing.T) {
 	if raceOn {
 		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
 	}
+	t.Parallel() // the three whole tournaments wait more than they compute
 	start := time.Now()
 	const silent = 2
 	reps, dirs, errs := runLocal(t, 4, "swiss:rounds=2", "classic:points=2", func(i int, c *Config) {
@@ -186,4 +188,96 @@ func checkFolder(t *testing.T, dir string) *tournament.Report {
 		}
 	}
 	return tournament.Check(recs, matches)
+}
+
+// TestSmallTournamentResume: a participant stops between its commitment
+// and its reveal (a crash) and is started again on the same folder and
+// state directory: it reads its opening back (a 0600 file in the state
+// directory, not in the tournament folder), reveals, and the tournament
+// ends honest and complete with everyone's standings the same. Without the
+// saved opening it could not reveal: the creator's close would leave it out
+// (status 3).
+func TestSmallTournamentResume(t *testing.T) {
+	if raceOn {
+		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
+	}
+	t.Parallel() // the three whole tournaments wait more than they compute
+	const n, again = 4, 3
+	bus := NewMemBus()
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	base := t.TempDir()
+	config := func(i int) Config {
+		id := fmt.Sprintf("peer-%d", i)
+		c := Config{Dir: filepath.Join(base, id, "folder"), State: filepath.Join(base, id, "data", "tournaments"), Key: testKey(i),
+			Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
+			Mover:    func(int) table.Mover { return bot.NewGreedy() },
+			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
+			Withhold: 60 * time.Second, Retry: 200 * time.Millisecond, DrawWait: 30 * time.Second}
+		if i == 0 {
+			c.Create = &Create{Name: "cup", Format: "swiss:rounds=1", Ruleset: "classic:points=2", Players: n}
+		}
+		return c
+	}
+	reps := make([]*tournament.Report, n)
+	errs := make([]error, n)
+	var tid [32]byte // set before participant again starts
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		c := config(i)
+		if i == again {
+			c.silentAt = 1
+		}
+		p, err := New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			reps[i], errs[i] = p.Run(ctx)
+			if i != again || errs[i] != errSilent {
+				return
+			}
+			// Started again, as `okey tournament join` with the same
+			// --dir and --data.
+			c := config(i)
+			st, err := os.Stat(filepath.Join(c.State, fmt.Sprintf("%x", tid), "openings"))
+			if err != nil || st.Mode().Perm() != 0o600 {
+				errs[i] = fmt.Errorf("the saved openings: %v, %v", st, err)
+				return
+			}
+			p, err := New(c)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			reps[i], errs[i] = p.Run(ctx)
+		}()
+		if i == 0 {
+			// The tournament id, for the saved openings' path.
+			for deadline := time.Now().Add(10 * time.Second); len(p.Records()) == 0; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("no announcement")
+				}
+			}
+			r, _ := tournament.Decode(p.Records()[0])
+			tid = r.ID()
+		}
+	}
+	wg.Wait()
+	for i, rep := range reps {
+		if errs[i] != nil {
+			t.Fatalf("participant %d: %v", i, errs[i])
+		}
+		if rep.Status != tournament.StatusHonest || len(rep.Final) != n || fmt.Sprint(rep.Final) != fmt.Sprint(reps[0].Final) {
+			t.Fatalf("participant %d: status %d final %v problems %+v", i, rep.Status, rep.Final, rep.Problems)
+		}
+	}
+	ents, _ := os.ReadDir(config(again).Dir)
+	for _, e := range ents {
+		if e.Name() != "tournament" && filepath.Ext(e.Name()) != ".transcript" {
+			t.Errorf("the tournament folder holds %s", e.Name())
+		}
+	}
 }

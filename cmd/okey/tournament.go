@@ -41,7 +41,10 @@ tables form by themselves and play, and the standings after each round are
 printed. At the end every participant fetches the transcripts it lacks,
 checks everything as okey verify does, and prints the final standings. The
 folder (--dir) then holds the records and every transcript: okey verify
-FOLDER prints the same.
+FOLDER prints the same. Run the command again with the same --dir and --data
+to resume after a crash or a kill: the records and transcripts come from the
+folder, this peer's draw openings (secret until revealed) and table state
+from its data directory.
 
 This command plays its seats with a bot strategy (--strategy); --bots K adds
 K bot players in this process, each with its own identity under DIR/bots.
@@ -158,6 +161,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		c    *lan.Client
 		tn   *p2p.TournamentNet
 		dir  string
+		data string
 		name string
 	}
 	open := func(data, name, dir string, extra []string) (*seat, error) {
@@ -170,7 +174,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			c.Close()
 			return nil, err
 		}
-		return &seat{c: c, tn: tn, dir: dir, name: name}, nil
+		return &seat{c: c, tn: tn, dir: dir, data: data, name: name}, nil
 	}
 	var seats []*seat
 	defer func() {
@@ -212,7 +216,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
 		}
-		c := tourney.Config{Dir: s.dir, Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
+		c := tourney.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
 			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
 			Mover: func(int) table.Mover { m, _ := bot.New(*strategy, 0); return m },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
