@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/okey-game/okey/internal/i18n"
@@ -97,7 +98,7 @@ func verifyTournament(dir string, asJSON bool, stdout io.Writer) int {
 	}
 	rep := tournament.Check(recs, matches)
 	if asJSON {
-		json.NewEncoder(stdout).Encode(rep)
+		json.NewEncoder(stdout).Encode(tournamentJSON(dir, rep))
 		return rep.Status
 	}
 	var b bytes.Buffer
@@ -272,5 +273,122 @@ okey verify [--json] FOLDER checks a tournament: a FOLDER holding a file
 "tournament" of tournament records (protocol.md 9.6). Every record and every
 table's transcript is checked, the seat draws, tables and standings are
 recomputed and printed, with the same exit statuses; a match missing from
-the folder is unfinished (3), never cheating.
+the folder is unfinished (3), never cheating. With --json it prints one JSON
+object: ids, keys and openings as lowercase hexadecimal, players as roster
+indices (from 0), texts in English.
 `
+
+// The JSON of okey verify --json on a tournament folder: the report's
+// content with every id, key and opening as lowercase hexadecimal (as --id takes a tournament id and protocol.md 7.4
+// names a table's topic), player references as roster indices (from 0),
+// texts in English.
+type (
+	jsonTournament struct {
+		Folder   string        `json:"folder"`
+		Status   int           `json:"status"`
+		ID       string        `json:"id"`
+		Name     string        `json:"name"`
+		Format   string        `json:"format"`
+		Ruleset  string        `json:"ruleset"`
+		Creator  string        `json:"creator"`
+		Players  []jsonPlayer  `json:"players"`
+		Rounds   []jsonRound   `json:"rounds"`
+		Final    []jsonStand   `json:"final,omitempty"`
+		Problems []jsonProblem `json:"problems"`
+	}
+	jsonPlayer struct {
+		Key    string `json:"key"`
+		Name   string `json:"name"`
+		PeerID string `json:"peer_id,omitempty"`
+	}
+	jsonRound struct {
+		Number    int         `json:"number"`
+		Attempt   int         `json:"attempt"`
+		Active    []int       `json:"active"`
+		Absent    []int       `json:"absent,omitempty"`
+		Draw      []int       `json:"draw,omitempty"`
+		Openings  []string    `json:"openings,omitempty"` // by roster index; "" for the absent
+		Tables    []jsonTable `json:"tables,omitempty"`
+		Byes      []int       `json:"byes,omitempty"`
+		Standings []jsonStand `json:"standings,omitempty"`
+	}
+	jsonTable struct {
+		Table  int    `json:"table"` // from 0
+		ID     string `json:"id"`
+		Seats  []int  `json:"seats"`
+		State  string `json:"state"`
+		Points []int  `json:"points,omitempty"`
+		Scores []int  `json:"scores,omitempty"`
+	}
+	jsonStand struct {
+		Player  int `json:"player"`
+		Place   int `json:"place"`
+		Points  int `json:"points"`
+		Score   int `json:"score"`
+		DrawPos int `json:"draw_position"` // from 0
+	}
+	jsonProblem struct {
+		Status int         `json:"status"`
+		Round  int         `json:"round,omitempty"`
+		Table  *int        `json:"table,omitempty"`
+		Rule   string      `json:"rule"`
+		Named  []jsonNamed `json:"named,omitempty"`
+		Text   string      `json:"text"`
+	}
+	jsonNamed struct {
+		Key     string `json:"key"`
+		Name    string `json:"name"`
+		Creator bool   `json:"creator,omitempty"`
+	}
+)
+
+func tournamentJSON(dir string, rep *tournament.Report) jsonTournament {
+	hex := func(b []byte) string { return fmt.Sprintf("%x", b) }
+	stands := func(st []tournament.Standing) []jsonStand {
+		var out []jsonStand
+		for _, s := range st {
+			out = append(out, jsonStand{Player: s.Player, Place: s.Place, Points: s.Points, Score: s.Score, DrawPos: s.DrawPos})
+		}
+		return out
+	}
+	j := jsonTournament{Folder: dir, Status: rep.Status, Name: rep.Name, Ruleset: rep.Ruleset, Players: []jsonPlayer{}, Rounds: []jsonRound{},
+		Problems: []jsonProblem{}, Final: stands(rep.Final)}
+	if rep.ID != ([32]byte{}) {
+		j.ID, j.Creator, j.Format = hex(rep.ID[:]), hex(rep.Creator[:]), rep.Format.String()
+	}
+	for _, p := range rep.Players {
+		j.Players = append(j.Players, jsonPlayer{Key: hex(p.Key[:]), Name: p.Name, PeerID: p.PeerID})
+	}
+	for _, rd := range rep.Rounds {
+		r := jsonRound{Number: rd.Number, Attempt: rd.Attempt, Active: rd.Active, Absent: rd.Absent, Draw: rd.Draw, Byes: rd.Byes,
+			Standings: stands(rd.Standings)}
+		if r.Active == nil {
+			r.Active = []int{}
+		}
+		if rd.Openings != nil {
+			for i, o := range rd.Openings {
+				if slices.Contains(rd.Draw, i) {
+					r.Openings = append(r.Openings, hex(o[:]))
+				} else {
+					r.Openings = append(r.Openings, "")
+				}
+			}
+		}
+		for _, tb := range rd.Tables {
+			r.Tables = append(r.Tables, jsonTable{Table: tb.Table, ID: hex(tb.ID[:]), Seats: tb.Seats, State: tb.State, Points: tb.Points, Scores: tb.Scores})
+		}
+		j.Rounds = append(j.Rounds, r)
+	}
+	for _, p := range rep.Problems {
+		jp := jsonProblem{Status: p.Status, Round: p.Round, Rule: p.Rule, Text: p.Text}
+		if p.Table >= 0 {
+			t := p.Table
+			jp.Table = &t
+		}
+		for _, n := range p.Named {
+			jp.Named = append(jp.Named, jsonNamed{Key: hex(n.Key[:]), Name: n.Name, Creator: n.Creator})
+		}
+		j.Problems = append(j.Problems, jp)
+	}
+	return j
+}

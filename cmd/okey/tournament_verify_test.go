@@ -5,9 +5,11 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -128,6 +130,54 @@ func TestVerifyTournamentFolder(t *testing.T) {
 		return nil
 	}
 
+	t.Run("json", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		if code := runVerify([]string{"--json", dirs[0]}, nil, &out, &errb); code != 0 {
+			t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+		}
+		var j struct {
+			ID      string `json:"id"`
+			Creator string `json:"creator"`
+			Status  int    `json:"status"`
+			Players []struct {
+				Key string `json:"key"`
+			} `json:"players"`
+			Rounds []struct {
+				Draw     []int    `json:"draw"`
+				Openings []string `json:"openings"`
+				Tables   []struct {
+					ID string `json:"id"`
+				} `json:"tables"`
+			} `json:"rounds"`
+			Final []struct {
+				Player int `json:"player"`
+			} `json:"final"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		hex := regexp.MustCompile(`^[0-9a-f]+$`)
+		ids := []string{j.ID, j.Creator}
+		for _, p := range j.Players {
+			ids = append(ids, p.Key)
+		}
+		for _, r := range j.Rounds {
+			ids = append(ids, r.Openings...)
+			for _, tb := range r.Tables {
+				if len(tb.ID) != 32 || !hex.MatchString(tb.ID) {
+					t.Fatalf("table id %q", tb.ID)
+				}
+			}
+		}
+		for _, id := range ids {
+			if len(id) != 64 || !hex.MatchString(id) {
+				t.Fatalf("id or key %q is not 64 hex digits\n%s", id, out.String())
+			}
+		}
+		if !strings.Contains(first, fmt.Sprintf("(id %s)", j.ID[:8])) || len(j.Players) != 3 || len(j.Rounds) != 1 || len(j.Final) != 3 || len(j.Rounds[0].Tables) != 1 {
+			t.Fatalf("%s", out.String())
+		}
+	})
 	t.Run("missing", func(t *testing.T) {
 		d := copyDir(t, dirs[0])
 		os.Remove(filepath.Join(d, "r1-t0.transcript"))
