@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
@@ -84,10 +85,17 @@ type Config struct {
 	Tournament [32]byte
 	// Mover returns the mover of this participant's seat in a round.
 	Mover func(round int) table.Mover
+	// Sit, when set, replaces Mover: it is called as this participant's
+	// seat at a round's table is about to play (a person at the terminal
+	// gets the table's screen) and gives the seat's mover and hooks.
+	Sit func(ref tournament.Ref, cfg table.Config, seat int) Sitting
 	// TableNet returns this participant's transport for a table.
 	TableNet func(ref tournament.Ref, cfg table.Config) (table.Transport, error)
 	// Withhold bounds the silence at a table (table.PeerConfig.Withhold).
 	Withhold time.Duration
+	// MoveWithhold bounds the wait for a player's move at a table, where a
+	// person may be thinking (table.PeerConfig.MoveWithhold; 0: Withhold).
+	MoveWithhold time.Duration
 	// Stall is table.PeerConfig.Stall.
 	Stall time.Duration
 	// DrawWait is how long the creator waits for a draw attempt's
@@ -117,6 +125,18 @@ var errSilent = errors.New("tourney: gone silent (test)")
 
 // attemptKey names a round's draw attempt.
 type attemptKey struct{ round, attempt int }
+
+// Sitting is what Config.Sit gives for one table: the seat's mover, its
+// table.PeerConfig.OnStep (may be nil), Left, closed
+// when the player has left the table (the participant then stops: Run
+// returns ErrLeft), and Done, called with the match's transcript (nil and
+// the error when the seat stopped before the end) once it is over.
+type Sitting struct {
+	Mover  table.Mover
+	OnStep func(m *table.Machine, v *engine.View)
+	Left   <-chan struct{}
+	Done   func(t *table.Transcript, err error)
+}
 
 // Participant is one running participant.
 type Participant struct {
@@ -618,17 +638,45 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 		defer ds.Close()
 		store = ds
 	}
-	peer, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: p.c.Key, Transport: tr, Mover: p.c.Mover(round),
-		Withhold: p.c.Withhold, Stall: p.c.Stall, Store: store})
+	pc := table.PeerConfig{Table: cfg, Seat: seat, Key: p.c.Key, Transport: tr, Withhold: p.c.Withhold, MoveWithhold: p.c.MoveWithhold,
+		Stall: p.c.Stall, Store: store}
+	var done func(*table.Transcript, error)
+	var left <-chan struct{}
+	if p.c.Sit != nil {
+		st := p.c.Sit(ref, cfg, seat)
+		pc.Mover, pc.OnStep, done, left = st.Mover, st.OnStep, st.Done, st.Left
+	} else {
+		pc.Mover = p.c.Mover(round)
+	}
+	peer, err := table.NewPeer(pc)
 	if err != nil {
 		d.err = err
+		if done != nil {
+			done(nil, err)
+		}
 		return
 	}
 	p.c.Log.Info("tournament table", "round", ref.Round, "table", ref.Table+1, "seat", seat)
 	res, err := peer.Run(ctx)
 	p.c.Log.Info("tournament table over", "round", ref.Round, "table", ref.Table+1, "err", err)
-	if err != nil && ctx.Err() != nil {
+	gone := false
+	if left != nil {
+		select {
+		case <-left:
+			gone = true
+		default:
+		}
+	}
+	if err != nil && (ctx.Err() != nil || gone) {
+		// The participant stopped, or its player left the table: the
+		// seat's state stays in the state directory, to resume.
 		d.err = err
+		if gone {
+			d.err = fmt.Errorf("%w: %w", ErrLeft, err)
+		}
+		if done != nil {
+			done(nil, err)
+		}
 		return
 	}
 	t := &table.Transcript{Config: cfg, Chain: peer.Chain()}
@@ -645,7 +693,14 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 		return
 	}
 	d.file = b.Bytes()
+	if done != nil {
+		done(t, err)
+	}
 }
+
+// ErrLeft is Run's error when the player of a Sitting left the table: the
+// participant stops, to be started again on the same folder and state.
+var ErrLeft = errors.New("tourney: the player left the table")
 
 func inChain(chain [][]byte, e []byte) bool {
 	for _, c := range chain {

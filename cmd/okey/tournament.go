@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
@@ -46,8 +50,11 @@ to resume after a crash or a kill: the records and transcripts come from the
 folder, this peer's draw openings (secret until revealed) and table state
 from its data directory.
 
-This command plays its seats with a bot strategy (--strategy); --bots K adds
-K bot players in this process, each with its own identity under DIR/bots.
+This command's own seat is played at the terminal: each round's match opens
+the table screen, and the standings show between rounds (leaving a table
+stops this participant; run the same command again to resume). --bot plays
+it with a bot strategy (--strategy) instead; --bots K adds K bot players in
+this process, each with its own identity under DIR/bots.
 
 Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
 named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
@@ -73,12 +80,15 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	pname := fs.String("player", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's seats"))
+	botSeat := fs.Bool("bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
+	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input at the table screen"))
 	var listen, peers stringList
 	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
 	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
 	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
 	drawWait := fs.Duration("draw-wait", 2*time.Minute, i18n.T("create: wait this long for a draw's commitments and reveals, then draw again without the players that did not answer"))
+	moveWait := fs.Duration("move-wait", 10*time.Minute, i18n.T("wait this long for a player's move (a person may be thinking) before ending the match unfinished"))
 	wait := fs.Duration("wait", 0, i18n.T("give up when the tournament has not ended after this long (0: wait for ever)"))
 	linger := fs.Duration("linger", 30*time.Second, i18n.T("stay this long after the end to serve records and transcripts to the others"))
 	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
@@ -143,6 +153,14 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		*data = d
 	}
+	if !*botSeat && *logFile == "" {
+		// The table screen owns the terminal: the log goes to the data
+		// directory.
+		if err := os.MkdirAll(*data, 0o700); err != nil {
+			return usageErr(i18n.T("--data: %v", ui.Plain(err)))
+		}
+		*logFile = filepath.Join(*data, "tournament.log")
+	}
 	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
@@ -152,6 +170,15 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ctx, leave := context.WithCancel(ctx)
+	defer leave()
+	var person *tournamentPerson
+	if !*botSeat {
+		person = &tournamentPerson{games: make(chan *ui.Game), opts: ui.Options{NoMouse: *noMouse}, dir: *dir, stdout: stdout}
+		if tournamentScreen != nil {
+			person.screen = tournamentScreen
+		}
+	}
 	if *wait > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *wait)
@@ -217,7 +244,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		c := tourney.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
-			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
+			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
 			Mover: func(int) table.Mover { m, _ := bot.New(*strategy, 0); return m },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
@@ -227,7 +254,14 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			c.OnRound = func(rep *tournament.Report, round int) {
 				outMu.Lock()
 				defer outMu.Unlock()
+				if person != nil {
+					person.print(func(w io.Writer) { printRound(w, rep, round) })
+					return
+				}
 				printRound(stdout, rep, round)
+			}
+			if person != nil {
+				c.Sit = person.sit
 			}
 		}
 		p, err := tourney.New(c)
@@ -242,9 +276,25 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			reps[i], errs[i] = p.Run(ctx)
+			if i == 0 && errors.Is(errs[i], tourney.ErrLeft) {
+				leave() // the player left: every seat of this process stops
+			}
 		}()
 	}
+	if person != nil {
+		over := make(chan struct{})
+		go func() { wg.Wait(); close(over) }()
+		if !person.run(ctx, over, stderr) {
+			leave()
+			wg.Wait()
+			return 2
+		}
+	}
 	wg.Wait()
+	if errors.Is(errs[0], tourney.ErrLeft) {
+		fmt.Fprintln(stderr, i18n.T("okey: left the tournament: run the same command again (the same --dir and --data) to resume"))
+		return 3
+	}
 	for i, err := range errs {
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s: %s\n", seats[i].name, ui.Plain(err)))
@@ -316,4 +366,108 @@ func cutTo(s string, n int) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// tournamentScreen, when set (tests), gives each table screen of the
+// person's seat its screen instead of the terminal.
+var tournamentScreen func() tcell.Screen
+
+// tournamentPerson seats the person at the terminal: each round's match
+// gets a table screen, run on the command's main goroutine; what the
+// command prints between rounds waits while a screen is up.
+type tournamentPerson struct {
+	games  chan *ui.Game
+	opts   ui.Options
+	screen func() tcell.Screen
+	dir    string
+	stdout io.Writer
+
+	mu      sync.Mutex
+	showing bool
+	pending bytes.Buffer
+	current *ui.Game // the last screen handed over
+}
+
+// sit is the participant's Config.Sit: a table screen for the seat, handed
+// to the main goroutine, which shows it.
+func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) tourney.Sitting {
+	opts := tp.opts
+	if tp.screen != nil {
+		opts.Screen = tp.screen()
+	}
+	g := ui.NewGame(seat, opts)
+	g.SetLeaveNote(i18n.Mark("okey tournament resumes it when run again with the same --dir and --data."))
+	g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
+	path := filepath.Join(tp.dir, tourney.TranscriptName(ref))
+	tp.mu.Lock()
+	if tp.current != nil {
+		// The last round's screen is still up: its match is over (this
+		// round was drawn from its standings); close it for this one.
+		tp.current.Quit()
+	}
+	tp.current = g
+	tp.mu.Unlock()
+	tp.games <- g
+	return tourney.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(),
+		Done: func(t *table.Transcript, err error) {
+			if t == nil {
+				return
+			}
+			rep := table.Verify(t)
+			g.Finish(&ui.MatchEnd{Transcript: path, Verified: rep.Honest, Verdict: ui.Verdict(rep),
+				Unfinished: rep.Status() == table.StatusUnfinished, Ranking: rep.Ranking})
+		}}
+}
+
+// print writes what f writes to the command's output, at once when no table
+// screen is up, else once it closes.
+func (tp *tournamentPerson) print(f func(io.Writer)) {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	if tp.showing {
+		f(&tp.pending)
+		return
+	}
+	f(tp.stdout)
+}
+
+// run shows each table screen in turn until the participants are over; false
+// when there is no terminal to show one on.
+func (tp *tournamentPerson) run(ctx context.Context, over <-chan struct{}, stderr io.Writer) bool {
+	for {
+		select {
+		case <-over:
+			return true
+		case <-ctx.Done():
+			// Drain a screen handed over meanwhile, so its seat does not wait.
+			select {
+			case g := <-tp.games:
+				g.Quit()
+			case <-over:
+				return true
+			}
+		case g := <-tp.games:
+			tp.mu.Lock()
+			tp.showing = true
+			tp.mu.Unlock()
+			go func() {
+				// The participant stopped (a signal, --wait): close the screen.
+				select {
+				case <-ctx.Done():
+					g.Quit()
+				case <-g.Done():
+				}
+			}()
+			err := g.Run()
+			tp.mu.Lock()
+			tp.showing = false
+			tp.stdout.Write(tp.pending.Bytes())
+			tp.pending.Reset()
+			tp.mu.Unlock()
+			if err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s (--bot plays this seat with a bot)\n", ui.Plain(err)))
+				return false
+			}
+		}
+	}
 }
