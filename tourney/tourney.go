@@ -155,8 +155,8 @@ type Participant struct {
 	shown    map[int]bool
 	tid      [32]byte
 	done     chan tableDone
-	// resumed marks a creator started again on its folder: it does not
-	// announce again.
+	// resumed marks a participant started again on its folder: a creator
+	// does not announce again.
 	resumed bool
 }
 
@@ -218,7 +218,7 @@ func (p *Participant) resume() error {
 		return fmt.Errorf("tourney: %s holds another tournament's records", p.c.Dir)
 	}
 	p.tid = ann.ID()
-	p.resumed = p.c.Create != nil
+	p.resumed = true
 	for _, raw := range raws {
 		if p.add(raw) {
 			if r, _ := tournament.Decode(raw); r.Signer == p.pub {
@@ -293,6 +293,10 @@ func (p *Participant) saveOpening(k attemptKey, o [32]byte) error {
 	}
 	return atomicfile.Write(p.openingsPath(), b)
 }
+
+// Resumed reports whether the participant was started again on a folder
+// that holds its tournament (New read it back).
+func (p *Participant) Resumed() bool { return p.resumed }
 
 // Records returns the records held, in arrival order.
 func (p *Participant) Records() [][]byte {

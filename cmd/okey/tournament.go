@@ -269,7 +269,10 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
 		}
-		if i == 0 && create != nil {
+		switch {
+		case i == 0 && p.Resumed():
+			fmt.Fprint(stdout, i18n.T("tournament resumed from %s\n", s.dir))
+		case i == 0 && create != nil:
 			fmt.Fprint(stdout, i18n.T("tournament %q announced: %d players, %s, %s\n", create.Name, create.Players, create.Format, create.Ruleset))
 		}
 		wg.Add(1)

@@ -58,7 +58,8 @@ func TestTournamentCLILoopback(t *testing.T) {
 // the process) over loopback; round 1's match opens the table screen with
 // the person's seat among the other players, and leaving it (q, y) stops
 // the participant with the resume message and exit status 3, its table
-// state kept in the data directory to resume.
+// state kept in the data directory; the same command run again resumes
+// every participant of the process, mid-match, to the end.
 func TestTournamentCLILoopbackPerson(t *testing.T) {
 	screens := make(chan tcell.SimulationScreen, 8)
 	tournamentScreen = func() tcell.Screen {
@@ -117,6 +118,21 @@ func TestTournamentCLILoopbackPerson(t *testing.T) {
 	}
 	if got, _ := filepath.Glob(filepath.Join(dir, "data", "tournaments", "*", "tables", "r1-t0", "transcript")); len(got) != 1 {
 		t.Fatalf("no table state to resume: %v", got)
+	}
+	// The same command again, this time with the seat played by a bot:
+	// every participant of the process resumes (the creator does not
+	// announce again; each seat's match goes on from its saved chain), and
+	// the tournament ends honest and complete.
+	out.Reset()
+	errb.Reset()
+	code := runTournament([]string{"create", "--bot", "--player", "ayse", "--players", "3", "--rounds", "1", "--bots", "2", "--no-mdns",
+		"--listen", "/ip4/127.0.0.1/tcp/0", "--dir", filepath.Join(dir, "t"), "--data", filepath.Join(dir, "data"),
+		"--linger", "1s", "--wait", "150s"}, nil, &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "verdict: honest and complete") {
+		t.Fatalf("resumed: exit %d\n%s\n%s", code, out.String(), errb.String())
+	}
+	if strings.Contains(out.String(), "announced") || !strings.Contains(out.String(), "tournament resumed from") {
+		t.Fatalf("the creator announced again:\n%s", out.String())
 	}
 }
 
