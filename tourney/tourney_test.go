@@ -281,3 +281,58 @@ func TestSmallTournamentResume(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeReadsBack: a participant made again on the same folder and
+// state reads back its tournament, its own records (to publish again) and
+// its draw openings, kept in a 0600 file under a 0700 directory of the
+// state, never in the folder; a damaged openings file is an error, not a
+// silent loss.
+func TestResumeReadsBack(t *testing.T) {
+	base := t.TempDir()
+	bus := NewMemBus()
+	c := Config{Dir: filepath.Join(base, "folder"), State: filepath.Join(base, "data", "tournaments"), Key: testKey(0), Name: "bot0",
+		PeerID: "peer-0", Net: bus.Join("peer-0"), Create: &Create{Name: "cup", Format: "swiss", Ruleset: "classic", Players: 4}}
+	p, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := &tournament.Record{Kind: tournament.KindAnnounce, Signer: p.pub, Nonce: [32]byte{1}, Players: 4, Name: "cup", Format: "swiss", Ruleset: "classic"}
+	if err := ann.Sign(c.Key); err != nil {
+		t.Fatal(err)
+	}
+	p.tid = ann.ID()
+	if err := p.publish(context.Background(), ann); err != nil {
+		t.Fatal(err)
+	}
+	o := [32]byte{7, 7, 7}
+	if err := p.saveOpening(attemptKey{2, 3}, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.saveOpening(attemptKey{1, 1}, [32]byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(p.openingsPath())
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("openings file: %v %v", st, err)
+	}
+	if dst, err := os.Stat(filepath.Dir(p.openingsPath())); err != nil || dst.Mode().Perm() != 0o700 {
+		t.Fatalf("openings directory: %v %v", dst, err)
+	}
+	q, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !q.Resumed() || q.tid != ann.ID() || q.openings[attemptKey{2, 3}] != o || len(q.openings) != 2 || len(q.mine) != 1 {
+		t.Fatalf("resumed %v tid %x openings %v mine %d", q.Resumed(), q.tid[:4], q.openings, len(q.mine))
+	}
+	// Another creator's folder is refused.
+	other := c
+	other.Key = testKey(1)
+	if _, err := New(other); err == nil {
+		t.Fatal("a creator started on another creator's folder")
+	}
+	os.WriteFile(p.openingsPath(), []byte("cut"), 0o600)
+	if _, err := New(c); err == nil {
+		t.Fatal("a damaged openings file read as none")
+	}
+}

@@ -141,12 +141,12 @@ func TestTournamentCLILoopbackPerson(t *testing.T) {
 // classic:points=1,timer=5, where the screen's turn timer moves for the
 // person (nobody presses a key but Escape, which closes each hand's and
 // match's panel). Two table screens open, one a round, both matches finish
-// and the command prints the final standings and exits 0. About 75 s (the
-// person's turns take 5 s each): it runs with OKEY_TOURNAMENT_PERSON=1 only
-// (go test -run TournamentPersonTwoRounds ./cmd/okey/).
+// and the command prints the final standings and exits 0. 75 to 120 s here
+// (the person's turns take 5 s each): it runs with OKEY_TOURNAMENT_PERSON=1
+// only (go test -run TournamentPersonTwoRounds ./cmd/okey/).
 func TestTournamentPersonTwoRounds(t *testing.T) {
 	if os.Getenv("OKEY_TOURNAMENT_PERSON") == "" {
-		t.Skip("about 75 s: set OKEY_TOURNAMENT_PERSON=1")
+		t.Skip("75 to 120 s: set OKEY_TOURNAMENT_PERSON=1")
 	}
 	screens := make(chan tcell.SimulationScreen, 8)
 	tournamentScreen = func() tcell.Screen {
