@@ -561,6 +561,14 @@ func checkDraw(rep *Report, rd *Round, recs []*Record, tid [32]byte, round int, 
 			rd.Absent = mergeSorted(rd.Absent, out)
 			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "absent",
 				Text: fmt.Sprintf("round %d: the creator closed draw attempt %d without %v (no commitment or reveal it held); absent from the round, 0 points; no one is named", round, a, names(out))})
+			// A left-out player whose reveal is in the folder: no record
+			// proves when the creator received it, so it is only said.
+			for _, p := range out {
+				if r := at.reveals[p]; r != nil && len(noCommit) == 0 && r.Commits == ch {
+					rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "late-reveal",
+						Text: fmt.Sprintf("round %d: %s's reveal for attempt %d is in the folder, but the creator's close left it out (received too late, or not at all, by the creator: no record proves which); no one is named", round, rep.Players[p].Name, a)})
+				}
+			}
 			active = append([]int(nil), c.Kept...)
 			continue
 		}

@@ -71,6 +71,9 @@ func TestCloseWithoutReveal(t *testing.T) {
 	if rep.Status != StatusUnfinished || strings.Join(named(rep, "absent"), ",") != "-" {
 		t.Fatalf("status %d %+v", rep.Status, rep.Problems)
 	}
+	if len(named(rep, "late-reveal")) != 0 {
+		t.Fatalf("a late reveal without one: %+v", rep.Problems)
+	}
 	// It comes back in round 2: a draw of all four.
 	w.drawRound(2)
 	rep = w.finish(2)
@@ -278,5 +281,29 @@ func TestLaterAttemptIgnoresEarlierOpenings(t *testing.T) {
 	}
 	if a, b := draw(nil), draw([]int{0, 1, 2}); a != b {
 		t.Fatalf("a later attempt's draw depends on the failed attempt: %s, %s", a, b)
+	}
+}
+
+// TestLateReveal: a reveal in the folder from a player the creator's close
+// left out is said (the creator may have received it too late), never
+// named: no record proves when the creator got it.
+func TestLateReveal(t *testing.T) {
+	w := newWorld(t, 4, "swiss:rounds=1", "classic:points=2")
+	all := seq(4)
+	w.attempt(1, 1, all, all, without(all, 2), true)
+	// Player 2's reveal arrives after the close.
+	var cs [][32]byte
+	for _, raw := range w.records {
+		if r, _ := Decode(raw); r.Kind == KindCommit {
+			cs = append(cs, r.Commitment)
+		}
+	}
+	k := w.roster[2]
+	late := &Record{Kind: KindReveal, Tournament: w.tid, Signer: k, Round: 1, Attempt: 1, Commits: CommitsHash(w.tid, 1, 1, cs), Opening: opening(1, 1, k)}
+	w.records = append(w.records, sign(t, late, w.privs[k]))
+	w.attempt(1, 2, without(all, 2), without(all, 2), without(all, 2), true)
+	rep := w.finish(1)
+	if rep.Final == nil || rep.Status != StatusUnfinished || strings.Join(named(rep, "late-reveal"), ",") != "-" {
+		t.Fatalf("status %d %+v", rep.Status, rep.Problems)
 	}
 }

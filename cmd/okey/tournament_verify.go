@@ -246,6 +246,8 @@ func problemText(rep *tournament.Report, p tournament.Problem) string {
 		s = i18n.T("the draw waits for a player's commitment or reveal; no one is named")
 	case "absent":
 		s = i18n.T("the creator closed a draw attempt without players whose commitment or reveal it lacked: absent from the round, 0 points; no one is named")
+	case "late-reveal":
+		s = i18n.T("a player's reveal is in the folder, but the creator's close left it out: the creator may have received it too late; no one is named")
 	case "close":
 		s = i18n.T("CHEATING: %s signed a draw close that contradicts the signed records", names)
 	case "missing":
