@@ -174,6 +174,10 @@ func TestNoCutWordLobby(t *testing.T) {
 	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
 		fl := &cutLobby{fakeLobby{changes: make(chan struct{}, 1), tables: []LobbyTable{
 			{ID: "t1", Ruleset: "classic", Seats: 4, State: "open", Members: []LobbyMember{{ID: "x", Name: "mehmet", Ready: true}}},
+			// A full table's members: at 80 columns the names that fit
+			// whole and how many more ("ayse (you), bot2*, +2"), not "bot1*,".
+			{ID: "t2", Ruleset: "turkish-rummy", Seats: 4, State: "open", Members: []LobbyMember{{ID: "12D3KooWQm7nW5yVdLCh2R3gS6qf5Tz1gF9XkK8Hc4bUeP2vYs3A", Name: "ayse"},
+				{ID: "b2", Name: "bot2", Ready: true}, {ID: "b1", Name: "bot1", Ready: true}, {ID: "b3", Name: "bot3", Ready: true}}},
 		}}}
 		l := NewLobbyView(nil, fl, nil)
 		l.tables = fl.Tables()
@@ -190,6 +194,9 @@ func TestNoCutWordLobby(t *testing.T) {
 		}
 		l.msg = i18n.T("%s: done; everyone at the table presses r when ready, you too", i18n.T("creating a table"))
 		s := draw("lobby")
+		if !strings.Contains(s, "ayse "+i18n.T("(you)")+", bot2*, bot1*, bot3*") && !strings.Contains(s, "bot2*, +2") {
+			t.Errorf("the full table's members are neither all listed nor counted:\n%s", s)
+		}
 		_, id, addrs := fl.Self()
 		if !strings.Contains(s, id) {
 			t.Errorf("the id %s is not whole on the lobby:\n%s", id, s)
@@ -213,7 +220,14 @@ func TestNoCutWordLobby(t *testing.T) {
 		l.form = &createForm{players: 4, timer: 3, level: defaultLevel, options: "partnerships"}
 		for f := 0; f < formFields; f++ {
 			l.form.field = f
-			draw(fmt.Sprintf("create form, field %d", f))
+			s := draw(fmt.Sprintf("create form, field %d", f))
+			// Nothing of the list shows beside the form ("┐)").
+			for _, line := range strings.Split(s, "\n") {
+				if i, j := strings.IndexAny(line, "┌│└"), strings.LastIndexAny(line, "┐│┘"); i >= 0 && j > i &&
+					(strings.TrimSpace(line[:i]) != "" || strings.TrimSpace(line[j+len("┐"):]) != "") {
+					t.Errorf("text beside the create form: %q", line)
+				}
+			}
 		}
 		l.form.preset = slices.Index(lobbyPresets, "101")
 		draw("create form, 101")

@@ -219,7 +219,10 @@ func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Fac
 	return cx
 }
 
-// wordsIn is the words of s that fit w cells, cut at a space.
+// wordsIn is the words of s that fit w cells, cut at a space; when the
+// last clause kept would be a lone word (a clause starts after "; ", " · "
+// or ", "), the cut goes back to that clause's start: "…; sen …" never
+// ends a line.
 func wordsIn(s string, w int) string {
 	if width(s) <= w {
 		return s
@@ -232,7 +235,17 @@ func wordsIn(s string, w int) string {
 	if i <= 0 {
 		return ""
 	}
-	return strings.TrimRight(string(rs)[:i], " ")
+	kept := strings.TrimRight(string(rs)[:i], " ;,·")
+	at, sep := -1, ""
+	for _, c := range []string{"; ", " · ", ", "} {
+		if j := strings.LastIndex(kept, c); j > at {
+			at, sep = j, c
+		}
+	}
+	if at >= 0 && !strings.Contains(strings.TrimSpace(kept[at+len(sep):]), " ") {
+		return strings.TrimRight(kept[:at], " ;,·")
+	}
+	return kept
 }
 
 // spansWidth is the cells drawSpans takes for l.

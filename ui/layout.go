@@ -352,25 +352,38 @@ func (cl *classicPart) drawPile(t *TableView, scr tcell.Screen, seat, x, y, w, r
 		}
 		put(scr, x, y, cw, lab, dim)
 		cx += cw
+		if !big {
+			cx = x + width(lab) + 1
+		}
 	}
 	take := seat == prevSeat(h, s.Seat) && seat != s.Seat && h.LastDiscard() == seat
+	lastX := cx
 	for i, sl := range shown {
-		if cx+cw-1 > x+w {
+		f := h.PublicFace(sl)
+		// A one-line tile takes its text and one space ("R2 K11 Y5"): a
+		// 3-cell slot for each read as doubled spaces ("R2  Y5"); the same
+		// as the log draws tiles.
+		tw, small := cw, strings.TrimRight(SmallText(f), " ")
+		if !big {
+			tw = width(small) + 1
+		}
+		if cx+tw-1 > x+w {
 			cx, row = x, row+ch
 		}
 		if big {
-			drawTile(scr, p, cx, row, h.PublicFace(sl), h.Okey(), p.Face)
+			drawTile(scr, p, cx, row, f, h.Okey(), p.Face)
 		} else {
-			drawSmall(scr, p, cx, row, h.PublicFace(sl), h.Okey())
+			put(scr, cx, row, tw-1, small, smallStyle(p, f, h.Okey()))
 		}
 		if i == len(shown)-1 && take {
-			t.regions = append(t.regions, region{cx, row, cw - 1, ch - boolInt(big), func(t *TableView, _ bool) { cl.take(t) }})
+			t.regions = append(t.regions, region{cx, row, tw - 1, ch - boolInt(big), func(t *TableView, _ bool) { cl.take(t) }})
 		}
-		cx += cw
+		lastX = cx
+		cx += tw
 	}
 	if last && big {
 		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
-		put(scr, cx-cw, row+TileHeight, x+w-(cx-cw), i18n.T("^ just now"), mark)
+		put(scr, lastX, row+TileHeight, x+w-lastX, i18n.T("^ just now"), mark)
 	} else if last {
 		mark := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
 		if cx+width(justNowText()) > x+w {

@@ -579,7 +579,8 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			}
 			who = append(who, s)
 		}
-		items[i] = listed{fmt.Sprintf("%-18.18s %-26.26s %d/%d    %s", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats, strings.Join(who, ", ")), tableState(t)}
+		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    ", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats)
+		items[i] = listed{line + fitNames(who, w-2-width(line)), tableState(t)}
 		need += height(items[i])
 	}
 	avail := max(y+h-4-reserved-row, 1)
@@ -625,6 +626,9 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		put(scr, x+1, row, w-2, i18n.T("%d more tables: up/down scrolls", hidden), dim)
 	}
 	if f := l.form; f != nil {
+		// The rows behind the form are cleared: the list's text beside it
+		// would read as stray pieces ("┐)").
+		fill(scr, x, y+6, w, 12, felt)
 		ix, iy, iw, _ := (&TableView{pal: p}).panel(scr, x+(w-60)/2, y+6, 60, 12, i18n.T("open a table"))
 		ost := tcell.StyleDefault.Background(p.Overlay).Foreground(p.Text)
 		fields := []string{
@@ -835,4 +839,21 @@ func (l *LobbyView) JoinCode(code string) {
 			return inv.JoinCode(ctx, code)
 		})
 	})
+}
+
+// fitNames joins the names of a table's members in w cells: the names that
+// fit whole, then how many more there are ("ayse (you), bot2*, +2"), never
+// a name cut in the middle.
+func fitNames(who []string, w int) string {
+	all := strings.Join(who, ", ")
+	if width(all) <= w {
+		return all
+	}
+	for n := len(who) - 1; n > 0; n-- {
+		s := strings.Join(who[:n], ", ") + fmt.Sprintf(", +%d", len(who)-n)
+		if width(s) <= w {
+			return s
+		}
+	}
+	return fmt.Sprintf("+%d", len(who))
 }

@@ -716,6 +716,20 @@ func (pt *part101) hint(t *TableView) {
 	var info, parts []string
 	opened := g.Opened(seat)
 	turn, drawn, _ := g.Turn()
+	// After the draw: B101's moves of this turn up to its discard. Every
+	// one of them is named before the discard, which may cost a penalty
+	// until they are made (a swap or a lay that takes the tile's place, a
+	// lay that empties the rack but for it, an add of its twin).
+	var (
+		plan, rest []engine.Action101
+		disc       engine.Action101
+		finish     bool
+		planned    bool
+	)
+	if turn == seat && drawn {
+		plan, disc, finish, planned = turnPlan101(t.snap.Match101, t.snap.View)
+		rest = plan
+	}
 	if opened == engine.NotOpened {
 		o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
 		if err != nil {
@@ -748,7 +762,14 @@ func (pt *part101) hint(t *TableView) {
 				}
 			}
 		}
-		if (o.Value >= 101 || o.Doubles >= 5) && turn == seat && drawn {
+		switch {
+		case planned && len(plan) > 0 && plan[0].Kind == engine.Act101Lay:
+			// B101 opens: the selection is its opening, the move goes
+			// first, and the moves after it are named below.
+			pt.sel = laidSlots(plan[0])
+			parts, info = append(info, i18n.T("selected: l lays it")), nil
+			rest = plan[1:]
+		case (o.Value >= 101 || o.Doubles >= 5) && turn == seat && drawn:
 			// Say l only when the engine takes the lay now (the dealer's
 			// first move is a discard).
 			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.snap.Match101.Clone().Apply(a) == nil {
@@ -794,77 +815,122 @@ func (pt *part101) hint(t *TableView) {
 			parts = append(parts, i18n.T("draw from the bank (d)"))
 		}
 	}
-	if turn == seat && drawn {
-		v := t.snap.View
-		a, err := bot.NewB101().Move101(g, &v)
-		switch {
-		case err != nil || opened == engine.NotOpened:
-		case a.Kind == engine.Act101Swap && len(a.Faces) == 1:
-			parts = append(parts, i18n.T("swap: your %s takes the okey of meld %c", a.Faces[0].Face.String(), handleOf(a.Meld)))
-		case a.Kind == engine.Act101Lay:
-			parts = append(parts, plural(len(a.Melds), i18n.T("you can lay 1 more meld (selected): l lays it"), i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds))))
-			pt.sel = map[engine.Slot]bool{}
-			for _, m := range a.Melds {
-				for _, sf := range m.Tiles {
-					pt.sel[sf.Slot] = true
-				}
+	if planned {
+		if opened != engine.NotOpened && len(plan) > 0 {
+			switch a := plan[0]; {
+			case a.Kind == engine.Act101Swap && len(a.Faces) == 1:
+				parts = append(parts, i18n.T("swap: your %s takes the okey of meld %c", a.Faces[0].Face.String(), handleOf(a.Meld)))
+				rest = plan[1:]
+			case a.Kind == engine.Act101Lay:
+				parts = append(parts, plural(len(a.Melds), i18n.T("you can lay 1 more meld (selected): l lays it"), i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds))))
+				pt.sel = laidSlots(a)
+				rest = plan[1:]
 			}
 		}
+		parts = append(parts, planParts(g.Okey(), rest)...)
+		// One part with its discard: a line too narrow drops both.
 		then := ""
-		if err == nil && a.Kind != engine.Act101Discard {
-			// The discard that follows the lays and adds B101 makes first.
-			if d, adds, ok := finalDiscard101(t.snap.Match101, v); ok {
-				a = d
-				// The adds B101 makes before that discard are named: the
-				// discard may cost a penalty until they are made (a tile
-				// whose twin goes to a meld first).
-				if len(adds) > 0 {
-					parts = append(parts, i18n.T("add %s", strings.Join(adds, " ")))
-				}
-				// One part with its discard: a line too narrow drops both.
-				then = i18n.T("then") + " "
-			}
+		if len(plan) > 0 {
+			then = i18n.T("then") + " "
 		}
-		if err == nil && a.Kind == engine.Act101Discard && len(a.Faces) == 1 {
-			parts = append(parts, then+i18n.T("discard the %s (x)", a.Faces[0].Face.String()))
-			if t.hint == nil {
-				t.hint = map[engine.Slot]bool{}
-			}
-			t.hint[a.Faces[0].Slot] = true
-			if p := t.rack.Find(a.Faces[0].Slot); p >= 0 && t.rack.Lifted < 0 {
-				t.rack.Cursor = p
-			}
+		f := disc.Faces[0]
+		if finish {
+			parts = append(parts, then+i18n.T("discard the %s (x): you finish", f.Face.String()))
+		} else {
+			parts = append(parts, then+i18n.T("discard the %s (x)", f.Face.String()))
+		}
+		if t.hint == nil {
+			t.hint = map[engine.Slot]bool{}
+		}
+		t.hint[f.Slot] = true
+		if p := t.rack.Find(f.Slot); p >= 0 && t.rack.Lifted < 0 {
+			t.rack.Cursor = p
 		}
 	}
 	t.say(strings.Join(append(parts, info...), " · "))
 }
 
-// finalDiscard101 plays B101's moves of this turn on a copy of the match
-// (from the player's view) up to its discard, and returns that discard.
-func finalDiscard101(m *engine.Match101, v engine.View) (engine.Action101, []string, bool) {
+// laidSlots is the set of rack slots a lay puts on the table.
+func laidSlots(a engine.Action101) map[engine.Slot]bool {
+	sel := map[engine.Slot]bool{}
+	for _, m := range a.Melds {
+		for _, sf := range m.Tiles {
+			sel[sf.Slot] = true
+		}
+	}
+	return sel
+}
+
+// turnPlan101 plays B101's moves of this turn on a copy of the match (from
+// the player's view) up to its discard: the moves before it in order, the
+// discard, and whether the discard is the rack's last tile (it finishes,
+// and costs no penalty). ok is false when B101 would give a taken discard
+// back, or its turn has no discard.
+func turnPlan101(m *engine.Match101, v engine.View) (steps []engine.Action101, discard engine.Action101, finish, ok bool) {
 	c := m.Clone()
 	b := bot.NewB101()
-	var adds []string
 	for i := 0; i < 40; i++ {
 		a, err := b.Move101(c.Game(), &v)
-		if err != nil || a.Kind == engine.Act101GiveBack || a.Kind == engine.Act101Draw || a.Kind == engine.Act101Take {
-			return engine.Action101{}, nil, false
+		if err != nil || a.Kind == engine.Act101GiveBack || a.Kind == engine.Act101Draw || a.Kind == engine.Act101Take ||
+			a.Kind == engine.Act101Exhaust {
+			return nil, engine.Action101{}, false, false
 		}
 		if a.Kind == engine.Act101Discard {
-			return a, adds, true
+			if len(a.Faces) != 1 {
+				return nil, engine.Action101{}, false, false
+			}
+			return steps, a, len(c.Game().Rack(a.Seat)) == 1, true
 		}
-		if a.Kind == engine.Act101Add {
+		if c.Apply(a) != nil {
+			return nil, engine.Action101{}, false, false
+		}
+		steps = append(steps, a)
+	}
+	return nil, engine.Action101{}, false, false
+}
+
+// planParts names moves of a turn in order: adds in a row as one part
+// ("add B4→1 B1→6"), a swap ("swap K9⇄4"), a lay of melds ("lay R1* Y1
+// B1", an okey written as the face it stands for, starred).
+func planParts(okey engine.Face, steps []engine.Action101) []string {
+	var parts, adds []string
+	flush := func() {
+		if len(adds) > 0 {
+			parts = append(parts, i18n.T("add %s", strings.Join(adds, " ")))
+			adds = nil
+		}
+	}
+	for _, a := range steps {
+		switch a.Kind {
+		case engine.Act101Add:
 			for _, md := range a.Melds {
 				for _, sf := range md.Tiles {
 					adds = append(adds, fmt.Sprintf("%s→%c", sf.Face, handleOf(a.Meld)))
 				}
 			}
-		}
-		if c.Apply(a) != nil {
-			return engine.Action101{}, nil, false
+		case engine.Act101Swap:
+			flush()
+			if len(a.Faces) == 1 {
+				parts = append(parts, i18n.T("swap %s", fmt.Sprintf("%s⇄%c", a.Faces[0].Face, handleOf(a.Meld))))
+			}
+		case engine.Act101Lay:
+			flush()
+			var melds []string
+			for _, md := range a.Melds {
+				fs := make([]string, len(md.Tiles))
+				for k, sf := range md.Tiles {
+					fs[k] = sf.Face.String()
+					if sf.Face == okey && k < len(md.As) {
+						fs[k] = md.As[k].String() + "*"
+					}
+				}
+				melds = append(melds, strings.Join(fs, " "))
+			}
+			parts = append(parts, i18n.T("lay %s", strings.Join(melds, ", ")))
 		}
 	}
-	return engine.Action101{}, nil, false
+	flush()
+	return parts
 }
 
 // --- keys --------------------------------------------------------------

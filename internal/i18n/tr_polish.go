@@ -29,7 +29,7 @@ var _ = turkish(map[string]string{
 
 	// 17: sort pairs
 	"pairs": "çift diz",
-	"sort the rack: s sets, r runs, p pairs (for seven pairs)": "istakayı diz: s aynı sayılar, r seriler, p çiftler",
+	"sort the rack: s sets, r runs, p pairs (for seven pairs)": "s sayıya diz, r seriye diz, p çift diz (yedi çift için)",
 	"sorted by pairs": "çiftler dizildi",
 
 	// 13: the colour letters on the rack (Turkish only)

@@ -16,7 +16,10 @@ var _ = turkish(map[string]string{
 	"others reach you with --peer and this address, one line (split here):":    "başkaları sana --peer ve bu adresle ulaşır, tek satır (burada bölündü):",
 	"right next  left back  down next hand  up hand start  home end  q quit":   "sağ ileri  sol geri  aşağı sonraki el  yukarı el başı  home end  q çık",
 	"right next  left back  down next round  up round start  home end  q quit": "sağ ileri  sol geri  aşağı sonraki el  yukarı el başı  home end  q çık",
-	"you won with groups":      "perlerle bitirdin",
-	"you won with seven pairs": "yedi çiftle bitirdin",
-	"add %s":                   "işle: %s",
+	"you won with groups":            "perlerle bitirdin",
+	"you won with seven pairs":       "yedi çiftle bitirdin",
+	"add %s":                         "işle: %s",
+	"swap %s":                        "değiş: %s",
+	"lay %s":                         "aç: %s",
+	"discard the %s (x): you finish": "%s taşını at (x): eli bitirirsin",
 })

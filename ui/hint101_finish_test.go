@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+)
+
+// finish101 is the position of TestHint101NeverAdvisesAPenalty's seed 12,
+// frame 73 (issue 24, reopened): the okey is K4, bot1 has laid five melds
+// (K8 K4 K4 K11 K12 K13 holds both okeys, as K9 and K10) and the player,
+// not opened, has drawn its 22nd tile. B101 opens with six melds, swaps K9
+// for the okey of meld 4, lays that okey with Y1 B1 (as R1) and finishes
+// with Y11, which fits meld 3 (Y8 Y9 Y10) until its last tile goes.
+func finish101(t *testing.T) *Snapshot {
+	t.Helper()
+	r := engine.MustRuleset(engine.Preset101, "rounds=3")
+	m, err := engine.NewMatch101(r, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := func() *engine.Game101 { return m.Game() }
+	apply := func(a engine.Action101) {
+		t.Helper()
+		if err := m.Apply(a); err != nil {
+			t.Fatalf("%v: %v", a.Kind, err)
+		}
+	}
+	face := func(s string) engine.Face { return engine.MustParseFaces(s)[0] }
+	discard := func(seat int, f string) {
+		t.Helper()
+		rack := g().Rack(seat)
+		apply(engine.Action101{Kind: engine.Act101Discard, Seat: seat,
+			Faces: []engine.SlotFace{{Slot: rack[len(rack)-1], Face: face(f)}}})
+	}
+	apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
+		Faces: []engine.SlotFace{{Slot: g().Pending()[0], Face: face("K3")}}})
+	discard(1, "B12")
+	apply(engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	discard(0, "B12")
+	apply(engine.Action101{Kind: engine.Act101Draw, Seat: 1})
+	rack := g().Rack(1)
+	lay := engine.Action101{Kind: engine.Act101Lay, Seat: 1}
+	k := 0
+	for _, ml := range []struct{ tiles, as string }{
+		{"R10 R11 R12", "R10 R11 R12"}, {"R13 Y13 B13 K13", "R13 Y13 B13 K13"}, {"Y8 Y9 Y10", "Y8 Y9 Y10"},
+		{"K8 K4 K4 K11 K12 K13", "K8 K9 K10 K11 K12 K13"}, {"R1 Y1 K1", "R1 Y1 K1"},
+	} {
+		var mp engine.MeldPlay
+		for i, f := range engine.MustParseFaces(ml.tiles) {
+			mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: rack[k], Face: f})
+			mp.As = append(mp.As, engine.MustParseFaces(ml.as)[i])
+			k++
+		}
+		lay.Melds = append(lay.Melds, mp)
+	}
+	apply(lay)
+	discard(1, "B6")
+	apply(engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	faces := engine.MustParseFaces("K9 Y2 R5 K9 Y7 Y1 B1 B9 R2 K8 Y11 K3 K5 R9 FJ R8 K7 K5 B8 B5 K2 B7")
+	slots := g().Rack(0)
+	if len(slots) != len(faces) {
+		t.Fatalf("rack of %d tiles, the position has %d", len(slots), len(faces))
+	}
+	v := engine.NewView(0)
+	for i, s := range slots {
+		v.Learn(s, faces[i])
+	}
+	return &Snapshot{Seat: 0, Names: []string{"ayse", "bot1"}, Ruleset: r.String(), Match101: m,
+		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
+}
+
+// TestHint101NamesEveryMoveBeforeTheDiscard: the hint's discard may be
+// free only after moves of the turn (a swap, a lay, adds); it names every
+// one of them, in order, and says when the discard finishes. The hint
+// named the opening and then "discard the Y11", which fits meld 3 until
+// the swap and the lay are made: a 101-point penalty for a player who
+// follows it (issue 24, reopened).
+func TestHint101NamesEveryMoveBeforeTheDiscard(t *testing.T) {
+	s := finish101(t)
+	hs := newHarness(t, s, Palette256)
+	reply := hs.request101()
+	hs.keys("h")
+	msg := hs.view.Message()
+	if want := "selected: l lays it · swap K9⇄4 · lay R1* Y1 B1 · then discard the Y11 (x): you finish"; !strings.Contains(msg, want) {
+		t.Errorf("the hint before opening:\n%q\nwants\n%q", msg, want)
+	}
+	// The player follows it: l lays the opening; the hint then starts with
+	// the swap and still names the lay before the discard.
+	hs.keys("l")
+	a := <-reply
+	if a.Kind != engine.Act101Lay || len(a.Melds) != 6 {
+		t.Fatalf("l sent %v with %d melds, want the opening's 6", a.Kind, len(a.Melds))
+	}
+	hs.apply(s, a)
+	hs.request101()
+	hs.keys("h")
+	msg = hs.view.Message()
+	if want := "swap: your K9 takes the okey of meld 4 · lay R1* Y1 B1 · then discard the Y11 (x): you finish"; !strings.HasPrefix(msg, want) {
+		t.Errorf("the hint once open:\n%q\nwants\n%q", msg, want)
+	}
+}
