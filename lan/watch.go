@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -199,6 +200,92 @@ func (c *Client) Watching(id string) (p2p.Announcement, bool) {
 		return p2p.Announcement{}, false
 	}
 	return a, true
+}
+
+// Watches lists the tables this peer watches and has not seen end (a
+// spectator's folder not marked done), by table id: Watch resumes each
+// without the lobby (Watching).
+func (c *Client) Watches() ([]p2p.Announcement, error) {
+	ents, err := os.ReadDir(filepath.Join(c.data, MatchesDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []p2p.Announcement
+	for _, e := range ents {
+		if !e.IsDir() || p2p.ValidTableID(e.Name()) != nil {
+			continue
+		}
+		if a, ok := c.Watching(e.Name()); ok {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// HeldWatch is a watch this peer kept to the table's end: its started
+// announcement, the transcript it saved and where.
+type HeldWatch struct {
+	Announcement p2p.Announcement
+	Config       table.Config
+	Transcript   *table.Transcript
+	// Path is the transcript file saved when the watch ended, or, when
+	// that file is gone or unreadable, the folder's own record of the
+	// chain (table.DirStore), which the transcript is then read from.
+	Path string
+}
+
+// Watched returns the watch of table id that this peer kept to the end
+// (its folder is a spectator's and marked done), nil when there is none:
+// a table that ended, and may have left the lobby, can still be judged
+// by the transcript its spectator holds.
+func (c *Client) Watched(id string) (*HeldWatch, error) {
+	if p2p.ValidTableID(id) != nil {
+		return nil, nil
+	}
+	dir := c.matchDir(id)
+	if _, err := os.Stat(filepath.Join(dir, spectatorFile)); err != nil {
+		return nil, nil
+	}
+	done, err := os.ReadFile(filepath.Join(dir, doneFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	a, err := readAnnouncement(filepath.Join(dir, announcementFile))
+	if err != nil {
+		return nil, fmt.Errorf("lan: %s: %w", dir, err)
+	}
+	if a.Table != id {
+		return nil, fmt.Errorf("lan: %s holds the announcement of table %s", dir, a.Table)
+	}
+	cfg, err := TableConfig(a)
+	if err != nil {
+		return nil, err
+	}
+	h := &HeldWatch{Announcement: a, Config: cfg, Path: strings.TrimSuffix(string(done), "\n")}
+	if f, err := os.Open(h.Path); err == nil {
+		h.Transcript, err = table.ReadTranscript(f)
+		f.Close()
+		if err == nil {
+			return h, nil
+		}
+		c.log.Warn("the saved transcript is unreadable: reading the folder's record", "path", h.Path, "err", err)
+	}
+	store, err := table.OpenDirStore(dir, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	if h.Transcript, err = store.Load(); err != nil {
+		return nil, err
+	}
+	h.Path = store.TranscriptPath()
+	return h, nil
 }
 
 // provingTransport is a spectator's transport at a private table: before

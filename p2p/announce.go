@@ -270,13 +270,21 @@ func encodeCanonical(a Announcement) ([]byte, error) {
 }
 
 // DecodeAnnouncement decodes and validates an announcement. It rejects
-// input above MaxAnnouncementSize, unknown or missing fields, trailing data,
-// invalid fields, and any encoding other than the canonical one (so
-// Encode(DecodeAnnouncement(b)) == b for every accepted b).
+// input above MaxAnnouncementSize, missing fields, trailing data, invalid
+// fields, and any encoding other than the canonical one. Top-level keys
+// that this version does not know are extensions (protocol.md 7.5): a
+// newer version's optional keys, accepted and ignored when well formed
+// (stripExtensions); the rest must be canonical, so that
+// Encode(DecodeAnnouncement(b)) is b without its extensions for every
+// accepted b. Nested objects admit no unknown keys.
 func DecodeAnnouncement(b []byte) (Announcement, error) {
 	var a Announcement
 	if len(b) > MaxAnnouncementSize {
 		return Announcement{}, fmt.Errorf("p2p: announcement of %d bytes, at most %d", len(b), MaxAnnouncementSize)
+	}
+	b, _, err := stripExtensions(b)
+	if err != nil {
+		return Announcement{}, fmt.Errorf("p2p: bad announcement: %w", err)
 	}
 	if err := strictUnmarshal(b, &a); err != nil {
 		return Announcement{}, fmt.Errorf("p2p: bad announcement: %w", err)
@@ -292,6 +300,94 @@ func DecodeAnnouncement(b []byte) (Announcement, error) {
 		return Announcement{}, errors.New("p2p: announcement is not canonically encoded")
 	}
 	return a, nil
+}
+
+// announcementKeys are the top-level keys of this version's announcement.
+var announcementKeys = map[string]bool{
+	"v": true, "table": true, "creator": true, "seq": true, "preset": true, "options": true,
+	"seats": true, "members": true, "state": true, "private": true, "progress": true, "spectators": true,
+}
+
+// maxExtensions bounds the extension keys of one announcement.
+const maxExtensions = 16
+
+// extensionKeyRE is the syntax of an extension key (as an option name's:
+// it stands in JSON as is).
+var extensionKeyRE = optionKeyRE
+
+// stripExtensions splits a JSON object into this version's announcement
+// (the object without its extensions) and the extensions' keys, in their
+// order (protocol.md 7.5): a top-level key this version does not know is
+// an extension when it matches extensionKeyRE, appears once, and its
+// value is a JSON value in compact form; at most maxExtensions of them.
+// The object itself must stand without white space between its members
+// (the canonical check of what remains sees the rest). Input that is not
+// an object, or holds a key twice, is an error.
+func stripExtensions(b []byte) ([]byte, []string, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil {
+		return nil, nil, err
+	} else if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, errors.New("not a JSON object")
+	}
+	var (
+		known, whole bytes.Buffer
+		exts         []string
+		seen         = map[string]bool{}
+	)
+	known.WriteByte('{')
+	whole.WriteByte('{')
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		key := tok.(string) // an object's key is a string
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil, err
+		}
+		if seen[key] {
+			return nil, nil, fmt.Errorf("key %q twice", key)
+		}
+		seen[key] = true
+		member := func(w *bytes.Buffer) {
+			if w.Len() > 1 {
+				w.WriteByte(',')
+			}
+			k, _ := json.Marshal(key)
+			w.Write(k)
+			w.WriteByte(':')
+			w.Write(raw)
+		}
+		member(&whole)
+		if announcementKeys[key] {
+			member(&known)
+			continue
+		}
+		if !extensionKeyRE.MatchString(key) {
+			return nil, nil, fmt.Errorf("unknown key %q is no extension (want 1-32 of a-z 0-9 _ . -)", key)
+		}
+		var c bytes.Buffer
+		if err := json.Compact(&c, raw); err != nil || !bytes.Equal(c.Bytes(), raw) {
+			return nil, nil, fmt.Errorf("extension %q is not in compact form", key)
+		}
+		if exts = append(exts, key); len(exts) > maxExtensions {
+			return nil, nil, fmt.Errorf("more than %d extensions", maxExtensions)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return nil, nil, err
+	}
+	known.WriteByte('}')
+	whole.WriteByte('}')
+	if len(exts) == 0 {
+		return b, nil, nil // the canonical check sees the whole input
+	}
+	if !bytes.Equal(whole.Bytes(), b) {
+		return nil, nil, errors.New("an announcement with extensions is not compact")
+	}
+	return known.Bytes(), exts, nil
 }
 
 func strictUnmarshal(b []byte, v any) error {

@@ -2,6 +2,7 @@ package p2p
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,32 +82,44 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 		return string(b)
 	}
 	cases := map[string]string{
-		"unknown field":  strings.Replace(g, `{"v":2,`, `{"v":2,"x":2,`, 1),
-		"whitespace":     strings.Replace(g, `"v":2`, `"v": 2`, 1),
-		"duplicate key":  strings.Replace(g, `{"v":2,`, `{"v":2,"v":2,`, 1),
-		"trailing":       g + `{}`,
-		"trailing space": g + " ",
-		"key order":      strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1),
-		"null options":   strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `null`, 1),
-		"html escaped":   strings.Replace(g, `<Bob & co>`, `\u003cBob \u0026 co\u003e`, 1),
-		"too big":        strings.Repeat(" ", MaxAnnouncementSize+1),
-		"not json":       "hello",
-		"empty":          "",
-		"version 1":      mut(func(a *Announcement) { a.V = 1 }),
-		"version 3":      mut(func(a *Announcement) { a.V = 3 }),
-		"no nonce":       mut(func(a *Announcement) { a.Members[1].Nonce = "" }),
-		"zero nonce":     mut(func(a *Announcement) { a.Members[1].Nonce = strings.Repeat("0", 64) }),
-		"short nonce":    mut(func(a *Announcement) { a.Members[1].Nonce = nonceB[2:] }),
-		"long nonce":     mut(func(a *Announcement) { a.Members[1].Nonce = nonceB + "00" }),
-		"upper nonce":    mut(func(a *Announcement) { a.Members[0].Nonce = strings.ToUpper(nonceA) }),
-		"non-hex nonce":  mut(func(a *Announcement) { a.Members[0].Nonce = "g" + nonceA[1:] }),
-		"shared nonce":   mut(func(a *Announcement) { a.Members[1].Nonce = nonceA }),
-		"missing nonce":  strings.Replace(g, `"nonce":"`+nonceB+`",`, ``, 1),
-		"table id":       mut(func(a *Announcement) { a.Table = "a b" }),
-		"creator":        mut(func(a *Announcement) { a.Creator = "nope" }),
-		"first seat":     mut(func(a *Announcement) { a.Members[0], a.Members[1] = a.Members[1], a.Members[0] }),
-		"seats low":      mut(func(a *Announcement) { a.Seats = 1 }),
-		"seats high":     mut(func(a *Announcement) { a.Seats = 5 }),
+		"bad extension key":       strings.Replace(g, `{"v":2,`, `{"v":2,"X":2,`, 1),
+		"escaped extension key":   strings.Replace(g, `{"v":2,`, `{"v":2,"\u0078":2,`, 1),
+		"extension twice":         strings.Replace(g, `{"v":2,`, `{"v":2,"x":2,"x":2,`, 1),
+		"extension spaced":        strings.Replace(g, `{"v":2,`, `{"v":2,"x": 2,`, 1),
+		"extension not compact":   strings.Replace(g, `{"v":2,`, `{"v":2,"x":{"a": 1},`, 1),
+		"extension bad json":      strings.Replace(g, `{"v":2,`, `{"v":2,"x":tru,`, 1),
+		"extension trailing":      strings.Replace(g, `"state":"open"}`, `"state":"open","x":1}{}`, 1),
+		"too many extensions":     strings.Replace(g, `"state":"open"}`, `"state":"open"`+manyExtensions(maxExtensions+1)+`}`, 1),
+		"extension, bad rest":     strings.Replace(strings.Replace(g, `"v":2`, `"v":3`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
+		"extension, rest spaced":  strings.Replace(strings.Replace(g, `"v":2`, `"v": 2`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
+		"extension, known twice":  strings.Replace(g, `"state":"open"}`, `"state":"open","x":1,"state":"open"}`, 1),
+		"extension, nested":       strings.Replace(mustString(startedSample()), `{"hand":3,`, `{"hand":3,"x":1,`, 1),
+		"extension, option order": strings.Replace(strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
+		"whitespace":              strings.Replace(g, `"v":2`, `"v": 2`, 1),
+		"duplicate key":           strings.Replace(g, `{"v":2,`, `{"v":2,"v":2,`, 1),
+		"trailing":                g + `{}`,
+		"trailing space":          g + " ",
+		"key order":               strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1),
+		"null options":            strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `null`, 1),
+		"html escaped":            strings.Replace(g, `<Bob & co>`, `\u003cBob \u0026 co\u003e`, 1),
+		"too big":                 strings.Repeat(" ", MaxAnnouncementSize+1),
+		"not json":                "hello",
+		"empty":                   "",
+		"version 1":               mut(func(a *Announcement) { a.V = 1 }),
+		"version 3":               mut(func(a *Announcement) { a.V = 3 }),
+		"no nonce":                mut(func(a *Announcement) { a.Members[1].Nonce = "" }),
+		"zero nonce":              mut(func(a *Announcement) { a.Members[1].Nonce = strings.Repeat("0", 64) }),
+		"short nonce":             mut(func(a *Announcement) { a.Members[1].Nonce = nonceB[2:] }),
+		"long nonce":              mut(func(a *Announcement) { a.Members[1].Nonce = nonceB + "00" }),
+		"upper nonce":             mut(func(a *Announcement) { a.Members[0].Nonce = strings.ToUpper(nonceA) }),
+		"non-hex nonce":           mut(func(a *Announcement) { a.Members[0].Nonce = "g" + nonceA[1:] }),
+		"shared nonce":            mut(func(a *Announcement) { a.Members[1].Nonce = nonceA }),
+		"missing nonce":           strings.Replace(g, `"nonce":"`+nonceB+`",`, ``, 1),
+		"table id":                mut(func(a *Announcement) { a.Table = "a b" }),
+		"creator":                 mut(func(a *Announcement) { a.Creator = "nope" }),
+		"first seat":              mut(func(a *Announcement) { a.Members[0], a.Members[1] = a.Members[1], a.Members[0] }),
+		"seats low":               mut(func(a *Announcement) { a.Seats = 1 }),
+		"seats high":              mut(func(a *Announcement) { a.Seats = 5 }),
 		"over seats": mut(func(a *Announcement) {
 			a.Seats = 2
 			a.Members = append(a.Members, Seat{ID: pidB, Name: "c", Nonce: "c" + nonceB[1:]})
@@ -138,6 +151,45 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 	for name, in := range cases {
 		if _, err := DecodeAnnouncement([]byte(in)); err == nil {
 			t.Errorf("%s: accepted %s", name, in)
+		}
+	}
+}
+
+// manyExtensions is n extension members, each preceded by a comma.
+func manyExtensions(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `,"x%d":%d`, i, i)
+	}
+	return b.String()
+}
+
+// TestAnnouncementExtensions: top-level keys this version does not know
+// (a newer version's optional keys, protocol.md 7.5) are accepted and
+// ignored, wherever they stand, when well formed: the announcement decodes
+// as the same announcement without them, which the table is listed by.
+func TestAnnouncementExtensions(t *testing.T) {
+	started := mustString(startedSample())
+	plain, _ := sampleAnnouncement().Encode()
+	cases := []struct{ name, in, without string }{
+		{"after the optional keys", strings.Replace(started, `"spectators":7}`, `"spectators":7,"timer":{"move_s":30,"bank":[1,2]}}`, 1), started},
+		{"first", strings.Replace(string(plain), `{"v":2,`, `{"avatar":"x","v":2,`, 1), string(plain)},
+		{"between known keys", strings.Replace(string(plain), `"seats":`, `"lang":"tr","seats":`, 1), string(plain)},
+		{"several", strings.Replace(string(plain), `"state":"open"}`, `"state":"open"`+manyExtensions(maxExtensions)+`}`, 1), string(plain)},
+		{"null and strings", strings.Replace(started, `"state":"started",`, `"state":"started","a.b-c_d":null,"z9":"\u00e7 \" x",`, 1), started},
+	}
+	for _, c := range cases {
+		got, err := DecodeAnnouncement([]byte(c.in))
+		if err != nil {
+			t.Errorf("%s: %v\n%s", c.name, err, c.in)
+			continue
+		}
+		want, _ := DecodeAnnouncement([]byte(c.without))
+		if !announcementEqual(got, want) {
+			t.Errorf("%s: decoded %+v, want %+v", c.name, got, want)
+		}
+		if out, err := got.Encode(); err != nil || string(out) != c.without {
+			t.Errorf("%s: re-encoded %s %v, want %s", c.name, out, err, c.without)
 		}
 	}
 }
@@ -254,6 +306,7 @@ func FuzzDecodeAnnouncement(f *testing.F) {
 	f.Add([]byte(`{"v":2}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"v":2,"table":"t","creator":"` + pidA + `","seq":0,"preset":"p","options":{},"seats":2,"members":[{"id":"` + pidA + `","name":"a","nonce":"` + nonceA + `","ready":false}],"state":"open"}`))
+	f.Add([]byte(strings.Replace(string(good), `"state":"open"}`, `"state":"open","x":[1,{"y":null}]}`, 1)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := DecodeAnnouncement(b)
 		if err != nil {
@@ -263,8 +316,17 @@ func FuzzDecodeAnnouncement(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decoded announcement does not encode: %v", err)
 		}
-		if string(out) != string(b) {
-			t.Fatalf("round trip: %q -> %q", b, out)
+		// The round trip gives the input without its extensions, which is
+		// itself accepted as the same announcement.
+		known, exts, err := stripExtensions(b)
+		if err != nil {
+			t.Fatalf("accepted, but its extensions do not strip: %v", err)
+		}
+		if string(out) != string(known) || (len(exts) == 0) != (string(known) == string(b)) {
+			t.Fatalf("round trip: %q -> %q (extensions %q)", b, out, exts)
+		}
+		if again, err := DecodeAnnouncement(known); err != nil || !announcementEqual(a, again) {
+			t.Fatalf("without its extensions: %v", err)
 		}
 	})
 }

@@ -257,6 +257,9 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		// Spectators and members never mesh on a table's topic
 		// (spectate.go, protocol.md 7.12).
 		pubsub.WithPeerFilter(n.meshFilter),
+		// Non-members' subscriptions to a table's topic are ignored: they
+		// get nothing on it (spectate.go, protocol.md 7.12).
+		pubsub.WithSubscriptionFilter(subFilter{n}),
 	)
 	if err != nil {
 		cancel()

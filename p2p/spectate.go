@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	pb "github.com/libp2p/go-libp2p-pubsub/pb"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
 
@@ -20,7 +21,9 @@ import (
 // stands between two seats, and none adds a copy to a move's sending).
 // Whatever a spectator publishes on the topic is refused by the members'
 // validators (its author is not a member, 7.4). Members never mesh with a
-// non-member on a table's topic (meshFilter).
+// non-member on a table's topic (meshFilter), and ignore a non-member's
+// subscription to it (subFilter): whoever subscribes without a seat gets
+// nothing.
 
 // ErrSpectator is returned by a spectator's Broadcast: a spectator never
 // publishes on a table's topic.
@@ -200,13 +203,95 @@ func (n *Node) SpectatorSyncStats() (arrived, overCap, evicted uint64) {
 // meshFilter is gossipsub's peer filter (GRAFT, IHAVE, IWANT, the mesh's
 // candidates): on the topic of a table open here as a member, a member
 // meshes with members only (they are direct peers anyway), never with a
-// non-member that subscribed. Other topics are not filtered.
+// non-member. Other topics are not filtered.
 func (n *Node) meshFilter(p peer.ID, topic string) bool {
+	t := n.memberTable(topic)
+	return t == nil || t.memberSet[p]
+}
+
+// subFilter is gossipsub's subscription filter (protocol.md 7.12): on the
+// topic of a table open here as a member, a non-member's subscription is
+// ignored, so that the node never counts it among the topic's peers and
+// sends it nothing: neither its own messages (flood publishing goes to
+// every subscriber) nor those it forwards. A subscription that arrived
+// before the table opened here is undone by purgeSubscribers. Every other
+// subscription, and every unsubscription, passes.
+type subFilter struct{ n *Node }
+
+// CanSubscribe lets this node join any topic.
+func (subFilter) CanSubscribe(string) bool { return true }
+
+// FilterIncomingSubscriptions drops from's subscriptions to the topics of
+// the tables open here of which it is not a member.
+func (f subFilter) FilterIncomingSubscriptions(from peer.ID, subs []*pb.RPC_SubOpts) ([]*pb.RPC_SubOpts, error) {
+	var out []*pb.RPC_SubOpts
+	for i, s := range subs {
+		t := f.n.memberTable(s.GetTopicid())
+		if t == nil || !s.GetSubscribe() || t.memberSet[from] {
+			if out != nil {
+				out = append(out, s)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]*pb.RPC_SubOpts, 0, len(subs)), subs[:i]...)
+		}
+		t.refuseSubscriber(from, false)
+	}
+	if out == nil {
+		return subs, nil
+	}
+	return out, nil
+}
+
+// memberTable is the table open here as a member whose topic is topic, or
+// nil (lock-free: gossipsub's filters call it on its event loop).
+func (n *Node) memberTable(topic string) *TableTransport {
 	v, ok := n.topics.Load(topic)
 	if !ok {
-		return true
+		return nil
 	}
-	return v.(*TableTransport).memberSet[p]
+	return v.(*TableTransport)
+}
+
+// refuseSubscriber counts a non-member's subscription to the table's topic
+// and logs it at most once per 5 s per table; disconnected says that the
+// peer's connections were closed to undo a subscription made before the
+// table opened here.
+func (t *TableTransport) refuseSubscriber(p peer.ID, disconnected bool) {
+	t.stats.subsRefused.Add(1)
+	t.rejMu.Lock()
+	t.subRefused++
+	now := time.Now()
+	var n uint64
+	if now.Sub(t.subLogAt) >= 5*time.Second {
+		t.subLogAt, n, t.subRefused = now, t.subRefused, 0
+	}
+	t.rejMu.Unlock()
+	if n > 0 {
+		t.n.log.Warn("ignored a non-member's subscription to a table's topic", "table", t.id, "peer", p.String(), "count", n, "disconnected", disconnected)
+	}
+}
+
+// purgeSubscribers undoes the subscriptions to the table's topic that
+// non-members made before the table opened here (gossipsub kept them:
+// subFilter applies only to what arrives once the table is open). It runs
+// after the table is in n.topics and before this node publishes on the
+// topic: a subscription is then either kept out by subFilter or listed
+// here. gossipsub forgets a peer's subscriptions when its connection dies,
+// so each such peer is disconnected; when it reconnects, its subscription
+// is ignored. An honest peer never subscribes to a table it does not sit
+// at (a spectator is fed by catch-up).
+func (t *TableTransport) purgeSubscribers() {
+	for _, p := range t.topic.ListPeers() {
+		if t.memberSet[p] {
+			continue
+		}
+		t.refuseSubscriber(p, true)
+		if err := t.n.h.Network().ClosePeer(p); err != nil {
+			t.n.log.Debug("disconnect a non-member subscriber", "table", t.id, "peer", p.String(), "err", err)
+		}
+	}
 }
 
 // spectatorLabel starts a spectator's admission request at a private table

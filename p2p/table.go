@@ -75,6 +75,9 @@ type TableTransport struct {
 	stats   tableStats
 	rejMu   sync.Mutex
 	rejects map[string]uint64
+	// Non-members' subscriptions refused since the last log (subFilter).
+	subRefused uint64
+	subLogAt   time.Time
 
 	// spectator: this node watches the table without a seat (spectate.go).
 	spectator bool
@@ -93,6 +96,7 @@ type TableTransport struct {
 
 type tableStats struct {
 	delivered, rejected, dropped, served, refused atomic.Uint64
+	subsRefused                                   atomic.Uint64
 }
 
 // Stats counts what happened on a table, for logs and tests.
@@ -107,6 +111,9 @@ type Stats struct {
 	Dropped uint64
 	// Served and Refused count sync requests answered and refused.
 	Served, Refused uint64
+	// SubscribersRefused counts the subscriptions to the table's topic of
+	// peers that are not members, ignored (protocol.md 7.12).
+	SubscribersRefused uint64
 }
 
 var _ table.Transport = (*TableTransport)(nil)
@@ -139,7 +146,10 @@ func WithReadyTimeout(d time.Duration) TableOption {
 // called; this node's own messages are not passed to validate.
 //
 // Every other member becomes a gossipsub direct peer and is dialled (and
-// redialled while the table is open). JoinTable returns when every other
+// redialled while the table is open). While the table is open, a peer that
+// is not a member and subscribes to its topic is sent nothing on it (its
+// subscription is ignored; one made before JoinTable costs it its
+// connections: protocol.md 7.12). JoinTable returns when every other
 // member has been reached: the topic reported it joined (a direct
 // connection), or a message it authored arrived, through anyone's gossip
 // (its roll call, protocol.md 7.4), because messages published before that
@@ -254,6 +264,7 @@ func (t *TableTransport) open(ctx context.Context, readyTimeout time.Duration) e
 		return fmt.Errorf("p2p: table %s: join topic: %w", t.id, err)
 	}
 	t.topic = topic
+	t.purgeSubscribers()
 	evt, err := topic.EventHandler()
 	if err != nil {
 		return fmt.Errorf("p2p: table %s: topic events: %w", t.id, err)
@@ -476,6 +487,7 @@ func (t *TableTransport) Stats() Stats {
 	return Stats{
 		Delivered: t.stats.delivered.Load(), Rejected: t.stats.rejected.Load(), RejectReasons: reasons,
 		Dropped: t.stats.dropped.Load(), Served: t.stats.served.Load(), Refused: t.stats.refused.Load(),
+		SubscribersRefused: t.stats.subsRefused.Load(),
 	}
 }
 

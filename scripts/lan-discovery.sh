@@ -20,12 +20,10 @@ BR_NS="okey-br-$ID"
 WORK=$(mktemp -d)
 NSES=()
 PIDS=()
+. "$(dirname "$0")/netns-lan.sh"
 
 cleanup() {
-	local p ns
-	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	lan_teardown
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -43,7 +41,6 @@ if [ -z "${PROBE:-}" ]; then
 fi
 [ -x "$PROBE" ] || die "probe $PROBE is not executable"
 
-. scripts/netns-lan.sh
 make_lan "$N"
 
 start=$(date +%s%N)

@@ -36,13 +36,11 @@ NSES=()
 PIDS=()
 TMUX_SOCK=
 RUNS=${RUNS:-123}
+. "$(dirname "$0")/netns-lan.sh"
 
 cleanup() {
-	local p ns
 	if [ -n "$TMUX_SOCK" ]; then tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true; fi
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	lan_teardown
 	if [ -n "${KEEP:-}" ]; then echo "lan-test: work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -75,7 +73,6 @@ if [ -z "${OKEY:-}" ]; then
 fi
 [ -x "$OKEY" ] || die "okey binary $OKEY is not executable"
 
-. scripts/netns-lan.sh
 make_lan "$N"
 
 # start_bot RUN I: starts bot I of run RUN in its namespace, in the

@@ -1,27 +1,42 @@
-# netns-lan.sh: sourced by lan-discovery.sh and lan-test.sh.
+# shellcheck shell=bash
+# netns-lan.sh: the simulated LAN of okey's end-to-end scripts
+# (lan-discovery.sh, lan-test.sh, tournament.sh, party.sh), made of the
+# building blocks of natlab-lib.sh (the NAT labs'). Source it when the
+# script starts: its cleanup calls lan_teardown. The caller sets ID, BR_NS
+# and the arrays NSES and PIDS: every namespace made here is appended to
+# NSES, every background process natlab-lib starts to PIDS (the caller
+# appends its own); lan_teardown removes them all. The functions need root.
 #
-# make_lan N makes a simulated LAN: a bridge in namespace $BR_NS and N
-# namespaces okey-p1-$ID .. okey-pN-$ID, each with eth0 on the bridge
-# (10.77.0.i/24) and lo up. Every namespace made is added to NSES, which the
-# caller's cleanup removes. Needs BR_NS, ID and NSES set, and root.
+#   lan_bridge             namespace $BR_NS holding bridge br0 (lo up)
+#   lan_host NS ADDR VETH  namespace NS (lo up) whose eth0 is on the bridge
+#                          at ADDR (a.b.c.d/len), by a veth named VETH (at
+#                          most 15 characters) on the bridge's side
+#   make_lan N             lan_bridge, then N hosts okey-p1-$ID .. okey-pN-$ID
+#                          at 10.77.0.i/24
+#   lan_teardown           kills the processes of PIDS, then whatever still
+#                          runs in the namespaces of NSES, and deletes those
+#
+# Nothing here touches the machine's own interfaces: every veth has both
+# ends in namespaces made here.
+
+. "$(dirname "${BASH_SOURCE[0]}")/natlab-lib.sh"
+NL_NS_VAR=NSES
+NL_PID_VAR=PIDS
+
+lan_bridge() { nl_segment "$BR_NS"; }
+
+lan_host() {
+	nl_ns "$1"
+	nl_attach "$BR_NS" "$1" eth0 "$2" "$3"
+}
+
 make_lan() {
-	local n=$1 i ns veth
-	ip netns add "$BR_NS"
-	NSES+=("$BR_NS")
-	ip -n "$BR_NS" link add br0 type bridge
-	ip -n "$BR_NS" link set br0 up
+	local n=$1 i veth
+	lan_bridge
 	for i in $(seq 1 "$n"); do
-		ns="okey-p$i-$ID"
 		veth="okv$ID-$i"
-		veth=${veth:0:15}
-		ip netns add "$ns"
-		NSES+=("$ns")
-		ip link add "$veth" type veth peer name eth0 netns "$ns"
-		ip link set "$veth" netns "$BR_NS"
-		ip -n "$BR_NS" link set "$veth" master br0
-		ip -n "$BR_NS" link set "$veth" up
-		ip -n "$ns" addr add "10.77.0.$i/24" dev eth0
-		ip -n "$ns" link set eth0 up
-		ip -n "$ns" link set lo up
+		lan_host "okey-p$i-$ID" "10.77.0.$i/24" "${veth:0:15}"
 	done
 }
+
+lan_teardown() { nl_teardown PIDS NSES; }

@@ -57,12 +57,10 @@ ECHO=10.78.0.250
 WORK=$(mktemp -d /tmp/okey-party.XXXXXX)
 NSES=()
 PIDS=()
+. "$(dirname "$0")/netns-lan.sh"
 
 cleanup() {
-	local p ns
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	lan_teardown
 	if [ -n "${KEEP:-}" ]; then echo "party: work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -104,22 +102,11 @@ fi
 START_MS=$(now_ms)
 
 # --- the LAN: a bridge, an echo server, one impaired namespace per peer ---
-ip netns add "$BR_NS"
-NSES+=("$BR_NS")
-ip -n "$BR_NS" link add br0 type bridge
-ip -n "$BR_NS" link set br0 up
-ip -n "$BR_NS" link set lo up
-
-ip netns add "$ECHO_NS"
-NSES+=("$ECHO_NS")
-ip link add "okpe$ID" type veth peer name eth0 netns "$ECHO_NS"
-ip link set "okpe$ID" netns "$BR_NS"
-ip -n "$BR_NS" link set "okpe$ID" master br0
-ip -n "$BR_NS" link set "okpe$ID" up
-ip -n "$ECHO_NS" addr add "$ECHO/24" dev eth0
+# (scripts/netns-lan.sh)
+lan_bridge
+okpe="okpe$ID"
+lan_host "$ECHO_NS" "$ECHO/24" "${okpe:0:15}"
 ip -n "$ECHO_NS" addr add 10.78.0.251/24 dev eth0
-ip -n "$ECHO_NS" link set eth0 up
-ip -n "$ECHO_NS" link set lo up
 ip netns exec "$ECHO_NS" "$NATLAB" probe-server -a "$ECHO" -b 10.78.0.251 -port 3478 >"$WORK/echo.out" 2>&1 &
 PIDS+=("$!")
 
@@ -128,9 +115,7 @@ PIDS+=("$!")
 echo "$IMPAIR" >"$WORK/impair"
 peer_ns() {
 	local i=$1 ns="okey-pp$1-$ID" deadline
-	ip netns add "$ns"
-	NSES+=("$ns")
-	ip -n "$ns" link set lo up
+	nl_ns "$ns"
 	"$NATLAB" impair -tap -a "$ns" -a-if eth0 -b "$BR_NS" -b-if "tp$i" -config "$WORK/impair" >"$WORK/impair.$i.out" 2>&1 &
 	PIDS+=("$!")
 	IMPAIR_PID[$i]=$!

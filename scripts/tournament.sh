@@ -31,12 +31,10 @@ BR_NS="okey-br-$ID"
 WORK=$(mktemp -d /tmp/okey-tournament.XXXXXX)
 NSES=()
 PIDS=()
+. "$(dirname "$0")/netns-lan.sh"
 
 cleanup() {
-	local p ns
-	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	lan_teardown
 	if [ -n "${KEEP:-}" ]; then echo "tournament: work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -63,7 +61,6 @@ if [ -z "${OKEY:-}" ]; then
 fi
 [ -x "$OKEY" ] || die "okey binary $OKEY is not executable"
 
-. scripts/netns-lan.sh
 make_lan "$N"
 
 t0=$(date +%s)

@@ -43,7 +43,8 @@ type LobbyTable struct {
 	// Scores the match scores after the hands before it, per seat.
 	Hand   int
 	Scores []int
-	// Spectators is how many watch the table.
+	// Spectators is how many watch the table, at least (the creator's
+	// count: shown as "N+ watching").
 	Spectators int
 }
 
@@ -780,7 +781,9 @@ func tableState(t LobbyTable) string {
 		parts = append(parts, i18n.T("invite code only"))
 	}
 	if t.Spectators > 0 {
-		parts = append(parts, i18n.T("%d watching", t.Spectators))
+		// The creator's own count (protocol.md 7.12): a spectator that
+		// polls another seat is not in it, so it is a lower bound.
+		parts = append(parts, i18n.T("%d+ watching", t.Spectators))
 	}
 	if len(parts) == 0 {
 		return ""

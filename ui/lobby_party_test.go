@@ -43,14 +43,14 @@ func TestLobbyManyTables(t *testing.T) {
 	go func() { ran <- g.Run() }()
 	waitScreen(t, g, scr, 5*time.Second, "the first tables and the more line", func(s string) bool {
 		return strings.Contains(s, "table00") && strings.Contains(s, "host00*") && strings.Contains(s, "[invite code only]") &&
-			strings.Contains(s, "table01") && strings.Contains(s, "[hand 1, scores 1 -1 0 2; 1 watching]") &&
+			strings.Contains(s, "table01") && strings.Contains(s, "[hand 1, scores 1 -1 0 2; 1+ watching]") &&
 			strings.Contains(s, "more tables: up/down scrolls") && !strings.Contains(s, "table15")
 	})
 	for range 15 {
 		scr.InjectKey(tcell.KeyDown, 0, tcell.ModNone)
 	}
 	waitScreen(t, g, scr, 5*time.Second, "the last table in view", func(s string) bool {
-		return strings.Contains(s, "table15") && strings.Contains(s, "[hand 15, scores 15 -15 0 30; invite code only; 3 watching]") &&
+		return strings.Contains(s, "table15") && strings.Contains(s, "[hand 15, scores 15 -15 0 30; invite code only; 3+ watching]") &&
 			!strings.Contains(s, "table00")
 	})
 	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)

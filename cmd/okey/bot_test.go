@@ -13,6 +13,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 )
@@ -114,10 +115,10 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	// and exits 0 when it verifies honest and complete.
 	var watchCode int
 	var watchOut, watchErr bytes.Buffer
-	outW := t.TempDir()
+	outW, dataW := t.TempDir(), t.TempDir()
 	if rerun {
 		wg.Go(func() {
-			watchCode = run([]string{"watch", "--no-ui", "--no-mdns", "--data", t.TempDir(), "--out", outW, "--wait", "2m",
+			watchCode = run([]string{"watch", "--no-ui", "--no-mdns", "--data", dataW, "--out", outW, "--wait", "2m",
 				"--listen", "/ip4/127.0.0.1/tcp/0", "--peer", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d/p2p/%s", port, idA)}, nil, &watchOut, &watchErr)
 		})
 	}
@@ -166,6 +167,8 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 		t.Fatalf("the spectator's transcripts: %v %v", files, err)
 	} else if w, _ := os.ReadFile(files[0]); !bytes.Equal(w, data[0]) {
 		t.Fatal("the spectator's transcript differs from the bots'")
+	} else {
+		watchAfterTheEnd(t, dataW, strings.TrimSuffix(filepath.Base(files[0]), ".okey"))
 	}
 	// A second run with the same data directories has nothing to resume:
 	// the finished match is not played again (--wait ends the search).
@@ -173,6 +176,30 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	if code := run([]string{"bot", "--no-mdns", "--data", dataB, "--out", outB, "--wait", "300ms", "--settle", "1h",
 		"--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &o2, &e2); code != exitCannotForm || !strings.Contains(e2.String(), "no table started") {
 		t.Fatalf("rerun: exit %d: %s %s", code, o2.String(), e2.String())
+	}
+}
+
+// watchAfterTheEnd runs okey watch again with the data directory of a
+// spectator that watched table id to its end, once the table is gone
+// (ended, out of the lobby, its seats stopped): with TABLE it gives the
+// verdict of the transcript it holds at once (0, honest) instead of
+// looking for the table (4); and a watch left unfinished (its done mark
+// removed) resumes without TABLE from the folder and ends with the verdict
+// of the chain it holds, instead of finding no table in the lobby (4).
+func watchAfterTheEnd(t *testing.T, data, id string) {
+	t.Helper()
+	args := []string{"watch", "--no-ui", "--no-mdns", "--data", data, "--wait", "300ms", "--withhold", "2s", "--listen", "/ip4/127.0.0.1/tcp/0"}
+	var out, errb bytes.Buffer
+	if code := run(append(args, id), nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "watched to its end before: verified: honest") {
+		t.Fatalf("watch %s after its end: exit %d\nstdout:\n%s\nstderr:\n%s", id, code, out.String(), errb.String())
+	}
+	if err := os.Remove(filepath.Join(data, lan.MatchesDir, id, "done")); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run(args, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "; verified; transcript ") {
+		t.Fatalf("watch resumed after the end: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
 }
 

@@ -34,8 +34,8 @@ secret. It shows what a kibitzer standing behind no one may see: the
 indicator, every discard pile, the stock, the melds on the table in 101, the
 scores and the log; never a rack, until each hand's audit makes every tile
 public: then that hand's racks show with its result. TABLE is the table's
-id; without it, the first started table the lobby shows that this peer does
-not sit at. A public table (a LAN table) admits any spectator; a private
+id; without it, the table whose watch this --data left unfinished, else the
+first started table the lobby shows that this peer does not sit at. A public table (a LAN table) admits any spectator; a private
 table admits the holders of its invite code: --code CODE (--code - reads it
 from standard input) watches the table of that code, proving to each seat
 that this peer holds it.
@@ -54,7 +54,8 @@ Exit status: 0 the transcript verifies honest and complete; 1 a seat is
 named on proof signed by that seat; 2 bad usage, or a transcript that does
 not hold; 3 unfinished: the watch was left or interrupted (run it again
 with the same --data to resume), or the table stopped; 4 no started table
-TABLE was found within --wait.
+TABLE was found within --wait. A table this --data watched to its end is not
+looked for: the transcript it keeps gives the status at once.
 `
 
 func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -156,6 +157,11 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cancel()
 	}
+	if held, err := c.Watched(id); err != nil || held != nil {
+		// Watched to its end before (the table may have left the lobby
+		// since): the transcript held gives the status.
+		return watchedBefore(stdout, stderr, held, err)
+	}
 	a, err := findWatchTable(ctx, c, id, *wait)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -235,14 +241,33 @@ func watchEnded(stdout, stderr io.Writer, a p2p.Announcement, o *lan.Outcome, er
 	return printMatch(stdout, 1, a, o)
 }
 
+// watchedBefore prints the verdict of a watch kept to its end before and
+// returns its status.
+func watchedBefore(stdout, stderr io.Writer, h *lan.HeldWatch, err error) int {
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
+		return int(table.StatusInvalid)
+	}
+	rep := table.Verify(h.Transcript)
+	a := h.Announcement
+	head := i18n.T("match %d: table %s, %s, %d players", 1, a.Table, ui.RulesetName(h.Config.Ruleset), len(h.Config.Seats))
+	fmt.Fprint(stdout, i18n.T("%s: watched to its end before: %s; transcript %s\n", head, ui.Verdict(rep), h.Path))
+	return int(rep.Status())
+}
+
 // findWatchTable finds the started announcement of table id (any started
 // table this peer does not sit at when id is ""): a watch to resume in the
-// data directory, or the lobby within wait.
+// data directory (of table id; without id, the first unfinished one), or
+// the lobby within wait.
 func findWatchTable(ctx context.Context, c *lan.Client, id string, wait time.Duration) (p2p.Announcement, error) {
 	if id != "" {
 		if a, ok := c.Watching(id); ok {
 			return a, nil
 		}
+	} else if ws, err := c.Watches(); err != nil {
+		return p2p.Announcement{}, err
+	} else if len(ws) > 0 {
+		return ws[0], nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()

@@ -11,7 +11,7 @@ var _ = turkish(map[string]string{
 	"%d more tables: up/down scrolls": "%d masa daha: yukarı/aşağı kaydırır",
 	"hand %d, scores %s":              "el %d, puanlar %s",
 	"invite code only":                "yalnız davet koduyla",
-	"%d watching":                     "%d izleyici",
+	"%d+ watching":                    "%d+ izleyici",
 })
 
 var _ = englishPlural(map[string]string{
