@@ -100,7 +100,8 @@ type LobbyView struct {
 	start     func(LobbyTable)
 	started   map[string]bool
 	tables    []LobbyTable
-	unfin     []LobbyTable // shown above the tables; the cursor runs over both
+	unfin     []LobbyTable      // shown above the tables; the cursor runs over both
+	tours     []LobbyTournament // shown between them (lobby_tournament.go)
 	unfinRead bool
 	timer     int // the create form's default turn timer
 	cursor    int
@@ -162,7 +163,10 @@ func (l *LobbyView) Refresh() {
 		}
 		slices.SortStableFunc(l.unfin, func(a, b LobbyTable) int { return b.Started.Compare(a.Started) })
 	}
-	if n := len(l.unfin) + len(l.tables); l.cursor >= n {
+	if tl, ok := l.b.(TournamentLobby); ok {
+		l.tours = tl.Tournaments()
+	}
+	if n := l.rows(); l.cursor >= n {
 		l.cursor = max(n-1, 0)
 	}
 	_, me, _ := l.b.Self()
@@ -190,6 +194,8 @@ func (l *LobbyView) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-l.b.Changes():
+			l.g.post(l.Refresh)
+		case <-l.tourChanges():
 			l.g.post(l.Refresh)
 		}
 	}
@@ -234,7 +240,7 @@ func (l *LobbyView) doSeat(what string, f func(ctx context.Context) (string, err
 func (l *LobbyView) selectTable(id string) {
 	for i, t := range l.tables {
 		if t.ID == id {
-			l.cursor = len(l.unfin) + i
+			l.cursor = l.tabBase() + i
 		}
 	}
 }
@@ -271,8 +277,10 @@ func (l *LobbyView) selected() (LobbyTable, bool) {
 	case l.cursor < 0:
 	case l.cursor < len(l.unfin):
 		return l.unfin[l.cursor], true
-	case l.cursor < len(l.unfin)+len(l.tables):
-		return l.tables[l.cursor-len(l.unfin)], true
+	case l.cursor < l.tabBase():
+		// A tournament (selectedTour).
+	case l.cursor < l.rows():
+		return l.tables[l.cursor-l.tabBase()], true
 	}
 	return LobbyTable{}, false
 }
@@ -282,7 +290,7 @@ func (l *LobbyView) resume(t LobbyTable) {
 	l.started[t.ID] = true
 	l.msg, l.bad = i18n.T("resuming the match..."), false
 	l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
-	l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
+	l.cursor = min(l.cursor, max(l.rows()-1, 0))
 	l.start(t)
 }
 
@@ -305,7 +313,7 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	case ev.Key() == tcell.KeyUp:
 		l.cursor = max(l.cursor-1, 0)
 	case ev.Key() == tcell.KeyDown:
-		l.cursor = min(l.cursor+1, max(len(l.unfin)+len(l.tables)-1, 0))
+		l.cursor = min(l.cursor+1, max(l.rows()-1, 0))
 	case ev.Rune() == 'c':
 		f := &createForm{players: 4, bots: 3, level: defaultLevel}
 		for i, s := range timerChoices {
@@ -314,6 +322,8 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 			}
 		}
 		l.form = f
+	case (ev.Rune() == 'j' || ev.Key() == tcell.KeyEnter) && l.onTour():
+		l.joinTour()
 	case ev.Rune() == 'j' || ev.Rune() == 'o' || ev.Key() == tcell.KeyEnter:
 		t, ok := l.selected()
 		switch {
@@ -382,7 +392,7 @@ func (l *LobbyView) drop(armed string) {
 			return
 		}
 		l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
-		l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
+		l.cursor = min(l.cursor, max(l.rows()-1, 0))
 		l.msg, l.bad = i18n.T("dropped: %s", RulesetName(t.Ruleset)+" "+t.Note), false
 	}
 }
@@ -544,7 +554,11 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		}
 		row++
 	}
+	row = l.drawTours(scr, x, row, w, felt, dim)
 	head, block := l.codeBlock(w - 4)
+	if len(block) == 0 {
+		head, block = l.standingsBlock(4)
+	}
 	reserved := 0
 	if len(block) > 0 {
 		reserved = len(block) + 1
@@ -587,7 +601,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	first, last := 0, len(l.tables) // the tables shown: first..last-1
 	if need > avail {
 		avail = max(avail-1, 1) // the "more" line
-		c := min(max(l.cursor-len(l.unfin), 0), len(l.tables)-1)
+		c := min(max(l.cursor-l.tabBase(), 0), len(l.tables)-1)
 		// The first table from which the cursor's fits.
 		for used := 0; first < c; first++ {
 			used = 0
@@ -607,7 +621,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	for i := first; i < last; i++ {
 		it := items[i]
 		st := felt
-		if i+len(l.unfin) == l.cursor {
+		if i+l.tabBase() == l.cursor {
 			st = st.Background(p.Ledge).Bold(true)
 		}
 		if height(it) == 1 {
@@ -676,6 +690,9 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	}
 	if wb := l.watchBar(); wb != "" {
 		keys = wb
+	}
+	if l.onTour() {
+		keys = i18n.T("up/down choose  j register and play  c create  q quit")
 	}
 	put(scr, x+1, y+h-1, w-2, keys, bar)
 }

@@ -399,8 +399,24 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		left = line
 		mu.Unlock()
 	}
-	// w in the lobby watches a started table (watch_lobby.go).
-	lv := g.ShowLobby(&watchLobby{lanLobby: lb, g: g}, func(t ui.LobbyTable) {
+	// w in the lobby watches a started table (watch_lobby.go); the
+	// tournaments on the LAN are listed too (lobby_tournament.go).
+	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
+	var tours *lobbyTours
+	if tn, err := c.Node().JoinTournaments(); err != nil {
+		logger.Warn("tournaments", "err", err)
+	} else {
+		defer tn.Close()
+		if self, err := lanTourSelf(c); err != nil {
+			logger.Warn("tournaments", "err", err)
+		} else {
+			tours = newLobbyTours(ctx, self, g, &p2pTourneyNet{tn: tn}, logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
+				return c.TournamentTable(ctx, cfg, 30*time.Second)
+			})
+			lobby = tourLobby{lobby.(*watchLobby), tours}
+		}
+	}
+	lv := g.ShowLobby(lobby, func(t ui.LobbyTable) {
 		if t.Local {
 			// A match against bots on this computer, left unfinished.
 			m, ok := lb.localMatch(t.ID)
@@ -491,6 +507,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		mu.Unlock()
 		g.Finish(end)
 	})
+	if tours != nil {
+		tours.lv = lv
+	}
 	if f.timer > 0 {
 		lv.SetDefaultTimer(f.timer)
 	}
@@ -503,6 +522,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	}
 	cancel()
 	lb.wait()
+	if tours != nil {
+		tours.wait()
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	return lobbyExit(stdout, played, left)
