@@ -1,6 +1,12 @@
 package ui
 
-import "sync"
+import (
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
 
 // tableLeft is the channel closed when the player leaves the table of the
 // last SitTable (nil: none).
@@ -48,4 +54,38 @@ func (g *Game) ShowLobbyAgain(lv *LobbyView) {
 		lv.Refresh()
 		g.app.SetRoot(lv, true)
 	})
+}
+
+// Say shows s on the lobby's message line (from any goroutine).
+func (l *LobbyView) Say(s string) {
+	l.g.post(func() { l.msg, l.bad = s, false })
+}
+
+// ScreenText is the text on scr, g's simulation screen, a line per row,
+// read on the UI goroutine ("" when it does not answer within 2 s); for
+// tests of other packages that drive a Game.
+func (g *Game) ScreenText(scr tcell.SimulationScreen) string {
+	out := make(chan string, 1)
+	go g.app.QueueUpdate(func() {
+		cells, w, h := scr.GetContents()
+		var b strings.Builder
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				if c := cells[y*w+x]; len(c.Runes) > 0 {
+					b.WriteString(string(c.Runes))
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteByte('\n')
+		}
+		out <- b.String()
+	})
+	select {
+	case s := <-out:
+		return s
+	case <-g.Done():
+	case <-time.After(2 * time.Second):
+	}
+	return ""
 }

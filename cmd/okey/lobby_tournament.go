@@ -176,12 +176,12 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 		t.changed()
 		switch {
 		case errors.Is(err, tourney.ErrLeft):
-			t.g.Say(i18n.T("you left the tournament: j on it resumes your part while it runs"))
+			t.lv.Say(i18n.T("you left the tournament: j on it resumes your part while it runs"))
 		case err != nil && t.ctx.Err() == nil:
 			t.log.Warn("tournament", "err", err)
-			t.g.Say(i18n.T("the tournament stopped: %s", ui.Explain(err)))
+			t.lv.Say(i18n.T("the tournament stopped: %s", ui.Explain(err)))
 		case err == nil:
-			t.g.Say(i18n.T("the tournament is over: okey verify %s checks it", dir))
+			t.lv.Say(i18n.T("the tournament is over: okey verify %s checks it", dir))
 		}
 	}()
 	// Registered once the board holds the player's registration (a part
