@@ -60,6 +60,11 @@ reads it from standard input; on the command line a code is visible to the
 other users of this computer in the process list). Exit status 4: the table
 of --code could not form (its creator unreachable, the code refused, the
 table full or gone).
+The lobby lists the tournaments announced on the LAN too (okey tournament
+create): j on one registers you with your persistent identity and plays your
+part, as okey tournament join does: each round's table takes the screen, the
+lobby with the standings shows between rounds; its folder is
+DATA/tournaments/ID/folder.
 
 `
 
