@@ -3,10 +3,13 @@ package tourney
 import (
 	"context"
 	"crypto/ed25519"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 )
 
@@ -119,5 +122,50 @@ func TestBoardIgnoresBadRecords(t *testing.T) {
 	}
 	if ls := b.List(); len(ls) != 1 || ls[0].Name != "cup" || ls[0].Registered != 0 {
 		t.Fatalf("listed %+v", ls)
+	}
+}
+
+// TestBoardSeesTheEnd: a board beside a whole tournament of 3 bots (1
+// round) lists it registering, then under way, then ended once every
+// table of the last round was offered.
+func TestBoardSeesTheEnd(t *testing.T) {
+	bus := NewMemBus()
+	b := NewBoard(bus.Join("lobby"))
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	go b.Run(ctx)
+	var rounds []int
+	done := make(chan error, 3)
+	for i := 0; i < 3; i++ {
+		id := fmt.Sprintf("peer-%d", i)
+		c := Config{Dir: t.TempDir(), Key: testKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
+			Mover:    func(int) table.Mover { return bot.NewGreedy() },
+			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
+			Withhold: 60 * time.Second, Retry: 100 * time.Millisecond, DrawWait: 60 * time.Second}
+		if i == 0 {
+			c.Create = &Create{Name: "cup", Format: "swiss:rounds=1", Ruleset: "classic:points=2", Players: 3}
+		}
+		p, err := New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, err := p.Run(ctx); done <- err }()
+	}
+	l := waitListing(t, b, func(l Listing) bool {
+		if len(rounds) == 0 || rounds[len(rounds)-1] != l.Round {
+			rounds = append(rounds, l.Round)
+		}
+		return l.Ended
+	})
+	if l.Round != 1 || l.Registered != 3 || len(l.Keys) != 3 {
+		t.Fatalf("ended listing %+v", l)
+	}
+	if rounds[len(rounds)-1] != 1 || slices.Contains(rounds, 2) {
+		t.Fatalf("rounds seen %v", rounds)
+	}
+	for range 3 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
