@@ -44,6 +44,7 @@ type lobbyTours struct {
 
 // tourRun is the player's part in one tournament, run by this lobby.
 type tourRun struct {
+	name  string
 	rep   *tournament.Report // the last standings known
 	round int
 	over  bool
@@ -138,7 +139,12 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 		t.mu.Unlock()
 		return nil
 	}
-	run := &tourRun{}
+	run := &tourRun{name: id[:8]}
+	for _, l := range t.board.List() {
+		if l.ID == tid {
+			run.name = l.Name
+		}
+	}
 	t.runs[tid] = run
 	t.mu.Unlock()
 	state := filepath.Join(t.self.data, tourFolders)
@@ -198,6 +204,20 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// unended names the tournaments whose part this lobby still runs.
+func (t *lobbyTours) unended() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	for _, r := range t.runs {
+		if !r.over {
+			out = append(out, r.name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (t *lobbyTours) stop(tid [32]byte, err error) error {

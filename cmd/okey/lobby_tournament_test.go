@@ -121,6 +121,9 @@ func TestLobbyJoinsTournament(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	if got := tours.unended(); len(got) != 1 || got[0] != "spring cup" {
+		t.Fatalf("the parts under way: %q", got)
+	}
 	// The round is drawn and the table takes the screen: the player's
 	// name is at it, with the other two.
 	screen("the table", func(s string) bool {
@@ -136,6 +139,9 @@ func TestLobbyJoinsTournament(t *testing.T) {
 	case <-ran:
 		t.Fatal("leaving the tournament's table ended the program")
 	default:
+	}
+	if got := tours.unended(); len(got) != 0 {
+		t.Fatalf("the parts under way after leaving: %q", got)
 	}
 	var tid [32]byte
 	for _, l := range tours.board.List() {

@@ -525,10 +525,17 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s\n", ui.Plain(err)))
 		return 2
 	}
+	var unended []string
+	if tours != nil {
+		unended = tours.unended()
+	}
 	cancel()
 	lb.wait()
 	if tours != nil {
 		tours.wait()
+	}
+	for _, name := range unended {
+		fmt.Fprint(stdout, i18n.T("okey: you left tournament %q before its end: j on it in the lobby resumes your part while it runs\n", name))
 	}
 	mu.Lock()
 	defer mu.Unlock()
