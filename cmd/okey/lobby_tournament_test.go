@@ -48,7 +48,8 @@ func lobbyTestKey(i int) ed25519.PrivateKey {
 // registers the lobby's player with its key (the creator receives the
 // registration), the round's table forms and takes the lobby's screen with
 // the player's seat, and leaving it there (q, y) stops the player's part
-// and shows the lobby again, saying how to resume; the folder holds the
+// and shows the lobby again, saying how to resume (j again brings the
+// table back: the part resumes from its folder); the folder holds the
 // tournament's records in DATA/tournaments/<id>/folder.
 func TestLobbyJoinsTournament(t *testing.T) {
 	bus := tourney.NewMemBus()
@@ -142,6 +143,14 @@ func TestLobbyJoinsTournament(t *testing.T) {
 	}
 	if got := tours.unended(); len(got) != 0 {
 		t.Fatalf("the parts under way after leaving: %q", got)
+	}
+	// j on it again resumes the part: the table takes the screen again.
+	scr.InjectKey(tcell.KeyRune, 'j', tcell.ModNone)
+	screen("the table again", func(s string) bool {
+		return !strings.Contains(s, "okey lobby") && strings.Contains(s, "ayse") && strings.Contains(s, "creator") && strings.Contains(s, "botty")
+	})
+	if got := tours.unended(); len(got) != 1 {
+		t.Fatalf("the parts under way after resuming: %q", got)
 	}
 	var tid [32]byte
 	for _, l := range tours.board.List() {
