@@ -19,7 +19,8 @@ type Listing struct {
 	Name    string
 	Format  tournament.Format
 	Ruleset string
-	Players int // the players the announcement wants
+	Creator [32]byte // the announcement's signer
+	Players int      // the players the announcement wants
 	// Registered is how many distinct keys registered (the roster's size
 	// once it is out).
 	Registered int
@@ -270,7 +271,7 @@ func (b *Board) List() []Listing {
 // and offers (package tournament's checks; no transcript is needed).
 func listing(e *boardEntry) Listing {
 	a := e.ann
-	l := Listing{ID: a.ID(), Name: a.Name, Ruleset: a.Ruleset, Players: a.Players, Registered: len(e.regKeys), Keys: slices.Clone(e.regKeys)}
+	l := Listing{ID: a.ID(), Name: a.Name, Ruleset: a.Ruleset, Creator: a.Signer, Players: a.Players, Registered: len(e.regKeys), Keys: slices.Clone(e.regKeys)}
 	l.Format, _ = tournament.CheckSetup(a.Format, a.Ruleset, a.Players) // checked by Decode
 	rep := tournament.Check(e.recs, nil)
 	if len(rep.Players) == 0 {

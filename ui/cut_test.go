@@ -233,6 +233,21 @@ func TestNoCutWordLobby(t *testing.T) {
 		if !strings.Contains(s, "istanbul open") || !strings.Contains(s, i18n.T("%d more tournaments: up/down scrolls", 1)) {
 			t.Errorf("the selected tournament is not in view:\n%s", s)
 		}
+		l.tform = newTourForm()
+		l.tform.name = "the long tournament name of 32b"
+		for f := 0; f < tourFormFields; f++ {
+			l.tform.field = f
+			draw(fmt.Sprintf("tournament form, field %d", f))
+		}
+		l.tform = nil
+		// A lobby that announces tournaments, with none on the LAN.
+		saved := l.b
+		l.b = &cutCreator{fl}
+		l.tours, l.cursor = nil, 0
+		if s := draw("lobby, no tournament"); !strings.Contains(s, i18n.T("no tournaments on the LAN: t announces one")) {
+			t.Errorf("the lobby does not say t announces a tournament:\n%s", s)
+		}
+		l.b = saved
 		l.tours, l.cursor = nil, 0
 		l.form = &createForm{players: 4, timer: 3, level: defaultLevel, options: "partnerships"}
 		for f := 0; f < formFields; f++ {
@@ -354,4 +369,14 @@ var cutTours = []LobbyTournament{
 			"4. bot2: 2 points, score 3", "5. bot3: 1 points, score 2"}},
 	{ID: strings.Repeat("ef", 32), Name: "yaz kupası", Ruleset: "101", Rounds: 1, Registered: 4, Players: 4, Round: 1, Ended: true},
 	{ID: strings.Repeat("01", 32), Name: "istanbul open", Ruleset: "classic", Rounds: 15, Registered: 63, Players: 64},
+}
+
+// cutCreator is a cutLobby that announces tournaments.
+type cutCreator struct{ *cutLobby }
+
+func (*cutCreator) Tournaments() []LobbyTournament               { return nil }
+func (*cutCreator) TournamentChanges() <-chan struct{}           { return nil }
+func (*cutCreator) JoinTournament(context.Context, string) error { return nil }
+func (*cutCreator) CreateTournament(context.Context, string, string, int, int) (string, error) {
+	return "", nil
 }

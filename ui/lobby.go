@@ -109,6 +109,7 @@ type LobbyView struct {
 	bad       bool
 	busy      bool
 	form      *createForm
+	tform     *tourForm // the tournament form (lobby_tourform.go), while open
 	code      *string // the join-by-code box, while it is open
 	dropArm   string  // the unfinished match a first x asked to drop
 	pal       Palette
@@ -300,6 +301,10 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		l.formKey(ev)
 		return
 	}
+	if l.tform != nil {
+		l.tourFormKey(ev)
+		return
+	}
 	if l.code != nil {
 		l.codeKey(ev)
 		return
@@ -370,6 +375,10 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		l.do(i18n.T("revoking the invite code of %s", t.ID), func(context.Context) error { return inv.Revoke(t.ID) })
 	case ev.Rune() == 'w':
 		l.watchKey() // watch_lobby.go
+	case ev.Rune() == 't':
+		if _, ok := l.b.(TournamentCreator); ok {
+			l.tform = newTourForm()
+		}
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
 	}
@@ -664,7 +673,10 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		put(scr, ix, iy+7, iw, i18n.T("options: e.g. partnerships, rounds=1, deal=simple"), ost.Foreground(p.Dim))
 		put(scr, ix, iy+9, iw, i18n.T("tab next  left/right change  enter open  esc cancel"), ost.Foreground(p.Accent))
 	}
-	if len(block) > 0 && l.form == nil {
+	if l.tform != nil {
+		l.drawTourForm(scr, x, y, w, felt)
+	}
+	if len(block) > 0 && l.form == nil && l.tform == nil {
 		top := y + h - 3 - len(block)
 		fill(scr, x, top, w, len(block)+1, felt)
 		put(scr, x+1, top, w-2, head, felt.Bold(true).Foreground(p.Accent))

@@ -119,11 +119,20 @@ const maxTourRows = 3
 // cursor (a second line for one whose state does not fit beside it), and
 // how many more there are.
 func (l *LobbyView) drawTours(scr tcell.Screen, x, row, w int, felt, dim tcell.Style) int {
-	if len(l.tours) == 0 {
-		return row
-	}
+	_, creator := l.b.(TournamentCreator)
 	p := l.pal
-	put(scr, x+1, row, w-2, i18n.T("tournaments (j: register and play)"), felt.Bold(true).Foreground(p.Accent))
+	head := felt.Bold(true).Foreground(p.Accent)
+	switch {
+	case len(l.tours) == 0 && !creator:
+		return row
+	case len(l.tours) == 0:
+		put(scr, x+1, row, w-2, i18n.T("no tournaments on the LAN: t announces one"), dim)
+		return row + 2
+	case creator:
+		put(scr, x+1, row, w-2, i18n.T("tournaments (j: register and play, t: announce one)"), head)
+	default:
+		put(scr, x+1, row, w-2, i18n.T("tournaments (j: register and play)"), head)
+	}
 	row++
 	cur := l.cursor - len(l.unfin)
 	first := 0

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -154,6 +155,72 @@ func TestSitTableFromLobby(t *testing.T) {
 	case <-ran:
 		t.Fatal("leaving the table ended the program")
 	default:
+	}
+	key(tcell.KeyRune, 'q')
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("q did not leave the lobby")
+	}
+}
+
+// fakeTourCreator is a fakeTourLobby that announces tournaments.
+type fakeTourCreator struct{ fakeTourLobby }
+
+func (f *fakeTourCreator) CreateTournament(_ context.Context, name, ruleset string, players, rounds int) (string, error) {
+	f.call(fmt.Sprintf("announce %q %s %d %d", name, ruleset, players, rounds))
+	return "ee", nil
+}
+
+// TestLobbyTournamentForm: with no tournament on the LAN the lobby says t
+// announces one; t opens the form, whose name, players (5 skipped), rounds,
+// rules and options reach CreateTournament; a bad option and an empty name
+// are refused in the form, calling nothing.
+func TestLobbyTournamentForm(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := NewGame(0, Options{Screen: scr})
+	fl := &fakeTourCreator{fakeTourLobby{fakeLobby: fakeLobby{changes: make(chan struct{}, 1)}, tch: make(chan struct{}, 1)}}
+	g.ShowLobby(fl, func(LobbyTable) {})
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	waitScreen(t, g, scr, 5*time.Second, "the hint", func(s string) bool { return strings.Contains(s, "no tournaments on the LAN: t announces one") })
+	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	typ := func(s string) {
+		for _, r := range s {
+			key(tcell.KeyRune, r)
+		}
+	}
+	key(tcell.KeyRune, 't')
+	waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "announce a tournament") })
+	for range len("tournament") {
+		key(tcell.KeyBackspace2, 0)
+	}
+	key(tcell.KeyEnter, 0)
+	waitScreen(t, g, scr, 5*time.Second, "the empty name", func(s string) bool { return strings.Contains(s, "give the tournament a name") })
+	typ("yaz kupası")
+	key(tcell.KeyTab, 0)
+	key(tcell.KeyLeft, 0)
+	key(tcell.KeyLeft, 0)
+	key(tcell.KeyLeft, 0)
+	key(tcell.KeyLeft, 0) // 8 -> 7 -> 6 -> 4 (no 5) -> 3
+	key(tcell.KeyRight, 0)
+	key(tcell.KeyTab, 0)
+	key(tcell.KeyLeft, 0) // 3 -> 2 rounds
+	key(tcell.KeyTab, 0)
+	key(tcell.KeyTab, 0)
+	typ(",x")
+	key(tcell.KeyEnter, 0)
+	waitScreen(t, g, scr, 5*time.Second, "the bad option", func(s string) bool { return strings.Contains(s, `option "x"`) })
+	key(tcell.KeyBackspace2, 0)
+	key(tcell.KeyBackspace2, 0)
+	key(tcell.KeyEnter, 0)
+	waitScreen(t, g, scr, 5*time.Second, "the announcement", func(s string) bool { return strings.Contains(s, "announcing yaz kupası: done") })
+	if got := fl.callsText(); got != `announce "yaz kupası" classic:points=2 4 2` {
+		t.Fatalf("calls %q", got)
 	}
 	key(tcell.KeyRune, 'q')
 	select {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -134,12 +135,57 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 		return errors.New(i18n.T("not a tournament id: %s", id))
 	}
 	tid := [32]byte(b)
+	var create *tourney.Create
+	for _, l := range t.board.List() {
+		if l.ID == tid && l.Creator == t.pub {
+			// The player's own tournament, resumed: its part is the
+			// creator's (the roster, the draws' closes).
+			create = &tourney.Create{Name: l.Name, Format: l.Format.String(), Ruleset: l.Ruleset, Players: l.Players}
+		}
+	}
+	return t.start(ctx, tid, create)
+}
+
+// CreateTournament implements ui.TournamentCreator: it announces a Swiss
+// tournament (okey tournament create's checks) and plays the player's part
+// as its creator; it returns once the board lists it with the player
+// registered.
+func (t *lobbyTours) CreateTournament(ctx context.Context, name, ruleset string, players, rounds int) (string, error) {
+	f, err := tournament.ParseFormat(fmt.Sprintf("swiss:rounds=%d", rounds))
+	if err != nil {
+		return "", err
+	}
+	if _, err := tournament.CheckSetup(f.String(), ruleset, players); err != nil {
+		return "", err
+	}
+	if err := tournament.CheckName(name); err != nil {
+		return "", err
+	}
+	cr := tourney.Create{Name: name, Format: f.String(), Ruleset: ruleset, Players: players}
+	if _, err := rand.Read(cr.Nonce[:]); err != nil {
+		return "", err
+	}
+	tid, err := tourney.AnnouncementID(t.self.key, cr)
+	if err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(tid[:]), t.start(ctx, tid, &cr)
+}
+
+// start runs the player's part in tournament tid (its creator's with
+// create) unless it runs already, and waits until the board lists the
+// player registered.
+func (t *lobbyTours) start(ctx context.Context, tid [32]byte, create *tourney.Create) error {
+	id := hex.EncodeToString(tid[:])
 	t.mu.Lock()
 	if r := t.runs[tid]; r != nil && !r.over {
 		t.mu.Unlock()
 		return nil
 	}
 	run := &tourRun{name: id[:8]}
+	if create != nil {
+		run.name = create.Name
+	}
 	for _, l := range t.board.List() {
 		if l.ID == tid {
 			run.name = l.Name
@@ -150,7 +196,7 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 	state := filepath.Join(t.self.data, tourFolders)
 	dir := filepath.Join(state, id, "folder")
 	net := t.board.Tap()
-	p, err := tourney.New(tourney.Config{Dir: dir, State: state, Key: t.self.key, Name: cutTo(t.self.name, 32), PeerID: t.self.id, Net: net, Tournament: tid,
+	p, err := tourney.New(tourney.Config{Dir: dir, State: state, Key: t.self.key, Name: cutTo(t.self.name, 32), PeerID: t.self.id, Net: net, Tournament: tid, Create: create,
 		Withhold: 2 * time.Minute, MoveWithhold: 10 * time.Minute, Linger: 30 * time.Second,
 		Sit: func(ref tournament.Ref, cfg table.Config, seat int) tourney.Sitting {
 			return t.sit(filepath.Join(dir, tourney.TranscriptName(ref)), ref, seat)
@@ -261,3 +307,5 @@ type tourLobby struct {
 }
 
 var _ ui.TournamentLobby = tourLobby{}
+
+var _ ui.TournamentCreator = tourLobby{}

@@ -25,6 +25,19 @@ var _ = turkish(map[string]string{
 	"j on the tournament in the lobby resumes your part while it runs.":                                   "Lobide turnuvanın üzerinde j, sürdükçe kaldığın yerden devam ettirir.",
 })
 
+var _ = turkish(map[string]string{
+	"give the tournament a name":                              "turnuvaya bir ad ver",
+	"announcing %s":                                           "%s duyuruluyor",
+	"announce a tournament":                                   "turnuva duyur",
+	"name     %s_":                                            "ad       %s_",
+	"players  < %d >  (you among them)":                       "oyuncu   < %d >  (sen de içinde)",
+	"rounds   < %d >  (Swiss; points 3-2-1-0)":                "tur      < %d >  (İsviçre; puan 3-2-1-0)",
+	"points=2: a short match at each table":                   "points=2: her masada kısa bir maç",
+	"tab next  left/right change  enter announce  esc cancel": "tab sonraki  sol/sağ değiştir  enter duyur  esc vazgeç",
+	"no tournaments on the LAN: t announces one":              "ağda turnuva yok: t bir tane duyurur",
+	"tournaments (j: register and play, t: announce one)":     "turnuvalar (j: katıl ve oyna, t: turnuva duyur)",
+})
+
 var _ = englishPlural(map[string]string{
 	"%d more tournaments: up/down scrolls": "1 more tournament: up/down scrolls",
 })
