@@ -180,3 +180,79 @@ func hasRegistration(recs [][]byte, signer [32]byte) bool {
 	}
 	return false
 }
+
+// TestLobbyCreatesTournament: t in the lobby announces a tournament of 3
+// whose creator is the lobby's player: the announcement reaches two bot
+// participants (who join the first one heard), the player is registered,
+// the creator's part closes the roster and the draw, and the round's table
+// takes the lobby's screen with the three players.
+func TestLobbyCreatesTournament(t *testing.T) {
+	bus := tourney.NewMemBus()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	base := t.TempDir()
+	for i := 0; i < 2; i++ {
+		id := []string{"bot1", "bot2"}[i]
+		p, err := tourney.New(tourney.Config{Dir: filepath.Join(base, id), Key: lobbyTestKey(10 + i), Name: id, PeerID: id, Net: bus.Join(id),
+			Mover:    func(int) table.Mover { return bot.NewGreedy() },
+			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
+			Withhold: 60 * time.Second, Retry: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go p.Run(ctx)
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := ui.NewGame(0, ui.Options{Screen: scr})
+	data := filepath.Join(base, "data")
+	key := lobbyTestKey(12)
+	lctx, lcancel := context.WithCancel(ctx)
+	tours := newLobbyTours(lctx, tourSelf{key: key, data: data, name: "ayse", id: "lobby"}, g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
+		func(_ context.Context, cfg table.Config) (table.Transport, error) { return bus.TableNet("lobby", cfg), nil })
+	tours.lv = g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, tours}, func(ui.LobbyTable) {})
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	defer func() {
+		g.Quit()
+		lcancel()
+		tours.wait()
+	}()
+	screen := func(what string, cond func(string) bool) {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for s := g.ScreenText(scr); !cond(s); s = g.ScreenText(scr) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not on the screen:\n%s", what, s)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	screen("the lobby", func(s string) bool { return strings.Contains(s, "t announces one") })
+	key1 := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	key1(tcell.KeyRune, 't')
+	screen("the form", func(s string) bool { return strings.Contains(s, "announce a tournament") })
+	key1(tcell.KeyTab, 0)
+	for range 5 {
+		key1(tcell.KeyLeft, 0) // 8 players -> 3
+	}
+	key1(tcell.KeyTab, 0)
+	key1(tcell.KeyLeft, 0)
+	key1(tcell.KeyLeft, 0) // 3 rounds -> 1
+	key1(tcell.KeyEnter, 0)
+	screen("the table", func(s string) bool {
+		return !strings.Contains(s, "okey lobby") && strings.Contains(s, "ayse") && strings.Contains(s, "bot1") && strings.Contains(s, "bot2")
+	})
+	var pub [32]byte
+	copy(pub[:], key.Public().(ed25519.PublicKey))
+	ls := tours.board.List()
+	if len(ls) != 1 || ls[0].Creator != pub || ls[0].Name != "tournament" || ls[0].Players != 3 || ls[0].Format.Rounds != 1 || ls[0].Round != 1 {
+		t.Fatalf("listed %+v", ls)
+	}
+	if _, err := os.Stat(filepath.Join(data, tourFolders, hexID(ls[0].ID), "folder", "tournament")); err != nil {
+		t.Fatalf("the creator's folder: %v", err)
+	}
+}

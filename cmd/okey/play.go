@@ -64,7 +64,8 @@ The lobby lists the tournaments announced on the LAN too (okey tournament
 create): j on one registers you with your persistent identity and plays your
 part, as okey tournament join does: each round's table takes the screen, the
 lobby with the standings shows between rounds; its folder is
-DATA/tournaments/ID/folder.
+DATA/tournaments/ID/folder. t announces one (you create it and play in it:
+keep the lobby open until it ends).
 
 `
 
