@@ -15,9 +15,9 @@ import (
 
 // waitListing polls the board until ok holds for its one listing, or fails
 // at the deadline.
-func waitListing(t *testing.T, b *Board, ok func(l Listing) bool) Listing {
+func waitListing(t *testing.T, b *Board, d time.Duration, ok func(l Listing) bool) Listing {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(d)
 	for {
 		if ls := b.List(); len(ls) == 1 && ok(ls[0]) {
 			return ls[0]
@@ -51,7 +51,7 @@ func TestBoardListsAndTaps(t *testing.T) {
 	now := time.Now()
 	b.now = func() time.Time { return now }
 	go b.Run(ctx)
-	l := waitListing(t, b, func(l Listing) bool { return l.Registered == 1 })
+	l := waitListing(t, b, 20*time.Second, func(l Listing) bool { return l.Registered == 1 })
 	if l.Name != "spring cup" || l.Format.Rounds != 2 || l.Ruleset != "classic:points=2" || l.Players != 3 || l.Round != 0 || l.Ended {
 		t.Fatalf("listing %+v", l)
 	}
@@ -64,7 +64,7 @@ func TestBoardListsAndTaps(t *testing.T) {
 		t.Fatal(err)
 	}
 	go p.Run(ctx)
-	l = waitListing(t, b, func(l Listing) bool { return l.Registered == 2 })
+	l = waitListing(t, b, 20*time.Second, func(l Listing) bool { return l.Registered == 2 })
 	if !slices.Contains(l.Keys, pub) {
 		t.Fatalf("the tapped participant's key is not among the registered: %+v", l)
 	}
@@ -151,7 +151,7 @@ func TestBoardSeesTheEnd(t *testing.T) {
 		}
 		go func() { _, err := p.Run(ctx); done <- err }()
 	}
-	l := waitListing(t, b, func(l Listing) bool {
+	l := waitListing(t, b, 110*time.Second, func(l Listing) bool {
 		if len(rounds) == 0 || rounds[len(rounds)-1] != l.Round {
 			rounds = append(rounds, l.Round)
 		}
