@@ -110,8 +110,8 @@ type LobbyView struct {
 	busy      bool
 	form      *createForm
 	tform     *tourForm // the tournament form (lobby_tourform.go), while open
-	code      *string // the join-by-code box, while it is open
-	dropArm   string  // the unfinished match a first x asked to drop
+	code      *string   // the join-by-code box, while it is open
+	dropArm   string    // the unfinished match a first x asked to drop
 	pal       Palette
 }
 

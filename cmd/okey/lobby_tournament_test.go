@@ -212,7 +212,9 @@ func TestLobbyCreatesTournament(t *testing.T) {
 	key := lobbyTestKey(12)
 	lctx, lcancel := context.WithCancel(ctx)
 	tours := newLobbyTours(lctx, tourSelf{key: key, data: data, name: "ayse", id: "lobby"}, g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
-		func(_ context.Context, cfg table.Config) (table.Transport, error) { return bus.TableNet("lobby", cfg), nil })
+		func(_ context.Context, cfg table.Config) (table.Transport, error) {
+			return bus.TableNet("lobby", cfg), nil
+		})
 	tours.lv = g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, tours}, func(ui.LobbyTable) {})
 	ran := make(chan error, 1)
 	go func() { ran <- g.Run() }()
