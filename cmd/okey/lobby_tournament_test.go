@@ -14,6 +14,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tourney"
@@ -52,6 +53,7 @@ func lobbyTestKey(i int) ed25519.PrivateKey {
 // table back: the part resumes from its folder); the folder holds the
 // tournament's records in DATA/tournaments/<id>/folder.
 func TestLobbyJoinsTournament(t *testing.T) {
+	i18n.Set(i18n.English) // an earlier test of the package may leave another language
 	bus := tourney.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -187,6 +189,7 @@ func hasRegistration(recs [][]byte, signer [32]byte) bool {
 // the creator's part closes the roster and the draw, and the round's table
 // takes the lobby's screen with the three players.
 func TestLobbyCreatesTournament(t *testing.T) {
+	i18n.Set(i18n.English) // an earlier test of the package may leave another language
 	bus := tourney.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
