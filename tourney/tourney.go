@@ -61,6 +61,22 @@ type Create struct {
 	Format  string // canonical
 	Ruleset string // canonical
 	Players int
+	// Nonce is the announcement's nonce (protocol.md 9.2); zero: a fresh
+	// one from crypto/rand. A caller that needs the tournament id before
+	// Run (AnnouncementID) draws it itself, from crypto/rand too.
+	Nonce [32]byte
+}
+
+// AnnouncementID is the id of the tournament that a creator with key
+// announces as cr (cr.Nonce set): the announcement is the same bytes Run
+// signs and publishes (Ed25519 signatures are deterministic).
+func AnnouncementID(key ed25519.PrivateKey, cr Create) ([32]byte, error) {
+	ann := &tournament.Record{Kind: tournament.KindAnnounce, Nonce: cr.Nonce, Players: cr.Players, Name: cr.Name, Format: cr.Format, Ruleset: cr.Ruleset}
+	copy(ann.Signer[:], key.Public().(ed25519.PublicKey))
+	if err := ann.Sign(key); err != nil {
+		return [32]byte{}, err
+	}
+	return ann.ID(), nil
 }
 
 // Config describes one participant.
@@ -370,8 +386,10 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 		return b, ok
 	})
 	if cr := p.c.Create; cr != nil && !p.resumed {
-		var nonce [32]byte
-		rand.Read(nonce[:])
+		nonce := cr.Nonce
+		if nonce == ([32]byte{}) {
+			rand.Read(nonce[:])
+		}
 		ann := &tournament.Record{Kind: tournament.KindAnnounce, Signer: p.pub, Nonce: nonce, Players: cr.Players,
 			Name: cr.Name, Format: cr.Format, Ruleset: cr.Ruleset}
 		if err := ann.Sign(p.c.Key); err != nil {

@@ -52,6 +52,7 @@ type Game struct {
 	prev *Snapshot // the peer goroutine's last snapshot (OnStep only)
 
 	stop chan struct{} // closed by CancelMove: the pending Move gives up
+	left chan struct{} // closed when the player leaves a table of SitTable
 }
 
 // NewGame returns the table screen for seat. Call Run on the main goroutine.
@@ -150,7 +151,7 @@ func (g *Game) tick() {
 		case <-g.ctx.Done():
 			return
 		case <-t.C:
-			g.post(g.view.Tick)
+			g.post(func() { g.view.Tick() }) // the view of the moment (SitTable)
 		}
 	}
 }
@@ -270,12 +271,15 @@ func (g *Game) refresh() {
 func (g *Game) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 	r := &moveReq{reply: make(chan engine.Action, 1)}
 	stop := g.moveStop()
+	left := g.tableLeft()
 	g.post(func() { g.view.Request(r) })
 	select {
 	case a := <-r.reply:
 		return a, nil
 	case <-stop:
 		return engine.Action{}, ErrMoveCanceled
+	case <-left:
+		return engine.Action{}, ErrQuit
 	case <-g.ctx.Done():
 		return engine.Action{}, ErrQuit
 	}

@@ -217,6 +217,38 @@ func TestNoCutWordLobby(t *testing.T) {
 		case width(addrs[0]) > w-2 && (strings.Join(pieces, "") != addrs[0] || !strings.Contains(s, i18n.T("others reach you with --peer and this address, one line (split here):"))):
 			t.Errorf("the address split over %q, want its pieces under a label that says so\n%s", pieces, s)
 		}
+		// With tournaments announced (more than the section shows), the
+		// cursor on one with standings, then on the last one.
+		l.tours = cutTours
+		l.cursor = len(l.unfin) + 1
+		s = draw("lobby with tournaments")
+		if !strings.Contains(s, i18n.T("tournaments (j: register and play)")) || !strings.Contains(s, "spring cup") {
+			t.Errorf("the tournaments are not listed:\n%s", s)
+		}
+		if !strings.Contains(s, i18n.T("standings after round %d of %d:", 1, 3)) {
+			t.Errorf("the selected tournament's standings are not shown:\n%s", s)
+		}
+		l.cursor = len(l.unfin) + len(l.tours) - 1
+		s = draw("lobby with tournaments, the last selected")
+		if !strings.Contains(s, "istanbul open") || !strings.Contains(s, i18n.T("%d more tournaments: up/down scrolls", 1)) {
+			t.Errorf("the selected tournament is not in view:\n%s", s)
+		}
+		l.tform = newTourForm()
+		l.tform.name = "the long tournament name of 32b"
+		for f := 0; f < tourFormFields; f++ {
+			l.tform.field = f
+			draw(fmt.Sprintf("tournament form, field %d", f))
+		}
+		l.tform = nil
+		// A lobby that announces tournaments, with none on the LAN.
+		saved := l.b
+		l.b = &cutCreator{fl}
+		l.tours, l.cursor = nil, 0
+		if s := draw("lobby, no tournament"); !strings.Contains(s, i18n.T("no tournaments on the LAN: t announces one")) {
+			t.Errorf("the lobby does not say t announces a tournament:\n%s", s)
+		}
+		l.b = saved
+		l.tours, l.cursor = nil, 0
 		l.form = &createForm{players: 4, timer: 3, level: defaultLevel, options: "partnerships"}
 		for f := 0; f < formFields; f++ {
 			l.form.field = f
@@ -325,4 +357,26 @@ func TestNoCutWordReplay(t *testing.T) {
 			r.Report = honest
 		}
 	})
+}
+
+// cutTours are tournaments as a LAN lobby lists them: registering,
+// under way with the player in it and standings, ended, with long names.
+var cutTours = []LobbyTournament{
+	{ID: strings.Repeat("ab", 32), Name: "spring cup", Ruleset: "classic:points=2", Rounds: 3, Registered: 5, Players: 8},
+	{ID: strings.Repeat("cd", 32), Name: "the long tournament name of 32b", Ruleset: "turkish-rummy:rounds=1", Rounds: 3, Points: "4-2-1-0",
+		Registered: 8, Players: 8, Round: 2, Mine: true, Playing: true, StandingsRound: 1,
+		Standings: []string{"1. ayse: 3 points, score 12", "2. mehmet: 3 points, score 9", "3. bot1: 2 points, score 7",
+			"4. bot2: 2 points, score 3", "5. bot3: 1 points, score 2"}},
+	{ID: strings.Repeat("ef", 32), Name: "yaz kupası", Ruleset: "101", Rounds: 1, Registered: 4, Players: 4, Round: 1, Ended: true},
+	{ID: strings.Repeat("01", 32), Name: "istanbul open", Ruleset: "classic", Rounds: 15, Registered: 63, Players: 64},
+}
+
+// cutCreator is a cutLobby that announces tournaments.
+type cutCreator struct{ *cutLobby }
+
+func (*cutCreator) Tournaments() []LobbyTournament               { return nil }
+func (*cutCreator) TournamentChanges() <-chan struct{}           { return nil }
+func (*cutCreator) JoinTournament(context.Context, string) error { return nil }
+func (*cutCreator) CreateTournament(context.Context, string, string, int, int) (string, error) {
+	return "", nil
 }

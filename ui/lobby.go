@@ -101,7 +101,8 @@ type LobbyView struct {
 	start     func(LobbyTable)
 	started   map[string]bool
 	tables    []LobbyTable
-	unfin     []LobbyTable // shown above the tables; the cursor runs over both
+	unfin     []LobbyTable      // shown above the tables; the cursor runs over both
+	tours     []LobbyTournament // shown between them (lobby_tournament.go)
 	unfinRead bool
 	timer     int // the create form's default turn timer
 	cursor    int
@@ -109,8 +110,9 @@ type LobbyView struct {
 	bad       bool
 	busy      bool
 	form      *createForm
-	code      *string // the join-by-code box, while it is open
-	dropArm   string  // the unfinished match a first x asked to drop
+	tform     *tourForm // the tournament form (lobby_tourform.go), while open
+	code      *string   // the join-by-code box, while it is open
+	dropArm   string    // the unfinished match a first x asked to drop
 	pal       Palette
 }
 
@@ -163,7 +165,10 @@ func (l *LobbyView) Refresh() {
 		}
 		slices.SortStableFunc(l.unfin, func(a, b LobbyTable) int { return b.Started.Compare(a.Started) })
 	}
-	if n := len(l.unfin) + len(l.tables); l.cursor >= n {
+	if tl, ok := l.b.(TournamentLobby); ok {
+		l.tours = tl.Tournaments()
+	}
+	if n := l.rows(); l.cursor >= n {
 		l.cursor = max(n-1, 0)
 	}
 	_, me, _ := l.b.Self()
@@ -191,6 +196,8 @@ func (l *LobbyView) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-l.b.Changes():
+			l.g.post(l.Refresh)
+		case <-l.tourChanges():
 			l.g.post(l.Refresh)
 		}
 	}
@@ -235,7 +242,7 @@ func (l *LobbyView) doSeat(what string, f func(ctx context.Context) (string, err
 func (l *LobbyView) selectTable(id string) {
 	for i, t := range l.tables {
 		if t.ID == id {
-			l.cursor = len(l.unfin) + i
+			l.cursor = l.tabBase() + i
 		}
 	}
 }
@@ -272,8 +279,10 @@ func (l *LobbyView) selected() (LobbyTable, bool) {
 	case l.cursor < 0:
 	case l.cursor < len(l.unfin):
 		return l.unfin[l.cursor], true
-	case l.cursor < len(l.unfin)+len(l.tables):
-		return l.tables[l.cursor-len(l.unfin)], true
+	case l.cursor < l.tabBase():
+		// A tournament (selectedTour).
+	case l.cursor < l.rows():
+		return l.tables[l.cursor-l.tabBase()], true
 	}
 	return LobbyTable{}, false
 }
@@ -283,7 +292,7 @@ func (l *LobbyView) resume(t LobbyTable) {
 	l.started[t.ID] = true
 	l.msg, l.bad = i18n.T("resuming the match..."), false
 	l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
-	l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
+	l.cursor = min(l.cursor, max(l.rows()-1, 0))
 	l.start(t)
 }
 
@@ -291,6 +300,10 @@ func (l *LobbyView) resume(t LobbyTable) {
 func (l *LobbyView) Key(ev *tcell.EventKey) {
 	if l.form != nil {
 		l.formKey(ev)
+		return
+	}
+	if l.tform != nil {
+		l.tourFormKey(ev)
 		return
 	}
 	if l.code != nil {
@@ -306,7 +319,7 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	case ev.Key() == tcell.KeyUp:
 		l.cursor = max(l.cursor-1, 0)
 	case ev.Key() == tcell.KeyDown:
-		l.cursor = min(l.cursor+1, max(len(l.unfin)+len(l.tables)-1, 0))
+		l.cursor = min(l.cursor+1, max(l.rows()-1, 0))
 	case ev.Rune() == 'c':
 		f := &createForm{players: 4, bots: 3, level: defaultLevel}
 		for i, s := range timerChoices {
@@ -315,6 +328,8 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 			}
 		}
 		l.form = f
+	case (ev.Rune() == 'j' || ev.Key() == tcell.KeyEnter) && l.onTour():
+		l.joinTour()
 	case ev.Rune() == 'j' || ev.Rune() == 'o' || ev.Key() == tcell.KeyEnter:
 		t, ok := l.selected()
 		switch {
@@ -361,6 +376,10 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		l.do(i18n.T("revoking the invite code of %s", t.ID), func(context.Context) error { return inv.Revoke(t.ID) })
 	case ev.Rune() == 'w':
 		l.watchKey() // watch_lobby.go
+	case ev.Rune() == 't':
+		if _, ok := l.b.(TournamentCreator); ok {
+			l.tform = newTourForm()
+		}
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
 	}
@@ -383,7 +402,7 @@ func (l *LobbyView) drop(armed string) {
 			return
 		}
 		l.unfin = slices.DeleteFunc(l.unfin, func(u LobbyTable) bool { return u.ID == t.ID })
-		l.cursor = min(l.cursor, max(len(l.unfin)+len(l.tables)-1, 0))
+		l.cursor = min(l.cursor, max(l.rows()-1, 0))
 		l.msg, l.bad = i18n.T("dropped: %s", RulesetName(t.Ruleset)+" "+t.Note), false
 	}
 }
@@ -545,7 +564,11 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		}
 		row++
 	}
+	row = l.drawTours(scr, x, row, w, felt, dim)
 	head, block := l.codeBlock(w - 4)
+	if len(block) == 0 {
+		head, block = l.standingsBlock(4)
+	}
 	reserved := 0
 	if len(block) > 0 {
 		reserved = len(block) + 1
@@ -588,7 +611,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	first, last := 0, len(l.tables) // the tables shown: first..last-1
 	if need > avail {
 		avail = max(avail-1, 1) // the "more" line
-		c := min(max(l.cursor-len(l.unfin), 0), len(l.tables)-1)
+		c := min(max(l.cursor-l.tabBase(), 0), len(l.tables)-1)
 		// The first table from which the cursor's fits.
 		for used := 0; first < c; first++ {
 			used = 0
@@ -608,7 +631,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	for i := first; i < last; i++ {
 		it := items[i]
 		st := felt
-		if i+len(l.unfin) == l.cursor {
+		if i+l.tabBase() == l.cursor {
 			st = st.Background(p.Ledge).Bold(true)
 		}
 		if height(it) == 1 {
@@ -651,7 +674,10 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 		put(scr, ix, iy+7, iw, i18n.T("options: e.g. partnerships, rounds=1, deal=simple"), ost.Foreground(p.Dim))
 		put(scr, ix, iy+9, iw, i18n.T("tab next  left/right change  enter open  esc cancel"), ost.Foreground(p.Accent))
 	}
-	if len(block) > 0 && l.form == nil {
+	if l.tform != nil {
+		l.drawTourForm(scr, x, y, w, felt)
+	}
+	if len(block) > 0 && l.form == nil && l.tform == nil {
 		top := y + h - 3 - len(block)
 		fill(scr, x, top, w, len(block)+1, felt)
 		put(scr, x+1, top, w-2, head, felt.Bold(true).Foreground(p.Accent))
@@ -677,6 +703,9 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	}
 	if wb := l.watchBar(); wb != "" {
 		keys = wb
+	}
+	if l.onTour() {
+		keys = i18n.T("up/down choose  j register and play  c create  q quit")
 	}
 	put(scr, x+1, y+h-1, w-2, keys, bar)
 }

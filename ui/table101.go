@@ -44,12 +44,15 @@ type meldHandle struct {
 func (g *Game) Move101(_ *engine.Game101, _ *engine.View) (engine.Action101, error) {
 	r := &moveReq101{reply: make(chan engine.Action101, 1)}
 	stop := g.moveStop()
+	left := g.tableLeft()
 	g.post(func() { g.view.Request(r) })
 	select {
 	case a := <-r.reply:
 		return a, nil
 	case <-stop:
 		return engine.Action101{}, ErrMoveCanceled
+	case <-left:
+		return engine.Action101{}, ErrQuit
 	case <-g.ctx.Done():
 		return engine.Action101{}, ErrQuit
 	}

@@ -60,6 +60,12 @@ reads it from standard input; on the command line a code is visible to the
 other users of this computer in the process list). Exit status 4: the table
 of --code could not form (its creator unreachable, the code refused, the
 table full or gone).
+The lobby lists the tournaments announced on the LAN too (okey tournament
+create): j on one registers you with your persistent identity and plays your
+part, as okey tournament join does: each round's table takes the screen, the
+lobby with the standings shows between rounds; its folder is
+DATA/tournaments/ID/folder. t announces one (you create it and play in it:
+keep the lobby open until it ends).
 
 `
 
@@ -399,8 +405,24 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		left = line
 		mu.Unlock()
 	}
-	// w in the lobby watches a started table (watch_lobby.go).
-	lv := g.ShowLobby(&watchLobby{lanLobby: lb, g: g}, func(t ui.LobbyTable) {
+	// w in the lobby watches a started table (watch_lobby.go); the
+	// tournaments on the LAN are listed too (lobby_tournament.go).
+	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
+	var tours *lobbyTours
+	if tn, err := c.Node().JoinTournaments(); err != nil {
+		logger.Warn("tournaments", "err", err)
+	} else {
+		defer tn.Close()
+		if self, err := lanTourSelf(c); err != nil {
+			logger.Warn("tournaments", "err", err)
+		} else {
+			tours = newLobbyTours(ctx, self, g, &p2pTourneyNet{tn: tn}, logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
+				return c.TournamentTable(ctx, cfg, 30*time.Second)
+			})
+			lobby = tourLobby{lobby.(*watchLobby), tours}
+		}
+	}
+	lv := g.ShowLobby(lobby, func(t ui.LobbyTable) {
 		if t.Local {
 			// A match against bots on this computer, left unfinished.
 			m, ok := lb.localMatch(t.ID)
@@ -491,6 +513,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		mu.Unlock()
 		g.Finish(end)
 	})
+	if tours != nil {
+		tours.lv = lv
+	}
 	if f.timer > 0 {
 		lv.SetDefaultTimer(f.timer)
 	}
@@ -501,8 +526,18 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s\n", ui.Plain(err)))
 		return 2
 	}
+	var unended []string
+	if tours != nil {
+		unended = tours.unended()
+	}
 	cancel()
 	lb.wait()
+	if tours != nil {
+		tours.wait()
+	}
+	for _, name := range unended {
+		fmt.Fprint(stdout, i18n.T("okey: you left tournament %q before its end: j on it in the lobby resumes your part while it runs\n", name))
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	return lobbyExit(stdout, played, left)
