@@ -46,9 +46,9 @@ type SelfPlayConfig struct {
 	// of the expert's own play).
 	Residual  bool
 	ResidualK int
-	Hands   int
-	Seed    uint64
-	Workers int
+	Hands     int
+	Seed      uint64
+	Workers   int
 }
 
 // imitator records the learned player's candidate discards of a strategy's
