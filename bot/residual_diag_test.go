@@ -3,6 +3,7 @@ package bot
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
@@ -25,7 +26,10 @@ import (
 //	    fitted to the new data.
 //	eval:HANDS:K:MARGINS:FILE  the residual player with FILE's net (for
 //	    each margin, comma-separated) against three greedy, paired on the
-//	    same deals (seed 1) with the expert against three greedy.
+//	    same deals (seed 1) with the expert against three greedy (read
+//	    from FILE.base when a base run wrote it).
+//	base:HANDS:FILE  the expert against three greedy (seed 1), written to
+//	    FILE.base for eval.
 //
 // It is a measurement by hand, not a check.
 func TestDiagResidual(t *testing.T) {
@@ -94,8 +98,15 @@ func TestDiagResidual(t *testing.T) {
 			t.Fatal(err)
 		}
 		t0 := time.Now()
-		base, err := Arena(ArenaConfig{Rules: rules, Bots: []string{"expert", "greedy", "greedy", "greedy"}, Hands: hands, Seed: 1})
-		if err != nil {
+		var base ArenaResult
+		if b, err := os.ReadFile(parts[4] + ".base"); err == nil {
+			var d diagArena
+			if err := json.Unmarshal(b, &d); err != nil {
+				t.Fatal(err)
+			}
+			base = d.result()
+			t.Logf("the expert's hands from %s.base", parts[4])
+		} else if base, err = Arena(ArenaConfig{Rules: rules, Bots: []string{"expert", "greedy", "greedy", "greedy"}, Hands: hands, Seed: 1}); err != nil {
 			t.Fatal(err)
 		}
 		sh := base.ShareByDeal(base.Stats[0])
@@ -126,7 +137,45 @@ func TestDiagResidual(t *testing.T) {
 			t.Logf("residual K %d margin %g: %.1f%% [%.1f-%.1f], placement %.2f over %d deals; minus expert %+.1f points [%+.1f, %+.1f] (%s)",
 				k, m, 100*sh.Est, 100*sh.Lo, 100*sh.Hi, pl.Est, res.Deals(), 100*pa.Share.Est, 100*pa.Share.Lo, 100*pa.Share.Hi, time.Since(t1).Round(time.Second))
 		}
+	case "base":
+		hands, _ := strconv.Atoi(parts[1])
+		t0 := time.Now()
+		base, err := Arena(ArenaConfig{Rules: rules, Bots: []string{"expert", "greedy", "greedy", "greedy"}, Hands: hands, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := diagArena{Rules: base.Rules, Hands: base.Hands, Stalemates: base.Stalemates, Stats: base.Stats, Seats: base.seats, Seed: base.seed}
+		for _, h := range base.hands {
+			d.Win = append(d.Win, h.win)
+			d.Place2 = append(d.Place2, h.place2)
+		}
+		b, _ := json.Marshal(d)
+		if err := os.WriteFile(parts[2]+".base", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sh := base.ShareByDeal(base.Stats[0])
+		t.Logf("expert: %.1f%% [%.1f-%.1f] over %d deals (%s)", 100*sh.Est, 100*sh.Lo, 100*sh.Hi, base.Deals(), time.Since(t0).Round(time.Second))
 	default:
 		t.Fatalf("OKEY_RESIDUAL %q", spec)
 	}
+}
+
+// diagArena is an ArenaResult written to a file (the diag's base run).
+type diagArena struct {
+	Rules      string
+	Hands      int
+	Stalemates int
+	Stats      []ArenaStats
+	Seats      int
+	Seed       uint64
+	Win        [][4]int8
+	Place2     [][4]int16
+}
+
+func (d diagArena) result() ArenaResult {
+	r := ArenaResult{Rules: d.Rules, Hands: d.Hands, Stalemates: d.Stalemates, Stats: d.Stats, seats: d.Seats, seed: d.Seed}
+	for i := range d.Win {
+		r.hands = append(r.hands, handRec{win: d.Win[i], place2: d.Place2[i]})
+	}
+	return r
 }
