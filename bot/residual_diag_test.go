@@ -65,6 +65,23 @@ func TestDiagResidual(t *testing.T) {
 			won += float64(s.Won)
 		}
 		t.Logf("%d samples from %d hands in %s (won share %.3f)", len(samples), hands, time.Since(t0).Round(time.Second), won/float64(len(samples)))
+		// The hands' outcome by the expert's rank of the discard played:
+		// the exploration (a random one of the K at EPS) makes this a
+		// randomised comparison of the expert's first choice with the
+		// others (confounded only by how many candidates a decision has).
+		var byRank [4][3]float64 // samples, won, score
+		for _, s := range samples {
+			if r := rankOf(s.Active); r >= 0 {
+				byRank[r][0]++
+				byRank[r][1] += float64(s.Won)
+				byRank[r][2] += float64(s.Score)
+			}
+		}
+		for r, b := range byRank {
+			if b[0] > 0 {
+				t.Logf("rank %d played: %d samples, won %.3f, score %.3f", r, int(b[0]), b[1]/b[0], b[2]/b[0])
+			}
+		}
 		net := NewNet(ResidualInputs, 32, 16, seed)
 		losses := net.Train(samples, TrainConfig{Epochs: 4, Seed: seed})
 		t.Logf("losses %v", losses)
