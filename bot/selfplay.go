@@ -39,9 +39,16 @@ type SelfPlayConfig struct {
 	// teacher's answer in the states its own play reaches).
 	Imitate bool
 	Teacher string
-	Hands   int
-	Seed    uint64
-	Workers int
+	// Residual: the recorded "expert" seats play Residual with Net (nil:
+	// the expert's choices) among the expert's best ResidualK discards,
+	// exploring at Epsilon, and every decision with two or more of them
+	// is recorded with the hand's return (on-policy Monte-Carlo returns
+	// of the expert's own play).
+	Residual  bool
+	ResidualK int
+	Hands     int
+	Seed      uint64
+	Workers   int
 }
 
 // imitator records the learned player's candidate discards of a strategy's
@@ -222,6 +229,17 @@ func SelfPlay(cfg SelfPlayConfig) ([]Sample, error) {
 								l.explored = cfg.OnlyExplored
 							}
 							return l, nil
+						}
+						if name == ResidualName || (cfg.Residual && name == "expert" && slices.Contains(cfg.Record, name)) {
+							r, err := NewResidual(cfg.Net, cfg.ResidualK, seed)
+							if err != nil {
+								return nil, err
+							}
+							r.Epsilon = cfg.Epsilon
+							if slices.Contains(cfg.Record, name) {
+								r.record = rec
+							}
+							return r, nil
 						}
 						s, err := New(name, seed)
 						if err != nil {
