@@ -44,6 +44,42 @@ func lobbyTestKey(i int) ed25519.PrivateKey {
 	return ed25519.NewKeyFromSeed(seed[:])
 }
 
+// tourLobbyTest is a lobby screen (80x24, simulated) whose player, "ayse" with
+// key lobbyTestKey(k), follows the tournaments of an in-process bus.
+type tourLobbyTest struct {
+	scr   tcell.SimulationScreen
+	g     *ui.Game
+	tours *lobbyTours
+	ran   chan error // the screen's Run result
+	data  string
+	key   ed25519.PrivateKey
+	stop  func()
+}
+
+func startTourLobbyTest(ctx context.Context, t *testing.T, bus *tourney.MemBus, base string, k int) *tourLobbyTest {
+	t.Helper()
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	l := &tourLobbyTest{scr: scr, g: ui.NewGame(0, ui.Options{Screen: scr}), ran: make(chan error, 1),
+		data: filepath.Join(base, "data"), key: lobbyTestKey(k)}
+	lctx, lcancel := context.WithCancel(ctx)
+	l.tours = newLobbyTours(lctx, tourSelf{key: l.key, data: l.data, name: "ayse", id: "lobby"}, l.g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
+		func(_ context.Context, cfg table.Config) (table.Transport, error) {
+			return bus.TableNet("lobby", cfg), nil
+		})
+	l.tours.lv = l.g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, l.tours}, func(ui.LobbyTable) {})
+	go func() { l.ran <- l.g.Run() }()
+	l.stop = func() {
+		l.g.Quit()
+		lcancel()
+		l.tours.wait()
+	}
+	return l
+}
+
 // TestLobbyJoinsTournament: over an in-process bus, a tournament of 3
 // (its creator and a bot participant) is listed in the lobby; j on it
 // registers the lobby's player with its key (the creator receives the
@@ -76,27 +112,9 @@ func TestLobbyJoinsTournament(t *testing.T) {
 		go p.Run(ctx)
 	}
 
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(80, 24)
-	g := ui.NewGame(0, ui.Options{Screen: scr})
-	data := filepath.Join(base, "data")
-	key := lobbyTestKey(2)
-	lctx, lcancel := context.WithCancel(ctx)
-	tours := newLobbyTours(lctx, tourSelf{key: key, data: data, name: "ayse", id: "lobby"}, g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
-		func(_ context.Context, cfg table.Config) (table.Transport, error) {
-			return bus.TableNet("lobby", cfg), nil
-		})
-	tours.lv = g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, tours}, func(ui.LobbyTable) {})
-	ran := make(chan error, 1)
-	go func() { ran <- g.Run() }()
-	defer func() {
-		g.Quit()
-		lcancel()
-		tours.wait()
-	}()
+	l := startTourLobbyTest(ctx, t, bus, base, 2)
+	defer l.stop()
+	scr, g, tours, ran, data, key := l.scr, l.g, l.tours, l.ran, l.data, l.key
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()
 		deadline := time.Now().Add(60 * time.Second)
@@ -205,27 +223,9 @@ func TestLobbyCreatesTournament(t *testing.T) {
 		}
 		go p.Run(ctx)
 	}
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(80, 24)
-	g := ui.NewGame(0, ui.Options{Screen: scr})
-	data := filepath.Join(base, "data")
-	key := lobbyTestKey(12)
-	lctx, lcancel := context.WithCancel(ctx)
-	tours := newLobbyTours(lctx, tourSelf{key: key, data: data, name: "ayse", id: "lobby"}, g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
-		func(_ context.Context, cfg table.Config) (table.Transport, error) {
-			return bus.TableNet("lobby", cfg), nil
-		})
-	tours.lv = g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, tours}, func(ui.LobbyTable) {})
-	ran := make(chan error, 1)
-	go func() { ran <- g.Run() }()
-	defer func() {
-		g.Quit()
-		lcancel()
-		tours.wait()
-	}()
+	l := startTourLobbyTest(ctx, t, bus, base, 12)
+	defer l.stop()
+	scr, g, tours, key, data := l.scr, l.g, l.tours, l.key, l.data
 	screen := func(what string, cond func(string) bool) {
 		t.Helper()
 		deadline := time.Now().Add(60 * time.Second)

@@ -61,13 +61,7 @@ func TestTournamentCLILoopback(t *testing.T) {
 // state kept in the data directory; the same command run again resumes
 // every participant of the process, mid-match, to the end.
 func TestTournamentCLILoopbackPerson(t *testing.T) {
-	screens := make(chan tcell.SimulationScreen, 8)
-	tournamentScreen = func() tcell.Screen {
-		s := tcell.NewSimulationScreen("UTF-8")
-		screens <- s
-		return s
-	}
-	defer func() { tournamentScreen = nil }()
+	screens := captureTournamentScreens(t)
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	done := make(chan int, 1)
@@ -148,13 +142,7 @@ func TestTournamentPersonTwoRounds(t *testing.T) {
 	if os.Getenv("OKEY_TOURNAMENT_PERSON") == "" {
 		t.Skip("75 to 120 s: set OKEY_TOURNAMENT_PERSON=1")
 	}
-	screens := make(chan tcell.SimulationScreen, 8)
-	tournamentScreen = func() tcell.Screen {
-		s := tcell.NewSimulationScreen("UTF-8")
-		screens <- s
-		return s
-	}
-	defer func() { tournamentScreen = nil }()
+	screens := captureTournamentScreens(t)
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	done := make(chan int, 1)
@@ -185,4 +173,17 @@ func TestTournamentPersonTwoRounds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// captureTournamentScreens makes runTournament's table screens simulated
+// ones, each sent on the channel returned, until the test ends.
+func captureTournamentScreens(t *testing.T) <-chan tcell.SimulationScreen {
+	screens := make(chan tcell.SimulationScreen, 8)
+	tournamentScreen = func() tcell.Screen {
+		s := tcell.NewSimulationScreen("UTF-8")
+		screens <- s
+		return s
+	}
+	t.Cleanup(func() { tournamentScreen = nil })
+	return screens
 }
