@@ -234,6 +234,11 @@ func (g *Game101) Melds() []Meld {
 	return out
 }
 
+// DealerFirst reports whether the round is at its first turn, the
+// dealer's, whose move after its draw is a discard: no lay, add or swap
+// comes before it (ErrDealerFirst).
+func (g *Game101) DealerFirst() bool { return g.turns == 0 }
+
 // Opened returns how a seat has opened.
 func (g *Game101) Opened(seat int) Opened { return g.opened[seat] }
 

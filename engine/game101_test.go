@@ -323,7 +323,13 @@ func TestRules101(t *testing.T) {
 	rg.refused(rg.draw(0), ErrDrawn)
 	rg.refused(rg.lay(0, layPairA), ErrPhase)
 	rg.refused(rg.discard(1, "K1"), ErrTurn)
+	if !rg.g().DealerFirst() {
+		t.Fatal("the dealer's first turn is not DealerFirst")
+	}
 	rg.ok(rg.discard(0, "Y8"))
+	if rg.g().DealerFirst() {
+		t.Fatal("DealerFirst after the dealer's discard")
+	}
 	// Seat 1 takes Y8 and cannot keep it: the discard and an opening
 	// without it are refused; it gives it back and draws.
 	rg.ok(rg.take(1))

@@ -480,6 +480,9 @@ func (pt *part101) selText(t *TableView) string {
 		}
 	case opened != engine.NotOpened:
 		b.WriteString(" · " + i18n.T("l lays them"))
+	case (p.pairs && len(p.groups) >= 5 || !p.pairs && p.value >= 101) && g.DealerFirst():
+		// The engine refuses a lay before the dealer's first discard.
+		b.WriteString(" · " + i18n.T("the dealer starts by discarding (x)"))
 	case p.pairs && len(p.groups) >= 5 || !p.pairs && p.value >= 101:
 		b.WriteString(" · " + i18n.T("that opens: l lays the opening"))
 	case p.pairs:
