@@ -47,6 +47,16 @@ var fastLobby = LobbyConfig{AnnounceInterval: 100 * time.Millisecond, Expiry: 50
 // others through a ManualDiscovery fed with their mocknet addresses.
 func mockNodes(t *testing.T, n int, opts ...NodeOption) (mocknet.Mocknet, []*Node) {
 	t.Helper()
+	return mockNodesApart(t, n, nil, opts...)
+}
+
+// mockNodesApart is mockNodes with the pairs in apart never linked: they
+// are unlinked before any node starts, so no dial (the nodes' discovery
+// dials every other node at once) can connect them. Unlinking after the
+// nodes start races with those dials: a dial that passed the link check
+// connects the pair after DisconnectPeers.
+func mockNodesApart(t *testing.T, n int, apart [][2]int, opts ...NodeOption) (mocknet.Mocknet, []*Node) {
+	t.Helper()
 	mn := mocknet.New()
 	t.Cleanup(func() { mn.Close() })
 	var infos []peer.AddrInfo
@@ -63,6 +73,11 @@ func mockNodes(t *testing.T, n int, opts ...NodeOption) (mocknet.Mocknet, []*Nod
 	}
 	if err := mn.LinkAll(); err != nil {
 		t.Fatal(err)
+	}
+	for _, p := range apart {
+		if err := mn.UnlinkPeers(infos[p[0]].ID, infos[p[1]].ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 	nodes := make([]*Node, n)
 	for i, ai := range infos {

@@ -37,13 +37,7 @@ func recv(t *testing.T, tt *TableTransport, want string, d time.Duration) []tabl
 // had member 2 forwarded it). No one is rejected or named.
 func TestWithoutForwarding(t *testing.T) {
 	t.Parallel()
-	mn, nodes := mockNodes(t, 3)
-	if err := mn.UnlinkPeers(nodes[0].ID(), nodes[1].ID()); err != nil {
-		t.Fatal(err)
-	}
-	if err := mn.DisconnectPeers(nodes[0].ID(), nodes[1].ID()); err != nil {
-		t.Fatal(err)
-	}
+	_, nodes := mockNodesApart(t, 3, [][2]int{{0, 1}})
 	nodes[2].cfg.noForward = true // as WithoutForwarding, for the hub only
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

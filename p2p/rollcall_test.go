@@ -17,13 +17,7 @@ import (
 // that never came.
 func TestJoinTableThroughGossip(t *testing.T) {
 	t.Parallel()
-	mn, nodes := mockNodes(t, 3)
-	if err := mn.UnlinkPeers(nodes[0].ID(), nodes[1].ID()); err != nil {
-		t.Fatal(err)
-	}
-	if err := mn.DisconnectPeers(nodes[0].ID(), nodes[1].ID()); err != nil {
-		t.Fatal(err)
-	}
+	_, nodes := mockNodesApart(t, 3, [][2]int{{0, 1}})
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	members := ids(nodes)
@@ -59,13 +53,7 @@ func TestJoinTableThroughGossip(t *testing.T) {
 // (the ready ones no longer call on their own): its JoinTable returns.
 func TestRollCallAnswered(t *testing.T) {
 	t.Parallel()
-	mn, nodes := mockNodes(t, 3)
-	if err := mn.UnlinkPeers(nodes[0].ID(), nodes[1].ID()); err != nil {
-		t.Fatal(err)
-	}
-	if err := mn.DisconnectPeers(nodes[0].ID(), nodes[1].ID()); err != nil {
-		t.Fatal(err)
-	}
+	_, nodes := mockNodesApart(t, 3, [][2]int{{0, 1}})
 	members := ids(nodes)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
