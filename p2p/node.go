@@ -582,15 +582,16 @@ func (n *Node) presenceChanged(p peer.ID, up bool) {
 	}
 }
 
-// wantPeers marks peers as table members to keep connected (reconnect when
-// a link drops) and makes them gossipsub direct peers.
-func (n *Node) wantPeers(ps []peer.ID) error {
-	var first []peer.ID
+// markWanted counts ps as peers to keep connected, with their addresses
+// through each relay, and with direct also as gossipsub direct peers; it
+// returns the peers counted as direct for the first time.
+func (n *Node) markWanted(ps []peer.ID, direct bool) ([]peer.ID, error) {
 	n.mu.Lock()
+	defer n.mu.Unlock()
 	if n.closed {
-		n.mu.Unlock()
-		return ErrClosed
+		return nil, ErrClosed
 	}
+	var first []peer.ID
 	for _, p := range ps {
 		for _, r := range n.relays {
 			if r.info.ID != p {
@@ -598,11 +599,22 @@ func (n *Node) wantPeers(ps []peer.ID) error {
 			}
 		}
 		n.want[p]++
-		if n.direct[p]++; n.direct[p] == 1 {
-			first = append(first, p)
+		if direct {
+			if n.direct[p]++; n.direct[p] == 1 {
+				first = append(first, p)
+			}
 		}
 	}
-	n.mu.Unlock()
+	return first, nil
+}
+
+// wantPeers marks peers as table members to keep connected (reconnect when
+// a link drops) and makes them gossipsub direct peers.
+func (n *Node) wantPeers(ps []peer.ID) error {
+	first, err := n.markWanted(ps, true)
+	if err != nil {
+		return err
+	}
 	for _, p := range first {
 		if err := n.ps.AddDirectPeer(peer.AddrInfo{ID: p, Addrs: n.h.Peerstore().Addrs(p)}); err != nil {
 			return fmt.Errorf("p2p: add direct peer %s: %w", p, err)

@@ -8,7 +8,6 @@ import (
 
 	pb "github.com/libp2p/go-libp2p-pubsub/pb"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/libp2p/go-libp2p/core/peerstore"
 
 	"github.com/okey-game/okey/p2p/invite"
 )
@@ -161,20 +160,9 @@ func (n *Node) memberAnywhere(p peer.ID) bool {
 // keepPeers marks peers to keep connected (redialled when a link drops),
 // without making them gossipsub direct peers: a spectator's members.
 func (n *Node) keepPeers(ps []peer.ID) error {
-	n.mu.Lock()
-	if n.closed {
-		n.mu.Unlock()
-		return ErrClosed
+	if _, err := n.markWanted(ps, false); err != nil {
+		return err
 	}
-	for _, p := range ps {
-		for _, r := range n.relays {
-			if r.info.ID != p {
-				n.h.Peerstore().AddAddrs(p, circuitAddrs(r.info, p), peerstore.RecentlyConnectedAddrTTL)
-			}
-		}
-		n.want[p]++
-	}
-	n.mu.Unlock()
 	for _, p := range ps {
 		n.startDial(p)
 	}
