@@ -287,7 +287,9 @@ while :; do
 		tm send-keys -t "$sess" b
 		wait_gone 60 "your turn: use the"
 		;;
-	*"your turn: lay"*)
+	*"your turn: lay"* | *"your turn: discard"*)
+		# The dealer's first turn says "your turn: discard a tile (x)":
+		# its hint never says l lays, so it goes to the discard.
 		tm send-keys -t "$sess" c h
 		wait_key 10 "you can open|best opening|you can add|nothing of yours|discard the [RYBKF]" h
 		if screen | grep -q "l lays"; then
@@ -310,7 +312,7 @@ while :; do
 				i=$((i + 1))
 			done
 			wait_for 30 "you discard|you finish|round 1 is over"
-			wait_gone 60 "your turn: lay"
+			wait_gone 60 "your turn: (lay|discard)"
 		fi
 		;;
 	esac

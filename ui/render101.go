@@ -279,6 +279,10 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 		st = felt.Foreground(p.Dim)
 	case seat == t.snap.Seat && taken != engine.NoSlot:
 		turn = i18n.T("your turn: use the %s you took, or give it back (b)", g.PublicFace(taken).String())
+	case seat == t.snap.Seat && drawn && g.DealerFirst():
+		// The engine takes no lay, add or swap before the dealer's first
+		// discard (ErrDealerFirst).
+		turn = i18n.T("your turn: discard a tile (x): the dealer starts by discarding")
 	case seat == t.snap.Seat && drawn:
 		turn = i18n.T("your turn: lay, add, then discard")
 	case seat == t.snap.Seat:

@@ -133,10 +133,26 @@ func (*part101) moveOff(t *TableView) string {
 	return t.turnOff(seat)
 }
 
+// meldOff is why a lay, an add or a swap does nothing now: moveOff, then
+// the dealer's first turn, whose only move is a discard (ErrDealerFirst).
+func meldOff(t *TableView) string {
+	if why := moveOff(t); why != "" {
+		return why
+	}
+	if g := round(t); g.DealerFirst() {
+		return refusalIn(game101, engine.ErrDealerFirst)
+	}
+	return ""
+}
+
 // key adds to a meld by its handle (1-9, A-Z).
 func (pt *part101) key(t *TableView, ev *tcell.EventKey) bool {
 	if ev.Key() == tcell.KeyRune {
 		if i := meldOfHandle(ev.Rune()); i >= 0 {
+			if why := meldOff(t); why != "" {
+				t.refuse(why)
+				return true
+			}
 			pt.addTo(t, i)
 			return true
 		}
@@ -743,9 +759,17 @@ func (pt *part101) hint(t *TableView) {
 			return
 		}
 		gs := o.Groups
+		// The dealer's first move is a discard: its opening waits for
+		// its next turn.
+		later := turn == seat && g.DealerFirst()
 		switch {
+		case o.Value >= 101 && later:
+			info = append(info, i18n.T("you can open at your next turn: %d points in %d melds", o.Value, len(o.Groups)))
 		case o.Value >= 101:
 			info = append(info, i18n.T("you can open: %d points in %d melds", o.Value, len(o.Groups)))
+		case o.Doubles >= 5 && later:
+			gs = o.Pairs
+			info = append(info, i18n.T("you can open with %d doubles at your next turn", o.Doubles))
 		case o.Doubles >= 5:
 			gs = o.Pairs
 			info = append(info, i18n.T("you can open with %d doubles", o.Doubles))
@@ -840,9 +864,12 @@ func (pt *part101) hint(t *TableView) {
 			then = i18n.T("then") + " "
 		}
 		f := disc.Faces[0]
-		if finish {
+		switch {
+		case finish:
 			parts = append(parts, then+i18n.T("discard the %s (x): you finish", f.Face.String()))
-		} else {
+		case g.DealerFirst():
+			parts = append(parts, i18n.T("the dealer starts by discarding: discard the %s (x)", f.Face.String()))
+		default:
 			parts = append(parts, then+i18n.T("discard the %s (x)", f.Face.String()))
 		}
 		if t.hint == nil {
@@ -1005,10 +1032,10 @@ var keys101 = []binding{
 	{keys: []key{rk('b')}, label: i18n.Mark("give back"), help: i18n.Mark("give the taken discard back, then draw from the bank"),
 		do: on101((*part101).giveBack), disabled: moveOff, bar: taken101},
 	{keys: []key{rk('l')}, label: i18n.Mark("lay"), help: i18n.Mark("lay the selection as melds (the opening: 101 or five doubles)"),
-		do: on101((*part101).lay), disabled: moveOff,
+		do: on101((*part101).lay), disabled: meldOff,
 		bar: func(t *TableView) bool { return t.myMove() && drawn101(t) && len(selection101(t)) > 0 }},
 	{keys: []key{rk('a')}, label: i18n.Mark("add"), help: i18n.Mark("add the selection to the one meld it fits (else press a handle)"),
-		do: on101((*part101).add), disabled: moveOff, bar: func(t *TableView) bool {
+		do: on101((*part101).add), disabled: meldOff, bar: func(t *TableView) bool {
 			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
 		}},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
