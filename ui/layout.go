@@ -678,14 +678,17 @@ func (cl *classicPart) drawOpenRacks(t *TableView, scr tcell.Screen, x, row, w, 
 		if seat < len(e.Names) {
 			name = e.Names[seat]
 		}
-		cx := put(scr, x, row, 11, fmt.Sprintf("%-10.10s ", name), st)
-		for _, f := range faces {
-			if cx+3 > x+w {
-				break
+		put(scr, x, row, 11, fmt.Sprintf("%-10.10s ", name), st)
+		// Its colours apart; a rack wider than the panel goes on under
+		// itself.
+		for i, rw := range tileRows(faces, w-11, true) {
+			if i > 0 && row >= bottom {
+				lost(scr, x+11, row, engine.FormatFaces(rw))
+				continue
 			}
-			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
+			drawTiles(scr, t.pal, x+11, row, rw, e.Okey, true)
+			row++
 		}
-		row++
 	}
 	return row
 }

@@ -389,22 +389,22 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 			put(scr, ix+width(lead), row, iw-width(lead), part, st)
 			row++
 		}
-		cx := put(scr, ix+2, row, 2, " ", st)
 		if len(r.Racks[s]) == 0 {
-			put(scr, cx, row, iw-4, i18n.T("(empty rack)"), st.Foreground(t.pal.Dim))
+			put(scr, ix+3, row, iw-4, i18n.T("(empty rack)"), st.Foreground(t.pal.Dim))
+			row++
 		}
-		for i, f := range r.Racks[s] {
-			if cx+3 > ix+iw {
-				// A rack wider than the panel goes on under itself.
-				row, cx = row+1, ix+3
-				if row >= iy+ih-2 {
-					lost(scr, cx, row, engine.FormatFaces(r.Racks[s][i:]))
-					break
-				}
+		// The rack in face order, its colours apart; a rack wider than
+		// the panel goes on under itself.
+		rack := slices.Clone(r.Racks[s])
+		slices.SortFunc(rack, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
+		for i, rw := range tileRows(rack, iw-3, true) {
+			if i > 0 && row >= iy+ih-2 {
+				lost(scr, ix+3, row, engine.FormatFaces(rw))
+				continue
 			}
-			cx = drawSmall(scr, t.pal, cx, row, f, e.Okey) + 1
+			drawTiles(scr, t.pal, ix+3, row, rw, e.Okey, true)
+			row++
 		}
-		row++
 	}
 	row++
 	// The score table: the rounds so far.

@@ -233,24 +233,13 @@ func (v *ReplayView) drawClassic(scr tcell.Screen, x, y, w, h int, f Frame) {
 		}
 		line := mark + i18n.T("%-16.16s %4d pts  discards ", v.r.Names[seat], scores[seat])
 		cx := put(scr, x+1, row, w-2, line, st)
-		pile := hd.Pile(seat)
-		if room := (x + w - 1 - cx) / 4; len(pile) > room && room > 0 {
-			pile = pile[len(pile)-room:]
-		}
-		for _, s := range pile {
-			cx = drawSmall(scr, p, cx, row, hd.PublicFace(s), hd.Okey()) + 1
-		}
+		// The latest discards that fit, the rack in face order.
+		drawTileLine(scr, p, cx, row, x+w-1-cx, pileFaces(hd, seat), hd.Okey(), false, true, dim)
 		row++
-		cx = x + 3
 		if dealing {
-			put(scr, cx, row, w-4, i18n.T("(the rack is being dealt)"), dim)
+			put(scr, x+3, row, w-4, i18n.T("(the rack is being dealt)"), dim)
 		}
-		for _, fc := range v.rack(hd, seat) {
-			if cx+3 > x+w-1 {
-				break
-			}
-			cx = drawSmall(scr, p, cx, row, fc, hd.Okey()) + 1
-		}
+		drawTileLine(scr, p, x+3, row, w-4, v.rack(hd, seat), hd.Okey(), true, false, dim)
 		row += 2
 	}
 	// What happened in this hand: the lines of its frames so far, latest
@@ -307,6 +296,18 @@ func (v *ReplayView) rack(h engine.Board, seat int) []engine.Face {
 		}
 		return h.PublicFace(s)
 	})
+}
+
+// pileFaces is a seat's discards as everyone sees them, oldest first.
+func pileFaces(b interface {
+	engine.Board
+	Pile(seat int) []engine.Slot
+}, seat int) []engine.Face {
+	var out []engine.Face
+	for _, s := range b.Pile(seat) {
+		out = append(out, b.PublicFace(s))
+	}
+	return out
 }
 
 // sortedFaces is the faces of slots in face order (unknown faces last).

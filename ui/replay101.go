@@ -51,21 +51,10 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 			how = i18n.T("opened with doubles")
 		}
 		cx := put(scr, x+1, row, w-2, fmt.Sprintf("%s%-12.12s %5d · %-19s ", mark, v.r.Names[seat], scores[seat], how), st)
-		pile := g.Pile(seat)
-		if room := (x + w - 1 - cx) / 4; len(pile) > room && room > 0 {
-			pile = pile[len(pile)-room:]
-		}
-		for _, s := range pile {
-			cx = drawSmall(scr, p, cx, row, g.PublicFace(s), okey) + 1
-		}
+		// The latest discards that fit, the rack in face order.
+		drawTileLine(scr, p, cx, row, x+w-1-cx, pileFaces(g, seat), okey, false, true, dim)
 		row++
-		cx = x + 3
-		for _, fc := range v.rack(g, seat) {
-			if cx+3 > x+w-1 {
-				break
-			}
-			cx = drawSmall(scr, p, cx, row, fc, okey) + 1
-		}
+		drawTileLine(scr, p, x+3, row, w-4, v.rack(g, seat), okey, true, false, dim)
 		row++
 	}
 	// The melds on the table, as many to a row as fit.
@@ -76,7 +65,11 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 		row++
 	}
 	for i, md := range melds {
-		need := 9 + 4*len(md.Tiles)
+		faces := make([]engine.Face, len(md.Tiles))
+		for k, s := range md.Tiles {
+			faces[k] = g.PublicFace(s)
+		}
+		need := 9 + tilesWidth(faces, false)
 		if cx > x+1 && cx+need > x+w-1 {
 			row, cx = row+1, x+1
 		}
@@ -88,10 +81,7 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 			nm = string([]rune(nm)[:6])
 		}
 		cx = put(scr, cx, row, 9, fmt.Sprintf("%c %-6s ", handleOf(i), nm), felt.Foreground(p.Accent).Bold(true))
-		for _, s := range md.Tiles {
-			cx = drawSmall(scr, p, cx, row, g.PublicFace(s), okey) + 1
-		}
-		cx += 2
+		cx = drawTiles(scr, p, cx, row, faces, okey, false) + 3
 	}
 	row += 2
 	// What happened in this round, latest last.

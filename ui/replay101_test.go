@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,5 +70,20 @@ func TestReplay101(t *testing.T) {
 	}
 	if !strings.Contains(s, " opens with ") && !strings.Contains(s, " lays ") {
 		t.Errorf("the frame where a meld is laid does not say so:\n%s", s)
+	}
+	// Every rack in face order, one space apart and two between colours
+	// (or its first tiles and how many more, past the screen's width).
+	f := r.Frames[laid]
+	g := f.Match101.Game()
+	lines := strings.Split(s, "\n")
+	for seat := 0; seat < 2; seat++ {
+		faces := sortedFaces(g.Rack(seat), func(sl engine.Slot) engine.Face { return f.All.Face(g, sl) })
+		want := "   " + tileList(faces, true)
+		if tilesWidth(faces, true) > 76 {
+			continue
+		}
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.TrimRight(l, " ") == want }) {
+			t.Errorf("seat %d's rack is not listed as %q:\n%s", seat, want, s)
+		}
 	}
 }

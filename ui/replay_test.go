@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -250,15 +252,25 @@ func TestScoreTableShowsEveryHand(t *testing.T) {
 	if end.Result.Winner < 0 {
 		loser = 0
 	}
-	for _, l := range screenLines(scr) {
-		if strings.Contains(l, end.Names[loser]+" ") && !strings.Contains(l, "pts") && strings.Count(l, " ") > 0 {
-			f := strings.Fields(strings.Trim(l, "│ "))
-			if len(f) > 1 && f[0] == end.Names[loser] && len(f)-1 == len(end.Racks[loser]) {
-				return
-			}
+	// The rack in face order, one space apart and two between colours.
+	var tiles []int
+	for _, l := range snap.Finished {
+		if l.Hand == end.Hand {
+			tiles = l.Tiles
 		}
 	}
-	t.Fatalf("no line with the %d tiles of %s:\n%s", len(end.Racks[loser]), end.Names[loser], s)
+	var faces []engine.Face
+	for _, sl := range end.Racks[loser] {
+		faces = append(faces, engine.Tile(tiles[sl]).Face())
+	}
+	slices.SortFunc(faces, func(a, b engine.Face) int { return faceKey(a) - faceKey(b) })
+	want := fmt.Sprintf("%-10.10s %s", end.Names[loser], tileList(faces, true))
+	for _, l := range screenLines(scr) {
+		if strings.TrimSpace(strings.Trim(l, "│")) == want {
+			return
+		}
+	}
+	t.Fatalf("no line %q with the %d tiles of %s:\n%s", want, len(end.Racks[loser]), end.Names[loser], s)
 }
 
 // greedyMatch plays a match of two greedy bots on ruleset, its shuffles
