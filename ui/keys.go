@@ -369,9 +369,26 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 			lost(scr, ix, row, l.v)
 			return
 		}
-		kw := max(page.keyWidth, width(l.k))
-		vx, vw := ix+kw+1, iw-kw-1
-		put(scr, ix, row, kw, l.k, keySt)
+		// In colour a name wider than the column pushes its text right,
+		// one space after it. Without colour names stand apart by layout
+		// alone: two spaces after a name, the text in the same column as
+		// in colour, and a name too wide for that has its row to itself.
+		kw, gap := max(page.keyWidth, width(l.k)), 1
+		if t.pal.Mono {
+			kw, gap = page.keyWidth-1, 2
+			if width(l.k) > kw {
+				put(scr, ix, row, iw, l.k, keySt)
+				row++
+				if row >= iy+ih {
+					lost(scr, ix, row, l.v)
+					return
+				}
+			}
+		}
+		vx, vw := ix+kw+gap, iw-kw-gap
+		if width(l.k) <= kw {
+			put(scr, ix, row, kw, l.k, keySt)
+		}
 		if !page.wrap {
 			put(scr, vx, row, vw, l.v, st)
 			row++

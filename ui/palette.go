@@ -27,6 +27,10 @@ type Palette struct {
 	Lifted  tcell.Color // the face of a picked-up tile
 	Hint    tcell.Color // hint marks on the ledge
 	Overlay tcell.Color // background of help and result panels
+	// Mono is set when the screen shows no colour (NO_COLOR, or a
+	// terminal without colours): what colour alone sets apart, such as
+	// the help's key names from their text, is set apart by layout.
+	Mono bool
 }
 
 // Palette256 is the palette for terminals with 256 colours or more.
@@ -69,10 +73,17 @@ var Palette16 = Palette{
 	Overlay: tcell.ColorNavy,
 }
 
-// PaletteFor returns the palette for a screen that shows colors colours.
+// PaletteFor returns the palette for a screen that shows colors colours:
+// Palette256, Palette16, or below 8 colours (tcell says 0 under NO_COLOR)
+// Palette16 marked Mono.
 func PaletteFor(colors int) Palette {
-	if colors >= 256 {
+	switch {
+	case colors >= 256:
 		return Palette256
+	case colors < 8:
+		p := Palette16
+		p.Mono = true
+		return p
 	}
 	return Palette16
 }
