@@ -189,6 +189,7 @@ func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Fac
 		// word or tile that fits, never inside one.
 		end = x + w - 2
 	}
+	sepAt := -1 // where a separator (" · ", ", ") was drawn last, if last
 	for _, sp := range l {
 		if sp.Face == engine.NoFace {
 			s := sp.Text
@@ -196,6 +197,10 @@ func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Fac
 				s = wordsIn(s, end-cx)
 				cx = put(scr, cx, y, end-cx, s, st)
 				break
+			}
+			sepAt = -1
+			if strings.Trim(s, " ·,;") == "" {
+				sepAt = cx
 			}
 			cx = put(scr, cx, y, end-cx, s, st)
 			prev = false
@@ -207,8 +212,15 @@ func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Fac
 			gap = 1
 		}
 		if cx+gap+width(s) > end {
+			if sepAt >= 0 {
+				// The line ends after the last tile, not on the
+				// separator before the tile that did not fit.
+				fill(scr, sepAt, y, cx-sepAt, 1, st)
+				cx = sepAt
+			}
 			break
 		}
+		sepAt = -1
 		cx += gap
 		cx = put(scr, cx, y, width(s), s, smallStyle(p, sp.Face, okey))
 		prev = true

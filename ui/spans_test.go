@@ -54,6 +54,28 @@ func TestDrawSpansCutsAClause(t *testing.T) {
 	}
 }
 
+// TestDrawSpansNoSeparatorBeforeTheEllipsis: a line of melds cut before a
+// tile ends after the last tile that fits, not on the separator before
+// the next meld (the 101 log at 80 columns ended "B8 FJ B10 ·  …").
+func TestDrawSpansNoSeparatorBeforeTheEllipsis(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(40, 1)
+	f := engine.MustParseFaces("B8 B9 B10 K9 K10 K11")
+	l := Line{txt("you lay "), tile(f[0]), tile(f[1]), tile(f[2]), txt(" · "), tile(f[3]), tile(f[4]), tile(f[5])}
+	for _, w := range []int{22, 23} {
+		scr.Clear()
+		drawSpans(scr, Palette256, 0, 0, w, l, engine.NoFace, tcell.StyleDefault)
+		scr.Show()
+		if got, want := strings.TrimRight(screenLines(scr)[0], " "), "you lay B8 B9 B10 …"; got != want {
+			t.Errorf("in %d cells the cut line is %q, want %q", w, got, want)
+		}
+	}
+}
+
 // TestPileTilesOneSpaceApart: the discard piles' one-line tiles stand one
 // space apart, as in the log ("R13 K11"), not in 3-cell slots that read
 // as doubled spaces ("R13 Y5  K11", issue 24).
