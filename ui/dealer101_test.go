@@ -83,13 +83,12 @@ func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 			i18n.Set(tc.lang)
 			t.Cleanup(func() { i18n.Set(i18n.English) })
 			hs := dealerFirst(t)
-			lines := screenLines(hs.scr)
 			scr := hs.screen()
 			if !strings.Contains(scr, tc.turn) || strings.Contains(scr, tc.notTurn) {
 				t.Errorf("the dealer's first turn, the turn line:\n%s", scr)
 			}
 			hs.keys("h")
-			lines = screenLines(hs.scr)
+			lines := screenLines(hs.scr)
 			// The message line shows the hint's first part (the move);
 			// the whole hint goes on with the opening.
 			if msg := strings.TrimSpace(lines[len(lines)-2]); msg != tc.hint {
