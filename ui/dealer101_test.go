@@ -66,8 +66,9 @@ func dealerFirst(t *testing.T) *harness {
 // TestDealerFirstScreenSaysDiscard: at the dealer's first turn nothing on
 // the screen advises a lay, which the engine refuses: the turn line says
 // to discard (it said "your turn: lay, add, then discard"), the key bar
-// has no l or a with an opening selected, l and a meld's handle are
-// refused with the reason, and the hint names the discard and puts the
+// has no l or a with an opening selected, l, a, a meld's handle, d and t
+// are refused with the reason (d and t said "you have taken a tile
+// already"), and the hint names the discard and puts the
 // opening off to the next turn; in English and Turkish.
 func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 	for _, tc := range []struct {
@@ -105,7 +106,7 @@ func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 			if strings.Contains(bar, " l ") || strings.Contains(bar, " a ") {
 				t.Errorf("the key bar offers a lay at the dealer's first turn: %q", bar)
 			}
-			for _, k := range []string{"l", "a", "1"} {
+			for _, k := range []string{"l", "a", "1", "d", "t"} {
 				sent := hs.p101().sent
 				hs.keys(k)
 				lines = screenLines(hs.scr)

@@ -145,6 +145,19 @@ func meldOff(t *TableView) string {
 	return ""
 }
 
+// drawOff is why d or t does nothing now: moveOff, then the dealer's
+// first turn, which starts with a tile more and no draw (it read "you
+// have taken a tile already").
+func drawOff(t *TableView) string {
+	if why := moveOff(t); why != "" {
+		return why
+	}
+	if g := round(t); g.DealerFirst() && drawn101(t) {
+		return refusalIn(game101, engine.ErrDealerFirst)
+	}
+	return ""
+}
+
 // key adds to a meld by its handle (1-9, A-Z).
 func (pt *part101) key(t *TableView, ev *tcell.EventKey) bool {
 	if ev.Key() == tcell.KeyRune {
@@ -1023,9 +1036,9 @@ var keys101 = []binding{
 	{keys: []key{rk('c'), alias(tcell.KeyEscape)}, label: i18n.Mark("clear"), help: i18n.Mark("clear the selection"),
 		do: on101((*part101).clearSel), bar: func(t *TableView) bool { return len(selection101(t)) > 0 }},
 	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the bank (bank empty: end the round)"),
-		do: on101((*part101).bank), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && !drawn101(t) }},
+		do: on101((*part101).bank), disabled: drawOff, bar: func(t *TableView) bool { return t.myMove() && !drawn101(t) }},
 	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the previous player's discard (it must be used this turn)"),
-		do: on101((*part101).take), disabled: moveOff,
+		do: on101((*part101).take), disabled: drawOff,
 		bar: func(t *TableView) bool {
 			return t.myMove() && !drawn101(t) && prevDiscard101(round(t)) != engine.NoFace
 		}},
