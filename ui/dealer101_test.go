@@ -35,7 +35,10 @@ func TestDealerFirstSelectionSaysDiscard(t *testing.T) {
 // dealerFirst is a 2-seat 101 round at the dealer's (the player's) first
 // turn, asked for a move, with an opening of 184 points in four melds on
 // the rack.
-func dealerFirst(t *testing.T) *harness {
+func dealerFirst(t *testing.T) *harness { return dealerFirstWith(t, "K3") }
+
+// dealerFirstWith is dealerFirst with the indicator ind.
+func dealerFirstWith(t *testing.T, ind string) *harness {
 	t.Helper()
 	r := engine.MustRuleset(engine.Preset101, "rounds=3")
 	m, err := engine.NewMatch101(r, 2, 0)
@@ -44,7 +47,7 @@ func dealerFirst(t *testing.T) *harness {
 	}
 	g := m.Game()
 	if err := m.Apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: g.Pending()[0], Face: engine.MustParseFaces("K3")[0]}}}); err != nil {
+		Faces: []engine.SlotFace{{Slot: g.Pending()[0], Face: engine.MustParseFaces(ind)[0]}}}); err != nil {
 		t.Fatal(err)
 	}
 	faces := engine.MustParseFaces("R10 R11 R12 R13 Y10 Y11 Y12 Y13 B10 B11 B12 B13 K10 K11 K12 K13 R1 Y2 B3 K5 R7 Y8")
@@ -115,5 +118,30 @@ func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTurnLineTilesTwoSpacesApart: the 101 turn line writes the indicator
+// and the okey as wide as their text, two spaces after each, whatever
+// their width ("indicator Y10 okey Y11" ran together, "okey K4   previous
+// discard" had three).
+func TestTurnLineTilesTwoSpacesApart(t *testing.T) {
+	for _, c := range []struct{ ind, want string }{
+		{"Y10", " bank 62  indicator Y10  okey Y11"},
+		{"K3", " bank 62  indicator K3  okey K4"},
+	} {
+		hs := dealerFirstWith(t, c.ind)
+		found := false
+		for _, l := range screenLines(hs.scr) {
+			if strings.HasPrefix(l, " bank ") {
+				found = true
+				if got := strings.TrimRight(l, " "); got != c.want {
+					t.Errorf("the turn line reads %q, want %q", got, c.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no turn line:\n%s", hs.screen())
+		}
 	}
 }

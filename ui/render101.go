@@ -257,16 +257,18 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 	start := cx
 	cx = put(scr, cx, y, 20, i18n.T("bank %d", len(g.Stock())), felt.Bold(true))
 	t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { pt.bank(t) }})
+	// Each tile as wide as its text, two spaces after it: "indicator
+	// Y10  okey Y11" as "indicator K3  okey K4" (3-cell slots left one).
 	if _, ind := g.Indicator(); ind != engine.NoFace {
 		cx = put(scr, cx+2, y, 12, i18n.T("indicator")+" ", felt)
-		cx = drawSmall(scr, p, cx, y, ind, g.Okey())
-		cx = put(scr, cx+1, y, 6, "okey ", felt)
-		cx = drawSmall(scr, p, cx, y, g.Okey(), g.Okey())
+		cx = drawTiles(scr, p, cx, y, []engine.Face{ind}, g.Okey(), false)
+		cx = put(scr, cx+2, y, 6, "okey ", felt)
+		cx = drawTiles(scr, p, cx, y, []engine.Face{g.Okey()}, g.Okey(), false)
 	}
 	if f := prevDiscard101(g); f != engine.NoFace {
 		start := cx + 2
 		cx = put(scr, start, y, 30, i18n.T("previous discard")+" ", felt)
-		cx = drawSmall(scr, p, cx, y, f, g.Okey())
+		cx = drawTiles(scr, p, cx, y, []engine.Face{f}, g.Okey(), false)
 		t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { pt.take(t) }})
 	}
 	var turn string

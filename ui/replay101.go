@@ -29,9 +29,9 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 	} else {
 		_, ind := g.Indicator()
 		cx := put(scr, x+1, row, 12, i18n.T("indicator")+" ", dim)
-		cx = drawSmall(scr, p, cx, row, ind, okey)
+		cx = drawTiles(scr, p, cx, row, []engine.Face{ind}, okey, false)
 		cx = put(scr, cx+2, row, 6, "okey ", dim)
-		cx = drawSmall(scr, p, cx, row, okey, okey)
+		cx = drawTiles(scr, p, cx, row, []engine.Face{okey}, okey, false)
 		put(scr, cx+2, row, x+w-cx-3, i18n.T("bank %d · dealer %s · %d turns", len(g.Stock()), v.name(g.Dealer()), g.Turns()), dim)
 	}
 	row++
