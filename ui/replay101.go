@@ -65,11 +65,13 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 		row++
 	}
 	for i, md := range melds {
-		faces := make([]engine.Face, len(md.Tiles))
+		// As the table writes a meld: an okey as the face it stands
+		// for, starred ("B7*").
+		var tiles Line
 		for k, s := range md.Tiles {
-			faces[k] = g.PublicFace(s)
+			tiles = append(tiles, meldTile(g, md, k, s))
 		}
-		need := 9 + tilesWidth(faces, false)
+		need := 9 + spansWidth(tiles)
 		if cx > x+1 && cx+need > x+w-1 {
 			row, cx = row+1, x+1
 		}
@@ -81,7 +83,7 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 			nm = string([]rune(nm)[:6])
 		}
 		cx = put(scr, cx, row, 9, fmt.Sprintf("%c %-6s ", handleOf(i), nm), felt.Foreground(p.Accent).Bold(true))
-		cx = drawTiles(scr, p, cx, row, faces, okey, false) + 3
+		cx = drawSpans(scr, p, cx, row, x+w-1-cx, tiles, okey, felt) + 3
 	}
 	row += 2
 	// What happened in this round, latest last.

@@ -71,6 +71,28 @@ func TestReplay101(t *testing.T) {
 	if !strings.Contains(s, " opens with ") && !strings.Contains(s, " lays ") {
 		t.Errorf("the frame where a meld is laid does not say so:\n%s", s)
 	}
+	// A meld holding an okey writes it as the face it stands for, starred,
+	// as the table does (the replay wrote the okey's own face).
+	wildAt, want := -1, ""
+	for i, f := range r.Frames {
+		g := f.Match101.Game()
+		for _, md := range g.Melds() {
+			for k, sl := range md.Tiles {
+				if sp := meldTile(g, md, k, sl); sp.Wild && wildAt < 0 {
+					wildAt, want = i, sp.faceText()
+				}
+			}
+		}
+	}
+	if wildAt < 0 {
+		t.Fatal("no meld of the match holds an okey: the seed no longer tests the starred okey")
+	}
+	v.Seek(wildAt)
+	if s := draw(); !strings.Contains(s, " "+want) {
+		t.Errorf("frame %d: no meld writes its okey as %q:\n%s", wildAt, want, s)
+	}
+	v.Seek(laid)
+	s = draw()
 	// Every rack in face order, one space apart and two between colours
 	// (or its first tiles and how many more, past the screen's width).
 	f := r.Frames[laid]
