@@ -216,6 +216,10 @@ func (t *TableView) answer(ev *tcell.EventKey) {
 	if yes(ev) {
 		do(t)
 	}
+	if t.overlay == noOverlay {
+		// A hand's panel that came while the question was up.
+		t.reopen()
+	}
 }
 
 // yes reports whether ev answers a question with yes: y, and in Turkish

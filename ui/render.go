@@ -42,7 +42,7 @@ func (t *TableView) Draw(scr tcell.Screen) {
 	}
 	t.drawHeader(scr, x, y, w)
 	g := t.game()
-	rackY := g.draw(t, scr, x, y, w, h)
+	rackY := t.drawGame(scr, g, x, y, w, h)
 	t.drawMessage(scr, x, y+h-2, w)
 	t.drawStatus(scr, x, y+h-1, w)
 	switch t.overlay {

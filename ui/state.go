@@ -178,6 +178,12 @@ type HandEnd struct {
 	Racks [][]engine.Slot
 	// R101 is an Okey 101 round's end (Result is then zero).
 	R101 *End101
+
+	// at is the snapshot the hand ended at (Events sets it): while its
+	// panel is up the table under it is drawn as it was then (shown).
+	at *Snapshot
+	// shown is the table as the hand ended (TableView.Update sets it).
+	shown *endedTable
 }
 
 // Events compares two consecutive snapshots and tells what happened: log
@@ -187,7 +193,11 @@ func Events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
 	if g == nil {
 		return nil, nil
 	}
-	return g.events(prev, cur)
+	lines, end = g.events(prev, cur)
+	if end != nil {
+		end.at = cur
+	}
+	return lines, end
 }
 
 // Progress says who is working on what while the table runs its protocol

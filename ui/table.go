@@ -123,6 +123,10 @@ type TableView struct {
 	// A binding's question (binding.confirm) and what y runs.
 	question string
 	asking   func(t *TableView)
+
+	// ended is set while the table is drawn as a hand ended (drawGame):
+	// the turn timer, of the hand being played, is not shown then.
+	ended bool
 }
 
 // NewTableView returns an empty table screen. quit is called when the player
@@ -154,6 +158,7 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 			// Hands long over: a resumed match replaying its steps.
 			continue
 		}
+		e.shown = t.endedTable(e, s)
 		t.ends = append(t.ends, e)
 		if t.overlay == noOverlay {
 			t.overlay = handOverlay
@@ -171,6 +176,67 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 		t.part = g
 	}
 	t.part.update(t)
+}
+
+// endedTable is the table as a hand (a round) ended: while the hand's
+// panel is up the screen under it shows that hand, its final rack, piles
+// and turn line, not the next one, whose dealing goes on underneath (the
+// other peers do not wait for the panel); the next hand shows when the
+// panel is closed.
+type endedTable struct {
+	snap *Snapshot
+	rack *Rack
+	log  []Line
+}
+
+// endedTable is the table at e's end: e's snapshot (s, the one shown with
+// it, when e does not say), the player's rack arrangement brought up to
+// it, the log so far.
+func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
+	at := e.at
+	if at == nil || (s != nil && at.Seat != s.Seat) {
+		// A hand end told from another seat (a replay's): the table as
+		// this view sees it.
+		at = s
+	}
+	if at == nil {
+		return nil
+	}
+	g := t.part
+	if !g.plays(at) {
+		if g = gameOf(at); g == nil {
+			return nil
+		}
+	}
+	r := *t.rack
+	r.undo, r.Lifted = nil, -1
+	if at.Seat >= 0 && at.Seat < len(at.Names) {
+		live := t.snap
+		t.snap = at
+		if slots, faces, _, ok := g.rackFaces(t); ok {
+			r.Sync(slots, faces)
+		}
+		t.snap = live
+	}
+	return &endedTable{snap: at, rack: &r, log: t.log}
+}
+
+// drawGame draws the game's table: while a hand's panel is due, the table
+// as that hand ended (endedTable), else as it is now.
+func (t *TableView) drawGame(scr tcell.Screen, g gamePart, x, y, w, h int) int {
+	if len(t.ends) == 0 || t.ends[0].shown == nil {
+		return g.draw(t, scr, x, y, w, h)
+	}
+	e := t.ends[0].shown
+	if !g.plays(e.snap) {
+		if g = gameOf(e.snap); g == nil {
+			return t.game().draw(t, scr, x, y, w, h)
+		}
+	}
+	snap, rack, log := t.snap, t.rack, t.log
+	t.snap, t.rack, t.log, t.ended = e.snap, e.rack, e.log, true
+	defer func() { t.snap, t.rack, t.log, t.ended = snap, rack, log, false }()
+	return g.draw(t, scr, x, y, w, h)
 }
 
 // game is the part of the game on screen; before the first hand the
@@ -255,7 +321,7 @@ func (t *TableView) timeTurn() {
 // and false when the table has no timer or no turn is being timed.
 func (t *TableView) TimeLeft() (time.Duration, bool) {
 	secs := t.turnSeconds()
-	if secs == 0 || t.turnKey == "" || t.final != nil {
+	if secs == 0 || t.turnKey == "" || t.final != nil || t.ended {
 		return 0, false
 	}
 	limit := time.Duration(secs) * time.Second
@@ -440,6 +506,8 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		default:
 			t.overlay = noOverlay
 			t.say(i18n.T("you stay at the table"))
+			// A hand's panel left for the question comes back.
+			t.reopen()
 		}
 		return
 	case handOverlay:
