@@ -210,8 +210,17 @@ func (cl *classicPart) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int 
 	return l.rackY
 }
 
-func (cl *classicPart) drawHandEnd(t *TableView, scr tcell.Screen, x, y, w, _, rackY int) {
-	cl.drawEnd(t, scr, x, y+1, w, rackY-1)
+// drawHandEnd draws the hand's panel over the table above the rack, or
+// over the rack too when it needs the rows (the hands the audit opened,
+// at 80x24).
+func (cl *classicPart) drawHandEnd(t *TableView, scr tcell.Screen, x, y, w, h, rackY int) {
+	ph := rackY - 1
+	// Its text, a blank row, the enter line and the edges.
+	if need := cl.drawEnd(t, measureScreen{scr}, x, y+1, w, 2*h) - (y + 1) + 3; need > ph {
+		// Down to the rack's last row: the message line stays.
+		ph = h - 3
+	}
+	cl.drawEnd(t, scr, x, y+1, w, ph)
 }
 
 func (*classicPart) drawReplay(v *ReplayView, scr tcell.Screen, x, y, w, h int, f Frame) {

@@ -46,6 +46,13 @@ func put(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
 	return x
 }
 
+// measureScreen draws nothing: a panel drawn on it tells the rows it
+// needs (put and fill write through SetContent only).
+type measureScreen struct{ tcell.Screen }
+
+// SetContent implements tcell.Screen, keeping nothing.
+func (measureScreen) SetContent(int, int, rune, []rune, tcell.Style) {}
+
 // cutWatcher is a screen that is told when put leaves out some of a text
 // (a word cut at a box's or the screen's edge): the tests' screens are, and
 // fail on it.

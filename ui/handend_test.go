@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"context"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )
@@ -111,4 +115,77 @@ func TestQuitQuestionOverHandEndGivesThePanelBack(t *testing.T) {
 	if hs.view.overlay != handOverlay || !strings.Contains(hs.screen(), "hand 1 is over") {
 		t.Fatalf("after staying, the hand's panel is not back:\n%s", hs.screen())
 	}
+}
+
+// rackRE is a line of tiles.
+var rackRE = regexp.MustCompile(`^(FJ|[RYBK]\d+)( +(FJ|[RYBK]\d+))* *│?$`)
+
+// TestHandEndPanelShowsEveryRackAt80x24: at every supported size, in
+// either language, the panel of a four-player hand shows the hands the
+// audit opened, every player's but the winner's, whole (at 80x24 they had
+// no room and were left out).
+func TestHandEndPanelShowsEveryRackAt80x24(t *testing.T) {
+	var movers []table.Mover
+	for i := 0; i < 4; i++ {
+		b, _ := bot.New("greedy", uint64(i))
+		movers = append(movers, b)
+	}
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Transcript(-1)
+	r, err := LoadReplay(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end *HandEnd
+	for _, f := range r.Frames {
+		if f.End != nil {
+			end = f.End
+		}
+	}
+	if end == nil || len(end.Racks) != 4 {
+		t.Fatalf("no hand end with four racks: %+v", end)
+	}
+	m, err := table.NewMachine(tr.Config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range tr.Chain {
+		env, err := table.DecodeEnvelope(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Apply(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
+		snap := TakeSnapshot(m, nil, 0)
+		v := NewTableView(func() {})
+		v.SetPalette(Palette256)
+		v.SetRect(0, 0, w, h)
+		v.Update(snap, nil, []*HandEnd{end})
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		lines := screenLines(scr)
+		s := strings.Join(lines, "\n")
+		for seat, name := range end.Names {
+			if seat == end.Result.Winner {
+				continue
+			}
+			found := false
+			for _, l := range lines {
+				// The name in its column, then the tiles ("seat1      R1 R4").
+				if rest, ok := strings.CutPrefix(strings.TrimLeft(l, " │"), fmt.Sprintf("%-10.10s ", name)); ok && rackRE.MatchString(rest) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("the hand's panel does not show %s's rack:\n%s", name, s)
+			}
+		}
+	})
 }
