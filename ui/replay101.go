@@ -57,36 +57,75 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 		drawTileLine(scr, p, x+3, row, w-4, v.rack(g, seat), okey, true, false, dim)
 		row++
 	}
-	// The melds on the table, as many to a row as fit.
+	// The melds on the table, as many to a row as fit; those past the
+	// last row are counted ("+2 more"), as the table does.
 	melds := g.Melds()
 	bottom := y + h - 3
-	cx := x + 1
 	if len(melds) > 0 {
 		row++
 	}
+	lines := make([]Line, len(melds))
+	widths := make([]int, len(melds))
 	for i, md := range melds {
 		// As the table writes a meld: an okey as the face it stands
 		// for, starred ("B7*").
-		var tiles Line
 		for k, s := range md.Tiles {
-			tiles = append(tiles, meldTile(g, md, k, s))
+			lines[i] = append(lines[i], meldTile(g, md, k, s))
 		}
-		need := 9 + spansWidth(tiles)
-		if cx > x+1 && cx+need > x+w-1 {
-			row, cx = row+1, x+1
-		}
-		if row >= bottom {
-			break
-		}
+		widths[i] = 9 + spansWidth(lines[i])
+	}
+	at, moreX, moreY := placeMelds(widths, x+1, row, w-2, bottom)
+	for i, pos := range at {
+		md := melds[i]
 		nm := v.name(md.Owner)
 		if len([]rune(nm)) > 6 {
 			nm = string([]rune(nm)[:6])
 		}
-		cx = put(scr, cx, row, 9, fmt.Sprintf("%c %-6s ", handleOf(i), nm), felt.Foreground(p.Accent).Bold(true))
-		cx = drawSpans(scr, p, cx, row, x+w-1-cx, tiles, okey, felt) + 3
+		cx := put(scr, pos[0], pos[1], 9, fmt.Sprintf("%c %-6s ", handleOf(i), nm), felt.Foreground(p.Accent).Bold(true))
+		drawSpans(scr, p, cx, pos[1], x+w-1-cx, lines[i], okey, felt)
+		row = pos[1]
+	}
+	if len(at) < len(melds) {
+		put(scr, moreX, moreY, x+w-1-moreX, moreText(len(melds)-len(at)), dim)
+		row = moreY
 	}
 	row += 2
 	// What happened in this round, latest last.
 	v.drawHandLog(scr, x, row, w, bottom-row, f.Hand, okey, dim, felt.Bold(true))
 	v.drawFoot(scr, x, y, w, h, i18n.T("right next  left back  down next round  up round start  home end  q quit"))
+}
+
+// moreText counts the melds left out for want of room.
+func moreText(n int) string { return i18n.T("+%d more", n) }
+
+// placeMelds lays out melds of the given widths three cells apart, as
+// many to a row as fit in w columns from x, on the rows from top to
+// bottom (excluded). It returns where each meld shown goes (x, y), the
+// first ones; when some do not fit, the count of the rest ("+2 more",
+// moreText) goes at moreX, moreY after the last one shown, which gives
+// its place up when the count would not fit after it.
+func placeMelds(widths []int, x, top, w, bottom int) (at [][2]int, moreX, moreY int) {
+	cx, row := x, top
+	for _, need := range widths {
+		if cx > x && cx+need > x+w {
+			row, cx = row+1, x
+		}
+		if row >= bottom {
+			break
+		}
+		at = append(at, [2]int{cx, row})
+		cx += need + 3
+	}
+	if len(at) == len(widths) {
+		return at, 0, 0
+	}
+	for len(at) > 0 {
+		last := at[len(at)-1]
+		moreX, moreY = last[0]+widths[len(at)-1]+3, last[1]
+		if moreX+width(moreText(len(widths)-len(at))) <= x+w {
+			return at, moreX, moreY
+		}
+		at = at[:len(at)-1]
+	}
+	return at, x, top
 }

@@ -2,9 +2,12 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
@@ -106,6 +109,50 @@ func TestReplay101(t *testing.T) {
 		}
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.TrimRight(l, " ") == want }) {
 			t.Errorf("seat %d's rack is not listed as %q:\n%s", seat, want, s)
+		}
+	}
+}
+
+// TestReplay101CountsMeldsLeftOut: melds past the replay's last row for
+// them are counted ("+2 more"), as the table counts them; they were left
+// out silently. The rows run out here in a short frame drawn directly (at
+// 80x24 four players' melds rarely need more than the rows there are).
+func TestReplay101CountsMeldsLeftOut(t *testing.T) {
+	s := finish101(t)
+	m := s.Match101
+	if n := len(m.Game().Melds()); n != 5 {
+		t.Fatalf("%d melds in the position, want 5", n)
+	}
+	r := &Replay{Names: s.Names, Ruleset: s.Ruleset, Report: &table.Report{Honest: true},
+		Frames: []Frame{{Match101: m}}}
+	v := NewReplayView(r, func() {})
+	v.SetPalette(Palette256)
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	for _, h := range []int{11, 12, 24} {
+		scr.SetSize(80, h)
+		scr.Clear()
+		v.draw101(scr, 0, 0, 80, h, r.Frames[0])
+		scr.Show()
+		shown := 0
+		for _, l := range screenLines(scr) {
+			for _, f := range strings.Fields(l) {
+				if len(f) == 1 && strings.Contains("12345", f) && strings.Contains(l, f+" bot1") {
+					shown++
+				}
+			}
+		}
+		more := 0
+		for _, l := range screenLines(scr) {
+			if _, after, ok := strings.Cut(l, "+"); ok {
+				fmt.Sscanf(after, "%d more", &more)
+			}
+		}
+		if shown+more != 5 || (h == 24 && more != 0) {
+			t.Errorf("80x%d: %d melds shown, %d counted, of 5:\n%s", h, shown, more, strings.Join(screenLines(scr), "\n"))
 		}
 	}
 }
