@@ -135,8 +135,9 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 			}
 		}
 	}
-	// The melds, in the middle.
-	mx, mw := x+sideW+1, w-2*sideW-2
+	// The melds, in the middle, three cells from the side seats' columns
+	// as from each other.
+	mx, mw := x+sideW+3, w-2*sideW-6
 	if len(sides) == 1 {
 		mx, mw = x+1, w-2
 	}
@@ -205,6 +206,13 @@ func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narr
 		need := width(label) + 1 + spansWidth(tiles)
 		if cx > bx && cx+need > bx+bw {
 			row++
+			bx, bw = geom(row)
+			cx = bx
+		}
+		if row < narrow && need > bw && need <= ww {
+			// Too wide for the middle: it goes under the side seats,
+			// whole, and the melds after it too.
+			row = narrow
 			bx, bw = geom(row)
 			cx = bx
 		}

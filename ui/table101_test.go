@@ -547,3 +547,94 @@ func containsFace(fs []engine.Face, f engine.Face) bool {
 	}
 	return false
 }
+
+// fixture101Three is a 3-player 101 round (bot2 deals, the okey is K4)
+// where ayse, after the dealer, has opened with R12 Y12 B12 K12, R13 Y13
+// B13 and K9 K10 K11 (or the melds given); the player is bot1 (seat 1).
+func fixture101Three(t *testing.T, melds ...string) *Snapshot {
+	t.Helper()
+	r := engine.MustRuleset(engine.Preset101, "rounds=3")
+	m, err := engine.NewMatch101(r, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := func() *engine.Game101 { return m.Game() }
+	apply := func(a engine.Action101) {
+		t.Helper()
+		if err := m.Apply(a); err != nil {
+			t.Fatalf("%v: %v", a.Kind, err)
+		}
+	}
+	face := func(s string) engine.Face { return engine.MustParseFaces(s)[0] }
+	discard := func(seat int, f string) {
+		t.Helper()
+		rack := g().Rack(seat)
+		apply(engine.Action101{Kind: engine.Act101Discard, Seat: seat,
+			Faces: []engine.SlotFace{{Slot: rack[len(rack)-1], Face: face(f)}}})
+	}
+	apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
+		Faces: []engine.SlotFace{{Slot: g().Pending()[0], Face: face("K3")}}})
+	discard(2, "B6")
+	seat, _, _ := g().Turn()
+	apply(engine.Action101{Kind: engine.Act101Draw, Seat: seat})
+	rack := g().Rack(seat)
+	lay := engine.Action101{Kind: engine.Act101Lay, Seat: seat}
+	k := 0
+	if len(melds) == 0 {
+		melds = []string{"R12 Y12 B12 K12", "R13 Y13 B13", "K9 K10 K11"}
+	}
+	for _, ml := range melds {
+		var mp engine.MeldPlay
+		for _, f := range engine.MustParseFaces(ml) {
+			mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: rack[k], Face: f})
+			mp.As = append(mp.As, f)
+			k++
+		}
+		lay.Melds = append(lay.Melds, mp)
+	}
+	apply(lay)
+	discard(seat, "Y2")
+	v := engine.NewView(1)
+	return &Snapshot{Seat: 1, Names: []string{"ayse", "bot1", "bot2"}, Ruleset: r.String(), Match101: m,
+		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
+}
+
+// TestTable101MeldsKeepClearOfTheSideSeats: beside the side seats the melds
+// keep three cells from their columns, as melds keep from each other (at
+// 80x24 a meld ended a cell before the right seat's column: "K11 ▶ bot1").
+func TestTable101MeldsKeepClearOfTheSideSeats(t *testing.T) {
+	s := fixture101Three(t)
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 36}} {
+		w, h := sz[0], sz[1]
+		hs := goldenHarness(t, s, w, h)
+		hs.view.Update(s, nil, nil)
+		hs.draw()
+		lines := screenLines(hs.scr)
+		if !strings.Contains(strings.Join(lines, "\n"), "K9 K10 K11") {
+			t.Fatalf("%dx%d: the melds are not on the table:\n%s", w, h, strings.Join(lines, "\n"))
+		}
+		sideW := min(22, (w-40)/2)
+		for y := 1; y <= 6; y++ {
+			l := []rune(lines[y])
+			for _, x := range []int{sideW, sideW + 1, sideW + 2, w - sideW - 3, w - sideW - 2, w - sideW - 1} {
+				if l[x] != ' ' {
+					t.Errorf("%dx%d row %d: text at column %d, within three cells of a side seat's column:\n%s", w, h, y, x, string(l))
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestTable101WideMeldGoesUnderTheSideSeats: a meld too wide for the
+// middle beside the side seats is drawn whole under them, not cut.
+func TestTable101WideMeldGoesUnderTheSideSeats(t *testing.T) {
+	s := fixture101Three(t, "Y12 B12 K12", "R5 R6 R7 R8 R9 R10 R11 R12 R13")
+	hs := goldenHarness(t, s, 80, 24)
+	hs.view.Update(s, nil, nil)
+	hs.draw()
+	scr := hs.screen()
+	if !strings.Contains(scr, "2 ayse R5 R6 R7 R8 R9 R10 R11 R12 R13") || !strings.Contains(scr, "1 ayse Y12 B12 K12") {
+		t.Fatalf("the melds are not whole on the table:\n%s", scr)
+	}
+}
