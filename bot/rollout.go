@@ -27,6 +27,10 @@ type rolloutPlayer struct {
 	rng    *rand.Rand
 
 	decisions, switched int // decisions weighed by rollouts, and changed
+	// half sums, over the decisions weighed, the second candidate's
+	// paired difference in each half of the rollouts (a, b), and a*a,
+	// b*b, a*b: their correlation says how much of an estimate is signal.
+	half [5]float64
 }
 
 // rolloutName is the rollout player's name (not in the registry).
@@ -122,7 +126,8 @@ func (r *rolloutPlayer) estimate(p *position, cands []Choice) []float64 {
 		return diff // an inconsistent view: keep the expert's choice
 	}
 	wins := make([]int, len(cands))
-	for range r.r {
+	var half [2]float64
+	for i := range r.r {
 		r.rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 		for j, s := range slots {
 			assign[s] = pool[j]
@@ -133,6 +138,11 @@ func (r *rolloutPlayer) estimate(p *position, cands []Choice) []float64 {
 		for c := 1; c < len(cands); c++ {
 			diff[c] += float64(wins[c] - wins[0])
 		}
+		half[2*i/r.r] += float64(wins[1] - wins[0])
+	}
+	a, b := half[0], half[1]
+	for j, x := range [...]float64{a, b, a * a, b * b, a * b} {
+		r.half[j] += x
 	}
 	for c := range diff {
 		diff[c] /= float64(r.r)

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -85,9 +86,20 @@ func TestDiagRollout(t *testing.T) {
 		t.Fatal(err)
 	}
 	dec, sw := 0, 0
+	var half [5]float64
 	for _, p := range players {
 		dec += p.decisions
 		sw += p.switched
+		for j := range half {
+			half[j] += p.half[j]
+		}
+	}
+	if dec > 0 {
+		n := float64(dec)
+		ma, mb := half[0]/n, half[1]/n
+		va, vb, cab := half[2]/n-ma*ma, half[3]/n-mb*mb, half[4]/n-ma*mb
+		t.Logf("second minus first choice, paired wins in each half of the %d rollouts: means %.3f and %.3f, sd %.3f and %.3f, correlation %.3f over %d decisions",
+			r, ma, mb, math.Sqrt(va), math.Sqrt(vb), cab/math.Sqrt(va*vb), dec)
 	}
 	sh = res.ShareByDeal(res.Stats[0])
 	pl := res.Placement(res.Stats[0])
