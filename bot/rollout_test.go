@@ -7,7 +7,7 @@ import (
 	"github.com/okey-game/okey/engine"
 )
 
-// rolloutPosition plays greedy hands (expert at seat 0) until seat 0 has
+// rolloutPosition plays greedy hands until seat 0 has
 // drawn and the expert weighs two or more near-equal discards; it returns
 // the table there.
 func rolloutPosition(t *testing.T, seed uint64) *table {
@@ -34,11 +34,7 @@ func rolloutPosition(t *testing.T, seed uint64) *table {
 					return tb
 				}
 			}
-			var s Strategy = g
-			if seat == 0 {
-				s = e
-			}
-			a, err := s.Move(h, v)
+			a, err := g.Move(h, v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,8 +130,13 @@ func TestRolloutDoesNotCheat(t *testing.T) {
 
 // TestRolloutDeterministic: the same seed gives the same estimates and the
 // same arena (whatever the workers); with a margin no difference can pass,
-// it plays as the expert.
+// it plays as the expert (without the race detector only).
 func TestRolloutDeterministic(t *testing.T) {
+	if raceOn || testing.Short() {
+		// Seconds under the race detector; TestRolloutDoesNotCheat's fresh
+		// players with one seed agreeing still checks the estimates there.
+		t.Skip("seconds under the race detector (run without it)")
+	}
 	tb := rolloutPosition(t, 500)
 	d1, _ := rolloutDiffs(t, tb, tb.views[0], 7)
 	d2, _ := rolloutDiffs(t, tb, tb.views[0], 7)
