@@ -78,24 +78,12 @@ func (r *Residual) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 		return engine.Action{}, err
 	}
 	a := adv.Action
-	if a.Kind != engine.ActDiscard || len(adv.Choices) < 2 {
-		return a, nil
-	}
 	p, err := read(h, v)
-	if err != nil || !p.drawn || len(p.faces) != p.winLen+1 {
+	if err != nil {
 		return a, nil
 	}
-	cs := adv.Choices
-	var cands []Choice
-	for _, c := range cs {
-		if len(cands) == r.K {
-			break
-		}
-		if c.Kind == engine.ActDiscard && c.Dist == cs[0].Dist && c.Slot != engine.NoSlot && c.Face != p.okey {
-			cands = append(cands, c)
-		}
-	}
-	if len(cands) < 2 || cands[0].Face != cs[0].Face {
+	cands := nearChoices(adv, p, r.K)
+	if cands == nil {
 		return a, nil
 	}
 	ctx := newStateCtx(p)
@@ -141,4 +129,28 @@ func residualEncode(out []uint16, ctx *stateCtx, hand []engine.Face, cands []Cho
 		}
 	}
 	return out
+}
+
+// nearChoices returns the expert's best k discards that leave the hand as
+// near a win as its first choice (never an okey), its first choice first;
+// nil when the expert's move is not such a discard or fewer than two
+// qualify.
+func nearChoices(adv Advice, p *position, k int) []Choice {
+	if adv.Action.Kind != engine.ActDiscard || len(adv.Choices) < 2 || !p.drawn || len(p.faces) != p.winLen+1 {
+		return nil
+	}
+	cs := adv.Choices
+	var cands []Choice
+	for _, c := range cs {
+		if len(cands) == k {
+			break
+		}
+		if c.Kind == engine.ActDiscard && c.Dist == cs[0].Dist && c.Slot != engine.NoSlot && c.Face != p.okey {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) < 2 || cands[0].Face != cs[0].Face {
+		return nil
+	}
+	return cands
 }

@@ -367,6 +367,11 @@ func (h *Hand) Apply(a Action) error {
 	return nil
 }
 
+// Clone returns a deep copy of the hand: a player may play a copy forward
+// (a bot's rollouts) without touching the shared one. Like the hand, the
+// copy holds no face that was not opened.
+func (h *Hand) Clone() *Hand { return h.clone() }
+
 func (h *Hand) clone() *Hand {
 	c := *h
 	c.board = h.board.clone()

@@ -298,3 +298,38 @@ func TestPublicFacesStayConsistent(t *testing.T) {
 		t.Fatalf("slot out of range: %v", err)
 	}
 }
+
+// TestHandCloneIsIndependent: a clone has the hand's state, and moves
+// applied to it leave the hand as it was (and the other way round).
+func TestHandCloneIsIndependent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	d := newDealer(rng)
+	m, _ := NewMatch(MustRuleset("classic", ""), 4, 0)
+	settle(t, m, d, 2, 2)
+	h := m.Hand()
+	c := h.Clone()
+	state := func(x *Hand) string { return string(x.appendState(nil)) }
+	before := state(h)
+	if state(c) != before {
+		t.Fatal("the clone's state differs from the hand's")
+	}
+	first, _ := h.Turn()
+	s := c.Rack(first)[0]
+	if err := c.Apply(Action{Kind: ActDiscard, Seat: first, Slot: s, Faces: d.open(s)}); err != nil {
+		t.Fatal(err)
+	}
+	next, _ := c.Turn()
+	if err := c.Apply(Action{Kind: ActDraw, Seat: next}); err != nil {
+		t.Fatal(err)
+	}
+	if state(h) != before || h.PublicFace(s) != NoFace || len(h.Rack(first)) != len(c.Rack(first))+1 {
+		t.Fatal("moves on the clone changed the hand")
+	}
+	after := state(c)
+	if err := h.Apply(Action{Kind: ActDiscard, Seat: first, Slot: h.Rack(first)[1], Faces: d.open(h.Rack(first)[1])}); err != nil {
+		t.Fatal(err)
+	}
+	if state(c) != after {
+		t.Fatal("a move on the hand changed the clone")
+	}
+}
