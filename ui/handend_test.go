@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )
@@ -125,42 +123,7 @@ var rackRE = regexp.MustCompile(`^(FJ|[RYBK]\d+)( +(FJ|[RYBK]\d+))* *│?$`)
 // audit opened, every player's but the winner's, whole (at 80x24 they had
 // no room and were left out).
 func TestHandEndPanelShowsEveryRackAt80x24(t *testing.T) {
-	var movers []table.Mover
-	for i := 0; i < 4; i++ {
-		b, _ := bot.New("greedy", uint64(i))
-		movers = append(movers, b)
-	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "turkish-rummy:rounds=1", Movers: movers, Seed: 11})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := res.Transcript(-1)
-	r, err := LoadReplay(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var end *HandEnd
-	for _, f := range r.Frames {
-		if f.End != nil {
-			end = f.End
-		}
-	}
-	if end == nil || len(end.Racks) != 4 {
-		t.Fatalf("no hand end with four racks: %+v", end)
-	}
-	m, err := table.NewMachine(tr.Config, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, raw := range tr.Chain {
-		env, err := table.DecodeEnvelope(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Apply(env); err != nil {
-			t.Fatal(err)
-		}
-	}
+	end, m := lastHandEnd(t, greedyMatchN(t, "turkish-rummy:rounds=1", 4, 11), 4)
 	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
 		snap := TakeSnapshot(m, nil, 0)
 		v := NewTableView(func() {})

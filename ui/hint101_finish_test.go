@@ -17,49 +17,16 @@ import (
 // with Y11, which fits meld 3 (Y8 Y9 Y10) until its last tile goes.
 func finish101(t *testing.T) *Snapshot {
 	t.Helper()
-	r := engine.MustRuleset(engine.Preset101, "rounds=3")
-	m, err := engine.NewMatch101(r, 2, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := func() *engine.Game101 { return m.Game() }
-	apply := func(a engine.Action101) {
-		t.Helper()
-		if err := m.Apply(a); err != nil {
-			t.Fatalf("%v: %v", a.Kind, err)
-		}
-	}
-	face := func(s string) engine.Face { return engine.MustParseFaces(s)[0] }
-	discard := func(seat int, f string) {
-		t.Helper()
-		rack := g().Rack(seat)
-		apply(engine.Action101{Kind: engine.Act101Discard, Seat: seat,
-			Faces: []engine.SlotFace{{Slot: rack[len(rack)-1], Face: face(f)}}})
-	}
-	apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: g().Pending()[0], Face: face("K3")}}})
-	discard(1, "B12")
-	apply(engine.Action101{Kind: engine.Act101Draw, Seat: 0})
-	discard(0, "B12")
-	apply(engine.Action101{Kind: engine.Act101Draw, Seat: 1})
-	rack := g().Rack(1)
-	lay := engine.Action101{Kind: engine.Act101Lay, Seat: 1}
-	k := 0
-	for _, ml := range []struct{ tiles, as string }{
-		{"R10 R11 R12", "R10 R11 R12"}, {"R13 Y13 B13 K13", "R13 Y13 B13 K13"}, {"Y8 Y9 Y10", "Y8 Y9 Y10"},
-		{"K8 K4 K4 K11 K12 K13", "K8 K9 K10 K11 K12 K13"}, {"R1 Y1 K1", "R1 Y1 K1"},
-	} {
-		var mp engine.MeldPlay
-		for i, f := range engine.MustParseFaces(ml.tiles) {
-			mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: rack[k], Face: f})
-			mp.As = append(mp.As, engine.MustParseFaces(ml.as)[i])
-			k++
-		}
-		lay.Melds = append(lay.Melds, mp)
-	}
-	apply(lay)
-	discard(1, "B6")
-	apply(engine.Action101{Kind: engine.Act101Draw, Seat: 0})
+	rg := newRig101(t, 2, 1)
+	rg.discard(1, "B12")
+	rg.draw(0)
+	rg.discard(0, "B12")
+	rg.draw(1)
+	rg.lay(1, [][2]string{{"R10 R11 R12", ""}, {"R13 Y13 B13 K13", ""}, {"Y8 Y9 Y10", ""},
+		{"K8 K4 K4 K11 K12 K13", "K8 K9 K10 K11 K12 K13"}, {"R1 Y1 K1", ""}})
+	rg.discard(1, "B6")
+	rg.draw(0)
+	g, r, m := rg.g, rg.r, rg.m
 	faces := engine.MustParseFaces("K9 Y2 R5 K9 Y7 Y1 B1 B9 R2 K8 Y11 K3 K5 R9 FJ R8 K7 K5 B8 B5 K2 B7")
 	slots := g().Rack(0)
 	if len(slots) != len(faces) {

@@ -204,33 +204,7 @@ func TestReplayHandStartAndWinningLine(t *testing.T) {
 // TestScoreTableShowsEveryHand: once the audit has opened the tiles, the
 // hand's score table shows what every other player held (issue 15, point 4).
 func TestScoreTableShowsEveryHand(t *testing.T) {
-	tr := greedyMatch(t, "turkish-rummy:rounds=1", 7)
-	r, err := LoadReplay(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var end *HandEnd
-	for _, f := range r.Frames {
-		if f.End != nil {
-			end = f.End
-		}
-	}
-	if end == nil || len(end.Racks) != 2 {
-		t.Fatalf("no hand end with the racks: %+v", end)
-	}
-	m, err := table.NewMachine(tr.Config, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, raw := range tr.Chain {
-		env, err := table.DecodeEnvelope(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Apply(env); err != nil {
-			t.Fatal(err)
-		}
-	}
+	end, m := lastHandEnd(t, greedyMatch(t, "turkish-rummy:rounds=1", 7), 2)
 	snap := TakeSnapshot(m, nil, 0)
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
@@ -277,16 +251,57 @@ func TestScoreTableShowsEveryHand(t *testing.T) {
 // fixed by seed, and returns its transcript.
 func greedyMatch(t *testing.T, ruleset string, seed uint64) *table.Transcript {
 	t.Helper()
+	return greedyMatchN(t, ruleset, 2, seed)
+}
+
+// greedyMatchN is greedyMatch with n greedy players; each seat's seeds and
+// nonces come from the seed too, so it is the same match at every run.
+func greedyMatchN(t *testing.T, ruleset string, n int, seed uint64) *table.Transcript {
+	t.Helper()
 	var movers []table.Mover
-	for i := 0; i < 2; i++ {
+	for i := 0; i < n; i++ {
 		b, _ := bot.New("greedy", uint64(i))
 		movers = append(movers, b)
 	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: ruleset, Movers: movers, Seed: seed})
+	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: ruleset, Movers: movers, Seed: seed, Rands: seededRands(n, seed)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res.Transcript(-1)
+}
+
+// lastHandEnd replays tr: its last hand end, which must list the racks of
+// players players (the audit opened them), and a machine at the
+// transcript's end.
+func lastHandEnd(t *testing.T, tr *table.Transcript, players int) (*HandEnd, *table.Machine) {
+	t.Helper()
+	r, err := LoadReplay(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end *HandEnd
+	for _, f := range r.Frames {
+		if f.End != nil {
+			end = f.End
+		}
+	}
+	if end == nil || len(end.Racks) != players {
+		t.Fatalf("no hand end with %d racks: %+v", players, end)
+	}
+	m, err := table.NewMachine(tr.Config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range tr.Chain {
+		env, err := table.DecodeEnvelope(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Apply(env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return end, m
 }
 
 // replayScreen shows r on a simulated 80x24 screen; draw draws the view and

@@ -553,47 +553,20 @@ func containsFace(fs []engine.Face, f engine.Face) bool {
 // B13 and K9 K10 K11 (or the melds given); the player is bot1 (seat 1).
 func fixture101Three(t *testing.T, melds ...string) *Snapshot {
 	t.Helper()
-	r := engine.MustRuleset(engine.Preset101, "rounds=3")
-	m, err := engine.NewMatch101(r, 3, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := func() *engine.Game101 { return m.Game() }
-	apply := func(a engine.Action101) {
-		t.Helper()
-		if err := m.Apply(a); err != nil {
-			t.Fatalf("%v: %v", a.Kind, err)
-		}
-	}
-	face := func(s string) engine.Face { return engine.MustParseFaces(s)[0] }
-	discard := func(seat int, f string) {
-		t.Helper()
-		rack := g().Rack(seat)
-		apply(engine.Action101{Kind: engine.Act101Discard, Seat: seat,
-			Faces: []engine.SlotFace{{Slot: rack[len(rack)-1], Face: face(f)}}})
-	}
-	apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: g().Pending()[0], Face: face("K3")}}})
-	discard(2, "B6")
-	seat, _, _ := g().Turn()
-	apply(engine.Action101{Kind: engine.Act101Draw, Seat: seat})
-	rack := g().Rack(seat)
-	lay := engine.Action101{Kind: engine.Act101Lay, Seat: seat}
-	k := 0
+	rg := newRig101(t, 3, 2)
+	rg.discard(2, "B6")
+	seat, _, _ := rg.g().Turn()
+	rg.draw(seat)
 	if len(melds) == 0 {
 		melds = []string{"R12 Y12 B12 K12", "R13 Y13 B13", "K9 K10 K11"}
 	}
+	var lay [][2]string
 	for _, ml := range melds {
-		var mp engine.MeldPlay
-		for _, f := range engine.MustParseFaces(ml) {
-			mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: rack[k], Face: f})
-			mp.As = append(mp.As, f)
-			k++
-		}
-		lay.Melds = append(lay.Melds, mp)
+		lay = append(lay, [2]string{ml, ""})
 	}
-	apply(lay)
-	discard(seat, "Y2")
+	rg.lay(seat, lay)
+	rg.discard(seat, "Y2")
+	r, m := rg.r, rg.m
 	v := engine.NewView(1)
 	return &Snapshot{Seat: 1, Names: []string{"ayse", "bot1", "bot2"}, Ruleset: r.String(), Match101: m,
 		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
