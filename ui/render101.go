@@ -193,51 +193,44 @@ func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narr
 		}
 		return wx, ww
 	}
-	row := 0
-	bx, bw := geom(row)
-	cx := bx
-	shown := 0
+	labels := make([]string, len(melds))
+	tiles := make([]Line, len(melds))
+	widths := make([]int, len(melds))
 	for i, m := range melds {
-		var tiles Line
 		for k, sl := range m.Tiles {
-			tiles = append(tiles, meldTile(g, m, k, sl))
+			tiles[i] = append(tiles[i], meldTile(g, m, k, sl))
 		}
-		label := pt.meldLabel(t, i, m)
-		need := width(label) + 1 + spansWidth(tiles)
-		if cx > bx && cx+need > bx+bw {
-			row++
-			bx, bw = geom(row)
-			cx = bx
-		}
-		if row < narrow && need > bw && need <= ww {
-			// Too wide for the middle: it goes under the side seats,
-			// whole, and the melds after it too.
-			row = narrow
-			bx, bw = geom(row)
-			cx = bx
-		}
-		if row >= rows {
-			break
-		}
+		labels[i] = pt.meldLabel(t, i, m)
+		widths[i] = width(labels[i]) + 1 + spansWidth(tiles[i])
+	}
+	// The melds as many to a row as fit; those past the last row are
+	// counted ("+2 more") after the last one shown, never over one.
+	at, moreX, moreY := layMelds(widths, y, rows, narrow, geom)
+	row := 0
+	for i, pos := range at {
+		cx := pos[0]
+		row = pos[1] - y
+		bx, bw := geom(row)
 		st := felt.Foreground(p.Accent).Bold(true)
 		start := cx
 		// The owner's name, then a space, then the tiles: a long name is
 		// cut with an ellipsis, never run into the tiles.
-		cx = put(scr, cx, y+row, width(label), label, st) + 1
-		cx = drawSpans(scr, p, cx, y+row, bx+bw-cx, tiles, g.Okey(), felt)
+		cx = put(scr, cx, y+row, width(labels[i]), labels[i], st) + 1
+		cx = drawSpans(scr, p, cx, y+row, bx+bw-cx, tiles[i], g.Okey(), felt)
 		k := i
 		t.regions = append(t.regions, region{start, y + row, cx - start, 1, func(t *TableView, _ bool) { pt.addTo(t, k) }})
 		pt.handles = append(pt.handles, meldHandle{key: handleOf(i), x: start, y: y + row, w: cx - start, h: 1})
-		cx += 3
-		shown++
 	}
 	if len(melds) == 0 {
 		put(scr, x, y, w, i18n.T("no melds on the table yet"), felt.Foreground(p.Dim))
-	} else if shown < len(melds) {
-		lx, lw := geom(rows - 1)
-		put(scr, lx+lw-12, y+rows-1, 12, i18n.T("+%d more", len(melds)-shown), felt.Foreground(p.Dim))
-	}
-	if cx > bx {
+	} else if len(at) < len(melds) {
+		if moreY < y+rows {
+			mx, mw := geom(moreY - y)
+			put(scr, moreX, moreY, mx+mw-moreX, moreText(len(melds)-len(at)), felt.Foreground(p.Dim))
+		}
+		// No room for the log.
+		return
+	} else {
 		row++
 	}
 	// The log in the rows left.

@@ -74,7 +74,7 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 		}
 		widths[i] = 9 + spansWidth(lines[i])
 	}
-	at, moreX, moreY := placeMelds(widths, x+1, row, w-2, bottom)
+	at, moreX, moreY := layMelds(widths, row, bottom-row, 0, func(int) (int, int) { return x + 1, w - 2 })
 	for i, pos := range at {
 		md := melds[i]
 		nm := v.name(md.Owner)
@@ -98,22 +98,34 @@ func (v *ReplayView) draw101(scr tcell.Screen, x, y, w, h int, f Frame) {
 // moreText counts the melds left out for want of room.
 func moreText(n int) string { return i18n.T("+%d more", n) }
 
-// placeMelds lays out melds of the given widths three cells apart, as
-// many to a row as fit in w columns from x, on the rows from top to
-// bottom (excluded). It returns where each meld shown goes (x, y), the
-// first ones; when some do not fit, the count of the rest ("+2 more",
-// moreText) goes at moreX, moreY after the last one shown, which gives
-// its place up when the count would not fit after it.
-func placeMelds(widths []int, x, top, w, bottom int) (at [][2]int, moreX, moreY int) {
-	cx, row := x, top
+// layMelds lays out melds of the given widths three cells apart, as many
+// to a row as fit, on rows rows from top: row r is geom(r) (x, w) cells,
+// the first narrow rows (beside the side seats on the table) maybe
+// narrower than those after them, where a meld too wide for them goes,
+// whole, with the melds after it. It returns where each meld shown goes
+// (x, y), the first ones; when some do not fit, the count of the rest
+// ("+2 more", moreText) goes at moreX, moreY after the last one shown,
+// which gives its place up when the count would not fit after it: the
+// count never covers a meld.
+func layMelds(widths []int, top, rows, narrow int, geom func(row int) (x, w int)) (at [][2]int, moreX, moreY int) {
+	row := 0
+	bx, bw := geom(row)
+	cx := bx
 	for _, need := range widths {
-		if cx > x && cx+need > x+w {
-			row, cx = row+1, x
+		if cx > bx && cx+need > bx+bw {
+			row++
+			bx, bw = geom(row)
+			cx = bx
 		}
-		if row >= bottom {
+		if _, ww := geom(narrow); row < narrow && need > bw && need <= ww {
+			row = narrow
+			bx, bw = geom(row)
+			cx = bx
+		}
+		if row >= rows {
 			break
 		}
-		at = append(at, [2]int{cx, row})
+		at = append(at, [2]int{cx, top + row})
 		cx += need + 3
 	}
 	if len(at) == len(widths) {
@@ -122,10 +134,11 @@ func placeMelds(widths []int, x, top, w, bottom int) (at [][2]int, moreX, moreY 
 	for len(at) > 0 {
 		last := at[len(at)-1]
 		moreX, moreY = last[0]+widths[len(at)-1]+3, last[1]
-		if moreX+width(moreText(len(widths)-len(at))) <= x+w {
+		if x, w := geom(moreY - top); moreX+width(moreText(len(widths)-len(at))) <= x+w {
 			return at, moreX, moreY
 		}
 		at = at[:len(at)-1]
 	}
+	x, _ := geom(0)
 	return at, x, top
 }
