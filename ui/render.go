@@ -55,8 +55,21 @@ func (t *TableView) Draw(scr tcell.Screen) {
 	case handOverlay:
 		g.drawHandEnd(t, scr, x, y, w, h, rackY)
 	case matchOverlay:
-		t.drawMatchEnd(scr, x, y+1, w, rackY-1)
+		t.drawMatchPanel(scr, x, y, w, h, rackY)
 	}
+}
+
+// drawMatchPanel draws the match's panel over the table above the rack,
+// or over the rack too when it needs the rows (the transcript's path at
+// 80x24), as the hand's panel does.
+func (t *TableView) drawMatchPanel(scr tcell.Screen, x, y, w, h, rackY int) {
+	ph := rackY - 1
+	// Its text, the q line and the edges.
+	if need := t.drawMatchEnd(measureScreen{scr}, x, y+1, w, 2*h) - (y + 1) + 2; need > ph {
+		// Down to the rack's last row: the message line stays.
+		ph = h - 3
+	}
+	t.drawMatchEnd(scr, x, y+1, w, ph)
 }
 
 func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
@@ -229,7 +242,9 @@ func (t *TableView) drawGroups(scr tcell.Screen, x, y, w int, groups []engine.Gr
 	return y + 1
 }
 
-func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
+// drawMatchEnd draws the match's panel at x, y, w x h and returns the
+// row after its text (the q line aside).
+func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
 	m := t.final
 	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("the match is over"))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
@@ -307,6 +322,7 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) {
 		}
 	}
 	put(scr, ix, iy+ih-1, iw, i18n.T("q: quit"), st.Foreground(t.pal.Accent).Bold(true))
+	return row
 }
 
 // wrap cuts s into lines of at most w cells (at any character: paths).
