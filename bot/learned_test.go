@@ -218,15 +218,7 @@ func BenchmarkLearnedMove(b *testing.B) {
 func TestSelfPlay(t *testing.T) {
 	cfg := SelfPlayConfig{Rules: engine.MustRuleset("classic", ""), Bots: []string{"greedy", "greedy", "greedy", "greedy"},
 		Record: []string{"greedy"}, Epsilon: 0.3, OnlyExplored: true, Hands: 8, Seed: 4, Workers: 1}
-	a, err := SelfPlay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Workers = 3
-	b, err := SelfPlay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := selfPlayTwice(t, cfg, 3)
 	if len(a) == 0 || len(a) != len(b) {
 		t.Fatalf("%d and %d samples", len(a), len(b))
 	}
@@ -262,15 +254,7 @@ func TestSelfPlay(t *testing.T) {
 func TestSelfPlayImitate(t *testing.T) {
 	cfg := SelfPlayConfig{Rules: engine.MustRuleset("classic", ""), Bots: []string{"expert", "greedy", "greedy", "greedy"},
 		Record: []string{"expert"}, Imitate: true, Hands: 4, Seed: 5, Workers: 1}
-	a, err := SelfPlay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Workers = 2
-	b, err := SelfPlay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := selfPlayTwice(t, cfg, 2)
 	if len(a) == 0 || len(a) != len(b) {
 		t.Fatalf("%d and %d samples", len(a), len(b))
 	}
@@ -305,4 +289,21 @@ func TestSelfPlayImitate(t *testing.T) {
 	if chosen == 0 || 2*chosen > len(d) {
 		t.Fatalf("DAgger: %d of %d samples labelled chosen", chosen, len(d))
 	}
+}
+
+// selfPlayTwice runs cfg with one worker and again with workers (the
+// samples must not depend on how many there are).
+func selfPlayTwice(t *testing.T, cfg SelfPlayConfig, workers int) (a, b []Sample) {
+	t.Helper()
+	cfg.Workers = 1
+	a, err := SelfPlay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workers = workers
+	b, err = SelfPlay(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
 }

@@ -79,15 +79,7 @@ func TestResidualWithoutNetIsTheExpert(t *testing.T) {
 func TestSelfPlayResidual(t *testing.T) {
 	cfg := SelfPlayConfig{Rules: engine.MustRuleset("classic", ""), Bots: []string{"expert", "greedy", "greedy", "greedy"},
 		Record: []string{"expert"}, Residual: true, ResidualK: 3, Epsilon: 0.5, Hands: 8, Seed: 5, Workers: 1}
-	a, err := SelfPlay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Workers = 3
-	b, err := SelfPlay(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := selfPlayTwice(t, cfg, 3)
 	if len(a) < 8 || len(a) != len(b) {
 		t.Fatalf("%d and %d samples from 8 hands", len(a), len(b))
 	}

@@ -255,20 +255,13 @@ func (c *Client) matchDir(tableID string) string {
 // Unfinished lists the tables this peer started playing and did not finish
 // (a crash, a kill, an interrupt), by table id: Play resumes each of them.
 func (c *Client) Unfinished() ([]p2p.Announcement, error) {
-	root := filepath.Join(c.data, MatchesDir)
-	ents, err := os.ReadDir(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	ids, err := c.matchIDs()
 	if err != nil {
 		return nil, err
 	}
 	var out []p2p.Announcement
-	for _, e := range ents {
-		if !e.IsDir() {
-			continue
-		}
-		dir := filepath.Join(root, e.Name())
+	for _, id := range ids {
+		dir := c.matchDir(id)
 		if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
 			continue
 		}
@@ -283,13 +276,32 @@ func (c *Client) Unfinished() ([]p2p.Announcement, error) {
 			c.log.Warn("unreadable match state, skipped", "dir", dir, "err", err)
 			continue
 		}
-		if a.Table != e.Name() || !slices.Contains(a.Roster(), c.node.ID()) {
+		if a.Table != id || !slices.Contains(a.Roster(), c.node.ID()) {
 			c.log.Warn("match state for another table or peer, skipped", "dir", dir)
 			continue
 		}
 		out = append(out, a)
 	}
 	return out, nil
+}
+
+// matchIDs lists the match folders under the data directory, by table id
+// (folders whose name is not a table id are not this package's).
+func (c *Client) matchIDs() ([]string, error) {
+	ents, err := os.ReadDir(filepath.Join(c.data, MatchesDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && p2p.ValidTableID(e.Name()) == nil {
+			ids = append(ids, e.Name())
+		}
+	}
+	return ids, nil
 }
 
 func readAnnouncement(path string) (p2p.Announcement, error) {

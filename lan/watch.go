@@ -206,19 +206,13 @@ func (c *Client) Watching(id string) (p2p.Announcement, bool) {
 // spectator's folder not marked done), by table id: Watch resumes each
 // without the lobby (Watching).
 func (c *Client) Watches() ([]p2p.Announcement, error) {
-	ents, err := os.ReadDir(filepath.Join(c.data, MatchesDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	ids, err := c.matchIDs()
 	if err != nil {
 		return nil, err
 	}
 	var out []p2p.Announcement
-	for _, e := range ents {
-		if !e.IsDir() || p2p.ValidTableID(e.Name()) != nil {
-			continue
-		}
-		if a, ok := c.Watching(e.Name()); ok {
+	for _, id := range ids {
+		if a, ok := c.Watching(id); ok {
 			out = append(out, a)
 		}
 	}
