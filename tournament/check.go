@@ -41,6 +41,13 @@ type Match struct {
 	Scores  []int
 	Silent  int // status 3: the seat that was to send the next message; -1 when none
 	Cheater int // status 1: the seat named
+	// Chain holds SHA-256 of each record of the chain, in order (how a
+	// round's results fix a table, 9.5).
+	Chain [][32]byte
+	// Prefix, when set, returns the Match of the same transcript cut to
+	// its first n chain records, without evidence: the copy a round's
+	// results fix when this one goes further.
+	Prefix func(n int) *Match
 }
 
 // Ref names a tournament table: round from 1, table from 0.
@@ -77,7 +84,7 @@ type Table struct {
 	Ref
 	ID     [16]byte
 	Seats  []int  // roster indices, in seat order
-	State  string // finished, unfinished, cheating, missing, damaged, seating
+	State  string // finished, unfinished, cheating, missing, damaged, cut, seating
 	Points []int  // placement points per seat (nil when not scored)
 	Scores []int  // the match scores per seat counted for the tie-break (nil when not scored)
 }
@@ -112,13 +119,25 @@ type Round struct {
 	// Byes are the roster indices of the drawn players no table could
 	// seat (9.5), in the round's order: each scores the second place's
 	// points and match score 0.
-	Byes      []int
-	Standings []Standing // nil when a match of this or an earlier round is missing or damaged
+	Byes []int
+	// Scored is true when every table of the round is scored (Points and
+	// Scores set): the creator of a version 2 tournament then signs the
+	// round's results (9.5) from the copies it holds.
+	Scored bool
+	// Results is the creator's results record of the round when the
+	// folder has it (version 2).
+	Results *Record
+	// Standings are nil when a match of this or an earlier round is
+	// missing or damaged, or (version 2) the round's results are not in
+	// the folder.
+	Standings []Standing
 }
 
 // Report is the verdict on a tournament's records and matches.
 type Report struct {
-	Status   int
+	Status int
+	// Version is the announcement's record version (Version1 or Version2).
+	Version  int
 	ID       [32]byte
 	Name     string
 	Format   Format
@@ -171,7 +190,7 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 		return rep
 	}
 	tid := ann.ID()
-	rep.ID, rep.Name, rep.Ruleset, rep.Creator = tid, ann.Name, ann.Ruleset, ann.Signer
+	rep.ID, rep.Name, rep.Ruleset, rep.Creator, rep.Version = tid, ann.Name, ann.Ruleset, ann.Signer, ann.Version
 	f, _ := CheckSetup(ann.Format, ann.Ruleset, ann.Players) // checked by Decode
 	rep.Format = f
 	rs, _ := engine.ParseRuleset(ann.Ruleset)
@@ -185,6 +204,10 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 	for _, r := range recs {
 		if r.Tournament != tid {
 			rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "record", Text: fmt.Sprintf("a %s for another tournament", r.Kind)})
+			continue
+		}
+		if r.Version != ann.Version {
+			rep.add(Problem{Status: StatusDamaged, Table: -1, Rule: "record", Text: fmt.Sprintf("a version %d %s in a version %d tournament", r.Version, r.Kind, ann.Version)})
 			continue
 		}
 		if r.Kind == KindRegister {
@@ -256,10 +279,16 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 		dir = -1
 	}
 
+	results, resultsBad := roundResults(rep, mine, creator)
 	points := make([]int, n)
 	scores := make([]int, n)
 	var prev []Standing
 	standingsOK := true
+	// unfinishedBefore: an earlier round has an unfinished table. In a
+	// version 1 folder (no round results) its scores may come from a cut
+	// copy, so a later table seated otherwise than the standings say is
+	// not proof against its seats (9.7 step 5).
+	unfinishedBefore := false
 	for round := 1; round <= f.Rounds; round++ {
 		rd := Round{Number: round}
 		if !checkDraw(rep, &rd, mine, tid, round, creator, named) {
@@ -269,7 +298,7 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 		pos := drawPositions(n, rd.Draw, rd.Absent)
 		if !standingsOK {
 			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "pairing",
-				Text: fmt.Sprintf("round %d's tables cannot be checked: a match of an earlier round is missing or damaged", round)})
+				Text: fmt.Sprintf("round %d's tables cannot be checked: an earlier round's standings are not defined (a match missing or damaged, or its results not in the folder)", round)})
 			rep.Rounds = append(rep.Rounds, rd)
 			continue
 		}
@@ -287,14 +316,26 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 		for _, pl := range rd.Byes {
 			points[pl] += f.Points[1]
 		}
-		roundOK := true
+		roundOK := !resultsBad[round]
+		res := results[round]
+		if res != nil && len(res.Tables) != len(sizes) {
+			rep.add(Problem{Status: StatusCheating, Round: round, Table: -1, Rule: "results", Named: []Named{creator},
+				Text: fmt.Sprintf("the creator's results of round %d list %d tables; the draw seats %d", round, len(res.Tables), len(sizes))})
+			roundOK, res = false, nil
+		}
+		rd.Results = res
+		soft := rep.Version == Version1 && unfinishedBefore
 		at := 0
 		for t, k := range sizes {
 			seats := append([]int(nil), order[at:at+k]...)
 			at += k
 			sortBy(seats, pos)
 			tb := Table{Ref: Ref{round, t}, ID: TableID(tid, round, t), Seats: seats}
-			if !scoreTable(rep, &tb, matches[tb.Ref], ann.Ruleset, rs, f, dir, named) {
+			var claim *TableEnd
+			if res != nil {
+				claim = &res.Tables[t]
+			}
+			if !scoreTable(rep, &tb, matches[tb.Ref], claim, soft, ann.Ruleset, rs, f, dir, named) {
 				roundOK = false
 			} else {
 				for i, pl := range seats {
@@ -302,7 +343,16 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 					scores[pl] += tb.Scores[i]
 				}
 			}
+			if tb.State == "unfinished" {
+				unfinishedBefore = true
+			}
 			rd.Tables = append(rd.Tables, tb)
+		}
+		rd.Scored = roundOK
+		if roundOK && rep.Version >= Version2 && res == nil && len(sizes) > 0 {
+			rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "results",
+				Text: fmt.Sprintf("round %d's results are not in the folder: the creator has not fixed its tables, so its standings wait; no one is named", round)})
+			roundOK = false
 		}
 		if roundOK {
 			prev = standings(points, scores, pos)
@@ -316,6 +366,32 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 		rep.Final = rep.Rounds[f.Rounds-1].Standings
 	}
 	return rep
+}
+
+// roundResults gathers the creator's results records by round (9.5);
+// bad marks the rounds for which the creator signed two different ones
+// (the creator is named; the round's standings are not defined).
+func roundResults(rep *Report, recs []*Record, creator Named) (map[int]*Record, map[int]bool) {
+	out, bad := map[int]*Record{}, map[int]bool{}
+	for _, r := range recs {
+		if r.Kind != KindResults {
+			continue
+		}
+		if r.Signer != creator.Key {
+			rep.add(Problem{Status: StatusDamaged, Round: r.Round, Table: -1, Rule: "record", Text: fmt.Sprintf("round %d's results not signed by the creator (ignored); no one is named", r.Round)})
+			continue
+		}
+		if prev := out[r.Round]; prev != nil {
+			if !bytes.Equal(prev.body(), r.body()) && !bad[r.Round] {
+				bad[r.Round] = true
+				rep.add(Problem{Status: StatusCheating, Round: r.Round, Table: -1, Rule: "equivocation", Named: []Named{creator},
+					Text: fmt.Sprintf("the creator signed two different results of round %d", r.Round)})
+			}
+			continue
+		}
+		out[r.Round] = r
+	}
+	return out, bad
 }
 
 func cited0(regs map[[32]byte]*Record, cited map[[32]byte]bool) bool {
@@ -638,7 +714,13 @@ func mergeSorted(a, b []int) []int {
 // scoreTable checks one table's match against the draw and scores it
 // (9.5); false when it cannot be scored (missing, damaged, another
 // seating).
-func scoreTable(rep *Report, tb *Table, m *Match, ruleset string, rs engine.Ruleset, f Format, dir int, named func(int) Named) bool {
+//
+// claim is the table's line of the round's results (nil: none): a copy
+// whose chain does not reach it, or differs from it, is cut (damaged); a
+// copy that goes further is scored on the chain the claim fixes. soft says
+// that the round's pairing rests on an unfinished table of a version 1
+// folder: a seating otherwise than drawn is then unfinished, not proof.
+func scoreTable(rep *Report, tb *Table, m *Match, claim *TableEnd, soft bool, ruleset string, rs engine.Ruleset, f Format, dir int, named func(int) Named) bool {
 	k := len(tb.Seats)
 	where := fmt.Sprintf("round %d table %d", tb.Round, tb.Table+1)
 	if m == nil {
@@ -654,9 +736,42 @@ func scoreTable(rep *Report, tb *Table, m *Match, ruleset string, rs engine.Rule
 			Text: where + ": the transcript is damaged or not this table's; no one is named"})
 		return false
 	}
+	if claim != nil {
+		switch {
+		case len(m.Chain) < claim.Length || (claim.Length > 0 && m.Chain[claim.Length-1] != claim.Last):
+			tb.State = "cut"
+			rep.add(Problem{Status: StatusDamaged, Round: tb.Round, Table: tb.Table, Rule: "cut",
+				Text: fmt.Sprintf("%s: the transcript's chain (%d records) does not hold the %d records the creator's results fix: a cut file or another copy; no one is named", where, len(m.Chain), claim.Length)})
+			return false
+		case len(m.Chain) > claim.Length:
+			if m.Status == StatusCheating && m.Cheater >= 0 && m.Cheater < len(m.Keys) && m.Cheater < k {
+				rep.add(Problem{Status: StatusCheating, Round: tb.Round, Table: tb.Table, Rule: "match", Named: []Named{named(tb.Seats[m.Cheater])},
+					Text: where + ": the transcript names a cheater after the records the creator's results fix"})
+			}
+			var fixed *Match
+			if m.Prefix != nil {
+				fixed = m.Prefix(claim.Length)
+			}
+			if fixed == nil {
+				tb.State = "damaged"
+				rep.add(Problem{Status: StatusDamaged, Round: tb.Round, Table: tb.Table, Rule: "transcript",
+					Text: where + ": the transcript goes past the creator's results and cannot be cut to them; no one is named"})
+				return false
+			}
+			rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "stale-results",
+				Text: fmt.Sprintf("%s: the transcript goes on past the %d chain records the creator's results fix (it held a shorter copy when it signed them); scored as fixed; no one is named", where, claim.Length)})
+			m = fixed
+		}
+	}
 	same := m.Ruleset == ruleset && len(m.Keys) == k
 	for i := 0; same && i < k; i++ {
 		same = m.Keys[i] == rep.Players[tb.Seats[i]].Key
+	}
+	if !same && soft {
+		tb.State = "seating"
+		rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "seating",
+			Text: where + ": not seated as drawn, but the pairing rests on an unfinished table of an earlier round, whose copy may be cut (no round results fix it): unfinished; no one is named"})
+		return false
 	}
 	if !same {
 		tb.State = "seating"

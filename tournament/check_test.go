@@ -364,7 +364,8 @@ func TestDecodeRejects(t *testing.T) {
 		"trailing":  append(append([]byte(nil), raw...), 0),
 		"truncated": raw[:len(raw)-1],
 		"kind 9":    append([]byte("OKT\x01\x09"), raw[5:]...),
-		"version 2": append([]byte("OKT\x02"), raw[4:]...),
+		"version 3": append([]byte("OKT\x03"), raw[4:]...),
+		"version 0": append([]byte("OKT\x00"), raw[4:]...),
 	} {
 		if _, err := Decode(b); err == nil {
 			t.Errorf("%s accepted", name)

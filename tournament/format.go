@@ -133,6 +133,8 @@ func ParseCanonicalFormat(s string) (Format, error) {
 const (
 	MinPlayers = 3
 	MaxPlayers = 64
+	// MaxTables is the most tables a round has (64 players at 4 a table).
+	MaxTables = (MaxPlayers + 3) / 4
 )
 
 // TableSizes returns the sizes of a round's tables for n players:

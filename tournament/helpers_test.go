@@ -159,7 +159,31 @@ func (w *world) playRound(round int) *Report {
 			}
 			m.Places = append(m.Places, place)
 		}
+		m.Chain = fakeChain(tb.ID)
 		w.matches[tb.Ref] = m
 	}
+	return w.fix(round)
+}
+
+// fakeChain is a test match's chain: one record named by its table.
+func fakeChain(id [16]byte) [][32]byte { return [][32]byte{sha256.Sum256(id[:])} }
+
+// fix adds the creator's results of round (9.5) from the matches held,
+// as the creator signs them once every table is scored, and checks again.
+func (w *world) fix(round int) *Report {
+	rep := Check(w.records, w.matches)
+	if len(rep.Rounds) < round || !rep.Rounds[round-1].Scored || len(rep.Rounds[round-1].Tables) == 0 {
+		return rep
+	}
+	res := &Record{Kind: KindResults, Tournament: w.tid, Signer: w.cpub, Round: round}
+	for _, tb := range rep.Rounds[round-1].Tables {
+		ch := w.matches[tb.Ref].Chain
+		e := TableEnd{Length: len(ch)}
+		if len(ch) > 0 {
+			e.Last = ch[len(ch)-1]
+		}
+		res.Tables = append(res.Tables, e)
+	}
+	w.records = append(w.records, sign(w.t, res, w.cpriv))
 	return Check(w.records, w.matches)
 }

@@ -25,6 +25,7 @@ const (
 	KindCommit   Kind = 4 // a player's commitment for a round's seat draw
 	KindReveal   Kind = 5 // a player's opening for a round's seat draw
 	KindClose    Kind = 6 // the creator's close of a draw attempt: who goes on, or that it stands
+	KindResults  Kind = 7 // the creator's results of a round: each table's chain length and last record (version 2)
 )
 
 func (k Kind) String() string {
@@ -41,14 +42,23 @@ func (k Kind) String() string {
 		return "draw reveal"
 	case KindClose:
 		return "draw close"
+	case KindResults:
+		return "round results"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
 
 // Encoding constants (protocol.md 9.2).
 const (
-	recordMagic   = "OKT"
-	recordVersion = 1
+	recordMagic = "OKT"
+	// Version1 is the records' version of tournaments announced before
+	// round results (kinds 1-6); okey verify still reads their folders.
+	Version1 = 1
+	// Version2 adds the round results (kind 7): a tournament's records all
+	// have its announcement's version, and okey announces version 2.
+	Version2 = 2
+	// CurrentVersion is the version okey signs when a record's is zero.
+	CurrentVersion = Version2
 	// SignLabel starts every signed message: the signature is Ed25519 over
 	// SignLabel || every byte of the record before the signature.
 	SignLabel = "okey/tournament/v1"
@@ -71,9 +81,20 @@ type Entry struct {
 	Registration [32]byte
 }
 
+// TableEnd is one table's line of a round's results: the length of the
+// table's chain the creator holds and SHA-256 of its last record (zero
+// when the chain is empty).
+type TableEnd struct {
+	Length int
+	Last   [32]byte
+}
+
 // Record is a decoded tournament record. Which fields are used depends on
 // Kind (protocol.md 9.2).
 type Record struct {
+	// Version is the record's version (Version1 or Version2; zero signs
+	// CurrentVersion).
+	Version    int
 	Kind       Kind
 	Tournament [32]byte // the tournament id (every kind but KindAnnounce)
 	Signer     [32]byte // the Ed25519 key that signs it
@@ -102,13 +123,21 @@ type Record struct {
 	// otherwise.
 	Seed [32]byte
 
+	// Round (above) and Tables are a results record's: per table of the
+	// round, in table order, the chain the creator fixes (9.5).
+	Tables []TableEnd
+
 	Sig [64]byte
 	Raw []byte // the exact bytes
 }
 
 // body appends the record's bytes before the signature.
 func (r *Record) body() []byte {
-	b := append([]byte(recordMagic), recordVersion, byte(r.Kind))
+	v := r.Version
+	if v == 0 {
+		v = CurrentVersion
+	}
+	b := append([]byte(recordMagic), byte(v), byte(r.Kind))
 	switch r.Kind {
 	case KindAnnounce:
 		b = append(b, r.Signer[:]...)
@@ -150,6 +179,14 @@ func (r *Record) body() []byte {
 		}
 		b = append(b, r.Commits[:]...)
 		b = append(b, r.Seed[:]...)
+	case KindResults:
+		b = append(b, r.Tournament[:]...)
+		b = append(b, r.Signer[:]...)
+		b = append(b, byte(r.Round), byte(len(r.Tables)))
+		for _, e := range r.Tables {
+			b = binary.BigEndian.AppendUint32(b, uint32(e.Length))
+			b = append(b, e.Last[:]...)
+		}
 	}
 	return b
 }
@@ -210,6 +247,7 @@ func (r *reader) str() string {
 	n := int(binary.BigEndian.Uint16(r.take(2)))
 	return string(r.take(n))
 }
+func (r *reader) u32() int { return int(binary.BigEndian.Uint32(r.take(4))) }
 func (r *reader) b32() (out [32]byte) {
 	copy(out[:], r.take(32))
 	return out
@@ -222,10 +260,17 @@ func Decode(raw []byte) (*Record, error) {
 		return nil, fmt.Errorf("%w: %d bytes (at most %d)", ErrRecord, len(raw), MaxRecord)
 	}
 	rd := reader{b: raw}
-	if string(rd.take(3)) != recordMagic || rd.u8() != recordVersion {
+	if string(rd.take(3)) != recordMagic {
 		return nil, fmt.Errorf("%w: not a tournament record", ErrRecord)
 	}
-	r := &Record{Kind: Kind(rd.u8())}
+	r := &Record{Version: rd.u8()}
+	if r.Version != Version1 && r.Version != Version2 {
+		return nil, fmt.Errorf("%w: version %d (this okey reads 1 and 2)", ErrRecord, r.Version)
+	}
+	r.Kind = Kind(rd.u8())
+	if r.Kind == KindResults && r.Version < Version2 {
+		return nil, fmt.Errorf("%w: results in a version %d record", ErrRecord, r.Version)
+	}
 	switch r.Kind {
 	case KindAnnounce:
 		r.Signer, r.Nonce, r.Players = rd.b32(), rd.b32(), rd.u8()
@@ -251,6 +296,12 @@ func Decode(raw []byte) (*Record, error) {
 			r.Kept = append(r.Kept, rd.u8())
 		}
 		r.Commits, r.Seed = rd.b32(), rd.b32()
+	case KindResults:
+		r.Tournament, r.Signer, r.Round = rd.b32(), rd.b32(), rd.u8()
+		t := rd.u8()
+		for i := 0; i < t && !rd.err; i++ {
+			r.Tables = append(r.Tables, TableEnd{Length: rd.u32(), Last: rd.b32()})
+		}
 	default:
 		return nil, fmt.Errorf("%w: unknown kind %d", ErrRecord, r.Kind)
 	}
@@ -308,6 +359,18 @@ func (r *Record) check() error {
 		for i, k := range r.Kept {
 			if k >= MaxPlayers || (i > 0 && k <= r.Kept[i-1]) {
 				return fmt.Errorf("%w: a close's players not strictly ascending roster indices below %d", ErrRecord, MaxPlayers)
+			}
+		}
+	case KindResults:
+		if r.Round < MinRounds || r.Round > MaxRounds {
+			return fmt.Errorf("%w: round %d", ErrRecord, r.Round)
+		}
+		if len(r.Tables) < 1 || len(r.Tables) > MaxTables {
+			return fmt.Errorf("%w: results for %d tables (1..%d)", ErrRecord, len(r.Tables), MaxTables)
+		}
+		for _, e := range r.Tables {
+			if (e.Length == 0) != (e.Last == [32]byte{}) {
+				return fmt.Errorf("%w: a results line's last hash is zero exactly when its chain is empty", ErrRecord)
 			}
 		}
 	}

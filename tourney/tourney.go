@@ -13,6 +13,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -121,6 +122,10 @@ type Config struct {
 	// OnRound is called once with the report when a round's standings are
 	// known (and when the final standings are).
 	OnRound func(rep *tournament.Report, round int)
+	// ResultsWait is how long the creator waits, once a round's tables are
+	// all scored and one is unfinished, for a longer copy before it signs
+	// the round's results (default 10 s).
+	ResultsWait time.Duration
 	// Retry is how often missing records are re-published and missing
 	// transcripts asked for again (default 2 s).
 	Retry time.Duration
@@ -169,6 +174,7 @@ type Participant struct {
 	openings map[attemptKey][32]byte
 	opened   map[attemptKey]time.Time // creator: when it first saw an attempt open
 	shown    map[int]bool
+	scoredAt map[int]time.Time // creator: when each round was first scored
 	tid      [32]byte
 	done     chan tableDone
 	// resumed marks a participant started again on its folder: a creator
@@ -196,6 +202,9 @@ func New(c Config) (*Participant, error) {
 	}
 	if p.c.DrawWait == 0 {
 		p.c.DrawWait = 2 * time.Minute
+	}
+	if p.c.ResultsWait == 0 {
+		p.c.ResultsWait = 10 * time.Second
 	}
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return nil, err
@@ -571,6 +580,13 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 	if len(rep.Players) == 0 {
 		return nil, nil
 	}
+	// The creator fixes each round's tables once they are all scored
+	// (protocol.md 9.5): the copies it holds, by length and last record.
+	if p.c.Create != nil {
+		if res := p.results(rep); res != nil {
+			return nil, p.publish(ctx, res)
+		}
+	}
 	// Standings to show, and the end.
 	for _, rd := range rep.Rounds {
 		if rd.Standings != nil && !p.shown[rd.Number] {
@@ -633,6 +649,50 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 		go p.play(ctx, tb.Ref, cfg, seat, round)
 	}
 	return nil, nil
+}
+
+// results returns the creator's results record for the first round whose
+// tables are all scored and not yet fixed, or nil. A round with a table
+// still unfinished waits ResultsWait from when it was first scored, for a
+// longer copy to come.
+func (p *Participant) results(rep *tournament.Report) *tournament.Record {
+	if rep.Version < tournament.Version2 {
+		return nil
+	}
+	for _, rd := range rep.Rounds {
+		if !rd.Scored || rd.Results != nil || len(rd.Tables) == 0 {
+			continue
+		}
+		if p.scoredAt == nil {
+			p.scoredAt = map[int]time.Time{}
+		}
+		at, seen := p.scoredAt[rd.Number]
+		if !seen {
+			at = time.Now()
+			p.scoredAt[rd.Number] = at
+		}
+		res := &tournament.Record{Kind: tournament.KindResults, Tournament: p.tid, Signer: p.pub, Round: rd.Number}
+		p.mu.Lock()
+		for _, tb := range rd.Tables {
+			m := p.matches[tb.Ref]
+			if m == nil {
+				p.mu.Unlock()
+				return nil
+			}
+			if m.Status == tournament.StatusUnfinished && time.Since(at) < p.c.ResultsWait {
+				p.mu.Unlock()
+				return nil
+			}
+			e := tournament.TableEnd{Length: len(m.Chain)}
+			if e.Length > 0 {
+				e.Last = m.Chain[e.Length-1]
+			}
+			res.Tables = append(res.Tables, e)
+		}
+		p.mu.Unlock()
+		return res
+	}
+	return nil
 }
 
 // play runs this participant's seat at a table and reports its transcript.
@@ -930,6 +990,15 @@ func MatchOf(t *table.Transcript) *tournament.Match {
 		if env.Verify(t.Config.Seats[env.Seat].Key, h) == nil {
 			m.Signed[env.Seat] = true
 		}
+	}
+	for _, raw := range t.Chain {
+		m.Chain = append(m.Chain, sha256.Sum256(raw))
+	}
+	m.Prefix = func(n int) *tournament.Match {
+		if n < 0 || n > len(t.Chain) {
+			return nil
+		}
+		return MatchOf(&table.Transcript{Config: t.Config, Chain: t.Chain[:n]})
 	}
 	if n := len(rep.Hands); n > 0 {
 		m.Scores = append([]int(nil), rep.Hands[n-1].Scores...)

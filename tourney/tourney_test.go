@@ -95,7 +95,7 @@ func TestSmallTournament(t *testing.T) {
 			}
 		}
 		a, _ := os.ReadFile(filepath.Join(dirs[i], "tournament"))
-		if recs, err := tournament.DecodeFile(a); err != nil || len(recs) != 1+4+1+2*(4*2+1) {
+		if recs, err := tournament.DecodeFile(a); err != nil || len(recs) != 1+4+1+2*(4*2+1+1) { // announcement, registrations, roster; per round commitments, reveals, a close and the results
 			t.Fatalf("participant %d: %d records, %v", i, len(recs), err)
 		}
 	}
