@@ -111,6 +111,10 @@ type Round struct {
 	// attempt's close left out of the round: 0 points, match score 0.
 	Absent []int
 	Draw   []int // the standing attempt's players in draw order (nil when not drawn)
+	// Cited are, by roster index, the round results hashes the standing
+	// attempt's commitments cite (version 2: the results each player
+	// paired from; zero in round 1 and for players not in the attempt).
+	Cited [][32]byte
 	// Openings are the revealed openings of the standing attempt, by
 	// roster index (zero for the absent; nil when not drawn): they give
 	// the seats' nonces (SeatNonce).
@@ -324,7 +328,27 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 			roundOK, res = false, nil
 		}
 		rd.Results = res
-		soft := rep.Version == Version1 && unfinishedBefore
+		// Who may be named for a seating otherwise than drawn: in round 1
+		// everyone; in a version 1 folder no one once an earlier table is
+		// unfinished; in version 2 a player whose commitment cites the
+		// earlier round's results in this folder (it paired from them).
+		blame := func(int) bool { return true }
+		if rep.Version == Version1 && unfinishedBefore {
+			blame = func(int) bool { return false }
+		}
+		if rep.Version >= Version2 && round > 1 {
+			var prior [32]byte
+			if r := results[round-1]; r != nil {
+				prior = r.Hash()
+			}
+			blame = func(p int) bool { return prior != [32]byte{} && rd.Cited[p] == prior }
+			for _, p := range rd.Active {
+				if rd.Cited[p] != prior {
+					rep.add(Problem{Status: StatusUnfinished, Round: round, Table: -1, Rule: "prior",
+						Text: fmt.Sprintf("round %d: %s's commitment cites other round %d results than the folder's (the creator may have signed two); no one is named", round, rep.Players[p].Name, round-1)})
+				}
+			}
+		}
 		at := 0
 		for t, k := range sizes {
 			seats := append([]int(nil), order[at:at+k]...)
@@ -335,7 +359,7 @@ func Check(records [][]byte, matches map[Ref]*Match) *Report {
 			if res != nil {
 				claim = &res.Tables[t]
 			}
-			if !scoreTable(rep, &tb, matches[tb.Ref], claim, soft, ann.Ruleset, rs, f, dir, named) {
+			if !scoreTable(rep, &tb, matches[tb.Ref], claim, blame, ann.Ruleset, rs, f, dir, named) {
 				roundOK = false
 			} else {
 				for i, pl := range seats {
@@ -673,6 +697,10 @@ func checkDraw(rep *Report, rd *Round, recs []*Record, tid [32]byte, round int, 
 				Text: fmt.Sprintf("the creator's close of round %d attempt %d cites another draw than the players' signed reveals give", round, a)})
 			return false
 		}
+		rd.Cited = make([][32]byte, n)
+		for _, p := range active {
+			rd.Cited[p] = at.commits[p].Prior
+		}
 		for _, x := range Draw(seed, len(active)) {
 			rd.Draw = append(rd.Draw, active[x])
 		}
@@ -717,10 +745,11 @@ func mergeSorted(a, b []int) []int {
 //
 // claim is the table's line of the round's results (nil: none): a copy
 // whose chain does not reach it, or differs from it, is cut (damaged); a
-// copy that goes further is scored on the chain the claim fixes. soft says
-// that the round's pairing rests on an unfinished table of a version 1
-// folder: a seating otherwise than drawn is then unfinished, not proof.
-func scoreTable(rep *Report, tb *Table, m *Match, claim *TableEnd, soft bool, ruleset string, rs engine.Ruleset, f Format, dir int, named func(int) Named) bool {
+// copy that goes further is scored on the chain the claim fixes. blame says
+// which players (roster indices) a seating otherwise than drawn may name:
+// their own records prove they knew the pairing (9.7 step 5); when none of
+// the signers may be named the table is unfinished, not proof.
+func scoreTable(rep *Report, tb *Table, m *Match, claim *TableEnd, blame func(int) bool, ruleset string, rs engine.Ruleset, f Format, dir int, named func(int) Named) bool {
 	k := len(tb.Seats)
 	where := fmt.Sprintf("round %d table %d", tb.Round, tb.Table+1)
 	if m == nil {
@@ -767,25 +796,30 @@ func scoreTable(rep *Report, tb *Table, m *Match, claim *TableEnd, soft bool, ru
 	for i := 0; same && i < k; i++ {
 		same = m.Keys[i] == rep.Players[tb.Seats[i]].Key
 	}
-	if !same && soft {
-		tb.State = "seating"
-		rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "seating",
-			Text: where + ": not seated as drawn, but the pairing rests on an unfinished table of an earlier round, whose copy may be cut (no round results fix it): unfinished; no one is named"})
-		return false
-	}
 	if !same {
 		tb.State = "seating"
 		var who []Named
+		signed := false
 		for i, s := range m.Signed {
-			if s {
-				nm := Named{Key: m.Keys[i], Name: hexKey(m.Keys[i])}
-				for _, p := range rep.Players {
-					if p.Key == m.Keys[i] {
-						nm.Name = p.Name
-					}
+			if !s {
+				continue
+			}
+			signed = true
+			nm := Named{Key: m.Keys[i], Name: hexKey(m.Keys[i])}
+			in := -1
+			for j, p := range rep.Players {
+				if p.Key == m.Keys[i] {
+					nm.Name, in = p.Name, j
 				}
+			}
+			if in < 0 || blame(in) {
 				who = append(who, nm)
 			}
+		}
+		if len(who) == 0 && signed {
+			rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "seating",
+				Text: where + ": not seated as drawn, but the pairing rests on what no record of its seats fixes (an unfinished table of an earlier round whose copy may be cut, or other round results than the folder's): unfinished; no one is named"})
+			return false
 		}
 		if len(who) == 0 {
 			rep.add(Problem{Status: StatusDamaged, Round: tb.Round, Table: tb.Table, Rule: "seating",

@@ -38,13 +38,14 @@ type world struct {
 	roster  [][32]byte // roster order (ascending keys)
 	records [][]byte
 	matches map[Ref]*Match
+	prior   map[int][32]byte // the hash of each round's results, once fixed
 	// result decides a finished match: seat order -> scores (higher is
 	// better in classic); places follow the scores.
 	result func(round, table int, seats []int) []int
 }
 
 func newWorld(t testing.TB, n int, format, ruleset string) *world {
-	w := &world{t: t, ruleset: ruleset, privs: map[[32]byte]ed25519.PrivateKey{}, matches: map[Ref]*Match{}}
+	w := &world{t: t, ruleset: ruleset, privs: map[[32]byte]ed25519.PrivateKey{}, matches: map[Ref]*Match{}, prior: map[int][32]byte{}}
 	w.format, _ = ParseFormat(format)
 	cpriv, cpub := key(100)
 	w.cpriv, w.cpub = cpriv, cpub
@@ -92,6 +93,12 @@ func (w *world) attempt(round, a int, active, commit, reveal []int, closeIt bool
 	for _, i := range commit {
 		k := w.roster[i]
 		c := &Record{Kind: KindCommit, Tournament: w.tid, Signer: k, Round: round, Attempt: a, Commitment: Commitment(w.tid, round, a, k, opening(round, a, k))}
+		if round > 1 {
+			c.Prior = w.prior[round-1]
+			if c.Prior == ([32]byte{}) {
+				c.Prior = sha256.Sum256([]byte("no results held"))
+			}
+		}
 		w.records = append(w.records, sign(w.t, c, w.privs[k]))
 		cs[i] = c.Commitment
 	}
@@ -185,5 +192,6 @@ func (w *world) fix(round int) *Report {
 		res.Tables = append(res.Tables, e)
 	}
 	w.records = append(w.records, sign(w.t, res, w.cpriv))
+	w.prior[round] = res.Hash()
 	return Check(w.records, w.matches)
 }

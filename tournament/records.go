@@ -111,6 +111,10 @@ type Record struct {
 	Round      int      // commit, reveal, close: 1..Rounds
 	Attempt    int      // commit, reveal, close: the draw attempt, 1..MaxAttempts
 	Commitment [32]byte // commit
+	// Prior is, in a version 2 commitment for round r > 1, the hash
+	// (SHA-256, signature included) of the creator's results of round r-1
+	// that its signer paired from; zero in round 1.
+	Prior [32]byte
 	// Commits is, in a reveal, the hash of the attempt's commitments
 	// (9.4); in a close, the same hash when the creator held every one of
 	// them, else zero.
@@ -164,6 +168,9 @@ func (r *Record) body() []byte {
 		b = append(b, r.Signer[:]...)
 		b = append(b, byte(r.Round), byte(r.Attempt))
 		b = append(b, r.Commitment[:]...)
+		if v >= Version2 {
+			b = append(b, r.Prior[:]...)
+		}
 	case KindReveal:
 		b = append(b, r.Tournament[:]...)
 		b = append(b, r.Signer[:]...)
@@ -286,6 +293,9 @@ func Decode(raw []byte) (*Record, error) {
 		}
 	case KindCommit:
 		r.Tournament, r.Signer, r.Round, r.Attempt, r.Commitment = rd.b32(), rd.b32(), rd.u8(), rd.u8(), rd.b32()
+		if r.Version >= Version2 {
+			r.Prior = rd.b32()
+		}
 	case KindReveal:
 		r.Tournament, r.Signer, r.Round, r.Attempt = rd.b32(), rd.b32(), rd.u8(), rd.u8()
 		r.Commits, r.Opening = rd.b32(), rd.b32()
@@ -352,6 +362,9 @@ func (r *Record) check() error {
 	case KindCommit, KindReveal, KindClose:
 		if r.Round < MinRounds || r.Round > MaxRounds {
 			return fmt.Errorf("%w: round %d", ErrRecord, r.Round)
+		}
+		if r.Kind == KindCommit && r.Version >= Version2 && (r.Round == 1) != (r.Prior == [32]byte{}) {
+			return fmt.Errorf("%w: a commitment cites round results exactly when its round is not the first", ErrRecord)
 		}
 		if r.Attempt < 1 || r.Attempt > MaxAttempts {
 			return fmt.Errorf("%w: attempt %d", ErrRecord, r.Attempt)

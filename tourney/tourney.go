@@ -66,13 +66,17 @@ type Create struct {
 	// one from crypto/rand. A caller that needs the tournament id before
 	// Run (AnnouncementID) draws it itself, from crypto/rand too.
 	Nonce [32]byte
+	// Version is the records' version (zero: tournament.CurrentVersion).
+	// tournament.Version1 writes a folder as an okey before round results
+	// did: for tests of how such folders verify.
+	Version int
 }
 
 // AnnouncementID is the id of the tournament that a creator with key
 // announces as cr (cr.Nonce set): the announcement is the same bytes Run
 // signs and publishes (Ed25519 signatures are deterministic).
 func AnnouncementID(key ed25519.PrivateKey, cr Create) ([32]byte, error) {
-	ann := &tournament.Record{Kind: tournament.KindAnnounce, Nonce: cr.Nonce, Players: cr.Players, Name: cr.Name, Format: cr.Format, Ruleset: cr.Ruleset}
+	ann := &tournament.Record{Version: cr.Version, Kind: tournament.KindAnnounce, Nonce: cr.Nonce, Players: cr.Players, Name: cr.Name, Format: cr.Format, Ruleset: cr.Ruleset}
 	copy(ann.Signer[:], key.Public().(ed25519.PublicKey))
 	if err := ann.Sign(key); err != nil {
 		return [32]byte{}, err
@@ -175,6 +179,7 @@ type Participant struct {
 	opened   map[attemptKey]time.Time // creator: when it first saw an attempt open
 	shown    map[int]bool
 	scoredAt map[int]time.Time // creator: when each round was first scored
+	version  int               // the announcement's record version (9.2)
 	tid      [32]byte
 	done     chan tableDone
 	// resumed marks a participant started again on its folder: a creator
@@ -355,7 +360,8 @@ func (p *Participant) add(raw []byte) bool {
 		if r.ID() != p.tid {
 			return false
 		}
-	} else if p.tid != ([32]byte{}) && r.Tournament != p.tid {
+		p.version = r.Version
+	} else if p.tid != ([32]byte{}) && (r.Tournament != p.tid || (p.version != 0 && r.Version != p.version)) {
 		return false
 	}
 	p.seen[string(raw)] = true
@@ -364,6 +370,9 @@ func (p *Participant) add(raw []byte) bool {
 }
 
 func (p *Participant) publish(ctx context.Context, r *tournament.Record) error {
+	if r.Kind != tournament.KindAnnounce {
+		r.Version = p.version // every record has its announcement's version (9.2)
+	}
 	if err := r.Sign(p.c.Key); err != nil {
 		return err
 	}
@@ -399,7 +408,7 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 		if nonce == ([32]byte{}) {
 			rand.Read(nonce[:])
 		}
-		ann := &tournament.Record{Kind: tournament.KindAnnounce, Signer: p.pub, Nonce: nonce, Players: cr.Players,
+		ann := &tournament.Record{Version: cr.Version, Kind: tournament.KindAnnounce, Signer: p.pub, Nonce: nonce, Players: cr.Players,
 			Name: cr.Name, Format: cr.Format, Ruleset: cr.Ruleset}
 		if err := ann.Sign(p.c.Key); err != nil {
 			return nil, err
@@ -866,13 +875,23 @@ func (p *Participant) draw(ctx context.Context, recs []*tournament.Record, rep *
 	key := attemptKey{round, a}
 	if me >= 0 && slices.Contains(active, me) {
 		if !hasRecord(recs, tournament.KindCommit, p.pub, round, a) {
+			var prior [32]byte
+			if p.version >= tournament.Version2 && round > 1 {
+				// The results this participant pairs from (9.4): its
+				// standings after the last round are defined only with them.
+				prev := rep.Rounds[round-2].Results
+				if prev == nil {
+					return nil
+				}
+				prior = prev.Hash()
+			}
 			var o [32]byte
 			rand.Read(o[:])
 			if err := p.saveOpening(key, o); err != nil {
 				return err
 			}
 			r := &tournament.Record{Kind: tournament.KindCommit, Tournament: p.tid, Signer: p.pub, Round: round, Attempt: a,
-				Commitment: tournament.Commitment(p.tid, round, a, p.pub, o)}
+				Commitment: tournament.Commitment(p.tid, round, a, p.pub, o), Prior: prior}
 			return p.publish(ctx, r)
 		}
 		if !hasRecord(recs, tournament.KindReveal, p.pub, round, a) {
