@@ -817,7 +817,7 @@ func scoreTable(rep *Report, tb *Table, m *Match, claim *TableEnd, blame func(in
 			}
 		}
 		if len(who) == 0 && signed {
-			rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "seating",
+			rep.add(Problem{Status: StatusUnfinished, Round: tb.Round, Table: tb.Table, Rule: "unfixed-seating",
 				Text: where + ": not seated as drawn, but the pairing rests on what no record of its seats fixes (an unfinished table of an earlier round whose copy may be cut, or other round results than the folder's): unfinished; no one is named"})
 			return false
 		}

@@ -39,24 +39,30 @@ type world struct {
 	records [][]byte
 	matches map[Ref]*Match
 	prior   map[int][32]byte // the hash of each round's results, once fixed
+	version int              // the records' version: Version2, or Version1 (no results)
 	// result decides a finished match: seat order -> scores (higher is
 	// better in classic); places follow the scores.
 	result func(round, table int, seats []int) []int
 }
 
 func newWorld(t testing.TB, n int, format, ruleset string) *world {
-	w := &world{t: t, ruleset: ruleset, privs: map[[32]byte]ed25519.PrivateKey{}, matches: map[Ref]*Match{}, prior: map[int][32]byte{}}
+	return newWorldV(t, n, format, ruleset, Version2)
+}
+
+// newWorldV is newWorld with the records' version.
+func newWorldV(t testing.TB, n int, format, ruleset string, version int) *world {
+	w := &world{t: t, ruleset: ruleset, privs: map[[32]byte]ed25519.PrivateKey{}, matches: map[Ref]*Match{}, prior: map[int][32]byte{}, version: version}
 	w.format, _ = ParseFormat(format)
 	cpriv, cpub := key(100)
 	w.cpriv, w.cpub = cpriv, cpub
-	ann := &Record{Kind: KindAnnounce, Signer: cpub, Nonce: sha256.Sum256([]byte("nonce")), Players: n, Name: "cup", Format: format, Ruleset: ruleset}
+	ann := &Record{Version: w.version, Kind: KindAnnounce, Signer: cpub, Nonce: sha256.Sum256([]byte("nonce")), Players: n, Name: "cup", Format: format, Ruleset: ruleset}
 	w.records = append(w.records, sign(t, ann, cpriv))
 	w.tid = ann.ID()
 	var entries []Entry
 	for i := 0; i < n; i++ {
 		priv, pub := key(i)
 		w.privs[pub] = priv
-		reg := &Record{Kind: KindRegister, Tournament: w.tid, Signer: pub, Name: fmt.Sprintf("p%d", i), PeerID: fmt.Sprintf("peer%d", i)}
+		reg := &Record{Version: w.version, Kind: KindRegister, Tournament: w.tid, Signer: pub, Name: fmt.Sprintf("p%d", i), PeerID: fmt.Sprintf("peer%d", i)}
 		w.records = append(w.records, sign(t, reg, priv))
 		entries = append(entries, Entry{Key: pub, Registration: reg.Hash()})
 	}
@@ -64,7 +70,7 @@ func newWorld(t testing.TB, n int, format, ruleset string) *world {
 	for _, e := range entries {
 		w.roster = append(w.roster, e.Key)
 	}
-	ros := &Record{Kind: KindRoster, Tournament: w.tid, Signer: cpub, Entries: entries}
+	ros := &Record{Version: w.version, Kind: KindRoster, Tournament: w.tid, Signer: cpub, Entries: entries}
 	w.records = append(w.records, sign(t, ros, cpriv))
 	return w
 }
@@ -92,8 +98,8 @@ func (w *world) attempt(round, a int, active, commit, reveal []int, closeIt bool
 	cs := map[int][32]byte{}
 	for _, i := range commit {
 		k := w.roster[i]
-		c := &Record{Kind: KindCommit, Tournament: w.tid, Signer: k, Round: round, Attempt: a, Commitment: Commitment(w.tid, round, a, k, opening(round, a, k))}
-		if round > 1 {
+		c := &Record{Version: w.version, Kind: KindCommit, Tournament: w.tid, Signer: k, Round: round, Attempt: a, Commitment: Commitment(w.tid, round, a, k, opening(round, a, k))}
+		if round > 1 && w.version >= Version2 {
 			c.Prior = w.prior[round-1]
 			if c.Prior == ([32]byte{}) {
 				c.Prior = sha256.Sum256([]byte("no results held"))
@@ -112,13 +118,13 @@ func (w *world) attempt(round, a int, active, commit, reveal []int, closeIt bool
 	}
 	for _, i := range reveal {
 		k := w.roster[i]
-		r := &Record{Kind: KindReveal, Tournament: w.tid, Signer: k, Round: round, Attempt: a, Commits: ch, Opening: opening(round, a, k)}
+		r := &Record{Version: w.version, Kind: KindReveal, Tournament: w.tid, Signer: k, Round: round, Attempt: a, Commits: ch, Opening: opening(round, a, k)}
 		w.records = append(w.records, sign(w.t, r, w.privs[k]))
 	}
 	if !closeIt {
 		return nil
 	}
-	c := &Record{Kind: KindClose, Tournament: w.tid, Signer: w.cpub, Round: round, Attempt: a, Commits: ch}
+	c := &Record{Version: w.version, Kind: KindClose, Tournament: w.tid, Signer: w.cpub, Round: round, Attempt: a, Commits: ch}
 	switch {
 	case len(reveal) == len(active):
 		c.Kept = append([]int(nil), active...)
@@ -179,7 +185,7 @@ func fakeChain(id [16]byte) [][32]byte { return [][32]byte{sha256.Sum256(id[:])}
 // as the creator signs them once every table is scored, and checks again.
 func (w *world) fix(round int) *Report {
 	rep := Check(w.records, w.matches)
-	if len(rep.Rounds) < round || !rep.Rounds[round-1].Scored || len(rep.Rounds[round-1].Tables) == 0 {
+	if w.version < Version2 || len(rep.Rounds) < round || !rep.Rounds[round-1].Scored || len(rep.Rounds[round-1].Tables) == 0 {
 		return rep
 	}
 	res := &Record{Kind: KindResults, Tournament: w.tid, Signer: w.cpub, Round: round}

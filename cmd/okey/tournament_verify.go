@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,79 +13,10 @@ import (
 	"github.com/okey-game/okey/tourney"
 )
 
-// tournamentRecords is the records file of a tournament folder
-// (protocol.md 9.6).
-const tournamentRecords = "tournament"
-
-// maxRecordsFile bounds the records file read into memory.
-const maxRecordsFile = 16 << 20
-
-// isTournamentFolder reports whether path is a tournament folder: a
-// directory with a file "tournament" that starts with the records file's
-// magic (protocol.md 9.6).
-func isTournamentFolder(path string) bool {
-	f, err := os.Open(filepath.Join(path, tournamentRecords))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(tournament.FileMagic))
-	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == tournament.FileMagic
-}
-
-// transcriptName is a tournament table's transcript file in the folder.
-func transcriptName(round, tbl int) string {
-	return tourney.TranscriptName(tournament.Ref{Round: round, Table: tbl})
-}
-
-// loadTournament reads a tournament folder: its records and the matches of
-// every table of every round (protocol.md 9.6). A transcript that cannot
-// be read counts as damaged.
-func loadTournament(dir string) ([][]byte, map[tournament.Ref]*tournament.Match, error) {
-	data, err := readLimited(filepath.Join(dir, tournamentRecords), maxRecordsFile)
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, err := tournament.DecodeFile(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	matches := map[tournament.Ref]*tournament.Match{}
-	for round := 1; round <= tournament.MaxRounds; round++ {
-		for tbl := 0; tbl < (tournament.MaxPlayers+3)/4; tbl++ {
-			path := filepath.Join(dir, transcriptName(round, tbl))
-			if _, err := os.Stat(path); err != nil {
-				continue
-			}
-			t, _, err := readTranscript(path)
-			if err != nil {
-				matches[tournament.Ref{Round: round, Table: tbl}] = &tournament.Match{Status: tournament.StatusDamaged, Silent: -1, Cheater: -1}
-				continue
-			}
-			matches[tournament.Ref{Round: round, Table: tbl}] = tourney.MatchOf(t)
-		}
-	}
-	return recs, matches, nil
-}
-
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(b)) > limit {
-		err = fmt.Errorf("more than %d bytes", limit)
-	}
-	return b, err
-}
-
 // verifyTournament checks a tournament folder and prints its draws,
 // tables, standings and findings; it returns verify's exit status.
 func verifyTournament(dir string, asJSON bool, stdout io.Writer) int {
-	recs, matches, err := loadTournament(dir)
+	recs, matches, err := tourney.LoadFolder(dir)
 	if err != nil {
 		if asJSON {
 			json.NewEncoder(stdout).Encode(map[string]any{"folder": dir, "status": 2, "error": err.Error()})
@@ -198,6 +127,8 @@ func tableState(s string) string {
 		return i18n.T("missing")
 	case "damaged":
 		return i18n.T("damaged")
+	case "cut":
+		return i18n.T("cut (shorter than the round's results)")
 	}
 	return i18n.T("not seated as drawn")
 }
@@ -240,6 +171,20 @@ func problemText(rep *tournament.Report, p tournament.Problem) string {
 		} else {
 			s = i18n.T("the transcript is not seated as drawn, and no seat signed under it; no one is named")
 		}
+	case "unfixed-seating":
+		s = i18n.T("the tables are not seated as the standings say, but those standings rest on what no record of the seats fixes (an unfinished earlier table whose copy may be cut, or other round results): unfinished; no one is named")
+	case "cut":
+		s = i18n.T("the transcript is shorter than the creator's round results fix, or another copy: a cut file; no one is named")
+	case "stale-results":
+		s = i18n.T("the transcript goes on past what the creator's round results fix (it held a shorter copy): scored as fixed; no one is named")
+	case "results":
+		if p.Status == tournament.StatusCheating {
+			s = i18n.T("CHEATING: %s signed round results for another number of tables than the draw seats", names)
+		} else {
+			s = i18n.T("the round's results are not in the folder: its standings wait for the creator; no one is named")
+		}
+	case "prior":
+		s = i18n.T("a player's draw commitment cites other round results than the folder's (the creator may have signed two); no one is named")
 	case "match":
 		s = i18n.T("CHEATING: the match's transcript names %s; 0 points for that seat", names)
 	case "silent":
@@ -255,7 +200,7 @@ func problemText(rep *tournament.Report, p tournament.Problem) string {
 	case "unfinished":
 		s = i18n.T("the match is unfinished: the silent seat scores 0 points, the others by the last scores; no one is named")
 	case "pairing":
-		s = i18n.T("the tables cannot be checked: an earlier match is missing or damaged")
+		s = i18n.T("the tables cannot be checked: an earlier round's standings are not defined (a match missing or damaged, or its results not in the folder)")
 	case "transcript":
 		s = i18n.T("the match's transcript is damaged or another table's; no one is named")
 	case "reveal":

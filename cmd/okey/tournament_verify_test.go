@@ -30,6 +30,13 @@ func tkey(i int) ed25519.PrivateKey {
 // their folders.
 func playTournament(t *testing.T, n int, format string) []string {
 	t.Helper()
+	return playTournamentV(t, n, format, 0)
+}
+
+// playTournamentV is playTournament with the records' version (0: the
+// current one).
+func playTournamentV(t *testing.T, n int, format string, version int) []string {
+	t.Helper()
 	bus := tourney.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
@@ -44,7 +51,7 @@ func playTournament(t *testing.T, n int, format string) []string {
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 			Withhold: 60 * time.Second, Retry: 200 * time.Millisecond}
 		if i == 0 {
-			c.Create = &tourney.Create{Name: "cup", Format: format, Ruleset: "classic:points=2", Players: n}
+			c.Create = &tourney.Create{Name: "cup", Format: format, Ruleset: "classic:points=2", Players: n, Version: version}
 		}
 		p, err := tourney.New(c)
 		if err != nil {

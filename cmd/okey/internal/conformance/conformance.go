@@ -168,7 +168,8 @@ func Run(dir string, w io.Writer) (int, error) {
 		}
 		fmt.Fprintf(w, "ok    %s: %d vectors\n", v, n)
 	}
-	return failed, nil
+	tf, err := RunTournaments(dir, w)
+	return failed + tf, err
 }
 
 // Vector files. Every byte string is lowercase hex.

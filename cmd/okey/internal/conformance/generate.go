@@ -559,7 +559,11 @@ func Generate(dir string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "cases.json"), append(b, '\n'), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "cases.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	// The tournament cases, derived from the frozen folders already in dir.
+	return GenerateTournaments(dir, w)
 }
 
 func engineName(ruleset string) string {
