@@ -8,6 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
@@ -76,9 +80,22 @@ func folderTournament(dir string) ([32]byte, bool) {
 
 // tournamentCode is the invite code of tournament tid created by the node
 // n with secret s: 7.10's format, the tournament id in hex as the table,
-// n's addresses (those that do not fit left out from the end), no relay.
+// n's addresses, no relay. A tournament is played on a LAN: its private
+// addresses come first, then public ones, then loopback ones, and those
+// that do not fit are left out from the end.
 func tournamentCode(n *p2p.Node, tid [32]byte, s invite.Secret) (string, error) {
-	c := invite.Code{Table: hex.EncodeToString(tid[:]), Creator: n.ID(), Secret: s, Addrs: p2p.InviteAddrs(n.Host().Addrs())}
+	addrs := p2p.InviteAddrs(n.Host().Addrs())
+	rank := func(a ma.Multiaddr) int {
+		switch {
+		case manet.IsIPLoopback(a):
+			return 2
+		case manet.IsPrivateAddr(a):
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(addrs, func(x, y ma.Multiaddr) int { return rank(x) - rank(y) })
+	c := invite.Code{Table: hex.EncodeToString(tid[:]), Creator: n.ID(), Secret: s, Addrs: addrs}
 	for {
 		text, err := c.Encode()
 		if err == nil || !errors.Is(err, invite.ErrTooLong) || len(c.Addrs) == 0 {
