@@ -39,6 +39,9 @@ const (
 const (
 	tournamentRecord = 1
 	tournamentHave   = 2
+	// tournamentAdmitted is a registration with its admission proof
+	// (tournament_admit.go).
+	tournamentAdmitted = 3
 )
 
 // TournamentOffer says that From holds a finished table's transcript.
@@ -62,6 +65,7 @@ type TournamentNet struct {
 
 	mu    sync.Mutex
 	serve func(tid [32]byte, round, table int) ([]byte, bool)
+	admit func(from string, record []byte, proof [32]byte)
 }
 
 // JoinTournaments joins the tournament topic and serves the fetch
@@ -91,9 +95,13 @@ func (n *Node) JoinTournaments() (*TournamentNet, error) {
 }
 
 // validTournamentMessage checks a topic message's framing (9.8): a record
-// (type 1, not empty) or an offer (type 2, 34 bytes), at most
-// MaxTournamentMessage bytes.
+// (type 1, not empty), an offer (type 2, 34 bytes) or an admitted
+// registration (type 3, a proof and a record), at most
+// MaxTournamentMessage bytes (type 3: MaxTournamentMessage+32).
 func validTournamentMessage(d []byte) bool {
+	if len(d) >= 1 && d[0] == tournamentAdmitted {
+		return len(d) > 1+32 && len(d) <= MaxTournamentMessage+32
+	}
 	if len(d) < 1 || len(d) > MaxTournamentMessage {
 		return false
 	}
@@ -124,6 +132,8 @@ func (tn *TournamentNet) read() {
 			case tn.records <- append([]byte(nil), d[1:]...):
 			default: // full: lost, as gossip may lose it; its author publishes it again
 			}
+		case tournamentAdmitted:
+			tn.admitted(m.GetFrom().String(), d[33:], [32]byte(d[1:33]))
 		case tournamentHave:
 			o := TournamentOffer{From: m.GetFrom().String(), Round: int(d[33]), Table: int(d[34])}
 			copy(o.Tournament[:], d[1:33])

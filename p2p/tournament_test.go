@@ -70,14 +70,16 @@ func TestTournamentNet(t *testing.T) {
 	}
 }
 
-// FuzzTournamentMessage: the topic's validator accepts exactly the two
-// message types, within the size limit.
+// FuzzTournamentMessage: the topic's validator accepts exactly the three
+// message types, within their size limits.
 func FuzzTournamentMessage(f *testing.F) {
 	f.Add([]byte{1, 'O', 'K', 'T'})
 	f.Add(append([]byte{2}, make([]byte, 34)...))
+	f.Add(append([]byte{3}, make([]byte, 33)...))
 	f.Fuzz(func(t *testing.T, d []byte) {
 		ok := validTournamentMessage(d)
-		want := len(d) >= 2 && len(d) <= MaxTournamentMessage && (d[0] == tournamentRecord || (d[0] == tournamentHave && len(d) == 35))
+		want := len(d) >= 2 && len(d) <= MaxTournamentMessage && (d[0] == tournamentRecord || (d[0] == tournamentHave && len(d) == 35)) ||
+			len(d) >= 34 && len(d) <= MaxTournamentMessage+32 && d[0] == tournamentAdmitted
 		if ok != want {
 			t.Fatalf("%x: valid %v, want %v", d, ok, want)
 		}

@@ -4,8 +4,9 @@
 #
 # As root, it makes 8 network namespaces joined by veth pairs to a bridge
 # (scripts/netns-lan.sh) and runs one okey process in each, with its own
-# data directory and tournament folder: `okey tournament create` in the
-# first, `okey tournament join` in the others. They find each other by mDNS,
+# data directory and tournament folder: `okey tournament create --open` in
+# the first (a LAN party: open registration, no invite code), `okey
+# tournament join` in the others. They find each other by mDNS,
 # register, draw each round's seats by commit-reveal, play two 4-seat tables
 # a round (classic:points=2, short matches), fetch the transcripts they lack
 # and print the final standings. Then `okey verify FOLDER` runs on every
@@ -66,7 +67,7 @@ make_lan "$N"
 t0=$(date +%s)
 for i in $(seq 1 "$N"); do
 	if [ "$i" -eq 1 ]; then
-		args=(tournament create --players "$N" --rounds "$ROUNDS" --preset "$PRESET" --name "lan cup")
+		args=(tournament create --open --players "$N" --rounds "$ROUNDS" --preset "$PRESET" --name "lan cup")
 	else
 		args=(tournament join)
 	fi

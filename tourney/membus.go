@@ -32,6 +32,7 @@ type memMember struct {
 	records chan []byte
 	offers  chan Offer
 	serve   func(tid [32]byte, ref tournament.Ref) ([]byte, bool)
+	admit   func(from string, record []byte, proof [32]byte) // admit.go
 }
 
 // Join adds a member with this peer id; its Net replays the bus's history.

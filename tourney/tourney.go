@@ -101,6 +101,10 @@ type Config struct {
 	// unless NoPlay).
 	Create *Create
 	NoPlay bool
+	// Admission, for a creator, makes the tournament a code tournament: the
+	// roster takes only the registrations it admits (admit.go, protocol.md
+	// 9.8). Nil: open registration, first come first served (a LAN party).
+	Admission *Admission
 	// Tournament, when not zero, is the tournament to join; else the first
 	// announcement received.
 	Tournament [32]byte
@@ -570,13 +574,13 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 		var regs []*tournament.Record
 		keys := map[[32]byte]bool{}
 		for _, r := range recs {
-			if r.Kind == tournament.KindRegister && !keys[r.Signer] {
+			if r.Kind == tournament.KindRegister && !keys[r.Signer] && p.admits(r) {
 				keys[r.Signer] = true
 				regs = append(regs, r)
 			}
 		}
 		if len(regs) >= p.c.Create.Players {
-			regs = regs[:p.c.Create.Players] // first come, first served
+			regs = regs[:p.c.Create.Players] // first come (and admitted), first served
 			var entries []tournament.Entry
 			for _, r := range regs {
 				entries = append(entries, tournament.Entry{Key: r.Signer, Registration: r.Hash()})

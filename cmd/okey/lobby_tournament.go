@@ -149,7 +149,10 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 // CreateTournament implements ui.TournamentCreator: it announces a Swiss
 // tournament (okey tournament create's checks) and plays the player's part
 // as its creator; it returns once the board lists it with the player
-// registered.
+// registered. The tournament is open, as okey tournament create --open
+// makes it (a LAN party, protocol.md 9.8 "Admission"): the lobby has no
+// place to show an invite code, and its participants' nets (the board's
+// taps) carry no admission proofs.
 func (t *lobbyTours) CreateTournament(ctx context.Context, name, ruleset string, players, rounds int) (string, error) {
 	f, err := tournament.ParseFormat(fmt.Sprintf("swiss:rounds=%d", rounds))
 	if err != nil {

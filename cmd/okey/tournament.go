@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -23,6 +24,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tourney"
@@ -34,21 +36,32 @@ func init() {
 }
 
 const tournamentUsage = `usage: okey tournament create --players N [--rounds R] [--preset P] [--format F]
-                               [--name NAME] [--bots K] [flags]
+                               [--name NAME] [--bots K] [--open] [flags]
+       okey tournament join --code CODE|- [flags]
        okey tournament join [--id ID] [flags]
 
 A Swiss tournament (docs/rules.md "Tournaments", protocol.md 9). create
-announces it on the LAN's tournament topic; join registers with this peer's
-persistent identity (the first tournament heard, or --id). When the players
-are in, each round's seats are drawn by commit-reveal among the players, the
-tables form by themselves and play, and the standings after each round are
-printed. At the end every participant fetches the transcripts it lacks,
-checks everything as okey verify does, and prints the final standings. The
-folder (--dir) then holds the records and every transcript: okey verify
-FOLDER prints the same. Run the command again with the same --dir and --data
-to resume after a crash or a kill: the records and transcripts come from the
-folder, this peer's draw openings (secret until revealed) and table state
-from its data directory.
+announces it on the LAN's tournament topic and prints its invite code
+("invite: okey1..."): only players with the code get a place (the bots of
+--bots are given it). --open makes a LAN party instead: the first players to
+register take the places, whoever they are, and no code is printed. join
+--code registers with this peer's persistent identity in the code's
+tournament (--code - reads the code from standard input: on the command line
+a code is visible to the other users of the machine); join without a code
+registers in the first tournament heard, or --id, and only an open
+tournament puts such a player on its roster. A code tournament does not
+reach beyond the LAN: the code's addresses are dialled (so that it works
+where multicast is blocked), but there is no relay.
+
+When the players are in, each round's seats are drawn by commit-reveal among
+the players, the tables form by themselves and play, and the standings after
+each round are printed. At the end every participant fetches the transcripts
+it lacks, checks everything as okey verify does, and prints the final
+standings. The folder (--dir) then holds the records and every transcript:
+okey verify FOLDER prints the same. Run the command again with the same
+--dir and --data to resume after a crash or a kill: the records and
+transcripts come from the folder, this peer's draw openings (secret until
+revealed) and table state from its data directory.
 
 This command's own seat is played at the terminal: each round's match opens
 the table screen, and the standings show between rounds (leaving a table
@@ -61,7 +74,7 @@ named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
 usage.
 `
 
-func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sub := ""
 	if len(args) > 0 && (args[0] == "create" || args[0] == "join") {
 		sub, args = args[0], args[1:]
@@ -76,6 +89,8 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	tname := fs.String("name", "tournament", i18n.T("create: the tournament's name"))
 	bots := fs.Int("bots", 0, i18n.T("bot players to add in this process"))
 	id := fs.String("id", "", i18n.T("join: the tournament id (64 hex digits; default: the first one heard)"))
+	codeFlag := fs.String("code", "", i18n.T("join: the tournament of this invite code (- reads it from standard input)"))
+	openReg := fs.Bool("open", false, i18n.T("create: open registration, no invite code: the first players to register take the places (a LAN party)"))
 	dir := fs.String("dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	pname := fs.String("player", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
@@ -131,6 +146,28 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
 		}
 		create = &tourney.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
+	}
+	switch {
+	case sub == "create" && *codeFlag != "":
+		return usageErr(i18n.T("--code is join's: create prints the tournament's code"))
+	case sub == "join" && *openReg:
+		return usageErr(i18n.T("--open is create's: the creator decides who registers"))
+	case *codeFlag != "" && *id != "":
+		return usageErr(i18n.T("--code excludes --id: the code names the tournament"))
+	}
+	var code *invite.Code
+	var joinCode *tourney.Invitation
+	if *codeFlag != "" {
+		c, msg := parseCodeFlag(*codeFlag, stdin)
+		if msg != "" {
+			return usageErr(msg)
+		}
+		iv, err := tourney.InvitationFromCode(c)
+		if err != nil {
+			return usageErr(i18n.T("--code: %v", ui.Plain(err)))
+		}
+		code, joinCode = &c, &iv
+		*id = hex.EncodeToString(iv.Tournament[:])
 	}
 	var tid [32]byte
 	if *id != "" {
@@ -216,6 +253,52 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	seats = append(seats, me)
+	meKey, err := me.c.SigningKey()
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+		return 2
+	}
+	meNet := tourney.Net(&p2pTourneyNet{tn: me.tn})
+	var admission *tourney.Admission
+	if create != nil {
+		// The tournament's id before it is announced: the code names it,
+		// and the bots of this process join it, not the first one heard.
+		state := filepath.Join(*data, "tournaments")
+		ftid, resumed := folderTournament(*dir)
+		if !resumed {
+			if _, err := rand.Read(create.Nonce[:]); err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+				return 2
+			}
+			if ftid, err = tourney.AnnouncementID(meKey, *create); err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+				return 2
+			}
+		}
+		tid = ftid
+		admission, joinCode, err = creatorAdmission(state, ftid, resumed, *openReg, meKey, meNet)
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+			return 2
+		}
+		if admission != nil {
+			text, err := tournamentCode(me.c.Node(), ftid, joinCode.Secret)
+			if err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: tournament: no invite code: %s\n", ui.Plain(err)))
+				return 2
+			}
+			// The code holds the tournament's secret: stdout only, never the log.
+			fmt.Fprintln(stdout, invitePrefix+text)
+			fmt.Fprintln(stdout, i18n.T("only players with this code get a place: okey tournament join --code - (paste the code)"))
+		} else {
+			fmt.Fprintln(stdout, i18n.T("open registration: the first players on the LAN to register take the places"))
+		}
+	}
+	if code != nil {
+		if err := reachCreator(ctx, me.c.Node(), *code); err != nil {
+			log.Warn("the code's creator is not reachable at its addresses: waiting for discovery", "err", err)
+		}
+	}
 	for i := 0; i < *bots; i++ {
 		name := fmt.Sprintf("%s-bot%d", cutTo(me.c.Name(), 20), i+1)
 		// The bots in this process dial the seats opened before them (as
@@ -243,14 +326,26 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
 		}
+		var n tourney.Net = &p2pTourneyNet{tn: s.tn}
+		if i == 0 {
+			n = meNet
+		}
+		if joinCode != nil && (i > 0 || create == nil) {
+			// A code tournament's joiner, or the creator's bots: their
+			// registrations go out with the code's proof.
+			if n, err = tourney.WithCode(n, *joinCode); err != nil {
+				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+				return 2
+			}
+		}
 		c := tourney.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
-			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
+			Net: n, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
 			Mover: func(int) table.Mover { m, _ := bot.New(*strategy, 0); return m },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
 			}}
 		if i == 0 {
-			c.Create = create
+			c.Create, c.Admission = create, admission
 			c.OnRound = func(rep *tournament.Report, round int) {
 				outMu.Lock()
 				defer outMu.Unlock()
@@ -343,6 +438,17 @@ func (n *p2pTourneyNet) Offers() <-chan tourney.Offer {
 func (n *p2pTourneyNet) Fetch(ctx context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error) {
 	return n.tn.Fetch(ctx, from, tid, ref.Round, ref.Table)
 }
+
+// PublishAdmitted implements tourney.AdmissionNet (9.8, type 3).
+func (n *p2pTourneyNet) PublishAdmitted(ctx context.Context, record []byte, proof [32]byte) error {
+	return n.tn.PublishAdmitted(ctx, record, proof)
+}
+
+// OnAdmitted implements tourney.AdmissionNet.
+func (n *p2pTourneyNet) OnAdmitted(h func(from string, record []byte, proof [32]byte)) {
+	n.tn.OnAdmitted(h)
+}
+
 func (n *p2pTourneyNet) Serve(h func(tid [32]byte, ref tournament.Ref) ([]byte, bool)) {
 	n.tn.Serve(func(tid [32]byte, round, tbl int) ([]byte, bool) {
 		return h(tid, tournament.Ref{Round: round, Table: tbl})
