@@ -183,11 +183,13 @@ type Participant struct {
 	// seats are the tables this participant's seat is playing, watched for
 	// the other seats' end.
 	seats map[tournament.Ref]*seatWatch
+	over  map[tournament.Ref][]int // roster players that offered a table
 	// The loop's own (no lock): offers by table (roster peers, arrival
 	// order), fetches asked per table and offerer, fetches in flight.
 	offers   map[tournament.Ref][]string
 	asked    map[tournament.Ref]map[string]*asking
 	inflight map[tournament.Ref]bool
+	activity map[tournament.Ref]time.Time // the last new offer or answer
 	fetched  chan fetchDone
 	stats    Stats
 	openings map[attemptKey][32]byte
@@ -243,8 +245,8 @@ type fetchDone struct {
 func New(c Config) (*Participant, error) {
 	p := &Participant{c: c, seen: map[string]bool{}, gate: newGate(), matches: map[tournament.Ref]*tournament.Match{},
 		files: map[tournament.Ref][]byte{}, tables: map[tournament.Ref]*copies{}, playing: map[tournament.Ref]bool{},
-		played: map[tournament.Ref]bool{}, seats: map[tournament.Ref]*seatWatch{},
-		offers: map[tournament.Ref][]string{}, asked: map[tournament.Ref]map[string]*asking{}, inflight: map[tournament.Ref]bool{},
+		played: map[tournament.Ref]bool{}, seats: map[tournament.Ref]*seatWatch{}, over: map[tournament.Ref][]int{},
+		offers: map[tournament.Ref][]string{}, asked: map[tournament.Ref]map[string]*asking{}, inflight: map[tournament.Ref]bool{}, activity: map[tournament.Ref]time.Time{},
 		fetched:  make(chan fetchDone, maxFetches),
 		openings: map[attemptKey][32]byte{}, opened: map[attemptKey]time.Time{},
 		shown: map[int]bool{}, done: make(chan tableDone, 16), tid: c.Tournament}
@@ -570,6 +572,7 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 		case f := <-p.fetched:
 			wake = time.Now()
 			delete(p.inflight, f.ref)
+			p.activity[f.ref] = time.Now()
 			dirty = true
 			if f.c != nil {
 				p.asked[f.ref][f.from].got = true
@@ -584,7 +587,7 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 				return p.report(), d.err
 			}
 			p.mu.Lock()
-			p.played[d.ref] = true
+			p.played[d.ref], p.playing[d.ref] = true, false
 			p.mu.Unlock()
 			if c, err := judge(d.t); err == nil {
 				if err := p.keep(ctx, d.ref, c); err != nil {
@@ -631,11 +634,15 @@ func (p *Participant) offer(o Offer) bool {
 	if w := p.seats[o.Ref]; w != nil {
 		w.end(idx)
 	}
+	if !slices.Contains(p.over[o.Ref], idx) {
+		p.over[o.Ref] = append(p.over[o.Ref], idx)
+	}
 	p.mu.Unlock()
 	if slices.Contains(p.offers[o.Ref], o.From) {
 		return false
 	}
 	p.offers[o.Ref] = append(p.offers[o.Ref], o.From)
+	p.activity[o.Ref] = time.Now()
 	return true
 }
 
@@ -754,11 +761,14 @@ func (p *Participant) step(ctx context.Context) (*tournament.Report, error) {
 			}
 		}
 	}
-	if rep.Final != nil {
-		return rep, nil
-	}
 	// Fetch what is missing, or not finished, from those who have it.
 	p.startFetches(ctx, rep, me)
+	if rep.Final != nil {
+		if !p.settled(rep, len(rep.Rounds), me) {
+			return nil, nil // a better copy of a table may still come
+		}
+		return rep, nil
+	}
 	// The current round: the first without standings.
 	round := 1
 	for round <= len(rep.Rounds) && rep.Rounds[round-1].Standings != nil {
@@ -771,6 +781,9 @@ func (p *Participant) step(ctx context.Context) (*tournament.Report, error) {
 	if rd.Draw == nil {
 		if rd.Attempt == 0 {
 			return nil, nil // the draw cannot be followed (a problem says why)
+		}
+		if !p.settled(rep, round-1, me) {
+			return nil, nil // a better copy of an earlier table may still come
 		}
 		return nil, p.draw(ctx, recs, rep, me, round, rd.Attempt, rd.Active)
 	}
@@ -932,11 +945,9 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 	}
 	p.mu.Lock()
 	p.seats[ref] = w
-	// The offers already in: a seat that is over before this one sat down.
-	for _, from := range p.offers[ref] {
-		if i, ok := p.gate.rosterPeer(from); ok {
-			w.end(i)
-		}
+	// The seats already over before this one sat down.
+	for _, i := range p.over[ref] {
+		w.end(i)
 	}
 	p.mu.Unlock()
 	defer func() {
@@ -1072,6 +1083,38 @@ func (p *Participant) startFetches(ctx context.Context, rep *tournament.Report, 
 			}
 		}
 	}
+}
+
+// settleTicks is how many Retry periods a table whose held copy is not
+// finished stays open to new offers once no offerer is left to ask (every
+// participant offers what it holds every Retry).
+const settleTicks = 3
+
+// settled reports whether every table of rounds 1..upto is finished, or
+// unfinished with no fetch in flight, no offerer left to ask, and no new
+// offer or answer for settleTicks Retry periods: the copy held is the
+// furthest this participant can get.
+func (p *Participant) settled(rep *tournament.Report, upto, me int) bool {
+	for _, rd := range rep.Rounds[:min(upto, len(rep.Rounds))] {
+		for _, tb := range rd.Tables {
+			ref := tb.Ref
+			p.mu.Lock()
+			m := p.matches[ref]
+			p.mu.Unlock()
+			if m != nil && m.Status == tournament.StatusHonest {
+				continue
+			}
+			if p.inflight[ref] || time.Since(p.activity[ref]) < settleTicks*p.c.Retry {
+				return false
+			}
+			for _, from := range p.offers[ref] {
+				if a := p.asked[ref][from]; a == nil || (!a.got && a.tries < maxTries) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // fetch asks from for ref's transcript, judges what comes as a copy of the
