@@ -92,7 +92,7 @@ func (m *memMember) Have(_ context.Context, tid [32]byte, ref tournament.Ref) er
 	return nil
 }
 
-func (m *memMember) Fetch(_ context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error) {
+func (m *memMember) Fetch(ctx context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error) {
 	m.bus.mu.Lock()
 	o := m.bus.members[from]
 	m.bus.mu.Unlock()
@@ -105,11 +105,26 @@ func (m *memMember) Fetch(_ context.Context, from string, tid [32]byte, ref tour
 	if h == nil {
 		return nil, errors.New("tourney: not serving")
 	}
-	b, ok := h(tid, ref)
-	if !ok {
-		return nil, errors.New("tourney: not held")
+	// The handler runs apart, so that the asker's deadline holds even
+	// against a member that never answers.
+	type answer struct {
+		b  []byte
+		ok bool
 	}
-	return b, nil
+	ch := make(chan answer, 1)
+	go func() {
+		b, ok := h(tid, ref)
+		ch <- answer{b, ok}
+	}()
+	select {
+	case a := <-ch:
+		if !a.ok {
+			return nil, errors.New("tourney: not held")
+		}
+		return a.b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func (m *memMember) Serve(h func(tid [32]byte, ref tournament.Ref) ([]byte, bool)) {

@@ -13,7 +13,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -147,7 +146,14 @@ type Config struct {
 	// silentAt, in tests, makes the participant stop (Run returns
 	// errSilent) when it is about to reveal for that round.
 	silentAt int
+	// endGrace, in tests, replaces EndGrace.
+	endGrace time.Duration
 }
+
+// EndGrace is how long a seat waits, without progress, for a seat that has
+// offered its transcript of the table (its own seat is over: it said so)
+// before it stops too (protocol.md 9.8).
+const EndGrace = 5 * time.Second
 
 // errSilent is Run's error when a test's participant goes silent.
 var errSilent = errors.New("tourney: gone silent (test)")
@@ -175,10 +181,29 @@ type Participant struct {
 	recs [][]byte
 	seen map[string]bool
 	mine [][]byte // records this participant signed, re-published on Retry
-	// matches caches verified transcripts by table.
-	matches  map[tournament.Ref]*tournament.Match
-	files    map[tournament.Ref][]byte
-	playing  map[tournament.Ref]bool
+	gate gate     // who may write records (intake.go)
+	// matches caches verified transcripts by table; files are their
+	// bytes, tables the copies they merge (copies.go).
+	matches map[tournament.Ref]*tournament.Match
+	files   map[tournament.Ref][]byte
+	tables  map[tournament.Ref]*copies
+	playing map[tournament.Ref]bool
+	// played marks the tables this participant's seat played (or whose
+	// transcript its folder held at start): a seat's table is never
+	// fetched before that.
+	played map[tournament.Ref]bool
+	// seats are the tables this participant's seat is playing, watched for
+	// the other seats' end.
+	seats map[tournament.Ref]*seatWatch
+	over  map[tournament.Ref][]int // roster players that offered a table
+	// The loop's own (no lock): offers by table (roster peers, arrival
+	// order), fetches asked per table and offerer, fetches in flight.
+	offers   map[tournament.Ref][]string
+	asked    map[tournament.Ref]map[string]*asking
+	inflight map[tournament.Ref]bool
+	activity map[tournament.Ref]time.Time // the last new offer or answer
+	fetched  chan fetchDone
+	stats    Stats
 	openings map[attemptKey][32]byte
 	opened   map[attemptKey]time.Time // creator: when it first saw an attempt open
 	shown    map[int]bool
@@ -192,16 +217,56 @@ type Participant struct {
 }
 
 type tableDone struct {
+	ref tournament.Ref
+	t   *table.Transcript
+	err error
+}
+
+// Stats count a participant's work on what it received, for tests and
+// figures: records kept and refused, steps (each a tournament.Check of
+// every record), and the time its loop was busy.
+type Stats struct {
+	Kept, Refused int
+	Offers        int // offers taken (from roster peers)
+	OffersRefused int
+	Steps         int
+	Fetches       int
+	Busy          time.Duration
+}
+
+// Stats returns the participant's counters.
+func (p *Participant) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stats
+}
+
+// asking is what a participant asked of one offerer for one table.
+type asking struct {
+	tries int  // fetches started
+	got   bool // one returned a file
+}
+
+// fetchDone is a fetch's outcome, handed back to the loop.
+type fetchDone struct {
 	ref  tournament.Ref
-	file []byte
+	from string
+	c    *tcopy
 	err  error
 }
 
 // New makes a participant.
 func New(c Config) (*Participant, error) {
-	p := &Participant{c: c, seen: map[string]bool{}, matches: map[tournament.Ref]*tournament.Match{},
-		files: map[tournament.Ref][]byte{}, playing: map[tournament.Ref]bool{}, openings: map[attemptKey][32]byte{}, opened: map[attemptKey]time.Time{},
+	p := &Participant{c: c, seen: map[string]bool{}, gate: newGate(), matches: map[tournament.Ref]*tournament.Match{},
+		files: map[tournament.Ref][]byte{}, tables: map[tournament.Ref]*copies{}, playing: map[tournament.Ref]bool{},
+		played: map[tournament.Ref]bool{}, seats: map[tournament.Ref]*seatWatch{}, over: map[tournament.Ref][]int{},
+		offers: map[tournament.Ref][]string{}, asked: map[tournament.Ref]map[string]*asking{}, inflight: map[tournament.Ref]bool{}, activity: map[tournament.Ref]time.Time{},
+		fetched:  make(chan fetchDone, maxFetches),
+		openings: map[attemptKey][32]byte{}, opened: map[attemptKey]time.Time{},
 		shown: map[int]bool{}, done: make(chan tableDone, 16), tid: c.Tournament}
+	if p.c.endGrace == 0 {
+		p.c.endGrace = EndGrace
+	}
 	copy(p.pub[:], c.Key.Public().(ed25519.PublicKey))
 	if p.c.Log == nil {
 		p.c.Log = slog.New(slog.DiscardHandler)
@@ -228,14 +293,11 @@ func New(c Config) (*Participant, error) {
 // records file (this participant's own records among them, published
 // again), the transcripts held, and its draw openings.
 func (p *Participant) resume() error {
-	b, err := os.ReadFile(filepath.Join(p.c.Dir, "tournament"))
+	path := filepath.Join(p.c.Dir, "tournament")
+	raws, cut, err := readRecords(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	raws, err := tournament.DecodeFile(b)
 	if err != nil {
 		return fmt.Errorf("tourney: %s: %w", p.c.Dir, err)
 	}
@@ -260,6 +322,14 @@ func (p *Participant) resume() error {
 			}
 		}
 	}
+	if cut || len(p.recs) != len(raws) {
+		// A crash cut the last append, or an earlier version kept records
+		// this one refuses (a key outside the roster): the file keeps what
+		// is held.
+		if err := atomicfile.Write(path, tournament.EncodeFile(p.recs)); err != nil {
+			return err
+		}
+	}
 	for r := 1; r <= tournament.MaxRounds; r++ {
 		for t := 0; t < (tournament.MaxPlayers+3)/4; t++ {
 			ref := tournament.Ref{Round: r, Table: t}
@@ -267,7 +337,14 @@ func (p *Participant) resume() error {
 			if err != nil {
 				continue
 			}
-			p.hold(ref, file)
+			tr, err := table.ReadTranscript(bytes.NewReader(file))
+			if err != nil || tr.Config.ID != tournament.TableID(p.tid, ref.Round, ref.Table) {
+				continue
+			}
+			if c, err := judge(tr); err == nil {
+				p.offerCopy(ref, c)
+				p.played[ref] = true
+			}
 		}
 	}
 	return p.loadOpenings()
@@ -339,8 +416,10 @@ func (p *Participant) Records() [][]byte {
 	return append([][]byte(nil), p.recs...)
 }
 
-// add stores a record once; false when it is not new or not this
-// tournament's.
+// add stores a record once; false when it is not new, not this
+// tournament's, or not from a key that counts (intake.go): the creator's,
+// and once the roster is held, its players' (registrations before the
+// roster: one per author, maxRegistrations in all).
 func (p *Participant) add(raw []byte) bool {
 	p.mu.Lock()
 	dup := p.seen[string(raw)]
@@ -348,13 +427,38 @@ func (p *Participant) add(raw []byte) bool {
 	if dup {
 		return false
 	}
+	ok := p.admit(raw)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !ok {
+		p.stats.Refused++
+		return false
+	}
+	p.stats.Kept++
+	return true
+}
+
+func (p *Participant) admit(raw []byte) bool {
 	r, err := tournament.Decode(raw)
-	if err != nil || !r.Verify() {
+	if err != nil {
+		return false
+	}
+	p.mu.Lock()
+	switch {
+	case r.Kind == tournament.KindAnnounce && p.tid != ([32]byte{}) && r.ID() != p.tid,
+		r.Kind != tournament.KindAnnounce && (p.tid == ([32]byte{}) || r.Tournament != p.tid),
+		r.Kind != tournament.KindAnnounce && p.version != 0 && r.Version != p.version, // 9.2: the announcement's version
+		!p.gate.admits(r):
+		p.mu.Unlock()
+		return false
+	}
+	p.mu.Unlock()
+	if !r.Verify() {
 		return false
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.seen[string(raw)] {
+	if p.seen[string(raw)] || !p.gate.admits(r) {
 		return false
 	}
 	if r.Kind == tournament.KindAnnounce {
@@ -365,9 +469,8 @@ func (p *Participant) add(raw []byte) bool {
 			return false
 		}
 		p.version = r.Version
-	} else if p.tid != ([32]byte{}) && (r.Tournament != p.tid || (p.version != 0 && r.Version != p.version)) {
-		return false
 	}
+	p.gate.take(r)
 	p.seen[string(raw)] = true
 	p.recs = append(p.recs, append([]byte(nil), raw...))
 	return true
@@ -381,18 +484,15 @@ func (p *Participant) publish(ctx context.Context, r *tournament.Record) error {
 		return err
 	}
 	p.c.Log.Info("tournament record", "kind", r.Kind.String(), "round", r.Round)
-	p.add(r.Raw)
+	if p.add(r.Raw) {
+		if err := appendRecord(p.c.Dir, r.Raw, true); err != nil {
+			return err
+		}
+	}
 	p.mu.Lock()
 	p.mine = append(p.mine, r.Raw)
 	p.mu.Unlock()
-	if err := p.saveRecords(); err != nil {
-		return err
-	}
 	return p.c.Net.Publish(ctx, r.Raw)
-}
-
-func (p *Participant) saveRecords() error {
-	return atomicfile.Write(filepath.Join(p.c.Dir, "tournament"), tournament.EncodeFile(p.Records()))
 }
 
 // Run drives the participant until the final standings are known (every
@@ -424,15 +524,18 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 	}
 	tick := time.NewTicker(p.c.Retry)
 	defer tick.Stop()
-	offers := map[tournament.Ref][]string{}
 	var final *tournament.Report
 	var lingerEnd <-chan time.Time
 	dirty := true
+	wake := time.Now()
 	for {
 		if final == nil && dirty {
 			dirty = false
 			before := len(p.Records())
-			rep, err := p.step(ctx, offers)
+			rep, err := p.step(ctx)
+			p.mu.Lock()
+			p.stats.Steps++
+			p.mu.Unlock()
 			if len(p.Records()) != before {
 				dirty = true // it published: look again at once
 			}
@@ -449,6 +552,9 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 				lingerEnd = t.C
 			}
 		}
+		p.mu.Lock()
+		p.stats.Busy += time.Since(wake)
+		p.mu.Unlock()
 		select {
 		case <-lingerEnd:
 			return final, nil
@@ -458,29 +564,60 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 			}
 			return p.report(), ctx.Err()
 		case raw := <-p.c.Net.Records():
-			if p.add(raw) {
-				dirty = true
-				if err := p.saveRecords(); err != nil {
-					return nil, err
+			wake = time.Now()
+			// Take what is queued with it before looking again: a burst
+			// costs one step, not one per record.
+			for n := 0; ; n++ {
+				if p.add(raw) {
+					dirty = true
+					if err := appendRecord(p.c.Dir, raw, false); err != nil {
+						return nil, err
+					}
+				}
+				more := false
+				if n < maxBurst {
+					select {
+					case raw = <-p.c.Net.Records():
+						more = true
+					default:
+					}
+				}
+				if !more {
+					break
 				}
 			}
 		case o := <-p.c.Net.Offers():
-			if o.Tournament != p.tid {
-				continue
-			}
-			if !slices.Contains(offers[o.Ref], o.From) {
-				offers[o.Ref] = append(offers[o.Ref], o.From)
+			wake = time.Now()
+			if p.offer(o) {
 				dirty = true
 			}
+		case f := <-p.fetched:
+			wake = time.Now()
+			delete(p.inflight, f.ref)
+			p.activity[f.ref] = time.Now()
+			dirty = true
+			if f.c != nil {
+				p.asked[f.ref][f.from].got = true
+				if err := p.keep(ctx, f.ref, f.c); err != nil {
+					return p.report(), err
+				}
+			}
 		case d := <-p.done:
+			wake = time.Now()
 			dirty = true
 			if d.err != nil {
 				return p.report(), d.err
 			}
-			if err := p.keep(ctx, d.ref, d.file); err != nil {
-				return p.report(), err
+			p.mu.Lock()
+			p.played[d.ref], p.playing[d.ref] = true, false
+			p.mu.Unlock()
+			if c, err := judge(d.t); err == nil {
+				if err := p.keep(ctx, d.ref, c); err != nil {
+					return p.report(), err
+				}
 			}
 		case <-tick.C:
+			wake = time.Now()
 			dirty = true
 			p.mu.Lock()
 			mine := append([][]byte(nil), p.mine...)
@@ -499,12 +636,43 @@ func (p *Participant) Run(ctx context.Context) (*tournament.Report, error) {
 	}
 }
 
-// keep checks a transcript file for ref and, when it is that table's,
-// stores it in the folder and tells the others.
-func (p *Participant) keep(ctx context.Context, ref tournament.Ref, file []byte) error {
-	// A file that is not that table's transcript is ignored, and asked
-	// for again elsewhere.
-	if !p.hold(ref, file) {
+// maxBurst bounds the records taken in one go before the loop looks again.
+const maxBurst = 1024
+
+// offer takes an offer in: only from a roster player (its registration's
+// peer id), for a table that can exist; true when it is new. An offer of a
+// table this participant's seat is playing, from another seat of it, says
+// that seat is over (seatWatch).
+func (p *Participant) offer(o Offer) bool {
+	p.mu.Lock()
+	idx, ok := p.gate.rosterPeer(o.From)
+	if o.Tournament != p.tid || !ok || o.Ref.Round < 1 || o.Ref.Round > tournament.MaxRounds || o.Ref.Table < 0 ||
+		o.Ref.Table >= (tournament.MaxPlayers+3)/4 {
+		p.stats.OffersRefused++
+		p.mu.Unlock()
+		return false
+	}
+	p.stats.Offers++
+	if w := p.seats[o.Ref]; w != nil {
+		w.end(idx)
+	}
+	if !slices.Contains(p.over[o.Ref], idx) {
+		p.over[o.Ref] = append(p.over[o.Ref], idx)
+	}
+	p.mu.Unlock()
+	if slices.Contains(p.offers[o.Ref], o.From) {
+		return false
+	}
+	p.offers[o.Ref] = append(p.offers[o.Ref], o.From)
+	p.activity[o.Ref] = time.Now()
+	return true
+}
+
+// keep takes a judged copy of ref's transcript in (offerCopy) and, when the
+// merged transcript changed, stores it in the folder and tells the others.
+func (p *Participant) keep(ctx context.Context, ref tournament.Ref, c *tcopy) error {
+	file, changed := p.offerCopy(ref, c)
+	if !changed {
 		return nil
 	}
 	if err := atomicfile.Write(filepath.Join(p.c.Dir, TranscriptName(ref)), file); err != nil {
@@ -513,21 +681,34 @@ func (p *Participant) keep(ctx context.Context, ref tournament.Ref, file []byte)
 	return p.c.Net.Have(ctx, p.tid, ref)
 }
 
-// hold keeps a transcript file for ref in memory when it is that table's
-// and no honest one is held yet.
-func (p *Participant) hold(ref tournament.Ref, file []byte) bool {
-	t, err := table.ReadTranscript(bytes.NewReader(file))
-	if err != nil || t.Config.ID != tournament.TableID(p.tid, ref.Round, ref.Table) {
-		return false
+// offerCopy merges a copy of ref's transcript with those held (copies.go)
+// and returns the merged file, and whether it changed.
+func (p *Participant) offerCopy(ref tournament.Ref, c *tcopy) ([]byte, bool) {
+	p.mu.Lock()
+	cs := p.tables[ref]
+	if cs == nil {
+		cs = &copies{}
+		p.tables[ref] = cs
 	}
-	m := MatchOf(t)
+	if held := p.files[ref]; bytes.Equal(held, c.file) {
+		p.mu.Unlock()
+		return held, false
+	}
+	p.mu.Unlock()
+	t := cs.add(c)
+	rep := table.Verify(t)
+	var b bytes.Buffer
+	if err := table.WriteTranscript(&b, t); err != nil {
+		return nil, false
+	}
+	file := b.Bytes()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if prev := p.matches[ref]; prev != nil && prev.Status == tournament.StatusHonest {
-		return false
+	if bytes.Equal(p.files[ref], file) {
+		return file, false
 	}
-	p.matches[ref], p.files[ref] = m, file
-	return true
+	p.matches[ref], p.files[ref] = matchOf(t, rep), file
+	return file, true
 }
 
 // TranscriptName is a table's transcript file in the folder (9.6).
@@ -547,7 +728,7 @@ func (p *Participant) report() *tournament.Report {
 
 // step does what the records call for now; it returns the final report
 // when the tournament is over.
-func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]string) (*tournament.Report, error) {
+func (p *Participant) step(ctx context.Context) (*tournament.Report, error) {
 	if p.tid == ([32]byte{}) {
 		return nil, nil
 	}
@@ -609,11 +790,14 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 			}
 		}
 	}
+	// Fetch what is missing, or not finished, from those who have it.
+	p.startFetches(ctx, rep, me)
 	if rep.Final != nil {
+		if !p.settled(rep, len(rep.Rounds), me) {
+			return nil, nil // a better copy of a table may still come
+		}
 		return rep, nil
 	}
-	// Fetch what is missing from those who have it.
-	p.fetchMissing(ctx, rep, offers)
 	// The current round: the first without standings.
 	round := 1
 	for round <= len(rep.Rounds) && rep.Rounds[round-1].Standings != nil {
@@ -627,12 +811,15 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 		if rd.Attempt == 0 {
 			return nil, nil // the draw cannot be followed (a problem says why)
 		}
+		if !p.settled(rep, round-1, me) {
+			return nil, nil // a better copy of an earlier table may still come
+		}
 		return nil, p.draw(ctx, recs, rep, me, round, rd.Attempt, rd.Active)
 	}
 	if me < 0 {
 		return nil, nil // not on the roster: a spectator of its own records
 	}
-	for t, tb := range rep.Rounds[round-1].Tables {
+	for _, tb := range rep.Rounds[round-1].Tables {
 		seat := -1
 		for i, pl := range tb.Seats {
 			if pl == me {
@@ -640,26 +827,22 @@ func (p *Participant) step(ctx context.Context, offers map[tournament.Ref][]stri
 			}
 		}
 		p.mu.Lock()
-		busy := p.playing[tb.Ref] || p.files[tb.Ref] != nil
+		busy := p.playing[tb.Ref] || p.played[tb.Ref] || p.files[tb.Ref] != nil
 		p.mu.Unlock()
 		if seat < 0 || busy {
 			continue
 		}
-		id, ruleset, seats, ok := rep.Seating(round, t)
+		cfg, ok, err := tableConfig(rep, tb.Ref)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			continue
-		}
-		cfg := table.Config{ID: id, Ruleset: ruleset}
-		for _, s := range seats {
-			cfg.Seats = append(cfg.Seats, table.Seat{ID: table.PeerID(s.PeerID), Name: s.Name, Key: ed25519.PublicKey(append([]byte(nil), s.Key[:]...)), Nonce: s.Nonce})
-		}
-		if err := cfg.Validate(); err != nil {
-			return nil, fmt.Errorf("tourney: round %d table %d cannot form: %w", round, t+1, err)
 		}
 		p.mu.Lock()
 		p.playing[tb.Ref] = true
 		p.mu.Unlock()
-		go p.play(ctx, tb.Ref, cfg, seat, round)
+		go p.play(ctx, tb.Ref, cfg, seat, round, tb.Seats)
 	}
 	return nil, nil
 }
@@ -708,8 +891,71 @@ func (p *Participant) results(rep *tournament.Report) *tournament.Record {
 	return nil
 }
 
+// seatWatch follows this participant's seat at a table it plays: whom its
+// chain waits for, and which other seats offered their transcript of the
+// table (a seat offers it once its own play is over: it will sign nothing
+// more). When the seat waited for is over (or, on this seat's own turn,
+// every other seat is) and nothing moved for the grace, no one is left to
+// answer: the seat stops, rather than wait out its withhold while the
+// tournament goes on without it. Read and written under p.mu.
+type seatWatch struct {
+	roster []int // roster index by seat
+	me     int
+	ended  []bool
+	expect int       // the seat the chain waits for; -1 unknown or over
+	moved  time.Time // the chain's last step, or the last seat's end
+	stop   context.CancelFunc
+}
+
+// end marks roster player idx's seat as over.
+func (w *seatWatch) end(idx int) {
+	for s, r := range w.roster {
+		if r == idx && s != w.me && !w.ended[s] {
+			w.ended[s] = true
+			w.moved = time.Now()
+		}
+	}
+}
+
+// dead reports whether no seat that could answer is left.
+func (w *seatWatch) dead() bool {
+	if w.expect < 0 {
+		return false
+	}
+	if w.expect != w.me {
+		return w.ended[w.expect]
+	}
+	for s, e := range w.ended {
+		if s != w.me && !e {
+			return false
+		}
+	}
+	return true
+}
+
+// watch stops the seat once its table is dead for the grace.
+func (p *Participant) watch(ctx context.Context, w *seatWatch) {
+	t := time.NewTicker(max(p.c.endGrace/4, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		p.mu.Lock()
+		dead := w.dead() && time.Since(w.moved) >= p.c.endGrace
+		p.mu.Unlock()
+		if dead {
+			w.stop()
+			return
+		}
+	}
+}
+
 // play runs this participant's seat at a table and reports its transcript.
-func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Config, seat, round int) {
+// roster gives each seat's roster index.
+func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Config, seat, round int, roster []int) {
 	d := tableDone{ref: ref}
 	defer func() {
 		select {
@@ -737,11 +983,27 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 		Stall: p.c.Stall, Store: store}
 	var done func(*table.Transcript, error)
 	var left <-chan struct{}
+	var onStep func(m *table.Machine, v *engine.View)
 	if p.c.Sit != nil {
 		st := p.c.Sit(ref, cfg, seat)
-		pc.Mover, pc.OnStep, done, left = st.Mover, st.OnStep, st.Done, st.Left
+		pc.Mover, onStep, done, left = st.Mover, st.OnStep, st.Done, st.Left
 	} else {
 		pc.Mover = p.c.Mover(round)
+	}
+	tctx, stop := context.WithCancel(ctx)
+	defer stop()
+	w := &seatWatch{roster: roster, me: seat, ended: make([]bool, len(roster)), expect: -1, moved: time.Now(), stop: stop}
+	pc.OnStep = func(m *table.Machine, v *engine.View) {
+		e, _ := m.Expect()
+		if m.Done() {
+			e = -1
+		}
+		p.mu.Lock()
+		w.expect, w.moved = e, time.Now()
+		p.mu.Unlock()
+		if onStep != nil {
+			onStep(m, v)
+		}
 	}
 	peer, err := table.NewPeer(pc)
 	if err != nil {
@@ -751,8 +1013,24 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 		}
 		return
 	}
+	if m := peer.Machine(); !m.Done() {
+		w.expect, _ = m.Expect()
+	}
+	p.mu.Lock()
+	p.seats[ref] = w
+	// The seats already over before this one sat down.
+	for _, i := range p.over[ref] {
+		w.end(i)
+	}
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.seats, ref)
+		p.mu.Unlock()
+	}()
+	go p.watch(tctx, w)
 	p.c.Log.Info("tournament table", "round", ref.Round, "table", ref.Table+1, "seat", seat)
-	res, err := peer.Run(ctx)
+	res, err := peer.Run(tctx)
 	p.c.Log.Info("tournament table over", "round", ref.Round, "table", ref.Table+1, "err", err)
 	gone := false
 	if left != nil {
@@ -761,6 +1039,11 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 			gone = true
 		default:
 		}
+	}
+	if err != nil && ctx.Err() == nil && tctx.Err() != nil && !gone {
+		// Stopped by watch: the seats that could answer are over.
+		p.c.Log.Info("tournament table: the other seats are over; this seat stops", "round", ref.Round, "table", ref.Table+1)
+		err = nil
 	}
 	if err != nil && (ctx.Err() != nil || gone) {
 		// The participant stopped, or its player left the table: the
@@ -782,12 +1065,7 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 			}
 		}
 	}
-	var b bytes.Buffer
-	if err := table.WriteTranscript(&b, t); err != nil {
-		d.err = err
-		return
-	}
-	d.file = b.Bytes()
+	d.t = t
 	if done != nil {
 		done(t, err)
 	}
@@ -806,37 +1084,126 @@ func inChain(chain [][]byte, e []byte) bool {
 	return false
 }
 
-// fetchMissing asks, for every formed table whose transcript this
-// participant lacks, the participants that offered it, in turn.
-func (p *Participant) fetchMissing(ctx context.Context, rep *tournament.Report, offers map[tournament.Ref][]string) {
+// tableConfig is the config of the table ref from the records (9.3); false
+// when it is not formed.
+func tableConfig(rep *tournament.Report, ref tournament.Ref) (table.Config, bool, error) {
+	id, ruleset, seats, ok := rep.Seating(ref.Round, ref.Table)
+	if !ok {
+		return table.Config{}, false, nil
+	}
+	cfg := table.Config{ID: id, Ruleset: ruleset}
+	for _, s := range seats {
+		cfg.Seats = append(cfg.Seats, table.Seat{ID: table.PeerID(s.PeerID), Name: s.Name, Key: ed25519.PublicKey(append([]byte(nil), s.Key[:]...)), Nonce: s.Nonce})
+	}
+	if err := cfg.Validate(); err != nil {
+		return table.Config{}, false, fmt.Errorf("tourney: round %d table %d cannot form: %w", ref.Round, ref.Table+1, err)
+	}
+	return cfg, true, nil
+}
+
+// maxFetches bounds the fetches in flight; maxTries the fetches of one
+// table from one offerer that failed.
+const (
+	maxFetches = 4
+	maxTries   = 3
+)
+
+// startFetches starts, for formed tables whose transcript this participant
+// lacks or holds unfinished, a fetch from an offerer not asked yet: at most
+// one in flight per table and maxFetches in all, each in its own goroutine
+// (the loop goes on; the answer comes back on p.fetched). A table this
+// participant's seat is at is never fetched before its seat has played it.
+func (p *Participant) startFetches(ctx context.Context, rep *tournament.Report, me int) {
 	for _, rd := range rep.Rounds {
 		for _, tb := range rd.Tables {
-			p.mu.Lock()
-			have := p.files[tb.Ref] != nil || p.playing[tb.Ref]
-			p.mu.Unlock()
-			if have {
+			if len(p.inflight) >= maxFetches {
+				return
+			}
+			ref := tb.Ref
+			if p.inflight[ref] || len(p.offers[ref]) == 0 {
 				continue
 			}
-			for len(offers[tb.Ref]) > 0 {
-				from := offers[tb.Ref][0]
-				offers[tb.Ref] = offers[tb.Ref][1:]
-				fctx, cancel := context.WithTimeout(ctx, FetchTimeout)
-				start := time.Now()
-				b, err := p.c.Net.Fetch(fctx, from, p.tid, tb.Ref)
-				cancel()
-				p.c.Log.Info("tournament fetch", "round", tb.Round, "table", tb.Table+1, "from", from, "bytes", len(b), "took", time.Since(start).Round(time.Millisecond), "err", err)
-				if err == nil {
-					p.keep(ctx, tb.Ref, b)
-					p.mu.Lock()
-					got := p.files[tb.Ref] != nil
-					p.mu.Unlock()
-					if got {
-						break
-					}
+			p.mu.Lock()
+			m := p.matches[ref]
+			wait := p.playing[ref] || (me >= 0 && slices.Contains(tb.Seats, me) && !p.played[ref])
+			p.mu.Unlock()
+			if wait || (m != nil && m.Status == tournament.StatusHonest) {
+				continue
+			}
+			cfg, ok, _ := tableConfig(rep, ref)
+			if !ok {
+				continue
+			}
+			if p.asked[ref] == nil {
+				p.asked[ref] = map[string]*asking{}
+			}
+			for _, from := range p.offers[ref] {
+				a := p.asked[ref][from]
+				if a == nil {
+					a = &asking{}
+					p.asked[ref][from] = a
+				}
+				if a.got || a.tries >= maxTries {
+					continue
+				}
+				a.tries++
+				p.inflight[ref] = true
+				p.mu.Lock()
+				p.stats.Fetches++
+				p.mu.Unlock()
+				go p.fetch(ctx, from, ref, cfg)
+				break
+			}
+		}
+	}
+}
+
+// settleTicks is how many Retry periods a table whose held copy is not
+// finished stays open to new offers once no offerer is left to ask (every
+// participant offers what it holds every Retry).
+const settleTicks = 3
+
+// settled reports whether every table of rounds 1..upto is finished, or
+// unfinished with no fetch in flight, no offerer left to ask, and no new
+// offer or answer for settleTicks Retry periods: the copy held is the
+// furthest this participant can get.
+func (p *Participant) settled(rep *tournament.Report, upto, me int) bool {
+	for _, rd := range rep.Rounds[:min(upto, len(rep.Rounds))] {
+		for _, tb := range rd.Tables {
+			ref := tb.Ref
+			p.mu.Lock()
+			m := p.matches[ref]
+			p.mu.Unlock()
+			if m != nil && m.Status == tournament.StatusHonest {
+				continue
+			}
+			if p.inflight[ref] || time.Since(p.activity[ref]) < settleTicks*p.c.Retry {
+				return false
+			}
+			for _, from := range p.offers[ref] {
+				if a := p.asked[ref][from]; a == nil || (!a.got && a.tries < maxTries) {
+					return false
 				}
 			}
 		}
 	}
+	return true
+}
+
+// fetch asks from for ref's transcript, judges what comes as a copy of the
+// table cfg, and hands it to the loop.
+func (p *Participant) fetch(ctx context.Context, from string, ref tournament.Ref, cfg table.Config) {
+	fctx, cancel := context.WithTimeout(ctx, FetchTimeout)
+	start := time.Now()
+	b, err := p.c.Net.Fetch(fctx, from, p.tid, ref)
+	cancel()
+	var c *tcopy
+	if err == nil {
+		c, err = judgeCopy(b, cfg)
+	}
+	p.c.Log.Info("tournament fetch", "round", ref.Round, "table", ref.Table+1, "from", from, "bytes", len(b), "took", time.Since(start).Round(time.Millisecond), "err", err)
+	// p.fetched holds maxFetches: this never blocks, even once Run returned.
+	p.fetched <- fetchDone{ref: ref, from: from, c: c, err: err}
 }
 
 // FetchTimeout bounds one transcript fetch (9.8).
@@ -996,49 +1363,5 @@ func attemptRecords(recs []*tournament.Record, players []tournament.Player, roun
 // MatchOf verifies a table's transcript (protocol.md 6) and returns what
 // the tournament check needs of it (9.7).
 func MatchOf(t *table.Transcript) *tournament.Match {
-	rep := table.Verify(t)
-	m := &tournament.Match{Status: int(rep.Status()), TableID: t.Config.ID, Ruleset: t.Config.Ruleset, Silent: -1, Cheater: -1}
-	for _, s := range t.Config.Seats {
-		var k [32]byte
-		copy(k[:], s.Key)
-		m.Keys = append(m.Keys, k)
-	}
-	m.Signed = make([]bool, len(m.Keys))
-	h := t.Config.Hash()
-	for _, raw := range t.Chain {
-		env, err := table.DecodeEnvelope(raw)
-		if err != nil || env.Table != t.Config.ID || int(env.Seat) >= len(m.Keys) || m.Signed[env.Seat] {
-			continue
-		}
-		if env.Verify(t.Config.Seats[env.Seat].Key, h) == nil {
-			m.Signed[env.Seat] = true
-		}
-	}
-	for _, raw := range t.Chain {
-		m.Chain = append(m.Chain, sha256.Sum256(raw))
-	}
-	m.Prefix = func(n int) *tournament.Match {
-		if n < 0 || n > len(t.Chain) {
-			return nil
-		}
-		return MatchOf(&table.Transcript{Config: t.Config, Chain: t.Chain[:n]})
-	}
-	if n := len(rep.Hands); n > 0 {
-		m.Scores = append([]int(nil), rep.Hands[n-1].Scores...)
-	}
-	if rep.Status() == table.StatusHonest {
-		m.Places = make([]int, len(m.Keys))
-		for _, s := range rep.Ranking {
-			if s.Seat >= 0 && s.Seat < len(m.Places) {
-				m.Places[s.Seat] = s.Place
-			}
-		}
-	}
-	if rep.Next != nil {
-		m.Silent = rep.Next.Seat
-	}
-	if rep.Violation != nil {
-		m.Cheater = rep.Violation.Seat
-	}
-	return m
+	return matchOf(t, table.Verify(t))
 }

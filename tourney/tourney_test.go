@@ -25,9 +25,14 @@ func testKey(i int) ed25519.PrivateKey {
 // Each participant's config passes through tweak, when given.
 func runLocal(t *testing.T, n int, format, ruleset string, tweak ...func(i int, c *Config)) ([]*tournament.Report, []string, []error) {
 	t.Helper()
-	bus := NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
+	return runLocalOn(ctx, t, NewMemBus(), n, format, ruleset, tweak...)
+}
+
+// runLocalOn is runLocal on a given bus and context.
+func runLocalOn(ctx context.Context, t *testing.T, bus *MemBus, n int, format, ruleset string, tweak ...func(i int, c *Config)) ([]*tournament.Report, []string, []error) {
+	t.Helper()
 	base := t.TempDir()
 	reps := make([]*tournament.Report, n)
 	errs := make([]error, n)
