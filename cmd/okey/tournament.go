@@ -54,7 +54,10 @@ This command's own seat is played at the terminal: each round's match opens
 the table screen, and the standings show between rounds (leaving a table
 stops this participant; run the same command again to resume). --bot plays
 it with a bot strategy (--strategy) instead; --bots K adds K bot players in
-this process, each with its own identity under DIR/bots.
+this process, each with its own identity under DIR/bots. At Okey 101 the
+bots play b101 (greedy, the default, means it there; --strategy b101 too);
+another strategy cannot play 101: create refuses it at once, join as soon as
+it hears the announcement, before it registers (exit status 2).
 
 Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
 named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
@@ -79,7 +82,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	pname := fs.String("player", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
-	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's seats"))
+	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
 	botSeat := fs.Bool("bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input at the table screen"))
 	var listen, peers stringList
@@ -111,6 +114,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(i18n.T("tournament: takes no arguments, got %q", fs.Arg(0)))
 	}
 	var create *tourney.Create
+	is101 := false // the ruleset's, when this command creates the tournament
 	if sub == "create" {
 		ftext := *format
 		if ftext == "" {
@@ -131,6 +135,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
 		}
 		create = &tourney.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
+		is101 = rs.Preset == engine.Preset101
 	}
 	var tid [32]byte
 	if *id != "" {
@@ -143,8 +148,15 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *bots < 0 || *bots > tournament.MaxPlayers {
 		return usageErr(i18n.T("--bots: want 0 to %d", tournament.MaxPlayers))
 	}
-	if _, err := bot.New(*strategy, 1); err != nil {
-		return usageErr(i18n.T("--strategy: %v", ui.Plain(err)))
+	// The strategy plays the bot seats (--bot, --bots): refused at once
+	// when it cannot play the ruleset created; a joiner learns the ruleset
+	// from the announcement and stops there, before it registers.
+	strategyErr := knownStrategy(*strategy)
+	if strategyErr == nil && create != nil && (*botSeat || *bots > 0) {
+		strategyErr = checkStrategy(*strategy, is101)
+	}
+	if strategyErr != nil {
+		return usageErr(i18n.T("--strategy: %v", ui.Plain(strategyErr)))
 	}
 	if *data == "" {
 		d, err := p2p.DefaultConfigDir()
@@ -245,10 +257,12 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		c := tourney.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
 			Net: &p2pTourneyNet{tn: s.tn}, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
-			Mover: func(int) table.Mover { m, _ := bot.New(*strategy, 0); return m },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
 			}}
+		if i > 0 || person == nil {
+			tournamentBot(&c, *strategy)
+		}
 		if i == 0 {
 			c.Create = create
 			c.OnRound = func(rep *tournament.Report, round int) {
@@ -279,8 +293,9 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			reps[i], errs[i] = p.Run(ctx)
-			if i == 0 && errors.Is(errs[i], tourney.ErrLeft) {
-				leave() // the player left: every seat of this process stops
+			var se *strategyError
+			if (i == 0 && errors.Is(errs[i], tourney.ErrLeft)) || errors.As(errs[i], &se) {
+				leave() // the player left, or a bot cannot play: every seat of this process stops
 			}
 		}()
 	}
@@ -294,6 +309,12 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	wg.Wait()
+	for _, err := range errs {
+		var se *strategyError
+		if errors.As(err, &se) {
+			return usageErr(i18n.T("--strategy: %v", ui.Plain(se)))
+		}
+	}
 	if errors.Is(errs[0], tourney.ErrLeft) {
 		fmt.Fprintln(stderr, i18n.T("okey: left the tournament: run the same command again (the same --dir and --data) to resume"))
 		return 3
