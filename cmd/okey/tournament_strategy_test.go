@@ -163,3 +163,36 @@ func TestTournamentJoinRefusesStrategy(t *testing.T) {
 		}
 	}
 }
+
+// TestStrategyAt101: every command's --strategy as okey sim's: at Okey 101
+// greedy and b101 play (b101's bot), any other is refused with the reason;
+// elsewhere b101 is refused; okey play refuses the same at once.
+func TestStrategyAt101(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		is101 bool
+		ok    bool
+	}{
+		{"greedy", true, true}, {"b101", true, true}, {"expert", true, false}, {"random", true, false},
+		{"greedy", false, true}, {"expert", false, true}, {"b101", false, false}, {"oracle", false, false},
+	} {
+		m, err := strategyMover(c.name, 1, c.is101)
+		if (err == nil) != c.ok {
+			t.Fatalf("%s (101: %v): %v, want ok %v", c.name, c.is101, err, c.ok)
+		}
+		if err == nil && c.is101 {
+			if _, ok := m.(table.Mover101); !ok {
+				t.Fatalf("%s at 101: %T does not play Okey 101", c.name, m)
+			}
+		}
+	}
+	for _, args := range [][]string{
+		{"play", "--bots", "3", "--preset", "101", "--strategy", "expert"},
+		{"play", "--bots", "1", "--strategy", "b101"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(append(args, "--data", t.TempDir()), nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "101") {
+			t.Fatalf("%v: exit %d, stderr %q; want 2 and the reason", args, code, errb.String())
+		}
+	}
+}
