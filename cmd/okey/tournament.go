@@ -54,10 +54,12 @@ This command's own seat is played at the terminal: each round's match opens
 the table screen, and the standings show between rounds (leaving a table
 stops this participant; run the same command again to resume). --bot plays
 it with a bot strategy (--strategy) instead; --bots K adds K bot players in
-this process, each with its own identity under DIR/bots. At Okey 101 the
-bots play b101 (greedy, the default, means it there; --strategy b101 too);
-another strategy cannot play 101: create refuses it at once, join as soon as
-it hears the announcement, before it registers (exit status 2).
+this process, each with its own identity under DIR/bots, listening on the
+interfaces of --listen at random ports of their own (a fixed --listen port
+is this command's own seat's: a --peer naming it reaches that seat). At Okey
+101 the bots play b101 (greedy, the default, means it there; --strategy b101
+too); another strategy cannot play 101: create refuses it at once, join as
+soon as it hears the announcement, before it registers (exit status 2).
 
 Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
 named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
@@ -203,8 +205,8 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		data string
 		name string
 	}
-	open := func(data, name, dir string, extra []string) (*seat, error) {
-		c, err := lan.Open(ctx, lan.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
+	open := func(data, name, dir string, listen, extra []string) (*seat, error) {
+		c, err := tournamentOpen(ctx, lan.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +224,7 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			s.c.Close()
 		}
 	}()
-	me, err := open(*data, *pname, *dir, nil)
+	me, err := open(*data, *pname, *dir, listen, nil)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 		return 2
@@ -236,7 +238,11 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		for _, o := range seats {
 			known = append(known, o.c.Addrs()...)
 		}
-		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), known)
+		// They listen where --listen says at ports of their own: a fixed
+		// port is this command's own seat's (libp2p reuses ports, so the
+		// bots would all take it too, and a --peer dial naming this seat
+		// would reach one of them: "peer id mismatch").
+		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), botListen(listen), known)
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
@@ -332,6 +338,9 @@ func runTournament(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout)
 	return verifyTournament(seats[0].dir, false, stdout)
 }
+
+// tournamentOpen opens each seat's LAN client (a test's hook).
+var tournamentOpen = lan.Open
 
 // p2pTourneyNet is a tourney.Net over the LAN's tournament topic.
 type p2pTourneyNet struct {

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tourney"
@@ -194,5 +196,55 @@ func TestStrategyAt101(t *testing.T) {
 		if code := run(append(args, "--data", t.TempDir()), nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "101") {
 			t.Fatalf("%v: exit %d, stderr %q; want 2 and the reason", args, code, errb.String())
 		}
+	}
+}
+
+// TestTournamentBotsSpreadPorts: okey tournament create --bots with a fixed
+// --listen port: this command's own seat takes the port, each bot of the
+// process listens on the same interface at a port of its own (before, with
+// libp2p's port reuse, they all took it, and a --peer dial naming the
+// creator reached whichever answered: "peer id mismatch"). The command is
+// stopped at its second bot's opening, before any network traffic.
+func TestTournamentBotsSpreadPorts(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	var addrs [][]string
+	stop := errors.New("test: stopped at the second bot")
+	saved := tournamentOpen
+	defer func() { tournamentOpen = saved }()
+	tournamentOpen = func(ctx context.Context, o lan.Options) (*lan.Client, error) {
+		if len(addrs) == 2 {
+			return nil, stop
+		}
+		c, err := saved(ctx, o)
+		if err == nil {
+			addrs = append(addrs, c.Addrs())
+		}
+		return c, err
+	}
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := runTournament([]string{"create", "--bot", "--players", "3", "--bots", "2", "--no-mdns", "--listen", "/ip4/127.0.0.1/tcp/" + port,
+		"--dir", filepath.Join(dir, "t"), "--data", filepath.Join(dir, "data")}, nil, &out, &errb)
+	if code != 2 || !strings.Contains(errb.String(), stop.Error()) || len(addrs) != 2 {
+		t.Fatalf("exit %d, %d seats opened, stderr %q", code, len(addrs), errb.String())
+	}
+	has := func(as []string) bool {
+		for _, a := range as {
+			if strings.HasPrefix(a, "/ip4/127.0.0.1/tcp/"+port+"/") || a == "/ip4/127.0.0.1/tcp/"+port {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(addrs[0]) {
+		t.Fatalf("the command's own seat listens on %q, not on port %s", addrs[0], port)
+	}
+	if has(addrs[1]) || len(addrs[1]) == 0 {
+		t.Fatalf("the bot listens on %q: the command's own port %s, or nowhere", addrs[1], port)
 	}
 }
