@@ -33,7 +33,7 @@ func checkStrategy(name string, is101 bool) error {
 	case !slices.Contains(bot.Names(), name):
 		return fmt.Errorf("unknown strategy %q (have %s)", name, strategyNames())
 	case is101 && name != "greedy":
-		return fmt.Errorf("Okey 101 is played by %s only (greedy, the default, means it there), not %q", bot.Name101, name)
+		return fmt.Errorf("only %s plays Okey 101 (greedy, the default, means it there), not %q", bot.Name101, name)
 	}
 	return nil
 }

@@ -106,8 +106,8 @@ func TestTournamentStrategyRefusedAtOnce(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"create", "--bot", "--preset", "101:rounds=3", "--strategy", "expert"}, "Okey 101 is played by b101 only"},
-		{[]string{"create", "--players", "3", "--bots", "2", "--preset", "101", "--strategy", "random"}, "Okey 101 is played by b101 only"},
+		{[]string{"create", "--bot", "--preset", "101:rounds=3", "--strategy", "expert"}, "only b101 plays Okey 101"},
+		{[]string{"create", "--players", "3", "--bots", "2", "--preset", "101", "--strategy", "random"}, "only b101 plays Okey 101"},
 		{[]string{"create", "--bot", "--strategy", "b101"}, "b101 plays Okey 101 only"},
 		{[]string{"join", "--bot", "--strategy", "nonesuch"}, "unknown strategy"},
 	} {
@@ -137,7 +137,7 @@ func TestTournamentJoinRefusesStrategy(t *testing.T) {
 	joiner, _ := botParticipant(t, bus, 1, "expert", nil)
 	_, err := joiner.Run(ctx)
 	var se *strategyError
-	if !errors.As(err, &se) || !strings.Contains(err.Error(), "Okey 101 is played by b101 only") {
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "only b101 plays Okey 101") {
 		t.Fatalf("joiner: %v, want the strategy refused", err)
 	}
 	stop()
