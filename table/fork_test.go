@@ -99,9 +99,12 @@ func (f *forkFlood) bogus(t testing.TB, m *Machine, k uint32, depth int) []byte 
 	return env.Raw
 }
 
-// flood sends count bogus forks to the victim, for the latest past steps
-// that another seat spoke (over again from the latest when there are fewer).
-func (f *forkFlood) flood(t testing.TB, m *Machine, to PeerID, count int) {
+// flood sends count bogus forks to the victim, one for each of the latest
+// past steps that another seat spoke (fewer when there are fewer such
+// steps: a second message of the attacker for one step would be
+// equivocation, named at once, protocol.md 5.2). It returns how many it
+// sent.
+func (f *forkFlood) flood(t testing.TB, m *Machine, to PeerID, count int) int {
 	f.mu.Lock()
 	var steps []uint32
 	for k := m.Step(); k > 0; k-- {
@@ -110,8 +113,8 @@ func (f *forkFlood) flood(t testing.TB, m *Machine, to PeerID, count int) {
 		}
 	}
 	var raws [][]byte
-	for i := 0; i < count && len(steps) > 0; i++ {
-		raws = append(raws, f.bogus(t, m, steps[i%len(steps)], f.depth))
+	for i := 0; i < count && i < len(steps); i++ {
+		raws = append(raws, f.bogus(t, m, steps[i], f.depth))
 	}
 	u := f.inner.(unicaster)
 	f.mu.Unlock()
@@ -120,6 +123,7 @@ func (f *forkFlood) flood(t testing.TB, m *Machine, to PeerID, count int) {
 			t.Error(err)
 		}
 	}
+	return len(raws)
 }
 
 // wrap installs the attacker's late answers and measures the victim's
@@ -252,7 +256,8 @@ func runFlood(t *testing.T, o floodOpts) *floodRun {
 				}
 				mu.Unlock()
 				if count > 0 {
-					f.flood(t, m, m.cfg.Seats[victim].ID, count)
+					sent := f.flood(t, m, m.cfg.Seats[victim].ID, count)
+					t.Logf("flood at the attacker's move %d (step %d): %d forks", moves, m.Step(), sent)
 				}
 			}
 		}})
@@ -288,8 +293,10 @@ func floodStall(t *testing.T) time.Duration {
 	return stall
 }
 
-// TestForkFloodDoesNotFreezeTheLoop: 64 bogus forks from one member, each
-// answered late with a made-up chain, hold the victim's loop at most
+// TestForkFloodDoesNotFreezeTheLoop: 63 bogus forks from one member (one for
+// each past step another seat spoke, at its 40th move: a second for one
+// step would be equivocation, named at once), each answered late with a
+// made-up chain, hold the victim's loop at most
 // 2 x Stall in all, and the table's pace during the flood (its next 120
 // steps, with moves of Stall/2 each) stays within 20% of the same match's
 // without it. Figures: go test -run TestForkFloodDoesNotFreezeTheLoop -v
@@ -303,11 +310,11 @@ func TestForkFloodDoesNotFreezeTheLoop(t *testing.T) {
 	t.Run("both", func(t *testing.T) {
 		t.Run("without", func(t *testing.T) {
 			t.Parallel()
-			base = runFlood(t, floodOpts{stall: stall, late: stall * 9 / 10, chains: true, floods: map[int]int{10: 0}, paced: steps})
+			base = runFlood(t, floodOpts{stall: stall, late: stall * 9 / 10, chains: true, floods: map[int]int{40: 0}, paced: steps})
 		})
 		t.Run("with", func(t *testing.T) {
 			t.Parallel()
-			flood = runFlood(t, floodOpts{stall: stall, late: stall * 9 / 10, chains: true, floods: map[int]int{10: 64}, paced: steps})
+			flood = runFlood(t, floodOpts{stall: stall, late: stall * 9 / 10, chains: true, floods: map[int]int{40: 64}, paced: steps})
 		})
 	})
 	if base == nil || flood == nil {
@@ -349,8 +356,8 @@ func TestForkSignerNotAskedTwice(t *testing.T) {
 	}
 }
 
-// TestSplitViewNamedAfterForkFlood: a member floods seat 2 with 64 bogus
-// forks, answered late with made-up chains, and then shows seat 2 another
+// TestSplitViewNamedAfterForkFlood: a member floods seat 2 with bogus forks
+// (one for each past step: three), answered late with made-up chains, and then shows seat 2 another
 // hello than the others (a split view). Seat 2, and through its evidence
 // every honest seat, still names it for equivocation on its two signed
 // hellos, and Verify agrees; well before the flood could have been worked
@@ -366,9 +373,10 @@ func TestSplitViewNamedAfterForkFlood(t *testing.T) {
 	f := newForkFlood(cheater, victim, keys[cheater])
 	f.chains, f.late = true, stall*9/10
 	fired := false
-	// Every honest seat gets 64 forks answered in 0.9 x Stall, one or two
-	// links each, before the split hello: resolved one by one they would
-	// hold each loop over 30 s.
+	// Every honest seat gets a fork for each past step, answered in 0.9 x
+	// Stall, one or two links each, before the split hello (more would be
+	// a second message of the cheater for one step, named at once:
+	// TestTwoForksOfOneSeatNamed).
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	hellos := make(chan int, n)

@@ -63,6 +63,14 @@ type node struct {
 	// have: it fetches that message to find who signed two. At most one per
 	// (signer, step, previous hash), maxForksPerSigner per signer.
 	forks []*Envelope
+	// offChain holds, by (step, signer), the first signed message this node
+	// received on another branch than its chain (a fork), at most
+	// maxForksPerSigner steps per signer, kept after its fork is resolved
+	// or dropped: a second, different message of that signer for that step
+	// is equivocation by itself (protocol.md 5.2). offChainN counts them by
+	// signer.
+	offChain  map[[2]uint32]*Envelope
+	offChainN []int
 	// mute marks the seats that once failed to produce the predecessor of
 	// their own message on a fork: they are not asked again in this match.
 	mute []bool
@@ -167,7 +175,8 @@ func newNode(c nodeConfig, m *Machine) *node {
 	if c.StallTicks < 1 {
 		c.StallTicks = 1
 	}
-	return &node{c: c, m: m, buf: map[uint32][]*Envelope{}, mute: make([]bool, len(c.Table.Seats)), pollNext: max(c.PollFrom, 0)}
+	return &node{c: c, m: m, buf: map[uint32][]*Envelope{}, mute: make([]bool, len(c.Table.Seats)), pollNext: max(c.PollFrom, 0),
+		offChain: map[[2]uint32]*Envelope{}, offChainN: make([]int, len(c.Table.Seats))}
 }
 
 // Ready returns what the caller must do next.
@@ -457,8 +466,7 @@ func (n *node) judgePast(env *Envelope) *Violation {
 	if v := judgeAgainst(own, env); v != nil || string(own.Raw) == string(env.Raw) {
 		return v
 	}
-	n.addFork(env)
-	return nil
+	return n.addFork(env)
 }
 
 // judgeAgainst compares a signed message with the chain's message for the
@@ -476,26 +484,53 @@ func judgeAgainst(own, env *Envelope) *Violation {
 }
 
 // addFork keeps a message on another branch to resolve: one per (signer,
-// step, previous hash), so that a made-up link sent first never hides a
-// real one of the same signer and step, and at most maxForksPerSigner of
-// one signer (more are dropped, logged: a real one comes again with
-// catch-up).
-func (n *node) addFork(env *Envelope) {
+// step, previous hash), and at most maxForksPerSigner of one signer (more
+// are dropped, logged: a real one comes again with catch-up). A message
+// that differs from one its signer signed for the same step on another
+// branch, met before, is equivocation: the violation (the match is then
+// over).
+func (n *node) addFork(env *Envelope) *Violation {
+	if v := n.offBranch(env); v != nil {
+		return v
+	}
 	k := 0
 	for _, f := range n.forks {
 		if f.Seat != env.Seat {
 			continue
 		}
 		if f.Step == env.Step && f.Prev == env.Prev {
-			return
+			return nil
 		}
 		k++
 	}
 	if k >= maxForksPerSigner {
 		n.c.Log.Warn("fork dropped: its signer has too many waiting", "seat", env.Seat, "step", env.Step)
-		return
+		return nil
 	}
 	n.forks = append(n.forks, env)
+	return nil
+}
+
+// offBranch remembers a signed message on another branch than this node's
+// chain, the first of its signer for its step (at most maxForksPerSigner
+// steps of one signer), and returns equivocation when its signer's
+// remembered message for that step differs from it: the first met, then
+// this one, as the evidence. Same table, same seat, same step, both
+// signatures valid under this config, different bytes: proof, whatever
+// their links (protocol.md 5.2).
+func (n *node) offBranch(env *Envelope) *Violation {
+	k := [2]uint32{env.Step, uint32(env.Seat)}
+	if first := n.offChain[k]; first != nil {
+		if string(first.Raw) != string(env.Raw) {
+			return equivocation(first, env)
+		}
+		return nil
+	}
+	if n.offChainN[env.Seat] < maxForksPerSigner {
+		n.offChainN[env.Seat]++
+		n.offChain[k] = env
+	}
+	return nil
 }
 
 // startForks starts resolving the next waiting fork, when none is being
@@ -656,12 +691,22 @@ func (n *node) drain() {
 			chosen = e
 		}
 	}
+	if chosen != nil {
+		// Its seat's message for this step met earlier on another branch.
+		if first := n.offChain[[2]uint32{step, uint32(chosen.Seat)}]; first != nil && string(first.Raw) != string(chosen.Raw) {
+			n.m.abort(equivocation(first, chosen))
+			return
+		}
+	}
 	for _, e := range envs {
 		if e == chosen {
 			continue
 		}
 		if e.Prev != prev {
-			n.addFork(e)
+			if v := n.addFork(e); v != nil {
+				n.m.abort(v)
+				return
+			}
 			continue
 		}
 		n.idle = n.now
@@ -688,7 +733,10 @@ func (n *node) judgeOwnStep(kind Kind) {
 		}
 		n.bufSize -= len(e.Raw)
 		if e.Prev != prev {
-			n.addFork(e)
+			if v := n.addFork(e); v != nil {
+				n.m.abort(v)
+				return
+			}
 			continue
 		}
 		n.m.abort(outOfTurn(e, n.c.Seat, kind))

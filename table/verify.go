@@ -133,7 +133,7 @@ func Verify(t *Transcript) *Report {
 			return r
 		}
 	}
-	if v := aheadEquivocation(m, t); v != nil {
+	if v := pairEquivocation(m, t); v != nil {
 		r.Violation = v
 		return r
 	}
@@ -182,14 +182,18 @@ func decodeAndVerify(t *Transcript) []*Envelope {
 	return envs
 }
 
-// aheadEquivocation finds, among the evidence, two different messages that
-// one seat signed for the same step beyond the chain's end (a peer that
-// receives them early names the seat at once).
-func aheadEquivocation(m *Machine, t *Transcript) *Violation {
+// pairEquivocation finds, among the evidence, two different messages that
+// one seat signed for one step (protocol.md 6): for a step beyond the
+// chain's end (a peer that receives them early names the seat at once), or
+// for a step of the chain where neither is the chain's message nor on its
+// previous message (two forks of one signer: each alone proves nothing).
+// Same table, same seat, same step, both signatures valid under the
+// config, different bytes: proof, whatever their links.
+func pairEquivocation(m *Machine, t *Transcript) *Violation {
 	seen := map[[2]uint32]*Envelope{}
 	for _, raw := range t.Evidence {
 		env, err := DecodeEnvelope(raw)
-		if err != nil || env.Table != t.Config.ID || int(env.Seat) >= len(t.Config.Seats) || env.Step < m.Step() {
+		if err != nil || env.Table != t.Config.ID || int(env.Seat) >= len(t.Config.Seats) {
 			continue
 		}
 		if env.Verify(t.Config.Seats[env.Seat].Key, m.cfgHash) != nil {
@@ -199,7 +203,9 @@ func aheadEquivocation(m *Machine, t *Transcript) *Violation {
 		if prev := seen[k]; prev != nil && string(prev.Raw) != string(env.Raw) {
 			return equivocation(prev, env)
 		}
-		seen[k] = env
+		if seen[k] == nil {
+			seen[k] = env
+		}
 	}
 	return nil
 }
@@ -228,7 +234,7 @@ func judgeEvidence(m *Machine, t *Transcript, raw []byte) (*Violation, error) {
 		if err != nil {
 			return nil, err
 		}
-		return judgeAgainst(own, env), nil
+		return judgeAgainst(own, env), nil // nil: a fork, proving something only with another of its signer's (pairEquivocation)
 	case env.Step == m.Step() && !m.Done():
 		err := m.clone().Apply(env)
 		var v *Violation
@@ -237,5 +243,5 @@ func judgeEvidence(m *Machine, t *Transcript, raw []byte) (*Violation, error) {
 		}
 		return nil, nil // valid, or not linked to this chain: proves nothing
 	}
-	return nil, nil // beyond the end: only a pair of one seat's messages proves something
+	return nil, nil // beyond the end: only a pair of one seat's messages proves something (pairEquivocation)
 }

@@ -113,6 +113,11 @@ type Config struct {
 	// seat at a round's table is about to play (a person at the terminal
 	// gets the table's screen) and gives the seat's mover and hooks.
 	Sit func(ref tournament.Ref, cfg table.Config, seat int) Sitting
+	// Plays, when set, says whether this participant's seat can play the
+	// tournament's ruleset (canonical text): an error stops the
+	// participant as soon as the announcement is known, before it
+	// registers (Run returns it, wrapped).
+	Plays func(ruleset string) error
 	// TableNet returns this participant's transport for a table.
 	TableNet func(ref tournament.Ref, cfg table.Config) (table.Transport, error)
 	// Withhold bounds the silence at a table (table.PeerConfig.Withhold).
@@ -735,6 +740,11 @@ func (p *Participant) step(ctx context.Context) (*tournament.Report, error) {
 	rep := p.report()
 	if rep.Name == "" {
 		return nil, nil // no announcement yet
+	}
+	if p.c.Plays != nil {
+		if err := p.c.Plays(rep.Ruleset); err != nil {
+			return nil, fmt.Errorf("tourney: this seat cannot play %s: %w", rep.Ruleset, err)
+		}
 	}
 	me := -1
 	for i, pl := range rep.Players {

@@ -104,7 +104,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	join := fs.String("join", "", i18n.T("take a seat at the table with this id"))
 	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	lanOnly := fs.Bool("lan", false, i18n.T("with --create: a LAN table that anyone on the LAN may join, no invite code"))
-	strategy := fs.String("strategy", "", i18n.T("move strategy: %s (default greedy)", strings.Join(bot.Names(), ", ")))
+	strategy := fs.String("strategy", "", i18n.T("move strategy: %s (default greedy; Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
 	botLevel := fs.String("level", "", i18n.T("move strategy by level: %s (instead of --strategy)", strings.Join(bot.LevelNames(), ", ")))
 	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
 	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
@@ -166,7 +166,25 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := rules.CheckPlayers(*players); err != nil {
 		return usageErr(i18n.T("--players: %v", ui.Plain(err)))
 	}
-	chosen, err := bot.ChooseStrategy(*botLevel, *strategy, "greedy")
+	// An explicit --strategy plays as okey sim's: at an Okey 101 table
+	// greedy means b101, b101 plays only there, any other is refused (at
+	// once when --create or --preset says the table is 101; else when the
+	// table found is). A level plays b101 at a 101 table.
+	explicitStrategy := *strategy
+	named := *strategy
+	if named == bot.Name101 {
+		named = "" // not one of bot.New's: checked below
+	}
+	chosen, err := bot.ChooseStrategy(*botLevel, named, "greedy")
+	if err == nil && *strategy == bot.Name101 {
+		chosen = bot.Name101
+		if *botLevel != "" {
+			err = fmt.Errorf("give a level or a strategy, not both")
+		}
+	}
+	if err == nil && explicitStrategy != "" && (*create || explicit["preset"]) {
+		err = checkStrategy(explicitStrategy, rules.Preset == engine.Preset101)
+	}
 	if err != nil {
 		return usageErr(i18n.T("--level/--strategy: %v", ui.Plain(err)))
 	}
@@ -287,13 +305,14 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	played := 0
 	playOne := func(a p2p.Announcement) error {
-		// Okey 101 has its own bot, whatever the strategy.
-		var mover table.Mover = bot.NewB101()
-		if a.Preset != engine.Preset101 {
-			var err error
-			if mover, err = bot.New(*strategy, uint64(time.Now().UnixNano())); err != nil {
-				return err
-			}
+		is101 := a.Preset == engine.Preset101
+		name := *strategy
+		if is101 && explicitStrategy == "" {
+			name = bot.Name101 // every level plays the one 101 bot
+		}
+		mover, err := strategyMover(name, uint64(time.Now().UnixNano()), is101)
+		if err != nil {
+			return fmt.Errorf("table %s (%s): --strategy: %w", a.Table, a.Preset, err)
 		}
 		stopLinks := make(chan struct{})
 		linksDone := make(chan struct{})

@@ -36,6 +36,11 @@ func TestBotUsageErrors(t *testing.T) {
 		"argument":         {"extra"},
 		"unknown flag":     {"--frobnicate"},
 		"partnerships n=3": {"--preset", "classic:partnerships", "--players", "3"},
+		// issue 35: a strategy that cannot play the table's ruleset.
+		"expert at 101":  {"--create", "--lan", "--preset", "101", "--strategy", "expert"},
+		"random at 101":  {"--preset", "101", "--strategy", "random"},
+		"b101 classic":   {"--create", "--lan", "--strategy", "b101"},
+		"b101 and level": {"--strategy", "b101", "--level", "easy"},
 	}
 	for name, args := range map[string][]string{
 		"two tables":     {"a", "b"},

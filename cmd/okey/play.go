@@ -79,7 +79,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fs.String("name", defaultName(), i18n.T("your name at the table"))
 	data := fs.String("data", "", i18n.T("data directory: identity, matches, log (default: the user's config directory)"))
 	level := fs.String("level", "", i18n.T("how well the bots play: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
-	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level", strings.Join(bot.Names(), ", ")))
+	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
 	pace := fs.Duration("pace", 400*time.Millisecond, i18n.T("how long a bot waits before it moves"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("LAN: no mDNS discovery (use --peer)"))
@@ -125,7 +125,21 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	def, _ := bot.StrategyFor(bot.DefaultLevel)
-	chosen, err := bot.ChooseStrategy(*level, *strategy, def)
+	named := *strategy
+	if named == bot.Name101 {
+		named = "" // not one of bot.New's: checked below
+	}
+	chosen, err := bot.ChooseStrategy(*level, named, def)
+	if err == nil && *strategy == bot.Name101 {
+		chosen = bot.Name101
+		if *level != "" {
+			err = fmt.Errorf("give a level or a strategy, not both")
+		}
+	}
+	if err == nil && *strategy != "" && *bots >= 0 && !*resume {
+		// A table of bots here: its ruleset is known (--preset).
+		err = checkStrategy(*strategy, rules.Preset == engine.Preset101)
+	}
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --level/--strategy: %s\n", ui.Plain(err)))
 		return 2
@@ -866,7 +880,7 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 	}
 	var mover table.Mover = bot.NewB101()
 	if a.Preset != engine.Preset101 {
-		if mover, err = bot.New(strategy, uint64(time.Now().UnixNano())); err != nil {
+		if mover, err = strategyMover(strategy, uint64(time.Now().UnixNano()), false); err != nil {
 			return err
 		}
 	}

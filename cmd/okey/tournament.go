@@ -67,7 +67,12 @@ This command's own seat is played at the terminal: each round's match opens
 the table screen, and the standings show between rounds (leaving a table
 stops this participant; run the same command again to resume). --bot plays
 it with a bot strategy (--strategy) instead; --bots K adds K bot players in
-this process, each with its own identity under DIR/bots.
+this process, each with its own identity under DIR/bots, listening on the
+interfaces of --listen at random ports of their own (a fixed --listen port
+is this command's own seat's: a --peer naming it reaches that seat). At Okey
+101 the bots play b101 (greedy, the default, means it there; --strategy b101
+too); another strategy cannot play 101: create refuses it at once, join as
+soon as it hears the announcement, before it registers (exit status 2).
 
 Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
 named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
@@ -94,7 +99,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	dir := fs.String("dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	pname := fs.String("player", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
-	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's seats"))
+	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
 	botSeat := fs.Bool("bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input at the table screen"))
 	var listen, peers stringList
@@ -126,6 +131,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return usageErr(i18n.T("tournament: takes no arguments, got %q", fs.Arg(0)))
 	}
 	var create *tourney.Create
+	is101 := false // the ruleset's, when this command creates the tournament
 	if sub == "create" {
 		ftext := *format
 		if ftext == "" {
@@ -146,6 +152,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
 		}
 		create = &tourney.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
+		is101 = rs.Preset == engine.Preset101
 	}
 	switch {
 	case sub == "create" && *codeFlag != "":
@@ -180,8 +187,15 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	if *bots < 0 || *bots > tournament.MaxPlayers {
 		return usageErr(i18n.T("--bots: want 0 to %d", tournament.MaxPlayers))
 	}
-	if _, err := bot.New(*strategy, 1); err != nil {
-		return usageErr(i18n.T("--strategy: %v", ui.Plain(err)))
+	// The strategy plays the bot seats (--bot, --bots): refused at once
+	// when it cannot play the ruleset created; a joiner learns the ruleset
+	// from the announcement and stops there, before it registers.
+	strategyErr := knownStrategy(*strategy)
+	if strategyErr == nil && create != nil && (*botSeat || *bots > 0) {
+		strategyErr = checkStrategy(*strategy, is101)
+	}
+	if strategyErr != nil {
+		return usageErr(i18n.T("--strategy: %v", ui.Plain(strategyErr)))
 	}
 	if *data == "" {
 		d, err := p2p.DefaultConfigDir()
@@ -228,8 +242,8 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		data string
 		name string
 	}
-	open := func(data, name, dir string, extra []string) (*seat, error) {
-		c, err := lan.Open(ctx, lan.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
+	open := func(data, name, dir string, listen, extra []string) (*seat, error) {
+		c, err := tournamentOpen(ctx, lan.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +261,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			s.c.Close()
 		}
 	}()
-	me, err := open(*data, *pname, *dir, nil)
+	me, err := open(*data, *pname, *dir, listen, nil)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 		return 2
@@ -307,7 +321,11 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		for _, o := range seats {
 			known = append(known, o.c.Addrs()...)
 		}
-		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), known)
+		// They listen where --listen says at ports of their own: a fixed
+		// port is this command's own seat's (libp2p reuses ports, so the
+		// bots would all take it too, and a --peer dial naming this seat
+		// would reach one of them: "peer id mismatch").
+		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), botListen(listen), known)
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
@@ -340,10 +358,12 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		}
 		c := tourney.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
 			Net: n, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
-			Mover: func(int) table.Mover { m, _ := bot.New(*strategy, 0); return m },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
 			}}
+		if i > 0 || person == nil {
+			tournamentBot(&c, *strategy)
+		}
 		if i == 0 {
 			c.Create, c.Admission = create, admission
 			c.OnRound = func(rep *tournament.Report, round int) {
@@ -374,8 +394,9 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		go func() {
 			defer wg.Done()
 			reps[i], errs[i] = p.Run(ctx)
-			if i == 0 && errors.Is(errs[i], tourney.ErrLeft) {
-				leave() // the player left: every seat of this process stops
+			var se *strategyError
+			if (i == 0 && errors.Is(errs[i], tourney.ErrLeft)) || errors.As(errs[i], &se) {
+				leave() // the player left, or a bot cannot play: every seat of this process stops
 			}
 		}()
 	}
@@ -389,6 +410,12 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		}
 	}
 	wg.Wait()
+	for _, err := range errs {
+		var se *strategyError
+		if errors.As(err, &se) {
+			return usageErr(i18n.T("--strategy: %v", ui.Plain(se)))
+		}
+	}
 	if errors.Is(errs[0], tourney.ErrLeft) {
 		fmt.Fprintln(stderr, i18n.T("okey: left the tournament: run the same command again (the same --dir and --data) to resume"))
 		return 3
@@ -406,6 +433,9 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	fmt.Fprintln(stdout)
 	return verifyTournament(seats[0].dir, false, stdout)
 }
+
+// tournamentOpen opens each seat's LAN client (a test's hook).
+var tournamentOpen = lan.Open
 
 // p2pTourneyNet is a tourney.Net over the LAN's tournament topic.
 type p2pTourneyNet struct {

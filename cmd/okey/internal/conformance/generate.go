@@ -481,6 +481,15 @@ func Generate(dir string, w io.Writer) error {
 			Note: "another seat's message for a past step on the same previous message: out-of-turn"}, t); err != nil {
 			return err
 		}
+		// The same seat signs a second message for that step, on a third
+		// previous message: two forks of one signer for one step.
+		t = clone(base)
+		fork2 := resign(base.Chain[k], baseKeys[other], h, func(e *table.Envelope) { e.Seat = uint8(other); e.Prev[1] ^= 1 })
+		t.Evidence = append(t.Evidence, fork, fork2)
+		if err := g.add(Case{Name: "evidence-fork-pair", Status: 1, Seat: intp(other), Rule: table.RuleEquivocation,
+			Note: "two messages one seat signed for a past step, both on other previous messages than the chain's: equivocation (each alone proves nothing)"}, t); err != nil {
+			return err
+		}
 	}
 	if err := g.addBytes(Case{Name: "not-a-transcript", Status: 2, Note: "not a transcript"}, []byte("okey-transcript/v1\nnot really\n")); err != nil {
 		return err

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/tournament"
+	"github.com/okey-game/okey/tourney"
+)
+
+// The strategies by name, wherever a command takes --strategy: Okey 101 has
+// one bot, b101; greedy (the default) means it at a 101 table, and every
+// other strategy is refused there, with the reason, as soon as the table's
+// ruleset is known. b101 plays Okey 101 only.
+
+// strategyNames is the list a --strategy flag's help shows.
+func strategyNames() string {
+	return strings.Join(append(bot.Names(), bot.Name101), ", ")
+}
+
+// checkStrategy says whether the strategy called name can play a table of
+// Okey 101 (is101) or of another ruleset.
+func checkStrategy(name string, is101 bool) error {
+	switch {
+	case name == bot.Name101 && !is101:
+		return fmt.Errorf("%s plays Okey 101 only (--preset 101); here use one of %s", bot.Name101, strings.Join(bot.Names(), ", "))
+	case name == bot.Name101:
+		return nil
+	case !slices.Contains(bot.Names(), name):
+		return fmt.Errorf("unknown strategy %q (have %s)", name, strategyNames())
+	case is101 && name != "greedy":
+		return fmt.Errorf("only %s plays Okey 101 (greedy, the default, means it there), not %q", bot.Name101, name)
+	}
+	return nil
+}
+
+// knownStrategy says whether name is a strategy at all (at one ruleset or
+// the other), for a command that learns the table's ruleset later.
+func knownStrategy(name string) error {
+	if name == bot.Name101 || slices.Contains(bot.Names(), name) {
+		return nil
+	}
+	return fmt.Errorf("unknown strategy %q (have %s)", name, strategyNames())
+}
+
+// strategyMover returns the mover of the strategy called name for a seat at
+// a table of Okey 101 (is101) or of another ruleset; the error of
+// checkStrategy when it cannot play there.
+func strategyMover(name string, seed uint64, is101 bool) (table.Mover, error) {
+	if err := checkStrategy(name, is101); err != nil {
+		return nil, err
+	}
+	if is101 {
+		return bot.NewB101(), nil
+	}
+	return bot.New(name, seed)
+}
+
+// rulesetIs101 reports whether a ruleset text is Okey 101's (false when it
+// does not parse).
+func rulesetIs101(ruleset string) bool {
+	r, err := engine.ParseRuleset(ruleset)
+	return err == nil && r.Preset == engine.Preset101
+}
+
+// tournamentBot is a tourney participant's seat played by the strategy
+// called name: Plays refuses a tournament whose ruleset it cannot play
+// (before the participant registers), and Sit gives each table the mover
+// for its ruleset.
+func tournamentBot(c *tourney.Config, name string) {
+	c.Plays = func(ruleset string) error {
+		if err := checkStrategy(name, rulesetIs101(ruleset)); err != nil {
+			return &strategyError{err}
+		}
+		return nil
+	}
+	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) tourney.Sitting {
+		m, err := strategyMover(name, 0, rulesetIs101(cfg.Ruleset))
+		if err != nil {
+			// Plays refused the tournament before: never here. A nil
+			// mover makes the table fail with table.NewPeer's error.
+			return tourney.Sitting{}
+		}
+		return tourney.Sitting{Mover: m}
+	}
+}
+
+// strategyError is a tournament participant's refusal of a ruleset its
+// strategy cannot play (tourney.Config.Plays).
+type strategyError struct{ err error }
+
+func (e *strategyError) Error() string { return e.err.Error() }
+func (e *strategyError) Unwrap() error { return e.err }
