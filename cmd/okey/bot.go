@@ -528,38 +528,21 @@ const exitCannotForm = 4
 // lab (scripts/nat-lab-matrix.sh FAULT=no-forward), never for play.
 const noForwardEnv = "OKEY_LAB_NO_FORWARD"
 
-// parseCodeFlag parses the value of a --code flag: a code, or "-" for the
-// first code on stdin. On error it returns the usage message.
+// parseCodeFlag parses the value of a --code flag: a code (as pasted: its
+// white space dropped), or "-" for the code on stdin (invite.Read: wrapped
+// over lines or not). On error it returns the usage message.
 func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
 	if text == "-" {
 		var err error
-		if text, err = readCode(stdin); err != nil {
+		if text, err = invite.Read(stdin); err != nil {
 			return invite.Code{}, i18n.T("--code -: %v", explainNet(err))
 		}
 	}
-	c, err := invite.Parse(text)
+	c, err := invite.ParsePasted(text)
 	if err != nil {
 		return invite.Code{}, i18n.T("--code: %v", explainNet(err))
 	}
 	return c, ""
-}
-
-// readCode reads one invite code from r: its first line that is not blank
-// (at most 4 KiB are read).
-func readCode(r io.Reader) (string, error) {
-	if r == nil {
-		return "", errors.New(i18n.T("no standard input"))
-	}
-	b, err := io.ReadAll(io.LimitReader(r, 4<<10))
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if t := strings.TrimSpace(line); t != "" {
-			return t, nil
-		}
-	}
-	return "", errors.New(i18n.T("standard input holds no code"))
 }
 
 // explainNet is an error of the network or of an invite code for a
@@ -573,6 +556,7 @@ func explainNet(err error) string {
 		{invite.ErrNotACode, i18n.Mark("that is not an okey invite code (it starts with okey1)")},
 		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
 		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
+		{invite.ErrNoCode, i18n.Mark("standard input holds no code")},
 		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged")},
 		{p2p.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
 		{p2p.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},

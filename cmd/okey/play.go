@@ -159,15 +159,16 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			code = *codeFlag
 			if code == "-" {
 				var err error
-				if code, err = readCode(stdin); err != nil {
+				if code, err = invite.Read(stdin); err != nil {
 					fmt.Fprint(stderr, i18n.T("okey: --code -: %s\n", explainNet(err)))
 					return 2
 				}
 			}
-			if _, err := invite.Parse(code); err != nil {
+			if _, err := invite.ParsePasted(code); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: --code: %s\n", explainNet(err)))
 				return 2
 			}
+			code = invite.Compact(code)
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
 			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
@@ -744,9 +745,17 @@ func (l *lanLobby) CreatePrivate(ctx context.Context, ruleset string, players, b
 	return id, nil
 }
 
-// JoinCode takes a seat at the table of an invite code.
+// CheckCode tells whether text, as pasted, is a whole invite code.
+func (l *lanLobby) CheckCode(text string) error {
+	if _, err := invite.ParsePasted(text); err != nil {
+		return errors.New(explainNet(err))
+	}
+	return nil
+}
+
+// JoinCode takes a seat at the table of an invite code (as pasted).
 func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
-	code, err := invite.Parse(text)
+	code, err := invite.ParsePasted(text)
 	if err != nil {
 		return "", errors.New(explainNet(err))
 	}

@@ -285,7 +285,6 @@ var _ = turkish(map[string]string{
 	"--code: %v":                                                                    "--code: %v",
 	"okey: bot: the table cannot form: %s\n":                                        "okey: bot: masa kurulamıyor: %s\n",
 	"okey: bot: no table started within --wait %v\n":                                "okey: bot: --wait %v içinde hiçbir masa başlamadı\n",
-	"no standard input":                                                             "standart girdi yok",
 	"standard input holds no code":                                                  "standart girdide kod yok",
 	"the invite code's check does not match: a character is mistyped, missing or swapped": "davet kodunun denetimi tutmuyor: bir karakter yanlış yazılmış, eksik ya da yer değiştirmiş",
 	"that is not an okey invite code (it starts with okey1)":                              "bu bir okey davet kodu değil (okey1 ile başlar)",
