@@ -274,6 +274,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	failed := func(err error) int {
 		if errors.Is(err, lan.ErrCannotForm) && ctx.Err() == nil {
+			log.Warn("the table cannot form", "err", err) // the details: stderr says it in one sentence
 			fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
 			return exit(exitCannotForm)
 		}
@@ -546,31 +547,36 @@ func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
 }
 
 // explainNet is an error of the network or of an invite code for a
-// player, in the player's language.
+// player, in the player's language: one sentence, with what to do next
+// where there is something to do; the error's details (dial errors, table
+// ids, the packages' words) are for the log.
 func explainNet(err error) string {
 	for _, e := range []struct {
 		err error
 		key string
 	}{
-		{invite.ErrTypo, i18n.Mark("the invite code's check does not match: a character is mistyped, missing or swapped")},
+		{invite.ErrTypo, i18n.Mark("the invite code's check does not match: a character is mistyped, missing or swapped; copy it again, whole")},
 		{invite.ErrNotACode, i18n.Mark("that is not an okey invite code (it starts with okey1)")},
 		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
 		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
 		{invite.ErrNoCode, i18n.Mark("standard input holds no code")},
-		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged")},
+		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
 		{p2p.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
 		{p2p.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
 		{p2p.ErrTableFull, i18n.Mark("the table is full")},
 		{p2p.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
 		{p2p.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
-		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code")},
+		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code: check that its okey still runs, or play through a relay (--relay)")},
+		{context.DeadlineExceeded, i18n.Mark("the table did not start in time")},
 	} {
 		if errors.Is(err, e.err) {
-			if i18n.Current() == i18n.English {
-				return ui.Plain(err)
-			}
 			return i18n.TKey(e.key)
 		}
 	}
-	return ui.Explain(err)
+	s := ui.Explain(err)
+	if errors.Is(err, lan.ErrCannotForm) {
+		// The caller says that the table cannot form.
+		s = strings.TrimPrefix(s, ui.Plain(lan.ErrCannotForm)+": ")
+	}
+	return s
 }

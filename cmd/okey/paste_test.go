@@ -64,3 +64,30 @@ func TestCodeFromStdinWrapped(t *testing.T) {
 		}
 	})
 }
+
+// TestBotCannotFormOneSentence: a table that cannot form (its creator
+// unreachable: nothing listens at the code's address) ends with one line
+// on stderr: one sentence saying what to do, "cannot form" once, no list
+// of dial errors and no package prefixes; the details are in the log.
+func TestBotCannotFormOneSentence(t *testing.T) {
+	text := someCode(t, "/ip4/127.0.0.1/tcp/9") // the discard port: nothing listens
+	logf := filepath.Join(t.TempDir(), "bot.log")
+	var out, errb bytes.Buffer
+	code := run([]string{"bot", "--data", t.TempDir(), "--no-mdns", "--listen", "/ip4/127.0.0.1/tcp/0", "--code", "-", "--wait", "3s", "--log", logf},
+		strings.NewReader(text+"\n"), &out, &errb)
+	msg := errb.String()
+	if code != exitCannotForm || strings.Count(msg, "\n") != 1 || strings.Count(msg, "cannot form") != 1 {
+		t.Fatalf("exit %d, stderr %q: want one line saying once that the table cannot form", code, msg)
+	}
+	for _, bad := range []string{"/ip4/", "dial", "(p2p:", "p2p:", "lan:", "deadline", text[:30]} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("stderr %q holds %q", msg, bad)
+		}
+	}
+	if !strings.Contains(msg, "relay") {
+		t.Errorf("stderr %q: want what to do next (a relay)", msg)
+	}
+	if l := readFile(t, logf); !strings.Contains(l, "cannot reach the table's creator") || strings.Contains(l, text[:30]) {
+		t.Errorf("the log lacks the details (or holds the code):\n%s", l)
+	}
+}

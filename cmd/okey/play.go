@@ -740,7 +740,7 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 func (l *lanLobby) CreatePrivate(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
 	id, err := l.create(ctx, ruleset, players, bots, level, true)
 	if err != nil {
-		return "", errors.New(explainNet(err))
+		return "", l.netErr("creating a private table failed", err)
 	}
 	return id, nil
 }
@@ -761,7 +761,7 @@ func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
 	}
 	a, err := l.c.Lobby().JoinByCode(ctx, code)
 	if err != nil && !errors.Is(err, p2p.ErrAlreadySeated) {
-		return "", errors.New(explainNet(err))
+		return "", l.netErr("join by code failed", err)
 	}
 	return a.Table, nil
 }
@@ -769,7 +769,7 @@ func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
 // Revoke gives an open private table of this player a new invite code.
 func (l *lanLobby) Revoke(id string) error {
 	if err := l.c.Lobby().Revoke(id); err != nil {
-		return errors.New(explainNet(err))
+		return l.netErr("revoking the invite code failed", err)
 	}
 	return nil
 }
@@ -916,9 +916,16 @@ func (l *lanLobby) wait() {
 
 func (l *lanLobby) Join(ctx context.Context, id string) error {
 	if _, err := l.c.Lobby().Join(ctx, id); err != nil {
-		return errors.New(explainNet(err)) // a private table says so in the player's language
+		return l.netErr("join failed", err) // a private table says so in the player's language
 	}
 	return nil
+}
+
+// netErr is err for the lobby's message line: one sentence (explainNet),
+// its details in the log.
+func (l *lanLobby) netErr(what string, err error) error {
+	l.log.Warn(what, "err", err)
+	return errors.New(explainNet(err))
 }
 
 func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
