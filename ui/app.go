@@ -67,6 +67,9 @@ func NewGame(seat int, o Options) *Game {
 		g.app.SetScreen(o.Screen)
 	}
 	g.app.EnableMouse(!o.NoMouse)
+	// Bracketed paste: a pasted text reaches the screen whole (PasteHandler),
+	// never as keys, and its line breaks never as enter.
+	g.app.EnablePaste(true)
 	g.app.SetRoot(g.view, true)
 	// Ctrl-C asks before leaving, like q: tview would stop at once.
 	g.app.SetInputCapture(func(ev *tcell.EventKey) *tcell.EventKey {

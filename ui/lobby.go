@@ -73,6 +73,10 @@ type Lobby interface {
 type InviteLobby interface {
 	// CreatePrivate is Create for a table that admits by invite code only.
 	CreatePrivate(ctx context.Context, ruleset string, players, bots int, level string) (string, error)
+	// CheckCode tells whether code, as pasted or typed (white space
+	// dropped), is a whole invite code; its error says what is wrong. It
+	// does not talk to other peers (the UI goroutine calls it).
+	CheckCode(code string) error
 	// JoinCode takes a seat at the table of an invite code; it returns the
 	// table's id.
 	JoinCode(ctx context.Context, code string) (string, error)
@@ -112,6 +116,7 @@ type LobbyView struct {
 	form      *createForm
 	tform     *tourForm // the tournament form (lobby_tourform.go), while open
 	code      *string   // the join-by-code box, while it is open
+	codeMore  bool      // an enter came before the box held a whole code
 	dropArm   string    // the unfinished match a first x asked to drop
 	pal       Palette
 }
@@ -364,7 +369,7 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	case ev.Rune() == 'k':
 		if _, ok := l.b.(InviteLobby); ok {
 			empty := ""
-			l.code = &empty
+			l.code, l.codeMore = &empty, false
 		}
 	case ev.Rune() == 'v':
 		inv, ok := l.b.(InviteLobby)
@@ -409,30 +414,87 @@ func (l *LobbyView) drop(armed string) {
 
 // codeKey edits the join-by-code box: typed or pasted characters (white
 // space dropped, so that a code copied across wrapped lines still reads),
-// backspace, enter to join, esc to cancel.
+// backspace, enter to join, esc to cancel. While the box is open every key
+// is its own, never the lobby's. An enter joins only once the box holds a
+// whole code: a terminal without bracketed paste sends the line breaks of
+// a pasted code as enters, so an enter before that keeps the box open and
+// reading (its hint says so, the message line why).
 func (l *LobbyView) codeKey(ev *tcell.EventKey) {
 	switch ev.Key() {
 	case tcell.KeyEscape:
-		l.code = nil
-	case tcell.KeyEnter:
+		l.code, l.codeMore = nil, false
+	case tcell.KeyEnter, tcell.KeyLF:
 		text := *l.code
-		l.code = nil
 		if text == "" {
+			l.codeMore = true // a paste that starts with a line break
 			return
 		}
 		inv := l.b.(InviteLobby)
+		if err := inv.CheckCode(text); err != nil {
+			l.codeMore = true
+			l.msg, l.bad = i18n.T("not a whole invite code: %s", Explain(err)), true
+			return
+		}
+		l.code, l.codeMore = nil, false
 		l.doSeat(i18n.T("joining by invite code"), func(ctx context.Context) (string, error) {
 			return inv.JoinCode(ctx, text)
 		})
 	case tcell.KeyBackspace, tcell.KeyBackspace2:
 		if n := len(*l.code); n > 0 {
 			*l.code = (*l.code)[:n-1]
+			l.codeEdited()
 		}
 	case tcell.KeyCtrlU:
 		*l.code = ""
+		l.codeEdited()
 	case tcell.KeyRune:
-		if r := ev.Rune(); r > ' ' && r < 0x7f && len(*l.code) < maxCodeInput {
+		l.addCode(string(ev.Rune()))
+	}
+}
+
+// addCode adds text to the join-by-code box: its characters that can be in
+// a code's text (printable ASCII), white space and line breaks dropped.
+func (l *LobbyView) addCode(text string) {
+	for _, r := range text {
+		if r > ' ' && r < 0x7f && len(*l.code) < maxCodeInput {
 			*l.code += string(r)
+			l.codeEdited()
+		}
+	}
+}
+
+// codeEdited forgets the message of an enter on the box's earlier text.
+func (l *LobbyView) codeEdited() {
+	if l.codeMore && l.bad {
+		l.msg, l.bad = "", false
+	}
+}
+
+// PasteHandler implements tview.Primitive: a paste (the terminal's
+// bracketed paste) never acts as keys, and its line breaks never as enter.
+// Into the join-by-code box it adds the code, white space dropped; into a
+// form, its characters; elsewhere in the lobby it opens the join-by-code
+// box with it (a code pasted without k first).
+func (l *LobbyView) PasteHandler() func(string, func(tview.Primitive)) {
+	return l.WrapPasteHandler(func(text string, _ func(tview.Primitive)) { l.Paste(text) })
+}
+
+// Paste handles a pasted text (see PasteHandler).
+func (l *LobbyView) Paste(text string) {
+	switch {
+	case l.form != nil || l.tform != nil:
+		for _, r := range text {
+			if r >= ' ' && r != 0x7f {
+				l.Key(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+			}
+		}
+	case l.code != nil:
+		l.addCode(text)
+	default:
+		if _, ok := l.b.(InviteLobby); ok {
+			empty := ""
+			l.code, l.codeMore = &empty, false
+			l.addCode(text)
 		}
 	}
 }
@@ -849,6 +911,9 @@ func (l *LobbyView) codeBlock(width int) (string, []string) {
 		return "", nil
 	}
 	if c := l.code; c != nil {
+		if l.codeMore {
+			return i18n.T("not a whole code yet: paste or type the rest, then enter (esc cancels):"), wrapCode(*c+"_", width)
+		}
 		return i18n.T("paste an invite code, then enter (esc cancels, ctrl-u clears):"), wrapCode(*c+"_", width)
 	}
 	if t, ok := l.selected(); ok && !t.Unfinished {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,19 @@ import (
 // inviteLobby is a fakeLobby that offers private tables and join by code.
 type inviteLobby struct {
 	fakeLobby
-	code string // the invite code of table "t1"
+	code  string // the invite code of table "t1"
+	whole string // the one text CheckCode takes for a whole code ("okey1abcdef" if empty)
+}
+
+func (f *inviteLobby) CheckCode(code string) error {
+	whole := f.whole
+	if whole == "" {
+		whole = "okey1abcdef"
+	}
+	if code != whole {
+		return errors.New("the invite code's check does not match")
+	}
+	return nil
 }
 
 func (f *inviteLobby) CreatePrivate(_ context.Context, rs string, players, bots int, level string) (string, error) {

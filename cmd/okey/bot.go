@@ -292,6 +292,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	failed := func(err error) int {
 		if errors.Is(err, lan.ErrCannotForm) && ctx.Err() == nil {
+			log.Warn("the table cannot form", "err", err) // the details: stderr says it in one sentence
 			fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
 			return exit(exitCannotForm)
 		}
@@ -547,65 +548,54 @@ const exitCannotForm = 4
 // lab (scripts/nat-lab-matrix.sh FAULT=no-forward), never for play.
 const noForwardEnv = "OKEY_LAB_NO_FORWARD"
 
-// parseCodeFlag parses the value of a --code flag: a code, or "-" for the
-// first code on stdin. On error it returns the usage message.
+// parseCodeFlag parses the value of a --code flag: a code (as pasted: its
+// white space dropped), or "-" for the code on stdin (invite.Read: wrapped
+// over lines or not). On error it returns the usage message.
 func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
 	if text == "-" {
 		var err error
-		if text, err = readCode(stdin); err != nil {
+		if text, err = invite.Read(stdin); err != nil {
 			return invite.Code{}, i18n.T("--code -: %v", explainNet(err))
 		}
 	}
-	c, err := invite.Parse(text)
+	c, err := invite.ParsePasted(text)
 	if err != nil {
 		return invite.Code{}, i18n.T("--code: %v", explainNet(err))
 	}
 	return c, ""
 }
 
-// readCode reads one invite code from r: its first line that is not blank
-// (at most 4 KiB are read).
-func readCode(r io.Reader) (string, error) {
-	if r == nil {
-		return "", errors.New(i18n.T("no standard input"))
-	}
-	b, err := io.ReadAll(io.LimitReader(r, 4<<10))
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if t := strings.TrimSpace(line); t != "" {
-			return t, nil
-		}
-	}
-	return "", errors.New(i18n.T("standard input holds no code"))
-}
-
 // explainNet is an error of the network or of an invite code for a
-// player, in the player's language.
+// player, in the player's language: one sentence, with what to do next
+// where there is something to do; the error's details (dial errors, table
+// ids, the packages' words) are for the log.
 func explainNet(err error) string {
 	for _, e := range []struct {
 		err error
 		key string
 	}{
-		{invite.ErrTypo, i18n.Mark("the invite code's check does not match: a character is mistyped, missing or swapped")},
+		{invite.ErrTypo, i18n.Mark("the invite code's check does not match: a character is mistyped, missing or swapped; copy it again, whole")},
 		{invite.ErrNotACode, i18n.Mark("that is not an okey invite code (it starts with okey1)")},
 		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
 		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
-		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged")},
+		{invite.ErrNoCode, i18n.Mark("standard input holds no code")},
+		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
 		{p2p.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
 		{p2p.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
 		{p2p.ErrTableFull, i18n.Mark("the table is full")},
 		{p2p.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
 		{p2p.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
-		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code")},
+		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code: check that its okey still runs, or play through a relay (--relay)")},
+		{context.DeadlineExceeded, i18n.Mark("the table did not start in time")},
 	} {
 		if errors.Is(err, e.err) {
-			if i18n.Current() == i18n.English {
-				return ui.Plain(err)
-			}
 			return i18n.TKey(e.key)
 		}
 	}
-	return ui.Explain(err)
+	s := ui.Explain(err)
+	if errors.Is(err, lan.ErrCannotForm) {
+		// The caller says that the table cannot form.
+		s = strings.TrimPrefix(s, ui.Plain(lan.ErrCannotForm)+": ")
+	}
+	return s
 }

@@ -173,15 +173,16 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			code = *codeFlag
 			if code == "-" {
 				var err error
-				if code, err = readCode(stdin); err != nil {
+				if code, err = invite.Read(stdin); err != nil {
 					fmt.Fprint(stderr, i18n.T("okey: --code -: %s\n", explainNet(err)))
 					return 2
 				}
 			}
-			if _, err := invite.Parse(code); err != nil {
+			if _, err := invite.ParsePasted(code); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: --code: %s\n", explainNet(err)))
 				return 2
 			}
+			code = invite.Compact(code)
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
 			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
@@ -753,20 +754,28 @@ func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int
 func (l *lanLobby) CreatePrivate(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
 	id, err := l.create(ctx, ruleset, players, bots, level, true)
 	if err != nil {
-		return "", errors.New(explainNet(err))
+		return "", l.netErr("creating a private table failed", err)
 	}
 	return id, nil
 }
 
-// JoinCode takes a seat at the table of an invite code.
+// CheckCode tells whether text, as pasted, is a whole invite code.
+func (l *lanLobby) CheckCode(text string) error {
+	if _, err := invite.ParsePasted(text); err != nil {
+		return errors.New(explainNet(err))
+	}
+	return nil
+}
+
+// JoinCode takes a seat at the table of an invite code (as pasted).
 func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
-	code, err := invite.Parse(text)
+	code, err := invite.ParsePasted(text)
 	if err != nil {
 		return "", errors.New(explainNet(err))
 	}
 	a, err := l.c.Lobby().JoinByCode(ctx, code)
 	if err != nil && !errors.Is(err, p2p.ErrAlreadySeated) {
-		return "", errors.New(explainNet(err))
+		return "", l.netErr("join by code failed", err)
 	}
 	return a.Table, nil
 }
@@ -774,7 +783,7 @@ func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
 // Revoke gives an open private table of this player a new invite code.
 func (l *lanLobby) Revoke(id string) error {
 	if err := l.c.Lobby().Revoke(id); err != nil {
-		return errors.New(explainNet(err))
+		return l.netErr("revoking the invite code failed", err)
 	}
 	return nil
 }
@@ -921,9 +930,16 @@ func (l *lanLobby) wait() {
 
 func (l *lanLobby) Join(ctx context.Context, id string) error {
 	if _, err := l.c.Lobby().Join(ctx, id); err != nil {
-		return errors.New(explainNet(err)) // a private table says so in the player's language
+		return l.netErr("join failed", err) // a private table says so in the player's language
 	}
 	return nil
+}
+
+// netErr is err for the lobby's message line: one sentence (explainNet),
+// its details in the log.
+func (l *lanLobby) netErr(what string, err error) error {
+	l.log.Warn(what, "err", err)
+	return errors.New(explainNet(err))
 }
 
 func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
