@@ -65,20 +65,28 @@ type Case struct {
 
 // Load reads DIR/cases.json.
 func Load(dir string) (*Suite, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "cases.json"))
-	if err != nil {
-		return nil, err
-	}
 	var s Suite
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("conformance: cases.json: %w", err)
+	if err := decodeStrict(filepath.Join(dir, "cases.json"), &s); err != nil {
+		return nil, err
 	}
 	if s.Version != Version {
 		return nil, fmt.Errorf("conformance: suite version %d, this okey reads %d", s.Version, Version)
 	}
 	return &s, nil
+}
+
+// decodeStrict reads a JSON file into v, refusing unknown fields.
+func decodeStrict(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("conformance: %s: %w", filepath.Base(path), err)
+	}
+	return nil
 }
 
 // Got is what okey's verifier says of a case's file.

@@ -1,12 +1,10 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -127,18 +125,13 @@ func FreezeTournament(dir string, n int, format, ruleset string, version int) er
 // LoadTournaments reads DIR/tournaments/cases.json; a suite without it has
 // no tournament cases (nil, nil).
 func LoadTournaments(dir string) (*TournamentSuite, error) {
-	b, err := os.ReadFile(filepath.Join(dir, TournamentDir, "cases.json"))
+	var s TournamentSuite
+	err := decodeStrict(filepath.Join(dir, TournamentDir, "cases.json"), &s)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
-	}
-	var s TournamentSuite
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("conformance: tournaments/cases.json: %w", err)
 	}
 	if s.Version != TournamentVersion {
 		return nil, fmt.Errorf("conformance: tournament cases version %d, this okey reads %d", s.Version, TournamentVersion)

@@ -160,6 +160,17 @@ func (g *tgen) resign(r *tournament.Record, change func(*tournament.Record)) (*t
 	return &c, nil
 }
 
+// replaced returns recs with old replaced by r.
+func replaced(recs []*tournament.Record, old, r *tournament.Record) []*tournament.Record {
+	out := slices.Clone(recs)
+	for i := range out {
+		if out[i] == old {
+			out[i] = r
+		}
+	}
+	return out
+}
+
 func keyHex(k [32]byte) string { return hex.EncodeToString(k[:]) }
 
 // cutChain drops the last k chain records of a transcript (evidence too).
@@ -402,15 +413,8 @@ func (g *tgen) generate() error {
 	if err != nil {
 		return err
 	}
-	var staleRecs []*tournament.Record
-	for _, r := range recs {
-		if r == res1 {
-			r = stale
-		}
-		staleRecs = append(staleRecs, r)
-	}
 	{
-		own := map[string][]byte{tourney.RecordsFile: encodeRecords(staleRecs)}
+		own := map[string][]byte{tourney.RecordsFile: encodeRecords(replaced(recs, res1, stale))}
 		rep := g.check(over(g.base, own))
 		if err := g.add("results-stale", TournamentBase, own, nil, 3, nil, VerdictOf(rep).Final,
 			"round 1's results replaced by ones the creator signed fixing r1-t0 one record short: that table is scored on the shorter chain (stale-results) and round 2's commitments cite results not in the folder (prior): unfinished, no one named, not even round 2's seats"); err != nil {
@@ -454,14 +458,7 @@ func (g *tgen) generate() error {
 	if err != nil {
 		return err
 	}
-	var badRecs []*tournament.Record
-	for _, r := range recs {
-		if r == r2 {
-			r = r2b
-		}
-		badRecs = append(badRecs, r)
-	}
-	if err := g.add("bad-reveal", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(badRecs)}, nil, 1, []string{keyHex(r2.Signer)}, nil,
+	if err := g.add("bad-reveal", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(replaced(recs, r2, r2b))}, nil, 1, []string{keyHex(r2.Signer)}, nil,
 		"roster player 2's reveal for round 1 replaced by one it signed that does not open its commitment: named (bad-reveal); the attempt is not checked further, so the creator's close (which cites the real seed) names no one"); err != nil {
 		return err
 	}

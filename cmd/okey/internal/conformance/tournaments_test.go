@@ -37,23 +37,7 @@ func TestTournamentSuiteIsCurrent(t *testing.T) {
 	if err := GenerateTournaments(dir, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
-	var n int
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		want, err := os.ReadFile(filepath.Join(suiteDir, rel))
-		if err != nil {
-			t.Errorf("%s: not in the committed suite (run make conformance)", rel)
-			return nil
-		}
-		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
-			t.Errorf("%s: differs from the committed suite (run make conformance)", rel)
-		}
-		n++
-		return nil
-	})
+	n := sameAsCommitted(t, dir, root)
 	if n < 20 {
 		t.Fatalf("only %d files generated", n)
 	}
