@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-matrix tournament party
+.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix tournament party
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -48,9 +48,9 @@ test: lint ## lint, then run every test with the race detector
 	  echo "e2e: SKIPPED: the simulated-LAN test needs root and the ip command (iproute2); run 'sudo make e2e'"; \
 	fi
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v iptables >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory nat-lab; \
+	  $(MAKE) --no-print-directory nat-lab nat-lab-outage; \
 	else \
-	  echo "nat-lab: SKIPPED: the NAT lab needs root, the ip command (iproute2) and iptables; run 'sudo make nat-lab'"; \
+	  echo "nat-lab: SKIPPED: the NAT lab needs root, the ip command (iproute2) and iptables; run 'sudo make nat-lab nat-lab-outage'"; \
 	fi
 	@if command -v tmux >/dev/null 2>&1; then $(MAKE) --no-print-directory tmux-e2e; else echo "skip tmux-e2e: tmux is not installed"; fi
 
@@ -78,6 +78,9 @@ tournament: build ## an 8-bot, 3-round Swiss tournament in network namespaces; o
 
 nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)
 	OKEY=$(CURDIR)/bin/okey scripts/nat-lab-test.sh
+
+nat-lab-outage: build ## the NAT lab's table through a 60 s relay outage mid-hand (killed, restarted): every seat moves within 10 s of the relay's return (root)
+	OKEY=$(CURDIR)/bin/okey OUTAGE=60 RULES=classic TIMEOUT=150 scripts/nat-lab-test.sh
 
 nat-lab-matrix: build ## the NAT matrix (issue 23, not in make test): every NAT type, QUIC and TCP, with and without a relay, impaired links; a table of results (root; CELLS, IMPAIR, RESULTS: docs/nat-lab.md)
 	$(GO) build -o bin/natlab ./scripts/natlab

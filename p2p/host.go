@@ -9,11 +9,14 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/metrics"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/muxer/yamux"
+	"github.com/libp2p/go-libp2p/p2p/protocol/identify"
 	"github.com/libp2p/go-libp2p/p2p/security/noise"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // DefaultListenAddrs listen on every IPv4 and IPv6 interface, on random
@@ -43,6 +46,7 @@ type hostConfig struct {
 	gater  connmgr.ConnectionGater // tests: forbid some dials
 	client bool                    // tests: the relay client alone
 	bw     *metrics.BandwidthCounter
+	tap    connTap // tests: every connection opened or accepted
 }
 
 // HostOption configures NewHost.
@@ -132,10 +136,22 @@ func withGater(g connmgr.ConnectionGater) HostOption {
 	}
 }
 
+// withConnTap is for tests: tap sees every connection the host opens or
+// accepts (direction and remote address) before the resource manager's
+// limits.
+func withConnTap(tap func(network.Direction, ma.Multiaddr)) HostOption {
+	return func(c *hostConfig) error {
+		c.tap = tap
+		return nil
+	}
+}
+
 // NewHost makes a libp2p host with okey's fixed stack: TCP and QUIC
 // transports, the Noise handshake, the Yamux multiplexer, no metrics; with
 // WithReach (or WithRelays) also port mapping, AutoNAT v2, hole punching and
-// the relay client, and without it no relay and no port mapping. The caller
+// the relay client, and without it no relay and no port mapping. Its
+// resource manager has libp2p's default limits, with the connection rate
+// limit on inbound connections only (rcmgr.go). The caller
 // owns the host (Close it), or hands it to NewNode, which then owns it.
 func NewHost(opts ...HostOption) (host.Host, error) {
 	c := hostConfig{listen: DefaultListenAddrs}
@@ -151,8 +167,13 @@ func NewHost(opts ...HostOption) (host.Host, error) {
 		}
 		c.key = k
 	}
+	rm, err := newResourceManager(c.tap)
+	if err != nil {
+		return nil, err
+	}
 	lopts := []libp2p.Option{
 		libp2p.Identity(c.key),
+		libp2p.ResourceManager(rm),
 		libp2p.ListenAddrStrings(c.listen...),
 		libp2p.Transport(tcp.NewTCPTransport),
 		libp2p.Transport(libp2pquic.NewTransport),
@@ -183,8 +204,10 @@ func NewHost(opts ...HostOption) (host.Host, error) {
 	}
 	h, err := libp2p.New(lopts...)
 	if err != nil {
+		rm.Close()
 		return nil, fmt.Errorf("p2p: start host: %w", err)
 	}
+	h = &ownedRMHost{Host: h, rm: rm}
 	if obs != nil {
 		if err := obs.start(h); err != nil {
 			h.Close()
@@ -201,4 +224,24 @@ func NewHost(opts ...HostOption) (host.Host, error) {
 		return rh, nil
 	}
 	return h, nil
+}
+
+// ownedRMHost is a host with the resource manager NewHost made for it
+// (libp2p does not close a resource manager it was given).
+type ownedRMHost struct {
+	host.Host
+	rm network.ResourceManager
+}
+
+func (h *ownedRMHost) Close() error {
+	err := h.Host.Close()
+	return errors.Join(err, h.rm.Close())
+}
+
+// IDService is the host's identify service (hole punching needs it).
+func (h *ownedRMHost) IDService() identify.IDService {
+	if bh, ok := h.Host.(interface{ IDService() identify.IDService }); ok {
+		return bh.IDService()
+	}
+	return nil
 }

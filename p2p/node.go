@@ -203,6 +203,7 @@ type Node struct {
 	relays   map[peer.ID]*nodeRelay
 	heard    map[peer.ID]time.Time // last table message authored by a peer
 	punching map[peer.ID]bool      // punchLater running
+	wake     chan struct{}         // closed when a lost relay is back (wakeDials)
 
 	relaySvc *RelayService
 
@@ -238,6 +239,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		dialing: map[peer.ID]bool{}, want: map[peer.ID]int{}, direct: map[peer.ID]int{},
 		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
 		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{}, punching: map[peer.ID]bool{},
+		wake:      make(chan struct{}),
 		spectGate: newLobbyGate(MaxSpectatorPeerStreams, MaxSpectatorStreams),
 	}
 	psLog := c.log.With("component", "pubsub")
@@ -483,12 +485,26 @@ func (n *Node) dialLoop(p peer.ID) {
 	}()
 	r := n.cfg.retry
 	delay := r.Min
+	wake := n.dialWake()
+	relayFirst := false
 	for attempt := 1; ; attempt++ {
 		if n.Connected(p) {
 			return
 		}
 		ctx, cancel := context.WithTimeout(n.ctx, r.DialTimeout)
-		err := n.Connect(ctx, peer.AddrInfo{ID: p})
+		var err error
+		if relayFirst {
+			// woken by a relay that is back: the member was likely
+			// reached through it, and a direct dial to a NAT that drops
+			// it would take directDialShare first (hole punching makes
+			// the link direct again afterwards)
+			if err = n.connectViaRelay(ctx, p); err != nil {
+				err = n.Connect(ctx, peer.AddrInfo{ID: p})
+			}
+			relayFirst = false
+		} else {
+			err = n.Connect(ctx, peer.AddrInfo{ID: p})
+		}
 		cancel()
 		if err == nil {
 			n.log.Debug("connected", "peer", p.String(), "attempt", attempt)
@@ -509,12 +525,36 @@ func (n *Node) dialLoop(p peer.ID) {
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
+			delay = min(2*delay, r.Max)
+		case <-wake:
+			// A relay is back: dial through it now. A member that has not
+			// reserved its slot there yet refuses; it dials this node when
+			// its own relay connection is back, so the delay is not reset:
+			// a retry at once would cost a connection for nothing.
+			t.Stop()
+			relayFirst = true
 		case <-n.ctx.Done():
 			t.Stop()
 			return
 		}
-		delay = min(2*delay, r.Max)
+		wake = n.dialWake()
 	}
+}
+
+// dialWake is closed when a relay the node lost is connected again
+// (wakeDials): the dial loops then try at once.
+func (n *Node) dialWake() <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.wake
+}
+
+// wakeDials wakes the dial loops (a relay is back).
+func (n *Node) wakeDials() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	close(n.wake)
+	n.wake = make(chan struct{})
 }
 
 // netNotifee tracks presence: it wakes the tables that contain a peer whose

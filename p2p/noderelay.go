@@ -31,6 +31,7 @@ type nodeRelay struct {
 	adm     map[string]relayAdmission
 	expires time.Time
 	lastErr error
+	next    int // the address redialRelay tries next
 }
 
 type relayAdmission struct {
@@ -188,27 +189,62 @@ func (r *nodeRelay) poke() {
 	}
 }
 
+// relayRedial are the delays between a node's attempts to reach a relay
+// it lost, from the loss on: the first attempt at once, the last delay
+// repeated while the relay stays away. Each attempt dials one of the
+// relay's addresses (they take turns), so each costs one connection
+// against the relay's address in a connection rate limit (libp2p's
+// default, which a relay applies to the connections it receives: 0.2 a
+// second after a burst of 16 per IPv4 address): 16 attempts in the first
+// minute of an outage, then one every 5 s, 0.2 a second, which the limit
+// allows for ever, with 12 of the burst left for the relay connection and
+// the circuits when it is back. A relay that comes back is reached within
+// 5 s. (TestRelayOutageRedialWithinBudget checks this on loopback.)
+var relayRedial = []time.Duration{0, 500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second}
+
+// relayDialTimeout bounds one attempt to reach a relay. A relay whose host
+// is frozen (its kernel accepts TCP connections that its process never
+// serves) keeps a dial waiting: that dial completes when the relay wakes.
+const relayDialTimeout = 15 * time.Second
+
+// redialDelay is the wait before redial attempt k (0: the first).
+func redialDelay(k int) time.Duration {
+	return relayRedial[min(k, len(relayRedial)-1)]
+}
+
 // relayLoop keeps the relay connected, the tables presented and the
-// reservation fresh.
+// reservation fresh. While the relay is away it redials on relayRedial's
+// schedule, nothing else; when the connection is back it presents the
+// tables, reserves, and wakes the dial loops of the members not connected,
+// which dial through a relay only while it is connected (connectViaRelay).
 func (n *Node) relayLoop(r *nodeRelay) {
 	defer n.wg.Done()
-	t := time.NewTicker(relayCheckEvery)
-	defer t.Stop()
+	redial := -1 // the next redial attempt; -1: the relay is not lost
+	wait := relayCheckEvery
 	for {
+		t := time.NewTimer(wait)
+		kick := r.kick
+		if redial > 0 {
+			kick = nil // a lost relay is redialled on the schedule only
+		}
 		select {
 		case <-n.ctx.Done():
+			t.Stop()
 			return
 		case <-t.C:
-		case <-r.kick:
+		case <-kick:
+			t.Stop()
 		}
+		wait = relayCheckEvery
 		r.mu.Lock()
 		empty := len(r.adm) == 0
 		renew := time.Until(r.expires) < relayRenewAhead
 		r.mu.Unlock()
 		if empty {
+			redial = -1
 			continue
 		}
-		ctx, cancel := context.WithTimeout(n.ctx, 30*time.Second)
+		back := false
 		if n.h.Network().Connectedness(r.info.ID) != network.Connected {
 			r.mu.Lock()
 			for k, a := range r.adm {
@@ -217,7 +253,28 @@ func (n *Node) relayLoop(r *nodeRelay) {
 			}
 			r.mu.Unlock()
 			renew = true
+			if redial < 0 {
+				redial = 0
+				if d := redialDelay(0); d > 0 {
+					wait = d
+					continue
+				}
+			}
+			err := n.redialRelay(r)
+			redial++
+			if err != nil {
+				if n.ctx.Err() != nil {
+					return
+				}
+				n.log.Debug("relay: not reached, will retry", "relay", r.info.ID.String(), "attempt", redial, "in", redialDelay(redial), "err", err)
+				wait = redialDelay(redial)
+				continue
+			}
+			n.log.Info("relay: reached again", "relay", r.info.ID.String(), "attempts", redial)
+			back = true
 		}
+		redial = -1
+		ctx, cancel := context.WithTimeout(n.ctx, 30*time.Second)
 		err := n.presentAll(ctx, r)
 		if renew && r.admitted() {
 			err = errors.Join(err, n.reserve(ctx, r))
@@ -226,7 +283,36 @@ func (n *Node) relayLoop(r *nodeRelay) {
 		if err != nil && n.ctx.Err() == nil {
 			n.log.Info("relay: not admitted yet, will retry", "relay", r.info.ID.String(), "err", err)
 		}
+		if back {
+			n.wakeDials()
+		}
 	}
+}
+
+// redialRelay makes one attempt to reach a lost relay, on one of its
+// addresses (they take turns): one new connection, where libp2p's dial
+// would try them all. The host's own dial backoff for the relay is cleared
+// first: the schedule is relayLoop's.
+func (n *Node) redialRelay(r *nodeRelay) error {
+	r.mu.Lock()
+	addr := r.info.Addrs[r.next%len(r.info.Addrs)]
+	r.next++
+	r.mu.Unlock()
+	ps := n.h.Peerstore()
+	ps.ClearAddrs(r.info.ID)
+	ps.AddAddrs(r.info.ID, []ma.Multiaddr{addr}, peerstore.TempAddrTTL)
+	if sw, ok := n.h.Network().(*swarm.Swarm); ok {
+		sw.Backoff().Clear(r.info.ID)
+	}
+	ctx, cancel := context.WithTimeout(n.ctx, relayDialTimeout)
+	defer cancel()
+	err := n.h.Connect(network.WithForceDirectDial(ctx, "okey relay redial"), peer.AddrInfo{ID: r.info.ID})
+	if err == nil {
+		// libp2p's identify adds what the relay says it listens on; the
+		// configured addresses stay known for the next loss.
+		ps.AddAddrs(r.info.ID, r.info.Addrs, peerstore.TempAddrTTL)
+	}
+	return err
 }
 
 // presentAll registers or joins every table not yet accepted since the
@@ -295,16 +381,19 @@ func (n *Node) reserve(ctx context.Context, r *nodeRelay) error {
 	return nil
 }
 
-// circuitAddrs are the addresses of p through relay r (without /p2p/p).
-func circuitAddrs(r peer.AddrInfo, p peer.ID) []ma.Multiaddr {
-	var out []ma.Multiaddr
+// circuitAddrs is p's address through relay r (without /p2p/p): one, on
+// the relay's first address. A circuit runs over the node's connection to
+// the relay, whichever transport that is; an address per relay transport
+// would make libp2p open a circuit per address, each a new connection
+// against the relay's address in a connection rate limit.
+func circuitAddrs(r peer.AddrInfo, _ peer.ID) []ma.Multiaddr {
 	for _, a := range r.Addrs {
 		c, err := ma.NewMultiaddr(a.String() + "/p2p/" + r.ID.String() + "/p2p-circuit")
 		if err == nil {
-			out = append(out, c)
+			return []ma.Multiaddr{c}
 		}
 	}
-	return out
+	return nil
 }
 
 // relayCircuits are p's addresses through every relay the node uses.
@@ -320,16 +409,55 @@ func (n *Node) relayCircuits(p peer.ID) []ma.Multiaddr {
 	return out
 }
 
-// connectViaRelay dials p through the relays (after a direct dial failed).
+// connectedRelayCircuits are p's addresses through the relays the node is
+// connected to now.
+func (n *Node) connectedRelayCircuits(p peer.ID) []ma.Multiaddr {
+	n.mu.Lock()
+	rs := make([]peer.AddrInfo, 0, len(n.relays))
+	for _, r := range n.relays {
+		if r.info.ID != p {
+			rs = append(rs, r.info)
+		}
+	}
+	n.mu.Unlock()
+	var out []ma.Multiaddr
+	for _, r := range rs {
+		if n.h.Network().Connectedness(r.ID) == network.Connected {
+			out = append(out, circuitAddrs(r, p)...)
+		}
+	}
+	return out
+}
+
+// errNoRelayConnected: the node uses relays, but none is connected now.
+var errNoRelayConnected = errors.New("p2p: no relay connected (reconnecting to it)")
+
+// connectViaRelay dials p through the relays it is connected to (after a
+// direct dial failed). A relay that is away is not dialled here: each
+// circuit dial would open a connection to it, and the relay's own loop
+// redials it on a schedule (relayLoop), then wakes the dial loops.
 func (n *Node) connectViaRelay(ctx context.Context, p peer.ID) error {
-	addrs := n.relayCircuits(p)
-	if len(addrs) == 0 {
+	if len(n.relayCircuits(p)) == 0 {
 		return errors.New("p2p: no relay")
+	}
+	addrs := n.connectedRelayCircuits(p)
+	if len(addrs) == 0 {
+		n.pokeRelays()
+		return errNoRelayConnected
 	}
 	if sw, ok := n.h.Network().(*swarm.Swarm); ok {
 		sw.Backoff().Clear(p)
 	}
 	return n.h.Connect(ctx, peer.AddrInfo{ID: p, Addrs: addrs})
+}
+
+// pokeRelays wakes the relay loops (a relay found away).
+func (n *Node) pokeRelays() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, r := range n.relays {
+		r.poke()
+	}
 }
 
 // trusted observers per host (the relays a host believes about its public

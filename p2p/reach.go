@@ -227,7 +227,7 @@ func holePunchAddrs(h host.Host) func() []ma.Multiaddr {
 
 func startHolePunching(h host.Host) (host.Host, error) {
 	bh, ok := h.(interface{ IDService() identify.IDService })
-	if !ok {
+	if !ok || bh.IDService() == nil {
 		return nil, errors.New("p2p: the host has no identify service for hole punching")
 	}
 	// The hole puncher first dials the peer's public addresses directly;

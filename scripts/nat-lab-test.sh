@@ -29,15 +29,34 @@
 # allow-list gets h1's peer id from h1's log (the relay re-reads it at each
 # registration).
 #
+# With OUTAGE=S (make nat-lab-outage) the relay goes away 0.3 s into the
+# first hand (a hand takes a second or two here) for S seconds and comes back (OUTAGE_KIND=kill: the process is
+# killed and started again on the same ports with the same data, as an
+# operator restarts it; stop: SIGSTOP, then SIGCONT, as when its host
+# vanishes and returns). The symmetric home reaches the others only through
+# the relay, so the table stalls. The script measures, per bot, the time
+# from the relay's return to the first move it applies after it, prints
+# the figures, and fails when a bot took more than OUTAGE_MAX seconds.
+#
 # usage: sudo scripts/nat-lab-test.sh
 # env:   OKEY=path      a prebuilt okey binary (default: go build it)
 #        TIMEOUT=150    seconds the match may take
 #        RULES=classic  the ruleset of the match
+#        OUTAGE=S       a relay outage of S seconds (default none)
+#        OUTAGE_KIND=kill|stop   how the relay goes away (default kill)
+#        OUTAGE_MAX=10  the longest wait allowed from the relay's return to
+#                       a bot's next applied move
 #        KEEP=1         keep the work directory (logs, transcripts)
 set -euo pipefail
 
 TIMEOUT=${TIMEOUT:-150}
 RULES=${RULES:-classic}
+OUTAGE=${OUTAGE:-}
+OUTAGE_KIND=${OUTAGE_KIND:-kill}
+OUTAGE_MAX=${OUTAGE_MAX:-10}
+# A bot gives up on a silent seat after WITHHOLD: longer than the outage.
+WITHHOLD=60
+[ -z "$OUTAGE" ] || WITHHOLD=$((OUTAGE + 60))
 ID=$$
 P="okeynat-$ID"
 NET=11.77.0
@@ -95,14 +114,22 @@ ip -n "$P-relay" route get 10.0.1.2 >/dev/null 2>&1 && die "the relay has a rout
 
 # --- the relay ---
 mkdir -p "$WORK/relay"
-ip netns exec "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/0.0.0.0/tcp/4001" --listen "/ip4/0.0.0.0/udp/4001/quic-v1" -v \
-	>"$WORK/relay.out" 2>"$WORK/relay.log" &
-nl_track_pid "$!"
-deadline=$(($(date +%s) + 20))
-until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ]; do
-	[ "$(date +%s)" -lt "$deadline" ] || die "the relay printed no addresses"
-	sleep 0.1
-done
+# start_relay: okey relay on fixed ports (a restart keeps its addresses, its
+# identity and its tables, which it keeps in its data directory); waits
+# until it listens.
+start_relay() {
+	: >"$WORK/relay.out"
+	ip netns exec "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/0.0.0.0/tcp/4001" --listen "/ip4/0.0.0.0/udp/4001/quic-v1" -v \
+		>"$WORK/relay.out" 2>>"$WORK/relay.log" &
+	RELAY_PID=$!
+	nl_track_pid "$RELAY_PID"
+	local deadline=$(($(date +%s) + 20))
+	until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ]; do
+		[ "$(date +%s)" -lt "$deadline" ] || die "the relay printed no addresses"
+		sleep 0.05
+	done
+}
+start_relay
 RELAYS=()
 for a in $(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/"); do RELAYS+=(--relay "$a"); done
 [ ${#RELAYS[@]} -ge 2 ] || die "the relay printed no address on $NET.2: $(cat "$WORK/relay.out")"
@@ -115,7 +142,7 @@ start_bot() {
 	shift
 	mkdir -p "$WORK/data.$i" "$WORK/out.$i"
 	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
-		--withhold 60s --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
+		--withhold "${WITHHOLD}s" --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		--log "$WORK/bot$i.log" "$@" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
 	BOT_PID[$i]=$!
 	nl_track_pid "$!"
@@ -149,11 +176,36 @@ for i in 2 3 4; do
 	echo "$code" >"$WORK/code.$i"
 	mkdir -p "$WORK/data.$i" "$WORK/out.$i"
 	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
-		--withhold 60s --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
+		--withhold "${WITHHOLD}s" --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		--log "$WORK/bot$i.log" --code - <"$WORK/code.$i" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
 	BOT_PID[$i]=$!
 	nl_track_pid "$!"
 done
+
+# now_ms: the time in milliseconds (all namespaces share one clock).
+now_ms() { date +%s%3N; }
+
+# outage: the relay goes away 0.3 s into the first hand for OUTAGE seconds.
+outage() {
+	until grep -q 'msg="hand started"' "$WORK/bot1.log" 2>/dev/null; do sleep 0.05; done
+	sleep 0.3
+	now_ms >"$WORK/outage.start"
+	if [ "$OUTAGE_KIND" = stop ]; then
+		kill -STOP "$RELAY_PID"
+		sleep "$OUTAGE"
+		kill -CONT "$RELAY_PID"
+	else
+		kill -9 "$RELAY_PID"
+		while kill -0 "$RELAY_PID" 2>/dev/null; do sleep 0.05; done
+		sleep "$OUTAGE"
+		start_relay
+	fi
+	now_ms >"$WORK/outage.back"
+}
+if [ -n "$OUTAGE" ]; then
+	outage &
+	nl_track_pid "$!"
+fi
 
 # --- the match ---
 deadline=$(($(date +%s) + TIMEOUT))
@@ -175,6 +227,29 @@ for i in 1 2 3 4; do
 	if [ -z "$first" ]; then first=$f; else cmp -s "$first" "$f" || die "transcripts of bot 1 and bot $i differ"; fi
 done
 echo "nat-lab: 4 transcripts identical and verified: $("$OKEY" verify "$first")"
+
+# The outage: from the relay's return to each bot's first move applied
+# after it (a bot logs each applied message as msg=step, with its time).
+if [ -n "$OUTAGE" ]; then
+	[ -f "$WORK/outage.back" ] || die "the match ended before the relay came back (the outage came too late)"
+	back=$(cat "$WORK/outage.back")
+	echo "nat-lab: relay outage ($OUTAGE_KIND) of $(((back - $(cat "$WORK/outage.start")) / 1000)) s"
+	worst=0
+	for i in 1 2 3 4; do
+		t=""
+		while read -r ts; do
+			ms=$(date -d "$ts" +%s%3N)
+			if [ "$ms" -ge "$back" ]; then t=$ms; break; fi
+		done < <(grep 'msg=step ' "$WORK/bot$i.log" | sed 's/^time=\([^ ]*\) .*/\1/')
+		[ -n "$t" ] || die "bot $i applied no move after the relay came back"
+		d=$((t - back))
+		echo "  bot $i: first move applied $((d / 1000)).$(printf '%03d' $((d % 1000))) s after the relay's return"
+		[ "$d" -le "$worst" ] || worst=$d
+	done
+	echo "nat-lab: the table moved at every seat $((worst / 1000)).$(printf '%03d' $((worst % 1000))) s after the relay's return (allowed: ${OUTAGE_MAX} s)"
+	echo "  'rate limit exceeded' lines in the bots' logs: $(cat "$WORK"/bot*.log | grep -c 'rate limit exceeded' || true)"
+	[ "$worst" -le $((OUTAGE_MAX * 1000)) ] || die "a bot waited more than ${OUTAGE_MAX} s after the relay's return"
+fi
 for i in 1 2 3 4; do
 	echo "  bot $i: $(grep 'msg=links' "$WORK/bot$i.log" | tail -1 | grep -o 'members=.*' || echo 'no links line (a match under 5 s)')"
 done
