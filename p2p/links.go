@@ -14,7 +14,8 @@ import (
 type LinkKind int
 
 const (
-	// LinkNone means no connection, and nothing heard from the member lately.
+	// LinkNone means no connection, and nothing heard from the member lately
+	// or since its last connection dropped: the member is reconnecting.
 	LinkNone LinkKind = iota
 	// LinkDirect means a direct connection (LAN, public address, port mapping
 	// or hole punch).
@@ -22,7 +23,8 @@ const (
 	// LinkRelayed means only a connection through a relay.
 	LinkRelayed
 	// LinkViaMember means no connection, but the member's table messages arrive
-	// (forwarded by another member's gossip) within LinkHeardWithin.
+	// (forwarded by another member's gossip) within LinkHeardWithin, and
+	// since its last connection dropped.
 	LinkViaMember
 )
 
@@ -106,6 +108,16 @@ func (n *Node) heardFrom(p peer.ID) {
 	if len(n.heard) < 4096 || n.want[p] > 0 {
 		n.heard[p] = time.Now()
 	}
+	n.mu.Unlock()
+}
+
+// linkDropped forgets when p was last heard, as its last connection
+// dropped: what was heard came through that connection as likely as not,
+// so p counts as reached through a member only once a message of its
+// arrives after the drop; until then its link is LinkNone (reconnecting).
+func (n *Node) linkDropped(p peer.ID) {
+	n.mu.Lock()
+	delete(n.heard, p)
 	n.mu.Unlock()
 }
 

@@ -616,6 +616,9 @@ func (n *Node) presenceChanged(p peer.ID, up bool) {
 	}
 	wanted := n.want[p] > 0 && !n.closed
 	n.mu.Unlock()
+	if !up && !n.Connected(p) {
+		n.linkDropped(p)
+	}
 	if !up && wanted && !n.Connected(p) {
 		n.log.Info("table member disconnected, reconnecting", "peer", p.String())
 		n.startDial(p)

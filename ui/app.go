@@ -204,16 +204,18 @@ func (g *Game) SetRackFile(path string) {
 }
 
 // SetLinks says how this player's peer reaches each other seat: the
-// table screen shows it on its message line when there is no message.
+// table screen keeps a line for it, over the message line.
 func (g *Game) SetLinks(links []SeatLink) {
 	links = slices.Clone(links)
-	g.post(func() { g.view.links = links })
+	g.post(func() { g.view.setLinks(links) })
 }
 
-// SetAway names the players whose peers are not connected: the turn line
-// says that the table waits for them.
+// SetAway names the players whose peers are not connected: the links line
+// shows them reconnecting (unless their messages arrive through another
+// member), with the seconds since.
 func (g *Game) SetAway(names []string) {
-	g.post(func() { g.view.away = names })
+	names = slices.Clone(names)
+	g.post(func() { g.view.setAway(names) })
 }
 
 // OnStep is the seat's PeerConfig.OnStep: it takes a snapshot, works out

@@ -499,10 +499,6 @@ func (cl *classicPart) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 			}
 		}
 	}
-	if len(t.away) > 0 && s != nil && !s.Done {
-		text = i18n.T("%s dropped out: the table waits for them to come back", strings.Join(t.away, ", "))
-		st = st.Foreground(t.pal.Bad)
-	}
 	room := w - 2
 	if left, ok := t.TimeLeft(); ok {
 		// The turn timer, at the right: the player's own is a badge that

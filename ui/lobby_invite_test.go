@@ -132,14 +132,3 @@ func TestLobbyInvite(t *testing.T) {
 		t.Fatal("q did not leave the lobby")
 	}
 }
-
-// TestLinksLine: the table screen says how each seat is connected, with its
-// round-trip time, and which one is reconnecting.
-func TestLinksLine(t *testing.T) {
-	got := linksText([]SeatLink{{Name: "mehmet", Kind: "direct", RTT: 23 * time.Millisecond}, {Name: "zeynep", Kind: "relayed", RTT: 140 * time.Millisecond},
-		{Name: "ali", Kind: "via-member"}, {Name: "can", Kind: "none"}})
-	want := "links: mehmet direct 23 ms · zeynep relayed 140 ms · ali through a member · can reconnecting"
-	if got != want {
-		t.Fatalf("%q\nwant %q", got, want)
-	}
-}

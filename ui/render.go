@@ -42,7 +42,14 @@ func (t *TableView) Draw(scr tcell.Screen) {
 	}
 	t.drawHeader(scr, x, y, w)
 	g := t.game()
-	rackY := t.drawGame(scr, g, x, y, w, h)
+	// A table played over the network keeps a row, over the message
+	// line, for each seat's link: the game has the rows above it.
+	gh := h
+	if t.networked() {
+		gh--
+		t.drawLinks(scr, x, y+h-3, w)
+	}
+	rackY := t.drawGame(scr, g, x, y, w, gh)
 	t.drawMessage(scr, x, y+h-2, w)
 	t.drawStatus(scr, x, y+h-1, w)
 	switch t.overlay {
@@ -53,9 +60,9 @@ func (t *TableView) Draw(scr tcell.Screen) {
 	case confirmOverlay:
 		t.drawConfirm(scr, x, y, w, rackY)
 	case handOverlay:
-		g.drawHandEnd(t, scr, x, y, w, h, rackY)
+		g.drawHandEnd(t, scr, x, y, w, gh, rackY)
 	case matchOverlay:
-		t.drawMatchPanel(scr, x, y, w, h, rackY)
+		t.drawMatchPanel(scr, x, y, w, gh, rackY)
 	}
 }
 
@@ -178,10 +185,6 @@ func (t *TableView) drawMessage(scr tcell.Screen, x, y, w int) {
 	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Hint)
 	if t.msgBad {
 		st = st.Foreground(p.Bad).Bold(true)
-	}
-	if t.msg == "" && len(t.links) > 0 {
-		put(scr, x+1, y, w-2, linksText(t.links), tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim))
-		return
 	}
 	// A message too long for the line loses its last thoughts ("; next
 	// best: ..."), never a word's letters.
@@ -470,38 +473,4 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 		}
 		put(scr, x, y+i, w, l.s, l.st)
 	}
-}
-
-// SeatLink is how this player's peer reaches another seat.
-type SeatLink struct {
-	Name string
-	// Kind is "direct", "relayed" (through a relay), "via-member" (only
-	// through another member's gossip) or "none" (the link dropped: the
-	// peer is reconnecting).
-	Kind string
-	RTT  time.Duration // 0: not measured
-}
-
-// linksText is the table screen's line about the seats' links.
-func linksText(links []SeatLink) string {
-	var parts []string
-	for _, l := range links {
-		var kind string
-		switch l.Kind {
-		case "direct":
-			kind = i18n.T("direct")
-		case "relayed":
-			kind = i18n.T("relayed")
-		case "via-member":
-			kind = i18n.T("through a member")
-		default:
-			parts = append(parts, i18n.T("%s reconnecting", l.Name))
-			continue
-		}
-		if l.RTT > 0 {
-			kind += " " + i18n.T("%d ms", l.RTT.Milliseconds())
-		}
-		parts = append(parts, l.Name+" "+kind)
-	}
-	return i18n.T("links: %s", strings.Join(parts, " · "))
 }

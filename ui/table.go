@@ -93,7 +93,8 @@ type TableView struct {
 	now       func() time.Time
 	away      []string // players whose peers are not connected
 	links     []SeatLink
-	leaveNote string // how to resume after leaving (the quit question)
+	down      map[string]time.Time // seats reconnecting: since when (links.go)
+	leaveNote string               // how to resume after leaving (the quit question)
 
 	// The turn timer (Ruleset.TurnSeconds): the turn being timed, when it
 	// began, and for the player's own turn the time spent while asked for a
