@@ -193,20 +193,23 @@ type Node struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu       sync.Mutex
-	closed   bool
-	dialing  map[peer.ID]bool
-	want     map[peer.ID]int // open tables that contain the peer: keep connected
-	direct   map[peer.ID]int // open tables that made the peer a gossipsub direct peer
-	tables   map[string]*TableTransport
-	watch    map[*TableTransport]struct{}
-	syncing  map[peer.ID]int // sync streams being served, per remote peer
-	relays   map[peer.ID]*nodeRelay
+	mu      sync.Mutex
+	closed  bool
+	dialing map[peer.ID]bool
+	want    map[peer.ID]int // open tables that contain the peer: keep connected
+	direct  map[peer.ID]int // open tables that made the peer a gossipsub direct peer
+	tables  map[string]*TableTransport
+	watch   map[*TableTransport]struct{}
+	syncing map[peer.ID]int // sync streams being served, per remote peer
+	relays  map[peer.ID]*nodeRelay
 	// relayLists are the member lists of the tables this node registered
 	// (SetRelayMembers), for the relays it registers them with later.
 	relayLists map[string]relayAdmission
+	// presenting counts the background presentations of a table under
+	// way (WaitRelayAnswers waits for them).
+	presenting map[string]int
 	// waiting: Close waits for the node's goroutines; no more start.
-	waiting bool
+	waiting  bool
 	heard    map[peer.ID]time.Time // last table message authored by a peer
 	punching map[peer.ID]bool      // punchLater running
 

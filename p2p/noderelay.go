@@ -321,13 +321,33 @@ func relayRefusal(err error) bool {
 	return false
 }
 
+// presentingTable counts a background presentation of table until the
+// returned function is called.
+func (n *Node) presentingTable(table string) func() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.presenting == nil {
+		n.presenting = map[string]int{}
+	}
+	n.presenting[table]++
+	return func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if n.presenting[table]--; n.presenting[table] <= 0 {
+			delete(n.presenting, table)
+		}
+	}
+}
+
 // WaitRelayAnswers waits until every relay presented table answered once
 // (or could not be reached), or ctx is done, and returns RelayRefusals.
 func (n *Node) WaitRelayAnswers(ctx context.Context, table string) map[peer.ID]error {
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
-		waiting := false
+		n.mu.Lock()
+		waiting := n.presenting[table] > 0
+		n.mu.Unlock()
 		for _, r := range n.relayList() {
 			r.mu.Lock()
 			if a, ok := r.adm[table]; ok && !a.tried {

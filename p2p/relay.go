@@ -237,6 +237,7 @@ type relayTable struct {
 	Pending map[peer.ID]time.Time
 	Seated  map[peer.ID]bool
 	Watch   map[peer.ID]bool
+	Former  map[peer.ID]bool // admitted before the start, left out by the list: never again
 	Started bool
 	Seq     uint64
 	Used    time.Time
@@ -557,6 +558,9 @@ func (s *RelayService) join(p peer.ID, table string, token [32]byte) byte {
 	}
 	evicted := false
 	switch {
+	case t.Former[p]:
+		s.mu.Unlock()
+		return RelayNotAllowed
 	case t.Started:
 		if len(t.Watch) >= RelayMaxSpectators {
 			s.mu.Unlock()
@@ -652,15 +656,30 @@ func (s *RelayService) members(req relayRequest) byte {
 // setMembers replaces the seated members; once started, only they (and the
 // creator, and spectators) are admitted.
 func (t *relayTable) setMembers(seated []peer.ID, started bool, seq uint64) {
+	before := t.Seated
 	t.Seated = map[peer.ID]bool{}
 	for _, p := range seated {
 		t.Seated[p] = true
 		delete(t.Pending, p)
 	}
 	t.Seq = seq
-	if started && !t.Started {
-		t.Started, t.Pending = true, nil
+	if !started {
+		return
 	}
+	// Whoever was admitted as a player and is not seated at the start
+	// is a former member: refused from now on, as a spectator too.
+	if t.Former == nil {
+		t.Former = map[peer.ID]bool{}
+	}
+	for p := range t.Pending {
+		t.Former[p] = true
+	}
+	for p := range before {
+		if !t.Seated[p] && p != t.Creator {
+			t.Former[p] = true
+		}
+	}
+	t.Started, t.Pending = true, nil
 }
 
 // relayMembersMessage is what a creator signs for a member list:
@@ -748,7 +767,7 @@ func (s *RelayService) gc() {
 }
 
 // relayState is the state file's form. Version 1 files without the
-// fields added later (key, seated, watch, started, seq) load as tables
+// fields added later (key, seated, watch, former, started, seq) load as tables
 // registered by the allow-list whose members are all pending.
 type relayState struct {
 	V      int                        `json:"v"`
@@ -762,6 +781,7 @@ type relayStateTable struct {
 	Members []string  `json:"members"`
 	Seated  []string  `json:"seated,omitempty"`
 	Watch   []string  `json:"watch,omitempty"`
+	Former  []string  `json:"former,omitempty"`
 	Started bool      `json:"started,omitempty"`
 	Seq     uint64    `json:"seq,omitempty"`
 	Used    time.Time `json:"used"`
@@ -817,7 +837,7 @@ func (s *RelayService) load() error {
 			continue
 		}
 		rt := &relayTable{Token: [32]byte(tok), Creator: c, Key: t.Key, Seated: decodePeers(t.Seated),
-			Started: t.Started, Seq: t.Seq, Used: t.Used, Watch: decodePeers(t.Watch), Pending: map[peer.ID]time.Time{}}
+			Started: t.Started, Seq: t.Seq, Used: t.Used, Watch: decodePeers(t.Watch), Former: decodePeers(t.Former), Pending: map[peer.ID]time.Time{}}
 		for p := range decodePeers(t.Members) {
 			if p != c && !rt.Seated[p] && !rt.Watch[p] && !rt.Started {
 				rt.Pending[p] = t.Used
@@ -845,7 +865,7 @@ func (s *RelayService) save() {
 			pending[p] = true
 		}
 		st.Tables[id] = relayStateTable{Token: hex.EncodeToString(t.Token[:]), Creator: t.Creator.String(), Key: t.Key,
-			Members: encodePeers(pending), Seated: encodePeers(t.Seated), Watch: encodePeers(t.Watch),
+			Members: encodePeers(pending), Seated: encodePeers(t.Seated), Watch: encodePeers(t.Watch), Former: encodePeers(t.Former),
 			Started: t.Started, Seq: t.Seq, Used: t.Used}
 	}
 	s.mu.Unlock()
