@@ -182,7 +182,6 @@ func (n *Node) UseRelay(ctx context.Context, relay peer.AddrInfo, table string, 
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
 	a := relayAdmission{token: token, register: register}
 	n.mu.Lock()
 	if l, ok := n.relayLists[table]; ok && register {
@@ -191,6 +190,7 @@ func (n *Node) UseRelay(ctx context.Context, relay peer.AddrInfo, table string, 
 		a.seated, a.started, a.seq, a.hasMembers = l.seated, l.started, l.seq, true
 	}
 	n.mu.Unlock()
+	r.mu.Lock()
 	r.adm[table] = a
 	r.mu.Unlock()
 	// Only this table's answer counts: another table the relay refuses

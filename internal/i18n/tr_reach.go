@@ -3,6 +3,8 @@ package i18n
 // The Turkish catalogue of reaching tables beyond one LAN: okey relay, and
 // the --relay and --serve-relay flags of okey play and okey bot.
 var _ = turkish(map[string]string{
+	"relay %s refused to register the table: the invite code does not go through it (friends behind a strict router cannot join). Ask the relay's operator for the line okey relay prints and start again with --relay LINE.": "%s aktarıcısı masayı kaydetmeyi reddetti: davet kodu onun üzerinden geçmiyor (katı bir modemin arkasındaki arkadaşlar katılamaz). Aktarıcının işletmecisinden okey relay'in yazdığı satırı iste ve --relay SATIR ile yeniden başla.",
+	"relay %s refused the table (%s): the invite code does not go through it.":                             "%s aktarıcısı masayı reddetti (%s): davet kodu onun üzerinden geçmiyor.",
 	"replace the relay's key (its line): the old line registers nothing any more":                          "aktarıcının anahtarını (satırını) değiştir: eski satır artık hiçbir şey kaydetmez",
 	"remove the relay's key: only the allow-list registers tables":                                         "aktarıcının anahtarını kaldır: masaları yalnız izin listesi kaydeder",
 	"--new-key and --no-key exclude each other":                                                            "--new-key ile --no-key birlikte verilemez",
