@@ -49,7 +49,8 @@ type Options struct {
 	// Reach turns on NAT traversal (p2p.WithReach: port mapping, AutoNAT
 	// v2, hole punching, the relay client).
 	Reach bool
-	// Relays are relay multiaddrs, each ending in /p2p/<relay id> (--relay;
+	// Relays are relay multiaddrs, each ending in /p2p/<relay id>, or relay
+	// lines (okey relay's, with the relay's key: p2p.ParseRelayLine) (--relay;
 	// see ResolveRelays for the setting kept in Data): this peer's invite
 	// codes carry them (Client.Invite), the tables it creates are
 	// registered with them, and members are dialled through them when a
@@ -150,12 +151,16 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		}
 	}
 	var relayInfos []peer.AddrInfo
+	var relayKeys []p2p.NodeOption
 	for _, r := range o.Relays {
-		ai, err := p2p.ParseRelayAddr(r)
+		ai, key, err := p2p.ParseRelayLine(r)
 		if err != nil {
 			return nil, err
 		}
 		relayInfos = append(relayInfos, ai)
+		if !key.IsZero() {
+			relayKeys = append(relayKeys, p2p.WithRelayKey(ai.ID, key))
+		}
 	}
 	h := o.Host
 	if h == nil {
@@ -191,6 +196,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	}
 	if len(relayInfos) > 0 {
 		opts = append(opts, p2p.WithNodeRelays(relayInfos...))
+		opts = append(opts, relayKeys...)
 	}
 	if o.ServeRelay {
 		opts = append(opts, p2p.WithServeRelay(p2p.RelayConfig{State: filepath.Join(o.Data, RelayStateFile)}))

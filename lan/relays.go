@@ -37,7 +37,7 @@ func ResolveRelays(data string, given []string) ([]string, error) {
 	}
 	if len(given) > 0 {
 		for _, r := range given {
-			if _, err := p2p.ParseRelayAddr(r); err != nil {
+			if _, _, err := p2p.ParseRelayLine(r); err != nil {
 				return nil, err
 			}
 		}
@@ -66,7 +66,7 @@ func ResolveRelays(data string, given []string) ([]string, error) {
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		if _, err := p2p.ParseRelayAddr(l); err != nil {
+		if _, _, err := p2p.ParseRelayLine(l); err != nil {
 			return nil, fmt.Errorf("lan: relay setting %s line %d: %w", path, i+1, err)
 		}
 		out = append(out, l)

@@ -188,13 +188,23 @@ func (l *Lobby) close() error {
 	l.n.h.RemoveStreamHandler(LobbyProtocol)
 	l.mu.Lock()
 	var last [][]byte
-	for _, f := range l.hosted {
+	var closed []string
+	for id, f := range l.hosted {
+		open := f.State() == StateOpen
 		f.Close()
 		if b, err := f.Announcement().Encode(); err == nil {
 			last = append(last, b)
 		}
+		if open {
+			closed = append(closed, id)
+		}
 	}
 	l.mu.Unlock()
+	for _, id := range closed {
+		// A table that had not started is gone with this node: its
+		// relays forget it now (a started one stays for the resumption).
+		l.n.ForgetTable(id)
+	}
 	for _, b := range last { // tell the others at once rather than let the tables expire
 		ctx, cancel := context.WithTimeout(l.ctx, time.Second)
 		_ = l.topic.Publish(ctx, b)
@@ -517,6 +527,7 @@ func (l *Lobby) CloseTable(id string) error {
 	if rerr != nil {
 		l.n.log.Warn("table record not removed", "table", id, "err", rerr)
 	}
+	l.n.ForgetTable(id) // the relays where it is registered forget it
 	if a.State == StateClosed {
 		if b, err := a.Encode(); err == nil {
 			ctx, cancel := context.WithTimeout(l.ctx, time.Second)
@@ -750,11 +761,32 @@ func (l *Lobby) request(ctx context.Context, id string, req lobbyRequest) (Annou
 		req.V, req.Table = AnnouncementVersion, id
 		a, err := l.apply(creator, req)
 		if err == nil {
+			l.tellRelays(id)
 			l.announce(id)
 		}
 		return a, err
 	}
 	return l.requestTo(ctx, creator, id, req)
+}
+
+// tellRelays gives the relays where hosted private table id is registered
+// its seated members and whether it started (protocol.md 7.11).
+func (l *Lobby) tellRelays(id string) {
+	l.mu.Lock()
+	f, rec := l.hosted[id], l.recs[id]
+	if f == nil || !rec.Created || rec.Secret.IsZero() {
+		l.mu.Unlock()
+		return
+	}
+	a := f.Announcement()
+	l.mu.Unlock()
+	seated := make([]peer.ID, 0, len(a.Members))
+	for _, m := range a.Members {
+		if p, err := peer.Decode(m.ID); err == nil {
+			seated = append(seated, p)
+		}
+	}
+	l.n.SetRelayMembers(id, seated, a.State == StateStarted)
 }
 
 // requestTo sends a request about table id to its creator, known or not in
@@ -904,6 +936,9 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	} else {
 		resp.Table = &a
 		l.n.log.Info("lobby request", "peer", from.String(), "table", req.Table, "op", req.Op, "state", a.State)
+	}
+	if resp.Table != nil {
+		l.tellRelays(req.Table)
 	}
 	if l.answer(s, resp) && resp.Table != nil {
 		l.gate.leave(tk) // the stream is done: its place is free during the publish

@@ -91,6 +91,13 @@ func (l *Lobby) Invite(id string, addrs, relays []ma.Multiaddr) (string, error) 
 	if !hosted || !rec.Created || rec.Secret.IsZero() {
 		return "", fmt.Errorf("p2p: table %s is not a private table of ours", id)
 	}
+	// A relay that refused the table does not reach its creator: the
+	// code leaves it out (the creator is told, RelayRefusals).
+	refused := l.n.RelayRefusals(id)
+	relays = slices.DeleteFunc(slices.Clone(relays), func(r ma.Multiaddr) bool {
+		ai, err := peer.AddrInfoFromP2pAddr(r)
+		return err == nil && refused[ai.ID] != nil
+	})
 	c := invite.Code{Table: id, Creator: l.n.h.ID(), Secret: rec.Secret, Relays: relays}
 	if len(c.Relays) > invite.MaxRelays {
 		c.Relays = c.Relays[:invite.MaxRelays]
@@ -345,7 +352,9 @@ func (l *Lobby) registerRelays(id string, s invite.Secret) {
 	if len(relays) == 0 {
 		return
 	}
+	done := n.presentingTable(id)
 	l.wg.Go(func() {
+		defer done()
 		for _, r := range relays {
 			ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
 			if err := n.UseRelay(ctx, r, id, s.RelayToken(id, []byte(r.ID)), true); err != nil && l.ctx.Err() == nil {

@@ -64,6 +64,7 @@ type nodeConfig struct {
 	syncTimeout time.Duration
 	lobby       LobbyConfig
 	relays      []peer.AddrInfo
+	relayKeys   map[peer.ID]RelayKey // WithRelayKey
 	serveRelay  *RelayConfig
 	records     string // WithTableRecords
 	noForward   bool   // WithoutForwarding
@@ -192,15 +193,23 @@ type Node struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu       sync.Mutex
-	closed   bool
-	dialing  map[peer.ID]bool
-	want     map[peer.ID]int // open tables that contain the peer: keep connected
-	direct   map[peer.ID]int // open tables that made the peer a gossipsub direct peer
-	tables   map[string]*TableTransport
-	watch    map[*TableTransport]struct{}
-	syncing  map[peer.ID]int // sync streams being served, per remote peer
-	relays   map[peer.ID]*nodeRelay
+	mu      sync.Mutex
+	closed  bool
+	dialing map[peer.ID]bool
+	want    map[peer.ID]int // open tables that contain the peer: keep connected
+	direct  map[peer.ID]int // open tables that made the peer a gossipsub direct peer
+	tables  map[string]*TableTransport
+	watch   map[*TableTransport]struct{}
+	syncing map[peer.ID]int // sync streams being served, per remote peer
+	relays  map[peer.ID]*nodeRelay
+	// relayLists are the member lists of the tables this node registered
+	// (SetRelayMembers), for the relays it registers them with later.
+	relayLists map[string]relayAdmission
+	// presenting counts the background presentations of a table under
+	// way (WaitRelayAnswers waits for them).
+	presenting map[string]int
+	// waiting: Close waits for the node's goroutines; no more start.
+	waiting  bool
 	heard    map[peer.ID]time.Time // last table message authored by a peer
 	punching map[peer.ID]bool      // punchLater running
 	wake     chan struct{}         // closed when a lost relay is back (wakeDials)
@@ -274,7 +283,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 	h.SetStreamHandler(SyncProtocol, n.handleSync)
 	if c.serveRelay != nil {
 		rc := *c.serveRelay
-		rc.Allowed = nil // only this node registers tables
+		rc.Allowed, rc.Key = nil, RelayKey{} // only this node registers tables
 		if rc.Log == nil {
 			rc.Log = c.log.With("component", "relay")
 		}
@@ -442,6 +451,9 @@ func (n *Node) Close() error {
 	if n.relaySvc != nil {
 		errs = append(errs, n.relaySvc.Close())
 	}
+	n.mu.Lock()
+	n.waiting = true
+	n.mu.Unlock()
 	n.cancel()
 	n.wg.Wait()
 	observersMu.Lock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +27,7 @@ const (
 // its reservation.
 type nodeRelay struct {
 	info    peer.AddrInfo
+	key     RelayKey // the relay's key, from its line (zero: none)
 	kick    chan struct{}
 	mu      sync.Mutex
 	adm     map[string]relayAdmission
@@ -39,6 +41,15 @@ type relayAdmission struct {
 	register bool
 	ok       bool  // the relay accepted it since the last connection
 	err      error // the relay's last refusal
+	tried    bool  // the relay answered (or could not be reached) once
+
+	// The creator's list of seated members (register only): sent after
+	// each accepted registration until the relay took it.
+	seated      []peer.ID
+	started     bool
+	seq         uint64
+	hasMembers  bool
+	membersSent bool
 }
 
 // WithNodeRelays are relays the node knows from the start (--relay): it
@@ -55,8 +66,58 @@ func WithNodeRelays(relays ...peer.AddrInfo) NodeOption {
 	}
 }
 
-// ParseRelayAddr parses a relay multiaddr ending in /p2p/<id>.
+// WithRelayKey gives the key of a relay (from its line, ParseRelayLine):
+// the node registers its private tables there with it.
+func WithRelayKey(relay peer.ID, key RelayKey) NodeOption {
+	return func(c *nodeConfig) error {
+		if relay == "" || key.IsZero() {
+			return errors.New("p2p: WithRelayKey: a relay id and a key")
+		}
+		if c.relayKeys == nil {
+			c.relayKeys = map[peer.ID]RelayKey{}
+		}
+		c.relayKeys[relay] = key
+		return nil
+	}
+}
+
+// RelayKeyMarker separates a relay line's address from its key:
+// MULTIADDR/p2p/ID/okey-key/KEY (protocol.md 7.11).
+const RelayKeyMarker = "/okey-key/"
+
+// ParseRelayLine parses a relay line, as okey relay prints it: a relay
+// multiaddr ending in /p2p/<id>, then optionally RelayKeyMarker and the
+// relay's key (zero when the line has none).
+func ParseRelayLine(s string) (peer.AddrInfo, RelayKey, error) {
+	s = strings.TrimSpace(s)
+	addr, keyText, withKey := strings.Cut(s, RelayKeyMarker)
+	var key RelayKey
+	if withKey {
+		k, err := ParseRelayKey(keyText)
+		if err != nil {
+			return peer.AddrInfo{}, key, fmt.Errorf("p2p: relay line: %w", err)
+		}
+		key = k
+	}
+	ai, err := ParseRelayAddr(addr)
+	return ai, key, err
+}
+
+// FormatRelayLine is the relay line of relay address addr (ending in
+// /p2p/<id>) and key.
+func FormatRelayLine(addr string, key RelayKey) string {
+	if key.IsZero() {
+		return addr
+	}
+	return addr + RelayKeyMarker + key.Text()
+}
+
+// ParseRelayAddr parses a relay multiaddr ending in /p2p/<id> (a relay
+// line's key, if any, is left out).
 func ParseRelayAddr(s string) (peer.AddrInfo, error) {
+	if addr, _, ok := strings.Cut(strings.TrimSpace(s), RelayKeyMarker); ok {
+		s = addr
+	}
 	ai, err := ParsePeerAddr(s)
 	if err != nil {
 		return peer.AddrInfo{}, err
@@ -122,14 +183,22 @@ func (n *Node) UseRelay(ctx context.Context, relay peer.AddrInfo, table string, 
 	if err != nil {
 		return err
 	}
+	a := relayAdmission{token: token, register: register}
+	n.mu.Lock()
+	if l, ok := n.relayLists[table]; ok && register {
+		// The list of seated members goes to the relay after each
+		// registration (a new token: a revoked code).
+		a.seated, a.started, a.seq, a.hasMembers = l.seated, l.started, l.seq, true
+	}
+	n.mu.Unlock()
 	r.mu.Lock()
-	r.adm[table] = relayAdmission{token: token, register: register}
+	r.adm[table] = a
 	r.mu.Unlock()
 	// Only this table's answer counts: another table the relay refuses
 	// (one that is gone, a revoked code) keeps no one from this one.
 	n.presentAll(ctx, r)
 	r.mu.Lock()
-	a := r.adm[table]
+	a = r.adm[table]
 	r.mu.Unlock()
 	if err = a.err; a.ok {
 		err = n.reserve(ctx, r)
@@ -139,22 +208,164 @@ func (n *Node) UseRelay(ctx context.Context, relay peer.AddrInfo, table string, 
 }
 
 // ForgetTable stops presenting a table at every relay (the reservation
-// stays while another table needs it).
+// stays while another table needs it); at a relay where this node
+// registered the table (its creator) it unregisters it, in the background
+// (at most relayStreamTimeout; Close waits for it).
 func (n *Node) ForgetTable(table string) {
 	n.mu.Lock()
-	rs := make([]*nodeRelay, 0, len(n.relays))
-	for _, r := range n.relays {
-		rs = append(rs, r)
-	}
+	delete(n.relayLists, table)
 	n.mu.Unlock()
-	for _, r := range rs {
+	for _, r := range n.relayList() {
 		r.mu.Lock()
+		a, ok := r.adm[table]
 		delete(r.adm, table)
 		r.mu.Unlock()
+		if !ok || !a.register {
+			continue
+		}
+		n.mu.Lock()
+		if n.waiting {
+			n.mu.Unlock()
+			continue
+		}
+		n.wg.Add(1)
+		n.mu.Unlock()
+		go func() {
+			defer n.wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), relayStreamTimeout)
+			defer cancel()
+			if err := RelayUnregister(ctx, n.h, r.info, table, a.token); err != nil && !errors.Is(err, ErrRelayUnknownTable) {
+				n.log.Info("relay: the table was not unregistered (it ends there unused)", "relay", r.info.ID.String(), "table", table, "err", err)
+				return
+			}
+			n.log.Info("relay: table unregistered", "relay", r.info.ID.String(), "table", table)
+		}()
 	}
 	if n.relaySvc != nil {
 		n.relaySvc.Unregister(table)
 	}
+}
+
+func (n *Node) relayList() []*nodeRelay {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	rs := make([]*nodeRelay, 0, len(n.relays))
+	for _, r := range n.relays {
+		rs = append(rs, r)
+	}
+	slices.SortFunc(rs, func(a, b *nodeRelay) int { return cmpString(string(a.info.ID), string(b.info.ID)) })
+	return rs
+}
+
+// SetRelayMembers tells the relays where this node registered table (its
+// creator) who is seated, and whether the table started (protocol.md
+// 7.11): a relay then keeps the seated members admitted whatever the token,
+// and once started admits only them, this node and a few spectators. The
+// list is signed with this node's key and sent in the background, again
+// after each new registration, until the relay took it.
+func (n *Node) SetRelayMembers(table string, seated []peer.ID, started bool) {
+	seated = slices.Clone(seated)
+	seq := uint64(time.Now().UnixNano())
+	n.mu.Lock()
+	if l, ok := n.relayLists[table]; ok {
+		if l.started == started && slices.Equal(l.seated, seated) {
+			n.mu.Unlock()
+			return
+		}
+		seq = max(seq, l.seq+1)
+	}
+	if n.relayLists == nil {
+		n.relayLists = map[string]relayAdmission{}
+	}
+	n.relayLists[table] = relayAdmission{seated: seated, started: started, seq: seq, hasMembers: true}
+	n.mu.Unlock()
+	for _, r := range n.relayList() {
+		r.mu.Lock()
+		a, ok := r.adm[table]
+		if ok && a.register {
+			a.seq, a.seated, a.started, a.hasMembers, a.membersSent = seq, seated, started, true, false
+			r.adm[table] = a
+		}
+		r.mu.Unlock()
+		if ok {
+			r.poke()
+		}
+	}
+	if n.relaySvc != nil {
+		_ = n.relaySvc.SetMembers(table, seated, started) // not registered there: nothing to do
+	}
+}
+
+// RelayRefusals are the relays that refused table (a registration or a
+// token) at their last answer, with the reason: a code of the table does
+// not reach its creator through them.
+func (n *Node) RelayRefusals(table string) map[peer.ID]error {
+	out := map[peer.ID]error{}
+	for _, r := range n.relayList() {
+		r.mu.Lock()
+		if a, ok := r.adm[table]; ok && relayRefusal(a.err) {
+			out[r.info.ID] = a.err
+		}
+		r.mu.Unlock()
+	}
+	return out
+}
+
+// relayRefusal reports whether err is a relay's answer refusing a table
+// (not a relay that could not be reached).
+func relayRefusal(err error) bool {
+	for _, e := range []error{ErrRelayNotAllowed, ErrRelayUnknownTable, ErrRelayBadToken, ErrRelayFull, ErrRelayRateLimited, ErrRelayTaken, ErrRelayMalformed} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// presentingTable counts a background presentation of table until the
+// returned function is called.
+func (n *Node) presentingTable(table string) func() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.presenting == nil {
+		n.presenting = map[string]int{}
+	}
+	n.presenting[table]++
+	return func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if n.presenting[table]--; n.presenting[table] <= 0 {
+			delete(n.presenting, table)
+		}
+	}
+}
+
+// WaitRelayAnswers waits until every relay presented table answered once
+// (or could not be reached), or ctx is done, and returns RelayRefusals.
+func (n *Node) WaitRelayAnswers(ctx context.Context, table string) map[peer.ID]error {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		n.mu.Lock()
+		waiting := n.presenting[table] > 0
+		n.mu.Unlock()
+		for _, r := range n.relayList() {
+			r.mu.Lock()
+			if a, ok := r.adm[table]; ok && !a.tried {
+				waiting = true
+			}
+			r.mu.Unlock()
+		}
+		if !waiting {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return n.RelayRefusals(table)
+		case <-t.C:
+		}
+	}
+	return n.RelayRefusals(table)
 }
 
 // addRelay adds a relay (once) and starts its loop.
@@ -167,7 +378,7 @@ func (n *Node) addRelay(info peer.AddrInfo) (*nodeRelay, error) {
 	if r := n.relays[info.ID]; r != nil {
 		return r, nil
 	}
-	r := &nodeRelay{info: info, kick: make(chan struct{}, 1), adm: map[string]relayAdmission{}}
+	r := &nodeRelay{info: info, key: n.cfg.relayKeys[info.ID], kick: make(chan struct{}, 1), adm: map[string]relayAdmission{}}
 	n.relays[info.ID] = r
 	n.h.Peerstore().AddAddrs(info.ID, info.Addrs, peerstore.PermanentAddrTTL)
 	if o := observersOf(n.h.ID()); o != nil {
@@ -248,7 +459,7 @@ func (n *Node) relayLoop(r *nodeRelay) {
 		if n.h.Network().Connectedness(r.info.ID) != network.Connected {
 			r.mu.Lock()
 			for k, a := range r.adm {
-				a.ok = false
+				a.ok, a.membersSent = false, false
 				r.adm[k] = a
 			}
 			r.mu.Unlock()
@@ -316,7 +527,8 @@ func (n *Node) redialRelay(r *nodeRelay) error {
 }
 
 // presentAll registers or joins every table not yet accepted since the
-// relay connection came up.
+// relay connection came up, and sends the member lists the relay has not
+// taken yet.
 func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 	r.mu.Lock()
 	type item struct {
@@ -325,7 +537,7 @@ func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 	}
 	var todo []item
 	for k, a := range r.adm {
-		if !a.ok {
+		if !a.ok || a.register && a.hasMembers && !a.membersSent {
 			todo = append(todo, item{k, a})
 		}
 	}
@@ -334,17 +546,32 @@ func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 	var errs []error
 	for _, it := range todo {
 		var err error
-		if it.a.register {
-			err = RelayRegister(ctx, n.h, r.info, it.table, it.a.token)
-		} else {
+		switch {
+		case it.a.ok:
+		case it.a.register:
+			err = RelayRegister(ctx, n.h, r.info, it.table, it.a.token, r.key)
+		default:
 			err = RelayJoin(ctx, n.h, r.info, it.table, it.a.token)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("table %s: %w", it.table, err))
+			if errors.Is(err, ErrRelayNotAllowed) && it.a.register && !it.a.tried {
+				n.log.Warn("relay: the relay refuses this creator's tables", "relay", r.info.ID.String(), "table", it.table)
+			}
+		}
+		sent := false
+		if err == nil && it.a.register && it.a.hasMembers {
+			merr := RelayMembers(ctx, n.h, r.info, it.table, it.a.seq, it.a.started, it.a.seated)
+			if sent = merr == nil || errors.Is(merr, ErrRelayStale); !sent {
+				errs = append(errs, fmt.Errorf("table %s: members: %w", it.table, merr))
+			}
 		}
 		r.mu.Lock()
-		if a, ok := r.adm[it.table]; ok {
-			a.ok, a.err = err == nil, err
+		if a, ok := r.adm[it.table]; ok && a.token == it.a.token {
+			a.ok, a.err, a.tried = err == nil, err, true
+			if sent && a.seq == it.a.seq {
+				a.membersSent = true
+			}
 			r.adm[it.table] = a
 		}
 		r.mu.Unlock()

@@ -3,7 +3,11 @@ package p2p
 import (
 	"bufio"
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -21,9 +25,12 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
+	pbv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/pb"
+	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/proto"
 	relayv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 	ma "github.com/multiformats/go-multiaddr"
 	"golang.org/x/time/rate"
+	protobuf "google.golang.org/protobuf/proto"
 )
 
 // RelayProtocol is okey's relay admission protocol (protocol.md section
@@ -33,9 +40,11 @@ const RelayProtocol = "/okey/relay/1"
 
 // Relay request kinds (the first byte of a request).
 const (
-	relayRegister   = 1 // a creator registers (table, token)
-	relayJoin       = 2 // a joiner presents (table, token)
-	relayUnregister = 3 // the creator closes the table at the relay
+	relayRegister    = 1 // a creator registers (table, token)
+	relayJoin        = 2 // a joiner presents (table, token)
+	relayUnregister  = 3 // the creator closes the table at the relay
+	relayRegisterKey = 4 // a creator registers (table, token) with the relay's key
+	relayMembers     = 5 // the creator's signed list of the table's seated members
 )
 
 // Relay response statuses (the one byte of a response).
@@ -48,6 +57,7 @@ const (
 	RelayFull         = 5 // too many tables, or members of one table
 	RelayRateLimited  = 6 // too many failed presentations from this peer
 	RelayTaken        = 7 // the table is registered by another creator
+	RelayStale        = 8 // a member list not newer than the one the relay has
 )
 
 // Bounds of the relay service.
@@ -66,8 +76,18 @@ const (
 	// the window has passed.
 	relayMaxFailures   = 5
 	relayFailureWindow = time.Minute
-	relayRequestLen    = 1 + 1 + 64 + 32
 	relayStreamTimeout = 10 * time.Second
+	// relayRequestLen bounds a request: the longest is a member list
+	// (kind, table, seq, started, count, 8 peer ids of up to 64 bytes, a
+	// signature of up to 128 bytes).
+	relayRequestLen = 2 + 64 + 8 + 1 + 1 + RelayMaxMembers*(1+64) + 1 + 128
+	// RelayMaxSpectators is the most spectators (peers that present the
+	// token after the table started) one started table admits.
+	RelayMaxSpectators = 4
+	// RelayPendingGrace is how long a peer admitted by the token before
+	// the start, and not on the creator's list of seated members, keeps
+	// its place against a newcomer when the table has no room left.
+	RelayPendingGrace = time.Minute
 )
 
 // DefaultRelayRate is the relay's data-rate cap per peer (bytes per second
@@ -84,11 +104,90 @@ const (
 	DefaultRelayBurst = 1 << 20
 )
 
+// RelayKey is a relay's registration secret: whoever holds it (okey
+// relay's line, protocol.md 7.11) registers tables with the relay. It is
+// never logged: it formats redacted; Text gives the digits for the line.
+type RelayKey [16]byte
+
+// NewRelayKey draws a relay key from crypto/rand.
+func NewRelayKey() (RelayKey, error) {
+	var k RelayKey
+	if _, err := rand.Read(k[:]); err != nil {
+		return k, fmt.Errorf("p2p: relay key: %w", err)
+	}
+	if k.IsZero() {
+		return k, errors.New("p2p: relay key: the random source gave zeros")
+	}
+	return k, nil
+}
+
+// ParseRelayKey reads a relay key: 32 lowercase hex digits, not all zero.
+func ParseRelayKey(s string) (RelayKey, error) {
+	var k RelayKey
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != len(k) || s != strings.ToLower(s) {
+		return k, errors.New("p2p: a relay key is 32 lowercase hex digits")
+	}
+	copy(k[:], b)
+	if k.IsZero() {
+		return k, errors.New("p2p: a relay key is not all zero")
+	}
+	return k, nil
+}
+
+// IsZero reports whether k is no key.
+func (k RelayKey) IsZero() bool { return k == RelayKey{} }
+
+// Text is the key's 32 hex digits (for the relay line only).
+func (k RelayKey) Text() string { return hex.EncodeToString(k[:]) }
+
+// String hides the key.
+func (RelayKey) String() string { return "RelayKey(redacted)" }
+
+// GoString hides the key.
+func (RelayKey) GoString() string { return "RelayKey(redacted)" }
+
+// LogValue hides the key.
+func (RelayKey) LogValue() slog.Value { return slog.StringValue("RelayKey(redacted)") }
+
+// relayLP appends u16be(len(b)) || b.
+func relayLP(dst, b []byte) []byte {
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(b)))
+	return append(dst, b...)
+}
+
+// ID names the key in the relay's state file without revealing it: the
+// first 8 bytes of HMAC(key, lp("okey/relay/v1/key-id")), in hex.
+func (k RelayKey) ID() string {
+	m := hmac.New(sha256.New, k[:])
+	m.Write(relayLP(nil, []byte("okey/relay/v1/key-id")))
+	return hex.EncodeToString(m.Sum(nil)[:8])
+}
+
+// registration is the proof that a registration's sender holds the key:
+// HMAC(key, lp("okey/relay/v1/register") || lp(relay) || lp(creator) ||
+// lp(table) || token), with the raw bytes of the peer ids.
+func (k RelayKey) registration(relay, creator peer.ID, table string, token [32]byte) [32]byte {
+	var b []byte
+	b = relayLP(b, []byte("okey/relay/v1/register"))
+	b = relayLP(b, []byte(relay))
+	b = relayLP(b, []byte(creator))
+	b = relayLP(b, []byte(table))
+	b = append(b, token[:]...)
+	m := hmac.New(sha256.New, k[:])
+	m.Write(b)
+	return [32]byte(m.Sum(nil))
+}
+
 // RelayConfig configures a relay service.
 type RelayConfig struct {
 	// Allowed reports whether a peer may register tables (besides the
 	// relay's own host, which always may). Nil: only the relay's own host.
 	Allowed func(peer.ID) bool
+	// Key, when not zero, lets any peer that proves it holds it register
+	// tables (besides the allow-list). Tables registered with another key
+	// (a key the operator replaced) are dropped when the state is loaded.
+	Key RelayKey
 	// State is the file where the registrations are kept ("" = memory
 	// only): a restarted relay keeps its tables.
 	State string
@@ -106,7 +205,9 @@ type RelayConfig struct {
 // admitted peers, circuits only between peers admitted to one table, with
 // no duration or data limit (so the connections are not Limited and
 // gossipsub and okey's streams run over them) but a data-rate cap per
-// peer.
+// peer. When a table's admissions shrink (the creator's member list, a new
+// token, the table's end) the circuits they no longer allow are closed and
+// the reservations of peers admitted nowhere are dropped.
 type RelayService struct {
 	h     host.Host
 	cfg   RelayConfig
@@ -121,13 +222,30 @@ type RelayService struct {
 	tables   map[string]*relayTable
 	failures map[peer.ID][]time.Time
 	refused  uint64 // reservations and circuits refused by the ACL
+	reserved map[peer.ID]bool
+	circuits map[*circuitStream]bool
 }
 
+// relayTable is one registered table. A peer is admitted to it when it is
+// the creator, on the creator's signed list of seated members, admitted by
+// the token before the start (pending), or a spectator (admitted by the
+// token after the start).
 type relayTable struct {
 	Token   [32]byte
 	Creator peer.ID
-	Members map[peer.ID]bool
+	Key     string // ID of the key that registered it; "" by the allow-list or the relay's host
+	Pending map[peer.ID]time.Time
+	Seated  map[peer.ID]bool
+	Watch   map[peer.ID]bool
+	Former  map[peer.ID]bool // admitted before the start, left out by the list: never again
+	Started bool
+	Seq     uint64
 	Used    time.Time
+}
+
+func (t *relayTable) admits(p peer.ID) bool {
+	_, pending := t.Pending[p]
+	return p == t.Creator || t.Seated[p] || pending || t.Watch[p]
 }
 
 // NewRelayService starts a relay service on h (the caller keeps owning h;
@@ -151,7 +269,8 @@ func NewRelayService(h host.Host, cfg RelayConfig) (*RelayService, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &RelayService{h: h, cfg: cfg, log: log, ctx: ctx, cancel: cancel,
-		tables: map[string]*relayTable{}, failures: map[peer.ID][]time.Time{}}
+		tables: map[string]*relayTable{}, failures: map[peer.ID][]time.Time{},
+		reserved: map[peer.ID]bool{}, circuits: map[*circuitStream]bool{}}
 	if err := s.load(); err != nil {
 		cancel()
 		return nil, err
@@ -161,7 +280,7 @@ func NewRelayService(h host.Host, cfg RelayConfig) (*RelayService, error) {
 	rc.Limit = nil // no duration or data limit: not Limited (pubsub needs that)
 	rc.MaxReservations = RelayMaxTables
 	var err error
-	s.relay, err = relayv2.New(&limitedHost{Host: h, lim: s.lim}, relayv2.WithResources(rc), relayv2.WithACL(relayACL{s}),
+	s.relay, err = relayv2.New(&limitedHost{Host: h, lim: s.lim, svc: s}, relayv2.WithResources(rc), relayv2.WithACL(relayACL{s}),
 		// A reservation's addresses are not used by okey (a member dials
 		// the relay address it was given); leave them all in.
 		relayv2.WithReservationAddressFilter(func(ma.Multiaddr) bool { return true }))
@@ -192,9 +311,25 @@ func (s *RelayService) Refused() uint64 {
 // player serving its table as the relay): the same as a registration by
 // the relay's host.
 func (s *RelayService) Register(table string, token [32]byte) error {
-	if st := s.register(s.h.ID(), table, token); st != RelayOK {
+	if st := s.register(s.h.ID(), table, token, ""); st != RelayOK {
 		return relayStatusErr(st)
 	}
+	return nil
+}
+
+// SetMembers sets the seated members of a table the relay's own host
+// registered (a player serving its table as the relay), as a signed list
+// does for another creator.
+func (s *RelayService) SetMembers(table string, seated []peer.ID, started bool) error {
+	s.mu.Lock()
+	t := s.tables[table]
+	if t == nil || t.Creator != s.h.ID() {
+		s.mu.Unlock()
+		return ErrRelayUnknownTable
+	}
+	t.setMembers(seated, started, t.Seq+1)
+	s.mu.Unlock()
+	s.changed()
 	return nil
 }
 
@@ -203,7 +338,7 @@ func (s *RelayService) Unregister(table string) {
 	s.mu.Lock()
 	delete(s.tables, table)
 	s.mu.Unlock()
-	s.save()
+	s.changed()
 }
 
 // Tables is how many tables are registered.
@@ -217,10 +352,14 @@ type relayACL struct{ s *RelayService }
 
 func (a relayACL) AllowReserve(p peer.ID, _ ma.Multiaddr) bool {
 	ok := a.s.member(p, "")
-	if !ok {
-		a.s.mu.Lock()
+	a.s.mu.Lock()
+	if ok {
+		a.s.reserved[p] = true
+	} else {
 		a.s.refused++
-		a.s.mu.Unlock()
+	}
+	a.s.mu.Unlock()
+	if !ok {
 		a.s.log.Debug("relay: reservation refused: not admitted to a table", "peer", p.String())
 	}
 	return ok
@@ -238,19 +377,69 @@ func (a relayACL) AllowConnect(src peer.ID, _ ma.Multiaddr, dest peer.ID) bool {
 }
 
 // member reports whether p is admitted to a table (that also admits other,
-// when other is not empty), and marks the tables used.
+// when other is not empty: two spectators are not served), and marks the
+// tables used.
 func (s *RelayService) member(p, other peer.ID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
 	ok := false
 	for _, t := range s.tables {
-		if t.Members[p] && (other == "" || t.Members[other]) {
+		if s.pairLocked(t, p, other) {
 			t.Used = now
 			ok = true
 		}
 	}
 	return ok
+}
+
+func (s *RelayService) pairLocked(t *relayTable, p, other peer.ID) bool {
+	if !t.admits(p) {
+		return false
+	}
+	return other == "" || t.admits(other) && !(t.Watch[p] && t.Watch[other])
+}
+
+// allowedLocked is member without marking anything.
+func (s *RelayService) allowedLocked(p, other peer.ID) bool {
+	for _, t := range s.tables {
+		if s.pairLocked(t, p, other) {
+			return true
+		}
+	}
+	return false
+}
+
+// changed saves the state and closes what the tables no longer admit: each
+// circuit between two peers that no table admits together, and the
+// relay's connections to the peers holding a reservation that no table
+// admits any more (their reservations go with them).
+func (s *RelayService) changed() {
+	s.save()
+	s.mu.Lock()
+	var cut []*circuitStream
+	for c := range s.circuits {
+		if src, ok := c.source(); ok && !s.allowedLocked(src, c.dest) {
+			cut = append(cut, c)
+		}
+	}
+	var drop []peer.ID
+	for p := range s.reserved {
+		if !s.allowedLocked(p, "") {
+			drop = append(drop, p)
+			delete(s.reserved, p)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range cut {
+		src, _ := c.source()
+		s.log.Info("relay: circuit closed: no table admits both peers any more", "src", src.String(), "dest", c.dest.String())
+		c.Reset()
+	}
+	for _, p := range drop {
+		s.log.Info("relay: reservation dropped: the peer is admitted to no table any more", "peer", p.String())
+		s.h.Network().ClosePeer(p)
+	}
 }
 
 func (s *RelayService) handle(st network.Stream) {
@@ -268,8 +457,8 @@ func (s *RelayService) handle(st network.Stream) {
 }
 
 // request serves one decoded request frame from p.
-func (s *RelayService) request(p peer.ID, req []byte) byte {
-	kind, table, token, err := decodeRelayRequest(req)
+func (s *RelayService) request(p peer.ID, b []byte) byte {
+	req, err := decodeRelayRequest(b)
 	if err != nil {
 		return RelayMalformed
 	}
@@ -277,31 +466,51 @@ func (s *RelayService) request(p peer.ID, req []byte) byte {
 		return RelayRateLimited
 	}
 	var st byte
-	switch kind {
+	switch req.Kind {
 	case relayRegister:
-		st = s.register(p, table, token)
+		st = s.register(p, req.Table, req.Token, s.registrar(p, nil, req))
+	case relayRegisterKey:
+		st = s.register(p, req.Table, req.Token, s.registrar(p, &req.MAC, req))
 	case relayJoin:
-		st = s.join(p, table, token)
+		st = s.join(p, req.Table, req.Token)
 	case relayUnregister:
-		st = s.unregister(p, table, token)
+		st = s.unregister(p, req.Table, req.Token)
+	case relayMembers:
+		st = s.members(req)
 	}
 	if st == RelayBadToken || st == RelayUnknownTable || st == RelayNotAllowed || st == RelayTaken {
 		s.fail(p)
 	}
-	s.log.Info("relay request", "peer", p.String(), "kind", kind, "table", table, "status", st)
+	s.log.Info("relay request", "peer", p.String(), "kind", req.Kind, "table", req.Table, "status", st)
 	return st
 }
 
-func (s *RelayService) allowed(p peer.ID) bool {
-	return p == s.h.ID() || (s.cfg.Allowed != nil && s.cfg.Allowed(p))
+// registrar says how p may register: "" by the allow-list (or as the
+// relay's host), the key's ID by the key (mac: the proof it sent), or
+// relayNoRight.
+func (s *RelayService) registrar(p peer.ID, mac *[32]byte, req relayRequest) string {
+	if p == s.h.ID() || (s.cfg.Allowed != nil && s.cfg.Allowed(p)) {
+		return ""
+	}
+	if mac != nil && !s.cfg.Key.IsZero() {
+		want := s.cfg.Key.registration(s.h.ID(), p, req.Table, req.Token)
+		if hmac.Equal(want[:], mac[:]) {
+			return s.cfg.Key.ID()
+		}
+	}
+	return relayNoRight
 }
 
-func (s *RelayService) register(p peer.ID, table string, token [32]byte) byte {
-	if !s.allowed(p) {
+// relayNoRight is registrar's answer for a peer that may not register.
+const relayNoRight = "\x00"
+
+func (s *RelayService) register(p peer.ID, table string, token [32]byte, by string) byte {
+	if by == relayNoRight {
 		return RelayNotAllowed
 	}
 	s.mu.Lock()
 	t := s.tables[table]
+	revoked := false
 	switch {
 	case t != nil && t.Creator != p:
 		s.mu.Unlock()
@@ -310,14 +519,23 @@ func (s *RelayService) register(p peer.ID, table string, token [32]byte) byte {
 		s.mu.Unlock()
 		return RelayFull
 	case t == nil:
-		t = &relayTable{Creator: p, Members: map[peer.ID]bool{}}
+		t = &relayTable{Creator: p, Token: token}
 		s.tables[table] = t
 	}
-	t.Token = token
-	t.Members[p] = true
+	if subtle.ConstantTimeCompare(t.Token[:], token[:]) != 1 {
+		// A new token (the creator revoked its code): whoever the old
+		// one admitted goes; the creator's seated members stay.
+		t.Token, t.Pending, t.Watch = token, nil, nil
+		revoked = true
+	}
+	t.Key = by
 	t.Used = s.cfg.Now()
 	s.mu.Unlock()
-	s.save()
+	if revoked {
+		s.changed()
+	} else {
+		s.save()
+	}
 	return RelayOK
 }
 
@@ -332,15 +550,54 @@ func (s *RelayService) join(p peer.ID, table string, token [32]byte) byte {
 		s.mu.Unlock()
 		return RelayBadToken
 	}
-	if !t.Members[p] && len(t.Members) >= RelayMaxMembers {
+	now := s.cfg.Now()
+	t.Used = now
+	if t.admits(p) {
 		s.mu.Unlock()
-		return RelayFull
+		return RelayOK
 	}
-	fresh := !t.Members[p]
-	t.Members[p] = true
-	t.Used = s.cfg.Now()
+	evicted := false
+	switch {
+	case t.Former[p]:
+		s.mu.Unlock()
+		return RelayNotAllowed
+	case t.Started:
+		if len(t.Watch) >= RelayMaxSpectators {
+			s.mu.Unlock()
+			return RelayFull
+		}
+		if t.Watch == nil {
+			t.Watch = map[peer.ID]bool{}
+		}
+		t.Watch[p] = true
+	default:
+		// The creator and RelayMaxMembers-1 pending peers; seated
+		// members take no place. When there is no room, the pending
+		// peer admitted longest ago gives its place if the creator has
+		// not seated it within RelayPendingGrace.
+		if 1+len(t.Pending) >= RelayMaxMembers {
+			var old peer.ID
+			for q, at := range t.Pending {
+				if now.Sub(at) >= RelayPendingGrace && (old == "" || at.Before(t.Pending[old])) {
+					old = q
+				}
+			}
+			if old == "" {
+				s.mu.Unlock()
+				return RelayFull
+			}
+			delete(t.Pending, old)
+			evicted = true
+		}
+		if t.Pending == nil {
+			t.Pending = map[peer.ID]time.Time{}
+		}
+		t.Pending[p] = now
+	}
 	s.mu.Unlock()
-	if fresh {
+	if evicted {
+		s.changed()
+	} else {
 		s.save()
 	}
 	return RelayOK
@@ -359,8 +616,93 @@ func (s *RelayService) unregister(p peer.ID, table string, token [32]byte) byte 
 	}
 	delete(s.tables, table)
 	s.mu.Unlock()
-	s.save()
+	s.changed()
 	return RelayOK
+}
+
+// members applies a creator's signed member list.
+func (s *RelayService) members(req relayRequest) byte {
+	s.mu.Lock()
+	t := s.tables[req.Table]
+	if t == nil {
+		s.mu.Unlock()
+		return RelayUnknownTable
+	}
+	creator := t.Creator
+	s.mu.Unlock()
+	pub, err := creator.ExtractPublicKey()
+	if err != nil {
+		return RelayNotAllowed
+	}
+	if ok, err := pub.Verify(relayMembersMessage(s.h.ID(), req), req.Sig); err != nil || !ok {
+		return RelayNotAllowed
+	}
+	s.mu.Lock()
+	if t = s.tables[req.Table]; t == nil || t.Creator != creator {
+		s.mu.Unlock()
+		return RelayUnknownTable
+	}
+	if req.Seq <= t.Seq {
+		s.mu.Unlock()
+		return RelayStale
+	}
+	t.setMembers(req.Members, req.Started, req.Seq)
+	t.Used = s.cfg.Now()
+	s.mu.Unlock()
+	s.changed()
+	return RelayOK
+}
+
+// setMembers replaces the seated members; once started, only they (and the
+// creator, and spectators) are admitted.
+func (t *relayTable) setMembers(seated []peer.ID, started bool, seq uint64) {
+	before := t.Seated
+	t.Seated = map[peer.ID]bool{}
+	for _, p := range seated {
+		t.Seated[p] = true
+		delete(t.Pending, p)
+	}
+	t.Seq = seq
+	if !started {
+		return
+	}
+	// Whoever was admitted as a player and is not seated at the start
+	// is a former member: refused from now on, as a spectator too.
+	if t.Former == nil {
+		t.Former = map[peer.ID]bool{}
+	}
+	for p := range t.Pending {
+		t.Former[p] = true
+	}
+	for p := range before {
+		if !t.Seated[p] && p != t.Creator {
+			t.Former[p] = true
+		}
+	}
+	t.Started, t.Pending = true, nil
+}
+
+// relayMembersMessage is what a creator signs for a member list:
+// lp("okey/relay/v1/members") || lp(relay) || lp(table) || u64be(seq) ||
+// u8 started || u8 count || lp(member)..., peer ids as raw bytes.
+func relayMembersMessage(relay peer.ID, req relayRequest) []byte {
+	var b []byte
+	b = relayLP(b, []byte("okey/relay/v1/members"))
+	b = relayLP(b, []byte(relay))
+	b = relayLP(b, []byte(req.Table))
+	b = binary.BigEndian.AppendUint64(b, req.Seq)
+	b = append(b, boolByte(req.Started), byte(len(req.Members)))
+	for _, m := range req.Members {
+		b = relayLP(b, []byte(m))
+	}
+	return b
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // limited reports whether p has failed too often lately.
@@ -397,24 +739,36 @@ func (s *RelayService) gcLoop() {
 			return
 		case <-t.C:
 		}
-		s.mu.Lock()
-		cut := s.cfg.Now().Add(-RelayTableTTL)
-		n := len(s.tables)
-		for id, tb := range s.tables {
-			if tb.Used.Before(cut) {
-				delete(s.tables, id)
-			}
-		}
-		changed := n != len(s.tables)
-		s.mu.Unlock()
-		if changed {
-			s.save()
-		}
-		s.lim.gc(func(p peer.ID) bool { return s.h.Network().Connectedness(p) == network.Connected })
+		s.gc()
 	}
 }
 
-// relayState is the state file's form.
+func (s *RelayService) gc() {
+	connected := func(p peer.ID) bool { return s.h.Network().Connectedness(p) == network.Connected }
+	s.mu.Lock()
+	cut := s.cfg.Now().Add(-RelayTableTTL)
+	n := len(s.tables)
+	for id, tb := range s.tables {
+		if tb.Used.Before(cut) {
+			delete(s.tables, id)
+		}
+	}
+	for p := range s.reserved {
+		if !connected(p) {
+			delete(s.reserved, p)
+		}
+	}
+	changed := n != len(s.tables)
+	s.mu.Unlock()
+	if changed {
+		s.changed()
+	}
+	s.lim.gc(connected)
+}
+
+// relayState is the state file's form. Version 1 files without the
+// fields added later (key, seated, watch, former, started, seq) load as tables
+// registered by the allow-list whose members are all pending.
 type relayState struct {
 	V      int                        `json:"v"`
 	Tables map[string]relayStateTable `json:"tables"`
@@ -423,8 +777,33 @@ type relayState struct {
 type relayStateTable struct {
 	Token   string    `json:"token"`
 	Creator string    `json:"creator"`
+	Key     string    `json:"key,omitempty"`
 	Members []string  `json:"members"`
+	Seated  []string  `json:"seated,omitempty"`
+	Watch   []string  `json:"watch,omitempty"`
+	Former  []string  `json:"former,omitempty"`
+	Started bool      `json:"started,omitempty"`
+	Seq     uint64    `json:"seq,omitempty"`
 	Used    time.Time `json:"used"`
+}
+
+func decodePeers(ss []string) map[peer.ID]bool {
+	out := map[peer.ID]bool{}
+	for _, m := range ss {
+		if p, err := peer.Decode(m); err == nil {
+			out[p] = true
+		}
+	}
+	return out
+}
+
+func encodePeers(m map[peer.ID]bool) []string {
+	var out []string
+	for p := range m {
+		out = append(out, p.String())
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (s *RelayService) load() error {
@@ -442,19 +821,33 @@ func (s *RelayService) load() error {
 	if err := json.Unmarshal(b, &st); err != nil || st.V != 1 {
 		return fmt.Errorf("p2p: relay state %s: not a version 1 state file", s.cfg.State)
 	}
+	keyID := ""
+	if !s.cfg.Key.IsZero() {
+		keyID = s.cfg.Key.ID()
+	}
+	revoked := 0
 	for id, t := range st.Tables {
 		tok, err := hex.DecodeString(t.Token)
 		c, cerr := peer.Decode(t.Creator)
 		if ValidTableID(id) != nil || err != nil || len(tok) != 32 || cerr != nil {
 			return fmt.Errorf("p2p: relay state %s: bad table %q", s.cfg.State, id)
 		}
-		rt := &relayTable{Token: [32]byte(tok), Creator: c, Members: map[peer.ID]bool{}, Used: t.Used}
-		for _, m := range t.Members {
-			if p, err := peer.Decode(m); err == nil {
-				rt.Members[p] = true
+		if t.Key != "" && t.Key != keyID {
+			revoked++ // registered with a key the operator replaced
+			continue
+		}
+		rt := &relayTable{Token: [32]byte(tok), Creator: c, Key: t.Key, Seated: decodePeers(t.Seated),
+			Started: t.Started, Seq: t.Seq, Used: t.Used, Watch: decodePeers(t.Watch), Former: decodePeers(t.Former), Pending: map[peer.ID]time.Time{}}
+		for p := range decodePeers(t.Members) {
+			if p != c && !rt.Seated[p] && !rt.Watch[p] && !rt.Started {
+				rt.Pending[p] = t.Used
 			}
 		}
 		s.tables[id] = rt
+	}
+	if revoked > 0 {
+		s.log.Info("relay: tables registered with a replaced key dropped", "tables", revoked)
+		defer s.save()
 	}
 	return nil
 }
@@ -467,12 +860,13 @@ func (s *RelayService) save() {
 	s.mu.Lock()
 	st := relayState{V: 1, Tables: map[string]relayStateTable{}}
 	for id, t := range s.tables {
-		var ms []string
-		for m := range t.Members {
-			ms = append(ms, m.String())
+		pending := map[peer.ID]bool{}
+		for p := range t.Pending {
+			pending[p] = true
 		}
-		slices.Sort(ms)
-		st.Tables[id] = relayStateTable{Token: hex.EncodeToString(t.Token[:]), Creator: t.Creator.String(), Members: ms, Used: t.Used}
+		st.Tables[id] = relayStateTable{Token: hex.EncodeToString(t.Token[:]), Creator: t.Creator.String(), Key: t.Key,
+			Members: encodePeers(pending), Seated: encodePeers(t.Seated), Watch: encodePeers(t.Watch), Former: encodePeers(t.Former),
+			Started: t.Started, Seq: t.Seq, Used: t.Used}
 	}
 	s.mu.Unlock()
 	b, err := json.Marshal(st)
@@ -487,43 +881,127 @@ func (s *RelayService) save() {
 	}
 }
 
-// encodeRelayRequest is kind || u8 len(table) || table || token.
-func encodeRelayRequest(kind byte, table string, token [32]byte) ([]byte, error) {
-	if err := ValidTableID(table); err != nil {
-		return nil, err
-	}
-	b := []byte{kind, byte(len(table))}
-	b = append(b, table...)
-	return append(b, token[:]...), nil
+// relayRequest is one request of /okey/relay/1 (protocol.md 7.11).
+type relayRequest struct {
+	Kind    byte
+	Table   string
+	Token   [32]byte // kinds 1-4
+	MAC     [32]byte // kind 4
+	Seq     uint64   // kind 5
+	Started bool     // kind 5
+	Members []peer.ID
+	Sig     []byte // kind 5
 }
 
-func decodeRelayRequest(b []byte) (kind byte, table string, token [32]byte, err error) {
+// encode is kind || u8 len(table) || table, then for kinds 1-3 token, for
+// kind 4 token || mac, for kind 5 u64be(seq) || u8 started || u8 count ||
+// (u8 len || peer id)... || u8 len(sig) || sig.
+func (r relayRequest) encode() ([]byte, error) {
+	if err := ValidTableID(r.Table); err != nil {
+		return nil, err
+	}
+	b := []byte{r.Kind, byte(len(r.Table))}
+	b = append(b, r.Table...)
+	switch r.Kind {
+	case relayRegister, relayJoin, relayUnregister:
+		b = append(b, r.Token[:]...)
+	case relayRegisterKey:
+		b = append(b, r.Token[:]...)
+		b = append(b, r.MAC[:]...)
+	case relayMembers:
+		if len(r.Members) > RelayMaxMembers || len(r.Sig) == 0 || len(r.Sig) > 128 {
+			return nil, fmt.Errorf("p2p: relay member list of %d members, signature of %d bytes", len(r.Members), len(r.Sig))
+		}
+		b = binary.BigEndian.AppendUint64(b, r.Seq)
+		b = append(b, boolByte(r.Started), byte(len(r.Members)))
+		for _, m := range r.Members {
+			if len(m) == 0 || len(m) > 64 {
+				return nil, errors.New("p2p: relay member list: a peer id of more than 64 bytes")
+			}
+			b = append(b, byte(len(m)))
+			b = append(b, m...)
+		}
+		b = append(b, byte(len(r.Sig)))
+		b = append(b, r.Sig...)
+	default:
+		return nil, fmt.Errorf("p2p: relay request kind %d", r.Kind)
+	}
+	return b, nil
+}
+
+func decodeRelayRequest(b []byte) (relayRequest, error) {
+	var r relayRequest
 	if len(b) < 2 {
-		return 0, "", token, errors.New("p2p: relay request too short")
+		return r, errors.New("p2p: relay request too short")
 	}
-	kind, n := b[0], int(b[1])
-	if kind < relayRegister || kind > relayUnregister {
-		return 0, "", token, fmt.Errorf("p2p: relay request kind %d", kind)
+	r.Kind = b[0]
+	n := int(b[1])
+	if r.Kind < relayRegister || r.Kind > relayMembers {
+		return r, fmt.Errorf("p2p: relay request kind %d", r.Kind)
 	}
-	if len(b) != 2+n+32 {
-		return 0, "", token, fmt.Errorf("p2p: relay request of %d bytes, want %d", len(b), 2+n+32)
+	if len(b) < 2+n {
+		return r, errors.New("p2p: relay request cut short")
 	}
-	table = string(b[2 : 2+n])
-	if err := ValidTableID(table); err != nil {
-		return 0, "", token, err
+	r.Table = string(b[2 : 2+n])
+	if err := ValidTableID(r.Table); err != nil {
+		return r, err
 	}
-	return kind, table, [32]byte(b[2+n:]), nil
+	rest := b[2+n:]
+	short := fmt.Errorf("p2p: relay request kind %d cut short or too long", r.Kind)
+	switch r.Kind {
+	case relayRegister, relayJoin, relayUnregister:
+		if len(rest) != 32 {
+			return r, short
+		}
+		r.Token = [32]byte(rest)
+	case relayRegisterKey:
+		if len(rest) != 64 {
+			return r, short
+		}
+		r.Token, r.MAC = [32]byte(rest[:32]), [32]byte(rest[32:])
+	case relayMembers:
+		if len(rest) < 10 {
+			return r, short
+		}
+		r.Seq = binary.BigEndian.Uint64(rest)
+		if rest[8] > 1 {
+			return r, errors.New("p2p: relay member list: started is 0 or 1")
+		}
+		r.Started = rest[8] == 1
+		count := int(rest[9])
+		if count > RelayMaxMembers {
+			return r, fmt.Errorf("p2p: relay member list of %d members, at most %d", count, RelayMaxMembers)
+		}
+		rest = rest[10:]
+		for range count {
+			if len(rest) < 1 || rest[0] == 0 || rest[0] > 64 || len(rest) < 1+int(rest[0]) {
+				return r, short
+			}
+			p, err := peer.IDFromBytes(rest[1 : 1+int(rest[0])])
+			if err != nil || slices.Contains(r.Members, p) {
+				return r, errors.New("p2p: relay member list: a bad or repeated peer id")
+			}
+			r.Members = append(r.Members, p)
+			rest = rest[1+int(rest[0]):]
+		}
+		if len(rest) < 1 || rest[0] == 0 || rest[0] > 128 || len(rest) != 1+int(rest[0]) {
+			return r, short
+		}
+		r.Sig = slices.Clone(rest[1:])
+	}
+	return r, nil
 }
 
 // Errors of the relay client, one per refusal.
 var (
-	ErrRelayNotAllowed   = errors.New("p2p: the relay does not let this peer register tables (ask its operator to add this peer id with okey relay --allow)")
+	ErrRelayNotAllowed   = errors.New("p2p: the relay does not let this peer register tables (ask its operator for the line okey relay prints, and start with --relay LINE)")
 	ErrRelayUnknownTable = errors.New("p2p: the relay does not know this table")
 	ErrRelayBadToken     = errors.New("p2p: the relay refused the table's token")
 	ErrRelayFull         = errors.New("p2p: the relay is full")
 	ErrRelayRateLimited  = errors.New("p2p: the relay refuses this peer for a minute after failed attempts")
 	ErrRelayTaken        = errors.New("p2p: another peer registered this table id at the relay")
 	ErrRelayMalformed    = errors.New("p2p: the relay could not read the request")
+	ErrRelayStale        = errors.New("p2p: the relay has a newer member list of this table")
 )
 
 func relayStatusErr(st byte) error {
@@ -544,13 +1022,15 @@ func relayStatusErr(st byte) error {
 		return ErrRelayTaken
 	case RelayMalformed:
 		return ErrRelayMalformed
+	case RelayStale:
+		return ErrRelayStale
 	}
 	return fmt.Errorf("p2p: the relay answered status %d", st)
 }
 
-// relayRequest sends one request to the relay and reads its status.
-func relayRequest(ctx context.Context, h host.Host, relay peer.AddrInfo, kind byte, table string, token [32]byte) error {
-	req, err := encodeRelayRequest(kind, table, token)
+// relayCall sends one request to the relay and reads its status.
+func relayCall(ctx context.Context, h host.Host, relay peer.AddrInfo, r relayRequest) error {
+	req, err := r.encode()
 	if err != nil {
 		return err
 	}
@@ -593,20 +1073,42 @@ func relayRequest(ctx context.Context, h host.Host, relay peer.AddrInfo, kind by
 
 // RelayRegister registers a table with a relay: the relay then admits to
 // reservations and circuits the peers that present the same token for the
-// table (RelayJoin), and h itself. h must be on the relay's allow-list.
-func RelayRegister(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
-	return relayRequest(ctx, h, relay, relayRegister, table, token)
+// table (RelayJoin), and h itself. h must be on the relay's allow-list,
+// or key must be the relay's key (not zero).
+func RelayRegister(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte, key RelayKey) error {
+	if key.IsZero() {
+		return relayCall(ctx, h, relay, relayRequest{Kind: relayRegister, Table: table, Token: token})
+	}
+	mac := key.registration(relay.ID, h.ID(), table, token)
+	return relayCall(ctx, h, relay, relayRequest{Kind: relayRegisterKey, Table: table, Token: token, MAC: mac})
 }
 
 // RelayJoin presents a table's token to a relay, which then admits h to
 // reservations and to circuits with the table's other admitted members.
 func RelayJoin(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
-	return relayRequest(ctx, h, relay, relayJoin, table, token)
+	return relayCall(ctx, h, relay, relayRequest{Kind: relayJoin, Table: table, Token: token})
 }
 
 // RelayUnregister closes a table at a relay (its creator only).
 func RelayUnregister(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
-	return relayRequest(ctx, h, relay, relayUnregister, table, token)
+	return relayCall(ctx, h, relay, relayRequest{Kind: relayUnregister, Table: table, Token: token})
+}
+
+// RelayMembers sends a relay the seated members of a table h registered,
+// signed with h's key; seq must grow from one list to the next. Once
+// started, the relay admits only them, h, and a few spectators.
+func RelayMembers(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, seq uint64, started bool, seated []peer.ID) error {
+	r := relayRequest{Kind: relayMembers, Table: table, Seq: seq, Started: started, Members: seated}
+	key := h.Peerstore().PrivKey(h.ID())
+	if key == nil {
+		return errors.New("p2p: relay member list: no private key for this host")
+	}
+	sig, err := key.Sign(relayMembersMessage(relay.ID, r))
+	if err != nil {
+		return fmt.Errorf("p2p: relay member list: %w", err)
+	}
+	r.Sig = sig
+	return relayCall(ctx, h, relay, r)
 }
 
 // ParseAllowList reads an allow-list: one peer id per line, blank lines
@@ -632,6 +1134,7 @@ func ParseAllowList(text string) ([]peer.ID, error) {
 type limitedHost struct {
 	host.Host
 	lim *peerLimiters
+	svc *RelayService
 }
 
 func (h *limitedHost) SetStreamHandler(pid protocol.ID, handler network.StreamHandler) {
@@ -643,7 +1146,73 @@ func (h *limitedHost) NewStream(ctx context.Context, p peer.ID, pids ...protocol
 	if err != nil {
 		return nil, err
 	}
-	return h.lim.wrap(s), nil
+	ls := h.lim.wrap(s)
+	if slices.Contains(pids, proto.ProtoIDv2Stop) {
+		// The relay opens a stop stream to a circuit's destination: keep
+		// it, to close the circuit when no table admits its two ends.
+		c := &circuitStream{Stream: ls, svc: h.svc, dest: p}
+		h.svc.mu.Lock()
+		h.svc.circuits[c] = true
+		h.svc.mu.Unlock()
+		return c, nil
+	}
+	return ls, nil
+}
+
+// circuitStream is the relay's stop stream of one circuit: its first
+// message (StopMessage CONNECT) names the circuit's source.
+type circuitStream struct {
+	network.Stream
+	svc  *RelayService
+	dest peer.ID
+
+	mu   sync.Mutex
+	head []byte
+	src  peer.ID
+	done bool
+}
+
+// source is the circuit's source, once the relay wrote it.
+func (c *circuitStream) source() (peer.ID, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.src, c.src != ""
+}
+
+func (c *circuitStream) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	if !c.done {
+		c.head = append(c.head, b...)
+		if n, k := binary.Uvarint(c.head); k > 0 && len(c.head) >= k+int(n) {
+			var m pbv2.StopMessage
+			if protobuf.Unmarshal(c.head[k:k+int(n)], &m) == nil {
+				if p, err := peer.IDFromBytes(m.GetPeer().GetId()); err == nil {
+					c.src = p
+				}
+			}
+			c.done, c.head = true, nil
+		} else if len(c.head) > 4096 || k < 0 {
+			c.done, c.head = true, nil
+		}
+	}
+	c.mu.Unlock()
+	return c.Stream.Write(b)
+}
+
+func (c *circuitStream) forget() {
+	c.svc.mu.Lock()
+	delete(c.svc.circuits, c)
+	c.svc.mu.Unlock()
+}
+
+func (c *circuitStream) Close() error {
+	c.forget()
+	return c.Stream.Close()
+}
+
+func (c *circuitStream) Reset() error {
+	c.forget()
+	return c.Stream.Reset()
 }
 
 type peerLimiters struct {

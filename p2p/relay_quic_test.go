@@ -35,7 +35,7 @@ func TestRelayRequestOverQUIC(t *testing.T) {
 	defer cancel()
 	var tok [32]byte
 	relay := peer.AddrInfo{ID: rh.ID(), Addrs: rh.Addrs()}
-	if err := RelayRegister(ctx, c, relay, "t1", tok); err != nil {
+	if err := RelayRegister(ctx, c, relay, "t1", tok, RelayKey{}); err != nil {
 		t.Fatal(err)
 	}
 	// A refusal arrives too (a stranger: not allowed).
@@ -44,7 +44,7 @@ func TestRelayRequestOverQUIC(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if err := RelayRegister(ctx, s, relay, "t2", tok); !errors.Is(err, ErrRelayNotAllowed) {
+	if err := RelayRegister(ctx, s, relay, "t2", tok, RelayKey{}); !errors.Is(err, ErrRelayNotAllowed) {
 		t.Fatalf("a stranger's registration over QUIC: %v", err)
 	}
 }

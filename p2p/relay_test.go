@@ -171,13 +171,13 @@ func TestRelayACL(t *testing.T) {
 	var token, wrong [32]byte
 	token[0], wrong[0] = 1, 2
 
-	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token); !errors.Is(err, ErrRelayNotAllowed) {
+	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token, RelayKey{}); !errors.Is(err, ErrRelayNotAllowed) {
 		t.Fatalf("a stranger's registration: %v", err)
 	}
 	if err := creator.UseRelay(ctx, rinfo, "t2", token, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token); !errors.Is(err, ErrRelayNotAllowed) {
+	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token, RelayKey{}); !errors.Is(err, ErrRelayNotAllowed) {
 		t.Fatalf("a stranger's registration of a taken table: %v", err)
 	}
 	if _, err := client.Reserve(ctx, stranger.Host(), rinfo); err == nil {
@@ -249,19 +249,20 @@ func TestRelayStatePersists(t *testing.T) {
 func TestRelayRequestCodec(t *testing.T) {
 	var tok [32]byte
 	tok[31] = 1
-	b, err := encodeRelayRequest(relayJoin, "abc", tok)
+	b, err := relayRequest{Kind: relayJoin, Table: "abc", Token: tok}.encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, tb, got, err := decodeRelayRequest(b)
-	if err != nil || k != relayJoin || tb != "abc" || got != tok {
-		t.Fatalf("%d %q %v %v", k, tb, got, err)
+	got, err := decodeRelayRequest(b)
+	if err != nil || got.Kind != relayJoin || got.Table != "abc" || got.Token != tok {
+		t.Fatalf("%+v %v", got, err)
 	}
-	if _, err := encodeRelayRequest(relayJoin, "bad id!", tok); err == nil {
+	if _, err := (relayRequest{Kind: relayJoin, Table: "bad id!", Token: tok}).encode(); err == nil {
 		t.Fatal("bad table id encoded")
 	}
-	for _, bad := range [][]byte{nil, {1}, {1, 3, 'a', 'b', 'c'}, append([]byte{4, 3, 'a', 'b', 'c'}, tok[:]...), append([]byte{1, 3, 'a', '!', 'c'}, tok[:]...)} {
-		if _, _, _, err := decodeRelayRequest(bad); err == nil {
+	for _, bad := range [][]byte{nil, {1}, {1, 3, 'a', 'b', 'c'}, append([]byte{6, 3, 'a', 'b', 'c'}, tok[:]...), append([]byte{1, 3, 'a', '!', 'c'}, tok[:]...),
+		append([]byte{4, 3, 'a', 'b', 'c'}, tok[:]...), {5, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 1, 1}} {
+		if _, err := decodeRelayRequest(bad); err == nil {
 			t.Errorf("decoded %x", bad)
 		}
 	}
@@ -269,15 +270,19 @@ func TestRelayRequestCodec(t *testing.T) {
 
 func FuzzRelayRequest(f *testing.F) {
 	var tok [32]byte
-	b, _ := encodeRelayRequest(relayRegister, "t", tok)
+	b, _ := relayRequest{Kind: relayRegister, Table: "t", Token: tok}.encode()
 	f.Add(b)
 	f.Add([]byte{2, 0})
+	b, _ = relayRequest{Kind: relayRegisterKey, Table: "t", Token: tok, MAC: tok}.encode()
+	f.Add(b)
+	b, _ = relayRequest{Kind: relayMembers, Table: "t", Seq: 7, Started: true, Members: []peer.ID{peer.ID("\x00\x01x")}, Sig: []byte{1, 2}}.encode()
+	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		k, tb, tok, err := decodeRelayRequest(b)
+		r, err := decodeRelayRequest(b)
 		if err != nil {
 			return
 		}
-		again, err := encodeRelayRequest(k, tb, tok)
+		again, err := r.encode()
 		if err != nil || string(again) != string(b) {
 			t.Fatalf("round trip: %x -> %x %v", b, again, err)
 		}
@@ -343,7 +348,7 @@ func TestServeRelay(t *testing.T) {
 	if err := RelayJoin(ctx, stranger.Host(), self, "mine", [32]byte{}); !errors.Is(err, ErrRelayBadToken) {
 		t.Fatalf("a stranger's join: %v", err)
 	}
-	if err := RelayRegister(ctx, stranger.Host(), self, "theirs", token); !errors.Is(err, ErrRelayNotAllowed) {
+	if err := RelayRegister(ctx, stranger.Host(), self, "theirs", token, RelayKey{}); !errors.Is(err, ErrRelayNotAllowed) {
 		t.Fatalf("a stranger's registration at a player's relay: %v", err)
 	}
 }
@@ -392,7 +397,7 @@ func TestRelayBounds(t *testing.T) {
 	acl := relayACL{svc}
 	req := func(p peer.ID, kind byte, table string, tok [32]byte) byte {
 		t.Helper()
-		b, err := encodeRelayRequest(kind, table, tok)
+		b, err := relayRequest{Kind: kind, Table: table, Token: tok}.encode()
 		if err != nil {
 			t.Fatal(err)
 		}

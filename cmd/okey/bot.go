@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"slices"
@@ -217,7 +218,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if a == lan.NoRelay && len(relays) == 1 {
 			continue
 		}
-		if _, err := p2p.ParseRelayAddr(a); err != nil {
+		if _, _, err := p2p.ParseRelayLine(a); err != nil {
 			return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
 		}
 	}
@@ -364,6 +365,11 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				if !c.Lobby().Private(a.Table) {
 					return
 				}
+				// The relays answer first: one that refuses the table is
+				// said at once, and the code leaves it out.
+				wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+				printRelayRefusals(stdout, c.Node().WaitRelayAnswers(wctx, a.Table))
+				cancel()
 				text, err := c.Invite(a.Table)
 				if err != nil {
 					log.Warn("no invite code", "table", a.Table, "err", err)
@@ -394,6 +400,30 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exit(status)
+}
+
+// printRelayRefusals says, one line each, which relays refused a table
+// this peer created, and what to do.
+func printRelayRefusals(w io.Writer, refused map[peer.ID]error) {
+	ids := slices.Sorted(maps.Keys(refused))
+	for _, id := range ids {
+		fmt.Fprint(w, relayRefusalText(id, refused[id])+"\n")
+	}
+}
+
+// relayRefusalText is what the creator is told of relay id refusing its
+// table: the code does not go through it, and what to do.
+func relayRefusalText(id peer.ID, err error) string {
+	if errors.Is(err, p2p.ErrRelayNotAllowed) {
+		return i18n.T("relay %s refused to register the table: the invite code does not go through it (friends behind a strict router cannot join). Ask the relay's operator for the line okey relay prints and start again with --relay LINE.", shortID(id))
+	}
+	return i18n.T("relay %s refused the table (%s): the invite code does not go through it.", shortID(id), ui.Plain(err))
+}
+
+// shortID is the last 8 characters of a peer id.
+func shortID(id peer.ID) string {
+	s := id.String()
+	return s[max(0, len(s)-8):]
 }
 
 // logLinks logs how this seat reaches each other member (direct, relayed,

@@ -163,7 +163,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if a == lan.NoRelay && len(relays) == 1 {
 				continue
 			}
-			if _, err := p2p.ParseRelayAddr(a); err != nil {
+			if _, _, err := p2p.ParseRelayLine(a); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
 				return 2
 			}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -27,21 +28,32 @@ func init() {
 }
 
 const relayUsage = `usage: okey relay [--listen MULTIADDR]... [--data DIR] [--allow PEERID]...
-                  [--announce MULTIADDR]... [--rate BYTES] [-v] [--log FILE]
+                  [--announce MULTIADDR]... [--rate BYTES] [--new-key | --no-key]
+                  [-v] [--log FILE]
 
 A circuit relay for okey tables, for a machine the players can reach (a home
 server with a forwarded port, a small VPS). It relays only between players
 admitted to a table registered with it, never for anyone else: a table's
-creator registers it (the creator's peer id must be allowed: --allow, or one
-peer id a line in DIR/relay-allow, read again at each registration), and each
-joiner presents the table's token from the invite code. Admitted players get
-circuits with no time or data limit, at most --rate bytes a second each.
+creator registers it, and each joiner presents the table's token from the
+invite code. Once a match starts, the relay serves only its seated players
+(and a few spectators); when it ends, the table is forgotten. Admitted
+players get circuits with no time or data limit, at most --rate bytes a
+second each.
 
-At start it prints one line per address, "relay: MULTIADDR/p2p/ID": give one
-to the players (okey play --relay, okey bot --relay). The identity and the
-registered tables live in DIR, so a restarted relay keeps its address and its
-tables. --announce adds an address the relay cannot see itself (a forwarded
-port on the router's public address).
+At start it prints one line per address, "relay: MULTIADDR/p2p/ID", then the
+relay line, "relay line: MULTIADDR/p2p/ID/okey-key/KEY": give that line to
+your friends, once, as you would an invite code; each starts with
+okey play --relay LINE (or okey bot --relay LINE). The key in it lets them
+register tables; it is kept in DIR/relay-key and never logged. Who should not
+have it any more: start the relay with --new-key (a new key, a new line to
+give out; the tables registered with the old key are dropped) or --no-key
+(no key: the allow-list only). The allow-list (--allow, or one peer id a line
+in DIR/relay-allow, read again at each registration) works with or without a
+key: a listed player registers without it, and its tables survive a new key.
+
+The identity, the key and the registered tables live in DIR, so a restarted
+relay keeps its address, its line and its tables. --announce adds an address
+the relay cannot see itself (a forwarded port on the router's public address).
 
 Exit status: 0 stopped by SIGINT or SIGTERM; 2 bad usage or the relay could not
 start (an address it cannot listen on, a data directory it cannot write). Never 1,
@@ -55,6 +67,46 @@ const relayAllowFile = "relay-allow"
 // relayStateFile is the registered tables in the relay's data directory.
 const relayStateFile = "relay-tables.json"
 
+// relayKeyFile is the relay's key (its line's secret) in its data
+// directory: 32 hex digits and a newline, mode 0600.
+const relayKeyFile = "relay-key"
+
+// relayKey loads the relay's key from path, or draws and keeps one (also
+// when renew); remove deletes it and returns no key.
+func relayKey(path string, renew, remove bool) (p2p.RelayKey, error) {
+	if remove {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return p2p.RelayKey{}, err
+		}
+		return p2p.RelayKey{}, nil
+	}
+	if !renew {
+		b, err := os.ReadFile(path)
+		if err == nil {
+			k, err := p2p.ParseRelayKey(strings.TrimSpace(string(b)))
+			if err != nil {
+				return k, fmt.Errorf("%s: %w (remove it, or start with --new-key)", path, err)
+			}
+			return k, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return p2p.RelayKey{}, err
+		}
+	}
+	k, err := p2p.NewRelayKey()
+	if err != nil {
+		return k, err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(k.Text()+"\n"), 0o600); err != nil {
+		return p2p.RelayKey{}, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return p2p.RelayKey{}, err
+	}
+	return k, nil
+}
+
 func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -65,6 +117,8 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&announce, "announce", i18n.T("an address to print and give out besides the relay's own (repeatable)"))
 	data := fs.String("data", "", i18n.T("data directory: identity, allow-list, registered tables (default: the user's config directory, subdirectory relay)"))
 	rate := fs.Int("rate", p2p.DefaultRelayRate, i18n.T("bytes a second relayed from one player at most"))
+	newKey := fs.Bool("new-key", false, i18n.T("replace the relay's key (its line): the old line registers nothing any more"))
+	noKey := fs.Bool("no-key", false, i18n.T("remove the relay's key: only the allow-list registers tables"))
 	verbose := fs.Bool("v", false, i18n.T("log every request"))
 	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
 	if err := fs.Parse(args); err != nil {
@@ -104,6 +158,9 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *rate < 1024 {
 		return usageErr(i18n.T("--rate must be at least 1024"))
 	}
+	if *newKey && *noKey {
+		return usageErr(i18n.T("--new-key and --no-key exclude each other"))
+	}
 	if *data == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
@@ -135,6 +192,10 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(err)
 	}
+	rkey, err := relayKey(filepath.Join(*data, relayKeyFile), *newKey, *noKey)
+	if err != nil {
+		return failed(err)
+	}
 	host, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs(listen...))
 	if err != nil {
 		return failed(err)
@@ -142,6 +203,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer host.Close()
 	svc, err := p2p.NewRelayService(host, p2p.RelayConfig{
 		State: filepath.Join(*data, relayStateFile),
+		Key:   rkey,
 		Rate:  *rate,
 		Log:   log,
 		Allowed: func(p peer.ID) bool {
@@ -159,10 +221,16 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return failed(err)
 	}
 	defer svc.Close()
-	for _, a := range relayAddrs(host.Addrs(), extra) {
+	addrs := relayAddrs(host.Addrs(), extra)
+	for _, a := range addrs {
 		fmt.Fprintf(stdout, "relay: %s/p2p/%s\n", a, host.ID())
 	}
-	log.Info("relay started", "peer", host.ID().String(), "tables", svc.Tables(), "allowed", len(allowed))
+	if !rkey.IsZero() && len(addrs) > 0 {
+		// The line holds the key: stdout only, never the log.
+		fmt.Fprintf(stdout, "relay line: %s\n", p2p.FormatRelayLine(fmt.Sprintf("%s/p2p/%s", addrs[0], host.ID()), rkey))
+		fmt.Fprint(stderr, i18n.T("okey: relay: give your friends the relay line above, once; each starts with okey play --relay LINE\n"))
+	}
+	log.Info("relay started", "peer", host.ID().String(), "tables", svc.Tables(), "allowed", len(allowed), "key", !rkey.IsZero())
 
 	ctx, stop := relayStopContext()
 	defer stop()

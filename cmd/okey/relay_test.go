@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/okey-game/okey/p2p"
 )
 
 // syncBuffer is a strings.Builder safe for a writer and a reader.
@@ -76,10 +80,89 @@ func TestRelayRunsAndStops(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 1 || !strings.HasPrefix(lines[0], "relay: /ip4/127.0.0.1/tcp/") || !strings.Contains(lines[0], "/p2p/12D3") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "relay: /ip4/127.0.0.1/tcp/") || !strings.Contains(lines[0], "/p2p/12D3") ||
+		!strings.HasPrefix(lines[1], "relay line: "+strings.TrimPrefix(lines[0], "relay: ")+p2p.RelayKeyMarker) {
 		t.Fatalf("output %q", lines)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "identity.key")); err != nil {
 		t.Fatalf("identity not kept: %v", err)
+	}
+}
+
+// runRelayOnce starts okey relay with args, waits for its output, stops it
+// and returns stdout and stderr.
+func runRelayOnce(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	old := relayStopContext
+	relayStopContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	t.Cleanup(func() { relayStopContext = old })
+	var out, errb syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(append([]string{"relay", "--listen", "/ip4/127.0.0.1/tcp/0"}, args...), strings.NewReader(""), &out, &errb)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(errb.String(), "relay started") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the relay did not start: %q %q", out.String(), errb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	return out.String(), errb.String()
+}
+
+func relayLineOf(t *testing.T, out string) (string, p2p.RelayKey) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if line, ok := strings.CutPrefix(l, "relay line: "); ok {
+			_, key, err := p2p.ParseRelayLine(line)
+			if err != nil || key.IsZero() {
+				t.Fatalf("relay line %q: %v", line, err)
+			}
+			return line, key
+		}
+	}
+	return "", p2p.RelayKey{}
+}
+
+// TestRelayLineKey: okey relay prints one relay line with its key, keeps
+// the key (0600) across restarts, never writes it to its log; --new-key
+// replaces it, --no-key removes it (no line).
+func TestRelayLineKey(t *testing.T) {
+	dir := t.TempDir()
+	out, errs := runRelayOnce(t, "--data", dir, "-v")
+	line, key := relayLineOf(t, out)
+	if line == "" {
+		t.Fatalf("no relay line: %q", out)
+	}
+	if strings.Contains(errs, key.Text()) {
+		t.Fatal("the key is in the log")
+	}
+	st, err := os.Stat(filepath.Join(dir, relayKeyFile))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v %v", st, err)
+	}
+	out, _ = runRelayOnce(t, "--data", dir)
+	if _, k := relayLineOf(t, out); k != key {
+		t.Fatal("a restart changed the key")
+	}
+	out, _ = runRelayOnce(t, "--data", dir, "--new-key")
+	if _, k := relayLineOf(t, out); k == key {
+		t.Fatal("--new-key kept the key")
+	}
+	out, _ = runRelayOnce(t, "--data", dir, "--no-key")
+	if l, _ := relayLineOf(t, out); l != "" {
+		t.Fatalf("--no-key printed a line: %q", l)
+	}
+	if _, err := os.Stat(filepath.Join(dir, relayKeyFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("--no-key left the key file: %v", err)
+	}
+	if code, _, errs := runOkey(t, "", "relay", "--data", dir, "--new-key", "--no-key"); code != 2 || !strings.Contains(errs, "--no-key") {
+		t.Fatalf("--new-key --no-key: exit %d %q", code, errs)
 	}
 }

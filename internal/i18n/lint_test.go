@@ -46,6 +46,7 @@ var lintAllowed = map[string]string{
 	"okey: bot: %s\n":    "a message already translated",
 	"okey: relay: %s\n":  "a message already translated",
 	"relay: %s/p2p/%s\n": "okey relay's address lines, read by players and scripts: the same in every language",
+	"relay line: %s\n":   "okey relay's line (with its key), read by players and scripts: the same in every language",
 	"okey: %s: %s%s\n":   "a file name, a verdict and a note already translated",
 }
 
