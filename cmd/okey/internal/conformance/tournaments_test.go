@@ -22,6 +22,9 @@ import (
 // GenerateTournaments derives today from the committed frozen folders,
 // byte for byte (and the generator checks every case's stated verdict).
 func TestTournamentSuiteIsCurrent(t *testing.T) {
+	if raceEnabled {
+		t.Skip("verifies some twenty transcripts: run without -race (make test does)")
+	}
 	dir := t.TempDir()
 	root := filepath.Join(dir, TournamentDir)
 	for _, b := range []string{TournamentBase, TournamentBaseV1} {
@@ -159,6 +162,9 @@ func keylessEdits(t *testing.T, files map[string][]byte, step int) []keylessEdit
 // transcript changes the final standings silently: they are the honest
 // ones or not defined.
 func TestNoKeylessEditNamesAnyone(t *testing.T) {
+	if raceEnabled {
+		t.Skip("replays hundreds of chains: run without -race (make test does)")
+	}
 	for _, b := range []string{TournamentBase, TournamentBaseV1} {
 		t.Run(b, func(t *testing.T) {
 			files, err := readFolder(filepath.Join(suiteDir, TournamentDir, b))
@@ -170,7 +176,7 @@ func TestNoKeylessEditNamesAnyone(t *testing.T) {
 			switch {
 			case os.Getenv("OKEY_KEYLESS") == "all":
 				step = 1
-			case raceEnabled || testing.Short():
+			case testing.Short():
 				step = 64
 			}
 			edits := keylessEdits(t, files, step)
