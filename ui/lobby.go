@@ -666,7 +666,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			who = append(who, s)
 		}
 		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    ", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats)
-		items[i] = listed{line + fitNames(who, w-2-width(line)), tableState(t)}
+		items[i] = listed{line + fitNames(who, w-2-width(line)), l.withRelayState(t, tableState(t))}
 		need += height(items[i])
 	}
 	avail := max(y+h-4-reserved-row, 1)
@@ -918,7 +918,7 @@ func (l *LobbyView) codeBlock(width int) (string, []string) {
 	}
 	if t, ok := l.selected(); ok && !t.Unfinished {
 		if text := inv.Invite(t.ID); text != "" {
-			return i18n.T("invite code of %s (send it whole; it admits until the table starts; v revokes it):", t.ID), wrapCode(text, width)
+			return i18n.T("invite code of %s (send it whole; it admits until the table starts; v revokes it):", t.ID), append(l.relayRefusedLines(t.ID, width), wrapCode(text, width)...)
 		}
 	}
 	return "", nil
