@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/gdamore/tcell/v2"
+
 	"github.com/okey-game/okey/internal/i18n"
 )
 
@@ -53,4 +55,16 @@ func (l *LobbyView) relayRefusedLines(table string, width int) []string {
 		return nil
 	}
 	return wrap2(relayRefusedText(relays), max(width, 10))
+}
+
+// drawNoAddress says, from row y, that no address of the player is
+// reachable (the Lobby's Self gives none: a loopback, LAN or NAT-chosen
+// address is never shown) and what to do instead. It returns the rows it
+// took beyond the first.
+func drawNoAddress(scr tcell.Screen, x, y, w int, st tcell.Style) int {
+	lines := wrap2(i18n.T("no address reaches you with --peer: send an invite code, or use --relay LINE"), max(w, 10))
+	for i, ln := range lines {
+		put(scr, x, y+i, w, ln, st)
+	}
+	return len(lines) - 1
 }

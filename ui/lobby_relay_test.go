@@ -68,3 +68,33 @@ func TestLobbyRelayRefused(t *testing.T) {
 		t.Fatal("the lobby did not quit")
 	}
 }
+
+// noAddrLobby is a fakeLobby with no address others can reach.
+type noAddrLobby struct{ fakeLobby }
+
+func (f *noAddrLobby) Self() (string, string, []string) { return "ayse", "me", nil }
+
+// TestLobbyNoReachableAddress: with no reachable address the lobby says
+// there is none and what to do, where it showed the address (issue 36
+// item 7).
+func TestLobbyNoReachableAddress(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := NewGame(0, Options{Screen: scr})
+	fl := &noAddrLobby{fakeLobby{changes: make(chan struct{}, 1)}}
+	g.ShowLobby(fl, func(LobbyTable) {})
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	none := words(i18n.T("no address reaches you with --peer: send an invite code, or use --relay LINE"))
+	waitScreen(t, g, scr, 5*time.Second, "no address", func(s string) bool { return strings.Contains(words(s), none) })
+	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the lobby did not quit")
+	}
+}

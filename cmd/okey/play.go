@@ -725,8 +725,10 @@ func (l *lanLobby) resumeBots(id string) {
 	}
 }
 
-func (l *lanLobby) Self() (string, string, []string) { return l.c.Name(), l.c.ID(), l.c.Addrs() }
-func (l *lanLobby) Changes() <-chan struct{}         { return l.c.Lobby().Changes() }
+func (l *lanLobby) Self() (string, string, []string) {
+	return l.c.Name(), l.c.ID(), l.c.ReachableAddrs()
+}
+func (l *lanLobby) Changes() <-chan struct{} { return l.c.Lobby().Changes() }
 
 func (l *lanLobby) Tables() []ui.LobbyTable {
 	var out []ui.LobbyTable
