@@ -229,6 +229,11 @@ func (c *Client) Name() string { return c.name }
 // Addrs are the addresses other players can pass with --peer.
 func (c *Client) Addrs() []string { return c.node.Addrs() }
 
+// ReachableAddrs are the addresses others can reach this player at with
+// --peer from beyond its LAN: a relay's circuit, or one AutoNAT v2
+// confirmed (p2p.Node.ReachableAddrs); often none.
+func (c *Client) ReachableAddrs() []string { return c.node.ReachableAddrs() }
+
 // Lobby is the LAN's table list and this peer's table formation.
 func (c *Client) Lobby() *p2p.Lobby { return c.node.Lobby() }
 

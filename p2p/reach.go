@@ -9,6 +9,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/event"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	"github.com/libp2p/go-libp2p/p2p/protocol/identify"
@@ -239,4 +240,83 @@ func startHolePunching(h host.Host) (host.Host, error) {
 		return nil, fmt.Errorf("p2p: start hole punching: %w", err)
 	}
 	return &reachHost{Host: h, hps: hps}, nil
+}
+
+// confirmedAddrser is a host that gives the addresses AutoNAT v2 checked
+// (libp2p's basic host, and okey's hosts around it).
+type confirmedAddrser interface {
+	ConfirmedAddrs() (reachable, unreachable, unknown []ma.Multiaddr)
+}
+
+// confirmedAddrs are the host's addresses AutoNAT v2 confirmed reachable
+// (none without AutoNAT v2: a host without WithReach).
+func confirmedAddrs(h host.Host) []ma.Multiaddr {
+	if c, ok := h.(confirmedAddrser); ok {
+		reachable, _, _ := c.ConfirmedAddrs()
+		return reachable
+	}
+	return nil
+}
+
+// ConfirmedAddrs gives the wrapped host's (see confirmedAddrser).
+func (h *ownedRMHost) ConfirmedAddrs() (reachable, unreachable, unknown []ma.Multiaddr) {
+	if c, ok := h.Host.(confirmedAddrser); ok {
+		return c.ConfirmedAddrs()
+	}
+	return nil, nil, nil
+}
+
+// ConfirmedAddrs gives the wrapped host's (see confirmedAddrser).
+func (h *reachHost) ConfirmedAddrs() (reachable, unreachable, unknown []ma.Multiaddr) {
+	if c, ok := h.Host.(confirmedAddrser); ok {
+		return c.ConfirmedAddrs()
+	}
+	return nil, nil, nil
+}
+
+// ReachableAddrs are the addresses others can reach this node at with
+// --peer, as full multiaddrs ending in /p2p/<id>: the public ones AutoNAT v2
+// confirmed reachable from the internet (a forwarded or UPnP-mapped port, a
+// public host), then the node's circuit through each relay it is connected
+// to and holds a reservation at. Never a loopback or LAN address, and never
+// an address a peer only says it sees (behind a symmetric NAT that is a
+// port no one else can use): none at all is the usual answer behind a NAT
+// without a relay, and the lobby then says so.
+func (n *Node) ReachableAddrs() []string {
+	var circuits []ma.Multiaddr
+	now := time.Now()
+	for _, r := range n.relayList() {
+		r.mu.Lock()
+		held := r.expires.After(now)
+		r.mu.Unlock()
+		if held && n.h.Network().Connectedness(r.info.ID) == network.Connected {
+			circuits = append(circuits, circuitAddrs(r.info, n.h.ID())...)
+		}
+	}
+	return reachableAddrs(n.h.ID(), confirmedAddrs(n.h), circuits)
+}
+
+// reachableAddrs is ReachableAddrs' choice: of confirmed (AutoNAT v2's
+// reachable addresses) the direct ones beyond the LAN (libp2p confirms
+// public ones only; the NAT lab's "internet" is a documentation range), then circuits (relayed
+// addresses without /p2p/self), each with /p2p/self.
+func reachableAddrs(self peer.ID, confirmed, circuits []ma.Multiaddr) []string {
+	var keep []ma.Multiaddr
+	for _, a := range confirmed {
+		if _, err := a.ValueForProtocol(ma.P_CIRCUIT); err == nil || manet.IsIPLoopback(a) || manet.IsPrivateAddr(a) || manet.IsIPUnspecified(a) {
+			continue
+		}
+		keep = append(keep, a)
+	}
+	p2pSelf, err := ma.NewMultiaddr("/p2p/" + self.String())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range append(keep, circuits...) {
+		if s := a.Encapsulate(p2pSelf).String(); !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -52,6 +52,9 @@ type LobbyTable struct {
 // package lan to it; the UI never imports p2p). The methods that talk to
 // other peers are called off the UI goroutine.
 type Lobby interface {
+	// Self is the player's name, peer id and the addresses others can
+	// reach it at with --peer: reachable ones only (none: the lobby says
+	// so, and what to do).
 	Self() (name, id string, addrs []string)
 	Tables() []LobbyTable
 	// Unfinished lists the matches the player left before their end, LAN
@@ -602,6 +605,8 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	row := y + 4
 	if len(addrs) > 0 {
 		row += l.drawAddress(scr, x+1, y+2, w-2, addrs[0], dim)
+	} else {
+		row += drawNoAddress(scr, x+1, y+2, w-2, dim)
 	}
 	if len(l.unfin) > 0 {
 		put(scr, x+1, row, w-2, i18n.T("your unfinished matches (enter: resume, x: drop)"), felt.Bold(true).Foreground(p.Accent))
@@ -666,7 +671,7 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			who = append(who, s)
 		}
 		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    ", t.ID, RulesetName(t.Ruleset), len(t.Members), t.Seats)
-		items[i] = listed{line + fitNames(who, w-2-width(line)), tableState(t)}
+		items[i] = listed{line + fitNames(who, w-2-width(line)), l.withRelayState(t, tableState(t))}
 		need += height(items[i])
 	}
 	avail := max(y+h-4-reserved-row, 1)
@@ -918,7 +923,7 @@ func (l *LobbyView) codeBlock(width int) (string, []string) {
 	}
 	if t, ok := l.selected(); ok && !t.Unfinished {
 		if text := inv.Invite(t.ID); text != "" {
-			return i18n.T("invite code of %s (send it whole; it admits until the table starts; v revokes it):", t.ID), wrapCode(text, width)
+			return i18n.T("invite code of %s (send it whole; it admits until the table starts; v revokes it):", t.ID), append(l.relayRefusedLines(t.ID, width), wrapCode(text, width)...)
 		}
 	}
 	return "", nil

@@ -8,9 +8,11 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -723,8 +725,10 @@ func (l *lanLobby) resumeBots(id string) {
 	}
 }
 
-func (l *lanLobby) Self() (string, string, []string) { return l.c.Name(), l.c.ID(), l.c.Addrs() }
-func (l *lanLobby) Changes() <-chan struct{}         { return l.c.Lobby().Changes() }
+func (l *lanLobby) Self() (string, string, []string) {
+	return l.c.Name(), l.c.ID(), l.c.ReachableAddrs()
+}
+func (l *lanLobby) Changes() <-chan struct{} { return l.c.Lobby().Changes() }
 
 func (l *lanLobby) Tables() []ui.LobbyTable {
 	var out []ui.LobbyTable
@@ -756,7 +760,27 @@ func (l *lanLobby) CreatePrivate(ctx context.Context, ruleset string, players, b
 	if err != nil {
 		return "", l.netErr("creating a private table failed", err)
 	}
+	// The relays answer first, so that one that refuses the table is on
+	// the screen when the lobby says the table is open (RefusingRelays).
+	wctx, cancel := context.WithTimeout(ctx, relayAnswerWait)
+	l.c.Node().WaitRelayAnswers(wctx, id) // the node logs a refusal
+	cancel()
 	return id, nil
+}
+
+// relayAnswerWait bounds how long creating a private table waits for the
+// relays' answers (the lobby's request has 20 s in all).
+const relayAnswerWait = 10 * time.Second
+
+// RefusingRelays are the relays (the last 8 characters of each id) that
+// refused a table this player created: its code leaves them out.
+func (l *lanLobby) RefusingRelays(id string) []string {
+	refused := l.c.Node().RelayRefusals(id)
+	out := make([]string, 0, len(refused))
+	for _, r := range slices.Sorted(maps.Keys(refused)) {
+		out = append(out, shortID(r))
+	}
+	return out
 }
 
 // CheckCode tells whether text, as pasted, is a whole invite code.
