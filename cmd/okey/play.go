@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -209,6 +212,11 @@ type botFlags struct {
 	bots                          int
 	pace                          time.Duration
 	noMouse, resume               bool
+	// For tests: the screen (nil: the terminal), a mover for the person's
+	// seat (nil: the person), and what to do once the match has ended.
+	screen tcell.Screen
+	player table.Mover
+	ended  func(*ui.Game)
 }
 
 // makeBots returns k bots of a strategy (the default one when the saved
@@ -255,30 +263,40 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
+	// The person plays with the data directory's identity, each bot with
+	// its level's and slot's (DATA/bots/hard-1, ...): okey stats adds the
+	// matches up.
+	var ids []ui.LocalIdentity
+	var names []string
+	if !f.resume {
+		ids, names, err = localIdentities(dir, f.strategy, f.bots)
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
+			return 2
+		}
+		names = uniqueBotNames(f.name, names)
+	}
+	identity := func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }
+	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
 	g.SetLeaveNote(localLeaveNote)
 	done := make(chan *ui.LocalOutcome, 1)
 	var started atomic.Bool
 	play := func(o ui.LocalOptions) {
 		started.Store(true)
-		o.Data, o.Pace, o.Log, o.Strategy = dir, f.pace, logger, f.strategy
+		o.Data, o.Pace, o.Log, o.Strategy, o.Identity, o.Player = dir, f.pace, logger, f.strategy, identity, f.player
 		out, err := ui.PlayLocal(context.Background(), g, o)
 		if err != nil {
 			logger.Error("play", "err", err)
 			g.Finish(&ui.MatchEnd{Err: err})
 		}
 		done <- out
+		if f.ended != nil {
+			f.ended(g)
+		}
 	}
 	startNew := func() {
-		var names []string
-		for i := 1; i <= f.bots; i++ {
-			nm := fmt.Sprintf("bot%d", i)
-			if nm == f.name {
-				nm += "'"
-			}
-			names = append(names, nm)
-		}
-		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.ruleset, f.strategy, f.strategy, f.bots), BotName: names})
+		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.ruleset, f.strategy, f.strategy, f.bots),
+			BotName: names, Identities: ids})
 	}
 	resume := func(m ui.LocalMatch) {
 		f.strategy = m.Strategy
