@@ -962,6 +962,14 @@ func (l *lanLobby) netErr(what string, err error) error {
 
 func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
 
+// CloseTable closes a table the player created: it is announced closed,
+// so that those seated leave it (the bots of this computer seated there
+// stop waiting).
+func (l *lanLobby) CloseTable(_ context.Context, id string) error { return l.c.Lobby().CloseTable(id) }
+
+// Closed reports whether the table id was closed by its creator.
+func (l *lanLobby) Closed(id string) bool { return l.c.Lobby().Closed(id) }
+
 func (l *lanLobby) SetReady(ctx context.Context, id string, ready bool) error {
 	_, err := l.c.Lobby().SetReady(ctx, id, ready)
 	return err
