@@ -111,7 +111,7 @@ type Lobby struct {
 	// known (at most maxClosedKept, oldest dropped first), so that a member
 	// can tell a table closed from one expired.
 	closed []string
-	hosted  map[string]*Formation
+	hosted map[string]*Formation
 	// recs is this node's record per table id it created or asked to join
 	// (its nonce; a private table's secret), kept in records (TableRecord).
 	recs    map[string]TableRecord

@@ -134,7 +134,7 @@ type LobbyView struct {
 	// seatedAt are the open tables of others the player sat at, as last
 	// listed: one that vanishes is closed or gone, and the lobby says so.
 	seatedAt map[string]LobbyTable
-	pal       Palette
+	pal      Palette
 }
 
 type createForm struct {
