@@ -321,7 +321,11 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
 			row++
 		}
 	}
-	put(scr, ix, iy+ih-1, iw, i18n.T("q: quit"), st.Foreground(t.pal.Accent).Bold(true))
+	ql := i18n.T("q: quit")
+	if t.back != nil {
+		ql = i18n.T("q: back to the lobby (q there quits okey)")
+	}
+	put(scr, ix, iy+ih-1, iw, ql, st.Foreground(t.pal.Accent).Bold(true))
 	return row
 }
 

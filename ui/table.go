@@ -89,6 +89,9 @@ type TableView struct {
 	final     *MatchEnd
 	overlay   overlay
 	quit      func() // called when the player confirms leaving
+	// back, when set, is what the match's end panel's keys do instead of
+	// quit: go back to the lobby (Game.FreshTable, Game.SitTable).
+	back func()
 	regions   []region
 	now       func() time.Time
 	away      []string // players whose peers are not connected
@@ -525,6 +528,10 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		return
 	case matchOverlay:
 		if ev.Rune() == 'q' || ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC {
+			if t.back != nil {
+				t.back()
+				return
+			}
 			t.quit()
 		}
 		return

@@ -455,7 +455,14 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			lobby = tourLobby{lobby.(*watchLobby), tours}
 		}
 	}
-	lv := g.ShowLobby(lobby, func(t ui.LobbyTable) {
+	// The match's end panel goes back to the lobby (issue 37 item 4):
+	// q there quits okey.
+	var lv *ui.LobbyView
+	back := func() {
+		g.ShowLobbyAgain(lv)
+		lv.Say(i18n.T("back in the lobby after the match: q quits okey"))
+	}
+	lv = g.ShowLobby(lobby, func(t ui.LobbyTable) {
 		if t.Local {
 			// A match against bots on this computer, left unfinished.
 			m, ok := lb.localMatch(t.ID)
@@ -463,7 +470,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 				g.Say(i18n.T("that match is no longer saved"))
 				return
 			}
-			g.SetSeat(0)
+			g.FreshTable(0, back)
 			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
 			out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
@@ -497,8 +504,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if seat < 0 {
 			return
 		}
+		g.FreshTable(seat, back)
 		g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
-		g.SetSeat(seat)
 		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
 		names := map[string]string{}

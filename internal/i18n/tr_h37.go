@@ -28,4 +28,8 @@ var _ = turkish(map[string]string{
 	"quit okey":                                "okey'den çık",
 	"the lobby's keys":                         "lobinin tuşları",
 	"any key closes this help":                 "herhangi bir tuş bu yardımı kapatır",
+	// The end panel of a match the lobby started goes back to it.
+	"back to the lobby":                               "lobiye dön",
+	"q: back to the lobby (q there quits okey)":       "q: lobiye dön (orada q okey'den çıkar)",
+	"back in the lobby after the match: q quits okey": "maçtan sonra lobidesin: q okey'den çıkar",
 })
