@@ -73,25 +73,25 @@ type region struct {
 // engine state before it is sent, and refused with the engine's reason.
 type TableView struct {
 	*tview.Box
-	pal       Palette
-	palFixed  bool
-	snap      *Snapshot
-	rack      *Rack
-	handKey   int  // hand number + 1 the rack belongs to (0: none)
-	laidOut   bool // the hand's tiles have been laid out in face order
-	log       []Line
-	msg       string
-	msgBad    bool
-	hint      map[engine.Slot]bool
-	req       asked    // the move asked for (nil: none)
-	part      gamePart // the game's part of the screen (game.go)
-	ends      []*HandEnd
-	final     *MatchEnd
-	overlay   overlay
-	quit      func() // called when the player confirms leaving
+	pal      Palette
+	palFixed bool
+	snap     *Snapshot
+	rack     *Rack
+	handKey  int  // hand number + 1 the rack belongs to (0: none)
+	laidOut  bool // the hand's tiles have been laid out in face order
+	log      []Line
+	msg      string
+	msgBad   bool
+	hint     map[engine.Slot]bool
+	req      asked    // the move asked for (nil: none)
+	part     gamePart // the game's part of the screen (game.go)
+	ends     []*HandEnd
+	final    *MatchEnd
+	overlay  overlay
+	quit     func() // called when the player confirms leaving
 	// back, when set, is what the match's end panel's keys do instead of
 	// quit: go back to the lobby (Game.FreshTable, Game.SitTable).
-	back func()
+	back      func()
 	regions   []region
 	now       func() time.Time
 	away      []string // players whose peers are not connected
