@@ -22,8 +22,7 @@ func TestMatchEndBackToLobby(t *testing.T) {
 		g := NewGame(0, Options{Screen: scr})
 		scr.SetSize(sz[0], sz[1])
 		fl := &fakeLobby{changes: make(chan struct{}, 1)}
-		var lv *LobbyView
-		lv = g.ShowLobby(fl, func(LobbyTable) {})
+		lv := g.ShowLobby(fl, func(LobbyTable) {})
 		ran := make(chan error, 1)
 		go func() { ran <- g.Run() }()
 		waitScreen(t, g, scr, 5*time.Second, "the lobby", func(s string) bool { return strings.Contains(s, "okey lobby") })

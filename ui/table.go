@@ -33,6 +33,9 @@ type MatchEnd struct {
 	Verdict    string // one line: honest, unfinished, who cheated, or why the file does not hold
 	Ranking    []engine.Standing
 	Scores     []int
+	// Note, when set, says first what happened to the player's match
+	// (a tournament table that ended without the player).
+	Note string
 }
 
 // request is a pending request for the player's move in a game whose
