@@ -474,7 +474,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
 			out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
-				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger})
+				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger,
+				Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }})
 			if err != nil {
 				g.Finish(&ui.MatchEnd{Err: err})
 			}
