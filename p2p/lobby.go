@@ -107,7 +107,11 @@ type Lobby struct {
 	mu      sync.Mutex
 	known   map[string]knownTable
 	overCap uint64 // tables ignored over MaxTablesPerCreator
-	hosted  map[string]*Formation
+	// closed are the last tables their creator announced closed while
+	// known (at most maxClosedKept, oldest dropped first), so that a member
+	// can tell a table closed from one expired.
+	closed []string
+	hosted map[string]*Formation
 	// recs is this node's record per table id it created or asked to join
 	// (its nonce; a private table's secret), kept in records (TableRecord).
 	recs    map[string]TableRecord
@@ -330,6 +334,12 @@ func (l *Lobby) learnLocked(a Announcement) {
 	if a.State == StateClosed {
 		if had {
 			delete(l.known, a.Table)
+			if !slices.Contains(l.closed, a.Table) {
+				l.closed = append(l.closed, a.Table)
+				if len(l.closed) > maxClosedKept {
+					l.closed = slices.Delete(l.closed, 0, len(l.closed)-maxClosedKept)
+				}
+			}
 			l.changedLocked()
 		}
 		return
@@ -437,6 +447,17 @@ func (l *Lobby) Tables() []Announcement {
 		out = append(out, l.known[id].a.clone())
 	}
 	return out
+}
+
+// maxClosedKept bounds the tables Closed remembers.
+const maxClosedKept = 64
+
+// Closed reports whether the table id was known and then announced closed
+// by its creator (one of the last 64 so closed), rather than expired.
+func (l *Lobby) Closed(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Contains(l.closed, id)
 }
 
 // Table returns one known table.

@@ -125,6 +125,13 @@ func TestLobbyFormation(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitTable(t, b.Lobby(), ann2.Table, func(_ Announcement, ok bool) bool { return !ok })
+	// A member can tell a table its creator closed (issue 37 item 3).
+	if !b.Lobby().Closed(ann2.Table) {
+		t.Fatal("the closed table is not known as closed")
+	}
+	if b.Lobby().Closed("0123456789abcdef") {
+		t.Fatal("a table never known is known as closed")
+	}
 
 	// Expiry: a table whose creator vanishes is forgotten.
 	ann3, err := c.Lobby().Create("classic", nil, 4)

@@ -186,7 +186,7 @@ echo "tmux-play-test: ok: the match left verifies and replays as unfinished, hon
 
 # Come back: okey play --bots lists the unfinished matches, 1 resumes the newest.
 run_in_session "$okey play --bots 3 --name e2e --data $data --pace 0"
-wait_for 10 "1  resume classic vs bot1, bot2, bot3"
+wait_for 10 "1  resume classic vs hard-1, hard-2, hard-3"
 tm send-keys -t "$sess" 1
 wait_for 90 "match resumed at hand 2"
 screen | grep -q "e2e" || fail "the resumed table does not show the player"

@@ -77,8 +77,7 @@ func LocalConfig(ruleset string, n int, seed uint64) (Config, []ed25519.PrivateK
 		}
 		k := ed25519.NewKeyFromSeed(s[:])
 		keys = append(keys, k)
-		id := sha256.Sum256(k.Public().(ed25519.PublicKey))
-		seat := Seat{ID: PeerID(fmt.Sprintf("sim-%x", id[:6])), Name: fmt.Sprintf("seat%d", i),
+		seat := Seat{ID: LocalPeerID(k.Public().(ed25519.PublicKey)), Name: fmt.Sprintf("seat%d", i),
 			Key: k.Public().(ed25519.PublicKey)}
 		if seed == 0 {
 			rand.Read(seat.Nonce[:])
@@ -94,6 +93,13 @@ func LocalConfig(ruleset string, n int, seed uint64) (Config, []ed25519.PrivateK
 		copy(cfg.ID[:], h[:])
 	}
 	return cfg, keys, cfg.Validate()
+}
+
+// LocalPeerID is the peer id of a seat of a match in one process: "sim-"
+// and the first 6 bytes of its key's SHA-256, in hex.
+func LocalPeerID(key ed25519.PublicKey) PeerID {
+	id := sha256.Sum256(key)
+	return PeerID(fmt.Sprintf("sim-%x", id[:6]))
 }
 
 // RunLocal plays one match. It returns when every honest peer has finished

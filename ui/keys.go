@@ -304,6 +304,9 @@ func (t *TableView) overlayItems() ([]barItem, bool) {
 	case handOverlay:
 		return []barItem{{name: keyName("enter"), label: i18n.T("continue")}, {name: "?", label: i18n.T("help")}, {name: "q", label: i18n.T("quit")}}, true
 	case matchOverlay:
+		if t.back != nil {
+			return []barItem{{name: "q", label: i18n.T("back to the lobby")}}, true
+		}
 		return []barItem{{name: "q", label: i18n.T("quit")}}, true
 	}
 	return nil, false

@@ -99,6 +99,17 @@ type DropLobby interface {
 	Drop(t LobbyTable) error
 }
 
+// TableCloser is what a Lobby offers to close a table the player created
+// (optional: without it, l on one's own table is refused as before).
+type TableCloser interface {
+	// CloseTable closes the open table id the player created: it is
+	// announced closed, and those seated at it leave it.
+	CloseTable(ctx context.Context, id string) error
+	// Closed reports whether the table id was closed by its creator,
+	// rather than gone from the LAN (its creator away).
+	Closed(id string) bool
+}
+
 // LobbyView lists the tables on the LAN and forms one: create, join, ready,
 // leave. When a table the player sits at starts, it calls start.
 type LobbyView struct {
@@ -121,7 +132,12 @@ type LobbyView struct {
 	code      *string   // the join-by-code box, while it is open
 	codeMore  bool      // an enter came before the box held a whole code
 	dropArm   string    // the unfinished match a first x asked to drop
-	pal       Palette
+	closeArm  string    // the player's own table a first l asked to close
+	help      bool      // the help panel of the lobby's keys is open
+	// seatedAt are the open tables of others the player sat at, as last
+	// listed: one that vanishes is closed or gone, and the lobby says so.
+	seatedAt map[string]LobbyTable
+	pal      Palette
 }
 
 type createForm struct {
@@ -186,6 +202,40 @@ func (l *LobbyView) Refresh() {
 			l.start(t)
 		}
 	}
+	l.noteGone(me)
+}
+
+// noteGone says so when an open table of another creator the player sat
+// at is no longer listed: its creator closed it, or it is gone from the
+// LAN. It then remembers the open tables the player sits at now.
+func (l *LobbyView) noteGone(me string) {
+	now := map[string]LobbyTable{}
+	for _, t := range l.tables {
+		if t.State == "open" && len(t.Members) > 0 && t.Members[0].ID != me && l.seated(t, me) {
+			now[t.ID] = t
+		}
+	}
+	for id, t := range l.seatedAt {
+		if slices.ContainsFunc(l.tables, func(x LobbyTable) bool { return x.ID == id }) {
+			continue
+		}
+		if tc, ok := l.b.(TableCloser); ok && tc.Closed(id) {
+			l.msg, l.bad = i18n.T("%s closed the table %s: you no longer sit at it", t.Members[0].Name, id), true
+		} else {
+			l.msg, l.bad = i18n.T("the table %s is gone from the LAN (its creator left): you no longer sit at it", id), true
+		}
+	}
+	l.seatedAt = now
+}
+
+// openSeat is an open table the player sits at, if any.
+func (l *LobbyView) openSeat(me string) (LobbyTable, bool) {
+	for _, t := range l.tables {
+		if t.State == "open" && l.seated(t, me) {
+			return t, true
+		}
+	}
+	return LobbyTable{}, false
 }
 
 func (l *LobbyView) seated(t LobbyTable, me string) bool {
@@ -318,10 +368,16 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		l.codeKey(ev)
 		return
 	}
+	if l.help {
+		l.help = false // any key closes the help
+		return
+	}
 	_, me, _ := l.b.Self()
-	arm := l.dropArm
-	l.dropArm = "" // any key but a second x forgets a first one
+	arm, carm := l.dropArm, l.closeArm
+	l.dropArm, l.closeArm = "", "" // any key but a second x (l) forgets a first one
 	switch {
+	case ev.Rune() == '?':
+		l.help = true
 	case ev.Rune() == 'x':
 		l.drop(arm)
 	case ev.Key() == tcell.KeyUp:
@@ -329,6 +385,10 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	case ev.Key() == tcell.KeyDown:
 		l.cursor = min(l.cursor+1, max(l.rows()-1, 0))
 	case ev.Rune() == 'c':
+		if t, ok := l.openSeat(me); ok {
+			l.msg, l.bad = i18n.T("you sit at the table %s: one table at a time (l leaves it, or closes your own)", t.ID), true
+			return
+		}
 		f := &createForm{players: 4, bots: 3, level: defaultLevel}
 		for i, s := range timerChoices {
 			if s == l.timer {
@@ -368,6 +428,10 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 			l.msg, l.bad = why, true
 			return
 		}
+		if tc, ok := l.b.(TableCloser); ok && len(t.Members) > 0 && t.Members[0].ID == me {
+			l.closeTable(tc, t, carm)
+			return
+		}
 		l.do(i18n.T("leaving %s", t.ID), func(ctx context.Context) error { return l.b.Leave(ctx, t.ID) })
 	case ev.Rune() == 'k':
 		if _, ok := l.b.(InviteLobby); ok {
@@ -391,6 +455,18 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 	case ev.Rune() == 'q' || ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyEscape:
 		l.g.Quit()
 	}
+}
+
+// closeTable is l on the player's own open table: a first l asks, a
+// second one (armed: the table the first l was on) closes it.
+func (l *LobbyView) closeTable(tc TableCloser, t LobbyTable, armed string) {
+	if armed != t.ID {
+		l.closeArm = t.ID
+		others := len(t.Members) - 1
+		l.msg, l.bad = i18n.T("l again closes your table %s: those seated with you (%d) are told; any other key keeps it", t.ID, others), true
+		return
+	}
+	l.do(i18n.T("closing %s", t.ID), func(ctx context.Context) error { return tc.CloseTable(ctx, t.ID) })
 }
 
 // drop is x: on an unfinished match, a first x asks, a second one (armed:
@@ -752,6 +828,9 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 			put(scr, x+3, top+1+i, w-4, ln, felt)
 		}
 	}
+	if l.help {
+		l.drawHelp(scr, x, y, w, h)
+	}
 	mst := felt.Foreground(p.Hint)
 	if l.bad {
 		mst = felt.Foreground(p.Bad).Bold(true)
@@ -958,4 +1037,55 @@ func fitNames(who []string, w int) string {
 		}
 	}
 	return fmt.Sprintf("+%d", len(who))
+}
+
+// helpLines are the lobby's keys as its help panel lists them: the key,
+// then what it does; the keys the player's lobby lacks are left out.
+func (l *LobbyView) helpLines() [][2]string {
+	lines := [][2]string{
+		{i18n.T("up/down"), i18n.T("choose a match, a tournament or a table")},
+		{i18n.T("enter, j"), i18n.T("join the table, or resume the match")},
+		{"c", i18n.T("open a table (one at a time)")},
+	}
+	if _, ok := l.b.(TournamentCreator); ok {
+		lines = append(lines, [2]string{"t", i18n.T("open a tournament")})
+	}
+	if _, ok := l.b.(InviteLobby); ok {
+		lines = append(lines, [2]string{"k", i18n.T("join a table by its invite code")},
+			[2]string{"v", i18n.T("a new invite code for your private table")})
+	}
+	lines = append(lines, [2]string{"r", i18n.T("ready (again: not ready)")})
+	if _, ok := l.b.(TableCloser); ok {
+		lines = append(lines, [2]string{"l", i18n.T("leave your table; your own: close it")})
+	} else {
+		lines = append(lines, [2]string{"l", i18n.T("leave your table")})
+	}
+	if _, ok := l.b.(WatchLobby); ok {
+		lines = append(lines, [2]string{"w", i18n.T("watch the selected started table")})
+	}
+	if _, ok := l.b.(DropLobby); ok {
+		lines = append(lines, [2]string{"x", i18n.T("drop the selected unfinished match")})
+	}
+	return append(lines, [2]string{"q", i18n.T("quit okey")})
+}
+
+// drawHelp draws the help panel of the lobby's keys over the list.
+func (l *LobbyView) drawHelp(scr tcell.Screen, x, y, w, h int) {
+	lines := l.helpLines()
+	kw := 0
+	for _, ln := range lines {
+		kw = max(kw, width(ln[0]))
+	}
+	pw := min(w, 64)
+	ph := min(h-2, len(lines)+4)
+	ix, iy, iw, ih := (&TableView{pal: l.pal}).panel(scr, x+(w-pw)/2, y+max((h-2-ph)/2, 0), pw, ph, i18n.T("the lobby's keys"))
+	st := tcell.StyleDefault.Background(l.pal.Overlay).Foreground(l.pal.Text)
+	for i, ln := range lines {
+		if i >= ih-2 {
+			break
+		}
+		put(scr, ix, iy+i, kw, ln[0], st.Foreground(l.pal.Accent).Bold(true))
+		put(scr, ix+kw+2, iy+i, iw-kw-2, ln[1], st)
+	}
+	put(scr, ix, iy+ih-1, iw, i18n.T("any key closes this help"), st.Foreground(l.pal.Dim))
 }

@@ -115,7 +115,13 @@ func TestLobbyInvite(t *testing.T) {
 	key(tcell.KeyEnter, 0)
 	waitCalls("code okey1abcdef")
 	waitScreen(t, g, scr, 5*time.Second, "the join", func(s string) bool { return strings.Contains(s, "joining by invite code: done") })
-	// The create form's last field makes the table private.
+	// The create form's last field makes the table private (once the
+	// player's table t1 is closed: one table at a time, issue 37 item 3).
+	fl.mu.Lock()
+	fl.tables = nil
+	fl.mu.Unlock()
+	fl.changes <- struct{}{}
+	waitScreen(t, g, scr, 5*time.Second, "t1 closed", func(s string) bool { return strings.Contains(s, "no tables on the LAN yet") })
 	key(tcell.KeyRune, 'c')
 	waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "join     < anyone on the LAN >") })
 	for i := 0; i < 6; i++ {

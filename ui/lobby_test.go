@@ -68,7 +68,20 @@ func (f *fakeLobby) Join(_ context.Context, id string) error {
 	return nil
 }
 
-func (f *fakeLobby) Leave(_ context.Context, id string) error { f.call("leave " + id); return nil }
+// Leave frees the player's seat at table id, as package lan does.
+func (f *fakeLobby) Leave(_ context.Context, id string) error {
+	f.call("leave " + id)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, t := range f.tables {
+		if t.ID == id {
+			t.Members = slices.DeleteFunc(slices.Clone(t.Members), func(m LobbyMember) bool { return m.ID == "me" })
+			f.tables = slices.Clone(f.tables)
+			f.tables[i] = t
+		}
+	}
+	return nil
+}
 func (f *fakeLobby) SetReady(_ context.Context, id string, r bool) error {
 	if r {
 		f.call("ready " + id)
@@ -118,6 +131,10 @@ func TestLobby(t *testing.T) {
 	key(tcell.KeyRune, 'r')
 	waitCalls("ready t1")
 	waitScreen(t, g, scr, 5*time.Second, "ready", func(s string) bool { return strings.Contains(s, ": done") && strings.Contains(s, "ready") })
+	// One table at a time (issue 37 item 3): leave t1 to open another.
+	key(tcell.KeyRune, 'l')
+	waitCalls("leave t1")
+	waitScreen(t, g, scr, 5*time.Second, "the leave", func(s string) bool { return strings.Contains(s, "leaving t1: done") })
 	// Open a table: german, rounds=2 option, 3 players, 2 bots.
 	key(tcell.KeyRune, 'c')
 	waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "open a table") })
@@ -145,7 +162,7 @@ func TestLobby(t *testing.T) {
 	key(tcell.KeyEnter, 0)
 	waitScreen(t, g, scr, 5*time.Second, "the refusal", func(s string) bool { return strings.Contains(s, `option "x"`) })
 	key(tcell.KeyEscape, 0)
-	// The table the player sits at starts: the lobby hands it over.
+	// The table the player sits at (again) starts: the lobby hands it over.
 	fl.mu.Lock()
 	fl.tables = []LobbyTable{{ID: "t1", Ruleset: "classic", Seats: 2, State: "started",
 		Members: []LobbyMember{{ID: "x", Name: "mehmet", Ready: true}, {ID: "me", Name: "ayse", Ready: true}}}}

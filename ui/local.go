@@ -48,6 +48,24 @@ type LocalOptions struct {
 	// follow the table (0: no wait).
 	Pace time.Duration
 	Log  *slog.Logger
+	// Identities are the seats' lasting keys for a new match, by seat (the
+	// player's, then each bot's), so that the record of many matches adds
+	// up; nil gives every seat a key of its own for this match. The match
+	// file keeps only their Refs, and a resumed match loads each key again
+	// with Identity.
+	Identities []LocalIdentity
+	// Player moves for the player's seat instead of the person at g (nil:
+	// the person); g still shows the table.
+	Player table.Mover
+	// Identity loads the key kept at ref (a LocalIdentity's Ref), for a
+	// match resumed; nil when no match uses lasting keys.
+	Identity func(ref string) (ed25519.PrivateKey, error)
+}
+
+// LocalIdentity is a seat's lasting key and where it is kept.
+type LocalIdentity struct {
+	Ref string             // where the key is kept, e.g. a folder under the data directory
+	Key ed25519.PrivateKey // never logged, never written to the match file
 }
 
 // LocalOutcome is how a local match ended.
@@ -81,9 +99,12 @@ const (
 // localState is the match file. The seeds are test-mode key material of
 // seats in this process: written 0600, never logged.
 type localState struct {
-	Version  int       `json:"version"`
-	Config   []byte    `json:"config"` // table.Config.MarshalBinary
-	Seeds    [][]byte  `json:"seeds"`  // Ed25519 seeds, by seat
+	Version int      `json:"version"`
+	Config  []byte   `json:"config"` // table.Config.MarshalBinary
+	Seeds   [][]byte `json:"seeds"`  // Ed25519 seeds, by seat (null for a seat of Refs)
+	// Refs names, by seat, where a seat's lasting key is kept ("" or
+	// absent: its seed is in Seeds).
+	Refs     []string  `json:"identities,omitempty"`
 	Strategy string    `json:"strategy,omitempty"`
 	Started  time.Time `json:"started"`
 }
@@ -162,19 +183,33 @@ func readLocal(dir string) (*localState, table.Config, error) {
 	return &st, cfg, nil
 }
 
-// loadLocal reads a saved match: its config and every seat's key, checked
-// against the config.
-func loadLocal(dir string) (*localState, table.Config, []ed25519.PrivateKey, error) {
+// loadLocal reads a saved match: its config and every seat's key (a
+// lasting one loaded with identity), checked against the config.
+func loadLocal(dir string, identity func(string) (ed25519.PrivateKey, error)) (*localState, table.Config, []ed25519.PrivateKey, error) {
 	st, cfg, err := readLocal(dir)
 	if err != nil {
 		return nil, cfg, nil, err
 	}
+	if len(st.Refs) > len(cfg.Seats) {
+		return nil, cfg, nil, fmt.Errorf("ui: %s: %d identities for %d seats", localMatchFile, len(st.Refs), len(cfg.Seats))
+	}
 	keys := make([]ed25519.PrivateKey, len(st.Seeds))
 	for i, s := range st.Seeds {
-		if len(s) != ed25519.SeedSize {
+		switch {
+		case i < len(st.Refs) && st.Refs[i] != "":
+			if identity == nil {
+				return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: its key is kept in %s, and nothing loads it", localMatchFile, i, st.Refs[i])
+			}
+			k, err := identity(st.Refs[i])
+			if err != nil {
+				return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: %w", localMatchFile, i, err)
+			}
+			keys[i] = k
+		case len(s) != ed25519.SeedSize:
 			return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: bad key seed", localMatchFile, i)
+		default:
+			keys[i] = ed25519.NewKeyFromSeed(s)
 		}
-		keys[i] = ed25519.NewKeyFromSeed(s)
 		if !keys[i].Public().(ed25519.PublicKey).Equal(cfg.Seats[i].Key) {
 			return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: the key does not match the table", localMatchFile, i)
 		}
@@ -182,15 +217,23 @@ func loadLocal(dir string) (*localState, table.Config, []ed25519.PrivateKey, err
 	return st, cfg, keys, nil
 }
 
-// saveLocal writes a new match's file (0600, by a rename).
-func saveLocal(dir string, cfg table.Config, keys []ed25519.PrivateKey, strategy string) error {
+// saveLocal writes a new match's file (0600, by a rename): the seed of
+// each seat's key, or where a lasting key is kept (refs[i] != "").
+func saveLocal(dir string, cfg table.Config, keys []ed25519.PrivateKey, refs []string, strategy string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	cb, _ := cfg.MarshalBinary()
 	st := localState{Version: 1, Config: cb, Strategy: strategy, Started: time.Now().UTC()}
-	for _, k := range keys {
+	for i, k := range keys {
+		if i < len(refs) && refs[i] != "" {
+			st.Seeds = append(st.Seeds, nil)
+			continue
+		}
 		st.Seeds = append(st.Seeds, k.Seed())
+	}
+	if slices.ContainsFunc(refs, func(r string) bool { return r != "" }) {
+		st.Refs = refs
 	}
 	b, err := json.Marshal(&st)
 	if err != nil {
@@ -211,7 +254,7 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		dir  = o.Resume
 	)
 	if dir != "" {
-		if _, cfg, keys, err = loadLocal(dir); err != nil {
+		if _, cfg, keys, err = loadLocal(dir, o.Identity); err != nil {
 			return nil, err
 		}
 		if _, err := os.Stat(filepath.Join(dir, localDoneFile)); err == nil {
@@ -231,12 +274,27 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		for i, nm := range o.BotName {
 			cfg.Seats[i+1].Name = nm
 		}
+		var refs []string
+		if o.Identities != nil {
+			if len(o.Identities) != len(cfg.Seats) {
+				return nil, fmt.Errorf("ui: %d identities for %d seats", len(o.Identities), len(cfg.Seats))
+			}
+			for i, id := range o.Identities {
+				if len(id.Key) != ed25519.PrivateKeySize || id.Ref == "" {
+					return nil, fmt.Errorf("ui: seat %d: no identity key", i)
+				}
+				keys[i] = id.Key
+				cfg.Seats[i].Key = id.Key.Public().(ed25519.PublicKey)
+				cfg.Seats[i].ID = table.LocalPeerID(cfg.Seats[i].Key)
+				refs = append(refs, id.Ref)
+			}
+		}
 		if err := cfg.Validate(); err != nil {
 			return nil, err
 		}
 		if o.Data != "" {
 			dir = filepath.Join(o.Data, "matches", localPrefix+time.Now().Format("20060102-150405")+"-"+hex.EncodeToString(cfg.ID[:4]))
-			if err := saveLocal(dir, cfg, keys, o.Strategy); err != nil {
+			if err := saveLocal(dir, cfg, keys, refs, o.Strategy); err != nil {
 				return nil, err
 			}
 		}
@@ -286,6 +344,9 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 			Withhold: 7 * 24 * time.Hour, Stall: 500 * time.Millisecond, Log: log.With("seat", i)}
 		if i == 0 {
 			pc.Mover = g
+			if o.Player != nil {
+				pc.Mover = o.Player
+			}
 			pc.OnStep = func(m *table.Machine, v *engine.View) {
 				if live.Load() {
 					g.OnStep(m, v)

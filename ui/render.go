@@ -252,6 +252,13 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
 	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("the match is over"))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	row := iy
+	if m.Note != "" {
+		for _, l := range wrap2(m.Note, iw) {
+			put(scr, ix, row, iw, l, st.Foreground(t.pal.Accent).Bold(true))
+			row++
+		}
+		row++
+	}
 	if m.Err != nil {
 		put(scr, ix, row, iw, i18n.T("The match stopped: %s", Explain(m.Err)), st.Foreground(t.pal.Bad).Bold(true))
 		row += 2
@@ -312,8 +319,11 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
 		vst = st.Foreground(t.pal.Bad).Bold(true)
 	}
 	if m.Verdict != "" {
-		put(scr, ix, row, iw, m.Verdict, vst)
-		row++
+		// Wrapped at words: a verdict is never cut inside one.
+		for _, l := range wrap2(m.Verdict, iw) {
+			put(scr, ix, row, iw, l, vst)
+			row++
+		}
 	}
 	if m.Transcript != "" {
 		for _, l := range wrap(i18n.T("transcript saved: %s", m.Transcript), iw) {
@@ -324,7 +334,11 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
 			row++
 		}
 	}
-	put(scr, ix, iy+ih-1, iw, i18n.T("q: quit"), st.Foreground(t.pal.Accent).Bold(true))
+	ql := i18n.T("q: quit")
+	if t.back != nil {
+		ql = i18n.T("q: back to the lobby (q there quits okey)")
+	}
+	put(scr, ix, iy+ih-1, iw, ql, st.Foreground(t.pal.Accent).Bold(true))
 	return row
 }
 

@@ -32,6 +32,7 @@ func (g *Game) SitTable(seat int, note string, back func()) <-chan struct{} {
 	g.post(func() {
 		old := g.view
 		v := NewTableView(nil)
+		v.back = back
 		v.quit = func() {
 			if v.inMatch() {
 				once.Do(func() { close(left) })
@@ -46,6 +47,27 @@ func (g *Game) SitTable(seat int, note string, back func()) <-chan struct{} {
 		g.app.SetRoot(v, true)
 	})
 	return left
+}
+
+// FreshTable gives the next match of a Game that runs the lobby a fresh
+// table screen for seat (the last match's screen is gone): leaving during
+// the match still ends the program, as the quit question says, but the
+// match's end panel goes back with back (to the lobby, where q quits)
+// instead of ending it. Call it before the match's first step.
+func (g *Game) FreshTable(seat int, back func()) {
+	g.mu.Lock()
+	g.seat, g.prev, g.latest, g.lines, g.ends = seat, nil, nil, nil, nil
+	g.mu.Unlock()
+	g.post(func() {
+		old := g.view
+		v := NewTableView(g.Quit)
+		v.back = back
+		if old.palFixed {
+			v.SetPalette(old.pal)
+		}
+		v.leaveNote = old.leaveNote
+		g.view = v
+	})
 }
 
 // ShowLobbyAgain shows lv, the lobby, again (after SitTable's match).

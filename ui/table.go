@@ -33,6 +33,9 @@ type MatchEnd struct {
 	Verdict    string // one line: honest, unfinished, who cheated, or why the file does not hold
 	Ranking    []engine.Standing
 	Scores     []int
+	// Note, when set, says first what happened to the player's match
+	// (a tournament table that ended without the player).
+	Note string
 }
 
 // request is a pending request for the player's move in a game whose
@@ -73,22 +76,25 @@ type region struct {
 // engine state before it is sent, and refused with the engine's reason.
 type TableView struct {
 	*tview.Box
-	pal       Palette
-	palFixed  bool
-	snap      *Snapshot
-	rack      *Rack
-	handKey   int  // hand number + 1 the rack belongs to (0: none)
-	laidOut   bool // the hand's tiles have been laid out in face order
-	log       []Line
-	msg       string
-	msgBad    bool
-	hint      map[engine.Slot]bool
-	req       asked    // the move asked for (nil: none)
-	part      gamePart // the game's part of the screen (game.go)
-	ends      []*HandEnd
-	final     *MatchEnd
-	overlay   overlay
-	quit      func() // called when the player confirms leaving
+	pal      Palette
+	palFixed bool
+	snap     *Snapshot
+	rack     *Rack
+	handKey  int  // hand number + 1 the rack belongs to (0: none)
+	laidOut  bool // the hand's tiles have been laid out in face order
+	log      []Line
+	msg      string
+	msgBad   bool
+	hint     map[engine.Slot]bool
+	req      asked    // the move asked for (nil: none)
+	part     gamePart // the game's part of the screen (game.go)
+	ends     []*HandEnd
+	final    *MatchEnd
+	overlay  overlay
+	quit     func() // called when the player confirms leaving
+	// back, when set, is what the match's end panel's keys do instead of
+	// quit: go back to the lobby (Game.FreshTable, Game.SitTable).
+	back      func()
 	regions   []region
 	now       func() time.Time
 	away      []string // players whose peers are not connected
@@ -526,6 +532,10 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 		return
 	case matchOverlay:
 		if ev.Rune() == 'q' || ev.Key() == tcell.KeyEnter || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC {
+			if t.back != nil {
+				t.back()
+				return
+			}
 			t.quit()
 		}
 		return

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/table"
@@ -281,15 +283,47 @@ func (t *lobbyTours) stop(tid [32]byte, err error) error {
 func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) tourney.Sitting {
 	left := t.g.SitTable(seat, i18n.Mark("j on the tournament in the lobby resumes your part while it runs."), func() { t.g.ShowLobbyAgain(t.lv) })
 	t.g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
-	return tourney.Sitting{Mover: t.g, OnStep: t.g.OnStep, Left: left,
+	// The last step's time: a table the other seats ended while the
+	// player was to move says how long the player did not move.
+	var last atomic.Int64
+	last.Store(time.Now().UnixNano())
+	return tourney.Sitting{Mover: t.g, Left: left,
+		OnStep: func(m *table.Machine, v *engine.View) {
+			last.Store(time.Now().UnixNano())
+			t.g.OnStep(m, v)
+		},
 		Done: func(tr *table.Transcript, _ error) {
 			if tr == nil {
 				return
 			}
 			rep := table.Verify(tr)
-			t.g.Finish(&ui.MatchEnd{Transcript: path, Verified: rep.Honest, Verdict: ui.Verdict(rep),
-				Unfinished: rep.Status() == table.StatusUnfinished, Ranking: rep.Ranking})
+			end := &ui.MatchEnd{Transcript: path, Verified: rep.Honest, Verdict: ui.Verdict(rep),
+				Unfinished: rep.Status() == table.StatusUnfinished, Ranking: rep.Ranking}
+			if end.Unfinished {
+				end.Note = deadTableNote(rep, seat, time.Since(time.Unix(0, last.Load())))
+				t.lv.Say(i18n.T("round %d, table %d ended unfinished: you stay in for the next draw", ref.Round, ref.Table+1))
+			}
+			t.g.Finish(end)
 		}}
+}
+
+// idleText is a time the player did not move, in minutes (seconds under
+// one).
+func idleText(d time.Duration) string {
+	if d < time.Minute {
+		return i18n.T("%d s", int(d.Seconds()))
+	}
+	return i18n.T("%d min", int(d.Minutes()))
+}
+
+// deadTableNote says why a tournament table ended unfinished for the
+// player at seat: the other seats stopped waiting for the player's move
+// (which it did not make for idle), or for another seat's.
+func deadTableNote(rep *table.Report, seat int, idle time.Duration) string {
+	if rep.Next != nil && rep.Next.Seat == seat {
+		return i18n.T("This match ended unfinished: you did not move for %s, and the other seats stopped waiting. The standings count it as the tournament's records say; your part goes on to the next round's draw (q: the lobby and the standings).", idleText(idle))
+	}
+	return i18n.T("This match ended unfinished: the seat it waited for stopped. The standings count it as the tournament's records say; your part goes on to the next round's draw (q: the lobby and the standings).")
 }
 
 // wait waits a little for the participants to stop (the lobby closes).

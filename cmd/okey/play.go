@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +19,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gdamore/tcell/v2"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -211,6 +214,11 @@ type botFlags struct {
 	bots                          int
 	pace                          time.Duration
 	noMouse, resume               bool
+	// For tests: the screen (nil: the terminal), a mover for the person's
+	// seat (nil: the person), and what to do once the match has ended.
+	screen tcell.Screen
+	player table.Mover
+	ended  func(*ui.Game)
 }
 
 // makeBots returns k bots of a strategy (the default one when the saved
@@ -257,30 +265,40 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
+	// The person plays with the data directory's identity, each bot with
+	// its level's and slot's (DATA/bots/hard-1, ...): okey stats adds the
+	// matches up.
+	var ids []ui.LocalIdentity
+	var names []string
+	if !f.resume {
+		ids, names, err = localIdentities(dir, f.strategy, f.bots)
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
+			return 2
+		}
+		names = uniqueBotNames(f.name, names)
+	}
+	identity := func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }
+	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
 	g.SetLeaveNote(localLeaveNote)
 	done := make(chan *ui.LocalOutcome, 1)
 	var started atomic.Bool
 	play := func(o ui.LocalOptions) {
 		started.Store(true)
-		o.Data, o.Pace, o.Log, o.Strategy = dir, f.pace, logger, f.strategy
+		o.Data, o.Pace, o.Log, o.Strategy, o.Identity, o.Player = dir, f.pace, logger, f.strategy, identity, f.player
 		out, err := ui.PlayLocal(context.Background(), g, o)
 		if err != nil {
 			logger.Error("play", "err", err)
 			g.Finish(&ui.MatchEnd{Err: err})
 		}
 		done <- out
+		if f.ended != nil {
+			f.ended(g)
+		}
 	}
 	startNew := func() {
-		var names []string
-		for i := 1; i <= f.bots; i++ {
-			nm := fmt.Sprintf("bot%d", i)
-			if nm == f.name {
-				nm += "'"
-			}
-			names = append(names, nm)
-		}
-		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.ruleset, f.strategy, f.strategy, f.bots), BotName: names})
+		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.ruleset, f.strategy, f.strategy, f.bots),
+			BotName: names, Identities: ids})
 	}
 	resume := func(m ui.LocalMatch) {
 		f.strategy = m.Strategy
@@ -439,7 +457,14 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			lobby = tourLobby{lobby.(*watchLobby), tours}
 		}
 	}
-	lv := g.ShowLobby(lobby, func(t ui.LobbyTable) {
+	// The match's end panel goes back to the lobby (issue 37 item 4):
+	// q there quits okey.
+	var lv *ui.LobbyView
+	back := func() {
+		g.ShowLobbyAgain(lv)
+		lv.Say(i18n.T("back in the lobby after the match: q quits okey"))
+	}
+	lv = g.ShowLobby(lobby, func(t ui.LobbyTable) {
 		if t.Local {
 			// A match against bots on this computer, left unfinished.
 			m, ok := lb.localMatch(t.ID)
@@ -447,11 +472,12 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 				g.Say(i18n.T("that match is no longer saved"))
 				return
 			}
-			g.SetSeat(0)
+			g.FreshTable(0, back)
 			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 			g.ShowTable()
 			out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
-				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger})
+				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger,
+				Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }})
 			if err != nil {
 				g.Finish(&ui.MatchEnd{Err: err})
 			}
@@ -481,8 +507,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if seat < 0 {
 			return
 		}
+		g.FreshTable(seat, back)
 		g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
-		g.SetSeat(seat)
 		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
 		names := map[string]string{}
@@ -967,6 +993,14 @@ func (l *lanLobby) netErr(what string, err error) error {
 }
 
 func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
+
+// CloseTable closes a table the player created: it is announced closed,
+// so that those seated leave it (the bots of this computer seated there
+// stop waiting).
+func (l *lanLobby) CloseTable(_ context.Context, id string) error { return l.c.Lobby().CloseTable(id) }
+
+// Closed reports whether the table id was closed by its creator.
+func (l *lanLobby) Closed(id string) bool { return l.c.Lobby().Closed(id) }
 
 func (l *lanLobby) SetReady(ctx context.Context, id string, ready bool) error {
 	_, err := l.c.Lobby().SetReady(ctx, id, ready)
