@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/bot"
