@@ -25,9 +25,9 @@
 # Each bot logs every 5 s how it reaches the others (direct: a hole punch
 # worked; relayed); the script prints the last of those lines per bot and
 # how many hole punches made a direct link (expected: the 3 links between
-# the cone homes; the symmetric home stays relayed). The relay's creator
-# allow-list gets h1's peer id from h1's log (the relay re-reads it at each
-# registration).
+# the cone homes; the symmetric home stays relayed). The creator holds the
+# relay's line (its key), as friends set a relay up; the relay has no
+# allow-list.
 #
 # With OUTAGE=S (make nat-lab-outage) the relay goes away 0.3 s into the
 # first hand (a hand takes a second or two here) for S seconds and comes back (OUTAGE_KIND=kill: the process is
@@ -124,16 +124,21 @@ start_relay() {
 	RELAY_PID=$!
 	nl_track_pid "$RELAY_PID"
 	local deadline=$(($(date +%s) + 20))
-	until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ]; do
-		[ "$(date +%s)" -lt "$deadline" ] || die "the relay printed no addresses"
+	until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ] && grep -q '^relay line: ' "$WORK/relay.out" 2>/dev/null; do
+		[ "$(date +%s)" -lt "$deadline" ] || die "the relay printed no addresses or no relay line"
 		sleep 0.05
 	done
 }
 start_relay
+# The creator registers with the relay's key, as a friend given the relay's
+# line does (issue 36): every relay address on the internet with the line's
+# key, so that the table is reached over TCP and QUIC.
+KEY=$(grep -m1 '^relay line: ' "$WORK/relay.out" | sed 's|.*/okey-key/||')
+[ -n "$KEY" ] || die "the relay's line holds no key: $(cat "$WORK/relay.out")"
 RELAYS=()
-for a in $(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/"); do RELAYS+=(--relay "$a"); done
+for a in $(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/"); do RELAYS+=(--relay "$a/okey-key/$KEY"); done
 [ ${#RELAYS[@]} -ge 2 ] || die "the relay printed no address on $NET.2: $(cat "$WORK/relay.out")"
-echo "nat-lab: relay up: ${RELAYS[*]}"
+echo "nat-lab: relay up: $(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/" | tr '\n' ' ')(the creator holds its line)"
 
 declare -A BOT_PID
 # start_bot I ARGS...: bot I in home I.
@@ -155,18 +160,15 @@ until grep -q 'msg="bot started"' "$WORK/bot1.log" 2>/dev/null; do
 	[ "$(date +%s)" -lt "$deadline" ] || die "bot 1 did not start"
 	sleep 0.1
 done
-creator=$(grep -m1 'msg="bot started"' "$WORK/bot1.log" | grep -o 'peer=[^ ]*' | cut -d= -f2)
-echo "$creator" >"$WORK/relay/relay-allow"
 until grep -q '^invite: ' "$WORK/bot1.out" 2>/dev/null; do
 	[ "$(date +%s)" -lt "$deadline" ] || die "bot 1 printed no invite code"
 	sleep 0.1
 done
 code=$(grep -m1 '^invite: ' "$WORK/bot1.out" | cut -d' ' -f2)
 echo "nat-lab: invite code (${#code} characters)"
-# The joiners wait until the relay has the table (the creator asks again
-# every few seconds until the allow-list has it).
+# The joiners wait until the relay has the table.
 deadline=$(($(date +%s) + 40))
-until grep -q 'msg="relay request".*kind=1 .*status=0' "$WORK/relay.log" 2>/dev/null; do
+until grep -q 'msg="relay request".*kind=[14] .*status=0' "$WORK/relay.log" 2>/dev/null; do
 	[ "$(date +%s)" -lt "$deadline" ] || die "the creator never registered its table with the relay"
 	sleep 0.2
 done
