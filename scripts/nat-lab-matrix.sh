@@ -122,13 +122,17 @@ ip netns exec "$P-relay" "$OKEY" relay --data "$WORK/relay" --listen "/ip4/$NET.
 RELAY_PID=$!
 nl_track_pid "$RELAY_PID"
 deadline=$(($(date +%s) + 20))
-until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ] && grep -q ready "$WORK/probe-server.out"; do
+until [ "$(grep -c '^relay: ' "$WORK/relay.out" 2>/dev/null || true)" -ge 2 ] && grep -q '^relay line: ' "$WORK/relay.out" && grep -q ready "$WORK/probe-server.out"; do
 	[ "$(date +%s)" -lt "$deadline" ] || die "the relay or the probe server did not start: $(cat "$WORK/relay.out" "$WORK/probe-server.out")"
 	sleep 0.1
 done
 RELAY_TCP=$(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/tcp/" | head -1)
 RELAY_QUIC=$(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/udp/.*quic-v1" | head -1)
 [ -n "$RELAY_TCP" ] && [ -n "$RELAY_QUIC" ] || die "the relay printed no address on $NET.2"
+# Creators hold the relay's line (its key, issue 36): RELAY_KEY is appended
+# to the creator's --relay; joiners take the relay from the code.
+RELAY_KEY=$(grep -m1 '^relay line: ' "$WORK/relay.out" | sed 's|.*/okey-key/||')
+[ -n "$RELAY_KEY" ] || die "the relay's line holds no key"
 say "relay up: $RELAY_TCP $RELAY_QUIC"
 
 # --- a cell's homes ---
@@ -244,14 +248,15 @@ run_cell() {
 		relay_args=(--relay none)
 	fi
 	local registered
-	registered=$(grep -c 'msg="relay request".*kind=1 .*status=0' "$WORK/relay.log" || true)
-	start_bot 1 --create --players 4 --preset "$RULES" "${relay_args[@]}"
+	registered=$(grep -c 'msg="relay request".*kind=[14] .*status=0' "$WORK/relay.log" || true)
+	local creator_args=("${relay_args[@]}")
+	if [ "$mode" = relay ]; then creator_args=(--relay "${relay_args[1]}/okey-key/$RELAY_KEY"); fi
+	start_bot 1 --create --players 4 --preset "$RULES" "${creator_args[@]}"
 	deadline=$(($(date +%s) + 30))
 	until grep -q 'msg="bot started"' "$CELL/bot1.log" 2>/dev/null; do
 		[ "$(date +%s)" -lt "$deadline" ] || die "cell $CELL_NAME: bot 1 did not start"
 		sleep 0.1
 	done
-	grep -m1 'msg="bot started"' "$CELL/bot1.log" | grep -o 'peer=[^ ]*' | cut -d= -f2 >>"$WORK/relay/relay-allow"
 	until grep -q '^invite: ' "$CELL/bot1.out" 2>/dev/null; do
 		[ "$(date +%s)" -lt "$deadline" ] || die "cell $CELL_NAME: bot 1 printed no invite code"
 		sleep 0.1
@@ -259,7 +264,7 @@ run_cell() {
 	code=$(grep -m1 '^invite: ' "$CELL/bot1.out" | cut -d' ' -f2)
 	if [ "$mode" = relay ]; then
 		deadline=$(($(date +%s) + 40))
-		until [ "$(grep -c 'msg="relay request".*kind=1 .*status=0' "$WORK/relay.log")" -gt "$registered" ]; do
+		until [ "$(grep -c 'msg="relay request".*kind=[14] .*status=0' "$WORK/relay.log")" -gt "$registered" ]; do
 			[ "$(date +%s)" -lt "$deadline" ] || die "cell $CELL_NAME: the creator never registered its table with the relay"
 			sleep 0.2
 		done
