@@ -10,9 +10,7 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/table"
 )
 
 // linkSizes are the terminal sizes the links line must fit.
@@ -100,31 +98,7 @@ func TestDropOutKeepsTheTurnAndTheLinks(t *testing.T) {
 // and has discarded Y6; the player (seat 0) holds rack101 and is to draw.
 func fixture101Four(t *testing.T) *Snapshot {
 	t.Helper()
-	r := engine.MustRuleset(engine.Preset101, "rounds=3,timer=60")
-	m, err := engine.NewMatch101(r, 4, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pend := m.Game().Pending()
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: pend[0], Face: engine.MustParseFaces("B1")[0]}}}); err != nil {
-		t.Fatal(err)
-	}
-	faces := engine.MustParseFaces(rack101)
-	slots := m.Game().Rack(0)
-	if len(slots) != len(faces) {
-		t.Fatalf("rack of %d tiles, fixture has %d", len(slots), len(faces))
-	}
-	v := engine.NewView(0)
-	for i, s := range slots {
-		v.Learn(s, faces[i])
-	}
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Discard, Seat: 3,
-		Faces: []engine.SlotFace{{Slot: m.Game().Rack(3)[0], Face: engine.MustParseFaces("Y6")[0]}}}); err != nil {
-		t.Fatal(err)
-	}
-	return &Snapshot{Seat: 0, Names: []string{"ayse", "bot1", "bot2", "bot3"}, Ruleset: r.String(), Match101: m,
-		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
+	return fixture101N(t, 4, "rounds=3,timer=60")
 }
 
 // TestDropOutKeepsTheTurnAndTheLinks101 is TestDropOutKeepsTheTurnAndTheLinks

@@ -23,8 +23,17 @@ const (
 // has discarded Y6; the player (seat 0) holds rack101 and is to draw.
 func fixture101(t *testing.T, options ...string) *Snapshot {
 	t.Helper()
-	r := engine.MustRuleset(engine.Preset101, strings.Join(append([]string{"rounds=3"}, options...), ","))
-	m, err := engine.NewMatch101(r, 2, 1)
+	return fixture101N(t, 2, strings.Join(append([]string{"rounds=3"}, options...), ","))
+}
+
+// fixture101N builds an n-player 101 round with the options text where the
+// last seat deals and has discarded Y6; the player (seat 0) holds rack101
+// and is to draw.
+func fixture101N(t *testing.T, n int, options string) *Snapshot {
+	t.Helper()
+	r := engine.MustRuleset(engine.Preset101, options)
+	dealer := n - 1
+	m, err := engine.NewMatch101(r, n, dealer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +51,12 @@ func fixture101(t *testing.T, options ...string) *Snapshot {
 	for i, s := range slots {
 		v.Learn(s, faces[i])
 	}
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Discard, Seat: 1,
-		Faces: []engine.SlotFace{{Slot: m.Game().Rack(1)[0], Face: engine.MustParseFaces("Y6")[0]}}}); err != nil {
+	if err := m.Apply(engine.Action101{Kind: engine.Act101Discard, Seat: dealer,
+		Faces: []engine.SlotFace{{Slot: m.Game().Rack(dealer)[0], Face: engine.MustParseFaces("Y6")[0]}}}); err != nil {
 		t.Fatal(err)
 	}
-	return &Snapshot{Seat: 0, Names: []string{"ayse", "bot1"}, Ruleset: r.String(), Match101: m,
+	names := []string{"ayse", "bot1", "bot2", "bot3"}[:n]
+	return &Snapshot{Seat: 0, Names: names, Ruleset: r.String(), Match101: m,
 		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
 }
 
