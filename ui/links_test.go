@@ -74,20 +74,27 @@ func checkDropScreen(t *testing.T, hs *harness, lang language.Tag, w, h int) {
 // (direct, relayed, reconnecting for how long) stays on screen beside a
 // message, at 80x24, 100x30 and 120x36, in English and Turkish.
 func TestDropOutKeepsTheTurnAndTheLinks(t *testing.T) {
+	eachDropScreen(t, "h", playedFixture, func(hs *harness) { hs.request() })
+}
+
+// eachDropScreen runs the drop-out scene, at every size and in every
+// language, on the table fixture gives (its snapshot and log lines),
+// drawn by request; key is the hint's key.
+func eachDropScreen(t *testing.T, key string, fixture func(*testing.T) (*Snapshot, []Line), request func(*harness)) {
 	for _, lang := range i18n.Langs {
 		for _, sz := range linkSizes {
 			w, h := sz[0], sz[1]
 			t.Run(fmt.Sprintf("%s-%dx%d", lang, w, h), func(t *testing.T) {
 				i18n.Set(lang)
 				t.Cleanup(func() { i18n.Set(i18n.English) })
-				s, lines := playedFixture(t)
+				s, lines := fixture(t)
 				s.At = goldenClock
 				hs := goldenHarness(t, s, w, h)
 				clock := goldenClock
 				hs.view.now = func() time.Time { return clock }
 				hs.view.Update(s, lines, nil)
-				hs.request()
-				dropScene(hs, &clock, "h")
+				request(hs)
+				dropScene(hs, &clock, key)
 				checkDropScreen(t, hs, lang, w, h)
 			})
 		}
@@ -102,26 +109,9 @@ func fixture101Four(t *testing.T) *Snapshot {
 }
 
 // TestDropOutKeepsTheTurnAndTheLinks101 is TestDropOutKeepsTheTurnAndTheLinks
-// at an Okey 101 table of three.
+// at an Okey 101 table of four.
 func TestDropOutKeepsTheTurnAndTheLinks101(t *testing.T) {
-	for _, lang := range i18n.Langs {
-		for _, sz := range linkSizes {
-			w, h := sz[0], sz[1]
-			t.Run(fmt.Sprintf("%s-%dx%d", lang, w, h), func(t *testing.T) {
-				i18n.Set(lang)
-				t.Cleanup(func() { i18n.Set(i18n.English) })
-				s := fixture101Four(t)
-				s.At = goldenClock
-				hs := goldenHarness(t, s, w, h)
-				clock := goldenClock
-				hs.view.now = func() time.Time { return clock }
-				hs.view.Update(s, nil, nil)
-				hs.request101()
-				dropScene(hs, &clock, "x")
-				checkDropScreen(t, hs, lang, w, h)
-			})
-		}
-	}
+	eachDropScreen(t, "x", func(t *testing.T) (*Snapshot, []Line) { return fixture101Four(t), nil }, func(hs *harness) { hs.request101() })
 }
 
 // TestLinksLine: the links line says how each seat is connected, with its
