@@ -42,7 +42,7 @@ test: lint ## lint, then run every test with the race detector
 	# tournament folder made without a key names anyone (replays hundreds of chains; issue 35)
 	$(GO) test -count=1 -timeout 5m -run 'SuiteIsCurrent|NoKeylessEdit' ./cmd/okey/internal/conformance/
 	# whole tournaments (4 bots, 2 rounds in one process; 6 over loopback libp2p; issue 27), too slow under the race detector
-	$(GO) test -count=1 -timeout 5m -run 'SmallTournament|TournamentCLILoopback' ./tourney/ ./cmd/okey/
+	$(GO) test -count=1 -timeout 5m -run 'SmallTournament|TournamentCLILoopback' ./tournament/participant/ ./cmd/okey/
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory e2e; \
 	else \

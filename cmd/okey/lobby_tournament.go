@@ -18,12 +18,12 @@ import (
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
 )
 
 // lobbyTours is the lobby's side of the tournaments on the LAN: it lists
-// those a tourney.Board hears on the tournament topic, and j on one
+// those a participant.Board hears on the tournament topic, and j on one
 // registers the player with its persistent identity and plays its part in
 // this process, as okey tournament join does for a person: each round's
 // match takes the lobby's screen (ui.Game.SitTable), the lobby shows
@@ -33,7 +33,7 @@ type lobbyTours struct {
 	ctx     context.Context
 	g       *ui.Game
 	lv      *ui.LobbyView // set once the lobby shows, before any key
-	board   *tourney.Board
+	board   *participant.Board
 	log     interface{ Warn(string, ...any) }
 	pub     [32]byte
 	changes chan struct{}
@@ -71,9 +71,9 @@ func lanTourSelf(c *lan.Client) (tourSelf, error) {
 	return tourSelf{key: key, data: c.Data(), name: c.Name(), id: c.ID()}, err
 }
 
-func newLobbyTours(ctx context.Context, self tourSelf, g *ui.Game, n tourney.Net, log interface{ Warn(string, ...any) },
+func newLobbyTours(ctx context.Context, self tourSelf, g *ui.Game, n participant.Net, log interface{ Warn(string, ...any) },
 	sitNet func(ctx context.Context, cfg table.Config) (table.Transport, error)) *lobbyTours {
-	t := &lobbyTours{self: self, ctx: ctx, g: g, board: tourney.NewBoard(n), log: log, changes: make(chan struct{}, 1), runs: map[[32]byte]*tourRun{},
+	t := &lobbyTours{self: self, ctx: ctx, g: g, board: participant.NewBoard(n), log: log, changes: make(chan struct{}, 1), runs: map[[32]byte]*tourRun{},
 		sitNet: sitNet}
 	copy(t.pub[:], self.key.Public().(ed25519.PublicKey))
 	go t.board.Run(ctx)
@@ -137,12 +137,12 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 		return errors.New(i18n.T("not a tournament id: %s", id))
 	}
 	tid := [32]byte(b)
-	var create *tourney.Create
+	var create *participant.Create
 	for _, l := range t.board.List() {
 		if l.ID == tid && l.Creator == t.pub {
 			// The player's own tournament, resumed: its part is the
 			// creator's (the roster, the draws' closes).
-			create = &tourney.Create{Name: l.Name, Format: l.Format.String(), Ruleset: l.Ruleset, Players: l.Players}
+			create = &participant.Create{Name: l.Name, Format: l.Format.String(), Ruleset: l.Ruleset, Players: l.Players}
 		}
 	}
 	return t.start(ctx, tid, create)
@@ -166,11 +166,11 @@ func (t *lobbyTours) CreateTournament(ctx context.Context, name, ruleset string,
 	if err := tournament.CheckName(name); err != nil {
 		return "", err
 	}
-	cr := tourney.Create{Name: name, Format: f.String(), Ruleset: ruleset, Players: players}
+	cr := participant.Create{Name: name, Format: f.String(), Ruleset: ruleset, Players: players}
 	if _, err := rand.Read(cr.Nonce[:]); err != nil {
 		return "", err
 	}
-	tid, err := tourney.AnnouncementID(t.self.key, cr)
+	tid, err := participant.AnnouncementID(t.self.key, cr)
 	if err != nil {
 		return "", err
 	}
@@ -180,7 +180,7 @@ func (t *lobbyTours) CreateTournament(ctx context.Context, name, ruleset string,
 // start runs the player's part in tournament tid (its creator's with
 // create) unless it runs already, and waits until the board lists the
 // player registered.
-func (t *lobbyTours) start(ctx context.Context, tid [32]byte, create *tourney.Create) error {
+func (t *lobbyTours) start(ctx context.Context, tid [32]byte, create *participant.Create) error {
 	id := hex.EncodeToString(tid[:])
 	t.mu.Lock()
 	if r := t.runs[tid]; r != nil && !r.over {
@@ -201,10 +201,10 @@ func (t *lobbyTours) start(ctx context.Context, tid [32]byte, create *tourney.Cr
 	state := filepath.Join(t.self.data, tourFolders)
 	dir := filepath.Join(state, id, "folder")
 	net := t.board.Tap()
-	p, err := tourney.New(tourney.Config{Dir: dir, State: state, Key: t.self.key, Name: cutTo(t.self.name, 32), PeerID: t.self.id, Net: net, Tournament: tid, Create: create,
+	p, err := participant.New(participant.Config{Dir: dir, State: state, Key: t.self.key, Name: cutTo(t.self.name, 32), PeerID: t.self.id, Net: net, Tournament: tid, Create: create,
 		Withhold: 2 * time.Minute, MoveWithhold: 10 * time.Minute, Linger: 30 * time.Second,
-		Sit: func(ref tournament.Ref, cfg table.Config, seat int) tourney.Sitting {
-			return t.sit(filepath.Join(dir, tourney.TranscriptName(ref)), ref, seat)
+		Sit: func(ref tournament.Ref, cfg table.Config, seat int) participant.Sitting {
+			return t.sit(filepath.Join(dir, participant.TranscriptName(ref)), ref, seat)
 		},
 		TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 			return t.sitNet(t.ctx, cfg)
@@ -232,7 +232,7 @@ func (t *lobbyTours) start(ctx context.Context, tid [32]byte, create *tourney.Cr
 		t.mu.Unlock()
 		t.changed()
 		switch {
-		case errors.Is(err, tourney.ErrLeft):
+		case errors.Is(err, participant.ErrLeft):
 			t.lv.Say(i18n.T("you left the tournament: j on it resumes your part while it runs"))
 		case err != nil && t.ctx.Err() == nil:
 			t.log.Warn("tournament", "err", err)
@@ -280,14 +280,14 @@ func (t *lobbyTours) stop(tid [32]byte, err error) error {
 
 // sit is the participant's Config.Sit: the round's match on the lobby's
 // screen; its end panel goes back to the lobby.
-func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) tourney.Sitting {
+func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) participant.Sitting {
 	left := t.g.SitTable(seat, i18n.Mark("j on the tournament in the lobby resumes your part while it runs."), func() { t.g.ShowLobbyAgain(t.lv) })
 	t.g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
 	// The last step's time: a table the other seats ended while the
 	// player was to move says how long the player did not move.
 	var last atomic.Int64
 	last.Store(time.Now().UnixNano())
-	return tourney.Sitting{Mover: t.g, Left: left,
+	return participant.Sitting{Mover: t.g, Left: left,
 		OnStep: func(m *table.Machine, v *engine.View) {
 			last.Store(time.Now().UnixNano())
 			t.g.OnStep(m, v)

@@ -9,7 +9,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // The strategies by name, wherever a command takes --strategy: Okey 101 has
@@ -71,26 +71,26 @@ func rulesetIs101(ruleset string) bool {
 // called name: Plays refuses a tournament whose ruleset it cannot play
 // (before the participant registers), and Sit gives each table the mover
 // for its ruleset.
-func tournamentBot(c *tourney.Config, name string) {
+func tournamentBot(c *participant.Config, name string) {
 	c.Plays = func(ruleset string) error {
 		if err := checkStrategy(name, rulesetIs101(ruleset)); err != nil {
 			return &strategyError{err}
 		}
 		return nil
 	}
-	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) tourney.Sitting {
+	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) participant.Sitting {
 		m, err := strategyMover(name, 0, rulesetIs101(cfg.Ruleset))
 		if err != nil {
 			// Plays refused the tournament before: never here. A nil
 			// mover makes the table fail with table.NewPeer's error.
-			return tourney.Sitting{}
+			return participant.Sitting{}
 		}
-		return tourney.Sitting{Mover: m}
+		return participant.Sitting{Mover: m}
 	}
 }
 
 // strategyError is a tournament participant's refusal of a ruleset its
-// strategy cannot play (tourney.Config.Plays).
+// strategy cannot play (participant.Config.Plays).
 type strategyError struct{ err error }
 
 func (e *strategyError) Error() string { return e.err.Error() }

@@ -27,7 +27,7 @@ import (
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
 )
 
@@ -130,7 +130,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	if fs.NArg() > 0 {
 		return usageErr(i18n.T("tournament: takes no arguments, got %q", fs.Arg(0)))
 	}
-	var create *tourney.Create
+	var create *participant.Create
 	is101 := false // the ruleset's, when this command creates the tournament
 	if sub == "create" {
 		ftext := *format
@@ -151,7 +151,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		if err := tournament.CheckName(*tname); err != nil {
 			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
 		}
-		create = &tourney.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
+		create = &participant.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
 		is101 = rs.Preset == engine.Preset101
 	}
 	switch {
@@ -163,13 +163,13 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return usageErr(i18n.T("--code excludes --id: the code names the tournament"))
 	}
 	var code *invite.Code
-	var joinCode *tourney.Invitation
+	var joinCode *participant.Invitation
 	if *codeFlag != "" {
 		c, msg := parseCodeFlag(*codeFlag, stdin)
 		if msg != "" {
 			return usageErr(msg)
 		}
-		iv, err := tourney.InvitationFromCode(c)
+		iv, err := participant.InvitationFromCode(c)
 		if err != nil {
 			return usageErr(i18n.T("--code: %v", ui.Plain(err)))
 		}
@@ -272,8 +272,8 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 		return 2
 	}
-	meNet := tourney.Net(&p2pTourneyNet{tn: me.tn})
-	var admission *tourney.Admission
+	meNet := participant.Net(&p2pTourneyNet{tn: me.tn})
+	var admission *participant.Admission
 	if create != nil {
 		// The tournament's id before it is announced: the code names it,
 		// and the bots of this process join it, not the first one heard.
@@ -284,7 +284,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 				return 2
 			}
-			if ftid, err = tourney.AnnouncementID(meKey, *create); err != nil {
+			if ftid, err = participant.AnnouncementID(meKey, *create); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 				return 2
 			}
@@ -344,19 +344,19 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
 		}
-		var n tourney.Net = &p2pTourneyNet{tn: s.tn}
+		var n participant.Net = &p2pTourneyNet{tn: s.tn}
 		if i == 0 {
 			n = meNet
 		}
 		if joinCode != nil && (i > 0 || create == nil) {
 			// A code tournament's joiner, or the creator's bots: their
 			// registrations go out with the code's proof.
-			if n, err = tourney.WithCode(n, *joinCode); err != nil {
+			if n, err = participant.WithCode(n, *joinCode); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 				return 2
 			}
 		}
-		c := tourney.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
+		c := participant.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
 			Net: n, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
@@ -379,7 +379,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				c.Sit = person.sit
 			}
 		}
-		p, err := tourney.New(c)
+		p, err := participant.New(c)
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
@@ -395,7 +395,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			defer wg.Done()
 			reps[i], errs[i] = p.Run(ctx)
 			var se *strategyError
-			if (i == 0 && errors.Is(errs[i], tourney.ErrLeft)) || errors.As(errs[i], &se) {
+			if (i == 0 && errors.Is(errs[i], participant.ErrLeft)) || errors.As(errs[i], &se) {
 				leave() // the player left, or a bot cannot play: every seat of this process stops
 			}
 		}()
@@ -416,7 +416,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			return usageErr(i18n.T("--strategy: %v", ui.Plain(se)))
 		}
 	}
-	if errors.Is(errs[0], tourney.ErrLeft) {
+	if errors.Is(errs[0], participant.ErrLeft) {
 		fmt.Fprintln(stderr, i18n.T("okey: left the tournament: run the same command again (the same --dir and --data) to resume"))
 		return 3
 	}
@@ -437,10 +437,10 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // tournamentOpen opens each seat's LAN client (a test's hook).
 var tournamentOpen = lan.Open
 
-// p2pTourneyNet is a tourney.Net over the LAN's tournament topic.
+// p2pTourneyNet is a participant.Net over the LAN's tournament topic.
 type p2pTourneyNet struct {
 	tn  *p2p.TournamentNet
-	out chan tourney.Offer
+	out chan participant.Offer
 	one sync.Once
 }
 
@@ -451,13 +451,13 @@ func (n *p2pTourneyNet) Records() <-chan []byte { return n.tn.Records() }
 func (n *p2pTourneyNet) Have(ctx context.Context, tid [32]byte, ref tournament.Ref) error {
 	return n.tn.Have(ctx, tid, ref.Round, ref.Table)
 }
-func (n *p2pTourneyNet) Offers() <-chan tourney.Offer {
+func (n *p2pTourneyNet) Offers() <-chan participant.Offer {
 	n.one.Do(func() {
-		n.out = make(chan tourney.Offer, 1024)
+		n.out = make(chan participant.Offer, 1024)
 		go func() {
 			for o := range n.tn.Offers() {
 				select {
-				case n.out <- tourney.Offer{From: o.From, Tournament: o.Tournament, Ref: tournament.Ref{Round: o.Round, Table: o.Table}}:
+				case n.out <- participant.Offer{From: o.From, Tournament: o.Tournament, Ref: tournament.Ref{Round: o.Round, Table: o.Table}}:
 				default:
 				}
 			}
@@ -469,12 +469,12 @@ func (n *p2pTourneyNet) Fetch(ctx context.Context, from string, tid [32]byte, re
 	return n.tn.Fetch(ctx, from, tid, ref.Round, ref.Table)
 }
 
-// PublishAdmitted implements tourney.AdmissionNet (9.8, type 3).
+// PublishAdmitted implements participant.AdmissionNet (9.8, type 3).
 func (n *p2pTourneyNet) PublishAdmitted(ctx context.Context, record []byte, proof [32]byte) error {
 	return n.tn.PublishAdmitted(ctx, record, proof)
 }
 
-// OnAdmitted implements tourney.AdmissionNet.
+// OnAdmitted implements participant.AdmissionNet.
 func (n *p2pTourneyNet) OnAdmitted(h func(from string, record []byte, proof [32]byte)) {
 	n.tn.OnAdmitted(h)
 }
@@ -529,7 +529,7 @@ type tournamentPerson struct {
 
 // sit is the participant's Config.Sit: a table screen for the seat, handed
 // to the main goroutine, which shows it.
-func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) tourney.Sitting {
+func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) participant.Sitting {
 	opts := tp.opts
 	if tp.screen != nil {
 		opts.Screen = tp.screen()
@@ -537,7 +537,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	g := ui.NewGame(seat, opts)
 	g.SetLeaveNote(i18n.Mark("okey tournament resumes it when run again with the same --dir and --data."))
 	g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
-	path := filepath.Join(tp.dir, tourney.TranscriptName(ref))
+	path := filepath.Join(tp.dir, participant.TranscriptName(ref))
 	tp.mu.Lock()
 	if tp.current != nil {
 		// The last round's screen is still up: its match is over (this
@@ -547,7 +547,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	tp.current = g
 	tp.mu.Unlock()
 	tp.games <- g
-	return tourney.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(),
+	return participant.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(),
 		Done: func(t *table.Transcript, err error) {
 			if t == nil {
 				return

@@ -10,7 +10,7 @@ import (
 	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
 )
 
@@ -98,7 +98,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, path := range fs.Args() {
-		if tourney.IsFolder(path) {
+		if participant.IsFolder(path) {
 			status = worstStatus(status, verifyTournament(path, *asJSON, stdout))
 			continue
 		}

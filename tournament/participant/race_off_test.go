@@ -1,5 +1,5 @@
 //go:build !race
 
-package tourney
+package participant
 
 const raceOn = false

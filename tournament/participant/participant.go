@@ -6,7 +6,7 @@
 // fetches the transcripts it lacks from the other participants, and
 // returns the checked standings. The verifiable rules are package
 // tournament's; this package only drives them over a Net.
-package tourney
+package participant
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 //go:build race
 
-package tourney
+package participant
 
 // raceOn: the race detector slows a tournament's matches several times
 // over; the whole-tournament test runs without it (make test's second list).
