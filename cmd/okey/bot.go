@@ -23,7 +23,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
@@ -215,7 +215,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, a := range relays {
-		if a == lan.NoRelay && len(relays) == 1 {
+		if a == netplay.NoRelay && len(relays) == 1 {
 			continue
 		}
 		if _, _, err := p2p.ParseRelayLine(a); err != nil {
@@ -254,7 +254,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	useRelays, err := lan.ResolveRelays(*data, relays)
+	useRelays, err := netplay.ResolveRelays(*data, relays)
 	if err != nil {
 		return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
 	}
@@ -269,7 +269,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	started := time.Now()
 	bw := metrics.NewBandwidthCounter()
-	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
+	c, err := netplay.Open(ctx, netplay.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
 		Reach: true, Relays: useRelays, ServeRelay: *serveRelay, NodeOptions: nodeOpts, Bandwidth: bw})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
@@ -292,7 +292,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	log.Info("bot started", "name", c.Name(), "peer", c.ID(), "addrs", strings.Join(c.Addrs(), " "))
 
 	failed := func(err error) int {
-		if errors.Is(err, lan.ErrCannotForm) && ctx.Err() == nil {
+		if errors.Is(err, netplay.ErrCannotForm) && ctx.Err() == nil {
 			log.Warn("the table cannot form", "err", err) // the details: stderr says it in one sentence
 			fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
 			return exit(exitCannotForm)
@@ -331,7 +331,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 		}()
-		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold})
+		o, err := c.Play(ctx, a, mover, netplay.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold})
 		close(stopLinks)
 		<-linksDone
 		if err != nil {
@@ -359,7 +359,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for played < *matches {
-		so := lan.SeatOptions{Create: *create, Private: *create && !*lanOnly, Ruleset: rules.String(), Players: *players,
+		so := netplay.SeatOptions{Create: *create, Private: *create && !*lanOnly, Ruleset: rules.String(), Players: *players,
 			Match: explicit["preset"] || explicit["players"], Settle: *settle,
 			OnCreate: func(a p2p.Announcement) {
 				if !c.Lobby().Private(a.Table) {
@@ -388,7 +388,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		a, err := c.FindSeat(fctx, so)
 		cancel()
 		if err != nil {
-			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, lan.ErrCannotForm) {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, netplay.ErrCannotForm) {
 				// No table to sit at is a table that could not form: never 1.
 				fmt.Fprint(stderr, i18n.T("okey: bot: no table started within --wait %v\n", *wait))
 				return exit(exitCannotForm)
@@ -441,7 +441,7 @@ func logLinks(log *slog.Logger, n *p2p.Node, a p2p.Announcement) {
 }
 
 // logTiming logs this seat's deal and draw latencies.
-func logTiming(log *slog.Logger, table string, t lan.Timing) {
+func logTiming(log *slog.Logger, table string, t netplay.Timing) {
 	q := func(ds []time.Duration, p int) time.Duration {
 		if len(ds) == 0 {
 			return 0
@@ -457,7 +457,7 @@ func logTiming(log *slog.Logger, table string, t lan.Timing) {
 // printMatch prints the one-line summary of a match and returns its exit
 // status: 0 honest, 1 a seat named, 2 a transcript that does not hold, 3
 // unfinished (honest so far, no one named).
-func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
+func printMatch(w io.Writer, n int, a p2p.Announcement, o *netplay.Outcome) int {
 	rep := o.Report
 	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, ui.RulesetName(o.Config.Ruleset), len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
@@ -623,9 +623,9 @@ func explainNet(err error) string {
 		}
 	}
 	s := ui.Explain(err)
-	if errors.Is(err, lan.ErrCannotForm) {
+	if errors.Is(err, netplay.ErrCannotForm) {
 		// The caller says that the table cannot form.
-		s = strings.TrimPrefix(s, ui.Plain(lan.ErrCannotForm)+": ")
+		s = strings.TrimPrefix(s, ui.Plain(netplay.ErrCannotForm)+": ")
 	}
 	return s
 }

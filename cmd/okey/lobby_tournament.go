@@ -15,7 +15,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -66,7 +66,7 @@ type tourSelf struct {
 }
 
 // lanTourSelf is the player of the lobby's client c.
-func lanTourSelf(c *lan.Client) (tourSelf, error) {
+func lanTourSelf(c *netplay.Client) (tourSelf, error) {
 	key, err := c.SigningKey()
 	return tourSelf{key: key, data: c.Data(), name: c.Name(), id: c.ID()}, err
 }

@@ -27,7 +27,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
@@ -164,7 +164,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		for _, a := range relays {
-			if a == lan.NoRelay && len(relays) == 1 {
+			if a == netplay.NoRelay && len(relays) == 1 {
 				continue
 			}
 			if _, _, err := p2p.ParseRelayLine(a); err != nil {
@@ -416,12 +416,12 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	useRelays, err := lan.ResolveRelays(dir, f.relays)
+	useRelays, err := netplay.ResolveRelays(dir, f.relays)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
 		return 2
 	}
-	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
+	c, err := netplay.Open(ctx, netplay.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
 		Reach: true, Relays: useRelays, ServeRelay: f.serveRelay})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
@@ -432,7 +432,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	lb := &lanLobby{c: c, ctx: ctx, log: logger, strategy: f.strategy, busy: map[string]bool{},
 		listen: f.listen, reach: true, relays: useRelays}
 	var mu sync.Mutex
-	var played *lan.Outcome
+	var played *netplay.Outcome
 	var left string // the line for a match left unfinished (saved, to resume)
 	leave := func(line string) {
 		mu.Lock()
@@ -508,7 +508,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		g.FreshTable(seat, back)
 		g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
-		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
+		g.SetRackFile(filepath.Join(dir, netplay.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
 		names := map[string]string{}
 		for _, m := range a.Members {
@@ -516,7 +516,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		lctx, stopLinks := context.WithCancel(ctx)
 		go showLinks(lctx, c, g, a)
-		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
+		o, err := c.Play(ctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
 			OnPresence: func(ms []p2p.MemberStatus) {
 				var away []string
 				for _, m := range ms {
@@ -590,7 +590,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 // was left before its end, that it is saved (as after a match against
 // bots); it returns the exit status (verify's of the match played, 0 for a
 // match left: leaving is no verdict).
-func lobbyExit(stdout io.Writer, played *lan.Outcome, left string) int {
+func lobbyExit(stdout io.Writer, played *netplay.Outcome, left string) int {
 	status := 0
 	if played != nil {
 		fmt.Fprint(stdout, i18n.T("okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript))
@@ -606,7 +606,7 @@ func lobbyExit(stdout io.Writer, played *lan.Outcome, left string) int {
 // bots that fill seats at a table the player opens (each a peer of its own
 // on this computer, with its own identity under DATA/bots).
 type lanLobby struct {
-	c        *lan.Client
+	c        *netplay.Client
 	ctx      context.Context
 	log      *slog.Logger
 	strategy string
@@ -643,7 +643,7 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 	for _, a := range anns {
 		l.unfin[a.Table] = a
 		rs := a.Preset
-		if r, err := lan.Ruleset(a); err == nil {
+		if r, err := netplay.Ruleset(a); err == nil {
 			rs = r.String()
 		}
 		var who []string
@@ -653,7 +653,7 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 			}
 		}
 		var at time.Time // the match directory's last change: when it was last played
-		if fi, err := os.Stat(filepath.Join(l.c.Data(), lan.MatchesDir, a.Table)); err == nil {
+		if fi, err := os.Stat(filepath.Join(l.c.Data(), netplay.MatchesDir, a.Table)); err == nil {
 			at = fi.ModTime()
 		}
 		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
@@ -731,7 +731,7 @@ func (l *lanLobby) resumeBots(id string) {
 		if !e.IsDir() {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(l.c.Data(), "bots", e.Name(), lan.MatchesDir, id)); err != nil {
+		if _, err := os.Stat(filepath.Join(l.c.Data(), "bots", e.Name(), netplay.MatchesDir, id)); err != nil {
 			continue
 		}
 		name, ok := l.claimBot(e.Name())
@@ -759,7 +759,7 @@ func (l *lanLobby) Tables() []ui.LobbyTable {
 	var out []ui.LobbyTable
 	for _, a := range l.c.Lobby().Tables() {
 		rs := a.Preset
-		if r, err := lan.Ruleset(a); err == nil {
+		if r, err := netplay.Ruleset(a); err == nil {
 			rs = r.String()
 		}
 		t := ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: a.State, Private: a.Private, Spectators: a.Spectators}
@@ -851,7 +851,7 @@ func (l *lanLobby) Invite(id string) string {
 }
 
 func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int, level string, private bool) (string, error) {
-	preset, opts, err := lan.SplitRuleset(ruleset)
+	preset, opts, err := netplay.SplitRuleset(ruleset)
 	if err != nil {
 		return "", err
 	}
@@ -891,7 +891,7 @@ func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int
 // it as they dial the player (a bot on 127.0.0.1 only kept a table with a
 // remote member waiting for it until the ready timeout).
 func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
-	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
+	bc, err := netplay.Open(l.ctx, netplay.Options{Data: filepath.Join(l.c.Data(), "bots", name),
 		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: botListen(l.listen),
 		Reach: l.reach, Relays: l.relays, Log: l.log.With("bot", name)})
 	if err != nil {
@@ -914,7 +914,7 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 			return nil
 		}
 	} else {
-		so := lan.SeatOptions{Join: id}
+		so := netplay.SeatOptions{Join: id}
 		if l.c.Lobby().Private(id) {
 			// A private table of this player: the bot comes by its code.
 			text, err := l.c.Invite(id)
@@ -925,7 +925,7 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 			if err != nil {
 				return err
 			}
-			so = lan.SeatOptions{Code: &code}
+			so = netplay.SeatOptions{Code: &code}
 		}
 		if a, err = bc.FindSeat(l.ctx, so); err != nil {
 			return err
@@ -942,7 +942,7 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 			return err
 		}
 	}
-	_, err = bc.Play(l.ctx, a, mover, lan.PlayOptions{})
+	_, err = bc.Play(l.ctx, a, mover, netplay.PlayOptions{})
 	return err
 }
 
@@ -1043,7 +1043,7 @@ func savedStrategy(dir, table, fallback string) string {
 // showLinks keeps the table screen's line about each seat's link (direct,
 // relayed, through a member, reconnecting, and the round-trip time) up to
 // date until ctx ends.
-func showLinks(ctx context.Context, c *lan.Client, g *ui.Game, a p2p.Announcement) {
+func showLinks(ctx context.Context, c *netplay.Client, g *ui.Game, a p2p.Announcement) {
 	var ids []peer.ID
 	names := map[peer.ID]string{}
 	for _, m := range a.Members {

@@ -12,7 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 )
@@ -52,14 +52,14 @@ func TestPlayAndReplayBadInput(t *testing.T) {
 }
 
 // TestLobbyOffersUnfinishedLAN: the lobby adapter lists a LAN table this
-// peer left unfinished (from lan.Client.Unfinished) with the other players'
+// peer left unfinished (from netplay.Client.Unfinished) with the other players'
 // names, hands its announcement back for the resume, and finds the bot of
 // this computer that sat at it.
 func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 	data := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, err := lan.Open(ctx, lan.Options{Data: data, Name: "ayse", NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}})
+	c, err := netplay.Open(ctx, netplay.Options{Data: data, Name: "ayse", NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(data, lan.MatchesDir, id)
+	dir := filepath.Join(data, netplay.MatchesDir, id)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestLobbyExitSaysTheMatchIsSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &lan.Outcome{Report: *table.Verify(tr), Transcript: files["cheat"]}
+	o := &netplay.Outcome{Report: *table.Verify(tr), Transcript: files["cheat"]}
 	out.Reset()
 	if st := lobbyExit(&out, o, line); st != 1 || !strings.Contains(out.String(), "CHEATING") || !strings.Contains(out.String(), "the match is saved") {
 		t.Fatalf("status %d, %q", st, out.String())

@@ -22,7 +22,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
@@ -236,14 +236,14 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		defer cancel()
 	}
 	type seat struct {
-		c    *lan.Client
+		c    *netplay.Client
 		tn   *p2p.TournamentNet
 		dir  string
 		data string
 		name string
 	}
 	open := func(data, name, dir string, listen, extra []string) (*seat, error) {
-		c, err := tournamentOpen(ctx, lan.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
+		c, err := tournamentOpen(ctx, netplay.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
 		if err != nil {
 			return nil, err
 		}
@@ -435,7 +435,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // tournamentOpen opens each seat's LAN client (a test's hook).
-var tournamentOpen = lan.Open
+var tournamentOpen = netplay.Open
 
 // p2pTourneyNet is a participant.Net over the LAN's tournament topic.
 type p2pTourneyNet struct {

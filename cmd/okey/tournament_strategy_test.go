@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -216,7 +216,7 @@ func TestTournamentBotsSpreadPorts(t *testing.T) {
 	stop := errors.New("test: stopped at the second bot")
 	saved := tournamentOpen
 	defer func() { tournamentOpen = saved }()
-	tournamentOpen = func(ctx context.Context, o lan.Options) (*lan.Client, error) {
+	tournamentOpen = func(ctx context.Context, o netplay.Options) (*netplay.Client, error) {
 		if len(addrs) == 2 {
 			return nil, stop
 		}

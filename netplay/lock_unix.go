@@ -1,6 +1,6 @@
 //go:build unix
 
-package lan
+package netplay
 
 import (
 	"errors"

@@ -6,7 +6,7 @@
 //
 // Both `okey bot` and the terminal UI's `okey play` use it. Tests that need
 // no real network hand Open a mocknet host (Options.Host).
-package lan
+package netplay
 
 import (
 	"context"
