@@ -24,7 +24,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/rating"
-	"github.com/okey-game/okey/record"
+	"github.com/okey-game/okey/stats"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -84,7 +84,7 @@ type statsFile struct {
 	path  string
 	when  time.Time
 	hash  string // hex SHA-256 of the bytes; "" when unreadable
-	entry record.Entry
+	entry stats.Entry
 	dup   string // the file holding the copy of this match that counts
 }
 
@@ -112,7 +112,7 @@ type statsFileJSON struct {
 }
 
 type statsPlayerJSON struct {
-	record.Player
+	stats.Player
 	You bool `json:"you,omitempty"`
 }
 
@@ -168,7 +168,7 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The cache: none with --no-cache, or when there is no data directory
 	// or no way to name this verifier.
 	cachePath := ""
-	var cache *record.Cache
+	var cache *stats.Cache
 	if !*noCache && dir != "" {
 		if v, err := verifierID(); err == nil {
 			cachePath = filepath.Join(dir, statsCacheFile)
@@ -183,7 +183,7 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		for _, f := range files {
 			seen[f.hash] = true
 		}
-		maps.DeleteFunc(cache.Entries, func(h string, _ record.Entry) bool { return !seen[h] })
+		maps.DeleteFunc(cache.Entries, func(h string, _ stats.Entry) bool { return !seen[h] })
 		dirty = true
 	}
 	if cache != nil && dirty {
@@ -261,8 +261,8 @@ func verifierID() (string, error) {
 // loadStatsCache reads the cache for verifier v: an empty one when there is
 // none, when it was made by another verifier, or when it does not decode
 // (said on stderr: every file is then verified again).
-func loadStatsCache(path, v string, stderr io.Writer) *record.Cache {
-	fresh := &record.Cache{Verifier: v, Entries: map[string]record.Entry{}}
+func loadStatsCache(path, v string, stderr io.Writer) *stats.Cache {
+	fresh := &stats.Cache{Verifier: v, Entries: map[string]stats.Entry{}}
 	f, err := os.Open(path)
 	if err != nil {
 		return fresh
@@ -276,7 +276,7 @@ func loadStatsCache(path, v string, stderr io.Writer) *record.Cache {
 		fmt.Fprint(stderr, i18n.T("okey: %s: not a cache okey wrote, verifying every file again: %s\n", path, "too large"))
 		return fresh
 	}
-	c, err := record.DecodeCache(b)
+	c, err := stats.DecodeCache(b)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: %s: not a cache okey wrote, verifying every file again: %s\n", path, ui.Plain(err)))
 		return fresh
@@ -292,7 +292,7 @@ func loadStatsCache(path, v string, stderr io.Writer) *record.Cache {
 // on every core. It adds what it verified to the cache and returns the
 // files in the order given, how many contents it verified, and how many
 // files' verdicts it found in the cache.
-func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verified, hits int) {
+func statsVerify(paths []string, cache *stats.Cache) (files []statsFile, verified, hits int) {
 	files = make([]statsFile, len(paths))
 	parallel(len(paths), func(i int) {
 		f := &files[i]
@@ -300,7 +300,7 @@ func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verifi
 		hash, when, err := hashStatsFile(f.path)
 		f.when = when
 		if err != nil {
-			f.entry = record.Entry{Status: record.Unreadable, Reason: err.Error()}
+			f.entry = stats.Entry{Status: stats.Unreadable, Reason: err.Error()}
 			return
 		}
 		f.hash = hash
@@ -325,7 +325,7 @@ func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verifi
 			todo = append(todo, i)
 		}
 	}
-	entries := make([]record.Entry, len(todo))
+	entries := make([]stats.Entry, len(todo))
 	transient := make([]bool, len(todo)) // a read error: not the content's verdict, not cached
 	parallel(len(todo), func(k int) {
 		f := files[todo[k]]
@@ -334,7 +334,7 @@ func statsVerify(paths []string, cache *record.Cache) (files []statsFile, verifi
 			err = userErr(i18n.Mark("cannot be read: %s"), "the file changed while it was read")
 		}
 		if err != nil {
-			entries[k], transient[k] = record.Entry{Status: record.Unreadable, Reason: err.Error()}, true
+			entries[k], transient[k] = stats.Entry{Status: stats.Unreadable, Reason: err.Error()}, true
 			return
 		}
 		entries[k] = verifyForStats(data)
@@ -422,38 +422,38 @@ func readStatsFile(path string) ([]byte, time.Time, error) {
 }
 
 // verifyForStats verifies a transcript's bytes and summarises the match.
-func verifyForStats(data []byte) record.Entry {
+func verifyForStats(data []byte) stats.Entry {
 	t, _, err := parseTranscript(data)
 	if err != nil {
-		return record.Entry{Status: record.Unreadable, Reason: err.Error()}
+		return stats.Entry{Status: stats.Unreadable, Reason: err.Error()}
 	}
 	rep := table.Verify(t)
 	switch rep.Status() {
 	case table.StatusHonest:
-		return record.Entry{Status: record.Honest, Match: summarise(t, rep)}
+		return stats.Entry{Status: stats.Honest, Match: summarise(t, rep)}
 	case table.StatusUnfinished:
-		return record.Entry{Status: record.Unfinished, Match: summarise(t, rep)}
+		return stats.Entry{Status: stats.Unfinished, Match: summarise(t, rep)}
 	case table.StatusCheating:
 		v := rep.Violation
 		name := ""
 		if v.Seat >= 0 && v.Seat < len(rep.Seats) {
 			name = rep.Seats[v.Seat]
 		}
-		return record.Entry{Status: record.Cheating, Reason: fmt.Sprintf("seat %d (%s) broke %s at message %d: %s", v.Seat, name, v.Rule, v.Step, ui.Plain(v.Err))}
+		return stats.Entry{Status: stats.Cheating, Reason: fmt.Sprintf("seat %d (%s) broke %s at message %d: %s", v.Seat, name, v.Rule, v.Step, ui.Plain(v.Err))}
 	}
 	reason := "the transcript does not hold"
 	if rep.Invalid != nil {
 		reason = ui.Plain(rep.Invalid)
 	}
-	return record.Entry{Status: record.Invalid, Reason: reason}
+	return stats.Entry{Status: stats.Invalid, Reason: reason}
 }
 
 // summarise is what a record needs of a verified match: the seats by
 // identity key, their teams, final scores and places (none when
 // unfinished), and each finished hand's winner and kind.
-func summarise(t *table.Transcript, rep *table.Report) *record.Match {
+func summarise(t *table.Transcript, rep *table.Report) *stats.Match {
 	h := t.Config.Hash()
-	m := &record.Match{Config: hex.EncodeToString(h[:]), Ruleset: t.Config.Ruleset}
+	m := &stats.Match{Config: hex.EncodeToString(h[:]), Ruleset: t.Config.Ruleset}
 	n := len(t.Config.Seats)
 	teams := t.Config.Rules().Teams(n)
 	var final []int
@@ -461,7 +461,7 @@ func summarise(t *table.Transcript, rep *table.Report) *record.Match {
 		final = rep.Hands[k-1].Scores
 	}
 	for i, s := range t.Config.Seats {
-		seat := record.Seat{Key: hex.EncodeToString(s.Key), Name: s.Name, Team: i}
+		seat := stats.Seat{Key: hex.EncodeToString(s.Key), Name: s.Name, Team: i}
 		if teams {
 			seat.Team = i % 2
 		}
@@ -476,21 +476,21 @@ func summarise(t *table.Transcript, rep *table.Report) *record.Match {
 		}
 	}
 	for _, hl := range rep.Hands {
-		var hand record.Hand
+		var hand stats.Hand
 		if r := hl.Result101; r != nil {
 			hand.Winner = -1
 			if r.End == engine.EndFinish {
 				hand.Winner = r.Finisher
 			}
 			hand.OkeyDiscard = r.JokerFinish
-			hand.Opened = make([]record.Opening, n)
+			hand.Opened = make([]stats.Opening, n)
 			for s := range hand.Opened {
 				if s < len(hl.Opened101) {
 					switch hl.Opened101[s] {
 					case engine.OpenedSets:
-						hand.Opened[s] = record.OpenedSets
+						hand.Opened[s] = stats.OpenedSets
 					case engine.OpenedDoubles:
-						hand.Opened[s] = record.OpenedDoubles
+						hand.Opened[s] = stats.OpenedDoubles
 					}
 				}
 			}
@@ -506,11 +506,11 @@ func summarise(t *table.Transcript, rep *table.Report) *record.Match {
 
 // statsReport builds the record from the files and the JSON's account of
 // them (players aside).
-func statsReport(files []statsFile) (record.Record, statsJSON) {
+func statsReport(files []statsFile) (stats.Record, statsJSON) {
 	out := statsJSON{Read: len(files), Rating: ratingName, Interval: intervalName}
-	var played []record.Played
+	var played []stats.Played
 	// The copy of a match that counts: the first honest file by time and
-	// name, else the first unfinished one (record.Build chooses the same).
+	// name, else the first unfinished one (stats.Build chooses the same).
 	order := slices.Clone(files)
 	slices.SortStableFunc(order, func(a, b statsFile) int {
 		if c := a.when.Compare(b.when); c != 0 {
@@ -519,7 +519,7 @@ func statsReport(files []statsFile) (record.Record, statsJSON) {
 		return strings.Compare(a.path, b.path)
 	})
 	counts := map[string]string{}
-	for _, st := range []record.Status{record.Honest, record.Unfinished} {
+	for _, st := range []stats.Status{stats.Honest, stats.Unfinished} {
 		for _, f := range order {
 			if f.entry.Status == st && f.entry.Match != nil && counts[f.entry.Match.Config] == "" {
 				counts[f.entry.Match.Config] = f.path
@@ -540,17 +540,17 @@ func statsReport(files []statsFile) (record.Record, statsJSON) {
 			}
 		}
 		switch e.Status {
-		case record.Honest:
+		case stats.Honest:
 			out.Kept++
-		case record.Unfinished:
+		case stats.Unfinished:
 			out.Unfinished++
 		default:
 			out.LeftOut++
 		}
 		out.Files = append(out.Files, fj)
-		played = append(played, record.Played{File: f.path, When: f.when, Status: e.Status, Match: e.Match})
+		played = append(played, stats.Played{File: f.path, When: f.when, Status: e.Status, Match: e.Match})
 	}
-	rec := record.Build(played, rating.Default())
+	rec := stats.Build(played, rating.Default())
 	out.Matches = rec.Matches
 	return rec, out
 }
@@ -578,7 +578,7 @@ func ownKey(dir string) string {
 // roundPlayer rounds the player's floats to 4 decimals for --json: they
 // are shown, and a figure that differs in its last bits on another
 // machine (fused multiply-adds) prints the same.
-func roundPlayer(p record.Player) record.Player {
+func roundPlayer(p stats.Player) stats.Player {
 	r := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 	p.WinShare, p.WinLow, p.WinHigh, p.Ordinal = r(p.WinShare), r(p.WinLow), r(p.WinHigh), r(p.Ordinal)
 	p.Rating = rating.Rating{Mu: r(p.Rating.Mu), Sigma: r(p.Rating.Sigma)}
@@ -606,13 +606,13 @@ func printStats(w io.Writer, o statsJSON, top int, cachePath string) {
 		switch {
 		case f.Copy != "":
 			fmt.Fprint(w, i18n.T("  %s: a copy of the match in %s, counted once\n", f.File, f.Copy))
-		case f.Status == string(record.Unfinished):
+		case f.Status == string(stats.Unfinished):
 			fmt.Fprint(w, i18n.T("  %s: unfinished, honest so far: counted as unfinished for its players, not as a loss\n", f.File))
-		case f.Status == string(record.Cheating):
+		case f.Status == string(stats.Cheating):
 			fmt.Fprint(w, i18n.T("  %s: left out: a seat is named on its own signed messages: %s\n", f.File, f.Reason))
-		case f.Status == string(record.Invalid):
+		case f.Status == string(stats.Invalid):
 			fmt.Fprint(w, i18n.T("  %s: left out: damaged or altered, no one named: %s\n", f.File, f.Reason))
-		case f.Status == string(record.Unreadable):
+		case f.Status == string(stats.Unreadable):
 			fmt.Fprint(w, i18n.T("  %s: left out: unreadable: %s\n", f.File, f.Reason))
 		}
 	}
@@ -661,7 +661,7 @@ func printPlayer(w io.Writer, p statsPlayerJSON) {
 	for _, pt := range p.Series {
 		mus = append(mus, pt.Mu)
 	}
-	fmt.Fprintf(w, "  %-7s %-13s %s %.1f → %.1f\n", i18n.T("rating"), "", record.Sparkline(mus, statsWidth), mus[0], mus[len(mus)-1])
+	fmt.Fprintf(w, "  %-7s %-13s %s %.1f → %.1f\n", i18n.T("rating"), "", stats.Sparkline(mus, statsWidth), mus[0], mus[len(mus)-1])
 	// The score, one line per preset: scores of different presets do not
 	// compare.
 	for _, sc := range p.Scores {
@@ -671,7 +671,7 @@ func printPlayer(w io.Writer, p statsPlayerJSON) {
 				scores = append(scores, float64(pt.Score))
 			}
 		}
-		fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("score"), sc.Preset, record.Sparkline(scores, statsWidth),
+		fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("score"), sc.Preset, stats.Sparkline(scores, statsWidth),
 			i18n.T("%.0f to %.0f", slices.Min(scores), slices.Max(scores)))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/record"
+	"github.com/okey-game/okey/stats"
 )
 
 var updateStats = flag.Bool("update-stats", false, "rewrite testdata/stats.golden.json from okey stats' output")
@@ -235,7 +235,7 @@ func TestStatsCache(t *testing.T) {
 		t.Fatalf("the data directory: %+v", o)
 	}
 	// Another verifier's cache is not used.
-	c, err := record.DecodeCache(must(os.ReadFile(cachePath)))
+	c, err := stats.DecodeCache(must(os.ReadFile(cachePath)))
 	if err != nil {
 		t.Fatal(err)
 	}

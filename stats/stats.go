@@ -6,7 +6,7 @@
 // It is pure: callers verify the transcripts (table.Verify) and give each
 // match's summary here; nothing in this package reads a file, and the
 // figures it computes are shown to people, never part of a verdict.
-package record
+package stats
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package record
+package stats
 
 import (
 	"fmt"
