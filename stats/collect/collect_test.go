@@ -1,0 +1,137 @@
+package collect
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/okey-game/okey/stats"
+	"github.com/okey-game/okey/ui"
+)
+
+// fixture copies a fixed set of the conformance suite's transcripts into a
+// folder, each with a fixed time, with a tampered copy of an honest match,
+// a second copy of another, and two files that are not transcripts by
+// name: the set cmd/okey's TestStatsGolden reads.
+func fixture(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "testdata", "conformance", "transcripts")
+	dir := t.TempDir()
+	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	i := 0
+	put := func(name string, data []byte) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := base.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, name := range []string{
+		"honest-classic-2.okey", "honest-classic-3.okey", "honest-german-3.okey", "honest-turkish-rummy-4.okey",
+		"honest-101-partnerships-4.okey", "cheat-withhold.okey", "cheat-false-win.okey", "bad-signature.okey",
+		"not-a-transcript.okey",
+	} {
+		put(name, read(name))
+	}
+	tampered := read("honest-classic-3.okey")
+	tampered[len(tampered)/2] ^= 0x40
+	put("tampered-classic-3.okey", tampered)
+	put(filepath.Join("matches", "copy", "transcript"), read("honest-classic-2.okey"))
+	put("notes.txt", []byte("hello"))
+	put(filepath.Join("matches", "copy", "secret-0"), []byte("x"))
+	return dir
+}
+
+// summary runs the pipeline over dir as okey stats --json does.
+func summary(t *testing.T, dir string, cache *stats.Cache) Summary {
+	t.Helper()
+	paths, err := Find(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, verified, hits := Verify(paths, cache, Options{Plain: ui.Plain}) // as okey stats words its reasons
+	rec, out := Report(files)
+	out.Verified, out.FromCache = verified, hits
+	for _, p := range rec.Players {
+		out.Players = append(out.Players, PlayerSummary{Player: Round(p)})
+	}
+	return out
+}
+
+// TestGolden: the pipeline's summary of the fixed set is okey stats
+// --json's golden, byte for byte.
+func TestGolden(t *testing.T) {
+	dir := fixture(t)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(summary(t, dir, nil)); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.ReplaceAll(b.String(), dir, "DIR")
+	want, err := os.ReadFile(filepath.Join("..", "..", "cmd", "okey", "testdata", "stats.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the summary differs from cmd/okey/testdata/stats.golden.json:\n%s", got)
+	}
+}
+
+// TestCache: a second run with the cache verifies nothing and says the
+// same; a cache of another verifier is not used; a damaged one is refused.
+func TestCache(t *testing.T) {
+	dir := fixture(t)
+	cache := &stats.Cache{Verifier: "v", Entries: map[string]stats.Entry{}}
+	first := summary(t, dir, cache)
+	if first.Verified != 10 || first.FromCache != 0 || len(cache.Entries) != 10 {
+		t.Fatalf("first run: verified %d, from cache %d, cached %d", first.Verified, first.FromCache, len(cache.Entries))
+	}
+	second := summary(t, dir, cache)
+	if second.Verified != 0 || second.FromCache != 11 {
+		t.Fatalf("second run: verified %d, from cache %d", second.Verified, second.FromCache)
+	}
+	second.Verified, second.FromCache = first.Verified, first.FromCache
+	a, _ := json.Marshal(first)
+	b, _ := json.Marshal(second)
+	if !bytes.Equal(a, b) {
+		t.Errorf("the cached run says otherwise:\n%s\n%s", a, b)
+	}
+	path := filepath.Join(t.TempDir(), CacheFile)
+	if err := os.WriteFile(path, cache.Encode(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := LoadCache(path, "v"); err != nil || len(c.Entries) != 10 {
+		t.Fatalf("LoadCache: %v, %d entries", err, len(c.Entries))
+	}
+	if c, err := LoadCache(path, "other"); err != nil || len(c.Entries) != 0 {
+		t.Fatalf("another verifier's cache: %v, %d entries", err, len(c.Entries))
+	}
+	if err := os.WriteFile(path, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := LoadCache(path, "v"); err == nil || len(c.Entries) != 0 {
+		t.Fatalf("a damaged cache: %v, %d entries", err, len(c.Entries))
+	}
+	if Prune(cache, nil) {
+		t.Error("Prune dropped verdicts of a cache within its bound")
+	}
+}
