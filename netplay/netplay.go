@@ -184,7 +184,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
 		return nil, fmt.Errorf("lan: Options.Host has peer id %s, but the identity in %s is another", h.ID(), o.Data)
 	}
-	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableRecords(filepath.Join(o.Data, TablesDir)), p2p.WithAnnouncementCheck(CheckAnnouncement)}
+	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableStates(filepath.Join(o.Data, TablesDir)), p2p.WithAnnouncementCheck(CheckAnnouncement)}
 	if name != "" {
 		opts = append(opts, p2p.WithDisplayName(name))
 	}
@@ -252,7 +252,7 @@ const (
 	lockFile         = "lock"
 	doneFile         = "done"
 	// TablesDir holds the lobby's record per table this peer forms or
-	// plays (p2p.TableRecord): its nonce, a private table's secret.
+	// plays (p2p.TableState): its nonce, a private table's secret.
 	TablesDir = "tables"
 	// playedFile is the record of the table configs this peer has signed
 	// under: one config hash a line, 64 lowercase hex digits.

@@ -261,7 +261,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 // it with an admission secret, or joined it by invite code: its table
 // record says), the spectators that prove they hold the secret.
 func (c *Client) admitSpectators(tt *p2p.TableTransport, a p2p.Announcement) {
-	rec, ok := c.Lobby().Record(a.Table)
+	rec, ok := c.Lobby().TableState(a.Table)
 	var secret invite.Secret
 	switch {
 	case ok && !rec.Secret.IsZero():
@@ -776,7 +776,7 @@ const learnMembersTimeout = 3 * time.Second
 // other members' addresses (p2p.Lobby.LearnMemberAddrs). Best effort: a
 // member it cannot dial is reached by gossip through the others.
 func (c *Client) reachByCode(ctx context.Context, a p2p.Announcement) {
-	rec, ok := c.Lobby().Record(a.Table)
+	rec, ok := c.Lobby().TableState(a.Table)
 	if !ok || rec.Code == "" {
 		c.learnMembers(ctx, a)
 		return

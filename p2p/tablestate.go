@@ -15,14 +15,14 @@ import (
 	"github.com/okey-game/okey/p2p/invite"
 )
 
-// TableRecord is what a peer keeps with its data, per table id, while it
+// TableState is what a peer keeps with its data, per table id, while it
 // forms or plays that table (protocol.md 7.10): its lobby nonce (kept until
 // its match begins, so that a peer restarted after joining still has its
 // seat), and for a table created for play beyond the LAN its admission
 // secret (kept until the match is over, so that a restarted creator can
 // still admit and derive its relay token) or, for a table joined by code,
 // that code (so that a restarted joiner can reach the creator again).
-type TableRecord struct {
+type TableState struct {
 	Table   string
 	Nonce   Nonce         // zero: none (the match has begun)
 	Secret  invite.Secret // zero: none (a LAN table)
@@ -31,9 +31,9 @@ type TableRecord struct {
 	Saved   time.Time
 }
 
-// recordJSON is a record's file: {"v":1,"table":ID,"created":BOOL,
+// stateJSON is a record's file: {"v":1,"table":ID,"created":BOOL,
 // "nonce":HEX64|"","secret":HEX32|"","code":CODE|"","saved":UNIX}.
-type recordJSON struct {
+type stateJSON struct {
 	V       int    `json:"v"`
 	Table   string `json:"table"`
 	Created bool   `json:"created"`
@@ -43,37 +43,37 @@ type recordJSON struct {
 	Saved   int64  `json:"saved"`
 }
 
-// recordMaxAge: a record not written for this long is forgotten when the
+// stateMaxAge: a record not written for this long is forgotten when the
 // lobby starts (a table joined and never started).
-const recordMaxAge = 30 * 24 * time.Hour
+const stateMaxAge = 30 * 24 * time.Hour
 
-// recordStore keeps TableRecords, one file per table id in dir (mode 0600,
+// stateStore keeps TableStates, one file per table id in dir (mode 0600,
 // written atomically). A nil store keeps nothing.
-type recordStore struct{ dir string }
+type stateStore struct{ dir string }
 
-// WithTableRecords keeps the lobby's per-table records (TableRecord) in
+// WithTableStates keeps the lobby's per-table states (TableState) in
 // dir, one file per table id, and reads them back when the node starts.
 // Without it they live in memory only.
-func WithTableRecords(dir string) NodeOption {
+func WithTableStates(dir string) NodeOption {
 	return func(c *nodeConfig) error {
 		if dir == "" {
-			return errors.New("p2p: WithTableRecords: empty directory")
+			return errors.New("p2p: WithTableStates: empty directory")
 		}
 		c.records = dir
 		return nil
 	}
 }
 
-func (s *recordStore) path(table string) string { return filepath.Join(s.dir, table+".json") }
+func (s *stateStore) path(table string) string { return filepath.Join(s.dir, table+".json") }
 
-func (s *recordStore) save(r TableRecord) error {
+func (s *stateStore) save(r TableState) error {
 	if s == nil {
 		return nil
 	}
 	if err := ValidTableID(r.Table); err != nil {
 		return err
 	}
-	j := recordJSON{V: 1, Table: r.Table, Created: r.Created, Code: r.Code, Saved: r.Saved.Unix()}
+	j := stateJSON{V: 1, Table: r.Table, Created: r.Created, Code: r.Code, Saved: r.Saved.Unix()}
 	if r.Nonce != (Nonce{}) {
 		j.Nonce = r.Nonce.String()
 	}
@@ -93,7 +93,7 @@ func (s *recordStore) save(r TableRecord) error {
 	return nil
 }
 
-func (s *recordStore) remove(table string) error {
+func (s *stateStore) remove(table string) error {
 	if s == nil {
 		return nil
 	}
@@ -104,50 +104,50 @@ func (s *recordStore) remove(table string) error {
 }
 
 // decodeRecord parses a record file strictly.
-func decodeRecord(b []byte) (TableRecord, error) {
-	var j recordJSON
+func decodeRecord(b []byte) (TableState, error) {
+	var j stateJSON
 	if err := strictUnmarshal(b, &j); err != nil {
-		return TableRecord{}, err
+		return TableState{}, err
 	}
 	if j.V != 1 {
-		return TableRecord{}, fmt.Errorf("version %d", j.V)
+		return TableState{}, fmt.Errorf("version %d", j.V)
 	}
 	if err := ValidTableID(j.Table); err != nil {
-		return TableRecord{}, err
+		return TableState{}, err
 	}
-	r := TableRecord{Table: j.Table, Created: j.Created, Code: j.Code, Saved: time.Unix(j.Saved, 0)}
+	r := TableState{Table: j.Table, Created: j.Created, Code: j.Code, Saved: time.Unix(j.Saved, 0)}
 	if j.Nonce != "" {
 		n, err := ParseNonce(j.Nonce)
 		if err != nil {
-			return TableRecord{}, err
+			return TableState{}, err
 		}
 		r.Nonce = n
 	}
 	if j.Secret != "" {
 		raw, err := hex.DecodeString(j.Secret)
 		if err != nil {
-			return TableRecord{}, errors.New("secret is not hex")
+			return TableState{}, errors.New("secret is not hex")
 		}
 		if r.Secret, err = invite.SecretFromBytes(raw); err != nil {
-			return TableRecord{}, err
+			return TableState{}, err
 		}
 	}
 	if j.Code != "" {
 		c, err := invite.Parse(j.Code)
 		if err != nil {
-			return TableRecord{}, err
+			return TableState{}, err
 		}
 		if c.Table != j.Table {
-			return TableRecord{}, errors.New("code for another table")
+			return TableState{}, errors.New("code for another table")
 		}
 	}
 	return r, nil
 }
 
 // load reads every record; a damaged one is reported and skipped (left in
-// place), one older than recordMaxAge is removed.
-func (s *recordStore) load(now time.Time, warn func(path string, err error)) map[string]TableRecord {
-	out := map[string]TableRecord{}
+// place), one older than stateMaxAge is removed.
+func (s *stateStore) load(now time.Time, warn func(path string, err error)) map[string]TableState {
+	out := map[string]TableState{}
 	if s == nil {
 		return out
 	}
@@ -166,12 +166,12 @@ func (s *recordStore) load(now time.Time, warn func(path string, err error)) map
 		path := filepath.Join(s.dir, name)
 		b, err := readPrivateFile(path, 4<<10)
 		if err == nil {
-			var r TableRecord
+			var r TableState
 			if r, err = decodeRecord(b); err == nil && r.Table+".json" != name {
 				err = errors.New("record for another table id")
 			}
 			if err == nil {
-				if now.Sub(r.Saved) > recordMaxAge {
+				if now.Sub(r.Saved) > stateMaxAge {
 					os.Remove(path)
 					continue
 				}
