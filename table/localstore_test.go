@@ -1,4 +1,4 @@
-package ui
+package table
 
 import (
 	"crypto/ed25519"
@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/okey-game/okey/table"
 )
 
 // TestLocalMatchLastingKeys (issue 37 item 1): a match of lasting
@@ -17,16 +15,16 @@ import (
 // again to resume; a key that is gone or another one is refused with the
 // seat named.
 func TestLocalMatchLastingKeys(t *testing.T) {
-	cfg, keys, err := table.LocalConfig("classic", 3, 0)
+	cfg, keys, err := LocalConfig("classic", 3, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	refs := []string{".", filepath.Join("bots", "hard-1"), ""}
 	dir := t.TempDir()
-	if err := saveLocal(dir, cfg, keys, refs, "expert"); err != nil {
+	if err := SaveLocal(dir, cfg, keys, refs, "expert"); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, localMatchFile))
+	b, err := os.ReadFile(filepath.Join(dir, LocalMatchFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +40,7 @@ func TestLocalMatchLastingKeys(t *testing.T) {
 		}
 		return nil, errors.New("gone")
 	}
-	_, got, back, err := loadLocal(dir, load)
+	_, got, back, err := LoadLocal(dir, load)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,16 +52,16 @@ func TestLocalMatchLastingKeys(t *testing.T) {
 			t.Fatalf("seat %d: another key", i)
 		}
 	}
-	if _, _, _, err := loadLocal(dir, nil); err == nil || !strings.Contains(err.Error(), "seat 0") {
+	if _, _, _, err := LoadLocal(dir, nil); err == nil || !strings.Contains(err.Error(), "seat 0") {
 		t.Fatalf("no loader: %v", err)
 	}
 	delete(byRef, refs[1])
-	if _, _, _, err := loadLocal(dir, load); err == nil || !strings.Contains(err.Error(), "seat 1") {
+	if _, _, _, err := LoadLocal(dir, load); err == nil || !strings.Contains(err.Error(), "seat 1") {
 		t.Fatalf("a key gone: %v", err)
 	}
 	_, other, _ := ed25519.GenerateKey(nil)
 	byRef[refs[1]] = other
-	if _, _, _, err := loadLocal(dir, load); err == nil || !strings.Contains(err.Error(), "does not match") {
+	if _, _, _, err := LoadLocal(dir, load); err == nil || !strings.Contains(err.Error(), "does not match") {
 		t.Fatalf("another key: %v", err)
 	}
 }
