@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build lint test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix tournament party
+.PHONY: help build lint lint-tools test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix tournament party
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -17,6 +17,12 @@ REVIVE      := github.com/mgechev/revive@v1.17.0
 GOIMPORTS   := golang.org/x/tools/cmd/goimports@v0.52.0
 GCI         := github.com/daixiang0/gci@v0.14.0
 LOCAL       := github.com/okey-game/okey
+
+lint-tools: ## fetch and build the lint tools (go run caches them; .ci/run does it beside the installs)
+	$(GO) run $(STATICCHECK) -version >/dev/null
+	$(GO) run $(REVIVE) -version >/dev/null
+	$(GO) run $(GOIMPORTS) -h 2>/dev/null; true
+	$(GO) run $(GCI) --version >/dev/null
 
 lint: ## staticcheck, revive's exported-doc rule, goimports and gci (imports: standard, others, then this module)
 	$(GO) vet $(PKGS)
