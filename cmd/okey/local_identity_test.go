@@ -13,6 +13,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/ui"
 )
@@ -52,6 +53,7 @@ func playBotsMatch(t *testing.T, data, name, strategy, ruleset string, k int) st
 // level and seat slot), each with 3 matches; the bots' identities are kept
 // under DATA/bots, and no match file holds a key.
 func TestStatsAddUpAgainstBots(t *testing.T) {
+	lane.NoRace(t)
 	data := t.TempDir()
 	// Two bots (a 3-seat table of one hand) keep the test light under the
 	// race detector; the slots are told apart all the same.

@@ -1,5 +1,3 @@
-//go:build !race
-
 package main
 
 import (
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/tournament"
 )
@@ -46,6 +45,7 @@ func folderRecords(dir string) []*tournament.Record {
 // creator's data directory (0600). (Over loopback libp2p: too slow under
 // the race detector.)
 func TestTournamentCLICode(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	var out syncBuffer
 	var errb bytes.Buffer
