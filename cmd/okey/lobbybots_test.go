@@ -67,8 +67,8 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	}
 	t.Cleanup(func() { pc.Close() })
 	lctx, stopLobby := context.WithCancel(ctx)
-	lb := &lanLobby{c: pc, ctx: lctx, log: log, strategy: "greedy", busy: map[string]bool{}, listen: listen}
-	t.Cleanup(func() { stopLobby(); lb.wait() })
+	lb := newLanLobby(lctx, pc, log, "greedy", listen, false, nil)
+	t.Cleanup(func() { stopLobby(); lb.bots.Wait(5 * time.Second) })
 
 	rdata := t.TempDir()
 	key, err := p2p.LoadOrCreateIdentity(rdata)
@@ -203,19 +203,4 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 		}
 	}
 	t.Logf("the remote's table opened %v after the last ready, every member connected", took.Round(time.Millisecond))
-}
-
-// TestBotListen: a lobby bot listens on the player's interfaces, on ports
-// of its own.
-func TestBotListen(t *testing.T) {
-	for _, tc := range []struct{ in, want []string }{
-		{nil, nil},
-		{[]string{"/ip4/0.0.0.0/tcp/4001", "/ip4/0.0.0.0/udp/4001/quic-v1", "/ip6/::/tcp/0"},
-			[]string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1", "/ip6/::/tcp/0"}},
-		{[]string{"/ip4/192.168.1.5/tcp/9000"}, []string{"/ip4/192.168.1.5/tcp/0"}},
-	} {
-		if got := botListen(tc.in); !slices.Equal(got, tc.want) {
-			t.Errorf("botListen(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
 }

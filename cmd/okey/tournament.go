@@ -325,7 +325,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		// port is this command's own seat's (libp2p reuses ports, so the
 		// bots would all take it too, and a --peer dial naming this seat
 		// would reach one of them: "peer id mismatch").
-		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), botListen(listen), known)
+		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), netplay.BotListen(listen), known)
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
