@@ -66,7 +66,7 @@ func startTourLobbyTest(ctx context.Context, t *testing.T, bus *participant.MemB
 	l := &tourLobbyTest{scr: scr, g: ui.NewGame(0, ui.Options{Screen: scr}), ran: make(chan error, 1),
 		data: filepath.Join(base, "data"), key: lobbyTestKey(k)}
 	lctx, lcancel := context.WithCancel(ctx)
-	l.tours = newLobbyTours(lctx, tourSelf{key: l.key, data: l.data, name: "ayse", id: "lobby"}, l.g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
+	l.tours = newLobbyTours(lctx, tourSelf{Key: l.key, Data: l.data, Name: "ayse", PeerID: "lobby"}, l.g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
 		func(_ context.Context, cfg table.Config) (table.Transport, error) {
 			return bus.TableNet("lobby", cfg), nil
 		})
@@ -176,7 +176,7 @@ func TestLobbyJoinsTournament(t *testing.T) {
 	for _, l := range tours.board.List() {
 		tid = l.ID
 	}
-	folder := filepath.Join(data, tourFolders, strings.ToLower(hexID(tid)), "folder", "tournament")
+	folder := filepath.Join(data, participant.FoldersDir, strings.ToLower(hexID(tid)), "folder", "tournament")
 	if _, err := os.Stat(folder); err != nil {
 		t.Fatalf("the tournament folder: %v", err)
 	}
@@ -257,7 +257,7 @@ func TestLobbyCreatesTournament(t *testing.T) {
 	if len(ls) != 1 || ls[0].Creator != pub || ls[0].Name != "tournament" || ls[0].Players != 3 || ls[0].Format.Rounds != 1 || ls[0].Round != 1 {
 		t.Fatalf("listed %+v", ls)
 	}
-	if _, err := os.Stat(filepath.Join(data, tourFolders, hexID(ls[0].ID), "folder", "tournament")); err != nil {
+	if _, err := os.Stat(filepath.Join(data, participant.FoldersDir, hexID(ls[0].ID), "folder", "tournament")); err != nil {
 		t.Fatalf("the creator's folder: %v", err)
 	}
 }
