@@ -448,7 +448,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if self, err := lanTourSelf(c); err != nil {
 			logger.Warn("tournaments", "err", err)
 		} else {
-			tours = newLobbyTours(ctx, self, g, &p2pTourneyNet{tn: tn}, logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
+			tours = newLobbyTours(ctx, self, g, netplay.TournamentNet(tn), logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
 				return c.TournamentTable(ctx, cfg, 30*time.Second)
 			})
 			lobby = tourLobby{lobby.(*watchLobby), tours}

@@ -272,7 +272,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 		return 2
 	}
-	meNet := participant.Net(&p2pTourneyNet{tn: me.tn})
+	meNet := netplay.TournamentNet(me.tn)
 	var admission *participant.Admission
 	if create != nil {
 		// The tournament's id before it is announced: the code names it,
@@ -344,7 +344,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
 		}
-		var n participant.Net = &p2pTourneyNet{tn: s.tn}
+		n := netplay.TournamentNet(s.tn)
 		if i == 0 {
 			n = meNet
 		}
@@ -436,54 +436,6 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // tournamentOpen opens each seat's LAN client (a test's hook).
 var tournamentOpen = netplay.Open
-
-// p2pTourneyNet is a participant.Net over the LAN's tournament topic.
-type p2pTourneyNet struct {
-	tn  *p2p.TournamentNet
-	out chan participant.Offer
-	one sync.Once
-}
-
-func (n *p2pTourneyNet) Publish(ctx context.Context, record []byte) error {
-	return n.tn.Publish(ctx, record)
-}
-func (n *p2pTourneyNet) Records() <-chan []byte { return n.tn.Records() }
-func (n *p2pTourneyNet) Have(ctx context.Context, tid [32]byte, ref tournament.Ref) error {
-	return n.tn.Have(ctx, tid, ref.Round, ref.Table)
-}
-func (n *p2pTourneyNet) Offers() <-chan participant.Offer {
-	n.one.Do(func() {
-		n.out = make(chan participant.Offer, 1024)
-		go func() {
-			for o := range n.tn.Offers() {
-				select {
-				case n.out <- participant.Offer{From: o.From, Tournament: o.Tournament, Ref: tournament.Ref{Round: o.Round, Table: o.Table}}:
-				default:
-				}
-			}
-		}()
-	})
-	return n.out
-}
-func (n *p2pTourneyNet) Fetch(ctx context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error) {
-	return n.tn.Fetch(ctx, from, tid, ref.Round, ref.Table)
-}
-
-// PublishAdmitted implements participant.AdmissionNet (9.8, type 3).
-func (n *p2pTourneyNet) PublishAdmitted(ctx context.Context, record []byte, proof [32]byte) error {
-	return n.tn.PublishAdmitted(ctx, record, proof)
-}
-
-// OnAdmitted implements participant.AdmissionNet.
-func (n *p2pTourneyNet) OnAdmitted(h func(from string, record []byte, proof [32]byte)) {
-	n.tn.OnAdmitted(h)
-}
-
-func (n *p2pTourneyNet) Serve(h func(tid [32]byte, ref tournament.Ref) ([]byte, bool)) {
-	n.tn.Serve(func(tid [32]byte, round, tbl int) ([]byte, bool) {
-		return h(tid, tournament.Ref{Round: round, Table: tbl})
-	})
-}
 
 // printRound prints a round's tables and the standings after it.
 func printRound(w io.Writer, rep *tournament.Report, round int) {
