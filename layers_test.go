@@ -1,4 +1,4 @@
-package bot
+package okey
 
 import (
 	"go/parser"
@@ -12,8 +12,7 @@ import (
 	"testing"
 )
 
-// module is the module's path; the tests run in bot/, one level below its
-// root.
+// module is the module's path; the tests run at its root.
 const module = "github.com/okey-game/okey"
 
 // cryptoDeps are the third-party modules the cryptography is built on.
@@ -31,7 +30,7 @@ var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25
 //     standard library and rating: a player's record is pure arithmetic on
 //     verified matches, below everything that verifies them.
 func TestLayers(t *testing.T) {
-	imports := moduleImports(t, "..")
+	imports := moduleImports(t, ".")
 	if len(imports[module+"/engine"]) == 0 || len(imports[module+"/ui"]) == 0 {
 		t.Fatalf("found %d packages, no engine or ui: is the walk broken?", len(imports))
 	}
