@@ -26,9 +26,11 @@ var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25
 //   - ui and table never reach p2p;
 //   - a package under internal/ reaches nothing of the module outside
 //     internal/ (leaves only: the protocol is above them);
-//   - rating imports only the standard library, and record only the
+//   - rating imports only the standard library, and stats only the
 //     standard library and rating: a player's record is pure arithmetic on
-//     verified matches, below everything that verifies them.
+//     verified matches, below everything that verifies them;
+//   - only the front ends' wiring (cmd/okey) imports both a front end (ui)
+//     and the network play package (netplay): neither reaches the other.
 func TestLayers(t *testing.T) {
 	imports := moduleImports(t, ".")
 	if len(imports[module+"/engine"]) == 0 || len(imports[module+"/ui"]) == 0 {
@@ -45,14 +47,16 @@ func TestLayersCanFail(t *testing.T) {
 	imports := map[string][]string{
 		module + "/engine":            {"fmt", module + "/internal/i18n"},
 		module + "/crypto/group":      {"github.com/gtank/ristretto255", "golang.org/x/crypto/sha3", "example.com/x"},
-		module + "/ui":                {module + "/lan"},
-		module + "/lan":               {module + "/p2p"},
+		module + "/ui":                {module + "/netplay"},
+		module + "/netplay":           {module + "/p2p"},
 		module + "/p2p":               {},
 		module + "/table":             {module + "/engine"},
 		module + "/internal/i18n":     {"golang.org/x/text/language"},
 		module + "/internal/atomicfs": {module + "/table"},
 		module + "/rating":            {"math", module + "/engine"},
-		module + "/record":            {module + "/rating", module + "/table"},
+		module + "/stats":             {module + "/rating", module + "/table"},
+		module + "/netplay/x":         {module + "/ui"},
+		module + "/cmd/okey":          {module + "/ui", module + "/netplay"},
 		module + "/tournament":        {module + "/engine", "filippo.io/edwards25519", module + "/table"},
 	}
 	got := strings.Join(layerViolations(imports), "\n")
@@ -62,14 +66,16 @@ func TestLayersCanFail(t *testing.T) {
 		"ui reaches " + module + "/p2p",
 		"internal/atomicfs reaches " + module + "/table",
 		"rating reaches " + module + "/engine",
-		"record reaches " + module + "/table",
+		"stats reaches " + module + "/table",
+		"netplay/x reaches " + module + "/ui",
+		"ui reaches " + module + "/netplay",
 		"tournament reaches " + module + "/table",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in:\n%s", want, got)
 		}
 	}
-	for _, no := range []string{"sha3", "ristretto", "internal/i18n reaches", "table reaches", "record reaches " + module + "/rating",
+	for _, no := range []string{"sha3", "ristretto", "internal/i18n reaches", "table reaches", "stats reaches " + module + "/rating", "cmd/okey reaches",
 		"tournament reaches " + module + "/engine", "tournament reaches filippo.io"} {
 		if strings.Contains(got, no) {
 			t.Errorf("%q named, but allowed:\n%s", no, got)
@@ -100,13 +106,17 @@ func layerViolations(imports map[string][]string) []string {
 				bad = strings.HasPrefix(dep, module+"/") && !strings.HasPrefix(dep, module+"/internal/")
 			case rel == "rating":
 				bad = !stdlib(dep)
-			case rel == "record":
+			case rel == "stats":
 				bad = !stdlib(dep) && dep != module+"/rating"
 			case rel == "tournament":
 				// pure: the rules engine and the key check's curve only
 				bad = !stdlib(dep) && dep != module+"/engine" && dep != "filippo.io/edwards25519"
 			}
 			if (top == "ui" || top == "table") && (dep == module+"/p2p" || strings.HasPrefix(dep, module+"/p2p/")) {
+				bad = true
+			}
+			// A front end and network play meet only in the wiring.
+			if rel != "cmd/okey" && (frontEnd(rel) && within(dep, "netplay") || within(rel, "netplay") && frontEnd(strings.TrimPrefix(dep, module+"/"))) {
 				bad = true
 			}
 			if bad {
@@ -137,6 +147,16 @@ func reach(imports map[string][]string, p string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// frontEnd reports whether the module's package rel is a front end.
+func frontEnd(rel string) bool { return within(rel, "ui") }
+
+// within reports whether p (a package of the module, by its path or
+// relative to the module) is dir or below it.
+func within(p, dir string) bool {
+	p = strings.TrimPrefix(p, module+"/")
+	return p == dir || strings.HasPrefix(p, dir+"/")
 }
 
 func stdlib(p string) bool {

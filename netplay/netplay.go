@@ -1,8 +1,10 @@
-// Package lan joins okey's network layer (package p2p) to its table protocol
-// (package table): it opens a peer on the LAN with the user's persistent
-// identity, forms tables in the lobby, and plays a started table's match
-// with a table.Mover choosing this seat's moves, persisting every step so
-// that a restarted process resumes where it stopped.
+// Package netplay is the player's side of network play. It joins okey's
+// network layer (package p2p) to its table protocol (package table): it
+// opens a peer with the user's persistent identity, forms tables in the
+// lobby, and plays a started table's match with a table.Mover choosing
+// this seat's moves, persisting every step so that a restarted process
+// resumes where it stopped; it runs the house bots that fill a player's
+// table, and gives the tournament topic to a participant as its Net.
 //
 // Both `okey bot` and the terminal UI's `okey play` use it. Tests that need
 // no real network hand Open a mocknet host (Options.Host).

@@ -1,4 +1,4 @@
-// Package record turns verified matches into each player's record: matches,
+// Package stats turns verified matches into each player's record: matches,
 // wins with a confidence interval, scores, hands won by kind, Okey 101
 // openings, and a rating over time (package rating), with the series
 // drawn as sparklines for a terminal.

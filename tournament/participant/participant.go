@@ -1,4 +1,4 @@
-// Package tourney runs a tournament participant (protocol.md 9): it
+// Package participant runs a tournament participant (protocol.md 9): it
 // publishes its signed records (the announcement and roster when it
 // creates, its registration, each round's draw commitment and reveal),
 // forms its table of each round from the records alone, plays it, keeps the
