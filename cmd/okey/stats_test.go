@@ -13,7 +13,7 @@ import (
 	"github.com/okey-game/okey/stats"
 )
 
-var updateStats = flag.Bool("update-stats", false, "rewrite testdata/stats.golden.json from okey stats' output")
+var updateStats = flag.Bool("update", false, "rewrite testdata/stats.golden.json from okey stats' output")
 
 // statsFixture copies a fixed set of the conformance suite's transcripts
 // into a folder, each with a fixed time (the order of the record), and adds
@@ -96,10 +96,10 @@ func TestStatsGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (go test -run TestStatsGolden -update-stats ./cmd/okey/ writes it)", err)
+		t.Fatalf("%v (go test -run TestStatsGolden -update ./cmd/okey/ writes it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("okey stats --json differs from %s (rerun with -update-stats after a change to the conformance suite or the record):\n%s", golden, got)
+		t.Errorf("okey stats --json differs from %s (rerun with -update after a change to the conformance suite or the record):\n%s", golden, got)
 	}
 	// What the record must say, whatever the golden file says.
 	status := map[string]string{}
