@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/record"
 )
 
@@ -81,6 +82,7 @@ func runStatsJSON(t *testing.T, args ...string) (statsJSON, string, string) {
 // the cache: a second run verifies nothing and says the same; a changed
 // file, another verifier and a damaged cache each verify again.
 func TestStatsGolden(t *testing.T) {
+	lane.NoRace(t)
 	dir := statsFixture(t)
 	data := t.TempDir()
 	first, raw, _ := runStatsJSON(t, "--data", data, dir)
