@@ -254,6 +254,7 @@ var Conflicts = []struct{ Preset, A, B, Why string }{
 	{"german", "no-partnerships", "partnerships", "they contradict each other"},
 	{"german", "others-lose", "strokes", "strokes score no points to lose"},
 	{"german", "points", "strokes", "strokes count from 0, not from points"},
+	{Preset101, "cancels", "no-cancel", "no-cancel cancels no round"},
 	{Preset101, "no-joker-swap", "no-swap-penalty", "without swaps no discard could replace an okey"},
 	{Preset101, "no-joker-swap", "swap-before-open", "they contradict each other"},
 }

@@ -17,7 +17,8 @@ var optionSamples = map[string][][2]string{
 		{"rounds=3", "rounds=7"}, {"points=3", "points=5"}, {"timer=30", "timer=60"}, {"strokes"}},
 	Preset101: {{"rounds=3", "rounds=7"}, {"partnerships"}, {"timer=30", "timer=60"}, {"no-joker-doubles"},
 		{"no-joker-swap"}, {"no-swap-penalty"}, {"swap-before-open"}, {"finish-joker-penalty"},
-		{"joker-finish-single-sums"}, {"unopened-joker-penalty"}, {"no-cancel"}},
+		{"joker-finish-single-sums"}, {"unopened-joker-penalty"}, {"no-cancel"}, {"cancels=1", "cancels=9"},
+		{"okey-face-value"}, {"doubles-finisher-single"}},
 }
 
 func optName(o string) string { n, _, _ := strings.Cut(o, "="); return n }
