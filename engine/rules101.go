@@ -134,13 +134,13 @@ func newRuleset101(options string) (Ruleset, error) {
 		case name == "rounds":
 			n, ok := canonicalInt(val, 3, 11)
 			if !ok || n%2 == 0 {
-				return Ruleset{}, errorf(nil, "option %q: want rounds=3, 5, 7, 9 or 11", opt)
+				return Ruleset{}, badChoice(opt, name, "rounds=3", "rounds=5", "rounds=7", "rounds=9", "rounds=11")
 			}
 			r.Rounds = n
 		case name == "cancels":
 			n, ok := canonicalInt(val, 1, 9)
 			if !ok {
-				return Ruleset{}, errorf(nil, "option %q: want cancels=1..9", opt)
+				return Ruleset{}, badRange(opt, name, 1, 9)
 			}
 			if n != DefaultCancels101 {
 				r.Game101.Cancels = n
@@ -148,7 +148,7 @@ func newRuleset101(options string) (Ruleset, error) {
 		case name == "timer":
 			n, ok := canonicalInt(val, 5, 600)
 			if !ok {
-				return Ruleset{}, errorf(nil, "option %q: want timer=5..600 (seconds)", opt)
+				return Ruleset{}, badRange(opt, name, 5, 600)
 			}
 			r.TurnSeconds = n
 		case name == "partnerships" && !hasVal:
@@ -161,7 +161,7 @@ func newRuleset101(options string) (Ruleset, error) {
 				}
 			}
 			if !found {
-				return Ruleset{}, errorf(nil, "option %q does not apply to preset %s", opt, Preset101)
+				return Ruleset{}, refuseOption(Preset101, opt, name, hasVal)
 			}
 		}
 	}
