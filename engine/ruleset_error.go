@@ -173,7 +173,12 @@ func refuseOption(preset, opt, name string, hasVal bool) error {
 	e := &RulesetError{Refusal: RefuseUnknownOption, Preset: preset, Option: opt, Name: name, Have: presetOptions(preset)}
 	// A near option: its name in lower case at most 2 edits away, and at
 	// most one edit per three letters (the first nearest, in Have's order).
+	// A name far longer than any option's is near none (and a peer's long
+	// text costs no quadratic work).
 	low := strings.ToLower(name)
+	if len(low) > maxOptionName {
+		return e
+	}
 	bestD := min(2, max(1, len(low)/3)) + 1
 	for _, o := range e.Have {
 		if d := editDistance(low, optionName(o)); d < bestD {
@@ -182,6 +187,11 @@ func refuseOption(preset, opt, name string, hasVal bool) error {
 	}
 	return e
 }
+
+// maxOptionName bounds the names refuseOption compares: the longest
+// option's name (joker-finish-single-sums, 24 bytes) plus the 2 edits a
+// near name may have, rounded up.
+const maxOptionName = 32
 
 // editDistance is the optimal string alignment distance of a and b (bytes):
 // insertions, deletions, substitutions and swaps of two neighbours count 1

@@ -219,3 +219,20 @@ func TestOptionHelpIsTheParser(t *testing.T) {
 		}
 	}
 }
+
+// TestLongUnknownOption: a name longer than any option's is unknown with no
+// nearest option, and is refused at once whatever its length.
+func TestLongUnknownOption(t *testing.T) {
+	for _, p := range append(append([]string(nil), Presets...), Preset101) {
+		for _, n := range presetOptions(p) {
+			if len(optionName(n))+2 > maxOptionName {
+				t.Fatalf("%s: maxOptionName %d is too short", n, maxOptionName)
+			}
+		}
+	}
+	_, err := NewRuleset("classic", strings.Repeat("p", 1<<20))
+	var re *RulesetError
+	if !errors.As(err, &re) || re.Refusal != RefuseUnknownOption || re.Nearest != "" {
+		t.Fatalf("%v", err)
+	}
+}
