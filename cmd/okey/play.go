@@ -35,7 +35,7 @@ import (
 )
 
 func init() {
-	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots (--bots K) or on the LAN"), run: runPlay})
+	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots, on the LAN or by invite code"), run: runPlay})
 }
 
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
