@@ -747,7 +747,7 @@ func (n *Node) punchLater(p peer.ID) {
 			if direct || !relayed {
 				return
 			}
-			if len(holePunchAddrs(n.h)()) == 0 {
+			if len(rh.punch()) == 0 {
 				continue // nothing to offer yet
 			}
 			// DirectConnect cannot be cancelled: it runs on its own and
