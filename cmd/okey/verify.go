@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/p2p/chat"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tourney"
 	"github.com/okey-game/okey/ui"
@@ -60,7 +62,8 @@ type verifyJSON struct {
 	Step     *uint32    `json:"step,omitempty"`
 	Evidence string     `json:"evidence,omitempty"`
 	Error    string     `json:"error,omitempty"`
-	Cut      bool       `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
+	Cut      bool       `json:"cut,omitempty"`     // the file ends inside a record: read up to its last whole one
+	Skipped  string     `json:"skipped,omitempty"` // "chat": a table's chat file, not read (protocol.md 7.13)
 
 	errText      string // Error for a person, in the interface's language
 	evidenceText string // Evidence for a person, in the interface's language
@@ -103,6 +106,13 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		out := verifyJSON{File: path}
+		if isChatFile(path) {
+			// A table's chat, kept beside its transcript: no part of the
+			// verdict (protocol.md 7.13), never read.
+			out.Skipped, out.Verdict = "chat", "skipped"
+			emitVerify(stdout, stderr, *asJSON, out)
+			continue
+		}
 		t, cut, err := readTranscript(path)
 		out.Cut = cut
 		if err != nil {
@@ -141,6 +151,19 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
+// isChatFile reports whether path starts as a chat file does (protocol.md
+// 7.13).
+func isChatFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(chat.FileMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == chat.FileMagic
+}
+
 // worstStatus is the one exit status for several verdicts (verify's
 // statuses): what matters most wins, a named cheater (1) before a damaged
 // file (2), before an unfinished one (3), before honest (0), so that no
@@ -166,6 +189,10 @@ func worstStatus(a, b int) int {
 func emitVerify(stdout, stderr io.Writer, asJSON bool, o verifyJSON) {
 	if asJSON {
 		json.NewEncoder(stdout).Encode(o)
+		return
+	}
+	if o.Skipped != "" {
+		fmt.Fprint(stdout, i18n.T("%s: a table's chat, not a transcript: skipped (it is no part of a verdict)\n", o.File))
 		return
 	}
 	seatName := func(seat int) string {

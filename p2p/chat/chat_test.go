@@ -193,6 +193,33 @@ func TestGuard(t *testing.T) {
 	if err := g.Admit(msg(2, now.Add(-time.Hour)), now, false); err != nil {
 		t.Fatalf("history a spectator fetched: %v", err)
 	}
+	// Out of order (two paths through the mesh): both are kept, once.
+	var h Guard
+	a, b := msg(3, now.Add(time.Millisecond)), msg(3, now.Add(2*time.Millisecond))
+	for i, m := range []*Message{b, a} {
+		if err := h.Admit(m, now, true); err != nil {
+			t.Fatalf("out of order %d: %v", i, err)
+		}
+	}
+	for _, m := range []*Message{a, b} {
+		if err := h.Admit(m, now.Add(Window), true); !errors.Is(err, ErrReplay) {
+			t.Fatalf("again: %v", err)
+		}
+	}
+	// The memory is bounded: beyond KeepSeen the oldest times are
+	// forgotten, and anything older than what is remembered is a replay.
+	var k Guard
+	for i := range KeepSeen + 10 {
+		if err := k.Admit(msg(4, time.UnixMilli(int64(1000+i))), now, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(k.seen[4]) != KeepSeen {
+		t.Fatalf("remembers %d", len(k.seen[4]))
+	}
+	if err := k.Admit(msg(4, time.UnixMilli(1003)), now, false); !errors.Is(err, ErrReplay) {
+		t.Fatalf("a forgotten old time: %v", err)
+	}
 }
 
 func TestSender(t *testing.T) {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -18,6 +19,10 @@ const (
 	// Skew is how far from the receiver's clock a message's time may be
 	// when it arrives on the chat topic.
 	Skew = 5 * time.Minute
+	// KeepSeen is how many of a member's latest times a Guard remembers:
+	// more than a member can send within the clock window at the rate
+	// limit (2 Skew / Window * MaxPerWindow = 300).
+	KeepSeen = 512
 )
 
 // Why a Guard drops a message (not a fault of the peer that forwarded it:
@@ -29,23 +34,27 @@ var (
 	ErrTooFast = errors.New("chat: wait a moment before sending more")
 )
 
-// Guard is what a receiver keeps per member of a table: the last time
-// accepted (so that a replay or duplicate is dropped) and the recent
+// Guard is what a receiver keeps per member of a table: the times of the
+// member's messages it accepted (so that a replay or a duplicate is
+// dropped, while messages that arrive out of order are not) and the recent
 // arrivals (the rate limit). It is not safe for concurrent use.
 type Guard struct {
-	last     map[int]uint64
+	seen     map[int][]uint64 // ascending, at most KeepSeen
 	arrivals map[int][]time.Time
 }
 
 // Admit accepts m, arrived at now, or says why it is dropped. fresh
-// applies the clock check (a message on the chat topic); a message fetched
-// by a spectator (history served by a member) skips it and the rate limit.
-// An accepted message's time becomes the member's last.
+// applies the clock check and the rate limit (a message on the chat
+// topic); a message fetched by a spectator (history served by a member)
+// skips them. A member's time accepted once is never accepted again; nor,
+// once KeepSeen of its times are remembered, one older than all of them.
 func (g *Guard) Admit(m *Message, now time.Time, fresh bool) error {
-	if g.last == nil {
-		g.last, g.arrivals = map[int]uint64{}, map[int][]time.Time{}
+	if g.seen == nil {
+		g.seen, g.arrivals = map[int][]uint64{}, map[int][]time.Time{}
 	}
-	if last, ok := g.last[m.Member]; ok && m.Time <= last {
+	s := g.seen[m.Member]
+	i, found := slices.BinarySearch(s, m.Time)
+	if found || len(s) >= KeepSeen && i == 0 {
 		return ErrReplay
 	}
 	if fresh {
@@ -65,7 +74,11 @@ func (g *Guard) Admit(m *Message, now time.Time, fresh bool) error {
 		}
 		g.arrivals[m.Member] = append(recent, now)
 	}
-	g.last[m.Member] = m.Time
+	s = slices.Insert(s, i, m.Time)
+	if len(s) > KeepSeen {
+		s = s[1:]
+	}
+	g.seen[m.Member] = s
 	return nil
 }
 
