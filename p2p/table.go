@@ -277,14 +277,16 @@ func (t *TableTransport) open(ctx context.Context, readyTimeout time.Duration) e
 		return fmt.Errorf("p2p: table %s: topic events: %w", t.id, err)
 	}
 	defer evt.Cancel()
+	// The chat's topic first (protocol.md 7.13): a member seen on the
+	// table's topic is on the chat's already.
+	if err := t.openChat(); err != nil {
+		return err
+	}
 	sub, err := topic.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
 	if err != nil {
 		return fmt.Errorf("p2p: table %s: subscribe: %w", t.id, err)
 	}
 	t.sub = sub
-	if err := t.openChat(); err != nil {
-		return err
-	}
 	t.wanted = true
 	if err := n.wantPeers(t.others); err != nil {
 		return err
