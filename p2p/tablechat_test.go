@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
 
@@ -206,5 +207,50 @@ func TestTableChat(t *testing.T) {
 			t.Fatalf("member %d's table inbox got %q", k, p.Data)
 		default:
 		}
+	}
+}
+
+// TestPrivateTableChat: at a private table a spectator reads the chat only
+// once it proved it holds the table's secret (protocol.md 7.12): before,
+// the members refuse its chat requests as they refuse its catch-up; a
+// stranger that asks gets nothing.
+func TestPrivateTableChat(t *testing.T) {
+	t.Parallel()
+	_, nodes := mockNodes(t, 4, WithSyncTimeout(5*time.Second), WithChatPoll(100*time.Millisecond))
+	members := nodes[:2]
+	tts := joinAll(t, members, "secret", acceptAll)
+	secret, err := invite.NewSecret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tts {
+		tt.Serve(func(table.PeerID, []byte) [][]byte { return nil })
+		tt.AdmitSpectatorsBySecret(nodes[0].ID(), secret)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := tts[0].SendChat(ctx, 0, "just us"); err != nil {
+		t.Fatal(err)
+	}
+	nextChat(ctx, t, tts[1], "member")
+	sp, err := nodes[2].WatchTable(ctx, "secret", ids(members), acceptAll, WithReadyTimeout(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sp.Close() })
+	// A stranger's chat request is refused outright.
+	if rawFetch(ctx, t, nodes[3], nodes[0].ID(), "secret", ChatRequest) == nil {
+		t.Fatal("a stranger got the private table's chat")
+	}
+	waitFor(t, 10*time.Second, "the spectator's refused polls", func() bool { return tts[0].Stats().Refused+tts[1].Stats().Refused >= 3 })
+	noChat(t, sp, "before the proof")
+	proof := SpectatorRequest(secret.SpectatorProof("secret", []byte(nodes[0].ID()), []byte(nodes[2].ID())))
+	for _, tt := range tts {
+		if _, err := sp.Fetch(ctx, tt.Self(), proof); err != nil {
+			t.Fatalf("the proof: %v", err)
+		}
+	}
+	if m := nextChat(ctx, t, sp, "after the proof"); m.Member != 0 || m.Msg.Text != "just us" {
+		t.Fatalf("spectator got %+v", m.Msg)
 	}
 }

@@ -221,3 +221,34 @@ func TestNoChatLineOffline(t *testing.T) {
 		t.Fatal("'/' opened a chat offline")
 	}
 }
+
+// TestWatchChatLine: a spectator reads the table's chat on its status line
+// (in its own language, a long one shortened at a word), and a chat update
+// leaves the watch's progress as it was; no word is cut.
+func TestWatchChatLine(t *testing.T) {
+	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
+		v := NewWatchView([]string{"ayse", "bot1"}, "classic", func() {})
+		v.SetPalette(Palette256)
+		v.SetRect(0, 0, w, h)
+		v.Add(WatchUpdate{Step: 7})
+		v.Add(WatchUpdate{Chat: &ChatLine{Member: 1, ID: "P1", Name: "bot1", Quick: 6}})
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		rows := screenLines(scr)
+		want := "bot1: one more?"
+		if i18n.Current() == i18n.Turkish {
+			want = "bot1: bir el daha?"
+		}
+		if !strings.Contains(rows[h-2], want) || v.step != 7 {
+			t.Fatalf("status line %q (step %d)", rows[h-2], v.step)
+		}
+		v.Add(WatchUpdate{Chat: &ChatLine{Member: 0, ID: "P0", Name: "ayse", Text: strings.TrimSpace(strings.Repeat("izleyenlere de selam olsun ", 8))}})
+		scr.Clear()
+		v.Draw(scr)
+		scr.Show()
+		if l := screenLines(scr)[h-2]; !strings.Contains(l, "ayse: izleyenlere") || !strings.Contains(l, "…") {
+			t.Fatalf("status line %q", l)
+		}
+	})
+}
