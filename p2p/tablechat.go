@@ -310,7 +310,9 @@ func (t *TableTransport) pollChat() {
 	defer t.wg.Done()
 	tick := time.NewTicker(t.n.cfg.chatPoll)
 	defer tick.Stop()
-	next := 0
+	// Spectators spread over the members, as their catch-up does.
+	self := t.n.h.ID()
+	next := int(self[len(self)-1])
 	for {
 		for range t.others {
 			p := t.others[next%len(t.others)]

@@ -200,8 +200,12 @@ func TestTableChat(t *testing.T) {
 	if _, err := tts[2].SendChat(ctx, 1, ""); !errors.Is(err, chat.ErrTooFast) {
 		t.Fatalf("fifth send: %v", err)
 	}
-	// No chat message ever reached a table's inbox.
+	// No chat message ever reached a table's inbox, nor met the table
+	// topic's checks (an older peer's validator never sees one).
 	for k, tt := range tts {
+		if st := tt.Stats(); st.Rejected != 0 || st.Delivered != 0 {
+			t.Fatalf("member %d's table topic rejected %d and delivered %d messages", k, st.Rejected, st.Delivered)
+		}
 		select {
 		case p := <-tt.Inbox():
 			t.Fatalf("member %d's table inbox got %q", k, p.Data)

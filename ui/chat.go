@@ -249,14 +249,6 @@ func (t *TableView) chatKeyEvent(ev *tcell.EventKey) bool {
 	return false
 }
 
-// chatRows is how many rows the chat takes from the table: its line.
-func (t *TableView) chatRows() int {
-	if t.chat == nil {
-		return 0
-	}
-	return 1
-}
-
 // fitWords shortens s to w cells at a word's end, with "…" when it lost
 // words: a long message never shows a cut word.
 func fitWords(s string, w int) string {
