@@ -30,7 +30,8 @@ type Result struct {
 	Step     *uint32    `json:"step,omitempty"`
 	Evidence string     `json:"evidence,omitempty"`
 	Error    string     `json:"error,omitempty"`
-	Cut      bool       `json:"cut,omitempty"` // the file ends inside a record: read up to its last whole one
+	Cut      bool       `json:"cut,omitempty"`     // the file ends inside a record: read up to its last whole one
+	Skipped  string     `json:"skipped,omitempty"` // "chat": a table's chat file, not read (protocol.md 7.13)
 
 	errText      string // Error for a person, in the interface's language
 	evidenceText string // Evidence for a person, in the interface's language
@@ -100,6 +101,9 @@ func (o Result) Text() string {
 			return i18n.T("seat %d (%s)", seat, o.Seats[seat])
 		}
 		return i18n.T("seat %d", seat)
+	}
+	if o.Skipped != "" {
+		return i18n.T("%s: a table's chat, not a transcript: skipped (it is no part of a verdict)\n", o.File)
 	}
 	switch table.Status(o.Status) {
 	case table.StatusHonest:

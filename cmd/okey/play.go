@@ -525,7 +525,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 					}
 				}
 				g.SetAway(away)
-			}})
+			},
+			OnChatReady: func(send lan.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
+			OnChat:      func(l lan.ChatLine) { g.Chat(ui.ChatLine(l)) }})
 		stopLinks()
 		if err != nil {
 			if errors.Is(err, ui.ErrQuit) {
@@ -1118,4 +1120,13 @@ func newMatchRow(bots int, ruleset string) string {
 		return i18n.T("start a new match vs 1 bot (%s)", ruleset)
 	}
 	return i18n.T("start a new match vs %d bots (%s)", bots, ruleset)
+}
+
+// chatMembers are a table's members as its chat names them (roster order).
+func chatMembers(a p2p.Announcement, self string) []ui.ChatMember {
+	out := make([]ui.ChatMember, len(a.Members))
+	for i, m := range a.Members {
+		out[i] = ui.ChatMember{ID: m.ID, Name: m.Name, Self: m.ID == self}
+	}
+	return out
 }

@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/p2p/chat"
 	"github.com/okey-game/okey/tourney"
 	"github.com/okey-game/okey/verdict"
 )
@@ -75,11 +77,30 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			status = worstStatus(status, verifyTournament(path, *asJSON, stdout))
 			continue
 		}
+		if isChatFile(path) {
+			// A table's chat, kept beside its transcript: no part of the
+			// verdict (protocol.md 7.13), never read.
+			emitVerify(stdout, stderr, *asJSON, verdict.Result{File: path, Skipped: "chat", Verdict: "skipped"})
+			continue
+		}
 		out := verdict.File(path)
 		status = worstStatus(status, out.Status)
 		emitVerify(stdout, stderr, *asJSON, out)
 	}
 	return status
+}
+
+// isChatFile reports whether path starts as a chat file does (protocol.md
+// 7.13).
+func isChatFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(chat.FileMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == chat.FileMagic
 }
 
 // worstStatus is verify's one exit status for several verdicts

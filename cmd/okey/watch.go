@@ -195,6 +195,13 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}
+	opt.OnChat = func(l lan.ChatLine) {
+		cl := ui.ChatLine(l)
+		select {
+		case updates <- ui.WatchUpdate{Chat: &cl}:
+		case <-ctx.Done():
+		}
+	}
 	wctx, leave := context.WithCancel(ctx)
 	defer leave()
 	type result struct {
