@@ -130,8 +130,9 @@ func TestChatScreen(t *testing.T) {
 				if !strings.Contains(rows()[chatRow], word("say:", "yaz:")+" xx sela") {
 					t.Fatalf("the input is not on the chat line:\n%s", hs.screen())
 				}
+				hs.view.pasteChat(" ve\nsonra\x00")
 				hs.key(tcell.KeyEnter, 0)
-				if len(posted) != 2 || posted[1] != (sent{0, "xx sela"}) || fmt.Sprint(hs.view.rack) != rack {
+				if len(posted) != 2 || posted[1] != (sent{0, "xx sela ve sonra"}) || fmt.Sprint(hs.view.rack) != rack {
 					t.Fatalf("posted %+v (rack changed: %v)", posted, fmt.Sprint(hs.view.rack) != rack)
 				}
 				// Esc cancels a text.
