@@ -253,3 +253,44 @@ func TestWatchChatLine(t *testing.T) {
 		}
 	})
 }
+
+// TestGameChat: the Game's bridge: SetChat and Chat (from the network's
+// goroutines) reach the screen, and a quick message chosen with keys is
+// posted off the screen's goroutine.
+func TestGameChat(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := NewGame(0, Options{Screen: scr})
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	defer func() {
+		g.Quit()
+		select {
+		case <-ran:
+		case <-time.After(10 * time.Second):
+			t.Error("the application did not stop")
+		}
+	}()
+	posted := make(chan sent, 1)
+	g.SetChat(chatMembers, func(q int, text string) error {
+		posted <- sent{q, text}
+		return chat.ErrTooFast
+	})
+	g.Chat(ChatLine{Member: 1, ID: "P1", Name: "bot1", Quick: 3})
+	waitScreen(t, g, scr, 10*time.Second, "the chat line", func(s string) bool { return strings.Contains(s, "/ chat bot1: thanks") })
+	for _, r := range "/5" {
+		g.app.QueueEvent(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+	}
+	select {
+	case p := <-posted:
+		if p != (sent{5, ""}) {
+			t.Fatalf("posted %+v", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing posted")
+	}
+	waitScreen(t, g, scr, 10*time.Second, "the limit's message", func(s string) bool { return strings.Contains(s, "wait a moment before sending more") })
+}
