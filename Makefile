@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build lint lint-tools test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix tournament party
+.PHONY: help build lint lint-tools test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix friends-lab tournament party
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -96,6 +96,9 @@ nat-lab-outage: build ## the NAT lab's table through a 60 s relay outage mid-han
 nat-lab-matrix: build ## the NAT matrix (issue 23, not in make test): every NAT type, QUIC and TCP, with and without a relay, impaired links; a table of results (root; CELLS, IMPAIR, RESULTS: docs/nat-lab.md)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab nice -n 10 scripts/nat-lab-matrix.sh
+
+friends-lab: build ## friends over the internet as a group sets it up (issue 36, not in make test): 3 homes (2 port-restricted cone NATs, 1 symmetric) and okey relay in namespaces of its own, the relay's line, the code pasted wrapped, a 20 s relay outage mid-hand; join times, direct links, the time back (root; RUNS, OUTAGE: scripts/friends-lab.sh)
+	OKEY=$(CURDIR)/bin/okey nice -n 10 scripts/friends-lab.sh
 
 party: build ## a LAN party (issue 26, not in make test): 6 tables of 4 bots in one lobby, loss, delay, jitter, duplication on every link, one SIGKILL per table, 8 spectators (one killed); a table of figures (root; TABLES, RULES, SPECTATORS: scripts/party.sh)
 	$(GO) build -o bin/natlab ./scripts/natlab

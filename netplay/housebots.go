@@ -32,11 +32,12 @@ type HouseBotOptions struct {
 	Mover func(strategy string, seed uint64, is101 bool) (table.Mover, error)
 	// Listen, Reach and Relays are the player's node's: each bot listens
 	// on the same interfaces (on ports of its own, BotListen) with the
-	// same reach and relays, so that a member on another computer reaches
-	// it as it reaches the player.
+	// same reach and relays (those of the moment a bot starts; nil: none),
+	// so that a member on another computer reaches it as it reaches the
+	// player.
 	Listen []string
 	Reach  bool
-	Relays []string
+	Relays func() []string
 	Log    *slog.Logger
 	// Open opens a bot's client (nil: Open). Tests put a bot on a mocknet.
 	Open func(ctx context.Context, o Options) (*Client, error)
@@ -62,6 +63,9 @@ func NewHouseBots(ctx context.Context, c *Client, o HouseBotOptions) *HouseBots 
 	}
 	if o.Open == nil {
 		o.Open = Open
+	}
+	if o.Relays == nil {
+		o.Relays = func() []string { return nil }
 	}
 	return &HouseBots{c: c, ctx: ctx, o: o, busy: map[string]bool{}}
 }
@@ -156,7 +160,7 @@ func (h *HouseBots) release(name string) {
 func (h *HouseBots) run(name, id, strategy string, resume bool) error {
 	dir := filepath.Join(h.c.Data(), BotsDir, name)
 	bc, err := h.o.Open(h.ctx, Options{Data: dir, Name: name, NoMDNS: true, Peers: h.c.Addrs(), Listen: BotListen(h.o.Listen),
-		Reach: h.o.Reach, Relays: h.o.Relays, Log: h.o.Log.With("bot", name)})
+		Reach: h.o.Reach, Relays: h.o.Relays(), Log: h.o.Log.With("bot", name)})
 	if err != nil {
 		return err
 	}

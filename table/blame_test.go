@@ -374,6 +374,7 @@ func TestLostSeedRefusesToSpeak(t *testing.T) {
 // cannot go on after a valid message) stops the match unfinished, with no
 // one named, live and in Verify.
 func TestRulesThatCannotGoOnNameNoOne(t *testing.T) {
+	lane.NoRace(t)
 	res := run(t, "turkish-rummy:rounds=1", 2, 98, LocalOptions{})
 	tr := res.Transcript(-1)
 	m, err := NewMachine(tr.Config, nil)
@@ -452,6 +453,7 @@ func tamper(t testing.TB, tr *Transcript, keys []ed25519.PrivateKey, rng *rand.R
 // TestSingleSeatTamperingNamesNoOneElse: random changes a seat can make
 // with its own key never make Verify name another seat.
 func TestSingleSeatTamperingNamesNoOneElse(t *testing.T) {
+	lane.NoRace(t)
 	const seed = 99
 	res := run(t, "turkish-rummy:rounds=1", 2, seed, LocalOptions{})
 	tr := res.Transcript(-1)
@@ -492,6 +494,7 @@ func FuzzSingleSeatTampering(f *testing.F) {
 // signed under the config hash: the old messages verify nowhere, the match
 // finishes, and no one is named.
 func TestReplayFromEarlierMatch(t *testing.T) {
+	lane.NoRace(t)
 	const seed = 88
 	first := run(t, "turkish-rummy:rounds=1", 3, seed, LocalOptions{})
 	checkHonest(t, first)

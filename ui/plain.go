@@ -8,7 +8,8 @@ var errPrefixes = map[string]bool{"table": true, "engine": true, "deck": true, "
 
 // Plain is an error's message for a player: without the package prefixes
 // that library errors carry ("table: ", "engine: ") and without a part
-// repeated right after itself.
+// repeated right after itself; a refused ruleset text is said in the
+// current language.
 func Plain(err error) string {
 	if err == nil {
 		return ""
@@ -24,5 +25,5 @@ func Plain(err error) string {
 		}
 		out = append(out, p)
 	}
-	return strings.Join(out, ": ")
+	return plainRuleset(err, strings.Join(out, ": "))
 }

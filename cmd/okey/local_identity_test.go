@@ -13,6 +13,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/ui"
@@ -23,6 +24,7 @@ import (
 // leaves the end panel once the match is over.
 func playBotsMatch(t *testing.T, data, name, strategy, ruleset string, k int) string {
 	t.Helper()
+	i18n.Set(i18n.English) // other tests run commands that set the language
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
 		t.Fatal(err)
