@@ -48,8 +48,9 @@ type ServiceOptions struct {
 	Log interface{ Warn(string, ...any) }
 }
 
-// ErrNotRegisteredYet: Join or Create returned before the board held the
-// player's registration; the part goes on in the background.
+// ErrNotRegisteredYet is Join's or Create's when its context ended before
+// the board held the player's registration; the part goes on in the
+// background.
 var ErrNotRegisteredYet = errors.New("participant: the registration is not out yet; it goes on in the background")
 
 // Service is a player's side of the tournaments on a network (the
