@@ -160,6 +160,7 @@ start_relay() {
 		>"$RUN/relay.out" 2>>"$RUN/relay.log" &
 	RELAY_PID=$!
 	PIDS+=("$RELAY_PID")
+	disown "$RELAY_PID" # killed on purpose: no "Killed" from the shell
 	local deadline=$(($(date +%s) + 20))
 	until grep -q '^relay line: ' "$RUN/relay.out" 2>/dev/null; do
 		[ "$(date +%s)" -lt "$deadline" ] || die "okey relay printed no relay line"
@@ -227,10 +228,11 @@ run() {
 		start_relay
 		now_ms >"$RUN/outage.back"
 		grep -m1 '^relay line: ' "$RUN/relay.out" | cut -d' ' -f3 >"$RUN/line.after"
-		wait "$RELAY_PID" 2>/dev/null || true
+		while kill -0 "$RELAY_PID" 2>/dev/null; do sleep 1; done
 	) &
 	local outage_pid=$!
 	PIDS+=("$outage_pid")
+	disown "$outage_pid"
 
 	deadline=$(($(date +%s) + TIMEOUT + 30))
 	for name in ayse deniz mehmet zeynep; do
