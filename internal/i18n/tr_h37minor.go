@@ -7,4 +7,12 @@ var _ = turkish(map[string]string{
 	"deprecated: --name": "kullanımdan kalktı: --name",
 	"okey: tournament: --player is deprecated: use --name, as okey play and okey bot do\n": "okey: tournament: --player kullanımdan kalktı: okey play ve okey bot gibi --name kullan\n",
 	"--title: %v": "--title: %v",
+	// Words that read right (12).
+	"sort the rack: s sets, r runs, p pairs (for five doubles)": "s sayıya diz, r seriye diz, p çift diz (beş çift için)",
+	"%.1f → %.1f":   "%.1f → %.1f",
+	"%s points":     "%s puan",
+	"%s rounds":     "%s el",
+	"%s s a move":   "hamle başına %s sn",
+	"partnerships":  "eşli",
+	"a simple deal": "basit dağıtım",
 })
