@@ -191,6 +191,7 @@ func (l *LobbyView) Refresh() {
 	}
 	if tl, ok := l.b.(TournamentLobby); ok {
 		l.tours = tl.Tournaments()
+		l.noteTourEnd()
 	}
 	if n := l.rows(); l.cursor >= n {
 		l.cursor = max(n-1, 0)
@@ -948,7 +949,11 @@ func tableState(t LobbyTable) string {
 		for i, v := range t.Scores {
 			sc[i] = fmt.Sprint(v)
 		}
-		parts = append(parts, i18n.T("hand %d, scores %s", t.Hand, strings.Join(sc, " ")))
+		if p, _, _ := strings.Cut(t.Ruleset, ":"); p == engine.Preset101 {
+			parts = append(parts, i18n.T("round %d, scores %s", t.Hand, strings.Join(sc, " ")))
+		} else {
+			parts = append(parts, i18n.T("hand %d, scores %s", t.Hand, strings.Join(sc, " ")))
+		}
 	case t.State != "open":
 		parts = append(parts, stateName(t.State))
 	}

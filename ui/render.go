@@ -102,10 +102,15 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 		}
 		preset, _, _ := strings.Cut(s.Ruleset, ":")
 		detail := t.game().title(t)
+		ctx := ""
+		if t.context != "" {
+			ctx = " · " + t.context
+		}
 		for _, c := range []string{
-			" okey · " + s.Ruleset + detail + you,
-			" okey · " + preset + detail + you,
-			" okey · " + preset + you,
+			" okey" + ctx + " · " + RulesetName(s.Ruleset) + detail + you,
+			" okey" + ctx + " · " + PresetName(preset) + detail + you,
+			" okey" + ctx + " · " + PresetName(preset) + you,
+			" okey" + ctx + you,
 			" okey" + you,
 		} {
 			title = c

@@ -62,3 +62,59 @@ func TestWordsReadRight(t *testing.T) {
 	}
 	i18n.Set(i18n.English)
 }
+
+// TestTournamentAndRoundWords (issue 37, 14): at 80x24 and 120x36, in
+// English and in Turkish, a tournament's table says so in its header; 101's
+// header counts the rounds of the panel it shows ("2 rounds left" under "1
+// of 3 counted"); the lobby says a 101 table's round, not its hand, and an
+// ended tournament of the player's as played and ended.
+func TestTournamentAndRoundWords(t *testing.T) {
+	for _, lang := range []string{"en", "tr"} {
+		for _, size := range [][2]int{{80, 24}, {120, 36}} {
+			name := fmt.Sprintf("%s %dx%d", lang, size[0], size[1])
+			if lang == "tr" {
+				inTurkish(t)
+			} else {
+				i18n.Set(i18n.English)
+			}
+			tr := lang == "tr"
+			pick := func(en, tr2 string) string {
+				if tr {
+					return tr2
+				}
+				return en
+			}
+			hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
+			hs.view.context = i18n.T("tournament round %d, table %d", 2, 1)
+			hs.resize(size[0], size[1])
+			if head, want := screenLines(hs.scr)[0], pick("okey · tournament round 2, table 1 · ", "okey · turnuva 2. tur, 1. masa · "); !strings.Contains(head, want) {
+				t.Errorf("%s: the tournament's table header has no %q: %q", name, want, head)
+			}
+			h101 := newHarness(t, fixture101(t), Palette256)
+			h101.resize(size[0], size[1])
+			h101.view.Update(h101.view.snap, nil, []*HandEnd{roundEnd101()})
+			h101.draw()
+			scr := h101.screen()
+			for _, want := range []string{pick("(1 of 3 counted)", "(1/3 sayıldı)"), pick("2 rounds left", "2 el kaldı")} {
+				if !strings.Contains(scr, want) {
+					t.Errorf("%s: the 101 round's panel and header: no %q:\n%s", name, want, scr)
+				}
+			}
+			row := tableState(LobbyTable{Ruleset: "101:rounds=3", State: "started", Hand: 1, Scores: []int{0, 0}})
+			if want := pick("[round 1, scores 0 0]", "[el 1, puanlar 0 0]"); !strings.Contains(row, want) {
+				t.Errorf("%s: a 101 table's lobby row says %q, want %q", name, row, want)
+			}
+			cup := LobbyTournament{ID: "aa", Name: "spring cup", Rounds: 1, Round: 1, Ended: true, Mine: true}
+			if s, want := tourState(cup), pick("ended, you played", "bitti, oynadın"); s != want {
+				t.Errorf("%s: an ended tournament of the player's: %q, want %q", name, s, want)
+			}
+			l := &LobbyView{tours: []LobbyTournament{cup}}
+			l.msg = i18n.T("%s: done", i18n.T("registering in %s", cup.Name))
+			l.noteTourEnd()
+			if want := pick("spring cup has ended", "spring cup bitti"); !strings.Contains(l.msg, want) {
+				t.Errorf("%s: after the end the lobby still says %q", name, l.msg)
+			}
+		}
+	}
+	i18n.Set(i18n.English)
+}

@@ -550,6 +550,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	}
 	g := ui.NewGame(seat, opts)
 	g.SetLeaveNote(i18n.Mark("okey tournament resumes it when run again with the same --dir and --data."))
+	g.SetContext(i18n.T("tournament round %d, table %d", ref.Round, ref.Table+1))
 	g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
 	path := filepath.Join(tp.dir, tourney.TranscriptName(ref))
 	tp.mu.Lock()

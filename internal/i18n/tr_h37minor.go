@@ -15,4 +15,9 @@ var _ = turkish(map[string]string{
 	"%s s a move":   "hamle başına %s sn",
 	"partnerships":  "eşli",
 	"a simple deal": "basit dağıtım",
+	// A tournament's table and its end in the lobby; a 101 table's row (14).
+	"you played": "oynadın",
+	"%s has ended: its standings are in the list": "%s bitti: puan durumu listede",
+	"round %d, scores %s":                         "el %d, puanlar %s",
+	"tournament round %d, table %d":               "turnuva %d. tur, %d. masa",
 })
