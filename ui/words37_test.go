@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 )
 
@@ -113,6 +115,34 @@ func TestTournamentAndRoundWords(t *testing.T) {
 			l.noteTourEnd()
 			if want := pick("spring cup has ended", "spring cup bitti"); !strings.Contains(l.msg, want) {
 				t.Errorf("%s: after the end the lobby still says %q", name, l.msg)
+			}
+		}
+	}
+	i18n.Set(i18n.English)
+}
+
+// TestHintKeepsItsKey (issue 37, 5): at 80x24 and 120x36, in English and
+// in Turkish, the hint's line keeps the key to press when the screen drops
+// its last parts (the next best, the feeding danger).
+func TestHintKeepsItsKey(t *testing.T) {
+	y4, k1, r8 := engine.MustParseFaces("Y4")[0], engine.MustParseFaces("K1")[0], engine.MustParseFaces("R8")[0]
+	adv := bot.Advice{Choices: []bot.Choice{
+		{Kind: engine.ActDiscard, Face: y4, Dist: 3, Outs: 18, Danger: 0.5,
+			Reason: "discard Y4: 3 from a win, 18 live tiles help (R1 R2 R3 Y5 Y6 B7 B8 K9 K10 K11); the next player may want it"},
+		{Kind: engine.ActDiscard, Face: k1}, {Kind: engine.ActDiscard, Face: r8}}}
+	for _, lang := range []string{"en", "tr"} {
+		for _, size := range [][2]int{{80, 24}, {120, 36}} {
+			if lang == "tr" {
+				inTurkish(t)
+			} else {
+				i18n.Set(i18n.English)
+			}
+			hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
+			hs.resize(size[0], size[1])
+			hs.view.say(hintText(adv))
+			hs.draw()
+			if s := hs.screen(); !strings.Contains(s, "(x)") {
+				t.Errorf("%s %dx%d: the hint lost its key (x):\n%s", lang, size[0], size[1], s)
 			}
 		}
 	}
