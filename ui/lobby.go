@@ -821,12 +821,19 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	if l.tform != nil {
 		l.drawTourForm(scr, x, y, w, felt)
 	}
+	// The message, and the code box's head, wrap at spaces (issue 37, 6:
+	// a peer id or a long head is never cut); the message's extra lines
+	// push the box up.
+	msgLines := wrap2(l.msg, w-2)
 	if len(block) > 0 && l.form == nil && l.tform == nil {
-		top := y + h - 3 - len(block)
-		fill(scr, x, top, w, len(block)+1, felt)
-		put(scr, x+1, top, w-2, head, felt.Bold(true).Foreground(p.Accent))
+		heads := wrap2(head, w-2)
+		top := y + h - 2 - len(msgLines) - len(block) - len(heads) + 1
+		fill(scr, x, top, w, len(heads)+len(block), felt)
+		for i, hl := range heads {
+			put(scr, x+1, top+i, w-2, hl, felt.Bold(true).Foreground(p.Accent))
+		}
 		for i, ln := range block {
-			put(scr, x+3, top+1+i, w-4, ln, felt)
+			put(scr, x+3, top+len(heads)+i, w-4, ln, felt)
 		}
 	}
 	if l.help {
@@ -836,7 +843,12 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	if l.bad {
 		mst = felt.Foreground(p.Bad).Bold(true)
 	}
-	put(scr, x+1, y+h-2, w-2, l.msg, mst)
+	if len(msgLines) > 1 {
+		fill(scr, x, y+h-1-len(msgLines), w, len(msgLines), felt)
+	}
+	for i, ml := range msgLines {
+		put(scr, x+1, y+h-1-len(msgLines)+i, w-2, ml, mst)
+	}
 	fill(scr, x, y+h-1, w, 1, bar)
 	keys := i18n.T("up/down choose  c create  j join  r ready  l leave  q quit")
 	if len(l.unfin) > 0 {
