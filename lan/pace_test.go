@@ -22,7 +22,7 @@ func TestPace(t *testing.T) {
 		c <- time.Time{}
 		return c
 	}
-	g := fixedMover{engine.Action{Kind: engine.ActDraw, Seat: 2}}
+	g := &fixedMover{engine.Action{Kind: engine.ActDraw, Seat: 2}}
 	if m := paceMover(g, Pace{}, func() bool { return true }, now); m != table.Mover(g) {
 		t.Errorf("a zero pace wraps the mover: %T", m)
 	}
@@ -83,4 +83,4 @@ func TestPace(t *testing.T) {
 // fixedMover always makes the same move.
 type fixedMover struct{ a engine.Action }
 
-func (f fixedMover) Move(*engine.Hand, *engine.View) (engine.Action, error) { return f.a, nil }
+func (f *fixedMover) Move(*engine.Hand, *engine.View) (engine.Action, error) { return f.a, nil }

@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 )
@@ -152,10 +153,10 @@ type createForm struct {
 }
 
 // levelChoices are the bots' levels the create form offers (bot.Levels).
-var levelChoices = []string{"easy", "normal", "hard"}
+var levelChoices = bot.LevelNames()
 
-// defaultLevel is the create form's level at first: hard.
-const defaultLevel = 2
+// defaultLevel is the create form's level at first: bot.DefaultLevel.
+var defaultLevel = slices.Index(levelChoices, bot.DefaultLevel)
 
 // timerChoices are the create form's turn timers in seconds (0: none).
 var timerChoices = []int{0, 15, 30, 45, 60, 90, 120, 180, 300}
@@ -923,17 +924,24 @@ func readyText(ready bool, id string) string {
 	return i18n.T("not ready at %s", id)
 }
 
-// levelName is a bot level's name for the form.
+// levelName is a bot level's name for the form, with the strategy it
+// plays ("hard (expert)"; issue 37, 9).
 func levelName(level string) string {
+	name := level
 	switch level {
 	case "easy":
-		return i18n.T("easy")
+		name = i18n.T("easy")
 	case "normal":
-		return i18n.T("normal")
+		name = i18n.T("normal")
 	case "hard":
-		return i18n.T("hard")
+		name = i18n.T("hard")
+	case "learned":
+		name = i18n.T("learned")
 	}
-	return level
+	if s, err := bot.StrategyFor(level); err == nil {
+		name += " (" + s + ")"
+	}
+	return name
 }
 
 // stateName is a table's state (protocol words) for the lobby's list.
