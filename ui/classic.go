@@ -511,20 +511,28 @@ func (cl *classicPart) hint(t *TableView) {
 	}
 }
 
-// hintText is the hint's line: the advice's reason with the key to press,
-// then up to two next-ranked choices.
+// hintText is the hint's line: the advice's reason with the key to press
+// after its move ("discard Y4 (x): 3 from a win..."), so that the key stays
+// when a narrow screen drops the reason's last parts (issue 37, 5), then up
+// to two next-ranked choices.
 func hintText(adv bot.Advice) string {
 	c := adv.Choices[0]
 	msg := hintReason(c)
+	key := ""
 	switch c.Kind {
 	case engine.ActDraw:
-		msg += " (d)"
+		key = " (d)"
 	case engine.ActTake:
-		msg += " (t)"
+		key = " (t)"
 	case engine.ActDiscard:
-		msg += " (x)"
+		key = " (x)"
 	case engine.ActWin:
-		msg += " (w)"
+		key = " (w)"
+	}
+	if i := strings.Index(msg, ": "); i > 0 {
+		msg = msg[:i] + key + msg[i:]
+	} else {
+		msg += key
 	}
 	var next []string
 	for _, o := range adv.Choices[1:] {

@@ -101,6 +101,7 @@ type TableView struct {
 	links     []SeatLink
 	down      map[string]time.Time // seats reconnecting: since when (links.go)
 	leaveNote string               // how to resume after leaving (the quit question)
+	context   string               // the header's word before the ruleset (a tournament's round)
 
 	// The turn timer (Ruleset.TurnSeconds): the turn being timed, when it
 	// began, and for the player's own turn the time spent while asked for a

@@ -1,5 +1,0 @@
-//go:build !race
-
-package participant
-
-const raceOn = false
