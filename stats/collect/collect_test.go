@@ -7,57 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/okey-game/okey/stats"
+	"github.com/okey-game/okey/stats/collect/collecttest"
 	"github.com/okey-game/okey/ui"
 )
 
-// fixture copies a fixed set of the conformance suite's transcripts into a
-// folder, each with a fixed time, with a tampered copy of an honest match,
-// a second copy of another, and two files that are not transcripts by
-// name: the set cmd/okey's TestStatsGolden reads.
+// fixture is the set cmd/okey's TestStatsGolden reads (collecttest.Fixture).
 func fixture(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "testdata", "conformance", "transcripts")
-	dir := t.TempDir()
-	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	i := 0
-	put := func(name string, data []byte) {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		at := base.Add(time.Duration(i) * time.Minute)
-		if err := os.Chtimes(p, at, at); err != nil {
-			t.Fatal(err)
-		}
-		i++
-	}
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	for _, name := range []string{
-		"honest-classic-2.okey", "honest-classic-3.okey", "honest-german-3.okey", "honest-turkish-rummy-4.okey",
-		"honest-101-partnerships-4.okey", "cheat-withhold.okey", "cheat-false-win.okey", "bad-signature.okey",
-		"not-a-transcript.okey",
-	} {
-		put(name, read(name))
-	}
-	tampered := read("honest-classic-3.okey")
-	tampered[len(tampered)/2] ^= 0x40
-	put("tampered-classic-3.okey", tampered)
-	put(filepath.Join("matches", "copy", "transcript"), read("honest-classic-2.okey"))
-	put("notes.txt", []byte("hello"))
-	put(filepath.Join("matches", "copy", "secret-0"), []byte("x"))
-	return dir
+	return collecttest.Fixture(t, filepath.Join("..", "..", "testdata", "conformance", "transcripts"))
 }
 
 // summary runs the pipeline over dir as okey stats --json does.
