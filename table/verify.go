@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
@@ -92,7 +93,7 @@ func Verify(t *Transcript) *Report {
 	for _, s := range t.Config.Seats {
 		r.Seats = append(r.Seats, s.Name)
 	}
-	m, err := NewMachineVersion(t.Config, nil, chainVersion(t))
+	m, err := NewMachineFor(t, nil)
 	if err != nil {
 		r.Invalid = err
 		return r
@@ -150,6 +151,13 @@ func Verify(t *Transcript) *Report {
 	seat, kind := m.Expect()
 	r.Next = &Next{Seat: seat, Kind: kind, Step: m.Step()}
 	return r
+}
+
+// NewMachineFor returns the machine that replays a transcript: of its
+// chain's table protocol version (chainVersion), so that a transcript an
+// earlier okey wrote replays by its version's rules.
+func NewMachineFor(t *Transcript, rand io.Reader) (*Machine, error) {
+	return NewMachineVersion(t.Config, rand, chainVersion(t))
 }
 
 // chainVersion is the table protocol version of a transcript: its first

@@ -441,7 +441,7 @@ func StatePreimage(path string, step int) ([]byte, error) {
 	if step > len(t.Chain) {
 		return nil, errors.New("step beyond the chain")
 	}
-	m, err := table.NewMachine(t.Config, nil)
+	m, err := table.NewMachineFor(t, nil)
 	if err != nil {
 		return nil, err
 	}
