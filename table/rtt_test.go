@@ -268,3 +268,79 @@ func TestOtherVersionNeverApplied(t *testing.T) {
 		t.Fatalf("a chain of two versions: status %v, want invalid", r.Status())
 	}
 }
+
+// TestNodeSpeaksAtOnceInParallelRound: once a draw is applied, a seat whose
+// place in the draw-share round is not the first is asked to speak at once
+// (not after the share before it), for its own place's step, with the
+// round's anchor and its place's state hash; its message waits in the
+// buffer and goes into the chain after the earlier place's message, so the
+// chain is the one every seat writes.
+func TestNodeSpeaksAtOnceInParallelRound(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := ReadTranscript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var envs []*Envelope
+	for _, raw := range tr.Chain {
+		e, err := DecodeEnvelope(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		envs = append(envs, e)
+	}
+	r := 1
+	for ; r+1 < len(envs); r++ {
+		if envs[r].Kind == KindShare && envs[r+1].Kind == KindShare {
+			break
+		}
+	}
+	first, second := envs[r], envs[r+1]
+	m, err := NewMachine(tr.Config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := newNode(nodeConfig{Table: tr.Config, Seat: int(second.Seat), StallTicks: 8, WithholdTicks: 1000, MoveWithholdTicks: 1000}, m)
+	for k := 0; k < r; k++ {
+		if err := n.applyEnv(envs[k]); err != nil {
+			t.Fatalf("step %d: %v", k, err)
+		}
+	}
+	rd := n.Ready()
+	if rd.Speak != KindShare {
+		t.Fatalf("after the draw, seat %d (second sharer) is not asked to speak: %+v", second.Seat, rd)
+	}
+	if step, _, _ := n.m.SpeakAt(int(second.Seat)); step != second.Step || n.m.StateHashAt(step) != second.State || n.m.Prev() != second.Prev {
+		t.Fatalf("seat %d would sign step %d (want %d) on another link or state", second.Seat, step, second.Step)
+	}
+	if err := n.Propose(second); err != nil {
+		t.Fatal(err)
+	}
+	rd = n.Ready()
+	if rd.Apply != second || !rd.Own {
+		t.Fatalf("its own message is not handed out to be sent: %+v", rd)
+	}
+	if err := n.Advance(rd); err != nil {
+		t.Fatal(err)
+	}
+	if rd := n.Ready(); rd.Speak != 0 || rd.Apply != nil || n.m.Step() != uint32(r) {
+		t.Fatalf("sent ahead of its step, the seat is asked again or applies it early: %+v", rd)
+	}
+	n.Step(first.Raw)
+	for k := r; k <= r+1; k++ {
+		rd := n.Ready()
+		if rd.Apply == nil || string(rd.Apply.Raw) != string(tr.Chain[k]) {
+			t.Fatalf("step %d: the next to apply is not the chain's", k)
+		}
+		if err := n.Advance(rd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n.m.Step() != uint32(r+2) || n.m.Prev() != envs[r+2].Prev {
+		t.Fatalf("after the round: step %d, link differs from the chain's", n.m.Step())
+	}
+}
