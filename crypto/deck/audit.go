@@ -58,6 +58,11 @@ func (h *Hand) Audit(seeds [][]byte, rand io.Reader) ([]int, error) {
 		return nil, err
 	}
 	n := h.players
+	if h.auditAll(secrets, wseed[:]) {
+		return h.auditTiles(secrets), nil
+	}
+	// Something fails: the seat-by-seat checks find the first seat and
+	// position, exactly as if the combined check had not been made.
 	if _, err := par.FirstFailure(n, 1, func(lo, hi int) (int, error) {
 		for i := lo; i < hi; i++ {
 			if pos, err := h.auditLock(secrets[i], weights(wseed[:], 0, i)); err != nil {
@@ -71,15 +76,57 @@ func (h *Hand) Audit(seeds [][]byte, rand io.Reader) ([]int, error) {
 	}); err != nil {
 		return nil, err
 	}
+	return h.auditTiles(secrets), nil
+}
+
+// auditTiles returns the tile index at each final deck position.
+func (h *Hand) auditTiles(secrets []*Secret) []int {
 	tiles := make([]int, DeckSize)
 	for j := range tiles {
 		t := j
-		for i := n - 1; i >= 0; i-- {
+		for i := h.players - 1; i >= 0; i-- {
 			t = int(secrets[i].perm[t])
 		}
 		tiles[j] = t
 	}
-	return tiles, nil
+	return tiles
+}
+
+// auditAll makes checks 2 and 3 of every seat at once: one random linear
+// combination of all of them (protocol.md 4, "Batch verification"),
+//
+//	sum_i sum_k z_ik*(a_i*D_{i-1}[P_i[k]] - D_i[k]) + sum_i sum_j y_ij*B_ij - (sum_i sum_j y_ij*b_ij)*G = 0,
+//
+// with 128-bit weights z, y from the audit's seed (phases 2 and 3, apart
+// from the per-seat checks' 0 and 1). Each deck D_i is one seat's output
+// and the next seat's input, so its points enter the sum once. It reports
+// true when the sum is the identity; false tells the caller to run the
+// seat-by-seat checks, which name the seat and position.
+func (h *Hand) auditAll(secrets []*Secret, wseed []byte) bool {
+	var b group.Batch
+	var z, t, base ristretto255.Scalar
+	for i, s := range secrets {
+		in, out := h.lockInput(i), h.locks[i].deck
+		weight := weights(wseed, 2, i)
+		for k := 0; k < DeckSize; k++ {
+			weight(&z)
+			b.Add(t.Multiply(&s.a, &z), in[s.perm[k]].Element())
+			b.Add(t.Negate(&z), out[k].Element())
+		}
+		weight = weights(wseed, 3, i)
+		keys := h.rekeys[i].keys
+		for j := 0; j < DeckSize; j++ {
+			bj := s.rekeyScalar(j)
+			if group.IsZero(bj) {
+				return false
+			}
+			weight(&z)
+			b.Add(&z, keys[j].Element())
+			base.Subtract(&base, t.Multiply(&z, bj))
+		}
+	}
+	b.Add(&base, ristretto255.NewGeneratorElement())
+	return b.IsIdentity()
 }
 
 // weights returns a stream of 128-bit weights for one check.
