@@ -57,26 +57,41 @@ func (h *Hand) Audit(seeds [][]byte, rand io.Reader) ([]int, error) {
 	if err := readRand(rand, wseed[:]); err != nil {
 		return nil, err
 	}
-	n := h.players
-	if h.auditAll(secrets, wseed[:]) {
+	if h.proofs != nil {
+		// Offline, deferred: the combination joins the batch; the
+		// seat-by-seat checks run only if it fails (ProofBatch.Check).
+		if !h.proofs.addAudit(h, secrets, wseed[:]) {
+			if err := h.auditSeats(secrets, wseed[:]); err != nil {
+				return nil, err
+			}
+		}
 		return h.auditTiles(secrets), nil
 	}
-	// Something fails: the seat-by-seat checks find the first seat and
-	// position, exactly as if the combined check had not been made.
-	if _, err := par.FirstFailure(n, 1, func(lo, hi int) (int, error) {
+	if !h.auditAll(secrets, wseed[:]) {
+		// Something fails: the seat-by-seat checks find the first seat and
+		// position, exactly as if the combined check had not been made.
+		if err := h.auditSeats(secrets, wseed[:]); err != nil {
+			return nil, err
+		}
+	}
+	return h.auditTiles(secrets), nil
+}
+
+// auditSeats makes checks 2 and 3 seat by seat and returns the fault of the
+// first seat that fails, at its first bad position.
+func (h *Hand) auditSeats(secrets []*Secret, wseed []byte) error {
+	_, err := par.FirstFailure(h.players, 1, func(lo, hi int) (int, error) {
 		for i := lo; i < hi; i++ {
-			if pos, err := h.auditLock(secrets[i], weights(wseed[:], 0, i)); err != nil {
+			if pos, err := h.auditLock(secrets[i], weights(wseed, 0, i)); err != nil {
 				return i, seatFault(i, pos, err)
 			}
-			if pos, err := h.auditRekey(secrets[i], weights(wseed[:], 1, i)); err != nil {
+			if pos, err := h.auditRekey(secrets[i], weights(wseed, 1, i)); err != nil {
 				return i, seatFault(i, pos, err)
 			}
 		}
 		return -1, nil
-	}); err != nil {
-		return nil, err
-	}
-	return h.auditTiles(secrets), nil
+	})
+	return err
 }
 
 // auditTiles returns the tile index at each final deck position.
@@ -104,29 +119,52 @@ func (h *Hand) auditTiles(secrets []*Secret) []int {
 // seat-by-seat checks, which name the seat and position.
 func (h *Hand) auditAll(secrets []*Secret, wseed []byte) bool {
 	var b group.Batch
+	if !h.auditTerms(&b, secrets, wseed, nil) {
+		return false
+	}
+	return b.IsIdentity()
+}
+
+// auditTerms adds auditAll's sum, times rho (1 if nil), to b. It returns
+// false, adding nothing, when a re-key scalar is zero (a failure the
+// seat-by-seat checks name).
+func (h *Hand) auditTerms(b group.Adder, secrets []*Secret, wseed []byte, rho *ristretto255.Scalar) bool {
+	bs := make([][]*ristretto255.Scalar, len(secrets))
+	for i, s := range secrets {
+		bs[i] = make([]*ristretto255.Scalar, DeckSize)
+		for j := range bs[i] {
+			if bs[i][j] = s.rekeyScalar(j); group.IsZero(bs[i][j]) {
+				return false
+			}
+		}
+	}
 	var z, t, base ristretto255.Scalar
+	scale := func(x *ristretto255.Scalar) *ristretto255.Scalar {
+		if rho != nil {
+			x.Multiply(x, rho)
+		}
+		return x
+	}
 	for i, s := range secrets {
 		in, out := h.lockInput(i), h.locks[i].deck
 		weight := weights(wseed, 2, i)
 		for k := 0; k < DeckSize; k++ {
 			weight(&z)
+			scale(&z)
 			b.Add(t.Multiply(&s.a, &z), in[s.perm[k]].Element())
 			b.Add(t.Negate(&z), out[k].Element())
 		}
 		weight = weights(wseed, 3, i)
 		keys := h.rekeys[i].keys
 		for j := 0; j < DeckSize; j++ {
-			bj := s.rekeyScalar(j)
-			if group.IsZero(bj) {
-				return false
-			}
 			weight(&z)
+			scale(&z)
 			b.Add(&z, keys[j].Element())
-			base.Subtract(&base, t.Multiply(&z, bj))
+			base.Subtract(&base, t.Multiply(&z, bs[i][j]))
 		}
 	}
-	b.Add(&base, ristretto255.NewGeneratorElement())
-	return b.IsIdentity()
+	b.Add(&base, baseElement)
+	return true
 }
 
 // weights returns a stream of 128-bit weights for one check.

@@ -23,11 +23,11 @@ func bumpScalar(t *testing.T, b []byte) {
 	copy(b, s.Add(s, o).Bytes())
 }
 
-// badProof names one proof of a hand: a seat's lock (pos -1) or its re-key
-// proof for pos.
+// badProof names one proof of a hand: a seat's lock (pos -1), its re-key
+// proof for pos, or its key share for pos.
 type badProof struct {
-	lock      bool
-	seat, pos int
+	lock, share bool
+	seat, pos   int
 }
 
 // corrupt returns the hand's messages with the given proofs made invalid
@@ -39,6 +39,9 @@ func corrupt(t *testing.T, tab *table, bad []badProof) (locks, rekeys [][]byte) 
 		rekeys = append(rekeys, append([]byte(nil), tab.rekeys[i]...))
 	}
 	for _, b := range bad {
+		if b.share {
+			continue // shareLists
+		}
 		if b.lock {
 			bumpScalar(t, locks[b.seat][LockMessageSize-32:])
 		} else {
@@ -49,9 +52,38 @@ func corrupt(t *testing.T, tab *table, bad []badProof) (locks, rekeys [][]byte) 
 	return locks, rekeys
 }
 
-// applyAll applies every message to h (strict or deferring) and returns the
-// first error.
-func applyAll(h *Hand, locks, rekeys [][]byte) (*Hand, error) {
+// shareLists returns each seat's share list for every position, with the
+// bad shares of bad replaced by another seat's share (a canonical scalar
+// that does not match).
+func shareLists(t *testing.T, tab *table, bad []badProof) [][]byte {
+	t.Helper()
+	lists := make([][]byte, len(tab.secrets))
+	for i, s := range tab.secrets {
+		list := make([]Share, DeckSize)
+		for pos := range list {
+			k, err := tab.hand.Share(s, pos)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list[pos] = Share{Pos: pos, Key: k}
+		}
+		for _, b := range bad {
+			if b.share && b.seat == i {
+				other := tab.secrets[(i+1)%len(tab.secrets)]
+				list[b.pos].Key, _ = tab.hand.Share(other, b.pos)
+			}
+		}
+		var err error
+		if lists[i], err = EncodeShares(list); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lists
+}
+
+// applyAll applies every message to h (strict or deferring), then checks
+// every seat's share list, and returns the first error.
+func applyAll(h *Hand, locks, rekeys, shares [][]byte) (*Hand, error) {
 	var err error
 	for i, m := range locks {
 		if h, err = h.ApplyLock(i, m); err != nil {
@@ -60,6 +92,11 @@ func applyAll(h *Hand, locks, rekeys [][]byte) (*Hand, error) {
 	}
 	for i, m := range rekeys {
 		if h, err = h.ApplyRekey(i, m, nil); err != nil {
+			return nil, err
+		}
+	}
+	for i, l := range shares {
+		if _, err := h.CheckShares(i, l); err != nil {
 			return nil, err
 		}
 	}
@@ -76,7 +113,8 @@ func faultOf(t *testing.T, err error) *blame.Fault {
 }
 
 // TestProofBatchNamesTheSeat is a property test: a hand's lock and re-key
-// proofs with one or two bad proofs at random places, checked in one batch
+// proofs and every seat's key shares, with one or two bad proofs or shares
+// at random places, checked in one batch
 // (the bad one found by bisection), give exactly the fault that checking
 // them one by one gives: the same seat, position and rule. With none bad
 // the batch passes and the deferred state equals the checked one.
@@ -87,12 +125,12 @@ func TestProofBatchNamesTheSeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := applyAll(start.DeferProofs(pb), tab.locks, tab.rekeys)
+	h, err := applyAll(start.DeferProofs(pb), tab.locks, tab.rekeys, shareLists(t, tab, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pb.Len() != 4+4*DeckSize {
-		t.Fatalf("batch holds %d proofs, want %d", pb.Len(), 4+4*DeckSize)
+	if want := 4 + 4*DeckSize + 4*DeckSize; pb.Len() != want {
+		t.Fatalf("batch holds %d proofs and shares, want %d", pb.Len(), want)
 	}
 	if err := pb.Check(); err != nil {
 		t.Fatalf("honest hand: %v", err)
@@ -109,20 +147,24 @@ func TestProofBatchNamesTheSeat(t *testing.T) {
 	for trial := 0; trial < trials; trial++ {
 		var bad []badProof
 		for k := 0; k < 1+trial%2; k++ {
-			b := badProof{lock: rng.IntN(8) == 0, seat: rng.IntN(4), pos: rng.IntN(DeckSize)}
-			if b.lock {
-				b.pos = -1
+			b := badProof{seat: rng.IntN(4), pos: rng.IntN(DeckSize)}
+			switch rng.IntN(8) {
+			case 0:
+				b.lock, b.pos = true, -1
+			case 1, 2, 3:
+				b.share = true
 			}
 			bad = append(bad, b)
 		}
 		locks, rekeys := corrupt(t, tab, bad)
-		_, strictErr := applyAll(start, locks, rekeys)
+		shares := shareLists(t, tab, bad)
+		_, strictErr := applyAll(start, locks, rekeys, shares)
 		want := faultOf(t, strictErr)
 		pb, err := NewProofBatch(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := applyAll(start.DeferProofs(pb), locks, rekeys); err != nil {
+		if _, err := applyAll(start.DeferProofs(pb), locks, rekeys, shares); err != nil {
 			t.Fatalf("%v: deferring hand rejected a well-formed message: %v", bad, err)
 		}
 		got := faultOf(t, pb.Check())
@@ -142,7 +184,7 @@ func TestProofBatchLockFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := applyAll(tab.states[0].DeferProofs(pb), locks, rekeys); err != nil {
+	if _, err := applyAll(tab.states[0].DeferProofs(pb), locks, rekeys, nil); err != nil {
 		t.Fatal(err)
 	}
 	wantFault(t, pb.Check(), ErrShuffleProof, 2, -1)
@@ -166,4 +208,51 @@ func TestDeferProofsChecksForm(t *testing.T) {
 	if h.DeferProofs(nil).proofs != nil {
 		t.Fatal("DeferProofs(nil) still defers")
 	}
+}
+
+// TestProofBatchAudit: a hand whose audit fails (a lock with a permutation
+// not from the seat's seed; re-key scalars not from it), audited with the
+// check deferred: the batch names the seat and position Audit names.
+func TestProofBatchAudit(t *testing.T) {
+	tab := newTable(t, 3, "shared")
+	rnd := newFixedRand("w")
+	deferred := func(h *Hand) error {
+		pb, err := NewProofBatch(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.DeferProofs(pb).Audit(tab.seeds(), rnd); err != nil {
+			t.Fatalf("deferred audit failed at once: %v", err)
+		}
+		if pb.Len() != 1 {
+			t.Fatalf("batch holds %d items, want the audit", pb.Len())
+		}
+		return pb.Check()
+	}
+	if err := deferred(tab.hand); err != nil {
+		t.Fatalf("honest hand: %v", err)
+	}
+	s := *tab.secrets[1]
+	s.perm[0], s.perm[1] = s.perm[1], s.perm[0]
+	msg, _, err := tab.states[1].Lock(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := replay(t, tab.states[1], 1, msg, tab)
+	_, err = h.Audit(tab.seeds(), rnd)
+	wantFault(t, err, ErrLockAudit, 1, 0)
+	wantFault(t, deferred(h), ErrLockAudit, 1, 0)
+
+	s = *tab.secrets[2]
+	s.seed[0] ^= 1
+	h = tab.states[3+2]
+	if msg, _, err = h.Rekey(&s, rnd); err != nil {
+		t.Fatal(err)
+	}
+	if h, err = h.ApplyRekey(2, msg, rnd); err != nil {
+		t.Fatal(err)
+	}
+	_, err = h.Audit(tab.seeds(), rnd)
+	wantFault(t, err, ErrRekeyAudit, 2, 0)
+	wantFault(t, deferred(h), ErrRekeyAudit, 2, 0)
 }

@@ -263,7 +263,8 @@ func batchEquation(items []Item, chal []*ristretto255.Scalar, weights []ristrett
 // Check verifies one item exactly, as Verify.
 func (it *Item) Check() error { return Verify(it.Context, it.Statement, it.Proof) }
 
-// AddToBatch adds to b the terms of it's two verification equations,
+// AddToBatch adds to b (a group.Batch, or a group.Terms list) the terms of
+// it's two verification equations,
 // weighted by z and w:
 //
 //	z*(s*G1 - R1 - e*H1) + w*(s*G2 - R2 - e*H2)
@@ -271,7 +272,7 @@ func (it *Item) Check() error { return Verify(it.Context, it.Statement, it.Proof
 // so that many proofs, and other equations, can be checked with one
 // multi-scalar multiplication (protocol.md 4, "Batch verification").
 // Points are taken by reference: they must not change while b is in use.
-func (it *Item) AddToBatch(b *group.Batch, z, w *ristretto255.Scalar) {
+func (it *Item) AddToBatch(b group.Adder, z, w *ristretto255.Scalar) {
 	st, p := it.Statement, it.Proof
 	e := challenge(it.Context, st, p)
 	var c ristretto255.Scalar

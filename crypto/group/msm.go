@@ -142,6 +142,32 @@ func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristrett
 	return acc
 }
 
+// An Adder takes terms s*P of a sum (a Batch, or a Terms list).
+type Adder interface {
+	Add(s *ristretto255.Scalar, p *ristretto255.Element)
+}
+
+// Terms is a plain list of terms s*P, kept to be added to a Batch later
+// (AddTerms): a list can be made on any core, a Batch only on one.
+type Terms struct {
+	sc  []ristretto255.Scalar
+	pts []*ristretto255.Element
+}
+
+// Add appends the term s*p (s is copied).
+func (t *Terms) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
+	t.sc = append(t.sc, ristretto255.Scalar{})
+	t.sc[len(t.sc)-1].Set(s)
+	t.pts = append(t.pts, p)
+}
+
+// AddTerms adds every term of t to b.
+func (b *Batch) AddTerms(t *Terms) {
+	for i := range t.sc {
+		b.Add(&t.sc[i], t.pts[i])
+	}
+}
+
 // A Batch accumulates the terms s*P of a sum that must be the identity,
 // merging the terms of one point (the same *ristretto255.Element) into one.
 // The zero Batch is empty and ready. It is not safe for concurrent use.
@@ -165,11 +191,11 @@ func (b *Batch) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
 	b.pts = append(b.pts, p)
 }
 
-// AddScaled adds the terms w*sc[i]*pts[i].
-func (b *Batch) AddScaled(w *ristretto255.Scalar, sc []*ristretto255.Scalar, pts []*ristretto255.Element) {
+// AddScaled adds to a the terms w*sc[i]*pts[i].
+func AddScaled(a Adder, w *ristretto255.Scalar, sc []*ristretto255.Scalar, pts []*ristretto255.Element) {
 	var t ristretto255.Scalar
 	for i := range sc {
-		b.Add(t.Multiply(w, sc[i]), pts[i])
+		a.Add(t.Multiply(w, sc[i]), pts[i])
 	}
 }
 

@@ -82,14 +82,14 @@ func (p *Proof) Check(st *Statement) error {
 	return nil
 }
 
-// AddToBatch adds to b the terms of p's verification equation (the sum
+// AddToBatch adds to b (a group.Batch, or a group.Terms list) the terms of p's verification equation (the sum
 // Check computes) multiplied by the weight w, so that many proofs, and
 // other equations, can be checked with one multi-scalar multiplication
 // (protocol.md 4, "Batch verification"). Points are taken by reference:
 // st's and p's points must not change while b is in use.
-func (p *Proof) AddToBatch(b *group.Batch, st *Statement, w *ristretto255.Scalar) {
+func (p *Proof) AddToBatch(b group.Adder, st *Statement, w *ristretto255.Scalar) {
 	sc, pts := p.terms(st)
-	b.AddScaled(w, sc, pts)
+	group.AddScaled(b, w, sc, pts)
 }
 
 // varTimeMSM returns sum sc[i]*pts[i] in variable time (public scalars
