@@ -122,14 +122,14 @@ func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristrett
 		}
 		started := false
 		for k := nb - 1; k >= 0; k-- {
-			if used[k] {
-				if started {
-					sum.Add(&sum, &buckets[k])
-				} else {
-					sum.Set(&buckets[k])
-					tot.Zero()
-					started = true
-				}
+			switch {
+			case used[k] && started:
+				sum.Add(&sum, &buckets[k])
+			case used[k]:
+				sum.Set(&buckets[k])
+				tot.Set(&sum)
+				started = true
+				continue
 			}
 			if started {
 				tot.Add(&tot, &sum)
