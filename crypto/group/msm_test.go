@@ -146,3 +146,50 @@ func BenchmarkMSM(b *testing.B) {
 		})
 	}
 }
+
+// TestFirstFailure is a property test of the bisection: items whose terms
+// are r_i*(P_i - Q_i), Q_i = P_i for a good item and P_i + G for a bad one,
+// random sets of bad items at random places; FirstFailure returns the lowest
+// bad index, as checking one by one does, and -1 when none is bad.
+func TestFirstFailure(t *testing.T) {
+	const n = 40
+	_, pts := msmInputs("ff", n)
+	g := ristretto255.NewGeneratorElement()
+	bad := make([]*ristretto255.Element, n)
+	for i := range bad {
+		bad[i] = ristretto255.NewIdentityElement().Add(pts[i], g)
+	}
+	for trial := 0; trial < 60; trial++ {
+		isBad := make([]bool, n)
+		want := -1
+		for k := 0; k < trial%4; k++ {
+			i := int(NewStream("ff-pos", []byte{byte(trial), byte(k)}).Uniform(n))
+			isBad[i] = true
+		}
+		for i := range isBad {
+			if isBad[i] {
+				want = i
+				break
+			}
+		}
+		w := make([]*ristretto255.Scalar, n)
+		for i := range w {
+			w[i] = NewTranscript("ff-w").Int(trial).Int(i).Scalar()
+		}
+		exactCalls := 0
+		got := FirstFailure(n, func(b *Batch, i int) {
+			q := pts[i]
+			if isBad[i] {
+				q = bad[i]
+			}
+			b.Add(w[i], pts[i])
+			b.Add(ristretto255.NewScalar().Negate(w[i]), q)
+		}, func(i int) bool { exactCalls++; return !isBad[i] })
+		if got != want {
+			t.Fatalf("trial %d: FirstFailure = %d, want %d (bad: %v)", trial, got, want, isBad)
+		}
+		if want < 0 && exactCalls != 0 {
+			t.Fatalf("trial %d: a passing batch checked %d items one by one", trial, exactCalls)
+		}
+	}
+}
