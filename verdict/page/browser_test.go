@@ -2,9 +2,9 @@ package page_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math/rand/v2"
