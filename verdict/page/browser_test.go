@@ -1,3 +1,5 @@
+//go:build !(js && wasm)
+
 package page_test
 
 import (
@@ -417,7 +419,7 @@ func tenHandMatch(t *testing.T) []byte {
 
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	png := run(t, ctx, "screenshot", 30*time.Second, chromedp.FullScreenshot(90))
+	png := run(t, ctx, "screenshot", 30*time.Second, chromedp.CaptureScreenshot()) // the window, PNG
 	p := filepath.Join(t.ArtifactDir(), name)
 	if err := os.WriteFile(p, png, 0o644); err != nil {
 		t.Error(err)
