@@ -59,7 +59,7 @@ type Replay struct {
 // Message is one signed message of the chain.
 type Message struct {
 	Step int    `json:"step"`
-	Hand int    `json:"hand"`
+	Hand int    `json:"hand"` // counted from 1, as the table says it (the envelope's Hand + 1)
 	Seat int    `json:"seat"`
 	Kind string `json:"kind"`
 	Says string `json:"says,omitempty"` // what it did at the table, if anything (one line per event)
@@ -69,7 +69,7 @@ type Message struct {
 // hand and the match's totals after it, and each seat's rack as it ended
 // (opened by the hand's audit).
 type Hand struct {
-	Hand   int        `json:"hand"`
+	Hand   int        `json:"hand"` // counted from 1, as the table says it
 	Winner string     `json:"winner,omitempty"`
 	Deltas []int      `json:"deltas"`
 	Scores []int      `json:"scores"`
@@ -104,8 +104,8 @@ func ReplayOf(data []byte, lang string) Replay {
 			}
 			says[f.Step] = strings.Join(lines, "\n")
 			if e := f.End; e != nil {
-				h := Hand{Hand: int(e.Hand), Winner: e.Winner, Deltas: e.Deltas, Scores: e.Scores}
-				if ts := tiles[h.Hand]; ts != nil {
+				h := Hand{Hand: int(e.Hand) + 1, Winner: e.Winner, Deltas: e.Deltas, Scores: e.Scores}
+				if ts := tiles[int(e.Hand)]; ts != nil {
 					for _, rack := range e.Racks {
 						faces := []string{}
 						for _, s := range rack {
@@ -126,7 +126,7 @@ func ReplayOf(data []byte, lang string) Replay {
 			out.Stop = i18n.T("message %d does not decode: %s", i, ui.Explain(err))
 			break
 		}
-		out.Messages = append(out.Messages, Message{Step: int(env.Step), Hand: int(env.Hand), Seat: int(env.Seat), Kind: ui.KindName(env.Kind), Says: says[i]})
+		out.Messages = append(out.Messages, Message{Step: int(env.Step), Hand: int(env.Hand) + 1, Seat: int(env.Seat), Kind: ui.KindName(env.Kind), Says: says[i]})
 	}
 	return out
 }
