@@ -210,6 +210,7 @@ func TestPageInChromium(t *testing.T) {
 		// The page's policy refuses any connection, image or frame: the
 		// page (or a transcript's bytes in it) can call nowhere.
 		open(t, ctx, emptyPath)
+		t.Logf("the verifier started in %s ms (inflate, compile, run)", run(t, ctx, "start time", 5*time.Second, chromedp.Evaluate[string](`document.body.dataset.startMs`)))
 		got := run(t, ctx, "fetch", 20*time.Second, chromedp.Evaluate[string](`fetch("file:///etc/hostname").then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
 		if got != "refused" {
 			t.Errorf("a fetch from the page: %s, want refused", got)

@@ -110,6 +110,7 @@
 	async function start() {
 		fill();
 		say(w("loading"));
+		const t0 = performance.now();
 		try {
 			const z = unbase64($("okey-wasm").textContent);
 			const stream = new Blob([z]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -125,6 +126,8 @@
 			return;
 		}
 		say("");
+		// How long the verifier took to start (inflate, compile, run main).
+		document.body.dataset.startMs = String(Math.round(performance.now() - t0));
 		state("ready");
 		const inside = $("okey-transcript");
 		if (inside.textContent.trim() !== "") {
