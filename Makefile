@@ -6,8 +6,9 @@ PKGS := ./...
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
 
-build: ## build bin/okey
+build: ## build bin/okey, and bin/okey-verify.wasm (the verifier of okey verify --html's page)
 	$(GO) build -o bin/okey ./cmd/okey
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o bin/okey-verify.wasm ./verdict/page/wasm
 
 # The linters, each at a fixed version, run with `go run module/cmd@version`
 # so the main module's go.mod and go.sum never see them (a `tool` directive
