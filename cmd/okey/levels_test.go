@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // TestLevelsEverywhere (issue 37, 9): okey play, okey bot and okey
@@ -15,6 +16,7 @@ import (
 // bot's default is okey play's; a tournament refuses an unknown level and a
 // level given with a strategy.
 func TestLevelsEverywhere(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) }) // --lang tr is process-wide
 	if !strings.Contains(strings.Join(bot.LevelNames(), ","), "learned") {
 		t.Errorf("no learned level: %v", bot.LevelNames())
 	}
