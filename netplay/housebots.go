@@ -30,6 +30,9 @@ type HouseBotOptions struct {
 	// 101 (is101) or of another ruleset (the strategies are the front
 	// end's to name). An error refuses the strategy.
 	Mover func(strategy string, seed uint64, is101 bool) (table.Mover, error)
+	// Level names a strategy's level for the table's members to read
+	// ("bot1 (hard)"; "": none; nil: no level shown).
+	Level func(strategy string) string
 	// Listen, Reach and Relays are the player's node's: each bot listens
 	// on the same interfaces (on ports of its own, BotListen) with the
 	// same reach and relays (those of the moment a bot starts; nil: none),
@@ -63,6 +66,9 @@ func NewHouseBots(ctx context.Context, c *Client, o HouseBotOptions) *HouseBots 
 	}
 	if o.Open == nil {
 		o.Open = Open
+	}
+	if o.Level == nil {
+		o.Level = func(string) string { return "" }
 	}
 	if o.Relays == nil {
 		o.Relays = func() []string { return nil }
@@ -159,7 +165,15 @@ func (h *HouseBots) release(name string) {
 // remote member waiting for it until the ready timeout).
 func (h *HouseBots) run(name, id, strategy string, resume bool) error {
 	dir := filepath.Join(h.c.Data(), BotsDir, name)
-	bc, err := h.o.Open(h.ctx, Options{Data: dir, Name: name, NoMDNS: true, Peers: h.c.Addrs(), Listen: BotListen(h.o.Listen),
+	display := name
+	if lvl := h.o.Level(strategy); lvl != "" && !resume && h.c.Lobby() != nil {
+		// The table shows its bots' level (issue 37, 9): "bot1 (hard)",
+		// except at Okey 101, where every level plays b101.
+		if an, ok := h.c.Lobby().Table(id); !ok || an.Preset != engine.Preset101 {
+			display = fmt.Sprintf("%s (%s)", name, lvl)
+		}
+	}
+	bc, err := h.o.Open(h.ctx, Options{Data: dir, Name: display, NoMDNS: true, Peers: h.c.Addrs(), Listen: BotListen(h.o.Listen),
 		Reach: h.o.Reach, Relays: h.o.Relays(), Log: h.o.Log.With("bot", name)})
 	if err != nil {
 		return err
@@ -207,7 +221,8 @@ func (h *HouseBots) run(name, id, strategy string, resume bool) error {
 	if err != nil {
 		return err
 	}
-	_, err = bc.Play(h.ctx, a, mover, PlayOptions{})
+	// A person's time per move while the table is watched (issue 37, 7).
+	_, err = bc.Play(h.ctx, a, mover, PlayOptions{Pace: Pace{Watched: HumanPace}})
 	return err
 }
 

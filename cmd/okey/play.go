@@ -623,7 +623,7 @@ type lanLobby struct {
 func newLanLobby(ctx context.Context, c *netplay.Client, log *slog.Logger, strategy string, listen []string, reach bool, relays []string) *lanLobby {
 	l := &lanLobby{c: c, ctx: ctx, log: log, strategy: strategy, relays: relays}
 	l.bots = netplay.NewHouseBots(ctx, c, netplay.HouseBotOptions{
-		Strategy: strategy, Mover: houseMover, Listen: listen, Reach: reach, Relays: l.botRelays, Log: log})
+		Strategy: strategy, Mover: houseMover, Level: levelOf, Listen: listen, Reach: reach, Relays: l.botRelays, Log: log})
 	return l
 }
 

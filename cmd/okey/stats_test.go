@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/stats"
 	"github.com/okey-game/okey/stats/collect/collecttest"
@@ -270,6 +271,7 @@ func TestStatsSimKeys(t *testing.T) {
 // Turkish; in Turkish the preset's name and the rating's decimals too
 // (12).
 func TestStatsOneMatchCopies(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) }) // --lang tr is process-wide
 	dir := t.TempDir()
 	body := must(os.ReadFile(filepath.Join("..", "..", "testdata", "conformance", "transcripts", "honest-classic-2.okey")))
 	for _, name := range []string{"a", "b", "c"} {
