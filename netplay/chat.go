@@ -11,7 +11,7 @@ import (
 
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
-	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/chat"
 )
 
 // A table's chat (protocol.md 7.13): the members' messages, shown by the

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
-	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/table"
 )
 
