@@ -454,23 +454,47 @@ func inChain(chain [][]byte, e []byte) bool {
 // step after the last one has finished (see linger).
 type lateTransport struct {
 	*p2p.TableTransport
-	mu    sync.Mutex
-	asked map[table.PeerID]uint32 // highest requested step + 1
+	mu     sync.Mutex
+	asked  map[table.PeerID]uint32    // highest requested step + 1
+	served map[table.PeerID]uint32    // the step after the last one served to it
+	seen   map[table.PeerID]time.Time // when it last asked
 }
 
-// Serve wraps the peer's handler to note what members ask for.
+// Serve wraps the peer's handler to note what members and spectators ask
+// for and what they were given.
 func (t *lateTransport) Serve(h func(from table.PeerID, req []byte) [][]byte) {
 	t.TableTransport.Serve(func(from table.PeerID, req []byte) [][]byte {
+		frames := h(from, req)
 		if step, ok := parseFetch(req); ok {
 			t.mu.Lock()
 			if t.asked == nil {
-				t.asked = map[table.PeerID]uint32{}
+				t.asked, t.served, t.seen = map[table.PeerID]uint32{}, map[table.PeerID]uint32{}, map[table.PeerID]time.Time{}
 			}
 			t.asked[from] = max(t.asked[from], step+1)
+			t.served[from] = max(t.served[from], step+uint32(len(frames)))
+			t.seen[from] = time.Now()
 			t.mu.Unlock()
 		}
-		return h(from, req)
+		return frames
 	})
+}
+
+// spectatorBehind reports whether a peer that is not one of members asked
+// within the last recent and was not yet given step last: a spectator
+// catching up, which a member leaving now would strand (its other sources
+// may have left already).
+func (t *lateTransport) spectatorBehind(members []table.Seat, last uint32, recent time.Duration) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for p, at := range t.seen {
+		if slices.ContainsFunc(members, func(s table.Seat) bool { return s.ID == p }) {
+			continue
+		}
+		if time.Since(at) <= recent && t.served[p] <= last {
+			return true
+		}
+	}
+	return false
 }
 
 // askedBeyond reports whether member asked for step n or later.
@@ -554,7 +578,10 @@ func (c *Client) linger(ctx context.Context, log *slog.Logger, tt *lateTransport
 			}
 			all = all && done[i] && notified[i]
 		}
-		if all {
+		// A spectator that asked in the last 3 s and does not have the last
+		// step yet is served until it has (within d): the members may be
+		// its only sources.
+		if all && !tt.spectatorBehind(cfg.Seats, last, 3*time.Second) {
 			log.Debug("every member finished", "waited", time.Since(start).Round(time.Millisecond))
 			return
 		}

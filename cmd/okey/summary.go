@@ -81,6 +81,10 @@ func (s *botSummary) write(path string, start time.Time, bw *metrics.BandwidthCo
 		s.LobbyAccepted, s.LobbyRejected, s.LobbyLimited = l.Accepted(), l.Rejected(), l.Limited()
 	}
 	if bw != nil {
+		// libp2p's bandwidth meters (go-flow-metrics) take in the bytes
+		// counted once a second: a match shorter than that would read 0.
+		// One more sweep makes the totals whole.
+		time.Sleep(1100 * time.Millisecond)
 		t := bw.GetBandwidthTotals()
 		s.BytesSent, s.BytesReceived = t.TotalOut, t.TotalIn
 	}
