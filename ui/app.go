@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -13,9 +12,6 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )
-
-// ErrQuit is returned by Game.Move when the player left the table.
-var ErrQuit = errors.New("ui: the player left the table")
 
 // Options configures a Game.
 type Options struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // overlay is a panel drawn over the table.
@@ -89,9 +90,11 @@ type TableView struct {
 	req      asked    // the move asked for (nil: none)
 	part     gamePart // the game's part of the screen (game.go)
 	ends     []*HandEnd
-	final    *MatchEnd
-	overlay  overlay
-	quit     func() // called when the player confirms leaving
+	// shown is the table as each hand in ends ended (endedTable).
+	shown   map[*HandEnd]*endedTable
+	final   *MatchEnd
+	overlay overlay
+	quit    func() // called when the player confirms leaving
 	// back, when set, is what the match's end panel's keys do instead of
 	// quit: go back to the lobby (Game.FreshTable, Game.SitTable).
 	back      func()
@@ -165,7 +168,10 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 			// Hands long over: a resumed match replaying its steps.
 			continue
 		}
-		e.shown = t.endedTable(e, s)
+		if t.shown == nil {
+			t.shown = map[*HandEnd]*endedTable{}
+		}
+		t.shown[e] = t.endedTable(e, s)
 		t.ends = append(t.ends, e)
 		if t.overlay == noOverlay {
 			t.overlay = handOverlay
@@ -200,7 +206,7 @@ type endedTable struct {
 // it, when e does not say), the player's rack arrangement brought up to
 // it, the log so far.
 func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
-	at := e.at
+	at := e.At
 	if at == nil || (s != nil && at.Seat != s.Seat) {
 		// A hand end told from another seat (a replay's): the table as
 		// this view sees it.
@@ -231,10 +237,10 @@ func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
 // drawGame draws the game's table: while a hand's panel is due, the table
 // as that hand ended (endedTable), else as it is now.
 func (t *TableView) drawGame(scr tcell.Screen, g gamePart, x, y, w, h int) int {
-	if len(t.ends) == 0 || t.ends[0].shown == nil {
+	if len(t.ends) == 0 || t.shown[t.ends[0]] == nil {
 		return g.draw(t, scr, x, y, w, h)
 	}
-	e := t.ends[0].shown
+	e := t.shown[t.ends[0]]
 	if !g.plays(e.snap) {
 		if g = gameOf(e.snap); g == nil {
 			return t.game().draw(t, scr, x, y, w, h)
@@ -307,7 +313,7 @@ func (t *TableView) isFresh(sl engine.Slot) bool {
 func (t *TableView) turnSeconds() int { return t.game().turnSeconds(t) }
 
 // turnSeat is the seat whose turn it is (-1 outside play).
-func (t *TableView) turnSeat() int { return t.game().turnOf(t.snap) }
+func (t *TableView) turnSeat() int { return tablemodel.TurnOf(t.snap) }
 
 // timeTurn starts the turn timer when a new turn begins.
 func (t *TableView) timeTurn() {
@@ -549,6 +555,7 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 // nextEnd closes the shown hand end, showing the next one if any.
 func (t *TableView) nextEnd() {
 	if len(t.ends) > 0 {
+		delete(t.shown, t.ends[0])
 		t.ends = t.ends[1:]
 	}
 	t.overlay = noOverlay

@@ -84,19 +84,6 @@ func round(t *TableView) *engine.Game101 { return t.snap.Match101.Game() }
 func (*part101) name() string           { return game101 }
 func (*part101) plays(s *Snapshot) bool { return s.Match101 != nil }
 
-func (*part101) events(prev, cur *Snapshot) ([]Line, *HandEnd) { return events101(prev, cur) }
-
-func (*part101) turnOf(s *Snapshot) int {
-	seat, _, _ := s.Match101.Game().Turn()
-	return seat
-}
-
-func (*part101) handNumber(s *Snapshot) uint32 { return uint32(s.Match101.HandNumber()) }
-
-func (*part101) ranking(s *Snapshot) ([]engine.Standing, []int) {
-	return s.Match101.Ranking(), s.Match101.Scores()
-}
-
 func (*part101) turnKey(t *TableView) string {
 	g := round(t)
 	seat, _, _ := g.Turn()
@@ -199,18 +186,6 @@ func (pt *part101) tick(t *TableView) {
 	t.log = append(t.log, Line{txt(i18n.T("time is up: the program plays %v for you", a.Kind))})
 	pt.send(t, a, i18n.T("time is up: the program played %v for you", a.Kind))
 }
-
-// handleKeys are the meld handles, in table order: 1-9, then A-Z.
-const handleKeys = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-func handleOf(i int) rune {
-	if i < len(handleKeys) {
-		return rune(handleKeys[i])
-	}
-	return '*'
-}
-
-func meldOfHandle(r rune) int { return strings.IndexRune(handleKeys, r) }
 
 // update follows a new snapshot of a 101 match.
 func (pt *part101) update(t *TableView) {

@@ -7,6 +7,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The spectator's screen (okey watch): a replay that grows as the table
@@ -42,8 +43,7 @@ func (f *WatchFeed) Step(m *table.Machine) WatchUpdate {
 		f.audited = len(hs)
 	}
 	cur := TakeSnapshot(m, nil, table.NoSeat)
-	g := gameOf(cur)
-	if g == nil {
+	if tablemodel.Game(cur) == "" {
 		return u
 	}
 	lines, end := Events(f.prev, cur)
@@ -51,7 +51,7 @@ func (f *WatchFeed) Step(m *table.Machine) WatchUpdate {
 	if len(lines) == 0 && end == nil {
 		return u
 	}
-	hand := g.handNumber(cur)
+	hand := tablemodel.HandNumber(cur)
 	if end != nil {
 		hand = end.Hand
 	}

@@ -17,7 +17,7 @@ import (
 
 // The directories whose user-facing strings go through T, relative to this
 // package.
-var sourceDirs = []string{"../../ui", "../../cmd/okey"}
+var sourceDirs = []string{"../../ui", "../../ui/tablemodel", "../../cmd/okey"}
 
 var dumpMissing = flag.String("missing", "", "write the keys missing from the Turkish catalogue to this file, as Go map entries")
 

@@ -1,0 +1,27 @@
+// Package tablemodel is the model of one seat's view of an okey table,
+// shared by okey's front ends: the terminal (package ui, on tview) draws
+// it today, and the web page will draw the same model in HTML. It holds
+// what the table means to the player and nothing of how it is drawn: no
+// tcell, no tview, no widget, no screen position (a test checks the import
+// graph), so its tests need no screen.
+//
+// The model reads Snapshots, copies of the engine's public state and of
+// the seat's view that the seat's peer takes after every protocol step; it
+// never reads the live machine, never decides a rule, and never speaks the
+// protocol. It gives, in the interface's language (internal/i18n: English
+// and Turkish):
+//   - the turn and the protocol's progress (TurnOf, Progress);
+//   - the log lines and the end of a hand or round, with its figures
+//     (Events, Line, HandEnd, End101);
+//   - the sentence each engine refusal reads as, per game (Refusal,
+//     Explain, Plain), and the names of rules and protocol steps.
+//
+// A front end uses it like this: on every snapshot it calls Events with
+// the previous one and appends the lines to its log, shows a hand's end
+// panel from the HandEnd (HandEnd.At is the table as the hand ended, to
+// draw under the panel), and draws the rest from the Snapshot.
+//
+// Why the name: "model" alone says nothing in an import list, and "table"
+// is the protocol's package; this is the model of the table screen, and it
+// lives under ui/ because it is the user interface's, not the protocol's.
+package tablemodel
