@@ -270,12 +270,12 @@ func (g *Game) refresh() {
 // Move implements table.Mover for the player's seat: it asks the screen for
 // a move and waits for it, or for the player to leave.
 func (g *Game) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
-	r := &moveReq{reply: make(chan engine.Action, 1)}
+	r := &moveReq{Reply: make(chan engine.Action, 1)}
 	stop := g.moveStop()
 	left := g.tableLeft()
 	g.post(func() { g.view.Request(r) })
 	select {
-	case a := <-r.reply:
+	case a := <-r.Reply:
 		return a, nil
 	case <-stop:
 		return engine.Action{}, ErrMoveCanceled

@@ -11,6 +11,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The classic game's part of the table screen (gamePart): its moves, keys,
@@ -26,7 +27,7 @@ func (*classicPart) name() string           { return classicGame }
 func (*classicPart) plays(s *Snapshot) bool { return s.Match != nil }
 
 func (*classicPart) update(t *TableView) {
-	s := t.snap
+	s := t.m.Snap
 	h := s.HandState()
 	if h == nil || h.Phase() < engine.PhasePlay {
 		return
@@ -36,53 +37,12 @@ func (*classicPart) update(t *TableView) {
 	t.timeTurn()
 }
 
-func (*classicPart) turnKey(t *TableView) string {
-	h := t.snap.HandState()
-	if h == nil || h.Phase() != engine.PhasePlay {
-		return ""
-	}
-	seat, _ := h.Turn()
-	return fmt.Sprintf("%d/%d/%d", t.snap.Hand, h.Turns(), seat)
-}
-
-func (*classicPart) turnSeconds(t *TableView) int {
-	if t.snap == nil || t.snap.Match == nil {
-		return 0
-	}
-	return t.snap.Match.Rules().TurnSeconds
-}
-
-func (*classicPart) face(t *TableView, s engine.Slot) engine.Face {
-	return t.snap.View.Face(t.snap.HandState(), s)
-}
-
-func (*classicPart) rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
-	h := t.snap.HandState()
-	if h == nil || h.Phase() < engine.PhasePlay {
-		return nil, nil, engine.NoFace, false
-	}
-	slots, faces = t.snap.View.Rack(h)
-	return slots, faces, h.Okey(), true
-}
-
-func (*classicPart) moveOff(t *TableView) string {
-	h := t.snap.HandState()
-	switch {
-	case h == nil || h.Phase() != engine.PhasePlay:
-		return i18n.T("no hand is being played")
-	case t.final != nil:
-		return i18n.T("the match is over")
-	}
-	seat, _ := h.Turn()
-	return t.turnOff(seat)
-}
-
 func (cl *classicPart) tick(t *TableView) { cl.autoMove(t) }
 
 func (*classicPart) key(*TableView, *tcell.EventKey) bool { return false }
 
 func (*classicPart) title(t *TableView) string {
-	s := t.snap
+	s := t.m.Snap
 	if s == nil || s.Match == nil {
 		return ""
 	}
@@ -138,17 +98,17 @@ var classicBindings = []binding{
 	{keys: []key{sk(tcell.KeyEscape)}, label: i18n.Mark("put back"), help: i18n.Mark("put a picked-up tile back; close a panel"),
 		do: func(t *TableView) { t.rack.Lifted = -1; t.say(i18n.T("tile put back")) }, bar: lifted},
 	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the stock (stock empty: end the hand)"),
-		do: onClassic((*classicPart).drawFromStock), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) }},
+		do: onClassic((*classicPart).drawFromStock), disabled: moveOff, bar: offered(tablemodel.Draw)},
 	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the tile the player before you just discarded"),
 		do: onClassic((*classicPart).take), disabled: moveOff,
-		bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) && canTake(t) }},
+		bar: offered(tablemodel.Take)},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"),
 		help: i18n.Mark("discard the picked-up tile, or the one under the cursor"),
-		do:   onClassic((*classicPart).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
+		do:   onClassic((*classicPart).discard), disabled: discardOff, bar: offered(tablemodel.Discard)},
 	{keys: []key{rk('w')}, label: i18n.Mark("win"), help: i18n.Mark("win with the tile at the cursor (on a gap: no discard)"),
-		do: onClassic((*classicPart).win), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
+		do: onClassic((*classicPart).win), disabled: moveOff, bar: offered(tablemodel.Win)},
 	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show the indicator's twin (before you first draw)"),
-		do: onClassic((*classicPart).show), disabled: moveOff, bar: canShow},
+		do: onClassic((*classicPart).show), disabled: moveOff, bar: offered(tablemodel.Show)},
 	sortHelp,
 	{keys: []key{rk('s')}, label: i18n.Mark("sets"),
 		do: func(t *TableView) { t.sort(false) }, bar: notLifted},
@@ -169,17 +129,6 @@ func (*classicPart) keys() []binding { return classicBindings }
 func lifted(t *TableView) bool    { return t.rack.Lifted >= 0 }
 func notLifted(t *TableView) bool { return t.rack.Lifted < 0 }
 
-// canShow reports whether the player may show a tile like the face-up one.
-func canShow(t *TableView) bool {
-	h := t.snap.HandState()
-	if !t.myMove() || h == nil || !h.CanShow(t.snap.Seat) {
-		return false
-	}
-	_, ind := h.Indicator()
-	_, faces := t.snap.View.Rack(h)
-	return slices.Contains(faces, ind)
-}
-
 func (*classicPart) help(t *TableView) helpPage {
 	lines := []helpLine{
 		{i18n.T("mouse"), i18n.T("click a tile: pick up / put down; double click: discard;")},
@@ -193,7 +142,7 @@ func (*classicPart) help(t *TableView) helpPage {
 		helpLine{"", i18n.T("(gösterme): that player showed the indicator's twin")})
 	if r, ok := t.rules(); ok {
 		lines = append(lines, helpLine{i18n.T("scoring"), scoringLine(r)})
-		if tl := teamsLine(r, t.snap.Names); tl != "" {
+		if tl := teamsLine(r, t.m.Snap.Names); tl != "" {
 			lines = append(lines, helpLine{i18n.T("teams"), tl})
 		}
 		lines = append(lines, helpLine{i18n.T("rules"), i18n.T("okey help rules %s (or docs/rules.md)", r.Preset)})
@@ -202,7 +151,7 @@ func (*classicPart) help(t *TableView) helpPage {
 }
 
 func (cl *classicPart) autoMove(t *TableView) {
-	h := t.snap.HandState()
+	h := t.m.Snap.HandState()
 	if h == nil || h.Phase() != engine.PhasePlay {
 		return
 	}
@@ -213,17 +162,17 @@ func (cl *classicPart) autoMove(t *TableView) {
 	if !classicDrawn(t) {
 		t.log = append(t.log, Line{txt(i18n.T("time is up: the program draws from the stock for you"))})
 		cl.drawFromStock(t)
-		if t.req == nil {
+		if !t.m.Asked() {
 			t.say(i18n.T("time is up: the program drew for you"))
 		}
 		return
 	}
-	slots, faces := t.snap.View.Rack(h)
+	slots, faces := t.m.Snap.View.Rack(h)
 	pick := engine.NoSlot
 	win := false
 	if !slices.Contains(faces, engine.NoFace) {
 		// The hint's move: the expert's discard or win.
-		v := t.snap.View
+		v := t.m.Snap.View
 		if adv, err := bot.NewExpert(0).Advise(h, &v); err == nil && len(adv.Choices) > 0 {
 			switch c := adv.Choices[0]; c.Kind {
 			case engine.ActWin:
@@ -257,7 +206,7 @@ func (cl *classicPart) autoMove(t *TableView) {
 		return
 	}
 	if win {
-		if a, ok := t.snap.View.WinAction(h, pick); ok {
+		if a, ok := t.m.Snap.View.WinAction(h, pick); ok {
 			t.log = append(t.log, Line{txt(i18n.T("time is up: the program declares your win"))})
 			cl.send(t, a, i18n.T("time is up: the program declared your win, finishing with the %s", t.face(pick)))
 			return
@@ -265,117 +214,25 @@ func (cl *classicPart) autoMove(t *TableView) {
 	}
 	f := t.face(pick)
 	t.log = append(t.log, Line{txt(i18n.T("time is up: the program discards ")), tile(f), txt(i18n.T(" for you"))})
-	cl.send(t, engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: pick,
+	cl.send(t, engine.Action{Kind: engine.ActDiscard, Seat: t.m.Snap.Seat, Slot: pick,
 		Faces: []engine.SlotFace{{Slot: pick, Face: f}}}, i18n.T("time is up: the program discarded the %s for you", f))
 }
 
 // --- moves -----------------------------------------------------------------
 
-// myHand returns the hand when the player is asked for a move; otherwise it
-// refuses with the reason and returns nil.
-func (cl *classicPart) myHand(t *TableView) *engine.Hand {
-	if why := cl.moveOff(t); why != "" {
-		t.refuse(why)
-		return nil
-	}
-	return t.snap.HandState()
-}
+// send tries a on a copy of the engine state and sends it when it holds
+// (the model does: tablemodel.Table.Send).
+func (*classicPart) send(t *TableView, a engine.Action, done string) bool { return t.m.Send(a, done) }
 
-// send tries a on a copy of the engine state and sends it when it holds.
-func (cl *classicPart) send(t *TableView, a engine.Action, done string) bool {
-	c := t.snap.Match.Clone()
-	if err := c.Apply(a); err != nil {
-		t.refuse(refusalIn(classicGame, err))
-		return false
-	}
-	answer(t, a)
-	t.moved(done)
-	return true
-}
+func (*classicPart) drawFromStock(t *TableView) { t.m.Draw() }
 
-func (cl *classicPart) drawFromStock(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	if h.StockLen() == 0 {
-		cl.send(t, engine.Action{Kind: engine.ActExhaust, Seat: t.snap.Seat, Slot: engine.NoSlot},
-			"the stock is empty: the hand ends")
-		return
-	}
-	cl.send(t, engine.Action{Kind: engine.ActDraw, Seat: t.snap.Seat, Slot: engine.NoSlot}, i18n.T("you draw from the stock"))
-}
+func (*classicPart) take(t *TableView) { t.m.Take() }
 
-func (cl *classicPart) take(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	f := engine.NoFace
-	if from := h.LastDiscard(); from >= 0 {
-		if p := h.Pile(from); len(p) > 0 {
-			f = h.PublicFace(p[len(p)-1])
-		}
-	}
-	cl.send(t, engine.Action{Kind: engine.ActTake, Seat: t.snap.Seat, Slot: engine.NoSlot}, i18n.T("you take the %s", f))
-}
+func (*classicPart) discard(t *TableView) { t.m.Discard(t.target()) }
 
-func (cl *classicPart) discard(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	s := t.target()
-	f, ok := t.discardFace(s)
-	if !ok {
-		return
-	}
-	cl.send(t, engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: s,
-		Faces: []engine.SlotFace{{Slot: s, Face: f}}}, i18n.T("you discard the %s", f))
-}
+func (*classicPart) win(t *TableView) { t.m.Win(t.target()) }
 
-func (cl *classicPart) win(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	if _, drawn := h.Turn(); !drawn {
-		t.refuse(refusalIn(classicGame, engine.ErrMustDraw))
-		return
-	}
-	s := t.target()
-	a, ok := t.snap.View.WinAction(h, s)
-	if !ok {
-		if s == engine.NoSlot {
-			t.refuse(i18n.T("put the cursor on the tile to finish with"))
-			return
-		}
-		t.refuse(i18n.T("no win: the rest is not a winning hand when you finish with the %v", t.face(s)))
-		return
-	}
-	what := i18n.T("you declare a win")
-	if s != engine.NoSlot {
-		what = i18n.T("you declare a win, finishing with the %s", t.face(s))
-	}
-	cl.send(t, a, what)
-}
-
-func (cl *classicPart) show(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	_, ind := h.Indicator()
-	slots, faces := t.snap.View.Rack(h)
-	for i, s := range slots {
-		if faces[i] == ind {
-			cl.send(t, engine.Action{Kind: engine.ActShow, Seat: t.snap.Seat, Slot: s,
-				Faces: []engine.SlotFace{{Slot: s, Face: ind}}}, i18n.T("you show the %s (gösterme)", ind))
-			return
-		}
-	}
-	t.refuse(i18n.T("gösterme needs a tile like the face-up %s on your rack", ind))
-}
+func (*classicPart) show(t *TableView) { t.m.Show() }
 
 // hint asks the expert bot (bot.Expert, from this seat's view only) what to
 // do: before the draw, take the previous discard or draw; after it, the one
@@ -383,7 +240,7 @@ func (cl *classicPart) show(t *TableView) {
 // the win to declare. The message gives the reason and the next-ranked
 // choices.
 func (cl *classicPart) hint(t *TableView) {
-	s := t.snap
+	s := t.m.Snap
 	h := s.HandState()
 	if h == nil || h.Phase() != engine.PhasePlay {
 		t.refuse(i18n.T("no hand is being played"))
@@ -396,7 +253,7 @@ func (cl *classicPart) hint(t *TableView) {
 			return
 		}
 	}
-	t.hint = nil
+	t.m.Hinted = nil
 	v := s.View
 	adv, err := bot.NewExpert(0).Advise(h, &v)
 	if err != nil || len(adv.Choices) == 0 {
@@ -405,7 +262,7 @@ func (cl *classicPart) hint(t *TableView) {
 	}
 	t.say(hintText(adv))
 	if c := adv.Choices[0]; c.Slot != engine.NoSlot && (c.Kind == engine.ActDiscard || c.Kind == engine.ActWin || c.Kind == engine.ActShow) {
-		t.hint = map[engine.Slot]bool{c.Slot: true}
+		t.m.Hinted = map[engine.Slot]bool{c.Slot: true}
 		if p := t.rack.Find(c.Slot); p >= 0 && t.rack.Lifted < 0 {
 			t.rack.Cursor = p
 		}
@@ -448,25 +305,10 @@ func hintText(adv bot.Advice) string {
 }
 
 // classicDrawn reports whether the player to move has drawn.
-func classicDrawn(t *TableView) bool {
-	if h := t.snap.HandState(); h != nil {
-		_, d := h.Turn()
-		return d
-	}
-	return false
-}
-
-func (*classicPart) drawn(t *TableView) bool { return classicDrawn(t) }
+func classicDrawn(t *TableView) bool { return t.m.Drawn() }
 
 // canTake reports whether there is a discard to take.
-func canTake(t *TableView) bool {
-	h := t.snap.HandState()
-	if h == nil {
-		return false
-	}
-	from := h.LastDiscard()
-	return from >= 0 && len(h.Pile(from)) > 0
-}
+func canTake(t *TableView) bool { return tablemodel.CanTake(t.m.Snap) }
 
 func (cl *classicPart) clickRack(t *TableView, p int, double bool) {
 	if double {

@@ -98,7 +98,7 @@ func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 			if msg := strings.TrimSpace(lines[len(lines)-2]); msg != tc.hint {
 				t.Errorf("the hint's line at the dealer's first turn: %q", msg)
 			}
-			if msg := hs.view.msg; !strings.HasPrefix(msg, tc.hint) || !strings.Contains(msg, tc.open) {
+			if msg := hs.view.m.Msg; !strings.HasPrefix(msg, tc.hint) || !strings.Contains(msg, tc.open) {
 				t.Errorf("the hint at the dealer's first turn: %q", msg)
 			}
 			// The hint selected the opening: neither l nor a is offered.

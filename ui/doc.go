@@ -9,6 +9,12 @@
 // before it is sent, refused with the engine's reason when it does not hold.
 // It imports table and engine, never p2p.
 //
+// What the table means to the player (the snapshot, the actions a player
+// may take now and why the others are off, the moves tried on a copy,
+// the refusal sentences, log lines, hand-end figures) is the model in
+// package tablemodel, which has no tcell and no tview and which the web
+// front end shares; this package draws it and maps keys and clicks to it.
+//
 // The table seats the other players as on a real table: the player before
 // you on your left (its pile is the one you may take from), the one after
 // you on your right, the other across. The player's own rack arrangement is
@@ -25,8 +31,9 @@
 // events101.go and replay101.go. A part declares its keys once, as
 // bindings whose names the help and the status bar derive from the keys;
 // engine refusals read as the sentences of one table keyed by game and
-// error (refusals, game.go). A new game's part goes in its own files, is
-// added to games (game.go), and gets its rows in refusals.
+// error (tablemodel's refusals). A new game's part goes in its own files,
+// is added to games (game.go), and gets its model in tablemodel (its
+// game, its rows in refusals).
 //
 // Okey 101 uses the same screen: the melds on the table in the middle,
 // each with a handle (1-9, A-Z) and its owner; tiles are selected on the

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"github.com/gdamore/tcell/v2"
-
-	"github.com/okey-game/okey/engine"
 )
 
 // gamePart is what differs between the games at the table screen, one
@@ -19,21 +17,9 @@ type gamePart interface {
 	name() string
 	// plays reports whether s is a snapshot of this game.
 	plays(s *Snapshot) bool
-	// update follows t.snap, a new snapshot of this game: the rack and the
+	// update follows t.m.Snap, a new snapshot of this game: the rack and the
 	// turn timer.
 	update(t *TableView)
-	// turnKey names the turn being played ("": none), for the timer.
-	turnKey(t *TableView) string
-	turnSeconds(t *TableView) int
-	face(t *TableView, sl engine.Slot) engine.Face
-	// rackFaces is the seat's rack and the okey; ok is false before the
-	// tiles are in play.
-	rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool)
-	// moveOff says why the player may not move now ("" when it may).
-	moveOff(t *TableView) string
-	// drawn reports whether the player to move has taken its tile (drawn
-	// or taken a discard).
-	drawn(t *TableView) bool
 	// tick moves for the player when its time ran out.
 	tick(t *TableView)
 	hint(t *TableView)

@@ -21,7 +21,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 	tr.t.Helper()
 	asked := false
 	s := tr.wait(2*time.Minute, "my move or the end of the round", func(s string) bool {
-		tr.onUI(func() { asked = tr.g.view.req != nil })
+		tr.onUI(func() { asked = tr.g.view.m.Asked() })
 		return over(s) || asked
 	})
 	if over(s) {
@@ -35,8 +35,8 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 		g := round(v)
 		_, drawn, _ = g.Turn()
 		sent = v.part.(*part101).sent
-		opened = g.Opened(v.snap.Seat) != engine.NotOpened
-		if !drawn || !opened || len(g.Rack(v.snap.Seat)) < 2 {
+		opened = g.Opened(v.m.Snap.Seat) != engine.NotOpened
+		if !drawn || !opened || len(g.Rack(v.m.Snap.Seat)) < 2 {
 			return
 		}
 		for p := 0; p < RackSize && handle == 0; p++ {
@@ -89,8 +89,8 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 		tr.onUI(func() {
 			v := tr.g.view
 			now = v.part.(*part101).sent
-			if v.msgBad {
-				bad = v.msg
+			if v.m.MsgBad {
+				bad = v.m.Msg
 			}
 		})
 		return over(s) || now != sent || bad != ""
@@ -110,7 +110,7 @@ func (tr *tableRun) key(r rune) string {
 	var msg string
 	tr.onUI(func() {
 		tr.g.view.Key(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
-		msg = tr.g.view.msg
+		msg = tr.g.view.m.Msg
 	})
 	return msg
 }

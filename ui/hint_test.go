@@ -92,11 +92,11 @@ func TestHintOneTile(t *testing.T) {
 	if !strings.HasPrefix(msg, "discard ") || !strings.Contains(msg, "(x)") {
 		t.Fatalf("hint says %q", msg)
 	}
-	if len(hs.view.hint) != 1 {
-		t.Fatalf("hint marks %d tiles, want 1", len(hs.view.hint))
+	if len(hs.view.m.Hinted) != 1 {
+		t.Fatalf("hint marks %d tiles, want 1", len(hs.view.m.Hinted))
 	}
 	var marked engine.Slot
-	for s := range hs.view.hint {
+	for s := range hs.view.m.Hinted {
 		marked = s
 	}
 	named := strings.Fields(strings.TrimSuffix(strings.Fields(msg)[1], ":"))[0]

@@ -24,7 +24,7 @@ func TestRackFileKeepsAndRestores(t *testing.T) {
 	}
 	// A new view of the same hand (a resumed match) stands the tiles where
 	// they were.
-	s := hs.view.snap
+	s := hs.view.m.Snap
 	hs2 := newHarness(t, nil, Palette16)
 	hs2.view.SetRackFile(path)
 	hs2.view.Update(s, nil, nil)

@@ -117,7 +117,7 @@ func TestDiscardPenaltyAsks101(t *testing.T) {
 	}
 	// Y1 fits nothing: x discards it at once.
 	hs2 := newHarness(t, fixture101(t), Palette256)
-	s2 := hs2.view.snap
+	s2 := hs2.view.m.Snap
 	hs2.apply(s2, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
 	reply = hs2.request101()
 	hs2.selectFaces("Y1")

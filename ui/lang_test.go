@@ -50,7 +50,7 @@ func TestTurkishTable(t *testing.T) {
 	checkTurkish(t, "the help", hs.screen(), "tuşlar", "fare", "puanlama", "yüksek olan iyi", "okey help rules classic", "gösterme")
 	hs.keys(" ")
 	names := []string{"ayse", "bot1", "bot2", "bot3"}
-	s := hs.view.snap
+	s := hs.view.m.Snap
 	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: engine.HandResult{Winner: -1}, Names: names,
 		Deltas: make([]int, 4), Scores: []int{20, 20, 20, 20}}})
 	hs.draw()

@@ -19,7 +19,7 @@ import (
 // rack.
 
 func (pt *part101) title(t *TableView) string {
-	m := t.snap.Match101
+	m := t.m.Snap.Match101
 	hand := m.HandNumber() + 1
 	if t.overlay == handOverlay && len(t.ends) > 0 {
 		hand = int(t.ends[0].Hand) + 1
@@ -29,7 +29,7 @@ func (pt *part101) title(t *TableView) string {
 
 // seatWord is how a seat stands: its tiles, how it opened, its total.
 func (pt *part101) seatWord(t *TableView, seat int) string {
-	m := t.snap.Match101
+	m := t.m.Snap.Match101
 	g := m.Game()
 	parts := []string{i18n.T("%d tiles", len(g.Rack(seat)))}
 	switch g.Opened(seat) {
@@ -68,7 +68,7 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	dim := felt.Foreground(p.Dim)
-	s := t.snap
+	s := t.m.Snap
 	g := round(t)
 	rackY := y + h - 2 - rackH
 	rackX := x + (w-rackW)/2
@@ -170,7 +170,7 @@ func (*part101) help(*TableView) helpPage {
 
 // meldText is a meld's label: its handle and its owner.
 func (pt *part101) meldLabel(t *TableView, i int, m engine.Meld) string {
-	nm := t.snap.Name(m.Owner)
+	nm := t.m.Snap.Name(m.Owner)
 	if len([]rune(nm)) > 6 {
 		nm = string([]rune(nm)[:5]) + "…"
 	}
@@ -275,23 +275,23 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 	var turn string
 	st := felt.Foreground(p.Accent).Bold(true)
 	switch seat, drawn, taken := g.Turn(); {
-	case t.final != nil:
+	case t.m.Final != nil:
 		turn = i18n.T("the match is over")
 	case seat < 0:
-		turn = Progress(t.snap)
+		turn = Progress(t.m.Snap)
 		st = felt.Foreground(p.Dim)
-	case seat == t.snap.Seat && taken != engine.NoSlot:
+	case seat == t.m.Snap.Seat && taken != engine.NoSlot:
 		turn = i18n.T("your turn: use the %s you took, or give it back (b)", g.PublicFace(taken).String())
-	case seat == t.snap.Seat && drawn && g.DealerFirst():
+	case seat == t.m.Snap.Seat && drawn && g.DealerFirst():
 		// The engine takes no lay, add or swap before the dealer's first
 		// discard (ErrDealerFirst).
 		turn = i18n.T("your turn: discard a tile (x): the dealer starts by discarding")
-	case seat == t.snap.Seat && drawn:
+	case seat == t.m.Snap.Seat && drawn:
 		turn = i18n.T("your turn: lay, add, then discard")
-	case seat == t.snap.Seat:
+	case seat == t.m.Snap.Seat:
 		turn = i18n.T("your turn: draw (d) or take (t)")
 	default:
-		turn = i18n.T("%s to play", t.snap.Name(seat))
+		turn = i18n.T("%s to play", t.m.Snap.Name(seat))
 		st = felt
 	}
 	if left, ok := t.TimeLeft(); ok {
@@ -305,7 +305,7 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 func (pt *part101) drawMe(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	me := i18n.T("you") + " · " + pt.seatWord(t, t.snap.Seat)
+	me := i18n.T("you") + " · " + pt.seatWord(t, t.m.Snap.Seat)
 	if len(pt.sel) == 0 {
 		put(scr, x+1, y, w-2, fitParts(me, w-2), felt.Bold(true))
 		return

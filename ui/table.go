@@ -24,46 +24,17 @@ const (
 	confirmOverlay // a binding's question (binding.confirm)
 )
 
-// MatchEnd is what the end-of-match screen shows besides the ranking: the
-// transcript's verification and where it is saved.
-type MatchEnd struct {
-	Err        error // the match did not finish (a peer failed, a cheater was named)
-	Transcript string
-	Verified   bool
-	Unfinished bool   // the transcript stops before the match's end: honest so far, no one named
-	Verdict    string // one line: honest, unfinished, who cheated, or why the file does not hold
-	Ranking    []engine.Standing
-	Scores     []int
-	// Note, when set, says first what happened to the player's match
-	// (a tournament table that ended without the player).
-	Note string
-}
+// MatchEnd is what the end-of-match screen shows (tablemodel.MatchEnd).
+type MatchEnd = tablemodel.MatchEnd
 
-// request is a pending request for the player's move in a game whose
-// moves are A: the move is sent on reply.
-type request[A any] struct {
-	reply chan A
-}
-
-// moveReq is a request for a classic move.
-type moveReq = request[engine.Action]
+// moveReq and moveReq101 are requests for a classic and an Okey 101 move.
+type (
+	moveReq    = tablemodel.Request[engine.Action]
+	moveReq101 = tablemodel.Request[engine.Action101]
+)
 
 // asked is a pending request of either game.
-type asked interface{ isRequest() }
-
-func (*request[A]) isRequest() {}
-
-// answer sends a, the move asked for, and reports whether a move of its
-// kind was asked for.
-func answer[A any](t *TableView, a A) bool {
-	r, ok := t.req.(*request[A])
-	if !ok {
-		return false
-	}
-	r.reply <- a
-	t.req = nil
-	return true
-}
+type asked = tablemodel.Asked
 
 // region is a clickable area of the last drawn frame.
 type region struct {
@@ -79,17 +50,15 @@ type TableView struct {
 	*tview.Box
 	pal      Palette
 	palFixed bool
-	snap     *Snapshot
-	rack     *Rack
-	handKey  int  // hand number + 1 the rack belongs to (0: none)
-	laidOut  bool // the hand's tiles have been laid out in face order
-	log      []Line
-	msg      string
-	msgBad   bool
-	hint     map[engine.Slot]bool
-	req      asked    // the move asked for (nil: none)
-	part     gamePart // the game's part of the screen (game.go)
-	ends     []*HandEnd
+	// m is the table's model: the snapshot, the move asked for, the
+	// message line, the hint, the turn timer, the match's end.
+	m       *tablemodel.Table
+	rack    *Rack
+	handKey int  // hand number + 1 the rack belongs to (0: none)
+	laidOut bool // the hand's tiles have been laid out in face order
+	log     []Line
+	part    gamePart // the game's part of the screen (game.go)
+	ends    []*HandEnd
 	// shown is the table as each hand in ends ended (endedTable).
 	shown   map[*HandEnd]*endedTable
 	final   *MatchEnd
@@ -99,20 +68,11 @@ type TableView struct {
 	// quit: go back to the lobby (Game.FreshTable, Game.SitTable).
 	back      func()
 	regions   []region
-	now       func() time.Time
 	away      []string // players whose peers are not connected
 	links     []SeatLink
 	down      map[string]time.Time // seats reconnecting: since when (links.go)
 	leaveNote string               // how to resume after leaving (the quit question)
 
-	// The turn timer (Ruleset.TurnSeconds): the turn being timed, when it
-	// began, and for the player's own turn the time spent while asked for a
-	// move (the table's own work between a draw and the discard is not
-	// counted against the player).
-	turnKey   string
-	turnStart time.Time
-	used      time.Duration
-	reqAt     time.Time
 	// fresh holds the tiles that just arrived on the rack, with when.
 	fresh     map[engine.Slot]time.Time
 	lastClick struct {
@@ -142,7 +102,7 @@ type TableView struct {
 // NewTableView returns an empty table screen. quit is called when the player
 // leaves (after confirming, during a match).
 func NewTableView(quit func()) *TableView {
-	t := &TableView{Box: tview.NewBox(), rack: NewRack(), quit: quit, now: time.Now, pal: Palette256, part: noGame}
+	t := &TableView{Box: tview.NewBox(), m: tablemodel.New(), rack: NewRack(), quit: quit, pal: Palette256, part: noGame}
 	return t
 }
 
@@ -153,7 +113,7 @@ func (t *TableView) SetPalette(p Palette) { t.pal, t.palFixed = p, true }
 func (t *TableView) Rack() *Rack { return t.rack }
 
 // Message returns the message line's text.
-func (t *TableView) Message() string { return t.msg }
+func (t *TableView) Message() string { return t.m.Msg }
 
 // Update shows a new snapshot, with the log lines and the hand end that led
 // to it. Call it from the UI goroutine.
@@ -180,7 +140,7 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 	if s == nil {
 		return
 	}
-	t.snap = s
+	t.m.Snap = s
 	g := gameOf(s)
 	if g == nil {
 		return
@@ -224,12 +184,12 @@ func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
 	r := *t.rack
 	r.undo, r.Lifted = nil, -1
 	if at.Seat >= 0 && at.Seat < len(at.Names) {
-		live := t.snap
-		t.snap = at
-		if slots, faces, _, ok := g.rackFaces(t); ok {
+		live := t.m.Snap
+		t.m.Snap = at
+		if slots, faces, _, ok := t.m.RackFaces(); ok {
 			r.Sync(slots, faces)
 		}
-		t.snap = live
+		t.m.Snap = live
 	}
 	return &endedTable{snap: at, rack: &r, log: t.log}
 }
@@ -246,16 +206,16 @@ func (t *TableView) drawGame(scr tcell.Screen, g gamePart, x, y, w, h int) int {
 			return t.game().draw(t, scr, x, y, w, h)
 		}
 	}
-	snap, rack, log := t.snap, t.rack, t.log
-	t.snap, t.rack, t.log, t.ended = e.snap, e.rack, e.log, true
-	defer func() { t.snap, t.rack, t.log, t.ended = snap, rack, log, false }()
+	snap, rack, log := t.m.Snap, t.rack, t.log
+	t.m.Snap, t.rack, t.log, t.ended = e.snap, e.rack, e.log, true
+	defer func() { t.m.Snap, t.rack, t.log, t.ended = snap, rack, log, false }()
 	return g.draw(t, scr, x, y, w, h)
 }
 
 // game is the part of the game on screen; before the first hand the
 // classic table, with nothing on it, is drawn.
 func (t *TableView) game() gamePart {
-	if t.snap != nil && t.part.plays(t.snap) {
+	if t.m.Snap != nil && t.part.plays(t.m.Snap) {
 		return t.part
 	}
 	return noGame
@@ -269,10 +229,10 @@ func (t *TableView) newHand(key int) bool {
 	}
 	t.rack.Clear()
 	t.handKey = key
-	t.hint = nil
+	t.m.Hinted = nil
 	t.laidOut = false
 	// The last hand's message (a refusal, a hint) does not carry over.
-	t.msg, t.msgBad = "", false
+	t.m.Msg, t.m.MsgBad = "", false
 	return true
 }
 
@@ -293,7 +253,7 @@ func (t *TableView) syncRack(slots []engine.Slot, faces []engine.Face) {
 				if t.fresh == nil {
 					t.fresh = map[engine.Slot]time.Time{}
 				}
-				t.fresh[sl] = t.now()
+				t.fresh[sl] = t.m.Now()
 			}
 		}
 	}
@@ -306,46 +266,26 @@ const freshFor = 3 * time.Second
 // isFresh reports whether a tile arrived on the rack a moment ago.
 func (t *TableView) isFresh(sl engine.Slot) bool {
 	at, ok := t.fresh[sl]
-	return ok && t.now().Sub(at) < freshFor
+	return ok && t.m.Now().Sub(at) < freshFor
 }
 
 // turnSeconds returns the table's turn timer (0: none).
-func (t *TableView) turnSeconds() int { return t.game().turnSeconds(t) }
+func (t *TableView) turnSeconds() int { return t.m.TurnSeconds() }
 
 // turnSeat is the seat whose turn it is (-1 outside play).
-func (t *TableView) turnSeat() int { return tablemodel.TurnOf(t.snap) }
+func (t *TableView) turnSeat() int { return tablemodel.TurnOf(t.m.Snap) }
 
 // timeTurn starts the turn timer when a new turn begins.
-func (t *TableView) timeTurn() {
-	key := t.game().turnKey(t)
-	if key == "" {
-		t.turnKey = ""
-		return
-	}
-	if key != t.turnKey {
-		t.turnKey, t.turnStart, t.used = key, t.now(), 0
-		if t.req != nil {
-			t.reqAt = t.now()
-		}
-	}
-}
+func (t *TableView) timeTurn() { t.m.TimeTurn() }
 
 // TimeLeft returns the time left on the turn timer for the seat to move,
-// and false when the table has no timer or no turn is being timed.
+// and false when the table has no timer or no turn is being timed (or the
+// table is drawn as a hand ended).
 func (t *TableView) TimeLeft() (time.Duration, bool) {
-	secs := t.turnSeconds()
-	if secs == 0 || t.turnKey == "" || t.final != nil || t.ended {
+	if t.ended {
 		return 0, false
 	}
-	limit := time.Duration(secs) * time.Second
-	if t.turnSeat() == t.snap.Seat {
-		used := t.used
-		if t.req != nil {
-			used += t.now().Sub(t.reqAt)
-		}
-		return max(limit-used, 0), true
-	}
-	return max(limit-t.now().Sub(t.turnStart), 0), true
+	return t.m.TimeLeft()
 }
 
 // Tick moves for the player when the time of its turn ran out: it draws
@@ -365,56 +305,31 @@ func (t *TableView) Tick() {
 // Request asks the player for a move (a request of the game's action);
 // the move is sent on its reply channel.
 func (t *TableView) Request(r asked) {
-	t.req = r
-	t.hint = nil
-	t.reqAt = t.now()
+	t.m.Ask(r)
 	t.Tick()
 }
 
 // Cancel withdraws a pending request (the match stopped).
-func (t *TableView) Cancel() { t.req = nil }
+func (t *TableView) Cancel() { t.m.Cancel() }
 
 // Finish shows the end of the match.
 func (t *TableView) Finish(m *MatchEnd) {
-	t.final = m
-	t.req = nil
-	t.msg, t.msgBad = "", false
+	t.m.Finish(m)
 	// The last hand's end shows first: closing it opens the match's.
 	if t.overlay != helpOverlay && t.overlay != handOverlay {
 		t.overlay = matchOverlay
 	}
 }
 
-func (t *TableView) say(s string) { t.msg, t.msgBad = s, false }
+func (t *TableView) say(s string) { t.m.Say(s) }
 
-func (t *TableView) refuse(s string) { t.msg, t.msgBad = s, true }
+func (t *TableView) refuse(s string) { t.m.Refuse(s) }
 
 // inMatch reports whether leaving now would abandon a match.
-func (t *TableView) inMatch() bool { return t.final == nil }
-
-// turnOff says why the player may not move now although a hand is in
-// play, in either game: it is not their turn, or their peer has not asked
-// for the move yet ("" when it may).
-func (t *TableView) turnOff(turn int) string {
-	if turn != t.snap.Seat {
-		return i18n.T("it is not your turn: %s plays", t.snap.Name(turn))
-	}
-	if t.req == nil {
-		return i18n.T("wait: the table is still working on the last move")
-	}
-	return ""
-}
-
-// moved is what follows a move handed to the peer, in either game: the
-// turn's time is counted, the hint is spent, and done is said.
-func (t *TableView) moved(done string) {
-	t.used += t.now().Sub(t.reqAt)
-	t.hint = nil
-	t.say(done)
-}
+func (t *TableView) inMatch() bool { return t.m.Final == nil }
 
 // face is the face of a tile of the player's rack (NoFace: not open to it).
-func (t *TableView) face(s engine.Slot) engine.Face { return t.game().face(t, s) }
+func (t *TableView) face(s engine.Slot) engine.Face { return t.m.Face(s) }
 
 // target is the tile a discard or a win is about: the lifted tile, or the
 // one under the cursor.
@@ -427,23 +342,12 @@ func (t *TableView) target() engine.Slot {
 
 // discardFace is the face of s, the tile to discard, when the player may
 // throw it; otherwise it says why not and reports false (both games).
-func (t *TableView) discardFace(s engine.Slot) (engine.Face, bool) {
-	if s == engine.NoSlot {
-		t.refuse(i18n.T("put the cursor on the tile to discard"))
-		return engine.NoFace, false
-	}
-	f := t.face(s)
-	if f == engine.NoFace {
-		t.refuse(i18n.T("that tile is not open to you yet"))
-		return engine.NoFace, false
-	}
-	return f, true
-}
+func (t *TableView) discardFace(s engine.Slot) (engine.Face, bool) { return t.m.DiscardFace(s) }
 
 // rackFaces is the seat's rack in either game and the hand's okey; ok is
 // false before the tiles are in play.
 func (t *TableView) rackFaces() (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
-	return t.game().rackFaces(t)
+	return t.m.RackFaces()
 }
 
 func (t *TableView) sort(runs bool) {
@@ -499,7 +403,7 @@ func (t *TableView) lift() {
 }
 
 // myMove reports whether the player is asked for a move.
-func (t *TableView) myMove() bool { return t.req != nil && t.final == nil }
+func (t *TableView) myMove() bool { return t.m.MyMove() }
 
 // Hint shows what the game's analysis advises for the player's move.
 func (t *TableView) Hint() { t.game().hint(t) }
@@ -567,7 +471,7 @@ func (t *TableView) reopen() {
 	switch {
 	case len(t.ends) > 0:
 		t.overlay = handOverlay
-	case t.final != nil:
+	case t.m.Final != nil:
 		t.overlay = matchOverlay
 	}
 }
@@ -590,7 +494,7 @@ func (t *TableView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, fu
 		// tview calls any second click within its interval a double click,
 		// wherever it is: a quick pick-up-and-put-down is two clicks. A
 		// double click is two on the same cell.
-		now := t.now()
+		now := t.m.Now()
 		double := t.lastClick.x == x && t.lastClick.y == y && now.Sub(t.lastClick.at) < tview.DoubleClickInterval
 		t.lastClick.x, t.lastClick.y, t.lastClick.at = x, y, now
 		if double {

@@ -12,15 +12,13 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // Okey 101 at the table screen (protocol.md 3.6): the same TableView draws
 // the round and turns keys and clicks into engine.Action101 moves. Like the
 // classic table it decides no rule: every move is tried on a copy of the
 // match before it is sent, and refused with the engine's reason.
-
-// moveReq101 is a request for an Okey 101 move.
-type moveReq101 = request[engine.Action101]
 
 // part101 is Okey 101's part of the table screen (gamePart) and its state.
 type part101 struct {
@@ -42,12 +40,12 @@ type meldHandle struct {
 // Move101 implements table.Mover101 for the player's seat: it asks the
 // screen for a move and waits for it, or for the player to leave.
 func (g *Game) Move101(_ *engine.Game101, _ *engine.View) (engine.Action101, error) {
-	r := &moveReq101{reply: make(chan engine.Action101, 1)}
+	r := &moveReq101{Reply: make(chan engine.Action101, 1)}
 	stop := g.moveStop()
 	left := g.tableLeft()
 	g.post(func() { g.view.Request(r) })
 	select {
-	case a := <-r.reply:
+	case a := <-r.Reply:
 		return a, nil
 	case <-stop:
 		return engine.Action101{}, ErrMoveCanceled
@@ -79,71 +77,18 @@ func on101(f func(*part101, *TableView)) func(*TableView) {
 }
 
 // round is the 101 round on screen.
-func round(t *TableView) *engine.Game101 { return t.snap.Match101.Game() }
+func round(t *TableView) *engine.Game101 { return t.m.Snap.Match101.Game() }
 
 func (*part101) name() string           { return game101 }
 func (*part101) plays(s *Snapshot) bool { return s.Match101 != nil }
 
-func (*part101) turnKey(t *TableView) string {
-	g := round(t)
-	seat, _, _ := g.Turn()
-	if seat < 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d/%d", t.snap.Match101.HandNumber(), g.Turns(), seat)
-}
-
-func (*part101) turnSeconds(t *TableView) int { return t.snap.Match101.Rules().TurnSeconds }
-
-func (*part101) face(t *TableView, s engine.Slot) engine.Face {
-	return t.snap.View.Face(round(t), s)
-}
-
-func (*part101) rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
-	g := round(t)
-	if g.Phase() < engine.Phase101Play {
-		return nil, nil, engine.NoFace, false
-	}
-	slots, faces = t.snap.View.Rack(g)
-	return slots, faces, g.Okey(), true
-}
-
-func (*part101) moveOff(t *TableView) string {
-	g := round(t)
-	switch {
-	case t.final != nil:
-		return i18n.T("the match is over")
-	case g.Phase() != engine.Phase101Play:
-		return i18n.T("no round is being played")
-	}
-	seat, _, _ := g.Turn()
-	return t.turnOff(seat)
-}
-
 // meldOff is why a lay, an add or a swap does nothing now: moveOff, then
 // the dealer's first turn, whose only move is a discard (ErrDealerFirst).
-func meldOff(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if g := round(t); g.DealerFirst() {
-		return refusalIn(game101, engine.ErrDealerFirst)
-	}
-	return ""
-}
+func meldOff(t *TableView) string { return t.m.Off(tablemodel.Lay) }
 
 // drawOff is why d or t does nothing now: moveOff, then the dealer's
-// first turn, which starts with a tile more and no draw (it read "you
-// have taken a tile already").
-func drawOff(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if g := round(t); g.DealerFirst() && drawn101(t) {
-		return refusalIn(game101, engine.ErrDealerFirst)
-	}
-	return ""
-}
+// first turn, which starts with a tile more and no draw.
+func drawOff(t *TableView) string { return t.m.Off(tablemodel.Draw) }
 
 // key adds to a meld by its handle (1-9, A-Z).
 func (pt *part101) key(t *TableView, ev *tcell.EventKey) bool {
@@ -161,7 +106,7 @@ func (pt *part101) key(t *TableView, ev *tcell.EventKey) bool {
 }
 
 // turnText is what the screen too small for the table says of the turn.
-func (*part101) turnText(t *TableView) string { return Progress(t.snap) }
+func (*part101) turnText(t *TableView) string { return Progress(t.m.Snap) }
 
 func (*part101) drawReplay(v *ReplayView, scr tcell.Screen, x, y, w, h int, f Frame) {
 	v.draw101(scr, x, y, w, h, f)
@@ -175,7 +120,7 @@ func (pt *part101) tick(t *TableView) {
 		t.overlay = noOverlay
 	}
 	t.rack.Lifted = -1
-	v := t.snap.View
+	v := t.m.Snap.View
 	a, err := bot.NewB101().Move101(round(t), &v)
 	if err != nil {
 		if _, drawn, _ := round(t).Turn(); !drawn {
@@ -189,7 +134,7 @@ func (pt *part101) tick(t *TableView) {
 
 // update follows a new snapshot of a 101 match.
 func (pt *part101) update(t *TableView) {
-	s := t.snap
+	s := t.m.Snap
 	g := round(t)
 	if t.newHand(s.Match101.HandNumber() + 1) {
 		pt.sel = nil
@@ -218,65 +163,43 @@ func plain101(okey, f engine.Face) engine.Face {
 
 // my returns the round when the player is asked for a move; otherwise
 // it refuses with the reason and returns nil.
-func (pt *part101) my(t *TableView) *engine.Game101 {
-	if why := pt.moveOff(t); why != "" {
+func (*part101) my(t *TableView) *engine.Game101 {
+	if why := t.m.MoveOff(); why != "" {
 		t.refuse(why)
 		return nil
 	}
 	return round(t)
 }
 
-// send tries a on a copy of the match and sends it when it holds.
+// send tries a on a copy of the match and sends it when it holds (the
+// model does: tablemodel.Table.Send101).
 func (pt *part101) send(t *TableView, a engine.Action101, done string) bool {
-	c := t.snap.Match101.Clone()
-	if err := c.Apply(a); err != nil {
-		t.refuse(refusalIn(game101, err))
+	if !t.m.Send101(a, done) {
 		return false
 	}
-	answer(t, a)
 	pt.sent++
-	t.moved(done)
 	return true
 }
 
 func (pt *part101) bank(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
+	if t.m.Draw() {
+		pt.sent++
 	}
-	if len(g.Stock()) == 0 {
-		pt.send(t, engine.Action101{Kind: engine.Act101Exhaust, Seat: t.snap.Seat}, i18n.T("the bank is empty: the round ends"))
-		return
-	}
-	pt.send(t, engine.Action101{Kind: engine.Act101Draw, Seat: t.snap.Seat}, i18n.T("you draw from the bank"))
 }
 
 // prevDiscard101 is the discard the player may take, or NoFace.
-func prevDiscard101(g *engine.Game101) engine.Face {
-	if from := g.LastDiscard(); from >= 0 {
-		if p := g.Pile(from); len(p) > 0 {
-			return g.PublicFace(p[len(p)-1])
-		}
-	}
-	return engine.NoFace
-}
+func prevDiscard101(g *engine.Game101) engine.Face { return tablemodel.PrevDiscard101(g) }
 
 func (pt *part101) take(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
+	if t.m.Take() {
+		pt.sent++
 	}
-	f := prevDiscard101(g)
-	pt.send(t, engine.Action101{Kind: engine.Act101Take, Seat: t.snap.Seat},
-		i18n.T("you take the %s: use it this turn, or give it back (b)", f.String()))
 }
 
 func (pt *part101) giveBack(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
+	if t.m.GiveBack() {
+		pt.sent++
 	}
-	pt.send(t, engine.Action101{Kind: engine.Act101GiveBack, Seat: t.snap.Seat}, i18n.T("you give the discard back: draw from the bank (d)"))
 }
 
 // selection returns the selected tiles in rack order with their faces.
@@ -447,7 +370,7 @@ func (pt *part101) selText(t *TableView) string {
 		return i18n.T("a selected tile is not open to you yet")
 	}
 	g := round(t)
-	opened := g.Opened(t.snap.Seat)
+	opened := g.Opened(t.m.Snap.Seat)
 	if len(faces) == 1 && opened != engine.NotOpened && faces[0] != g.Okey() {
 		add, swap := g.AddTargets(faces[0])
 		var hs []string
@@ -513,7 +436,7 @@ func (pt *part101) lay(t *TableView) {
 		t.refuse(i18n.T("a selected tile is not open to you yet"))
 		return
 	}
-	p, err := plan101(g, g.Opened(t.snap.Seat), faces, pt.selBlocks(t))
+	p, err := plan101(g, g.Opened(t.m.Snap.Seat), faces, pt.selBlocks(t))
 	if err != nil {
 		t.refuse(refusalIn(game101, err))
 		return
@@ -522,7 +445,7 @@ func (pt *part101) lay(t *TableView) {
 		t.refuse(pt.selText(t))
 		return
 	}
-	a, ok := engine.LayAction101(t.snap.Seat, slots, faces, p.groups)
+	a, ok := engine.LayAction101(t.m.Snap.Seat, slots, faces, p.groups)
 	if !ok {
 		t.refuse(i18n.T("those tiles do not make melds"))
 		return
@@ -531,7 +454,7 @@ func (pt *part101) lay(t *TableView) {
 	if p.pairs {
 		what = plural(len(p.groups), i18n.T("you lay 1 double"), i18n.T("you lay %d doubles", len(p.groups)))
 	}
-	if g.Opened(t.snap.Seat) == engine.NotOpened {
+	if g.Opened(t.m.Snap.Seat) == engine.NotOpened {
 		what = i18n.T("you open: %s", what)
 	}
 	if pt.send(t, a, what) {
@@ -611,8 +534,8 @@ func (pt *part101) addTo(t *TableView, i int) {
 		t.refuse(i18n.T("a selected tile is not open to you yet"))
 		return
 	}
-	seat := t.snap.Seat
-	a, err := addAction101(t.snap.Match101, seat, i, slots, faces)
+	seat := t.m.Snap.Seat
+	a, err := addAction101(t.m.Snap.Match101, seat, i, slots, faces)
 	if err == nil {
 		if pt.send(t, a, i18n.T("you add %s to meld %c", engine.FormatFaces(faces), handleOf(i))) {
 			pt.sel = nil
@@ -642,7 +565,7 @@ func (pt *part101) add(t *TableView) {
 	if g == nil {
 		return
 	}
-	if g.Opened(t.snap.Seat) == engine.NotOpened {
+	if g.Opened(t.m.Snap.Seat) == engine.NotOpened {
 		t.refuse(refusalIn(game101, engine.ErrNotOpened))
 		return
 	}
@@ -680,26 +603,8 @@ func (pt *part101) discardTarget(t *TableView) engine.Slot {
 }
 
 func (pt *part101) discardSlot(t *TableView, s engine.Slot) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	f, ok := t.discardFace(s)
-	if !ok {
-		return
-	}
-	a := engine.Action101{Kind: engine.Act101Discard, Seat: t.snap.Seat, Faces: []engine.SlotFace{{Slot: s, Face: f}}}
-	last := len(g.Rack(t.snap.Seat)) == 1
-	done := i18n.T("you discard the %s", f.String())
-	switch {
-	case last:
-		done = i18n.T("you finish, discarding the %s", f.String())
-	case f == g.Okey():
-		done = i18n.T("you discard the okey: a 101-point penalty")
-	case g.Fits(f):
-		done = i18n.T("you discard the %s, which fits a meld on the table: a 101-point penalty", f.String())
-	}
-	if pt.send(t, a, done) {
+	if t.m.Discard(s) {
+		pt.sent++
 		delete(pt.sel, s)
 	}
 }
@@ -713,13 +618,13 @@ func (pt *part101) hint(t *TableView) {
 		t.refuse(i18n.T("no round is being played"))
 		return
 	}
-	slots, faces := t.snap.View.Rack(g)
+	slots, faces := t.m.Snap.View.Rack(g)
 	if slices.Contains(faces, engine.NoFace) {
 		t.refuse(i18n.T("wait until all your tiles are open"))
 		return
 	}
-	seat := t.snap.Seat
-	t.hint = nil
+	seat := t.m.Snap.Seat
+	t.m.Hinted = nil
 	// info says how the rack stands (the opening, what fits the melds);
 	// parts say what to do now, and go first: the message line keeps its
 	// first parts when it is too narrow for all (fitParts).
@@ -737,7 +642,7 @@ func (pt *part101) hint(t *TableView) {
 		planned    bool
 	)
 	if turn == seat && drawn {
-		plan, disc, finish, planned = turnPlan101(t.snap.Match101, t.snap.View)
+		plan, disc, finish, planned = turnPlan101(t.m.Snap.Match101, t.m.Snap.View)
 		rest = plan
 	}
 	if opened == engine.NotOpened {
@@ -790,7 +695,7 @@ func (pt *part101) hint(t *TableView) {
 		case (o.Value >= 101 || o.Doubles >= 5) && turn == seat && drawn:
 			// Say l only when the engine takes the lay now (the dealer's
 			// first move is a discard).
-			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.snap.Match101.Clone().Apply(a) == nil {
+			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.m.Snap.Match101.Clone().Apply(a) == nil {
 				// The opening is the move: it goes first.
 				parts, info = append(info, i18n.T("selected: l lays it")), nil
 			}
@@ -804,10 +709,10 @@ func (pt *part101) hint(t *TableView) {
 			add, swap := g.AddTargets(f)
 			for _, i := range add {
 				adds = append(adds, fmt.Sprintf("%s→%c", f, handleOf(i)))
-				if t.hint == nil {
-					t.hint = map[engine.Slot]bool{}
+				if t.m.Hinted == nil {
+					t.m.Hinted = map[engine.Slot]bool{}
 				}
-				t.hint[slots[k]] = true
+				t.m.Hinted[slots[k]] = true
 			}
 			for _, i := range swap {
 				adds = append(adds, fmt.Sprintf("%s⇄%c", f, handleOf(i)))
@@ -822,7 +727,7 @@ func (pt *part101) hint(t *TableView) {
 	if turn == seat && !drawn {
 		// The first move of the turn: the key, and the previous discard
 		// when B101 would take it (it can be used this turn).
-		v := t.snap.View
+		v := t.m.Snap.View
 		a, err := bot.NewB101().Move101(g, &v)
 		switch {
 		case err == nil && a.Kind == engine.Act101Take:
@@ -860,10 +765,10 @@ func (pt *part101) hint(t *TableView) {
 		default:
 			parts = append(parts, then+i18n.T("discard the %s (x)", f.Face.String()))
 		}
-		if t.hint == nil {
-			t.hint = map[engine.Slot]bool{}
+		if t.m.Hinted == nil {
+			t.m.Hinted = map[engine.Slot]bool{}
 		}
-		t.hint[f.Slot] = true
+		t.m.Hinted[f.Slot] = true
 		if p := t.rack.Find(f.Slot); p >= 0 && t.rack.Lifted < 0 {
 			t.rack.Cursor = p
 		}
@@ -964,19 +869,8 @@ func selection101(t *TableView) map[engine.Slot]bool {
 	return nil
 }
 
-// drawn101 reports whether the player to move has taken a tile; taken101
-// whether it is the previous discard, to be used this turn.
-func drawn101(t *TableView) bool {
-	_, d, _ := round(t).Turn()
-	return d
-}
-
-func taken101(t *TableView) bool {
-	_, d, tk := round(t).Turn()
-	return t.myMove() && d && tk != engine.NoSlot
-}
-
-func (*part101) drawn(t *TableView) bool { return drawn101(t) }
+// drawn101 reports whether the player to move has taken a tile.
+func drawn101(t *TableView) bool { return t.m.Drawn() }
 
 // on101penalty is x's question when the tile it would discard costs a
 // 101-point penalty (the okey, or a tile that fits a meld on the table);
@@ -986,21 +880,7 @@ func on101penalty(t *TableView) string {
 	if !ok {
 		return ""
 	}
-	g := round(t)
-	s := pt.discardTarget(t)
-	if s == engine.NoSlot || len(g.Rack(t.snap.Seat)) == 1 {
-		return ""
-	}
-	f := t.face(s)
-	switch {
-	case f == engine.NoFace:
-		return ""
-	case f == g.Okey():
-		return i18n.T("discard the okey? it costs a 101-point penalty")
-	case g.Fits(f):
-		return i18n.T("discard the %s? it fits a meld on the table: a 101-point penalty", f.String())
-	}
-	return ""
+	return t.m.DiscardQuestion(pt.discardTarget(t))
 }
 
 // keys101 is the key table of a 101 round.
@@ -1011,23 +891,19 @@ var keys101 = []binding{
 	{keys: []key{rk('c'), alias(tcell.KeyEscape)}, label: i18n.Mark("clear"), help: i18n.Mark("clear the selection"),
 		do: on101((*part101).clearSel), bar: func(t *TableView) bool { return len(selection101(t)) > 0 }},
 	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the bank (bank empty: end the round)"),
-		do: on101((*part101).bank), disabled: drawOff, bar: func(t *TableView) bool { return t.myMove() && !drawn101(t) }},
+		do: on101((*part101).bank), disabled: drawOff, bar: offered(tablemodel.Draw)},
 	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the previous player's discard (it must be used this turn)"),
 		do: on101((*part101).take), disabled: drawOff,
-		bar: func(t *TableView) bool {
-			return t.myMove() && !drawn101(t) && prevDiscard101(round(t)) != engine.NoFace
-		}},
+		bar: offered(tablemodel.Take)},
 	{keys: []key{rk('b')}, label: i18n.Mark("give back"), help: i18n.Mark("give the taken discard back, then draw from the bank"),
-		do: on101((*part101).giveBack), disabled: moveOff, bar: taken101},
+		do: on101((*part101).giveBack), disabled: moveOff, bar: offered(tablemodel.GiveBack)},
 	{keys: []key{rk('l')}, label: i18n.Mark("lay"), help: i18n.Mark("lay the selection as melds (the opening: 101 or five doubles)"),
 		do: on101((*part101).lay), disabled: meldOff,
-		bar: func(t *TableView) bool { return t.myMove() && drawn101(t) && len(selection101(t)) > 0 }},
+		bar: func(t *TableView) bool { return t.m.Offered(tablemodel.Lay) && len(selection101(t)) > 0 }},
 	{keys: []key{rk('a')}, label: i18n.Mark("add"), help: i18n.Mark("add the selection to the one meld it fits (else press a handle)"),
-		do: on101((*part101).add), disabled: meldOff, bar: func(t *TableView) bool {
-			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
-		}},
+		do: on101((*part101).add), disabled: meldOff, bar: offered(tablemodel.Add)},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
-		do: on101((*part101).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
+		do: on101((*part101).discard), disabled: discardOff, bar: offered(tablemodel.Discard),
 		confirm: on101penalty},
 	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
 		do: (*TableView).lift, bar: lifted},

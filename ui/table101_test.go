@@ -62,10 +62,10 @@ func fixture101N(t *testing.T, n int, options string) *Snapshot {
 
 // request101 asks the view for a 101 move and returns the reply channel.
 func (hs *harness) request101() chan engine.Action101 {
-	r := &moveReq101{reply: make(chan engine.Action101, 1)}
+	r := &moveReq101{Reply: make(chan engine.Action101, 1)}
 	hs.view.Request(r)
 	hs.draw()
-	return r.reply
+	return r.Reply
 }
 
 // selectFaces selects the rack's tiles of the faces given (by cursor and
@@ -159,7 +159,7 @@ func TestTable101ScreenAndOpening(t *testing.T) {
 	}
 	// l with a selection that is no opening: refused, nothing sent.
 	hs.keys("l")
-	if !hs.view.msgBad {
+	if !hs.view.m.MsgBad {
 		t.Errorf("a bad lay was not refused: %q", hs.view.Message())
 	}
 	noReply(t, reply)
@@ -206,8 +206,8 @@ func TestTable101BadMovesChangeNothing(t *testing.T) {
 		{'a', "you have not opened"},
 	} {
 		hs.keys(string(c.key))
-		if !hs.view.msgBad || !strings.Contains(hs.view.Message(), c.want) {
-			t.Errorf("%c: message %q (bad %v), want %q", c.key, hs.view.Message(), hs.view.msgBad, c.want)
+		if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), c.want) {
+			t.Errorf("%c: message %q (bad %v), want %q", c.key, hs.view.Message(), hs.view.m.MsgBad, c.want)
 		}
 		noReply(t, reply)
 		if hs.view.rack.pos != before || len(hs.p101().sel) != 1 {
@@ -215,7 +215,7 @@ func TestTable101BadMovesChangeNothing(t *testing.T) {
 		}
 	}
 	// Not the player's turn: refused with whose turn it is.
-	hs.view.req = nil
+	hs.view.m.Cancel()
 	hs.keys("x")
 	if !strings.Contains(hs.view.Message(), "wait") {
 		t.Errorf("a move with none asked for: %q", hs.view.Message())
@@ -298,7 +298,7 @@ func TestTable101AddByClickAndHandle(t *testing.T) {
 	x, y := meldCell(hs, '2')
 	hs.view.Click(x, y, false)
 	hs.draw()
-	if !hs.view.msgBad {
+	if !hs.view.m.MsgBad {
 		t.Errorf("K5 on the 10s was not refused: %q", hs.view.Message())
 	}
 	noReply(t, reply)
@@ -418,7 +418,7 @@ func TestTable101TurnTimer(t *testing.T) {
 	s := fixture101(t, "timer=5")
 	hs := newHarness(t, s, Palette256)
 	now := time.Unix(1000, 0)
-	hs.view.now = func() time.Time { return now }
+	hs.view.m.Now = func() time.Time { return now }
 	hs.view.Update(s, nil, nil)
 	reply := hs.request101()
 	if !strings.Contains(hs.screen(), "5s left") {

@@ -91,10 +91,10 @@ func (hs *harness) keys(s string) {
 
 // request asks the view for a move and returns the reply channel.
 func (hs *harness) request() chan engine.Action {
-	r := &moveReq{reply: make(chan engine.Action, 1)}
+	r := &moveReq{Reply: make(chan engine.Action, 1)}
 	hs.view.Request(r)
 	hs.draw()
-	return r.reply
+	return r.Reply
 }
 
 func screenLines(scr tcell.SimulationScreen) []string {
@@ -290,7 +290,7 @@ func TestDiscardByKey(t *testing.T) {
 	}
 	// The request is answered: a second key sends nothing.
 	hs.keys("x")
-	if !hs.view.msgBad {
+	if !hs.view.m.MsgBad {
 		t.Errorf("a discard with no request pending was not refused: %q", hs.view.Message())
 	}
 }
@@ -325,7 +325,7 @@ func TestWinAndHint(t *testing.T) {
 	// Finishing with R1 is no win: refused, nothing sent.
 	hs.key(tcell.KeyHome, 0)
 	hs.keys("w")
-	if !hs.view.msgBad || !strings.Contains(hs.view.Message(), "no win") {
+	if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), "no win") {
 		t.Fatalf("a false win was not refused: %q", hs.view.Message())
 	}
 	if len(reply) != 0 {
@@ -410,7 +410,7 @@ func TestIllegalActionsRefused(t *testing.T) {
 		{"z", "does nothing here"},
 	} {
 		hs.keys(tc.keys)
-		if !hs.view.msgBad || !strings.Contains(hs.view.Message(), tc.want) {
+		if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), tc.want) {
 			t.Errorf("%q: message %q, want %q", tc.keys, hs.view.Message(), tc.want)
 		}
 		if len(reply) != 0 {
@@ -433,7 +433,7 @@ func TestIllegalActionsRefused(t *testing.T) {
 	hs.draw()
 	for _, k := range "dtxwg" {
 		hs.keys(string(k))
-		if !hs.view.msgBad || !strings.Contains(hs.view.Message(), "not your turn") {
+		if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), "not your turn") {
 			t.Errorf("%q out of turn: message %q", k, hs.view.Message())
 		}
 	}

@@ -1,6 +1,7 @@
 package tablemodel
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/okey-game/okey/engine"
@@ -110,4 +111,99 @@ func (classic) handNumber(s *Snapshot) uint32 { return uint32(s.Match.HandNumber
 
 func (classic) ranking(s *Snapshot) ([]engine.Standing, []int) {
 	return s.Match.Ranking(), s.Match.Scores()
+}
+
+func (classic) turnKey(s *Snapshot) string {
+	h := s.HandState()
+	if h == nil || h.Phase() != engine.PhasePlay {
+		return ""
+	}
+	seat, _ := h.Turn()
+	return fmt.Sprintf("%d/%d/%d", s.Hand, h.Turns(), seat)
+}
+
+func (classic) turnSeconds(s *Snapshot) int {
+	if s == nil || s.Match == nil {
+		return 0
+	}
+	return s.Match.Rules().TurnSeconds
+}
+
+func (classic) face(s *Snapshot, sl engine.Slot) engine.Face {
+	return s.View.Face(s.HandState(), sl)
+}
+
+func (classic) rackFaces(s *Snapshot) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
+	h := s.HandState()
+	if h == nil || h.Phase() < engine.PhasePlay {
+		return nil, nil, engine.NoFace, false
+	}
+	slots, faces = s.View.Rack(h)
+	return slots, faces, h.Okey(), true
+}
+
+func (classic) drawn(s *Snapshot) bool {
+	if h := s.HandState(); h != nil {
+		_, d := h.Turn()
+		return d
+	}
+	return false
+}
+
+func (classic) moveOff(m *Table) string {
+	h := m.Snap.HandState()
+	switch {
+	case h == nil || h.Phase() != engine.PhasePlay:
+		return i18n.T("no hand is being played")
+	case m.Final != nil:
+		return i18n.T("the match is over")
+	}
+	seat, _ := h.Turn()
+	return m.turnOff(seat)
+}
+
+func (cl classic) off(m *Table, a Action) string {
+	switch a {
+	case Discard:
+		return discardOff(m, cl)
+	case Draw, Take, Win, Show:
+		return cl.moveOff(m)
+	}
+	return i18n.T("not now")
+}
+
+func (cl classic) offered(m *Table, a Action) bool {
+	s := m.Snap
+	switch a {
+	case Draw:
+		return m.MyMove() && !cl.drawn(s)
+	case Take:
+		return m.MyMove() && !cl.drawn(s) && CanTake(s)
+	case Discard, Win:
+		return m.MyMove() && cl.drawn(s)
+	case Show:
+		return canShow(m)
+	}
+	return false
+}
+
+// canShow reports whether the player may show a tile like the face-up one.
+func canShow(m *Table) bool {
+	h := m.Snap.HandState()
+	if !m.MyMove() || h == nil || !h.CanShow(m.Snap.Seat) {
+		return false
+	}
+	_, ind := h.Indicator()
+	_, faces := m.Snap.View.Rack(h)
+	return slices.Contains(faces, ind)
+}
+
+// CanTake reports whether there is a discard to take.
+func CanTake(s *Snapshot) bool {
+	h := s.HandState()
+	if h == nil {
+		return false
+	}
+	from := h.LastDiscard()
+	return from >= 0 && len(h.Pile(from)) > 0
 }

@@ -10,16 +10,31 @@
 // never reads the live machine, never decides a rule, and never speaks the
 // protocol. It gives, in the interface's language (internal/i18n: English
 // and Turkish):
-//   - the turn and the protocol's progress (TurnOf, Progress);
+//   - the turn and the protocol's progress (TurnOf, Progress), the turn
+//     timer (Table.TimeLeft);
+//   - the actions a player may take now (Action: Draw, Take, Discard, Win,
+//     Show, GiveBack, Lay, Add), whether each is a move of this moment
+//     (Table.Offered), and the reason each other one is off (Table.Off);
+//   - the moves themselves (Table.Draw, Take, Discard, Win, Show,
+//     GiveBack; Table.Send and Send101 for a move built elsewhere): every
+//     move is tried on a copy of the engine state before it is sent on the
+//     request's channel, and refused with the engine's reason when it does
+//     not hold, wherever it comes from (a key, a click, a drag, the timer);
+//   - the message line (Table.Msg: a move's outcome or a refusal);
 //   - the log lines and the end of a hand or round, with its figures
 //     (Events, Line, HandEnd, End101);
 //   - the sentence each engine refusal reads as, per game (Refusal,
 //     Explain, Plain), and the names of rules and protocol steps.
 //
-// A front end uses it like this: on every snapshot it calls Events with
-// the previous one and appends the lines to its log, shows a hand's end
-// panel from the HandEnd (HandEnd.At is the table as the hand ended, to
-// draw under the panel), and draws the rest from the Snapshot.
+// A front end uses it like this. It keeps one Table (New). On every
+// snapshot it calls Events with the previous one and appends the lines to
+// its log, shows a hand's end panel from the HandEnd (HandEnd.At is the
+// table as the hand ended, to draw under the panel), sets Table.Snap and
+// calls Table.TimeTurn. When the seat's peer asks for a move it hands the
+// request (NewRequest, a channel the peer waits on) to Table.Ask. It
+// draws the table from Table.Snap, offers the actions Offered reports, and
+// maps the player's keys, clicks and drags to the Table's moves; it shows
+// Table.Msg after each. At the match's end it calls Table.Finish.
 //
 // Why the name: "model" alone says nothing in an import list, and "table"
 // is the protocol's package; this is the model of the table screen, and it

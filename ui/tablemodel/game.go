@@ -167,6 +167,24 @@ type game interface {
 	handNumber(s *Snapshot) uint32
 	// ranking is the match's standings and scores.
 	ranking(s *Snapshot) ([]engine.Standing, []int)
+
+	// turnKey names the turn being played ("": none), for the timer.
+	turnKey(s *Snapshot) string
+	// turnSeconds is the rules' turn timer (0: none).
+	turnSeconds(s *Snapshot) int
+	// face is the face of a tile of the seat's rack (NoFace: not open to it).
+	face(s *Snapshot, sl engine.Slot) engine.Face
+	// rackFaces is the seat's rack and the okey; ok is false before the
+	// tiles are in play.
+	rackFaces(s *Snapshot) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool)
+	// drawn reports whether the player to move has taken its tile (drawn
+	// or taken a discard).
+	drawn(s *Snapshot) bool
+	// moveOff says why the player may not move now ("" when it may).
+	moveOff(m *Table) string
+	// off and offered are Table.Off and Table.Offered in this game.
+	off(m *Table, a Action) string
+	offered(m *Table, a Action) bool
 }
 
 // games are the model's games, tried in order on a snapshot.
