@@ -26,17 +26,6 @@ func onClassic(f func(*classicPart, *TableView)) func(*TableView) {
 func (*classicPart) name() string           { return classicGame }
 func (*classicPart) plays(s *Snapshot) bool { return s.Match != nil }
 
-func (*classicPart) update(t *TableView) {
-	s := t.m.Snap
-	h := s.HandState()
-	if h == nil || h.Phase() < engine.PhasePlay {
-		return
-	}
-	t.newHand(int(s.Hand) + 1)
-	t.syncRack(s.View.Rack(h))
-	t.timeTurn()
-}
-
 func (cl *classicPart) tick(t *TableView) { cl.autoMove(t) }
 
 func (*classicPart) key(*TableView, *tcell.EventKey) bool { return false }
@@ -96,7 +85,7 @@ var classicBindings = []binding{
 		help: i18n.Mark("pick up the tile at the cursor; again: put it down there"),
 		do:   (*TableView).lift, bar: notLifted},
 	{keys: []key{sk(tcell.KeyEscape)}, label: i18n.Mark("put back"), help: i18n.Mark("put a picked-up tile back; close a panel"),
-		do: func(t *TableView) { t.rack.Lifted = -1; t.say(i18n.T("tile put back")) }, bar: lifted},
+		do: func(t *TableView) { t.m.Rack.Lifted = -1; t.say(i18n.T("tile put back")) }, bar: lifted},
 	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the stock (stock empty: end the hand)"),
 		do: onClassic((*classicPart).drawFromStock), disabled: moveOff, bar: offered(tablemodel.Draw)},
 	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the tile the player before you just discarded"),
@@ -118,7 +107,7 @@ var classicBindings = []binding{
 		do: (*TableView).Hint, bar: (*TableView).myMove},
 	pairsKey,
 	{keys: []key{rk('u'), sk(tcell.KeyCtrlZ)}, label: i18n.Mark("undo"), help: i18n.Mark("undo the last rack move or sort"),
-		do: (*TableView).undo, bar: func(t *TableView) bool { return t.rack.CanUndo() && t.rack.Lifted < 0 }},
+		do: (*TableView).undo, bar: func(t *TableView) bool { return t.m.Rack.CanUndo() && t.m.Rack.Lifted < 0 }},
 	helpKey,
 	quitKey,
 }
@@ -126,8 +115,8 @@ var classicBindings = []binding{
 func (*classicPart) keys() []binding { return classicBindings }
 
 // lifted and notLifted report whether a tile is picked up.
-func lifted(t *TableView) bool    { return t.rack.Lifted >= 0 }
-func notLifted(t *TableView) bool { return t.rack.Lifted < 0 }
+func lifted(t *TableView) bool    { return t.m.Rack.Lifted >= 0 }
+func notLifted(t *TableView) bool { return t.m.Rack.Lifted < 0 }
 
 func (*classicPart) help(t *TableView) helpPage {
 	lines := []helpLine{
@@ -158,7 +147,7 @@ func (cl *classicPart) autoMove(t *TableView) {
 	if t.overlay == quitOverlay || t.overlay == helpOverlay {
 		t.overlay = noOverlay
 	}
-	t.rack.Lifted = -1
+	t.m.Rack.Lifted = -1
 	if !classicDrawn(t) {
 		t.log = append(t.log, Line{txt(i18n.T("time is up: the program draws from the stock for you"))})
 		cl.drawFromStock(t)
@@ -197,8 +186,8 @@ func (cl *classicPart) autoMove(t *TableView) {
 		// No analysis (a tile still closed): the newest open tile.
 		var at time.Time
 		for i, sl := range slots {
-			if faces[i] != engine.NoFace && (pick == engine.NoSlot || t.fresh[sl].After(at)) {
-				pick, at = sl, t.fresh[sl]
+			if faces[i] != engine.NoFace && (pick == engine.NoSlot || t.m.ArrivedAt(sl).After(at)) {
+				pick, at = sl, t.m.ArrivedAt(sl)
 			}
 		}
 	}
@@ -263,8 +252,8 @@ func (cl *classicPart) hint(t *TableView) {
 	t.say(hintText(adv))
 	if c := adv.Choices[0]; c.Slot != engine.NoSlot && (c.Kind == engine.ActDiscard || c.Kind == engine.ActWin || c.Kind == engine.ActShow) {
 		t.m.Hinted = map[engine.Slot]bool{c.Slot: true}
-		if p := t.rack.Find(c.Slot); p >= 0 && t.rack.Lifted < 0 {
-			t.rack.Cursor = p
+		if p := t.m.Rack.Find(c.Slot); p >= 0 && t.m.Rack.Lifted < 0 {
+			t.m.Rack.Cursor = p
 		}
 	}
 }
@@ -312,13 +301,13 @@ func canTake(t *TableView) bool { return tablemodel.CanTake(t.m.Snap) }
 
 func (cl *classicPart) clickRack(t *TableView, p int, double bool) {
 	if double {
-		if t.rack.At(p) != engine.NoSlot {
-			t.rack.Lifted = -1
-			t.rack.Cursor = p
+		if t.m.Rack.At(p) != engine.NoSlot {
+			t.m.Rack.Lifted = -1
+			t.m.Rack.Cursor = p
 			cl.discard(t)
 		}
 		return
 	}
-	t.rack.Cursor = p
+	t.m.Rack.Cursor = p
 	t.lift()
 }

@@ -102,7 +102,7 @@ func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 				t.Errorf("the hint at the dealer's first turn: %q", msg)
 			}
 			// The hint selected the opening: neither l nor a is offered.
-			if len(hs.p101().sel) == 0 {
+			if len(hs.view.m.Sel) == 0 {
 				t.Fatal("the hint selected nothing")
 			}
 			bar := lines[len(lines)-1]

@@ -17,9 +17,6 @@ type gamePart interface {
 	name() string
 	// plays reports whether s is a snapshot of this game.
 	plays(s *Snapshot) bool
-	// update follows t.m.Snap, a new snapshot of this game: the rack and the
-	// turn timer.
-	update(t *TableView)
 	// tick moves for the player when its time ran out.
 	tick(t *TableView)
 	hint(t *TableView)

@@ -40,7 +40,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 			return
 		}
 		for p := 0; p < RackSize && handle == 0; p++ {
-			sl := v.rack.At(p)
+			sl := v.m.Rack.At(p)
 			if sl == engine.NoSlot || v.face(sl) == g.Okey() {
 				continue
 			}
@@ -50,8 +50,8 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 			}
 		}
 		if handle != 0 {
-			v.part.(*part101).sel = nil
-			v.rack.Cursor = cursor
+			v.m.Sel = nil
+			v.m.Rack.Cursor = cursor
 		}
 	})
 	kind := "discard"

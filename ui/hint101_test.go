@@ -162,7 +162,7 @@ func checkHintPlan(t *testing.T, where string, hs *harness, m *engine.Match101, 
 			if k == 0 {
 				// The first lay is the selection l lays.
 				names = append(names, "l lays")
-				if sel := hs.p101().sel; len(sel) != len(laidSlots(a)) {
+				if sel := hs.view.m.Sel; len(sel) != len(laidSlots(a)) {
 					t.Errorf("%s: the selection has %d tiles, the lay %d", where, len(sel), len(laidSlots(a)))
 				}
 			}

@@ -103,8 +103,8 @@ func TestHintOneTile(t *testing.T) {
 	if got := hs.view.face(marked).String(); got != named {
 		t.Fatalf("hint names %s but marks %s", named, got)
 	}
-	if p := hs.view.rack.Find(marked); p != hs.view.rack.Cursor {
-		t.Fatalf("cursor at %d, marked tile at %d", hs.view.rack.Cursor, p)
+	if p := hs.view.m.Rack.Find(marked); p != hs.view.m.Rack.Cursor {
+		t.Fatalf("cursor at %d, marked tile at %d", hs.view.m.Rack.Cursor, p)
 	}
 	if !strings.Contains(msg, "next best:") {
 		t.Fatalf("no ranked alternatives in %q", msg)

@@ -239,17 +239,17 @@ func yes(ev *tcell.EventKey) bool {
 func (t *TableView) cursorKey(ev *tcell.EventKey) bool {
 	switch ev.Key() {
 	case tcell.KeyLeft:
-		t.rack.MoveCursor(-1, 0)
+		t.m.Rack.MoveCursor(-1, 0)
 	case tcell.KeyRight:
-		t.rack.MoveCursor(1, 0)
+		t.m.Rack.MoveCursor(1, 0)
 	case tcell.KeyUp:
-		t.rack.MoveCursor(0, -1)
+		t.m.Rack.MoveCursor(0, -1)
 	case tcell.KeyDown:
-		t.rack.MoveCursor(0, 1)
+		t.m.Rack.MoveCursor(0, 1)
 	case tcell.KeyHome:
-		t.rack.Cursor -= t.rack.Cursor % RackCols
+		t.m.Rack.Cursor -= t.m.Rack.Cursor % RackCols
 	case tcell.KeyEnd:
-		t.rack.Cursor += RackCols - 1 - t.rack.Cursor%RackCols
+		t.m.Rack.Cursor += RackCols - 1 - t.m.Rack.Cursor%RackCols
 	default:
 		return false
 	}

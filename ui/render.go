@@ -146,12 +146,12 @@ func (t *TableView) drawRackTiles(scr tcell.Screen, x, y int, okey engine.Face, 
 		for col := 0; col < RackCols; col++ {
 			pos := row*RackCols + col
 			tx := x + 1 + col*(TileWidth+1)
-			sl := t.rack.At(pos)
+			sl := t.m.Rack.At(pos)
 			if sl == engine.NoSlot {
 				put(scr, tx, ty, TileWidth, " .  ", wood.Foreground(p.Ledge))
 			} else {
 				face := p.Face
-				if pos == t.rack.Lifted || selected[sl] {
+				if pos == t.m.Rack.Lifted || selected[sl] {
 					face = p.Lifted
 				}
 				drawTile(scr, p, tx, ty, faceOf(sl), okey, face)
@@ -159,11 +159,11 @@ func (t *TableView) drawRackTiles(scr tcell.Screen, x, y int, okey engine.Face, 
 			mark := ""
 			mst := ledge
 			switch {
-			case pos == t.rack.Cursor && t.rack.Lifted >= 0 && pos != t.rack.Lifted:
+			case pos == t.m.Rack.Cursor && t.m.Rack.Lifted >= 0 && pos != t.m.Rack.Lifted:
 				mark, mst = i18n.T("^to^"), ledge.Foreground(p.Cursor).Bold(true)
-			case pos == t.rack.Cursor:
+			case pos == t.m.Rack.Cursor:
 				mark, mst = "^^^^", ledge.Foreground(p.Cursor).Bold(true)
-			case pos == t.rack.Lifted:
+			case pos == t.m.Rack.Lifted:
 				mark, mst = i18n.T("lift"), ledge.Foreground(p.Lifted)
 			case sl != engine.NoSlot && selected[sl]:
 				mark, mst = " ** ", ledge.Foreground(p.Lifted).Bold(true)

@@ -306,7 +306,7 @@ func (pt *part101) drawMe(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	me := i18n.T("you") + " · " + pt.seatWord(t, t.m.Snap.Seat)
-	if len(pt.sel) == 0 {
+	if len(t.m.Sel) == 0 {
 		put(scr, x+1, y, w-2, fitParts(me, w-2), felt.Bold(true))
 		return
 	}
@@ -331,7 +331,7 @@ func (pt *part101) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 	drawLegend(scr, x+21, y, rackW-22, wood)
 	g := round(t)
 	okey := g.Okey()
-	t.drawRackTiles(scr, x, y, okey, t.face, pt.sel, g.Phase() == engine.Phase101Play, func(t *TableView, p int, double bool) { pt.clickRack(t, p, double) })
+	t.drawRackTiles(scr, x, y, okey, t.face, t.m.Sel, g.Phase() == engine.Phase101Play, func(t *TableView, p int, double bool) { pt.clickRack(t, p, double) })
 }
 
 // drawEnd is the round's end: how it ended, every seat's points with

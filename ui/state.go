@@ -25,6 +25,24 @@ type HandEnd = tablemodel.HandEnd
 // End101 is what the end of an Okey 101 round shows (tablemodel.End101).
 type End101 = tablemodel.End101
 
+// Rack is where the player's tiles stand on its rack (tablemodel.Rack).
+type Rack = tablemodel.Rack
+
+// NewRack returns an empty rack.
+func NewRack() *Rack { return tablemodel.NewRack() }
+
+// The rack's rows and positions (tablemodel).
+const (
+	RackRows = tablemodel.RackRows
+	RackCols = tablemodel.RackCols
+	RackSize = tablemodel.RackSize
+)
+
+// RackFile is the rack arrangement's file in a match's directory.
+const RackFile = tablemodel.RackFile
+
+func faceKey(f engine.Face) int { return tablemodel.FaceKey(f) }
+
 // TakeSnapshot copies what the UI needs from a machine and a view
 // (tablemodel.TakeSnapshot).
 func TakeSnapshot(m *table.Machine, v *engine.View, seat int) *Snapshot {

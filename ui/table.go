@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -52,16 +51,12 @@ type TableView struct {
 	palFixed bool
 	// m is the table's model: the snapshot, the move asked for, the
 	// message line, the hint, the turn timer, the match's end.
-	m       *tablemodel.Table
-	rack    *Rack
-	handKey int  // hand number + 1 the rack belongs to (0: none)
-	laidOut bool // the hand's tiles have been laid out in face order
-	log     []Line
-	part    gamePart // the game's part of the screen (game.go)
-	ends    []*HandEnd
+	m    *tablemodel.Table
+	log  []Line
+	part gamePart // the game's part of the screen (game.go)
+	ends []*HandEnd
 	// shown is the table as each hand in ends ended (endedTable).
 	shown   map[*HandEnd]*endedTable
-	final   *MatchEnd
 	overlay overlay
 	quit    func() // called when the player confirms leaving
 	// back, when set, is what the match's end panel's keys do instead of
@@ -73,22 +68,11 @@ type TableView struct {
 	down      map[string]time.Time // seats reconnecting: since when (links.go)
 	leaveNote string               // how to resume after leaving (the quit question)
 
-	// fresh holds the tiles that just arrived on the rack, with when.
-	fresh     map[engine.Slot]time.Time
 	lastClick struct {
 		x, y int
 		at   time.Time
 	}
 	lastFrame struct{ w, h int }
-
-	// The rack arrangement kept in the match's directory (SetRackFile):
-	// the file, the arrangement read from it (until its hand is laid out),
-	// and what was last written.
-	rackFile   string
-	keptRack   *rackState
-	keptHand   int
-	keptPos    [RackSize]engine.Slot
-	keepFailed bool
 
 	// A binding's question (binding.confirm) and what y runs.
 	question string
@@ -102,7 +86,7 @@ type TableView struct {
 // NewTableView returns an empty table screen. quit is called when the player
 // leaves (after confirming, during a match).
 func NewTableView(quit func()) *TableView {
-	t := &TableView{Box: tview.NewBox(), m: tablemodel.New(), rack: NewRack(), quit: quit, pal: Palette256, part: noGame}
+	t := &TableView{Box: tview.NewBox(), m: tablemodel.New(), quit: quit, pal: Palette256, part: noGame}
 	return t
 }
 
@@ -110,7 +94,7 @@ func NewTableView(quit func()) *TableView {
 func (t *TableView) SetPalette(p Palette) { t.pal, t.palFixed = p, true }
 
 // Rack returns the player's rack arrangement.
-func (t *TableView) Rack() *Rack { return t.rack }
+func (t *TableView) Rack() *Rack { return t.m.Rack }
 
 // Message returns the message line's text.
 func (t *TableView) Message() string { return t.m.Msg }
@@ -140,15 +124,11 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 	if s == nil {
 		return
 	}
-	t.m.Snap = s
 	g := gameOf(s)
-	if g == nil {
-		return
-	}
-	if g.name() != t.part.name() {
+	if g != nil && g.name() != t.part.name() {
 		t.part = g
 	}
-	t.part.update(t)
+	t.m.Update(s)
 }
 
 // endedTable is the table as a hand (a round) ended: while the hand's
@@ -181,8 +161,7 @@ func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
 			return nil
 		}
 	}
-	r := *t.rack
-	r.undo, r.Lifted = nil, -1
+	r := t.m.Rack.Still()
 	if at.Seat >= 0 && at.Seat < len(at.Names) {
 		live := t.m.Snap
 		t.m.Snap = at
@@ -191,7 +170,7 @@ func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
 		}
 		t.m.Snap = live
 	}
-	return &endedTable{snap: at, rack: &r, log: t.log}
+	return &endedTable{snap: at, rack: r, log: t.log}
 }
 
 // drawGame draws the game's table: while a hand's panel is due, the table
@@ -206,9 +185,9 @@ func (t *TableView) drawGame(scr tcell.Screen, g gamePart, x, y, w, h int) int {
 			return t.game().draw(t, scr, x, y, w, h)
 		}
 	}
-	snap, rack, log := t.m.Snap, t.rack, t.log
-	t.m.Snap, t.rack, t.log, t.ended = e.snap, e.rack, e.log, true
-	defer func() { t.m.Snap, t.rack, t.log, t.ended = snap, rack, log, false }()
+	snap, rack, log := t.m.Snap, t.m.Rack, t.log
+	t.m.Snap, t.m.Rack, t.log, t.ended = e.snap, e.rack, e.log, true
+	defer func() { t.m.Snap, t.m.Rack, t.log, t.ended = snap, rack, log, false }()
 	return g.draw(t, scr, x, y, w, h)
 }
 
@@ -221,53 +200,8 @@ func (t *TableView) game() gamePart {
 	return noGame
 }
 
-// newHand clears what belongs to the last hand (round) when the snapshot
-// is of a new one (key: its number + 1).
-func (t *TableView) newHand(key int) bool {
-	if t.handKey == key {
-		return false
-	}
-	t.rack.Clear()
-	t.handKey = key
-	t.m.Hinted = nil
-	t.laidOut = false
-	// The last hand's message (a refusal, a hint) does not carry over.
-	t.m.Msg, t.m.MsgBad = "", false
-	return true
-}
-
-// syncRack brings the rack up to the seat's tiles. Once the dealt tiles are
-// all open they are laid out in face order, or where the player had them
-// before leaving the match; a tile that arrives during play then flashes
-// for a moment.
-func (t *TableView) syncRack(slots []engine.Slot, faces []engine.Face) {
-	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {
-		t.rack.Clear()
-		t.laidOut = true
-		t.fresh = nil
-		t.restoreRack(slots)
-	} else if t.laidOut {
-		before := t.rack.Tiles()
-		for _, sl := range slots {
-			if !slices.Contains(before, sl) {
-				if t.fresh == nil {
-					t.fresh = map[engine.Slot]time.Time{}
-				}
-				t.fresh[sl] = t.m.Now()
-			}
-		}
-	}
-	t.rack.Sync(slots, faces)
-}
-
-// freshFor is how long a tile that arrived on the rack is marked.
-const freshFor = 3 * time.Second
-
 // isFresh reports whether a tile arrived on the rack a moment ago.
-func (t *TableView) isFresh(sl engine.Slot) bool {
-	at, ok := t.fresh[sl]
-	return ok && t.m.Now().Sub(at) < freshFor
-}
+func (t *TableView) isFresh(sl engine.Slot) bool { return t.m.IsFresh(sl) }
 
 // turnSeconds returns the table's turn timer (0: none).
 func (t *TableView) turnSeconds() int { return t.m.TurnSeconds() }
@@ -333,12 +267,7 @@ func (t *TableView) face(s engine.Slot) engine.Face { return t.m.Face(s) }
 
 // target is the tile a discard or a win is about: the lifted tile, or the
 // one under the cursor.
-func (t *TableView) target() engine.Slot {
-	if t.rack.Lifted >= 0 {
-		return t.rack.At(t.rack.Lifted)
-	}
-	return t.rack.At(t.rack.Cursor)
-}
+func (t *TableView) target() engine.Slot { return t.m.Target() }
 
 // discardFace is the face of s, the tile to discard, when the player may
 // throw it; otherwise it says why not and reports false (both games).
@@ -350,57 +279,24 @@ func (t *TableView) rackFaces() (slots []engine.Slot, faces []engine.Face, okey 
 	return t.m.RackFaces()
 }
 
-func (t *TableView) sort(runs bool) {
-	slots, faces, okey, ok := t.rackFaces()
-	if !ok {
-		t.refuse(i18n.T("no tiles to sort yet"))
-		return
-	}
-	t.rack.Sort(okey, slots, faces, runs)
-	if runs {
-		t.say(i18n.T("sorted by runs"))
-	} else {
-		t.say(i18n.T("sorted by sets"))
-	}
-}
+func (t *TableView) sort(runs bool) { t.m.Sort(runs) }
 
 // sortPairs sorts the rack for seven pairs (p).
-func (t *TableView) sortPairs() {
-	slots, faces, okey, ok := t.rackFaces()
-	if !ok {
-		t.refuse(i18n.T("no tiles to sort yet"))
-		return
-	}
-	t.rack.SortPairs(okey, slots, faces)
-	t.say(i18n.T("sorted by pairs"))
-}
+func (t *TableView) sortPairs() { t.m.SortPairs() }
 
-func (t *TableView) undo() {
-	if !t.rack.Undo() {
-		t.refuse(i18n.T("nothing to undo"))
-		return
-	}
-	if slots, faces, _, ok := t.rackFaces(); ok {
-		t.rack.Sync(slots, faces)
-	}
-	t.say(i18n.T("rack move undone"))
-}
+func (t *TableView) undo() { t.m.Undo() }
 
-func (t *TableView) lift() {
-	if t.rack.Lifted >= 0 {
-		if t.rack.Drop() {
-			t.say(i18n.T("tile moved"))
-		} else {
-			t.say(i18n.T("tile put back"))
-		}
-		return
-	}
-	if !t.rack.Lift() {
-		t.refuse(i18n.T("no tile there to pick up"))
-		return
-	}
-	t.say(i18n.T("tile picked up: move it with the arrows, put it down with space"))
-}
+func (t *TableView) lift() { t.m.Lift() }
+
+// keepRack writes the rack arrangement when it changed (the model's
+// RackFile).
+func (t *TableView) keepRack() { t.m.KeepRack() }
+
+// SetRackFile makes the view keep the rack arrangement in path (written
+// atomically whenever it changes) and brings back the one saved there when
+// the hand it belongs to is on the table. Call it from the UI goroutine,
+// before the match's first snapshot.
+func (t *TableView) SetRackFile(path string) { t.m.SetRackFile(path) }
 
 // myMove reports whether the player is asked for a move.
 func (t *TableView) myMove() bool { return t.m.MyMove() }

@@ -22,9 +22,6 @@ import (
 
 // part101 is Okey 101's part of the table screen (gamePart) and its state.
 type part101 struct {
-	// sel is the tiles selected on the rack (space or a click), to lay as
-	// melds or to add to a meld on the table.
-	sel map[engine.Slot]bool
 	// meldAt is where each meld on the table was drawn (for clicks).
 	handles []meldHandle
 	// sent counts the moves sent.
@@ -119,7 +116,7 @@ func (pt *part101) tick(t *TableView) {
 	if t.overlay == quitOverlay || t.overlay == helpOverlay {
 		t.overlay = noOverlay
 	}
-	t.rack.Lifted = -1
+	t.m.Rack.Lifted = -1
 	v := t.m.Snap.View
 	a, err := bot.NewB101().Move101(round(t), &v)
 	if err != nil {
@@ -130,26 +127,6 @@ func (pt *part101) tick(t *TableView) {
 	}
 	t.log = append(t.log, Line{txt(i18n.T("time is up: the program plays %v for you", a.Kind))})
 	pt.send(t, a, i18n.T("time is up: the program played %v for you", a.Kind))
-}
-
-// update follows a new snapshot of a 101 match.
-func (pt *part101) update(t *TableView) {
-	s := t.m.Snap
-	g := round(t)
-	if t.newHand(s.Match101.HandNumber() + 1) {
-		pt.sel = nil
-	}
-	if g.Phase() < engine.Phase101Play {
-		return
-	}
-	slots, faces := s.View.Rack(g)
-	t.syncRack(slots, faces)
-	t.timeTurn()
-	for sl := range pt.sel {
-		if !slices.Contains(slots, sl) {
-			delete(pt.sel, sl)
-		}
-	}
 }
 
 // plain101 is the face a tile plays as when it plays as itself: a false
@@ -206,8 +183,8 @@ func (pt *part101) giveBack(t *TableView) {
 func (pt *part101) selection(t *TableView) ([]engine.Slot, []engine.Face) {
 	var slots []engine.Slot
 	var faces []engine.Face
-	for _, sl := range t.rack.Tiles() {
-		if pt.sel[sl] {
+	for _, sl := range t.m.Rack.Tiles() {
+		if t.m.Sel[sl] {
 			slots = append(slots, sl)
 			faces = append(faces, t.face(sl))
 		}
@@ -223,13 +200,13 @@ func (pt *part101) selBlocks(t *TableView) []int {
 	var out []int
 	n := 0
 	for p := 0; p < RackSize; p++ {
-		sl := t.rack.At(p)
-		if p%RackCols == 0 || sl == engine.NoSlot || !pt.sel[sl] {
+		sl := t.m.Rack.At(p)
+		if p%RackCols == 0 || sl == engine.NoSlot || !t.m.Sel[sl] {
 			if n > 0 {
 				out, n = append(out, n), 0
 			}
 		}
-		if sl != engine.NoSlot && pt.sel[sl] {
+		if sl != engine.NoSlot && t.m.Sel[sl] {
 			n++
 		}
 	}
@@ -271,25 +248,25 @@ func blockPlan(g *engine.Game101, opened engine.Opened, faces []engine.Face, blo
 }
 
 func (pt *part101) toggle(t *TableView, p int) {
-	sl := t.rack.At(p)
+	sl := t.m.Rack.At(p)
 	if sl == engine.NoSlot {
 		t.refuse(i18n.T("no tile there to select"))
 		return
 	}
-	if pt.sel == nil {
-		pt.sel = map[engine.Slot]bool{}
+	if t.m.Sel == nil {
+		t.m.Sel = map[engine.Slot]bool{}
 	}
-	if pt.sel[sl] {
-		delete(pt.sel, sl)
+	if t.m.Sel[sl] {
+		delete(t.m.Sel, sl)
 	} else {
-		pt.sel[sl] = true
+		t.m.Sel[sl] = true
 	}
 	t.say(pt.selText(t))
 }
 
 func (pt *part101) clearSel(t *TableView) {
-	pt.sel = nil
-	t.rack.Lifted = -1
+	t.m.Sel = nil
+	t.m.Rack.Lifted = -1
 	t.say(i18n.T("selection cleared"))
 }
 
@@ -458,7 +435,7 @@ func (pt *part101) lay(t *TableView) {
 		what = i18n.T("you open: %s", what)
 	}
 	if pt.send(t, a, what) {
-		pt.sel = nil
+		t.m.Sel = nil
 	}
 }
 
@@ -522,7 +499,7 @@ func (pt *part101) addTo(t *TableView, i int) {
 	}
 	slots, faces := pt.selection(t)
 	if len(slots) == 0 {
-		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
+		if sl := t.m.Rack.At(t.m.Rack.Cursor); sl != engine.NoSlot {
 			slots, faces = []engine.Slot{sl}, []engine.Face{t.face(sl)}
 		}
 	}
@@ -538,7 +515,7 @@ func (pt *part101) addTo(t *TableView, i int) {
 	a, err := addAction101(t.m.Snap.Match101, seat, i, slots, faces)
 	if err == nil {
 		if pt.send(t, a, i18n.T("you add %s to meld %c", engine.FormatFaces(faces), handleOf(i))) {
-			pt.sel = nil
+			t.m.Sel = nil
 		}
 		return
 	}
@@ -550,7 +527,7 @@ func (pt *part101) addTo(t *TableView, i int) {
 				sw := engine.Action101{Kind: engine.Act101Swap, Seat: seat, Meld: i, Pos: k,
 					Faces: []engine.SlotFace{{Slot: slots[0], Face: faces[0]}}}
 				if pt.send(t, sw, i18n.T("you swap the okey of meld %c for your %s: the okey is yours", handleOf(i), faces[0].String())) {
-					pt.sel = nil
+					t.m.Sel = nil
 				}
 				return
 			}
@@ -571,7 +548,7 @@ func (pt *part101) add(t *TableView) {
 	}
 	_, faces := pt.selection(t)
 	if len(faces) == 0 {
-		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
+		if sl := t.m.Rack.At(t.m.Rack.Cursor); sl != engine.NoSlot {
 			faces = []engine.Face{t.face(sl)}
 		}
 	}
@@ -596,7 +573,7 @@ func (pt *part101) discard(t *TableView) {
 // under the cursor.
 func (pt *part101) discardTarget(t *TableView) engine.Slot {
 	s := t.target()
-	if slots, _ := pt.selection(t); len(slots) == 1 && t.rack.Lifted < 0 {
+	if slots, _ := pt.selection(t); len(slots) == 1 && t.m.Rack.Lifted < 0 {
 		s = slots[0]
 	}
 	return s
@@ -605,7 +582,7 @@ func (pt *part101) discardTarget(t *TableView) engine.Slot {
 func (pt *part101) discardSlot(t *TableView, s engine.Slot) {
 	if t.m.Discard(s) {
 		pt.sent++
-		delete(pt.sel, s)
+		delete(t.m.Sel, s)
 	}
 }
 
@@ -672,14 +649,14 @@ func (pt *part101) hint(t *TableView) {
 		default:
 			info = append(info, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
 		}
-		pt.sel = map[engine.Slot]bool{}
+		t.m.Sel = map[engine.Slot]bool{}
 		used := make([]bool, len(slots))
 		for _, gr := range gs {
 			for _, f := range gr.Tiles {
 				for k := range slots {
 					if !used[k] && faces[k] == f {
 						used[k] = true
-						pt.sel[slots[k]] = true
+						t.m.Sel[slots[k]] = true
 						break
 					}
 				}
@@ -689,7 +666,7 @@ func (pt *part101) hint(t *TableView) {
 		case planned && len(plan) > 0 && plan[0].Kind == engine.Act101Lay:
 			// B101 opens: the selection is its opening, the move goes
 			// first, and the moves after it are named below.
-			pt.sel = laidSlots(plan[0])
+			t.m.Sel = laidSlots(plan[0])
 			parts, info = append(info, i18n.T("selected: l lays it")), nil
 			rest = plan[1:]
 		case (o.Value >= 101 || o.Doubles >= 5) && turn == seat && drawn:
@@ -746,7 +723,7 @@ func (pt *part101) hint(t *TableView) {
 				rest = plan[1:]
 			case a.Kind == engine.Act101Lay:
 				parts = append(parts, plural(len(a.Melds), i18n.T("you can lay 1 more meld (selected): l lays it"), i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds))))
-				pt.sel = laidSlots(a)
+				t.m.Sel = laidSlots(a)
 				rest = plan[1:]
 			}
 		}
@@ -769,8 +746,8 @@ func (pt *part101) hint(t *TableView) {
 			t.m.Hinted = map[engine.Slot]bool{}
 		}
 		t.m.Hinted[f.Slot] = true
-		if p := t.rack.Find(f.Slot); p >= 0 && t.rack.Lifted < 0 {
-			t.rack.Cursor = p
+		if p := t.m.Rack.Find(f.Slot); p >= 0 && t.m.Rack.Lifted < 0 {
+			t.m.Rack.Cursor = p
 		}
 	}
 	t.say(strings.Join(append(parts, info...), " · "))
@@ -863,8 +840,8 @@ func planParts(okey engine.Face, steps []engine.Action101) []string {
 
 // selection101 is the tiles selected on the rack of a 101 round.
 func selection101(t *TableView) map[engine.Slot]bool {
-	if pt, ok := t.game().(*part101); ok {
-		return pt.sel
+	if _, ok := t.game().(*part101); ok {
+		return t.m.Sel
 	}
 	return nil
 }
@@ -887,7 +864,7 @@ func on101penalty(t *TableView) string {
 var keys101 = []binding{
 	{keys: arrows, label: i18n.Mark("move"), help: i18n.Mark("move the cursor on the rack")},
 	{keys: []key{rk(' ')}, label: i18n.Mark("select"), help: i18n.Mark("select or unselect the tile under the cursor (a click does too)"),
-		do: on101(func(pt *part101, t *TableView) { pt.toggle(t, t.rack.Cursor) }), bar: always},
+		do: on101(func(pt *part101, t *TableView) { pt.toggle(t, t.m.Rack.Cursor) }), bar: always},
 	{keys: []key{rk('c'), alias(tcell.KeyEscape)}, label: i18n.Mark("clear"), help: i18n.Mark("clear the selection"),
 		do: on101((*part101).clearSel), bar: func(t *TableView) bool { return len(selection101(t)) > 0 }},
 	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the bank (bank empty: end the round)"),
@@ -926,18 +903,18 @@ func (*part101) keys() []binding { return keys101 }
 // clickRack: a click selects or unselects a tile, a double click
 // discards it; with a tile picked up (m) the click puts it down.
 func (pt *part101) clickRack(t *TableView, p int, double bool) {
-	if t.rack.Lifted >= 0 {
-		t.rack.Cursor = p
+	if t.m.Rack.Lifted >= 0 {
+		t.m.Rack.Cursor = p
 		t.lift()
 		return
 	}
 	if double {
-		if sl := t.rack.At(p); sl != engine.NoSlot {
-			t.rack.Cursor = p
+		if sl := t.m.Rack.At(p); sl != engine.NoSlot {
+			t.m.Rack.Cursor = p
 			pt.discardSlot(t, sl)
 		}
 		return
 	}
-	t.rack.Cursor = p
+	t.m.Rack.Cursor = p
 	pt.toggle(t, p)
 }

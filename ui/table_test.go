@@ -143,7 +143,7 @@ func (hs *harness) tileAt(p int) (top, bottom string, fg, bg tcell.Color) {
 func (hs *harness) rackFaces() []engine.Face {
 	var out []engine.Face
 	for p := 0; p < RackSize; p++ {
-		s := hs.view.rack.At(p)
+		s := hs.view.m.Rack.At(p)
 		if s == engine.NoSlot {
 			out = append(out, engine.NoFace)
 			continue
@@ -227,7 +227,7 @@ func TestKeysMoveTilesAndUndo(t *testing.T) {
 	// Pick up the first tile (R1) and put it on position 3 (R13): the row
 	// is full but for the gap R1 leaves, so R2 R3 R13 move left into it.
 	hs.key(tcell.KeyRune, ' ')
-	if hs.view.rack.Lifted != 0 {
+	if hs.view.m.Rack.Lifted != 0 {
 		t.Fatalf("space did not pick up the tile under the cursor")
 	}
 	hs.key(tcell.KeyRight, 0)
@@ -319,8 +319,8 @@ func TestWinAndHint(t *testing.T) {
 	if msg := hs.view.Message(); !strings.Contains(msg, "you can win") || !strings.Contains(msg, "R13") {
 		t.Fatalf("hint says %q", msg)
 	}
-	if !strings.Contains(hs.screen(), "^^^^") || hs.view.rack.Cursor != 3 {
-		t.Fatalf("the hint did not put the cursor on R13 (cursor %d)", hs.view.rack.Cursor)
+	if !strings.Contains(hs.screen(), "^^^^") || hs.view.m.Rack.Cursor != 3 {
+		t.Fatalf("the hint did not put the cursor on R13 (cursor %d)", hs.view.m.Rack.Cursor)
 	}
 	// Finishing with R1 is no win: refused, nothing sent.
 	hs.key(tcell.KeyHome, 0)
@@ -419,8 +419,8 @@ func TestIllegalActionsRefused(t *testing.T) {
 	}
 	// Not the player's turn: seat 1 plays.
 	r0 := hs.rackFaces()
-	a := engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: hs.view.rack.At(2),
-		Faces: []engine.SlotFace{{Slot: hs.view.rack.At(2), Face: r0[2]}}}
+	a := engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: hs.view.m.Rack.At(2),
+		Faces: []engine.SlotFace{{Slot: hs.view.m.Rack.At(2), Face: r0[2]}}}
 	next := &Snapshot{}
 	*next = *s
 	next.Match = s.Match.Clone()

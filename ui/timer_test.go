@@ -130,7 +130,7 @@ func TestTurnTimerDrawsThenDiscardsTheDrawnTile(t *testing.T) {
 	// The player discards R13 in time; the bot draws and discards.
 	reply := hs.request()
 	r13 := engine.MustParseFaces("R13")[0]
-	for hs.view.face(hs.view.rack.At(hs.view.rack.Cursor)) != r13 {
+	for hs.view.face(hs.view.m.Rack.At(hs.view.m.Rack.Cursor)) != r13 {
 		hs.key(tcell.KeyRight, 0)
 	}
 	hs.keys("x")

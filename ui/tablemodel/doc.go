@@ -21,6 +21,11 @@
 //     request's channel, and refused with the engine's reason when it does
 //     not hold, wherever it comes from (a key, a click, a drag, the timer);
 //   - the message line (Table.Msg: a move's outcome or a refusal);
+//   - the rack and its arrangement (Table.Rack: the player's own, laid out
+//     when the dealt tiles are open, sorted by runs, sets or pairs, moved
+//     tile by tile with an undo, kept in the match's RackFile so that a
+//     resumed match stands the tiles where they were; Table.IsFresh for a
+//     tile that just arrived) and Okey 101's selection (Table.Sel);
 //   - the log lines and the end of a hand or round, with its figures
 //     (Events, Line, HandEnd, End101);
 //   - the sentence each engine refusal reads as, per game (Refusal,
@@ -29,12 +34,15 @@
 // A front end uses it like this. It keeps one Table (New). On every
 // snapshot it calls Events with the previous one and appends the lines to
 // its log, shows a hand's end panel from the HandEnd (HandEnd.At is the
-// table as the hand ended, to draw under the panel), sets Table.Snap and
-// calls Table.TimeTurn. When the seat's peer asks for a move it hands the
-// request (NewRequest, a channel the peer waits on) to Table.Ask. It
-// draws the table from Table.Snap, offers the actions Offered reports, and
-// maps the player's keys, clicks and drags to the Table's moves; it shows
-// Table.Msg after each. At the match's end it calls Table.Finish.
+// table as the hand ended, to draw under the panel), and calls
+// Table.Update (the rack, the timer and the selection follow). When the
+// seat's peer asks for a move it hands the request (NewRequest, a channel
+// the peer waits on) to Table.Ask. It draws the table from Table.Snap and
+// Table.Rack, offers the actions Offered reports, and maps the player's
+// keys, clicks and drags to the Table's moves and rack operations; it
+// shows Table.Msg after each and calls Table.KeepRack. At the match's end
+// it calls Table.Finish. The model is not safe for concurrent use: a front
+// end calls it from one goroutine (the terminal's UI goroutine).
 //
 // Why the name: "model" alone says nothing in an import list, and "table"
 // is the protocol's package; this is the model of the table screen, and it

@@ -182,6 +182,9 @@ type game interface {
 	drawn(s *Snapshot) bool
 	// moveOff says why the player may not move now ("" when it may).
 	moveOff(m *Table) string
+	// update follows m.Snap, a new snapshot of this game: the rack, the
+	// turn timer, the selection.
+	update(m *Table)
 	// off and offered are Table.Off and Table.Offered in this game.
 	off(m *Table, a Action) string
 	offered(m *Table, a Action) bool

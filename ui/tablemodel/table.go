@@ -56,6 +56,25 @@ type Table struct {
 	Hinted map[engine.Slot]bool
 	// Now is the clock (tests set it).
 	Now func() time.Time
+	// Rack is the player's arrangement of its tiles (arrange.go).
+	Rack *Rack
+	// Sel is Okey 101's selection: the tiles selected on the rack, to lay
+	// as melds or to add to a meld on the table.
+	Sel map[engine.Slot]bool
+
+	handKey int  // hand number + 1 the rack belongs to (0: none)
+	laidOut bool // the hand's tiles have been laid out in face order
+	// fresh holds the tiles that arrived on the rack during play, with when.
+	fresh map[engine.Slot]time.Time
+
+	// The rack arrangement kept in the match's directory (SetRackFile):
+	// the file, the arrangement read from it (until its hand is laid out),
+	// and what was last written.
+	rackFile   string
+	keptRack   *rackState
+	keptHand   int
+	keptPos    [RackSize]engine.Slot
+	keepFailed bool
 
 	req Asked // the move asked for (nil: none)
 
@@ -70,7 +89,7 @@ type Table struct {
 }
 
 // New is an empty table's model.
-func New() *Table { return &Table{Now: time.Now} }
+func New() *Table { return &Table{Now: time.Now, Rack: NewRack()} }
 
 // Say sets the message line.
 func (m *Table) Say(s string) { m.Msg, m.MsgBad = s, false }
