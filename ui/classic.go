@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -222,76 +221,6 @@ func (*classicPart) discard(t *TableView) { t.m.Discard(t.target()) }
 func (*classicPart) win(t *TableView) { t.m.Win(t.target()) }
 
 func (*classicPart) show(t *TableView) { t.m.Show() }
-
-// hint asks the expert bot (bot.Expert, from this seat's view only) what to
-// do: before the draw, take the previous discard or draw; after it, the one
-// tile to discard (the cursor goes to that tile, the only one marked), or
-// the win to declare. The message gives the reason and the next-ranked
-// choices.
-func (cl *classicPart) hint(t *TableView) {
-	s := t.m.Snap
-	h := s.HandState()
-	if h == nil || h.Phase() != engine.PhasePlay {
-		t.refuse(i18n.T("no hand is being played"))
-		return
-	}
-	_, faces := s.View.Rack(h)
-	for _, f := range faces {
-		if f == engine.NoFace {
-			t.refuse(i18n.T("wait until all your tiles are open"))
-			return
-		}
-	}
-	t.m.Hinted = nil
-	v := s.View
-	adv, err := bot.NewExpert(0).Advise(h, &v)
-	if err != nil || len(adv.Choices) == 0 {
-		t.refuse(i18n.T("no hint now: it is not your move"))
-		return
-	}
-	t.say(hintText(adv))
-	if c := adv.Choices[0]; c.Slot != engine.NoSlot && (c.Kind == engine.ActDiscard || c.Kind == engine.ActWin || c.Kind == engine.ActShow) {
-		t.m.Hinted = map[engine.Slot]bool{c.Slot: true}
-		if p := t.m.Rack.Find(c.Slot); p >= 0 && t.m.Rack.Lifted < 0 {
-			t.m.Rack.Cursor = p
-		}
-	}
-}
-
-// hintText is the hint's line: the advice's reason with the key to press,
-// then up to two next-ranked choices.
-func hintText(adv bot.Advice) string {
-	c := adv.Choices[0]
-	msg := hintReason(c)
-	switch c.Kind {
-	case engine.ActDraw:
-		msg += " (d)"
-	case engine.ActTake:
-		msg += " (t)"
-	case engine.ActDiscard:
-		msg += " (x)"
-	case engine.ActWin:
-		msg += " (w)"
-	}
-	var next []string
-	for _, o := range adv.Choices[1:] {
-		if len(next) == 2 {
-			break
-		}
-		switch o.Kind {
-		case engine.ActDiscard:
-			next = append(next, o.Face.String())
-		case engine.ActTake:
-			next = append(next, i18n.T("take %s", o.Face))
-		case engine.ActDraw:
-			next = append(next, i18n.T("draw"))
-		}
-	}
-	if len(next) > 0 {
-		msg += i18n.T("; next best: %s", strings.Join(next, ", "))
-	}
-	return msg
-}
 
 // classicDrawn reports whether the player to move has drawn.
 func classicDrawn(t *TableView) bool { return t.m.Drawn() }

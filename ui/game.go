@@ -19,7 +19,6 @@ type gamePart interface {
 	plays(s *Snapshot) bool
 	// tick moves for the player when its time ran out.
 	tick(t *TableView)
-	hint(t *TableView)
 	// keys is the game's key table (declared once, not rebuilt); key
 	// handles a key outside it (101's meld handles) and reports whether it
 	// did.

@@ -3,7 +3,6 @@ package ui
 import (
 	"time"
 
-	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
@@ -45,9 +44,6 @@ func ColourName(c engine.Colour) string {
 	}
 	return c.String()
 }
-
-// hintReason is a hint's reason (tablemodel.HintReason).
-func hintReason(c bot.Choice) string { return tablemodel.HintReason(c) }
 
 // RuleName is a protocol rule's name for a person (tablemodel.RuleName).
 func RuleName(rule table.Rule) string { return tablemodel.RuleName(rule) }

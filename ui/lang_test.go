@@ -12,6 +12,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // inTurkish switches the interface to Turkish for one test.
@@ -163,18 +164,18 @@ func TestTurkishHintReasons(t *testing.T) {
 	inTurkish(t)
 	for _, c := range cases {
 		c.c.Reason = "an English reason"
-		if got := hintText(bot.Advice{Choices: []bot.Choice{c.c}}); got != c.want {
+		if got := tablemodel.HintText(bot.Advice{Choices: []bot.Choice{c.c}}); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.c, got, c.want)
 		}
 	}
-	next := hintText(bot.Advice{Choices: []bot.Choice{cases[0].c, {Kind: engine.ActDiscard, Face: k3}, {Kind: engine.ActDraw, Face: engine.NoFace}}})
+	next := tablemodel.HintText(bot.Advice{Choices: []bot.Choice{cases[0].c, {Kind: engine.ActDiscard, Face: k3}, {Kind: engine.ActDraw, Face: engine.NoFace}}})
 	if !strings.HasSuffix(next, "; diğer seçenekler: K3, çek") {
 		t.Errorf("the next choices: %q", next)
 	}
 	i18n.Set(i18n.English)
 	en := cases[0].c
 	en.Reason = "an English reason"
-	if got := hintText(bot.Advice{Choices: []bot.Choice{en}}); got != "an English reason (x)" {
+	if got := tablemodel.HintText(bot.Advice{Choices: []bot.Choice{en}}); got != "an English reason (x)" {
 		t.Errorf("English keeps the expert's sentence: %q", got)
 	}
 }

@@ -302,7 +302,7 @@ func (t *TableView) SetRackFile(path string) { t.m.SetRackFile(path) }
 func (t *TableView) myMove() bool { return t.m.MyMove() }
 
 // Hint shows what the game's analysis advises for the player's move.
-func (t *TableView) Hint() { t.game().hint(t) }
+func (t *TableView) Hint() { t.m.Hint() }
 
 // Key handles one key press; it is the InputHandler's body.
 func (t *TableView) Key(ev *tcell.EventKey) {

@@ -28,6 +28,8 @@
 //     tile that just arrived) and Okey 101's selection (Table.Sel);
 //   - the log lines and the end of a hand or round, with its figures
 //     (Events, Line, HandEnd, End101);
+//   - hints (Table.Hint): the classic expert's advice, Okey 101's opening,
+//     adds and turn plan, with the tiles they are about marked or selected;
 //   - the sentence each engine refusal reads as, per game (Refusal,
 //     Explain, Plain), and the names of rules and protocol steps.
 //
