@@ -345,6 +345,5 @@ func planParts(okey engine.Face, steps []engine.Action101) []string {
 	return parts
 }
 
-
 // round is the 101 round on the table.
 func (m *Table) round() *engine.Game101 { return m.Snap.Match101.Game() }
