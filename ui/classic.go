@@ -2,12 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/ui/tablemodel"
@@ -25,7 +22,13 @@ func onClassic(f func(*classicPart, *TableView)) func(*TableView) {
 func (*classicPart) name() string           { return classicGame }
 func (*classicPart) plays(s *Snapshot) bool { return s.Match != nil }
 
-func (cl *classicPart) tick(t *TableView) { cl.autoMove(t) }
+// tick: the model moves for the player (tablemodel.Table.TimeUp); a
+// panel the player left open closes.
+func (*classicPart) tick(t *TableView) {
+	if t.m.TimeUp() {
+		closeForTimeUp(t)
+	}
+}
 
 func (*classicPart) key(*TableView, *tcell.EventKey) bool { return false }
 
@@ -136,74 +139,6 @@ func (*classicPart) help(t *TableView) helpPage {
 		lines = append(lines, helpLine{i18n.T("rules"), i18n.T("okey help rules %s (or docs/rules.md)", r.Preset)})
 	}
 	return helpPage{title: i18n.T("keys"), keyWidth: 16, wrap: true, lines: lines}
-}
-
-func (cl *classicPart) autoMove(t *TableView) {
-	h := t.m.Snap.HandState()
-	if h == nil || h.Phase() != engine.PhasePlay {
-		return
-	}
-	if t.overlay == quitOverlay || t.overlay == helpOverlay {
-		t.overlay = noOverlay
-	}
-	t.m.Rack.Lifted = -1
-	if !classicDrawn(t) {
-		t.log = append(t.log, Line{txt(i18n.T("time is up: the program draws from the stock for you"))})
-		cl.drawFromStock(t)
-		if !t.m.Asked() {
-			t.say(i18n.T("time is up: the program drew for you"))
-		}
-		return
-	}
-	slots, faces := t.m.Snap.View.Rack(h)
-	pick := engine.NoSlot
-	win := false
-	if !slices.Contains(faces, engine.NoFace) {
-		// The hint's move: the expert's discard or win.
-		v := t.m.Snap.View
-		if adv, err := bot.NewExpert(0).Advise(h, &v); err == nil && len(adv.Choices) > 0 {
-			switch c := adv.Choices[0]; c.Kind {
-			case engine.ActWin:
-				if c.Slot == engine.NoSlot { // seven pairs, no final discard
-					t.log = append(t.log, Line{txt(i18n.T("time is up: the program declares your win"))})
-					cl.send(t, adv.Action, i18n.T("time is up: the program declared your seven pairs"))
-					return
-				}
-				pick, win = c.Slot, true
-			case engine.ActDiscard:
-				pick = c.Slot
-				// Of equal tiles, the one just drawn.
-				for _, sl := range slots {
-					if t.isFresh(sl) && t.face(sl) == c.Face {
-						pick = sl
-					}
-				}
-			}
-		}
-	}
-	if pick == engine.NoSlot {
-		// No analysis (a tile still closed): the newest open tile.
-		var at time.Time
-		for i, sl := range slots {
-			if faces[i] != engine.NoFace && (pick == engine.NoSlot || t.m.ArrivedAt(sl).After(at)) {
-				pick, at = sl, t.m.ArrivedAt(sl)
-			}
-		}
-	}
-	if pick == engine.NoSlot {
-		return
-	}
-	if win {
-		if a, ok := t.m.Snap.View.WinAction(h, pick); ok {
-			t.log = append(t.log, Line{txt(i18n.T("time is up: the program declares your win"))})
-			cl.send(t, a, i18n.T("time is up: the program declared your win, finishing with the %s", t.face(pick)))
-			return
-		}
-	}
-	f := t.face(pick)
-	t.log = append(t.log, Line{txt(i18n.T("time is up: the program discards ")), tile(f), txt(i18n.T(" for you"))})
-	cl.send(t, engine.Action{Kind: engine.ActDiscard, Seat: t.m.Snap.Seat, Slot: pick,
-		Faces: []engine.SlotFace{{Slot: pick, Face: f}}}, i18n.T("time is up: the program discarded the %s for you", f))
 }
 
 // --- moves -----------------------------------------------------------------

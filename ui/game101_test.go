@@ -34,7 +34,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 		v := tr.g.view
 		g := round(v)
 		_, drawn, _ = g.Turn()
-		sent = v.part.(*part101).sent
+		sent = v.m.Sent
 		opened = g.Opened(v.m.Snap.Seat) != engine.NotOpened
 		if !drawn || !opened || len(g.Rack(v.m.Snap.Seat)) < 2 {
 			return
@@ -88,7 +88,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 		now := sent
 		tr.onUI(func() {
 			v := tr.g.view
-			now = v.part.(*part101).sent
+			now = v.m.Sent
 			if v.m.MsgBad {
 				bad = v.m.Msg
 			}

@@ -174,7 +174,7 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	var handLog []string
 	tr.onUI(func() {
 		arranged = tr.g.view.m.Rack.Positions()
-		handLog = handLines(tr.g.view.log)
+		handLog = handLines(tr.g.view.m.Log)
 	})
 	if len(handLog) < 2 {
 		t.Fatalf("the hand's log before leaving: %q", handLog)
@@ -221,7 +221,7 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	var backLog []string
 	tr.onUI(func() {
 		back = tr.g.view.m.Rack.Positions()
-		backLog = handLines(tr.g.view.log)
+		backLog = handLines(tr.g.view.m.Log)
 	})
 	if back != arranged {
 		t.Fatalf("the resumed rack is %v, the player left it as %v", back, arranged)

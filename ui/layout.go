@@ -527,7 +527,7 @@ func (cl *classicPart) drawLog(t *TableView, scr tcell.Screen, x, y, w, h int) {
 	}
 	p := t.pal
 	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
-	lines := t.log
+	lines := t.m.Log
 	if len(lines) > h {
 		lines = lines[len(lines)-h:]
 	}

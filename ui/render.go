@@ -471,9 +471,9 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 		add(i18n.T("leave the table? y: leave   n: stay"), felt.Foreground(p.Accent).Bold(true))
 	}
 	// The last moves, in the rows left.
-	if left := h - len(lines) - 1; left > 0 && len(t.log) > 0 {
+	if left := h - len(lines) - 1; left > 0 && len(t.m.Log) > 0 {
 		add("", felt)
-		recent := t.log[max(len(t.log)-left+1, 0):]
+		recent := t.m.Log[max(len(t.m.Log)-left+1, 0):]
 		for _, l := range recent {
 			lines = append(lines, struct {
 				s  string

@@ -238,7 +238,7 @@ func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narr
 	if left <= 0 {
 		return
 	}
-	lines := t.log
+	lines := t.m.Log
 	if len(lines) > left {
 		lines = lines[len(lines)-left:]
 	}

@@ -52,7 +52,6 @@ type TableView struct {
 	// m is the table's model: the snapshot, the move asked for, the
 	// message line, the hint, the turn timer, the match's end.
 	m    *tablemodel.Table
-	log  []Line
 	part gamePart // the game's part of the screen (game.go)
 	ends []*HandEnd
 	// shown is the table as each hand in ends ended (endedTable).
@@ -103,10 +102,7 @@ func (t *TableView) Message() string { return t.m.Msg }
 // to it. Call it from the UI goroutine.
 func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 	defer t.keepRack()
-	t.log = append(t.log, lines...)
-	if len(t.log) > 500 {
-		t.log = t.log[len(t.log)-500:]
-	}
+	t.m.AddLog(lines)
 	for _, e := range ends {
 		if s != nil && e.Hand+1 < s.Hand {
 			// Hands long over: a resumed match replaying its steps.
@@ -170,7 +166,7 @@ func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
 		}
 		t.m.Snap = live
 	}
-	return &endedTable{snap: at, rack: r, log: t.log}
+	return &endedTable{snap: at, rack: r, log: t.m.Log}
 }
 
 // drawGame draws the game's table: while a hand's panel is due, the table
@@ -185,9 +181,9 @@ func (t *TableView) drawGame(scr tcell.Screen, g gamePart, x, y, w, h int) int {
 			return t.game().draw(t, scr, x, y, w, h)
 		}
 	}
-	snap, rack, log := t.m.Snap, t.m.Rack, t.log
-	t.m.Snap, t.m.Rack, t.log, t.ended = e.snap, e.rack, e.log, true
-	defer func() { t.m.Snap, t.m.Rack, t.log, t.ended = snap, rack, log, false }()
+	snap, rack, log := t.m.Snap, t.m.Rack, t.m.Log
+	t.m.Snap, t.m.Rack, t.m.Log, t.ended = e.snap, e.rack, e.log, true
+	defer func() { t.m.Snap, t.m.Rack, t.m.Log, t.ended = snap, rack, log, false }()
 	return g.draw(t, scr, x, y, w, h)
 }
 
@@ -414,5 +410,13 @@ func (t *TableView) Click(x, y int, double bool) {
 			r.click(t, double)
 			return
 		}
+	}
+}
+
+// closeForTimeUp closes the panel the player left open when the program
+// moved for it (the help, the quit question).
+func closeForTimeUp(t *TableView) {
+	if t.overlay == quitOverlay || t.overlay == helpOverlay {
+		t.overlay = noOverlay
 	}
 }

@@ -21,6 +21,10 @@
 //     request's channel, and refused with the engine's reason when it does
 //     not hold, wherever it comes from (a key, a click, a drag, the timer);
 //   - the message line (Table.Msg: a move's outcome or a refusal);
+//   - Okey 101's selection read as melds (Table.SelText) and the moves
+//     made from it (Table.Lay, Add, AddTo; Toggle, ClearSel);
+//   - the log (Table.Log) and the move the program makes for the player
+//     when the turn's time runs out (Table.TimeUp);
 //   - the rack and its arrangement (Table.Rack: the player's own, laid out
 //     when the dealt tiles are open, sorted by runs, sets or pairs, moved
 //     tile by tile with an undo, kept in the match's RackFile so that a

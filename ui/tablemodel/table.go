@@ -52,6 +52,11 @@ type Table struct {
 	// Msg is the message line; MsgBad says it is a refusal.
 	Msg    string
 	MsgBad bool
+	// Log is the table's log: what happened, a line a step (Events), and
+	// the moves the program made for the player when its time ran out.
+	Log []Line
+	// Sent counts the moves sent.
+	Sent int
 	// Hinted are the tiles the last hint marks.
 	Hinted map[engine.Slot]bool
 	// Now is the clock (tests set it).
@@ -90,6 +95,17 @@ type Table struct {
 
 // New is an empty table's model.
 func New() *Table { return &Table{Now: time.Now, Rack: NewRack()} }
+
+// logMax is how many lines the log keeps.
+const logMax = 500
+
+// AddLog appends lines to the log, keeping its last logMax lines.
+func (m *Table) AddLog(lines []Line) {
+	m.Log = append(m.Log, lines...)
+	if len(m.Log) > logMax {
+		m.Log = m.Log[len(m.Log)-logMax:]
+	}
+}
 
 // Say sets the message line.
 func (m *Table) Say(s string) { m.Msg, m.MsgBad = s, false }
@@ -165,6 +181,7 @@ func (m *Table) Send(a engine.Action, done string) bool {
 		return false
 	}
 	answer(m, a)
+	m.Sent++
 	m.moved(done)
 	return true
 }
@@ -178,6 +195,7 @@ func (m *Table) Send101(a engine.Action101, done string) bool {
 		return false
 	}
 	answer(m, a)
+	m.Sent++
 	m.moved(done)
 	return true
 }
