@@ -143,10 +143,6 @@ func (*classicPart) help(t *TableView) helpPage {
 
 // --- moves -----------------------------------------------------------------
 
-// send tries a on a copy of the engine state and sends it when it holds
-// (the model does: tablemodel.Table.Send).
-func (*classicPart) send(t *TableView, a engine.Action, done string) bool { return t.m.Send(a, done) }
-
 func (*classicPart) drawFromStock(t *TableView) { t.m.Draw() }
 
 func (*classicPart) take(t *TableView) { t.m.Take() }

@@ -57,8 +57,6 @@ func Events(prev, cur *Snapshot) ([]Line, *HandEnd) { return tablemodel.Events(p
 // (tablemodel.Progress).
 func Progress(s *Snapshot) string { return tablemodel.Progress(s) }
 
-func plural(n int, one, many string) string { return tablemodel.Plural(n, one, many) }
-
 func txt(s string) Span       { return tablemodel.Text(s) }
 func tile(f engine.Face) Span { return tablemodel.Tile(f) }
 

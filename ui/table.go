@@ -205,9 +205,6 @@ func (t *TableView) turnSeconds() int { return t.m.TurnSeconds() }
 // turnSeat is the seat whose turn it is (-1 outside play).
 func (t *TableView) turnSeat() int { return tablemodel.TurnOf(t.m.Snap) }
 
-// timeTurn starts the turn timer when a new turn begins.
-func (t *TableView) timeTurn() { t.m.TimeTurn() }
-
 // TimeLeft returns the time left on the turn timer for the seat to move,
 // and false when the table has no timer or no turn is being timed (or the
 // table is drawn as a hand ended).
@@ -264,16 +261,6 @@ func (t *TableView) face(s engine.Slot) engine.Face { return t.m.Face(s) }
 // target is the tile a discard or a win is about: the lifted tile, or the
 // one under the cursor.
 func (t *TableView) target() engine.Slot { return t.m.Target() }
-
-// discardFace is the face of s, the tile to discard, when the player may
-// throw it; otherwise it says why not and reports false (both games).
-func (t *TableView) discardFace(s engine.Slot) (engine.Face, bool) { return t.m.DiscardFace(s) }
-
-// rackFaces is the seat's rack in either game and the hand's okey; ok is
-// false before the tiles are in play.
-func (t *TableView) rackFaces() (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
-	return t.m.RackFaces()
-}
 
 func (t *TableView) sort(runs bool) { t.m.Sort(runs) }
 

@@ -157,9 +157,6 @@ func selection101(t *TableView) map[engine.Slot]bool {
 	return nil
 }
 
-// drawn101 reports whether the player to move has taken a tile.
-func drawn101(t *TableView) bool { return t.m.Drawn() }
-
 // on101penalty is x's question when the tile it would discard costs a
 // 101-point penalty (the okey, or a tile that fits a meld on the table);
 // "" otherwise.
