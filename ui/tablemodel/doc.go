@@ -31,7 +31,9 @@
 //     resumed match stands the tiles where they were; Table.IsFresh for a
 //     tile that just arrived) and Okey 101's selection (Table.Sel);
 //   - the log lines and the end of a hand or round, with its figures
-//     (Events, Line, HandEnd, End101);
+//     (Events, Line, HandEnd, End101), each seat's score change with its
+//     causes (Causes), the teams and how the ruleset scores (TeamsLine,
+//     ScoringLine), and the match's end (MatchEnd);
 //   - hints (Table.Hint): the classic expert's advice, Okey 101's opening,
 //     adds and turn plan, with the tiles they are about marked or selected;
 //   - the sentence each engine refusal reads as, per game (Refusal,

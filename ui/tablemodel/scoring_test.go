@@ -1,0 +1,66 @@
+package tablemodel
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/okey-game/okey/engine"
+)
+
+// TestCausesWithoutScreen: each seat's score change reads with its causes,
+// the winner named (ui's TestScoreCauses covers every scoring and the
+// panel that shows them).
+func TestCausesWithoutScreen(t *testing.T) {
+	m, err := engine.NewMatch(engine.MustRuleset("classic", ""), 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := engine.HandResult{Winner: 1, Kind: engine.Groups, OkeyDiscard: true, OneColour: engine.NumColours, Shown: []int{2}, Upcard: -1}
+	got := Causes(m, res, []string{"ayse", "bot1", "bot2", "bot3"})
+	want := []string{"bot1 won (okey discard) -4, gösterme by bot2 -1", "gösterme by bot2 -1", "bot1 won (okey discard) -4", "bot1 won (okey discard) -4, gösterme by bot2 -1"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("causes %q, want %q", got, want)
+	}
+}
+
+// TestHandEndFiguresWithoutScreen: the end of a classic hand, told from two
+// snapshots: the winner, the final discard, each seat's change and score,
+// every rack, and the log line.
+func TestHandEndFiguresWithoutScreen(t *testing.T) {
+	prev := classicSnap(t, "K4", winningRack)
+	m := prev.Match.Clone()
+	h := m.Hand()
+	var last engine.Slot = engine.NoSlot
+	for _, sl := range h.Rack(0) {
+		if prev.View.Face(h, sl) == engine.MustParseFaces("R13")[0] {
+			last = sl
+		}
+	}
+	a, ok := prev.View.WinAction(h, last)
+	if !ok {
+		t.Fatal("the fixture's rack does not win with R13")
+	}
+	if err := m.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	cur := *prev
+	cur.Match = m
+	lines, end := Events(prev, &cur)
+	if end == nil {
+		t.Fatal("no hand end")
+	}
+	if end.Winner != "you" || end.Discard != engine.MustParseFaces("R13")[0] || end.At != &cur {
+		t.Errorf("winner %q, discard %v, at %p; want you, R13, %p", end.Winner, end.Discard, end.At, &cur)
+	}
+	if len(end.Deltas) != 4 || len(end.Scores) != 4 || len(end.Racks) != 4 {
+		t.Fatalf("figures for %d, %d, %d seats, want 4", len(end.Deltas), len(end.Scores), len(end.Racks))
+	}
+	for s, d := range end.Deltas {
+		if (s == 0) != (d == 0) {
+			t.Errorf("seat %d changed by %d (the winner keeps its score in classic)", s, d)
+		}
+	}
+	if n := len(lines); n == 0 || lines[n-1].String() != "you win with groups, discarding R13" {
+		t.Errorf("the log: %v", lines)
+	}
+}
