@@ -22,14 +22,6 @@ func onClassic(f func(*classicPart, *TableView)) func(*TableView) {
 func (*classicPart) name() string           { return classicGame }
 func (*classicPart) plays(s *Snapshot) bool { return s.Match != nil }
 
-// tick: the model moves for the player (tablemodel.Table.TimeUp); a
-// panel the player left open closes.
-func (*classicPart) tick(t *TableView) {
-	if t.m.TimeUp() {
-		closeForTimeUp(t)
-	}
-}
-
 func (*classicPart) key(*TableView, *tcell.EventKey) bool { return false }
 
 func (*classicPart) title(t *TableView) string {
@@ -152,12 +144,6 @@ func (*classicPart) discard(t *TableView) { t.m.Discard(t.target()) }
 func (*classicPart) win(t *TableView) { t.m.Win(t.target()) }
 
 func (*classicPart) show(t *TableView) { t.m.Show() }
-
-// classicDrawn reports whether the player to move has drawn.
-func classicDrawn(t *TableView) bool { return t.m.Drawn() }
-
-// canTake reports whether there is a discard to take.
-func canTake(t *TableView) bool { return tablemodel.CanTake(t.m.Snap) }
 
 func (cl *classicPart) clickRack(t *TableView, p int, double bool) {
 	if double {

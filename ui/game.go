@@ -17,8 +17,6 @@ type gamePart interface {
 	name() string
 	// plays reports whether s is a snapshot of this game.
 	plays(s *Snapshot) bool
-	// tick moves for the player when its time ran out.
-	tick(t *TableView)
 	// keys is the game's key table (declared once, not rebuilt); key
 	// handles a key outside it (101's meld handles) and reports whether it
 	// did.

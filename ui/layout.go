@@ -699,18 +699,5 @@ func (cl *classicPart) drawOpenRacks(t *TableView, scr tcell.Screen, x, row, w, 
 }
 
 // turnText says whose move it is, or who is working on what; on the
-// player's move, what it may do.
-func (cl *classicPart) turnText(t *TableView) string {
-	text := Progress(t.m.Snap)
-	if t.myMove() {
-		switch {
-		case !classicDrawn(t) && canTake(t):
-			text = i18n.T("your turn: draw from the stock (d) or take the discard (t)")
-		case !classicDrawn(t):
-			text = i18n.T("your turn: draw from the stock (d)")
-		default:
-			text = i18n.T("your turn: discard a tile (x), or declare a win (w)")
-		}
-	}
-	return text
-}
+// player's move, what it may do (the model's turn line).
+func (*classicPart) turnText(t *TableView) string { return t.m.Turn().Text }

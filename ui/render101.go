@@ -10,6 +10,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The Okey 101 table: the seat across on the top row, the others at the
@@ -272,26 +273,13 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 		cx = drawTiles(scr, p, cx, y, []engine.Face{f}, g.Okey(), false)
 		t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { pt.take(t) }})
 	}
-	var turn string
+	tl := t.m.Turn()
+	turn := tl.Text
 	st := felt.Foreground(p.Accent).Bold(true)
-	switch seat, drawn, taken := g.Turn(); {
-	case t.m.Final != nil:
-		turn = i18n.T("the match is over")
-	case seat < 0:
-		turn = Progress(t.m.Snap)
+	switch tl.Whose {
+	case tablemodel.TurnTable:
 		st = felt.Foreground(p.Dim)
-	case seat == t.m.Snap.Seat && taken != engine.NoSlot:
-		turn = i18n.T("your turn: use the %s you took, or give it back (b)", g.PublicFace(taken).String())
-	case seat == t.m.Snap.Seat && drawn && g.DealerFirst():
-		// The engine takes no lay, add or swap before the dealer's first
-		// discard (ErrDealerFirst).
-		turn = i18n.T("your turn: discard a tile (x): the dealer starts by discarding")
-	case seat == t.m.Snap.Seat && drawn:
-		turn = i18n.T("your turn: lay, add, then discard")
-	case seat == t.m.Snap.Seat:
-		turn = i18n.T("your turn: draw (d) or take (t)")
-	default:
-		turn = i18n.T("%s to play", t.m.Snap.Name(seat))
+	case tablemodel.TurnOther:
 		st = felt
 	}
 	if left, ok := t.TimeLeft(); ok {

@@ -226,7 +226,10 @@ func (t *TableView) Tick() {
 	if left, ok := t.TimeLeft(); !ok || left > 0 {
 		return
 	}
-	t.game().tick(t)
+	// The model moves for the player; a panel left open closes.
+	if t.m.TimeUp() {
+		closeForTimeUp(t)
+	}
 }
 
 // Request asks the player for a move (a request of the game's action);

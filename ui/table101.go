@@ -103,14 +103,6 @@ func (*part101) drawReplay(v *ReplayView, scr tcell.Screen, x, y, w, h int, f Fr
 	v.draw101(scr, x, y, w, h, f)
 }
 
-// tick: the model moves for the player (tablemodel.Table.TimeUp); a
-// panel the player left open closes.
-func (*part101) tick(t *TableView) {
-	if t.m.TimeUp() {
-		closeForTimeUp(t)
-	}
-}
-
 func (*part101) bank(t *TableView) { t.m.Draw() }
 
 // prevDiscard101 is the discard the player may take, or NoFace.

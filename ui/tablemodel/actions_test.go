@@ -189,3 +189,34 @@ func TestDiscardQuestion101(t *testing.T) {
 		t.Errorf("no tile's question: %q", q)
 	}
 }
+
+// TestTurnLineWithoutScreen: the turn line says what the player may do on
+// its move, whose move it is otherwise, in both games.
+func TestTurnLineWithoutScreen(t *testing.T) {
+	m, _, _ := seatModel(classicSnap(t, "R5", winningRack), true)
+	if got := m.Turn(); got.Whose != TurnMine || got.Text != "your turn: discard a tile (x), or declare a win (w)" {
+		t.Errorf("classic, 15 tiles: %+v", got)
+	}
+	m, _, _ = seatModel(nextSeat(t, classicSnap(t, "R5", winningRack)), true)
+	if got := m.Turn(); got.Whose != TurnMine || got.Text != "your turn: draw from the stock (d) or take the discard (t)" {
+		t.Errorf("classic, before the draw: %+v", got)
+	}
+	m, _, _ = seatModel(snap101(t, false), true)
+	if got := m.Turn(); got.Whose != TurnMine || got.Text != "your turn: draw (d) or take (t)" {
+		t.Errorf("101, before the draw: %+v", got)
+	}
+	m, _, _ = seatModel(snap101(t, true), true)
+	if got := m.Turn(); got.Whose != TurnMine || got.Text != "your turn: discard a tile (x): the dealer starts by discarding" {
+		t.Errorf("101, the dealer's first turn: %+v", got)
+	}
+	other := *snap101(t, false)
+	other.Seat = 1
+	m, _, _ = seatModel(&other, false)
+	if got := m.Turn(); got.Whose != TurnOther || got.Text != "ayse to play" {
+		t.Errorf("101, another's turn: %+v", got)
+	}
+	m.Finish(&MatchEnd{})
+	if got := m.Turn(); got.Whose != TurnOver {
+		t.Errorf("101 after the end: %+v", got)
+	}
+}

@@ -10,8 +10,8 @@
 // never reads the live machine, never decides a rule, and never speaks the
 // protocol. It gives, in the interface's language (internal/i18n: English
 // and Turkish):
-//   - the turn and the protocol's progress (TurnOf, Progress), the turn
-//     timer (Table.TimeLeft);
+//   - the turn and the protocol's progress (Table.Turn: the turn line and
+//     whose it is; TurnOf, Progress), the turn timer (Table.TimeLeft);
 //   - the actions a player may take now (Action: Draw, Take, Discard, Win,
 //     Show, GiveBack, Lay, Add), whether each is a move of this moment
 //     (Table.Offered), and the reason each other one is off (Table.Off);
