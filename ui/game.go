@@ -4,14 +4,15 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// gamePart is what differs between the games at the table screen, one
-// implementation a game in its own files (classic.go; table101.go,
-// render101.go, events101.go and replay101.go for Okey 101), as table.game
-// is for the machine. TableView keeps what both share: the palette, the
-// rack and its cursor, the log, the message line, the panels, the turn
-// timer, the click regions, the kept rack, the key dispatcher, the status
-// bar and the help. A part keeps its game's own state of the screen (101's
-// selection); the methods that take no TableView read only the snapshot.
+// gamePart is what differs between the games on the terminal's table
+// screen, one implementation a game in its own files (classic.go and
+// layout.go; table101.go, render101.go and replay101.go for Okey 101): how
+// the game is drawn and which keys it binds. What the game means (its
+// turn, moves, refusals, hints, log lines, hand ends) is its model in
+// tablemodel, which a part reads through t.m. TableView keeps what both
+// share on screen: the palette, the panels, the click regions, the key
+// dispatcher, the status bar and the help. A part keeps only its game's
+// own state of the screen (101's meld handles, for clicks).
 type gamePart interface {
 	// name is the game's name: its rows of refusals are keyed on it.
 	name() string

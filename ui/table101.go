@@ -18,7 +18,7 @@ import (
 
 // part101 is Okey 101's part of the table screen (gamePart) and its state.
 type part101 struct {
-	// meldAt is where each meld on the table was drawn (for clicks).
+	// handles is where each meld on the table was drawn (for clicks).
 	handles []meldHandle
 }
 
