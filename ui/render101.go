@@ -428,7 +428,7 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 			row++
 		}
 	}
-	left := max(r.Rounds-r.Played, 0)
+	left := r.RoundsLeft()
 	foot := i18n.T("%d rounds left · lowest total wins · enter: next round", left)
 	if e.Over {
 		foot = i18n.T("the match is over · lowest total wins · enter: the result")
@@ -436,40 +436,8 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 	put(scr, ix, iy+ih-1, iw, foot, st.Foreground(t.pal.Accent).Bold(true))
 }
 
-// causes101 lists why a seat scored what it did in a round.
+// causes101 lists why a seat scored what it did in a round
+// (tablemodel.Causes101).
 func causes101(res engine.Result101, opened []engine.Opened, s int) string {
-	var out []string
-	if res.End == engine.EndCancelled {
-		return i18n.T("cancelled")
-	}
-	hp := 0
-	if s < len(res.HandPoints) {
-		hp = res.HandPoints[s]
-	}
-	switch {
-	case s == res.Finisher:
-		out = append(out, i18n.T("finished %d", hp))
-	case s < len(opened) && opened[s] == engine.NotOpened:
-		out = append(out, i18n.T("not opened %d", hp))
-	default:
-		out = append(out, i18n.T("tiles %d", hp))
-	}
-	if res.End == engine.EndFinish && res.Finisher >= 0 && res.Finisher < len(opened) && opened[res.Finisher] == engine.OpenedDoubles {
-		out = append(out, i18n.T("finisher's doubles x2"))
-	}
-	if s != res.Finisher && s < len(opened) && opened[s] == engine.OpenedDoubles {
-		out = append(out, i18n.T("doubles x2"))
-	}
-	if res.OneTurn && res.End == engine.EndFinish {
-		out = append(out, i18n.T("one-turn finish x2"))
-	}
-	if res.JokerFinish {
-		out = append(out, i18n.T("okey finish x2"))
-	}
-	for _, p := range res.Penalties {
-		if p.Seat == s {
-			out = append(out, fmt.Sprintf("%s +%d", penaltyText(p.Kind), p.Points))
-		}
-	}
-	return strings.Join(out, ", ")
+	return tablemodel.Causes101(res, opened, s)
 }

@@ -68,8 +68,6 @@ func meldTile(g *engine.Game101, m engine.Meld, k int, s engine.Slot) Span {
 	return tablemodel.MeldTile(g, m, k, s)
 }
 
-func penaltyText(k engine.PenaltyKind) string { return tablemodel.PenaltyText(k) }
-
 func handleOf(i int) rune { return tablemodel.HandleOf(i) }
 
 func meldOfHandle(r rune) int { return tablemodel.MeldOfHandle(r) }

@@ -21,6 +21,9 @@ type End101 struct {
 	Rounds  int // rounds of the match
 }
 
+// RoundsLeft is how many rounds the match has left after this one.
+func (e *End101) RoundsLeft() int { return max(e.Rounds-e.Played, 0) }
+
 // events101 is Events for a 101 match: the log lines of one step, and the
 // end of a round.
 func events101(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
@@ -205,3 +208,41 @@ func HandleOf(i int) rune {
 
 // MeldOfHandle is the meld a handle names (-1: none).
 func MeldOfHandle(r rune) int { return strings.IndexRune(HandleKeys, r) }
+
+// Causes101 lists why a seat scored what it did in a round.
+func Causes101(res engine.Result101, opened []engine.Opened, s int) string {
+	var out []string
+	if res.End == engine.EndCancelled {
+		return i18n.T("cancelled")
+	}
+	hp := 0
+	if s < len(res.HandPoints) {
+		hp = res.HandPoints[s]
+	}
+	switch {
+	case s == res.Finisher:
+		out = append(out, i18n.T("finished %d", hp))
+	case s < len(opened) && opened[s] == engine.NotOpened:
+		out = append(out, i18n.T("not opened %d", hp))
+	default:
+		out = append(out, i18n.T("tiles %d", hp))
+	}
+	if res.End == engine.EndFinish && res.Finisher >= 0 && res.Finisher < len(opened) && opened[res.Finisher] == engine.OpenedDoubles {
+		out = append(out, i18n.T("finisher's doubles x2"))
+	}
+	if s != res.Finisher && s < len(opened) && opened[s] == engine.OpenedDoubles {
+		out = append(out, i18n.T("doubles x2"))
+	}
+	if res.OneTurn && res.End == engine.EndFinish {
+		out = append(out, i18n.T("one-turn finish x2"))
+	}
+	if res.JokerFinish {
+		out = append(out, i18n.T("okey finish x2"))
+	}
+	for _, p := range res.Penalties {
+		if p.Seat == s {
+			out = append(out, fmt.Sprintf("%s +%d", PenaltyText(p.Kind), p.Points))
+		}
+	}
+	return strings.Join(out, ", ")
+}

@@ -64,3 +64,23 @@ func TestHandEndFiguresWithoutScreen(t *testing.T) {
 		t.Errorf("the log: %v", lines)
 	}
 }
+
+// TestCauses101WithoutScreen: an Okey 101 round's points read with their
+// causes, seat by seat, and the rounds left.
+func TestCauses101WithoutScreen(t *testing.T) {
+	res := engine.Result101{End: engine.EndFinish, Finisher: 1, JokerFinish: true, HandPoints: []int{40, -101},
+		Penalties: []engine.Penalty101{{Seat: 0, Kind: engine.PenaltyJokerDiscard, Points: 101}}}
+	opened := []engine.Opened{engine.NotOpened, engine.OpenedSets}
+	if got, want := Causes101(res, opened, 0), "not opened 40, okey finish x2, okey discarded +101"; got != want {
+		t.Errorf("seat 0: %q, want %q", got, want)
+	}
+	if got, want := Causes101(res, opened, 1), "finished -101, okey finish x2"; got != want {
+		t.Errorf("seat 1: %q, want %q", got, want)
+	}
+	if got := Causes101(engine.Result101{End: engine.EndCancelled}, opened, 0); got != "cancelled" {
+		t.Errorf("a cancelled round: %q", got)
+	}
+	if left := (&End101{Rounds: 3, Played: 1}).RoundsLeft(); left != 2 {
+		t.Errorf("rounds left %d, want 2", left)
+	}
+}
