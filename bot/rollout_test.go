@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // rolloutPosition plays greedy hands until seat 0 has
@@ -132,10 +133,9 @@ func TestRolloutDoesNotCheat(t *testing.T) {
 // same arena (whatever the workers); with a margin no difference can pass,
 // it plays as the expert (without the race detector only).
 func TestRolloutDeterministic(t *testing.T) {
-	if raceOn || testing.Short() {
-		// Seconds under the race detector; TestRolloutDoesNotCheat's fresh
-		// players with one seed agreeing still checks the estimates there.
-		t.Skip("seconds under the race detector (run without it)")
+	lane.NoRace(t)
+	if testing.Short() {
+		t.Skip("thousands of hands")
 	}
 	tb := rolloutPosition(t, 500)
 	d1, _ := rolloutDiffs(t, tb, tb.views[0], 7)

@@ -736,19 +736,28 @@ func (g *Game101) score() {
 			mult *= 2
 		}
 	}
+	// finisherMult is the finisher's M: without the doubles opener's
+	// doubling under doubles-finisher-single.
+	finisherMult := mult
+	if r.End == EndFinish && g.opened[r.Finisher] == OpenedDoubles && g.opt.DoublesFinisherSingle {
+		finisherMult /= 2
+	}
 	for s := 0; s < g.n; s++ {
 		jokers, sum := 0, 0
 		for _, t := range g.racks[s] {
 			f := g.public[t]
 			if f == g.okey {
 				jokers++
+				if g.opt.OkeyFaceValue {
+					sum += f.Number()
+				}
 				continue
 			}
 			sum += natural(g.okey, f).Number()
 		}
 		switch {
 		case s == r.Finisher:
-			r.HandPoints[s] = -101 * mult * jokerMult
+			r.HandPoints[s] = -101 * finisherMult * jokerMult
 		case g.opened[s] == NotOpened:
 			r.HandPoints[s] = 202 * mult * jokerMult
 			if g.opt.UnopenedJokerPenalty {

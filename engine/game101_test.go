@@ -524,17 +524,23 @@ func TestRuleset101(t *testing.T) {
 	}
 	for _, s := range []string{"101", "101:rounds=3", "101:rounds=11", "101:partnerships,rounds=7,timer=30",
 		"101:finish-joker-penalty,joker-finish-single-sums,no-cancel,no-joker-doubles,no-joker-swap,unopened-joker-penalty",
-		"101:finish-joker-penalty,joker-finish-single-sums,no-cancel,no-joker-doubles,no-swap-penalty,swap-before-open,unopened-joker-penalty"} {
+		"101:finish-joker-penalty,joker-finish-single-sums,no-cancel,no-joker-doubles,no-swap-penalty,swap-before-open,unopened-joker-penalty",
+		"101:cancels=1", "101:cancels=9,okey-face-value", "101:doubles-finisher-single,okey-face-value,rounds=3"} {
 		r, err := ParseRuleset(s)
 		if err != nil || r.String() != s {
 			t.Errorf("%q: %v, canonical %q", s, err, r.String())
 		}
 	}
 	for _, s := range []string{"101:rounds=4", "101:rounds=13", "101:rounds=05", "101:one-colour=any", "101:rounds=3,rounds=3",
-		"101:no-cancel=1", "101:strokes", "101:points=5"} {
+		"101:no-cancel=1", "101:strokes", "101:points=5",
+		"101:cancels=0", "101:cancels=10", "101:cancels=03", "101:cancels", "101:cancels=2,no-cancel", "101:okey-face-value=1"} {
 		if _, err := ParseRuleset(s); err == nil {
 			t.Errorf("%q accepted", s)
 		}
+	}
+	// cancels=3 is the default: read, and written as 101.
+	if r, err := ParseRuleset("101:cancels=3"); err != nil || r.String() != "101" || r != MustRuleset("101", "") {
+		t.Errorf("101:cancels=3: %v, canonical %q", err, r.String())
 	}
 	if err := MustRuleset("101", "partnerships").CheckPlayers(3); err == nil {
 		t.Error("partnerships with 3 players")
@@ -556,5 +562,67 @@ func TestView101(t *testing.T) {
 	pile := rg.g().Pile(0)
 	if v.Face(rg.g(), pile[0]) != MustParseFaces("Y8")[0] || v.Face(rg.g(), rg.g().Rack(0)[0]) != NoFace {
 		t.Fatal("view: public or private faces wrong")
+	}
+}
+
+// TestCancelsOption101: cancels=N cancels at most N all-doubles rounds in a
+// row (the text replays every one; okey's default stops at 3): the hand
+// dealt after N cancellations is played on.
+func TestCancelsOption101(t *testing.T) {
+	d := deal101{racks: []string{"Y8 R2 R2 Y10 Y10 B4 B4 K7 K7 R6 R6 Y2", pairs5a + " " + pairs5b + " R9"},
+		indicator: "Y1", bank: "Y5 K2 Y3"}
+	for _, c := range []struct {
+		rules string
+		max   int
+	}{{"101", 3}, {"101:cancels=1", 1}, {"101:cancels=5", 5}, {"101:cancels=9", 9}, {"101:no-cancel", 0}} {
+		rg := newRig101(t, c.rules, 2, 0, d)
+		for k := 0; ; k++ {
+			rg.ok(rg.discard(0, "Y2"))
+			rg.ok(rg.draw(1))
+			rg.ok(rg.lay(1, layPairA))
+			rg.ok(rg.discard(1, "Y5"))
+			rg.ok(rg.draw(0))
+			rg.ok(rg.lay(0, "R2 R2 | Y10 Y10 | B4 B4 | K7 K7 | R6 R6"))
+			if k == c.max {
+				if rg.g().Phase() != Phase101Play {
+					t.Fatalf("%s: after %d cancellations the round must go on: phase %v", c.rules, k, rg.g().Phase())
+				}
+				break
+			}
+			if res := rg.result(); res.End != EndCancelled {
+				t.Fatalf("%s: hand %d not cancelled: %+v", c.rules, k, res)
+			}
+			if err := rg.m.NextHand(); err != nil {
+				t.Fatal(err)
+			}
+			rg.setDeck(d)
+		}
+	}
+}
+
+// TestDoublesAndSetsApart101: "If you open with doubles you are not allowed
+// to lay normal sets anymore" (a set or a run), and okey's converse: a
+// player who opened with sets and runs lays no doubles. Both may add to
+// others' sets and runs.
+func TestDoublesAndSetsApart101(t *testing.T) {
+	rg := newRig101(t, "101", 2, 0, deal101{racks: []string{"Y8 " + open128 + " R5 Y5 K5 B9 B9", pairs5a + " B5 K5 R5 K9 K10 K11 B2 B2"},
+		indicator: "Y1", bank: "Y9 Y7 K2"})
+	rg.ok(rg.discard(0, "Y8"))
+	rg.ok(rg.draw(1)) // Y9
+	rg.ok(rg.lay(1, layPairA))
+	rg.refused(rg.lay(1, "B5 K5 R5"), ErrMeld)   // a doubles opener lays no sets
+	rg.refused(rg.lay(1, "K9 K10 K11"), ErrMeld) // nor runs
+	rg.refused(rg.lay(1, "B2 B2 | K9 K10 K11"), ErrMeld)
+	rg.ok(rg.lay(1, "B2 B2")) // more doubles are fine
+	rg.ok(rg.discard(1, "Y9"))
+	rg.ok(rg.draw(0)) // Y7
+	rg.ok(rg.lay(0, "R10 R11 R12 R13 | B10 B11 B12 B13 | K11 K12 K13"))
+	rg.refused(rg.lay(0, "B9 B9"), ErrMeld) // a sets opener lays no doubles
+	rg.ok(rg.lay(0, "R5 Y5 K5"))
+	rg.ok(rg.discard(0, "Y7"))
+	rg.ok(rg.draw(1))         // K2
+	rg.ok(rg.add(1, 9, "B5")) // a doubles opener adds to others' sets
+	if m := rg.g().Melds()[9]; len(m.Tiles) != 4 {
+		t.Fatalf("meld 9 %+v", m)
 	}
 }

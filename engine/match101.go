@@ -6,9 +6,10 @@ import (
 )
 
 // MaxReplays101 caps the replays of a round cancelled because every player
-// opened with doubles: after this many cancellations in a row the next
-// playing of the round is not cancelled, so a match always ends.
-const MaxReplays101 = 3
+// opened with doubles, by default: after this many cancellations in a row
+// the next playing of the round is not cancelled, so a match always ends.
+// cancels=N changes it (Options101.MaxCancels).
+const MaxReplays101 = DefaultCancels101
 
 // Match101 is a match of Okey 101: rounds in sequence, penalty totals,
 // the dealer passing to the right after every round that counts, lowest
@@ -121,7 +122,7 @@ func (m *Match101) NextHand() error {
 	if res.End != EndCancelled {
 		m.dealer = (m.dealer + 1) % m.n
 	}
-	g, err := NewGame101(m.rules, m.n, m.dealer, m.replays < MaxReplays101)
+	g, err := NewGame101(m.rules, m.n, m.dealer, m.replays < m.rules.Game101.MaxCancels())
 	if err != nil {
 		return err
 	}

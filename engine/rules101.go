@@ -47,6 +47,33 @@ type Options101 struct {
 	// NoCancel (no-cancel): a round where every player opened with doubles
 	// is played on, not cancelled.
 	NoCancel bool
+	// OkeyFaceValue (okey-face-value): an okey left in an opened rack counts
+	// its own number in the rack's sum (by default it counts 0); it still
+	// costs its 101 okey-in-hand penalty.
+	OkeyFaceValue bool
+	// DoublesFinisherSingle (doubles-finisher-single): a doubles opener who
+	// finishes scores -101, not -202; the others' points are still doubled.
+	DoublesFinisherSingle bool
+	// Cancels (cancels=N) is the most rounds cancelled in a row (the hand
+	// dealt after that many is played on); 0 stands for the default,
+	// DefaultCancels101, so that the zero value stays the default reading.
+	Cancels int
+}
+
+// DefaultCancels101 is the most all-doubles rounds cancelled in a row when
+// the ruleset does not say (cancels=N changes it, no-cancel cancels none).
+const DefaultCancels101 = 3
+
+// MaxCancels returns the most rounds cancelled in a row: 0 with no-cancel,
+// else cancels=N or DefaultCancels101.
+func (o Options101) MaxCancels() int {
+	switch {
+	case o.NoCancel:
+		return 0
+	case o.Cancels != 0:
+		return o.Cancels
+	}
+	return DefaultCancels101
 }
 
 // OptionHelp101 lists the options of preset 101, for usage texts.
@@ -62,6 +89,9 @@ var OptionHelp101 = []struct{ Name, Help string }{
 	{"joker-finish-single-sums", "an okey finish doubles 101 and 202, not the opened players' sums"},
 	{"unopened-joker-penalty", "an okey left in an unopened hand costs 101 on top of 202"},
 	{"no-cancel", "a round where everyone opened with doubles is played on, not cancelled"},
+	{"cancels=N", "at most N rounds in a row (1-9, default 3) are cancelled for all doubles"},
+	{"okey-face-value", "an okey left in an opened rack counts its number in the sum (besides its 101)"},
+	{"doubles-finisher-single", "a doubles opener who finishes scores -101, not -202"},
 }
 
 // flags101 maps the boolean option names to their fields, in name order.
@@ -73,12 +103,14 @@ func flags101(o *Options101) []struct {
 		name string
 		p    *bool
 	}{
+		{"doubles-finisher-single", &o.DoublesFinisherSingle},
 		{"finish-joker-penalty", &o.FinishJokerPenalty},
 		{"joker-finish-single-sums", &o.JokerFinishSingleSums},
 		{"no-cancel", &o.NoCancel},
 		{"no-joker-doubles", &o.NoJokerDoubles},
 		{"no-joker-swap", &o.NoJokerSwap},
 		{"no-swap-penalty", &o.NoSwapPenalty},
+		{"okey-face-value", &o.OkeyFaceValue},
 		{"swap-before-open", &o.SwapBeforeOpen},
 		{"unopened-joker-penalty", &o.UnopenedJokerPenalty},
 	}
@@ -102,13 +134,21 @@ func newRuleset101(options string) (Ruleset, error) {
 		case name == "rounds":
 			n, ok := canonicalInt(val, 3, 11)
 			if !ok || n%2 == 0 {
-				return Ruleset{}, errorf(nil, "option %q: want rounds=3, 5, 7, 9 or 11", opt)
+				return Ruleset{}, badChoice(opt, name, "rounds=3", "rounds=5", "rounds=7", "rounds=9", "rounds=11")
 			}
 			r.Rounds = n
+		case name == "cancels":
+			n, ok := canonicalInt(val, 1, 9)
+			if !ok {
+				return Ruleset{}, badRange(opt, name, 1, 9)
+			}
+			if n != DefaultCancels101 {
+				r.Game101.Cancels = n
+			}
 		case name == "timer":
 			n, ok := canonicalInt(val, 5, 600)
 			if !ok {
-				return Ruleset{}, errorf(nil, "option %q: want timer=5..600 (seconds)", opt)
+				return Ruleset{}, badRange(opt, name, 5, 600)
 			}
 			r.TurnSeconds = n
 		case name == "partnerships" && !hasVal:
@@ -121,7 +161,7 @@ func newRuleset101(options string) (Ruleset, error) {
 				}
 			}
 			if !found {
-				return Ruleset{}, errorf(nil, "option %q does not apply to preset %s", opt, Preset101)
+				return Ruleset{}, refuseOption(Preset101, opt, name, hasVal)
 			}
 		}
 	}
@@ -143,6 +183,9 @@ func (r Ruleset) options101() string {
 	}
 	if r.Partnerships {
 		opts = append(opts, "partnerships")
+	}
+	if r.Game101.Cancels != 0 {
+		opts = append(opts, "cancels="+strconv.Itoa(r.Game101.Cancels))
 	}
 	o := r.Game101
 	for _, f := range flags101(&o) {

@@ -145,7 +145,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 	case Preset101:
 		return newRuleset101(options)
 	default:
-		return Ruleset{}, errorf(nil, "unknown preset %q (have %s, %s)", preset, strings.Join(Presets, ", "), Preset101)
+		return Ruleset{}, &RulesetError{Refusal: RefuseUnknownPreset, Name: preset, Have: append(append([]string(nil), Presets...), Preset101)}
 	}
 	points, othersLose := 0, false
 	seen := map[string]bool{}
@@ -158,7 +158,6 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 		if err := once(seen, name); err != nil {
 			return Ruleset{}, err
 		}
-		bad := func() error { return errorf(nil, "option %q does not apply to preset %s", opt, preset) }
 		switch {
 		case name == "partnerships" && !hasVal && preset != "turkish-rummy":
 			r.Partnerships = true
@@ -179,7 +178,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			case "red-black":
 				r.OneColour = OneColourRedBlack
 			default:
-				return Ruleset{}, errorf(nil, "option %q: want one-colour=any or one-colour=red-black", opt)
+				return Ruleset{}, badChoice(opt, name, "one-colour=any", "one-colour=red-black")
 			}
 		case name == "indicator-last" && !hasVal && preset == "classic":
 			r.IndicatorLast = true
@@ -190,24 +189,27 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 			case "simple":
 				r.Deal = DealSimple
 			default:
-				return Ruleset{}, errorf(nil, "option %q: want deal=stacks or deal=simple", opt)
+				return Ruleset{}, badChoice(opt, name, "deal=stacks", "deal=simple")
 			}
 		case name == "rounds" && (preset == "turkish-rummy" || preset == "german"):
 			n, ok := canonicalInt(val, 1, 99)
-			if !ok || (preset == "turkish-rummy" && n != 1 && n != 3) {
-				return Ruleset{}, errorf(nil, "option %q: bad number of rounds", opt)
+			if preset == "turkish-rummy" && (!ok || n != 1 && n != 3) {
+				return Ruleset{}, badChoice(opt, name, "rounds=1", "rounds=3")
+			}
+			if !ok {
+				return Ruleset{}, badRange(opt, name, 1, 99)
 			}
 			r.Rounds = n
 		case name == "points" && (preset == "classic" || preset == "german"):
 			n, ok := canonicalInt(val, 1, 99)
 			if !ok {
-				return Ruleset{}, errorf(nil, "option %q: want points=1..99", opt)
+				return Ruleset{}, badRange(opt, name, 1, 99)
 			}
 			points = n
 		case name == "timer":
 			n, ok := canonicalInt(val, 5, 600)
 			if !ok {
-				return Ruleset{}, errorf(nil, "option %q: want timer=5..600 (seconds)", opt)
+				return Ruleset{}, badRange(opt, name, 5, 600)
 			}
 			r.TurnSeconds = n
 		case name == "strokes" && !hasVal && preset == "german":
@@ -218,7 +220,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 				r.Rounds = 5
 			}
 		default:
-			return Ruleset{}, bad()
+			return Ruleset{}, refuseOption(preset, opt, name, hasVal)
 		}
 	}
 	if err := checkConflicts(preset, seen); err != nil {
@@ -238,7 +240,7 @@ func NewRuleset(preset, options string) (Ruleset, error) {
 // would leave the text two readings, and the canonical form has one).
 func once(seen map[string]bool, name string) error {
 	if seen[name] {
-		return errorf(nil, "option %q given twice", name)
+		return &RulesetError{Refusal: RefuseTwice, Name: name}
 	}
 	seen[name] = true
 	return nil
@@ -254,6 +256,7 @@ var Conflicts = []struct{ Preset, A, B, Why string }{
 	{"german", "no-partnerships", "partnerships", "they contradict each other"},
 	{"german", "others-lose", "strokes", "strokes score no points to lose"},
 	{"german", "points", "strokes", "strokes count from 0, not from points"},
+	{Preset101, "cancels", "no-cancel", "no-cancel cancels no round"},
 	{Preset101, "no-joker-swap", "no-swap-penalty", "without swaps no discard could replace an okey"},
 	{Preset101, "no-joker-swap", "swap-before-open", "they contradict each other"},
 }
@@ -262,7 +265,7 @@ var Conflicts = []struct{ Preset, A, B, Why string }{
 func checkConflicts(preset string, seen map[string]bool) error {
 	for _, c := range Conflicts {
 		if c.Preset == preset && seen[c.A] && seen[c.B] {
-			return errorf(nil, "options %s and %s do not go together: %s", c.A, c.B, c.Why)
+			return &RulesetError{Refusal: RefuseConflict, Preset: preset, Name: c.A, Other: c.B, Why: c.Why}
 		}
 	}
 	return nil
@@ -357,16 +360,16 @@ func ParseRuleset(s string) (Ruleset, error) {
 // CheckPlayers reports whether n players may play this ruleset.
 func (r Ruleset) CheckPlayers(n int) error {
 	if n < r.MinPlayers || n > r.MaxPlayers {
-		return errorf(nil, "%s is for %d to %d players, not %d", r.Preset, r.MinPlayers, r.MaxPlayers, n)
+		return &RulesetError{Refusal: RefusePlayers, Preset: r.Preset, Lo: r.MinPlayers, Hi: r.MaxPlayers, N: n}
 	}
 	if r.Partnerships && n != 4 && r.Preset != "german" {
-		return errorf(nil, "partnerships need 4 players, not %d", n)
+		return &RulesetError{Refusal: RefuseNeedsFour, Preset: r.Preset, Name: "partnerships", N: n}
 	}
 	if r.Preset == "german" && !r.Partnerships && n != 4 {
 		// german's default partnerships take effect with four players only:
 		// with fewer, no-partnerships would be a second spelling of the
 		// same game (protocol.md 3.1).
-		return errorf(nil, "no-partnerships needs 4 players, not %d", n)
+		return &RulesetError{Refusal: RefuseNeedsFour, Preset: r.Preset, Name: "no-partnerships", N: n}
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,7 +19,8 @@ var optionSamples = map[string][][2]string{
 		{"rounds=3", "rounds=7"}, {"points=3", "points=5"}, {"timer=30", "timer=60"}, {"strokes"}},
 	Preset101: {{"rounds=3", "rounds=7"}, {"partnerships"}, {"timer=30", "timer=60"}, {"no-joker-doubles"},
 		{"no-joker-swap"}, {"no-swap-penalty"}, {"swap-before-open"}, {"finish-joker-penalty"},
-		{"joker-finish-single-sums"}, {"unopened-joker-penalty"}, {"no-cancel"}},
+		{"joker-finish-single-sums"}, {"unopened-joker-penalty"}, {"no-cancel"}, {"cancels=1", "cancels=9"},
+		{"okey-face-value"}, {"doubles-finisher-single"}},
 }
 
 func optName(o string) string { n, _, _ := strings.Cut(o, "="); return n }
@@ -133,5 +136,103 @@ func TestSeatCountOptions(t *testing.T) {
 		if err := r.CheckPlayers(c.n); (err == nil) != c.ok {
 			t.Errorf("%s with %d seats: %v, want ok=%v", c.text, c.n, err, c.ok)
 		}
+	}
+}
+
+// TestRefusalWords: each refusal says what is wrong with the text: a typo
+// or another casing is unknown and names the nearest option of the preset
+// (not "another preset's"), a value given to an option that takes none is
+// refused as such, every bad value gives the values allowed (rounds of
+// turkish-rummy and german included), another preset's option names the
+// presets that have it.
+func TestRefusalWords(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"classic:pionts=3", `unknown option "pionts=3" for classic: did you mean points=N?`},
+		{"classic:Points=3", `unknown option "Points=3" for classic: did you mean points=N?`},
+		{"classic:one-color=any", `unknown option "one-color=any" for classic: did you mean one-colour=any|red-black?`},
+		{"german:stroke", `unknown option "stroke" for german: did you mean strokes?`},
+		{"101:no-cancels", `unknown option "no-cancels" for 101: did you mean no-cancel?`},
+		{"101:Cancels=2", `unknown option "Cancels=2" for 101: did you mean cancels=N?`},
+		{"turkish-rummy:bogus", `unknown option "bogus" for turkish-rummy (its options: rounds=N, timer=S)`},
+		{"classic:partnerships=yes", `option "partnerships=yes" takes no value: write partnerships`},
+		{"101:partnerships=yes", `option "partnerships=yes" takes no value: write partnerships`},
+		{"german:strokes=1", `option "strokes=1" takes no value: write strokes`},
+		{"101:no-cancel=1", `option "no-cancel=1" takes no value: write no-cancel`},
+		{"turkish-rummy:rounds=2", `option "rounds=2": want rounds=1 or rounds=3`},
+		{"turkish-rummy:rounds=x", `option "rounds=x": want rounds=1 or rounds=3`},
+		{"german:rounds=0", `option "rounds=0": want rounds=1..99`},
+		{"german:rounds=100", `option "rounds=100": want rounds=1..99`},
+		{"101:rounds=4", `option "rounds=4": want rounds=3, rounds=5, rounds=7, rounds=9 or rounds=11`},
+		{"101:cancels=0", `option "cancels=0": want cancels=1..9`},
+		{"classic:timer=4", `option "timer=4": want timer=5..600 (seconds)`},
+		{"classic:points=0", `option "points=0": want points=1..99`},
+		{"classic:one-colour=green", `option "one-colour=green": want one-colour=any or one-colour=red-black`},
+		{"classic:deal=random", `option "deal=random": want deal=stacks or deal=simple`},
+		{"turkish-rummy:partnerships", `option "partnerships" does not apply to preset turkish-rummy (an option of classic, german, 101)`},
+		{"classic:strokes", `option "strokes" does not apply to preset classic (an option of german)`},
+		{"101:one-colour=any", `option "one-colour=any" does not apply to preset 101 (an option of classic)`},
+		{"poker", `unknown preset "poker" (have classic, turkish-rummy, german, 101)`},
+		{"german:points=3,strokes", `options points and strokes do not go together: strokes count from 0, not from points`},
+		{"101:cancels=2,no-cancel", `options cancels and no-cancel do not go together: no-cancel cancels no round`},
+	} {
+		_, err := ParseRuleset(c.text)
+		var re *RulesetError
+		if !errors.As(err, &re) || re.Message() != c.want || err.Error() != "engine: "+c.want {
+			t.Errorf("%s: %v, want %q", c.text, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		text string
+		n    int
+		want string
+	}{
+		{"classic", 5, "classic is for 2 to 4 players, not 5"},
+		{"classic:partnerships", 3, "partnerships need 4 players, not 3"},
+		{"german:no-partnerships", 2, "no-partnerships needs 4 players, not 2"},
+	} {
+		r, _ := ParseRuleset(c.text)
+		err := r.CheckPlayers(c.n)
+		var re *RulesetError
+		if !errors.As(err, &re) || re.Message() != c.want {
+			t.Errorf("%s with %d: %v, want %q", c.text, c.n, err, c.want)
+		}
+	}
+}
+
+// TestOptionHelpIsTheParser: the options OptionHelp and OptionHelp101 list
+// for a preset (what a refusal names as the nearest or the preset's
+// options) are exactly the options its parser takes.
+func TestOptionHelpIsTheParser(t *testing.T) {
+	for preset, opts := range optionSamples {
+		var want []string
+		for _, o := range opts {
+			want = append(want, optName(o[0]))
+		}
+		var got []string
+		for _, o := range presetOptions(preset) {
+			got = append(got, optionName(o))
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: help lists %v, the parser takes %v", preset, got, want)
+		}
+	}
+}
+
+// TestLongUnknownOption: a name longer than any option's is unknown with no
+// nearest option, and is refused at once whatever its length.
+func TestLongUnknownOption(t *testing.T) {
+	for _, p := range append(append([]string(nil), Presets...), Preset101) {
+		for _, n := range presetOptions(p) {
+			if len(optionName(n))+2 > maxOptionName {
+				t.Fatalf("%s: maxOptionName %d is too short", n, maxOptionName)
+			}
+		}
+	}
+	_, err := NewRuleset("classic", strings.Repeat("p", 1<<20))
+	var re *RulesetError
+	if !errors.As(err, &re) || re.Refusal != RefuseUnknownOption || re.Nearest != "" {
+		t.Fatalf("%v", err)
 	}
 }

@@ -30,6 +30,18 @@ func TestScoreTable101(t *testing.T) {
 		{name: "one turn with an okey", rules: "101", one: true, joker: true, want: []int{-404, 40 + 101, 8 * 7, 808}},
 		{name: "exhausted", rules: "101", exhausted: true, want: []int{0, 10 + 101, 2 * 7, 202}},
 		{name: "unopened okey", rules: "101:unopened-joker-penalty", want: []int{-101, 10 + 101, 2 * 7, 202 + 101}},
+		// okey-face-value: "the total value of all of the tiles left in
+		// their hand" with the okey (Y2) at its own number, besides its 101;
+		// the unopened seat's okey changes nothing (202).
+		{name: "okey at face value", rules: "101:okey-face-value", want: []int{-101, 12 + 101, 2 * 7, 202}},
+		{name: "okey at face value, okey finish", rules: "101:okey-face-value", joker: true, want: []int{-202, 24 + 101, 4 * 7, 404}},
+		// doubles-finisher-single: "If he finishes his hand other players
+		// receive double penalty points": the others only; the finisher's
+		// own 101 is not doubled (one turn and an okey still double it).
+		{name: "doubles finisher, single", rules: "101:doubles-finisher-single", doubles: true, want: []int{-101, 20 + 101, 4 * 7, 404}},
+		{name: "doubles finisher, single, one turn", rules: "101:doubles-finisher-single", doubles: true, one: true, joker: true,
+			want: []int{-404, 80 + 101, 16 * 7, 1616}},
+		{name: "doubles-finisher-single, sets finisher", rules: "101:doubles-finisher-single", want: []int{-101, 10 + 101, 2 * 7, 202}},
 	} {
 		rg := newRig101(t, c.rules, 4, 0, deal101{racks: []string{"", "R3 K7 Y2", "B5 FJ", "Y2"}, indicator: "Y1"})
 		g := rg.g()

@@ -64,6 +64,12 @@ type PlayOptions struct {
 	// topic (default 30 s); after it the match starts (or resumes) anyway
 	// and an absent member is treated like a silent one (Withhold).
 	ReadyTimeout time.Duration
+	// OnChat is called with each chat message accepted at the table, this
+	// peer's own included (from another goroutine; protocol.md 7.13).
+	OnChat func(ChatLine)
+	// OnChatReady is called once the table is open with the function that
+	// posts in its chat (it fails once the table is closed).
+	OnChatReady func(ChatSend)
 }
 
 // Outcome is how a match ended for this peer.
@@ -203,6 +209,11 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	defer tt.Close()
 	link.TableTransport = tt
 	c.admitSpectators(tt, a)
+	stopChat := followChat(ctx, log, tt, a, dir, opt.OnChat)
+	defer stopChat()
+	if opt.OnChatReady != nil {
+		opt.OnChatReady(sender(ctx, tt))
+	}
 	if a.Creator == c.node.ID().String() {
 		// The lobby announces how many spectators this seat serves
 		// (protocol.md 7.5 and 7.12: a lower bound of the table's).
@@ -234,6 +245,8 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 	if err != nil {
 		return nil, err
 	}
+	stopChat()
+	saveChat(log, dir, path)
 	rep := table.Verify(tr)
 	if err := atomicfile.Write(filepath.Join(dir, doneFile), []byte(path+"\n")); err != nil {
 		return nil, err

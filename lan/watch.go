@@ -41,6 +41,9 @@ type WatchOptions struct {
 	// to each member that it holds its secret (protocol.md 7.12) before
 	// it asks for the chain. Nil: a public table.
 	Code *invite.Code
+	// OnChat is called with each chat message read from the members
+	// (protocol.md 7.13): a spectator reads the chat, it never posts.
+	OnChat func(ChatLine)
 }
 
 // spectatorFile marks a match directory that a spectator keeps (no seat,
@@ -122,6 +125,8 @@ func (c *Client) Watch(ctx context.Context, a p2p.Announcement, opt WatchOptions
 	}
 	defer tt.Close()
 	link.TableTransport = tt
+	stopChat := followChat(ctx, log, tt, a, dir, opt.OnChat)
+	defer stopChat()
 	log.Info("watching", "players", len(cfg.Seats), "ruleset", cfg.Ruleset, "resumed", resumed)
 	res, err := s.Run(ctx)
 	elapsed := time.Since(start)
@@ -132,6 +137,8 @@ func (c *Client) Watch(ctx context.Context, a p2p.Announcement, opt WatchOptions
 	if err != nil {
 		return nil, err
 	}
+	stopChat()
+	saveChat(log, dir, path)
 	rep := table.Verify(tr)
 	if res.Ended() == nil || res.Violation != nil {
 		// Over: finished, or ended on proof. A stall may still go on

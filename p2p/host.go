@@ -216,7 +216,7 @@ func NewHost(opts ...HostOption) (host.Host, error) {
 		observersMu.Lock()
 		observers[h.ID()] = obs
 		observersMu.Unlock()
-		rh, err := startHolePunching(h)
+		rh, err := startHolePunching(h, obs)
 		if err != nil {
 			h.Close()
 			return nil, err

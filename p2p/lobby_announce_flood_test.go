@@ -16,6 +16,8 @@ import (
 
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // The flood of TestLobbyAnnouncementFlood.
@@ -51,6 +53,7 @@ func impossibleCheck(a Announcement) error {
 // binary, running TestLobbyAnnouncementFloodPeers) so that the heap measured
 // here is the lobby's alone; all reach it over loopback TCP.
 func TestLobbyAnnouncementFlood(t *testing.T) {
+	lane.NoRace(t)
 	if testing.Short() {
 		t.Skip("starts a helper process with 11 libp2p hosts")
 	}

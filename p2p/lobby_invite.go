@@ -349,6 +349,12 @@ func (l *Lobby) registerRelays(id string, s invite.Secret) {
 		relays = append(relays, peer.AddrInfo{ID: n.h.ID()})
 	}
 	relays = append(relays, n.Relays()...)
+	l.registerWith(id, s, relays)
+}
+
+// registerWith registers private table id with relays, in the background.
+func (l *Lobby) registerWith(id string, s invite.Secret, relays []peer.AddrInfo) {
+	n := l.n
 	if len(relays) == 0 {
 		return
 	}
@@ -363,6 +369,28 @@ func (l *Lobby) registerRelays(id string, s invite.Secret) {
 			cancel()
 		}
 	})
+}
+
+// AddRelay uses a relay from now on (Node.AddRelay: a relay line the
+// player gives while okey runs) and registers there, in the background,
+// every open private table this node created, so that their invite codes
+// go through it from then on, as when the relay was given at the start.
+func (l *Lobby) AddRelay(info peer.AddrInfo, key RelayKey) error {
+	if err := l.n.AddRelay(info, key); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	secrets := map[string]invite.Secret{}
+	for id, rec := range l.recs {
+		if f := l.hosted[id]; f != nil && rec.Created && !rec.Secret.IsZero() && f.State() == StateOpen {
+			secrets[id] = rec.Secret
+		}
+	}
+	l.mu.Unlock()
+	for _, id := range slices.Sorted(maps.Keys(secrets)) {
+		l.registerWith(id, secrets[id], []peer.AddrInfo{info})
+	}
+	return nil
 }
 
 // resumeRelays, when the node starts, admits it again at the relays of the

@@ -66,14 +66,27 @@ type nodeConfig struct {
 	relays      []peer.AddrInfo
 	relayKeys   map[peer.ID]RelayKey // WithRelayKey
 	serveRelay  *RelayConfig
-	records     string // WithTableRecords
-	noForward   bool   // WithoutForwarding
+	records     string        // WithTableRecords
+	noForward   bool          // WithoutForwarding
+	chatPoll    time.Duration // WithChatPoll
 
 	checkAnnouncement func(Announcement) error // WithAnnouncementCheck
 }
 
 // NodeOption configures NewNode.
 type NodeOption func(*nodeConfig) error
+
+// WithChatPoll sets how often a spectator asks a member for a table's
+// chat (default 2 s; protocol.md 7.13).
+func WithChatPoll(d time.Duration) NodeOption {
+	return func(c *nodeConfig) error {
+		if d <= 0 {
+			return errors.New("p2p: WithChatPoll: not positive")
+		}
+		c.chatPoll = d
+		return nil
+	}
+}
 
 // WithLogger sets the logger (default: discard). The Node never writes to
 // stdout or stderr itself.
@@ -232,7 +245,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 			h.Close()
 		}
 	}()
-	c := nodeConfig{log: discardLogger(), retry: DefaultRetry, queue: DefaultQueueSize, syncTimeout: 30 * time.Second, lobby: DefaultLobbyConfig}
+	c := nodeConfig{log: discardLogger(), retry: DefaultRetry, queue: DefaultQueueSize, syncTimeout: 30 * time.Second, lobby: DefaultLobbyConfig, chatPoll: defaultChatPoll}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, err

@@ -27,7 +27,7 @@ const (
 // its reservation.
 type nodeRelay struct {
 	info    peer.AddrInfo
-	key     RelayKey // the relay's key, from its line (zero: none)
+	key     RelayKey // the relay's key, from its line (zero: none); under mu
 	kick    chan struct{}
 	mu      sync.Mutex
 	adm     map[string]relayAdmission
@@ -84,6 +84,40 @@ func WithRelayKey(relay peer.ID, key RelayKey) NodeOption {
 // RelayKeyMarker separates a relay line's address from its key:
 // MULTIADDR/p2p/ID/okey-key/KEY (protocol.md 7.11).
 const RelayKeyMarker = "/okey-key/"
+
+// AddRelay uses relay info from now on, as WithNodeRelays (and
+// WithRelayKey, with a key that is not zero) do from the start: a relay
+// line the player gives while the node runs. A relay the node knows
+// already takes the new key (its operator made a new one). The relay is
+// trusted as an observer of this host's address from then on. Registering
+// tables there is the lobby's (Lobby.AddRelay).
+func (n *Node) AddRelay(info peer.AddrInfo, key RelayKey) error {
+	if info.ID == "" || len(info.Addrs) == 0 {
+		return errors.New("p2p: AddRelay: a relay needs a peer id and an address")
+	}
+	if info.ID == n.h.ID() {
+		return errors.New("p2p: AddRelay: a node cannot use itself as a relay")
+	}
+	n.mu.Lock()
+	if !key.IsZero() {
+		if n.cfg.relayKeys == nil {
+			n.cfg.relayKeys = map[peer.ID]RelayKey{}
+		}
+		n.cfg.relayKeys[info.ID] = key
+	}
+	r := n.relays[info.ID]
+	n.mu.Unlock()
+	if r == nil {
+		_, err := n.addRelay(info)
+		return err
+	}
+	if !key.IsZero() {
+		r.mu.Lock()
+		r.key = key
+		r.mu.Unlock()
+	}
+	return nil
+}
 
 // ParseRelayLine parses a relay line, as okey relay prints it: a relay
 // multiaddr ending in /p2p/<id>, then optionally RelayKeyMarker and the
@@ -536,6 +570,7 @@ func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 		a     relayAdmission
 	}
 	var todo []item
+	key := r.key
 	for k, a := range r.adm {
 		if !a.ok || a.register && a.hasMembers && !a.membersSent {
 			todo = append(todo, item{k, a})
@@ -549,7 +584,7 @@ func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 		switch {
 		case it.a.ok:
 		case it.a.register:
-			err = RelayRegister(ctx, n.h, r.info, it.table, it.a.token, r.key)
+			err = RelayRegister(ctx, n.h, r.info, it.table, it.a.token, key)
 		default:
 			err = RelayJoin(ctx, n.h, r.info, it.table, it.a.token)
 		}
@@ -747,7 +782,7 @@ func (n *Node) punchLater(p peer.ID) {
 			if direct || !relayed {
 				return
 			}
-			if len(holePunchAddrs(n.h)()) == 0 {
+			if len(rh.punch()) == 0 {
 				continue // nothing to offer yet
 			}
 			// DirectConnect cannot be cancelled: it runs on its own and

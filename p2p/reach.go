@@ -3,6 +3,7 @@ package p2p
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -145,6 +146,71 @@ func (o *observedAddrs) factory(addrs []ma.Multiaddr) []ma.Multiaddr {
 	return ma.Unique(out)
 }
 
+// punchAddrs are the addresses the host offers in a hole punch: what its
+// trusted relays see, and for a transport the host listens on that no relay
+// saw (a relay connection runs over one transport, usually TCP: an invite
+// code carries the relay's first address), the observed IP with that
+// transport's listening port, when a relay saw a listening port unchanged:
+// the NAT keeps ports (as Linux's MASQUERADE and most home routers do when
+// the port is free), so a cone NAT maps that transport's port to the same
+// address once the host sends from it. The guess matters for QUIC: a TCP
+// punch between two cone homes fails where a router still holds the
+// half-open state of an earlier direct dial between the same ports (its
+// answer to the punch leaves without NAT, docs/nat-lab.md), a QUIC one
+// does not. Behind a NAT that changes ports (symmetric) nothing is
+// guessed. A wrong guess costs one failed dial: the punch dials every
+// address offered at once.
+func (o *observedAddrs) punchAddrs() []ma.Multiaddr {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var seen []ma.Multiaddr
+	for _, p := range slices.Sorted(maps.Keys(o.seen)) {
+		seen = append(seen, o.seen[p]...)
+	}
+	if o.h == nil {
+		return seen
+	}
+	var listen []ma.Multiaddr
+	for _, l := range o.h.Network().ListenAddresses() {
+		if tw, ok := thinWaist(l); ok {
+			listen = append(listen, tw)
+		}
+	}
+	return ma.Unique(append(seen, guessPunchAddrs(seen, listen)...))
+}
+
+// guessPunchAddrs is punchAddrs' guess: for each observation whose port is
+// the listening port of its transport, the same IP with the listening port
+// of each other transport (same IP family) that no observation covers.
+func guessPunchAddrs(seen, listen []ma.Multiaddr) []ma.Multiaddr {
+	var out []ma.Multiaddr
+	for _, obs := range seen {
+		kind, fam := transportKind(obs), ipFamily(obs)
+		kept := slices.ContainsFunc(listen, func(l ma.Multiaddr) bool {
+			return transportKind(l) == kind && ipFamily(l) == fam && portOf(l) == portOf(obs)
+		})
+		if !kept {
+			continue
+		}
+		for _, l := range listen {
+			k := transportKind(l)
+			if k == kind || k == "" || ipFamily(l) != fam || slices.ContainsFunc(seen, func(s ma.Multiaddr) bool { return transportKind(s) == k }) {
+				continue
+			}
+			ip := obs[0]
+			out = append(out, append(ma.Multiaddr{ip}, l[1:]...))
+		}
+	}
+	return out
+}
+
+func ipFamily(a ma.Multiaddr) int {
+	if len(a) == 0 {
+		return 0
+	}
+	return a[0].Protocol().Code
+}
+
 // thinWaist cuts a multiaddr to ip/tcp/port or ip/udp/port/quic-v1.
 func thinWaist(a ma.Multiaddr) (ma.Multiaddr, bool) {
 	if a == nil {
@@ -200,7 +266,8 @@ func portOf(a ma.Multiaddr) string {
 // service, the node tries again (Node.punchLater).
 type reachHost struct {
 	host.Host
-	hps *holepunch.Service
+	hps   *holepunch.Service
+	punch func() []ma.Multiaddr // holePunchAddrs
 }
 
 func (h *reachHost) Close() error {
@@ -208,13 +275,13 @@ func (h *reachHost) Close() error {
 	return errors.Join(err, h.Host.Close())
 }
 
-// holePunchAddrs are the host's public direct addresses: its own, and
-// those its relays see (observedAddrs). Private ones are useless to a peer
-// behind another NAT.
-func holePunchAddrs(h host.Host) func() []ma.Multiaddr {
+// holePunchAddrs are the host's public direct addresses: its own, those
+// its relays see and the guesses from them (observedAddrs.punchAddrs).
+// Private ones are useless to a peer behind another NAT.
+func holePunchAddrs(h host.Host, o *observedAddrs) func() []ma.Multiaddr {
 	return func() []ma.Multiaddr {
 		var out []ma.Multiaddr
-		for _, a := range h.Addrs() {
+		for _, a := range ma.Unique(append(h.Addrs(), o.punchAddrs()...)) {
 			if _, err := a.ValueForProtocol(ma.P_CIRCUIT); err == nil {
 				continue
 			}
@@ -226,7 +293,7 @@ func holePunchAddrs(h host.Host) func() []ma.Multiaddr {
 	}
 }
 
-func startHolePunching(h host.Host) (host.Host, error) {
+func startHolePunching(h host.Host, o *observedAddrs) (host.Host, error) {
 	bh, ok := h.(interface{ IDService() identify.IDService })
 	if !ok || bh.IDService() == nil {
 		return nil, errors.New("p2p: the host has no identify service for hole punching")
@@ -235,11 +302,11 @@ func startHolePunching(h host.Host) (host.Host, error) {
 	// behind a NAT that drops unsolicited packets this waits for its
 	// timeout (10 s by default) before the punch itself: 3 s is plenty for
 	// an address that answers.
-	hps, err := holepunch.NewService(h, bh.IDService(), holePunchAddrs(h), holepunch.DirectDialTimeout(3*time.Second))
+	hps, err := holepunch.NewService(h, bh.IDService(), holePunchAddrs(h, o), holepunch.DirectDialTimeout(3*time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start hole punching: %w", err)
 	}
-	return &reachHost{Host: h, hps: hps}, nil
+	return &reachHost{Host: h, hps: hps, punch: holePunchAddrs(h, o)}, nil
 }
 
 // confirmedAddrser is a host that gives the addresses AutoNAT v2 checked

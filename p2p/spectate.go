@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	pb "github.com/libp2p/go-libp2p-pubsub/pb"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -270,8 +271,12 @@ func (t *TableTransport) refuseSubscriber(p peer.ID, disconnected bool) {
 // so each such peer is disconnected; when it reconnects, its subscription
 // is ignored. An honest peer never subscribes to a table it does not sit
 // at (a spectator is fed by catch-up).
-func (t *TableTransport) purgeSubscribers() {
-	for _, p := range t.topic.ListPeers() {
+func (t *TableTransport) purgeSubscribers() { t.purgeTopic(t.topic) }
+
+// purgeTopic is purgeSubscribers for one of the table's topics (the
+// table's, or its chat's: protocol.md 7.13).
+func (t *TableTransport) purgeTopic(topic *pubsub.Topic) {
+	for _, p := range topic.ListPeers() {
 		if t.memberSet[p] {
 			continue
 		}

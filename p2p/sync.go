@@ -130,6 +130,11 @@ func (t *TableTransport) Fetch(ctx context.Context, p table.PeerID, req []byte) 
 	if len(req) > MaxSyncRequest {
 		return nil, fmt.Errorf("%w: request of %d bytes, at most %d", ErrFrameTooLarge, len(req), MaxSyncRequest)
 	}
+	if t.spectator {
+		// A member serves one stream of a spectator at a time (7.12).
+		t.chat.fetchMu.Lock()
+		defer t.chat.fetchMu.Unlock()
+	}
 	ctx, cancel := context.WithTimeout(ctx, t.n.cfg.syncTimeout)
 	defer cancel()
 	stop := context.AfterFunc(t.ctx, cancel) // closing the table ends fetches
@@ -301,7 +306,10 @@ func (n *Node) handleSync(s network.Stream) {
 		return
 	}
 	var resp [][]byte
-	if req != nil {
+	switch {
+	case string(req) == ChatRequest:
+		resp = t.chat.history() // protocol.md 7.13
+	case req != nil:
 		resp = (*hp)(table.PeerID(remote.String()), req)
 	}
 	if len(resp) > MaxSyncFrames {

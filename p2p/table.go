@@ -72,6 +72,8 @@ type TableTransport struct {
 	closeOnce sync.Once
 	closeErr  error
 
+	chat *tableChat // the table's chat (tablechat.go)
+
 	stats   tableStats
 	rejMu   sync.Mutex
 	rejects map[string]uint64
@@ -207,7 +209,7 @@ func (n *Node) openTable(ctx context.Context, tableID string, members []peer.ID,
 		selfIndex: slices.Index(members, self),
 		heard:     map[peer.ID]bool{}, joined: map[peer.ID]bool{},
 		heardCh: make(chan struct{}, 1), owed: make(chan struct{}, 1),
-		spectator: spectator,
+		spectator: spectator, chat: newTableChat(tableID),
 	}
 	if n.cfg.noForward {
 		t.local = make(chan *pubsub.Message, n.cfg.queue)
@@ -230,6 +232,7 @@ func (n *Node) openTable(ctx context.Context, tableID string, members []peer.ID,
 	n.mu.Unlock()
 	if !spectator {
 		n.topics.Store(t.topicName, t)
+		n.topics.Store(t.chat.topicName, t)
 	}
 
 	start := time.Now()
@@ -246,6 +249,10 @@ func (n *Node) openTable(ctx context.Context, tableID string, members []peer.ID,
 	unhook()
 	stop()
 	t.wg.Done()
+	if err == nil && spectator {
+		t.wg.Add(1)
+		go t.pollChat()
+	}
 	if err != nil {
 		t.Close()
 		return nil, err
@@ -270,6 +277,11 @@ func (t *TableTransport) open(ctx context.Context, readyTimeout time.Duration) e
 		return fmt.Errorf("p2p: table %s: topic events: %w", t.id, err)
 	}
 	defer evt.Cancel()
+	// The chat's topic first (protocol.md 7.13): a member seen on the
+	// table's topic is on the chat's already.
+	if err := t.openChat(); err != nil {
+		return err
+	}
 	sub, err := topic.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
 	if err != nil {
 		return fmt.Errorf("p2p: table %s: subscribe: %w", t.id, err)
@@ -501,6 +513,7 @@ func (t *TableTransport) Close() error {
 		if n.tables[t.id] == t {
 			delete(n.tables, t.id)
 			n.topics.CompareAndDelete(t.topicName, t)
+			n.topics.CompareAndDelete(t.chat.topicName, t)
 		}
 		delete(n.watch, t)
 		n.mu.Unlock()
@@ -516,6 +529,7 @@ func (t *TableTransport) Close() error {
 		if t.topic != nil {
 			errs = append(errs, closeTopic(n.ctx, t.topic))
 		}
+		errs = append(errs, t.closeChat())
 		if err := n.ps.UnregisterTopicValidator(t.topicName); err != nil && n.ctx.Err() == nil {
 			n.log.Debug("unregister validator", "table", t.id, "err", err)
 		}

@@ -42,6 +42,10 @@
 #                           first; default: a set in which every pair of
 #                           types meets, and 4 x port)
 #        TRANSPORTS="quic tcp"   RELAYS="relay norelay"
+#                           (both: TCP and QUIC together, as a player's
+#                           okey listens by default; the creator is given
+#                           the relay's line as okey relay prints it and
+#                           joiners take the relay from the code)
 #        REPEAT=1           runs of each cell
 #        IMPAIR="delay=25ms" the impairment of each home's link, each way
 #                           (home to home: twice this each way)
@@ -133,6 +137,7 @@ RELAY_QUIC=$(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET
 # to the creator's --relay; joiners take the relay from the code.
 RELAY_KEY=$(grep -m1 '^relay line: ' "$WORK/relay.out" | sed 's|.*/okey-key/||')
 [ -n "$RELAY_KEY" ] || die "the relay's line holds no key"
+RELAY_LINE=$(grep -m1 '^relay line: ' "$WORK/relay.out" | cut -d' ' -f3)
 say "relay up: $RELAY_TCP $RELAY_QUIC"
 
 # --- a cell's homes ---
@@ -172,9 +177,11 @@ routes() {
 	done
 }
 
-# transport T: only T's packets cross the routers (quic: UDP; tcp: TCP).
+# transport T: only T's packets cross the routers (quic: UDP; tcp: TCP;
+# both: either).
 transport() {
 	local i block
+	[ "$1" != both ] || return 0
 	if [ "$1" = quic ]; then block=tcp; else block=udp; fi
 	for i in 1 2 3 4; do
 		nsx "$P-r$i" iptables -A okeytransport -p "$block" -j DROP
@@ -200,14 +207,18 @@ declare -A BOT_PID TYPE HOSTADDR IMPAIR_PID
 start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else none)
 	local i=$1 listen in=/dev/null
 	shift
-	if [ "$TRANSPORT" = quic ]; then listen=/ip4/0.0.0.0/udp/0/quic-v1; else listen=/ip4/0.0.0.0/tcp/0; fi
+	case "$TRANSPORT" in
+	quic) listen=(--listen /ip4/0.0.0.0/udp/0/quic-v1) ;;
+	tcp) listen=(--listen /ip4/0.0.0.0/tcp/0) ;;
+	*) listen=(--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1) ;;
+	esac
 	mkdir -p "$CELL/data.$i" "$CELL/out.$i"
 	[ ! -f "$CELL/code.$i" ] || in="$CELL/code.$i"
 	now_ms >"$CELL/start.$i"
 	local env=()
 	[ "$FAULT" != no-forward ] || [ "$i" != 1 ] || env=(OKEY_LAB_NO_FORWARD=1)
 	ip netns exec "$P-h$i" env "${env[@]}" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
-		--withhold 60s --wait "${FORM_TIMEOUT}s" --listen "$listen" -v \
+		--withhold 60s --wait "${FORM_TIMEOUT}s" "${listen[@]}" -v \
 		--log "$CELL/bot$i.log" "$@" <"$in" >"$CELL/bot$i.out" 2>>"$CELL/bot$i.log" &
 	BOT_PID[$i]=$!
 	CELL_PIDS+=("$!")
@@ -251,6 +262,10 @@ run_cell() {
 	registered=$(grep -c 'msg="relay request".*kind=[14] .*status=0' "$WORK/relay.log" || true)
 	local creator_args=("${relay_args[@]}")
 	if [ "$mode" = relay ]; then creator_args=(--relay "${relay_args[1]}/okey-key/$RELAY_KEY"); fi
+	if [ "$mode" = relay ] && [ "$TRANSPORT" = both ]; then
+		creator_args=(--relay "$RELAY_LINE")
+		relay_args=()
+	fi
 	start_bot 1 --create --players 4 --preset "$RULES" "${creator_args[@]}"
 	deadline=$(($(date +%s) + 30))
 	until grep -q 'msg="bot started"' "$CELL/bot1.log" 2>/dev/null; do

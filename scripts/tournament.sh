@@ -67,11 +67,11 @@ make_lan "$N"
 t0=$(date +%s)
 for i in $(seq 1 "$N"); do
 	if [ "$i" -eq 1 ]; then
-		args=(tournament create --open --players "$N" --rounds "$ROUNDS" --preset "$PRESET" --name "lan cup")
+		args=(tournament create --open --players "$N" --rounds "$ROUNDS" --preset "$PRESET" --title "lan cup")
 	else
 		args=(tournament join)
 	fi
-	ip netns exec "okey-p$i-$ID" "$OKEY" "${args[@]}" --bot --player "bot$i" --data "$WORK/data.$i" --dir "$WORK/folder.$i" \
+	ip netns exec "okey-p$i-$ID" "$OKEY" "${args[@]}" --bot --name "bot$i" --data "$WORK/data.$i" --dir "$WORK/folder.$i" \
 		--withhold 60s --linger 30s --wait "${TIMEOUT}s" \
 		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
 		>"$WORK/out.$i" 2>"$WORK/log.$i" &

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestWildMatches101: whole matches where every seat is a wild player (every
@@ -11,8 +13,9 @@ import (
 // invariant at every step, every peer in the same state, verify honest. It
 // takes about a minute: run it with OKEY_LONG101=1 (not in make test).
 func TestWildMatches101(t *testing.T) {
-	if os.Getenv("OKEY_LONG101") == "" || raceDetector {
-		t.Skip("a minute of wild matches: OKEY_LONG101=1, without the race detector")
+	lane.NoRace(t)
+	if os.Getenv("OKEY_LONG101") == "" {
+		t.Skip("a minute of wild matches: OKEY_LONG101=1")
 	}
 	opts := []string{"101:rounds=3", "101:rounds=3,swap-before-open", "101:no-joker-doubles,no-joker-swap,rounds=3", "101:finish-joker-penalty,joker-finish-single-sums,no-cancel,rounds=3,unopened-joker-penalty"}
 	for seed := uint64(100); seed < 124; seed++ {

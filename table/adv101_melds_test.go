@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // wildTable is a 2-seat 101 table of two wild players.
@@ -37,6 +38,7 @@ func moverAfterDraw(l *lockstep) int {
 // gives a rack with red 12, 13 and 1; seed 301 a doubles opener holding a
 // set or run.
 func TestWrapAndDoublesOpenerSets101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	l := wildTable(t, 300)
 	var wrap engine.Action101
 	if !l.until(func() bool {

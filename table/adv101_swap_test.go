@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestSwapTakenBeforeOpeningNamed101: at a swap-before-open table, a seat
@@ -13,6 +14,7 @@ import (
 // it kept-discard (two wild players reach the position; seed 46 does within
 // a round).
 func TestSwapTakenBeforeOpeningNamed101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	const seed = 46
 	l := newLockstep(t, "101:swap-before-open", 2, seed)
 	for i := range l.peers {

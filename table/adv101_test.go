@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // An adversarial player's review of Okey 101 at the table: each test plays
@@ -72,6 +73,7 @@ func checkSecrecy101(t *testing.T, l *lockstep) {
 // exactly its opened slots (checked by the machine; see
 // TestMoveShares101). Two seats, one round under the race detector.
 func TestSecrecy101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	l := newLockstep(t, "101:rounds=3", 2, 7)
 	rounds := 0
 	kinds := map[engine.Act101]int{}
@@ -180,6 +182,7 @@ func one(sf engine.SlotFace) engine.MeldPlay {
 // Verify name the cheater, for the rule protocol.md 5.8 gives, and the
 // engine state does not change.
 func TestAttacksBeforeOpening101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	const c, victim = 1, 0
 	l := beforeOpening(t)
 	g := l.g()
@@ -228,6 +231,7 @@ func TestAttacksBeforeOpening101(t *testing.T) {
 // kept-discard; the dealer laying in its first turn (one discard) is named
 // out-of-turn.
 func TestKeptDiscardAndDealerTurn101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	l := newLockstep(t, "101", 2, 3)
 	l.until(func() bool { return l.g() != nil && l.m().phase == phMove })
 	dealer := l.g().Dealer()
@@ -265,6 +269,7 @@ func TestKeptDiscardAndDealerTurn101(t *testing.T) {
 // double laid after opening with sets: each named as protocol.md 5.8 says,
 // live and by Verify, the engine unchanged.
 func TestAttacksAfterOpening101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	var l *lockstep
 	c := -1
 	for _, seed := range []uint64{3, 4, 5, 6, 7, 8} {
@@ -354,6 +359,7 @@ func TestAttacksAfterOpening101(t *testing.T) {
 // another seat's share (public since the deal) is refused, the mover named,
 // and nothing of the extra slot is opened.
 func TestMoveShares101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	const c = 1
 	l := beforeOpening(t)
 	tiles := plainTiles(l, c)
@@ -396,6 +402,7 @@ func TestMoveShares101(t *testing.T) {
 // file that carries the forgery as evidence is invalid in verify, naming no
 // one.
 func TestFramingByForgeryOrReplay101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	l := newLockstep(t, "101", 2, 5)
 	var victim int
 	var laid []byte // the victim's signed lay
@@ -491,6 +498,7 @@ func (w wrongMover101) Move101(g *engine.Game101, v *engine.View) (engine.Action
 // (ErrOwnMove), nothing changes, and its seat is not named (the others see
 // it stop answering). The same body, signed and sent, would name it.
 func TestOwnRefusedMoveIsNotSent(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	const seat = 1
 	l := beforeOpening(t)
 	p := l.peers[seat]
@@ -519,6 +527,7 @@ func TestOwnRefusedMoveIsNotSent(t *testing.T) {
 // peer records the same penalty, the round's result carries it, Verify
 // agrees, and no seat is named for it (a penalty is scoring, not blame).
 func TestAddablePenaltyFromPublicMelds101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	l, victim, forced := untilFittingDiscard101(t)
 	before := len(l.g().Penalties())
 	l.send(victim, KindMove, l.craft(victim, engine.Action101{Kind: engine.Act101Discard, Seat: victim,
@@ -567,6 +576,7 @@ func countPenalties(ps []engine.Penalty101, seat int) int {
 // a transcript that carries the second as evidence names it too; an honest
 // seat is never named.
 func TestTwoMovesForOneStep101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	const c = 1
 	l := beforeOpening(t)
 	tiles := plainTiles(l, c)
@@ -597,6 +607,7 @@ func TestTwoMovesForOneStep101(t *testing.T) {
 // named. Silence is never proof (protocol.md 5.5); the honest seats that
 // spoke before it published only the shares of their own racks.
 func TestSilentAtTheReveal101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	l := newLockstep(t, "101", 2, 5)
 	silent := -1
 	if !l.until(func() bool {
@@ -631,6 +642,7 @@ func TestSilentAtTheReveal101(t *testing.T) {
 // which carries the state hash its engine computed, every honest peer and
 // Verify name it state-divergence.
 func TestSkippedPenalty101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	l, c, fitting := untilFittingDiscard101(t)
 	l.send(c, KindMove, l.craft(c, engine.Action101{Kind: engine.Act101Discard, Seat: c, Faces: []engine.SlotFace{fitting}}))
 	l.until(func() bool { s, _ := l.m().Expect(); return s == c })

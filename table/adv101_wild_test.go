@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // wild101 is an adversary that plays only legal moves but picks them at
@@ -139,6 +140,7 @@ func refusedSurely(g *engine.Game101, a engine.Action101) bool {
 // the peer would not send it and the table would stall), checkSecrecy101
 // holds at every step, and the transcript verifies honest.
 func TestHonestBotsFaceAWildPlayer101(t *testing.T) {
+	lane.NoRace(t) // one goroutine drives every seat: nothing for the race detector
 	seeds := []uint64{21, 22, 23, 24, 25, 26}
 	if raceDetector {
 		seeds = seeds[:1]

@@ -14,6 +14,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/crypto/deck"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // The tests of this file reproduce, through the package's own APIs, the
@@ -217,6 +218,7 @@ func resign(t testing.TB, raw []byte, key ed25519.PrivateKey, cfg [32]byte, f fu
 // (a take for its draw, another hello) makes the file invalid; the next
 // speaker is not named.
 func TestVerifyChecksTheLinkFirst(t *testing.T) {
+	lane.NoRace(t)
 	const seed = 94
 	res := run(t, "turkish-rummy:rounds=1", 2, seed, LocalOptions{})
 	checkHonest(t, res)
@@ -255,6 +257,7 @@ func TestVerifyChecksTheLinkFirst(t *testing.T) {
 // TestVerifyStatuses: a cut transcript is unfinished with the next speaker,
 // not cheating; a torn signature is invalid; an honest one is honest.
 func TestVerifyStatuses(t *testing.T) {
+	lane.NoRace(t)
 	res := run(t, "turkish-rummy:rounds=1", 2, 95, LocalOptions{})
 	tr := res.Transcript(-1)
 	if st := Verify(tr).Status(); st != StatusHonest {
@@ -371,6 +374,7 @@ func TestLostSeedRefusesToSpeak(t *testing.T) {
 // cannot go on after a valid message) stops the match unfinished, with no
 // one named, live and in Verify.
 func TestRulesThatCannotGoOnNameNoOne(t *testing.T) {
+	lane.NoRace(t)
 	res := run(t, "turkish-rummy:rounds=1", 2, 98, LocalOptions{})
 	tr := res.Transcript(-1)
 	m, err := NewMachine(tr.Config, nil)
@@ -449,6 +453,7 @@ func tamper(t testing.TB, tr *Transcript, keys []ed25519.PrivateKey, rng *rand.R
 // TestSingleSeatTamperingNamesNoOneElse: random changes a seat can make
 // with its own key never make Verify name another seat.
 func TestSingleSeatTamperingNamesNoOneElse(t *testing.T) {
+	lane.NoRace(t)
 	const seed = 99
 	res := run(t, "turkish-rummy:rounds=1", 2, seed, LocalOptions{})
 	tr := res.Transcript(-1)
@@ -489,6 +494,7 @@ func FuzzSingleSeatTampering(f *testing.F) {
 // signed under the config hash: the old messages verify nowhere, the match
 // finishes, and no one is named.
 func TestReplayFromEarlierMatch(t *testing.T) {
+	lane.NoRace(t)
 	const seed = 88
 	first := run(t, "turkish-rummy:rounds=1", 3, seed, LocalOptions{})
 	checkHonest(t, first)

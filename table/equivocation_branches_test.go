@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // Two messages signed by one seat for one past step, both on branches the
@@ -30,6 +31,7 @@ func offBranch(t *testing.T, tr *Transcript, raw []byte, seat int, key []byte) [
 // names X for equivocation on the two, whichever order they are in and
 // wherever the chain is cut; one of them alone, or one twice, names no one.
 func TestVerifyNamesTwoForksOfOneSeat(t *testing.T) {
+	lane.NoRace(t)
 	const seed = 97
 	ruleset := "turkish-rummy:rounds=1"
 	res := run(t, ruleset, 3, seed, LocalOptions{})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestRestartMidHand stops one peer in the middle of the first hand (its
@@ -25,9 +26,7 @@ func TestRestartMidHand(t *testing.T) {
 // TestRestartMidHand101: the same in an Okey 101 match (2 seats; without
 // the race detector only, make test's non-race line).
 func TestRestartMidHand101(t *testing.T) {
-	if raceDetector {
-		t.Skip("a whole 101 match with a restart runs without the race detector (make test)")
-	}
+	lane.NoRace(t)
 	restartMidHand(t, true, "101:rounds=3", 2)
 }
 

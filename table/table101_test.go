@@ -9,6 +9,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 func movers101(n int) []Mover {
@@ -53,9 +54,7 @@ func TestLocal101(t *testing.T) {
 // TestLocal101FourSeats: the same with 4 seats, on a perfect network and
 // with faults (without the race detector only: make test's non-race line).
 func TestLocal101FourSeats(t *testing.T) {
-	if raceDetector {
-		t.Skip("4-seat 101 matches run without the race detector (make test)")
-	}
+	lane.NoRace(t)
 	check101(t, 4, Faults{})
 	check101(t, 4, Faults{Drop: 0.05, Dup: 0.05, Reorder: 0.1})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // simpleMover draws, wins when it can, and otherwise discards the tile the
@@ -95,26 +96,29 @@ var matrix = []struct {
 	{"german:rounds=1", 2}, {"german:rounds=1", 3}, {"german:rounds=1", 4},
 }
 
-// skipUnderRace skips case i of a match matrix under the race detector
-// unless it is one of keep. The race detector needs each code path once,
-// not every ruleset at every table size; make test runs the whole matrix
-// again without it (its non-race line for ./table/), where a match is many
-// times faster.
-func skipUnderRace(t *testing.T, i int, keep ...int) {
-	t.Helper()
-	if !raceDetector {
-		return
-	}
-	for _, k := range keep {
+// raceShare: the cases of a match matrix that also run under the race
+// detector. The race detector needs each code path once, not every ruleset
+// at every table size; the whole matrix runs without it (lane.NoRace), where
+// a match is many times faster.
+var (
+	honestRaceShare = []int{4, 6, 10}
+	faultyRaceShare = []int{1, 5}
+)
+
+func inShare(i int, share []int) bool {
+	for _, k := range share {
 		if k == i {
-			return
+			return true
 		}
 	}
-	t.Skip("the whole matrix runs without the race detector (make test's non-race line)")
+	return false
 }
 
-func TestHonestMatches(t *testing.T) {
-	cases := append(matrix[:len(matrix):len(matrix)],
+func honestCases() []struct {
+	ruleset string
+	n       int
+} {
+	return append(matrix[:len(matrix):len(matrix)],
 		struct {
 			ruleset string
 			n       int
@@ -123,19 +127,48 @@ func TestHonestMatches(t *testing.T) {
 			ruleset string
 			n       int
 		}{"classic:deal=simple,indicator-last,points=4", 3})
-	for i, tc := range cases {
+}
+
+func TestHonestMatches(t *testing.T) {
+	lane.NoRace(t)
+	honestMatches(t, nil)
+}
+
+// TestHonestMatchesRaced: TestHonestMatches's race share.
+func TestHonestMatchesRaced(t *testing.T) {
+	lane.RaceOnly(t)
+	honestMatches(t, honestRaceShare)
+}
+
+func honestMatches(t *testing.T, share []int) {
+	for i, tc := range honestCases() {
+		if share != nil && !inShare(i, share) {
+			continue
+		}
 		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
-			skipUnderRace(t, i, 4, 6, 10)
 			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(10+i), LocalOptions{}))
 		})
 	}
 }
 
 func TestFaultyNetworkFinishes(t *testing.T) {
+	lane.NoRace(t)
+	faultyNetwork(t, nil)
+}
+
+// TestFaultyNetworkFinishesRaced: TestFaultyNetworkFinishes's race share.
+func TestFaultyNetworkFinishesRaced(t *testing.T) {
+	lane.RaceOnly(t)
+	faultyNetwork(t, faultyRaceShare)
+}
+
+func faultyNetwork(t *testing.T, share []int) {
 	f := Faults{Drop: 0.05, Dup: 0.05, Reorder: 0.1, Delay: 2 * time.Millisecond}
 	for i, tc := range matrix {
+		if share != nil && !inShare(i, share) {
+			continue
+		}
 		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
-			skipUnderRace(t, i, 1, 5)
 			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(20+i), LocalOptions{Faults: f, Stall: 150 * time.Millisecond, Cheater: -1}))
 		})
 	}

@@ -401,7 +401,7 @@ func CheckSetup(format, ruleset string, players int) (Format, error) {
 	}
 	rs, err := engine.ParseRuleset(ruleset)
 	if err != nil {
-		return f, fmt.Errorf("%w: %v", ErrRecord, err)
+		return f, fmt.Errorf("%w: %w", ErrRecord, err)
 	}
 	if rs.String() != ruleset {
 		return f, fmt.Errorf("%w: ruleset %q is not canonical (%q)", ErrRecord, ruleset, rs.String())
@@ -412,7 +412,7 @@ func CheckSetup(format, ruleset string, players int) (Format, error) {
 	}
 	for _, k := range sizes {
 		if err := rs.CheckPlayers(k); err != nil {
-			return f, fmt.Errorf("%w: %v", ErrRecord, err)
+			return f, fmt.Errorf("%w: %w", ErrRecord, err)
 		}
 		if rs.Teams(k) {
 			return f, fmt.Errorf("%w: a tournament ranks players; %s plays in teams at %d seats", ErrRecord, ruleset, k)

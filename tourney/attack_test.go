@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 )
@@ -113,9 +114,7 @@ func wantHonest(t *testing.T, reps []*tournament.Report, dirs []string, errs []e
 // seated at before playing it, and offers from outside the roster count for
 // nothing: the match is played and every standing is honest.
 func TestSmallTournamentStrangerOffersEmpty(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
-	}
+	lane.NoRace(t)
 	t.Parallel()
 	bus := NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
@@ -130,9 +129,7 @@ func TestSmallTournamentStrangerOffersEmpty(t *testing.T) {
 // tournament ends while the stranger's answers are still held back (they
 // are let go only after, or at a deadline that fails the test).
 func TestSmallTournamentSlowStranger(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
-	}
+	lane.NoRace(t)
 	t.Parallel()
 	bus := NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
@@ -206,9 +203,7 @@ func (n *cutNet) Have(ctx context.Context, tid [32]byte, ref tournament.Ref) err
 // wins (they keep asking while theirs is unfinished), so every participant
 // ends with the same honest standings and whole transcripts.
 func TestSmallTournamentCutCopy(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
-	}
+	lane.NoRace(t)
 	t.Parallel()
 	bus := NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
@@ -244,9 +239,7 @@ func (m *blockedMover) CancelMove() {
 // moved for EndGrace, its seat stops, the round's standings are defined,
 // and it commits to round 2's draw with the others.
 func TestSmallTournamentDeadTable(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
-	}
+	lane.NoRace(t)
 	t.Parallel()
 	const away = 3
 	bus := NewMemBus()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 )
@@ -80,9 +81,7 @@ func runLocalOn(ctx context.Context, t *testing.T, bus *MemBus, n int, format, r
 // one process; every participant ends with the same honest standings and a
 // folder holding every transcript.
 func TestSmallTournament(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
-	}
+	lane.NoRace(t)
 	t.Parallel() // the three whole tournaments wait more than they compute
 	start := time.Now()
 	reps, dirs, _ := runLocal(t, 4, "swiss:rounds=2", "classic:points=2")
@@ -113,9 +112,7 @@ func TestSmallTournament(t *testing.T) {
 // participant ends with the same standings, the silent player absent
 // (0 points) from both rounds, status 3 and no one named.
 func TestSmallTournamentSilentDraw(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
-	}
+	lane.NoRace(t)
 	t.Parallel() // the three whole tournaments wait more than they compute
 	start := time.Now()
 	const silent = 2
@@ -203,9 +200,7 @@ func checkFolder(t *testing.T, dir string) *tournament.Report {
 // saved opening it could not reveal: the creator's close would leave it out
 // (status 3).
 func TestSmallTournamentResume(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./tourney/)")
-	}
+	lane.NoRace(t)
 	t.Parallel() // the three whole tournaments wait more than they compute
 	const n, again = 4, 3
 	bus := NewMemBus()

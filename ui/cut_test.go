@@ -16,6 +16,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 
@@ -317,9 +318,7 @@ func cutVerdicts() []*table.Report {
 // TestNoCutWordReplay: the replay of a classic and of a 101 match, every
 // frame, and its verdict of every kind, cut no text.
 func TestNoCutWordReplay(t *testing.T) {
-	if raceDetector {
-		t.Skip("two whole matches, then drawing only: run without the race detector (make test's non-race line)")
-	}
+	lane.NoRace(t)
 	classic, err := LoadReplay(greedyMatch(t, "classic", 3))
 	if err != nil {
 		t.Fatal(err)

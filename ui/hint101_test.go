@@ -14,6 +14,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
 )
@@ -27,9 +28,7 @@ import (
 // seeded sources): a failure names a seed and a frame that reproduce it.
 // OKEY_HINT101_SEEDS="1 2 3" plays other seeds.
 func TestHint101NeverAdvisesAPenalty(t *testing.T) {
-	if raceDetector {
-		t.Skip("whole 101 matches: run without the race detector (make test's non-race line)")
-	}
+	lane.NoRace(t)
 	seeds := []uint64{5, 12} // 12: the hint advised a penalty discard (hint101_finish_test.go)
 	if e := os.Getenv("OKEY_HINT101_SEEDS"); e != "" {
 		seeds = nil

@@ -367,6 +367,7 @@ func (t *TableView) drawHelp(scr tcell.Screen, x, y, w, h int) {
 		}
 	}
 	lines = append(lines, page.lines...)
+	lines = t.withChatHelp(page, lines, iw, ih)
 	row := iy
 	for _, l := range lines {
 		if row >= iy+ih {

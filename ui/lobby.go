@@ -130,6 +130,7 @@ type LobbyView struct {
 	form      *createForm
 	tform     *tourForm // the tournament form (lobby_tourform.go), while open
 	code      *string   // the join-by-code box, while it is open
+	relayLine *string   // the relay line box (y), while it is open
 	codeMore  bool      // an enter came before the box held a whole code
 	dropArm   string    // the unfinished match a first x asked to drop
 	closeArm  string    // the player's own table a first l asked to close
@@ -368,6 +369,10 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 		l.codeKey(ev)
 		return
 	}
+	if l.relayLine != nil {
+		l.relayLineKey(ev)
+		return
+	}
 	if l.help {
 		l.help = false // any key closes the help
 		return
@@ -438,6 +443,8 @@ func (l *LobbyView) Key(ev *tcell.EventKey) {
 			empty := ""
 			l.code, l.codeMore = &empty, false
 		}
+	case ev.Rune() == 'y':
+		l.openRelayLine()
 	case ev.Rune() == 'v':
 		inv, ok := l.b.(InviteLobby)
 		t, sel := l.selected()
@@ -552,8 +559,10 @@ func (l *LobbyView) codeEdited() {
 // PasteHandler implements tview.Primitive: a paste (the terminal's
 // bracketed paste) never acts as keys, and its line breaks never as enter.
 // Into the join-by-code box it adds the code, white space dropped; into a
-// form, its characters; elsewhere in the lobby it opens the join-by-code
-// box with it (a code pasted without k first).
+// form, its characters; into the relay line box (y), the line; elsewhere
+// in the lobby it opens the relay line box with a relay line (it starts
+// with /), else the join-by-code box with it (a code pasted without k
+// first).
 func (l *LobbyView) PasteHandler() func(string, func(tview.Primitive)) {
 	return l.WrapPasteHandler(func(text string, _ func(tview.Primitive)) { l.Paste(text) })
 }
@@ -569,6 +578,10 @@ func (l *LobbyView) Paste(text string) {
 		}
 	case l.code != nil:
 		l.addCode(text)
+	case l.relayLine != nil:
+		l.addRelayText(text)
+	case looksLikeRelayLine(text) && l.openRelayLine():
+		l.addRelayText(text)
 	default:
 		if _, ok := l.b.(InviteLobby); ok {
 			empty := ""
@@ -990,6 +1003,9 @@ func wrapCode(code string, width int) []string {
 // box while it is open, else the invite code of the selected table when the
 // player created it (private and open), wrapped to width; nothing else.
 func (l *LobbyView) codeBlock(width int) (string, []string) {
+	if head, block := l.relayLineBlock(width); len(block) > 0 {
+		return head, block
+	}
 	inv, ok := l.b.(InviteLobby)
 	if !ok {
 		return "", nil
@@ -1053,6 +1069,9 @@ func (l *LobbyView) helpLines() [][2]string {
 	if _, ok := l.b.(InviteLobby); ok {
 		lines = append(lines, [2]string{"k", i18n.T("join a table by its invite code")},
 			[2]string{"v", i18n.T("a new invite code for your private table")})
+	}
+	if _, ok := l.b.(RelayLineLobby); ok {
+		lines = append(lines, [2]string{"y", i18n.T("use a relay: paste the line okey relay prints")})
 	}
 	lines = append(lines, [2]string{"r", i18n.T("ready (again: not ready)")})
 	if _, ok := l.b.(TableCloser); ok {

@@ -49,9 +49,18 @@ func (t *TableView) Draw(scr tcell.Screen) {
 		gh--
 		t.drawLinks(scr, x, y+h-3, w)
 	}
+	chatY := y + h - 2 // the chat line's row (the message line's without one)
+	if t.chat != nil {
+		gh--
+		chatY = y + gh - 2
+		t.drawChat(scr, x, chatY, w)
+	}
 	rackY := t.drawGame(scr, g, x, y, w, gh)
 	t.drawMessage(scr, x, y+h-2, w)
 	t.drawStatus(scr, x, y+h-1, w)
+	if t.overlay == noOverlay {
+		t.drawChatPanel(scr, x, y+1, w, chatY-y-1) // over the rack too: it is brief
+	}
 	switch t.overlay {
 	case helpOverlay:
 		t.drawHelp(scr, x, y, w, h-1)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 
@@ -18,9 +19,7 @@ import (
 // frames for the round's moves, every rack open from the audit, the melds
 // on the table shown as they are laid, and the round's end.
 func TestReplay101(t *testing.T) {
-	if raceDetector {
-		t.Skip("a whole 101 match: run without the race detector (make test's non-race line)")
-	}
+	lane.NoRace(t)
 	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: "101:rounds=3",
 		Movers: []table.Mover{bot.NewB101(), bot.NewB101()}, Seed: 5})
 	if err != nil {

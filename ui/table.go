@@ -80,6 +80,8 @@ type TableView struct {
 	// ended is set while the table is drawn as a hand ended (drawGame):
 	// the turn timer, of the hand being played, is not shown then.
 	ended bool
+
+	chat *chatState // the table's chat, at a networked table (chat.go)
 }
 
 // NewTableView returns an empty table screen. quit is called when the player
@@ -293,6 +295,9 @@ func (t *TableView) Hint() { t.m.Hint() }
 // Key handles one key press; it is the InputHandler's body.
 func (t *TableView) Key(ev *tcell.EventKey) {
 	defer t.keepRack()
+	if t.chatKeyEvent(ev) {
+		return
+	}
 	switch t.overlay {
 	case helpOverlay:
 		t.overlay = noOverlay

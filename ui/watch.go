@@ -33,6 +33,9 @@ type WatchUpdate struct {
 	Frame   *Frame
 	Audited []table.HandLog
 	Step    uint32 // the machine's step after it
+	// Chat, when set, is a chat message read from the members (protocol.md
+	// 7.13), and the update carries nothing else.
+	Chat *ChatLine
 }
 
 // Step makes the update of the step the machine just applied.
@@ -68,6 +71,7 @@ type WatchView struct {
 	step   uint32
 	end    *table.Report // the verdict, once the spectator stopped
 	why    string        // how the watch ended, when not by the verdict
+	chat   string        // the latest chat message (chat.go), on the status line
 }
 
 // NewWatchView makes the screen of a table with these seat names and
@@ -79,6 +83,10 @@ func NewWatchView(names []string, ruleset string, quit func()) *WatchView {
 
 // Add takes an update (call it on the UI goroutine).
 func (v *WatchView) Add(u WatchUpdate) {
+	if u.Chat != nil {
+		v.chat = u.Chat.chatText()
+		return
+	}
 	v.step = u.Step
 	for _, hl := range u.Audited {
 		all := engine.NewView(table.NoSeat)
@@ -180,6 +188,8 @@ func (v *WatchView) footer(scr tcell.Screen, x, y, w, h int) {
 		put(scr, x+1, y+h-2, w-2, Verdict(v.end), felt.Foreground(verdictColour(p, v.end.Status())).Bold(true))
 	case v.why != "":
 		put(scr, x+1, y+h-2, w-2, v.why, felt.Foreground(p.Bad).Bold(true))
+	case v.chat != "":
+		put(scr, x+1, y+h-2, w-2, fitWords(i18n.T("chat · %s", v.chat), w-2), felt.Foreground(p.Dim))
 	default:
 		put(scr, x+1, y+h-2, w-2, i18n.T("watching: racks stay hidden until each hand's audit"), felt.Foreground(p.Dim))
 	}

@@ -76,7 +76,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	rules, perr := engine.ParseRuleset(*preset)
 	if perr != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: %v\n", trimEngine(perr)))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %v\n", ui.Plain(perr)))
 		return 2
 	}
 	if rules.Preset == engine.Preset101 {

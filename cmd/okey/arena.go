@@ -11,6 +11,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui"
 )
 
 func init() {
@@ -96,12 +97,12 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	rules, err := engine.ParseRuleset(*preset)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %v\n", err)
+		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
 	names := strings.Split(*bots, ",")
 	if err := rules.CheckPlayers(len(names)); err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: --bots names %d seats: %v\n", len(names), err))
+		fmt.Fprint(stderr, i18n.T("okey: --bots names %d seats: %v\n", len(names), ui.Plain(err)))
 		return 2
 	}
 	check := func(name string) error { _, err := bot.New(name, 0); return err }

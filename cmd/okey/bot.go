@@ -31,7 +31,7 @@ import (
 )
 
 func init() {
-	register(command{name: "bot", summary: i18n.Mark("a headless peer on the LAN: finds or opens a table and plays"), run: runBot})
+	register(command{name: "bot", summary: i18n.Mark("a headless player: finds or opens a table (LAN or invite code), plays"), run: runBot})
 }
 
 const botUsage = `usage: okey bot [--name N] [--create [--lan] --players N --preset P | --join TABLE | --code CODE|-]

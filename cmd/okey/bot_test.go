@@ -13,6 +13,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
@@ -79,9 +80,18 @@ func TestBotPlaysOverLoopback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole match")
 	}
-	t.Run("turkish-rummy", func(t *testing.T) { botsOverLoopback(t, "turkish-rummy:rounds=1", true) })
-	// Okey 101 has its own bot, whatever --strategy says.
-	t.Run("101", func(t *testing.T) { botsOverLoopback(t, "101:rounds=3", false) })
+	botsOverLoopback(t, "turkish-rummy:rounds=1", true)
+}
+
+// TestBot101PlaysOverLoopback: the same with Okey 101 (its own bot, whatever
+// --strategy says): three rounds, without the race detector (the classic
+// family's run above covers the network paths under it).
+func TestBot101PlaysOverLoopback(t *testing.T) {
+	lane.NoRace(t)
+	if testing.Short() {
+		t.Skip("plays a whole match")
+	}
+	botsOverLoopback(t, "101:rounds=3", false)
 }
 
 // botsOverLoopback plays one match of preset between two okey bot

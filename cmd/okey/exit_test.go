@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
@@ -123,6 +124,7 @@ func makeTranscripts(t *testing.T, dir string) map[string]string {
 // unreadable files: the same statuses, messages for a player (no package
 // prefixes, no "record type 0", no blame for a flipped byte).
 func TestExitConvention(t *testing.T) {
+	lane.NoRace(t)
 	files := transcripts(t)
 	replayed := 0
 	replayAt = func(*ui.Replay, ui.Options) error { replayed++; return nil }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestMain runs the package's tests in English whatever the machine's
@@ -113,6 +115,7 @@ func TestTurkishAnalyze(t *testing.T) {
 
 // TestTurkishVerify: verify's text is Turkish, its --json English.
 func TestTurkishVerify(t *testing.T) {
+	lane.NoRace(t)
 	files := transcripts(t)
 	code, out, _ := runOkey(t, "", "--lang", "tr", "verify", files["honest"])
 	if code != 0 || !strings.Contains(out, ": dürüst: ") || strings.Contains(out, ": honest:") {

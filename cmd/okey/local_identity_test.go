@@ -13,6 +13,8 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/ui"
 )
@@ -22,6 +24,7 @@ import (
 // leaves the end panel once the match is over.
 func playBotsMatch(t *testing.T, data, name, strategy, ruleset string, k int) string {
 	t.Helper()
+	i18n.Set(i18n.English) // other tests run commands that set the language
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
 		t.Fatal(err)
@@ -52,6 +55,7 @@ func playBotsMatch(t *testing.T, data, name, strategy, ruleset string, k int) st
 // level and seat slot), each with 3 matches; the bots' identities are kept
 // under DATA/bots, and no match file holds a key.
 func TestStatsAddUpAgainstBots(t *testing.T) {
+	lane.NoRace(t)
 	data := t.TempDir()
 	// Two bots (a 3-seat table of one hand) keep the test light under the
 	// race detector; the slots are told apart all the same.

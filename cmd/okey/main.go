@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/okey-game/okey/internal/i18n"
 )
@@ -46,18 +47,44 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, i18n.TKey(commands[n].summary))
+		helpLine(w, fmt.Sprintf("  %-10s ", n), i18n.TKey(commands[n].summary))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, i18n.T("Run 'okey help COMMAND' (or 'okey COMMAND -h') for a command's flags,\n'okey help rules' for the rules of each preset."))
 	fmt.Fprintln(w, i18n.T("--lang en|tr (any command) picks the language; else LC_ALL, LC_MESSAGES, LANG."))
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, i18n.T("Exit status, for every command:"))
-	fmt.Fprintln(w, i18n.T("  0  done (help included)"))
-	fmt.Fprintln(w, i18n.T("  1  a seat is named on proof signed by that seat"))
-	fmt.Fprintln(w, i18n.T("  2  bad usage, no terminal, or a file that is unreadable, damaged or altered"))
-	fmt.Fprintln(w, i18n.T("  3  an unfinished match: honest so far, no one named"))
-	fmt.Fprintln(w, i18n.T("  4  a table that could not form: its creator unreachable, the invite code refused, the table full or gone"))
+	for _, s := range []string{
+		i18n.T("  0  done (help included)"),
+		i18n.T("  1  a seat is named on proof signed by that seat"),
+		i18n.T("  2  bad usage, no terminal, or a file that is unreadable, damaged or altered"),
+		i18n.T("  3  an unfinished match: honest so far, no one named"),
+		i18n.T("  4  a table that could not form: its creator unreachable, the invite code refused, the table full or gone"),
+	} {
+		helpLine(w, s[:5], s[5:]) // "  N  ", then the text
+	}
+}
+
+// helpWidth is the width okey help fits.
+const helpWidth = 80
+
+// helpLine writes prefix and text, the text folded at spaces to end by
+// column helpWidth, each further line indented to the text's column.
+func helpLine(w io.Writer, prefix, text string) {
+	indent := utf8.RuneCountInString(prefix)
+	line := prefix
+	n := indent
+	for i, word := range strings.Fields(text) {
+		wn := utf8.RuneCountInString(word)
+		if i > 0 && n+1+wn > helpWidth {
+			fmt.Fprintln(w, line)
+			line, n = strings.Repeat(" ", indent), indent
+		} else if i > 0 {
+			line, n = line+" ", n+1
+		}
+		line, n = line+word, n+wn
+	}
+	fmt.Fprintln(w, line)
 }
 
 // getenv reads the environment for the language (tests replace it).

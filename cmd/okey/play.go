@@ -35,7 +35,7 @@ import (
 )
 
 func init() {
-	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots (--bots K) or on the LAN"), run: runPlay})
+	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots, on the LAN or by invite code"), run: runPlay})
 }
 
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
@@ -525,7 +525,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 					}
 				}
 				g.SetAway(away)
-			}})
+			},
+			OnChatReady: func(send lan.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
+			OnChat:      func(l lan.ChatLine) { g.Chat(ui.ChatLine(l)) }})
 		stopLinks()
 		if err != nil {
 			if errors.Is(err, ui.ErrQuit) {
@@ -808,6 +810,49 @@ func (l *lanLobby) RefusingRelays(id string) []string {
 	return out
 }
 
+// CheckRelayLine tells whether text, as pasted, is a relay line.
+func (l *lanLobby) CheckRelayLine(text string) error {
+	if _, _, err := p2p.ParseRelayLine(text); err != nil {
+		l.log.Info("not a relay line", "err", err)
+		return errors.New(i18n.T("this is not the line okey relay prints: copy it again, whole"))
+	}
+	return nil
+}
+
+// AddRelay uses the relay of a relay line from now on, as --relay LINE:
+// the player's open private tables register there, the bots the lobby
+// starts use it, and it is kept in the relay setting for the next start.
+func (l *lanLobby) AddRelay(_ context.Context, text string) error {
+	line := strings.TrimSpace(text)
+	ai, key, err := p2p.ParseRelayLine(line)
+	if err != nil {
+		return err
+	}
+	if err := l.c.Lobby().AddRelay(ai, key); err != nil {
+		return l.netErr("using the relay failed", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !slices.Contains(l.relays, line) {
+		l.relays = append(l.relays, line)
+	}
+	saved, err := lan.ResolveRelays(l.c.Data(), nil)
+	if err == nil && !slices.Contains(saved, line) {
+		_, err = lan.ResolveRelays(l.c.Data(), append(saved, line))
+	}
+	if err != nil {
+		l.log.Warn("the relay is used, but not kept for the next start", "err", err)
+	}
+	return nil
+}
+
+// botRelays are the relays the lobby's bots use.
+func (l *lanLobby) botRelays() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.relays)
+}
+
 // CheckCode tells whether text, as pasted, is a whole invite code.
 func (l *lanLobby) CheckCode(text string) error {
 	if _, err := invite.ParsePasted(text); err != nil {
@@ -893,7 +938,7 @@ func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int
 func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
 		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: botListen(l.listen),
-		Reach: l.reach, Relays: l.relays, Log: l.log.With("bot", name)})
+		Reach: l.reach, Relays: l.botRelays(), Log: l.log.With("bot", name)})
 	if err != nil {
 		return err
 	}
@@ -1075,4 +1120,13 @@ func newMatchRow(bots int, ruleset string) string {
 		return i18n.T("start a new match vs 1 bot (%s)", ruleset)
 	}
 	return i18n.T("start a new match vs %d bots (%s)", bots, ruleset)
+}
+
+// chatMembers are a table's members as its chat names them (roster order).
+func chatMembers(a p2p.Announcement, self string) []ui.ChatMember {
+	out := make([]ui.ChatMember, len(a.Members))
+	for i, m := range a.Members {
+		out[i] = ui.ChatMember{ID: m.ID, Name: m.Name, Self: m.ID == self}
+	}
+	return out
 }

@@ -1,84 +1,26 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
-
-	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
-	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/verdict"
 )
 
 // transcriptMagic opens every transcript file (protocol.md 6).
-const transcriptMagic = "okey-transcript/v1\n"
+const transcriptMagic = verdict.Magic
 
-// maxTranscriptFile bounds what okey reads into memory: 2^20 records of at
-// most table.MaxEnvelope bytes would be far more than any match.
-const maxTranscriptFile = 1 << 30
+// maxTranscriptFile bounds what okey reads of a transcript into memory.
+const maxTranscriptFile = verdict.MaxFile
 
-// readTranscript reads the transcript at path for verify and replay, with
-// messages for a player rather than a library: "is a directory", "not an okey
-// transcript", "damaged at byte N". A file cut short inside its last record
-// (a crash while writing) is read up to its last whole record, and cut says
-// so: verify then finds it unfinished and honest so far, naming no one.
-func readTranscript(path string) (t *table.Transcript, cut bool, err error) {
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, false, userErr(i18n.Mark("no such file"))
-	case err != nil:
-		return nil, false, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
-	case fi.IsDir():
-		return nil, false, userErr(i18n.Mark("is a directory, not a transcript"))
-	case fi.Size() > maxTranscriptFile:
-		return nil, false, userErr(i18n.Mark("not an okey transcript (%d bytes, more than any match)"), fi.Size())
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxTranscriptFile+1))
-	if err != nil {
-		return nil, false, userErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
-	}
-	return parseTranscript(data)
-}
+// readTranscript reads the transcript at path for verify, replay and stats
+// (verdict.Read: messages for a player, a last record cut short dropped and
+// reported).
+func readTranscript(path string) (*table.Transcript, bool, error) { return verdict.Read(path) }
 
-// userError is an error for a person (a transcript that cannot be read, a
-// bad hand): English in --json and batch output, in the
-// interface's language for a person (localErr).
-type userError struct {
-	key  string
-	args []any
-}
+// parseTranscript reads a transcript file's bytes (verdict.Parse).
+func parseTranscript(data []byte) (*table.Transcript, bool, error) { return verdict.Parse(data) }
 
-func userErr(key string, args ...any) error { return &userError{key, args} }
-
-func (e *userError) Error() string { return fmt.Sprintf(e.key, e.args...) }
+// userErr is an error for a person (verdict.UserErr).
+func userErr(key string, args ...any) error { return verdict.UserErr(key, args...) }
 
 // localErr is an error for a person, in the interface's language.
-func localErr(err error) string {
-	var re *userError
-	if errors.As(err, &re) {
-		return i18n.TKeyArgs(re.key, re.args)
-	}
-	return ui.Explain(err)
-}
-
-// parseTranscript reads a transcript file's bytes: a last record cut short
-// is dropped and reported (cut), any other damage is an error for players.
-func parseTranscript(data []byte) (*table.Transcript, bool, error) {
-	if !bytes.HasPrefix(data, []byte(transcriptMagic)) {
-		return nil, false, userErr(i18n.Mark("not an okey transcript"))
-	}
-	t, err := table.ReadTranscript(bytes.NewReader(data))
-	if err != nil {
-		return nil, false, errors.New(ui.Plain(err))
-	}
-	return t, t.Torn, nil
-}
+func localErr(err error) string { return verdict.LocalErr(err) }

@@ -56,8 +56,8 @@ relay keeps its address, its line and its tables. --announce adds an address
 the relay cannot see itself (a forwarded port on the router's public address).
 
 Exit status: 0 stopped by SIGINT or SIGTERM; 2 bad usage or the relay could not
-start (an address it cannot listen on, a data directory it cannot write). Never 1,
-which names a seat on signed proof.
+start (an address it cannot listen on, a data directory it cannot write).
+Never 1, which names a seat on signed proof.
 `
 
 // relayAllowFile is the allow-list of creators in the relay's data

@@ -6,11 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestSim101: okey sim --preset 101 plays a whole 101 match with full
 // cryptography, and okey verify finds its transcript honest.
 func TestSim101(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	code, out, errs := runOkey(t, "", "sim", "--players", "2", "--preset", "101:rounds=3", "--seed", "3", "--out", dir)
 	if code != 0 {
@@ -36,6 +39,7 @@ func TestSim101(t *testing.T) {
 
 // TestSim101Cheat: a 101 cheat is named live and by verify.
 func TestSim101Cheat(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	code, out, errs := runOkey(t, "", "sim", "--players", "2", "--preset", "101:rounds=3", "--seed", "4",
 		"--cheat", "add-before-open", "--cheater", "1", "--out", dir)

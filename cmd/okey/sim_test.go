@@ -6,9 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 func TestSimAndVerifyHonest(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	code, out, errs := runOkey(t, "", "sim", "--players", "3", "--games", "2", "--preset", "turkish-rummy:rounds=1",
 		"--bots", "greedy,random", "--seed", "5", "--out", dir)
@@ -42,6 +45,7 @@ func TestSimAndVerifyHonest(t *testing.T) {
 }
 
 func TestSimCheatIsNamed(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	code, out, errs := runOkey(t, "", "sim", "--players", "3", "--games", "1", "--preset", "turkish-rummy:rounds=1",
 		"--cheat", "phantom-discard", "--cheater", "2", "--seed", "6", "--out", dir)
@@ -106,6 +110,7 @@ func TestSimUsageErrors(t *testing.T) {
 // (junk dealt privately, a split view) name the cheater, live by every
 // honest peer and by verify, with greedy bots at every seat.
 func TestSimBlameCheats(t *testing.T) {
+	lane.NoRace(t)
 	for _, c := range []struct{ cheat, cheater string }{{"junk-private", "3"}, {"split-view", "0"}} {
 		t.Run(c.cheat, func(t *testing.T) {
 			code, out, errs := runOkey(t, "", "sim", "--players", "4", "--games", "1", "--preset", "turkish-rummy:rounds=1",
@@ -123,6 +128,7 @@ func TestSimBlameCheats(t *testing.T) {
 // TestVerifyUnfinished: a cut transcript is unfinished (exit 3), honest so
 // far, with the seat that was to speak; never cheating.
 func TestVerifyUnfinished(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	if code, out, errs := runOkey(t, "", "sim", "--players", "2", "--games", "1", "--preset", "turkish-rummy:rounds=1",
 		"--seed", "9", "--out", dir); code != 0 {
@@ -163,6 +169,7 @@ func TestVerifyUnfinished(t *testing.T) {
 // match of the same table, delivered by a cheater, are ignored: the match
 // finishes and verifies honest, and no one is named.
 func TestSimReplayChangesNothing(t *testing.T) {
+	lane.NoRace(t)
 	code, out, errs := runOkey(t, "", "sim", "--players", "3", "--games", "1", "--preset", "turkish-rummy:rounds=1",
 		"--bots", "greedy", "--cheat", "replay", "--cheater", "1", "--seed", "10")
 	if code != 0 || !strings.Contains(out, "verified honest, no one named") {

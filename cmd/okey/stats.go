@@ -595,17 +595,28 @@ func roundPlayer(p record.Player) record.Player {
 
 // printStats writes the record for a person.
 func printStats(w io.Writer, o statsJSON, top int, cachePath string) {
-	fmt.Fprint(w, i18n.T("%d files read: %d kept (honest and finished), %d unfinished, %d left out, %d copies of a match counted once\n",
+	fmt.Fprint(w, i18n.T("%d files read: %d kept (honest and finished), %d unfinished, %d left out; a match's copies counted once: %d\n",
 		o.Read, o.Kept, o.Unfinished, o.LeftOut, o.Duplicates))
 	if cachePath != "" {
 		fmt.Fprint(w, i18n.T("verified now: %d; verdicts from the cache (%s): %d\n", o.Verified, cachePath, o.FromCache))
 	} else {
 		fmt.Fprint(w, i18n.T("verified now: %d (no cache)\n", o.Verified))
 	}
+	// The copies of a match take one line for the match, however many
+	// there are (--json lists each).
+	copies := map[string]int{}
+	for _, f := range o.Files {
+		if f.Copy != "" {
+			copies[f.Copy]++
+		}
+	}
 	for _, f := range o.Files {
 		switch {
 		case f.Copy != "":
-			fmt.Fprint(w, i18n.T("  %s: a copy of the match in %s, counted once\n", f.File, f.Copy))
+			if n := copies[f.Copy]; n > 0 {
+				fmt.Fprint(w, i18n.T("  %s: counted once; its copies: %d\n", f.Copy, n))
+				copies[f.Copy] = 0
+			}
 		case f.Status == string(record.Unfinished):
 			fmt.Fprint(w, i18n.T("  %s: unfinished, honest so far: counted as unfinished for its players, not as a loss\n", f.File))
 		case f.Status == string(record.Cheating):

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/record"
 )
 
@@ -81,6 +82,7 @@ func runStatsJSON(t *testing.T, args ...string) (statsJSON, string, string) {
 // the cache: a second run verifies nothing and says the same; a changed
 // file, another verifier and a damaged cache each verify again.
 func TestStatsGolden(t *testing.T) {
+	lane.NoRace(t)
 	dir := statsFixture(t)
 	data := t.TempDir()
 	first, raw, _ := runStatsJSON(t, "--data", data, dir)
@@ -186,13 +188,13 @@ func statsText(t *testing.T, dir, data string) {
 	}
 	s := strings.ReplaceAll(out.String(), dir, "DIR")
 	for _, want := range []string{
-		"11 files read: 4 kept (honest and finished), 2 unfinished, 4 left out, 1 copies of a match counted once",
+		"11 files read: 4 kept (honest and finished), 2 unfinished, 4 left out; a match's copies counted once: 1",
 		"verified now: 0; verdicts from the cache",
 		"DIR/tampered-classic-3.okey: left out: damaged or altered, no one named",
 		"DIR/bad-signature.okey: left out: damaged or altered, no one named",
 		"DIR/cheat-false-win.okey: left out: a seat is named on its own signed messages: seat 1 (seat1) broke false-win",
 		"DIR/cheat-withhold.okey: unfinished, honest so far: counted as unfinished for its players, not as a loss",
-		"DIR/matches/copy/transcript: a copy of the match in DIR/honest-classic-2.okey, counted once",
+		"  DIR/honest-classic-2.okey: counted once; its copies: 1",
 		"DIR/not-a-transcript.okey: left out: unreadable",
 		"shown only, never part of a verdict",
 		"Win share: 95% Wilson interval.",
@@ -303,5 +305,44 @@ func TestStatsSimKeys(t *testing.T) {
 	}
 	if w := o.Players[0].Wins + o.Players[1].Wins; w < 2 {
 		t.Errorf("%d wins in two matches", w)
+	}
+}
+
+// TestStatsOneMatchCopies (issue 37, 13): one match kept in three places
+// says "1 match", and its two copies take one line, in English and in
+// Turkish.
+func TestStatsOneMatchCopies(t *testing.T) {
+	dir := t.TempDir()
+	body := must(os.ReadFile(filepath.Join("..", "..", "testdata", "conformance", "transcripts", "honest-classic-2.okey")))
+	for _, name := range []string{"a", "b", "c"} {
+		p := filepath.Join(dir, name, "transcript")
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, body, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, lang := range []string{"en", "tr"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{"--lang", lang, "stats", "--no-cache", dir}, nil, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		s := out.String()
+		if n := strings.Count(s, filepath.Join(dir, "a", "transcript")); n != 1 {
+			t.Errorf("%s: the kept file named %d times, want once (one line for its copies):\n%s", lang, n, s)
+		}
+		for _, copyName := range []string{"b", "c"} {
+			if strings.Contains(s, filepath.Join(dir, copyName, "transcript")) {
+				t.Errorf("%s: the copy %s has a line of its own:\n%s", lang, copyName, s)
+			}
+		}
+		want := map[string][]string{
+			"en": {"a match's copies counted once: 2\n", "  " + filepath.Join(dir, "a", "transcript") + ": counted once; its copies: 2\n", "\n1 match. Ratings:"},
+			"tr": {"\n1 maç. Dereceler:", "  " + filepath.Join(dir, "a", "transcript") + ": bir kez sayıldı; kopyaları: 2\n"},
+		}[lang]
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%s: no %q in:\n%s", lang, w, s)
+			}
+		}
 	}
 }

@@ -36,7 +36,7 @@ func init() {
 }
 
 const tournamentUsage = `usage: okey tournament create --players N [--rounds R] [--preset P] [--format F]
-                               [--name NAME] [--bots K] [--open] [flags]
+                               [--title T] [--name NAME] [--bots K] [--open] [flags]
        okey tournament join --code CODE|- [flags]
        okey tournament join [--id ID] [flags]
 
@@ -74,6 +74,10 @@ is this command's own seat's: a --peer naming it reaches that seat). At Okey
 too); another strategy cannot play 101: create refuses it at once, join as
 soon as it hears the announcement, before it registers (exit status 2).
 
+--name is this peer's display name on the roster, as in okey play and okey
+bot (--player, its old name, still works and says it is deprecated); --title
+is the tournament's name, given by create.
+
 Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
 named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
 usage.
@@ -91,14 +95,19 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	rounds := fs.Int("rounds", 3, i18n.T("create: the number of Swiss rounds (1 to 15)"))
 	preset := fs.String("preset", "classic:points=2", i18n.T("create: the ruleset of every match: preset[:options] (a short match by default)"))
 	format := fs.String("format", "", i18n.T("create: the format, e.g. swiss:rounds=3,points=3-2-1-0 (instead of --rounds)"))
-	tname := fs.String("name", "tournament", i18n.T("create: the tournament's name"))
+	tname := fs.String("title", "tournament", i18n.T("create: the tournament's name"))
 	bots := fs.Int("bots", 0, i18n.T("bot players to add in this process"))
 	id := fs.String("id", "", i18n.T("join: the tournament id (64 hex digits; default: the first one heard)"))
 	codeFlag := fs.String("code", "", i18n.T("join: the tournament of this invite code (- reads it from standard input)"))
 	openReg := fs.Bool("open", false, i18n.T("create: open registration, no invite code: the first players to register take the places (a LAN party)"))
 	dir := fs.String("dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
-	pname := fs.String("player", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
+	pname := fs.String("name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
+	fs.Func("player", i18n.T("deprecated: --name"), func(v string) error {
+		fmt.Fprint(stderr, i18n.T("okey: tournament: --player is deprecated: use --name, as okey play and okey bot do\n"))
+		*pname = v
+		return nil
+	})
 	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
 	botSeat := fs.Bool("bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input at the table screen"))
@@ -149,10 +158,15 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			return usageErr(i18n.T("tournament: %v", ui.Plain(err)))
 		}
 		if err := tournament.CheckName(*tname); err != nil {
-			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
+			return usageErr(i18n.T("--title: %v", ui.Plain(err)))
 		}
 		create = &tourney.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
 		is101 = rs.Preset == engine.Preset101
+	}
+	if *pname != "" {
+		if err := tournament.CheckName(*pname); err != nil {
+			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
+		}
 	}
 	switch {
 	case sub == "create" && *codeFlag != "":

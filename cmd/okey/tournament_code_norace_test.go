@@ -1,5 +1,3 @@
-//go:build !race
-
 package main
 
 import (
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/tournament"
 )
@@ -46,13 +45,14 @@ func folderRecords(dir string) []*tournament.Record {
 // creator's data directory (0600). (Over loopback libp2p: too slow under
 // the race detector.)
 func TestTournamentCLICode(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	var out syncBuffer
 	var errb bytes.Buffer
 	creator := make(chan int, 1)
 	base := []string{"--bot", "--no-mdns", "--listen", "/ip4/127.0.0.1/tcp/0", "--linger", "3s", "-v"}
 	go func() {
-		creator <- runTournament(append([]string{"create", "--player", "host", "--players", "3", "--rounds", "1", "--bots", "1",
+		creator <- runTournament(append([]string{"create", "--name", "host", "--players", "3", "--rounds", "1", "--bots", "1",
 			"--dir", filepath.Join(dir, "t"), "--data", filepath.Join(dir, "data"), "--wait", "150s", "--log", filepath.Join(dir, "creator.log")}, base...),
 			nil, &out, &errb)
 	}()
@@ -90,7 +90,7 @@ func TestTournamentCLICode(t *testing.T) {
 		})
 	})
 	var jout, jerr bytes.Buffer
-	friend := runTournament(append([]string{"join", "--player", "friend", "--code", "-",
+	friend := runTournament(append([]string{"join", "--name", "friend", "--code", "-",
 		"--dir", filepath.Join(dir, "j"), "--data", filepath.Join(dir, "jdata"), "--wait", "150s", "--log", filepath.Join(dir, "friend.log")}, base...),
 		strings.NewReader("\n"+text+"\n"), &jout, &jerr)
 	if friend != 0 {

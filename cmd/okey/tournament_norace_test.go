@@ -1,5 +1,3 @@
-//go:build !race
-
 package main
 
 import (
@@ -11,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestTournamentCLILoopback: okey tournament create with 5 bots in the
@@ -19,6 +19,7 @@ import (
 // /okey/tournament/1.0.0, and every folder verifies the same, byte for
 // byte. (Too slow under the race detector: make test runs it without.)
 func TestTournamentCLILoopback(t *testing.T) {
+	lane.NoRace(t)
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	code := runTournament([]string{"create", "--bot", "--players", "6", "--rounds", "1", "--bots", "5", "--no-mdns",
@@ -61,6 +62,7 @@ func TestTournamentCLILoopback(t *testing.T) {
 // state kept in the data directory; the same command run again resumes
 // every participant of the process, mid-match, to the end.
 func TestTournamentCLILoopbackPerson(t *testing.T) {
+	lane.NoRace(t)
 	screens := captureTournamentScreens(t)
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
@@ -139,6 +141,7 @@ func TestTournamentCLILoopbackPerson(t *testing.T) {
 // (the person's turns take 5 s each): it runs with OKEY_TOURNAMENT_PERSON=1
 // only (go test -run TournamentPersonTwoRounds ./cmd/okey/).
 func TestTournamentPersonTwoRounds(t *testing.T) {
+	lane.NoRace(t)
 	if os.Getenv("OKEY_TOURNAMENT_PERSON") == "" {
 		t.Skip("75 to 120 s: set OKEY_TOURNAMENT_PERSON=1")
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/lan"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
@@ -62,9 +63,7 @@ func botParticipant(t *testing.T, bus *tourney.MemBus, i int, strategy string, c
 // with --strategy b101, plays to honest final standings in every folder.
 // Before, the first table failed: "seat 2's mover does not play Okey 101".
 func TestSmallTournament101Bots(t *testing.T) {
-	if raceOn {
-		t.Skip("too slow under the race detector: make test runs it without (go test -run SmallTournament ./cmd/okey/)")
-	}
+	lane.NoRace(t)
 	bus := tourney.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()

@@ -19,7 +19,7 @@ var version = ""
 func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if args[0] == "-h" {
-			fmt.Fprintln(stderr, i18n.T("usage: okey version\n\nPrints okey's version, its source revision when known, and the Go it was built with."))
+			fmt.Fprintln(stderr, i18n.T("usage: okey version\n\nPrints okey's version, its source revision when known, and the Go it was\nbuilt with."))
 			return 0
 		}
 		fmt.Fprintln(stderr, i18n.T("usage: okey version"))

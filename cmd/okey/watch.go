@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register(command{name: "watch", summary: i18n.Mark("follow a table on the LAN as a spectator, live, and keep its transcript"), run: runWatch})
+	register(command{name: "watch", summary: i18n.Mark("watch a table (LAN or invite code) live, keep its transcript"), run: runWatch})
 }
 
 const watchUsage = `usage: okey watch [--no-ui] [--code CODE|-] [--data DIR] [--out DIR] [--wait D] [--withhold D]
@@ -35,10 +35,11 @@ indicator, every discard pile, the stock, the melds on the table in 101, the
 scores and the log; never a rack, until each hand's audit makes every tile
 public: then that hand's racks show with its result. TABLE is the table's
 id; without it, the table whose watch this --data left unfinished, else the
-first started table the lobby shows that this peer does not sit at. A public table (a LAN table) admits any spectator; a private
-table admits the holders of its invite code: --code CODE (--code - reads it
-from standard input) watches the table of that code, proving to each seat
-that this peer holds it.
+first started table the lobby shows that this peer does not sit at. A
+public table (a LAN table) admits any spectator; a private table admits the
+holders of its invite code: --code CODE (--code - reads it from standard
+input) watches the table of that code, proving to each seat that this peer
+holds it.
 
 The spectator catches up from the members when it joins (in the middle of
 a match too), may leave at any time (q, or Ctrl-C), and resumes with the
@@ -191,6 +192,13 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		u := feed.Step(m)
 		select {
 		case updates <- u:
+		case <-ctx.Done():
+		}
+	}
+	opt.OnChat = func(l lan.ChatLine) {
+		cl := ui.ChatLine(l)
+		select {
+		case updates <- ui.WatchUpdate{Chat: &cl}:
 		case <-ctx.Done():
 		}
 	}

@@ -47,7 +47,8 @@ func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
 	var once sync.Once
 	add, end, back := w.g.ShowWatch(names, ruleset, func() { leave(); once.Do(func() { close(left) }) })
 	var feed ui.WatchFeed
-	o, err := w.c.Watch(wctx, a, lan.WatchOptions{Withhold: 15 * time.Minute, OnStep: func(m *table.Machine) { add(feed.Step(m)) }})
+	o, err := w.c.Watch(wctx, a, lan.WatchOptions{Withhold: 15 * time.Minute, OnStep: func(m *table.Machine) { add(feed.Step(m)) },
+		OnChat: func(l lan.ChatLine) { cl := ui.ChatLine(l); add(ui.WatchUpdate{Chat: &cl}) }})
 	switch {
 	case err != nil && wctx.Err() == nil:
 		end(ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))})

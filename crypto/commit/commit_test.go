@@ -9,6 +9,7 @@ import (
 
 	"github.com/okey-game/okey/crypto/blame"
 	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 type counterRand struct{ ctr uint64 }
@@ -174,7 +175,8 @@ func rollAll(roll func(v Value) int) []int {
 }
 
 func TestDieUniform(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	lane.NoRace(t)
+	if testing.Short() {
 		t.Skip("statistical test")
 	}
 	counts := rollAll(Die)
@@ -192,7 +194,8 @@ func TestDieUniform(t *testing.T) {
 }
 
 func TestChoiceUniform(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	lane.NoRace(t)
+	if testing.Short() {
 		t.Skip("statistical test")
 	}
 	// Choice among 3 seats, 2 degrees of freedom; p = 1e-6 bound 27.63.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // chi2Crit returns the chi-square value exceeded with probability about
@@ -59,7 +60,8 @@ func permChi2(shuffle func([]uint8, *group.Stream), n int) float64 {
 // the 1e-6 bound (about 71) essentially never, while the naive shuffle
 // (permutation probabilities from 8/256 to 15/256) scores in the thousands.
 func TestShuffleAllPermutations(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	lane.NoRace(t)
+	if testing.Short() {
 		t.Skip("statistical test")
 	}
 	const n = 120000
@@ -103,7 +105,8 @@ func positionChi2(shuffle func([]uint8, *group.Stream), n int) float64 {
 // percent, adding thousands to the statistic; the 1e-6 bound is about
 // 11760 against a mean of 11025.
 func TestShufflePositions(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	lane.NoRace(t)
+	if testing.Short() {
 		t.Skip("statistical test")
 	}
 	n := 10000

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,9 +16,37 @@ import (
 	"testing"
 )
 
-// The directories whose user-facing strings go through T, relative to this
-// package.
-var sourceDirs = []string{"../../ui", "../../ui/tablemodel", "../../cmd/okey"}
+// sourceDirs are the module's directories with Go files (relative to this
+// package), but this one and testdata: wherever a user-facing string goes
+// through T, its key is checked.
+var sourceDirs = moduleDirs("../..")
+
+// frontDirs are the packages that write for a person (the front ends and
+// the verdict's words): no bare string with words reaches the screen or
+// the output from them (TestNoBareStrings). A package that writes for a
+// person joins this list.
+var frontDirs = []string{"../../ui", "../../ui/tablemodel", "../../cmd/okey", "../../verdict"}
+
+func moduleDirs(root string) []string {
+	var dirs []string
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		n := d.Name()
+		if path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "bin") {
+			return filepath.SkipDir
+		}
+		if filepath.Base(path) == "i18n" && filepath.Base(filepath.Dir(path)) == "internal" {
+			return nil
+		}
+		if m, _ := filepath.Glob(filepath.Join(path, "*.go")); len(m) > 0 {
+			dirs = append(dirs, path)
+		}
+		return nil
+	})
+	return dirs
+}
 
 var dumpMissing = flag.String("missing", "", "write the keys missing from the Turkish catalogue to this file, as Go map entries")
 

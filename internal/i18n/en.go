@@ -10,4 +10,6 @@ var _ = englishPlural(map[string]string{
 	"%d hands":          "1 hand",
 	"%d finished hands": "1 finished hand",
 	"%d older matches":  "1 older match",
+	// okey stats (issue 37, 13)
+	"%d matches. Ratings: Weng-Lin Plackett-Luce, OpenSkill's defaults (--json says\nwhich), shown only, never part of a verdict. Win share: 95%% Wilson interval.\n": "1 match. Ratings: Weng-Lin Plackett-Luce, OpenSkill's defaults (--json says\nwhich), shown only, never part of a verdict. Win share: 95%% Wilson interval.\n",
 })

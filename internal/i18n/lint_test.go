@@ -65,7 +65,7 @@ func hasWords(s string) bool {
 // commands' output without i18n.T (a short allowlist, above, for notation).
 func TestNoBareStrings(t *testing.T) {
 	var bare []string
-	for _, dir := range sourceDirs {
+	for _, dir := range frontDirs {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, name := range files {
 			if strings.HasSuffix(name, "_test.go") {

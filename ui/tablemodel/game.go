@@ -131,7 +131,8 @@ var errPrefixes = map[string]bool{"table": true, "engine": true, "deck": true, "
 
 // Plain is an error's message for a player: without the package prefixes
 // that library errors carry ("table: ", "engine: ") and without a part
-// repeated right after itself.
+// repeated right after itself; a refused ruleset text is said in the
+// current language.
 func Plain(err error) string {
 	if err == nil {
 		return ""
@@ -147,7 +148,7 @@ func Plain(err error) string {
 		}
 		out = append(out, p)
 	}
-	return strings.Join(out, ": ")
+	return plainRuleset(err, strings.Join(out, ": "))
 }
 
 // game is what differs between the games in the model, one implementation

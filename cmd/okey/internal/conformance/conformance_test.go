@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 const suiteDir = "../../../../testdata/conformance"
@@ -31,7 +33,8 @@ func TestSuite(t *testing.T) {
 // today, byte for byte; a protocol change that forgets `make conformance`
 // fails here. (Without the race detector: it plays some thirty matches.)
 func TestSuiteIsCurrent(t *testing.T) {
-	if raceEnabled || testing.Short() {
+	lane.NoRace(t)
+	if testing.Short() {
 		t.Skip("plays the suite's matches: run without -race (make test does)")
 	}
 	dir := t.TempDir()

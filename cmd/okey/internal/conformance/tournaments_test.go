@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tourney"
 )
@@ -22,9 +23,7 @@ import (
 // GenerateTournaments derives today from the committed frozen folders,
 // byte for byte (and the generator checks every case's stated verdict).
 func TestTournamentSuiteIsCurrent(t *testing.T) {
-	if raceEnabled {
-		t.Skip("verifies some twenty transcripts: run without -race (make test does)")
-	}
+	lane.NoRace(t)
 	dir := t.TempDir()
 	root := filepath.Join(dir, TournamentDir)
 	for _, b := range []string{TournamentBase, TournamentBaseV1} {
@@ -162,9 +161,7 @@ func keylessEdits(t *testing.T, files map[string][]byte, step int) []keylessEdit
 // transcript changes the final standings silently: they are the honest
 // ones or not defined.
 func TestNoKeylessEditNamesAnyone(t *testing.T) {
-	if raceEnabled {
-		t.Skip("replays hundreds of chains: run without -race (make test does)")
-	}
+	lane.NoRace(t)
 	for _, b := range []string{TournamentBase, TournamentBaseV1} {
 		t.Run(b, func(t *testing.T) {
 			files, err := readFolder(filepath.Join(suiteDir, TournamentDir, b))

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestScan: the lanes of a small tree with every case scripts/lanes knows:
+// a no-race test, a race-only one, a plain one, one that skips by hand, one
+// that marks itself late, a file built without the race detector and a name
+// the no-race pattern would take in two packages.
+func TestScan(t *testing.T) {
+	tests, problems := scan("testdata/tree")
+	problems = append(problems, collisions(tests)...)
+	var noRace []string
+	for _, tc := range tests {
+		if tc.noRace {
+			noRace = append(noRace, tc.pkg+" "+tc.name)
+		}
+	}
+	if got, want := strings.Join(noRace, ","), "./a TestLate,./a TestShared,./a TestSlow"; got != want {
+		t.Errorf("no-race tests %q, want %q", got, want)
+	}
+	wants := []string{
+		"TestByHand skips under the race detector by hand",
+		"TestLate calls lane.NoRace after other statements",
+		"b_test.go: tests in a file built only with or without the race detector",
+	}
+	joined := strings.Join(problems, "\n")
+	for _, w := range wants {
+		if !strings.Contains(joined, w) {
+			t.Errorf("no problem %q in:\n%s", w, joined)
+		}
+	}
+	if len(problems) != len(wants) {
+		t.Errorf("%d problems, want %d:\n%s", len(problems), len(wants), joined)
+	}
+}
+
+// TestScanCollision: a no-race test's name that is a first-line test in
+// another package of the no-race line is refused.
+func TestScanCollision(t *testing.T) {
+	tests := []test{
+		{pkg: "./a", name: "TestX", noRace: true},
+		{pkg: "./b", name: "TestY", noRace: true},
+		{pkg: "./b", name: "TestX", pos: "b_test.go:3"},
+		{pkg: "./c", name: "TestX", pos: "c_test.go:3"},
+	}
+	got := collisions(tests)
+	if len(got) != 1 || !strings.Contains(got[0], "b_test.go:3: TestX shares its name") {
+		t.Fatalf("collisions %q", got)
+	}
+}
+
+// TestTreeLanes: the project's own tests pass the checks.
+func TestTreeLanes(t *testing.T) {
+	tests, problems := scan("../..")
+	problems = append(problems, collisions(tests)...)
+	if len(problems) > 0 {
+		t.Fatalf("%s", strings.Join(problems, "\n"))
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !race
+
+package b
+
+import "testing"
+
+func TestShared(t *testing.T) {}
