@@ -44,9 +44,11 @@ test: ## lint, every test (under the race detector, then the no-race lane), the 
 	@mkdir -p bin && : >$(TIMES)
 	@$(TIMED) lanes 30 $(GO) run ./scripts/lanes -check
 	@$(TIMED) lint 150 $(MAKE) --no-print-directory lint
-	@$(TIMED) race 300 $(GO) test -race -count=1 -timeout 10m $(PKGS)
-	@# whole matches, tournaments and statistical tests: those that call lane.NoRace
-	@$(TIMED) no-race 150 $(GO) test -count=1 -timeout 6m $$($(GO) run ./scripts/lanes)
+	@$(GO) build -o bin/testtimes ./scripts/testtimes
+	@# each Go line prints the packages' results, a failing test's whole output and its ten longest tests
+	@$(TIMED) race 300 bin/testtimes $(GO) test -json -race -count=1 -timeout 10m $(PKGS)
+	@# whole matches, tournaments, verify loops and statistical tests: those that call lane.NoRace
+	@$(TIMED) no-race 150 bin/testtimes $(GO) test -json -count=1 -timeout 6m $$($(GO) run ./scripts/lanes)
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \
 	  $(TIMED) e2e 120 $(MAKE) --no-print-directory e2e; \
 	else \

@@ -17,7 +17,7 @@ func FuzzTableConfig(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
-	f.Add([]byte(`{"v":2}`))
+	f.Add([]byte(`{"v":3}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := p2p.DecodeAnnouncement(b)
 		if err != nil {

@@ -42,6 +42,9 @@ type PlayOptions struct {
 	// Out is the directory for the transcript (default: the match's
 	// directory under Data). The file is <table id>.okey.
 	Out string
+	// Pace is how long a bot mover takes per move (zero: no wait; see
+	// Pace). Never set it for a person's mover.
+	Pace Pace
 	// Withhold is how long the table waits for a silent seat before it ends
 	// the match naming that seat (default 2 minutes; table.PeerConfig).
 	Withhold time.Duration
@@ -186,6 +189,15 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 			}
 		}}
 	link := &lateTransport{}
+	// The table is watched when this seat serves a spectator, or the
+	// lobby announces some (the creator's count).
+	mover = paceMover(mover, opt.Pace, func() bool {
+		if link.TableTransport != nil && link.TableTransport.Spectators() > 0 {
+			return true
+		}
+		an, ok := c.Lobby().Table(a.Table)
+		return ok && an.Spectators > 0
+	}, nil)
 	p, err := table.NewPeer(table.PeerConfig{Table: cfg, Seat: seat, Key: key, Transport: link, Mover: mover,
 		Store: store, Log: log.With("component", "table"), Stall: opt.Stall, Withhold: opt.Withhold, MoveWithhold: opt.MoveWithhold, OnStep: w.onStep})
 	if err != nil {

@@ -23,8 +23,10 @@ const (
 	// LobbyTopic is the gossipsub topic where tables are announced.
 	LobbyTopic = "okey/lobby/1"
 	// AnnouncementVersion is the "v" of announcements and lobby requests
-	// (2: every member carries its nonce).
-	AnnouncementVersion = 2
+	// (2: every member carries its nonce; 3: the table speaks table protocol
+	// 2, protocol.md 5.3's parallel rounds). A peer lists, joins and answers
+	// only tables of its own version (7.5).
+	AnnouncementVersion = 3
 	// MaxAnnouncementSize bounds an encoded announcement.
 	MaxAnnouncementSize = 8 << 10
 	// MinSeats is the fewest seats a table has.
@@ -143,10 +145,18 @@ var (
 	optionKeyRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
 )
 
+// versionHint says which okey speaks another lobby version.
+func versionHint(v int) string {
+	if v < AnnouncementVersion {
+		return "an older okey: its tables speak another table protocol; it must be updated to play with this one"
+	}
+	return "a newer okey: update this one to play at its tables"
+}
+
 // Validate checks every field (see protocol.md section 7.5).
 func (a *Announcement) Validate() error {
 	if a.V != AnnouncementVersion {
-		return fmt.Errorf("p2p: announcement version %d, want %d", a.V, AnnouncementVersion)
+		return fmt.Errorf("p2p: announcement version %d, want %d (%s)", a.V, AnnouncementVersion, versionHint(a.V))
 	}
 	if err := ValidTableID(a.Table); err != nil {
 		return err

@@ -36,7 +36,7 @@ const (
 
 func sampleAnnouncement() Announcement {
 	return Announcement{
-		V: 2, Table: "a1b2c3", Creator: pidA, Seq: 3, Preset: "classic",
+		V: 3, Table: "a1b2c3", Creator: pidA, Seq: 3, Preset: "classic",
 		Options: map[string]string{"rounds": "11", "jokers": "on"}, Seats: 4,
 		Members: []Seat{{ID: pidA, Name: "Ayşe", Nonce: nonceA, Ready: true}, {ID: pidB, Name: "<Bob & co>", Nonce: nonceB}},
 		State:   StateOpen,
@@ -49,7 +49,7 @@ func TestAnnouncementRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"v":2,"table":"a1b2c3","creator":"` + pidA + `","seq":3,"preset":"classic","options":{"jokers":"on","rounds":"11"},"seats":4,"members":[{"id":"` + pidA + `","name":"Ayşe","nonce":"` + nonceA + `","ready":true},{"id":"` + pidB + `","name":"<Bob & co>","nonce":"` + nonceB + `","ready":false}],"state":"open"}`
+	want := `{"v":3,"table":"a1b2c3","creator":"` + pidA + `","seq":3,"preset":"classic","options":{"jokers":"on","rounds":"11"},"seats":4,"members":[{"id":"` + pidA + `","name":"Ayşe","nonce":"` + nonceA + `","ready":true},{"id":"` + pidB + `","name":"<Bob & co>","nonce":"` + nonceB + `","ready":false}],"state":"open"}`
 	if string(b) != want {
 		t.Fatalf("encoding\n got %s\nwant %s", b, want)
 	}
@@ -82,21 +82,21 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 		return string(b)
 	}
 	cases := map[string]string{
-		"bad extension key":       strings.Replace(g, `{"v":2,`, `{"v":2,"X":2,`, 1),
-		"escaped extension key":   strings.Replace(g, `{"v":2,`, `{"v":2,"\u0078":2,`, 1),
-		"extension twice":         strings.Replace(g, `{"v":2,`, `{"v":2,"x":2,"x":2,`, 1),
-		"extension spaced":        strings.Replace(g, `{"v":2,`, `{"v":2,"x": 2,`, 1),
-		"extension not compact":   strings.Replace(g, `{"v":2,`, `{"v":2,"x":{"a": 1},`, 1),
-		"extension bad json":      strings.Replace(g, `{"v":2,`, `{"v":2,"x":tru,`, 1),
+		"bad extension key":       strings.Replace(g, `{"v":3,`, `{"v":3,"X":2,`, 1),
+		"escaped extension key":   strings.Replace(g, `{"v":3,`, `{"v":3,"\u0078":2,`, 1),
+		"extension twice":         strings.Replace(g, `{"v":3,`, `{"v":3,"x":2,"x":2,`, 1),
+		"extension spaced":        strings.Replace(g, `{"v":3,`, `{"v":3,"x": 2,`, 1),
+		"extension not compact":   strings.Replace(g, `{"v":3,`, `{"v":3,"x":{"a": 1},`, 1),
+		"extension bad json":      strings.Replace(g, `{"v":3,`, `{"v":3,"x":tru,`, 1),
 		"extension trailing":      strings.Replace(g, `"state":"open"}`, `"state":"open","x":1}{}`, 1),
 		"too many extensions":     strings.Replace(g, `"state":"open"}`, `"state":"open"`+manyExtensions(maxExtensions+1)+`}`, 1),
-		"extension, bad rest":     strings.Replace(strings.Replace(g, `"v":2`, `"v":3`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
-		"extension, rest spaced":  strings.Replace(strings.Replace(g, `"v":2`, `"v": 2`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
+		"extension, bad rest":     strings.Replace(strings.Replace(g, `"v":3`, `"v":4`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
+		"extension, rest spaced":  strings.Replace(strings.Replace(g, `"v":3`, `"v": 2`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
 		"extension, known twice":  strings.Replace(g, `"state":"open"}`, `"state":"open","x":1,"state":"open"}`, 1),
 		"extension, nested":       strings.Replace(mustString(startedSample()), `{"hand":3,`, `{"hand":3,"x":1,`, 1),
 		"extension, option order": strings.Replace(strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1), `"state":"open"}`, `"state":"open","x":1}`, 1),
-		"whitespace":              strings.Replace(g, `"v":2`, `"v": 2`, 1),
-		"duplicate key":           strings.Replace(g, `{"v":2,`, `{"v":2,"v":2,`, 1),
+		"whitespace":              strings.Replace(g, `"v":3`, `"v": 2`, 1),
+		"duplicate key":           strings.Replace(g, `{"v":3,`, `{"v":3,"v":3,`, 1),
 		"trailing":                g + `{}`,
 		"trailing space":          g + " ",
 		"key order":               strings.Replace(g, `{"jokers":"on","rounds":"11"}`, `{"rounds":"11","jokers":"on"}`, 1),
@@ -106,7 +106,8 @@ func TestDecodeAnnouncementRejects(t *testing.T) {
 		"not json":                "hello",
 		"empty":                   "",
 		"version 1":               mut(func(a *Announcement) { a.V = 1 }),
-		"version 3":               mut(func(a *Announcement) { a.V = 3 }),
+		"version 2":               mut(func(a *Announcement) { a.V = 2 }),
+		"version 4":               mut(func(a *Announcement) { a.V = 4 }),
 		"no nonce":                mut(func(a *Announcement) { a.Members[1].Nonce = "" }),
 		"zero nonce":              mut(func(a *Announcement) { a.Members[1].Nonce = strings.Repeat("0", 64) }),
 		"short nonce":             mut(func(a *Announcement) { a.Members[1].Nonce = nonceB[2:] }),
@@ -173,7 +174,7 @@ func TestAnnouncementExtensions(t *testing.T) {
 	plain, _ := sampleAnnouncement().Encode()
 	cases := []struct{ name, in, without string }{
 		{"after the optional keys", strings.Replace(started, `"spectators":7}`, `"spectators":7,"timer":{"move_s":30,"bank":[1,2]}}`, 1), started},
-		{"first", strings.Replace(string(plain), `{"v":2,`, `{"avatar":"x","v":2,`, 1), string(plain)},
+		{"first", strings.Replace(string(plain), `{"v":3,`, `{"avatar":"x","v":3,`, 1), string(plain)},
 		{"between known keys", strings.Replace(string(plain), `"seats":`, `"lang":"tr","seats":`, 1), string(plain)},
 		{"several", strings.Replace(string(plain), `"state":"open"}`, `"state":"open"`+manyExtensions(maxExtensions)+`}`, 1), string(plain)},
 		{"null and strings", strings.Replace(started, `"state":"started",`, `"state":"started","a.b-c_d":null,"z9":"\u00e7 \" x",`, 1), started},
@@ -303,9 +304,9 @@ func FuzzDecodeAnnouncement(f *testing.F) {
 	good, _ := sampleAnnouncement().Encode()
 	f.Add(good)
 	f.Add([]byte(mustString(startedSample())))
-	f.Add([]byte(`{"v":2}`))
+	f.Add([]byte(`{"v":3}`))
 	f.Add([]byte(`[]`))
-	f.Add([]byte(`{"v":2,"table":"t","creator":"` + pidA + `","seq":0,"preset":"p","options":{},"seats":2,"members":[{"id":"` + pidA + `","name":"a","nonce":"` + nonceA + `","ready":false}],"state":"open"}`))
+	f.Add([]byte(`{"v":3,"table":"t","creator":"` + pidA + `","seq":0,"preset":"p","options":{},"seats":2,"members":[{"id":"` + pidA + `","name":"a","nonce":"` + nonceA + `","ready":false}],"state":"open"}`))
 	f.Add([]byte(strings.Replace(string(good), `"state":"open"}`, `"state":"open","x":[1,{"y":null}]}`, 1)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a, err := DecodeAnnouncement(b)

@@ -877,7 +877,7 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 	}
 	s.Close()
 	if resp.V != AnnouncementVersion {
-		return lobbyResponse{}, fmt.Errorf("p2p: lobby response version %d", resp.V)
+		return lobbyResponse{}, fmt.Errorf("p2p: lobby response version %d, this okey speaks %d (%s)", resp.V, AnnouncementVersion, versionHint(resp.V))
 	}
 	if resp.Code != "" {
 		if e, ok := errCodes[resp.Code]; ok {
@@ -938,7 +938,12 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	var req lobbyRequest
 	err = strictUnmarshal(b, &req)
 	if err == nil && req.V != AnnouncementVersion {
-		err = fmt.Errorf("version %d", req.V)
+		// Another okey's lobby (7.6): refused clearly, in this version's
+		// response, so that the requester can say why.
+		l.n.log.Warn("lobby request of another version", "peer", from.String(), "version", req.V)
+		l.answer(s, lobbyResponse{V: AnnouncementVersion, Code: "invalid",
+			Error: fmt.Sprintf("p2p: lobby version %d, this okey speaks %d (%s)", req.V, AnnouncementVersion, versionHint(req.V))})
+		return
 	}
 	if err != nil {
 		l.n.log.Warn("bad lobby request", "peer", from.String(), "err", err)

@@ -382,7 +382,7 @@ func TestLobbyAnnouncementFloodPeers(t *testing.T) {
 		case 1: // the flooder's own, an impossible ruleset
 			a.Table, a.Creator, a.Preset = fmt.Sprintf("imp%06d", k), fh.ID().String(), "impossible"
 		case 2: // junk
-			return []byte(fmt.Sprintf(`{"v":2,"junk":%d}`, k))
+			return []byte(fmt.Sprintf(`{"v":3,"junk":%d}`, k))
 		default: // the flooder's own tables, fresh ids, well formed
 			a.Table, a.Creator = fmt.Sprintf("spam%06d", k), fh.ID().String()
 		}

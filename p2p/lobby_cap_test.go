@@ -339,3 +339,43 @@ func TestLobbyOversizeRequest(t *testing.T) {
 		t.Fatalf("the table changed: seq %d -> %d", before.Seq, after.Seq)
 	}
 }
+
+// TestLobbyOtherVersionRefused: a join of an older okey's lobby version (2:
+// its table speaks table protocol 1) is refused with code invalid and a
+// reason that names both versions, and changes nothing: an old and a new
+// peer never sit at one table (protocol.md 7.6).
+func TestLobbyOtherVersionRefused(t *testing.T) {
+	t.Parallel()
+	nodes, id := lobbyCapNodes(t, 2, fastLobby)
+	creator, x := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	before, _ := creator.Lobby().Table(id)
+	b, _ := json.Marshal(lobbyRequest{V: AnnouncementVersion - 1, Table: id, Op: "join", Name: "old", Nonce: NewNonce().String()})
+	var frame bytes.Buffer
+	writeFrame(&frame, b)
+	s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Reset()
+	if _, err := s.Write(frame.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	s.CloseWrite()
+	rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	var resp lobbyResponse
+	if err := strictUnmarshal(rb, &resp); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("lobby version %d, this okey speaks %d", AnnouncementVersion-1, AnnouncementVersion)
+	if resp.V != AnnouncementVersion || resp.Code != "invalid" || resp.Table != nil || !strings.Contains(resp.Error, want) {
+		t.Fatalf("an old version's join answered %+v", resp)
+	}
+	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+		t.Fatalf("an old version's join changed the table: seq %d -> %d", before.Seq, after.Seq)
+	}
+}

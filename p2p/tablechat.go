@@ -303,7 +303,7 @@ func (n *Node) signingKey() (ed25519.PrivateKey, error) {
 }
 
 // pollChat is a spectator's chat reader: every chatPoll it asks one member
-// (the next one after a failure) for its recent chat, checks every message
+// (in turn; the next one at once after a failure) for its recent chat, checks every message
 // as the topic's validator does (but for the clock and the rate: history
 // may be old), and delivers what it has not seen.
 func (t *TableTransport) pollChat() {
@@ -314,12 +314,15 @@ func (t *TableTransport) pollChat() {
 	self := t.n.h.ID()
 	next := int(self[len(self)-1])
 	for {
+		// One member a round, the next one each time (and at once the next
+		// when one does not answer): a member that has no chat (an older
+		// peer: no frames) never keeps the spectator from the others'.
 		for range t.others {
 			p := t.others[next%len(t.others)]
+			next++
 			if t.n.Connected(p) && t.fetchChat(p) == nil {
 				break
 			}
-			next++
 		}
 		select {
 		case <-t.ctx.Done():

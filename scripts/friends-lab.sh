@@ -21,7 +21,8 @@
 # she is shown; each friend pastes it as the lobby shows it, wrapped at 76
 # columns (each line with the two spaces of the lobby's margin), into
 # `okey bot --code -`. Everyone runs okey's defaults: TCP and QUIC on every
-# interface, mDNS on. 0.1 s into the first hand the relay is killed for
+# interface, mDNS on. 0.1 s into the second hand (the first leaves the
+# hole punches of the first seconds time to finish) the relay is killed for
 # OUTAGE seconds, then started again with its data (same key, same line),
 # as its operator restarts it. The match must end with every bot's exit
 # status 0, identical transcripts that `okey verify` accepts as honest (no
@@ -38,14 +39,15 @@
 # env:   OKEY=path     a prebuilt okey binary (default: go build it)
 #        RUNS=1        runs (each with new namespaces, identities and relay)
 #        OUTAGE=20     seconds the relay is away
-#        RULES=classic:points=4   the match's ruleset
+#        RULES=classic  the match's ruleset (several hands: the outage comes
+#                       in the second, and play goes on after it)
 #        TIMEOUT=300   seconds a run's match may take
 #        KEEP=1        keep the work directory (logs, transcripts, figures)
 set -euo pipefail
 
 RUNS=${RUNS:-1}
 OUTAGE=${OUTAGE:-20}
-RULES=${RULES:-classic:points=4}
+RULES=${RULES:-classic}
 TIMEOUT=${TIMEOUT:-300}
 P="fl-$$"
 NET=11.88.0
@@ -160,6 +162,7 @@ start_relay() {
 		>"$RUN/relay.out" 2>>"$RUN/relay.log" &
 	RELAY_PID=$!
 	PIDS+=("$RELAY_PID")
+	disown "$RELAY_PID" # killed on purpose: no "Killed" from the shell
 	local deadline=$(($(date +%s) + 20))
 	until grep -q '^relay line: ' "$RUN/relay.out" 2>/dev/null; do
 		[ "$(date +%s)" -lt "$deadline" ] || die "okey relay printed no relay line"
@@ -216,10 +219,10 @@ run() {
 		STDIN="$RUN/code.txt" bot "$name" --code -
 	done
 
-	# The relay goes away 0.1 s into the first hand (a hand takes about a
-	# second here), for OUTAGE seconds.
+	# The relay goes away 0.1 s into the second hand (a hand takes a second
+	# or two here), for OUTAGE seconds.
 	(
-		until grep -q 'msg="hand started"' "$RUN/ayse.log" 2>/dev/null; do sleep 0.02; done
+		until grep -q 'msg="hand started".* hand=1' "$RUN/ayse.log" 2>/dev/null; do sleep 0.02; done
 		sleep 0.1
 		now_ms >"$RUN/outage.start"
 		kill -9 "$RELAY_PID"
@@ -227,10 +230,11 @@ run() {
 		start_relay
 		now_ms >"$RUN/outage.back"
 		grep -m1 '^relay line: ' "$RUN/relay.out" | cut -d' ' -f3 >"$RUN/line.after"
-		wait "$RELAY_PID" 2>/dev/null || true
+		while kill -0 "$RELAY_PID" 2>/dev/null; do sleep 1; done
 	) &
 	local outage_pid=$!
 	PIDS+=("$outage_pid")
+	disown "$outage_pid"
 
 	deadline=$(($(date +%s) + TIMEOUT + 30))
 	for name in ayse deniz mehmet zeynep; do

@@ -133,7 +133,7 @@ func (c *cheater) moveBody(sec *deck.Secret, ch choice) ([]byte, error) {
 	return c.honest.moveBody(sec, ch)
 }
 
-func (c *cheater) state(kind Kind) [32]byte { return c.forgedState(kind) }
+func (c *cheater) state(kind Kind, step uint32) [32]byte { return c.forgedState(kind, step) }
 
 func (c *cheater) send(ctx context.Context, env *Envelope) error {
 	if !c.splitView(ctx, env) {
@@ -447,19 +447,19 @@ func (c *cheater) move101(g *engine.Game101, a engine.Action101) engine.Action10
 // cheatState is the state hash this seat signs: the machine's, or for a
 // forged-score cheater, at its audit message after the first 101 round, the
 // hash of a state whose total for its seat is 101 lower.
-func (c *cheater) forgedState(kind Kind) [32]byte {
+func (c *cheater) forgedState(kind Kind, step uint32) [32]byte {
 	p := c.p
 	m := p.n.m
 	if c.kind != CheatForgedScore || c.cheated || kind != KindAudit || m.Match101() == nil || m.HandNumber() != 0 {
-		return m.StateHash()
+		return m.StateHashAt(step)
 	}
-	b := m.StatePreimage()
+	b := m.statePreimageAt(step)
 	// The 101 state (protocol.md 3.6): label, ruleset (u16 length), seats,
 	// dealer, hands (u32), played, replays, then the totals as i32.
 	off := len(labelState) + 4 + 4 + 2
 	const label101 = "okey/state101/v1"
 	if len(b) < off+len(label101) || string(b[off:off+len(label101)]) != label101 {
-		return m.StateHash()
+		return m.StateHashAt(step)
 	}
 	off += len(label101) + 2 + len(m.rules.String()) + 2 + 4 + 2 + 4*p.c.Seat
 	v := int32(binary.BigEndian.Uint32(b[off:]))

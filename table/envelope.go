@@ -33,15 +33,18 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", k)
 }
 
-// Envelope limits and layout.
+// Envelope limits and layout. Version is the table protocol this okey
+// speaks (protocol.md 5.2): 2 answers a round's parallel steps on one link
+// (5.3); 1 is every step in turn, what okey wrote before, still verified.
 const (
-	Version      = 1
+	Version      = 2
+	Version1     = 1
 	MaxEnvelope  = 256 << 10
 	headerSize   = 4 + 16 + 4 + 4 + 1 + 1 + 32 + 32 + 4
 	signatureLen = ed25519.SignatureSize
 )
 
-var magic = [4]byte{'O', 'K', 'Y', Version}
+var magic = [3]byte{'O', 'K', 'Y'}
 
 // sigContext prefixes the signed bytes (domain separation); the config hash
 // follows it, so that a message signed for one match never verifies in
@@ -51,16 +54,19 @@ const sigContext = "okey/envelope/v1"
 // Envelope is one signed protocol message. Raw holds the exact bytes sent;
 // the transcript stores them and signatures are checked over them.
 type Envelope struct {
-	Table [16]byte
-	Hand  uint32 // the hand the message belongs to (0 before the first hand)
-	Step  uint32 // position in the match's message chain, from 0
-	Seat  uint8
-	Kind  Kind
-	Prev  [32]byte // hash of the previous envelope's Raw (zero for step 0)
-	State [32]byte // the sender's state hash before this step
-	Body  []byte
-	Sig   [signatureLen]byte
-	Raw   []byte
+	// Version is the table protocol's version (the magic's fourth byte):
+	// Version or Version1; zero seals as Version.
+	Version uint8
+	Table   [16]byte
+	Hand    uint32 // the hand the message belongs to (0 before the first hand)
+	Step    uint32 // position in the match's message chain, from 0
+	Seat    uint8
+	Kind    Kind
+	Prev    [32]byte // hash of the previous envelope's Raw (zero for step 0)
+	State   [32]byte // the sender's state hash before this step
+	Body    []byte
+	Sig     [signatureLen]byte
+	Raw     []byte
 
 	// verified remembers the key a signature check succeeded with, for the
 	// same Raw (its address and length): a peer checks a message's signature
@@ -87,8 +93,15 @@ func (e *Envelope) Seal(key ed25519.PrivateKey, config [32]byte) error {
 	if len(e.Body) > MaxEnvelope-headerSize-signatureLen {
 		return fmt.Errorf("%w: body of %d bytes", ErrMalformed, len(e.Body))
 	}
+	if e.Version == 0 {
+		e.Version = Version
+	}
+	if e.Version != Version && e.Version != Version1 {
+		return fmt.Errorf("%w: version %d", ErrMalformed, e.Version)
+	}
 	b := make([]byte, 0, headerSize+len(e.Body)+signatureLen)
 	b = append(b, magic[:]...)
+	b = append(b, e.Version)
 	b = append(b, e.Table[:]...)
 	b = binary.BigEndian.AppendUint32(b, e.Hand)
 	b = binary.BigEndian.AppendUint32(b, e.Step)
@@ -121,11 +134,11 @@ func DecodeEnvelope(raw []byte) (*Envelope, error) {
 	if len(raw) < headerSize+signatureLen {
 		return nil, fmt.Errorf("%w: %d bytes", ErrMalformed, len(raw))
 	}
-	if [4]byte(raw[:4]) != magic {
+	if [3]byte(raw[:3]) != magic || raw[3] != Version && raw[3] != Version1 {
 		return nil, fmt.Errorf("%w: bad magic or version", ErrMalformed)
 	}
 	r := reader{b: raw[4:]}
-	e := &Envelope{}
+	e := &Envelope{Version: raw[3]}
 	copy(e.Table[:], r.take(16))
 	e.Hand = r.u32()
 	e.Step = r.u32()

@@ -17,7 +17,11 @@ func FuzzDecodeEnvelope(f *testing.F) {
 	e := &Envelope{Table: cfg.ID, Step: 3, Seat: 1, Kind: KindMove, Body: []byte{3, 0xff}}
 	e.Seal(keys[1], cfg.Hash())
 	f.Add(e.Raw)
+	old := &Envelope{Version: Version1, Table: cfg.ID, Step: 3, Seat: 1, Kind: KindMove, Body: []byte{3, 0xff}}
+	old.Seal(keys[1], cfg.Hash())
+	f.Add(old.Raw) // table protocol 1's, as an earlier okey wrote it
 	f.Add([]byte("OKY\x01"))
+	f.Add([]byte("OKY\x03"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		env, err := DecodeEnvelope(raw)
 		if err != nil {

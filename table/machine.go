@@ -21,6 +21,7 @@ const (
 	labelDie        = "okey/v1/table/die/"
 	labelSession    = "okey/v1/table/session"
 	labelState      = "okey/v1/table/state"
+	labelRound      = "okey/v2/table/round"
 )
 
 // phase is where the protocol is; with the expected seat it says who must
@@ -49,6 +50,9 @@ var (
 	ErrWrongTable = errors.New("table: envelope for another table or hand")
 	ErrFinished   = errors.New("table: the match is over")
 	ErrFork       = errors.New("table: message builds on another chain")
+	// ErrVersion: an envelope of another table protocol version than the
+	// match's (protocol.md 5.2, check 1): dropped, no one named.
+	ErrVersion = errors.New("table: envelope of another table protocol version")
 )
 
 // Machine is the table protocol's deterministic state: every peer, and the
@@ -60,12 +64,26 @@ type Machine struct {
 	n       int
 	rules   engine.Ruleset
 	rand    io.Reader // weights for batch verification (crypto/rand when nil)
+	// version is the table protocol's (Version, or Version1 to verify what
+	// an earlier okey wrote): from Version on, the open, deal, share and
+	// audit rounds are parallel (protocol.md 5.3).
+	version uint8
 
-	step  uint32
-	prev  [32]byte
-	hand  uint32
-	phase phase
-	at    int // seat expected to speak (index into the phase's order)
+	step uint32
+	// prev is the link the next envelope carries (protocol.md 5.2): the
+	// hash of the last envelope, or, in a parallel round, the round's
+	// anchor (the link its first message carried) until the round is
+	// complete, then the round's link over every message of it.
+	prev [32]byte
+	// round holds the hashes of the current parallel round's envelopes, in
+	// chain order.
+	round [][32]byte
+	// junkPending: a junk claim in a parallel round opened to no tile; the
+	// audit round follows once the round is complete.
+	junkPending bool
+	hand        uint32
+	phase       phase
+	at          int // seat expected to speak (index into the phase's order)
 
 	nonces   [][]byte
 	session  []byte
@@ -107,10 +125,19 @@ type HandLog struct {
 
 // NewMachine returns the machine at step 0 for a validated config.
 func NewMachine(cfg Config, rand io.Reader) (*Machine, error) {
+	return NewMachineVersion(cfg, rand, Version)
+}
+
+// NewMachineVersion returns the machine of a given table protocol version
+// (Version, or Version1: what an earlier okey wrote, for verify).
+func NewMachineVersion(cfg Config, rand io.Reader, version uint8) (*Machine, error) {
+	if version != Version && version != Version1 {
+		return nil, fmt.Errorf("%w: %d", ErrVersion, version)
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Machine{cfg: cfg, cfgHash: cfg.Hash(), n: len(cfg.Seats), rules: cfg.Rules(), rand: rand, phase: phHello}
+	m := &Machine{cfg: cfg, cfgHash: cfg.Hash(), n: len(cfg.Seats), rules: cfg.Rules(), rand: rand, phase: phHello, version: version}
 	m.resetHand()
 	return m, nil
 }
@@ -127,7 +154,94 @@ func (m *Machine) resetHand() {
 	m.drawSlot = engine.NoSlot
 	m.drawSeat = -1
 	m.junkSlot = engine.NoSlot
+	m.junkPending = false
 	m.tiles = nil
+}
+
+// ProtocolVersion returns the table protocol version the machine follows.
+func (m *Machine) ProtocolVersion() uint8 { return m.version }
+
+// parallel reports whether the current round is parallel (protocol.md 5.3):
+// from Version 2 on, every speaker of an open, deal, draw-share or audit
+// round answers the round's anchor at once, each at the step of its place
+// in the round's order.
+func (m *Machine) parallel() bool {
+	if m.version < Version {
+		return false
+	}
+	switch m.phase {
+	case phOpen, phDeal, phShare, phAudit:
+		return true
+	}
+	return false
+}
+
+// roundOrder is the current round's speakers in order.
+func (m *Machine) roundOrder() []int {
+	if m.phase == phShare {
+		return m.shareOrder()
+	}
+	out := make([]int, m.n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// SpeakAt returns the step at which seat speaks next and the kind it
+// sends, when it may sign that message now: at the current step when it is
+// the seat to speak, or, in a parallel round, at its place in the round
+// whatever the messages before it (ok false: not its turn).
+func (m *Machine) SpeakAt(seat int) (step uint32, kind Kind, ok bool) {
+	if m.Done() {
+		return 0, 0, false
+	}
+	if m.parallel() {
+		for i, s := range m.roundOrder() {
+			if s == seat && i >= m.at {
+				return m.step + uint32(i-m.at), phaseKinds[m.phase], true
+			}
+		}
+		return 0, 0, false
+	}
+	if s, k := m.Expect(); s == seat {
+		return m.step, k, true
+	}
+	return 0, 0, false
+}
+
+// StateHashAt is the state hash of the message at step, a step of the
+// current parallel round (SpeakAt): the round changes no state that the
+// hash covers but the step and the position (protocol.md 5.6).
+func (m *Machine) StateHashAt(step uint32) [32]byte {
+	return sha256.Sum256(m.statePreimageAt(step))
+}
+
+func (m *Machine) statePreimageAt(step uint32) []byte {
+	if step == m.step || !m.parallel() {
+		return m.StatePreimage()
+	}
+	c := *m
+	c.at += int(step - m.step)
+	c.step = step
+	return c.StatePreimage()
+}
+
+// roundLink is the link after a parallel round (protocol.md 5.2): the hash
+// of its one envelope, or SHA-256(labelRound || the envelopes' hashes in
+// chain order).
+func roundLink(hashes [][32]byte) [32]byte {
+	if len(hashes) == 1 {
+		return hashes[0]
+	}
+	h := sha256.New()
+	h.Write([]byte(labelRound))
+	for _, x := range hashes {
+		h.Write(x[:])
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
 }
 
 // Config returns the table config.
@@ -252,6 +366,9 @@ func (m *Machine) Check(env *Envelope) error {
 	if m.Done() {
 		return ErrFinished
 	}
+	if env.Version != m.version {
+		return fmt.Errorf("%w: version %d, the table speaks %d", ErrVersion, env.Version, m.version)
+	}
 	if env.Table != m.cfg.ID {
 		return fmt.Errorf("%w: table %x", ErrWrongTable, env.Table)
 	}
@@ -281,6 +398,30 @@ func (m *Machine) Check(env *Envelope) error {
 	}
 	if env.State != m.StateHash() {
 		return violation(env, RuleStateDivergence, fmt.Errorf("state hash %x differs from %x", env.State[:6], m.StateHash()))
+	}
+	return nil
+}
+
+// checkAhead checks env as its seat's message for a later step of the
+// current parallel round (SpeakAt): what Check checks, against that step's
+// place. Only this seat's own messages are checked so before their step
+// (a received one waits in the buffer for its step and Check).
+func (m *Machine) checkAhead(env *Envelope) error {
+	step, kind, ok := m.SpeakAt(int(env.Seat))
+	if !ok || env.Step != step || step == m.step {
+		return fmt.Errorf("%w: step %d, at %d", ErrNotNext, env.Step, m.step)
+	}
+	if env.Version != m.version || env.Table != m.cfg.ID || env.Prev != m.prev || env.Hand != m.hand {
+		return fmt.Errorf("%w: version, table, link or hand", ErrMalformed)
+	}
+	if err := env.Verify(m.cfg.Seats[env.Seat].Key, m.cfgHash); err != nil {
+		return err
+	}
+	if env.Kind != kind && !(env.Kind == KindJunk && m.junkAllowed()) {
+		return fmt.Errorf("%w: sent %v, expected %v", ErrMalformed, env.Kind, kind)
+	}
+	if env.State != m.StateHashAt(step) {
+		return fmt.Errorf("%w: state hash", ErrMalformed)
 	}
 	return nil
 }
@@ -357,6 +498,7 @@ func (m *Machine) Apply(env *Envelope) error {
 		return err
 	}
 	c := m.clone()
+	par, ph, hand := m.parallel(), m.phase, m.hand
 	if err := c.applyBody(env); err != nil {
 		var nf noFault
 		if errors.As(err, &nf) {
@@ -372,7 +514,15 @@ func (m *Machine) Apply(env *Envelope) error {
 		}
 	}
 	c.step++
-	c.prev = env.Hash()
+	if par {
+		c.round = append(c.round, env.Hash())
+		if c.phase != ph || c.at == 0 || c.hand != hand {
+			c.prev = roundLink(c.round)
+			c.round = nil
+		}
+	} else {
+		c.prev = env.Hash()
+	}
 	*m = *c
 	return nil
 }
@@ -403,7 +553,20 @@ func (m *Machine) clone() *Machine {
 func (m *Machine) applyBody(env *Envelope) error {
 	seat := int(env.Seat)
 	if env.Kind == KindJunk {
-		return m.applyJunk(env)
+		if !m.parallel() {
+			return m.applyJunk(env)
+		}
+		// In a parallel round the others answered the same anchor: the
+		// round completes, then the audit round follows (5.3).
+		ph, at := m.phase, m.at
+		if err := m.applyJunk(env); err != nil {
+			return err
+		}
+		m.phase, m.at, m.junkPending = ph, at, true
+		if m.phase == phShare {
+			return m.endShare()
+		}
+		return m.endDeal()
 	}
 	switch m.phase {
 	case phHello:
@@ -503,19 +666,12 @@ func (m *Machine) applyBody(env *Envelope) error {
 		if err := m.takeShares(seat, env.Body, m.dealtToOthers(seat)); err != nil {
 			return err
 		}
-		if m.at++; m.at == m.n {
-			m.phase, m.at = phMove, 0
-		}
-		return nil
+		return m.endDeal()
 	case phShare:
 		if err := m.takeShares(seat, env.Body, []engine.Slot{m.drawSlot}); err != nil {
 			return err
 		}
-		if m.at++; m.at == m.n-1 {
-			m.phase, m.at = phMove, 0
-			m.drawSlot, m.drawSeat = engine.NoSlot, -1
-		}
-		return nil
+		return m.endShare()
 	case phMove:
 		return m.applyMove(seat, env.Body)
 	case phAudit:
@@ -529,6 +685,34 @@ func (m *Machine) applyBody(env *Envelope) error {
 		return m.finishAudit()
 	}
 	return fmt.Errorf("%w: phase %d", ErrFinished, m.phase)
+}
+
+// endDeal counts a deal round's message; after the last, play begins, or,
+// after a junk claim in the round, the audit round.
+func (m *Machine) endDeal() error {
+	if m.at++; m.at == m.n {
+		m.phase, m.at = phMove, 0
+		m.auditIfJunk()
+	}
+	return nil
+}
+
+// endShare counts a draw-share round's message; after the last, the
+// drawer's turn goes on, or, after a junk claim in the round, the audit
+// round follows.
+func (m *Machine) endShare() error {
+	if m.at++; m.at == m.n-1 {
+		m.phase, m.at = phMove, 0
+		m.drawSlot, m.drawSeat = engine.NoSlot, -1
+		m.auditIfJunk()
+	}
+	return nil
+}
+
+func (m *Machine) auditIfJunk() {
+	if m.junkPending {
+		m.phase, m.at, m.junkPending = phAudit, 0, false
+	}
 }
 
 // takeShares checks a share list from seat: exactly the slots want, each

@@ -198,11 +198,45 @@ func (n *node) Ready() ready {
 	}
 	rd.Apply, rd.Own = n.apply, n.own
 	if rd.Apply == nil {
-		if seat, kind := n.m.Expect(); seat == n.c.Seat {
+		if _, kind, ok := n.mustSpeak(); ok {
 			rd.Speak = kind
 		}
 	}
 	return rd
+}
+
+// mustSpeak reports whether this seat is to sign its next message now: at
+// the current step, or at its place in a parallel round (protocol.md 5.3),
+// and has not yet sent it.
+func (n *node) mustSpeak() (step uint32, kind Kind, ok bool) {
+	if n.c.Seat < 0 {
+		return 0, 0, false
+	}
+	step, kind, ok = n.m.SpeakAt(n.c.Seat)
+	if !ok || n.ownBuffered(step) {
+		return 0, 0, false
+	}
+	return step, kind, true
+}
+
+// ownBuffered reports whether this seat's own message for step is in the
+// reorder buffer (sent ahead of its step in a parallel round).
+func (n *node) ownBuffered(step uint32) bool {
+	for _, e := range n.buf[step] {
+		if int(e.Seat) == n.c.Seat {
+			return true
+		}
+	}
+	return false
+}
+
+// roundEnd is the first step after the current round: after the parallel
+// round's last place, or the next step.
+func (n *node) roundEnd() uint32 {
+	if n.m.parallel() {
+		return n.m.Step() + uint32(len(n.m.roundOrder())-n.m.at)
+	}
+	return n.m.Step() + 1
 }
 
 // Advance tells the node that the caller did what rd said: the fetches are
@@ -215,7 +249,13 @@ func (n *node) Advance(rd ready) error {
 		n.fetches = nil
 	}
 	var err error
-	if rd.Apply != nil && rd.Apply == n.apply {
+	if rd.Apply != nil && rd.Apply == n.apply && rd.Own && rd.Apply.Step != n.m.Step() {
+		// Sent for a later place of a parallel round: applied at its step,
+		// after the messages before it.
+		n.apply, n.own = nil, false
+		n.buf[rd.Apply.Step] = append(n.buf[rd.Apply.Step], rd.Apply)
+		n.bufSize += len(rd.Apply.Raw)
+	} else if rd.Apply != nil && rd.Apply == n.apply {
 		n.apply, n.own = nil, false
 		err = n.applyEnv(rd.Apply)
 		if err != nil && !rd.Own {
@@ -246,7 +286,11 @@ func (n *node) applyEnv(env *Envelope) error {
 // to a copy of the machine (5.5: a move the rules refuse is not sent,
 // ErrOwnMove). The next Ready carries it as Apply (Own).
 func (n *node) Propose(env *Envelope) error {
-	if err := n.m.Check(env); err != nil && !n.c.Lenient {
+	check := n.m.Check
+	if env.Step != n.m.Step() {
+		check = n.m.checkAhead
+	}
+	if err := check(env); err != nil && !n.c.Lenient {
 		return fmt.Errorf("table: internal error: own envelope refused: %w", err)
 	}
 	if env.Kind == KindMove && !n.c.Lenient {
@@ -270,7 +314,7 @@ func (n *node) Tick() {
 	if n.m.Done() || n.stalled != nil {
 		return
 	}
-	if seat, _ := n.m.Expect(); seat == n.c.Seat {
+	if _, _, ok := n.mustSpeak(); ok {
 		// This seat is to speak (its mover may be thinking): it is not
 		// silent, and nothing is missing.
 		n.idle = n.now
@@ -285,7 +329,7 @@ func (n *node) Tick() {
 	// lost (each step is sent only after the one before): ask soon.
 	// Otherwise wait a whole stall interval first.
 	wait := n.c.StallTicks
-	if len(n.buf) > 0 {
+	if n.bufferedBeyond(n.roundEnd()) {
 		wait = max(1, n.c.StallTicks/8)
 	}
 	if n.c.Spectator && (!n.hasAsked || n.more) && n.apply == nil && len(n.buf[n.m.Step()]) == 0 {
@@ -400,6 +444,12 @@ func (n *node) receive(raw []byte) {
 		n.reject("other table", ErrWrongTable)
 		return
 	}
+	if env.Version != n.m.version {
+		// Another okey's table protocol (5.2 check 1): never applied, no
+		// one named; the table stalls unfinished rather than desync.
+		n.reject(fmt.Sprintf("seat %d speaks table protocol %d, this okey %d", env.Seat, env.Version, n.m.version), ErrVersion)
+		return
+	}
 	if err := env.Verify(n.c.Table.Seats[env.Seat].Key, n.m.cfgHash); err != nil {
 		n.reject("signature", err)
 		return
@@ -434,6 +484,17 @@ func (n *node) receive(raw []byte) {
 	n.bufSize += len(env.Raw)
 }
 
+// bufferedBeyond reports whether a message for step from or later waits in
+// the buffer.
+func (n *node) bufferedBeyond(from uint32) bool {
+	for s := range n.buf {
+		if s >= from {
+			return true
+		}
+	}
+	return false
+}
+
 // settle makes the decisions that wait for nothing: the next buffered
 // envelope to apply (or the violation it proves), and the next fork fetch.
 func (n *node) settle() {
@@ -441,7 +502,7 @@ func (n *node) settle() {
 		return
 	}
 	if n.apply == nil {
-		if seat, kind := n.m.Expect(); seat != n.c.Seat {
+		if seat, kind := n.m.Expect(); seat != n.c.Seat || n.ownBuffered(n.m.Step()) {
 			n.drain()
 		} else {
 			n.judgeOwnStep(kind)
@@ -567,7 +628,7 @@ func (n *node) startForks() {
 func (n *node) follow() {
 	h := n.hunt
 	cur := h.cur
-	if h.depth >= maxForkDepth || cur.Step == 0 || int(cur.Step-1) >= len(n.chain) || n.hashes[cur.Step-1] == cur.Prev {
+	if h.depth >= maxForkDepth || cur.Step == 0 || int(cur.Step-1) >= len(n.chain) || n.linkAt(cur.Step) == cur.Prev {
 		n.endHunt(nil)
 		return
 	}
@@ -600,13 +661,76 @@ func (n *node) askHunt() {
 	n.endHunt(nil)
 }
 
-// hunted takes a fetch-by-hash answer of the hunt.
+// linkAt is the link this node's chain gives the message at step (at most
+// the next step): the `prev` of its envelope there, or the machine's.
+func (n *node) linkAt(step uint32) [32]byte {
+	if int(step) < len(n.chain) {
+		return prevOf(n.chain[step])
+	}
+	return n.m.Prev()
+}
+
+// prevOf reads an applied envelope's `prev` field.
+func prevOf(raw []byte) [32]byte {
+	const at = 4 + 16 + 4 + 4 + 1 + 1
+	return [32]byte(raw[at : at+32])
+}
+
+// roundOf returns the envelopes of a parallel round whose link
+// (roundLink) is want, from a chain and its hashes: the run of envelopes
+// that share one `prev` and end right before an envelope whose `prev` is
+// want (protocol.md 5.7, fetch-by-hash). Nil when there is none.
+func roundOf(c [][]byte, hashes [][32]byte, want [32]byte) [][]byte {
+	for i := 1; i < len(c) && i < len(hashes); i++ {
+		if prevOf(c[i]) != want || hashes[i-1] == want {
+			continue
+		}
+		anchor := prevOf(c[i-1])
+		r := i - 1
+		for r > 0 && prevOf(c[r-1]) == anchor {
+			r--
+		}
+		if r < i-1 && roundLink(hashes[r:i]) == want {
+			return c[r:i]
+		}
+	}
+	return nil
+}
+
+// hunted takes a fetch-by-hash answer of the hunt: the one envelope of the
+// hash, or the messages of the parallel round whose link it is; each is
+// judged against this chain's message of its step.
 func (n *node) hunted(frames [][]byte, failed bool) {
 	h := n.hunt
 	asked := h.order[h.at]
-	var prev *Envelope
+	var round []*Envelope
 	if !failed {
-		prev = n.usable(frames, h.cur.Prev, h.cur.Step-1)
+		if prev := n.usable(frames, h.cur.Prev, h.cur.Step-1); prev != nil {
+			round = []*Envelope{prev}
+		} else {
+			round = n.usableRound(frames, h.cur.Prev, h.cur.Step-1)
+		}
+	}
+	if len(round) > 1 {
+		for _, e := range round {
+			own, err := DecodeEnvelope(n.chain[e.Step])
+			if err != nil {
+				n.endHunt(nil)
+				return
+			}
+			if v := judgeAgainst(own, e); v != nil {
+				n.endHunt(v)
+				return
+			}
+		}
+		h.cur = round[0]
+		h.depth++
+		n.follow()
+		return
+	}
+	var prev *Envelope
+	if len(round) == 1 {
+		prev = round[0]
 	}
 	if prev == nil {
 		if asked == int(h.cur.Seat) {
@@ -662,6 +786,37 @@ func (n *node) usable(frames [][]byte, h [32]byte, step uint32) *Envelope {
 		return env
 	}
 	return nil
+}
+
+// usableRound returns the envelopes of a fetch-by-hash answer that form a
+// parallel round whose link is h, ending at step: at least two, at
+// consecutive steps, each decoding, for this table, signed, all on one
+// `prev`; nil otherwise.
+func (n *node) usableRound(frames [][]byte, h [32]byte, step uint32) []*Envelope {
+	k := len(frames)
+	if k < 2 || uint32(k-1) > step {
+		return nil
+	}
+	out := make([]*Envelope, k)
+	hashes := make([][32]byte, k)
+	for i, raw := range frames {
+		env, err := DecodeEnvelope(raw)
+		if err != nil || env.Table != n.c.Table.ID || int(env.Seat) >= len(n.c.Table.Seats) ||
+			env.Step != step-uint32(k-1-i) || int(env.Step) >= len(n.chain) {
+			return nil
+		}
+		if i > 0 && env.Prev != out[0].Prev {
+			return nil
+		}
+		if env.Verify(n.c.Table.Seats[env.Seat].Key, n.m.cfgHash) != nil {
+			return nil
+		}
+		out[i], hashes[i] = env, env.Hash()
+	}
+	if roundLink(hashes) != h {
+		return nil
+	}
+	return out
 }
 
 func (n *node) reject(why string, err error) {

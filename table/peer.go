@@ -468,7 +468,7 @@ type speaker interface {
 	// moveBody is the body of the move the mover chose.
 	moveBody(sec *deck.Secret, c choice) ([]byte, error)
 	// state is the state hash this seat signs in its message of kind.
-	state(kind Kind) [32]byte
+	state(kind Kind, step uint32) [32]byte
 	// send sends this seat's envelope to the others.
 	send(ctx context.Context, env *Envelope) error
 	// turn is called at each turn of the loop (speaking: this seat is to
@@ -485,7 +485,7 @@ func (h honest) body(kind Kind) ([]byte, error) { return h.p.build(kind) }
 
 func (h honest) moveBody(sec *deck.Secret, c choice) ([]byte, error) { return h.p.buildMove(sec, c) }
 
-func (h honest) state(Kind) [32]byte { return h.p.n.m.StateHash() }
+func (h honest) state(_ Kind, step uint32) [32]byte { return h.p.n.m.StateHashAt(step) }
 
 func (h honest) send(ctx context.Context, env *Envelope) error {
 	return h.p.c.Transport.Broadcast(ctx, env.Raw)
@@ -615,8 +615,12 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 // node (which checks it), saves it, sends it and applies it.
 func (p *Peer) propose(ctx context.Context, kind Kind, body []byte) error {
 	m := p.n.m
-	env := &Envelope{Table: p.c.Table.ID, Hand: m.HandNumber(), Step: m.Step(), Seat: uint8(p.c.Seat),
-		Kind: kind, Prev: m.Prev(), State: p.say.state(kind), Body: body}
+	step := m.Step()
+	if s, _, ok := m.SpeakAt(p.c.Seat); ok {
+		step = s // a later place in a parallel round (protocol.md 5.3)
+	}
+	env := &Envelope{Version: m.ProtocolVersion(), Table: p.c.Table.ID, Hand: m.HandNumber(), Step: step, Seat: uint8(p.c.Seat),
+		Kind: kind, Prev: m.Prev(), State: p.say.state(kind, step), Body: body}
 	if err := env.Seal(p.c.Key, m.cfgHash); err != nil {
 		return err
 	}
@@ -624,8 +628,13 @@ func (p *Peer) propose(ctx context.Context, kind Kind, body []byte) error {
 		return err
 	}
 	// Save before sending: what we said, we must say again after a crash.
-	if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
-		return err
+	// A message for a later place in a parallel round is saved when its
+	// step is applied: it is a function of the state before the round and
+	// the saved seed, so a restarted seat sends the very same bytes (5.7).
+	if env.Step == m.Step() {
+		if err := p.c.Store.Append(RecEnvelope, env.Raw); err != nil {
+			return err
+		}
 	}
 	if err := p.say.send(ctx, env); err != nil {
 		return err
@@ -712,7 +721,7 @@ func (p *Peer) serve(chain func() ([][]byte, [][32]byte)) func(PeerID, []byte) [
 					return [][]byte{c[i]}
 				}
 			}
-			return nil
+			return roundOf(c, hashes, want)
 		}
 		return nil
 	}

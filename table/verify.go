@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 
@@ -92,7 +93,7 @@ func Verify(t *Transcript) *Report {
 	for _, s := range t.Config.Seats {
 		r.Seats = append(r.Seats, s.Name)
 	}
-	m, err := NewMachine(t.Config, nil)
+	m, err := NewMachineFor(t, nil)
 	if err != nil {
 		r.Invalid = err
 		return r
@@ -150,6 +151,23 @@ func Verify(t *Transcript) *Report {
 	seat, kind := m.Expect()
 	r.Next = &Next{Seat: seat, Kind: kind, Step: m.Step()}
 	return r
+}
+
+// NewMachineFor returns the machine that replays a transcript: of its
+// chain's table protocol version (chainVersion), so that a transcript an
+// earlier okey wrote replays by its version's rules.
+func NewMachineFor(t *Transcript, rand io.Reader) (*Machine, error) {
+	return NewMachineVersion(t.Config, rand, chainVersion(t))
+}
+
+// chainVersion is the table protocol version of a transcript: its first
+// chain record's (protocol.md 6); Version for an empty chain. A record of
+// another version later in the chain fails check 1 (invalid).
+func chainVersion(t *Transcript) uint8 {
+	if len(t.Chain) > 0 && len(t.Chain[0]) > 3 && (t.Chain[0][3] == Version1 || t.Chain[0][3] == Version) {
+		return t.Chain[0][3]
+	}
+	return Version
 }
 
 // decodeAndVerify decodes the chain's records (nil where one does not

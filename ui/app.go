@@ -192,6 +192,12 @@ func (g *Game) SetLeaveNote(s string) {
 	g.post(func() { g.view.leaveNote = s })
 }
 
+// SetContext sets what the header says of the match before its ruleset
+// (a tournament's round and table); "" for none.
+func (g *Game) SetContext(s string) {
+	g.post(func() { g.view.context = s })
+}
+
 // SetRackFile keeps the player's rack arrangement in path (see RackFile)
 // and brings back the one saved there. Call it before the match's first
 // step reaches the screen.

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/p2p/chat"
@@ -407,3 +408,19 @@ func (g *Game) SetChat(members []ChatMember, send ChatSendFunc) {
 
 // Chat shows a chat message accepted at the table.
 func (g *Game) Chat(l ChatLine) { g.post(func() { g.view.addChat(l) }) }
+
+// PasteHandler implements tview.Primitive: a text pasted while typing a
+// chat message is added to it (its line breaks as spaces, cut to the
+// message's bounds); elsewhere at the table a paste does nothing.
+func (t *TableView) PasteHandler() func(string, func(tview.Primitive)) {
+	return t.WrapPasteHandler(func(text string, _ func(tview.Primitive)) { t.pasteChat(text) })
+}
+
+// pasteChat adds text to the chat's input, when it is open.
+func (t *TableView) pasteChat(text string) {
+	c := t.chat
+	if c == nil || c.mode != chatTyping {
+		return
+	}
+	c.input = []rune(chat.Clean(string(c.input) + text))
+}

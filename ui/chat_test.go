@@ -130,8 +130,9 @@ func TestChatScreen(t *testing.T) {
 				if !strings.Contains(rows()[chatRow], word("say:", "yaz:")+" xx sela") {
 					t.Fatalf("the input is not on the chat line:\n%s", hs.screen())
 				}
+				hs.view.pasteChat(" ve\nsonra\x00")
 				hs.key(tcell.KeyEnter, 0)
-				if len(posted) != 2 || posted[1] != (sent{0, "xx sela"}) || fmt.Sprint(hs.view.m.Rack) != rack {
+				if len(posted) != 2 || posted[1] != (sent{0, "xx sela ve sonra"}) || fmt.Sprint(hs.view.m.Rack) != rack {
 					t.Fatalf("posted %+v (rack changed: %v)", posted, fmt.Sprint(hs.view.m.Rack) != rack)
 				}
 				// Esc cancels a text.
@@ -251,4 +252,45 @@ func TestWatchChatLine(t *testing.T) {
 			t.Fatalf("status line %q", l)
 		}
 	})
+}
+
+// TestGameChat: the Game's bridge: SetChat and Chat (from the network's
+// goroutines) reach the screen, and a quick message chosen with keys is
+// posted off the screen's goroutine.
+func TestGameChat(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	g := NewGame(0, Options{Screen: scr})
+	ran := make(chan error, 1)
+	go func() { ran <- g.Run() }()
+	defer func() {
+		g.Quit()
+		select {
+		case <-ran:
+		case <-time.After(10 * time.Second):
+			t.Error("the application did not stop")
+		}
+	}()
+	posted := make(chan sent, 1)
+	g.SetChat(chatMembers, func(q int, text string) error {
+		posted <- sent{q, text}
+		return chat.ErrTooFast
+	})
+	g.Chat(ChatLine{Member: 1, ID: "P1", Name: "bot1", Quick: 3})
+	waitScreen(t, g, scr, 10*time.Second, "the chat line", func(s string) bool { return strings.Contains(s, "/ chat bot1: thanks") })
+	for _, r := range "/5" {
+		g.app.QueueEvent(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+	}
+	select {
+	case p := <-posted:
+		if p != (sent{5, ""}) {
+			t.Fatalf("posted %+v", p)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing posted")
+	}
+	waitScreen(t, g, scr, 10*time.Second, "the limit's message", func(s string) bool { return strings.Contains(s, "wait a moment before sending more") })
 }

@@ -33,8 +33,10 @@ func TestTurkishEvidenceAndPresets(t *testing.T) {
 		}
 	}
 	checkTurkish(t, "the evidence", Evidence(notHeld), "istakasında yok")
-	for rs, want := range map[string]string{"classic": "Klasik", "german:rounds=2": "Alman (rounds=2)", "101": "Okey 101",
-		"turkish-rummy:rounds=1": "Türk rummy (rounds=1)", "poker": "poker"} {
+	for rs, want := range map[string]string{"classic": "Klasik", "german:rounds=2": "Alman (2 el)", "101": "Okey 101",
+		"turkish-rummy:rounds=1": "Türk rummy (1 el)", "poker": "poker",
+		"classic:points=2,partnerships,timer=30": "Klasik (2 puan, eşli, hamle başına 30 sn)",
+		"classic:deal=simple,indicator-last":     "Klasik (basit dağıtım, indicator-last)"} {
 		if got := RulesetName(rs); got != want {
 			t.Errorf("RulesetName(%q) = %q, want %q", rs, got, want)
 		}

@@ -144,6 +144,8 @@ var (
 	pairsKey = binding{keys: []key{rk('p')}, label: i18n.Mark("pairs"), do: (*TableView).sortPairs}
 	sortHelp = binding{keys: []key{rk('s'), rk('r'), rk('p')},
 		help: i18n.Mark("sort the rack: s sets, r runs, p pairs (for seven pairs)")}
+	sortHelp101 = binding{keys: []key{rk('s'), rk('r'), rk('p')},
+		help: i18n.Mark("sort the rack: s sets, r runs, p pairs (for five doubles)")}
 )
 
 // helpKey and quitKey end every game's key table.
@@ -234,6 +236,22 @@ func yes(ev *tcell.EventKey) bool {
 	return false
 }
 
+// yesKey and noKey are the answers a question's key bar names: y and n,
+// in Turkish e (evet) and h (hayır), as the Turkish questions say.
+func yesKey() string {
+	if i18n.Current() == i18n.Turkish {
+		return "e"
+	}
+	return "y"
+}
+
+func noKey() string {
+	if i18n.Current() == i18n.Turkish {
+		return "h"
+	}
+	return "n"
+}
+
 // cursorKey moves the rack's cursor for the arrow, Home and End keys and
 // reports whether ev was one of them.
 func (t *TableView) cursorKey(ev *tcell.EventKey) bool {
@@ -295,9 +313,9 @@ func (t *TableView) overlayItems() ([]barItem, bool) {
 	case helpOverlay:
 		return []barItem{{name: keyName("any key"), label: i18n.T("close")}}, true
 	case quitOverlay:
-		return []barItem{{name: "y", label: i18n.T("leave")}, {name: "n", label: i18n.T("stay")}}, true
+		return []barItem{{name: yesKey(), label: i18n.T("leave")}, {name: noKey(), label: i18n.T("stay")}}, true
 	case confirmOverlay:
-		return []barItem{{name: "y", label: i18n.T("yes")}, {name: "n", label: i18n.T("no")}}, true
+		return []barItem{{name: yesKey(), label: i18n.T("yes")}, {name: noKey(), label: i18n.T("no")}}, true
 	case handOverlay:
 		return []barItem{{name: keyName("enter"), label: i18n.T("continue")}, {name: "?", label: i18n.T("help")}, {name: "q", label: i18n.T("quit")}}, true
 	case matchOverlay:

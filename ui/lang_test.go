@@ -153,13 +153,13 @@ func TestTurkishHintReasons(t *testing.T) {
 		c    bot.Choice
 		want string
 	}{
-		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 2, Outs: 9}, "R7 at: bitmeye 2 taş kalır, 9 taş işine yarar (x)"},
-		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 3, Danger: 0.5}, "R7 at: bitmeye 3 taş kalır; işlek: sonraki oyuncu isteyebilir (x)"},
+		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 2, Outs: 9}, "R7 at (x): bitmeye 2 taş kalır, 9 taş işine yarar"},
+		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 3, Danger: 0.5}, "R7 at (x): bitmeye 3 taş kalır; işlek: sonraki oyuncu isteyebilir"},
 		{bot.Choice{Kind: engine.ActDiscard, Face: r7, Dist: 0}, "R7 at, el bitmeye hazır kalsın (x)"},
-		{bot.Choice{Kind: engine.ActWin, Face: k3}, "bitirebilirsin: K3 ile bitir (w)"},
-		{bot.Choice{Kind: engine.ActWin, Face: engine.NoFace}, "bitirebilirsin: yedi çiftle bitir (w)"},
-		{bot.Choice{Kind: engine.ActTake, Face: k3, Dist: 1}, "K3 al: sonra bitmeye 1 taş kalır (t)"},
-		{bot.Choice{Kind: engine.ActDraw, Face: engine.NoFace, Dist: 2, Outs: 4}, "desteden çek: bitmeye 2 taş var, 4 taş işine yarar (d)"},
+		{bot.Choice{Kind: engine.ActWin, Face: k3}, "bitirebilirsin (w): K3 ile bitir"},
+		{bot.Choice{Kind: engine.ActWin, Face: engine.NoFace}, "bitirebilirsin (w): yedi çiftle bitir"},
+		{bot.Choice{Kind: engine.ActTake, Face: k3, Dist: 1}, "K3 al (t): sonra bitmeye 1 taş kalır"},
+		{bot.Choice{Kind: engine.ActDraw, Face: engine.NoFace, Dist: 2, Outs: 4}, "desteden çek (d): bitmeye 2 taş var, 4 taş işine yarar"},
 	}
 	inTurkish(t)
 	for _, c := range cases {

@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 )
@@ -153,10 +154,10 @@ type createForm struct {
 }
 
 // levelChoices are the bots' levels the create form offers (bot.Levels).
-var levelChoices = []string{"easy", "normal", "hard"}
+var levelChoices = bot.LevelNames()
 
-// defaultLevel is the create form's level at first: hard.
-const defaultLevel = 2
+// defaultLevel is the create form's level at first: bot.DefaultLevel.
+var defaultLevel = slices.Index(levelChoices, bot.DefaultLevel)
 
 // timerChoices are the create form's turn timers in seconds (0: none).
 var timerChoices = []int{0, 15, 30, 45, 60, 90, 120, 180, 300}
@@ -192,6 +193,7 @@ func (l *LobbyView) Refresh() {
 	}
 	if tl, ok := l.b.(TournamentLobby); ok {
 		l.tours = tl.Tournaments()
+		l.noteTourEnd()
 	}
 	if n := l.rows(); l.cursor >= n {
 		l.cursor = max(n-1, 0)
@@ -833,12 +835,19 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	if l.tform != nil {
 		l.drawTourForm(scr, x, y, w, felt)
 	}
+	// The message, and the code box's head, wrap at spaces (issue 37, 6:
+	// a peer id or a long head is never cut); the message's extra lines
+	// push the box up.
+	msgLines := wrap2(l.msg, w-2)
 	if len(block) > 0 && l.form == nil && l.tform == nil {
-		top := y + h - 3 - len(block)
-		fill(scr, x, top, w, len(block)+1, felt)
-		put(scr, x+1, top, w-2, head, felt.Bold(true).Foreground(p.Accent))
+		heads := wrap2(head, w-2)
+		top := y + h - 2 - len(msgLines) - len(block) - len(heads) + 1
+		fill(scr, x, top, w, len(heads)+len(block), felt)
+		for i, hl := range heads {
+			put(scr, x+1, top+i, w-2, hl, felt.Bold(true).Foreground(p.Accent))
+		}
 		for i, ln := range block {
-			put(scr, x+3, top+1+i, w-4, ln, felt)
+			put(scr, x+3, top+len(heads)+i, w-4, ln, felt)
 		}
 	}
 	if l.help {
@@ -848,7 +857,12 @@ func (l *LobbyView) Draw(scr tcell.Screen) {
 	if l.bad {
 		mst = felt.Foreground(p.Bad).Bold(true)
 	}
-	put(scr, x+1, y+h-2, w-2, l.msg, mst)
+	if len(msgLines) > 1 {
+		fill(scr, x, y+h-1-len(msgLines), w, len(msgLines), felt)
+	}
+	for i, ml := range msgLines {
+		put(scr, x+1, y+h-1-len(msgLines)+i, w-2, ml, mst)
+	}
 	fill(scr, x, y+h-1, w, 1, bar)
 	keys := i18n.T("up/down choose  c create  j join  r ready  l leave  q quit")
 	if len(l.unfin) > 0 {
@@ -923,17 +937,24 @@ func readyText(ready bool, id string) string {
 	return i18n.T("not ready at %s", id)
 }
 
-// levelName is a bot level's name for the form.
+// levelName is a bot level's name for the form, with the strategy it
+// plays ("hard (expert)"; issue 37, 9).
 func levelName(level string) string {
+	name := level
 	switch level {
 	case "easy":
-		return i18n.T("easy")
+		name = i18n.T("easy")
 	case "normal":
-		return i18n.T("normal")
+		name = i18n.T("normal")
 	case "hard":
-		return i18n.T("hard")
+		name = i18n.T("hard")
+	case "learned":
+		name = i18n.T("learned")
 	}
-	return level
+	if s, err := bot.StrategyFor(level); err == nil {
+		name += " (" + s + ")"
+	}
+	return name
 }
 
 // stateName is a table's state (protocol words) for the lobby's list.
@@ -961,7 +982,11 @@ func tableState(t LobbyTable) string {
 		for i, v := range t.Scores {
 			sc[i] = fmt.Sprint(v)
 		}
-		parts = append(parts, i18n.T("hand %d, scores %s", t.Hand, strings.Join(sc, " ")))
+		if p, _, _ := strings.Cut(t.Ruleset, ":"); p == engine.Preset101 {
+			parts = append(parts, i18n.T("round %d, scores %s", t.Hand, strings.Join(sc, " ")))
+		} else {
+			parts = append(parts, i18n.T("hand %d, scores %s", t.Hand, strings.Join(sc, " ")))
+		}
 	case t.State != "open":
 		parts = append(parts, stateName(t.State))
 	}

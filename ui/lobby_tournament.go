@@ -91,6 +91,16 @@ func (l *LobbyView) joinTour() {
 	}
 }
 
+// noteTourEnd replaces the registration's "done", once the player's
+// tournament has ended, by its end (issue 37, 14).
+func (l *LobbyView) noteTourEnd() {
+	for _, t := range l.tours {
+		if t.Mine && t.Ended && l.msg == i18n.T("%s: done", i18n.T("registering in %s", t.Name)) {
+			l.msg, l.bad = i18n.T("%s has ended: its standings are in the list", t.Name), false
+		}
+	}
+}
+
 // tourState is what the list says of a tournament's progress.
 func tourState(t LobbyTournament) string {
 	var s string
@@ -105,7 +115,10 @@ func tourState(t LobbyTournament) string {
 	if t.Points != "" {
 		s += ", " + i18n.T("points %s", t.Points)
 	}
-	if t.Mine {
+	switch {
+	case t.Mine && t.Ended:
+		s += ", " + i18n.T("you played")
+	case t.Mine:
 		s += ", " + i18n.T("you play")
 	}
 	return s

@@ -35,7 +35,33 @@ func RulesetName(ruleset string) string {
 	preset, opts, _ := strings.Cut(ruleset, ":")
 	name := PresetName(preset)
 	if opts != "" {
-		name += " (" + opts + ")"
+		var said []string
+		for _, o := range strings.Split(opts, ",") {
+			said = append(said, optionName(o))
+		}
+		name += " (" + strings.Join(said, ", ") + ")"
 	}
 	return name
+}
+
+// optionWords say the common options in the interface's language (issue
+// 37, 12: "Klasik (2 puan)", not "Klasik (points=2)"); the others, rarer,
+// stay as typed.
+var optionWords = map[string]string{
+	"points":       i18n.Mark("%s points"),
+	"rounds":       i18n.Mark("%s rounds"),
+	"timer":        i18n.Mark("%s s a move"),
+	"partnerships": i18n.Mark("partnerships"),
+	"deal=simple":  i18n.Mark("a simple deal"),
+}
+
+func optionName(o string) string {
+	if k, ok := optionWords[o]; ok {
+		return i18n.TKey(k)
+	}
+	name, val, ok := strings.Cut(o, "=")
+	if k, known := optionWords[name]; known && ok {
+		return i18n.TKeyArgs(k, []any{val})
+	}
+	return o
 }

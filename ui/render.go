@@ -111,10 +111,15 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 		}
 		preset, _, _ := strings.Cut(s.Ruleset, ":")
 		detail := t.game().title(t)
+		ctx := ""
+		if t.context != "" {
+			ctx = " · " + t.context
+		}
 		for _, c := range []string{
-			" okey · " + s.Ruleset + detail + you,
-			" okey · " + preset + detail + you,
-			" okey · " + preset + you,
+			" okey" + ctx + " · " + RulesetName(s.Ruleset) + detail + you,
+			" okey" + ctx + " · " + PresetName(preset) + detail + you,
+			" okey" + ctx + " · " + PresetName(preset) + you,
+			" okey" + ctx + you,
 			" okey" + you,
 		} {
 			title = c
@@ -351,13 +356,23 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
 	return row
 }
 
-// wrap cuts s into lines of at most w cells (at any character: paths).
+// wrap cuts s into lines of at most w cells: after a space or a path's
+// separator where there is one (issue 37, 6: "folder/" and
+// "r1-t0.transcript" stay whole), else at any character (a name longer
+// than the line).
 func wrap(s string, w int) []string {
 	var out []string
 	for width(s) > w && w > 0 {
 		r := []rune(s)
-		out = append(out, string(r[:w]))
-		s = string(r[w:])
+		cut := w
+		for i := w; i > w/2; i-- {
+			if r[i-1] == '/' || r[i-1] == '\\' || r[i-1] == ' ' {
+				cut = i
+				break
+			}
+		}
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		s = string(r[cut:])
 	}
 	return append(out, strings.TrimSpace(s))
 }

@@ -21,11 +21,16 @@ import (
 
 func (pt *part101) title(t *TableView) string {
 	m := t.m.Snap.Match101
-	hand := m.HandNumber() + 1
+	hand, played, rounds := m.HandNumber()+1, m.Played(), m.Rules().Rounds
 	if t.overlay == handOverlay && len(t.m.Ends) > 0 {
+		// The round the panel shows, with its own count (issue 37, 14:
+		// the match may have gone on behind the panel).
 		hand = int(t.m.Ends[0].Hand) + 1
+		if r := t.m.Ends[0].R101; r != nil {
+			played, rounds = r.Played, r.Rounds
+		}
 	}
-	return " · " + i18n.T("round %d (%d of %d counted)", hand, m.Played(), m.Rules().Rounds)
+	return " · " + i18n.T("round %d (%d of %d counted)", hand, played, rounds)
 }
 
 // seatWord is how a seat stands: its tiles, how it opened, its total.

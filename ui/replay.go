@@ -44,7 +44,7 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 	for _, s := range t.Config.Seats {
 		r.Names = append(r.Names, s.Name)
 	}
-	m, err := table.NewMachine(t.Config, nil)
+	m, err := table.NewMachineFor(t, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -321,5 +324,34 @@ func replayScreen(t *testing.T, r *Replay, quit func()) (*ReplayView, func() str
 		v.Draw(scr)
 		scr.Show()
 		return strings.Join(screenLines(scr), "\n")
+	}
+}
+
+// TestReplayOfVersion1: a transcript an earlier okey wrote (table protocol
+// 1, sequential rounds: the frozen conformance suite's) replays by its own
+// version's rules, every move a frame.
+func TestReplayOfVersion1(t *testing.T) {
+	for _, name := range []string{"honest-classic-3", "honest-101-3"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", "v1", "transcripts", name+".okey"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := table.ReadTranscript(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := LoadReplay(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := 0
+		for _, raw := range tr.Chain {
+			if e, err := table.DecodeEnvelope(raw); err == nil && e.Kind == table.KindMove {
+				moves++
+			}
+		}
+		if !r.Report.Honest || len(r.Frames) < moves {
+			t.Fatalf("%s: honest %v, %d frames for %d moves", name, r.Report.Honest, len(r.Frames), moves)
+		}
 	}
 }

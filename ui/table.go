@@ -63,6 +63,7 @@ type TableView struct {
 	links     []SeatLink
 	down      map[string]time.Time // seats reconnecting: since when (links.go)
 	leaveNote string               // how to resume after leaving (the quit question)
+	context   string               // the header's word before the ruleset (a tournament's round)
 
 	lastClick struct {
 		x, y int

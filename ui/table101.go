@@ -184,7 +184,7 @@ var keys101 = []binding{
 		confirm: on101penalty},
 	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
 		do: (*TableView).lift, bar: lifted},
-	sortHelp,
+	sortHelp101,
 	{keys: []key{rk('s')}, label: i18n.Mark("sets"),
 		do: func(t *TableView) { t.sort(false) }},
 	{keys: []key{rk('r')}, label: i18n.Mark("runs"),

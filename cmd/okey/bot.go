@@ -35,7 +35,7 @@ func init() {
 }
 
 const botUsage = `usage: okey bot [--name N] [--create [--lan] --players N --preset P | --join TABLE | --code CODE|-]
-                [--strategy greedy | --level easy|normal|hard] [--matches M] [--out DIR] [--data DIR]
+                [--level L | --strategy S] [--matches M] [--out DIR] [--data DIR]
                 [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
                 [--relay MULTIADDR]... [--serve-relay]
                 [--withhold D] [--move-withhold D] [-v] [--log FILE]
@@ -97,7 +97,7 @@ var routeLibraryLogsOnce sync.Once
 func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printLevels(stderr); printDefaults(fs) }
 	name := fs.String("name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	create := fs.Bool("create", false, i18n.T("open a new table"))
 	players := fs.Int("players", 4, i18n.T("seats at a table this bot opens (2-4)"))
@@ -105,8 +105,8 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	join := fs.String("join", "", i18n.T("take a seat at the table with this id"))
 	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	lanOnly := fs.Bool("lan", false, i18n.T("with --create: a LAN table that anyone on the LAN may join, no invite code"))
-	strategy := fs.String("strategy", "", i18n.T("move strategy: %s (default greedy; Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
-	botLevel := fs.String("level", "", i18n.T("move strategy by level: %s (instead of --strategy)", strings.Join(bot.LevelNames(), ", ")))
+	strategy := fs.String("strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
+	botLevel := fs.String("level", "", i18n.T("how well the bot plays: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
 	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
 	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
@@ -176,7 +176,8 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if named == bot.Name101 {
 		named = "" // not one of bot.New's: checked below
 	}
-	chosen, err := bot.ChooseStrategy(*botLevel, named, "greedy")
+	def, _ := bot.StrategyFor(bot.DefaultLevel) // as okey play (issue 37, 9)
+	chosen, err := bot.ChooseStrategy(*botLevel, named, def)
 	if err == nil && *strategy == bot.Name101 {
 		chosen = bot.Name101
 		if *botLevel != "" {

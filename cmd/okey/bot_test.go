@@ -142,6 +142,10 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 		if watchCode != 0 || !strings.HasPrefix(watchOut.String(), "match 1: table ") || !strings.Contains(watchOut.String(), "; verified; transcript ") {
 			t.Fatalf("okey watch: exit %d\nstdout:\n%s\nstderr:\n%s", watchCode, watchOut.String(), watchErr.String())
 		}
+		// A bare okey watch says which table it took (issue 37, 8).
+		if !strings.Contains(watchErr.String(), "okey: watch: watching table ") || !strings.Contains(watchErr.String(), "okey watch TABLE picks another") {
+			t.Errorf("okey watch without TABLE does not say which table it took:\n%s", watchErr.String())
+		}
 	}
 	for i := range codes {
 		if codes[i] != 0 {

@@ -282,6 +282,7 @@ func (t *lobbyTours) stop(tid [32]byte, err error) error {
 // screen; its end panel goes back to the lobby.
 func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) tourney.Sitting {
 	left := t.g.SitTable(seat, i18n.Mark("j on the tournament in the lobby resumes your part while it runs."), func() { t.g.ShowLobbyAgain(t.lv) })
+	t.g.SetContext(i18n.T("tournament round %d, table %d", ref.Round, ref.Table+1))
 	t.g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
 	// The last step's time: a table the other seats ended while the
 	// player was to move says how long the player did not move.

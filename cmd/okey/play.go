@@ -38,7 +38,7 @@ func init() {
 	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots, on the LAN or by invite code"), run: runPlay})
 }
 
-const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
+const playUsage = `usage: okey play [--bots K] [--level L] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
                  [--relay MULTIADDR]... [--serve-relay] [--code CODE|-]
 
@@ -51,8 +51,8 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 d there drops one: it moves whole to DIR/dropped and still verifies).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
---level picks how well the bots play: easy (random moves), normal (greedy),
-hard (expert, the default); --strategy names a strategy instead (not both).
+--level picks how well the bots play (the levels below, hard by default);
+--strategy names a strategy instead (not both).
 Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
 be reached directly (repeatable; kept in DIR and used when none is given;
 --relay none clears it); --serve-relay serves your own tables as their relay
@@ -76,7 +76,7 @@ keep the lobby open until it ends).
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printLevels(stderr); printDefaults(fs) }
 	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(allPresets(), ", ")))
 	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))

@@ -657,7 +657,7 @@ func printPlayer(w io.Writer, p statsPlayerJSON) {
 	fmt.Fprint(w, i18n.T("  rating %.1f ± %.1f (mu ± sigma; mu - 3 sigma %.1f)\n", p.Rating.Mu, p.Rating.Sigma, p.Ordinal))
 	var sc []string
 	for _, s := range p.Scores {
-		sc = append(sc, i18n.T("%s %.1f (%d)", s.Preset, s.Mean, s.Matches))
+		sc = append(sc, i18n.T("%s %.1f (%d)", ui.PresetName(s.Preset), s.Mean, s.Matches))
 	}
 	fmt.Fprint(w, i18n.T("  mean final score: %s\n", strings.Join(sc, ", ")))
 	if p.Hands > 0 {
@@ -672,7 +672,7 @@ func printPlayer(w io.Writer, p statsPlayerJSON) {
 	for _, pt := range p.Series {
 		mus = append(mus, pt.Mu)
 	}
-	fmt.Fprintf(w, "  %-7s %-13s %s %.1f → %.1f\n", i18n.T("rating"), "", record.Sparkline(mus, statsWidth), mus[0], mus[len(mus)-1])
+	fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("rating"), "", record.Sparkline(mus, statsWidth), i18n.T("%.1f → %.1f", mus[0], mus[len(mus)-1]))
 	// The score, one line per preset: scores of different presets do not
 	// compare.
 	for _, sc := range p.Scores {
@@ -682,7 +682,7 @@ func printPlayer(w io.Writer, p statsPlayerJSON) {
 				scores = append(scores, float64(pt.Score))
 			}
 		}
-		fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("score"), sc.Preset, record.Sparkline(scores, statsWidth),
+		fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("score"), ui.PresetName(sc.Preset), record.Sparkline(scores, statsWidth),
 			i18n.T("%.0f to %.0f", slices.Min(scores), slices.Max(scores)))
 	}
 }

@@ -310,7 +310,8 @@ func TestStatsSimKeys(t *testing.T) {
 
 // TestStatsOneMatchCopies (issue 37, 13): one match kept in three places
 // says "1 match", and its two copies take one line, in English and in
-// Turkish.
+// Turkish; in Turkish the preset's name and the rating's decimals too
+// (12).
 func TestStatsOneMatchCopies(t *testing.T) {
 	dir := t.TempDir()
 	body := must(os.ReadFile(filepath.Join("..", "..", "testdata", "conformance", "transcripts", "honest-classic-2.okey")))
@@ -337,12 +338,17 @@ func TestStatsOneMatchCopies(t *testing.T) {
 		}
 		want := map[string][]string{
 			"en": {"a match's copies counted once: 2\n", "  " + filepath.Join(dir, "a", "transcript") + ": counted once; its copies: 2\n", "\n1 match. Ratings:"},
-			"tr": {"\n1 maç. Dereceler:", "  " + filepath.Join(dir, "a", "transcript") + ": bir kez sayıldı; kopyaları: 2\n"},
+			"tr": {"\n1 maç. Dereceler:", "ortalama son puan: Klasik 2,0 (1)", "puan    Klasik ", "25,0 → 27,6", "  " + filepath.Join(dir, "a", "transcript") + ": bir kez sayıldı; kopyaları: 2\n"},
 		}[lang]
 		for _, w := range want {
 			if !strings.Contains(s, w) {
 				t.Errorf("%s: no %q in:\n%s", lang, w, s)
 			}
+		}
+		// (issue 37, 12) In Turkish the preset is named in Turkish, and
+		// the rating's figures take one decimal mark.
+		if lang == "tr" && (strings.Contains(s, "classic") || strings.Contains(s, "25.0")) {
+			t.Errorf("tr: an English preset name or decimal point:\n%s", s)
 		}
 	}
 }

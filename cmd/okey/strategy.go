@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tourney"
@@ -89,9 +91,42 @@ func tournamentBot(c *tourney.Config, name string) {
 	}
 }
 
+// tournamentLevelBot is tournamentBot for a level's strategy: it plays
+// every ruleset, b101 at Okey 101.
+func tournamentLevelBot(c *tourney.Config, name string) {
+	c.Plays = func(string) error { return nil }
+	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) tourney.Sitting {
+		is101 := rulesetIs101(cfg.Ruleset)
+		n := name
+		if is101 {
+			n = "greedy" // which means b101 there
+		}
+		m, err := strategyMover(n, 0, is101)
+		if err != nil {
+			return tourney.Sitting{}
+		}
+		return tourney.Sitting{Mover: m}
+	}
+}
+
 // strategyError is a tournament participant's refusal of a ruleset its
 // strategy cannot play (tourney.Config.Plays).
 type strategyError struct{ err error }
 
 func (e *strategyError) Error() string { return e.err.Error() }
 func (e *strategyError) Unwrap() error { return e.err }
+
+// printLevels writes the bot levels for a command's -h: each level's
+// strategy and its measured strength (bot.Levels), the command that
+// measured it, and the default.
+func printLevels(w io.Writer) {
+	fmt.Fprint(w, i18n.T("Bot levels (--level), weakest first: the strategy each plays and the share of\nhands one seat of it won against three greedy seats (95%% interval), measured\nonce, at arena's defaults (classic, seed 1), with\n  %s\nAt Okey 101 every level plays b101.\n", bot.LevelsMeasured))
+	for _, l := range bot.Levels {
+		def := ""
+		if l.Level == bot.DefaultLevel {
+			def = " " + i18n.T("(the default)")
+		}
+		fmt.Fprintf(w, "  %-8s %-8s %s%s\n", l.Level, l.Strategy, l.Share, def)
+	}
+	fmt.Fprintln(w)
+}

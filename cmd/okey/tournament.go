@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -90,7 +91,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	fs := flag.NewFlagSet("tournament "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(tournamentUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(tournamentUsage)); printLevels(stderr); printDefaults(fs) }
 	players := fs.Int("players", 8, i18n.T("create: the number of players (3 to 64, not 5)"))
 	rounds := fs.Int("rounds", 3, i18n.T("create: the number of Swiss rounds (1 to 15)"))
 	preset := fs.String("preset", "classic:points=2", i18n.T("create: the ruleset of every match: preset[:options] (a short match by default)"))
@@ -108,6 +109,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		*pname = v
 		return nil
 	})
+	level := fs.String("level", "", i18n.T("how well this command's bot seats play: %s (instead of --strategy; every level plays b101 at Okey 101)", strings.Join(bot.LevelNames(), ", ")))
 	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
 	botSeat := fs.Bool("bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input at the table screen"))
@@ -204,8 +206,17 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	// The strategy plays the bot seats (--bot, --bots): refused at once
 	// when it cannot play the ruleset created; a joiner learns the ruleset
 	// from the announcement and stops there, before it registers.
-	strategyErr := knownStrategy(*strategy)
-	if strategyErr == nil && create != nil && (*botSeat || *bots > 0) {
+	var strategyErr error
+	if *level != "" {
+		// A level plays its strategy, and b101 at Okey 101.
+		strategyGiven := false
+		fs.Visit(func(f *flag.Flag) { strategyGiven = strategyGiven || f.Name == "strategy" })
+		if strategyGiven {
+			strategyErr = fmt.Errorf("give a level or a strategy, not both")
+		} else if *strategy, strategyErr = bot.StrategyFor(*level); strategyErr == nil && is101 {
+			*strategy = "greedy" // which means b101 there
+		}
+	} else if strategyErr = knownStrategy(*strategy); strategyErr == nil && create != nil && (*botSeat || *bots > 0) {
 		strategyErr = checkStrategy(*strategy, is101)
 	}
 	if strategyErr != nil {
@@ -376,7 +387,11 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
 			}}
 		if i > 0 || person == nil {
-			tournamentBot(&c, *strategy)
+			if *level != "" {
+				tournamentLevelBot(&c, *strategy)
+			} else {
+				tournamentBot(&c, *strategy)
+			}
 		}
 		if i == 0 {
 			c.Create, c.Admission = create, admission
@@ -550,6 +565,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	}
 	g := ui.NewGame(seat, opts)
 	g.SetLeaveNote(i18n.Mark("okey tournament resumes it when run again with the same --dir and --data."))
+	g.SetContext(i18n.T("tournament round %d, table %d", ref.Round, ref.Table+1))
 	g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
 	path := filepath.Join(tp.dir, tourney.TranscriptName(ref))
 	tp.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -170,6 +171,20 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", err))
 		return exitCannotForm
+	}
+	if id == "" {
+		// A bare okey watch says which table it took, and how to pick
+		// another (issue 37, 8).
+		var who []string
+		for _, m := range a.Members {
+			who = append(who, m.Name)
+		}
+		rs := a.Preset
+		if r, err := lan.Ruleset(a); err == nil {
+			rs = r.String()
+		}
+		fmt.Fprint(stderr, i18n.T("okey: watch: watching table %s (%s: %s); okey watch TABLE picks another\n",
+			a.Table, ui.RulesetName(rs), strings.Join(who, ", ")))
 	}
 	opt := lan.WatchOptions{Out: *out, Withhold: *withhold, Code: code}
 	if *noUI {

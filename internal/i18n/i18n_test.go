@@ -75,8 +75,8 @@ func TestPlurals(t *testing.T) {
 		tr  string
 		key string
 	}{
-		{1, "1 turn", "1 tur", "%d turns"},
-		{2, "2 turns", "2 tur", "%d turns"},
+		{1, "1 turn", "1 hamle", "%d turns"},
+		{2, "2 turns", "2 hamle", "%d turns"},
 		{0, "0 hands", "0 el", "%d hands"},
 		{1234, "1234 messages", "1234 mesaj", "%d messages"},
 	} {

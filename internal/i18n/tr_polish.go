@@ -10,7 +10,7 @@ var _ = turkish(map[string]string{
 	"last discard": "son attığı",
 
 	// 6: the 101 hint before the draw
-	"take the previous discard %s (t): you can use it this turn": "önceki oyuncunun attığı %s taşını al (t): bu tur kullanabilirsin",
+	"take the previous discard %s (t): you can use it this turn": "önceki oyuncunun attığı %s taşını al (t): bu hamlede kullanabilirsin",
 	"the bank is empty: d ends the round":                        "deste bitti: d eli bitirir",
 	"draw from the bank (d)":                                     "desteden çek (d)",
 

@@ -31,7 +31,7 @@ var _ = turkish(map[string]string{
 	"round %d: not drawn\n":                                                      "%d. tur: kura çekilmedi\n",
 	"the creator":                                                                "kurucu",
 	"the draw waits for a player's commitment or reveal; no one is named":        "kura bir oyuncunun taahhüdünü ya da açıklamasını bekliyor; kimse suçlanmıyor",
-	"the match is unfinished: the silent seat scores 0 points, the others by the last scores; no one is named":                                  "maç yarım: susan koltuk 0 puan alır, ötekiler son puanlara göre; kimse suçlanmıyor",
+	"the match is unfinished: the silent seat scores 0 points, the others by the last scores; no one is named":                                  "maç yarım: sessiz kalan oyuncu 0 puan alır, ötekiler son puanlara göre; kimse suçlanmıyor",
 	"the match's transcript is damaged or another table's; no one is named":                                                                     "maçın kaydı bozuk ya da başka bir masanın; kimse suçlanmıyor",
 	"the match's transcript is missing; no one is named":                                                                                        "maçın kaydı eksik; kimse suçlanmıyor",
 	"the tables cannot be checked: an earlier round's standings are not defined (a match missing or damaged, or its results not in the folder)": "masalar denetlenemiyor: önceki bir turun sıralaması belirli değil (eksik ya da bozuk bir maç veya klasörde olmayan sonuçları)",

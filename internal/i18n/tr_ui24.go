@@ -11,7 +11,7 @@ var _ = turkish(map[string]string{
 	"hint: the best discard, and how far you are from a win":                   "öneri: en iyi atış ve bitmeye kaç taş kaldığı",
 	"the stock: draw; the tile to take: take; your pile: discard":              "desteye: çek; alınacak taşa: al; kendi yanına: at",
 	"A: %s and %s, B: %s and %s; partners share a score":                       "A: %s ve %s, B: %s ve %s; eşler puanı paylaşır",
-	"%d s a turn, then the program plays the hint's move":                      "her tur %d sn; sonra program önerinin hamlesini oynar",
+	"%d s a turn, then the program plays the hint's move":                      "her hamle %d sn; sonra program önerinin hamlesini oynar",
 	"others can reach you with --peer and this address:":                       "başkaları sana --peer ve şu adresle ulaşabilir:",
 	"others reach you with --peer and this address, one line (split here):":    "başkaları sana --peer ve bu adresle ulaşır, tek satır (burada bölündü):",
 	"right next  left back  down next hand  up hand start  home end  q quit":   "sağ ileri  sol geri  aşağı sonraki el  yukarı el başı  home end  q çık",

@@ -63,6 +63,12 @@ func TestVector(t *testing.T) {
 	if got := hexOf(raw[:len(raw)-64]); got != head {
 		t.Fatalf("body %s, want %s", got, head)
 	}
+	// Ed25519 is deterministic: the signature with the seed of 32 bytes
+	// 0x07 is fixed too.
+	const sig = "37892436679a20d9ad700b304528dce4ba9680f5b7efbedffc9a8a068c288f3716cfc862ff1f47ed2f2c520c73226ddadf8a976221078b07f7df578ed8fa0602"
+	if got := hexOf(raw[len(raw)-64:]); got != sig {
+		t.Fatalf("signature %s, want %s", got, sig)
+	}
 }
 
 func hexOf(b []byte) string {

@@ -58,20 +58,28 @@ func (m *Table) hintClassic() {
 	}
 }
 
-// HintText is the hint's line: the advice's reason with the key to press,
-// then up to two next-ranked choices.
+// HintText is the hint's line: the advice's reason with the key to press
+// after its move ("discard Y4 (x): 3 from a win..."), so that the key stays
+// when a narrow screen drops the reason's last parts (issue 37, 5), then up
+// to two next-ranked choices.
 func HintText(adv bot.Advice) string {
 	c := adv.Choices[0]
 	msg := HintReason(c)
+	key := ""
 	switch c.Kind {
 	case engine.ActDraw:
-		msg += " (d)"
+		key = " (d)"
 	case engine.ActTake:
-		msg += " (t)"
+		key = " (t)"
 	case engine.ActDiscard:
-		msg += " (x)"
+		key = " (x)"
 	case engine.ActWin:
-		msg += " (w)"
+		key = " (w)"
+	}
+	if i := strings.Index(msg, ": "); i > 0 {
+		msg = msg[:i] + key + msg[i:]
+	} else {
+		msg += key
 	}
 	var next []string
 	for _, o := range adv.Choices[1:] {

@@ -8,13 +8,13 @@ import (
 )
 
 // TestHintClassicWithoutScreen: the classic hint on a winning rack says to
-// win with the odd tile, marks that one tile and puts the cursor on it.
+// win with the odd tile (its key after the move), marks that one tile and puts the cursor on it.
 func TestHintClassicWithoutScreen(t *testing.T) {
 	m, _, _ := seatModel(classicSnap(t, "K4", winningRack), true)
 	m.Update(m.Snap)
 	m.Hint()
-	if m.MsgBad || !strings.Contains(m.Msg, "win") || !strings.HasSuffix(strings.SplitN(m.Msg, ";", 2)[0], "(w)") {
-		t.Fatalf("hint %q (bad %v), want a win with (w)", m.Msg, m.MsgBad)
+	if want := "you can win (w): finish with the R13 and declare"; m.MsgBad || !strings.HasPrefix(m.Msg, want) {
+		t.Fatalf("hint %q (bad %v), want %q: the key after the move", m.Msg, m.MsgBad, want)
 	}
 	if len(m.Hinted) != 1 {
 		t.Fatalf("the hint marks %d tiles, want 1", len(m.Hinted))

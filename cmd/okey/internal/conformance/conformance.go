@@ -157,15 +157,19 @@ func Run(dir string, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	failed := 0
-	for _, c := range s.Cases {
-		got := Got(dir, c)
-		if Agrees(c, got) {
-			fmt.Fprintf(w, "ok    %s: %s\n", c.Name, Describe(c))
+	failed := runCases(dir, "", s.Cases, w)
+	// The frozen suites of earlier table protocol versions (protocol.md 8):
+	// transcripts an earlier okey wrote, which verify still checks.
+	for _, v := range FrozenSuites {
+		sub := filepath.Join(dir, v)
+		if _, err := os.Stat(filepath.Join(sub, "cases.json")); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		failed++
-		fmt.Fprintf(w, "FAIL  %s: want %s, got %s %s\n", c.Name, Describe(c), Describe(got), got.Note)
+		fs, err := Load(sub)
+		if err != nil {
+			return failed, err
+		}
+		failed += runCases(sub, v+"/", fs.Cases, w)
 	}
 	for _, v := range s.Vectors {
 		n, err := checkVectors(filepath.Join(dir, v))
@@ -178,6 +182,28 @@ func Run(dir string, w io.Writer) (int, error) {
 	}
 	tf, err := RunTournaments(dir, w)
 	return failed + tf, err
+}
+
+// FrozenSuites are the subdirectories of a suite that hold the cases of an
+// earlier table protocol version, as an earlier okey wrote them: each a
+// suite of its own (cases.json and its transcripts, no vectors), never
+// regenerated (protocol.md 8).
+var FrozenSuites = []string{"v1"}
+
+// runCases checks cases against okey's verifier, printing one line each
+// (names prefixed); it returns how many failed.
+func runCases(dir, prefix string, cases []Case, w io.Writer) int {
+	failed := 0
+	for _, c := range cases {
+		got := Got(dir, c)
+		if Agrees(c, got) {
+			fmt.Fprintf(w, "ok    %s%s: %s\n", prefix, c.Name, Describe(c))
+			continue
+		}
+		failed++
+		fmt.Fprintf(w, "FAIL  %s%s: want %s, got %s %s\n", prefix, c.Name, Describe(c), Describe(got), got.Note)
+	}
+	return failed
 }
 
 // Vector files. Every byte string is lowercase hex.
@@ -415,7 +441,7 @@ func StatePreimage(path string, step int) ([]byte, error) {
 	if step > len(t.Chain) {
 		return nil, errors.New("step beyond the chain")
 	}
-	m, err := table.NewMachine(t.Config, nil)
+	m, err := table.NewMachineFor(t, nil)
 	if err != nil {
 		return nil, err
 	}

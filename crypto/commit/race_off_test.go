@@ -1,5 +1,0 @@
-//go:build !race
-
-package commit
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package tourney
-
-const raceOn = false
