@@ -1,12 +1,15 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build lint lint-tools test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix friends-lab tournament party
+.PHONY: help build okey lint lint-tools test bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix friends-lab tournament party
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
 
-build: ## build bin/okey
+build: okey ## build bin/okey, and bin/okey-verify.wasm (the verifier of okey verify --html's page)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o bin/okey-verify.wasm ./verdict/page/wasm
+
+okey: ## build bin/okey alone (what play and the labs run)
 	$(GO) build -o bin/okey ./cmd/okey
 
 # The linters, each at a fixed version, run with `go run module/cmd@version`
@@ -75,41 +78,41 @@ fuzz: ## run each fuzz target for FUZZTIME (default 20s)
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzzminimizetime 0 -fuzztime $${FUZZTIME:-20s} $$pkg || exit 1; \
 	  done; done
 
-e2e: build ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player; a small LAN party (root)
+e2e: okey ## 4 okey bots in network namespaces: mDNS, a match, a SIGKILL and restart; a lobby bot with a remote player; a small LAN party (root)
 	OKEY=$(CURDIR)/bin/okey scripts/lan-test.sh
 	# the small LAN party: 2 tables of 4 and 2 spectators, the faults of make party, a SIGKILL per table and one of a spectator (64-74 s measured)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	$(GO) test -c -o bin/deck.test ./crypto/deck
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test TABLES=2 SPECTATORS=2 TIMEOUT=170 scripts/party.sh
 
-tournament: build ## an 8-bot, 3-round Swiss tournament in network namespaces; okey verify on every folder must print the same (root; issue 27, not in make test)
+tournament: okey ## an 8-bot, 3-round Swiss tournament in network namespaces; okey verify on every folder must print the same (root; issue 27, not in make test)
 	OKEY=$(CURDIR)/bin/okey scripts/tournament.sh
 
-nat-lab: build ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)
+nat-lab: okey ## a 4-seat table by invite code across NATs (3 port-restricted cone homes, 1 symmetric) and a relay, in network namespaces (root)
 	OKEY=$(CURDIR)/bin/okey scripts/nat-lab-test.sh
 
-nat-lab-outage: build ## the NAT lab's table through a 60 s relay outage mid-hand (killed, restarted): every seat moves within 10 s of the relay's return (root)
+nat-lab-outage: okey ## the NAT lab's table through a 60 s relay outage mid-hand (killed, restarted): every seat moves within 10 s of the relay's return (root)
 	OKEY=$(CURDIR)/bin/okey OUTAGE=60 RULES=classic TIMEOUT=150 scripts/nat-lab-test.sh
 
-nat-lab-matrix: build ## the NAT matrix (issue 23, not in make test): every NAT type, QUIC and TCP, with and without a relay, impaired links; a table of results (root; CELLS, IMPAIR, RESULTS: docs/nat-lab.md)
+nat-lab-matrix: okey ## the NAT matrix (issue 23, not in make test): every NAT type, QUIC and TCP, with and without a relay, impaired links; a table of results (root; CELLS, IMPAIR, RESULTS: docs/nat-lab.md)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab nice -n 10 scripts/nat-lab-matrix.sh
 
-friends-lab: build ## friends over the internet as a group sets it up (issue 36, not in make test): 3 homes (2 port-restricted cone NATs, 1 symmetric) and okey relay in namespaces of its own, the relay's line, the code pasted wrapped, a 20 s relay outage mid-hand; join times, direct links, the time back (root; RUNS, OUTAGE: scripts/friends-lab.sh)
+friends-lab: okey ## friends over the internet as a group sets it up (issue 36, not in make test): 3 homes (2 port-restricted cone NATs, 1 symmetric) and okey relay in namespaces of its own, the relay's line, the code pasted wrapped, a 20 s relay outage mid-hand; join times, direct links, the time back (root; RUNS, OUTAGE: scripts/friends-lab.sh)
 	OKEY=$(CURDIR)/bin/okey nice -n 10 scripts/friends-lab.sh
 
-party: build ## a LAN party (issue 26, not in make test): 6 tables of 4 bots in one lobby, loss, delay, jitter, duplication on every link, one SIGKILL per table, 8 spectators (one killed); a table of figures (root; TABLES, RULES, SPECTATORS: scripts/party.sh)
+party: okey ## a LAN party (issue 26, not in make test): 6 tables of 4 bots in one lobby, loss, delay, jitter, duplication on every link, one SIGKILL per table, 8 spectators (one killed); a table of figures (root; TABLES, RULES, SPECTATORS: scripts/party.sh)
 	$(GO) build -o bin/natlab ./scripts/natlab
 	$(GO) test -c -o bin/deck.test ./crypto/deck
 	OKEY=$(CURDIR)/bin/okey NATLAB=$(CURDIR)/bin/natlab DECK_TEST=$(CURDIR)/bin/deck.test nice -n 10 scripts/party.sh
 
-relay-flood: build ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves
+relay-flood: okey ## okey relay under 1,000 strangers' attempts: peak RSS (under 64 MB) and a table's moves
 	OKEY=$(CURDIR)/bin/okey scripts/relay-flood.sh
 
-play: build ## the README's quick start: you against 3 bots at the terminal table
+play: okey ## the README's quick start: you against 3 bots at the terminal table
 	./bin/okey play --bots 3
 
-tmux-e2e: build ## play one hand of okey play --bots 3 through the keys in tmux
+tmux-e2e: okey ## play one hand of okey play --bots 3 through the keys in tmux
 	./scripts/tmux-play-test.sh ./bin/okey
 
 conformance: ## regenerate testdata/conformance (after any protocol change), then check it

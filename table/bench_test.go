@@ -1,11 +1,14 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gtank/ristretto255"
 
 	"github.com/okey-game/okey/bot"
 )
@@ -76,17 +79,47 @@ func BenchmarkHand(b *testing.B) {
 }
 
 // BenchmarkVerifyMatch verifies a ten-hand match transcript offline
-// (german, rounds=10, 4 greedy players; okey verify's work).
+// (german, rounds=10, 4 greedy players; okey verify's work). Besides ns/op
+// it reports the cost in units of one variable-base scalar multiplication
+// timed in the same process just before and after (as crypto/deck's
+// BenchmarkDeal): scalarmults/op in wall time, cpu-scalarmults/op in
+// process CPU time.
 func BenchmarkVerifyMatch(b *testing.B) {
 	tr := tenHandTranscript(b)
 	b.ResetTimer()
+	sm, smCPU := scalarMultTime()
+	start, startCPU := time.Now(), cpuTime()
+	iters := 0
 	for b.Loop() {
 		rep := Verify(tr)
 		if rep.Invalid != nil || rep.Violation != nil {
 			b.Fatalf("verify: %+v", rep)
 		}
+		iters++
 	}
+	per := time.Since(start) / time.Duration(iters)
+	perCPU := (cpuTime() - startCPU) / time.Duration(iters)
+	sm2, smCPU2 := scalarMultTime()
+	sm, smCPU = (sm+sm2)/2, (smCPU+smCPU2)/2
 	b.ReportMetric(float64(len(tr.Chain)), "msgs")
+	b.ReportMetric(float64(per)/float64(sm), "scalarmults/op")
+	b.ReportMetric(float64(perCPU)/float64(smCPU), "cpu-scalarmults/op")
+}
+
+// scalarMultTime times one ristretto255 ScalarMult, averaged over 2000, in
+// wall time and in process CPU time (the README's unit).
+func scalarMultTime() (wall, cpu time.Duration) {
+	s := ristretto255.NewScalar()
+	if _, err := s.SetUniformBytes(bytes.Repeat([]byte{7}, 64)); err != nil {
+		panic(err)
+	}
+	p := ristretto255.NewGeneratorElement()
+	var e ristretto255.Element
+	start, startCPU := time.Now(), cpuTime()
+	for i := 0; i < 2000; i++ {
+		e.ScalarMult(s, p)
+	}
+	return time.Since(start) / 2000, (cpuTime() - startCPU) / 2000
 }
 
 // tenHandTranscript plays a ten-hand match (german, rounds=10, 4 greedy players).

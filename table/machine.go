@@ -107,7 +107,11 @@ type Machine struct {
 	// noLockProofs (tests of the later defences only) skips the shuffle
 	// proof check, so that junk can enter a deck.
 	noLockProofs bool
-	log          []HandLog
+	// proofs, when set (offline verification only: verify.go), receives
+	// every hand's lock and re-key proofs to be checked in one batch
+	// instead of one message at a time (deck.DeferProofs).
+	proofs *deck.ProofBatch
+	log    []HandLog
 }
 
 // HandLog is what the machine records of each finished hand.
@@ -978,6 +982,9 @@ func (m *Machine) startHand() error {
 	}
 	if m.noLockProofs {
 		d = d.WithoutLockProofs()
+	}
+	if m.proofs != nil {
+		d = d.DeferProofs(m.proofs)
 	}
 	m.deck = d
 	m.resetHand()

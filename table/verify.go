@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/okey-game/okey/crypto/deck"
 	"github.com/okey-game/okey/engine"
 )
 
@@ -88,7 +89,35 @@ func (r *Report) Status() Status {
 // the match finished and everything held. A seat is named only on messages
 // it signed: a record that does not decode, verify or link makes the file
 // invalid, and a chain that stops makes it unfinished, with no one named.
+//
+// The lock and re-key proofs of every hand are checked in one batch
+// (protocol.md 4, "Batch verification"): the chain is replayed with the
+// proofs deferred, and the batch is checked before anything is concluded
+// from the replay. When the batch fails, or the deferred replay stops in a
+// way it should not, the chain is replayed again checking each proof as
+// its message is applied, so the verdict is exactly the one-by-one
+// check's: the same seat, step and rule.
 func Verify(t *Transcript) *Report {
+	envs := decodeAndVerify(t)
+	if pb, err := deck.NewProofBatch(nil); err == nil {
+		if r := verifyReplay(t, envs, pb); r != nil {
+			return r
+		}
+	}
+	return verifyReplay(t, envs, nil)
+}
+
+// verifyReplay is Verify's replay. With pb set it defers the deck's proofs
+// to pb and returns nil (replay again without) when pb's check fails or
+// the replay panics; nothing else differs.
+func verifyReplay(t *Transcript, envs []*Envelope, pb *deck.ProofBatch) (rep *Report) {
+	if pb != nil {
+		defer func() {
+			if recover() != nil {
+				rep = nil // the strict replay decides (and panics again if it must)
+			}
+		}()
+	}
 	r := &Report{Table: fmt.Sprintf("%x", t.Config.ID), Ruleset: t.Config.Ruleset}
 	for _, s := range t.Config.Seats {
 		r.Seats = append(r.Seats, s.Name)
@@ -98,15 +127,37 @@ func Verify(t *Transcript) *Report {
 		r.Invalid = err
 		return r
 	}
-	envs := decodeAndVerify(t)
+	m.proofs = pb
+	// settle checks the deferred proofs once the chain's replay ends, and
+	// makes the machine check proofs one by one from then on (the
+	// evidence is judged on a strict machine).
+	settle := func() bool {
+		if pb == nil {
+			return true
+		}
+		if pb.Check() != nil {
+			return false
+		}
+		m.proofs = nil
+		if m.deck != nil {
+			m.deck = m.deck.DeferProofs(nil)
+		}
+		return true
+	}
 	for i, raw := range t.Chain {
 		env := envs[i]
 		if env == nil {
+			if !settle() {
+				return nil
+			}
 			_, err := DecodeEnvelope(raw)
 			r.Invalid = fmt.Errorf("record %d: %w", i, err)
 			return r
 		}
 		if err := m.Apply(env); err != nil {
+			if !settle() {
+				return nil
+			}
 			var v *Violation
 			if errors.As(err, &v) {
 				r.Violation = v
@@ -117,6 +168,9 @@ func Verify(t *Transcript) *Report {
 			r.Hands = m.Hands()
 			return r
 		}
+	}
+	if !settle() {
+		return nil
 	}
 	r.Steps = len(t.Chain)
 	r.Hands = m.Hands()

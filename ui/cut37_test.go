@@ -44,6 +44,15 @@ func TestNoCutWordMessages(t *testing.T) {
 		if s := draw("the invite code's box"); !strings.Contains(strings.ReplaceAll(s, "\n", " "), "v") {
 			t.Errorf("no invite box:\n%s", s)
 		}
+		// A tournament of the player's that has ended, with its standings
+		// and the lobby's word of its end.
+		l.tours = []LobbyTournament{{ID: strings.Repeat("ab", 32), Name: "the long tournament name of 32b", Ruleset: "classic:points=2",
+			Rounds: 3, Points: "3-2-1-0", Registered: 8, Players: 8, Round: 3, Ended: true, Mine: true, StandingsRound: 3,
+			Standings: []string{"1. ayse: 9 points, score 12", "2. mehmet: 6 points, score 9", "3. " + peer[:20] + ": 3 points, score 7"}}}
+		l.cursor = 0
+		l.msg = i18n.T("%s has ended: its standings are in the list", l.tours[0].Name)
+		draw("an ended tournament")
+		l.tours = nil
 		// The end panel of a tournament's match, unfinished.
 		hs := &harness{t: t, scr: scr}
 		hs.view = NewTableView(func() {})

@@ -102,7 +102,7 @@ func TestTurkishLobby(t *testing.T) {
 	checkTurkish(t, "the lobby", got, "okey salonu  adın: ayse", "masa", "oyuncular (* hazır)", "[başladı]", "c aç", "q çık")
 	scr.InjectKey(tcell.KeyRune, 'c', tcell.ModNone)
 	got = waitScreen(t, g, scr, 5*time.Second, "the form", func(s string) bool { return strings.Contains(s, "masa aç") })
-	checkTurkish(t, "the form", got, "kurallar < Klasik >", "seviye   < zor >", "esc vazgeç")
+	checkTurkish(t, "the form", got, "kurallar < Klasik >", "seviye   < zor (expert) >", "esc vazgeç")
 	scr.InjectKey(tcell.KeyEscape, 0, tcell.ModNone)
 	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	select {

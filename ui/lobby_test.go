@@ -148,11 +148,11 @@ func TestLobby(t *testing.T) {
 	key(tcell.KeyLeft, 0) // 4 -> 3 players, so at most 2 bots (of 3)
 	key(tcell.KeyTab, 0)
 	key(tcell.KeyTab, 0)
-	key(tcell.KeyTab, 0) // bots, timer, level: hard -> normal
-	waitScreen(t, g, scr, 5*time.Second, "the level field", func(s string) bool { return strings.Contains(s, "level    < hard >") })
+	key(tcell.KeyTab, 0) // bots, timer, level: hard -> learned
+	waitScreen(t, g, scr, 5*time.Second, "the level field", func(s string) bool { return strings.Contains(s, "level    < hard (expert) >") })
 	key(tcell.KeyLeft, 0)
 	key(tcell.KeyEnter, 0)
-	waitCalls("create german:rounds=2 3 2 normal")
+	waitCalls("create german:rounds=2 3 2 learned")
 	// Its result shows (and would overwrite a later message).
 	waitScreen(t, g, scr, 5*time.Second, "the creation", func(s string) bool { return strings.Contains(s, "creating a table: done") })
 	// A bad option is refused in the form.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdamore/tcell/v2"
+
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
@@ -145,6 +147,49 @@ func TestHintKeepsItsKey(t *testing.T) {
 			if s := hs.screen(); !strings.Contains(s, "(x)") {
 				t.Errorf("%s %dx%d: the hint lost its key (x):\n%s", lang, size[0], size[1], s)
 			}
+		}
+	}
+	i18n.Set(i18n.English)
+}
+
+// TestFormLevels (issue 37, 9): the create form offers every bot level,
+// learned too, each with the strategy it plays, hard by default, at 80x24
+// and 120x36 in English and in Turkish.
+func TestFormLevels(t *testing.T) {
+	for _, lang := range []string{"en", "tr"} {
+		for _, size := range [][2]int{{80, 24}, {120, 36}} {
+			if lang == "tr" {
+				inTurkish(t)
+			} else {
+				i18n.Set(i18n.English)
+			}
+			scr := tcell.NewSimulationScreen("UTF-8")
+			if err := scr.Init(); err != nil {
+				t.Fatal(err)
+			}
+			scr.SetSize(size[0], size[1])
+			fl := &fakeLobby{changes: make(chan struct{}, 1)}
+			l := NewLobbyView(nil, fl, nil)
+			l.SetRect(0, 0, size[0], size[1])
+			l.form = &createForm{players: 4, bots: 3, level: defaultLevel}
+			var seen []string
+			for i := range bot.Levels {
+				l.form.level = i
+				scr.Clear()
+				l.Draw(scr)
+				scr.Show()
+				seen = append(seen, strings.Join(screenLines(scr), "\n"))
+			}
+			for i, lv := range bot.Levels {
+				want := levelName(lv.Level)
+				if !strings.Contains(want, "("+lv.Strategy+")") || !strings.Contains(seen[i], want) {
+					t.Errorf("%s %dx%d: the form does not offer %q", lang, size[0], size[1], want)
+				}
+			}
+			if bot.Levels[defaultLevel].Level != bot.DefaultLevel {
+				t.Errorf("the form's first level is %s, want %s", bot.Levels[defaultLevel].Level, bot.DefaultLevel)
+			}
+			scr.Fini()
 		}
 	}
 	i18n.Set(i18n.English)

@@ -108,6 +108,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strategy := fs.String("strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
 	botLevel := fs.String("level", "", i18n.T("how well the bot plays: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
 	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
+	pace := fs.Duration("pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", lan.HumanPace))
 	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	var listen, peers stringList
@@ -193,6 +194,9 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	*strategy = chosen
 	if *matches < 1 {
 		return usageErr(i18n.T("--matches must be at least 1"))
+	}
+	if *pace < 0 {
+		return usageErr(i18n.T("--pace must be 0s or more"))
 	}
 	if *withhold < time.Second {
 		return usageErr(i18n.T("--withhold must be at least 1s"))
@@ -305,6 +309,14 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exit(1)
 	}
+	// The bot's pace (issue 37, 7): --pace always, else a person's time
+	// while the table is watched; --pace 0s never waits.
+	botPace := lan.Pace{Watched: lan.HumanPace}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "pace" {
+			botPace = lan.Pace{Every: *pace}
+		}
+	})
 	status := 0
 	played := 0
 	playOne := func(a p2p.Announcement) error {
@@ -332,7 +344,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 		}()
-		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold})
+		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold, Pace: botPace})
 		close(stopLinks)
 		<-linksDone
 		if err != nil {

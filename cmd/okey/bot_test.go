@@ -26,6 +26,7 @@ func TestBotUsageErrors(t *testing.T) {
 		"bad preset":       {"--preset", "poker"},
 		"bad players":      {"--players", "7"},
 		"bad strategy":     {"--strategy", "oracle"},
+		"negative pace":    {"--pace", "-1s"},
 		"bad level":        {"--level", "oracle"},
 		"level+strategy":   {"--level", "easy", "--strategy", "greedy"},
 		"bad matches":      {"--matches", "0"},
@@ -113,7 +114,9 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	l.Close()
 	outA, outB := t.TempDir(), t.TempDir()
 	summaryA := filepath.Join(t.TempDir(), "summary.json")
-	common := []string{"bot", "--no-mdns", "--players", "2", "--preset", preset, "--withhold", "10m"}
+	// --pace 0s: with the spectator below the bots would take a person's
+	// time per move (issue 37, 7).
+	common := []string{"bot", "--no-mdns", "--players", "2", "--preset", preset, "--withhold", "10m", "--pace", "0s"}
 	argsA := append(append([]string{}, common...), "--create", "--lan", "--name", "alice", "--data", dataA, "--out", outA,
 		"--listen", fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port), "--log", filepath.Join(t.TempDir(), "a.log"), "-v", "--summary", summaryA)
 	argsB := append(append([]string{}, common...), "--name", "bob", "--data", dataB, "--out", outB, "--settle", "1s",

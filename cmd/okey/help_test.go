@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // TestHelpFits (issue 37, 15): okey help, in English and in Turkish, fits
@@ -13,6 +15,7 @@ import (
 // watch say they work with invite codes, not only on the LAN; and every
 // command's -h text (after its synopsis, before the flags) fits 80 columns.
 func TestHelpFits(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) }) // --lang tr is process-wide
 	for _, lang := range []string{"en", "tr"} {
 		var out, errb bytes.Buffer
 		if code := run([]string{"--lang", lang, "help"}, nil, &out, &errb); code != 0 {

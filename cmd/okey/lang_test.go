@@ -68,7 +68,7 @@ func TestTurkishHelp(t *testing.T) {
 		}
 	}
 	_, out, _ := runOkey(t, "", "--lang", "tr", "play", "-h")
-	for _, want := range []string{"-bots", "botlara karşı", "-timer", "tur süresi"} {
+	for _, want := range []string{"-bots", "botlara karşı", "-timer", "hamle süresi"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("play -h in Turkish lacks %q:\n%s", want, out)
 		}

@@ -130,6 +130,10 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+	// The table shows its bot's level (issue 37, 9): greedy is normal.
+	if a, _ := pc.Lobby().Table(id); !slices.ContainsFunc(a.Members, func(m p2p.Seat) bool { return m.Name == "bot1 (normal)" }) {
+		t.Errorf("the table does not show its bot's level: %+v", a.Members)
+	}
 	if err := lb.SetReady(ctx, id, true); err != nil {
 		t.Fatal(err)
 	}

@@ -936,8 +936,16 @@ func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int
 // it as they dial the player (a bot on 127.0.0.1 only kept a table with a
 // remote member waiting for it until the ready timeout).
 func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
+	display := name
+	if lvl := levelOf(strategy); lvl != "" && !resume && l.c.Lobby() != nil {
+		// The table shows its bots' level (issue 37, 9): "bot1 (hard)",
+		// except at Okey 101, where every level plays b101.
+		if an, ok := l.c.Lobby().Table(id); !ok || an.Preset != engine.Preset101 {
+			display = fmt.Sprintf("%s (%s)", name, lvl)
+		}
+	}
 	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
-		Name: name, NoMDNS: true, Peers: l.c.Addrs(), Listen: botListen(l.listen),
+		Name: display, NoMDNS: true, Peers: l.c.Addrs(), Listen: botListen(l.listen),
 		Reach: l.reach, Relays: l.botRelays(), Log: l.log.With("bot", name)})
 	if err != nil {
 		return err
@@ -987,7 +995,8 @@ func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
 			return err
 		}
 	}
-	_, err = bc.Play(l.ctx, a, mover, lan.PlayOptions{})
+	// A person's time per move while the table is watched (issue 37, 7).
+	_, err = bc.Play(l.ctx, a, mover, lan.PlayOptions{Pace: lan.Pace{Watched: lan.HumanPace}})
 	return err
 }
 

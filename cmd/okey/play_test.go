@@ -142,6 +142,7 @@ func TestBotLevelKeptForResume(t *testing.T) {
 // with status 0; a match played to its end before still gives its verdict
 // and status.
 func TestLobbyExitSaysTheMatchIsSaved(t *testing.T) {
+	i18n.Set(i18n.English) // other tests run commands that set the language
 	line := i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume")
 	var out strings.Builder
 	if st := lobbyExit(&out, nil, line); st != 0 || out.String() != line+"\n" {

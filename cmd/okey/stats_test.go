@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/record"
 )
@@ -313,6 +314,7 @@ func TestStatsSimKeys(t *testing.T) {
 // Turkish; in Turkish the preset's name and the rating's decimals too
 // (12).
 func TestStatsOneMatchCopies(t *testing.T) {
+	t.Cleanup(func() { i18n.Set(i18n.English) }) // --lang tr is process-wide
 	dir := t.TempDir()
 	body := must(os.ReadFile(filepath.Join("..", "..", "testdata", "conformance", "transcripts", "honest-classic-2.okey")))
 	for _, name := range []string{"a", "b", "c"} {

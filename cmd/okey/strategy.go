@@ -116,6 +116,16 @@ type strategyError struct{ err error }
 func (e *strategyError) Error() string { return e.err.Error() }
 func (e *strategyError) Unwrap() error { return e.err }
 
+// levelOf is the level whose strategy is strategy ("" for none).
+func levelOf(strategy string) string {
+	for _, l := range bot.Levels {
+		if l.Strategy == strategy {
+			return l.Level
+		}
+	}
+	return ""
+}
+
 // printLevels writes the bot levels for a command's -h: each level's
 // strategy and its measured strength (bot.Levels), the command that
 // measured it, and the default.

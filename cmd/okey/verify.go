@@ -19,6 +19,7 @@ func init() {
 
 const verifyUsage = `usage: okey verify [--json] FILE...
        okey verify --conformance DIR
+       okey verify --html OUT.html [FILE]
 
 Replays each transcript: signatures and chain, every proof, the audits, every
 move against the rules, the scores, then the evidence kept in the file. A seat
@@ -39,6 +40,14 @@ With --conformance DIR, runs the conformance suite in DIR (protocol.md 8;
 the repository's is testdata/conformance): every transcript against its
 expected verdict and every vector file, one line per case; exit 0 when all
 agree, 1 when one does not, 2 when the suite cannot be read.
+
+With --html OUT.html, writes one page that checks a transcript in any
+browser, offline, with this same verifier compiled to WebAssembly: send it
+to a friend who has no okey. With FILE, the page holds that transcript and
+checks it when opened (and okey verify checks it here too, with its exit
+status); any transcript dropped on the page is checked as well. The
+verifier is okey-verify.wasm beside okey (make build writes it) or the file
+$OKEY_VERIFY_WASM names.
 `
 
 func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -47,8 +56,16 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(verifyUsage)+i18n.T(verifyFolderUsage)) }
 	asJSON := fs.Bool("json", false, i18n.T("one JSON object per file"))
 	suite := fs.String("conformance", "", i18n.T("run the conformance suite in this directory"))
+	htmlOut := fs.String("html", "", i18n.T("write a page that checks a transcript in any browser"))
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *htmlOut != "" {
+		if fs.NArg() > 1 || *asJSON || *suite != "" {
+			fmt.Fprintln(stderr, i18n.T("okey: --html takes the page's file and at most one transcript"))
+			return 2
+		}
+		return writeVerifyPage(*htmlOut, fs.Arg(0), stdout, stderr)
 	}
 	if *suite != "" {
 		if fs.NArg() > 0 || *asJSON {

@@ -57,29 +57,114 @@ func (h *Hand) Audit(seeds [][]byte, rand io.Reader) ([]int, error) {
 	if err := readRand(rand, wseed[:]); err != nil {
 		return nil, err
 	}
-	n := h.players
-	if _, err := par.FirstFailure(n, 1, func(lo, hi int) (int, error) {
+	if h.proofs != nil {
+		// Offline, deferred: the combination joins the batch; the
+		// seat-by-seat checks run only if it fails (ProofBatch.Check).
+		if !h.proofs.addAudit(h, secrets, wseed[:]) {
+			if err := h.auditSeats(secrets, wseed[:]); err != nil {
+				return nil, err
+			}
+		}
+		return h.auditTiles(secrets), nil
+	}
+	if !h.auditAll(secrets, wseed[:]) {
+		// Something fails: the seat-by-seat checks find the first seat and
+		// position, exactly as if the combined check had not been made.
+		if err := h.auditSeats(secrets, wseed[:]); err != nil {
+			return nil, err
+		}
+	}
+	return h.auditTiles(secrets), nil
+}
+
+// auditSeats makes checks 2 and 3 seat by seat and returns the fault of the
+// first seat that fails, at its first bad position.
+func (h *Hand) auditSeats(secrets []*Secret, wseed []byte) error {
+	_, err := par.FirstFailure(h.players, 1, func(lo, hi int) (int, error) {
 		for i := lo; i < hi; i++ {
-			if pos, err := h.auditLock(secrets[i], weights(wseed[:], 0, i)); err != nil {
+			if pos, err := h.auditLock(secrets[i], weights(wseed, 0, i)); err != nil {
 				return i, seatFault(i, pos, err)
 			}
-			if pos, err := h.auditRekey(secrets[i], weights(wseed[:], 1, i)); err != nil {
+			if pos, err := h.auditRekey(secrets[i], weights(wseed, 1, i)); err != nil {
 				return i, seatFault(i, pos, err)
 			}
 		}
 		return -1, nil
-	}); err != nil {
-		return nil, err
-	}
+	})
+	return err
+}
+
+// auditTiles returns the tile index at each final deck position.
+func (h *Hand) auditTiles(secrets []*Secret) []int {
 	tiles := make([]int, DeckSize)
 	for j := range tiles {
 		t := j
-		for i := n - 1; i >= 0; i-- {
+		for i := h.players - 1; i >= 0; i-- {
 			t = int(secrets[i].perm[t])
 		}
 		tiles[j] = t
 	}
-	return tiles, nil
+	return tiles
+}
+
+// auditAll makes checks 2 and 3 of every seat at once: one random linear
+// combination of all of them (protocol.md 4, "Batch verification"),
+//
+//	sum_i sum_k z_ik*(a_i*D_{i-1}[P_i[k]] - D_i[k]) + sum_i sum_j y_ij*B_ij - (sum_i sum_j y_ij*b_ij)*G = 0,
+//
+// with 128-bit weights z, y from the audit's seed (phases 2 and 3, apart
+// from the per-seat checks' 0 and 1). Each deck D_i is one seat's output
+// and the next seat's input, so its points enter the sum once. It reports
+// true when the sum is the identity; false tells the caller to run the
+// seat-by-seat checks, which name the seat and position.
+func (h *Hand) auditAll(secrets []*Secret, wseed []byte) bool {
+	var b group.Batch
+	if !h.auditTerms(&b, secrets, wseed, nil) {
+		return false
+	}
+	return b.IsIdentity()
+}
+
+// auditTerms adds auditAll's sum, times rho (1 if nil), to b. It returns
+// false, adding nothing, when a re-key scalar is zero (a failure the
+// seat-by-seat checks name).
+func (h *Hand) auditTerms(b group.Adder, secrets []*Secret, wseed []byte, rho *ristretto255.Scalar) bool {
+	bs := make([][]*ristretto255.Scalar, len(secrets))
+	for i, s := range secrets {
+		bs[i] = make([]*ristretto255.Scalar, DeckSize)
+		for j := range bs[i] {
+			if bs[i][j] = s.rekeyScalar(j); group.IsZero(bs[i][j]) {
+				return false
+			}
+		}
+	}
+	var z, t, base ristretto255.Scalar
+	scale := func(x *ristretto255.Scalar) *ristretto255.Scalar {
+		if rho != nil {
+			x.Multiply(x, rho)
+		}
+		return x
+	}
+	for i, s := range secrets {
+		in, out := h.lockInput(i), h.locks[i].deck
+		weight := weights(wseed, 2, i)
+		for k := 0; k < DeckSize; k++ {
+			weight(&z)
+			scale(&z)
+			b.Add(t.Multiply(&s.a, &z), in[s.perm[k]].Element())
+			b.Add(t.Negate(&z), out[k].Element())
+		}
+		weight = weights(wseed, 3, i)
+		keys := h.rekeys[i].keys
+		for j := 0; j < DeckSize; j++ {
+			weight(&z)
+			scale(&z)
+			b.Add(&z, keys[j].Element())
+			base.Subtract(&base, t.Multiply(&z, bs[i][j]))
+		}
+	}
+	b.Add(&base, baseElement)
+	return true
 }
 
 // weights returns a stream of 128-bit weights for one check.

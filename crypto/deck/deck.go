@@ -157,6 +157,9 @@ type Hand struct {
 	checked *checkedShares // set once the hand is ready
 	// noLockProofs: ApplyLock skips the shuffle proof (WithoutLockProofs).
 	noLockProofs bool
+	// proofs, when set, receives the lock and re-key proofs instead of
+	// ApplyLock and ApplyRekey checking them (DeferProofs).
+	proofs *ProofBatch
 }
 
 // NewHand starts the public state for a hand: the tile points M_j, before

@@ -2,6 +2,7 @@ package deck
 
 import (
 	"bytes"
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -16,15 +17,35 @@ func fuzzTable(tb testing.TB) *table {
 	return fuzzTab
 }
 
+// sameDeferred checks that a hand deferring its proofs to a batch gives the
+// one-by-one check's verdict: the same error at once, or acceptance and then
+// the same error (or none) from the batch.
+func sameDeferred(t *testing.T, strictErr error, start *Hand, apply func(*Hand) error) {
+	t.Helper()
+	pb, err := NewProofBatch(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	derr := apply(start.DeferProofs(pb))
+	if derr == nil {
+		derr = pb.Check()
+	}
+	if fmt.Sprint(derr) != fmt.Sprint(strictErr) {
+		t.Fatalf("deferred to a batch: %v; checked one by one: %v", derr, strictErr)
+	}
+}
+
 // FuzzApplyLock: never panics; an accepted message round-trips: the
 // accepted deck is exactly the message's elements. (Only the honest message
 // itself can pass the shuffle proof; the fuzzer exercises every rejection.)
+// A hand deferring its proofs to a batch gives the same verdict.
 func FuzzApplyLock(f *testing.F) {
 	tab := fuzzTable(f)
 	f.Add(tab.locks[1])
 	f.Add(tab.locks[1][:100])
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		h, err := tab.states[1].ApplyLock(1, msg)
+		sameDeferred(t, err, tab.states[1], func(d *Hand) error { _, e := d.ApplyLock(1, msg); return e })
 		if err != nil {
 			return
 		}
@@ -39,6 +60,7 @@ func FuzzApplyLock(f *testing.F) {
 }
 
 // FuzzApplyRekey: never panics; an accepted message's deck round-trips.
+// A hand deferring its proofs to a batch gives the same verdict.
 func FuzzApplyRekey(f *testing.F) {
 	tab := fuzzTable(f)
 	f.Add(tab.rekeys[1])
@@ -46,6 +68,7 @@ func FuzzApplyRekey(f *testing.F) {
 	f.Add([]byte{0})
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		h, err := tab.states[3].ApplyRekey(1, msg, newFixedRand("f"))
+		sameDeferred(t, err, tab.states[3], func(d *Hand) error { _, e := d.ApplyRekey(1, msg, nil); return e })
 		if err != nil {
 			return
 		}

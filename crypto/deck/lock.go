@@ -107,7 +107,13 @@ func (h *Hand) ApplyLock(seat int, msg []byte) (*Hand, error) {
 	if !h.noLockProofs {
 		st := &shuffle.Statement{Context: LockContext(h.session, h.hand, h.players, seat), Key: key,
 			In: h.lockInput(seat), Out: deck}
-		if err := shuffle.Verify(st, msg[end:]); err != nil {
+		p, err := shuffle.Decode(st, msg[end:])
+		if err != nil {
+			return nil, seatFault(seat, -1, ErrShuffleProof)
+		}
+		if h.proofs != nil {
+			h.proofs.addLock(seat, st, p)
+		} else if err := p.Check(st); err != nil {
 			return nil, seatFault(seat, -1, ErrShuffleProof)
 		}
 	}

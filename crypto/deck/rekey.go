@@ -148,6 +148,12 @@ func (h *Hand) ApplyRekey(seat int, msg []byte, rand io.Reader) (*Hand, error) {
 	if err != nil {
 		return nil, seatFault(seat, pos, err)
 	}
+	if h.proofs != nil {
+		for j := range items {
+			h.proofs.addRekey(seat, j, items[j])
+		}
+		return h.withRekey(step), nil
+	}
 	if pos, err := dleq.BatchVerify(items, rand); err != nil {
 		if pos < 0 {
 			return nil, err // randomness failure: nobody's fault

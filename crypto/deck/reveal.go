@@ -50,6 +50,12 @@ func (h *Hand) checkShare(seat, pos int, share []byte) (*ristretto255.Scalar, er
 	if err != nil {
 		return nil, seatFault(seat, pos, ErrEncoding)
 	}
+	if h.proofs != nil {
+		// Offline, deferred: b*G = B joins the batch (ProofBatch.Check).
+		h.proofs.addShare(seat, pos, b, &h.rekeys[seat].keys[pos])
+		h.checked.store(seat, pos, share, b)
+		return b, nil
+	}
 	var e ristretto255.Element
 	if e.ScalarBaseMult(b).Equal(h.rekeys[seat].keys[pos].Element()) != 1 {
 		return nil, seatFault(seat, pos, ErrShare)
@@ -210,9 +216,14 @@ func (h *Hand) CheckShares(seat int, b []byte) ([]Share, error) {
 	if err != nil {
 		return nil, seatFault(seat, -1, err)
 	}
-	// Checked on every core; the error reported is the first in list order,
-	// whatever the scheduling.
-	if _, err := par.FirstFailure(len(list), 8, func(lo, hi int) (int, error) {
+	// Checked on every core (one after another when deferred: nothing to
+	// compute, and the batch keeps list order); the error reported is the
+	// first in list order, whatever the scheduling.
+	min := 8
+	if h.proofs != nil {
+		min = len(list)
+	}
+	if _, err := par.FirstFailure(len(list), min, func(lo, hi int) (int, error) {
 		for i := lo; i < hi; i++ {
 			if err := h.CheckShare(seat, list[i].Pos, list[i].Key); err != nil {
 				return i, err

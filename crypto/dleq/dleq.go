@@ -257,9 +257,33 @@ func batchEquation(items []Item, chal []*ristretto255.Scalar, weights []ristrett
 		c.Negate(c)
 		scalars, points = append(scalars, c), append(points, st.H2.Element())
 	}
-	var sum ristretto255.Element
-	sum.VarTimeMultiScalarMult(scalars, points)
-	return sum.Equal(ristretto255.NewIdentityElement()) == 1
+	return group.VarTimeMSM(scalars, points).Equal(ristretto255.NewIdentityElement()) == 1
+}
+
+// Check verifies one item exactly, as Verify.
+func (it *Item) Check() error { return Verify(it.Context, it.Statement, it.Proof) }
+
+// AddToBatch adds to b (a group.Batch, or a group.Terms list) the terms of
+// it's two verification equations,
+// weighted by z and w:
+//
+//	z*(s*G1 - R1 - e*H1) + w*(s*G2 - R2 - e*H2)
+//
+// so that many proofs, and other equations, can be checked with one
+// multi-scalar multiplication (protocol.md 4, "Batch verification").
+// Points are taken by reference: they must not change while b is in use.
+func (it *Item) AddToBatch(b group.Adder, z, w *ristretto255.Scalar) {
+	st, p := it.Statement, it.Proof
+	e := challenge(it.Context, st, p)
+	var c ristretto255.Scalar
+	b.Add(c.Multiply(z, &p.S), st.G1.Element())
+	b.Add(c.Negate(z), p.R1.Element())
+	c.Multiply(z, e)
+	b.Add(c.Negate(&c), st.H1.Element())
+	b.Add(c.Multiply(w, &p.S), st.G2.Element())
+	b.Add(c.Negate(w), p.R2.Element())
+	c.Multiply(w, e)
+	b.Add(c.Negate(&c), st.H2.Element())
 }
 
 func readRand(r io.Reader, b []byte) error {

@@ -59,11 +59,37 @@ func Verify(st *Statement, proof []byte) error {
 	if err != nil {
 		return err
 	}
+	return p.Check(st)
+}
+
+// Decode checks the shape of st and decodes proof for it: the first half of
+// Verify, for a caller that checks the equation later (AddToBatch). It
+// returns ErrParams or ErrProofEncoding as Verify does.
+func Decode(st *Statement, proof []byte) (*Proof, error) {
+	if err := st.check(); err != nil {
+		return nil, err
+	}
+	return DecodeProof(proof, len(st.In))
+}
+
+// Check is the second half of Verify: it checks p (from Decode) against st
+// and returns nil or ErrInvalidProof.
+func (p *Proof) Check(st *Statement) error {
 	sc, pts := p.terms(st)
 	if varTimeMSM(sc, pts).Equal(ristretto255.NewIdentityElement()) != 1 {
 		return ErrInvalidProof
 	}
 	return nil
+}
+
+// AddToBatch adds to b (a group.Batch, or a group.Terms list) the terms of p's verification equation (the sum
+// Check computes) multiplied by the weight w, so that many proofs, and
+// other equations, can be checked with one multi-scalar multiplication
+// (protocol.md 4, "Batch verification"). Points are taken by reference:
+// st's and p's points must not change while b is in use.
+func (p *Proof) AddToBatch(b group.Adder, st *Statement, w *ristretto255.Scalar) {
+	sc, pts := p.terms(st)
+	group.AddScaled(b, w, sc, pts)
 }
 
 // varTimeMSM returns sum sc[i]*pts[i] in variable time (public scalars
@@ -74,7 +100,7 @@ func varTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristret
 	par.For(2, 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			a, b := i*half, half+i*(len(sc)-half)
-			parts[i] = ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc[a:b], pts[a:b])
+			parts[i] = group.VarTimeMSM(sc[a:b], pts[a:b])
 		}
 	})
 	return parts[0].Add(parts[0], parts[1])

@@ -22,6 +22,9 @@ var _ = turkish(map[string]string{
 	"how well the bot plays: %s (default %s)": "botun ne kadar iyi oynadığı: %s (varsayılan %s)",
 	"move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)": "adıyla hamle stratejisi: %s, --level yerine (Okey 101: yalnız %s; orada greedy ve her seviye onu demektir)",
 	"how well this command's bot seats play: %s (instead of --strategy; every level plays b101 at Okey 101)":     "bu komutun bot oyuncularının ne kadar iyi oynadığı: %s (--strategy yerine; Okey 101'de her seviye b101 oynar)",
+	// Bots' pace (7).
+	"time per move, always (0s: never wait); without it %v per move while the table has spectators": "hamle başına süre, her zaman (0s: hiç bekleme); verilmezse masada izleyici varken hamle başına %v",
+	"--pace must be 0s or more": "--pace en az 0s olmalı",
 	// okey watch (8).
 	"okey: watch: watching table %s (%s: %s); okey watch TABLE picks another\n": "okey: watch: %s masası izleniyor (%s: %s); başkasını okey watch MASA seçer\n",
 	// A tournament's table and its end in the lobby; a 101 table's row (14).

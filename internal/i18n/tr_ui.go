@@ -297,7 +297,7 @@ var _ = turkish(map[string]string{
 	"players  < %d >": "oyuncu   < %d >",
 	"bots     < %d >  (fill seats with bots on this computer)":              "bot      < %d >  (boş yerlere bu bilgisayarda bot oturur)",
 	"timer    < %s >  (each turn; then the program moves)":                  "süre     < %s >  (her hamle; sonra program oynar)",
-	"level    < %s >  (how well the bots play)":                             "seviye   < %s >  (botların ne kadar iyi oynadığı)",
+	"level    < %s >  (how well the bots play)":                             "seviye   < %s >  (botların gücü)",
 	"options: e.g. partnerships, rounds=1, deal=simple":                     "seçenekler: ör. partnerships, rounds=1, deal=simple",
 	"tab next  left/right change  enter open  esc cancel":                   "tab sonraki  sol/sağ değiştir  enter aç  esc vazgeç",
 	"up/down choose  c create  j join  r ready  l leave  q quit":            "yukarı/aşağı seç  c aç  j katıl  r hazır  l kalk  q çık",

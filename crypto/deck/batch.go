@@ -1,0 +1,208 @@
+package deck
+
+import (
+	"io"
+	"sync"
+
+	"github.com/gtank/ristretto255"
+
+	"github.com/okey-game/okey/crypto/dleq"
+	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/crypto/internal/par"
+	"github.com/okey-game/okey/crypto/shuffle"
+)
+
+// LabelBatchWeights keys the stream of a ProofBatch's weights.
+const LabelBatchWeights = "okey/v1/deck/batch-weights"
+
+// A ProofBatch holds the lock and re-key proofs, the key shares' checks
+// (b*G = B_ij) and the audits of hands whose states were made with
+// DeferProofs, to be checked together by Check: one random linear
+// combination of all their equations, one multi-scalar multiplication in
+// which a point that several share (a deck that is one seat's output and
+// the next seat's input, B_ij in a re-key proof, a share's check and the
+// audit, the shuffle generators) enters once (protocol.md 4, "Batch
+// verification"). It is for offline verification, where nothing a proof
+// guards is used before Check's verdict is known; a live peer checks each
+// message as it arrives.
+//
+// Items are added under a lock, but their order is the order of the calls:
+// a caller that wants Check's fault to be the first in message order adds
+// them from one goroutine (deck does).
+type ProofBatch struct {
+	mu      sync.Mutex
+	weights *group.Stream
+	items   []batchItem
+}
+
+// batchItem is one proof or check with its weights (drawn when it was
+// added, the same in every sub-batch of a bisection) and whom it names.
+type batchItem struct {
+	seat, pos int
+	lock      *shuffle.Proof // a lock's shuffle argument
+	lockSt    *shuffle.Statement
+	rekey     *dleq.Item   // a re-key proof
+	share     *group.Point // a key share: b*G = share (B_ij)
+	b         ristretto255.Scalar
+	audit     *auditItem // a hand's audit (checks 2 and 3 of every seat)
+	z, w      ristretto255.Scalar
+}
+
+type auditItem struct {
+	h       *Hand
+	secrets []*Secret
+	wseed   []byte
+}
+
+// baseElement is the generator G, one pointer so that the batch merges
+// every term of G.
+var baseElement = ristretto255.NewGeneratorElement()
+
+// NewProofBatch returns an empty batch whose weights come from a 32-byte
+// seed read from rand (crypto/rand if nil).
+func NewProofBatch(rand io.Reader) (*ProofBatch, error) {
+	var seed [32]byte
+	if err := readRand(rand, seed[:]); err != nil {
+		return nil, err
+	}
+	return &ProofBatch{weights: group.NewStream(LabelBatchWeights, seed[:])}, nil
+}
+
+// weight draws a uniform nonzero scalar (512 bits reduced mod l).
+func (pb *ProofBatch) weight(z *ristretto255.Scalar) {
+	var b [64]byte
+	for {
+		for i := 0; i < 64; i += 8 {
+			v := pb.weights.Uint64()
+			for k := 0; k < 8; k++ {
+				b[i+k] = byte(v >> (8 * k))
+			}
+		}
+		if _, err := z.SetUniformBytes(b[:]); err != nil {
+			panic("deck: internal error: " + err.Error())
+		}
+		if !group.IsZero(z) {
+			return
+		}
+	}
+}
+
+func (pb *ProofBatch) add(it batchItem) {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	pb.weight(&it.z)
+	if it.rekey != nil {
+		pb.weight(&it.w)
+	}
+	pb.items = append(pb.items, it)
+}
+
+func (pb *ProofBatch) addLock(seat int, st *shuffle.Statement, p *shuffle.Proof) {
+	pb.add(batchItem{seat: seat, pos: -1, lock: p, lockSt: st})
+}
+
+func (pb *ProofBatch) addRekey(seat, pos int, item dleq.Item) {
+	pb.add(batchItem{seat: seat, pos: pos, rekey: &item})
+}
+
+func (pb *ProofBatch) addShare(seat, pos int, b *ristretto255.Scalar, key *group.Point) {
+	it := batchItem{seat: seat, pos: pos, share: key}
+	it.b.Set(b)
+	pb.add(it)
+}
+
+// addAudit adds a hand's audit (auditAll's combination); false means a
+// re-key scalar is zero and nothing was added (the caller checks seat by
+// seat at once).
+func (pb *ProofBatch) addAudit(h *Hand, secrets []*Secret, wseed []byte) bool {
+	for _, s := range secrets {
+		for j := 0; j < DeckSize; j++ {
+			if group.IsZero(s.rekeyScalar(j)) {
+				return false
+			}
+		}
+	}
+	pb.add(batchItem{seat: -1, pos: -1, audit: &auditItem{h: h, secrets: secrets, wseed: append([]byte(nil), wseed...)}})
+	return true
+}
+
+// Len returns the number of proofs and checks held.
+func (pb *ProofBatch) Len() int { return len(pb.items) }
+
+func (it *batchItem) addTo(b group.Adder) {
+	switch {
+	case it.lock != nil:
+		it.lock.AddToBatch(b, it.lockSt, &it.z)
+	case it.rekey != nil:
+		it.rekey.AddToBatch(b, &it.z, &it.w)
+	case it.share != nil:
+		var t ristretto255.Scalar
+		b.Add(t.Multiply(&it.z, &it.b), baseElement)
+		b.Add(t.Negate(&it.z), it.share.Element())
+	default:
+		it.audit.h.auditTerms(b, it.audit.secrets, it.audit.wseed, &it.z)
+	}
+}
+
+// check checks the item alone, exactly, and returns the fault that the
+// one-by-one check returns.
+func (it *batchItem) check() error {
+	switch {
+	case it.lock != nil:
+		if it.lock.Check(it.lockSt) != nil {
+			return seatFault(it.seat, -1, ErrShuffleProof)
+		}
+	case it.rekey != nil:
+		if it.rekey.Check() != nil {
+			return seatFault(it.seat, it.pos, ErrProof)
+		}
+	case it.share != nil:
+		var e ristretto255.Element
+		if e.ScalarBaseMult(&it.b).Equal(it.share.Element()) != 1 {
+			return seatFault(it.seat, it.pos, ErrShare)
+		}
+	default:
+		return it.audit.h.auditSeats(it.audit.secrets, it.audit.wseed)
+	}
+	return nil
+}
+
+// Check checks every proof and check held and returns nil when all pass.
+// Otherwise it returns the *blame.Fault that checking them one by one, in
+// the order they were added, returns first: for a lock ErrShuffleProof
+// (Pos -1), for a re-key proof ErrProof, for a key share ErrShare (Pos:
+// the deck position), for an audit ErrLockAudit or ErrRekeyAudit as Audit
+// names them. It finds that item by bisection, each half a batch of its
+// own, a single item checked exactly.
+func (pb *ProofBatch) Check() error {
+	// Each item's terms are computed once, on every core (hashing the
+	// challenges is most of it); the bisection's batches add the lists.
+	terms := make([]group.Terms, len(pb.items))
+	par.For(len(pb.items), 16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			pb.items[i].addTo(&terms[i])
+		}
+	})
+	var fault error
+	i := group.FirstFailure(len(pb.items),
+		func(b *group.Batch, i int) { b.AddTerms(&terms[i]) },
+		func(i int) bool { fault = pb.items[i].check(); return fault == nil })
+	if i < 0 {
+		return nil
+	}
+	return fault
+}
+
+// DeferProofs returns a copy of h whose ApplyLock, ApplyRekey, CheckShare(s),
+// Open and Audit (now and in every state derived from it) check everything
+// but the equations of the proofs, shares and audit, and add those to pb
+// instead; pb.Check then checks them. With pb nil it returns a copy that
+// checks each at once again. Only an offline verifier may defer: messages
+// are accepted, and tiles opened, before their proofs are checked, so the
+// verifier must not conclude anything from the hand before pb.Check has
+// passed, and must replay the hand checking one by one when it fails.
+func (h *Hand) DeferProofs(pb *ProofBatch) *Hand {
+	n := *h
+	n.proofs = pb
+	return &n
+}

@@ -1,0 +1,260 @@
+package group
+
+import (
+	"github.com/gtank/ristretto255"
+
+	"github.com/okey-game/okey/crypto/internal/par"
+)
+
+// scalarBits bounds the canonical scalars: every one is below 2^253.
+const scalarBits = 253
+
+// pippengerMin is the number of terms from which VarTimeMSM uses the bucket
+// method instead of ristretto255's Straus (measured: BenchmarkMSM).
+const pippengerMin = 256
+
+// parallelMin is the number of terms from which VarTimeMSM splits the sum
+// over two cores.
+const parallelMin = 768
+
+// VarTimeMSM returns sum sc[i]*pts[i] (the identity for no terms). It takes
+// variable time: for public scalars and points only. Small sums use
+// ristretto255's VarTimeMultiScalarMult; large ones the bucket method of
+// Pippenger with signed digits, split over the cores. The result is the
+// same group element whatever the method or the scheduling.
+func VarTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
+	if len(sc) != len(pts) {
+		panic("group: internal error: VarTimeMSM lengths differ")
+	}
+	n := len(sc)
+	if n < pippengerMin {
+		return ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
+	}
+	if n < parallelMin {
+		return pippenger(sc, pts)
+	}
+	parts := make([]*ristretto255.Element, 2)
+	par.For(2, 1, func(lo, hi int) {
+		for w := lo; w < hi; w++ {
+			a, b := n*w/2, n*(w+1)/2
+			parts[w] = pippenger(sc[a:b], pts[a:b])
+		}
+	})
+	return parts[0].Add(parts[0], parts[1])
+}
+
+// window returns the digit width c that minimises the bucket method's
+// additions for n terms: about (253/c + 1) * (n + 2^c).
+func window(n int) int {
+	best, bestCost := 4, -1
+	for c := 4; c <= 16; c++ {
+		cost := (scalarBits/c + 2) * (n + 1<<c)
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = c, cost
+		}
+	}
+	return best
+}
+
+// digits writes the signed base-2^c digits of s (each in [-2^(c-1), 2^(c-1)),
+// least significant first) to out, which has room for every window.
+func digits(s *ristretto255.Scalar, c int, out []int32) {
+	b := s.Bytes()
+	var carry int32
+	half, full := int32(1)<<(c-1), int32(1)<<c
+	for w := range out {
+		bit := w * c
+		var v int32
+		for k := 0; k < c && bit+k < 256; k++ {
+			i := bit + k
+			v |= int32(b[i>>3]>>(i&7)&1) << k
+		}
+		v += carry
+		carry = 0
+		if v >= half {
+			v -= full
+			carry = 1
+		}
+		out[w] = v
+	}
+}
+
+// pippenger is the bucket method: for each window, from the top, the sum
+// is doubled c times, each point is added to (or, for a negative digit,
+// subtracted from) the bucket of its digit's magnitude, and the buckets are
+// summed with their weights by a running sum.
+func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
+	n := len(sc)
+	c := window(n)
+	windows := (scalarBits+c-1)/c + 1
+	dig := make([]int32, n*windows)
+	for i := range sc {
+		digits(sc[i], c, dig[i*windows:(i+1)*windows])
+	}
+	nb := 1 << (c - 1)
+	buckets := make([]ristretto255.Element, nb)
+	used := make([]bool, nb)
+	acc := ristretto255.NewIdentityElement()
+	var sum, tot ristretto255.Element
+	for w := windows - 1; w >= 0; w-- {
+		for k := 0; k < c && w != windows-1; k++ {
+			acc.Add(acc, acc)
+		}
+		clear(used)
+		for i := 0; i < n; i++ {
+			d := dig[i*windows+w]
+			switch {
+			case d > 0:
+				if used[d-1] {
+					buckets[d-1].Add(&buckets[d-1], pts[i])
+				} else {
+					buckets[d-1].Set(pts[i])
+					used[d-1] = true
+				}
+			case d < 0:
+				if used[-d-1] {
+					buckets[-d-1].Subtract(&buckets[-d-1], pts[i])
+				} else {
+					buckets[-d-1].Negate(pts[i])
+					used[-d-1] = true
+				}
+			}
+		}
+		started := false
+		for k := nb - 1; k >= 0; k-- {
+			switch {
+			case used[k] && started:
+				sum.Add(&sum, &buckets[k])
+			case used[k]:
+				sum.Set(&buckets[k])
+				tot.Set(&sum)
+				started = true
+				continue
+			}
+			if started {
+				tot.Add(&tot, &sum)
+			}
+		}
+		if started {
+			acc.Add(acc, &tot)
+		}
+	}
+	return acc
+}
+
+// An Adder takes terms s*P of a sum (a Batch, or a Terms list).
+type Adder interface {
+	Add(s *ristretto255.Scalar, p *ristretto255.Element)
+}
+
+// Terms is a plain list of terms s*P, kept to be added to a Batch later
+// (AddTerms): a list can be made on any core, a Batch only on one.
+type Terms struct {
+	sc  []ristretto255.Scalar
+	pts []*ristretto255.Element
+}
+
+// Add appends the term s*p (s is copied).
+func (t *Terms) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
+	t.sc = append(t.sc, ristretto255.Scalar{})
+	t.sc[len(t.sc)-1].Set(s)
+	t.pts = append(t.pts, p)
+}
+
+// AddTerms adds every term of t to b.
+func (b *Batch) AddTerms(t *Terms) {
+	for i := range t.sc {
+		b.Add(&t.sc[i], t.pts[i])
+	}
+}
+
+// A Batch accumulates the terms s*P of a sum that must be the identity,
+// merging the terms of one point (the same *ristretto255.Element) into one.
+// The zero Batch is empty and ready. It is not safe for concurrent use.
+type Batch struct {
+	idx map[*ristretto255.Element]int
+	sc  []*ristretto255.Scalar
+	pts []*ristretto255.Element
+}
+
+// Add adds the term s*p (s is copied; p must not change afterwards).
+func (b *Batch) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
+	if b.idx == nil {
+		b.idx = make(map[*ristretto255.Element]int)
+	}
+	if i, ok := b.idx[p]; ok {
+		b.sc[i].Add(b.sc[i], s)
+		return
+	}
+	b.idx[p] = len(b.pts)
+	b.sc = append(b.sc, ristretto255.NewScalar().Set(s))
+	b.pts = append(b.pts, p)
+}
+
+// AddScaled adds to a the terms w*sc[i]*pts[i].
+func AddScaled(a Adder, w *ristretto255.Scalar, sc []*ristretto255.Scalar, pts []*ristretto255.Element) {
+	var t ristretto255.Scalar
+	for i := range sc {
+		a.Add(t.Multiply(w, sc[i]), pts[i])
+	}
+}
+
+// Len returns the number of distinct points.
+func (b *Batch) Len() int { return len(b.pts) }
+
+// IsIdentity reports whether the terms sum to the identity (true for none).
+func (b *Batch) IsIdentity() bool {
+	return VarTimeMSM(b.sc, b.pts).Equal(ristretto255.NewIdentityElement()) == 1
+}
+
+// FirstFailure finds the lowest index in [0, n) whose check fails, by
+// bisection over batches: add(b, i) adds item i's terms (weighted by the
+// item's own random weights, the same in every batch) and exact(i) checks
+// item i alone, exactly. A range whose batch is the identity is taken as
+// passing; a failing range is split and its lower half searched first; a
+// single item is decided by exact. It returns -1 when the whole batch is
+// the identity. Whenever the weights are random and unknown to whoever
+// made the items, the index is the lowest failing one except with
+// probability about (number of batches)/l (protocol.md 4, "Batch
+// verification"); the returned item always fails exact.
+func FirstFailure(n int, add func(b *Batch, i int), exact func(i int) bool) int {
+	var search func(lo, hi int, known bool) int
+	search = func(lo, hi int, known bool) int {
+		if hi-lo == 1 {
+			if exact(lo) {
+				return -1
+			}
+			return lo
+		}
+		if !known {
+			var b Batch
+			for i := lo; i < hi; i++ {
+				add(&b, i)
+			}
+			if b.IsIdentity() {
+				return -1
+			}
+		}
+		mid := lo + (hi-lo)/2
+		if i := search(lo, mid, false); i >= 0 {
+			return i
+		}
+		// The lower half sums to the identity, so the upper half holds the
+		// failure: no need to sum it again.
+		return search(mid, hi, true)
+	}
+	if n <= 0 {
+		return -1
+	}
+	if n == 1 {
+		return search(0, 1, false)
+	}
+	var b Batch
+	for i := 0; i < n; i++ {
+		add(&b, i)
+	}
+	if b.IsIdentity() {
+		return -1
+	}
+	return search(0, n, true)
+}
