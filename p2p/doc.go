@@ -11,7 +11,7 @@
 // Node.DialCode: local addresses, then direct, then through a relay), and
 // the members learn each other's addresses from the creator
 // (Lobby.LearnMemberAddrs). The lobby keeps a record per table with the
-// node's data (WithTableRecords): the nonce, a private table's secret, the
+// node's data (WithTableStates): the nonce, a private table's secret, the
 // code joined by.
 //
 // The package carries bytes: it never interprets the table protocol's

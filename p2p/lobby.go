@@ -113,9 +113,9 @@ type Lobby struct {
 	closed []string
 	hosted map[string]*Formation
 	// recs is this node's record per table id it created or asked to join
-	// (its nonce; a private table's secret), kept in records (TableRecord).
-	recs    map[string]TableRecord
-	records *recordStore
+	// (its nonce; a private table's secret), kept in records (TableState).
+	recs    map[string]TableState
+	records *stateStore
 	limiter *invite.Limiter // failed admissions per peer (private tables)
 	now     func() time.Time
 	gen     chan struct{} // closed and replaced at every change
@@ -140,7 +140,7 @@ func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
 		limiter: invite.DefaultLimiter(), now: time.Now, gen: make(chan struct{}), changes: make(chan struct{}, 1),
 		gate: newLobbyGate(MaxLobbyPeerStreams, MaxLobbyStreams), guard: newLobbyGuard(n.cfg.checkAnnouncement)}
 	if n.cfg.records != "" {
-		l.records = &recordStore{dir: n.cfg.records}
+		l.records = &stateStore{dir: n.cfg.records}
 	}
 	l.recs = l.records.load(time.Now(), func(path string, err error) {
 		n.log.Warn("unreadable table record, skipped", "path", path, "err", err)
@@ -511,7 +511,7 @@ func (l *Lobby) create(id, preset string, options map[string]string, seats int, 
 		l.mu.Unlock()
 		return Announcement{}, fmt.Errorf("p2p: table id %s is already taken", id)
 	}
-	rec := TableRecord{Table: id, Nonce: nonce, Secret: secret, Created: true, Saved: l.now()}
+	rec := TableState{Table: id, Nonce: nonce, Secret: secret, Created: true, Saved: l.now()}
 	if err := l.records.save(rec); err != nil {
 		l.mu.Unlock()
 		return Announcement{}, err
@@ -564,7 +564,7 @@ func (l *Lobby) CloseTable(id string) error {
 // this node's nonce for the table: drawn fresh (crypto/rand) the first time
 // this node asks for a seat at that table id, the same for later attempts
 // (a join whose answer was lost may have seated it), until ForgetNonce. The
-// nonce is kept with the node's data (WithTableRecords) before it is sent,
+// nonce is kept with the node's data (WithTableStates) before it is sent,
 // so that a restarted node still has its seat.
 func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
 	nonce, err := l.joinNonce(id, "")
@@ -598,7 +598,7 @@ func (l *Lobby) joinNonce(id, code string) (Nonce, error) {
 		return rec.Nonce, nil
 	}
 	if !ok {
-		rec = TableRecord{Table: id}
+		rec = TableState{Table: id}
 	}
 	if rec.Nonce == (Nonce{}) {
 		rec.Nonce = NewNonce()
@@ -663,8 +663,8 @@ func (l *Lobby) ForgetTable(id string) error {
 	return nil
 }
 
-// Record is this node's record of table id.
-func (l *Lobby) Record(id string) (TableRecord, bool) {
+// TableState is what this node keeps of table id (TableState).
+func (l *Lobby) TableState(id string) (TableState, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	r, ok := l.recs[id]

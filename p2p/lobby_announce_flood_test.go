@@ -29,7 +29,7 @@ const (
 )
 
 // errImpossible is the check of the flood's nodes: preset "impossible"
-// stands for a ruleset no one can play (lan.CheckAnnouncement in okey).
+// stands for a ruleset no one can play (netplay.CheckAnnouncement in okey).
 var errImpossible = errors.New("impossible ruleset")
 
 func impossibleCheck(a Announcement) error {

@@ -178,7 +178,7 @@ func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce, nonceOK
 // asks for a seat with an admission proof. The table need not be known in
 // the lobby (no mDNS); it is learnt from the answer, and its announcements
 // come by gossip over the connection to the creator. The nonce and the
-// code are kept with the node's data first (TableRecord).
+// code are kept with the node's data first (TableState).
 func (l *Lobby) JoinByCode(ctx context.Context, c invite.Code) (Announcement, error) {
 	if c.Creator == l.n.h.ID() {
 		return Announcement{}, errors.New("p2p: this invite code is for a table of this very peer")

@@ -47,7 +47,7 @@ func TestPrivateTableAdmission(t *testing.T) {
 	// id would read them back); the clock is the test's.
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
 	l := creator.Lobby()
-	l.records, l.now = &recordStore{dir: dir}, clock.now
+	l.records, l.now = &stateStore{dir: dir}, clock.now
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
@@ -180,7 +180,7 @@ func FuzzDecodeRecord(f *testing.F) {
 			t.Fatalf("accepted table id %q", r.Table)
 		}
 		// What is accepted saves and reads back the same.
-		s := &recordStore{dir: t.TempDir()}
+		s := &stateStore{dir: t.TempDir()}
 		if err := s.save(r); err != nil {
 			t.Fatal(err)
 		}
@@ -202,10 +202,10 @@ func (l *Lobby) Formation(id string) Announcement {
 // skipped and left, old ones removed.
 func TestRecordsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	s := &recordStore{dir: dir}
+	s := &stateStore{dir: dir}
 	now := time.Unix(2_000_000, 0)
 	sec, _ := invite.NewSecret()
-	recs := []TableRecord{
+	recs := []TableState{
 		{Table: "aaaa", Nonce: NewNonce(), Created: true, Secret: sec, Saved: now},
 		{Table: "bbbb", Nonce: NewNonce(), Saved: now},
 		{Table: "old", Nonce: NewNonce(), Saved: now.Add(-31 * 24 * time.Hour)},
@@ -230,7 +230,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "cccc.json")); err != nil {
 		t.Fatal("damaged record removed")
 	}
-	if err := s.save(TableRecord{Table: "../x"}); err == nil {
+	if err := s.save(TableState{Table: "../x"}); err == nil {
 		t.Fatal("bad table id saved")
 	}
 }
@@ -466,7 +466,7 @@ func TestLANJoinKeepsCodeSeat(t *testing.T) {
 	if n, ok := jl.Nonce(a.Table); !ok || n != before {
 		t.Fatal("the seat's nonce was dropped by a LAN join refused invite-only")
 	}
-	if r, ok := jl.Record(a.Table); !ok || r.Code != text {
+	if r, ok := jl.TableState(a.Table); !ok || r.Code != text {
 		t.Fatal("the code was dropped by a LAN join refused invite-only")
 	}
 }

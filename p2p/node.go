@@ -66,7 +66,7 @@ type nodeConfig struct {
 	relays      []peer.AddrInfo
 	relayKeys   map[peer.ID]RelayKey // WithRelayKey
 	serveRelay  *RelayConfig
-	records     string        // WithTableRecords
+	records     string        // WithTableStates
 	noForward   bool          // WithoutForwarding
 	chatPoll    time.Duration // WithChatPoll
 

@@ -12,7 +12,7 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/table"
 )
 

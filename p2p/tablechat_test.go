@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,12 +14,14 @@ import (
 	"testing"
 )
 
+var update = flag.Bool("update", false, "rewrite the script files of testdata/node with what the node says")
+
 // The node's script tests, in the style of etcd's datadriven testdata: each
 // file under testdata/node is a sequence of commands, each followed by a
 // line "----" and the node's Ready after it (then a blank line). The node
 // runs alone: no goroutines, no clock, no network; the script signs the
 // other seats' messages (hellos, which need no cryptography) with their keys
-// and plays the loop's part (ticks, fetch answers). OKEY_REWRITE=1 writes
+// and plays the loop's part (ticks, fetch answers). go test -update writes
 // what the node says into the files (read the diff before committing it).
 //
 // Commands:
@@ -126,11 +129,11 @@ func runScript(t *testing.T, path string) {
 			b.WriteString(c.pre + "\n")
 		}
 		fmt.Fprintf(&b, "%s\n----\n%s\n", c.cmd, got)
-		if got != c.expected && os.Getenv("OKEY_REWRITE") == "" {
+		if got != c.expected && !*update {
 			t.Fatalf("%s:%d: %s\ngot:\n%s\nwant:\n%s", path, c.line, c.cmd, got, c.expected)
 		}
 	}
-	if os.Getenv("OKEY_REWRITE") != "" {
+	if *update {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}

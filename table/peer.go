@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/okey-game/okey/crypto/commit"
@@ -764,22 +765,17 @@ func (p *Peer) Run(ctx context.Context) (Result, error) {
 		chain  [][]byte
 		hashes [][32]byte
 	}
-	snapshot := make(chan published, 1)
-	snap := func() published {
+	var snapshot atomic.Pointer[published]
+	snap := func() *published {
 		n := p.n
-		return published{n.chain[:len(n.chain):len(n.chain)], n.hashes[:len(n.hashes):len(n.hashes)]}
+		return &published{n.chain[:len(n.chain):len(n.chain)], n.hashes[:len(n.hashes):len(n.hashes)]}
 	}
-	snapshot <- snap()
+	snapshot.Store(snap())
 	current := func() ([][]byte, [][32]byte) {
-		c := <-snapshot
-		snapshot <- c
+		c := snapshot.Load()
 		return c.chain, c.hashes
 	}
-	publish := func() {
-		next := snap()
-		<-snapshot
-		snapshot <- next
-	}
+	publish := func() { snapshot.Store(snap()) }
 	p.c.Transport.Serve(p.serve(current))
 	every := p.tickEvery()
 	tick := time.NewTicker(every)

@@ -9,7 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/chat"
 )
 
 // The table's chat (protocol.md 7.13): at a table played over the network

@@ -10,7 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/chat"
 )
 
 // sent is a message the chat posted (ChatSendFunc).

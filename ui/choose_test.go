@@ -203,7 +203,7 @@ func TestAskResumeDrops(t *testing.T) {
 	} else if rep := table.Verify(tt); rep.Status() != table.StatusUnfinished {
 		t.Fatalf("the dropped transcript verifies %v", rep.Status())
 	}
-	if _, err := os.Stat(filepath.Join(to, localMatchFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(to, table.LocalMatchFile)); err != nil {
 		t.Fatalf("the match file (the seats' seeds) is not kept: %v", err)
 	}
 	if un, err := UnfinishedLocal(data); err != nil || len(un) != 1 || un[0].Dir != second.Dir {

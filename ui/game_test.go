@@ -193,7 +193,7 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	if err != nil || len(un) != 1 || un[0].Dir != r.out.Dir || un[0].Bots() != 1 || un[0].Strategy != "greedy" {
 		t.Fatalf("UnfinishedLocal: %+v, %v", un, err)
 	}
-	if fi, err := os.Stat(filepath.Join(un[0].Dir, localMatchFile)); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(filepath.Join(un[0].Dir, table.LocalMatchFile)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the match file: %v, %v", fi, err)
 	}
 	before, err := os.ReadFile(r.out.Transcript)

@@ -21,8 +21,8 @@ import (
 // (the move asked for, a refusal, a selection, the panels). They were
 // recorded before the table screen was split into a part per game, so that
 // the split changes nothing a player sees; go test -run TestScreens
-// -update-screens records them again.
-var updateScreens = flag.Bool("update-screens", false, "record the screen snapshots of testdata/screens again")
+// -update records them again.
+var updateScreens = flag.Bool("update", false, "record the screen snapshots of testdata/screens again")
 
 // goldenClock is the fixed time every snapshot is drawn at.
 var goldenClock = time.Unix(1_700_000_000, 0)
@@ -204,7 +204,7 @@ func TestScreens(t *testing.T) {
 	}
 }
 
-// checkGolden compares got with the file, or records it with -update-screens.
+// checkGolden compares got with the file, or records it with -update.
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
 	if *updateScreens {
@@ -218,7 +218,7 @@ func checkGolden(t *testing.T, path, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (record with go test -run TestScreens -update-screens)", err)
+		t.Fatalf("%v (record with go test -run TestScreens -update)", err)
 	}
 	if string(want) == got {
 		return

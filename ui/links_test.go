@@ -202,7 +202,7 @@ func TestLinkStates(t *testing.T) {
 // TestScreensLinks records the links line's scenes at both games' tables,
 // at 80x24, 100x30 and 120x36, in English and Turkish
 // (testdata/screens/links-*; go test -run TestScreensLinks
-// -update-screens records them again): every seat's link up, bot3's peer
+// -update records them again): every seat's link up, bot3's peer
 // reconnecting for 14 s with a message on the message line, bot3 back
 // through another member.
 func TestScreensLinks(t *testing.T) {

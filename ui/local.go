@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,7 +18,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
-	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
@@ -88,160 +85,18 @@ func (p paced) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
 	return p.m.Move(h, v)
 }
 
-// Files of a local match's directory: the match file (config, every seat's
-// key seed, the bots' strategy; 0600), one table.DirStore per seat, and the
-// done marker written when the match ended.
-const (
-	localPrefix    = "local-"
-	localMatchFile = "local.json"
-	localDoneFile  = "done"
-)
-
-// localState is the match file. The seeds are test-mode key material of
-// seats in this process: written 0600, never logged.
-type localState struct {
-	Version int      `json:"version"`
-	Config  []byte   `json:"config"` // table.Config.MarshalBinary
-	Seeds   [][]byte `json:"seeds"`  // Ed25519 seeds, by seat (null for a seat of Refs)
-	// Refs names, by seat, where a seat's lasting key is kept ("" or
-	// absent: its seed is in Seeds).
-	Refs     []string  `json:"identities,omitempty"`
-	Strategy string    `json:"strategy,omitempty"`
-	Started  time.Time `json:"started"`
-}
-
 // LocalMatch is an unfinished match against bots saved under a data
-// directory.
-type LocalMatch struct {
-	Dir      string
-	Ruleset  string
-	Names    []string // by seat; the player is seat 0
-	Strategy string
-	Started  time.Time
-}
+// directory (table.UnfinishedLocal).
+type LocalMatch = table.LocalMatch
 
-// Bots returns the number of bot seats.
-func (m LocalMatch) Bots() int { return len(m.Names) - 1 }
-
-// String describes the match in one line.
-func (m LocalMatch) String() string {
+// localMatchLine describes the match in one line.
+func localMatchLine(m LocalMatch) string {
 	return i18n.T("%s vs %s, started %s", RulesetName(m.Ruleset), strings.Join(m.Names[1:], ", "), ShortTime(m.Started))
 }
 
 // UnfinishedLocal lists the matches against bots under data that were left
-// before their end, the newest first. Unreadable ones are skipped.
-func UnfinishedLocal(data string) ([]LocalMatch, error) {
-	root := filepath.Join(data, "matches")
-	ents, err := os.ReadDir(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []LocalMatch
-	for _, e := range ents {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), localPrefix) {
-			continue
-		}
-		dir := filepath.Join(root, e.Name())
-		if _, err := os.Stat(filepath.Join(dir, localDoneFile)); err == nil {
-			continue
-		}
-		st, cfg, err := readLocal(dir)
-		if err != nil {
-			continue
-		}
-		m := LocalMatch{Dir: dir, Ruleset: cfg.Ruleset, Strategy: st.Strategy, Started: st.Started}
-		for _, s := range cfg.Seats {
-			m.Names = append(m.Names, s.Name)
-		}
-		out = append(out, m)
-	}
-	slices.SortFunc(out, func(a, b LocalMatch) int { return b.Started.Compare(a.Started) })
-	return out, nil
-}
-
-func readLocal(dir string) (*localState, table.Config, error) {
-	var cfg table.Config
-	b, err := os.ReadFile(filepath.Join(dir, localMatchFile))
-	if err != nil {
-		return nil, cfg, err
-	}
-	var st localState
-	if err := json.Unmarshal(b, &st); err != nil {
-		return nil, cfg, fmt.Errorf("ui: %s: %v", localMatchFile, err)
-	}
-	if st.Version != 1 {
-		return nil, cfg, fmt.Errorf("ui: %s: version %d", localMatchFile, st.Version)
-	}
-	if err := cfg.UnmarshalBinary(st.Config); err != nil {
-		return nil, cfg, err
-	}
-	if len(st.Seeds) != len(cfg.Seats) {
-		return nil, cfg, fmt.Errorf("ui: %s: %d key seeds for %d seats", localMatchFile, len(st.Seeds), len(cfg.Seats))
-	}
-	return &st, cfg, nil
-}
-
-// loadLocal reads a saved match: its config and every seat's key (a
-// lasting one loaded with identity), checked against the config.
-func loadLocal(dir string, identity func(string) (ed25519.PrivateKey, error)) (*localState, table.Config, []ed25519.PrivateKey, error) {
-	st, cfg, err := readLocal(dir)
-	if err != nil {
-		return nil, cfg, nil, err
-	}
-	if len(st.Refs) > len(cfg.Seats) {
-		return nil, cfg, nil, fmt.Errorf("ui: %s: %d identities for %d seats", localMatchFile, len(st.Refs), len(cfg.Seats))
-	}
-	keys := make([]ed25519.PrivateKey, len(st.Seeds))
-	for i, s := range st.Seeds {
-		switch {
-		case i < len(st.Refs) && st.Refs[i] != "":
-			if identity == nil {
-				return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: its key is kept in %s, and nothing loads it", localMatchFile, i, st.Refs[i])
-			}
-			k, err := identity(st.Refs[i])
-			if err != nil {
-				return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: %w", localMatchFile, i, err)
-			}
-			keys[i] = k
-		case len(s) != ed25519.SeedSize:
-			return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: bad key seed", localMatchFile, i)
-		default:
-			keys[i] = ed25519.NewKeyFromSeed(s)
-		}
-		if !keys[i].Public().(ed25519.PublicKey).Equal(cfg.Seats[i].Key) {
-			return nil, cfg, nil, fmt.Errorf("ui: %s: seat %d: the key does not match the table", localMatchFile, i)
-		}
-	}
-	return st, cfg, keys, nil
-}
-
-// saveLocal writes a new match's file (0600, by a rename): the seed of
-// each seat's key, or where a lasting key is kept (refs[i] != "").
-func saveLocal(dir string, cfg table.Config, keys []ed25519.PrivateKey, refs []string, strategy string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	cb, _ := cfg.MarshalBinary()
-	st := localState{Version: 1, Config: cb, Strategy: strategy, Started: time.Now().UTC()}
-	for i, k := range keys {
-		if i < len(refs) && refs[i] != "" {
-			st.Seeds = append(st.Seeds, nil)
-			continue
-		}
-		st.Seeds = append(st.Seeds, k.Seed())
-	}
-	if slices.ContainsFunc(refs, func(r string) bool { return r != "" }) {
-		st.Refs = refs
-	}
-	b, err := json.Marshal(&st)
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, localMatchFile), b)
-}
+// before their end, the newest first (table.UnfinishedLocal).
+func UnfinishedLocal(data string) ([]LocalMatch, error) { return table.UnfinishedLocal(data) }
 
 // PlayLocal plays a match for g's player (seat 0) against bots, then
 // verifies the transcript and shows the result on g. It returns when the
@@ -255,10 +110,10 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 		dir  = o.Resume
 	)
 	if dir != "" {
-		if _, cfg, keys, err = loadLocal(dir, o.Identity); err != nil {
+		if _, cfg, keys, err = table.LoadLocal(dir, o.Identity); err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(filepath.Join(dir, localDoneFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, table.LocalDoneFile)); err == nil {
 			return nil, fmt.Errorf("ui: the match in %s is over already", dir)
 		}
 		if len(o.Bots) != len(cfg.Seats)-1 {
@@ -294,8 +149,8 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 			return nil, err
 		}
 		if o.Data != "" {
-			dir = filepath.Join(o.Data, "matches", localPrefix+time.Now().Format("20060102-150405")+"-"+hex.EncodeToString(cfg.ID[:4]))
-			if err := saveLocal(dir, cfg, keys, refs, o.Strategy); err != nil {
+			dir = filepath.Join(o.Data, "matches", table.LocalPrefix+time.Now().Format("20060102-150405")+"-"+hex.EncodeToString(cfg.ID[:4]))
+			if err := table.SaveLocal(dir, cfg, keys, refs, o.Strategy); err != nil {
 				return nil, err
 			}
 		}
@@ -418,7 +273,7 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	}
 	if errs[0] == nil && dir != "" {
 		// Over (finished or a cheater named): nothing to resume.
-		if err := os.WriteFile(filepath.Join(dir, localDoneFile), []byte(out.Transcript+"\n"), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, table.LocalDoneFile), []byte(out.Transcript+"\n"), 0o600); err != nil {
 			log.Warn("done marker", "err", err)
 		}
 	}
@@ -482,33 +337,12 @@ func verdictColour(p Palette, s table.Status) tcell.Color {
 }
 
 // DroppedDir is the folder under the data directory where a match left
-// unfinished goes when the player drops it (AskResume): kept whole, its
-// transcript still verifies (unfinished, honest so far), but no longer
-// offered to resume.
-const DroppedDir = "dropped"
+// unfinished is moved when the player drops it (table.LocalDroppedDir).
+const DroppedDir = table.LocalDroppedDir
 
-// DropLocal moves the unfinished match m, saved under data/matches, to
-// data/dropped, whole (the transcripts, the match file with the seats'
-// key seeds, the rack): okey play no longer offers it, and its transcript
-// still verifies as unfinished. It returns the match's new directory; on
-// error nothing moves.
-func DropLocal(data string, m LocalMatch) (string, error) {
-	name := filepath.Base(m.Dir)
-	if filepath.Clean(m.Dir) != filepath.Join(data, "matches", name) || !strings.HasPrefix(name, localPrefix) {
-		return "", fmt.Errorf("ui: %s is not a match against bots under %s", m.Dir, data)
-	}
-	to := filepath.Join(data, DroppedDir, name)
-	if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
-		return "", err
-	}
-	if _, err := os.Lstat(to); err == nil {
-		return "", fmt.Errorf("ui: %s exists already", to)
-	}
-	if err := os.Rename(m.Dir, to); err != nil {
-		return "", err
-	}
-	return to, nil
-}
+// DropLocal moves the unfinished match m to data/dropped, whole
+// (table.DropLocal).
+func DropLocal(data string, m LocalMatch) (string, error) { return table.DropLocal(data, m) }
 
 // AskResume asks, at the start of a match against bots, what to do with the
 // matches left unfinished under data (the newest first, on keys 1-9):
@@ -552,7 +386,7 @@ func (g *Game) askDrop(data string, unfinished, shown []LocalMatch, newLabel str
 		i18n.T("its transcript still verifies (unfinished); it is no longer offered.")}
 	var choices []Choice
 	for i, m := range shown {
-		choices = append(choices, Choice{Key: rune('1' + i), Label: i18n.T("drop %s", m.String())})
+		choices = append(choices, Choice{Key: rune('1' + i), Label: i18n.T("drop %s", localMatchLine(m))})
 	}
 	g.ChooseWith(i18n.T("drop an unfinished match"), lines, choices, ChooseOptions{NoEnter: true, Quit: i18n.T("back")}, func(i int) {
 		note := ""
@@ -560,7 +394,7 @@ func (g *Game) askDrop(data string, unfinished, shown []LocalMatch, newLabel str
 			if _, err := DropLocal(data, shown[i]); err != nil {
 				note = i18n.T("not dropped: %s", Explain(err))
 			} else {
-				note = i18n.T("dropped: %s", shown[i].String())
+				note = i18n.T("dropped: %s", localMatchLine(shown[i]))
 				unfinished = slices.DeleteFunc(slices.Clone(unfinished), func(m LocalMatch) bool { return m.Dir == shown[i].Dir })
 			}
 		}
@@ -588,7 +422,7 @@ func ResumeQuestion(unfinished []LocalMatch, newLabel string) ([]string, []Choic
 	}
 	var choices []Choice
 	for i, m := range shown {
-		choices = append(choices, Choice{Key: rune('1' + i), Label: i18n.T("resume %s", m.String())})
+		choices = append(choices, Choice{Key: rune('1' + i), Label: i18n.T("resume %s", localMatchLine(m))})
 	}
 	if more := len(unfinished) - len(shown); more > 0 {
 		lines = append(lines, i18n.T("(and %s, not listed: they stay under matches in the data dir)", i18n.T("%d older matches", more)))

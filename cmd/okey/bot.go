@@ -23,7 +23,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
@@ -108,7 +108,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strategy := fs.String("strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
 	botLevel := fs.String("level", "", i18n.T("how well the bot plays: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
 	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
-	pace := fs.Duration("pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", lan.HumanPace))
+	pace := fs.Duration("pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", netplay.HumanPace))
 	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	var listen, peers stringList
@@ -220,7 +220,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, a := range relays {
-		if a == lan.NoRelay && len(relays) == 1 {
+		if a == netplay.NoRelay && len(relays) == 1 {
 			continue
 		}
 		if _, _, err := p2p.ParseRelayLine(a); err != nil {
@@ -259,7 +259,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 
-	useRelays, err := lan.ResolveRelays(*data, relays)
+	useRelays, err := netplay.ResolveRelays(*data, relays)
 	if err != nil {
 		return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
 	}
@@ -274,7 +274,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	started := time.Now()
 	bw := metrics.NewBandwidthCounter()
-	c, err := lan.Open(ctx, lan.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
+	c, err := netplay.Open(ctx, netplay.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
 		Reach: true, Relays: useRelays, ServeRelay: *serveRelay, NodeOptions: nodeOpts, Bandwidth: bw})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
@@ -297,7 +297,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	log.Info("bot started", "name", c.Name(), "peer", c.ID(), "addrs", strings.Join(c.Addrs(), " "))
 
 	failed := func(err error) int {
-		if errors.Is(err, lan.ErrCannotForm) && ctx.Err() == nil {
+		if errors.Is(err, netplay.ErrCannotForm) && ctx.Err() == nil {
 			log.Warn("the table cannot form", "err", err) // the details: stderr says it in one sentence
 			fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
 			return exit(exitCannotForm)
@@ -311,10 +311,10 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// The bot's pace (issue 37, 7): --pace always, else a person's time
 	// while the table is watched; --pace 0s never waits.
-	botPace := lan.Pace{Watched: lan.HumanPace}
+	botPace := netplay.Pace{Watched: netplay.HumanPace}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "pace" {
-			botPace = lan.Pace{Every: *pace}
+			botPace = netplay.Pace{Every: *pace}
 		}
 	})
 	status := 0
@@ -344,7 +344,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 			}
 		}()
-		o, err := c.Play(ctx, a, mover, lan.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold, Pace: botPace})
+		o, err := c.Play(ctx, a, mover, netplay.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold, Pace: botPace})
 		close(stopLinks)
 		<-linksDone
 		if err != nil {
@@ -372,7 +372,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	for played < *matches {
-		so := lan.SeatOptions{Create: *create, Private: *create && !*lanOnly, Ruleset: rules.String(), Players: *players,
+		so := netplay.SeatOptions{Create: *create, Private: *create && !*lanOnly, Ruleset: rules.String(), Players: *players,
 			Match: explicit["preset"] || explicit["players"], Settle: *settle,
 			OnCreate: func(a p2p.Announcement) {
 				if !c.Lobby().Private(a.Table) {
@@ -401,7 +401,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		a, err := c.FindSeat(fctx, so)
 		cancel()
 		if err != nil {
-			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, lan.ErrCannotForm) {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, netplay.ErrCannotForm) {
 				// No table to sit at is a table that could not form: never 1.
 				fmt.Fprint(stderr, i18n.T("okey: bot: no table started within --wait %v\n", *wait))
 				return exit(exitCannotForm)
@@ -454,7 +454,7 @@ func logLinks(log *slog.Logger, n *p2p.Node, a p2p.Announcement) {
 }
 
 // logTiming logs this seat's deal and draw latencies.
-func logTiming(log *slog.Logger, table string, t lan.Timing) {
+func logTiming(log *slog.Logger, table string, t netplay.Timing) {
 	q := func(ds []time.Duration, p int) time.Duration {
 		if len(ds) == 0 {
 			return 0
@@ -470,7 +470,7 @@ func logTiming(log *slog.Logger, table string, t lan.Timing) {
 // printMatch prints the one-line summary of a match and returns its exit
 // status: 0 honest, 1 a seat named, 2 a transcript that does not hold, 3
 // unfinished (honest so far, no one named).
-func printMatch(w io.Writer, n int, a p2p.Announcement, o *lan.Outcome) int {
+func printMatch(w io.Writer, n int, a p2p.Announcement, o *netplay.Outcome) int {
 	rep := o.Report
 	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, ui.RulesetName(o.Config.Ruleset), len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
@@ -636,9 +636,9 @@ func explainNet(err error) string {
 		}
 	}
 	s := ui.Explain(err)
-	if errors.Is(err, lan.ErrCannotForm) {
+	if errors.Is(err, netplay.ErrCannotForm) {
 		// The caller says that the table cannot form.
-		s = strings.TrimPrefix(s, ui.Plain(lan.ErrCannotForm)+": ")
+		s = strings.TrimPrefix(s, ui.Plain(netplay.ErrCannotForm)+": ")
 	}
 	return s
 }

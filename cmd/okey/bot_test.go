@@ -14,7 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/internal/lane"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 )
@@ -215,7 +215,7 @@ func watchAfterTheEnd(t *testing.T, data, id string) {
 	if code := run(append(args, id), nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "watched to its end before: verified: honest") {
 		t.Fatalf("watch %s after its end: exit %d\nstdout:\n%s\nstderr:\n%s", id, code, out.String(), errb.String())
 	}
-	if err := os.Remove(filepath.Join(data, lan.MatchesDir, id, "done")); err != nil {
+	if err := os.Remove(filepath.Join(data, netplay.MatchesDir, id, "done")); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/internal/lane"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -305,7 +305,7 @@ func TestBotSummaryOfAnUnfinishedMatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := &lan.Outcome{Report: *table.Verify(tr), Config: tr.Config, Transcript: files[tc.file]}
+		o := &netplay.Outcome{Report: *table.Verify(tr), Config: tr.Config, Transcript: files[tc.file]}
 		var out strings.Builder
 		st := printMatch(&out, 1, p2p.Announcement{Table: "t1"}, o)
 		if st != tc.status || !strings.Contains(out.String(), tc.want) || strings.Contains(out.String(), "<nil>") {

@@ -2,125 +2,82 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
 )
 
-// lobbyTours is the lobby's side of the tournaments on the LAN: it lists
-// those a tourney.Board hears on the tournament topic, and j on one
-// registers the player with its persistent identity and plays its part in
-// this process, as okey tournament join does for a person: each round's
-// match takes the lobby's screen (ui.Game.SitTable), the lobby shows
-// again between rounds with the standings.
+// lobbyTours is the lobby's side of the tournaments on the LAN
+// (participant.Service) on the lobby's screen: j on one registers the
+// player with its persistent identity and plays its part in this process,
+// as okey tournament join does for a person: each round's match takes the
+// lobby's screen (ui.Game.SitTable), the lobby shows again between rounds
+// with the standings.
 type lobbyTours struct {
-	self    tourSelf
-	ctx     context.Context
-	g       *ui.Game
-	lv      *ui.LobbyView // set once the lobby shows, before any key
-	board   *tourney.Board
-	log     interface{ Warn(string, ...any) }
-	pub     [32]byte
-	changes chan struct{}
-	// sitNet opens a round's table (c.TournamentTable; tests replace it).
-	sitNet func(ctx context.Context, cfg table.Config) (table.Transport, error)
-
-	mu   sync.Mutex
-	runs map[[32]byte]*tourRun
-	wg   sync.WaitGroup
+	svc   *participant.Service
+	board *participant.Board
+	g     *ui.Game
+	lv    *ui.LobbyView // set once the lobby shows, before any key
 }
 
-// tourRun is the player's part in one tournament, run by this lobby.
-type tourRun struct {
-	name  string
-	rep   *tournament.Report // the last standings known
-	round int
-	over  bool
-}
-
-// tourFolders is where the lobby keeps a tournament's folder (records and
-// transcripts, what okey verify reads): DATA/tournaments/<id>/folder, beside
-// the participant's private state of that tournament.
-const tourFolders = "tournaments"
-
-// tourSelf is the player as a participant: its persistent identity key,
-// data directory, name and peer id.
-type tourSelf struct {
-	key            ed25519.PrivateKey
-	data, name, id string
-}
+// tourSelf is the player as a participant.
+type tourSelf = participant.Self
 
 // lanTourSelf is the player of the lobby's client c.
-func lanTourSelf(c *lan.Client) (tourSelf, error) {
+func lanTourSelf(c *netplay.Client) (tourSelf, error) {
 	key, err := c.SigningKey()
-	return tourSelf{key: key, data: c.Data(), name: c.Name(), id: c.ID()}, err
+	return tourSelf{Key: key, Data: c.Data(), Name: c.Name(), PeerID: c.ID()}, err
 }
 
-func newLobbyTours(ctx context.Context, self tourSelf, g *ui.Game, n tourney.Net, log interface{ Warn(string, ...any) },
+// newLobbyTours lists the tournaments heard on n; sitNet opens a round's
+// table (c.TournamentTable; tests replace it).
+func newLobbyTours(ctx context.Context, self tourSelf, g *ui.Game, n participant.Net, log interface{ Warn(string, ...any) },
 	sitNet func(ctx context.Context, cfg table.Config) (table.Transport, error)) *lobbyTours {
-	t := &lobbyTours{self: self, ctx: ctx, g: g, board: tourney.NewBoard(n), log: log, changes: make(chan struct{}, 1), runs: map[[32]byte]*tourRun{},
-		sitNet: sitNet}
-	copy(t.pub[:], self.key.Public().(ed25519.PublicKey))
-	go t.board.Run(ctx)
-	go func() {
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.board.Changes():
-				t.changed()
-			}
-		}
-	}()
+	t := &lobbyTours{g: g}
+	t.svc = participant.NewService(ctx, self, n, participant.ServiceOptions{Sit: t.sit, TableNet: sitNet, Ended: t.ended, Log: log})
+	t.board = t.svc.Board()
 	return t
 }
 
-func (t *lobbyTours) changed() {
-	select {
-	case t.changes <- struct{}{}:
+// ended says on the lobby how the player's part in a tournament ended.
+func (t *lobbyTours) ended(dir string, err error) {
+	switch {
+	case errors.Is(err, participant.ErrLeft):
+		t.lv.Say(i18n.T("you left the tournament: j on it resumes your part while it runs"))
+	case err != nil:
+		t.lv.Say(i18n.T("the tournament stopped: %s", ui.Explain(err)))
 	default:
+		t.lv.Say(i18n.T("the tournament is over: okey verify %s checks it", dir))
 	}
 }
 
 // TournamentChanges implements ui.TournamentLobby.
-func (t *lobbyTours) TournamentChanges() <-chan struct{} { return t.changes }
+func (t *lobbyTours) TournamentChanges() <-chan struct{} { return t.svc.Changes() }
 
 // Tournaments implements ui.TournamentLobby.
 func (t *lobbyTours) Tournaments() []ui.LobbyTournament {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	var out []ui.LobbyTournament
-	for _, l := range t.board.List() {
+	for _, l := range t.svc.List() {
 		lt := ui.LobbyTournament{ID: hex.EncodeToString(l.ID[:]), Name: l.Name, Ruleset: l.Ruleset, Rounds: l.Format.Rounds,
-			Registered: l.Registered, Players: l.Players, Round: l.Round, Ended: l.Ended, Mine: slices.Contains(l.Keys, t.pub)}
+			Registered: l.Registered, Players: l.Players, Round: l.Round, Ended: l.Ended || l.Over, Mine: l.Mine, Playing: l.Playing}
 		if l.Format.Points != tournament.DefaultFormat.Points {
 			p := l.Format.Points
 			lt.Points = fmt.Sprintf("%d-%d-%d-%d", p[0], p[1], p[2], p[3])
 		}
-		if r := t.runs[l.ID]; r != nil {
-			lt.Playing = !r.over
-			lt.Ended = lt.Ended || (r.over && r.rep != nil && r.rep.Final != nil)
-			if r.rep != nil && r.round > 0 {
-				lt.StandingsRound = r.round
-				rep := r.rep
-				for _, s := range rep.Rounds[r.round-1].Standings {
-					lt.Standings = append(lt.Standings, i18n.T("%d. %s: %d points, score %d", s.Place, rep.Players[s.Player].Name, s.Points, s.Score))
-				}
+		if rep := l.Report; rep != nil && l.Round > 0 {
+			lt.StandingsRound = l.Round
+			for _, s := range rep.Rounds[l.Round-1].Standings {
+				lt.Standings = append(lt.Standings, i18n.T("%d. %s: %d points, score %d", s.Place, rep.Players[s.Player].Name, s.Points, s.Score))
 			}
 		}
 		out = append(out, lt)
@@ -136,16 +93,7 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 	if err != nil || len(b) != 32 {
 		return errors.New(i18n.T("not a tournament id: %s", id))
 	}
-	tid := [32]byte(b)
-	var create *tourney.Create
-	for _, l := range t.board.List() {
-		if l.ID == tid && l.Creator == t.pub {
-			// The player's own tournament, resumed: its part is the
-			// creator's (the roster, the draws' closes).
-			create = &tourney.Create{Name: l.Name, Format: l.Format.String(), Ruleset: l.Ruleset, Players: l.Players}
-		}
-	}
-	return t.start(ctx, tid, create)
+	return registered(t.svc.Join(ctx, [32]byte(b)))
 }
 
 // CreateTournament implements ui.TournamentCreator: it announces a Swiss
@@ -153,134 +101,29 @@ func (t *lobbyTours) JoinTournament(ctx context.Context, id string) error {
 // as its creator; it returns once the board lists it with the player
 // registered. The tournament is open, as okey tournament create --open
 // makes it (a LAN party, protocol.md 9.8 "Admission"): the lobby has no
-// place to show an invite code, and its participants' nets (the board's
-// taps) carry no admission proofs.
+// place to show an invite code.
 func (t *lobbyTours) CreateTournament(ctx context.Context, name, ruleset string, players, rounds int) (string, error) {
-	f, err := tournament.ParseFormat(fmt.Sprintf("swiss:rounds=%d", rounds))
-	if err != nil {
+	tid, err := t.svc.Create(ctx, name, ruleset, players, rounds)
+	if err != nil && tid == ([32]byte{}) {
 		return "", err
 	}
-	if _, err := tournament.CheckSetup(f.String(), ruleset, players); err != nil {
-		return "", err
-	}
-	if err := tournament.CheckName(name); err != nil {
-		return "", err
-	}
-	cr := tourney.Create{Name: name, Format: f.String(), Ruleset: ruleset, Players: players}
-	if _, err := rand.Read(cr.Nonce[:]); err != nil {
-		return "", err
-	}
-	tid, err := tourney.AnnouncementID(t.self.key, cr)
-	if err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(tid[:]), t.start(ctx, tid, &cr)
+	return hex.EncodeToString(tid[:]), registered(err)
 }
 
-// start runs the player's part in tournament tid (its creator's with
-// create) unless it runs already, and waits until the board lists the
-// player registered.
-func (t *lobbyTours) start(ctx context.Context, tid [32]byte, create *tourney.Create) error {
-	id := hex.EncodeToString(tid[:])
-	t.mu.Lock()
-	if r := t.runs[tid]; r != nil && !r.over {
-		t.mu.Unlock()
-		return nil
+// registered is a Join's or Create's error for the lobby's message line.
+func registered(err error) error {
+	if errors.Is(err, participant.ErrNotRegisteredYet) {
+		return errors.New(i18n.T("the registration is not out yet; it goes on in the background"))
 	}
-	run := &tourRun{name: id[:8]}
-	if create != nil {
-		run.name = create.Name
-	}
-	for _, l := range t.board.List() {
-		if l.ID == tid {
-			run.name = l.Name
-		}
-	}
-	t.runs[tid] = run
-	t.mu.Unlock()
-	state := filepath.Join(t.self.data, tourFolders)
-	dir := filepath.Join(state, id, "folder")
-	net := t.board.Tap()
-	p, err := tourney.New(tourney.Config{Dir: dir, State: state, Key: t.self.key, Name: cutTo(t.self.name, 32), PeerID: t.self.id, Net: net, Tournament: tid, Create: create,
-		Withhold: 2 * time.Minute, MoveWithhold: 10 * time.Minute, Linger: 30 * time.Second,
-		Sit: func(ref tournament.Ref, cfg table.Config, seat int) tourney.Sitting {
-			return t.sit(filepath.Join(dir, tourney.TranscriptName(ref)), ref, seat)
-		},
-		TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
-			return t.sitNet(t.ctx, cfg)
-		},
-		OnRound: func(rep *tournament.Report, round int) {
-			t.mu.Lock()
-			run.rep, run.round = rep, round
-			t.mu.Unlock()
-			t.changed()
-		}})
-	if err != nil {
-		t.board.Untap(net)
-		return t.stop(tid, err)
-	}
-	t.wg.Add(1)
-	go func() {
-		defer t.wg.Done()
-		defer t.board.Untap(net)
-		rep, err := p.Run(t.ctx)
-		t.mu.Lock()
-		run.over = true
-		if rep != nil && rep.Final != nil {
-			run.rep, run.round = rep, len(rep.Rounds)
-		}
-		t.mu.Unlock()
-		t.changed()
-		switch {
-		case errors.Is(err, tourney.ErrLeft):
-			t.lv.Say(i18n.T("you left the tournament: j on it resumes your part while it runs"))
-		case err != nil && t.ctx.Err() == nil:
-			t.log.Warn("tournament", "err", err)
-			t.lv.Say(i18n.T("the tournament stopped: %s", ui.Explain(err)))
-		case err == nil:
-			t.lv.Say(i18n.T("the tournament is over: okey verify %s checks it", dir))
-		}
-	}()
-	// Registered once the board holds the player's registration (a part
-	// resumed after the roster is out is registered already).
-	for {
-		for _, l := range t.board.List() {
-			if l.ID == tid && slices.Contains(l.Keys, t.pub) {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return errors.New(i18n.T("the registration is not out yet; it goes on in the background"))
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// unended names the tournaments whose part this lobby still runs.
-func (t *lobbyTours) unended() []string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []string
-	for _, r := range t.runs {
-		if !r.over {
-			out = append(out, r.name)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func (t *lobbyTours) stop(tid [32]byte, err error) error {
-	t.mu.Lock()
-	delete(t.runs, tid)
-	t.mu.Unlock()
 	return err
 }
 
+// unended names the tournaments whose part this lobby still runs.
+func (t *lobbyTours) unended() []string { return t.svc.Unended() }
+
 // sit is the participant's Config.Sit: the round's match on the lobby's
 // screen; its end panel goes back to the lobby.
-func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) tourney.Sitting {
+func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) participant.Sitting {
 	left := t.g.SitTable(seat, i18n.Mark("j on the tournament in the lobby resumes your part while it runs."), func() { t.g.ShowLobbyAgain(t.lv) })
 	t.g.SetContext(i18n.T("tournament round %d, table %d", ref.Round, ref.Table+1))
 	t.g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
@@ -288,7 +131,7 @@ func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) tourney.Sitt
 	// player was to move says how long the player did not move.
 	var last atomic.Int64
 	last.Store(time.Now().UnixNano())
-	return tourney.Sitting{Mover: t.g, Left: left,
+	return participant.Sitting{Mover: t.g, Left: left,
 		OnStep: func(m *table.Machine, v *engine.View) {
 			last.Store(time.Now().UnixNano())
 			t.g.OnStep(m, v)
@@ -328,14 +171,7 @@ func deadTableNote(rep *table.Report, seat int, idle time.Duration) string {
 }
 
 // wait waits a little for the participants to stop (the lobby closes).
-func (t *lobbyTours) wait() {
-	done := make(chan struct{})
-	go func() { t.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-	}
-}
+func (t *lobbyTours) wait() { t.svc.Wait(5 * time.Second) }
 
 // tourLobby is the lobby of okey play with tournaments (when the
 // tournament topic could be joined).

@@ -17,7 +17,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
 )
 
@@ -56,7 +56,7 @@ type tourLobbyTest struct {
 	stop  func()
 }
 
-func startTourLobbyTest(ctx context.Context, t *testing.T, bus *tourney.MemBus, base string, k int) *tourLobbyTest {
+func startTourLobbyTest(ctx context.Context, t *testing.T, bus *participant.MemBus, base string, k int) *tourLobbyTest {
 	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
@@ -66,7 +66,7 @@ func startTourLobbyTest(ctx context.Context, t *testing.T, bus *tourney.MemBus, 
 	l := &tourLobbyTest{scr: scr, g: ui.NewGame(0, ui.Options{Screen: scr}), ran: make(chan error, 1),
 		data: filepath.Join(base, "data"), key: lobbyTestKey(k)}
 	lctx, lcancel := context.WithCancel(ctx)
-	l.tours = newLobbyTours(lctx, tourSelf{key: l.key, data: l.data, name: "ayse", id: "lobby"}, l.g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
+	l.tours = newLobbyTours(lctx, tourSelf{Key: l.key, Data: l.data, Name: "ayse", PeerID: "lobby"}, l.g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
 		func(_ context.Context, cfg table.Config) (table.Transport, error) {
 			return bus.TableNet("lobby", cfg), nil
 		})
@@ -90,21 +90,21 @@ func startTourLobbyTest(ctx context.Context, t *testing.T, bus *tourney.MemBus, 
 // tournament's records in DATA/tournaments/<id>/folder.
 func TestLobbyJoinsTournament(t *testing.T) {
 	i18n.Set(i18n.English) // an earlier test of the package may leave another language
-	bus := tourney.NewMemBus()
+	bus := participant.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	base := t.TempDir()
-	var others []*tourney.Participant
+	var others []*participant.Participant
 	for i := 0; i < 2; i++ {
 		id := []string{"creator", "botty"}[i]
-		c := tourney.Config{Dir: filepath.Join(base, id), Key: lobbyTestKey(i), Name: id, PeerID: id, Net: bus.Join(id),
+		c := participant.Config{Dir: filepath.Join(base, id), Key: lobbyTestKey(i), Name: id, PeerID: id, Net: bus.Join(id),
 			Mover:    func(int) table.Mover { return bot.NewGreedy() },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 			Withhold: 60 * time.Second, Retry: 100 * time.Millisecond, DrawWait: 60 * time.Second}
 		if i == 0 {
-			c.Create = &tourney.Create{Name: "spring cup", Format: "swiss:rounds=1", Ruleset: "classic:points=2", Players: 3}
+			c.Create = &participant.Create{Name: "spring cup", Format: "swiss:rounds=1", Ruleset: "classic:points=2", Players: 3}
 		}
-		p, err := tourney.New(c)
+		p, err := participant.New(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +176,7 @@ func TestLobbyJoinsTournament(t *testing.T) {
 	for _, l := range tours.board.List() {
 		tid = l.ID
 	}
-	folder := filepath.Join(data, tourFolders, strings.ToLower(hexID(tid)), "folder", "tournament")
+	folder := filepath.Join(data, participant.FoldersDir, strings.ToLower(hexID(tid)), "folder", "tournament")
 	if _, err := os.Stat(folder); err != nil {
 		t.Fatalf("the tournament folder: %v", err)
 	}
@@ -208,13 +208,13 @@ func hasRegistration(recs [][]byte, signer [32]byte) bool {
 // takes the lobby's screen with the three players.
 func TestLobbyCreatesTournament(t *testing.T) {
 	i18n.Set(i18n.English) // an earlier test of the package may leave another language
-	bus := tourney.NewMemBus()
+	bus := participant.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	base := t.TempDir()
 	for i := 0; i < 2; i++ {
 		id := []string{"bot1", "bot2"}[i]
-		p, err := tourney.New(tourney.Config{Dir: filepath.Join(base, id), Key: lobbyTestKey(10 + i), Name: id, PeerID: id, Net: bus.Join(id),
+		p, err := participant.New(participant.Config{Dir: filepath.Join(base, id), Key: lobbyTestKey(10 + i), Name: id, PeerID: id, Net: bus.Join(id),
 			Mover:    func(int) table.Mover { return bot.NewGreedy() },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 			Withhold: 60 * time.Second, Retry: 100 * time.Millisecond})
@@ -257,7 +257,7 @@ func TestLobbyCreatesTournament(t *testing.T) {
 	if len(ls) != 1 || ls[0].Creator != pub || ls[0].Name != "tournament" || ls[0].Players != 3 || ls[0].Format.Rounds != 1 || ls[0].Round != 1 {
 		t.Fatalf("listed %+v", ls)
 	}
-	if _, err := os.Stat(filepath.Join(data, tourFolders, hexID(ls[0].ID), "folder", "tournament")); err != nil {
+	if _, err := os.Stat(filepath.Join(data, participant.FoldersDir, hexID(ls[0].ID), "folder", "tournament")); err != nil {
 		t.Fatalf("the creator's folder: %v", err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/bot"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 )
@@ -61,14 +61,14 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	defer cancel()
 	log := slog.New(slog.DiscardHandler)
 	listen := []string{"/ip4/127.0.0.2/tcp/0"}
-	pc, err := lan.Open(ctx, lan.Options{Data: t.TempDir(), Name: "ayse", NoMDNS: true, Listen: listen})
+	pc, err := netplay.Open(ctx, netplay.Options{Data: t.TempDir(), Name: "ayse", NoMDNS: true, Listen: listen})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { pc.Close() })
 	lctx, stopLobby := context.WithCancel(ctx)
-	lb := &lanLobby{c: pc, ctx: lctx, log: log, strategy: "greedy", busy: map[string]bool{}, listen: listen}
-	t.Cleanup(func() { stopLobby(); lb.wait() })
+	lb := newLanLobby(lctx, pc, log, "greedy", listen, false, nil)
+	t.Cleanup(func() { stopLobby(); lb.bots.Wait(5 * time.Second) })
 
 	rdata := t.TempDir()
 	key, err := p2p.LoadOrCreateIdentity(rdata)
@@ -84,7 +84,7 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	if !private {
 		peers = pc.Addrs()
 	}
-	rc, err := lan.Open(ctx, lan.Options{Data: rdata, Name: "mehmet", NoMDNS: true, Host: rh, Peers: peers})
+	rc, err := netplay.Open(ctx, netplay.Options{Data: rdata, Name: "mehmet", NoMDNS: true, Host: rh, Peers: peers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,13 +98,13 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	so := lan.SeatOptions{Join: id}
+	so := netplay.SeatOptions{Join: id}
 	if private {
 		code, err := invite.Parse(lb.Invite(id))
 		if err != nil {
 			t.Fatal(err)
 		}
-		so = lan.SeatOptions{Code: &code}
+		so = netplay.SeatOptions{Code: &code}
 	}
 	type seated struct {
 		a   p2p.Announcement
@@ -147,7 +147,7 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	done := make(chan struct{}, 2)
 	go func() {
 		mover, _ := bot.New("greedy", 1)
-		pc.Play(playCtx, pa, mover, lan.PlayOptions{})
+		pc.Play(playCtx, pa, mover, netplay.PlayOptions{})
 		done <- struct{}{}
 	}()
 	var s seated
@@ -169,7 +169,7 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	first := make(chan presence, 64)
 	go func() {
 		mover, _ := bot.New("greedy", 2)
-		rc.Play(playCtx, s.a, mover, lan.PlayOptions{ReadyTimeout: 10 * time.Second, OnPresence: func(ms []p2p.MemberStatus) {
+		rc.Play(playCtx, s.a, mover, netplay.PlayOptions{ReadyTimeout: 10 * time.Second, OnPresence: func(ms []p2p.MemberStatus) {
 			select {
 			case first <- presence{time.Now(), ms}:
 			default:
@@ -207,19 +207,4 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 		}
 	}
 	t.Logf("the remote's table opened %v after the last ready, every member connected", took.Round(time.Millisecond))
-}
-
-// TestBotListen: a lobby bot listens on the player's interfaces, on ports
-// of its own.
-func TestBotListen(t *testing.T) {
-	for _, tc := range []struct{ in, want []string }{
-		{nil, nil},
-		{[]string{"/ip4/0.0.0.0/tcp/4001", "/ip4/0.0.0.0/udp/4001/quic-v1", "/ip6/::/tcp/0"},
-			[]string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1", "/ip6/::/tcp/0"}},
-		{[]string{"/ip4/192.168.1.5/tcp/9000"}, []string{"/ip4/192.168.1.5/tcp/0"}},
-	} {
-		if got := botListen(tc.in); !slices.Equal(got, tc.want) {
-			t.Errorf("botListen(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
 }

@@ -25,9 +25,8 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
-	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
@@ -164,7 +163,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 		for _, a := range relays {
-			if a == lan.NoRelay && len(relays) == 1 {
+			if a == netplay.NoRelay && len(relays) == 1 {
 				continue
 			}
 			if _, _, err := p2p.ParseRelayLine(a); err != nil {
@@ -416,12 +415,12 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	useRelays, err := lan.ResolveRelays(dir, f.relays)
+	useRelays, err := netplay.ResolveRelays(dir, f.relays)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
 		return 2
 	}
-	c, err := lan.Open(ctx, lan.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
+	c, err := netplay.Open(ctx, netplay.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
 		Reach: true, Relays: useRelays, ServeRelay: f.serveRelay})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
@@ -429,10 +428,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	}
 	defer c.Close()
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
-	lb := &lanLobby{c: c, ctx: ctx, log: logger, strategy: f.strategy, busy: map[string]bool{},
-		listen: f.listen, reach: true, relays: useRelays}
+	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, useRelays)
 	var mu sync.Mutex
-	var played *lan.Outcome
+	var played *netplay.Outcome
 	var left string // the line for a match left unfinished (saved, to resume)
 	leave := func(line string) {
 		mu.Lock()
@@ -450,7 +448,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		if self, err := lanTourSelf(c); err != nil {
 			logger.Warn("tournaments", "err", err)
 		} else {
-			tours = newLobbyTours(ctx, self, g, &p2pTourneyNet{tn: tn}, logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
+			tours = newLobbyTours(ctx, self, g, netplay.TournamentNet(tn), logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
 				return c.TournamentTable(ctx, cfg, 30*time.Second)
 			})
 			lobby = tourLobby{lobby.(*watchLobby), tours}
@@ -488,7 +486,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		a, resumed := lb.unfinishedLAN(t.ID)
 		if resumed {
 			// The bots this computer seated at that table resume too.
-			lb.resumeBots(t.ID)
+			lb.bots.Resume(t.ID)
 			g.Say(i18n.T("resuming table %s: waiting for the other players to come back", t.ID))
 		} else {
 			var err error
@@ -508,7 +506,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		g.FreshTable(seat, back)
 		g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
-		g.SetRackFile(filepath.Join(dir, lan.MatchesDir, a.Table, ui.RackFile))
+		g.SetRackFile(filepath.Join(dir, netplay.MatchesDir, a.Table, ui.RackFile))
 		g.ShowTable()
 		names := map[string]string{}
 		for _, m := range a.Members {
@@ -516,7 +514,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		lctx, stopLinks := context.WithCancel(ctx)
 		go showLinks(lctx, c, g, a)
-		o, err := c.Play(ctx, a, g, lan.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
+		o, err := c.Play(ctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
 			OnPresence: func(ms []p2p.MemberStatus) {
 				var away []string
 				for _, m := range ms {
@@ -526,8 +524,8 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 				}
 				g.SetAway(away)
 			},
-			OnChatReady: func(send lan.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
-			OnChat:      func(l lan.ChatLine) { g.Chat(ui.ChatLine(l)) }})
+			OnChatReady: func(send netplay.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
+			OnChat:      func(l netplay.ChatLine) { g.Chat(ui.ChatLine(l)) }})
 		stopLinks()
 		if err != nil {
 			if errors.Is(err, ui.ErrQuit) {
@@ -575,7 +573,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		unended = tours.unended()
 	}
 	cancel()
-	lb.wait()
+	lb.bots.Wait(5 * time.Second)
 	if tours != nil {
 		tours.wait()
 	}
@@ -592,7 +590,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 // was left before its end, that it is saved (as after a match against
 // bots); it returns the exit status (verify's of the match played, 0 for a
 // match left: leaving is no verdict).
-func lobbyExit(stdout io.Writer, played *lan.Outcome, left string) int {
+func lobbyExit(stdout io.Writer, played *netplay.Outcome, left string) int {
 	status := 0
 	if played != nil {
 		fmt.Fprint(stdout, i18n.T("okey: %s\nokey: transcript %s\n", ui.Verdict(&played.Report), played.Transcript))
@@ -604,26 +602,38 @@ func lobbyExit(stdout io.Writer, played *lan.Outcome, left string) int {
 	return status
 }
 
-// lanLobby adapts package lan's lobby to the lobby screen, and runs the
-// bots that fill seats at a table the player opens (each a peer of its own
-// on this computer, with its own identity under DATA/bots).
+// lanLobby adapts package netplay's lobby to the lobby screen, with the
+// house bots that fill seats at a table the player opens
+// (netplay.HouseBots).
 type lanLobby struct {
-	c        *lan.Client
+	c        *netplay.Client
 	ctx      context.Context
 	log      *slog.Logger
 	strategy string
-	// The player's node's listen addresses (nil: lan's default, every
-	// interface), reach and relays: each bot listens on the same
-	// interfaces (on ports of its own) with the same reach, so that a
-	// member on another computer reaches it as it reaches the player.
-	listen []string
-	reach  bool
-	relays []string
-	bots   sync.WaitGroup
-	mu     sync.Mutex
-	busy   map[string]bool // bot data dirs (names) in use
-	unfin  map[string]p2p.Announcement
-	local  map[string]ui.LocalMatch
+	bots     *netplay.HouseBots
+	mu       sync.Mutex
+	relays   []string // the relays the player's node and its bots use (AddRelay adds)
+	unfin    map[string]p2p.Announcement
+	local    map[string]ui.LocalMatch
+}
+
+// newLanLobby is the lobby of the player whose client is c; its bots play
+// strategy (when the table's creator names no level) until ctx ends, on
+// the interfaces of listen ("": every interface), with reach and relays.
+func newLanLobby(ctx context.Context, c *netplay.Client, log *slog.Logger, strategy string, listen []string, reach bool, relays []string) *lanLobby {
+	l := &lanLobby{c: c, ctx: ctx, log: log, strategy: strategy, relays: relays}
+	l.bots = netplay.NewHouseBots(ctx, c, netplay.HouseBotOptions{
+		Strategy: strategy, Mover: houseMover, Level: levelOf, Listen: listen, Reach: reach, Relays: l.botRelays, Log: log})
+	return l
+}
+
+// houseMover is the mover of a house bot: b101 at a table of Okey 101,
+// else the strategy called name.
+func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
+	if is101 {
+		return bot.NewB101(), nil
+	}
+	return strategyMover(name, seed, false)
 }
 
 // Unfinished lists the LAN tables this player left before their end and
@@ -645,7 +655,7 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 	for _, a := range anns {
 		l.unfin[a.Table] = a
 		rs := a.Preset
-		if r, err := lan.Ruleset(a); err == nil {
+		if r, err := netplay.Ruleset(a); err == nil {
 			rs = r.String()
 		}
 		var who []string
@@ -655,7 +665,7 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 			}
 		}
 		var at time.Time // the match directory's last change: when it was last played
-		if fi, err := os.Stat(filepath.Join(l.c.Data(), lan.MatchesDir, a.Table)); err == nil {
+		if fi, err := os.Stat(filepath.Join(l.c.Data(), netplay.MatchesDir, a.Table)); err == nil {
 			at = fi.ModTime()
 		}
 		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
@@ -697,61 +707,6 @@ func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool) {
 	return m, ok
 }
 
-// claimBot returns a free bot name (its data directory under DATA/bots):
-// want if given and free, else the first free botK.
-func (l *lanLobby) claimBot(want string) (string, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if want != "" {
-		if l.busy[want] {
-			return "", false
-		}
-		l.busy[want] = true
-		return want, true
-	}
-	for k := 1; ; k++ {
-		if nm := fmt.Sprintf("bot%d", k); !l.busy[nm] {
-			l.busy[nm] = true
-			return nm, true
-		}
-	}
-}
-
-func (l *lanLobby) releaseBot(name string) {
-	l.mu.Lock()
-	delete(l.busy, name)
-	l.mu.Unlock()
-}
-
-// resumeBots restarts the bots of this computer that sat at table id.
-func (l *lanLobby) resumeBots(id string) {
-	ents, err := os.ReadDir(filepath.Join(l.c.Data(), "bots"))
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		if !e.IsDir() {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(l.c.Data(), "bots", e.Name(), lan.MatchesDir, id)); err != nil {
-			continue
-		}
-		name, ok := l.claimBot(e.Name())
-		if !ok {
-			continue
-		}
-		l.bots.Add(1)
-		go func() {
-			defer l.bots.Done()
-			defer l.releaseBot(name)
-			strategy := savedStrategy(filepath.Join(l.c.Data(), "bots", name), id, l.strategy)
-			if err := l.runBot(name, id, strategy, true); err != nil && l.ctx.Err() == nil {
-				l.log.Warn("bot", "name", name, "err", err)
-			}
-		}()
-	}
-}
-
 func (l *lanLobby) Self() (string, string, []string) {
 	return l.c.Name(), l.c.ID(), l.c.ReachableAddrs()
 }
@@ -761,7 +716,7 @@ func (l *lanLobby) Tables() []ui.LobbyTable {
 	var out []ui.LobbyTable
 	for _, a := range l.c.Lobby().Tables() {
 		rs := a.Preset
-		if r, err := lan.Ruleset(a); err == nil {
+		if r, err := netplay.Ruleset(a); err == nil {
 			rs = r.String()
 		}
 		t := ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: a.State, Private: a.Private, Spectators: a.Spectators}
@@ -836,9 +791,9 @@ func (l *lanLobby) AddRelay(_ context.Context, text string) error {
 	if !slices.Contains(l.relays, line) {
 		l.relays = append(l.relays, line)
 	}
-	saved, err := lan.ResolveRelays(l.c.Data(), nil)
+	saved, err := netplay.ResolveRelays(l.c.Data(), nil)
 	if err == nil && !slices.Contains(saved, line) {
-		_, err = lan.ResolveRelays(l.c.Data(), append(saved, line))
+		_, err = netplay.ResolveRelays(l.c.Data(), append(saved, line))
 	}
 	if err != nil {
 		l.log.Warn("the relay is used, but not kept for the next start", "err", err)
@@ -896,7 +851,7 @@ func (l *lanLobby) Invite(id string) string {
 }
 
 func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int, level string, private bool) (string, error) {
-	preset, opts, err := lan.SplitRuleset(ruleset)
+	preset, opts, err := netplay.SplitRuleset(ruleset)
 	if err != nil {
 		return "", err
 	}
@@ -914,121 +869,8 @@ func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int
 	if err != nil {
 		return "", err
 	}
-	for i := 0; i < bots; i++ {
-		name, _ := l.claimBot("")
-		l.bots.Add(1)
-		go func() {
-			defer l.bots.Done()
-			defer l.releaseBot(name)
-			if err := l.runBot(name, a.Table, strategy, false); err != nil && l.ctx.Err() == nil {
-				l.log.Warn("bot", "name", name, "err", err)
-			}
-		}()
-	}
+	l.bots.Fill(a.Table, strategy, bots)
 	return a.Table, nil
-}
-
-// runBot seats the bot name (its identity in DATA/bots/name) at table id
-// and plays its match; with resume, it continues the match it left there.
-// The bot finds the table through the player's node (no mDNS of its own)
-// but listens where that node listens, on its own random ports, with the
-// same reach and relays: the other members, on other computers too, dial
-// it as they dial the player (a bot on 127.0.0.1 only kept a table with a
-// remote member waiting for it until the ready timeout).
-func (l *lanLobby) runBot(name, id, strategy string, resume bool) error {
-	display := name
-	if lvl := levelOf(strategy); lvl != "" && !resume && l.c.Lobby() != nil {
-		// The table shows its bots' level (issue 37, 9): "bot1 (hard)",
-		// except at Okey 101, where every level plays b101.
-		if an, ok := l.c.Lobby().Table(id); !ok || an.Preset != engine.Preset101 {
-			display = fmt.Sprintf("%s (%s)", name, lvl)
-		}
-	}
-	bc, err := lan.Open(l.ctx, lan.Options{Data: filepath.Join(l.c.Data(), "bots", name),
-		Name: display, NoMDNS: true, Peers: l.c.Addrs(), Listen: botListen(l.listen),
-		Reach: l.reach, Relays: l.botRelays(), Log: l.log.With("bot", name)})
-	if err != nil {
-		return err
-	}
-	defer bc.Close()
-	var a p2p.Announcement
-	found := false
-	if resume {
-		un, err := bc.Unfinished()
-		if err != nil {
-			return err
-		}
-		for _, u := range un {
-			if u.Table == id {
-				a, found = u, true
-			}
-		}
-		if !found {
-			return nil
-		}
-	} else {
-		so := lan.SeatOptions{Join: id}
-		if l.c.Lobby().Private(id) {
-			// A private table of this player: the bot comes by its code.
-			text, err := l.c.Invite(id)
-			if err != nil {
-				return err
-			}
-			code, err := invite.Parse(text)
-			if err != nil {
-				return err
-			}
-			so = lan.SeatOptions{Code: &code}
-		}
-		if a, err = bc.FindSeat(l.ctx, so); err != nil {
-			return err
-		}
-		// The level chosen when the table was created is the bots' level
-		// for the whole match, a resume included.
-		if err := saveStrategy(filepath.Join(l.c.Data(), "bots", name), a.Table, strategy); err != nil {
-			l.log.Warn("bot: the level could not be saved", "name", name, "err", err)
-		}
-	}
-	var mover table.Mover = bot.NewB101()
-	if a.Preset != engine.Preset101 {
-		if mover, err = strategyMover(strategy, uint64(time.Now().UnixNano()), false); err != nil {
-			return err
-		}
-	}
-	// A person's time per move while the table is watched (issue 37, 7).
-	_, err = bc.Play(l.ctx, a, mover, lan.PlayOptions{Pace: lan.Pace{Watched: lan.HumanPace}})
-	return err
-}
-
-// botListen is where a bot of the lobby listens: the player's listen
-// addresses with every TCP and UDP port made 0 (the bot's own random port;
-// the player's fixed --listen port is taken), nil (lan's default: every
-// interface) for nil.
-func botListen(listen []string) []string {
-	if len(listen) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(listen))
-	for _, a := range listen {
-		parts := strings.Split(a, "/")
-		for i := 1; i+1 < len(parts); i++ {
-			if parts[i] == "tcp" || parts[i] == "udp" {
-				parts[i+1] = "0"
-				i++
-			}
-		}
-		out = append(out, strings.Join(parts, "/"))
-	}
-	return out
-}
-
-func (l *lanLobby) wait() {
-	done := make(chan struct{})
-	go func() { l.bots.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-	}
 }
 
 func (l *lanLobby) Join(ctx context.Context, id string) error {
@@ -1066,38 +908,10 @@ func is101(ruleset string) bool {
 	return err == nil && r.Preset == engine.Preset101
 }
 
-// levelsDir is where a bot of this computer keeps, per table, the strategy
-// it was seated with (local, never in the transcript).
-const levelsDir = "levels"
-
-// saveStrategy records that the bot whose data directory is dir plays table
-// with strategy.
-func saveStrategy(dir, table, strategy string) error {
-	if err := os.MkdirAll(filepath.Join(dir, levelsDir), 0o700); err != nil {
-		return err
-	}
-	return atomicfile.Write(filepath.Join(dir, levelsDir, filepath.Base(table)), []byte(strategy+"\n"))
-}
-
-// savedStrategy is the strategy the bot whose data directory is dir was
-// seated with at table, or fallback when none was saved (a match from
-// before levels were kept) or the saved name is no strategy.
-func savedStrategy(dir, table, fallback string) string {
-	b, err := os.ReadFile(filepath.Join(dir, levelsDir, filepath.Base(table)))
-	if err != nil {
-		return fallback
-	}
-	name := strings.TrimSpace(string(b))
-	if _, err := bot.New(name, 0); err != nil {
-		return fallback
-	}
-	return name
-}
-
 // showLinks keeps the table screen's line about each seat's link (direct,
 // relayed, through a member, reconnecting, and the round-trip time) up to
 // date until ctx ends.
-func showLinks(ctx context.Context, c *lan.Client, g *ui.Game, a p2p.Announcement) {
+func showLinks(ctx context.Context, c *netplay.Client, g *ui.Game, a p2p.Announcement) {
 	var ids []peer.ID
 	names := map[peer.ID]string{}
 	for _, m := range a.Members {

@@ -12,7 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 )
@@ -52,14 +52,14 @@ func TestPlayAndReplayBadInput(t *testing.T) {
 }
 
 // TestLobbyOffersUnfinishedLAN: the lobby adapter lists a LAN table this
-// peer left unfinished (from lan.Client.Unfinished) with the other players'
+// peer left unfinished (from netplay.Client.Unfinished) with the other players'
 // names, hands its announcement back for the resume, and finds the bot of
 // this computer that sat at it.
 func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 	data := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, err := lan.Open(ctx, lan.Options{Data: data, Name: "ayse", NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}})
+	c, err := netplay.Open(ctx, netplay.Options{Data: data, Name: "ayse", NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +77,14 @@ func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(data, lan.MatchesDir, id)
+	dir := filepath.Join(data, netplay.MatchesDir, id)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "announcement.json"), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lb := &lanLobby{c: c, ctx: ctx, log: slog.New(slog.DiscardHandler), strategy: "greedy", busy: map[string]bool{}}
+	lb := newLanLobby(ctx, c, slog.New(slog.DiscardHandler), "greedy", nil, false, nil)
 	un := lb.Unfinished()
 	if len(un) != 1 || !un[0].Unfinished || un[0].Local || un[0].ID != id || !strings.Contains(un[0].Note, "mehmet") ||
 		strings.Contains(un[0].Note, "ayse") {
@@ -92,48 +92,6 @@ func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 	}
 	if got, ok := lb.unfinishedLAN(id); !ok || got.Table != id {
 		t.Fatalf("unfinishedLAN: %+v %v", got, ok)
-	}
-	// Bot names: a bot resuming one table is not handed to a new one.
-	if n, ok := lb.claimBot("bot1"); !ok || n != "bot1" {
-		t.Fatalf("claimBot(bot1) = %q, %v", n, ok)
-	}
-	if _, ok := lb.claimBot("bot1"); ok {
-		t.Fatal("bot1 claimed twice")
-	}
-	if n, _ := lb.claimBot(""); n != "bot2" {
-		t.Fatalf("a new bot is %q, want bot2", n)
-	}
-	lb.releaseBot("bot1")
-	if n, _ := lb.claimBot(""); n != "bot1" {
-		t.Fatalf("after release, a new bot is %q, want bot1", n)
-	}
-}
-
-// TestBotLevelKeptForResume: the level a LAN table's bots were seated with
-// is kept per table in the bot's data directory, so a resumed match plays
-// on at that level and not at the level of the command that resumes it.
-func TestBotLevelKeptForResume(t *testing.T) {
-	dir := t.TempDir()
-	if got := savedStrategy(dir, "z1", "greedy"); got != "greedy" {
-		t.Fatalf("nothing saved: %q, want the fallback", got)
-	}
-	if err := saveStrategy(dir, "z1", "expert"); err != nil {
-		t.Fatal(err)
-	}
-	if err := saveStrategy(dir, "z2", "random"); err != nil {
-		t.Fatal(err)
-	}
-	if got := savedStrategy(dir, "z1", "greedy"); got != "expert" {
-		t.Fatalf("table z1: %q, want expert", got)
-	}
-	if got := savedStrategy(dir, "z2", "greedy"); got != "random" {
-		t.Fatalf("table z2: %q, want random", got)
-	}
-	if err := os.WriteFile(filepath.Join(dir, levelsDir, "z3"), []byte("grandmaster\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got := savedStrategy(dir, "z3", "greedy"); got != "greedy" {
-		t.Fatalf("an unknown saved name: %q, want the fallback", got)
 	}
 }
 
@@ -157,7 +115,7 @@ func TestLobbyExitSaysTheMatchIsSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &lan.Outcome{Report: *table.Verify(tr), Transcript: files["cheat"]}
+	o := &netplay.Outcome{Report: *table.Verify(tr), Transcript: files["cheat"]}
 	out.Reset()
 	if st := lobbyExit(&out, o, line); st != 1 || !strings.Contains(out.String(), "CHEATING") || !strings.Contains(out.String(), "the match is saved") {
 		t.Fatalf("status %d, %q", st, out.String())

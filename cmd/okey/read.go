@@ -8,9 +8,6 @@ import (
 // transcriptMagic opens every transcript file (protocol.md 6).
 const transcriptMagic = verdict.Magic
 
-// maxTranscriptFile bounds what okey reads of a transcript into memory.
-const maxTranscriptFile = verdict.MaxFile
-
 // readTranscript reads the transcript at path for verify, replay and stats
 // (verdict.Read: messages for a player, a last record cut short dropped and
 // reported).

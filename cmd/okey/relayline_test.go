@@ -8,7 +8,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 )
 
@@ -20,12 +20,12 @@ func TestLobbyAddRelayLine(t *testing.T) {
 	data := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c, err := lan.Open(ctx, lan.Options{Data: data, Name: "ayse", NoMDNS: true, Reach: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}})
+	c, err := netplay.Open(ctx, netplay.Options{Data: data, Name: "ayse", NoMDNS: true, Reach: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	lb := &lanLobby{c: c, ctx: ctx, log: slog.New(slog.DiscardHandler), strategy: "greedy", busy: map[string]bool{}}
+	lb := newLanLobby(ctx, c, slog.New(slog.DiscardHandler), "greedy", nil, false, nil)
 	if err := lb.CheckRelayLine("okey1notarelay"); err == nil || err.Error() != "this is not the line okey relay prints: copy it again, whole" {
 		t.Fatalf("CheckRelayLine of a code: %v", err)
 	}
@@ -51,7 +51,7 @@ func TestLobbyAddRelayLine(t *testing.T) {
 	if got := lb.botRelays(); !slices.Equal(got, []string{line}) {
 		t.Fatalf("the bots' relays: %q", got)
 	}
-	saved, err := lan.ResolveRelays(data, nil)
+	saved, err := netplay.ResolveRelays(data, nil)
 	if err != nil || !slices.Equal(saved, []string{line}) {
 		t.Fatalf("the relay setting: %q %v", saved, err)
 	}

@@ -8,62 +8,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
-	"github.com/okey-game/okey/record"
+	"github.com/okey-game/okey/stats"
+	"github.com/okey-game/okey/stats/collect/collecttest"
 )
 
-var updateStats = flag.Bool("update-stats", false, "rewrite testdata/stats.golden.json from okey stats' output")
+var updateStats = flag.Bool("update", false, "rewrite testdata/stats.golden.json from okey stats' output")
 
-// statsFixture copies a fixed set of the conformance suite's transcripts
-// into a folder, each with a fixed time (the order of the record), and adds
-// a tampered copy of an honest match (one byte of a signature flipped) and
-// a second copy of another under a data directory's matches/ folder. It
-// returns the folder.
+// statsFixture is the fixed set of the conformance suite's transcripts the
+// golden speaks of (collecttest.Fixture).
 func statsFixture(t *testing.T) string {
-	t.Helper()
-	src := filepath.Join("..", "..", "testdata", "conformance", "transcripts")
-	dir := t.TempDir()
-	base := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	i := 0
-	put := func(name string, data []byte) {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		at := base.Add(time.Duration(i) * time.Minute)
-		if err := os.Chtimes(p, at, at); err != nil {
-			t.Fatal(err)
-		}
-		i++
-	}
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	for _, name := range []string{
-		"honest-classic-2.okey", "honest-classic-3.okey", "honest-german-3.okey", "honest-turkish-rummy-4.okey",
-		"honest-101-partnerships-4.okey", "cheat-withhold.okey", "cheat-false-win.okey", "bad-signature.okey",
-		"not-a-transcript.okey",
-	} {
-		put(name, read(name))
-	}
-	tampered := read("honest-classic-3.okey")
-	tampered[len(tampered)/2] ^= 0x40
-	put("tampered-classic-3.okey", tampered)
-	put(filepath.Join("matches", "copy", "transcript"), read("honest-classic-2.okey"))
-	// Not transcripts by name: never read.
-	put("notes.txt", []byte("hello"))
-	put(filepath.Join("matches", "copy", "secret-0"), []byte("x"))
-	return dir
+	return collecttest.Fixture(t, filepath.Join("..", "..", "testdata", "conformance", "transcripts"))
 }
 
 func runStatsJSON(t *testing.T, args ...string) (statsJSON, string, string) {
@@ -99,10 +56,10 @@ func TestStatsGolden(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (go test -run TestStatsGolden -update-stats ./cmd/okey/ writes it)", err)
+		t.Fatalf("%v (go test -run TestStatsGolden -update ./cmd/okey/ writes it)", err)
 	}
 	if got != string(want) {
-		t.Errorf("okey stats --json differs from %s (rerun with -update-stats after a change to the conformance suite or the record):\n%s", golden, got)
+		t.Errorf("okey stats --json differs from %s (rerun with -update after a change to the conformance suite or the record):\n%s", golden, got)
 	}
 	// What the record must say, whatever the golden file says.
 	status := map[string]string{}
@@ -238,7 +195,7 @@ func TestStatsCache(t *testing.T) {
 		t.Fatalf("the data directory: %+v", o)
 	}
 	// Another verifier's cache is not used.
-	c, err := record.DecodeCache(must(os.ReadFile(cachePath)))
+	c, err := stats.DecodeCache(must(os.ReadFile(cachePath)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // The strategies by name, wherever a command takes --strategy: Okey 101 has
@@ -73,29 +73,29 @@ func rulesetIs101(ruleset string) bool {
 // called name: Plays refuses a tournament whose ruleset it cannot play
 // (before the participant registers), and Sit gives each table the mover
 // for its ruleset.
-func tournamentBot(c *tourney.Config, name string) {
+func tournamentBot(c *participant.Config, name string) {
 	c.Plays = func(ruleset string) error {
 		if err := checkStrategy(name, rulesetIs101(ruleset)); err != nil {
 			return &strategyError{err}
 		}
 		return nil
 	}
-	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) tourney.Sitting {
+	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) participant.Sitting {
 		m, err := strategyMover(name, 0, rulesetIs101(cfg.Ruleset))
 		if err != nil {
 			// Plays refused the tournament before: never here. A nil
 			// mover makes the table fail with table.NewPeer's error.
-			return tourney.Sitting{}
+			return participant.Sitting{}
 		}
-		return tourney.Sitting{Mover: m}
+		return participant.Sitting{Mover: m}
 	}
 }
 
 // tournamentLevelBot is tournamentBot for a level's strategy: it plays
 // every ruleset, b101 at Okey 101.
-func tournamentLevelBot(c *tourney.Config, name string) {
+func tournamentLevelBot(c *participant.Config, name string) {
 	c.Plays = func(string) error { return nil }
-	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) tourney.Sitting {
+	c.Sit = func(_ tournament.Ref, cfg table.Config, _ int) participant.Sitting {
 		is101 := rulesetIs101(cfg.Ruleset)
 		n := name
 		if is101 {
@@ -103,14 +103,14 @@ func tournamentLevelBot(c *tourney.Config, name string) {
 		}
 		m, err := strategyMover(n, 0, is101)
 		if err != nil {
-			return tourney.Sitting{}
+			return participant.Sitting{}
 		}
-		return tourney.Sitting{Mover: m}
+		return participant.Sitting{Mover: m}
 	}
 }
 
 // strategyError is a tournament participant's refusal of a ruleset its
-// strategy cannot play (tourney.Config.Plays).
+// strategy cannot play (participant.Config.Plays).
 type strategyError struct{ err error }
 
 func (e *strategyError) Error() string { return e.err.Error() }

@@ -7,7 +7,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/metrics"
 
 	"github.com/okey-game/okey/internal/atomicfile"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 )
 
@@ -59,7 +59,7 @@ type matchSummary struct {
 	Applied [][2]int64 `json:"applied"`
 }
 
-func newMatchSummary(a p2p.Announcement, o *lan.Outcome, status int) matchSummary {
+func newMatchSummary(a p2p.Announcement, o *netplay.Outcome, status int) matchSummary {
 	s := matchSummary{Table: a.Table, Seat: o.Seat, Players: len(o.Config.Seats), Ruleset: o.Config.Ruleset, Status: status,
 		Hands: len(o.Report.Hands), Steps: uint32(o.Report.Steps), ResumedAt: o.Resumed, ElapsedMS: o.Elapsed.Milliseconds(),
 		Transcript: o.Transcript, HandMS: []int64{}, Applied: [][2]int64{}}

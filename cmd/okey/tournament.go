@@ -23,12 +23,12 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
 )
 
@@ -141,7 +141,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	if fs.NArg() > 0 {
 		return usageErr(i18n.T("tournament: takes no arguments, got %q", fs.Arg(0)))
 	}
-	var create *tourney.Create
+	var create *participant.Create
 	is101 := false // the ruleset's, when this command creates the tournament
 	if sub == "create" {
 		ftext := *format
@@ -162,7 +162,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		if err := tournament.CheckName(*tname); err != nil {
 			return usageErr(i18n.T("--title: %v", ui.Plain(err)))
 		}
-		create = &tourney.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
+		create = &participant.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
 		is101 = rs.Preset == engine.Preset101
 	}
 	if *pname != "" {
@@ -179,13 +179,13 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return usageErr(i18n.T("--code excludes --id: the code names the tournament"))
 	}
 	var code *invite.Code
-	var joinCode *tourney.Invitation
+	var joinCode *participant.Invitation
 	if *codeFlag != "" {
 		c, msg := parseCodeFlag(*codeFlag, stdin)
 		if msg != "" {
 			return usageErr(msg)
 		}
-		iv, err := tourney.InvitationFromCode(c)
+		iv, err := participant.InvitationFromCode(c)
 		if err != nil {
 			return usageErr(i18n.T("--code: %v", ui.Plain(err)))
 		}
@@ -261,14 +261,14 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		defer cancel()
 	}
 	type seat struct {
-		c    *lan.Client
+		c    *netplay.Client
 		tn   *p2p.TournamentNet
 		dir  string
 		data string
 		name string
 	}
 	open := func(data, name, dir string, listen, extra []string) (*seat, error) {
-		c, err := tournamentOpen(ctx, lan.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
+		c, err := tournamentOpen(ctx, netplay.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
 		if err != nil {
 			return nil, err
 		}
@@ -297,8 +297,8 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 		return 2
 	}
-	meNet := tourney.Net(&p2pTourneyNet{tn: me.tn})
-	var admission *tourney.Admission
+	meNet := netplay.TournamentNet(me.tn)
+	var admission *participant.Admission
 	if create != nil {
 		// The tournament's id before it is announced: the code names it,
 		// and the bots of this process join it, not the first one heard.
@@ -309,7 +309,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 				return 2
 			}
-			if ftid, err = tourney.AnnouncementID(meKey, *create); err != nil {
+			if ftid, err = participant.AnnouncementID(meKey, *create); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 				return 2
 			}
@@ -350,7 +350,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		// port is this command's own seat's (libp2p reuses ports, so the
 		// bots would all take it too, and a --peer dial naming this seat
 		// would reach one of them: "peer id mismatch").
-		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), botListen(listen), known)
+		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), netplay.BotListen(listen), known)
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
@@ -369,19 +369,19 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
 		}
-		var n tourney.Net = &p2pTourneyNet{tn: s.tn}
+		n := netplay.TournamentNet(s.tn)
 		if i == 0 {
 			n = meNet
 		}
 		if joinCode != nil && (i > 0 || create == nil) {
 			// A code tournament's joiner, or the creator's bots: their
 			// registrations go out with the code's proof.
-			if n, err = tourney.WithCode(n, *joinCode); err != nil {
+			if n, err = participant.WithCode(n, *joinCode); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 				return 2
 			}
 		}
-		c := tourney.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
+		c := participant.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
 			Net: n, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
 				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
@@ -408,7 +408,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				c.Sit = person.sit
 			}
 		}
-		p, err := tourney.New(c)
+		p, err := participant.New(c)
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 			return 2
@@ -424,7 +424,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			defer wg.Done()
 			reps[i], errs[i] = p.Run(ctx)
 			var se *strategyError
-			if (i == 0 && errors.Is(errs[i], tourney.ErrLeft)) || errors.As(errs[i], &se) {
+			if (i == 0 && errors.Is(errs[i], participant.ErrLeft)) || errors.As(errs[i], &se) {
 				leave() // the player left, or a bot cannot play: every seat of this process stops
 			}
 		}()
@@ -445,7 +445,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			return usageErr(i18n.T("--strategy: %v", ui.Plain(se)))
 		}
 	}
-	if errors.Is(errs[0], tourney.ErrLeft) {
+	if errors.Is(errs[0], participant.ErrLeft) {
 		fmt.Fprintln(stderr, i18n.T("okey: left the tournament: run the same command again (the same --dir and --data) to resume"))
 		return 3
 	}
@@ -464,55 +464,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // tournamentOpen opens each seat's LAN client (a test's hook).
-var tournamentOpen = lan.Open
-
-// p2pTourneyNet is a tourney.Net over the LAN's tournament topic.
-type p2pTourneyNet struct {
-	tn  *p2p.TournamentNet
-	out chan tourney.Offer
-	one sync.Once
-}
-
-func (n *p2pTourneyNet) Publish(ctx context.Context, record []byte) error {
-	return n.tn.Publish(ctx, record)
-}
-func (n *p2pTourneyNet) Records() <-chan []byte { return n.tn.Records() }
-func (n *p2pTourneyNet) Have(ctx context.Context, tid [32]byte, ref tournament.Ref) error {
-	return n.tn.Have(ctx, tid, ref.Round, ref.Table)
-}
-func (n *p2pTourneyNet) Offers() <-chan tourney.Offer {
-	n.one.Do(func() {
-		n.out = make(chan tourney.Offer, 1024)
-		go func() {
-			for o := range n.tn.Offers() {
-				select {
-				case n.out <- tourney.Offer{From: o.From, Tournament: o.Tournament, Ref: tournament.Ref{Round: o.Round, Table: o.Table}}:
-				default:
-				}
-			}
-		}()
-	})
-	return n.out
-}
-func (n *p2pTourneyNet) Fetch(ctx context.Context, from string, tid [32]byte, ref tournament.Ref) ([]byte, error) {
-	return n.tn.Fetch(ctx, from, tid, ref.Round, ref.Table)
-}
-
-// PublishAdmitted implements tourney.AdmissionNet (9.8, type 3).
-func (n *p2pTourneyNet) PublishAdmitted(ctx context.Context, record []byte, proof [32]byte) error {
-	return n.tn.PublishAdmitted(ctx, record, proof)
-}
-
-// OnAdmitted implements tourney.AdmissionNet.
-func (n *p2pTourneyNet) OnAdmitted(h func(from string, record []byte, proof [32]byte)) {
-	n.tn.OnAdmitted(h)
-}
-
-func (n *p2pTourneyNet) Serve(h func(tid [32]byte, ref tournament.Ref) ([]byte, bool)) {
-	n.tn.Serve(func(tid [32]byte, round, tbl int) ([]byte, bool) {
-		return h(tid, tournament.Ref{Round: round, Table: tbl})
-	})
-}
+var tournamentOpen = netplay.Open
 
 // printRound prints a round's tables and the standings after it.
 func printRound(w io.Writer, rep *tournament.Report, round int) {
@@ -558,7 +510,7 @@ type tournamentPerson struct {
 
 // sit is the participant's Config.Sit: a table screen for the seat, handed
 // to the main goroutine, which shows it.
-func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) tourney.Sitting {
+func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) participant.Sitting {
 	opts := tp.opts
 	if tp.screen != nil {
 		opts.Screen = tp.screen()
@@ -567,7 +519,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	g.SetLeaveNote(i18n.Mark("okey tournament resumes it when run again with the same --dir and --data."))
 	g.SetContext(i18n.T("tournament round %d, table %d", ref.Round, ref.Table+1))
 	g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
-	path := filepath.Join(tp.dir, tourney.TranscriptName(ref))
+	path := filepath.Join(tp.dir, participant.TranscriptName(ref))
 	tp.mu.Lock()
 	if tp.current != nil {
 		// The last round's screen is still up: its match is over (this
@@ -577,7 +529,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	tp.current = g
 	tp.mu.Unlock()
 	tp.games <- g
-	return tourney.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(),
+	return participant.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(),
 		Done: func(t *table.Transcript, err error) {
 			if t == nil {
 				return

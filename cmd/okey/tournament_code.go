@@ -17,7 +17,7 @@ import (
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // Code tournaments at the command line (protocol.md 9.8, "Admission"):
@@ -111,7 +111,7 @@ func tournamentCode(n *p2p.Node, tid [32]byte, s invite.Secret) (string, error) 
 // invitation its bots join with. open with no secret kept gives nil: an
 // open tournament. A resumed tournament keeps what it was: a code
 // tournament if a secret is kept, else open.
-func creatorAdmission(state string, tid [32]byte, resumed, open bool, key ed25519.PrivateKey, n tourney.Net) (*tourney.Admission, *tourney.Invitation, error) {
+func creatorAdmission(state string, tid [32]byte, resumed, open bool, key ed25519.PrivateKey, n participant.Net) (*participant.Admission, *participant.Invitation, error) {
 	s, kept, err := loadTournamentSecret(state, tid)
 	if err != nil {
 		return nil, nil, err
@@ -128,11 +128,11 @@ func creatorAdmission(state string, tid [32]byte, resumed, open bool, key ed2551
 		}
 	}
 	pub := key.Public().(ed25519.PublicKey)
-	adm, err := tourney.NewAdmission(n, pub, s)
+	adm, err := participant.NewAdmission(n, pub, s)
 	if err != nil {
 		return nil, nil, err
 	}
-	return adm, &tourney.Invitation{Tournament: tid, Creator: [32]byte(pub), Secret: s}, nil
+	return adm, &participant.Invitation{Tournament: tid, Creator: [32]byte(pub), Secret: s}, nil
 }
 
 // reachCreator dials a code's creator (its private and loopback addresses

@@ -11,7 +11,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p/invite"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // tableCode is a table's invite code (7.10), not a tournament's.
@@ -72,7 +72,7 @@ func TestTournamentCodeUsage(t *testing.T) {
 func TestCreatorAdmission(t *testing.T) {
 	state := t.TempDir()
 	_, key, _ := ed25519.GenerateKey(nil)
-	n := tourney.NewMemBus().Join("creator")
+	n := participant.NewMemBus().Join("creator")
 	tid := [32]byte{1, 2, 3}
 	adm, iv, err := creatorAdmission(state, tid, false, false, key, n)
 	if err != nil || adm == nil || iv == nil || iv.Tournament != tid || iv.Secret.IsZero() {

@@ -11,7 +11,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // TestTournamentDeadTableScreen (issue 37 item 2): when the other seats
@@ -32,7 +32,7 @@ func TestTournamentDeadTableScreen(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	l := startTourLobbyTest(ctx, t, tourney.NewMemBus(), t.TempDir(), 3)
+	l := startTourLobbyTest(ctx, t, participant.NewMemBus(), t.TempDir(), 3)
 	defer l.stop()
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()

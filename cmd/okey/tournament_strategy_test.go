@@ -17,10 +17,10 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/lane"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // issue 35 item 5: the bots of a tournament play Okey 101 as okey sim's do
@@ -43,15 +43,15 @@ func canonical101(t *testing.T) string {
 
 // botParticipant is participant i of a tournament over bus, its seat played
 // by strategy the way okey tournament plays its bot seats.
-func botParticipant(t *testing.T, bus *tourney.MemBus, i int, strategy string, create *tourney.Create) (*tourney.Participant, string) {
+func botParticipant(t *testing.T, bus *participant.MemBus, i int, strategy string, create *participant.Create) (*participant.Participant, string) {
 	t.Helper()
 	id := fmt.Sprintf("peer-%d", i)
 	dir := filepath.Join(t.TempDir(), id)
-	c := tourney.Config{Dir: dir, Key: strategyTestKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
+	c := participant.Config{Dir: dir, Key: strategyTestKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
 		TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 		Withhold: 60 * time.Second, Retry: 200 * time.Millisecond, DrawWait: 60 * time.Second, Create: create}
 	tournamentBot(&c, strategy)
-	p, err := tourney.New(c)
+	p, err := participant.New(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,17 +64,17 @@ func botParticipant(t *testing.T, bus *tourney.MemBus, i int, strategy string, c
 // Before, the first table failed: "seat 2's mover does not play Okey 101".
 func TestSmallTournament101Bots(t *testing.T) {
 	lane.NoRace(t)
-	bus := tourney.NewMemBus()
+	bus := participant.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	strategies := []string{"greedy", "b101", "greedy"}
-	create := &tourney.Create{Name: "cup", Format: "swiss:rounds=1", Ruleset: canonical101(t), Players: len(strategies)}
+	create := &participant.Create{Name: "cup", Format: "swiss:rounds=1", Ruleset: canonical101(t), Players: len(strategies)}
 	reps := make([]*tournament.Report, len(strategies))
 	errs := make([]error, len(strategies))
 	dirs := make([]string, len(strategies))
 	var wg sync.WaitGroup
 	for i, s := range strategies {
-		var p *tourney.Participant
+		var p *participant.Participant
 		if i == 0 {
 			p, dirs[i] = botParticipant(t, bus, i, s, create)
 		} else {
@@ -126,10 +126,10 @@ func TestTournamentStrategyRefusedAtOnce(t *testing.T) {
 // cannot play the tournament's ruleset (expert, at Okey 101) stops as soon
 // as it hears the announcement, with the reason, and never registers.
 func TestTournamentJoinRefusesStrategy(t *testing.T) {
-	bus := tourney.NewMemBus()
+	bus := participant.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	creator, cdir := botParticipant(t, bus, 0, "greedy", &tourney.Create{Name: "cup", Format: "swiss:rounds=1", Ruleset: canonical101(t), Players: 3})
+	creator, cdir := botParticipant(t, bus, 0, "greedy", &participant.Create{Name: "cup", Format: "swiss:rounds=1", Ruleset: canonical101(t), Players: 3})
 	cctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); creator.Run(cctx) }()
@@ -215,7 +215,7 @@ func TestTournamentBotsSpreadPorts(t *testing.T) {
 	stop := errors.New("test: stopped at the second bot")
 	saved := tournamentOpen
 	defer func() { tournamentOpen = saved }()
-	tournamentOpen = func(ctx context.Context, o lan.Options) (*lan.Client, error) {
+	tournamentOpen = func(ctx context.Context, o netplay.Options) (*netplay.Client, error) {
 		if len(addrs) == 2 {
 			return nil, stop
 		}

@@ -10,13 +10,13 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // verifyTournament checks a tournament folder and prints its draws,
 // tables, standings and findings; it returns verify's exit status.
 func verifyTournament(dir string, asJSON bool, stdout io.Writer) int {
-	recs, matches, err := tourney.LoadFolder(dir)
+	recs, matches, err := participant.LoadFolder(dir)
 	if err != nil {
 		if asJSON {
 			json.NewEncoder(stdout).Encode(map[string]any{"folder": dir, "status": 2, "error": err.Error()})

@@ -18,7 +18,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 func tkey(i int) ed25519.PrivateKey {
@@ -37,7 +37,7 @@ func playTournament(t *testing.T, n int, format string) []string {
 // current one).
 func playTournamentV(t *testing.T, n int, format string, version int) []string {
 	t.Helper()
-	bus := tourney.NewMemBus()
+	bus := participant.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
 	defer cancel()
 	dirs := make([]string, n)
@@ -46,14 +46,14 @@ func playTournamentV(t *testing.T, n int, format string, version int) []string {
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("peer-%d", i)
 		dirs[i] = filepath.Join(t.TempDir(), id)
-		c := tourney.Config{Dir: dirs[i], Key: tkey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
+		c := participant.Config{Dir: dirs[i], Key: tkey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
 			Mover:    func(int) table.Mover { return bot.NewGreedy() },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 			Withhold: 60 * time.Second, Retry: 200 * time.Millisecond}
 		if i == 0 {
-			c.Create = &tourney.Create{Name: "cup", Format: format, Ruleset: "classic:points=2", Players: n, Version: version}
+			c.Create = &participant.Create{Name: "cup", Format: format, Ruleset: "classic:points=2", Players: n, Version: version}
 		}
-		p, err := tourney.New(c)
+		p, err := participant.New(c)
 		if err != nil {
 			t.Fatal(err)
 		}

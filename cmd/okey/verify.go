@@ -8,8 +8,8 @@ import (
 
 	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/p2p/chat"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/verdict"
 )
 
@@ -90,7 +90,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, path := range fs.Args() {
-		if tourney.IsFolder(path) {
+		if participant.IsFolder(path) {
 			status = worstStatus(status, verifyTournament(path, *asJSON, stdout))
 			continue
 		}

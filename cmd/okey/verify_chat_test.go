@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okey-game/okey/p2p/chat"
+	"github.com/okey-game/okey/chat"
 )
 
 // TestVerifySkipsChat: a table's chat file beside a transcript (protocol.md

@@ -15,7 +15,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
@@ -144,7 +144,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := lan.Open(ctx, lan.Options{Data: *data, NoMDNS: *noMDNS, Peers: peers, Listen: listen, Log: log, Reach: true})
+	c, err := netplay.Open(ctx, netplay.Options{Data: *data, NoMDNS: *noMDNS, Peers: peers, Listen: listen, Log: log, Reach: true})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
 		return 2
@@ -180,13 +180,13 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			who = append(who, m.Name)
 		}
 		rs := a.Preset
-		if r, err := lan.Ruleset(a); err == nil {
+		if r, err := netplay.Ruleset(a); err == nil {
 			rs = r.String()
 		}
 		fmt.Fprint(stderr, i18n.T("okey: watch: watching table %s (%s: %s); okey watch TABLE picks another\n",
 			a.Table, ui.RulesetName(rs), strings.Join(who, ", ")))
 	}
-	opt := lan.WatchOptions{Out: *out, Withhold: *withhold, Code: code}
+	opt := netplay.WatchOptions{Out: *out, Withhold: *withhold, Code: code}
 	if *noUI {
 		o, err := c.Watch(ctx, a, opt)
 		return watchEnded(stdout, stderr, a, o, err, *data)
@@ -195,7 +195,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, m := range a.Members {
 		names[i] = m.Name
 	}
-	cfg, err := lan.TableConfig(a)
+	cfg, err := netplay.TableConfig(a)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
 		return 2
@@ -210,7 +210,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case <-ctx.Done():
 		}
 	}
-	opt.OnChat = func(l lan.ChatLine) {
+	opt.OnChat = func(l netplay.ChatLine) {
 		cl := ui.ChatLine(l)
 		select {
 		case updates <- ui.WatchUpdate{Chat: &cl}:
@@ -220,7 +220,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	wctx, leave := context.WithCancel(ctx)
 	defer leave()
 	type result struct {
-		o   *lan.Outcome
+		o   *netplay.Outcome
 		err error
 	}
 	res := make(chan result, 1)
@@ -252,7 +252,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 var watchAt = ui.RunWatch
 
 // watchEnded prints how a watch ended and returns the exit status.
-func watchEnded(stdout, stderr io.Writer, a p2p.Announcement, o *lan.Outcome, err error, data string) int {
+func watchEnded(stdout, stderr io.Writer, a p2p.Announcement, o *netplay.Outcome, err error, data string) int {
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprint(stderr, i18n.T("okey: watch: left table %s; run again with --data %s to resume\n", a.Table, data))
@@ -266,7 +266,7 @@ func watchEnded(stdout, stderr io.Writer, a p2p.Announcement, o *lan.Outcome, er
 
 // watchedBefore prints the verdict of a watch kept to its end before and
 // returns its status.
-func watchedBefore(stdout, stderr io.Writer, h *lan.HeldWatch, err error) int {
+func watchedBefore(stdout, stderr io.Writer, h *netplay.HeldWatch, err error) int {
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
 		return int(table.StatusInvalid)
@@ -282,7 +282,7 @@ func watchedBefore(stdout, stderr io.Writer, h *lan.HeldWatch, err error) int {
 // table this peer does not sit at when id is ""): a watch to resume in the
 // data directory (of table id; without id, the first unfinished one), or
 // the lobby within wait.
-func findWatchTable(ctx context.Context, c *lan.Client, id string, wait time.Duration) (p2p.Announcement, error) {
+func findWatchTable(ctx context.Context, c *netplay.Client, id string, wait time.Duration) (p2p.Announcement, error) {
 	if id != "" {
 		if a, ok := c.Watching(id); ok {
 			return a, nil

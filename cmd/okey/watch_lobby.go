@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/lan"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -38,7 +38,7 @@ func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
 		names[i] = m.Name
 	}
 	ruleset := t.Ruleset
-	if cfg, err := lan.TableConfig(a); err == nil {
+	if cfg, err := netplay.TableConfig(a); err == nil {
 		ruleset = cfg.Ruleset
 	}
 	wctx, leave := context.WithCancel(w.ctx)
@@ -47,8 +47,8 @@ func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
 	var once sync.Once
 	add, end, back := w.g.ShowWatch(names, ruleset, func() { leave(); once.Do(func() { close(left) }) })
 	var feed ui.WatchFeed
-	o, err := w.c.Watch(wctx, a, lan.WatchOptions{Withhold: 15 * time.Minute, OnStep: func(m *table.Machine) { add(feed.Step(m)) },
-		OnChat: func(l lan.ChatLine) { cl := ui.ChatLine(l); add(ui.WatchUpdate{Chat: &cl}) }})
+	o, err := w.c.Watch(wctx, a, netplay.WatchOptions{Withhold: 15 * time.Minute, OnStep: func(m *table.Machine) { add(feed.Step(m)) },
+		OnChat: func(l netplay.ChatLine) { cl := ui.ChatLine(l); add(ui.WatchUpdate{Chat: &cl}) }})
 	switch {
 	case err != nil && wctx.Err() == nil:
 		end(ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))})

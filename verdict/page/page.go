@@ -32,7 +32,7 @@
 // 1.96 MB gzip-compressed; the page without a transcript is 2.68 MB, of
 // which 27 KB is not the verifier. What ui costs: verdict and ReplayOf use
 // ui's words and okey replay's lines, and ui brings tview, tcell with its
-// terminfo tables, bot and p2p/chat; a build of table.Verify and i18n alone
+// terminfo tables, bot and chat; a build of table.Verify and i18n alone
 // is 5.25 MB, 1.47 MB gzip, so ui and the page's code weigh about 1.8 MB
 // raw, 0.5 MB gzip (0.65 MB of the page). ui's split into a model package
 // (issue 39, part 1) should let the verifier leave tview and tcell behind.

@@ -17,7 +17,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // TournamentDir is the tournament cases' folder inside a suite.
@@ -72,7 +72,7 @@ func TournamentKey(i int) ed25519.PrivateKey {
 // tournament cases are made once and kept (frozen), and the derived cases
 // are generated from them.
 func FreezeTournament(dir string, n int, format, ruleset string, version int) error {
-	bus := tourney.NewMemBus()
+	bus := participant.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	tmp, err := os.MkdirTemp("", "okey-freeze-")
@@ -84,14 +84,14 @@ func FreezeTournament(dir string, n int, format, ruleset string, version int) er
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("peer-%d", i)
-		c := tourney.Config{Dir: filepath.Join(tmp, id), Key: TournamentKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
+		c := participant.Config{Dir: filepath.Join(tmp, id), Key: TournamentKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
 			Mover:    func(int) table.Mover { return bot.NewGreedy() },
 			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 			Withhold: time.Minute, Retry: 200 * time.Millisecond}
 		if i == 0 {
-			c.Create = &tourney.Create{Name: "cup", Format: format, Ruleset: ruleset, Players: n, Version: version}
+			c.Create = &participant.Create{Name: "cup", Format: format, Ruleset: ruleset, Players: n, Version: version}
 		}
-		p, err := tourney.New(c)
+		p, err := participant.New(c)
 		if err != nil {
 			return err
 		}
@@ -215,8 +215,8 @@ func VerdictOf(rep *tournament.Report) TournamentVerdict {
 
 // checkFiles verifies a folder held in memory (protocol.md 9.7); a records
 // file that cannot be split is damage (status 2).
-func checkFiles(files map[string][]byte, cache *tourney.MatchCache) *tournament.Report {
-	recs, matches, err := tourney.LoadFiles(files, cache)
+func checkFiles(files map[string][]byte, cache *participant.MatchCache) *tournament.Report {
+	recs, matches, err := participant.LoadFiles(files, cache)
 	if err != nil {
 		return &tournament.Report{Status: tournament.StatusDamaged, Problems: []tournament.Problem{{Status: tournament.StatusDamaged, Table: -1, Rule: "record", Text: err.Error()}}}
 	}
@@ -231,7 +231,7 @@ func RunTournaments(dir string, w io.Writer) (int, error) {
 		return 0, err
 	}
 	root := filepath.Join(dir, TournamentDir)
-	cache := tourney.NewMatchCache()
+	cache := participant.NewMatchCache()
 	failed := 0
 	for _, c := range s.Cases {
 		files, err := caseFiles(root, c)

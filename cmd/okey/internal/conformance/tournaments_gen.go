@@ -15,7 +15,7 @@ import (
 	"slices"
 
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // TranscriptRecord is one record of a transcript file (protocol.md 6):
@@ -76,7 +76,7 @@ type tgen struct {
 	root  string
 	base  map[string][]byte
 	v1    map[string][]byte
-	cache *tourney.MatchCache
+	cache *participant.MatchCache
 	keys  map[[32]byte]ed25519.PrivateKey
 	cases []derived
 }
@@ -122,7 +122,7 @@ func (g *tgen) add(name, base string, own map[string][]byte, removed []string, s
 }
 
 func (g *tgen) records(files map[string][]byte) ([]*tournament.Record, error) {
-	raws, err := tournament.DecodeFile(files[tourney.RecordsFile])
+	raws, err := tournament.DecodeFile(files[participant.RecordsFile])
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func GenerateTournaments(dir string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	g := &tgen{root: root, base: base, v1: v1, cache: tourney.NewMatchCache(), keys: map[[32]byte]ed25519.PrivateKey{}}
+	g := &tgen{root: root, base: base, v1: v1, cache: participant.NewMatchCache(), keys: map[[32]byte]ed25519.PrivateKey{}}
 	for i := 0; i < 6; i++ {
 		k := TournamentKey(i)
 		var pub [32]byte
@@ -270,7 +270,7 @@ func (g *tgen) generate() error {
 	// seated as the cut standings say, yet no one is named (9.7 step 5).
 	cutName, cutK := "", 0
 	for t := 0; t < 2 && cutName == ""; t++ {
-		name := tourney.TranscriptName(tournament.Ref{Round: 1, Table: t})
+		name := participant.TranscriptName(tournament.Ref{Round: 1, Table: t})
 		for k := 1; k <= 60 && cutName == ""; k++ {
 			cut, err := cutChain(g.v1[name], k)
 			if err != nil {
@@ -302,7 +302,7 @@ func (g *tgen) generate() error {
 		{"cut-round-2", tournament.Ref{Round: 2, Table: 1}, 1, "r2-t1.transcript without its last chain record: shorter than round 2's results fix, cut (damaged); no final standings"},
 		{"cut-round-1-start", tournament.Ref{Round: 1, Table: 1}, -1, "r1-t1.transcript with an empty chain: cut (damaged)"},
 	} {
-		name := tourney.TranscriptName(c.ref)
+		name := participant.TranscriptName(c.ref)
 		k := c.k
 		if k < 0 {
 			_, recs, _ := SplitTranscript(g.base[name])
@@ -322,7 +322,7 @@ func (g *tgen) generate() error {
 		}
 	}
 	{
-		name := tourney.TranscriptName(tournament.Ref{Round: 1, Table: 0})
+		name := participant.TranscriptName(tournament.Ref{Round: 1, Table: 0})
 		torn := g.base[name][:len(g.base[name])-1]
 		if err := g.add("torn-round-1", TournamentBase, map[string][]byte{name: torn}, nil, 2, nil, nil,
 			"r1-t0.transcript's last record torn (its last byte gone, as a crash leaves it): the chain is shorter than the results fix: cut"); err != nil {
@@ -357,25 +357,25 @@ func (g *tgen) generate() error {
 	}
 	for _, round := range []int{1, 2} {
 		file := drop(func(r *tournament.Record) bool { return r.Kind != tournament.KindResults || r.Round != round })
-		if err := g.add(fmt.Sprintf("no-results-round-%d", round), TournamentBase, map[string][]byte{tourney.RecordsFile: file}, nil, 3, nil, nil,
+		if err := g.add(fmt.Sprintf("no-results-round-%d", round), TournamentBase, map[string][]byte{participant.RecordsFile: file}, nil, 3, nil, nil,
 			fmt.Sprintf("round %d's results record dropped: its standings wait for them (unfinished); no one named", round)); err != nil {
 			return err
 		}
 	}
 	reversed := slices.Clone(recs)
 	slices.Reverse(reversed)
-	if err := g.add("records-reversed", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(reversed)}, nil, 0, nil, final,
+	if err := g.add("records-reversed", TournamentBase, map[string][]byte{participant.RecordsFile: encodeRecords(reversed)}, nil, 0, nil, final,
 		"the records file in reverse order: records come in any order (9.6), same verdict"); err != nil {
 		return err
 	}
 	doubled := append(slices.Clone(recs), recs...)
-	if err := g.add("records-doubled", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(doubled)}, nil, 0, nil, final,
+	if err := g.add("records-doubled", TournamentBase, map[string][]byte{participant.RecordsFile: encodeRecords(doubled)}, nil, 0, nil, final,
 		"every record twice: records repeat (9.6), same verdict"); err != nil {
 		return err
 	}
 	reg := find(func(r *tournament.Record) bool { return r.Kind == tournament.KindRegister })
 	if err := g.add("registration-dropped", TournamentBase,
-		map[string][]byte{tourney.RecordsFile: drop(func(r *tournament.Record) bool { return r != reg })}, nil, 2, nil, nil,
+		map[string][]byte{participant.RecordsFile: drop(func(r *tournament.Record) bool { return r != reg })}, nil, 2, nil, nil,
 		"a registration the roster cites dropped: damaged, and the check ends there (9.7 step 3)"); err != nil {
 		return err
 	}
@@ -383,7 +383,7 @@ func (g *tgen) generate() error {
 	// Records signed again, by the key that signed the original.
 	res2 := find(func(r *tournament.Record) bool { return r.Kind == tournament.KindResults && r.Round == 2 })
 	shorter := func(r *tournament.Record, table int) (*tournament.Record, error) {
-		name := tourney.TranscriptName(tournament.Ref{Round: r.Round, Table: table})
+		name := participant.TranscriptName(tournament.Ref{Round: r.Round, Table: table})
 		_, trs, err := SplitTranscript(g.base[name])
 		if err != nil {
 			return nil, err
@@ -404,7 +404,7 @@ func (g *tgen) generate() error {
 	if err != nil {
 		return err
 	}
-	if err := g.add("results-equivocation", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(append(slices.Clone(recs), alt))}, nil, 1, []string{creator}, nil,
+	if err := g.add("results-equivocation", TournamentBase, map[string][]byte{participant.RecordsFile: encodeRecords(append(slices.Clone(recs), alt))}, nil, 1, []string{creator}, nil,
 		"the creator signed two different results of round 2: the creator is named (equivocation)"); err != nil {
 		return err
 	}
@@ -414,7 +414,7 @@ func (g *tgen) generate() error {
 		return err
 	}
 	{
-		own := map[string][]byte{tourney.RecordsFile: encodeRecords(replaced(recs, res1, stale))}
+		own := map[string][]byte{participant.RecordsFile: encodeRecords(replaced(recs, res1, stale))}
 		rep := g.check(over(g.base, own))
 		if err := g.add("results-stale", TournamentBase, own, nil, 3, nil, VerdictOf(rep).Final,
 			"round 1's results replaced by ones the creator signed fixing r1-t0 one record short: that table is scored on the shorter chain (stale-results) and round 2's commitments cite results not in the folder (prior): unfinished, no one named, not even round 2's seats"); err != nil {
@@ -436,7 +436,7 @@ func (g *tgen) generate() error {
 	if err := stranger.Sign(p3); err != nil {
 		return err
 	}
-	if err := g.add("results-not-creator", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(append(slices.Clone(recs), &stranger))}, nil, 2, nil, final,
+	if err := g.add("results-not-creator", TournamentBase, map[string][]byte{participant.RecordsFile: encodeRecords(append(slices.Clone(recs), &stranger))}, nil, 2, nil, final,
 		"round 1's results signed by a player, not the creator: damaged, ignored; the creator's stand"); err != nil {
 		return err
 	}
@@ -447,7 +447,7 @@ func (g *tgen) generate() error {
 	if err != nil {
 		return err
 	}
-	if err := g.add("commit-equivocation", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(append(slices.Clone(recs), c1b))}, nil, 1, []string{keyHex(c1.Signer)}, nil,
+	if err := g.add("commit-equivocation", TournamentBase, map[string][]byte{participant.RecordsFile: encodeRecords(append(slices.Clone(recs), c1b))}, nil, 1, []string{keyHex(c1.Signer)}, nil,
 		"roster player 1 signed two different commitments for round 1's attempt 1: named (equivocation); the round is not drawn, later rounds are not checked"); err != nil {
 		return err
 	}
@@ -458,7 +458,7 @@ func (g *tgen) generate() error {
 	if err != nil {
 		return err
 	}
-	if err := g.add("bad-reveal", TournamentBase, map[string][]byte{tourney.RecordsFile: encodeRecords(replaced(recs, r2, r2b))}, nil, 1, []string{keyHex(r2.Signer)}, nil,
+	if err := g.add("bad-reveal", TournamentBase, map[string][]byte{participant.RecordsFile: encodeRecords(replaced(recs, r2, r2b))}, nil, 1, []string{keyHex(r2.Signer)}, nil,
 		"roster player 2's reveal for round 1 replaced by one it signed that does not open its commitment: named (bad-reveal); the attempt is not checked further, so the creator's close (which cites the real seed) names no one"); err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/tournament"
-	"github.com/okey-game/okey/tourney"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // TestTournamentSuiteIsCurrent: the committed tournament cases are what
@@ -108,7 +108,7 @@ func keylessEdits(t *testing.T, files map[string][]byte, step int) []keylessEdit
 	every := func(n, i int, k int) bool { return i%(k*step) == 0 || i < 2 || i >= n-4 }
 	for _, name := range names {
 		out = append(out, keylessEdit{name: "remove " + name, drop: name})
-		if name == tourney.RecordsFile {
+		if name == participant.RecordsFile {
 			continue
 		}
 		head, recs, err := SplitTranscript(files[name])
@@ -133,12 +133,12 @@ func keylessEdits(t *testing.T, files map[string][]byte, step int) []keylessEdit
 			}
 		}
 	}
-	raws, err := tournament.DecodeFile(files[tourney.RecordsFile])
+	raws, err := tournament.DecodeFile(files[participant.RecordsFile])
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := func(label string, rs [][]byte) {
-		out = append(out, keylessEdit{name: "records file: " + label, files: map[string][]byte{tourney.RecordsFile: tournament.EncodeFile(rs)}})
+		out = append(out, keylessEdit{name: "records file: " + label, files: map[string][]byte{participant.RecordsFile: tournament.EncodeFile(rs)}})
 	}
 	for i := range raws {
 		rec(fmt.Sprintf("record %d dropped", i), slices.Delete(slices.Clone(raws), i, i+1))
@@ -189,7 +189,7 @@ func TestNoKeylessEditNamesAnyone(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					cache := tourney.NewMatchCache()
+					cache := participant.NewMatchCache()
 					for e := range work {
 						results <- result{e, VerdictOf(checkFiles(over(files, e.files, e.drop), cache))}
 					}
@@ -209,7 +209,7 @@ func TestNoKeylessEditNamesAnyone(t *testing.T) {
 				if r.v.Status == tournament.StatusCheating {
 					t.Errorf("%s: status 1, named %v", r.e.name, r.v.Named)
 				}
-				if b == TournamentBase && r.e.files != nil && r.e.files[tourney.RecordsFile] == nil &&
+				if b == TournamentBase && r.e.files != nil && r.e.files[participant.RecordsFile] == nil &&
 					r.v.Final != nil && fmt.Sprint(r.v.Final) != fmt.Sprint(honest.Final) {
 					t.Errorf("%s: the final standings changed silently: %v, honest %v", r.e.name, r.v.Final, honest.Final)
 				}
