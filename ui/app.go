@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -13,9 +12,6 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )
-
-// ErrQuit is returned by Game.Move when the player left the table.
-var ErrQuit = errors.New("ui: the player left the table")
 
 // Options configures a Game.
 type Options struct {
@@ -280,12 +276,12 @@ func (g *Game) refresh() {
 // Move implements table.Mover for the player's seat: it asks the screen for
 // a move and waits for it, or for the player to leave.
 func (g *Game) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
-	r := &moveReq{reply: make(chan engine.Action, 1)}
+	r := &moveReq{Reply: make(chan engine.Action, 1)}
 	stop := g.moveStop()
 	left := g.tableLeft()
 	g.post(func() { g.view.Request(r) })
 	select {
-	case a := <-r.reply:
+	case a := <-r.Reply:
 		return a, nil
 	case <-stop:
 		return engine.Action{}, ErrMoveCanceled

@@ -42,7 +42,7 @@ func TestCancelMoveWithdrawsTheQuestion(t *testing.T) {
 		}()
 		asked := func() bool {
 			var a bool
-			g.app.QueueUpdate(func() { a = g.view.req != nil })
+			g.app.QueueUpdate(func() { a = g.view.m.Asked() })
 			return a
 		}
 		deadline := time.Now().Add(10 * time.Second)

@@ -8,8 +8,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // The table's chat (protocol.md 7.13): at a table played over the network
@@ -123,7 +123,7 @@ func (t *TableView) addChat(l ChatLine) {
 	c.last = s
 	line := Line{txt(i18n.T("chat · %s", s))}
 	c.shown[l.ID] = append(c.shown[l.ID], line)
-	t.log = append(t.log, line)
+	t.m.Log = append(t.m.Log, line)
 }
 
 // chatFailed says why a message was not sent.
@@ -164,13 +164,13 @@ func (t *TableView) toggleMute(m ChatMember) {
 		}
 	}
 	delete(c.shown, m.ID)
-	kept := t.log[:0:0]
-	for _, l := range t.log {
+	kept := t.m.Log[:0:0]
+	for _, l := range t.m.Log {
 		if len(l) == 0 || !hide[&l[0]] {
 			kept = append(kept, l)
 		}
 	}
-	t.log = kept
+	t.m.Log = kept
 	t.say(i18n.T("%s is muted: you no longer see their messages (again / m to unmute)", m.Name))
 }
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // sent is a message the chat posted (ChatSendFunc).
@@ -24,7 +24,7 @@ var chatMembers = []ChatMember{{ID: "P0", Name: "ayse", Self: true}, {ID: "P1", 
 
 // logHas reports whether the view's log has a line containing s.
 func logHas(v *TableView, s string) bool {
-	for _, l := range v.log {
+	for _, l := range v.m.Log {
 		if strings.Contains(l.String(), s) {
 			return true
 		}
@@ -122,7 +122,7 @@ func TestChatScreen(t *testing.T) {
 				}
 
 				// Enter types: x is a letter then, and the game does not move.
-				rack := fmt.Sprint(hs.view.rack)
+				rack := fmt.Sprint(hs.view.m.Rack)
 				hs.keys("/")
 				hs.key(tcell.KeyEnter, 0)
 				hs.keys("xx selam")
@@ -132,8 +132,8 @@ func TestChatScreen(t *testing.T) {
 				}
 				hs.view.pasteChat(" ve\nsonra\x00")
 				hs.key(tcell.KeyEnter, 0)
-				if len(posted) != 2 || posted[1] != (sent{0, "xx sela ve sonra"}) || fmt.Sprint(hs.view.rack) != rack {
-					t.Fatalf("posted %+v (rack changed: %v)", posted, fmt.Sprint(hs.view.rack) != rack)
+				if len(posted) != 2 || posted[1] != (sent{0, "xx sela ve sonra"}) || fmt.Sprint(hs.view.m.Rack) != rack {
+					t.Fatalf("posted %+v (rack changed: %v)", posted, fmt.Sprint(hs.view.m.Rack) != rack)
 				}
 				// Esc cancels a text.
 				hs.keys("/")

@@ -2,15 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The classic game's part of the table screen (gamePart): its moves, keys,
@@ -25,170 +22,17 @@ func onClassic(f func(*classicPart, *TableView)) func(*TableView) {
 func (*classicPart) name() string           { return classicGame }
 func (*classicPart) plays(s *Snapshot) bool { return s.Match != nil }
 
-// events tells what happened between two snapshots of a classic match.
-func (*classicPart) events(prev, cur *Snapshot) (lines []Line, end *HandEnd) {
-	ch := cur.Match.Hand()
-	if prev == nil || prev.Match == nil || prev.Match.HandNumber() != cur.Match.HandNumber() {
-		hn, dealer := cur.Match.HandNumber()+1, ch.Dealer()
-		lines = append(lines, Line{txt(cur.pick(dealer, i18n.T("hand %d: you deal", hn), i18n.T("hand %d: %s deals", hn, cur.Name(dealer))))})
-		if prev == nil || prev.Match == nil {
-			return lines, nil
-		}
-		// The previous hand's end was reported at its last move.
-		return lines, nil
-	}
-	ph := prev.Match.Hand()
-	if ph.Phase() < engine.PhasePlay && ch.Phase() >= engine.PhasePlay {
-		_, ind := ch.Indicator()
-		first := ch.Order()[0]
-		lines = append(lines, Line{txt(i18n.T("face-up tile") + " "), tile(ind), txt(", okey "), tile(ch.Okey()),
-			txt("; " + cur.pick(first, i18n.T("you start"), i18n.T("%s starts", cur.Name(first))))})
-	}
-	if ph.Phase() != engine.PhasePlay {
-		return lines, nil
-	}
-	n := cur.Match.Players()
-	grew := -1
-	for s := 0; s < n; s++ {
-		if len(ch.Rack(s)) > len(ph.Rack(s)) {
-			grew = s
-		}
-	}
-	for s := 0; s < n; s++ {
-		pp, cp := ph.Pile(s), ch.Pile(s)
-		switch {
-		case len(cp) > len(pp):
-			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you discard "), i18n.T("%s discards ", cur.Name(s)))), tile(ch.PublicFace(cp[len(cp)-1]))})
-		case len(cp) < len(pp) && grew >= 0:
-			lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you take "), i18n.T("%s takes ", cur.Name(grew)))), tile(ch.PublicFace(pp[len(pp)-1]))})
-		}
-		if ch.Shown(s) && !ph.Shown(s) {
-			_, ind := ch.Indicator()
-			lines = append(lines, Line{txt(cur.pick(s, i18n.T("you show "), i18n.T("%s shows ", cur.Name(s)))), tile(ind), txt(" (gösterme)")})
-		}
-	}
-	if ch.StockLen() < ph.StockLen() && grew >= 0 {
-		lines = append(lines, Line{txt(cur.pick(grew, i18n.T("you draw from the stock"), i18n.T("%s draws from the stock", cur.Name(grew))))})
-	}
-	if res, ok := ch.Result(); ok && ph.Phase() == engine.PhasePlay {
-		end = &HandEnd{Hand: cur.Hand, Result: res, Names: cur.Names, Scores: cur.Match.Scores(),
-			Over: cur.Match.Over(), Discard: engine.NoFace, Okey: ch.Okey()}
-		for s := range cur.Names {
-			end.Racks = append(end.Racks, slices.Clone(ch.Rack(s)))
-		}
-		before := prev.Match.Scores()
-		for i, sc := range end.Scores {
-			end.Deltas = append(end.Deltas, sc-before[i])
-		}
-		if end.Over {
-			end.Ranking = cur.Match.Ranking()
-		}
-		if res.Winner >= 0 {
-			end.Winner = cur.Name(res.Winner)
-			kept := map[engine.Slot]bool{}
-			for _, s := range ch.Rack(res.Winner) {
-				kept[s] = true
-			}
-			for _, s := range ph.Rack(res.Winner) {
-				if !kept[s] {
-					end.Discard = ch.PublicFace(s)
-				}
-			}
-			w := res.Winner
-			l := Line{txt(cur.pick(w, i18n.T("you win with groups"), i18n.T("%s wins with groups", cur.Name(w))))}
-			if res.Kind == engine.Pairs {
-				l = Line{txt(cur.pick(w, i18n.T("you win with seven pairs"), i18n.T("%s wins with seven pairs", cur.Name(w))))}
-			}
-			if end.Discard != engine.NoFace {
-				l = append(l, txt(i18n.T(", discarding ")), tile(end.Discard))
-			}
-			lines = append(lines, l)
-		} else {
-			lines = append(lines, Line{txt(i18n.T("the stock is empty: the hand ends with no winner"))})
-		}
-	}
-	return lines, end
-}
-
-func (*classicPart) turnOf(s *Snapshot) int {
-	if h := s.HandState(); h != nil {
-		seat, _ := h.Turn()
-		return seat
-	}
-	return -1
-}
-
-func (*classicPart) handNumber(s *Snapshot) uint32 { return uint32(s.Match.HandNumber()) }
-
-func (*classicPart) ranking(s *Snapshot) ([]engine.Standing, []int) {
-	return s.Match.Ranking(), s.Match.Scores()
-}
-
-func (*classicPart) update(t *TableView) {
-	s := t.snap
-	h := s.HandState()
-	if h == nil || h.Phase() < engine.PhasePlay {
-		return
-	}
-	t.newHand(int(s.Hand) + 1)
-	t.syncRack(s.View.Rack(h))
-	t.timeTurn()
-}
-
-func (*classicPart) turnKey(t *TableView) string {
-	h := t.snap.HandState()
-	if h == nil || h.Phase() != engine.PhasePlay {
-		return ""
-	}
-	seat, _ := h.Turn()
-	return fmt.Sprintf("%d/%d/%d", t.snap.Hand, h.Turns(), seat)
-}
-
-func (*classicPart) turnSeconds(t *TableView) int {
-	if t.snap == nil || t.snap.Match == nil {
-		return 0
-	}
-	return t.snap.Match.Rules().TurnSeconds
-}
-
-func (*classicPart) face(t *TableView, s engine.Slot) engine.Face {
-	return t.snap.View.Face(t.snap.HandState(), s)
-}
-
-func (*classicPart) rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
-	h := t.snap.HandState()
-	if h == nil || h.Phase() < engine.PhasePlay {
-		return nil, nil, engine.NoFace, false
-	}
-	slots, faces = t.snap.View.Rack(h)
-	return slots, faces, h.Okey(), true
-}
-
-func (*classicPart) moveOff(t *TableView) string {
-	h := t.snap.HandState()
-	switch {
-	case h == nil || h.Phase() != engine.PhasePlay:
-		return i18n.T("no hand is being played")
-	case t.final != nil:
-		return i18n.T("the match is over")
-	}
-	seat, _ := h.Turn()
-	return t.turnOff(seat)
-}
-
-func (cl *classicPart) tick(t *TableView) { cl.autoMove(t) }
-
 func (*classicPart) key(*TableView, *tcell.EventKey) bool { return false }
 
 func (*classicPart) title(t *TableView) string {
-	s := t.snap
+	s := t.m.Snap
 	if s == nil || s.Match == nil {
 		return ""
 	}
 	hand := s.Match.HandNumber() + 1
-	if t.overlay == handOverlay && len(t.ends) > 0 {
+	if t.overlay == handOverlay && len(t.m.Ends) > 0 {
 		// The panel of a hand that is over: its number, not the next.
-		hand = int(t.ends[0].Hand) + 1
+		hand = int(t.m.Ends[0].Hand) + 1
 	}
 	title := " · " + i18n.T("hand %d", hand)
 	if r := s.Match.Rules().Rounds; r > 0 {
@@ -235,19 +79,19 @@ var classicBindings = []binding{
 		help: i18n.Mark("pick up the tile at the cursor; again: put it down there"),
 		do:   (*TableView).lift, bar: notLifted},
 	{keys: []key{sk(tcell.KeyEscape)}, label: i18n.Mark("put back"), help: i18n.Mark("put a picked-up tile back; close a panel"),
-		do: func(t *TableView) { t.rack.Lifted = -1; t.say(i18n.T("tile put back")) }, bar: lifted},
+		do: func(t *TableView) { t.m.Rack.Lifted = -1; t.say(i18n.T("tile put back")) }, bar: lifted},
 	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the stock (stock empty: end the hand)"),
-		do: onClassic((*classicPart).drawFromStock), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) }},
+		do: onClassic((*classicPart).drawFromStock), disabled: moveOff, bar: offered(tablemodel.Draw)},
 	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the tile the player before you just discarded"),
 		do: onClassic((*classicPart).take), disabled: moveOff,
-		bar: func(t *TableView) bool { return t.myMove() && !classicDrawn(t) && canTake(t) }},
+		bar: offered(tablemodel.Take)},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"),
 		help: i18n.Mark("discard the picked-up tile, or the one under the cursor"),
-		do:   onClassic((*classicPart).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
+		do:   onClassic((*classicPart).discard), disabled: discardOff, bar: offered(tablemodel.Discard)},
 	{keys: []key{rk('w')}, label: i18n.Mark("win"), help: i18n.Mark("win with the tile at the cursor (on a gap: no discard)"),
-		do: onClassic((*classicPart).win), disabled: moveOff, bar: func(t *TableView) bool { return t.myMove() && classicDrawn(t) }},
+		do: onClassic((*classicPart).win), disabled: moveOff, bar: offered(tablemodel.Win)},
 	{keys: []key{rk('g')}, label: i18n.Mark("show"), help: i18n.Mark("gösterme: show the indicator's twin (before you first draw)"),
-		do: onClassic((*classicPart).show), disabled: moveOff, bar: canShow},
+		do: onClassic((*classicPart).show), disabled: moveOff, bar: offered(tablemodel.Show)},
 	sortHelp,
 	{keys: []key{rk('s')}, label: i18n.Mark("sets"),
 		do: func(t *TableView) { t.sort(false) }, bar: notLifted},
@@ -257,7 +101,7 @@ var classicBindings = []binding{
 		do: (*TableView).Hint, bar: (*TableView).myMove},
 	pairsKey,
 	{keys: []key{rk('u'), sk(tcell.KeyCtrlZ)}, label: i18n.Mark("undo"), help: i18n.Mark("undo the last rack move or sort"),
-		do: (*TableView).undo, bar: func(t *TableView) bool { return t.rack.CanUndo() && t.rack.Lifted < 0 }},
+		do: (*TableView).undo, bar: func(t *TableView) bool { return t.m.Rack.CanUndo() && t.m.Rack.Lifted < 0 }},
 	helpKey,
 	quitKey,
 }
@@ -265,19 +109,8 @@ var classicBindings = []binding{
 func (*classicPart) keys() []binding { return classicBindings }
 
 // lifted and notLifted report whether a tile is picked up.
-func lifted(t *TableView) bool    { return t.rack.Lifted >= 0 }
-func notLifted(t *TableView) bool { return t.rack.Lifted < 0 }
-
-// canShow reports whether the player may show a tile like the face-up one.
-func canShow(t *TableView) bool {
-	h := t.snap.HandState()
-	if !t.myMove() || h == nil || !h.CanShow(t.snap.Seat) {
-		return false
-	}
-	_, ind := h.Indicator()
-	_, faces := t.snap.View.Rack(h)
-	return slices.Contains(faces, ind)
-}
+func lifted(t *TableView) bool    { return t.m.Rack.Lifted >= 0 }
+func notLifted(t *TableView) bool { return t.m.Rack.Lifted < 0 }
 
 func (*classicPart) help(t *TableView) helpPage {
 	lines := []helpLine{
@@ -292,7 +125,7 @@ func (*classicPart) help(t *TableView) helpPage {
 		helpLine{"", i18n.T("(gösterme): that player showed the indicator's twin")})
 	if r, ok := t.rules(); ok {
 		lines = append(lines, helpLine{i18n.T("scoring"), scoringLine(r)})
-		if tl := teamsLine(r, t.snap.Names); tl != "" {
+		if tl := teamsLine(r, t.m.Snap.Names); tl != "" {
 			lines = append(lines, helpLine{i18n.T("teams"), tl})
 		}
 		lines = append(lines, helpLine{i18n.T("rules"), i18n.T("okey help rules %s (or docs/rules.md)", r.Preset)})
@@ -300,290 +133,27 @@ func (*classicPart) help(t *TableView) helpPage {
 	return helpPage{title: i18n.T("keys"), keyWidth: 16, wrap: true, lines: lines}
 }
 
-func (cl *classicPart) autoMove(t *TableView) {
-	h := t.snap.HandState()
-	if h == nil || h.Phase() != engine.PhasePlay {
-		return
-	}
-	if t.overlay == quitOverlay || t.overlay == helpOverlay {
-		t.overlay = noOverlay
-	}
-	t.rack.Lifted = -1
-	if !classicDrawn(t) {
-		t.log = append(t.log, Line{txt(i18n.T("time is up: the program draws from the stock for you"))})
-		cl.drawFromStock(t)
-		if t.req == nil {
-			t.say(i18n.T("time is up: the program drew for you"))
-		}
-		return
-	}
-	slots, faces := t.snap.View.Rack(h)
-	pick := engine.NoSlot
-	win := false
-	if !slices.Contains(faces, engine.NoFace) {
-		// The hint's move: the expert's discard or win.
-		v := t.snap.View
-		if adv, err := bot.NewExpert(0).Advise(h, &v); err == nil && len(adv.Choices) > 0 {
-			switch c := adv.Choices[0]; c.Kind {
-			case engine.ActWin:
-				if c.Slot == engine.NoSlot { // seven pairs, no final discard
-					t.log = append(t.log, Line{txt(i18n.T("time is up: the program declares your win"))})
-					cl.send(t, adv.Action, i18n.T("time is up: the program declared your seven pairs"))
-					return
-				}
-				pick, win = c.Slot, true
-			case engine.ActDiscard:
-				pick = c.Slot
-				// Of equal tiles, the one just drawn.
-				for _, sl := range slots {
-					if t.isFresh(sl) && t.face(sl) == c.Face {
-						pick = sl
-					}
-				}
-			}
-		}
-	}
-	if pick == engine.NoSlot {
-		// No analysis (a tile still closed): the newest open tile.
-		var at time.Time
-		for i, sl := range slots {
-			if faces[i] != engine.NoFace && (pick == engine.NoSlot || t.fresh[sl].After(at)) {
-				pick, at = sl, t.fresh[sl]
-			}
-		}
-	}
-	if pick == engine.NoSlot {
-		return
-	}
-	if win {
-		if a, ok := t.snap.View.WinAction(h, pick); ok {
-			t.log = append(t.log, Line{txt(i18n.T("time is up: the program declares your win"))})
-			cl.send(t, a, i18n.T("time is up: the program declared your win, finishing with the %s", t.face(pick)))
-			return
-		}
-	}
-	f := t.face(pick)
-	t.log = append(t.log, Line{txt(i18n.T("time is up: the program discards ")), tile(f), txt(i18n.T(" for you"))})
-	cl.send(t, engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: pick,
-		Faces: []engine.SlotFace{{Slot: pick, Face: f}}}, i18n.T("time is up: the program discarded the %s for you", f))
-}
-
 // --- moves -----------------------------------------------------------------
 
-// myHand returns the hand when the player is asked for a move; otherwise it
-// refuses with the reason and returns nil.
-func (cl *classicPart) myHand(t *TableView) *engine.Hand {
-	if why := cl.moveOff(t); why != "" {
-		t.refuse(why)
-		return nil
-	}
-	return t.snap.HandState()
-}
+func (*classicPart) drawFromStock(t *TableView) { t.m.Draw() }
 
-// send tries a on a copy of the engine state and sends it when it holds.
-func (cl *classicPart) send(t *TableView, a engine.Action, done string) bool {
-	c := t.snap.Match.Clone()
-	if err := c.Apply(a); err != nil {
-		t.refuse(refusalIn(classicGame, err))
-		return false
-	}
-	answer(t, a)
-	t.moved(done)
-	return true
-}
+func (*classicPart) take(t *TableView) { t.m.Take() }
 
-func (cl *classicPart) drawFromStock(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	if h.StockLen() == 0 {
-		cl.send(t, engine.Action{Kind: engine.ActExhaust, Seat: t.snap.Seat, Slot: engine.NoSlot},
-			"the stock is empty: the hand ends")
-		return
-	}
-	cl.send(t, engine.Action{Kind: engine.ActDraw, Seat: t.snap.Seat, Slot: engine.NoSlot}, i18n.T("you draw from the stock"))
-}
+func (*classicPart) discard(t *TableView) { t.m.Discard(t.target()) }
 
-func (cl *classicPart) take(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	f := engine.NoFace
-	if from := h.LastDiscard(); from >= 0 {
-		if p := h.Pile(from); len(p) > 0 {
-			f = h.PublicFace(p[len(p)-1])
-		}
-	}
-	cl.send(t, engine.Action{Kind: engine.ActTake, Seat: t.snap.Seat, Slot: engine.NoSlot}, i18n.T("you take the %s", f))
-}
+func (*classicPart) win(t *TableView) { t.m.Win(t.target()) }
 
-func (cl *classicPart) discard(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	s := t.target()
-	f, ok := t.discardFace(s)
-	if !ok {
-		return
-	}
-	cl.send(t, engine.Action{Kind: engine.ActDiscard, Seat: t.snap.Seat, Slot: s,
-		Faces: []engine.SlotFace{{Slot: s, Face: f}}}, i18n.T("you discard the %s", f))
-}
-
-func (cl *classicPart) win(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	if _, drawn := h.Turn(); !drawn {
-		t.refuse(refusalIn(classicGame, engine.ErrMustDraw))
-		return
-	}
-	s := t.target()
-	a, ok := t.snap.View.WinAction(h, s)
-	if !ok {
-		if s == engine.NoSlot {
-			t.refuse(i18n.T("put the cursor on the tile to finish with"))
-			return
-		}
-		t.refuse(i18n.T("no win: the rest is not a winning hand when you finish with the %v", t.face(s)))
-		return
-	}
-	what := i18n.T("you declare a win")
-	if s != engine.NoSlot {
-		what = i18n.T("you declare a win, finishing with the %s", t.face(s))
-	}
-	cl.send(t, a, what)
-}
-
-func (cl *classicPart) show(t *TableView) {
-	h := cl.myHand(t)
-	if h == nil {
-		return
-	}
-	_, ind := h.Indicator()
-	slots, faces := t.snap.View.Rack(h)
-	for i, s := range slots {
-		if faces[i] == ind {
-			cl.send(t, engine.Action{Kind: engine.ActShow, Seat: t.snap.Seat, Slot: s,
-				Faces: []engine.SlotFace{{Slot: s, Face: ind}}}, i18n.T("you show the %s (gösterme)", ind))
-			return
-		}
-	}
-	t.refuse(i18n.T("gösterme needs a tile like the face-up %s on your rack", ind))
-}
-
-// hint asks the expert bot (bot.Expert, from this seat's view only) what to
-// do: before the draw, take the previous discard or draw; after it, the one
-// tile to discard (the cursor goes to that tile, the only one marked), or
-// the win to declare. The message gives the reason and the next-ranked
-// choices.
-func (cl *classicPart) hint(t *TableView) {
-	s := t.snap
-	h := s.HandState()
-	if h == nil || h.Phase() != engine.PhasePlay {
-		t.refuse(i18n.T("no hand is being played"))
-		return
-	}
-	_, faces := s.View.Rack(h)
-	for _, f := range faces {
-		if f == engine.NoFace {
-			t.refuse(i18n.T("wait until all your tiles are open"))
-			return
-		}
-	}
-	t.hint = nil
-	v := s.View
-	adv, err := bot.NewExpert(0).Advise(h, &v)
-	if err != nil || len(adv.Choices) == 0 {
-		t.refuse(i18n.T("no hint now: it is not your move"))
-		return
-	}
-	t.say(hintText(adv))
-	if c := adv.Choices[0]; c.Slot != engine.NoSlot && (c.Kind == engine.ActDiscard || c.Kind == engine.ActWin || c.Kind == engine.ActShow) {
-		t.hint = map[engine.Slot]bool{c.Slot: true}
-		if p := t.rack.Find(c.Slot); p >= 0 && t.rack.Lifted < 0 {
-			t.rack.Cursor = p
-		}
-	}
-}
-
-// hintText is the hint's line: the advice's reason with the key to press
-// after its move ("discard Y4 (x): 3 from a win..."), so that the key stays
-// when a narrow screen drops the reason's last parts (issue 37, 5), then up
-// to two next-ranked choices.
-func hintText(adv bot.Advice) string {
-	c := adv.Choices[0]
-	msg := hintReason(c)
-	key := ""
-	switch c.Kind {
-	case engine.ActDraw:
-		key = " (d)"
-	case engine.ActTake:
-		key = " (t)"
-	case engine.ActDiscard:
-		key = " (x)"
-	case engine.ActWin:
-		key = " (w)"
-	}
-	if i := strings.Index(msg, ": "); i > 0 {
-		msg = msg[:i] + key + msg[i:]
-	} else {
-		msg += key
-	}
-	var next []string
-	for _, o := range adv.Choices[1:] {
-		if len(next) == 2 {
-			break
-		}
-		switch o.Kind {
-		case engine.ActDiscard:
-			next = append(next, o.Face.String())
-		case engine.ActTake:
-			next = append(next, i18n.T("take %s", o.Face))
-		case engine.ActDraw:
-			next = append(next, i18n.T("draw"))
-		}
-	}
-	if len(next) > 0 {
-		msg += i18n.T("; next best: %s", strings.Join(next, ", "))
-	}
-	return msg
-}
-
-// classicDrawn reports whether the player to move has drawn.
-func classicDrawn(t *TableView) bool {
-	if h := t.snap.HandState(); h != nil {
-		_, d := h.Turn()
-		return d
-	}
-	return false
-}
-
-func (*classicPart) drawn(t *TableView) bool { return classicDrawn(t) }
-
-// canTake reports whether there is a discard to take.
-func canTake(t *TableView) bool {
-	h := t.snap.HandState()
-	if h == nil {
-		return false
-	}
-	from := h.LastDiscard()
-	return from >= 0 && len(h.Pile(from)) > 0
-}
+func (*classicPart) show(t *TableView) { t.m.Show() }
 
 func (cl *classicPart) clickRack(t *TableView, p int, double bool) {
 	if double {
-		if t.rack.At(p) != engine.NoSlot {
-			t.rack.Lifted = -1
-			t.rack.Cursor = p
+		if t.m.Rack.At(p) != engine.NoSlot {
+			t.m.Rack.Lifted = -1
+			t.m.Rack.Cursor = p
 			cl.discard(t)
 		}
 		return
 	}
-	t.rack.Cursor = p
+	t.m.Rack.Cursor = p
 	t.lift()
 }

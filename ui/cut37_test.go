@@ -64,7 +64,7 @@ func TestNoCutWordMessages(t *testing.T) {
 			Unfinished: true, Verdict: Verdict(&table.Report{Honest: true, Steps: 61, Hands: make([]table.HandLog, 1)}) + "; " +
 				i18n.T("the match is unfinished: the silent seat scores 0 points, the others by the last scores; no one is named"),
 			Transcript: "/home/ayse/.config/okey/tournaments/0123456789abcdef0123456789abcdef/folder/r1-t0.transcript"})
-		hs.view.ends = nil
+		hs.view.m.Ends = nil
 		hs.view.overlay = matchOverlay
 		hs.draw()
 		for _, c := range scr.take("a tournament match's end") {

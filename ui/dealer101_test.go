@@ -25,9 +25,9 @@ func TestDealerFirstSelectionSaysDiscard(t *testing.T) {
 	if strings.Contains(status, "l lays") || !strings.Contains(status, "the dealer starts by discarding (x)") {
 		t.Errorf("the dealer's first turn, an opening selected: %q", status)
 	}
-	sent := hs.p101().sent
+	sent := hs.view.m.Sent
 	hs.keys("l")
-	if hs.p101().sent != sent {
+	if hs.view.m.Sent != sent {
 		t.Error("l sent a move at the dealer's first turn")
 	}
 }
@@ -98,11 +98,11 @@ func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 			if msg := strings.TrimSpace(lines[len(lines)-2]); msg != tc.hint {
 				t.Errorf("the hint's line at the dealer's first turn: %q", msg)
 			}
-			if msg := hs.view.msg; !strings.HasPrefix(msg, tc.hint) || !strings.Contains(msg, tc.open) {
+			if msg := hs.view.m.Msg; !strings.HasPrefix(msg, tc.hint) || !strings.Contains(msg, tc.open) {
 				t.Errorf("the hint at the dealer's first turn: %q", msg)
 			}
 			// The hint selected the opening: neither l nor a is offered.
-			if len(hs.p101().sel) == 0 {
+			if len(hs.view.m.Sel) == 0 {
 				t.Fatal("the hint selected nothing")
 			}
 			bar := lines[len(lines)-1]
@@ -110,11 +110,11 @@ func TestDealerFirstScreenSaysDiscard(t *testing.T) {
 				t.Errorf("the key bar offers a lay at the dealer's first turn: %q", bar)
 			}
 			for _, k := range []string{"l", "a", "1", "d", "t"} {
-				sent := hs.p101().sent
+				sent := hs.view.m.Sent
 				hs.keys(k)
 				lines = screenLines(hs.scr)
-				if msg := strings.TrimSpace(lines[len(lines)-2]); msg != tc.why || hs.p101().sent != sent {
-					t.Errorf("%s at the dealer's first turn: %q (sent %d moves)", k, msg, hs.p101().sent-sent)
+				if msg := strings.TrimSpace(lines[len(lines)-2]); msg != tc.why || hs.view.m.Sent != sent {
+					t.Errorf("%s at the dealer's first turn: %q (sent %d moves)", k, msg, hs.view.m.Sent-sent)
 				}
 			}
 		})

@@ -213,7 +213,7 @@ func drawSpans(scr tcell.Screen, p Palette, x, y, w int, l Line, okey engine.Fac
 			prev = false
 			continue
 		}
-		s := sp.faceText()
+		s := sp.FaceText()
 		gap := 0
 		if prev {
 			gap = 1

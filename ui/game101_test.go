@@ -21,7 +21,7 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 	tr.t.Helper()
 	asked := false
 	s := tr.wait(2*time.Minute, "my move or the end of the round", func(s string) bool {
-		tr.onUI(func() { asked = tr.g.view.req != nil })
+		tr.onUI(func() { asked = tr.g.view.m.Asked() })
 		return over(s) || asked
 	})
 	if over(s) {
@@ -34,13 +34,13 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 		v := tr.g.view
 		g := round(v)
 		_, drawn, _ = g.Turn()
-		sent = v.part.(*part101).sent
-		opened = g.Opened(v.snap.Seat) != engine.NotOpened
-		if !drawn || !opened || len(g.Rack(v.snap.Seat)) < 2 {
+		sent = v.m.Sent
+		opened = g.Opened(v.m.Snap.Seat) != engine.NotOpened
+		if !drawn || !opened || len(g.Rack(v.m.Snap.Seat)) < 2 {
 			return
 		}
 		for p := 0; p < RackSize && handle == 0; p++ {
-			sl := v.rack.At(p)
+			sl := v.m.Rack.At(p)
 			if sl == engine.NoSlot || v.face(sl) == g.Okey() {
 				continue
 			}
@@ -50,8 +50,8 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 			}
 		}
 		if handle != 0 {
-			v.part.(*part101).sel = nil
-			v.rack.Cursor = cursor
+			v.m.Sel = nil
+			v.m.Rack.Cursor = cursor
 		}
 	})
 	kind := "discard"
@@ -88,9 +88,9 @@ func (tr *tableRun) play101Turn(over func(string) bool, moves map[string]int) bo
 		now := sent
 		tr.onUI(func() {
 			v := tr.g.view
-			now = v.part.(*part101).sent
-			if v.msgBad {
-				bad = v.msg
+			now = v.m.Sent
+			if v.m.MsgBad {
+				bad = v.m.Msg
 			}
 		})
 		return over(s) || now != sent || bad != ""
@@ -110,7 +110,7 @@ func (tr *tableRun) key(r rune) string {
 	var msg string
 	tr.onUI(func() {
 		tr.g.view.Key(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
-		msg = tr.g.view.msg
+		msg = tr.g.view.m.Msg
 	})
 	return msg
 }

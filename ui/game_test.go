@@ -173,8 +173,8 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	var arranged [RackSize]engine.Slot
 	var handLog []string
 	tr.onUI(func() {
-		arranged = tr.g.view.rack.pos
-		handLog = handLines(tr.g.view.log)
+		arranged = tr.g.view.m.Rack.Positions()
+		handLog = handLines(tr.g.view.m.Log)
 	})
 	if len(handLog) < 2 {
 		t.Fatalf("the hand's log before leaving: %q", handLog)
@@ -220,8 +220,8 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	var back [RackSize]engine.Slot
 	var backLog []string
 	tr.onUI(func() {
-		back = tr.g.view.rack.pos
-		backLog = handLines(tr.g.view.log)
+		back = tr.g.view.m.Rack.Positions()
+		backLog = handLines(tr.g.view.m.Log)
 	})
 	if back != arranged {
 		t.Fatalf("the resumed rack is %v, the player left it as %v", back, arranged)
@@ -236,9 +236,9 @@ func TestQuitResumeAndFinish(t *testing.T) {
 		from, gap = -1, -1
 		for p := 0; p < RackSize; p++ {
 			switch {
-			case tr.g.view.rack.At(p) != engine.NoSlot && from < 0:
-				from, slot = p, tr.g.view.rack.At(p)
-			case tr.g.view.rack.At(p) == engine.NoSlot && from >= 0 && gap < 0 && p > from+1:
+			case tr.g.view.m.Rack.At(p) != engine.NoSlot && from < 0:
+				from, slot = p, tr.g.view.m.Rack.At(p)
+			case tr.g.view.m.Rack.At(p) == engine.NoSlot && from >= 0 && gap < 0 && p > from+1:
 				gap = p
 			}
 		}
@@ -252,7 +252,7 @@ func TestQuitResumeAndFinish(t *testing.T) {
 	tr.wait(5*time.Second, "the put-down", func(s string) bool { return strings.Contains(s, "tile moved") })
 	var at engine.Slot
 	var face string
-	tr.onUI(func() { at, face = tr.g.view.rack.At(gap), tr.g.view.face(slot).String() })
+	tr.onUI(func() { at, face = tr.g.view.m.Rack.At(gap), tr.g.view.face(slot).String() })
 	if at != slot {
 		t.Fatalf("the tile clicked at %d is not at %d after the second click", from, gap)
 	}

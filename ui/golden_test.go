@@ -89,7 +89,7 @@ func goldenHarness(t *testing.T, s *Snapshot, w, h int) *harness {
 	scr.SetSize(w, h)
 	hs := &harness{t: t, scr: scr}
 	hs.view = NewTableView(func() { hs.quit = true })
-	hs.view.now = func() time.Time { return goldenClock }
+	hs.view.m.Now = func() time.Time { return goldenClock }
 	hs.view.SetPalette(Palette256)
 	hs.view.SetRect(0, 0, w, h)
 	return hs
@@ -194,7 +194,7 @@ func TestScreens(t *testing.T) {
 					for i, sc := range scenes {
 						sc.do(hs, s)
 						hs.draw()
-						fmt.Fprintf(&b, "#### %d %s · message %q bad=%v\n", i, sc.name, hs.view.Message(), hs.view.msgBad)
+						fmt.Fprintf(&b, "#### %d %s · message %q bad=%v\n", i, sc.name, hs.view.Message(), hs.view.m.MsgBad)
 						b.WriteString(screenDump(hs.scr))
 					}
 					checkGolden(t, filepath.Join("testdata", "screens", name+".txt"), b.String())

@@ -16,6 +16,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // TestHint101NeverAdvisesAPenalty: through whole 101 matches of b101
@@ -128,7 +129,7 @@ func seededRands(n int, seed uint64) []io.Reader {
 func checkHintPlan(t *testing.T, where string, hs *harness, m *engine.Match101, v engine.View, face engine.Face) {
 	t.Helper()
 	msg := hs.view.Message()
-	steps, disc, finish, ok := turnPlan101(m, v)
+	steps, disc, finish, ok := tablemodel.TurnPlan101(m, v)
 	if !ok {
 		t.Errorf("%s advises a discard, B101's turn has none", where)
 		return
@@ -161,8 +162,8 @@ func checkHintPlan(t *testing.T, where string, hs *harness, m *engine.Match101, 
 			if k == 0 {
 				// The first lay is the selection l lays.
 				names = append(names, "l lays")
-				if sel := hs.p101().sel; len(sel) != len(laidSlots(a)) {
-					t.Errorf("%s: the selection has %d tiles, the lay %d", where, len(sel), len(laidSlots(a)))
+				if sel := hs.view.m.Sel; len(sel) != len(tablemodel.LaidSlots(a)) {
+					t.Errorf("%s: the selection has %d tiles, the lay %d", where, len(sel), len(tablemodel.LaidSlots(a)))
 				}
 			}
 		}

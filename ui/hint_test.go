@@ -92,19 +92,19 @@ func TestHintOneTile(t *testing.T) {
 	if !strings.HasPrefix(msg, "discard ") || !strings.Contains(msg, "(x)") {
 		t.Fatalf("hint says %q", msg)
 	}
-	if len(hs.view.hint) != 1 {
-		t.Fatalf("hint marks %d tiles, want 1", len(hs.view.hint))
+	if len(hs.view.m.Hinted) != 1 {
+		t.Fatalf("hint marks %d tiles, want 1", len(hs.view.m.Hinted))
 	}
 	var marked engine.Slot
-	for s := range hs.view.hint {
+	for s := range hs.view.m.Hinted {
 		marked = s
 	}
 	named := strings.Fields(strings.TrimSuffix(strings.Fields(msg)[1], ":"))[0]
 	if got := hs.view.face(marked).String(); got != named {
 		t.Fatalf("hint names %s but marks %s", named, got)
 	}
-	if p := hs.view.rack.Find(marked); p != hs.view.rack.Cursor {
-		t.Fatalf("cursor at %d, marked tile at %d", hs.view.rack.Cursor, p)
+	if p := hs.view.m.Rack.Find(marked); p != hs.view.m.Rack.Cursor {
+		t.Fatalf("cursor at %d, marked tile at %d", hs.view.m.Rack.Cursor, p)
 	}
 	if !strings.Contains(msg, "next best:") {
 		t.Fatalf("no ranked alternatives in %q", msg)

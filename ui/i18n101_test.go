@@ -63,10 +63,13 @@ var classicKeys = map[string]bool{
 	"you": true,
 }
 
-// TestTurkish101: every string the 101 table shows (i18n.T and i18n.Mark in ui/*101*.go)
+// TestTurkish101: every string the 101 table shows (i18n.T and i18n.Mark in ui/*101*.go and ui/tablemodel/*101*.go)
 // has its Turkish text, except the ones it shares with the classic table.
 func TestTurkish101(t *testing.T) {
 	files, _ := filepath.Glob("*101*.go")
+	// The 101 model's files (tablemodel) hold its moves' and hints' words.
+	model, _ := filepath.Glob(filepath.Join("tablemodel", "*101*.go"))
+	files = append(files, model...)
 	tr, en := i18n.Printer(i18n.Turkish), i18n.Printer(i18n.English)
 	n := 0
 	for _, f := range files {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The table screen's keys: each game declares its key table once
@@ -120,20 +120,17 @@ func (b *binding) shown(t *TableView) bool {
 // always is a bar condition that always holds.
 func always(*TableView) bool { return true }
 
-// moveOff is the disabled function of a move: the game's reason the
+// moveOff is the disabled function of a move: the model's reason the
 // player may not move now.
-func moveOff(t *TableView) string { return t.game().moveOff(t) }
+func moveOff(t *TableView) string { return t.m.MoveOff() }
 
 // discardOff is why x does nothing now, in every game: moveOff, then the
 // draw that comes first (whatever the cursor is on).
-func discardOff(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if g := t.game(); !g.drawn(t) {
-		return refusalIn(g.name(), engine.ErrMustDraw)
-	}
-	return ""
+func discardOff(t *TableView) string { return t.m.Off(tablemodel.Discard) }
+
+// offered is the bar condition of a move: the model offers it now.
+func offered(a tablemodel.Action) func(*TableView) bool {
+	return func(t *TableView) bool { return t.m.Offered(a) }
 }
 
 // quitKeys are the keys that leave the table (asking first during a
@@ -260,17 +257,17 @@ func noKey() string {
 func (t *TableView) cursorKey(ev *tcell.EventKey) bool {
 	switch ev.Key() {
 	case tcell.KeyLeft:
-		t.rack.MoveCursor(-1, 0)
+		t.m.Rack.MoveCursor(-1, 0)
 	case tcell.KeyRight:
-		t.rack.MoveCursor(1, 0)
+		t.m.Rack.MoveCursor(1, 0)
 	case tcell.KeyUp:
-		t.rack.MoveCursor(0, -1)
+		t.m.Rack.MoveCursor(0, -1)
 	case tcell.KeyDown:
-		t.rack.MoveCursor(0, 1)
+		t.m.Rack.MoveCursor(0, 1)
 	case tcell.KeyHome:
-		t.rack.Cursor -= t.rack.Cursor % RackCols
+		t.m.Rack.Cursor -= t.m.Rack.Cursor % RackCols
 	case tcell.KeyEnd:
-		t.rack.Cursor += RackCols - 1 - t.rack.Cursor%RackCols
+		t.m.Rack.Cursor += RackCols - 1 - t.m.Rack.Cursor%RackCols
 	default:
 		return false
 	}

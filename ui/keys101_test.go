@@ -45,14 +45,14 @@ func TestHelp101ListsEveryKey(t *testing.T) {
 	}
 	// And they do what the help says.
 	hs.keys(" ")
-	hs.view.rack.Cursor = 3
+	hs.view.m.Rack.Cursor = 3
 	hs.key(tcell.KeyHome, 0)
-	if hs.view.rack.Cursor != 0 {
-		t.Errorf("home put the cursor at %d", hs.view.rack.Cursor)
+	if hs.view.m.Rack.Cursor != 0 {
+		t.Errorf("home put the cursor at %d", hs.view.m.Rack.Cursor)
 	}
 	hs.key(tcell.KeyEnd, 0)
-	if hs.view.rack.Cursor != RackCols-1 {
-		t.Errorf("end put the cursor at %d", hs.view.rack.Cursor)
+	if hs.view.m.Rack.Cursor != RackCols-1 {
+		t.Errorf("end put the cursor at %d", hs.view.m.Rack.Cursor)
 	}
 	hs.keys("r")
 	hs.key(tcell.KeyCtrlZ, 0)
@@ -117,7 +117,7 @@ func TestDiscardPenaltyAsks101(t *testing.T) {
 	}
 	// Y1 fits nothing: x discards it at once.
 	hs2 := newHarness(t, fixture101(t), Palette256)
-	s2 := hs2.view.snap
+	s2 := hs2.view.m.Snap
 	hs2.apply(s2, engine.Action101{Kind: engine.Act101Draw, Seat: 0})
 	reply = hs2.request101()
 	hs2.selectFaces("Y1")
@@ -138,11 +138,11 @@ func TestDiscardBeforeDrawOnGap(t *testing.T) {
 		reply := hs.request101()
 		gap := -1
 		for p := 0; p < RackSize && gap < 0; p++ {
-			if hs.view.rack.At(p) == engine.NoSlot {
+			if hs.view.m.Rack.At(p) == engine.NoSlot {
 				gap = p
 			}
 		}
-		hs.view.rack.Cursor = gap
+		hs.view.m.Rack.Cursor = gap
 		hs.keys("x")
 		if msg := hs.view.Message(); strings.Contains(msg, "cursor") || !strings.Contains(msg, "first") {
 			t.Errorf("x before the draw on a gap: %q", msg)
@@ -252,14 +252,14 @@ func TestPluralOne(t *testing.T) {
 func TestSortPairs(t *testing.T) {
 	rack := "R5 Y7 R5 K2 B9 Y7 K2 B9 R1 Y3 K11 R13 K11 Y9 K5" // okey K5 (indicator K4)
 	hs := newHarness(t, fixture(t, "K4", rack), Palette256)
-	before := hs.view.rack.pos
+	before := hs.view.m.Rack.Positions()
 	hs.keys("p")
 	if msg := hs.view.Message(); msg != "sorted by pairs" {
 		t.Fatalf("p: %q", msg)
 	}
 	var got []string
 	for p := 0; p < RackSize; p++ {
-		if s := hs.view.rack.At(p); s != engine.NoSlot {
+		if s := hs.view.m.Rack.At(p); s != engine.NoSlot {
 			got = append(got, hs.view.face(s).String())
 		} else {
 			got = append(got, ".")
@@ -272,7 +272,7 @@ func TestSortPairs(t *testing.T) {
 		}
 	}
 	hs.keys("u")
-	if hs.view.rack.pos != before {
+	if hs.view.m.Rack.Positions() != before {
 		t.Error("u did not undo the sort")
 	}
 	if !strings.Contains(func() string { hs.keys("?"); return hs.screen() }(), "p pairs") {

@@ -49,7 +49,7 @@ func TestDisabledKeys(t *testing.T) {
 		t.Errorf("draw in the bar with no move asked for: %q", bar())
 	}
 	hs.keys("d")
-	if !hs.view.msgBad || hs.view.Message() != "wait: the table is still working on the last move" {
+	if !hs.view.m.MsgBad || hs.view.Message() != "wait: the table is still working on the last move" {
 		t.Errorf("d with no move asked for: %q", hs.view.Message())
 	}
 	hs.request()

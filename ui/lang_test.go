@@ -12,6 +12,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // inTurkish switches the interface to Turkish for one test.
@@ -50,14 +51,14 @@ func TestTurkishTable(t *testing.T) {
 	checkTurkish(t, "the help", hs.screen(), "tuşlar", "fare", "puanlama", "yüksek olan iyi", "okey help rules classic", "gösterme")
 	hs.keys(" ")
 	names := []string{"ayse", "bot1", "bot2", "bot3"}
-	s := hs.view.snap
+	s := hs.view.m.Snap
 	hs.view.Update(s, nil, []*HandEnd{{Hand: 0, Result: engine.HandResult{Winner: -1}, Names: names,
 		Deltas: make([]int, 4), Scores: []int{20, 20, 20, 20}}})
 	hs.draw()
 	checkTurkish(t, "the score table", hs.screen(), "1. el bitti", "Deste bitti", "değişim", "puan", "enter: sonraki el")
 	hs.view.Finish(&MatchEnd{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 20}, {Seat: 1, Place: 2}, {Seat: 2, Place: 3}, {Seat: 3, Place: 4}},
 		Verified: true, Verdict: Verdict(&table.Report{Honest: true, Steps: 61, Hands: make([]table.HandLog, 1)})})
-	hs.view.ends = nil
+	hs.view.m.Ends = nil
 	hs.view.overlay = matchOverlay
 	hs.draw()
 	checkTurkish(t, "the match's end", hs.screen(), "maç bitti", "Maçı kazandın!", "doğrulandı: dürüst (61 mesaj", "1 el)", "q: çık")
@@ -163,18 +164,18 @@ func TestTurkishHintReasons(t *testing.T) {
 	inTurkish(t)
 	for _, c := range cases {
 		c.c.Reason = "an English reason"
-		if got := hintText(bot.Advice{Choices: []bot.Choice{c.c}}); got != c.want {
+		if got := tablemodel.HintText(bot.Advice{Choices: []bot.Choice{c.c}}); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.c, got, c.want)
 		}
 	}
-	next := hintText(bot.Advice{Choices: []bot.Choice{cases[0].c, {Kind: engine.ActDiscard, Face: k3}, {Kind: engine.ActDraw, Face: engine.NoFace}}})
+	next := tablemodel.HintText(bot.Advice{Choices: []bot.Choice{cases[0].c, {Kind: engine.ActDiscard, Face: k3}, {Kind: engine.ActDraw, Face: engine.NoFace}}})
 	if !strings.HasSuffix(next, "; diğer seçenekler: K3, çek") {
 		t.Errorf("the next choices: %q", next)
 	}
 	i18n.Set(i18n.English)
 	en := cases[0].c
 	en.Reason = "an English reason"
-	if got := hintText(bot.Advice{Choices: []bot.Choice{en}}); got != "an English reason (x)" {
+	if got := tablemodel.HintText(bot.Advice{Choices: []bot.Choice{en}}); got != "an English reason (x)" {
 		t.Errorf("English keeps the expert's sentence: %q", got)
 	}
 }

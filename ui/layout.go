@@ -148,7 +148,7 @@ func boolInt(b bool) int {
 // drawTable draws the other seats around the table, the centre, and the
 // player's own line.
 func (cl *classicPart) drawTable(t *TableView, scr tcell.Screen, l tableLayout) {
-	s := t.snap
+	s := t.m.Snap
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	if s == nil {
@@ -209,7 +209,7 @@ func (cl *classicPart) drawTable(t *TableView, scr tcell.Screen, l tableLayout) 
 // gösterme, as shown beside it.
 func (cl *classicPart) seatInfo(t *TableView, seat, w int) (name, info string, st tcell.Style) {
 	p := t.pal
-	s := t.snap
+	s := t.m.Snap
 	st = tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	h := s.HandState()
 	names := s.Names
@@ -268,7 +268,7 @@ func (cl *classicPart) drawSeatLine(t *TableView, scr tcell.Screen, seat, x, y, 
 	name, info, st := cl.seatInfo(t, seat, 24)
 	dim := tcell.StyleDefault.Background(t.pal.Felt).Foreground(t.pal.Dim)
 	label := ""
-	if seat == t.snap.Seat {
+	if seat == t.m.Snap.Seat {
 		label = i18n.T("your discards") + " "
 	}
 	need := width(name) + 3 + width(info) + 3 + width(label) + 4*cl.pileShown(t, seat, 99) + 12
@@ -292,12 +292,12 @@ func (cl *classicPart) drawSeatLine(t *TableView, scr tcell.Screen, seat, x, y, 
 // the rules let a player look through its own pile and the pile of the
 // player before it; of the others it sees the top tile.
 func (cl *classicPart) pileShown(t *TableView, seat, n int) int {
-	h := t.snap.HandState()
+	h := t.m.Snap.HandState()
 	if h == nil {
 		return 0
 	}
 	pile := h.Pile(seat)
-	if seat == t.snap.Seat || seat == prevSeat(h, t.snap.Seat) {
+	if seat == t.m.Snap.Seat || seat == prevSeat(h, t.m.Snap.Seat) {
 		return min(len(pile), n)
 	}
 	return min(len(pile), 1, n)
@@ -308,7 +308,7 @@ func (cl *classicPart) pileShown(t *TableView, seat, n int) int {
 // the pile the player may take is a click to take it, and the player's own
 // pile a click to discard.
 func (cl *classicPart) drawPile(t *TableView, scr tcell.Screen, seat, x, y, w, rows int) {
-	s := t.snap
+	s := t.m.Snap
 	h := s.HandState()
 	p := t.pal
 	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
@@ -401,7 +401,7 @@ func (cl *classicPart) drawSideColumn(t *TableView, scr tcell.Screen, l tableLay
 	txt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	x, y, w := l.logX+1, l.logY, l.logW-2
 	row := y
-	if s := t.snap; s != nil && len(s.Finished) > 0 && len(s.Names) > 0 {
+	if s := t.m.Snap; s != nil && len(s.Finished) > 0 && len(s.Names) > 0 {
 		put(scr, x, row, w, i18n.T("scores after each hand"), head)
 		row++
 		cw := max(min((w-4)/len(s.Names), 10), 5)
@@ -439,7 +439,7 @@ func (cl *classicPart) drawCentre(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	dim := felt.Foreground(p.Dim)
-	s := t.snap
+	s := t.m.Snap
 	h := s.HandState()
 	if h == nil {
 		return
@@ -490,10 +490,10 @@ func (cl *classicPart) drawCentre(t *TableView, scr tcell.Screen, x, y, w int) {
 func (cl *classicPart) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Accent).Bold(true)
-	s := t.snap
+	s := t.m.Snap
 	text := cl.turnText(t)
 	if s != nil && !s.Done && !s.At.IsZero() {
-		if el := t.now().Sub(s.At); el >= 3e9 {
+		if el := t.m.Now().Sub(s.At); el >= 3e9 {
 			if s.Expect != s.Seat {
 				text += "  " + i18n.T("(waiting %ds)", int(el.Seconds()))
 			}
@@ -506,8 +506,8 @@ func (cl *classicPart) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 		secs := int((left + time.Second - 1) / time.Second)
 		badge := " " + i18n.T("%ds left", secs) + " "
 		bst := st.Foreground(p.Dim).Bold(false)
-		if mine := t.snap.Seat; mine >= 0 {
-			if seat, _ := t.snap.HandState().Turn(); seat == mine {
+		if mine := t.m.Snap.Seat; mine >= 0 {
+			if seat, _ := t.m.Snap.HandState().Turn(); seat == mine {
 				badge = " " + i18n.T("your time %ds", secs) + " "
 				bst = tcell.StyleDefault.Background(p.Accent).Foreground(tcell.ColorBlack).Bold(true)
 				if secs <= 10 {
@@ -527,12 +527,12 @@ func (cl *classicPart) drawLog(t *TableView, scr tcell.Screen, x, y, w, h int) {
 	}
 	p := t.pal
 	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
-	lines := t.log
+	lines := t.m.Log
 	if len(lines) > h {
 		lines = lines[len(lines)-h:]
 	}
 	okey := engine.NoFace
-	if hs := t.snap.HandState(); hs != nil {
+	if hs := t.m.Snap.HandState(); hs != nil {
 		okey = hs.Okey()
 	}
 	for i, l := range lines {
@@ -557,7 +557,7 @@ func (cl *classicPart) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 		t.regions = append(t.regions, region{bx, y, width(b.label), 1, func(t *TableView, _ bool) { do(t) }})
 	}
 	drawLegend(scr, x+11, y, bx-1-(x+11), wood)
-	s := t.snap
+	s := t.m.Snap
 	h := s.HandState()
 	okey := engine.NoFace
 	if h != nil {
@@ -570,10 +570,10 @@ func (cl *classicPart) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 // drawEnd draws the hand's panel at x, y, w x h and returns the row after
 // its text (the enter line aside).
 func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) int {
-	if len(t.ends) == 0 {
+	if len(t.m.Ends) == 0 {
 		return y
 	}
-	e := t.ends[0]
+	e := t.m.Ends[0]
 	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("hand %d is over", e.Hand+1))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	good := st.Foreground(t.pal.Good).Bold(true)
@@ -584,7 +584,7 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) i
 	} else {
 		// The player's own win is said to the player ("yedi çiftle
 		// bitirdin"), not of "you" in the third person.
-		mine := t.snap != nil && e.Result.Winner == t.snap.Seat
+		mine := t.m.Snap != nil && e.Result.Winner == t.m.Snap.Seat
 		line := i18n.T("%s won with groups", e.Winner)
 		switch {
 		case mine && e.Result.Kind == engine.Pairs:
@@ -609,8 +609,8 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) i
 		row = t.drawGroups(scr, ix, row+1, iw, e.Result.Groups, e.Okey) + 1
 	}
 	var why []string
-	if t.snap != nil && t.snap.Match != nil {
-		why = causes(t.snap.Match, e.Result, e.Names)
+	if t.m.Snap != nil && t.m.Snap.Match != nil {
+		why = causes(t.m.Snap.Match, e.Result, e.Names)
 	}
 	head := fmt.Sprintf("%-18s %7s %7s", "", i18n.T("change"), i18n.T("score"))
 	if strings.Join(why, "") != "" {
@@ -645,11 +645,11 @@ func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) i
 // drawOpenRacks shows what every player held when the hand ended, once the
 // audit has opened all the tiles (the winner's hand is shown above).
 func (cl *classicPart) drawOpenRacks(t *TableView, scr tcell.Screen, x, row, w, bottom int, e *HandEnd, st tcell.Style) int {
-	if t.snap == nil || len(e.Racks) == 0 {
+	if t.m.Snap == nil || len(e.Racks) == 0 {
 		return row
 	}
 	var tiles []int
-	for _, l := range t.snap.Finished {
+	for _, l := range t.m.Snap.Finished {
 		if l.Hand == e.Hand {
 			tiles = l.Tiles
 		}
@@ -699,18 +699,5 @@ func (cl *classicPart) drawOpenRacks(t *TableView, scr tcell.Screen, x, row, w, 
 }
 
 // turnText says whose move it is, or who is working on what; on the
-// player's move, what it may do.
-func (cl *classicPart) turnText(t *TableView) string {
-	text := Progress(t.snap)
-	if t.myMove() {
-		switch {
-		case !classicDrawn(t) && canTake(t):
-			text = i18n.T("your turn: draw from the stock (d) or take the discard (t)")
-		case !classicDrawn(t):
-			text = i18n.T("your turn: draw from the stock (d)")
-		default:
-			text = i18n.T("your turn: discard a tile (x), or declare a win (w)")
-		}
-	}
-	return text
-}
+// player's move, what it may do (the model's turn line).
+func (*classicPart) turnText(t *TableView) string { return t.m.Turn().Text }

@@ -79,7 +79,7 @@ func (t *TableView) noteDown() {
 		}
 		at, ok := t.down[l.Name]
 		if !ok {
-			at = t.now()
+			at = t.m.Now()
 		}
 		down[l.Name] = at
 	}
@@ -176,7 +176,7 @@ func (t *TableView) drawLinks(scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	dim := tcell.StyleDefault.Background(p.Felt).Foreground(p.Dim)
 	bad := dim.Foreground(p.Bad).Bold(true)
-	now := t.now()
+	now := t.m.Now()
 	downFor := func(name string) time.Duration {
 		if at, ok := t.down[name]; ok && now.After(at) {
 			return now.Sub(at)

@@ -91,7 +91,7 @@ func eachDropScreen(t *testing.T, key string, fixture func(*testing.T) (*Snapsho
 				s.At = goldenClock
 				hs := goldenHarness(t, s, w, h)
 				clock := goldenClock
-				hs.view.now = func() time.Time { return clock }
+				hs.view.m.Now = func() time.Time { return clock }
 				hs.view.Update(s, lines, nil)
 				request(hs)
 				dropScene(hs, &clock, key)
@@ -168,7 +168,7 @@ func TestLinksLine(t *testing.T) {
 func TestLinkStates(t *testing.T) {
 	clock := goldenClock
 	v := NewTableView(func() {})
-	v.now = func() time.Time { return clock }
+	v.m.Now = func() time.Time { return clock }
 	if v.networked() {
 		t.Fatal("a table with no links keeps a row for them")
 	}
@@ -226,12 +226,12 @@ func TestScreensLinks(t *testing.T) {
 					s.At = goldenClock
 					hs := goldenHarness(t, s, sz[0], sz[1])
 					clock := goldenClock
-					hs.view.now = func() time.Time { return clock }
+					hs.view.m.Now = func() time.Time { return clock }
 					hs.view.Update(s, lines, nil)
 					g.ask(hs)
 					var b strings.Builder
 					scene := func(i int, name string) {
-						fmt.Fprintf(&b, "#### %d %s · message %q bad=%v\n", i, name, hs.view.Message(), hs.view.msgBad)
+						fmt.Fprintf(&b, "#### %d %s · message %q bad=%v\n", i, name, hs.view.Message(), hs.view.m.MsgBad)
 						b.WriteString(screenDump(hs.scr))
 					}
 					dropScene(hs, &clock, g.key)

@@ -20,6 +20,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // LocalOptions describes a match of the player against bots in this
@@ -268,9 +269,7 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	end := &MatchEnd{Err: out.Err, Transcript: out.Transcript}
 	if m := results[0].Machine; m != nil {
 		s := TakeSnapshot(m, nil, -1)
-		if g := gameOf(s); g != nil {
-			end.Ranking, end.Scores = g.ranking(s)
-		}
+		end.Ranking, end.Scores = tablemodel.Ranking(s)
 	}
 	if errs[0] == nil && dir != "" {
 		// Over (finished or a cheater named): nothing to resume.

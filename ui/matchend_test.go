@@ -6,6 +6,7 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // TestMatchEndPanelShowsItAllAt80x24: at every supported size, in either
@@ -25,7 +26,7 @@ func TestMatchEndPanelShowsItAllAt80x24(t *testing.T) {
 				v.Update(snap, nil, nil)
 				end := &MatchEnd{Verified: true, Transcript: path,
 					Verdict: Verdict(&table.Report{Honest: true, Steps: 161, Hands: make([]table.HandLog, 1)})}
-				end.Ranking, end.Scores = gameOf(snap).ranking(snap)
+				end.Ranking, end.Scores = tablemodel.Ranking(snap)
 				v.Finish(end)
 				scr.Clear()
 				v.Draw(scr)

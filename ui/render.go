@@ -92,7 +92,7 @@ func (t *TableView) drawHeader(scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	st := tcell.StyleDefault.Background(p.Ledge).Foreground(p.Text)
 	fill(scr, x, y, w, 1, st)
-	s := t.snap
+	s := t.m.Snap
 	hq := i18n.T("? help · q quit")
 	// The title drops its least useful parts until it fits, never cut
 	// in a word: the ruleset's options, then the game's detail, then
@@ -160,12 +160,12 @@ func (t *TableView) drawRackTiles(scr tcell.Screen, x, y int, okey engine.Face, 
 		for col := 0; col < RackCols; col++ {
 			pos := row*RackCols + col
 			tx := x + 1 + col*(TileWidth+1)
-			sl := t.rack.At(pos)
+			sl := t.m.Rack.At(pos)
 			if sl == engine.NoSlot {
 				put(scr, tx, ty, TileWidth, " .  ", wood.Foreground(p.Ledge))
 			} else {
 				face := p.Face
-				if pos == t.rack.Lifted || selected[sl] {
+				if pos == t.m.Rack.Lifted || selected[sl] {
 					face = p.Lifted
 				}
 				drawTile(scr, p, tx, ty, faceOf(sl), okey, face)
@@ -173,15 +173,15 @@ func (t *TableView) drawRackTiles(scr tcell.Screen, x, y int, okey engine.Face, 
 			mark := ""
 			mst := ledge
 			switch {
-			case pos == t.rack.Cursor && t.rack.Lifted >= 0 && pos != t.rack.Lifted:
+			case pos == t.m.Rack.Cursor && t.m.Rack.Lifted >= 0 && pos != t.m.Rack.Lifted:
 				mark, mst = i18n.T("^to^"), ledge.Foreground(p.Cursor).Bold(true)
-			case pos == t.rack.Cursor:
+			case pos == t.m.Rack.Cursor:
 				mark, mst = "^^^^", ledge.Foreground(p.Cursor).Bold(true)
-			case pos == t.rack.Lifted:
+			case pos == t.m.Rack.Lifted:
 				mark, mst = i18n.T("lift"), ledge.Foreground(p.Lifted)
 			case sl != engine.NoSlot && selected[sl]:
 				mark, mst = " ** ", ledge.Foreground(p.Lifted).Bold(true)
-			case sl != engine.NoSlot && t.hint[sl]:
+			case sl != engine.NoSlot && t.m.Hinted[sl]:
 				mark, mst = i18n.T("hint"), ledge.Foreground(p.Hint).Bold(true)
 			case sl != engine.NoSlot && playing && t.isFresh(sl):
 				mark, mst = i18n.T("new!"), ledge.Foreground(p.Good).Bold(true)
@@ -197,12 +197,12 @@ func (t *TableView) drawRackTiles(scr tcell.Screen, x, y int, okey engine.Face, 
 func (t *TableView) drawMessage(scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	st := tcell.StyleDefault.Background(p.Felt).Foreground(p.Hint)
-	if t.msgBad {
+	if t.m.MsgBad {
 		st = st.Foreground(p.Bad).Bold(true)
 	}
 	// A message too long for the line loses its last thoughts ("; next
 	// best: ..."), never a word's letters.
-	put(scr, x+1, y, w-2, fitParts(t.msg, w-2), st)
+	put(scr, x+1, y, w-2, fitParts(t.m.Msg, w-2), st)
 }
 
 // panel draws an overlay box and returns its inner area.
@@ -262,7 +262,7 @@ func (t *TableView) drawGroups(scr tcell.Screen, x, y, w int, groups []engine.Gr
 // drawMatchEnd draws the match's panel at x, y, w x h and returns the
 // row after its text (the q line aside).
 func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
-	m := t.final
+	m := t.m.Final
 	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("the match is over"))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	row := iy
@@ -278,12 +278,12 @@ func (t *TableView) drawMatchEnd(scr tcell.Screen, x, y, w, h int) int {
 		row += 2
 	}
 	names := []string{}
-	if t.snap != nil {
-		names = t.snap.Names
+	if t.m.Snap != nil {
+		names = t.m.Snap.Names
 	}
 	// The headline: how the player did.
 	for _, r := range m.Ranking {
-		if t.snap == nil || r.Seat != t.snap.Seat || m.Err != nil {
+		if t.m.Snap == nil || r.Seat != t.m.Snap.Seat || m.Err != nil {
 			continue
 		}
 		head := i18n.T("You finished %s of %d.", ordinal(r.Place), len(m.Ranking))
@@ -406,10 +406,10 @@ func countPlace(rs []engine.Standing, place int) int {
 
 // rules returns the table's ruleset, when a match is on screen.
 func (t *TableView) rules() (engine.Ruleset, bool) {
-	if t.snap == nil || t.snap.Match == nil {
+	if t.m.Snap == nil || t.m.Snap.Match == nil {
 		return engine.Ruleset{}, false
 	}
-	return t.snap.Match.Rules(), true
+	return t.m.Snap.Match.Rules(), true
 }
 
 // drawScoring writes, below a score table, how the preset scores and who
@@ -470,12 +470,12 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 	}
 	add(i18n.T("okey needs %dx%d, this terminal is %dx%d", MinWidth, MinHeight, w, h), felt.Foreground(p.Bad))
 	add(i18n.T("make it larger, or press q to leave"), felt)
-	if t.snap != nil && t.final == nil && t.overlay != quitOverlay {
+	if t.m.Snap != nil && t.m.Final == nil && t.overlay != quitOverlay {
 		add("", felt)
 		add(t.game().turnText(t), felt.Foreground(p.Accent).Bold(true))
 		if left, ok := t.TimeLeft(); ok {
 			secs := int((left + time.Second - 1) / time.Second)
-			if seat := t.turnSeat(); seat == t.snap.Seat {
+			if seat := t.turnSeat(); seat == t.m.Snap.Seat {
 				st := felt.Foreground(p.Accent).Bold(true)
 				if secs <= 10 {
 					st = felt.Foreground(p.Bad).Bold(true)
@@ -483,7 +483,7 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 				add(i18n.T("your time: %ds", secs), st)
 				add(i18n.T("the table goes on: when your time runs out, the program moves for you (it draws, then discards the tile the hint recommends)"), felt)
 			} else {
-				add(i18n.T("%s has %ds left", t.snap.Name(t.turnSeat()), secs), felt)
+				add(i18n.T("%s has %ds left", t.m.Snap.Name(t.turnSeat()), secs), felt)
 				add(i18n.T("the table goes on: when your turn's time runs out, the program moves for you"), felt)
 			}
 		} else if t.myMove() {
@@ -495,9 +495,9 @@ func (t *TableView) drawTooSmall(scr tcell.Screen, x, y, w, h int) {
 		add(i18n.T("leave the table? y: leave   n: stay"), felt.Foreground(p.Accent).Bold(true))
 	}
 	// The last moves, in the rows left.
-	if left := h - len(lines) - 1; left > 0 && len(t.log) > 0 {
+	if left := h - len(lines) - 1; left > 0 && len(t.m.Log) > 0 {
 		add("", felt)
-		recent := t.log[max(len(t.log)-left+1, 0):]
+		recent := t.m.Log[max(len(t.m.Log)-left+1, 0):]
 		for _, l := range recent {
 			lines = append(lines, struct {
 				s  string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The Okey 101 table: the seat across on the top row, the others at the
@@ -19,13 +20,13 @@ import (
 // rack.
 
 func (pt *part101) title(t *TableView) string {
-	m := t.snap.Match101
+	m := t.m.Snap.Match101
 	hand, played, rounds := m.HandNumber()+1, m.Played(), m.Rules().Rounds
-	if t.overlay == handOverlay && len(t.ends) > 0 {
+	if t.overlay == handOverlay && len(t.m.Ends) > 0 {
 		// The round the panel shows, with its own count (issue 37, 14:
 		// the match may have gone on behind the panel).
-		hand = int(t.ends[0].Hand) + 1
-		if r := t.ends[0].R101; r != nil {
+		hand = int(t.m.Ends[0].Hand) + 1
+		if r := t.m.Ends[0].R101; r != nil {
 			played, rounds = r.Played, r.Rounds
 		}
 	}
@@ -34,7 +35,7 @@ func (pt *part101) title(t *TableView) string {
 
 // seatWord is how a seat stands: its tiles, how it opened, its total.
 func (pt *part101) seatWord(t *TableView, seat int) string {
-	m := t.snap.Match101
+	m := t.m.Snap.Match101
 	g := m.Game()
 	parts := []string{i18n.T("%d tiles", len(g.Rack(seat)))}
 	switch g.Opened(seat) {
@@ -73,7 +74,7 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
 	dim := felt.Foreground(p.Dim)
-	s := t.snap
+	s := t.m.Snap
 	g := round(t)
 	rackY := y + h - 2 - rackH
 	rackX := x + (w-rackW)/2
@@ -160,7 +161,7 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 }
 
 func (pt *part101) drawHandEnd(t *TableView, scr tcell.Screen, x, y, w, h, _ int) {
-	if len(t.ends) > 0 && t.ends[0].R101 != nil {
+	if len(t.m.Ends) > 0 && t.m.Ends[0].R101 != nil {
 		pt.drawEnd(t, scr, x, y+1, w, h-2)
 	}
 }
@@ -175,7 +176,7 @@ func (*part101) help(*TableView) helpPage {
 
 // meldText is a meld's label: its handle and its owner.
 func (pt *part101) meldLabel(t *TableView, i int, m engine.Meld) string {
-	nm := t.snap.Name(m.Owner)
+	nm := t.m.Snap.Name(m.Owner)
 	if len([]rune(nm)) > 6 {
 		nm = string([]rune(nm)[:5]) + "…"
 	}
@@ -243,7 +244,7 @@ func (pt *part101) drawMelds(t *TableView, scr tcell.Screen, x, y, w, rows, narr
 	if left <= 0 {
 		return
 	}
-	lines := t.log
+	lines := t.m.Log
 	if len(lines) > left {
 		lines = lines[len(lines)-left:]
 	}
@@ -277,26 +278,13 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 		cx = drawTiles(scr, p, cx, y, []engine.Face{f}, g.Okey(), false)
 		t.regions = append(t.regions, region{start, y, cx - start, 1, func(t *TableView, _ bool) { pt.take(t) }})
 	}
-	var turn string
+	tl := t.m.Turn()
+	turn := tl.Text
 	st := felt.Foreground(p.Accent).Bold(true)
-	switch seat, drawn, taken := g.Turn(); {
-	case t.final != nil:
-		turn = i18n.T("the match is over")
-	case seat < 0:
-		turn = Progress(t.snap)
+	switch tl.Whose {
+	case tablemodel.TurnTable:
 		st = felt.Foreground(p.Dim)
-	case seat == t.snap.Seat && taken != engine.NoSlot:
-		turn = i18n.T("your turn: use the %s you took, or give it back (b)", g.PublicFace(taken).String())
-	case seat == t.snap.Seat && drawn && g.DealerFirst():
-		// The engine takes no lay, add or swap before the dealer's first
-		// discard (ErrDealerFirst).
-		turn = i18n.T("your turn: discard a tile (x): the dealer starts by discarding")
-	case seat == t.snap.Seat && drawn:
-		turn = i18n.T("your turn: lay, add, then discard")
-	case seat == t.snap.Seat:
-		turn = i18n.T("your turn: draw (d) or take (t)")
-	default:
-		turn = i18n.T("%s to play", t.snap.Name(seat))
+	case tablemodel.TurnOther:
 		st = felt
 	}
 	if left, ok := t.TimeLeft(); ok {
@@ -310,8 +298,8 @@ func (pt *part101) drawTurn(t *TableView, scr tcell.Screen, x, y, w int) {
 func (pt *part101) drawMe(t *TableView, scr tcell.Screen, x, y, w int) {
 	p := t.pal
 	felt := tcell.StyleDefault.Background(p.Felt).Foreground(p.Text)
-	me := i18n.T("you") + " · " + pt.seatWord(t, t.snap.Seat)
-	if len(pt.sel) == 0 {
+	me := i18n.T("you") + " · " + pt.seatWord(t, t.m.Snap.Seat)
+	if len(t.m.Sel) == 0 {
 		put(scr, x+1, y, w-2, fitParts(me, w-2), felt.Bold(true))
 		return
 	}
@@ -336,13 +324,13 @@ func (pt *part101) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 	drawLegend(scr, x+21, y, rackW-22, wood)
 	g := round(t)
 	okey := g.Okey()
-	t.drawRackTiles(scr, x, y, okey, t.face, pt.sel, g.Phase() == engine.Phase101Play, func(t *TableView, p int, double bool) { pt.clickRack(t, p, double) })
+	t.drawRackTiles(scr, x, y, okey, t.face, t.m.Sel, g.Phase() == engine.Phase101Play, func(t *TableView, p int, double bool) { pt.clickRack(t, p, double) })
 }
 
 // drawEnd is the round's end: how it ended, every seat's points with
 // their causes, every rack, the score table of the rounds so far.
 func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
-	e := t.ends[0]
+	e := t.m.Ends[0]
 	r := e.R101
 	res := r.Result
 	title := i18n.T("round %d is over", e.Hand+1)
@@ -445,7 +433,7 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 			row++
 		}
 	}
-	left := max(r.Rounds-r.Played, 0)
+	left := r.RoundsLeft()
 	foot := i18n.T("%d rounds left · lowest total wins · enter: next round", left)
 	if e.Over {
 		foot = i18n.T("the match is over · lowest total wins · enter: the result")
@@ -453,40 +441,8 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 	put(scr, ix, iy+ih-1, iw, foot, st.Foreground(t.pal.Accent).Bold(true))
 }
 
-// causes101 lists why a seat scored what it did in a round.
+// causes101 lists why a seat scored what it did in a round
+// (tablemodel.Causes101).
 func causes101(res engine.Result101, opened []engine.Opened, s int) string {
-	var out []string
-	if res.End == engine.EndCancelled {
-		return i18n.T("cancelled")
-	}
-	hp := 0
-	if s < len(res.HandPoints) {
-		hp = res.HandPoints[s]
-	}
-	switch {
-	case s == res.Finisher:
-		out = append(out, i18n.T("finished %d", hp))
-	case s < len(opened) && opened[s] == engine.NotOpened:
-		out = append(out, i18n.T("not opened %d", hp))
-	default:
-		out = append(out, i18n.T("tiles %d", hp))
-	}
-	if res.End == engine.EndFinish && res.Finisher >= 0 && res.Finisher < len(opened) && opened[res.Finisher] == engine.OpenedDoubles {
-		out = append(out, i18n.T("finisher's doubles x2"))
-	}
-	if s != res.Finisher && s < len(opened) && opened[s] == engine.OpenedDoubles {
-		out = append(out, i18n.T("doubles x2"))
-	}
-	if res.OneTurn && res.End == engine.EndFinish {
-		out = append(out, i18n.T("one-turn finish x2"))
-	}
-	if res.JokerFinish {
-		out = append(out, i18n.T("okey finish x2"))
-	}
-	for _, p := range res.Penalties {
-		if p.Seat == s {
-			out = append(out, fmt.Sprintf("%s +%d", penaltyText(p.Kind), p.Points))
-		}
-	}
-	return strings.Join(out, ", ")
+	return tablemodel.Causes101(res, opened, s)
 }

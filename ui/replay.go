@@ -10,6 +10,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // Frame is one position of a replay: the public state after a move (or the
@@ -62,8 +63,7 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 			break
 		}
 		cur := TakeSnapshot(m, nil, -1)
-		g := gameOf(cur)
-		if g == nil {
+		if tablemodel.Game(cur) == "" {
 			continue
 		}
 		lines, end := Events(prev, cur)
@@ -73,7 +73,7 @@ func LoadReplay(t *table.Transcript) (*Replay, error) {
 		}
 		// A hand's frames end at its last move: the audit that follows starts
 		// the next hand.
-		hand := g.handNumber(cur)
+		hand := tablemodel.HandNumber(cur)
 		if end != nil {
 			hand = end.Hand
 		}

@@ -81,7 +81,7 @@ func TestReplay101(t *testing.T) {
 		for _, md := range g.Melds() {
 			for k, sl := range md.Tiles {
 				if sp := meldTile(g, md, k, sl); sp.Wild && wildAt < 0 {
-					wildAt, want = i, sp.faceText()
+					wildAt, want = i, sp.FaceText()
 				}
 			}
 		}

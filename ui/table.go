@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // overlay is a panel drawn over the table.
@@ -23,46 +23,17 @@ const (
 	confirmOverlay // a binding's question (binding.confirm)
 )
 
-// MatchEnd is what the end-of-match screen shows besides the ranking: the
-// transcript's verification and where it is saved.
-type MatchEnd struct {
-	Err        error // the match did not finish (a peer failed, a cheater was named)
-	Transcript string
-	Verified   bool
-	Unfinished bool   // the transcript stops before the match's end: honest so far, no one named
-	Verdict    string // one line: honest, unfinished, who cheated, or why the file does not hold
-	Ranking    []engine.Standing
-	Scores     []int
-	// Note, when set, says first what happened to the player's match
-	// (a tournament table that ended without the player).
-	Note string
-}
+// MatchEnd is what the end-of-match screen shows (tablemodel.MatchEnd).
+type MatchEnd = tablemodel.MatchEnd
 
-// request is a pending request for the player's move in a game whose
-// moves are A: the move is sent on reply.
-type request[A any] struct {
-	reply chan A
-}
-
-// moveReq is a request for a classic move.
-type moveReq = request[engine.Action]
+// moveReq and moveReq101 are requests for a classic and an Okey 101 move.
+type (
+	moveReq    = tablemodel.Request[engine.Action]
+	moveReq101 = tablemodel.Request[engine.Action101]
+)
 
 // asked is a pending request of either game.
-type asked interface{ isRequest() }
-
-func (*request[A]) isRequest() {}
-
-// answer sends a, the move asked for, and reports whether a move of its
-// kind was asked for.
-func answer[A any](t *TableView, a A) bool {
-	r, ok := t.req.(*request[A])
-	if !ok {
-		return false
-	}
-	r.reply <- a
-	t.req = nil
-	return true
-}
+type asked = tablemodel.Asked
 
 // region is a clickable area of the last drawn frame.
 type region struct {
@@ -78,55 +49,27 @@ type TableView struct {
 	*tview.Box
 	pal      Palette
 	palFixed bool
-	snap     *Snapshot
-	rack     *Rack
-	handKey  int  // hand number + 1 the rack belongs to (0: none)
-	laidOut  bool // the hand's tiles have been laid out in face order
-	log      []Line
-	msg      string
-	msgBad   bool
-	hint     map[engine.Slot]bool
-	req      asked    // the move asked for (nil: none)
-	part     gamePart // the game's part of the screen (game.go)
-	ends     []*HandEnd
-	final    *MatchEnd
-	overlay  overlay
-	quit     func() // called when the player confirms leaving
+	// m is the table's model: the snapshot, the move asked for, the
+	// message line, the hint, the turn timer, the match's end.
+	m       *tablemodel.Table
+	part    gamePart // the game's part of the screen (game.go)
+	overlay overlay
+	quit    func() // called when the player confirms leaving
 	// back, when set, is what the match's end panel's keys do instead of
 	// quit: go back to the lobby (Game.FreshTable, Game.SitTable).
 	back      func()
 	regions   []region
-	now       func() time.Time
 	away      []string // players whose peers are not connected
 	links     []SeatLink
 	down      map[string]time.Time // seats reconnecting: since when (links.go)
 	leaveNote string               // how to resume after leaving (the quit question)
 	context   string               // the header's word before the ruleset (a tournament's round)
 
-	// The turn timer (Ruleset.TurnSeconds): the turn being timed, when it
-	// began, and for the player's own turn the time spent while asked for a
-	// move (the table's own work between a draw and the discard is not
-	// counted against the player).
-	turnKey   string
-	turnStart time.Time
-	used      time.Duration
-	reqAt     time.Time
-	// fresh holds the tiles that just arrived on the rack, with when.
-	fresh     map[engine.Slot]time.Time
 	lastClick struct {
 		x, y int
 		at   time.Time
 	}
 	lastFrame struct{ w, h int }
-
-	// The rack arrangement kept in the match's directory (SetRackFile):
-	// the file, the arrangement read from it (until its hand is laid out),
-	// and what was last written.
-	rackFile   string
-	keptRack   *rackState
-	keptHand   int
-	keptPos    [RackSize]engine.Slot
-	keepFailed bool
 
 	// A binding's question (binding.confirm) and what y runs.
 	question string
@@ -142,7 +85,7 @@ type TableView struct {
 // NewTableView returns an empty table screen. quit is called when the player
 // leaves (after confirming, during a match).
 func NewTableView(quit func()) *TableView {
-	t := &TableView{Box: tview.NewBox(), rack: NewRack(), quit: quit, now: time.Now, pal: Palette256, part: noGame}
+	t := &TableView{Box: tview.NewBox(), m: tablemodel.New(), quit: quit, pal: Palette256, part: noGame}
 	return t
 }
 
@@ -150,199 +93,73 @@ func NewTableView(quit func()) *TableView {
 func (t *TableView) SetPalette(p Palette) { t.pal, t.palFixed = p, true }
 
 // Rack returns the player's rack arrangement.
-func (t *TableView) Rack() *Rack { return t.rack }
+func (t *TableView) Rack() *Rack { return t.m.Rack }
 
 // Message returns the message line's text.
-func (t *TableView) Message() string { return t.msg }
+func (t *TableView) Message() string { return t.m.Msg }
 
 // Update shows a new snapshot, with the log lines and the hand end that led
 // to it. Call it from the UI goroutine.
 func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 	defer t.keepRack()
-	t.log = append(t.log, lines...)
-	if len(t.log) > 500 {
-		t.log = t.log[len(t.log)-500:]
-	}
-	for _, e := range ends {
-		if s != nil && e.Hand+1 < s.Hand {
-			// Hands long over: a resumed match replaying its steps.
-			continue
-		}
-		e.shown = t.endedTable(e, s)
-		t.ends = append(t.ends, e)
-		if t.overlay == noOverlay {
-			t.overlay = handOverlay
-		}
+	t.m.AddLog(lines)
+	if t.m.AddEnds(s, ends) && t.overlay == noOverlay {
+		t.overlay = handOverlay
 	}
 	if s == nil {
 		return
 	}
-	t.snap = s
 	g := gameOf(s)
-	if g == nil {
-		return
-	}
-	if g.name() != t.part.name() {
+	if g != nil && g.name() != t.part.name() {
 		t.part = g
 	}
-	t.part.update(t)
-}
-
-// endedTable is the table as a hand (a round) ended: while the hand's
-// panel is up the screen under it shows that hand, its final rack, piles
-// and turn line, not the next one, whose dealing goes on underneath (the
-// other peers do not wait for the panel); the next hand shows when the
-// panel is closed.
-type endedTable struct {
-	snap *Snapshot
-	rack *Rack
-	log  []Line
-}
-
-// endedTable is the table at e's end: e's snapshot (s, the one shown with
-// it, when e does not say), the player's rack arrangement brought up to
-// it, the log so far.
-func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
-	at := e.at
-	if at == nil || (s != nil && at.Seat != s.Seat) {
-		// A hand end told from another seat (a replay's): the table as
-		// this view sees it.
-		at = s
-	}
-	if at == nil {
-		return nil
-	}
-	g := t.part
-	if !g.plays(at) {
-		if g = gameOf(at); g == nil {
-			return nil
-		}
-	}
-	r := *t.rack
-	r.undo, r.Lifted = nil, -1
-	if at.Seat >= 0 && at.Seat < len(at.Names) {
-		live := t.snap
-		t.snap = at
-		if slots, faces, _, ok := g.rackFaces(t); ok {
-			r.Sync(slots, faces)
-		}
-		t.snap = live
-	}
-	return &endedTable{snap: at, rack: &r, log: t.log}
+	t.m.Update(s)
 }
 
 // drawGame draws the game's table: while a hand's panel is due, the table
-// as that hand ended (endedTable), else as it is now.
+// as that hand ended (tablemodel.EndedTable), else as it is now.
 func (t *TableView) drawGame(scr tcell.Screen, g gamePart, x, y, w, h int) int {
-	if len(t.ends) == 0 || t.ends[0].shown == nil {
+	if len(t.m.Ends) == 0 || t.m.EndedAt(t.m.Ends[0]) == nil {
 		return g.draw(t, scr, x, y, w, h)
 	}
-	e := t.ends[0].shown
-	if !g.plays(e.snap) {
-		if g = gameOf(e.snap); g == nil {
+	e := t.m.EndedAt(t.m.Ends[0])
+	if !g.plays(e.Snap) {
+		if g = gameOf(e.Snap); g == nil {
 			return t.game().draw(t, scr, x, y, w, h)
 		}
 	}
-	snap, rack, log := t.snap, t.rack, t.log
-	t.snap, t.rack, t.log, t.ended = e.snap, e.rack, e.log, true
-	defer func() { t.snap, t.rack, t.log, t.ended = snap, rack, log, false }()
+	snap, rack, log := t.m.Snap, t.m.Rack, t.m.Log
+	t.m.Snap, t.m.Rack, t.m.Log, t.ended = e.Snap, e.Rack, e.Log, true
+	defer func() { t.m.Snap, t.m.Rack, t.m.Log, t.ended = snap, rack, log, false }()
 	return g.draw(t, scr, x, y, w, h)
 }
 
 // game is the part of the game on screen; before the first hand the
 // classic table, with nothing on it, is drawn.
 func (t *TableView) game() gamePart {
-	if t.snap != nil && t.part.plays(t.snap) {
+	if t.m.Snap != nil && t.part.plays(t.m.Snap) {
 		return t.part
 	}
 	return noGame
 }
 
-// newHand clears what belongs to the last hand (round) when the snapshot
-// is of a new one (key: its number + 1).
-func (t *TableView) newHand(key int) bool {
-	if t.handKey == key {
-		return false
-	}
-	t.rack.Clear()
-	t.handKey = key
-	t.hint = nil
-	t.laidOut = false
-	// The last hand's message (a refusal, a hint) does not carry over.
-	t.msg, t.msgBad = "", false
-	return true
-}
-
-// syncRack brings the rack up to the seat's tiles. Once the dealt tiles are
-// all open they are laid out in face order, or where the player had them
-// before leaving the match; a tile that arrives during play then flashes
-// for a moment.
-func (t *TableView) syncRack(slots []engine.Slot, faces []engine.Face) {
-	if !t.laidOut && !slices.Contains(faces, engine.NoFace) {
-		t.rack.Clear()
-		t.laidOut = true
-		t.fresh = nil
-		t.restoreRack(slots)
-	} else if t.laidOut {
-		before := t.rack.Tiles()
-		for _, sl := range slots {
-			if !slices.Contains(before, sl) {
-				if t.fresh == nil {
-					t.fresh = map[engine.Slot]time.Time{}
-				}
-				t.fresh[sl] = t.now()
-			}
-		}
-	}
-	t.rack.Sync(slots, faces)
-}
-
-// freshFor is how long a tile that arrived on the rack is marked.
-const freshFor = 3 * time.Second
-
 // isFresh reports whether a tile arrived on the rack a moment ago.
-func (t *TableView) isFresh(sl engine.Slot) bool {
-	at, ok := t.fresh[sl]
-	return ok && t.now().Sub(at) < freshFor
-}
+func (t *TableView) isFresh(sl engine.Slot) bool { return t.m.IsFresh(sl) }
 
 // turnSeconds returns the table's turn timer (0: none).
-func (t *TableView) turnSeconds() int { return t.game().turnSeconds(t) }
+func (t *TableView) turnSeconds() int { return t.m.TurnSeconds() }
 
 // turnSeat is the seat whose turn it is (-1 outside play).
-func (t *TableView) turnSeat() int { return t.game().turnOf(t.snap) }
-
-// timeTurn starts the turn timer when a new turn begins.
-func (t *TableView) timeTurn() {
-	key := t.game().turnKey(t)
-	if key == "" {
-		t.turnKey = ""
-		return
-	}
-	if key != t.turnKey {
-		t.turnKey, t.turnStart, t.used = key, t.now(), 0
-		if t.req != nil {
-			t.reqAt = t.now()
-		}
-	}
-}
+func (t *TableView) turnSeat() int { return tablemodel.TurnOf(t.m.Snap) }
 
 // TimeLeft returns the time left on the turn timer for the seat to move,
-// and false when the table has no timer or no turn is being timed.
+// and false when the table has no timer or no turn is being timed (or the
+// table is drawn as a hand ended).
 func (t *TableView) TimeLeft() (time.Duration, bool) {
-	secs := t.turnSeconds()
-	if secs == 0 || t.turnKey == "" || t.final != nil || t.ended {
+	if t.ended {
 		return 0, false
 	}
-	limit := time.Duration(secs) * time.Second
-	if t.turnSeat() == t.snap.Seat {
-		used := t.used
-		if t.req != nil {
-			used += t.now().Sub(t.reqAt)
-		}
-		return max(limit-used, 0), true
-	}
-	return max(limit-t.now().Sub(t.turnStart), 0), true
+	return t.m.TimeLeft()
 }
 
 // Tick moves for the player when the time of its turn ran out: it draws
@@ -356,150 +173,69 @@ func (t *TableView) Tick() {
 	if left, ok := t.TimeLeft(); !ok || left > 0 {
 		return
 	}
-	t.game().tick(t)
+	// The model moves for the player; a panel left open closes.
+	if t.m.TimeUp() {
+		closeForTimeUp(t)
+	}
 }
 
 // Request asks the player for a move (a request of the game's action);
 // the move is sent on its reply channel.
 func (t *TableView) Request(r asked) {
-	t.req = r
-	t.hint = nil
-	t.reqAt = t.now()
+	t.m.Ask(r)
 	t.Tick()
 }
 
 // Cancel withdraws a pending request (the match stopped).
-func (t *TableView) Cancel() { t.req = nil }
+func (t *TableView) Cancel() { t.m.Cancel() }
 
 // Finish shows the end of the match.
 func (t *TableView) Finish(m *MatchEnd) {
-	t.final = m
-	t.req = nil
-	t.msg, t.msgBad = "", false
+	t.m.Finish(m)
 	// The last hand's end shows first: closing it opens the match's.
 	if t.overlay != helpOverlay && t.overlay != handOverlay {
 		t.overlay = matchOverlay
 	}
 }
 
-func (t *TableView) say(s string) { t.msg, t.msgBad = s, false }
+func (t *TableView) say(s string) { t.m.Say(s) }
 
-func (t *TableView) refuse(s string) { t.msg, t.msgBad = s, true }
+func (t *TableView) refuse(s string) { t.m.Refuse(s) }
 
 // inMatch reports whether leaving now would abandon a match.
-func (t *TableView) inMatch() bool { return t.final == nil }
-
-// turnOff says why the player may not move now although a hand is in
-// play, in either game: it is not their turn, or their peer has not asked
-// for the move yet ("" when it may).
-func (t *TableView) turnOff(turn int) string {
-	if turn != t.snap.Seat {
-		return i18n.T("it is not your turn: %s plays", t.snap.Name(turn))
-	}
-	if t.req == nil {
-		return i18n.T("wait: the table is still working on the last move")
-	}
-	return ""
-}
-
-// moved is what follows a move handed to the peer, in either game: the
-// turn's time is counted, the hint is spent, and done is said.
-func (t *TableView) moved(done string) {
-	t.used += t.now().Sub(t.reqAt)
-	t.hint = nil
-	t.say(done)
-}
+func (t *TableView) inMatch() bool { return t.m.Final == nil }
 
 // face is the face of a tile of the player's rack (NoFace: not open to it).
-func (t *TableView) face(s engine.Slot) engine.Face { return t.game().face(t, s) }
+func (t *TableView) face(s engine.Slot) engine.Face { return t.m.Face(s) }
 
 // target is the tile a discard or a win is about: the lifted tile, or the
 // one under the cursor.
-func (t *TableView) target() engine.Slot {
-	if t.rack.Lifted >= 0 {
-		return t.rack.At(t.rack.Lifted)
-	}
-	return t.rack.At(t.rack.Cursor)
-}
+func (t *TableView) target() engine.Slot { return t.m.Target() }
 
-// discardFace is the face of s, the tile to discard, when the player may
-// throw it; otherwise it says why not and reports false (both games).
-func (t *TableView) discardFace(s engine.Slot) (engine.Face, bool) {
-	if s == engine.NoSlot {
-		t.refuse(i18n.T("put the cursor on the tile to discard"))
-		return engine.NoFace, false
-	}
-	f := t.face(s)
-	if f == engine.NoFace {
-		t.refuse(i18n.T("that tile is not open to you yet"))
-		return engine.NoFace, false
-	}
-	return f, true
-}
-
-// rackFaces is the seat's rack in either game and the hand's okey; ok is
-// false before the tiles are in play.
-func (t *TableView) rackFaces() (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
-	return t.game().rackFaces(t)
-}
-
-func (t *TableView) sort(runs bool) {
-	slots, faces, okey, ok := t.rackFaces()
-	if !ok {
-		t.refuse(i18n.T("no tiles to sort yet"))
-		return
-	}
-	t.rack.Sort(okey, slots, faces, runs)
-	if runs {
-		t.say(i18n.T("sorted by runs"))
-	} else {
-		t.say(i18n.T("sorted by sets"))
-	}
-}
+func (t *TableView) sort(runs bool) { t.m.Sort(runs) }
 
 // sortPairs sorts the rack for seven pairs (p).
-func (t *TableView) sortPairs() {
-	slots, faces, okey, ok := t.rackFaces()
-	if !ok {
-		t.refuse(i18n.T("no tiles to sort yet"))
-		return
-	}
-	t.rack.SortPairs(okey, slots, faces)
-	t.say(i18n.T("sorted by pairs"))
-}
+func (t *TableView) sortPairs() { t.m.SortPairs() }
 
-func (t *TableView) undo() {
-	if !t.rack.Undo() {
-		t.refuse(i18n.T("nothing to undo"))
-		return
-	}
-	if slots, faces, _, ok := t.rackFaces(); ok {
-		t.rack.Sync(slots, faces)
-	}
-	t.say(i18n.T("rack move undone"))
-}
+func (t *TableView) undo() { t.m.Undo() }
 
-func (t *TableView) lift() {
-	if t.rack.Lifted >= 0 {
-		if t.rack.Drop() {
-			t.say(i18n.T("tile moved"))
-		} else {
-			t.say(i18n.T("tile put back"))
-		}
-		return
-	}
-	if !t.rack.Lift() {
-		t.refuse(i18n.T("no tile there to pick up"))
-		return
-	}
-	t.say(i18n.T("tile picked up: move it with the arrows, put it down with space"))
-}
+func (t *TableView) lift() { t.m.Lift() }
+
+// keepRack writes the rack arrangement when it changed (the model's
+// RackFile).
+func (t *TableView) keepRack() { t.m.KeepRack() }
+
+// SetRackFile makes the view keep the rack arrangement in path (written
+// atomically whenever it changes) and brings back the one saved there when
+// the hand it belongs to is on the table. Call it from the UI goroutine,
+// before the match's first snapshot.
+func (t *TableView) SetRackFile(path string) { t.m.SetRackFile(path) }
 
 // myMove reports whether the player is asked for a move.
-func (t *TableView) myMove() bool { return t.req != nil && t.final == nil }
+func (t *TableView) myMove() bool { return t.m.MyMove() }
 
 // Hint shows what the game's analysis advises for the player's move.
-func (t *TableView) Hint() { t.game().hint(t) }
+func (t *TableView) Hint() { t.m.Hint() }
 
 // Key handles one key press; it is the InputHandler's body.
 func (t *TableView) Key(ev *tcell.EventKey) {
@@ -554,9 +290,7 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 
 // nextEnd closes the shown hand end, showing the next one if any.
 func (t *TableView) nextEnd() {
-	if len(t.ends) > 0 {
-		t.ends = t.ends[1:]
-	}
+	t.m.NextEnd()
 	t.overlay = noOverlay
 	t.reopen()
 }
@@ -564,9 +298,9 @@ func (t *TableView) nextEnd() {
 // reopen shows the panel that is still due after another was closed.
 func (t *TableView) reopen() {
 	switch {
-	case len(t.ends) > 0:
+	case len(t.m.Ends) > 0:
 		t.overlay = handOverlay
-	case t.final != nil:
+	case t.m.Final != nil:
 		t.overlay = matchOverlay
 	}
 }
@@ -589,7 +323,7 @@ func (t *TableView) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, fu
 		// tview calls any second click within its interval a double click,
 		// wherever it is: a quick pick-up-and-put-down is two clicks. A
 		// double click is two on the same cell.
-		now := t.now()
+		now := t.m.Now()
 		double := t.lastClick.x == x && t.lastClick.y == y && now.Sub(t.lastClick.at) < tview.DoubleClickInterval
 		t.lastClick.x, t.lastClick.y, t.lastClick.at = x, y, now
 		if double {
@@ -613,5 +347,13 @@ func (t *TableView) Click(x, y int, double bool) {
 			r.click(t, double)
 			return
 		}
+	}
+}
+
+// closeForTimeUp closes the panel the player left open when the program
+// moved for it (the help, the quit question).
+func closeForTimeUp(t *TableView) {
+	if t.overlay == quitOverlay || t.overlay == helpOverlay {
+		t.overlay = noOverlay
 	}
 }

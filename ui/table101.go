@@ -1,17 +1,14 @@
 package ui
 
 import (
-	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // Okey 101 at the table screen (protocol.md 3.6): the same TableView draws
@@ -19,18 +16,10 @@ import (
 // classic table it decides no rule: every move is tried on a copy of the
 // match before it is sent, and refused with the engine's reason.
 
-// moveReq101 is a request for an Okey 101 move.
-type moveReq101 = request[engine.Action101]
-
 // part101 is Okey 101's part of the table screen (gamePart) and its state.
 type part101 struct {
-	// sel is the tiles selected on the rack (space or a click), to lay as
-	// melds or to add to a meld on the table.
-	sel map[engine.Slot]bool
-	// meldAt is where each meld on the table was drawn (for clicks).
+	// handles is where each meld on the table was drawn (for clicks).
 	handles []meldHandle
-	// sent counts the moves sent.
-	sent int
 }
 
 // meldHandle is a meld's handle on screen: its key and where it is drawn.
@@ -42,12 +31,12 @@ type meldHandle struct {
 // Move101 implements table.Mover101 for the player's seat: it asks the
 // screen for a move and waits for it, or for the player to leave.
 func (g *Game) Move101(_ *engine.Game101, _ *engine.View) (engine.Action101, error) {
-	r := &moveReq101{reply: make(chan engine.Action101, 1)}
+	r := &moveReq101{Reply: make(chan engine.Action101, 1)}
 	stop := g.moveStop()
 	left := g.tableLeft()
 	g.post(func() { g.view.Request(r) })
 	select {
-	case a := <-r.reply:
+	case a := <-r.Reply:
 		return a, nil
 	case <-stop:
 		return engine.Action101{}, ErrMoveCanceled
@@ -79,84 +68,18 @@ func on101(f func(*part101, *TableView)) func(*TableView) {
 }
 
 // round is the 101 round on screen.
-func round(t *TableView) *engine.Game101 { return t.snap.Match101.Game() }
+func round(t *TableView) *engine.Game101 { return t.m.Snap.Match101.Game() }
 
 func (*part101) name() string           { return game101 }
 func (*part101) plays(s *Snapshot) bool { return s.Match101 != nil }
 
-func (*part101) events(prev, cur *Snapshot) ([]Line, *HandEnd) { return events101(prev, cur) }
-
-func (*part101) turnOf(s *Snapshot) int {
-	seat, _, _ := s.Match101.Game().Turn()
-	return seat
-}
-
-func (*part101) handNumber(s *Snapshot) uint32 { return uint32(s.Match101.HandNumber()) }
-
-func (*part101) ranking(s *Snapshot) ([]engine.Standing, []int) {
-	return s.Match101.Ranking(), s.Match101.Scores()
-}
-
-func (*part101) turnKey(t *TableView) string {
-	g := round(t)
-	seat, _, _ := g.Turn()
-	if seat < 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d/%d", t.snap.Match101.HandNumber(), g.Turns(), seat)
-}
-
-func (*part101) turnSeconds(t *TableView) int { return t.snap.Match101.Rules().TurnSeconds }
-
-func (*part101) face(t *TableView, s engine.Slot) engine.Face {
-	return t.snap.View.Face(round(t), s)
-}
-
-func (*part101) rackFaces(t *TableView) (slots []engine.Slot, faces []engine.Face, okey engine.Face, ok bool) {
-	g := round(t)
-	if g.Phase() < engine.Phase101Play {
-		return nil, nil, engine.NoFace, false
-	}
-	slots, faces = t.snap.View.Rack(g)
-	return slots, faces, g.Okey(), true
-}
-
-func (*part101) moveOff(t *TableView) string {
-	g := round(t)
-	switch {
-	case t.final != nil:
-		return i18n.T("the match is over")
-	case g.Phase() != engine.Phase101Play:
-		return i18n.T("no round is being played")
-	}
-	seat, _, _ := g.Turn()
-	return t.turnOff(seat)
-}
-
 // meldOff is why a lay, an add or a swap does nothing now: moveOff, then
 // the dealer's first turn, whose only move is a discard (ErrDealerFirst).
-func meldOff(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if g := round(t); g.DealerFirst() {
-		return refusalIn(game101, engine.ErrDealerFirst)
-	}
-	return ""
-}
+func meldOff(t *TableView) string { return t.m.Off(tablemodel.Lay) }
 
 // drawOff is why d or t does nothing now: moveOff, then the dealer's
-// first turn, which starts with a tile more and no draw (it read "you
-// have taken a tile already").
-func drawOff(t *TableView) string {
-	if why := moveOff(t); why != "" {
-		return why
-	}
-	if g := round(t); g.DealerFirst() && drawn101(t) {
-		return refusalIn(game101, engine.ErrDealerFirst)
-	}
-	return ""
-}
+// first turn, which starts with a tile more and no draw.
+func drawOff(t *TableView) string { return t.m.Off(tablemodel.Draw) }
 
 // key adds to a meld by its handle (1-9, A-Z).
 func (pt *part101) key(t *TableView, ev *tcell.EventKey) bool {
@@ -174,834 +97,57 @@ func (pt *part101) key(t *TableView, ev *tcell.EventKey) bool {
 }
 
 // turnText is what the screen too small for the table says of the turn.
-func (*part101) turnText(t *TableView) string { return Progress(t.snap) }
+func (*part101) turnText(t *TableView) string { return Progress(t.m.Snap) }
 
 func (*part101) drawReplay(v *ReplayView, scr tcell.Screen, x, y, w, h int, f Frame) {
 	v.draw101(scr, x, y, w, h, f)
 }
 
-// tick moves for the player when the time of its turn ran out: the
-// move B101 would make (draw, use or give back a taken discard, lay, add,
-// discard), one a tick, so that the turn always ends.
-func (pt *part101) tick(t *TableView) {
-	if t.overlay == quitOverlay || t.overlay == helpOverlay {
-		t.overlay = noOverlay
-	}
-	t.rack.Lifted = -1
-	v := t.snap.View
-	a, err := bot.NewB101().Move101(round(t), &v)
-	if err != nil {
-		if _, drawn, _ := round(t).Turn(); !drawn {
-			pt.bank(t)
-		}
-		return
-	}
-	t.log = append(t.log, Line{txt(i18n.T("time is up: the program plays %v for you", a.Kind))})
-	pt.send(t, a, i18n.T("time is up: the program played %v for you", a.Kind))
-}
-
-// handleKeys are the meld handles, in table order: 1-9, then A-Z.
-const handleKeys = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-func handleOf(i int) rune {
-	if i < len(handleKeys) {
-		return rune(handleKeys[i])
-	}
-	return '*'
-}
-
-func meldOfHandle(r rune) int { return strings.IndexRune(handleKeys, r) }
-
-// update follows a new snapshot of a 101 match.
-func (pt *part101) update(t *TableView) {
-	s := t.snap
-	g := round(t)
-	if t.newHand(s.Match101.HandNumber() + 1) {
-		pt.sel = nil
-	}
-	if g.Phase() < engine.Phase101Play {
-		return
-	}
-	slots, faces := s.View.Rack(g)
-	t.syncRack(slots, faces)
-	t.timeTurn()
-	for sl := range pt.sel {
-		if !slices.Contains(slots, sl) {
-			delete(pt.sel, sl)
-		}
-	}
-}
-
-// plain101 is the face a tile plays as when it plays as itself: a false
-// joker plays as the okey's face.
-func plain101(okey, f engine.Face) engine.Face {
-	if f == engine.FalseJoker {
-		return okey
-	}
-	return f
-}
-
-// my returns the round when the player is asked for a move; otherwise
-// it refuses with the reason and returns nil.
-func (pt *part101) my(t *TableView) *engine.Game101 {
-	if why := pt.moveOff(t); why != "" {
-		t.refuse(why)
-		return nil
-	}
-	return round(t)
-}
-
-// send tries a on a copy of the match and sends it when it holds.
-func (pt *part101) send(t *TableView, a engine.Action101, done string) bool {
-	c := t.snap.Match101.Clone()
-	if err := c.Apply(a); err != nil {
-		t.refuse(refusalIn(game101, err))
-		return false
-	}
-	answer(t, a)
-	pt.sent++
-	t.moved(done)
-	return true
-}
-
-func (pt *part101) bank(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	if len(g.Stock()) == 0 {
-		pt.send(t, engine.Action101{Kind: engine.Act101Exhaust, Seat: t.snap.Seat}, i18n.T("the bank is empty: the round ends"))
-		return
-	}
-	pt.send(t, engine.Action101{Kind: engine.Act101Draw, Seat: t.snap.Seat}, i18n.T("you draw from the bank"))
-}
+func (*part101) bank(t *TableView) { t.m.Draw() }
 
 // prevDiscard101 is the discard the player may take, or NoFace.
-func prevDiscard101(g *engine.Game101) engine.Face {
-	if from := g.LastDiscard(); from >= 0 {
-		if p := g.Pile(from); len(p) > 0 {
-			return g.PublicFace(p[len(p)-1])
-		}
-	}
-	return engine.NoFace
-}
+func prevDiscard101(g *engine.Game101) engine.Face { return tablemodel.PrevDiscard101(g) }
 
-func (pt *part101) take(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	f := prevDiscard101(g)
-	pt.send(t, engine.Action101{Kind: engine.Act101Take, Seat: t.snap.Seat},
-		i18n.T("you take the %s: use it this turn, or give it back (b)", f.String()))
-}
+func (*part101) take(t *TableView) { t.m.Take() }
 
-func (pt *part101) giveBack(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	pt.send(t, engine.Action101{Kind: engine.Act101GiveBack, Seat: t.snap.Seat}, i18n.T("you give the discard back: draw from the bank (d)"))
-}
+func (*part101) giveBack(t *TableView) { t.m.GiveBack() }
 
-// selection returns the selected tiles in rack order with their faces.
-func (pt *part101) selection(t *TableView) ([]engine.Slot, []engine.Face) {
-	var slots []engine.Slot
-	var faces []engine.Face
-	for _, sl := range t.rack.Tiles() {
-		if pt.sel[sl] {
-			slots = append(slots, sl)
-			faces = append(faces, t.face(sl))
-		}
-	}
-	return slots, faces
-}
+// selText describes the selection as melds (tablemodel.Table.SelText).
+func (*part101) selText(t *TableView) string { return t.m.SelText() }
 
-// selBlocks splits the selection (in rack order) into the player's own
-// groups: selected tiles side by side on a row of the rack, a gap, an
-// unselected tile or the row's end separating them. It returns how many
-// selected tiles each block holds.
-func (pt *part101) selBlocks(t *TableView) []int {
-	var out []int
-	n := 0
-	for p := 0; p < RackSize; p++ {
-		sl := t.rack.At(p)
-		if p%RackCols == 0 || sl == engine.NoSlot || !pt.sel[sl] {
-			if n > 0 {
-				out, n = append(out, n), 0
-			}
-		}
-		if sl != engine.NoSlot && pt.sel[sl] {
-			n++
-		}
-	}
-	if n > 0 {
-		out = append(out, n)
-	}
-	return out
-}
+// toggle selects or unselects the tile at rack position p.
+func (*part101) toggle(t *TableView, p int) { t.m.Toggle(p) }
 
-// blockPlan is the plan where every block of the selection is one meld of
-// the same sort (sets and runs, or doubles); ok is false otherwise.
-func blockPlan(g *engine.Game101, opened engine.Opened, faces []engine.Face, blocks []int) (layPlan, bool) {
-	if len(blocks) < 2 {
-		return layPlan{}, false
-	}
-	jd := !g.Rules().Game101.NoJokerDoubles
-	var p layPlan
-	at := 0
-	for i, n := range blocks {
-		o, err := engine.BestOpening101(g.Okey(), faces[at:at+n], jd)
-		at += n
-		if err != nil {
-			return layPlan{}, false
-		}
-		switch {
-		case len(o.Groups) == 1 && len(o.Groups[0].Tiles) == n && (i == 0 || !p.pairs) && opened != engine.OpenedDoubles:
-			p.groups = append(p.groups, o.Groups[0])
-			p.value += o.Value
-		case n == 2 && len(o.Pairs) == 1 && (i == 0 || p.pairs) && opened != engine.OpenedSets:
-			p.groups = append(p.groups, o.Pairs[0])
-			p.pairs = true
-			p.doubles++
-		default:
-			return layPlan{}, false
-		}
-	}
-	p.whole = true
-	return p, true
-}
+func (*part101) clearSel(t *TableView) { t.m.ClearSel() }
 
-func (pt *part101) toggle(t *TableView, p int) {
-	sl := t.rack.At(p)
-	if sl == engine.NoSlot {
-		t.refuse(i18n.T("no tile there to select"))
-		return
-	}
-	if pt.sel == nil {
-		pt.sel = map[engine.Slot]bool{}
-	}
-	if pt.sel[sl] {
-		delete(pt.sel, sl)
-	} else {
-		pt.sel[sl] = true
-	}
-	t.say(pt.selText(t))
-}
+// lay lays the selected tiles as melds.
+func (*part101) lay(t *TableView) { t.m.Lay() }
 
-func (pt *part101) clearSel(t *TableView) {
-	pt.sel = nil
-	t.rack.Lifted = -1
-	t.say(i18n.T("selection cleared"))
-}
-
-// layPlan is how the selected tiles would be laid: the groups (printed
-// faces and what each plays as), their points and doubles, and whether
-// every selected tile is in them.
-type layPlan struct {
-	groups  []engine.Group
-	value   int
-	doubles int
-	pairs   bool // the groups are doubles
-	whole   bool // every selected tile is in a group
-	loose   []engine.Face
-}
-
-// plan101 arranges faces into melds the way the player's state allows:
-// the player's own blocks on the rack when each is a meld; otherwise sets
-// and runs (the most points), or doubles for a doubles opener (or an
-// unopened player whose selection makes doubles only).
-func plan101(g *engine.Game101, opened engine.Opened, faces []engine.Face, blocks []int) (layPlan, error) {
-	if p, ok := blockPlan(g, opened, faces, blocks); ok {
-		return p, nil
-	}
-	o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
-	if err != nil {
-		return layPlan{}, err
-	}
-	sets := layPlan{groups: o.Groups, value: o.Value, whole: countTiles(o.Groups) == len(faces)}
-	pairs := layPlan{groups: o.Pairs, doubles: o.Doubles, pairs: true, whole: countTiles(o.Pairs) == len(faces)}
-	var p layPlan
-	switch {
-	case opened == engine.OpenedDoubles:
-		p = pairs
-	case opened == engine.OpenedSets:
-		p = sets
-	case sets.whole && len(sets.groups) > 0:
-		p = sets
-	case pairs.whole && len(pairs.groups) > 0:
-		p = pairs
-	case sets.value >= 101 || o.Doubles < 5 && countTiles(o.Groups) >= countTiles(o.Pairs):
-		p = sets
-	default:
-		p = pairs
-	}
-	p.loose = looseFaces(faces, p.groups)
-	return p, nil
-}
-
-func countTiles(gs []engine.Group) int {
-	n := 0
-	for _, g := range gs {
-		n += len(g.Tiles)
-	}
-	return n
-}
-
-// looseFaces returns the faces not used by groups.
-func looseFaces(faces []engine.Face, gs []engine.Group) []engine.Face {
-	left := slices.Clone(faces)
-	for _, g := range gs {
-		for _, f := range g.Tiles {
-			if i := slices.Index(left, f); i >= 0 {
-				left = slices.Delete(left, i, i+1)
-			}
-		}
-	}
-	return left
-}
-
-// selText describes the selection as melds: its value toward 101 (or
-// its doubles toward five), what it opens or lays, or why it does not.
-func (pt *part101) selText(t *TableView) string {
-	slots, faces := pt.selection(t)
-	if len(slots) == 0 {
-		return i18n.T("nothing selected")
-	}
-	if slices.Contains(faces, engine.NoFace) {
-		return i18n.T("a selected tile is not open to you yet")
-	}
-	g := round(t)
-	opened := g.Opened(t.snap.Seat)
-	if len(faces) == 1 && opened != engine.NotOpened && faces[0] != g.Okey() {
-		add, swap := g.AddTargets(faces[0])
-		var hs []string
-		for _, i := range add {
-			hs = append(hs, string(handleOf(i)))
-		}
-		for _, i := range swap {
-			hs = append(hs, string(handleOf(i))+"⇄")
-		}
-		if len(hs) > 0 {
-			return i18n.T("%s: add it to meld %s (press the handle or click the meld)", faces[0].String(), strings.Join(hs, ", "))
-		}
-	}
-	p, err := plan101(g, opened, faces, pt.selBlocks(t))
-	if err != nil {
-		return refusalIn(game101, err)
-	}
-	var b strings.Builder
-	if len(p.groups) == 0 && !p.whole && len(faces) < 3 && !p.pairs {
-		return i18n.T("a meld needs 3 tiles (a set or a run), a double 2")
-	}
-	if p.pairs {
-		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 double"), i18n.T("selected: %d doubles", len(p.groups))))
-	} else {
-		b.WriteString(plural(len(p.groups), i18n.T("selected: 1 meld, %d points", p.value), i18n.T("selected: %d melds, %d points", len(p.groups), p.value)))
-	}
-	switch {
-	case !p.whole:
-		b.WriteString(" · ")
-		if len(faces) < 3 && !p.pairs {
-			b.WriteString(i18n.T("a meld needs 3 tiles (a set or a run), a double 2"))
-		} else {
-			b.WriteString(i18n.T("not in any meld: %s", engine.FormatFaces(p.loose)))
-		}
-	case opened != engine.NotOpened:
-		b.WriteString(" · " + i18n.T("l lays them"))
-	case (p.pairs && len(p.groups) >= 5 || !p.pairs && p.value >= 101) && g.DealerFirst():
-		// The engine refuses a lay before the dealer's first discard.
-		b.WriteString(" · " + i18n.T("the dealer starts by discarding (x)"))
-	case p.pairs && len(p.groups) >= 5 || !p.pairs && p.value >= 101:
-		b.WriteString(" · " + i18n.T("that opens: l lays the opening"))
-	case p.pairs:
-		b.WriteString(" · " + i18n.T("%d of 5 doubles to open", len(p.groups)))
-	default:
-		b.WriteString(" · " + i18n.T("%d of 101 points to open", p.value))
-	}
-	return b.String()
-}
-
-// lay lays the selected tiles as melds (the opening, several melds in
-// one move, or more melds once open).
-func (pt *part101) lay(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	slots, faces := pt.selection(t)
-	if len(slots) == 0 {
-		t.refuse(i18n.T("select the tiles to lay first (space or a click on each)"))
-		return
-	}
-	if slices.Contains(faces, engine.NoFace) {
-		t.refuse(i18n.T("a selected tile is not open to you yet"))
-		return
-	}
-	p, err := plan101(g, g.Opened(t.snap.Seat), faces, pt.selBlocks(t))
-	if err != nil {
-		t.refuse(refusalIn(game101, err))
-		return
-	}
-	if !p.whole || len(p.groups) == 0 {
-		t.refuse(pt.selText(t))
-		return
-	}
-	a, ok := engine.LayAction101(t.snap.Seat, slots, faces, p.groups)
-	if !ok {
-		t.refuse(i18n.T("those tiles do not make melds"))
-		return
-	}
-	what := plural(len(p.groups), i18n.T("you lay 1 meld (%d points)", p.value), i18n.T("you lay %d melds (%d points)", len(p.groups), p.value))
-	if p.pairs {
-		what = plural(len(p.groups), i18n.T("you lay 1 double"), i18n.T("you lay %d doubles", len(p.groups)))
-	}
-	if g.Opened(t.snap.Seat) == engine.NotOpened {
-		what = i18n.T("you open: %s", what)
-	}
-	if pt.send(t, a, what) {
-		pt.sel = nil
-	}
-}
-
-// addAction101 builds the add of faces (slots) to meld i: each tile plays
-// as itself, an okey as whatever makes the meld valid.
-func addAction101(m *engine.Match101, seat, i int, slots []engine.Slot, faces []engine.Face) (engine.Action101, error) {
-	g := m.Game()
-	okey := g.Okey()
-	mp := engine.MeldPlay{}
-	var jokers []int
-	for k, s := range slots {
-		mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: s, Face: faces[k]})
-		as := plain101(okey, faces[k])
-		if faces[k] == okey {
-			jokers = append(jokers, k)
-		}
-		mp.As = append(mp.As, as)
-	}
-	a := engine.Action101{Kind: engine.Act101Add, Seat: seat, Meld: i, Melds: []engine.MeldPlay{mp}}
-	try := func() error { return m.Clone().Apply(a) }
-	if len(jokers) == 0 || len(jokers) > 2 {
-		return a, try()
-	}
-	// An okey stands for any face: try them in order (a set's colours, a
-	// run's ends).
-	var first error
-	var rec func(j int) bool
-	rec = func(j int) bool {
-		if j == len(jokers) {
-			err := try()
-			if first == nil {
-				first = err
-			}
-			return err == nil
-		}
-		for f := engine.Face(0); f < engine.FalseJoker; f++ {
-			mp.As[jokers[j]] = f
-			if rec(j + 1) {
-				return true
-			}
-		}
-		return false
-	}
-	if rec(0) {
-		return a, nil
-	}
-	return a, first
-}
-
-// addTo adds the selection (or the tile under the cursor) to meld i;
-// a single tile that an okey of that meld stands for swaps it instead.
-func (pt *part101) addTo(t *TableView, i int) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	melds := g.Melds()
-	if i < 0 || i >= len(melds) {
-		t.refuse(i18n.T("no meld %c on the table", handleOf(max(i, 0))))
-		return
-	}
-	slots, faces := pt.selection(t)
-	if len(slots) == 0 {
-		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
-			slots, faces = []engine.Slot{sl}, []engine.Face{t.face(sl)}
-		}
-	}
-	if len(slots) == 0 {
-		t.refuse(i18n.T("select the tile to add first (space or a click)"))
-		return
-	}
-	if slices.Contains(faces, engine.NoFace) {
-		t.refuse(i18n.T("a selected tile is not open to you yet"))
-		return
-	}
-	seat := t.snap.Seat
-	a, err := addAction101(t.snap.Match101, seat, i, slots, faces)
-	if err == nil {
-		if pt.send(t, a, i18n.T("you add %s to meld %c", engine.FormatFaces(faces), handleOf(i))) {
-			pt.sel = nil
-		}
-		return
-	}
-	if len(slots) == 1 && faces[0] != g.Okey() {
-		m := melds[i]
-		want := plain101(g.Okey(), faces[0])
-		for k, sl := range m.Tiles {
-			if g.IsOkeySlot(sl) && m.As[k] == want {
-				sw := engine.Action101{Kind: engine.Act101Swap, Seat: seat, Meld: i, Pos: k,
-					Faces: []engine.SlotFace{{Slot: slots[0], Face: faces[0]}}}
-				if pt.send(t, sw, i18n.T("you swap the okey of meld %c for your %s: the okey is yours", handleOf(i), faces[0].String())) {
-					pt.sel = nil
-				}
-				return
-			}
-		}
-	}
-	t.refuse(refusalIn(game101, err))
-}
+// addTo adds the selection (or the tile under the cursor) to meld i, or
+// swaps an okey of it.
+func (*part101) addTo(t *TableView, i int) { t.m.AddTo(i) }
 
 // add adds the selection to the one meld it fits, or asks for a handle.
-func (pt *part101) add(t *TableView) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	if g.Opened(t.snap.Seat) == engine.NotOpened {
-		t.refuse(refusalIn(game101, engine.ErrNotOpened))
-		return
-	}
-	_, faces := pt.selection(t)
-	if len(faces) == 0 {
-		if sl := t.rack.At(t.rack.Cursor); sl != engine.NoSlot {
-			faces = []engine.Face{t.face(sl)}
-		}
-	}
-	var targets []int
-	if len(faces) == 1 {
-		add, swap := g.AddTargets(faces[0])
-		targets = append(add, swap...)
-	}
-	if len(targets) == 1 {
-		pt.addTo(t, targets[0])
-		return
-	}
-	t.say(i18n.T("press the handle of the meld to add to (1-9, A-Z), or click the meld"))
-}
+func (*part101) add(t *TableView) { t.m.Add() }
 
 // discard discards the one selected tile, or the tile under the cursor.
-func (pt *part101) discard(t *TableView) {
-	pt.discardSlot(t, pt.discardTarget(t))
-}
+func (*part101) discard(t *TableView) { t.m.Discard(t.m.DiscardTarget()) }
 
 // discardTarget is the tile x discards: the one selected, or the tile
 // under the cursor.
-func (pt *part101) discardTarget(t *TableView) engine.Slot {
-	s := t.target()
-	if slots, _ := pt.selection(t); len(slots) == 1 && t.rack.Lifted < 0 {
-		s = slots[0]
-	}
-	return s
-}
+func (*part101) discardTarget(t *TableView) engine.Slot { return t.m.DiscardTarget() }
 
-func (pt *part101) discardSlot(t *TableView, s engine.Slot) {
-	g := pt.my(t)
-	if g == nil {
-		return
-	}
-	f, ok := t.discardFace(s)
-	if !ok {
-		return
-	}
-	a := engine.Action101{Kind: engine.Act101Discard, Seat: t.snap.Seat, Faces: []engine.SlotFace{{Slot: s, Face: f}}}
-	last := len(g.Rack(t.snap.Seat)) == 1
-	done := i18n.T("you discard the %s", f.String())
-	switch {
-	case last:
-		done = i18n.T("you finish, discarding the %s", f.String())
-	case f == g.Okey():
-		done = i18n.T("you discard the okey: a 101-point penalty")
-	case g.Fits(f):
-		done = i18n.T("you discard the %s, which fits a meld on the table: a 101-point penalty", f.String())
-	}
-	if pt.send(t, a, done) {
-		delete(pt.sel, s)
-	}
-}
-
-// hint shows the best opening the rack allows (and selects it), or once
-// open the tiles that can be added and where, and the discard B101 would
-// make (never a penalty discard when another tile will do).
-func (pt *part101) hint(t *TableView) {
-	g := round(t)
-	if g.Phase() != engine.Phase101Play {
-		t.refuse(i18n.T("no round is being played"))
-		return
-	}
-	slots, faces := t.snap.View.Rack(g)
-	if slices.Contains(faces, engine.NoFace) {
-		t.refuse(i18n.T("wait until all your tiles are open"))
-		return
-	}
-	seat := t.snap.Seat
-	t.hint = nil
-	// info says how the rack stands (the opening, what fits the melds);
-	// parts say what to do now, and go first: the message line keeps its
-	// first parts when it is too narrow for all (fitParts).
-	var info, parts []string
-	opened := g.Opened(seat)
-	turn, drawn, _ := g.Turn()
-	// After the draw: B101's moves of this turn up to its discard. Every
-	// one of them is named before the discard, which may cost a penalty
-	// until they are made (a swap or a lay that takes the tile's place, a
-	// lay that empties the rack but for it, an add of its twin).
-	var (
-		plan, rest []engine.Action101
-		disc       engine.Action101
-		finish     bool
-		planned    bool
-	)
-	if turn == seat && drawn {
-		plan, disc, finish, planned = turnPlan101(t.snap.Match101, t.snap.View)
-		rest = plan
-	}
-	if opened == engine.NotOpened {
-		o, err := engine.BestOpening101(g.Okey(), faces, !g.Rules().Game101.NoJokerDoubles)
-		if err != nil {
-			t.refuse(refusalIn(game101, err))
-			return
-		}
-		gs := o.Groups
-		// The dealer's first move is a discard: its opening waits for
-		// its next turn.
-		later := turn == seat && g.DealerFirst()
-		switch {
-		case o.Value >= 101 && later:
-			info = append(info, i18n.T("you can open at your next turn: %d points in %d melds", o.Value, len(o.Groups)))
-		case o.Value >= 101:
-			info = append(info, i18n.T("you can open: %d points in %d melds", o.Value, len(o.Groups)))
-		case o.Doubles >= 5 && later:
-			gs = o.Pairs
-			info = append(info, i18n.T("you can open with %d doubles at your next turn", o.Doubles))
-		case o.Doubles >= 5:
-			gs = o.Pairs
-			info = append(info, i18n.T("you can open with %d doubles", o.Doubles))
-		case o.Doubles*20 > o.Value:
-			gs = o.Pairs
-			info = append(info, i18n.T("best opening: %d doubles of 5 (or %d points of 101)", o.Doubles, o.Value))
-		default:
-			info = append(info, i18n.T("best opening: %d points of 101 (or %d doubles of 5)", o.Value, o.Doubles))
-		}
-		pt.sel = map[engine.Slot]bool{}
-		used := make([]bool, len(slots))
-		for _, gr := range gs {
-			for _, f := range gr.Tiles {
-				for k := range slots {
-					if !used[k] && faces[k] == f {
-						used[k] = true
-						pt.sel[slots[k]] = true
-						break
-					}
-				}
-			}
-		}
-		switch {
-		case planned && len(plan) > 0 && plan[0].Kind == engine.Act101Lay:
-			// B101 opens: the selection is its opening, the move goes
-			// first, and the moves after it are named below.
-			pt.sel = laidSlots(plan[0])
-			parts, info = append(info, i18n.T("selected: l lays it")), nil
-			rest = plan[1:]
-		case (o.Value >= 101 || o.Doubles >= 5) && turn == seat && drawn:
-			// Say l only when the engine takes the lay now (the dealer's
-			// first move is a discard).
-			if a, ok := engine.LayAction101(seat, slots, faces, gs); ok && t.snap.Match101.Clone().Apply(a) == nil {
-				// The opening is the move: it goes first.
-				parts, info = append(info, i18n.T("selected: l lays it")), nil
-			}
-		}
-	} else {
-		var adds []string
-		for k, f := range faces {
-			if f == g.Okey() {
-				continue
-			}
-			add, swap := g.AddTargets(f)
-			for _, i := range add {
-				adds = append(adds, fmt.Sprintf("%s→%c", f, handleOf(i)))
-				if t.hint == nil {
-					t.hint = map[engine.Slot]bool{}
-				}
-				t.hint[slots[k]] = true
-			}
-			for _, i := range swap {
-				adds = append(adds, fmt.Sprintf("%s⇄%c", f, handleOf(i)))
-			}
-		}
-		if len(adds) > 0 {
-			info = append(info, i18n.T("you can add: %s", strings.Join(adds, " ")))
-		} else {
-			info = append(info, i18n.T("nothing of yours fits the melds on the table"))
-		}
-	}
-	if turn == seat && !drawn {
-		// The first move of the turn: the key, and the previous discard
-		// when B101 would take it (it can be used this turn).
-		v := t.snap.View
-		a, err := bot.NewB101().Move101(g, &v)
-		switch {
-		case err == nil && a.Kind == engine.Act101Take:
-			parts = append(parts, i18n.T("take the previous discard %s (t): you can use it this turn", prevDiscard101(g).String()))
-		case err == nil && a.Kind == engine.Act101Exhaust:
-			parts = append(parts, i18n.T("the bank is empty: d ends the round"))
-		default:
-			parts = append(parts, i18n.T("draw from the bank (d)"))
-		}
-	}
-	if planned {
-		if opened != engine.NotOpened && len(plan) > 0 {
-			switch a := plan[0]; {
-			case a.Kind == engine.Act101Swap && len(a.Faces) == 1:
-				parts = append(parts, i18n.T("swap: your %s takes the okey of meld %c", a.Faces[0].Face.String(), handleOf(a.Meld)))
-				rest = plan[1:]
-			case a.Kind == engine.Act101Lay:
-				parts = append(parts, plural(len(a.Melds), i18n.T("you can lay 1 more meld (selected): l lays it"), i18n.T("you can lay %d more melds (selected): l lays them", len(a.Melds))))
-				pt.sel = laidSlots(a)
-				rest = plan[1:]
-			}
-		}
-		parts = append(parts, planParts(g.Okey(), rest)...)
-		// One part with its discard: a line too narrow drops both.
-		then := ""
-		if len(plan) > 0 {
-			then = i18n.T("then") + " "
-		}
-		f := disc.Faces[0]
-		switch {
-		case finish:
-			parts = append(parts, then+i18n.T("discard the %s (x): you finish", f.Face.String()))
-		case g.DealerFirst():
-			parts = append(parts, i18n.T("the dealer starts by discarding: discard the %s (x)", f.Face.String()))
-		default:
-			parts = append(parts, then+i18n.T("discard the %s (x)", f.Face.String()))
-		}
-		if t.hint == nil {
-			t.hint = map[engine.Slot]bool{}
-		}
-		t.hint[f.Slot] = true
-		if p := t.rack.Find(f.Slot); p >= 0 && t.rack.Lifted < 0 {
-			t.rack.Cursor = p
-		}
-	}
-	t.say(strings.Join(append(parts, info...), " · "))
-}
-
-// laidSlots is the set of rack slots a lay puts on the table.
-func laidSlots(a engine.Action101) map[engine.Slot]bool {
-	sel := map[engine.Slot]bool{}
-	for _, m := range a.Melds {
-		for _, sf := range m.Tiles {
-			sel[sf.Slot] = true
-		}
-	}
-	return sel
-}
-
-// turnPlan101 plays B101's moves of this turn on a copy of the match (from
-// the player's view) up to its discard: the moves before it in order, the
-// discard, and whether the discard is the rack's last tile (it finishes,
-// and costs no penalty). ok is false when B101 would give a taken discard
-// back, or its turn has no discard.
-func turnPlan101(m *engine.Match101, v engine.View) (steps []engine.Action101, discard engine.Action101, finish, ok bool) {
-	c := m.Clone()
-	b := bot.NewB101()
-	for i := 0; i < 40; i++ {
-		a, err := b.Move101(c.Game(), &v)
-		if err != nil || a.Kind == engine.Act101GiveBack || a.Kind == engine.Act101Draw || a.Kind == engine.Act101Take ||
-			a.Kind == engine.Act101Exhaust {
-			return nil, engine.Action101{}, false, false
-		}
-		if a.Kind == engine.Act101Discard {
-			if len(a.Faces) != 1 {
-				return nil, engine.Action101{}, false, false
-			}
-			return steps, a, len(c.Game().Rack(a.Seat)) == 1, true
-		}
-		if c.Apply(a) != nil {
-			return nil, engine.Action101{}, false, false
-		}
-		steps = append(steps, a)
-	}
-	return nil, engine.Action101{}, false, false
-}
-
-// planParts names moves of a turn in order: adds in a row as one part
-// ("add B4→1 B1→6"), a swap ("swap K9⇄4"), a lay of melds ("lay R1* Y1
-// B1", an okey written as the face it stands for, starred).
-func planParts(okey engine.Face, steps []engine.Action101) []string {
-	var parts, adds []string
-	flush := func() {
-		if len(adds) > 0 {
-			parts = append(parts, i18n.T("add %s", strings.Join(adds, " ")))
-			adds = nil
-		}
-	}
-	for _, a := range steps {
-		switch a.Kind {
-		case engine.Act101Add:
-			for _, md := range a.Melds {
-				for _, sf := range md.Tiles {
-					adds = append(adds, fmt.Sprintf("%s→%c", sf.Face, handleOf(a.Meld)))
-				}
-			}
-		case engine.Act101Swap:
-			flush()
-			if len(a.Faces) == 1 {
-				parts = append(parts, i18n.T("swap %s", fmt.Sprintf("%s⇄%c", a.Faces[0].Face, handleOf(a.Meld))))
-			}
-		case engine.Act101Lay:
-			flush()
-			var melds []string
-			for _, md := range a.Melds {
-				fs := make([]string, len(md.Tiles))
-				for k, sf := range md.Tiles {
-					fs[k] = sf.Face.String()
-					if sf.Face == okey && k < len(md.As) {
-						fs[k] = md.As[k].String() + "*"
-					}
-				}
-				melds = append(melds, strings.Join(fs, " "))
-			}
-			parts = append(parts, i18n.T("lay %s", strings.Join(melds, ", ")))
-		}
-	}
-	flush()
-	return parts
-}
+func (*part101) discardSlot(t *TableView, s engine.Slot) { t.m.Discard(s) }
 
 // --- keys --------------------------------------------------------------
 
 // selection101 is the tiles selected on the rack of a 101 round.
 func selection101(t *TableView) map[engine.Slot]bool {
-	if pt, ok := t.game().(*part101); ok {
-		return pt.sel
+	if _, ok := t.game().(*part101); ok {
+		return t.m.Sel
 	}
 	return nil
 }
-
-// drawn101 reports whether the player to move has taken a tile; taken101
-// whether it is the previous discard, to be used this turn.
-func drawn101(t *TableView) bool {
-	_, d, _ := round(t).Turn()
-	return d
-}
-
-func taken101(t *TableView) bool {
-	_, d, tk := round(t).Turn()
-	return t.myMove() && d && tk != engine.NoSlot
-}
-
-func (*part101) drawn(t *TableView) bool { return drawn101(t) }
 
 // on101penalty is x's question when the tile it would discard costs a
 // 101-point penalty (the okey, or a tile that fits a meld on the table);
@@ -1011,48 +157,30 @@ func on101penalty(t *TableView) string {
 	if !ok {
 		return ""
 	}
-	g := round(t)
-	s := pt.discardTarget(t)
-	if s == engine.NoSlot || len(g.Rack(t.snap.Seat)) == 1 {
-		return ""
-	}
-	f := t.face(s)
-	switch {
-	case f == engine.NoFace:
-		return ""
-	case f == g.Okey():
-		return i18n.T("discard the okey? it costs a 101-point penalty")
-	case g.Fits(f):
-		return i18n.T("discard the %s? it fits a meld on the table: a 101-point penalty", f.String())
-	}
-	return ""
+	return t.m.DiscardQuestion(pt.discardTarget(t))
 }
 
 // keys101 is the key table of a 101 round.
 var keys101 = []binding{
 	{keys: arrows, label: i18n.Mark("move"), help: i18n.Mark("move the cursor on the rack")},
 	{keys: []key{rk(' ')}, label: i18n.Mark("select"), help: i18n.Mark("select or unselect the tile under the cursor (a click does too)"),
-		do: on101(func(pt *part101, t *TableView) { pt.toggle(t, t.rack.Cursor) }), bar: always},
+		do: on101(func(pt *part101, t *TableView) { pt.toggle(t, t.m.Rack.Cursor) }), bar: always},
 	{keys: []key{rk('c'), alias(tcell.KeyEscape)}, label: i18n.Mark("clear"), help: i18n.Mark("clear the selection"),
 		do: on101((*part101).clearSel), bar: func(t *TableView) bool { return len(selection101(t)) > 0 }},
 	{keys: []key{rk('d')}, label: i18n.Mark("draw"), help: i18n.Mark("draw from the bank (bank empty: end the round)"),
-		do: on101((*part101).bank), disabled: drawOff, bar: func(t *TableView) bool { return t.myMove() && !drawn101(t) }},
+		do: on101((*part101).bank), disabled: drawOff, bar: offered(tablemodel.Draw)},
 	{keys: []key{rk('t')}, label: i18n.Mark("take"), help: i18n.Mark("take the previous player's discard (it must be used this turn)"),
 		do: on101((*part101).take), disabled: drawOff,
-		bar: func(t *TableView) bool {
-			return t.myMove() && !drawn101(t) && prevDiscard101(round(t)) != engine.NoFace
-		}},
+		bar: offered(tablemodel.Take)},
 	{keys: []key{rk('b')}, label: i18n.Mark("give back"), help: i18n.Mark("give the taken discard back, then draw from the bank"),
-		do: on101((*part101).giveBack), disabled: moveOff, bar: taken101},
+		do: on101((*part101).giveBack), disabled: moveOff, bar: offered(tablemodel.GiveBack)},
 	{keys: []key{rk('l')}, label: i18n.Mark("lay"), help: i18n.Mark("lay the selection as melds (the opening: 101 or five doubles)"),
 		do: on101((*part101).lay), disabled: meldOff,
-		bar: func(t *TableView) bool { return t.myMove() && drawn101(t) && len(selection101(t)) > 0 }},
+		bar: func(t *TableView) bool { return t.m.Offered(tablemodel.Lay) && len(selection101(t)) > 0 }},
 	{keys: []key{rk('a')}, label: i18n.Mark("add"), help: i18n.Mark("add the selection to the one meld it fits (else press a handle)"),
-		do: on101((*part101).add), disabled: meldOff, bar: func(t *TableView) bool {
-			return t.myMove() && drawn101(t) && round(t).Opened(t.snap.Seat) != engine.NotOpened
-		}},
+		do: on101((*part101).add), disabled: meldOff, bar: offered(tablemodel.Add)},
 	{keys: []key{rk('x'), sk(tcell.KeyDelete)}, label: i18n.Mark("discard"), help: i18n.Mark("discard the tile under the cursor, or the one selected"),
-		do: on101((*part101).discard), disabled: discardOff, bar: func(t *TableView) bool { return t.myMove() && drawn101(t) },
+		do: on101((*part101).discard), disabled: discardOff, bar: offered(tablemodel.Discard),
 		confirm: on101penalty},
 	{keys: []key{rk('m'), alias(tcell.KeyEnter)}, label: i18n.Mark("move tile"), help: i18n.Mark("pick up the tile under the cursor; again: put it down there"),
 		do: (*TableView).lift, bar: lifted},
@@ -1075,18 +203,18 @@ func (*part101) keys() []binding { return keys101 }
 // clickRack: a click selects or unselects a tile, a double click
 // discards it; with a tile picked up (m) the click puts it down.
 func (pt *part101) clickRack(t *TableView, p int, double bool) {
-	if t.rack.Lifted >= 0 {
-		t.rack.Cursor = p
+	if t.m.Rack.Lifted >= 0 {
+		t.m.Rack.Cursor = p
 		t.lift()
 		return
 	}
 	if double {
-		if sl := t.rack.At(p); sl != engine.NoSlot {
-			t.rack.Cursor = p
+		if sl := t.m.Rack.At(p); sl != engine.NoSlot {
+			t.m.Rack.Cursor = p
 			pt.discardSlot(t, sl)
 		}
 		return
 	}
-	t.rack.Cursor = p
+	t.m.Rack.Cursor = p
 	pt.toggle(t, p)
 }

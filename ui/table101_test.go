@@ -62,10 +62,10 @@ func fixture101N(t *testing.T, n int, options string) *Snapshot {
 
 // request101 asks the view for a 101 move and returns the reply channel.
 func (hs *harness) request101() chan engine.Action101 {
-	r := &moveReq101{reply: make(chan engine.Action101, 1)}
+	r := &moveReq101{Reply: make(chan engine.Action101, 1)}
 	hs.view.Request(r)
 	hs.draw()
-	return r.reply
+	return r.Reply
 }
 
 // selectFaces selects the rack's tiles of the faces given (by cursor and
@@ -75,14 +75,14 @@ func (hs *harness) selectFaces(faces string) {
 	for _, f := range engine.MustParseFaces(faces) {
 		p := -1
 		for q := 0; q < RackSize && p < 0; q++ {
-			if sl := hs.view.rack.At(q); sl != engine.NoSlot && hs.view.face(sl) == f && !hs.p101().sel[sl] {
+			if sl := hs.view.m.Rack.At(q); sl != engine.NoSlot && hs.view.face(sl) == f && !hs.view.m.Sel[sl] {
 				p = q
 			}
 		}
 		if p < 0 {
 			hs.t.Fatalf("no %v on the rack", f)
 		}
-		hs.view.rack.Cursor = p
+		hs.view.m.Rack.Cursor = p
 		hs.key(tcell.KeyRune, ' ')
 	}
 }
@@ -159,7 +159,7 @@ func TestTable101ScreenAndOpening(t *testing.T) {
 	}
 	// l with a selection that is no opening: refused, nothing sent.
 	hs.keys("l")
-	if !hs.view.msgBad {
+	if !hs.view.m.MsgBad {
 		t.Errorf("a bad lay was not refused: %q", hs.view.Message())
 	}
 	noReply(t, reply)
@@ -194,7 +194,7 @@ func TestTable101BadMovesChangeNothing(t *testing.T) {
 	hs := newHarness(t, s, Palette256)
 	reply := hs.request101()
 	hs.selectFaces("R9")
-	before := hs.view.rack.pos
+	before := hs.view.m.Rack.Positions()
 	for _, c := range []struct {
 		key  rune
 		want string
@@ -206,16 +206,16 @@ func TestTable101BadMovesChangeNothing(t *testing.T) {
 		{'a', "you have not opened"},
 	} {
 		hs.keys(string(c.key))
-		if !hs.view.msgBad || !strings.Contains(hs.view.Message(), c.want) {
-			t.Errorf("%c: message %q (bad %v), want %q", c.key, hs.view.Message(), hs.view.msgBad, c.want)
+		if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), c.want) {
+			t.Errorf("%c: message %q (bad %v), want %q", c.key, hs.view.Message(), hs.view.m.MsgBad, c.want)
 		}
 		noReply(t, reply)
-		if hs.view.rack.pos != before || len(hs.p101().sel) != 1 {
+		if hs.view.m.Rack.Positions() != before || len(hs.view.m.Sel) != 1 {
 			t.Errorf("%c changed the rack or the selection", c.key)
 		}
 	}
 	// Not the player's turn: refused with whose turn it is.
-	hs.view.req = nil
+	hs.view.m.Cancel()
 	hs.keys("x")
 	if !strings.Contains(hs.view.Message(), "wait") {
 		t.Errorf("a move with none asked for: %q", hs.view.Message())
@@ -298,7 +298,7 @@ func TestTable101AddByClickAndHandle(t *testing.T) {
 	x, y := meldCell(hs, '2')
 	hs.view.Click(x, y, false)
 	hs.draw()
-	if !hs.view.msgBad {
+	if !hs.view.m.MsgBad {
 		t.Errorf("K5 on the 10s was not refused: %q", hs.view.Message())
 	}
 	noReply(t, reply)
@@ -346,8 +346,8 @@ func TestTable101HintAndBlocks(t *testing.T) {
 	if msg := hs.view.Message(); !strings.Contains(msg, "you can open: 121 points in 3 melds") {
 		t.Errorf("the hint: %q", msg)
 	}
-	if len(hs.p101().sel) != 11 {
-		t.Errorf("the hint selected %d tiles, want the opening's 11 (R9-R13, the 10s, K11-K13)", len(hs.p101().sel))
+	if len(hs.view.m.Sel) != 11 {
+		t.Errorf("the hint selected %d tiles, want the opening's 11 (R9-R13, the 10s, K11-K13)", len(hs.view.m.Sel))
 	}
 	hs.keys("d")
 	hs.apply(s, <-reply)
@@ -361,7 +361,7 @@ func TestTable101HintAndBlocks(t *testing.T) {
 	used := map[engine.Slot]bool{}
 	for _, block := range []string{"R10 R11 R12 R13", "Y10 B10 K10", "K11 K12 K13"} {
 		for _, f := range engine.MustParseFaces(block) {
-			for _, sl := range hs.view.rack.Tiles() {
+			for _, sl := range hs.view.m.Rack.Tiles() {
 				if !used[sl] && hs.view.face(sl) == f {
 					used[sl] = true
 					pos[at] = sl
@@ -373,14 +373,16 @@ func TestTable101HintAndBlocks(t *testing.T) {
 		at++
 	}
 	at = RackCols
-	for _, sl := range hs.view.rack.Tiles() {
+	for _, sl := range hs.view.m.Rack.Tiles() {
 		if !used[sl] {
 			pos[at] = sl
 			at++
 		}
 	}
-	hs.view.rack.pos = pos
-	hs.p101().sel = nil
+	if !hs.view.m.Rack.Restore(pos, hs.view.m.Rack.Tiles()) {
+		t.Fatal("the blocks' arrangement does not hold the rack's tiles")
+	}
+	hs.view.m.Sel = nil
 	reply = hs.request101()
 	hs.selectFaces(opening101)
 	hs.keys("l")
@@ -418,7 +420,7 @@ func TestTable101TurnTimer(t *testing.T) {
 	s := fixture101(t, "timer=5")
 	hs := newHarness(t, s, Palette256)
 	now := time.Unix(1000, 0)
-	hs.view.now = func() time.Time { return now }
+	hs.view.m.Now = func() time.Time { return now }
 	hs.view.Update(s, nil, nil)
 	reply := hs.request101()
 	if !strings.Contains(hs.screen(), "5s left") {
@@ -474,11 +476,11 @@ func TestTable101Mouse(t *testing.T) {
 	x, y := rackCell(0)
 	hs.view.Click(x, y, false)
 	hs.draw()
-	if len(hs.p101().sel) != 1 {
-		t.Fatalf("a click selected %d tiles", len(hs.p101().sel))
+	if len(hs.view.m.Sel) != 1 {
+		t.Fatalf("a click selected %d tiles", len(hs.view.m.Sel))
 	}
 	noReply(t, reply)
-	want := hs.view.rack.At(0)
+	want := hs.view.m.Rack.At(0)
 	hs.view.Click(x, y, true)
 	a = <-reply
 	if a.Kind != engine.Act101Discard || a.Faces[0].Slot != want {

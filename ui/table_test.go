@@ -91,10 +91,10 @@ func (hs *harness) keys(s string) {
 
 // request asks the view for a move and returns the reply channel.
 func (hs *harness) request() chan engine.Action {
-	r := &moveReq{reply: make(chan engine.Action, 1)}
+	r := &moveReq{Reply: make(chan engine.Action, 1)}
 	hs.view.Request(r)
 	hs.draw()
-	return r.reply
+	return r.Reply
 }
 
 func screenLines(scr tcell.SimulationScreen) []string {
@@ -143,7 +143,7 @@ func (hs *harness) tileAt(p int) (top, bottom string, fg, bg tcell.Color) {
 func (hs *harness) rackFaces() []engine.Face {
 	var out []engine.Face
 	for p := 0; p < RackSize; p++ {
-		s := hs.view.rack.At(p)
+		s := hs.view.m.Rack.At(p)
 		if s == engine.NoSlot {
 			out = append(out, engine.NoFace)
 			continue
@@ -227,7 +227,7 @@ func TestKeysMoveTilesAndUndo(t *testing.T) {
 	// Pick up the first tile (R1) and put it on position 3 (R13): the row
 	// is full but for the gap R1 leaves, so R2 R3 R13 move left into it.
 	hs.key(tcell.KeyRune, ' ')
-	if hs.view.rack.Lifted != 0 {
+	if hs.view.m.Rack.Lifted != 0 {
 		t.Fatalf("space did not pick up the tile under the cursor")
 	}
 	hs.key(tcell.KeyRight, 0)
@@ -290,7 +290,7 @@ func TestDiscardByKey(t *testing.T) {
 	}
 	// The request is answered: a second key sends nothing.
 	hs.keys("x")
-	if !hs.view.msgBad {
+	if !hs.view.m.MsgBad {
 		t.Errorf("a discard with no request pending was not refused: %q", hs.view.Message())
 	}
 }
@@ -319,13 +319,13 @@ func TestWinAndHint(t *testing.T) {
 	if msg := hs.view.Message(); !strings.Contains(msg, "you can win") || !strings.Contains(msg, "R13") {
 		t.Fatalf("hint says %q", msg)
 	}
-	if !strings.Contains(hs.screen(), "^^^^") || hs.view.rack.Cursor != 3 {
-		t.Fatalf("the hint did not put the cursor on R13 (cursor %d)", hs.view.rack.Cursor)
+	if !strings.Contains(hs.screen(), "^^^^") || hs.view.m.Rack.Cursor != 3 {
+		t.Fatalf("the hint did not put the cursor on R13 (cursor %d)", hs.view.m.Rack.Cursor)
 	}
 	// Finishing with R1 is no win: refused, nothing sent.
 	hs.key(tcell.KeyHome, 0)
 	hs.keys("w")
-	if !hs.view.msgBad || !strings.Contains(hs.view.Message(), "no win") {
+	if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), "no win") {
 		t.Fatalf("a false win was not refused: %q", hs.view.Message())
 	}
 	if len(reply) != 0 {
@@ -410,7 +410,7 @@ func TestIllegalActionsRefused(t *testing.T) {
 		{"z", "does nothing here"},
 	} {
 		hs.keys(tc.keys)
-		if !hs.view.msgBad || !strings.Contains(hs.view.Message(), tc.want) {
+		if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), tc.want) {
 			t.Errorf("%q: message %q, want %q", tc.keys, hs.view.Message(), tc.want)
 		}
 		if len(reply) != 0 {
@@ -419,8 +419,8 @@ func TestIllegalActionsRefused(t *testing.T) {
 	}
 	// Not the player's turn: seat 1 plays.
 	r0 := hs.rackFaces()
-	a := engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: hs.view.rack.At(2),
-		Faces: []engine.SlotFace{{Slot: hs.view.rack.At(2), Face: r0[2]}}}
+	a := engine.Action{Kind: engine.ActDiscard, Seat: 0, Slot: hs.view.m.Rack.At(2),
+		Faces: []engine.SlotFace{{Slot: hs.view.m.Rack.At(2), Face: r0[2]}}}
 	next := &Snapshot{}
 	*next = *s
 	next.Match = s.Match.Clone()
@@ -433,7 +433,7 @@ func TestIllegalActionsRefused(t *testing.T) {
 	hs.draw()
 	for _, k := range "dtxwg" {
 		hs.keys(string(k))
-		if !hs.view.msgBad || !strings.Contains(hs.view.Message(), "not your turn") {
+		if !hs.view.m.MsgBad || !strings.Contains(hs.view.Message(), "not your turn") {
 			t.Errorf("%q out of turn: message %q", k, hs.view.Message())
 		}
 	}
@@ -585,7 +585,7 @@ func TestTeamsAndScoring(t *testing.T) {
 			ranking = append(ranking, engine.Standing{Seat: seat, Place: seat + 1})
 		}
 		hs.view.Finish(&MatchEnd{Ranking: ranking, Verified: true, Verdict: "verified: honest"})
-		hs.view.ends = nil
+		hs.view.m.Ends = nil
 		hs.view.overlay = matchOverlay
 		hs.draw()
 		scr = hs.screen()

@@ -42,7 +42,7 @@ func timedFixture(t *testing.T, players int, rack string) (*harness, *time.Time)
 	scr.SetSize(80, 24)
 	hs := &harness{t: t, scr: scr}
 	hs.view = NewTableView(func() { hs.quit = true })
-	hs.view.now = func() time.Time { return clock }
+	hs.view.m.Now = func() time.Time { return clock }
 	hs.view.SetPalette(Palette16)
 	hs.view.SetRect(0, 0, 80, 24)
 	hs.view.Update(s, nil, nil)
@@ -95,8 +95,8 @@ func TestTurnTimerCountsDownAndDiscardsTheHint(t *testing.T) {
 	default:
 		t.Fatalf("nothing sent when the time ran out; message %q", hs.view.Message())
 	}
-	h := hs.view.snap.HandState()
-	v := hs.view.snap.View
+	h := hs.view.m.Snap.HandState()
+	v := hs.view.m.Snap.View
 	adv, err := bot.NewExpert(0).Advise(h, &v)
 	if err != nil {
 		t.Fatal(err)
@@ -130,11 +130,11 @@ func TestTurnTimerDrawsThenDiscardsTheDrawnTile(t *testing.T) {
 	// The player discards R13 in time; the bot draws and discards.
 	reply := hs.request()
 	r13 := engine.MustParseFaces("R13")[0]
-	for hs.view.face(hs.view.rack.At(hs.view.rack.Cursor)) != r13 {
+	for hs.view.face(hs.view.m.Rack.At(hs.view.m.Rack.Cursor)) != r13 {
 		hs.key(tcell.KeyRight, 0)
 	}
 	hs.keys("x")
-	m := hs.view.snap.Match.Clone()
+	m := hs.view.m.Snap.Match.Clone()
 	for _, a := range []engine.Action{<-reply, {Kind: engine.ActDraw, Seat: 1, Slot: engine.NoSlot}} {
 		if err := m.Apply(a); err != nil {
 			t.Fatal(err)
@@ -145,7 +145,7 @@ func TestTurnTimerDrawsThenDiscardsTheDrawnTile(t *testing.T) {
 	if err := m.Apply(engine.Action{Kind: engine.ActDiscard, Seat: 1, Slot: bot[0], Faces: []engine.SlotFace{{Slot: bot[0], Face: k1}}}); err != nil {
 		t.Fatal(err)
 	}
-	s := *hs.view.snap
+	s := *hs.view.m.Snap
 	s.Match = m
 	*clock = clock.Add(5 * time.Second)
 	hs.view.Update(&s, nil, nil)
@@ -196,7 +196,7 @@ func TestTurnTimerDrawsThenDiscardsTheDrawnTile(t *testing.T) {
 
 func TestOtherPlayersTimer(t *testing.T) {
 	hs, clock := timedFixture(t, 4, winningRack)
-	s := *hs.view.snap
+	s := *hs.view.m.Snap
 	s.Seat = 1 // the view of a player who waits for ayse
 	s.Names = []string{"ayse", "you", "bot2", "bot3"}
 	hs.view.Update(&s, nil, nil)
@@ -226,7 +226,7 @@ func (hs *harness) resize(w, h int) {
 func TestTooSmallShowsTheTimerAndMovesForThePlayer(t *testing.T) {
 	rack := "R13 Y7 B9 R1 Y1 B7 B10 R2 Y2 K7 B11 R5 Y3 B12 K12"
 	hs, clock := timedFixture(t, 4, rack)
-	hs.view.Update(hs.view.snap, []Line{{txt("bot3 discards "), tile(engine.MustParseFaces("K5")[0])}}, nil)
+	hs.view.Update(hs.view.m.Snap, []Line{{txt("bot3 discards "), tile(engine.MustParseFaces("K5")[0])}}, nil)
 	reply := hs.request()
 	hs.resize(60, 16)
 	*clock = clock.Add(12 * time.Second)
@@ -250,7 +250,7 @@ func TestTooSmallShowsTheTimerAndMovesForThePlayer(t *testing.T) {
 		t.Fatal("nothing sent when the time ran out on a too-small screen")
 	}
 	// Another seat's turn: its countdown, and what happens at the player's.
-	s := *hs.view.snap
+	s := *hs.view.m.Snap
 	s.Seat = 1
 	s.Names = []string{"ayse", "you", "bot2", "bot3"}
 	hs.view.Update(&s, nil, nil)

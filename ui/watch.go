@@ -7,6 +7,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The spectator's screen (okey watch): a replay that grows as the table
@@ -45,8 +46,7 @@ func (f *WatchFeed) Step(m *table.Machine) WatchUpdate {
 		f.audited = len(hs)
 	}
 	cur := TakeSnapshot(m, nil, table.NoSeat)
-	g := gameOf(cur)
-	if g == nil {
+	if tablemodel.Game(cur) == "" {
 		return u
 	}
 	lines, end := Events(f.prev, cur)
@@ -54,7 +54,7 @@ func (f *WatchFeed) Step(m *table.Machine) WatchUpdate {
 	if len(lines) == 0 && end == nil {
 		return u
 	}
-	hand := g.handNumber(cur)
+	hand := tablemodel.HandNumber(cur)
 	if end != nil {
 		hand = end.Hand
 	}

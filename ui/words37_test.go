@@ -10,6 +10,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // TestWordsReadRight (issue 37, 12): at 80x24 and 120x36, in English and
@@ -96,7 +97,7 @@ func TestTournamentAndRoundWords(t *testing.T) {
 			}
 			h101 := newHarness(t, fixture101(t), Palette256)
 			h101.resize(size[0], size[1])
-			h101.view.Update(h101.view.snap, nil, []*HandEnd{roundEnd101()})
+			h101.view.Update(h101.view.m.Snap, nil, []*HandEnd{roundEnd101()})
 			h101.draw()
 			scr := h101.screen()
 			for _, want := range []string{pick("(1 of 3 counted)", "(1/3 sayıldı)"), pick("2 rounds left", "2 el kaldı")} {
@@ -141,7 +142,7 @@ func TestHintKeepsItsKey(t *testing.T) {
 			}
 			hs := newHarness(t, fixture(t, "K4", winningRack), Palette256)
 			hs.resize(size[0], size[1])
-			hs.view.say(hintText(adv))
+			hs.view.say(tablemodel.HintText(adv))
 			hs.draw()
 			if s := hs.screen(); !strings.Contains(s, "(x)") {
 				t.Errorf("%s %dx%d: the hint lost its key (x):\n%s", lang, size[0], size[1], s)

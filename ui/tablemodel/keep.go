@@ -1,4 +1,4 @@
-package ui
+package tablemodel
 
 import (
 	"encoding/json"
@@ -54,23 +54,23 @@ func readRackFile(path string) (*rackState, error) {
 // atomically whenever it changes) and brings back the one saved there when
 // the hand it belongs to is on the table. Call it from the UI goroutine,
 // before the match's first snapshot.
-func (t *TableView) SetRackFile(path string) {
-	t.rackFile, t.keptHand = path, 0
+func (m *Table) SetRackFile(path string) {
+	m.rackFile, m.keptHand = path, 0
 	st, err := readRackFile(path)
 	if err != nil {
 		// A damaged arrangement is no loss: the tiles are laid out afresh.
-		t.refuse(i18n.T("the saved rack arrangement could not be read; the tiles are laid out afresh"))
+		m.Refuse(i18n.T("the saved rack arrangement could not be read; the tiles are laid out afresh"))
 		return
 	}
-	t.keptRack = st
+	m.keptRack = st
 }
 
 // restoreRack puts the tiles back where the saved arrangement of this hand
 // had them; it reports whether it did.
-func (t *TableView) restoreRack(slots []engine.Slot) bool {
-	st := t.keptRack
-	t.keptRack = nil
-	if st == nil || st.Hand != t.handKey-1 {
+func (m *Table) restoreRack(slots []engine.Slot) bool {
+	st := m.keptRack
+	m.keptRack = nil
+	if st == nil || st.Hand != m.handKey-1 {
 		return false
 	}
 	var pos [RackSize]engine.Slot
@@ -80,20 +80,20 @@ func (t *TableView) restoreRack(slots []engine.Slot) bool {
 			pos[i] = engine.Slot(p)
 		}
 	}
-	return t.rack.Restore(pos, slots)
+	return m.Rack.Restore(pos, slots)
 }
 
-// keepRack writes the rack arrangement when it changed since it was last
-// written.
-func (t *TableView) keepRack() {
-	if t.rackFile == "" || t.handKey == 0 || !t.laidOut {
+// KeepRack writes the rack arrangement when it changed since it was last
+// written (a front end calls it after every snapshot, key and click).
+func (m *Table) KeepRack() {
+	if m.rackFile == "" || m.handKey == 0 || !m.laidOut {
 		return
 	}
-	pos := t.rack.pos
-	if t.keptHand == t.handKey && t.keptPos == pos {
+	pos := m.Rack.pos
+	if m.keptHand == m.handKey && m.keptPos == pos {
 		return
 	}
-	st := rackState{Version: 1, Hand: t.handKey - 1}
+	st := rackState{Version: 1, Hand: m.handKey - 1}
 	for _, s := range pos {
 		p := -1
 		if s != engine.NoSlot {
@@ -103,14 +103,14 @@ func (t *TableView) keepRack() {
 	}
 	b, err := json.Marshal(&st)
 	if err == nil {
-		err = atomicfile.Write(t.rackFile, b)
+		err = atomicfile.Write(m.rackFile, b)
 	}
 	if err != nil {
-		if !t.keepFailed {
-			t.refuse(i18n.T("the rack arrangement could not be saved: %s", Explain(err)))
+		if !m.keepFailed {
+			m.Refuse(i18n.T("the rack arrangement could not be saved: %s", Explain(err)))
 		}
-		t.keepFailed = true
+		m.keepFailed = true
 		return
 	}
-	t.keptHand, t.keptPos, t.keepFailed = t.handKey, pos, false
+	m.keptHand, m.keptPos, m.keepFailed = m.handKey, pos, false
 }

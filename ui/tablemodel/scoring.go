@@ -1,4 +1,4 @@
-package ui
+package tablemodel
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 )
 
-// causes explains each seat's score change for a hand: the win (and what
+// Causes explains each seat's score change for a hand: the win (and what
 // made it worth more), each gösterme, a stalemate. It asks the match's own
 // scoring for each part on its own, so it cannot disagree with the total.
-func causes(m *engine.Match, res engine.HandResult, names []string) []string {
+func Causes(m *engine.Match, res engine.HandResult, names []string) []string {
 	n := len(m.Scores())
 	parts := make([][]string, n)
 	addPart := func(label string, d []int) {
@@ -101,4 +101,41 @@ func causes(m *engine.Match, res engine.HandResult, names []string) []string {
 		out[s] = strings.Join(parts[s], ", ")
 	}
 	return out
+}
+
+// Hand-end and match-end figures: who plays with whom and how the
+// ruleset scores.
+
+// Team is the name of seat's team ("team A" for seats 1 and 3, "team B"
+// for 2 and 4, as players count them) when partners share a score, or "".
+func Team(r engine.Ruleset, n, seat int) string {
+	if !r.Teams(n) || seat < 0 {
+		return ""
+	}
+	return i18n.T("team %c", 'A'+seat%2)
+}
+
+// TeamsLine says who plays with whom ("team A: ayse and bot2; team B: bot1
+// and bot3"), or "" without teams.
+func TeamsLine(r engine.Ruleset, names []string) string {
+	if !r.Teams(len(names)) {
+		return ""
+	}
+	return i18n.T("A: %s and %s, B: %s and %s; partners share a score",
+		names[0], names[2], names[1], names[3])
+}
+
+// ScoringLine says in one line how the ruleset scores.
+func ScoringLine(r engine.Ruleset) string {
+	switch r.Scoring {
+	case engine.CountDown:
+		return i18n.T("from %d down when another wins: higher is better", r.StartScore)
+	case engine.Penalty:
+		return i18n.T("penalty points for the losers of each hand: lower is better")
+	case engine.WinnerCountDown:
+		return i18n.T("the winner's account falls from %d: lower is better; 0 wins", r.StartScore)
+	case engine.Strokes:
+		return i18n.T("a stroke for the winner of each hand: more is better")
+	}
+	return ""
 }

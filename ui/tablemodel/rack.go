@@ -1,4 +1,4 @@
-package ui
+package tablemodel
 
 import (
 	"slices"
@@ -104,7 +104,7 @@ func (r *Rack) Sync(slots []engine.Slot, faces []engine.Face) {
 		}
 	}
 	if empty {
-		slices.SortStableFunc(add, func(a, b int) int { return int(faceKey(faces[a])) - int(faceKey(faces[b])) })
+		slices.SortStableFunc(add, func(a, b int) int { return int(FaceKey(faces[a])) - int(FaceKey(faces[b])) })
 	}
 	last := -1
 	for i, s := range r.pos {
@@ -119,9 +119,9 @@ func (r *Rack) Sync(slots []engine.Slot, faces []engine.Face) {
 	}
 }
 
-// faceKey orders faces for display: by colour and number, false jokers and
+// FaceKey orders faces for display: by colour and number, false jokers and
 // unknown faces last.
-func faceKey(f engine.Face) int {
+func FaceKey(f engine.Face) int {
 	if f == engine.NoFace {
 		return 1000
 	}
@@ -388,4 +388,16 @@ func (r *Rack) Restore(pos [RackSize]engine.Slot, slots []engine.Slot) bool {
 	r.Lifted = -1
 	r.undo = nil
 	return placed
+}
+
+// Positions is the arrangement: by position, row by row, the slot standing
+// there (engine.NoSlot for a gap).
+func (r *Rack) Positions() [RackSize]engine.Slot { return r.pos }
+
+// Still is a copy of r with nothing picked up and no undo history (the
+// rack as a hand ended, drawn under its panel).
+func (r *Rack) Still() *Rack {
+	c := *r
+	c.undo, c.Lifted = nil, -1
+	return &c
 }
