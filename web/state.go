@@ -65,11 +65,11 @@ type spanJSON struct {
 }
 
 type handEndJSON struct {
-	Title  string      `json:"title"`
-	Line   string      `json:"line"`
+	Title  string       `json:"title"`
+	Line   string       `json:"line"`
 	Groups [][]spanJSON `json:"groups,omitempty"`
-	Rows   []endRow    `json:"rows"`
-	Over   bool        `json:"over,omitempty"`
+	Rows   []endRow     `json:"rows"`
+	Over   bool         `json:"over,omitempty"`
 }
 
 type endRow struct {
