@@ -63,23 +63,20 @@ func (g *Game) run() {
 		select {
 		case f := <-g.queue:
 			f()
-			// Take what else is queued before drawing once.
-		more:
-			for {
-				select {
-				case f := <-g.queue:
-					f()
-				default:
-					break more
-				}
+			// Take what was queued with it before drawing once (not what
+			// keeps coming: bots that play at once would hold the page).
+			for range len(g.queue) {
+				(<-g.queue)()
 			}
 		case <-tick.C:
 			g.tick()
 		case <-g.done:
 			return
 		}
-		g.m.KeepRack()
+		// The page first; then the rack's arrangement to its file (a
+		// synced write).
 		g.publish()
+		g.m.KeepRack()
 	}
 }
 
@@ -202,7 +199,7 @@ func (g *Game) subscribe() (chan []byte, func()) {
 // command is what the page asks for.
 type command struct {
 	Op   string `json:"op"`
-	Slot int    `json:"slot"` // a rack position (0..29)
+	Slot int    `json:"slot"` // a rack position (0..29); discard, win: -1 for the model's target
 	To   int    `json:"to"`   // move: the position it goes to
 }
 
@@ -211,7 +208,13 @@ func (g *Game) do(c command) { g.post(func() { g.apply(c) }) }
 
 func (g *Game) apply(c command) {
 	m := g.m
+	// A position of -1 is the model's target: the picked-up tile, or the
+	// one under the cursor (the keys x and w), as the model holds it now,
+	// not as a page drawn a moment ago saw it.
 	at := func(p int) engine.Slot {
+		if p == -1 {
+			return m.Target()
+		}
 		if p < 0 || p >= tablemodel.RackSize {
 			return engine.NoSlot
 		}

@@ -10,10 +10,22 @@ let drag = null; // {pos, el, x, y, moved}
 
 function connect() {
   ws = new WebSocket(`ws://${location.host}/ws`);
+  // States that come together are drawn once, the last.
+  let pending = false;
+  let drawnRack = -1;
   ws.onmessage = (ev) => {
     st = JSON.parse(ev.data);
-    draw();
-    document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
+    if (pending) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      draw();
+      // When the rack last changed its count (a move shown), for the figures.
+      const n = (st.rack || []).length;
+      if (n !== drawnRack) document.body.dataset.rackAt = String(performance.now());
+      drawnRack = n;
+      document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
+    }, 0);
   };
   ws.onclose = () => {
     document.body.classList.add('gone');
@@ -23,6 +35,7 @@ function connect() {
 
 function send(op, slot = 0, to = 0) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ op, slot, to }));
+  document.body.dataset.sentAt = String(performance.now());
 }
 
 // tile draws a face: colour, number, the false joker, the okey marked.
@@ -132,6 +145,18 @@ function draw() {
     if (op === 'undo') b.disabled = !st.canUndo;
   }
   drawRack();
+  const logKey = JSON.stringify(st.log);
+  if (logKey !== drawn.log) {
+    drawn.log = logKey;
+    drawLog();
+  }
+  drawPanel();
+}
+
+// drawn holds what was last drawn of the parts that change less often.
+const drawn = { log: '' };
+
+function drawLog() {
   const log = $('log');
   log.replaceChildren();
   for (const line of st.log || []) {
@@ -146,7 +171,6 @@ function draw() {
     log.appendChild(li);
   }
   log.scrollTop = log.scrollHeight;
-  drawPanel();
 }
 
 function drawRack() {
@@ -223,6 +247,12 @@ function drawPanel() {
       box.appendChild(f);
     }
   }
+  if (st.matchEnd) {
+    const b = document.createElement('button');
+    b.dataset.op = 'leave';
+    b.textContent = st.labels.leave;
+    box.appendChild(b);
+  }
   if (st.handEnd) {
     const b = document.createElement('button');
     b.id = 'close';
@@ -232,13 +262,12 @@ function drawPanel() {
   }
 }
 
-// target is the tile a discard or a win is about: the lifted one, or the
-// one under the cursor (as in the terminal).
-const target = () => (st.lifted >= 0 ? st.lifted : st.cursor);
-
+// A discard or a win from a key or a button is about the model's target
+// (-1): the picked-up tile, or the one under the cursor, as in the
+// terminal.
 function op(name) {
   if (!st) return;
-  if (name === 'discard' || name === 'win') send(name, target());
+  if (name === 'discard' || name === 'win') send(name, -1);
   else send(name);
 }
 
