@@ -88,12 +88,12 @@ func tab(t *testing.T, ctx context.Context) context.Context {
 
 func shoot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return
 	}
-	p := filepath.Join(t.ArtifactDir(), name+".jpg")
+	p := filepath.Join(t.ArtifactDir(), name+".png")
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Error(err)
 	}
