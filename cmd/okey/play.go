@@ -41,7 +41,7 @@ func init() {
 
 const playUsage = `usage: okey play [--bots K] [--level easy|normal|hard] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
-                 [--relay MULTIADDR]... [--serve-relay] [--code CODE|-]
+                 [--relay MULTIADDR]... [--serve-relay] [--code CODE|-] [--web [--no-open]]
 
 With --bots K you play at once against K bots in this process (each a full
 peer with its own keys; no network). Without it, the lobby shows the tables
@@ -52,6 +52,10 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 d there drops one: it moves whole to DIR/dropped and still verifies).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
+--web (with --bots K) plays at the table in your web browser instead: this
+process serves it at http://127.0.0.1:PORT/, prints the address with this
+launch's token and opens the browser (--no-open, or no display: it prints it
+only); the classic family for now.
 --level picks how well the bots play: easy (random moves), normal (greedy),
 hard (expert, the default); --strategy names a strategy instead (not both).
 Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
