@@ -125,3 +125,31 @@ func TestStateHoldsNoHiddenTile(t *testing.T) {
 	}
 	t.Logf("%d states checked", g.checked.Load())
 }
+
+// TestGameRace is the race detector's share of the match above: a second
+// of a match whose page commands and peer steps cross on the Game.
+func TestGameRace(t *testing.T) {
+	lane.RaceOnly(t)
+	g := NewGame(0)
+	g.Start()
+	defer g.Quit()
+	states, stop := g.subscribe()
+	defer stop()
+	go func() {
+		for {
+			select {
+			case <-states:
+				g.do(command{Op: "hint"})
+				g.do(command{Op: "move", Slot: 0, To: 20})
+			case <-g.Done():
+				return
+			}
+		}
+	}()
+	bots, names := greedyBots(3)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Ruleset: "classic", Name: "ayse", Bots: bots, BotName: names, Player: bot.NewGreedy()}); err != nil {
+		t.Fatal(err)
+	}
+}
