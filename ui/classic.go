@@ -30,9 +30,9 @@ func (*classicPart) title(t *TableView) string {
 		return ""
 	}
 	hand := s.Match.HandNumber() + 1
-	if t.overlay == handOverlay && len(t.ends) > 0 {
+	if t.overlay == handOverlay && len(t.m.Ends) > 0 {
 		// The panel of a hand that is over: its number, not the next.
-		hand = int(t.ends[0].Hand) + 1
+		hand = int(t.m.Ends[0].Hand) + 1
 	}
 	title := " · " + i18n.T("hand %d", hand)
 	if r := s.Match.Rules().Rounds; r > 0 {

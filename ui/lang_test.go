@@ -58,7 +58,7 @@ func TestTurkishTable(t *testing.T) {
 	checkTurkish(t, "the score table", hs.screen(), "1. el bitti", "Deste bitti", "değişim", "puan", "enter: sonraki el")
 	hs.view.Finish(&MatchEnd{Ranking: []engine.Standing{{Seat: 0, Place: 1, Score: 20}, {Seat: 1, Place: 2}, {Seat: 2, Place: 3}, {Seat: 3, Place: 4}},
 		Verified: true, Verdict: Verdict(&table.Report{Honest: true, Steps: 61, Hands: make([]table.HandLog, 1)})})
-	hs.view.ends = nil
+	hs.view.m.Ends = nil
 	hs.view.overlay = matchOverlay
 	hs.draw()
 	checkTurkish(t, "the match's end", hs.screen(), "maç bitti", "Maçı kazandın!", "doğrulandı: dürüst (61 mesaj", "1 el)", "q: çık")

@@ -570,10 +570,10 @@ func (cl *classicPart) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 // drawEnd draws the hand's panel at x, y, w x h and returns the row after
 // its text (the enter line aside).
 func (cl *classicPart) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) int {
-	if len(t.ends) == 0 {
+	if len(t.m.Ends) == 0 {
 		return y
 	}
-	e := t.ends[0]
+	e := t.m.Ends[0]
 	ix, iy, iw, ih := t.panel(scr, x, y, w, h, i18n.T("hand %d is over", e.Hand+1))
 	st := tcell.StyleDefault.Background(t.pal.Overlay).Foreground(t.pal.Text)
 	good := st.Foreground(t.pal.Good).Bold(true)

@@ -22,8 +22,8 @@ import (
 func (pt *part101) title(t *TableView) string {
 	m := t.m.Snap.Match101
 	hand := m.HandNumber() + 1
-	if t.overlay == handOverlay && len(t.ends) > 0 {
-		hand = int(t.ends[0].Hand) + 1
+	if t.overlay == handOverlay && len(t.m.Ends) > 0 {
+		hand = int(t.m.Ends[0].Hand) + 1
 	}
 	return " · " + i18n.T("round %d (%d of %d counted)", hand, m.Played(), m.Rules().Rounds)
 }
@@ -156,7 +156,7 @@ func (pt *part101) draw(t *TableView, scr tcell.Screen, x, y, w, h int) int {
 }
 
 func (pt *part101) drawHandEnd(t *TableView, scr tcell.Screen, x, y, w, h, _ int) {
-	if len(t.ends) > 0 && t.ends[0].R101 != nil {
+	if len(t.m.Ends) > 0 && t.m.Ends[0].R101 != nil {
 		pt.drawEnd(t, scr, x, y+1, w, h-2)
 	}
 }
@@ -325,7 +325,7 @@ func (pt *part101) drawRack(t *TableView, scr tcell.Screen, x, y int) {
 // drawEnd is the round's end: how it ended, every seat's points with
 // their causes, every rack, the score table of the rounds so far.
 func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
-	e := t.ends[0]
+	e := t.m.Ends[0]
 	r := e.R101
 	res := r.Result
 	title := i18n.T("round %d is over", e.Hand+1)

@@ -51,11 +51,8 @@ type TableView struct {
 	palFixed bool
 	// m is the table's model: the snapshot, the move asked for, the
 	// message line, the hint, the turn timer, the match's end.
-	m    *tablemodel.Table
-	part gamePart // the game's part of the screen (game.go)
-	ends []*HandEnd
-	// shown is the table as each hand in ends ended (endedTable).
-	shown   map[*HandEnd]*endedTable
+	m       *tablemodel.Table
+	part    gamePart // the game's part of the screen (game.go)
 	overlay overlay
 	quit    func() // called when the player confirms leaving
 	// back, when set, is what the match's end panel's keys do instead of
@@ -105,19 +102,8 @@ func (t *TableView) Message() string { return t.m.Msg }
 func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 	defer t.keepRack()
 	t.m.AddLog(lines)
-	for _, e := range ends {
-		if s != nil && e.Hand+1 < s.Hand {
-			// Hands long over: a resumed match replaying its steps.
-			continue
-		}
-		if t.shown == nil {
-			t.shown = map[*HandEnd]*endedTable{}
-		}
-		t.shown[e] = t.endedTable(e, s)
-		t.ends = append(t.ends, e)
-		if t.overlay == noOverlay {
-			t.overlay = handOverlay
-		}
+	if t.m.AddEnds(s, ends) && t.overlay == noOverlay {
+		t.overlay = handOverlay
 	}
 	if s == nil {
 		return
@@ -129,62 +115,20 @@ func (t *TableView) Update(s *Snapshot, lines []Line, ends []*HandEnd) {
 	t.m.Update(s)
 }
 
-// endedTable is the table as a hand (a round) ended: while the hand's
-// panel is up the screen under it shows that hand, its final rack, piles
-// and turn line, not the next one, whose dealing goes on underneath (the
-// other peers do not wait for the panel); the next hand shows when the
-// panel is closed.
-type endedTable struct {
-	snap *Snapshot
-	rack *Rack
-	log  []Line
-}
-
-// endedTable is the table at e's end: e's snapshot (s, the one shown with
-// it, when e does not say), the player's rack arrangement brought up to
-// it, the log so far.
-func (t *TableView) endedTable(e *HandEnd, s *Snapshot) *endedTable {
-	at := e.At
-	if at == nil || (s != nil && at.Seat != s.Seat) {
-		// A hand end told from another seat (a replay's): the table as
-		// this view sees it.
-		at = s
-	}
-	if at == nil {
-		return nil
-	}
-	g := t.part
-	if !g.plays(at) {
-		if g = gameOf(at); g == nil {
-			return nil
-		}
-	}
-	r := t.m.Rack.Still()
-	if at.Seat >= 0 && at.Seat < len(at.Names) {
-		live := t.m.Snap
-		t.m.Snap = at
-		if slots, faces, _, ok := t.m.RackFaces(); ok {
-			r.Sync(slots, faces)
-		}
-		t.m.Snap = live
-	}
-	return &endedTable{snap: at, rack: r, log: t.m.Log}
-}
-
 // drawGame draws the game's table: while a hand's panel is due, the table
-// as that hand ended (endedTable), else as it is now.
+// as that hand ended (tablemodel.EndedTable), else as it is now.
 func (t *TableView) drawGame(scr tcell.Screen, g gamePart, x, y, w, h int) int {
-	if len(t.ends) == 0 || t.shown[t.ends[0]] == nil {
+	if len(t.m.Ends) == 0 || t.m.EndedAt(t.m.Ends[0]) == nil {
 		return g.draw(t, scr, x, y, w, h)
 	}
-	e := t.shown[t.ends[0]]
-	if !g.plays(e.snap) {
-		if g = gameOf(e.snap); g == nil {
+	e := t.m.EndedAt(t.m.Ends[0])
+	if !g.plays(e.Snap) {
+		if g = gameOf(e.Snap); g == nil {
 			return t.game().draw(t, scr, x, y, w, h)
 		}
 	}
 	snap, rack, log := t.m.Snap, t.m.Rack, t.m.Log
-	t.m.Snap, t.m.Rack, t.m.Log, t.ended = e.snap, e.rack, e.log, true
+	t.m.Snap, t.m.Rack, t.m.Log, t.ended = e.Snap, e.Rack, e.Log, true
 	defer func() { t.m.Snap, t.m.Rack, t.m.Log, t.ended = snap, rack, log, false }()
 	return g.draw(t, scr, x, y, w, h)
 }
@@ -345,10 +289,7 @@ func (t *TableView) Key(ev *tcell.EventKey) {
 
 // nextEnd closes the shown hand end, showing the next one if any.
 func (t *TableView) nextEnd() {
-	if len(t.ends) > 0 {
-		delete(t.shown, t.ends[0])
-		t.ends = t.ends[1:]
-	}
+	t.m.NextEnd()
 	t.overlay = noOverlay
 	t.reopen()
 }
@@ -356,7 +297,7 @@ func (t *TableView) nextEnd() {
 // reopen shows the panel that is still due after another was closed.
 func (t *TableView) reopen() {
 	switch {
-	case len(t.ends) > 0:
+	case len(t.m.Ends) > 0:
 		t.overlay = handOverlay
 	case t.m.Final != nil:
 		t.overlay = matchOverlay

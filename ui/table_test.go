@@ -585,7 +585,7 @@ func TestTeamsAndScoring(t *testing.T) {
 			ranking = append(ranking, engine.Standing{Seat: seat, Place: seat + 1})
 		}
 		hs.view.Finish(&MatchEnd{Ranking: ranking, Verified: true, Verdict: "verified: honest"})
-		hs.view.ends = nil
+		hs.view.m.Ends = nil
 		hs.view.overlay = matchOverlay
 		hs.draw()
 		scr = hs.screen()

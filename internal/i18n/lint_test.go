@@ -17,6 +17,8 @@ import (
 var shows = map[string]bool{
 	// ui: drawing and messages
 	"put": true, "say": true, "refuse": true, "Say": true, "panel": true, "add": true,
+	// tablemodel: the message line, and the sentence a move sent reads as
+	"Refuse": true, "Send": true, "Send101": true,
 	"txt": true, "txtf": true, "Choose": true, "SetLeaveNote": true, "wrap": true, "wrap2": true,
 	// tview
 	"SetText": true, "SetTitle": true, "SetLabel": true, "AddButton": true, "AddItem": true,

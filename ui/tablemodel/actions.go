@@ -105,7 +105,7 @@ func (m *Table) Draw() bool {
 	}
 	if h.StockLen() == 0 {
 		return m.Send(engine.Action{Kind: engine.ActExhaust, Seat: m.Snap.Seat, Slot: engine.NoSlot},
-			"the stock is empty: the hand ends")
+			i18n.T("the stock is empty: the hand ends"))
 	}
 	return m.Send(engine.Action{Kind: engine.ActDraw, Seat: m.Snap.Seat, Slot: engine.NoSlot}, i18n.T("you draw from the stock"))
 }

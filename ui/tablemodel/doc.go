@@ -31,7 +31,7 @@
 //     resumed match stands the tiles where they were; Table.IsFresh for a
 //     tile that just arrived) and Okey 101's selection (Table.Sel);
 //   - the log lines and the end of a hand or round, with its figures
-//     (Events, Line, HandEnd, End101), each seat's score change with its
+//     (Events, Line, HandEnd, End101; Causes101), each seat's score change with its
 //     causes (Causes), the teams and how the ruleset scores (TeamsLine,
 //     ScoringLine), and the match's end (MatchEnd);
 //   - hints (Table.Hint): the classic expert's advice, Okey 101's opening,
@@ -40,9 +40,10 @@
 //     Explain, Plain), and the names of rules and protocol steps.
 //
 // A front end uses it like this. It keeps one Table (New). On every
-// snapshot it calls Events with the previous one and appends the lines to
-// its log, shows a hand's end panel from the HandEnd (HandEnd.At is the
-// table as the hand ended, to draw under the panel), and calls
+// snapshot it calls Events with the previous one, appends the lines to
+// the log (Table.AddLog), queues a hand's end (Table.AddEnds: the end
+// waits in Table.Ends with the table as it ended, Table.EndedAt, to draw
+// under its panel until NextEnd), and calls
 // Table.Update (the rack, the timer and the selection follow). When the
 // seat's peer asks for a move it hands the request (NewRequest, a channel
 // the peer waits on) to Table.Ask. It draws the table from Table.Snap and
@@ -51,6 +52,12 @@
 // shows Table.Msg after each and calls Table.KeepRack. At the match's end
 // it calls Table.Finish. The model is not safe for concurrent use: a front
 // end calls it from one goroutine (the terminal's UI goroutine).
+//
+// The terminal's table (ui.TableView) is its first user. The web page
+// (issue 39's next steps) is the second: served by the player's own okey
+// process, it keeps a Table the same way, draws it in HTML and maps
+// clicks, drags and keys to the same actions; what it sends the page is
+// what the Table holds, the seat's own view and nothing more.
 //
 // Why the name: "model" alone says nothing in an import list, and "table"
 // is the protocol's package; this is the model of the table screen, and it

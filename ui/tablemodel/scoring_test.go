@@ -27,30 +27,13 @@ func TestCausesWithoutScreen(t *testing.T) {
 // snapshots: the winner, the final discard, each seat's change and score,
 // every rack, and the log line.
 func TestHandEndFiguresWithoutScreen(t *testing.T) {
-	prev := classicSnap(t, "K4", winningRack)
-	m := prev.Match.Clone()
-	h := m.Hand()
-	var last engine.Slot = engine.NoSlot
-	for _, sl := range h.Rack(0) {
-		if prev.View.Face(h, sl) == engine.MustParseFaces("R13")[0] {
-			last = sl
-		}
-	}
-	a, ok := prev.View.WinAction(h, last)
-	if !ok {
-		t.Fatal("the fixture's rack does not win with R13")
-	}
-	if err := m.Apply(a); err != nil {
-		t.Fatal(err)
-	}
-	cur := *prev
-	cur.Match = m
-	lines, end := Events(prev, &cur)
+	prev, cur := classicWin(t)
+	lines, end := Events(prev, cur)
 	if end == nil {
 		t.Fatal("no hand end")
 	}
-	if end.Winner != "you" || end.Discard != engine.MustParseFaces("R13")[0] || end.At != &cur {
-		t.Errorf("winner %q, discard %v, at %p; want you, R13, %p", end.Winner, end.Discard, end.At, &cur)
+	if end.Winner != "you" || end.Discard != engine.MustParseFaces("R13")[0] || end.At != cur {
+		t.Errorf("winner %q, discard %v, at %p; want you, R13, %p", end.Winner, end.Discard, end.At, cur)
 	}
 	if len(end.Deltas) != 4 || len(end.Scores) != 4 || len(end.Racks) != 4 {
 		t.Fatalf("figures for %d, %d, %d seats, want 4", len(end.Deltas), len(end.Scores), len(end.Racks))
@@ -82,5 +65,60 @@ func TestCauses101WithoutScreen(t *testing.T) {
 	}
 	if left := (&End101{Rounds: 3, Played: 1}).RoundsLeft(); left != 2 {
 		t.Errorf("rounds left %d, want 2", left)
+	}
+}
+
+// classicWin is classicSnap's hand before and after the player wins with
+// R13.
+func classicWin(t *testing.T) (prev, cur *Snapshot) {
+	t.Helper()
+	prev = classicSnap(t, "K4", winningRack)
+	m := prev.Match.Clone()
+	h := m.Hand()
+	var last engine.Slot = engine.NoSlot
+	for _, sl := range h.Rack(0) {
+		if prev.View.Face(h, sl) == engine.MustParseFaces("R13")[0] {
+			last = sl
+		}
+	}
+	a, ok := prev.View.WinAction(h, last)
+	if !ok {
+		t.Fatal("the fixture's rack does not win with R13")
+	}
+	if err := m.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+	c := *prev
+	c.Match = m
+	return prev, &c
+}
+
+// TestEndsWithoutScreen: a hand's end waits to be shown with the table as
+// it ended (its snapshot, the rack, the log); the next one after it is
+// closed; the end of a hand long over is not shown.
+func TestEndsWithoutScreen(t *testing.T) {
+	prev, cur := classicWin(t)
+	lines, end := Events(prev, cur)
+	m := New()
+	m.Update(prev)
+	m.AddLog(lines)
+	if !m.AddEnds(cur, []*HandEnd{end}) || len(m.Ends) != 1 {
+		t.Fatalf("the end was not queued: %d ends", len(m.Ends))
+	}
+	m.Update(cur)
+	at := m.EndedAt(end)
+	if at == nil || at.Snap != cur || len(at.Log) != len(m.Log) || len(at.Rack.Tiles()) == 0 {
+		t.Fatalf("the table as the hand ended: %+v", at)
+	}
+	m.NextEnd()
+	if len(m.Ends) != 0 || m.EndedAt(end) != nil {
+		t.Error("the closed end is still due")
+	}
+	old := *end
+	old.Hand = 0
+	later := *cur
+	later.Hand = 2
+	if m.AddEnds(&later, []*HandEnd{&old}) || len(m.Ends) != 0 {
+		t.Error("the end of a hand long over was queued")
 	}
 }

@@ -57,6 +57,10 @@ type Table struct {
 	Log []Line
 	// Sent counts the moves sent.
 	Sent int
+	// Ends are the ends of hands waiting to be shown, the first shown
+	// first (ends.go).
+	Ends  []*HandEnd
+	ended map[*HandEnd]*EndedTable
 	// Hinted are the tiles the last hint marks.
 	Hinted map[engine.Slot]bool
 	// Now is the clock (tests set it).
