@@ -32,9 +32,6 @@ type Game struct {
 	subs  map[chan []byte]bool
 	state []byte // the last state sent
 
-	// run-goroutine state: the hand-end panels waiting to be closed.
-	ends []*tablemodel.HandEnd
-
 	stopMu sync.Mutex
 	stop   chan struct{} // closed by CancelMove
 }
@@ -116,7 +113,7 @@ func (g *Game) OnStep(mc *table.Machine, v *engine.View) {
 	g.post(func() {
 		g.m.AddLog(lines)
 		if end != nil {
-			g.ends = append(g.ends, end)
+			g.m.AddEnds(s, []*tablemodel.HandEnd{end})
 		}
 		g.m.Update(s)
 		g.tick()
@@ -286,9 +283,7 @@ func (g *Game) apply(c command) {
 	case "undo":
 		m.Undo()
 	case "close":
-		if len(g.ends) > 0 {
-			g.ends = g.ends[1:]
-		}
+		g.m.NextEnd()
 	case "leave":
 		g.Quit()
 	}

@@ -140,11 +140,18 @@ func (g *Game) build() *stateJSON {
 	m := g.m
 	st := &stateJSON{Lang: i18n.Current().String(), Labels: labels(), Timer: -1, Me: g.seat, Lifted: -1,
 		Msg: m.Msg, MsgBad: m.MsgBad, Actions: map[string]actionJSON{}, Cols: tablemodel.RackCols}
-	s := m.Snap
-	if len(g.ends) > 0 && g.ends[0].At != nil {
-		s = g.ends[0].At // the table as the hand ended, under its panel
+	// While a hand's panel is up, the table under it is that hand's as it
+	// ended (its rack, piles and turn line), not the next one's.
+	s, rack := m.Snap, m.Rack
+	if len(m.Ends) > 0 {
+		if at := m.EndedAt(m.Ends[0]); at != nil {
+			s, rack = at.Snap, at.Rack
+		}
 	}
 	t := m.Turn()
+	if s != m.Snap {
+		t = tablemodel.Turn{Text: tablemodel.Progress(s), Whose: tablemodel.TurnTable}
+	}
 	st.Turn, st.Whose, st.MyMove = t.Text, int(t.Whose), m.MyMove()
 	if left, ok := m.TimeLeft(); ok {
 		st.Timer = int((left + 999_999_999) / 1_000_000_000)
@@ -193,19 +200,19 @@ func (g *Game) build() *stateJSON {
 				}
 			}
 		}
-		if s == m.Snap {
-			st.Cursor, st.Lifted = m.Rack.Cursor, m.Rack.Lifted
-			for p := range tablemodel.RackSize {
-				sl := m.Rack.At(p)
-				if sl == engine.NoSlot {
-					continue
-				}
-				st.Rack = append(st.Rack, rackTile{Pos: p, Face: faceOf(m.Face(sl), okey), Fresh: m.IsFresh(sl), Hinted: m.Hinted[sl]})
+		st.Cursor, st.Lifted = rack.Cursor, rack.Lifted
+		for p := range tablemodel.RackSize {
+			sl := rack.At(p)
+			if sl == engine.NoSlot {
+				continue
 			}
+			// The face as this seat's view holds it in the snapshot drawn.
+			st.Rack = append(st.Rack, rackTile{Pos: p, Face: faceOf(s.View.Face(h, sl), okey), Fresh: s == m.Snap && m.IsFresh(sl),
+				Hinted: s == m.Snap && m.Hinted[sl]})
 		}
 	}
-	if len(g.ends) > 0 {
-		st.HandEnd = handEndOf(g.ends[0], m.Snap)
+	if len(m.Ends) > 0 {
+		st.HandEnd = handEndOf(m.Ends[0], m.Snap)
 	} else if m.Final != nil {
 		st.MatchEnd = matchEndOf(m.Final, m.Snap)
 	}

@@ -43,8 +43,10 @@ func (c *checking) OnStep(mc *table.Machine, v *engine.View) {
 // seat may see: a face its View holds or one the hand shows everyone.
 func (c *checking) check() {
 	s := c.m.Snap
-	if len(c.ends) > 0 && c.ends[0].At != nil {
-		s = c.ends[0].At
+	if len(c.m.Ends) > 0 {
+		if at := c.m.EndedAt(c.m.Ends[0]); at != nil {
+			s = at.Snap
+		}
 	}
 	h := s.HandState()
 	if h == nil {
