@@ -210,6 +210,7 @@ type domState struct {
 	DrawText string  `json:"drawText"`
 	Hinted   int     `json:"hinted"`
 	Msg      string  `json:"msg"`
+	Timer    string  `json:"timer"`
 	Lifted   int     `json:"lifted"`
 	Page     float64 `json:"page"` // ms from the last command sent to the rack's last change
 }
@@ -233,7 +234,9 @@ const readDOM = `(() => {
 		lang: document.documentElement.lang,
 		drawText: q('#buttons button[data-op=draw]').textContent,
 		hinted: document.querySelectorAll('#rack .tile.hinted').length,
+		timer: q('#timer').textContent,
 		msg: q('#msg').textContent,
+		timer: q('#timer').textContent,
 		page: Number(document.body.dataset.rackAt || 0) - Number(document.body.dataset.sentAt || 0),
 		lifted: Number((q('#rack .tile.lifted') || {dataset: {pos: -1}}).dataset.pos),
 	};
@@ -364,11 +367,7 @@ func browserMatch(t *testing.T, ctx context.Context) {
 			until(t, c, 5*time.Second, "the rack file", func(domState) bool { return rackFileHas(w.data, to) })
 			arranged = true
 		case s.Discard && !keyed:
-			// The keyboard: the cursor to a tile, pick it up, move, put down.
-			if err := chromedp.Do(c, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-				t.Fatal(err)
-			}
-			until(t, c, 5*time.Second, "the cursor", func(d domState) bool { return d.Cursor == (s.Cursor+1)%tablemodel.RackSize })
+			keyMove(t, c, s)
 			keyed = true
 		case s.Discard:
 			discards++
@@ -444,6 +443,44 @@ over:
 	t.Logf("%d moves, %d hands", moves, ends)
 }
 
+// keyMove moves a tile on the rack by the keyboard alone, as at the
+// terminal: the arrows take the cursor to a tile with a gap under (or
+// over) it, space picks it up, an arrow moves, space puts it down.
+func keyMove(t *testing.T, c context.Context, s domState) {
+	t.Helper()
+	from, to := -1, -1
+	for _, p := range s.Tiles {
+		q := (p + tablemodel.RackCols) % tablemodel.RackSize
+		if !slices.Contains(s.Tiles, q) {
+			from, to = p, q
+			break
+		}
+	}
+	if from < 0 {
+		t.Fatalf("no tile with a gap beside it: %v", s.Tiles)
+	}
+	key := func(k string, what string, ok func(domState) bool) {
+		t.Helper()
+		if err := chromedp.Do(c, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+		until(t, c, 5*time.Second, what, ok)
+	}
+	for cur := s.Cursor; cur != from; cur = (cur + 1) % tablemodel.RackSize {
+		next := (cur + 1) % tablemodel.RackSize
+		key(kb.ArrowRight, "the cursor", func(d domState) bool { return d.Cursor == next })
+	}
+	key(" ", "the tile picked up", func(d domState) bool { return d.Lifted == from })
+	arrow := kb.ArrowDown
+	if to < from {
+		arrow = kb.ArrowUp
+	}
+	key(arrow, "the cursor on the gap", func(d domState) bool { return d.Cursor == to })
+	key(" ", "the tile put down", func(d domState) bool {
+		return slices.Contains(d.Tiles, to) && !slices.Contains(d.Tiles, from) && d.Lifted < 0
+	})
+}
+
 // rackFileHas reports whether the match's RackFile holds a tile at p.
 func rackFileHas(data string, p int) bool {
 	files, _ := filepath.Glob(filepath.Join(data, "matches", "*", tablemodel.RackFile))
@@ -460,13 +497,16 @@ func rackFileHas(data string, p int) bool {
 func browserTurkish(t *testing.T, ctx context.Context) {
 	i18n.Set(i18n.Turkish)
 	defer i18n.Set(i18n.English)
-	w := startTable(t, "classic")
+	w := startTable(t, "classic:timer=30")
 	defer w.g.Quit()
 	c := tab(t, ctx)
 	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
 		t.Fatal(err)
 	}
-	s := until(t, c, 10*time.Second, "a Turkish turn line", func(d domState) bool { return d.Turn != "" })
+	s := until(t, c, 10*time.Second, "a Turkish turn line and the turn's timer", func(d domState) bool { return d.Turn != "" && d.Timer != "" })
+	if !strings.HasPrefix(s.Timer, "süre ") {
+		t.Errorf("the timer reads %q", s.Timer)
+	}
 	if s.Lang != "tr" || s.DrawText != "çek" {
 		t.Fatalf("the Turkish page: lang %q, draw %q", s.Lang, s.DrawText)
 	}
