@@ -37,10 +37,8 @@ type Game struct {
 }
 
 var (
-	_ ui.LocalFront        = (*Game)(nil)
-	_ table.MoveCanceler   = (*Game)(nil)
-	_ interface{ Quit() }  = (*Game)(nil)
-	_ interface{ Start() } = (*Game)(nil)
+	_ ui.LocalFront      = (*Game)(nil)
+	_ table.MoveCanceler = (*Game)(nil)
 )
 
 // NewGame returns the web table of seat; Start runs its model.
