@@ -102,7 +102,7 @@ func UnfinishedLocal(data string) ([]LocalMatch, error) { return table.Unfinishe
 // verifies the transcript and shows the result on g. It returns when the
 // match ends or g's player leaves; a match the player left stays saved
 // under o.Data, and PlayLocal with o.Resume continues it.
-func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, error) {
+func PlayLocal(ctx context.Context, g LocalFront, o LocalOptions) (*LocalOutcome, error) {
 	var (
 		cfg  table.Config
 		keys []ed25519.PrivateKey
@@ -262,7 +262,7 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	if out.Err == nil && results[0].Ended() != nil {
 		out.Err = results[0].Ended()
 	}
-	if g.ctx.Err() != nil {
+	if left(g) {
 		out.Err = ErrQuit
 		return out, nil
 	}
@@ -293,6 +293,31 @@ func PlayLocal(ctx context.Context, g *Game, o LocalOptions) (*LocalOutcome, err
 	}
 	g.Finish(end)
 	return out, nil
+}
+
+// LocalFront is the front end that shows a local match to the player and
+// asks it for its moves: the terminal's Game, or the web page's (package
+// web). Its Move asks the player; Done is closed when the player leaves.
+type LocalFront interface {
+	table.Mover
+	SetRackFile(path string)
+	Done() <-chan struct{}
+	OnStep(m *table.Machine, v *engine.View)
+	OnReplay(m *table.Machine, v *engine.View)
+	Say(s string)
+	Finish(e *MatchEnd)
+}
+
+var _ LocalFront = (*Game)(nil)
+
+// left reports whether the player left the front end.
+func left(g LocalFront) bool {
+	select {
+	case <-g.Done():
+		return true
+	default:
+		return false
+	}
 }
 
 // Verdict is a one-line summary of a transcript's verification. An

@@ -31,6 +31,7 @@ import (
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/web"
 )
 
 func init() {
@@ -39,7 +40,7 @@ func init() {
 
 const playUsage = `usage: okey play [--bots K] [--level L] [--resume] [--preset P[:options]] [--timer S]
                  [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
-                 [--relay MULTIADDR]... [--serve-relay] [--code CODE|-]
+                 [--relay MULTIADDR]... [--serve-relay] [--code CODE|-] [--web [--no-open]]
 
 With --bots K you play at once against K bots in this process (each a full
 peer with its own keys; no network). Without it, the lobby shows the tables
@@ -50,6 +51,10 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 d there drops one: it moves whole to DIR/dropped and still verifies).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
+--web (with --bots K) plays at the table in your web browser instead: this
+process serves it at http://127.0.0.1:PORT/, prints the address with this
+launch's token and opens the browser (--no-open, or no display: it prints it
+only); the classic family for now.
 --level picks how well the bots play (the levels below, hard by default);
 --strategy names a strategy instead (not both).
 Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
@@ -94,6 +99,8 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var relays multiFlag
 	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
 	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables you create (a publicly reachable host)"))
+	webFlag := fs.Bool("web", false, i18n.T("play at a table in your web browser, served by this process at http://127.0.0.1 (with --bots; the classic family)"))
+	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -148,8 +155,17 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	*strategy = chosen
+	if *webFlag && *bots < 0 && !*resume {
+		fmt.Fprintln(stderr, i18n.T("okey: --web plays against bots for now: give --bots K (the lobby and LAN tables in the browser are to come)"))
+		return 2
+	}
+	if *webFlag && rules.Preset == engine.Preset101 {
+		fmt.Fprintln(stderr, i18n.T("okey: --web plays the classic family for now: Okey 101 in the browser is to come"))
+		return 2
+	}
 	if *resume {
-		return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse, resume: true}, stdout, stderr)
+		return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse, resume: true,
+			web: *webFlag, noOpen: *noOpen}, stdout, stderr)
 	}
 	if *bots < 0 {
 		if err := p2p.ValidateDisplayName(*name); err != nil {
@@ -204,7 +220,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse,
-		ruleset: rules.String(), bots: *bots}, stdout, stderr)
+		ruleset: rules.String(), bots: *bots, web: *webFlag, noOpen: *noOpen}, stdout, stderr)
 }
 
 type botFlags struct {
@@ -212,11 +228,16 @@ type botFlags struct {
 	bots                          int
 	pace                          time.Duration
 	noMouse, resume               bool
+	// web plays at a table in the browser (playBotsWeb); noOpen prints its
+	// address without opening the browser.
+	web, noOpen bool
 	// For tests: the screen (nil: the terminal), a mover for the person's
 	// seat (nil: the person), and what to do once the match has ended.
 	screen tcell.Screen
 	player table.Mover
 	ended  func(*ui.Game)
+	// served is told the web table's server once it listens (tests).
+	served func(*web.Server)
 }
 
 // makeBots returns k bots of a strategy (the default one when the saved
@@ -247,6 +268,9 @@ var localLeaveNote = i18n.Mark("okey play --resume continues it later.")
 // playBots plays against bots in this process: a new match, or the last
 // unfinished one (offered first, or at once with --resume).
 func playBots(f botFlags, stdout, stderr io.Writer) int {
+	if f.web {
+		return playBotsWeb(f, stdout, stderr)
+	}
 	dir, logf, code := openData(f.data, stderr)
 	if code != 0 {
 		return code
@@ -326,6 +350,12 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		case <-time.After(5 * time.Second):
 		}
 	}
+	return localOutcome(out, stdout)
+}
+
+// localOutcome says how a match against bots ended and returns the exit
+// status (verify's of the match played, 0 when the player left).
+func localOutcome(out *ui.LocalOutcome, stdout io.Writer) int {
 	switch {
 	case out == nil:
 		fmt.Fprintln(stdout, i18n.T("okey: left the table"))

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/web"
+)
+
+// playBotsWeb plays against bots at a table in the player's browser: this
+// process serves it at http://127.0.0.1:PORT/ (package web), prints the
+// address with the launch's token, and opens the browser unless --no-open.
+// With no display or no opener it prints the address and goes on. A new
+// match starts at once (an unfinished one waits for --resume); the table
+// stays served after the match's end until the player leaves the page or
+// presses Ctrl-C.
+func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
+	dir, logf, code := openData(f.data, stderr)
+	if code != 0 {
+		return code
+	}
+	defer logf.Close()
+	logger := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log.SetOutput(logf)
+	o := ui.LocalOptions{Data: dir, Pace: f.pace, Log: logger, Strategy: f.strategy, Player: f.player,
+		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }}
+	if f.resume {
+		unfinished, err := ui.UnfinishedLocal(dir)
+		if err != nil || len(unfinished) == 0 {
+			fmt.Fprint(stderr, i18n.T("okey: --resume: no unfinished match against bots in %s\n", filepath.Join(dir, "matches")))
+			return 2
+		}
+		m := unfinished[0]
+		if r, err := engine.ParseRuleset(m.Ruleset); err == nil && r.Preset == engine.Preset101 {
+			fmt.Fprintln(stderr, i18n.T("okey: --web plays the classic family for now: Okey 101 in the browser is to come"))
+			return 2
+		}
+		o.Strategy, o.Resume, o.Bots = m.Strategy, m.Dir, makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())
+	} else {
+		ids, names, err := localIdentities(dir, f.strategy, f.bots)
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
+			return 2
+		}
+		o.Ruleset, o.Name, o.Identities = f.ruleset, f.name, ids
+		o.BotName = uniqueBotNames(f.name, names)
+		o.Bots = makeBots(f.ruleset, f.strategy, f.strategy, f.bots)
+	}
+
+	g := web.NewGame(0)
+	g.Start()
+	defer g.Quit()
+	srv, err := web.Listen(g, 0)
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: the web table cannot listen: %s\n", ui.Plain(err)))
+		return 2
+	}
+	defer srv.Close()
+	go func() {
+		if err := srv.Serve(); err != nil {
+			logger.Error("web", "err", err)
+		}
+	}()
+	fmt.Fprint(stdout, i18n.T("okey: the table is at %s\n", srv.URL()))
+	if !f.noOpen {
+		if err := web.Open(srv.URL()); err != nil {
+			fmt.Fprintln(stdout, i18n.T("okey: no browser to open here: open that address in a browser on this computer"))
+		}
+	}
+	fmt.Fprintln(stdout, i18n.T("okey: Ctrl-C or the page's leave button leaves the table"))
+	if f.served != nil {
+		f.served(srv)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		g.Quit()
+	}()
+	out, err := ui.PlayLocal(ctx, g, o)
+	if err != nil {
+		logger.Error("play", "err", err)
+		g.Finish(&ui.MatchEnd{Err: err})
+		out = &ui.LocalOutcome{Err: err}
+	}
+	if out.Err == nil || !errors.Is(out.Err, ui.ErrQuit) {
+		// The end panel stays up until the player leaves.
+		<-g.Done()
+	}
+	return localOutcome(out, stdout)
+}

@@ -1,0 +1,288 @@
+package web
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/ui/tablemodel"
+)
+
+// Game is the web table for one seat: the bridge from the seat's peer
+// (OnStep, Move) to the model, and from the page's commands to the model's
+// moves. It implements ui.LocalFront, so ui.PlayLocal plays a match
+// against bots for it as it does for the terminal. One goroutine (run)
+// owns the model: the peer's calls and the page's commands reach it
+// through a queue, and every change is sent to the pages as a new state.
+type Game struct {
+	seat int
+	m    *tablemodel.Table
+
+	queue chan func()
+	done  chan struct{}
+	quit  sync.Once
+
+	prev *tablemodel.Snapshot // the peer goroutine's last snapshot
+
+	mu    sync.Mutex
+	subs  map[chan []byte]bool
+	state []byte // the last state sent
+
+	stopMu sync.Mutex
+	stop   chan struct{} // closed by CancelMove
+}
+
+var (
+	_ ui.LocalFront      = (*Game)(nil)
+	_ table.MoveCanceler = (*Game)(nil)
+)
+
+// NewGame returns the web table of seat; Start runs its model.
+func NewGame(seat int) *Game {
+	return &Game{seat: seat, m: tablemodel.New(), queue: make(chan func(), 256), done: make(chan struct{}),
+		subs: map[chan []byte]bool{}}
+}
+
+// Start runs the model's goroutine; it ends when the player leaves (Quit).
+func (g *Game) Start() { go g.run() }
+
+func (g *Game) run() {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	g.publish()
+	for {
+		select {
+		case f := <-g.queue:
+			f()
+			// Take what was queued with it before drawing once (not what
+			// keeps coming: bots that play at once would hold the page).
+			for range len(g.queue) {
+				(<-g.queue)()
+			}
+		case <-tick.C:
+			g.tick()
+		case <-g.done:
+			return
+		}
+		// The page first; then the rack's arrangement to its file (a
+		// synced write).
+		g.publish()
+		g.m.KeepRack()
+	}
+}
+
+// tick moves for the player when its turn's time ran out (the model's
+// TimeUp, as the terminal does every second).
+func (g *Game) tick() {
+	if !g.m.MyMove() {
+		return
+	}
+	if left, ok := g.m.TimeLeft(); ok && left <= 0 {
+		g.m.TimeUp()
+	}
+}
+
+func (g *Game) post(f func()) {
+	select {
+	case g.queue <- f:
+	case <-g.done:
+	}
+}
+
+// Done is closed when the player leaves.
+func (g *Game) Done() <-chan struct{} { return g.done }
+
+// Quit leaves the table (the page's leave button, or the process ends).
+func (g *Game) Quit() { g.quit.Do(func() { close(g.done) }) }
+
+// SetRackFile keeps the rack's arrangement in path (the model's RackFile).
+func (g *Game) SetRackFile(path string) { g.post(func() { g.m.SetRackFile(path) }) }
+
+// OnStep is the seat's PeerConfig.OnStep: a snapshot, what happened, and a
+// new state for the pages.
+func (g *Game) OnStep(mc *table.Machine, v *engine.View) {
+	s := tablemodel.TakeSnapshot(mc, v, g.seat)
+	lines, end := tablemodel.Events(g.prev, s)
+	g.prev = s
+	g.post(func() {
+		g.m.AddLog(lines)
+		if end != nil {
+			g.m.AddEnds(s, []*tablemodel.HandEnd{end})
+		}
+		g.m.Update(s)
+		g.tick()
+	})
+}
+
+// OnReplay is OnStep for the steps a resumed peer replays: they rebuild the
+// log of the hand being played; the next OnStep shows the state.
+func (g *Game) OnReplay(mc *table.Machine, v *engine.View) {
+	s := tablemodel.TakeSnapshot(mc, v, g.seat)
+	lines, _ := tablemodel.Events(g.prev, s)
+	g.prev = s
+	g.post(func() { g.m.AddLog(lines) })
+}
+
+// Say shows a line on the message line.
+func (g *Game) Say(s string) { g.post(func() { g.m.Say(s) }) }
+
+// Finish shows the end of the match.
+func (g *Game) Finish(e *tablemodel.MatchEnd) { g.post(func() { g.m.Finish(e) }) }
+
+// Move implements table.Mover: it asks the page for a move and waits.
+func (g *Game) Move(_ *engine.Hand, _ *engine.View) (engine.Action, error) {
+	r := tablemodel.NewRequest[engine.Action]()
+	g.stopMu.Lock()
+	stop := make(chan struct{})
+	g.stop = stop
+	g.stopMu.Unlock()
+	g.post(func() { g.m.Ask(r); g.tick() })
+	select {
+	case a := <-r.Reply:
+		return a, nil
+	case <-stop:
+		return engine.Action{}, ui.ErrMoveCanceled
+	case <-g.done:
+		return engine.Action{}, ui.ErrQuit
+	}
+}
+
+// CancelMove implements table.MoveCanceler.
+func (g *Game) CancelMove() {
+	g.stopMu.Lock()
+	if g.stop != nil {
+		close(g.stop)
+		g.stop = nil
+	}
+	g.stopMu.Unlock()
+	g.post(func() { g.m.Cancel() })
+}
+
+// publish builds the state and sends it to every page.
+func (g *Game) publish() {
+	b, err := json.Marshal(g.build())
+	if err != nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.state = b
+	for c := range g.subs {
+		select {
+		case c <- b:
+		default: // a slow page gets the next state
+		}
+	}
+}
+
+// subscribe returns a channel of states, the current one first.
+func (g *Game) subscribe() (chan []byte, func()) {
+	c := make(chan []byte, 4)
+	g.mu.Lock()
+	g.subs[c] = true
+	if g.state != nil {
+		c <- g.state
+	}
+	g.mu.Unlock()
+	return c, func() { g.mu.Lock(); delete(g.subs, c); g.mu.Unlock() }
+}
+
+// command is what the page asks for.
+type command struct {
+	Op   string `json:"op"`
+	Slot int    `json:"slot"` // a rack position (0..29); discard, win: -1 for the model's target
+	To   int    `json:"to"`   // move: the position it goes to
+}
+
+// do runs a command of the page on the model's goroutine.
+func (g *Game) do(c command) { g.post(func() { g.apply(c) }) }
+
+func (g *Game) apply(c command) {
+	m := g.m
+	// A position of -1 is the model's target: the picked-up tile, or the
+	// one under the cursor (the keys x and w), as the model holds it now,
+	// not as a page drawn a moment ago saw it.
+	at := func(p int) engine.Slot {
+		if p == -1 {
+			return m.Target()
+		}
+		if p < 0 || p >= tablemodel.RackSize {
+			return engine.NoSlot
+		}
+		return m.Rack.At(p)
+	}
+	switch c.Op {
+	case "draw":
+		if off := m.Off(tablemodel.Draw); off != "" {
+			m.Refuse(off)
+			return
+		}
+		m.Draw()
+	case "take":
+		if off := m.Off(tablemodel.Take); off != "" {
+			m.Refuse(off)
+			return
+		}
+		m.Take()
+	case "discard":
+		if off := m.Off(tablemodel.Discard); off != "" {
+			m.Refuse(off)
+			return
+		}
+		m.Discard(at(c.Slot))
+	case "win":
+		if off := m.Off(tablemodel.Win); off != "" {
+			m.Refuse(off)
+			return
+		}
+		m.Win(at(c.Slot))
+	case "show":
+		if off := m.Off(tablemodel.Show); off != "" {
+			m.Refuse(off)
+			return
+		}
+		m.Show()
+	case "hint":
+		m.Hint()
+	case "move":
+		if c.Slot < 0 || c.Slot >= tablemodel.RackSize || c.To < 0 || c.To >= tablemodel.RackSize || m.Rack.At(c.Slot) == engine.NoSlot {
+			m.Refuse(i18n.T("no tile there"))
+			return
+		}
+		m.Rack.Lifted = -1
+		m.Rack.Cursor = c.Slot
+		m.Lift()
+		m.Rack.Cursor = c.To
+		m.Lift()
+	case "lift":
+		if c.Slot >= 0 && c.Slot < tablemodel.RackSize {
+			m.Rack.Cursor = c.Slot
+			m.Lift()
+		}
+	case "putback":
+		if m.Rack.Lifted >= 0 {
+			m.Rack.Lifted = -1
+			m.Say(i18n.T("tile put back"))
+		}
+	case "cursor":
+		if c.Slot >= 0 && c.Slot < tablemodel.RackSize {
+			m.Rack.Cursor = c.Slot
+		}
+	case "sets":
+		m.Sort(false)
+	case "runs":
+		m.Sort(true)
+	case "pairs":
+		m.SortPairs()
+	case "undo":
+		m.Undo()
+	case "close":
+		g.m.NextEnd()
+	case "leave":
+		g.Quit()
+	}
+}

@@ -1,0 +1,202 @@
+// Package web is okey's table in a web page: the player's own okey process
+// serves it at http://127.0.0.1:PORT/ (okey play --web), drawing the same
+// model the terminal draws (ui/tablemodel) in plain HTML, CSS and
+// JavaScript modules embedded in the binary (go:embed: no build step, no
+// resource from anywhere else, it works offline).
+//
+// Only the player gets in. The server listens on 127.0.0.1 alone. Each
+// launch draws a random token (crypto/rand, 128 bits) that the printed URL
+// carries once (/?t=TOKEN); the server answers it with an HttpOnly,
+// SameSite=Strict cookie and a redirect to /, and from then on every
+// request must carry that cookie. Every request's Host must be
+// 127.0.0.1:PORT or localhost:PORT, so a foreign name pointed at the
+// loopback address (DNS rebinding) gets 403; the WebSocket also checks its
+// Origin against the same two; every answer carries a strict
+// Content-Security-Policy (default-src 'none'; scripts, styles and images
+// from the page's own origin only; connections to its own WebSocket). A
+// request without the token gets 403 and changes nothing.
+//
+// The page receives only what the player's own view holds: the state
+// (state.go) is built from the seat's Snapshot through the model, its
+// faces from the seat's View and the hand's public faces, never a tile
+// hidden from the seat.
+//
+// The WebSocket library is github.com/coder/websocket: it is maintained
+// (gorilla/websocket, in go.sum through libp2p, was archived for a time and
+// its API predates context), it takes a context on every read and write, it
+// checks the Origin itself (AcceptOptions.OriginPatterns, empty: the
+// request's own Host only), and it has no dependency of its own.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+//go:embed static
+var static embed.FS
+
+// cookieName is the session cookie that carries the token.
+const cookieName = "okey_token"
+
+// CSP is the Content-Security-Policy of every answer.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// Server serves one Game's table to its player's browser.
+type Server struct {
+	g     *Game
+	token string
+	port  int
+	ln    net.Listener
+	srv   *http.Server
+	files http.Handler
+}
+
+// Listen opens the table's server on 127.0.0.1 (port 0: any free port).
+func Listen(g *Game, port int) (*Server, error) {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return nil, err
+	}
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	sub, _ := fs.Sub(static, "static")
+	s := &Server{g: g, token: hex.EncodeToString(b[:]), port: ln.Addr().(*net.TCPAddr).Port, ln: ln,
+		files: http.FileServerFS(sub)}
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	return s, nil
+}
+
+// Serve serves until Close.
+func (s *Server) Serve() error {
+	if err := s.srv.Serve(s.ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Close stops the server.
+func (s *Server) Close() error { return s.srv.Close() }
+
+// URL is the address to open, with the launch's token: print it only to
+// the player.
+func (s *Server) URL() string { return s.Base() + "/?t=" + s.token }
+
+// Base is the server's address without the token.
+func (s *Server) Base() string { return "http://127.0.0.1:" + strconv.Itoa(s.port) }
+
+// Port is the port the server listens on.
+func (s *Server) Port() int { return s.port }
+
+// hostOK reports whether a request's Host is this server's own.
+func (s *Server) hostOK(host string) bool {
+	p := strconv.Itoa(s.port)
+	return host == "127.0.0.1:"+p || host == "localhost:"+p
+}
+
+func (s *Server) tokenOK(t string) bool {
+	return len(t) == len(s.token) && subtle.ConstantTimeCompare([]byte(t), []byte(s.token)) == 1
+}
+
+// ServeHTTP checks the locks, then serves the page, its files and the
+// WebSocket.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", CSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if !s.hostOK(r.Host) {
+		http.Error(w, "403 forbidden: not this table's host", http.StatusForbidden)
+		return
+	}
+	if t := r.URL.Query().Get("t"); t != "" && r.URL.Path == "/" && r.Method == http.MethodGet {
+		if !s.tokenOK(t) {
+			http.Error(w, "403 forbidden", http.StatusForbidden)
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		// The token leaves the address bar (and the history).
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	c, err := r.Cookie(cookieName)
+	if err != nil || !s.tokenOK(c.Value) {
+		http.Error(w, "403 forbidden: open the address okey printed", http.StatusForbidden)
+		return
+	}
+	if r.Method != http.MethodGet {
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	switch r.URL.Path {
+	case "/ws":
+		s.socket(w, r)
+	default:
+		s.files.ServeHTTP(w, r)
+	}
+}
+
+// socket is the page's WebSocket: states out, commands in.
+func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
+	// Origin: the page's own (127.0.0.1:PORT or localhost:PORT); coder's
+	// check with no patterns admits only the request's Host, which hostOK
+	// has already held to those two.
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer conn.CloseNow()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	states, unsub := s.g.subscribe()
+	defer unsub()
+	go func() {
+		defer cancel()
+		for {
+			_, b, err := conn.Read(ctx)
+			if err != nil {
+				return
+			}
+			var c command
+			if json.Unmarshal(b, &c) != nil {
+				continue
+			}
+			s.g.do(c)
+		}
+	}()
+	for {
+		select {
+		case b := <-states:
+			wctx, wc := context.WithTimeout(ctx, 5*time.Second)
+			err := conn.Write(wctx, websocket.MessageText, b)
+			wc()
+			if err != nil {
+				return
+			}
+		case <-s.g.Done():
+			// Send the last state (the player left), then close.
+			conn.Close(websocket.StatusNormalClosure, "")
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}

@@ -1,0 +1,349 @@
+// okey's web table: it draws the state the player's own okey process sends
+// (the model of the seat's view) and sends back what the player asks for.
+// Every word on the page comes from the process (state.labels), in the
+// player's language; the page decides no rule.
+
+const $ = (id) => document.getElementById(id);
+let st = null;
+let ws = null;
+let drag = null; // {pos, el, x, y, moved}
+
+function connect() {
+  ws = new WebSocket(`ws://${location.host}/ws`);
+  // States that come together are drawn once, the last.
+  let pending = false;
+  let drawnRack = -1;
+  ws.onmessage = (ev) => {
+    st = JSON.parse(ev.data);
+    if (pending) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      draw();
+      // When the rack last changed its count (a move shown), for the figures.
+      const n = (st.rack || []).length;
+      if (n !== drawnRack) document.body.dataset.rackAt = String(performance.now());
+      drawnRack = n;
+      document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
+    }, 0);
+  };
+  ws.onclose = () => {
+    document.body.classList.add('gone');
+    if (st) $('msg').textContent = st.labels.disconnected;
+  };
+}
+
+function send(op, slot = 0, to = 0) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ op, slot, to }));
+  document.body.dataset.sentAt = String(performance.now());
+}
+
+// tile draws a face: colour, number, the false joker, the okey marked.
+function tile(f, cls = '') {
+  const el = document.createElement('div');
+  el.className = 'tile ' + cls;
+  if (!f) {
+    el.classList.add('back');
+    return el;
+  }
+  el.dataset.face = f.s;
+  if (f.fj) {
+    el.classList.add('fj');
+    el.innerHTML = '<span class="num">&#9733;</span>';
+  } else {
+    el.classList.add('c' + f.c);
+    const n = document.createElement('span');
+    n.className = 'num';
+    n.textContent = String(f.n);
+    el.appendChild(n);
+    const dot = document.createElement('span');
+    dot.className = 'dot';
+    el.appendChild(dot);
+  }
+  if (f.okey) el.classList.add('okey');
+  el.title = f.s;
+  return el;
+}
+
+function text(el, s) { el.textContent = s || ''; }
+
+function drawSeat(where, se) {
+  const el = $('seat-' + where);
+  el.replaceChildren();
+  if (!se) { el.hidden = true; return; }
+  el.hidden = false;
+  el.dataset.seat = String(se.seat);
+  el.classList.toggle('turn', !!se.turn);
+  const head = document.createElement('div');
+  head.className = 'name';
+  head.textContent = se.name + (se.dealer ? ' · ' + st.labels.dealer : '') + (se.shown ? ' ' + st.labels.shown : '');
+  const info = document.createElement('div');
+  info.className = 'info';
+  info.textContent = `${st.labels.tiles} ${se.tiles} · ${st.labels.score} ${se.score}`;
+  const pile = document.createElement('div');
+  pile.className = 'pile';
+  const shown = se.pile.slice(-4);
+  if (se.pile.length > shown.length) {
+    const more = document.createElement('span');
+    more.className = 'more';
+    more.textContent = '+' + (se.pile.length - shown.length);
+    pile.appendChild(more);
+  }
+  for (const f of shown) pile.appendChild(tile(f, 'small'));
+  el.append(head, info, pile);
+  if (!se.me) {
+    const backs = document.createElement('div');
+    backs.className = 'backs';
+    for (let i = 0; i < Math.min(se.tiles, 15); i++) backs.appendChild(tile(null, 'mini'));
+    el.appendChild(backs);
+  }
+}
+
+function draw() {
+  const L = st.labels;
+  document.documentElement.lang = st.lang;
+  document.title = L.title;
+  text($('hand'), st.hand ? `#${st.hand}` : '');
+  text($('turn'), st.turn);
+  $('turn').className = 'whose' + st.whose;
+  text($('timer'), st.timer >= 0 ? `${L.timer} ${st.timer}` : '');
+  $('timer').classList.toggle('low', st.timer >= 0 && st.timer <= 5);
+  text($('leave'), L.leave);
+  text($('msg'), st.msg);
+  $('msg').classList.toggle('bad', !!st.msgBad);
+  text($('ind-label'), L.indicator);
+  text($('stock-label'), `${L.stock} ${st.stock}`);
+  text($('take-label'), L.take);
+  text($('discard-label'), L.discard);
+  text($('log-label'), L.log);
+  text($('keys'), L.keys);
+  $('indicator').replaceChildren(...(st.indicator ? [tile(st.indicator)] : []));
+  $('take').replaceChildren(...(st.take ? [tile(st.take)] : []));
+  $('take').classList.toggle('on', !!(st.actions.take && st.actions.take.on));
+  $('stock').classList.toggle('on', !!(st.actions.draw && st.actions.draw.on));
+  $('discard').classList.toggle('on', !!(st.actions.discard && st.actions.discard.on));
+
+  // The other seats as on a real table: the next one on the right, the one
+  // you take from on the left.
+  const n = st.seats.length;
+  const at = (k) => st.seats[(st.me + k) % n];
+  drawSeat('bottom', n ? at(0) : null);
+  drawSeat('right', n > 1 ? at(1) : null);
+  drawSeat('top', n > 3 ? at(2) : (n === 3 ? null : null));
+  drawSeat('left', n > 2 ? at(n - 1) : null);
+  if (n === 3) drawSeat('top', null);
+  if (n === 2) { drawSeat('top', at(1)); drawSeat('right', null); drawSeat('left', null); }
+
+  for (const b of document.querySelectorAll('#buttons button')) {
+    const op = b.dataset.op;
+    b.textContent = L[op];
+    const a = st.actions[op];
+    if (a) {
+      b.classList.toggle('on', a.on);
+      b.title = a.off || '';
+    }
+    if (op === 'undo') b.disabled = !st.canUndo;
+  }
+  drawRack();
+  const logKey = JSON.stringify(st.log);
+  if (logKey !== drawn.log) {
+    drawn.log = logKey;
+    drawLog();
+  }
+  drawPanel();
+}
+
+// drawn holds what was last drawn of the parts that change less often.
+const drawn = { log: '' };
+
+function drawLog() {
+  const log = $('log');
+  log.replaceChildren();
+  for (const line of st.log || []) {
+    const li = document.createElement('li');
+    for (const sp of line) {
+      if (sp.f) {
+        const t = tile(sp.f, 'inline');
+        if (sp.t) t.title = sp.t;
+        li.appendChild(t);
+      } else li.appendChild(document.createTextNode(sp.t));
+    }
+    log.appendChild(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawRack() {
+  const rack = $('rack');
+  rack.replaceChildren();
+  const byPos = new Map((st.rack || []).map((t) => [t.pos, t]));
+  for (let p = 0; p < 2 * st.cols; p++) {
+    const cell = document.createElement('div');
+    cell.className = 'cell';
+    cell.dataset.pos = String(p);
+    if (p === st.cursor) cell.classList.add('cursor');
+    const t = byPos.get(p);
+    if (t) {
+      const el = tile(t.face, 'rack');
+      el.dataset.pos = String(p);
+      if (t.fresh) el.classList.add('fresh');
+      if (t.hinted) el.classList.add('hinted');
+      if (p === st.lifted) el.classList.add('lifted');
+      cell.appendChild(el);
+    }
+    rack.appendChild(cell);
+  }
+}
+
+function drawPanel() {
+  const panel = $('panel');
+  const box = $('panel-box');
+  const e = st.handEnd || st.matchEnd;
+  if (!e) { panel.hidden = true; box.replaceChildren(); return; }
+  panel.hidden = false;
+  panel.className = st.handEnd ? 'handend' : 'matchend';
+  box.replaceChildren();
+  const h = document.createElement('h2');
+  h.textContent = e.title;
+  box.appendChild(h);
+  const p = document.createElement('p');
+  p.textContent = st.handEnd ? e.line : e.head;
+  box.appendChild(p);
+  for (const g of e.groups || []) {
+    const row = document.createElement('div');
+    row.className = 'group';
+    for (const sp of g) row.appendChild(sp.f ? tile(sp.f, 'small') : document.createTextNode(sp.t));
+    box.appendChild(row);
+  }
+  const tb = document.createElement('table');
+  const head = document.createElement('tr');
+  for (const k of st.handEnd ? ['', st.labels.change, st.labels.score, st.labels.why] : ['', '#', st.labels.score]) {
+    const th = document.createElement('th');
+    th.textContent = k;
+    head.appendChild(th);
+  }
+  tb.appendChild(head);
+  for (const r of e.rows) {
+    const tr = document.createElement('tr');
+    const cells = st.handEnd ? [r.name, r.change, r.score, r.why] : [r.name, r.change, r.score];
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = String(c ?? '');
+      tr.appendChild(td);
+    }
+    tb.appendChild(tr);
+  }
+  box.appendChild(tb);
+  if (st.matchEnd) {
+    const v = document.createElement('p');
+    v.id = 'verdict';
+    v.className = e.good ? 'good' : 'bad';
+    v.textContent = e.verdict;
+    box.appendChild(v);
+    if (e.file) {
+      const f = document.createElement('p');
+      f.className = 'file';
+      f.textContent = e.file;
+      box.appendChild(f);
+    }
+  }
+  if (st.matchEnd) {
+    const b = document.createElement('button');
+    b.dataset.op = 'leave';
+    b.textContent = st.labels.leave;
+    box.appendChild(b);
+  }
+  if (st.handEnd) {
+    const b = document.createElement('button');
+    b.id = 'close';
+    b.textContent = st.labels.close;
+    b.addEventListener('click', () => send('close'));
+    box.appendChild(b);
+  }
+}
+
+// A discard or a win from a key or a button is about the model's target
+// (-1): the picked-up tile, or the one under the cursor, as in the
+// terminal.
+function op(name) {
+  if (!st) return;
+  if (name === 'discard' || name === 'win') send(name, -1);
+  else send(name);
+}
+
+document.addEventListener('click', (ev) => {
+  const b = ev.target.closest('[data-op]');
+  if (b && !b.disabled) op(b.dataset.op);
+});
+
+// The rack: click picks a tile up and puts it down (as in the terminal),
+// a double click discards it, a drag moves it on the rack or, dropped on
+// the discard spot, discards it.
+const rackEl = () => $('rack');
+document.addEventListener('pointerdown', (ev) => {
+  const t = ev.target.closest('#rack .tile');
+  if (!t || ev.button !== 0) return;
+  drag = { pos: Number(t.dataset.pos), el: t, x: ev.clientX, y: ev.clientY, moved: false };
+  t.setPointerCapture(ev.pointerId);
+});
+document.addEventListener('pointermove', (ev) => {
+  if (!drag) return;
+  const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
+  if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+  drag.moved = true;
+  drag.el.classList.add('dragging');
+  drag.el.style.transform = `translate(${dx}px, ${dy}px)`;
+});
+document.addEventListener('pointerup', (ev) => {
+  if (!drag) return;
+  const d = drag;
+  drag = null;
+  d.el.style.transform = '';
+  d.el.classList.remove('dragging');
+  if (!d.moved) {
+    if (st.lifted >= 0) send('move', st.lifted, d.pos);
+    else send('lift', d.pos);
+    return;
+  }
+  const under = document.elementsFromPoint(ev.clientX, ev.clientY);
+  if (under.some((e) => e.id === 'discard' || (e.closest && e.closest('#seat-right .pile')))) {
+    send('discard', d.pos);
+    return;
+  }
+  const cell = under.find((e) => e.classList && e.classList.contains('cell'));
+  if (cell) send('move', d.pos, Number(cell.dataset.pos));
+});
+document.addEventListener('dblclick', (ev) => {
+  const t = ev.target.closest('#rack .tile');
+  if (t) send('discard', Number(t.dataset.pos));
+});
+// A click on an empty cell puts a picked-up tile down there.
+document.addEventListener('click', (ev) => {
+  const c = ev.target.closest('#rack .cell');
+  if (c && !c.firstChild && st && st.lifted >= 0) send('move', st.lifted, Number(c.dataset.pos));
+});
+
+// Keys as in the terminal.
+const keyOps = { d: 'draw', t: 'take', x: 'discard', Delete: 'discard', w: 'win', g: 'show', h: 'hint', s: 'sets', r: 'runs', p: 'pairs', u: 'undo' };
+document.addEventListener('keydown', (ev) => {
+  if (!st || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (st.handEnd && (ev.key === 'Enter' || ev.key === 'Escape' || ev.key === ' ')) { send('close'); ev.preventDefault(); return; }
+  const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -st.cols, ArrowDown: st.cols };
+  if (ev.key in moves) {
+    const n = 2 * st.cols;
+    send('cursor', (st.cursor + moves[ev.key] + n) % n);
+    ev.preventDefault();
+    return;
+  }
+  if (ev.key === ' ' || ev.key === 'Enter') {
+    if (st.lifted >= 0) send('move', st.lifted, st.cursor);
+    else send('lift', st.cursor);
+    ev.preventDefault();
+    return;
+  }
+  if (ev.key === 'Escape') { send('putback'); return; }
+  const o = keyOps[ev.key];
+  if (o) { op(o); ev.preventDefault(); }
+});
+
+connect();
