@@ -8,8 +8,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // The table's chat (protocol.md 7.13): at a table played over the network

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 // sent is a message the chat posted (ChatSendFunc).
