@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -126,7 +127,7 @@ func TestVerifyTournamentFolder(t *testing.T) {
 		// A table's chat kept beside its transcript (protocol.md 7.13) is
 		// no part of the folder's verdict: okey verify ignores it.
 		chatPath := filepath.Join(dirs[0], participant.ChatName(tournament.Ref{Round: 1, Table: 0}))
-		if err := os.WriteFile(chatPath, []byte("okey chat 1\n\x05hello, not a transcript"), 0o644); err != nil {
+		if err := os.WriteFile(chatPath, append([]byte(chat.FileMagic), "\x05hello"...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		defer os.Remove(chatPath)
