@@ -44,4 +44,13 @@ func TestTournamentSittingChat(t *testing.T) {
 	if want := filepath.Join(dir, "r1-t0.chat"); gotPath != want {
 		t.Fatalf("okey tournament keeps the chat at %q, want %q", gotPath, want)
 	}
+	lt := &lobbyTours{g: g, chat: chat}
+	st = lt.sit(filepath.Join(dir, "r3-t0.transcript"), tournament.Ref{Round: 3}, 0)
+	if st.Chat == nil {
+		t.Fatal("the lobby's tournament seat has no chat")
+	}
+	st.Chat(nil, table.Config{})()
+	if want := filepath.Join(dir, "r3-t0.chat"); gotPath != want || gotGame != g {
+		t.Fatalf("the lobby keeps the chat at %q, want %q", gotPath, want)
+	}
 }
