@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
-	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/table"
 )
 
 // A table's chat (protocol.md 7.13): the members' messages, shown by the
@@ -37,7 +38,12 @@ type ChatSend func(quick int, text string) error
 // followChat delivers tt's chat to on and appends it to the chat file in
 // dir, until the returned stop is called.
 func followChat(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, a p2p.Announcement, dir string, on func(ChatLine)) (stop func()) {
-	f, err := chat.OpenFile(filepath.Join(dir, chatFile))
+	return followChatFile(ctx, log, tt, a, filepath.Join(dir, chatFile), on)
+}
+
+// followChatFile is followChat with the chat file's path.
+func followChatFile(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, a p2p.Announcement, path string, on func(ChatLine)) (stop func()) {
+	f, err := chat.OpenFile(path)
 	if err != nil {
 		log.Warn("the table's chat is not kept", "err", err)
 	}
@@ -72,6 +78,29 @@ func followChat(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, a
 			f.Close()
 		}
 	}
+}
+
+// TournamentChat follows the chat of a tournament table that
+// TournamentTable opened (tr), as okey play follows a LAN table's: each
+// message accepted is kept in the file at path (beside the table's
+// transcript in the tournament folder, never part of it) and given to on,
+// and ready gets the function that posts at the table. A transport of
+// another kind has no chat: then nothing is called. stop ends it.
+func (c *Client) TournamentChat(ctx context.Context, tr table.Transport, cfg table.Config, path string, ready func(ChatSend), on func(ChatLine)) (stop func()) {
+	tt, ok := tr.(*p2p.TableTransport)
+	if !ok {
+		return func() {}
+	}
+	// The table's members are its seats, in seat order (TournamentTable).
+	var a p2p.Announcement
+	for _, s := range cfg.Seats {
+		a.Members = append(a.Members, p2p.Seat{ID: string(s.ID), Name: s.Name})
+	}
+	stop = followChatFile(ctx, c.log, tt, a, path, on)
+	if ready != nil {
+		ready(sender(ctx, tt))
+	}
+	return stop
 }
 
 // sender is tt's ChatSend.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 )
 

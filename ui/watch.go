@@ -72,6 +72,58 @@ type WatchView struct {
 	end    *table.Report // the verdict, once the spectator stopped
 	why    string        // how the watch ended, when not by the verdict
 	chat   string        // the latest chat message (chat.go), on the status line
+
+	// tables lists the other tables to watch (the w key; nil: no w), and
+	// switchTo is called with the one chosen from pick's list.
+	tables   func() []WatchTable
+	switchTo func(id string)
+	pick     *ChooseView
+	picks    []WatchTable
+	msg      string // a transient note on the status line (no table to switch to)
+}
+
+// WatchTable is a started table a spectator may switch to: its id and the
+// line that shows it in the list (as the lobby's row).
+type WatchTable struct {
+	ID, Label string
+}
+
+// maxWatchTables is how many tables the w list offers (keys 1-9).
+const maxWatchTables = 9
+
+// SetTables lets w list the tables list returns; choosing one calls
+// switchTo with its id (Esc keeps the current table).
+func (v *WatchView) SetTables(list func() []WatchTable, switchTo func(id string)) {
+	v.tables, v.switchTo = list, switchTo
+}
+
+// tablesKey is w: the list of the other tables, or a note that there is
+// none.
+func (v *WatchView) tablesKey() {
+	ts := v.tables()
+	if len(ts) == 0 {
+		v.msg = i18n.T("no other started table to watch now")
+		return
+	}
+	v.msg = ""
+	if len(ts) > maxWatchTables {
+		ts = ts[:maxWatchTables]
+	}
+	v.picks = ts
+	choices := make([]Choice, len(ts))
+	for i, t := range ts {
+		choices[i] = Choice{Key: rune('1' + i), Label: t.Label}
+	}
+	c := &ChooseView{Box: tview.NewBox(), title: i18n.T("watch another table"), choices: choices,
+		lines: []string{i18n.T("Choosing a table leaves this one (okey watch with the same --data resumes it)."), ""},
+		opt:   ChooseOptions{Quit: i18n.T("keep watching this table")}}
+	c.answer = func(i int) {
+		v.pick = nil
+		if i >= 0 && i < len(v.picks) {
+			v.switchTo(v.picks[i].ID)
+		}
+	}
+	v.pick = c
 }
 
 // NewWatchView makes the screen of a table with these seat names and
@@ -123,6 +175,14 @@ func (v *WatchView) Frames() int { return len(v.r.Frames) }
 // stepping to the last frame) follows the table again.
 func (v *WatchView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 	return v.WrapInputHandler(func(ev *tcell.EventKey, _ func(tview.Primitive)) {
+		if v.pick != nil {
+			v.pick.Key(ev)
+			return
+		}
+		if v.tables != nil && ev.Key() == tcell.KeyRune && ev.Rune() == 'w' {
+			v.tablesKey()
+			return
+		}
 		if len(v.r.Frames) == 0 {
 			if ev.Rune() == 'q' || ev.Key() == tcell.KeyEscape || ev.Key() == tcell.KeyCtrlC {
 				v.quit()
@@ -138,6 +198,11 @@ func (v *WatchView) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) 
 // and the two bottom lines of a live table.
 func (v *WatchView) Draw(scr tcell.Screen) {
 	x, y, w, h := v.GetRect()
+	if v.pick != nil && w >= MinWidth && h >= MinHeight {
+		v.pick.SetRect(x, y, w, h)
+		v.pick.Draw(scr)
+		return
+	}
 	if len(v.r.Frames) == 0 || w < MinWidth || h < MinHeight {
 		v.Box.DrawForSubclass(scr, v)
 		if !v.palFixed {
@@ -188,24 +253,34 @@ func (v *WatchView) footer(scr tcell.Screen, x, y, w, h int) {
 		put(scr, x+1, y+h-2, w-2, Verdict(v.end), felt.Foreground(verdictColour(p, v.end.Status())).Bold(true))
 	case v.why != "":
 		put(scr, x+1, y+h-2, w-2, v.why, felt.Foreground(p.Bad).Bold(true))
+	case v.msg != "":
+		put(scr, x+1, y+h-2, w-2, v.msg, felt.Foreground(p.Bad))
 	case v.chat != "":
 		put(scr, x+1, y+h-2, w-2, fitWords(i18n.T("chat · %s", v.chat), w-2), felt.Foreground(p.Dim))
 	default:
 		put(scr, x+1, y+h-2, w-2, i18n.T("watching: racks stay hidden until each hand's audit"), felt.Foreground(p.Dim))
 	}
 	fill(scr, x, y+h-1, w, 1, bar)
-	put(scr, x+1, y+h-1, w-2, i18n.T("left/p back  right/n next  end live  up/down hands  q leave"), bar)
+	keys := i18n.T("left/p back  right/n next  end live  up/down hands  q leave")
+	if v.tables != nil {
+		keys = i18n.T("left/p back  right/n next  end live  up/down hands  w tables  q leave")
+	}
+	put(scr, x+1, y+h-1, w-2, keys, bar)
 }
 
-// RunWatch shows a spectator's screen until the player quits (q) or stop
-// is closed; feed receives the updates (from any goroutine: they are
-// queued to the screen) and end how the watch ended.
-func RunWatch(names []string, ruleset string, o Options, updates <-chan WatchUpdate, ended <-chan WatchEnd) error {
+// RunWatch shows a spectator's screen until the player quits (q) or
+// chooses another table from tables' list (w; nil tables: no w): then it
+// returns that table's id. updates receives the updates (from any
+// goroutine: they are queued to the screen) and ended how the watch ended.
+func RunWatch(names []string, ruleset string, o Options, updates <-chan WatchUpdate, ended <-chan WatchEnd, tables func() []WatchTable) (switchTo string, err error) {
 	app := tview.NewApplication()
 	if o.Screen != nil {
 		app.SetScreen(o.Screen)
 	}
 	v := NewWatchView(names, ruleset, app.Stop)
+	if tables != nil {
+		v.SetTables(tables, func(id string) { switchTo = id; app.Stop() })
+	}
 	if o.Palette != nil {
 		v.SetPalette(*o.Palette)
 	}
@@ -229,7 +304,8 @@ func RunWatch(names []string, ruleset string, o Options, updates <-chan WatchUpd
 			}
 		}
 	}()
-	return app.Run()
+	err = app.Run()
+	return switchTo, err
 }
 
 // WatchEnd is how a watch ended: a verdict, or why it stopped.

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -28,6 +29,36 @@ type lobbyTours struct {
 	board *participant.Board
 	g     *ui.Game
 	lv    *ui.LobbyView // set once the lobby shows, before any key
+	chat  tourChat      // the tables' chat (nil: none, as in tests)
+}
+
+// tourChat follows a tournament table's chat on the player's screen g,
+// keeping it in the file at path (netplay.Client.TournamentChat).
+type tourChat func(tr table.Transport, cfg table.Config, path string, g *ui.Game) (stop func())
+
+// clientTourChat is c's tourChat: the chat line at the table, as okey play
+// shows a LAN table's (play.go).
+func clientTourChat(ctx context.Context, c *netplay.Client) tourChat {
+	return func(tr table.Transport, cfg table.Config, path string, g *ui.Game) func() {
+		members := make([]ui.ChatMember, len(cfg.Seats))
+		for i, s := range cfg.Seats {
+			members[i] = ui.ChatMember{ID: string(s.ID), Name: s.Name, Self: string(s.ID) == c.ID()}
+		}
+		return c.TournamentChat(ctx, tr, cfg, path,
+			func(send netplay.ChatSend) { g.SetChat(members, ui.ChatSendFunc(send)) },
+			func(l netplay.ChatLine) { g.Chat(ui.ChatLine(l)) })
+	}
+}
+
+// sittingChat is Sitting.Chat of the table ref of the tournament folder
+// dir on g (nil when chat is).
+func sittingChat(chat tourChat, dir string, ref tournament.Ref, g *ui.Game) func(table.Transport, table.Config) func() {
+	if chat == nil {
+		return nil
+	}
+	return func(tr table.Transport, cfg table.Config) func() {
+		return chat(tr, cfg, filepath.Join(dir, participant.ChatName(ref)), g)
+	}
 }
 
 // tourSelf is the player as a participant.
@@ -131,7 +162,7 @@ func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) participant.
 	// player was to move says how long the player did not move.
 	var last atomic.Int64
 	last.Store(time.Now().UnixNano())
-	return participant.Sitting{Mover: t.g, Left: left,
+	return participant.Sitting{Mover: t.g, Left: left, Chat: sittingChat(t.chat, filepath.Dir(path), ref, t.g),
 		OnStep: func(m *table.Machine, v *engine.View) {
 			last.Store(time.Now().UnixNano())
 			t.g.OnStep(m, v)

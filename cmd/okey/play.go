@@ -481,6 +481,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 			tours = newLobbyTours(ctx, self, g, netplay.TournamentNet(tn), logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
 				return c.TournamentTable(ctx, cfg, 30*time.Second)
 			})
+			tours.chat = clientTourChat(ctx, c)
 			lobby = tourLobby{lobby.(*watchLobby), tours}
 		}
 	}

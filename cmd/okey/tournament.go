@@ -405,6 +405,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 				printRound(stdout, rep, round)
 			}
 			if person != nil {
+				person.chat = clientTourChat(ctx, s.c)
 				c.Sit = person.sit
 			}
 		}
@@ -501,6 +502,7 @@ type tournamentPerson struct {
 	screen func() tcell.Screen
 	dir    string
 	stdout io.Writer
+	chat   tourChat // the tables' chat (nil: none)
 
 	mu      sync.Mutex
 	showing bool
@@ -529,7 +531,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	tp.current = g
 	tp.mu.Unlock()
 	tp.games <- g
-	return participant.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(),
+	return participant.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(), Chat: sittingChat(tp.chat, tp.dir, ref, g),
 		Done: func(t *table.Transcript, err error) {
 			if t == nil {
 				return

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -122,6 +123,18 @@ func TestVerifyTournamentFolder(t *testing.T) {
 			t.Fatalf("participants' outputs differ:\n%s\n---\n%s", first, out)
 		}
 	}
+	t.Run("chat file", func(t *testing.T) {
+		// A table's chat kept beside its transcript (protocol.md 7.13) is
+		// no part of the folder's verdict: okey verify ignores it.
+		chatPath := filepath.Join(dirs[0], participant.ChatName(tournament.Ref{Round: 1, Table: 0}))
+		if err := os.WriteFile(chatPath, append([]byte(chat.FileMagic), "\x05hello"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(chatPath)
+		if code, out := verifyDir(t, dirs[0]); code != 0 || out != first {
+			t.Fatalf("with %s: exit %d\n%s", chatPath, code, out)
+		}
+	})
 	recs := readRecords(t, dirs[0])
 	decoded := make([]*tournament.Record, len(recs))
 	for i, raw := range recs {

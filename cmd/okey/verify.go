@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/cmd/okey/internal/conformance"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/verdict"
 )

@@ -49,6 +49,10 @@ folder layout (DATA/matches/TABLE/, and TABLE.okey in --out), which okey
 verify judges as it judges a seat's: a spectator can be the witness who
 keeps the record. It never publishes into the table.
 
+At the screen, w lists the other started tables the lobby shows: choosing
+one leaves this table (resumable with the same --data) and watches that one;
+Esc keeps this one.
+
 --no-ui follows the table without a screen (for scripts), and prints the
 match's result when the table ends.
 
@@ -175,30 +179,57 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if id == "" {
 		// A bare okey watch says which table it took, and how to pick
 		// another (issue 37, 8).
-		var who []string
-		for _, m := range a.Members {
-			who = append(who, m.Name)
-		}
-		rs := a.Preset
-		if r, err := netplay.Ruleset(a); err == nil {
-			rs = r.String()
-		}
 		fmt.Fprint(stderr, i18n.T("okey: watch: watching table %s (%s: %s); okey watch TABLE picks another\n",
-			a.Table, ui.RulesetName(rs), strings.Join(who, ", ")))
+			a.Table, ui.RulesetName(watchRuleset(a)), strings.Join(memberNames(a), ", ")))
 	}
 	opt := netplay.WatchOptions{Out: *out, Withhold: *withhold, Code: code}
 	if *noUI {
 		o, err := c.Watch(ctx, a, opt)
 		return watchEnded(stdout, stderr, a, o, err, *data)
 	}
+	for {
+		next, status := watchScreen(ctx, stdout, stderr, c, a, opt, *data)
+		if next == "" {
+			return status
+		}
+		// w at the screen chose another table (issue 37, 8): the one left
+		// stays resumable in --data; the code, if any, was this table's.
+		b, ok := c.Lobby().Table(next)
+		if !ok || b.State != p2p.StateStarted {
+			fmt.Fprint(stderr, i18n.T("okey: watch: table %s is no longer announced\n", next))
+			return status
+		}
+		a, opt.Code = b, nil
+		fmt.Fprint(stderr, i18n.T("okey: watch: watching table %s (%s: %s)\n", a.Table, ui.RulesetName(watchRuleset(a)), strings.Join(memberNames(a), ", ")))
+	}
+}
+
+// memberNames is the names of a table's members, in seat order.
+func memberNames(a p2p.Announcement) []string {
 	names := make([]string, len(a.Members))
 	for i, m := range a.Members {
 		names[i] = m.Name
 	}
+	return names
+}
+
+// watchRuleset is a table's ruleset string (its preset when it does not
+// parse).
+func watchRuleset(a p2p.Announcement) string {
+	if r, err := netplay.Ruleset(a); err == nil {
+		return r.String()
+	}
+	return a.Preset
+}
+
+// watchScreen watches table a on the spectator's screen until the player
+// leaves it (its status) or chooses another table with w (its id, the left
+// table's status printed).
+func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Client, a p2p.Announcement, opt netplay.WatchOptions, data string) (next string, status int) {
 	cfg, err := netplay.TableConfig(a)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
-		return 2
+		return "", 2
 	}
 	updates := make(chan ui.WatchUpdate, 1024)
 	ended := make(chan ui.WatchEnd, 1)
@@ -237,15 +268,40 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		res <- result{o, err}
 	}()
-	if err := watchAt(names, cfg.Ruleset, ui.Options{}, updates, ended); err != nil {
+	next, err = watchAt(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
+	if err != nil {
 		leave()
 		<-res
 		fmt.Fprint(stderr, i18n.T("okey: no terminal to watch at: %s\n", ui.Plain(err)))
-		return 2
+		return "", 2
 	}
-	leave() // q: the spectator leaves (its folder resumes it)
+	leave() // q or w: the spectator leaves (its folder resumes it)
 	r := <-res
-	return watchEnded(stdout, stderr, a, r.o, r.err, *data)
+	return next, watchEnded(stdout, stderr, a, r.o, r.err, data)
+}
+
+// watchTables is the list w shows at the spectator's screen: the public
+// started tables of the lobby this peer does not sit at, but cur.
+func watchTables(c *netplay.Client, cur string) []ui.WatchTable {
+	var ts []ui.WatchTable
+	for _, a := range c.Lobby().Tables() {
+		if a.State != p2p.StateStarted || a.Private || a.Table == cur {
+			continue
+		}
+		seated := false
+		for _, m := range a.Members {
+			seated = seated || m.ID == c.ID()
+		}
+		if !seated {
+			ts = append(ts, ui.WatchTable{ID: a.Table, Label: watchLabel(a)})
+		}
+	}
+	return ts
+}
+
+// watchLabel is a table's line in the w list: its id, ruleset and players.
+func watchLabel(a p2p.Announcement) string {
+	return fmt.Sprintf("%s · %s · %s", a.Table, ui.RulesetName(watchRuleset(a)), strings.Join(memberNames(a), ", "))
 }
 
 // watchAt runs the spectator's screen (tests replace it).

@@ -170,12 +170,17 @@ type attemptKey struct{ round, attempt int }
 // table.PeerConfig.OnStep (may be nil), Left, closed
 // when the player has left the table (the participant then stops: Run
 // returns ErrLeft), and Done, called with the match's transcript (nil and
-// the error when the seat stopped before the end) once it is over.
+// the error when the seat stopped before the end) once it is over. Chat,
+// when set, is called with the table's transport as the seat sits (the
+// table's chat, protocol.md 7.13: shown, and kept in the folder as
+// ChatName beside the transcript, never part of it); what it returns is
+// called when the seat's match is over.
 type Sitting struct {
 	Mover  table.Mover
 	OnStep func(m *table.Machine, v *engine.View)
 	Left   <-chan struct{}
 	Done   func(t *table.Transcript, err error)
+	Chat   func(tr table.Transport, cfg table.Config) (stop func())
 }
 
 // Participant is one running participant.
@@ -716,6 +721,12 @@ func (p *Participant) offerCopy(ref tournament.Ref, c *tcopy) ([]byte, bool) {
 	return file, true
 }
 
+// ChatName is a table's chat file in the folder, beside its transcript
+// (protocol.md 7.13): the folder's check never reads it.
+func ChatName(ref tournament.Ref) string {
+	return fmt.Sprintf("r%d-t%d.chat", ref.Round, ref.Table)
+}
+
 // TranscriptName is a table's transcript file in the folder (9.6).
 func TranscriptName(ref tournament.Ref) string {
 	return fmt.Sprintf("r%d-t%d.transcript", ref.Round, ref.Table)
@@ -997,6 +1008,9 @@ func (p *Participant) play(ctx context.Context, ref tournament.Ref, cfg table.Co
 	if p.c.Sit != nil {
 		st := p.c.Sit(ref, cfg, seat)
 		pc.Mover, onStep, done, left = st.Mover, st.OnStep, st.Done, st.Left
+		if st.Chat != nil {
+			defer st.Chat(tr, cfg)()
+		}
 	} else {
 		pc.Mover = p.c.Mover(round)
 	}
