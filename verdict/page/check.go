@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/verdict"
