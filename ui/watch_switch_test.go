@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -9,14 +10,27 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 
 // watchSwitchView is a spectator's screen with the frames of a classic
 // match fed to it, and the tables w lists.
+// watchSwitchMatch is the match every watch-switch screen shows, played
+// once for all of them.
+var (
+	watchSwitchMu    sync.Mutex
+	watchSwitchMatch *table.Transcript
+)
+
 func watchSwitchView(t *testing.T, tables []WatchTable) (*WatchView, *[]string) {
 	t.Helper()
-	tr := greedyMatch(t, "classic", 3)
+	watchSwitchMu.Lock()
+	if watchSwitchMatch == nil {
+		watchSwitchMatch = greedyMatch(t, "classic", 3)
+	}
+	tr := watchSwitchMatch
+	watchSwitchMu.Unlock()
 	var names []string
 	for _, s := range tr.Config.Seats {
 		names = append(names, s.Name)
@@ -55,6 +69,7 @@ var switchTables = []WatchTable{
 // started tables; a table's key chooses it, Esc keeps the current one;
 // with no other table, w says so; the key bar names w.
 func TestWatchSwitchesTables(t *testing.T) {
+	lane.NoRace(t) // whole screens over a match\'s steps; the watch\'s goroutines are raced in watch_test.go
 	for _, lang := range i18n.Langs {
 		i18n.Set(lang)
 		scr := tcell.NewSimulationScreen("UTF-8")
@@ -102,6 +117,7 @@ func TestWatchSwitchesTables(t *testing.T) {
 // TestNoCutWordWatchSwitch: the spectator's screen with w's key and its
 // list of tables, at every size and in every language.
 func TestNoCutWordWatchSwitch(t *testing.T) {
+	lane.NoRace(t) // whole screens over a match\'s steps; the watch\'s goroutines are raced in watch_test.go
 	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
 		v, _ := watchSwitchView(t, switchTables)
 		v.SetRect(0, 0, w, h)

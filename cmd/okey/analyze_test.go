@@ -7,12 +7,16 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 func runOkey(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = run(args, strings.NewReader(stdin), &out, &errb)
+	// run sets the language (--lang, LANG): the next test starts in English.
+	i18n.Set(i18n.English)
 	return code, out.String(), errb.String()
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/tournament"
@@ -46,6 +47,7 @@ func folderRecords(dir string) []*tournament.Record {
 // the race detector.)
 func TestTournamentCLICode(t *testing.T) {
 	lane.NoRace(t)
+	i18n.Set(i18n.English) // other tests run commands that set the language
 	dir := t.TempDir()
 	var out syncBuffer
 	var errb bytes.Buffer

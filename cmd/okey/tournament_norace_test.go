@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 )
 
@@ -20,6 +21,7 @@ import (
 // byte. (Too slow under the race detector: make test runs it without.)
 func TestTournamentCLILoopback(t *testing.T) {
 	lane.NoRace(t)
+	i18n.Set(i18n.English) // other tests run commands that set the language
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	code := runTournament([]string{"create", "--bot", "--players", "6", "--rounds", "1", "--bots", "5", "--no-mdns",
@@ -63,6 +65,7 @@ func TestTournamentCLILoopback(t *testing.T) {
 // every participant of the process, mid-match, to the end.
 func TestTournamentCLILoopbackPerson(t *testing.T) {
 	lane.NoRace(t)
+	i18n.Set(i18n.English) // other tests run commands that set the language
 	screens := captureTournamentScreens(t)
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
@@ -142,6 +145,7 @@ func TestTournamentCLILoopbackPerson(t *testing.T) {
 // only (go test -run TournamentPersonTwoRounds ./cmd/okey/).
 func TestTournamentPersonTwoRounds(t *testing.T) {
 	lane.NoRace(t)
+	i18n.Set(i18n.English) // other tests run commands that set the language
 	if os.Getenv("OKEY_TOURNAMENT_PERSON") == "" {
 		t.Skip("75 to 120 s: set OKEY_TOURNAMENT_PERSON=1")
 	}
