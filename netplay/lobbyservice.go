@@ -372,6 +372,29 @@ func (s *LobbyService) SetReady(ctx context.Context, id string, ready bool) erro
 // (direct, relayed, through a member, none, and the round-trip time) at
 // once and every 2 seconds until ctx ends.
 func (s *LobbyService) WatchLinks(ctx context.Context, a p2p.Announcement, set func([]table.SeatLink)) {
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		set(s.links(a))
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// Links is the player's link to each other member of the table id as the
+// lobby knows it (none: no such table, or no one else seated).
+func (s *LobbyService) Links(id string) []table.SeatLink {
+	a, ok := s.c.Lobby().Table(id)
+	if !ok {
+		return nil
+	}
+	return s.links(a)
+}
+
+func (s *LobbyService) links(a p2p.Announcement) []table.SeatLink {
 	var ids []peer.ID
 	names := map[peer.ID]string{}
 	for _, m := range a.Members {
@@ -380,18 +403,12 @@ func (s *LobbyService) WatchLinks(ctx context.Context, a p2p.Announcement, set f
 			names[id] = m.Name
 		}
 	}
-	tick := time.NewTicker(2 * time.Second)
-	defer tick.Stop()
-	for {
-		var links []table.SeatLink
-		for _, l := range s.c.Node().Links(ids) {
-			links = append(links, table.SeatLink{Name: names[l.Peer], Kind: l.Kind.String(), RTT: l.RTT})
-		}
-		set(links)
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
+	if len(ids) == 0 {
+		return nil
 	}
+	var links []table.SeatLink
+	for _, l := range s.c.Node().Links(ids) {
+		links = append(links, table.SeatLink{Name: names[l.Peer], Kind: l.Kind.String(), RTT: l.RTT})
+	}
+	return links
 }

@@ -152,10 +152,6 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	*strategy = chosen
-	if *webFlag && *bots < 0 && !*resume {
-		fmt.Fprintln(stderr, i18n.T("okey: --web plays against bots for now: give --bots K (the lobby and LAN tables in the browser are to come)"))
-		return 2
-	}
 	if *webFlag && rules.Preset == engine.Preset101 {
 		fmt.Fprintln(stderr, i18n.T("okey: --web plays the classic family for now: Okey 101 in the browser is to come"))
 		return 2
@@ -201,7 +197,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			code = invite.Compact(code)
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
-			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
+			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace, web: *webFlag, noOpen: *noOpen}, stdout, stderr)
 	}
 	if *bots < 1 || *bots > 3 {
 		fmt.Fprintln(stderr, i18n.T("okey: --bots must be 1, 2 or 3"))
@@ -417,44 +413,44 @@ type lanFlags struct {
 	code                 string // --code: join this table at once
 	timer                int
 	pace                 time.Duration
+	// web serves the lobby and its tables to the browser (playLANWeb);
+	// noOpen prints its address without opening the browser.
+	web, noOpen bool
+	// For tests: the screen (nil: the terminal), a mover for the person's
+	// seat at a LAN table (nil: the person), a channel that ends the lobby
+	// when closed, and hooks told the client once open and the web
+	// server once it listens.
+	screen tcell.Screen
+	player table.Mover
+	quit   <-chan struct{}
+	opened func(*netplay.Client)
+	served func(*web.Server)
 }
 
 // playLAN runs the lobby: the tables on the LAN, then the table the player
 // sits at, played over the network with package lan.
 func playLAN(f lanFlags, stdout, stderr io.Writer) int {
-	if f.data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
-			return 2
-		}
-		f.data = d
-	}
-	dir, logf, code := openData(f.data, stderr)
+	n, code := openLAN(f, stderr)
 	if code != 0 {
 		return code
 	}
-	defer logf.Close()
-	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
-	logger := slog.New(h)
-	log.SetOutput(logf)
-	p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn})
-
-	ctx, cancel := context.WithCancel(context.Background())
+	defer n.close()
+	if f.web {
+		return playLANWeb(f, n, stdout, stderr)
+	}
+	dir, logger, useRelays, c := n.dir, n.log, n.relays, n.c
+	ctx, cancel := context.WithCancel(n.ctx)
 	defer cancel()
-	useRelays, err := netplay.ResolveRelays(dir, f.relays)
-	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
-		return 2
+	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
+	if f.quit != nil {
+		go func() {
+			select {
+			case <-f.quit:
+				g.Quit()
+			case <-ctx.Done():
+			}
+		}()
 	}
-	c, err := netplay.Open(ctx, netplay.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
-		Reach: true, Relays: useRelays, ServeRelay: f.serveRelay})
-	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
-		return 2
-	}
-	defer c.Close()
-	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
 	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, useRelays)
 	var mu sync.Mutex
 	var played *netplay.Outcome
@@ -542,7 +538,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		}
 		lctx, stopLinks := context.WithCancel(ctx)
 		go lb.WatchLinks(lctx, a, g.SetLinks)
-		o, err := c.Play(ctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
+		var mover table.Mover = g
+		if f.player != nil {
+			mover = f.player
+		}
+		o, err := c.Play(ctx, a, mover, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
 			OnPresence: func(ms []p2p.MemberStatus) {
 				var away []string
 				for _, m := range ms {
