@@ -425,6 +425,7 @@ type lanFlags struct {
 	quit   <-chan struct{}
 	opened func(*netplay.Client)
 	served func(*web.Server)
+	game   func(*ui.Game) // told the terminal's Game
 }
 
 // playLAN runs the lobby: the tables on the LAN, then the table the player
@@ -442,6 +443,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(n.ctx)
 	defer cancel()
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
+	if f.game != nil {
+		f.game(g)
+	}
 	if f.quit != nil {
 		go func() {
 			select {
