@@ -48,8 +48,11 @@ type lobbyDOM struct {
 	Rows    []string `json:"rows"`    // the tables' ids
 	Seated  []string `json:"seated"`  // the tables the player sits at
 	Members []int    `json:"members"` // seated members per row
+	Ready   []int    `json:"ready"`   // ready members per row
 	Msg     string   `json:"msg"`
 	Links   []string `json:"links"`
+	Invite  string   `json:"invite"` // the invite code shown ("": none)
+	Copy    string   `json:"copy"`   // the copy button's label
 	// The table's page.
 	Rack     int    `json:"rack"`
 	Draw     bool   `json:"draw"`
@@ -71,8 +74,11 @@ const readLobbyDOM = `(() => {
 		rows: all('#tables tr.lt').map((e) => e.dataset.id),
 		seated: all('#tables tr.lt.seated').map((e) => e.dataset.id),
 		members: all('#tables tr.lt').map((e) => e.querySelectorAll('.member').length),
+		ready: all('#tables tr.lt').map((e) => e.querySelectorAll('.member.ready').length),
 		msg: (q('#msg') || {textContent: ''}).textContent,
 		links: all('#links li').map((e) => e.textContent),
+		invite: q('#invite') && !q('#invite').hidden ? q('#invite-code').textContent : '',
+		copy: (q('#copy') || {textContent: ''}).textContent,
 		rack: all('#rack .tile').length,
 		draw: !!q('#buttons button[data-op=draw].on'),
 		discard: !!q('#buttons button[data-op=discard].on'),
@@ -129,6 +135,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	select {
 	case srv = <-servers:
+		t.Logf("figure: okey play --web (the lobby's process started: data, identity, libp2p host) to its page served: %v", time.Since(t0).Round(time.Millisecond))
 	case <-ctx.Done():
 		t.Fatalf("the web lobby was not served: %s", webErr.String())
 	}
@@ -152,6 +159,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	scr.SetSize(100, 30)
 	games := make(chan *ui.Game, 1)
+	termClients := make(chan *netplay.Client, 1)
 	quitTerm := make(chan struct{})
 	termDone := make(chan int, 1)
 	var termOut, termErr bytes.Buffer
@@ -162,7 +170,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	go func() {
 		termDone <- playLAN(lanFlags{name: "mehmet", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
 			peers: []string{peerAddr}, strategy: "greedy", pace: time.Millisecond, screen: scr, player: mover, quit: quitTerm,
-			game: func(g *ui.Game) { games <- g }}, &termOut, &termErr)
+			game: func(g *ui.Game) { games <- g }, opened: func(c *netplay.Client) { termClients <- c }}, &termOut, &termErr)
 	}()
 	defer func() {
 		close(quitTerm)
@@ -172,6 +180,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 			t.Error("the terminal lobby did not end")
 		}
 	}()
+	tcl := <-termClients
 	var tg *ui.Game
 	select {
 	case tg = <-games:
@@ -180,12 +189,13 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()
+		end := time.Now().Add(30 * time.Second)
 		for {
 			s := tg.ScreenText(scr)
 			if cond(s) {
 				return s
 			}
-			if ctx.Err() != nil {
+			if time.Now().After(end) {
 				t.Fatalf("%s: not on the terminal's screen:\n%s", what, s)
 			}
 			time.Sleep(20 * time.Millisecond)
@@ -210,12 +220,13 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	until := func(what string, ok func(lobbyDOM) bool) lobbyDOM {
 		t.Helper()
+		end := time.Now().Add(30 * time.Second)
 		for {
 			d := read()
 			if ok(d) {
 				return d
 			}
-			if ctx.Err() != nil {
+			if time.Now().After(end) {
 				t.Fatalf("waited for %s; the page: %+v", what, d)
 			}
 			time.Sleep(10 * time.Millisecond)
@@ -227,9 +238,27 @@ func TestWebLobbyLANTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// click clicks sel, again when the page redrew it between finding
+	// and clicking (a new state came).
+	click := func(sel string) {
+		t.Helper()
+		var err error
+		for range 20 {
+			if err = chromedp.Do(c, chromedp.Click(chromedp.CSS(sel))); err == nil || !strings.Contains(err.Error(), "Could not find node") {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if err != nil {
+			t.Fatalf("clicking %s: %v", sel, err)
+		}
+	}
+	do(chromedp.Navigate("about:blank")) // Chromium started
+	tn := time.Now()
 	do(chromedp.Navigate(srv.URL()), chromedp.WaitVisible(chromedp.CSS("#c-create")))
 	until("the lobby drawn", func(d lobbyDOM) bool { return d.Title == "okey lobby" })
-	t.Logf("figure: okey play --web (the lobby's process started) to the lobby drawn in Chromium: %v", time.Since(t0).Round(time.Millisecond))
+	t.Logf("figure: okey play --web (the lobby's process started, Chromium started beside it) to the lobby drawn in Chromium: %v; "+
+		"from the page's address opened to the lobby drawn: %v", time.Since(t0).Round(time.Millisecond), time.Since(tn).Round(time.Millisecond))
 
 	// The lobby's socket admits the page's own origin, no other.
 	probe := `new Promise((res) => { const ws = new WebSocket("ws://127.0.0.1:` + strconv.Itoa(srv.Port()) + `/lobby.ws");
@@ -259,53 +288,138 @@ func TestWebLobbyLANTable(t *testing.T) {
 	scr.InjectKey(tcell.KeyRune, 'j', tcell.ModNone)
 	until("the terminal's player seated", func(d lobbyDOM) bool { return len(d.Members) == 1 && d.Members[0] == 2 })
 	scr.InjectKey(tcell.KeyRune, 'r', tcell.ModNone)
+	until("the terminal's player ready", func(d lobbyDOM) bool { return len(d.Ready) == 1 && d.Ready[0] == 1 })
 	until("the links' state", func(d lobbyDOM) bool { return len(d.Links) == 1 && strings.HasPrefix(d.Links[0], "mehmet: ") })
 	shootLobby(t, c, "weblobby-seated")
 	tr := time.Now()
-	do(chromedp.Click(chromedp.CSS(`#tables tr.lt[data-id="` + id + `"] button.ready`)))
+	click(`#tables tr.lt[data-id="` + id + `"] button.ready`)
 	screen("the table at the terminal", func(s string) bool { return !strings.Contains(s, "okey lobby") && strings.Contains(s, "ayse") })
 	t.Logf("figure: a click on the lobby's page (ready) to the match's table drawn on the other seat's terminal: %v", time.Since(tr).Round(time.Millisecond))
 	until("the page's table", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
 	shootLobby(t, c, "weblobby-table")
 
-	// Play the match in the page to its end.
-	moves := 0
-	for {
-		d := read()
-		switch {
-		case d.MatchEnd:
-			goto over
-		case d.HandEnd:
-			do(chromedp.Click(chromedp.CSS("#close")))
-			until("the hand's panel closed", func(e lobbyDOM) bool { return !e.HandEnd })
-		case d.Draw:
-			do(chromedp.KeyEvent("d"))
-			until("the drawn tile", func(e lobbyDOM) bool { return !e.Draw || e.HandEnd || e.MatchEnd })
-			moves++
-		case d.Discard:
-			if !d.Cursor {
-				do(chromedp.Click(chromedp.CSS("#rack .tile")))
+	playMatch := func(scene string) {
+		t.Helper()
+		moves := 0
+		for {
+			d := read()
+			switch {
+			case d.MatchEnd:
+				d = read()
+				shootLobby(t, c, scene+"-match-end")
+				if !d.Good || d.Verdict == "" {
+					t.Fatalf("the match's end in the page: verdict %q (good %v)", d.Verdict, d.Good)
+				}
+				t.Logf("%s: the match over loopback libp2p ended after %d moves of the page's seat: %s", scene, moves, d.Verdict)
+				click("#panel button[data-op=leave]")
+				until("back in the lobby", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
+				return
+			case d.HandEnd:
+				click("#close")
+				until("the hand's panel closed", func(e lobbyDOM) bool { return !e.HandEnd })
+			case d.Draw:
+				do(chromedp.KeyEvent("d"))
+				until("the drawn tile", func(e lobbyDOM) bool { return !e.Draw || e.HandEnd || e.MatchEnd })
+				moves++
+			case d.Discard:
+				if !d.Cursor {
+					click("#rack .tile")
+				}
+				do(chromedp.KeyEvent("x"))
+				until("the discard", func(e lobbyDOM) bool { return !e.Discard || e.HandEnd || e.MatchEnd || e.Rack < d.Rack })
+				moves++
+			default:
+				if ctx.Err() != nil {
+					t.Fatalf("the match did not end in time (%d moves): %+v", moves, d)
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
-			do(chromedp.KeyEvent("x"))
-			until("the discard", func(e lobbyDOM) bool { return !e.Discard || e.HandEnd || e.MatchEnd || e.Rack < d.Rack })
-			moves++
-		default:
-			if ctx.Err() != nil {
-				t.Fatalf("the match did not end in time (%d moves): %+v", moves, d)
-			}
-			time.Sleep(10 * time.Millisecond)
 		}
 	}
-over:
-	d = read()
-	shootLobby(t, c, "weblobby-match-end")
-	if !d.Good || d.Verdict == "" {
-		t.Fatalf("the match's end in the page: verdict %q (good %v)", d.Verdict, d.Good)
-	}
-	t.Logf("the match over loopback libp2p ended after %d moves of the page's seat: %s", moves, d.Verdict)
-	do(chromedp.Click(chromedp.CSS("#panel button[data-op=leave]")))
-	until("back in the lobby", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
+	playMatch("created")
 	shootLobby(t, c, "weblobby-back")
+
+	// The terminal's player goes back to its lobby and opens a private
+	// table of 2 (c, the form: points=1, 2 players, no bot, invite code only; enter); the page joins it by its code,
+	// pasted wrapped over lines, and plays it too.
+	screen("the terminal's match end", func(s string) bool {
+		if strings.Contains(s, "enter: the match result") {
+			scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone) // the hand's panel, then the match's
+			time.Sleep(100 * time.Millisecond)
+		}
+		return strings.Contains(s, "back to the lobby")
+	})
+	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	screen("the terminal's lobby again", func(s string) bool { return strings.Contains(s, "okey lobby") })
+	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	key(tcell.KeyRune, 'c')
+	screen("the create form", func(s string) bool { return strings.Contains(s, "join     <") })
+	key(tcell.KeyDown, 0)
+	for _, r := range "points=1" {
+		key(tcell.KeyRune, r)
+	}
+	key(tcell.KeyDown, 0)
+	key(tcell.KeyLeft, 0) // players: 2
+	key(tcell.KeyLeft, 0)
+	key(tcell.KeyDown, 0)
+	for range 3 {
+		key(tcell.KeyLeft, 0) // bots: none
+	}
+	for range 3 {
+		key(tcell.KeyDown, 0)
+	}
+	key(tcell.KeyRight, 0)
+	key(tcell.KeyEnter, 0)
+	var private string
+	for private == "" {
+		for _, a := range tcl.Lobby().Tables() {
+			if a.Private && a.State == "open" && len(a.Members) > 0 && a.Members[0].ID == tcl.ID() {
+				private = a.Table
+			}
+		}
+		if time.Since(tr) > 60*time.Second {
+			t.Fatalf("the terminal's private table did not open:\n%s", tg.ScreenText(scr))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code, err := tcl.Invite(private)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wrapped strings.Builder
+	for i := 0; i < len(code); i += 40 {
+		wrapped.WriteString("  " + code[i:min(len(code), i+40)] + "\n")
+	}
+	do(chromedp.SetValue(chromedp.CSS("#code"), wrapped.String()), chromedp.Click(chromedp.CSS("#code-join")))
+	until("seated by the code", func(d lobbyDOM) bool { return slices.Contains(d.Seated, private) })
+	shootLobby(t, c, "weblobby-joined-by-code")
+	key(tcell.KeyRune, 'r')
+	until("the terminal's player ready", func(d lobbyDOM) bool {
+		i := slices.Index(d.Rows, private)
+		return i >= 0 && d.Ready[i] == 1
+	})
+	click(`#tables tr.lt[data-id="` + private + `"] button.ready`)
+	until("the page's table of the private match", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
+	playMatch("by-code")
+
+	// A private table opened in the page shows its invite code with a copy
+	// button; closing it takes it off.
+	do(chromedp.SetValue(chromedp.CSS("#c-players"), "2"))
+	do(chromedp.Click(chromedp.CSS("#c-private")))
+	click("#c-create")
+	d = until("the invite code shown", func(d lobbyDOM) bool { return strings.HasPrefix(d.Invite, "okey1") && len(d.Seated) == 1 })
+	mine := d.Seated[0]
+	if got, ok := wc.Lobby().Table(mine); !ok || !got.Private {
+		t.Fatalf("the page's private table as announced: %+v", got)
+	}
+	if want, err := wc.Invite(mine); err != nil || want != d.Invite {
+		t.Fatalf("the page shows the code %q, the process holds %q (%v)", d.Invite, want, err)
+	}
+	click("#copy")
+	until("the code copied", func(d lobbyDOM) bool { return d.Copy == "copied" })
+	shootLobby(t, c, "weblobby-invite")
+	click(`#tables tr.lt[data-id="` + mine + `"] button.close`)
+	until("the private table closed", func(d lobbyDOM) bool { return !slices.Contains(d.Seated, mine) && d.Invite == "" })
 }
 
 func shootLobby(t *testing.T, c context.Context, name string) {
