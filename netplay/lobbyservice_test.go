@@ -63,6 +63,13 @@ func TestLobbyServiceCreateJoinReady(t *testing.T) {
 	if err := b.Join(ctx, id); err != nil {
 		t.Fatal(err)
 	}
+	waitLobby(t, ctx, "a sees b seated", func() bool { got, _ := lobbyTable(a.Tables(), id); return len(got.Members) == 2 })
+	if ls := a.Links(id); len(ls) != 1 || ls[0].Name != "bot 1" || ls[0].Kind == "" {
+		t.Fatalf("a's links at the table: %+v", ls)
+	}
+	if ls := a.Links("no-such-table"); ls != nil {
+		t.Fatalf("links at no table: %+v", ls)
+	}
 	for _, s := range []*LobbyService{a, b} {
 		if err := s.SetReady(ctx, id, true); err != nil {
 			t.Fatal(err)

@@ -189,3 +189,54 @@ func TestLobbySocket(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 }
+
+// FuzzLobbyCommand: whatever the lobby's page sends, the lobby neither
+// panics nor asks the service for anything but the page's known requests;
+// a create it refuses (ruleset, players, bots) reaches no service.
+func FuzzLobbyCommand(f *testing.F) {
+	for _, s := range []string{`{"op":"create","ruleset":"classic","players":4,"bots":3}`, `{"op":"create","ruleset":"nope","players":4}`,
+		`{"op":"create","ruleset":"classic","players":9,"bots":-1}`, `{"op":"join","id":"x"}`, `{"op":"code","text":"okey1x"}`,
+		`{"op":"relay","text":"zz"}`, `{"op":"ready","id":"t","ready":true}`, `{"op":"leave"}`, `{"op":"close","id":""}`, `[]`, `{"op":7}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var c lobbyCommand
+		if json.Unmarshal(b, &c) != nil {
+			return
+		}
+		fl := &fakeLobby{changes: make(chan struct{}, 1)}
+		l := NewLobby(context.Background(), fl, func(table.LobbyTable) {})
+		l.do(c)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			l.mu.Lock()
+			busy := l.busy
+			l.mu.Unlock()
+			if !busy {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: still busy", b)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		for _, call := range fl.got() {
+			op, _, _ := strings.Cut(call, " ")
+			if op == "private" {
+				op = "create"
+			}
+			if op != c.Op {
+				t.Fatalf("%s: the service got %q", b, call)
+			}
+			if op == "create" && (c.Bots < 0 || c.Bots >= c.Players) {
+				t.Fatalf("%s: a refused create reached the service", b)
+			}
+		}
+		l.mu.Lock()
+		bad := l.bad
+		l.mu.Unlock()
+		if c.Op == "create" && len(fl.got()) == 0 && !bad {
+			t.Fatalf("%s: a create neither sent nor refused", b)
+		}
+	})
+}
