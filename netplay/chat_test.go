@@ -38,11 +38,7 @@ func TestMatchChat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	_, clients := mockClients(t, 2)
-	created, err := clients[0].Lobby().Create("turkish-rummy", map[string]string{"rounds": "1"}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := seatAll(t, ctx, clients, SeatOptions{Join: created.Table}, SeatOptions{Join: created.Table})
+	_, a := seatCreated(t, ctx, clients, "turkish-rummy", map[string]string{"rounds": "1"})
 	var mu sync.Mutex
 	got := make([][]ChatLine, 2)
 	heard := make([]chan struct{}, 2)

@@ -210,18 +210,13 @@ func TestMatchMocknet(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
 			_, clients := mockClients(t, n)
-			rs := "turkish-rummy:rounds=1"
 			var a p2p.Announcement
 			if n == 2 {
 				// Explicit create and join.
-				created, err := clients[0].Lobby().Create("turkish-rummy", map[string]string{"rounds": "1"}, 2)
-				if err != nil {
-					t.Fatal(err)
-				}
-				a = seatAll(t, ctx, clients, SeatOptions{Create: false, Join: created.Table}, SeatOptions{Join: created.Table})
+				_, a = seatCreated(t, ctx, clients, "turkish-rummy", map[string]string{"rounds": "1"})
 			} else {
 				// Every peer automatic: they must converge on one table.
-				a = seatAll(t, ctx, clients, SeatOptions{Ruleset: rs, Players: n, Match: true, Settle: 500 * time.Millisecond})
+				a = seatAuto(t, ctx, clients, 500*time.Millisecond)
 			}
 			if len(a.Members) != n {
 				t.Fatalf("started with %d members", len(a.Members))
@@ -263,7 +258,7 @@ func TestLinkCutMidMatch(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	mn, clients := mockClients(t, 3)
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 3, Match: true, Settle: 500 * time.Millisecond})
+	a := seatAuto(t, ctx, clients, 500*time.Millisecond)
 	const victim = 1
 	vid, _ := peer.Decode(clients[victim].ID())
 	var cutOnce sync.Once
@@ -372,7 +367,7 @@ func TestRestartLoopback(t *testing.T) {
 			addrs = append(addrs, clients[i].Addrs()...)
 		}
 	}
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: n, Match: true, Settle: 500 * time.Millisecond})
+	a := seatAuto(t, ctx, clients, 500*time.Millisecond)
 	outDirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
 	outs := make([]*Outcome, n)
 	errs := make([]error, n)
@@ -581,7 +576,7 @@ func TestAbsentPeerStalls(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	_, clients := mockClients(t, 2)
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 2, Match: true, Settle: 300 * time.Millisecond})
+	a := seatAuto(t, ctx, clients, 300*time.Millisecond)
 	victim := 1
 	if a.Members[1].ID != clients[1].ID() {
 		victim = 0 // seat order is join order
@@ -630,7 +625,7 @@ func TestNeverJoinedPeerStalls(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_, clients := mockClients(t, 2)
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 2, Match: true, Settle: 300 * time.Millisecond})
+	a := seatAuto(t, ctx, clients, 300*time.Millisecond)
 	absent := 0
 	if a.Members[0].ID != clients[1].ID() {
 		absent = 1

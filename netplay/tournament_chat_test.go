@@ -21,11 +21,7 @@ func TestTournamentChat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, clients := mockClients(t, 2)
-	created, err := clients[0].Lobby().Create("classic", nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := seatAll(t, ctx, clients, SeatOptions{Join: created.Table}, SeatOptions{Join: created.Table})
+	_, a := seatCreated(t, ctx, clients, "classic", nil)
 	cfg, err := TableConfig(a)
 	if err != nil {
 		t.Fatal(err)
