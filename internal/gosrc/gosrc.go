@@ -5,6 +5,7 @@
 package gosrc
 
 import (
+	"go/ast"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -29,4 +30,23 @@ func Dirs(root string) ([]string, error) {
 		return nil
 	})
 	return dirs, err
+}
+
+// PkgCall reports whether n is a call of the form X.Name(...), X an
+// identifier (a package's name in the file, or a variable: the caller
+// knows which), and returns X, Name and the call.
+func PkgCall(n ast.Node) (x, name string, call *ast.CallExpr, ok bool) {
+	call, ok = n.(*ast.CallExpr)
+	if !ok {
+		return "", "", nil, false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", "", nil, false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return "", "", nil, false
+	}
+	return id.Name, sel.Sel.Name, call, true
 }

@@ -1,6 +1,7 @@
 package gosrc
 
 import (
+	"go/parser"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,5 +38,26 @@ func TestDirs(t *testing.T) {
 	}
 	if _, err := Dirs(filepath.Join(root, "missing")); err == nil {
 		t.Error("Dirs of a missing root: no error")
+	}
+}
+
+// TestPkgCall: X.Name(...) with X an identifier is a call, with its X and
+// Name; a plain call, a method of an expression and a non-call are not.
+func TestPkgCall(t *testing.T) {
+	for src, want := range map[string][2]string{
+		`i18n.T("a", 1)`: {"i18n", "T"},
+		`lane.NoRace(t)`: {"lane", "NoRace"},
+		`f(x)`:           {},
+		`a.b.C()`:        {},
+		`x.y`:            {},
+	} {
+		e, err := parser.ParseExpr(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, name, call, ok := PkgCall(e)
+		if ok != (want[0] != "") || x != want[0] || name != want[1] || ok && call != e {
+			t.Errorf("%s: %q %q %v (call %v), want %q", src, x, name, ok, call != nil, want)
+		}
 	}
 }

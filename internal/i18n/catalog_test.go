@@ -88,20 +88,12 @@ func collectKeys(t *testing.T, dirs []string) (keys []use, bad []string) {
 		}
 		for _, f := range parsed {
 			ast.Inspect(f, func(n ast.Node) bool {
-				c, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				sel, ok := c.Fun.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				x, ok := sel.X.(*ast.Ident)
-				if !ok || x.Name != "i18n" {
+				x, name, c, ok := gosrc.PkgCall(n)
+				if !ok || x != "i18n" {
 					return true
 				}
 				arg := 0
-				switch sel.Sel.Name {
+				switch name {
 				case "T", "Mark":
 				case "Sprintf":
 					arg = 1
@@ -126,7 +118,7 @@ func collectKeys(t *testing.T, dirs []string) (keys []use, bad []string) {
 						return true
 					}
 				}
-				bad = append(bad, pos+": i18n."+sel.Sel.Name+" with a key that is not a string literal (use i18n.Mark for a table and i18n.TKey to translate it)")
+				bad = append(bad, pos+": i18n."+name+" with a key that is not a string literal (use i18n.Mark for a table and i18n.TKey to translate it)")
 				return true
 			})
 		}

@@ -227,16 +227,8 @@ func isCall(st ast.Stmt, x, sel string) bool {
 	if !ok {
 		return false
 	}
-	call, ok := es.X.(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	s, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	id, ok := s.X.(*ast.Ident)
-	return ok && id.Name == x && s.Sel.Name == sel
+	px, name, _, ok := gosrc.PkgCall(es.X)
+	return ok && px == x && name == sel
 }
 
 // raceSkip reports whether body holds an if statement whose condition reads
