@@ -2,7 +2,6 @@ package netplay
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"sync"
 	"testing"
@@ -35,9 +34,7 @@ func (m waitingMover) Move(h *engine.Hand, v *engine.View) (engine.Action, error
 // nothing of.
 func TestMatchChat(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 2)
+	ctx, _, clients := mockLobby(t, 2, 3*time.Minute)
 	_, a := seatCreated(t, ctx, clients, "turkish-rummy", map[string]string{"rounds": "1"})
 	var mu sync.Mutex
 	got := make([][]ChatLine, 2)

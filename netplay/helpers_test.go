@@ -82,6 +82,16 @@ func mockClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 	return mockNet(t, n, "10.0.0", "bot", true)
 }
 
+// mockLobby is mockClients(t, n) with a context that ends after d, or
+// when the test ends (before the clients close).
+func mockLobby(t *testing.T, n int, d time.Duration) (context.Context, mocknet.Mocknet, []*Client) {
+	t.Helper()
+	mn, clients := mockClients(t, n)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx, mn, clients
+}
+
 // mockNet makes n Clients named "NAME i" on one mocknet, all linked (any
 // may dial any address it learns), each with its own data directory and
 // address SUBNET.i+1 (the first three octets); with discover, each knows

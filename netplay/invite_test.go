@@ -129,9 +129,7 @@ func TestInviteCodeEndToEnd(t *testing.T) {
 // (it refuses them, invite-only): they meet at a table of their own.
 func TestAutoSeatingSkipsPrivateTables(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, cs := mockClients(t, 3)
+	ctx, _, cs := mockLobby(t, 3, time.Minute)
 	const private = "0000000000000000" // the smallest id: the one auto seating prefers
 	if _, err := cs[0].Lobby().CreatePrivate(private, "classic", nil, 3); err != nil {
 		t.Fatal(err)

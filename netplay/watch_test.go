@@ -23,9 +23,7 @@ import (
 // match is not watched again.
 func TestWatchMocknet(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 3)
+	ctx, _, clients := mockLobby(t, 3, 4*time.Minute)
 	seats, spect := clients[:2], clients[2]
 	created, a := seatCreated(t, ctx, seats, "turkish-rummy", map[string]string{"rounds": "1"})
 	if _, err := spect.Watch(ctx, created, WatchOptions{}); !errors.Is(err, ErrAnnouncement) {
