@@ -63,3 +63,13 @@ func ShortTime(t time.Time) string {
 	}
 	return t.Local().Format("Jan 2 15:04")
 }
+
+// Evidence is the evidence of a verdict for a person (tablemodel.Evidence).
+func Evidence(err error) string { return tablemodel.Evidence(err) }
+
+// PresetName is a preset's name in the interface's language
+// (tablemodel.PresetName).
+func PresetName(preset string) string { return tablemodel.PresetName(preset) }
+
+// RulesetName is a ruleset text for a person (tablemodel.RulesetName).
+func RulesetName(ruleset string) string { return tablemodel.RulesetName(ruleset) }
