@@ -1,6 +1,7 @@
 package deck
 
 import (
+	"encoding/binary"
 	"io"
 	"sync"
 
@@ -68,17 +69,17 @@ func NewProofBatch(rand io.Reader) (*ProofBatch, error) {
 	return &ProofBatch{weights: group.NewStream(LabelBatchWeights, seed[:])}, nil
 }
 
-// weight draws a uniform nonzero scalar (512 bits reduced mod l).
+// weight draws a uniform nonzero 128-bit weight: two words of the stream,
+// little-endian, as a scalar below 2^128 (protocol.md 4, "Batch
+// verification": a failing item then passes with probability at most
+// 2^-128, and a term whose scalar is a weight, such as -z*R1 of a re-key
+// proof, costs half a full one in the multi-scalar multiplication).
 func (pb *ProofBatch) weight(z *ristretto255.Scalar) {
-	var b [64]byte
+	var b [32]byte
 	for {
-		for i := 0; i < 64; i += 8 {
-			v := pb.weights.Uint64()
-			for k := 0; k < 8; k++ {
-				b[i+k] = byte(v >> (8 * k))
-			}
-		}
-		if _, err := z.SetUniformBytes(b[:]); err != nil {
+		binary.LittleEndian.PutUint64(b[0:], pb.weights.Uint64())
+		binary.LittleEndian.PutUint64(b[8:], pb.weights.Uint64())
+		if _, err := z.SetCanonicalBytes(b[:]); err != nil {
 			panic("deck: internal error: " + err.Error())
 		}
 		if !group.IsZero(z) {
