@@ -161,6 +161,10 @@ type Hand struct {
 	// proofs, when set, receives the lock and re-key proofs instead of
 	// ApplyLock and ApplyRekey checking them (DeferProofs).
 	proofs *ProofBatch
+	// hints, with proofs set, is the tile each final position is expected
+	// to open to (HintTiles): Open adds that claim to proofs instead of
+	// computing the opening.
+	hints []int
 }
 
 // NewHand starts the public state for a hand: the tile points M_j, before
