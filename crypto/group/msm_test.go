@@ -22,7 +22,7 @@ func msmInputs(label string, n int) ([]*ristretto255.Scalar, []*ristretto255.Ele
 // every path (small, one core, two cores) and on edge scalars (0, 1, -1,
 // small, 2^252-ish), with repeated points.
 func TestVarTimeMSM(t *testing.T) {
-	for _, n := range []int{0, 1, 5, pippengerMin - 1, pippengerMin, 1500, parallelMin + 3} {
+	for _, n := range []int{0, 1, 2, 5, 64, pippengerMin - 1, pippengerMin, 1500, parallelMin + 3} {
 		sc, pts := msmInputs(fmt.Sprint("msm", n), n)
 		for i := range sc {
 			switch i % 7 {
@@ -45,6 +45,12 @@ func TestVarTimeMSM(t *testing.T) {
 		if n > 0 {
 			if got := pippenger(sc, pts); got.Equal(want) != 1 {
 				t.Fatalf("n=%d: pippenger differs from Straus", n)
+			}
+			if !fastOK {
+				t.Fatal("ristretto255.Element is not laid out as an edwards25519.Point: the bucket method on coordinates is off")
+			}
+			if got := pippengerFast(sc, pts); got.Equal(want) != 1 {
+				t.Fatalf("n=%d: pippengerFast differs from Straus", n)
 			}
 		}
 	}
@@ -171,6 +177,11 @@ func BenchmarkMSM(b *testing.B) {
 		b.Run(fmt.Sprintf("pippenger/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				pippenger(sc, pts)
+			}
+		})
+		b.Run(fmt.Sprintf("pippengerFast/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				pippengerFast(sc, pts)
 			}
 		})
 	}
