@@ -20,6 +20,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/invite"
 )
 
@@ -853,7 +854,7 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 			return resp, fmt.Errorf("%w: lobby request of %d bytes, at most %d", ErrFrameTooLarge, len(b), MaxLobbyRequest)
 		}
 		w := bufio.NewWriter(s)
-		if err := writeFrame(w, b); err != nil {
+		if err := wire.WriteFrame(w, b); err != nil {
 			return resp, err
 		}
 		if err := w.Flush(); err != nil {
@@ -862,7 +863,7 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 		if err := s.CloseWrite(); err != nil {
 			return resp, err
 		}
-		rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+		rb, err := wire.ReadFrame(bufio.NewReader(s), maxLobbyResponse)
 		if err != nil {
 			return resp, err
 		}
@@ -918,7 +919,7 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	firstTimer := time.AfterFunc(first, func() { s.Reset() })
 	defer firstTimer.Stop()
 	const maxRequestBytes = binary.MaxVarintLen64 + MaxLobbyRequest
-	b, err := readFrame(bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes), MaxLobbyRequest)
+	b, err := wire.ReadFrame(bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes), MaxLobbyRequest)
 	if errors.Is(err, ErrFrameTooLarge) {
 		l.n.log.Warn("lobby request refused", "peer", from.String(), "err", err)
 		l.refuseLarge(s, err)
@@ -977,7 +978,7 @@ func (l *Lobby) answer(s network.Stream, resp lobbyResponse) bool {
 	out, err := json.Marshal(resp)
 	if err == nil {
 		w := bufio.NewWriter(s)
-		if err = writeFrame(w, out); err == nil {
+		if err = wire.WriteFrame(w, out); err == nil {
 			err = w.Flush()
 		}
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // TestLobbyGate: the gate's policy, step by step (perPeer 2, total 4).
@@ -224,7 +226,7 @@ func TestLobbyFirstFrameDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	var frame bytes.Buffer
-	writeFrame(&frame, b)
+	wire.WriteFrame(&frame, b)
 	s, ended := lobbyStream(t, ctx, x, creator, frame.Bytes()[:1])
 	trickled := make(chan struct{})
 	go func() {
@@ -284,7 +286,7 @@ func TestLobbyOversizeRequest(t *testing.T) {
 			if len(b) != size {
 				t.Fatalf("padded request of %d bytes, want %d", len(b), size)
 			}
-			writeFrame(&frame, b)
+			wire.WriteFrame(&frame, b)
 		} else {
 			frame.Write(binary.AppendUvarint(nil, uint64(size)))
 		}
@@ -297,7 +299,7 @@ func TestLobbyOversizeRequest(t *testing.T) {
 			return lobbyResponse{}, err
 		}
 		s.CloseWrite()
-		rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+		rb, err := wire.ReadFrame(bufio.NewReader(s), maxLobbyResponse)
 		if err != nil {
 			return lobbyResponse{}, err
 		}
@@ -353,7 +355,7 @@ func TestLobbyOtherVersionRefused(t *testing.T) {
 	before, _ := creator.Lobby().Table(id)
 	b, _ := json.Marshal(lobbyRequest{V: AnnouncementVersion - 1, Table: id, Op: "join", Name: "old", Nonce: NewNonce().String()})
 	var frame bytes.Buffer
-	writeFrame(&frame, b)
+	wire.WriteFrame(&frame, b)
 	s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
 	if err != nil {
 		t.Fatal(err)
@@ -363,7 +365,7 @@ func TestLobbyOtherVersionRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.CloseWrite()
-	rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+	rb, err := wire.ReadFrame(bufio.NewReader(s), maxLobbyResponse)
 	if err != nil {
 		t.Fatalf("no answer: %v", err)
 	}

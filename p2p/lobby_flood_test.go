@@ -19,6 +19,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // The flood of TestLobbyFlood: 50 identities, 20 idle lobby streams each.
@@ -283,7 +285,7 @@ func TestLobbyFloodAttacker(t *testing.T) {
 		}
 		r := bufio.NewReader(s)
 		for range 2 {
-			if _, err := readFrame(r, 64); err != nil {
+			if _, err := wire.ReadFrame(r, 64); err != nil {
 				s.Reset()
 				return nil, err
 			}

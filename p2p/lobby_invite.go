@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/okey-game/okey/p2p/relay"
+
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
@@ -375,7 +377,7 @@ func (l *Lobby) registerWith(id string, s invite.Secret, relays []peer.AddrInfo)
 // player gives while okey runs) and registers there, in the background,
 // every open private table this node created, so that their invite codes
 // go through it from then on, as when the relay was given at the start.
-func (l *Lobby) AddRelay(info peer.AddrInfo, key RelayKey) error {
+func (l *Lobby) AddRelay(info peer.AddrInfo, key relay.Key) error {
 	if err := l.n.AddRelay(info, key); err != nil {
 		return err
 	}

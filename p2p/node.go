@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/okey-game/okey/p2p/relay"
+
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
@@ -64,8 +66,8 @@ type nodeConfig struct {
 	syncTimeout time.Duration
 	lobby       LobbyConfig
 	relays      []peer.AddrInfo
-	relayKeys   map[peer.ID]RelayKey // WithRelayKey
-	serveRelay  *RelayConfig
+	relayKeys   map[peer.ID]relay.Key // WithRelayKey
+	serveRelay  *relay.Config
 	records     string        // WithTableStates
 	noForward   bool          // WithoutForwarding
 	chatPoll    time.Duration // WithChatPoll
@@ -184,7 +186,7 @@ func WithSyncTimeout(d time.Duration) NodeOption {
 // WithServeRelay makes the node a relay for the tables it registers itself
 // (a player whose host is publicly reachable serving its own table): the
 // same service as okey relay, with an allow-list of this node only.
-func WithServeRelay(cfg RelayConfig) NodeOption {
+func WithServeRelay(cfg relay.Config) NodeOption {
 	return func(c *nodeConfig) error {
 		c.serveRelay = &cfg
 		return nil
@@ -227,7 +229,7 @@ type Node struct {
 	punching map[peer.ID]bool      // punchLater running
 	wake     chan struct{}         // closed when a lost relay is back (wakeDials)
 
-	relaySvc *RelayService
+	relaySvc *relay.Service
 
 	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
 	// spectGate holds the places of spectators' sync streams (spectate.go).
@@ -296,11 +298,11 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 	h.SetStreamHandler(SyncProtocol, n.handleSync)
 	if c.serveRelay != nil {
 		rc := *c.serveRelay
-		rc.Allowed, rc.Key = nil, RelayKey{} // only this node registers tables
+		rc.Allowed, rc.Key = nil, relay.Key{} // only this node registers tables
 		if rc.Log == nil {
 			rc.Log = c.log.With("component", "relay")
 		}
-		if n.relaySvc, err = NewRelayService(h, rc); err != nil {
+		if n.relaySvc, err = relay.New(h, rc); err != nil {
 			n.Close()
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
@@ -23,15 +23,8 @@ const TableTopicPrefix = "okey/table/1/"
 // TableTopic is the gossipsub topic of table id.
 func TableTopic(id string) string { return TableTopicPrefix + id }
 
-var tableIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // ValidTableID checks a table id: 1 to 64 characters of [A-Za-z0-9_-].
-func ValidTableID(id string) error {
-	if !tableIDRE.MatchString(id) {
-		return fmt.Errorf("p2p: invalid table id %q (want 1-64 of A-Z a-z 0-9 _ -)", id)
-	}
-	return nil
-}
+func ValidTableID(id string) error { return wire.ValidTableID(id) }
 
 // ErrNotMember is returned when a peer that is not a table member is named.
 var ErrNotMember = errors.New("p2p: not a table member")
