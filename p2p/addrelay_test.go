@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // TestAddRelayLater: a relay line given after the node started (pasted in

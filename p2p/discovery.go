@@ -1,8 +1,6 @@
 package p2p
 
 import (
-	"github.com/okey-game/okey/p2p/internal/wire"
-
 	"errors"
 	"fmt"
 	"sync"
@@ -10,6 +8,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/discovery/mdns"
+
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // ServiceName is okey's mDNS service name. It is not libp2p's default

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // TestRelayFlood is the relay flood figure (scripts/relay-flood.sh runs

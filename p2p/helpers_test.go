@@ -1,19 +1,16 @@
 package p2p
 
 import (
-	"github.com/okey-game/okey/p2p/internal/p2ptest"
-
 	"context"
-	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
-	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 )
 
 func testLogger(t testing.TB) *slog.Logger { return p2ptest.Logger(t) }
@@ -36,28 +33,7 @@ func mockNodes(t *testing.T, n int, opts ...NodeOption) (mocknet.Mocknet, []*Nod
 // connects the pair after DisconnectPeers.
 func mockNodesApart(t *testing.T, n int, apart [][2]int, opts ...NodeOption) (mocknet.Mocknet, []*Node) {
 	t.Helper()
-	mn := mocknet.New()
-	t.Cleanup(func() { mn.Close() })
-	var infos []peer.AddrInfo
-	for i := range n {
-		k, _, err := crypto.GenerateEd25519Key(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := mn.AddPeer(k, ma.StringCast(fmt.Sprintf("/ip4/10.0.0.%d/tcp/4001", i+1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		infos = append(infos, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()})
-	}
-	if err := mn.LinkAll(); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range apart {
-		if err := mn.UnlinkPeers(infos[p[0]].ID, infos[p[1]].ID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mn, infos := p2ptest.MockHosts(t, n, apart)
 	nodes := make([]*Node, n)
 	for i, ai := range infos {
 		d := &ManualDiscovery{}

@@ -218,7 +218,7 @@ func (l *Lobby) close() error {
 	l.cancel()
 	l.wg.Wait()
 	l.sub.Cancel()
-	return closeTopic(l.n.ctx, l.topic)
+	return wire.CloseTopic(l.n.ctx, l.topic)
 }
 
 func (l *Lobby) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {

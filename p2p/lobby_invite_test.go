@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -21,6 +19,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // fakeClock is the lobby's clock in tests.

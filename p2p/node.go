@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
@@ -20,6 +18,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // Sizes and bounds of the network layer.
@@ -354,6 +354,26 @@ func (n *Node) ID() peer.ID { return n.h.ID() }
 
 // DisplayName is the name shown in the lobby.
 func (n *Node) DisplayName() string { return n.cfg.name }
+
+// Base is what a service built beside the node (p2p/lobby,
+// p2p/tournament) uses of it: the services register their own topics and
+// stream handlers on Host and PubSub, and remove them in their Close.
+type Base struct {
+	Host   host.Host
+	PubSub *pubsub.PubSub
+	Log    *slog.Logger
+	// Context is done when the node closes.
+	Context context.Context
+	// Queue is a subscription's buffer (WithQueueSize).
+	Queue int
+	// Retry is the node's dial policy (WithRetry).
+	Retry RetryPolicy
+}
+
+// Base is the node's surface for the services built beside it.
+func (n *Node) Base() Base {
+	return Base{Host: n.h, PubSub: n.ps, Log: n.log, Context: n.ctx, Queue: n.cfg.queue, Retry: n.cfg.retry}
+}
 
 // Lobby is the node's lobby.
 func (n *Node) Lobby() *Lobby { return n.lobby }

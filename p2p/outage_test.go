@@ -7,14 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 	"golang.org/x/time/rate"
+
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // connLog records the connections a host opens and accepts.

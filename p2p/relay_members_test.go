@@ -11,14 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/internal/p2ptest"
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // TestRelayKeyRegisters: a peer that holds the relay's key (its line)

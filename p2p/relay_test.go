@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/internal/wire"
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p/core/control"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
@@ -19,6 +16,8 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 )
 

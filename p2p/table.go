@@ -520,7 +520,7 @@ func (t *TableTransport) Close() error {
 			t.sub.Cancel()
 		}
 		if t.topic != nil {
-			errs = append(errs, closeTopic(n.ctx, t.topic))
+			errs = append(errs, wire.CloseTopic(n.ctx, t.topic))
 		}
 		errs = append(errs, t.closeChat())
 		if err := n.ps.UnregisterTopicValidator(t.topicName); err != nil && n.ctx.Err() == nil {
@@ -537,20 +537,4 @@ func (t *TableTransport) Close() error {
 		n.log.Info("table closed", "table", t.id)
 	})
 	return t.closeErr
-}
-
-// closeTopic closes a topic whose subscription was just cancelled: pubsub
-// handles the cancellation asynchronously, so retry briefly.
-func closeTopic(ctx context.Context, topic *pubsub.Topic) error {
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		err := topic.Close()
-		if err == nil || ctx.Err() != nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("p2p: close topic %s: %w", topic.String(), err)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

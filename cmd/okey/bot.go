@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p/core/metrics"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -28,6 +26,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )

@@ -20,8 +20,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/gdamore/tcell/v2"
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -31,6 +29,8 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -473,7 +473,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	// tournaments on the LAN are listed too (lobby_tournament.go).
 	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
 	var tours *lobbyTours
-	if tn, err := c.Node().JoinTournaments(); err != nil {
+	if tn, err := p2ptournament.Join(c.Node()); err != nil {
 		logger.Warn("tournaments", "err", err)
 	} else {
 		defer tn.Close()

@@ -14,14 +14,13 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/ui"
 )
 

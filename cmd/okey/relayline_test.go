@@ -6,12 +6,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/okey-game/okey/p2p/relay"
-
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // TestLobbyAddRelayLine: the relay line given in the lobby (y) is used as

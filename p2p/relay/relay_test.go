@@ -1,25 +1,23 @@
 package relay
 
 import (
+	"context"
 	"crypto/rand"
+	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
-
-	"github.com/libp2p/go-libp2p"
-
-	"github.com/okey-game/okey/p2p/internal/p2ptest"
-
-	"context"
-	"errors"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 )
 
 // TestRelayStatePersists: a restarted relay keeps its registrations and

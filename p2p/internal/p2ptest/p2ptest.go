@@ -3,10 +3,16 @@ package p2ptest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // Logger collects logs and prints them only when the test fails (a
@@ -90,4 +96,33 @@ func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// MockHosts makes n hosts on one mocknet, all linked but the pairs in
+// apart (unlinked before anything dials).
+func MockHosts(t testing.TB, n int, apart [][2]int) (mocknet.Mocknet, []peer.AddrInfo) {
+	t.Helper()
+	mn := mocknet.New()
+	t.Cleanup(func() { mn.Close() })
+	var infos []peer.AddrInfo
+	for i := range n {
+		k, _, err := crypto.GenerateEd25519Key(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := mn.AddPeer(k, ma.StringCast(fmt.Sprintf("/ip4/10.0.0.%d/tcp/4001", i+1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		infos = append(infos, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()})
+	}
+	if err := mn.LinkAll(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range apart {
+		if err := mn.UnlinkPeers(infos[p[0]].ID, infos[p[1]].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mn, infos
 }

@@ -2,13 +2,16 @@ package wire
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
 	"slices"
+	"time"
 
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 )
@@ -85,4 +88,20 @@ func ParsePeerAddr(s string) (peer.AddrInfo, error) {
 		return peer.AddrInfo{}, fmt.Errorf("p2p: bad peer address %q: no transport address before /p2p/", s)
 	}
 	return *ai, nil
+}
+
+// CloseTopic closes a topic whose subscription was just cancelled: pubsub
+// handles the cancellation asynchronously, so retry briefly.
+func CloseTopic(ctx context.Context, topic *pubsub.Topic) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := topic.Close()
+		if err == nil || ctx.Err() != nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("p2p: close topic %s: %w", topic.String(), err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
