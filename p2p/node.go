@@ -1,6 +1,8 @@
 package p2p
 
 import (
+	"github.com/okey-game/okey/p2p/internal/wire"
+
 	"context"
 	"errors"
 	"fmt"
@@ -26,7 +28,7 @@ import (
 const (
 	// MaxMessageSize bounds one table or lobby message's data, and one sync
 	// frame.
-	MaxMessageSize = 1 << 20
+	MaxMessageSize = wire.MaxMessageSize
 	// maxWireMessage is gossipsub's RPC bound: the data plus the pubsub
 	// envelope (author, sequence number, topic, signature, key).
 	maxWireMessage = MaxMessageSize + 16<<10
@@ -233,7 +235,7 @@ type Node struct {
 
 	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
 	// spectGate holds the places of spectators' sync streams (spectate.go).
-	spectGate lobbyGate
+	spectGate wire.Gate
 	// topics holds the open tables by topic name, for meshFilter (read on
 	// pubsub's goroutine, so not under mu).
 	topics sync.Map
@@ -264,7 +266,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
 		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{}, punching: map[peer.ID]bool{},
 		wake:      make(chan struct{}),
-		spectGate: newLobbyGate(MaxSpectatorPeerStreams, MaxSpectatorStreams),
+		spectGate: wire.NewGate(MaxSpectatorPeerStreams, MaxSpectatorStreams),
 	}
 	psLog := c.log.With("component", "pubsub")
 	n.ps, err = pubsub.NewGossipSub(ctx, h,

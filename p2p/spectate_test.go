@@ -157,7 +157,7 @@ func TestSpectatorSyncCaps(t *testing.T) {
 		_, over, _ := b.SpectatorSyncStats()
 		return over >= 2*MaxSpectatorPeerStreams
 	})
-	if held, _ := b.spectGate.streams(nodes[2].ID()); held > MaxSpectatorPeerStreams {
+	if held, _ := b.spectGate.Streams(nodes[2].ID()); held > MaxSpectatorPeerStreams {
 		t.Fatalf("%d spectator streams held", held)
 	}
 	if got, err := tts[0].Fetch(ctx, tts[1].Self(), []byte("member")); err != nil || len(got) != 1 {
@@ -166,7 +166,7 @@ func TestSpectatorSyncCaps(t *testing.T) {
 	for _, s := range streams {
 		s.Reset()
 	}
-	waitFor(t, 5*time.Second, "the places freed", func() bool { held, _ := b.spectGate.streams(nodes[2].ID()); return held == 0 })
+	waitFor(t, 5*time.Second, "the places freed", func() bool { held, _ := b.spectGate.Streams(nodes[2].ID()); return held == 0 })
 	if err := rawFetch(ctx, t, nodes[2], b.ID(), "caps", "again"); err != nil {
 		t.Fatalf("the spectator is not served again: %v", err)
 	}

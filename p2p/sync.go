@@ -149,12 +149,12 @@ func (t *TableTransport) Serve(h func(from table.PeerID, req []byte) [][]byte) {
 // its table.
 func (n *Node) handleSync(s network.Stream) {
 	remote := s.Conn().RemotePeer()
-	var spect *lobbyTicket // a spectator's place, when it holds one
+	var spect *wire.Ticket // a spectator's place, when it holds one
 	// leaveSpect frees the place before the stream's end can reach the
 	// spectator, whose next stream must not find it still held.
 	leaveSpect := func() {
 		if spect != nil {
-			n.spectGate.leave(spect)
+			n.spectGate.Leave(spect)
 			spect = nil
 		}
 	}
@@ -181,7 +181,7 @@ func (n *Node) handleSync(s network.Stream) {
 	// A peer that is a member of no table open here can only be a
 	// spectator: it takes a spectator's place before anything is read.
 	takeSpect := func() bool {
-		tk, why := n.spectGate.enter(remote, func() { s.Reset() })
+		tk, why := n.spectGate.Enter(remote, func() { s.Reset() })
 		if tk == nil {
 			s.Reset()
 			n.log.Debug("sync request refused", "peer", remote.String(), "reason", why)
@@ -244,7 +244,7 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(t, "bad request frame", err)
 		return
 	}
-	if !reqTimer.Stop() || spect != nil && !n.spectGate.served(spect) {
+	if !reqTimer.Stop() || spect != nil && !n.spectGate.Served(spect) {
 		leaveSpect()
 		s.Reset() // past the request's deadline, or its place was taken
 		return

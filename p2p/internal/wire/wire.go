@@ -16,6 +16,10 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 )
 
+// MaxMessageSize bounds one table or lobby message's data, and one sync
+// frame (package p2p's MaxMessageSize).
+const MaxMessageSize = 1 << 20
+
 // FrameChunk is how much of a frame's announced length is allocated ahead
 // of the bytes that arrive: a frame's buffer grows as it is read, so a peer
 // that announces a large frame and stays silent holds no more than this.
