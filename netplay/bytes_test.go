@@ -15,7 +15,7 @@ import (
 // BenchmarkMatchBytes plays whole 4-seat classic matches between 4 peers
 // over real libp2p on 127.0.0.1 (TCP), each host with a bandwidth counter,
 // and reports what one seat sends: the basis of the relay's data-rate cap
-// (p2p.DefaultRelayRate; protocol.md 7.11). Every byte a seat sends would
+// (relay.DefaultRate; protocol.md 7.11). Every byte a seat sends would
 // cross a relay if all its links were relayed.
 //
 //	sent-KB/seat    bytes sent by a seat over the whole match (the mean)

@@ -29,6 +29,8 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -182,7 +184,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if a == netplay.NoRelay && len(relays) == 1 {
 				continue
 			}
-			if _, _, err := p2p.ParseRelayLine(a); err != nil {
+			if _, _, err := relay.ParseLine(a); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
 				return 2
 			}
@@ -471,7 +473,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	// tournaments on the LAN are listed too (lobby_tournament.go).
 	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
 	var tours *lobbyTours
-	if tn, err := c.Node().JoinTournaments(); err != nil {
+	if tn, err := p2ptournament.Join(c.Node()); err != nil {
 		logger.Warn("tournaments", "err", err)
 	} else {
 		defer tn.Close()
@@ -798,7 +800,7 @@ func (l *lanLobby) RefusingRelays(id string) []string {
 
 // CheckRelayLine tells whether text, as pasted, is a relay line.
 func (l *lanLobby) CheckRelayLine(text string) error {
-	if _, _, err := p2p.ParseRelayLine(text); err != nil {
+	if _, _, err := relay.ParseLine(text); err != nil {
 		l.log.Info("not a relay line", "err", err)
 		return errors.New(i18n.T("this is not the line okey relay prints: copy it again, whole"))
 	}
@@ -810,7 +812,7 @@ func (l *lanLobby) CheckRelayLine(text string) error {
 // starts use it, and it is kept in the relay setting for the next start.
 func (l *lanLobby) AddRelay(_ context.Context, text string) error {
 	line := strings.TrimSpace(text)
-	ai, key, err := p2p.ParseRelayLine(line)
+	ai, key, err := relay.ParseLine(line)
 	if err != nil {
 		return err
 	}
