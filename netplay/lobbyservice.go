@@ -18,6 +18,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 )
 
@@ -225,7 +226,7 @@ func (s *LobbyService) RefusingRelays(id string) []string {
 
 // CheckRelayLine tells whether text, as pasted, is a relay line.
 func (s *LobbyService) CheckRelayLine(text string) error {
-	if _, _, err := p2p.ParseRelayLine(text); err != nil {
+	if _, _, err := relay.ParseLine(text); err != nil {
 		s.log.Info("not a relay line", "err", err)
 		return errors.New(i18n.T("this is not the line okey relay prints: copy it again, whole"))
 	}
@@ -237,7 +238,7 @@ func (s *LobbyService) CheckRelayLine(text string) error {
 // starts use it, and it is kept in the relay setting for the next start.
 func (s *LobbyService) AddRelay(_ context.Context, text string) error {
 	line := strings.TrimSpace(text)
-	ai, key, err := p2p.ParseRelayLine(line)
+	ai, key, err := relay.ParseLine(line)
 	if err != nil {
 		return err
 	}

@@ -9,14 +9,15 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 // The player's rack in the 101 fixtures: an opening of 112 points in three
 // melds (R10-R13, the 10s, K11-K13), R9 to add later, and ten loose
 // tiles. The indicator is B1: the okey is B2.
 const (
-	opening101 = "R10 R11 R12 R13 Y10 B10 K10 K11 K12 K13"
-	rack101    = opening101 + " R9 Y3 Y5 B7 K2 R1 Y8 B4 R6 Y1 K5"
+	opening101 = modeltest.Opening101
+	rack101    = modeltest.Rack101
 )
 
 // fixture101 builds a 2-player 101 round where bot1 (seat 1) deals and
@@ -33,28 +34,9 @@ func fixture101N(t *testing.T, n int, options string) *Snapshot {
 	t.Helper()
 	r := engine.MustRuleset(engine.Preset101, options)
 	dealer := n - 1
-	m, err := engine.NewMatch101(r, n, dealer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pend := m.Game().Pending()
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: pend[0], Face: engine.MustParseFaces("B1")[0]}}}); err != nil {
-		t.Fatal(err)
-	}
-	faces := engine.MustParseFaces(rack101)
-	slots := m.Game().Rack(0)
-	if len(slots) != len(faces) {
-		t.Fatalf("rack of %d tiles, fixture has %d", len(slots), len(faces))
-	}
-	v := engine.NewView(0)
-	for i, s := range slots {
-		v.Learn(s, faces[i])
-	}
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Discard, Seat: dealer,
-		Faces: []engine.SlotFace{{Slot: m.Game().Rack(dealer)[0], Face: engine.MustParseFaces("Y6")[0]}}}); err != nil {
-		t.Fatal(err)
-	}
+	m := modeltest.Deal101(t, r, n, dealer, "B1")
+	v := modeltest.View(t, 0, m.Game().Rack(0), rack101)
+	modeltest.Discard101(t, m, dealer, "Y6")
 	names := []string{"ayse", "bot1", "bot2", "bot3"}[:n]
 	return &Snapshot{Seat: 0, Names: names, Ruleset: r.String(), Match101: m,
 		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}

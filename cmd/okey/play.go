@@ -26,6 +26,8 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -175,7 +177,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if a == netplay.NoRelay && len(relays) == 1 {
 				continue
 			}
-			if _, _, err := p2p.ParseRelayLine(a); err != nil {
+			if _, _, err := relay.ParseLine(a); err != nil {
 				fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
 				return 2
 			}
@@ -468,7 +470,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	// tournaments on the LAN are listed too (lobby_tournament.go).
 	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
 	var tours *lobbyTours
-	if tn, err := c.Node().JoinTournaments(); err != nil {
+	if tn, err := p2ptournament.Join(c.Node()); err != nil {
 		logger.Warn("tournaments", "err", err)
 	} else {
 		defer tn.Close()

@@ -26,6 +26,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -262,7 +263,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	type seat struct {
 		c    *netplay.Client
-		tn   *p2p.TournamentNet
+		tn   *p2ptournament.Net
 		dir  string
 		data string
 		name string
@@ -272,7 +273,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		if err != nil {
 			return nil, err
 		}
-		tn, err := c.Node().JoinTournaments()
+		tn, err := p2ptournament.Join(c.Node())
 		if err != nil {
 			c.Close()
 			return nil, err
