@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/text/language"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 )
 
@@ -239,4 +241,32 @@ func FuzzLobbyCommand(f *testing.F) {
 			t.Fatalf("%s: a create neither sent nor refused", b)
 		}
 	})
+}
+
+// TestLobbyTurkish: the lobby's words and its table states come in the
+// interface's language.
+func TestLobbyTurkish(t *testing.T) {
+	i18n.Set(i18n.Turkish)
+	defer i18n.Set(i18n.English)
+	f := &fakeLobby{changes: make(chan struct{}, 1), tables: []table.LobbyTable{{ID: "t1", Ruleset: "classic", Seats: 2, State: "open",
+		Members: []table.LobbyMember{{ID: "x", Name: "mehmet"}}}}}
+	english := lobbyLabelsIn(i18n.English)
+	st := NewLobby(context.Background(), f, func(table.LobbyTable) {}).build()
+	if st.Labels["title"] != "okey lobisi" || st.Labels["join"] != "katıl" || st.Tables[0].StateTxt == "open" {
+		t.Fatalf("the Turkish lobby: %q %q %q", st.Labels["title"], st.Labels["join"], st.Tables[0].StateTxt)
+	}
+	for k, v := range st.Labels {
+		// Every word has its Turkish (the catalogue's test checks the
+		// keys; this, that the page is given them).
+		if v == english[k] {
+			t.Errorf("label %s is still English: %q", k, v)
+		}
+	}
+}
+
+func lobbyLabelsIn(l language.Tag) map[string]string {
+	was := i18n.Current()
+	i18n.Set(l)
+	defer i18n.Set(was)
+	return lobbyLabels()
 }
