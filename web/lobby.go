@@ -503,3 +503,30 @@ func (g *Game) left() bool {
 		return false
 	}
 }
+
+// Until is a context derived from ctx that ends when the player leaves g's
+// table (or ctx ends).
+func (g *Game) Until(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-g.done:
+			cancel()
+		case <-c.Done():
+		}
+	}()
+	return c, cancel
+}
+
+// Start serves until Close (errors to fail) and, for a lobby's server,
+// keeps the lobby's pages current (Lobby.Run).
+func (s *Server) Start(fail func(error)) {
+	go func() {
+		if err := s.Serve(); err != nil {
+			fail(err)
+		}
+	}()
+	if s.lobby != nil {
+		go s.lobby.Run()
+	}
+}

@@ -109,19 +109,25 @@ func TestWebLobbyLANTable(t *testing.T) {
 	// The web seat.
 	clients := make(chan *netplay.Client, 1)
 	servers := make(chan *web.Server, 1)
-	quitWeb := make(chan struct{})
+	webCtx, quitWeb := context.WithCancel(ctx)
 	var webOut, webErr bytes.Buffer
 	webDone := make(chan int, 1)
 	t0 := time.Now()
 	go func() {
 		webDone <- playLAN(lanFlags{name: "ayse", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, quit: quitWeb,
+			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, ctx: webCtx,
 			opened: func(c *netplay.Client) { clients <- c }, served: func(s *web.Server) { servers <- s }}, &webOut, &webErr)
 	}()
 	defer func() {
-		close(quitWeb)
+		quitWeb()
 		select {
-		case <-webDone:
+		case code := <-webDone:
+			// It printed the lobby's address, and at its end the last
+			// match's verdict and transcript (exit status 0: honest).
+			out := webOut.String()
+			if code != 0 || !strings.Contains(out, "okey: the lobby is at http://127.0.0.1:") || !strings.Contains(out, "honest") || !strings.Contains(out, "okey: transcript ") {
+				t.Errorf("the web lobby ended with %d:\n%s%s", code, out, webErr.String())
+			}
 		case <-time.After(10 * time.Second):
 			t.Error("the web lobby did not end")
 		}
@@ -160,7 +166,6 @@ func TestWebLobbyLANTable(t *testing.T) {
 	scr.SetSize(100, 30)
 	games := make(chan *ui.Game, 1)
 	termClients := make(chan *netplay.Client, 1)
-	quitTerm := make(chan struct{})
 	termDone := make(chan int, 1)
 	var termOut, termErr bytes.Buffer
 	mover, err := bot.New("greedy", 7)
@@ -169,16 +174,8 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	go func() {
 		termDone <- playLAN(lanFlags{name: "mehmet", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			peers: []string{peerAddr}, strategy: "greedy", pace: time.Millisecond, screen: scr, player: mover, quit: quitTerm,
+			peers: []string{peerAddr}, strategy: "greedy", pace: time.Millisecond, screen: scr, player: mover,
 			game: func(g *ui.Game) { games <- g }, opened: func(c *netplay.Client) { termClients <- c }}, &termOut, &termErr)
-	}()
-	defer func() {
-		close(quitTerm)
-		select {
-		case <-termDone:
-		case <-time.After(10 * time.Second):
-			t.Error("the terminal lobby did not end")
-		}
 	}()
 	tcl := <-termClients
 	var tg *ui.Game
@@ -187,6 +184,14 @@ func TestWebLobbyLANTable(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatalf("the terminal lobby did not start: %s", termErr.String())
 	}
+	defer func() {
+		tg.Quit()
+		select {
+		case <-termDone:
+		case <-time.After(10 * time.Second):
+			t.Error("the terminal lobby did not end")
+		}
+	}()
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()
 		end := time.Now().Add(30 * time.Second)
