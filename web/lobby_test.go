@@ -270,3 +270,22 @@ func lobbyLabelsIn(l language.Tag) map[string]string {
 	defer i18n.Set(was)
 	return lobbyLabels()
 }
+
+// TestLobbyJoinCodeAtStart: okey play --web --code CODE takes the seat as
+// the page's box does (the code as given, wrapped lines and all).
+func TestLobbyJoinCodeAtStart(t *testing.T) {
+	f := &fakeLobby{changes: make(chan struct{}, 1)}
+	l := NewLobby(context.Background(), f, func(table.LobbyTable) {})
+	l.JoinCode("  okey1abc\n  def\n")
+	deadline := time.Now().Add(5 * time.Second)
+	for len(f.got()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := f.got(); len(got) != 1 || got[0] != "code   okey1abc\n  def\n" {
+		t.Fatalf("the service got %q", got)
+	}
+	l.JoinCode("not a code")
+	if l.build().Msg == "" || !l.build().Bad {
+		t.Fatal("a bad --code is not said")
+	}
+}
