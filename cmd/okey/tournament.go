@@ -30,6 +30,7 @@ import (
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/verdict/folder"
 )
 
 func init() {
@@ -461,7 +462,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	// The final word is the folder's, checked from the files as okey verify
 	// does.
 	fmt.Fprintln(stdout)
-	return verifyTournament(seats[0].dir, false, stdout)
+	return folder.Verify(seats[0].dir, false, stdout)
 }
 
 // tournamentOpen opens each seat's LAN client (a test's hook).
@@ -476,9 +477,9 @@ func printRound(w io.Writer, rep *tournament.Report, round int) {
 	rd := one.Rounds[0]
 	fmt.Fprint(w, i18n.T("round %d of %d done:\n", round, rep.Format.Rounds))
 	for _, tb := range rd.Tables {
-		fmt.Fprint(w, i18n.T("  table %d (%x): %s\n", tb.Table+1, tb.ID[:4], tableState(tb.State)))
+		fmt.Fprint(w, i18n.T("  table %d (%x): %s\n", tb.Table+1, tb.ID[:4], folder.TableState(tb.State)))
 	}
-	printStandings(w, rd.Standings, name)
+	folder.PrintStandings(w, rd.Standings, name)
 }
 
 // cutTo shortens s to at most n bytes, at a character boundary.

@@ -21,6 +21,7 @@ import (
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
+	"github.com/okey-game/okey/verdict/folder"
 )
 
 // issue 35 item 5: the bots of a tournament play Okey 101 as okey sim's do
@@ -90,7 +91,7 @@ func TestSmallTournament101Bots(t *testing.T) {
 		if rep := reps[i]; rep.Status != tournament.StatusHonest || len(rep.Final) != len(strategies) {
 			t.Fatalf("participant %d: status %d final %v problems %+v", i, rep.Status, rep.Final, rep.Problems)
 		}
-		if code := verifyTournament(dirs[i], false, &bytes.Buffer{}); code != 0 {
+		if code := folder.Verify(dirs[i], false, &bytes.Buffer{}); code != 0 {
 			t.Fatalf("participant %d's folder: okey verify exit %d", i, code)
 		}
 	}
