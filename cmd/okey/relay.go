@@ -19,6 +19,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/ui"
 )
@@ -173,13 +174,13 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(ui.Plain(err))
 	}
 
-	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, *logFile, *verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
 	log := slog.New(h)
-	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+	netplay.RouteLibraryLogsOnce(h)
 
 	failed := func(err error) int {
 		fmt.Fprint(stderr, i18n.T("okey: relay: %s\n", ui.Plain(err)))

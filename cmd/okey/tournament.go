@@ -238,12 +238,12 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		}
 		*logFile = filepath.Join(*data, "tournament.log")
 	}
-	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, *logFile, *verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := networkLog(h, *verbose)
+	log := netplay.NetworkLog(h, *verbose)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -139,12 +139,12 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !*noUI && logPath == "" {
 		logPath = os.DevNull // the screen owns the terminal
 	}
-	h, closeLog, err := commandLog(stderr, logPath, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, logPath, *verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := networkLog(h, *verbose)
+	log := netplay.NetworkLog(h, *verbose)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
