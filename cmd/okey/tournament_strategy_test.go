@@ -51,7 +51,7 @@ func botParticipant(t *testing.T, bus *participant.MemBus, i int, strategy strin
 	c := participant.Config{Dir: dir, Key: strategyTestKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
 		TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 		Withhold: 60 * time.Second, Retry: 200 * time.Millisecond, DrawWait: 60 * time.Second, Create: create}
-	tournamentBot(&c, strategy)
+	participant.StrategySeat(&c, strategy)
 	p, err := participant.New(c)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestTournamentJoinRefusesStrategy(t *testing.T) {
 	go func() { defer close(done); creator.Run(cctx) }()
 	joiner, _ := botParticipant(t, bus, 1, "expert", nil)
 	_, err := joiner.Run(ctx)
-	var se *strategyError
+	var se *participant.StrategyError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "only b101 plays Okey 101") {
 		t.Fatalf("joiner: %v, want the strategy refused", err)
 	}
