@@ -152,11 +152,7 @@ func (s *nodeScript) summary() string {
 	rd := s.n.Ready()
 	var out []string
 	if v := rd.Violation; v != nil {
-		var ev []string
-		for _, e := range v.Evidence {
-			ev = append(ev, s.rawName(e))
-		}
-		out = append(out, fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", ")))
+		out = append(out, s.violation(v))
 	}
 	if st := rd.Stall; st != nil {
 		out = append(out, fmt.Sprintf("stall: seat %d silent for %d ticks", st.Seat, st.Ticks))

@@ -343,11 +343,7 @@ func (s *nodeScript) ready() string {
 	rd := s.n.Ready()
 	var out []string
 	if v := rd.Violation; v != nil {
-		var ev []string
-		for _, e := range v.Evidence {
-			ev = append(ev, s.rawName(e))
-		}
-		out = append(out, fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", ")))
+		out = append(out, s.violation(v))
 	}
 	if st := rd.Stall; st != nil {
 		out = append(out, fmt.Sprintf("stall: seat %d silent for %d ticks (a %v for step %d)", st.Seat, st.Ticks, st.Kind, st.Step))
@@ -384,6 +380,15 @@ func (s *nodeScript) ready() string {
 		return "nothing"
 	}
 	return strings.Join(out, "\n")
+}
+
+// violation is a violation as the scripts print it, its evidence by name.
+func (s *nodeScript) violation(v *Violation) string {
+	var ev []string
+	for _, e := range v.Evidence {
+		ev = append(ev, s.rawName(e))
+	}
+	return fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", "))
 }
 
 func (s *nodeScript) status() string {
