@@ -147,7 +147,7 @@ func (s *nodeScript) netCmd(words []string, kv map[string]string) (string, bool)
 }
 
 // summary is the node's state after a command that runs it: how the match
-// ended (and when), else the step it is at.
+// ended, if it did, then the tick and the step it is at.
 func (s *nodeScript) summary() string {
 	out := s.ends(s.n.Ready())
 	out = append(out, fmt.Sprintf("tick %d, step %d", s.n.now, s.n.m.Step()))
