@@ -443,7 +443,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
 	logger := slog.New(h)
 	log.SetOutput(logf)
-	p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn})
+	netplay.RouteLibraryLogs(h)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
