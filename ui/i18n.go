@@ -57,12 +57,7 @@ func KindName(k table.Kind) string { return tablemodel.KindName(k) }
 
 // ShortTime is when a match started, as the language writes a day and an
 // hour: "Jan 2 15:04", "2.01 15:04".
-func ShortTime(t time.Time) string {
-	if i18n.Current() == i18n.Turkish {
-		return t.Local().Format("2.01 15:04")
-	}
-	return t.Local().Format("Jan 2 15:04")
-}
+func ShortTime(t time.Time) string { return i18n.ShortTime(t) }
 
 // Evidence is the evidence of a verdict for a person (tablemodel.Evidence).
 func Evidence(err error) string { return tablemodel.Evidence(err) }
