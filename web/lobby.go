@@ -200,7 +200,7 @@ func stateText(s string) string {
 func (l *Lobby) build() *lobbyJSON {
 	name, me, addrs := l.svc.Self()
 	s := &lobbyJSON{Labels: lobbyLabels(), Name: name, ID: me, Addrs: addrs, Relays: l.svc.BotRelays(),
-		Presets: slices.Clone(engine.Presets), Levels: bot.LevelNames(), Level: bot.DefaultLevel}
+		Presets: append(slices.Clone(engine.Presets), engine.Preset101), Levels: bot.LevelNames(), Level: bot.DefaultLevel}
 	tables := l.svc.Tables()
 	slices.SortStableFunc(tables, func(a, b table.LobbyTable) int { return strings.Compare(a.ID, b.ID) })
 	for _, t := range tables {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -155,7 +156,10 @@ func TestLobbySocket(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	next("the first state", func(st lobbyJSON) bool { return st.Name == "ayse" && st.Labels["join"] != "" })
+	first := next("the first state", func(st lobbyJSON) bool { return st.Name == "ayse" && st.Labels["join"] != "" })
+	if !slices.Contains(first.Presets, "classic") || !slices.Contains(first.Presets, "101") {
+		t.Fatalf("the create form's rulesets: %q", first.Presets)
+	}
 	send(lobbyCommand{Op: "create", Ruleset: "classic:points=1", Players: 2, Bots: 2})
 	next("too many bots refused", func(st lobbyJSON) bool { return st.Bad && st.Msg != "" })
 	send(lobbyCommand{Op: "code", Text: "garbage"})

@@ -57,7 +57,7 @@ func openLAN(f lanFlags, stderr io.Writer) (*lanSession, int) {
 	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
 	logger := slog.New(h)
 	log.SetOutput(logf)
-	p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn})
+	netplay.RouteLibraryLogs(h)
 	parent := f.ctx
 	if parent == nil {
 		parent = context.Background()
@@ -177,6 +177,9 @@ func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web
 	}
 	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
 		end.Ranking = m.Match().Ranking()
+	}
+	if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
+		end.Ranking = m.Match101().Ranking()
 	}
 	g.Finish(end)
 	// The end panel stays up until the player leaves it.
