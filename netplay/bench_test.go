@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/bot"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // BenchmarkLoopbackMatch plays whole 4-player matches (turkish-rummy,
@@ -33,7 +33,7 @@ func BenchmarkLoopbackMatch(b *testing.B) {
 		var addrs []string
 		for k := range n {
 			c, err := Open(ctx, Options{Data: b.TempDir(), Name: fmt.Sprintf("bench %d", k), NoMDNS: true,
-				Listen: []string{"/ip4/127.0.0.1/tcp/0"}, Peers: addrs, NodeOptions: testNodeOptions()})
+				Listen: []string{"/ip4/127.0.0.1/tcp/0"}, Peers: addrs, Lobby: fastLobby, NodeOptions: testNodeOptions()})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -105,9 +105,9 @@ func BenchmarkLoopbackMatch(b *testing.B) {
 	b.ReportMetric(ms(percentile(draws, 99)), "draw-p99-ms")
 }
 
-func seatAllB(b *testing.B, ctx context.Context, clients []*Client, o SeatOptions) p2p.Announcement {
+func seatAllB(b *testing.B, ctx context.Context, clients []*Client, o SeatOptions) lobby.Announcement {
 	b.Helper()
-	anns := make([]p2p.Announcement, len(clients))
+	anns := make([]lobby.Announcement, len(clients))
 	errs := make([]error, len(clients))
 	var wg sync.WaitGroup
 	for i, c := range clients {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -69,10 +70,10 @@ func (h *floor) WithAttrs(as []slog.Attr) slog.Handler { return &floor{h.Handler
 
 var fastRetry = p2p.RetryPolicy{Attempts: 50, Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, DialTimeout: 2 * time.Second}
 
-var fastLobby = p2p.LobbyConfig{AnnounceInterval: 150 * time.Millisecond, Expiry: 2 * time.Second, RequestTimeout: 5 * time.Second}
+var fastLobby = lobby.Config{AnnounceInterval: 150 * time.Millisecond, Expiry: 2 * time.Second, RequestTimeout: 5 * time.Second}
 
 func testNodeOptions(extra ...p2p.NodeOption) []p2p.NodeOption {
-	return append([]p2p.NodeOption{p2p.WithRetry(fastRetry), p2p.WithLobbyConfig(fastLobby)}, extra...)
+	return append([]p2p.NodeOption{p2p.WithRetry(fastRetry)}, extra...)
 }
 
 // mockClients makes n Clients on one mocknet, all linked, each with its own
@@ -107,7 +108,7 @@ func mockClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 			}
 		}
 		c, err := Open(context.Background(), Options{Data: dirs[i], Name: fmt.Sprintf("bot %d", i), NoMDNS: true,
-			Host: mn.Host(ai.ID), Log: testLogger(t).With("peer", i), NodeOptions: testNodeOptions(p2p.WithDiscovery(d))})
+			Host: mn.Host(ai.ID), Log: testLogger(t).With("peer", i), Lobby: fastLobby, NodeOptions: testNodeOptions(p2p.WithDiscovery(d))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,9 +121,9 @@ func mockClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 // seatAll runs FindSeat on every client concurrently (client i with
 // opts[i], or opts[0] for all) and checks they all reach the same started
 // table.
-func seatAll(t *testing.T, ctx context.Context, clients []*Client, opts ...SeatOptions) p2p.Announcement {
+func seatAll(t *testing.T, ctx context.Context, clients []*Client, opts ...SeatOptions) lobby.Announcement {
 	t.Helper()
-	anns := make([]p2p.Announcement, len(clients))
+	anns := make([]lobby.Announcement, len(clients))
 	errs := make([]error, len(clients))
 	var wg sync.WaitGroup
 	for i, c := range clients {
@@ -152,13 +153,13 @@ func honestPlay(out string) PlayOptions {
 }
 
 // playAll plays a started table on every client concurrently.
-func playAll(t *testing.T, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions) []*Outcome {
+func playAll(t *testing.T, ctx context.Context, clients []*Client, a lobby.Announcement, opts func(i int) PlayOptions) []*Outcome {
 	t.Helper()
 	return playAllMovers(t, ctx, clients, a, opts, func(_ int, m table.Mover) table.Mover { return m })
 }
 
 // playAllMovers is playAll with each seat's greedy bot passed through wrap.
-func playAllMovers(t *testing.T, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions, wrap func(i int, m table.Mover) table.Mover) []*Outcome {
+func playAllMovers(t *testing.T, ctx context.Context, clients []*Client, a lobby.Announcement, opts func(i int) PlayOptions, wrap func(i int, m table.Mover) table.Mover) []*Outcome {
 	t.Helper()
 	outs := make([]*Outcome, len(clients))
 	errs := make([]error, len(clients))

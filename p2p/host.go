@@ -118,18 +118,19 @@ func WithBandwidthCounter(bw *metrics.BandwidthCounter) HostOption {
 	}
 }
 
-// withRelayClient is for tests: the relay client without port mapping,
-// AutoNAT or hole punching.
-func withRelayClient() HostOption {
+// WithRelayClient gives the host the relay client without port mapping,
+// AutoNAT or hole punching (WithReach has them all): for tests and labs on
+// one machine.
+func WithRelayClient() HostOption {
 	return func(c *hostConfig) error {
 		c.client = true
 		return nil
 	}
 }
 
-// withGater is for tests: a connection gater that can forbid direct dials,
-// so that two hosts reach each other only through a relay.
-func withGater(g connmgr.ConnectionGater) HostOption {
+// WithGater sets the host's connection gater (tests: one that forbids
+// direct dials, so that two hosts reach each other only through a relay).
+func WithGater(g connmgr.ConnectionGater) HostOption {
 	return func(c *hostConfig) error {
 		c.gater = g
 		return nil

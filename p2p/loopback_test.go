@@ -20,7 +20,7 @@ func TestLoopbackStaticPeers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry), WithLobbyConfig(fastLobby))
+		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -320,7 +321,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	status := 0
 	played := 0
-	playOne := func(a p2p.Announcement) error {
+	playOne := func(a lobby.Announcement) error {
 		is101 := a.Preset == engine.Preset101
 		name := *strategy
 		if is101 && explicitStrategy == "" {
@@ -375,7 +376,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for played < *matches {
 		so := netplay.SeatOptions{Create: *create, Private: *create && !*lanOnly, Ruleset: rules.String(), Players: *players,
 			Match: explicit["preset"] || explicit["players"], Settle: *settle,
-			OnCreate: func(a p2p.Announcement) {
+			OnCreate: func(a lobby.Announcement) {
 				if !c.Lobby().Private(a.Table) {
 					return
 				}
@@ -442,7 +443,7 @@ func shortID(id peer.ID) string {
 
 // logLinks logs how this seat reaches each other member (direct, relayed,
 // via-member, none) and the round-trip time.
-func logLinks(log *slog.Logger, n *p2p.Node, a p2p.Announcement) {
+func logLinks(log *slog.Logger, n *p2p.Node, a lobby.Announcement) {
 	var parts []string
 	for _, l := range n.Links(a.Roster()) {
 		if l.Peer == n.ID() {
@@ -471,7 +472,7 @@ func logTiming(log *slog.Logger, table string, t netplay.Timing) {
 // printMatch prints the one-line summary of a match and returns its exit
 // status: 0 honest, 1 a seat named, 2 a transcript that does not hold, 3
 // unfinished (honest so far, no one named).
-func printMatch(w io.Writer, n int, a p2p.Announcement, o *netplay.Outcome) int {
+func printMatch(w io.Writer, n int, a lobby.Announcement, o *netplay.Outcome) int {
 	rep := o.Report
 	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, ui.RulesetName(o.Config.Ruleset), len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
@@ -623,12 +624,12 @@ func explainNet(err error) string {
 		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
 		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
 		{invite.ErrNoCode, i18n.Mark("standard input holds no code")},
-		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
-		{p2p.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
-		{p2p.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
-		{p2p.ErrTableFull, i18n.Mark("the table is full")},
-		{p2p.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
-		{p2p.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
+		{lobby.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
+		{lobby.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
+		{lobby.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
+		{lobby.ErrTableFull, i18n.Mark("the table is full")},
+		{lobby.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
+		{lobby.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
 		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code: check that its okey still runs, or play through a relay (--relay)")},
 		{context.DeadlineExceeded, i18n.Mark("the table did not start in time")},
 	} {

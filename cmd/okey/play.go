@@ -29,6 +29,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
 	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
@@ -646,7 +647,7 @@ type lanLobby struct {
 	bots     *netplay.HouseBots
 	mu       sync.Mutex
 	relays   []string // the relays the player's node and its bots use (AddRelay adds)
-	unfin    map[string]p2p.Announcement
+	unfin    map[string]lobby.Announcement
 	local    map[string]ui.LocalMatch
 }
 
@@ -683,7 +684,7 @@ func (l *lanLobby) Unfinished() []ui.LobbyTable {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.unfin = map[string]p2p.Announcement{}
+	l.unfin = map[string]lobby.Announcement{}
 	l.local = map[string]ui.LocalMatch{}
 	for _, a := range anns {
 		l.unfin[a.Table] = a
@@ -726,7 +727,7 @@ func (l *lanLobby) Drop(t ui.LobbyTable) error {
 	return err
 }
 
-func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) {
+func (l *lanLobby) unfinishedLAN(id string) (lobby.Announcement, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	a, ok := l.unfin[id]
@@ -856,7 +857,7 @@ func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
 		return "", errors.New(explainNet(err))
 	}
 	a, err := l.c.Lobby().JoinByCode(ctx, code)
-	if err != nil && !errors.Is(err, p2p.ErrAlreadySeated) {
+	if err != nil && !errors.Is(err, lobby.ErrAlreadySeated) {
 		return "", l.netErr("join by code failed", err)
 	}
 	return a.Table, nil
@@ -873,7 +874,7 @@ func (l *lanLobby) Revoke(id string) error {
 // Invite is the invite code of an open private table this player created.
 func (l *lanLobby) Invite(id string) string {
 	a, ok := l.c.Lobby().Table(id)
-	if !ok || a.State != p2p.StateOpen || !l.c.Lobby().Private(id) {
+	if !ok || a.State != lobby.StateOpen || !l.c.Lobby().Private(id) {
 		return ""
 	}
 	text, err := l.c.Invite(id)
@@ -898,7 +899,7 @@ func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int
 	if private {
 		create = l.c.Lobby().CreatePrivate
 	}
-	a, err := create(p2p.RandomTableID(""), preset, opts, players)
+	a, err := create(lobby.RandomTableID(""), preset, opts, players)
 	if err != nil {
 		return "", err
 	}
@@ -944,7 +945,7 @@ func is101(ruleset string) bool {
 // showLinks keeps the table screen's line about each seat's link (direct,
 // relayed, through a member, reconnecting, and the round-trip time) up to
 // date until ctx ends.
-func showLinks(ctx context.Context, c *netplay.Client, g *ui.Game, a p2p.Announcement) {
+func showLinks(ctx context.Context, c *netplay.Client, g *ui.Game, a lobby.Announcement) {
 	var ids []peer.ID
 	names := map[peer.ID]string{}
 	for _, m := range a.Members {
@@ -979,7 +980,7 @@ func newMatchRow(bots int, ruleset string) string {
 }
 
 // chatMembers are a table's members as its chat names them (roster order).
-func chatMembers(a p2p.Announcement, self string) []ui.ChatMember {
+func chatMembers(a lobby.Announcement, self string) []ui.ChatMember {
 	out := make([]ui.ChatMember, len(a.Members))
 	for i, m := range a.Members {
 		out[i] = ui.ChatMember{ID: m.ID, Name: m.Name, Self: m.ID == self}

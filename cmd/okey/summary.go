@@ -8,7 +8,7 @@ import (
 
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // botSummary is what okey bot --summary writes when it exits: its matches
@@ -59,7 +59,7 @@ type matchSummary struct {
 	Applied [][2]int64 `json:"applied"`
 }
 
-func newMatchSummary(a p2p.Announcement, o *netplay.Outcome, status int) matchSummary {
+func newMatchSummary(a lobby.Announcement, o *netplay.Outcome, status int) matchSummary {
 	s := matchSummary{Table: a.Table, Seat: o.Seat, Players: len(o.Config.Seats), Ruleset: o.Config.Ruleset, Status: status,
 		Hands: len(o.Report.Hands), Steps: uint32(o.Report.Steps), ResumedAt: o.Resumed, ElapsedMS: o.Elapsed.Milliseconds(),
 		Transcript: o.Transcript, HandMS: []int64{}, Applied: [][2]int64{}}
@@ -76,7 +76,7 @@ func newMatchSummary(a p2p.Announcement, o *netplay.Outcome, status int) matchSu
 }
 
 // write fills the process's costs and writes the summary to path.
-func (s *botSummary) write(path string, start time.Time, bw *metrics.BandwidthCounter, l *p2p.Lobby) error {
+func (s *botSummary) write(path string, start time.Time, bw *metrics.BandwidthCounter, l *lobby.Lobby) error {
 	if l != nil {
 		s.LobbyAccepted, s.LobbyRejected, s.LobbyLimited = l.Accepted(), l.Rejected(), l.Limited()
 	}
