@@ -15,10 +15,6 @@ import (
 	"github.com/okey-game/okey/p2p/invite"
 )
 
-// ErrUnreachable: no address in an invite code reached the creator
-// (DialCode).
-var ErrUnreachable = errors.New("p2p: cannot reach the table's creator")
-
 // InviteAddrs orders a host's addresses for an invite code: public ones
 // first, then private (LAN) ones, then loopback; relayed (/p2p-circuit)
 // and /p2p ones left out (relays go in the code's relay list), duplicates

@@ -31,11 +31,6 @@ const (
 	maxProfileFile  = 4096
 )
 
-// ErrInsecureKeyFile is returned (wrapped) when the identity file can be
-// read by other users. The file is not changed: the user decides (chmod 600
-// keeps the identity; deleting the file makes a new one).
-var ErrInsecureKeyFile = wire.ErrInsecureKeyFile
-
 // DefaultConfigDir is os.UserConfigDir()/okey.
 func DefaultConfigDir() (string, error) {
 	d, err := os.UserConfigDir()

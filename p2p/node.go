@@ -37,9 +37,6 @@ const (
 	DefaultQueueSize = 1024
 )
 
-// ErrClosed is returned by operations on a closed Node or transport.
-var ErrClosed = errors.New("p2p: closed")
-
 // RetryPolicy governs dials of discovered peers and reconnects to table
 // members. Delays grow from Min, doubling, up to Max, with up to 25% jitter.
 type RetryPolicy struct {
@@ -314,7 +311,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 	go n.pingLoop()
 	discs := append([]Discovery(nil), c.discs...)
 	if len(c.static) > 0 {
-		sd, err := NewStaticDiscovery(c.static...)
+		sd, err := newStaticDiscovery(c.static...)
 		if err != nil {
 			n.Close()
 			return nil, err
@@ -322,7 +319,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		discs = append(discs, sd)
 	}
 	if c.useMDNS {
-		discs = append(discs, NewMDNS(h, c.mdns))
+		discs = append(discs, newMDNS(h, c.mdns))
 	}
 	for _, d := range discs {
 		if err := d.Start(n.found); err != nil {
