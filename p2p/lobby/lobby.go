@@ -130,6 +130,9 @@ type Lobby struct {
 	guard    *lobbyGuard // rate limits and caps on what others announce (lobby_guard.go)
 
 	spectators atomic.Pointer[func(table string) int] // SetSpectatorCount
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 type knownTable struct {
@@ -207,8 +210,13 @@ func (l *Lobby) greet(evt *pubsub.TopicEventHandler) {
 }
 
 // Close leaves the lobby: it announces this node's tables closed, removes
-// the protocol handler and leaves the topic.
+// the protocol handler and leaves the topic. A second Close does nothing.
 func (l *Lobby) Close() error {
+	l.closeOnce.Do(func() { l.closeErr = l.close() })
+	return l.closeErr
+}
+
+func (l *Lobby) close() error {
 	l.b.Host.RemoveStreamHandler(Protocol)
 	l.mu.Lock()
 	var last [][]byte

@@ -10,6 +10,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/internal/nodetest"
 )
 
 // waitTable waits until l knows table id in a state that cond accepts.
@@ -176,4 +177,37 @@ func TestLobbyRejectsForgedAnnouncement(t *testing.T) {
 	if _, ok := lob(a).Table(forged.Table); ok {
 		t.Fatal("forged table listed")
 	}
+}
+
+// TestLobbyCloseRemovesHandlers: Close removes the lobby protocol's handler
+// and the topic's validator (a new lobby can start on the same node), and a
+// second Close returns at once.
+func TestLobbyCloseRemovesHandlers(t *testing.T) {
+	_, nodes := nodetest.Nodes(t, 1)
+	n := nodes[0]
+	l, err := New(n, fastLobby)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(n.Host().Mux().Protocols(), Protocol) {
+		t.Fatal("New did not register the lobby protocol")
+	}
+	if _, err := New(n, fastLobby); err == nil {
+		t.Fatal("a second lobby on one node while the first runs")
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(n.Host().Mux().Protocols(), Protocol) {
+		t.Fatal("Close left the lobby protocol's handler")
+	}
+	start := time.Now()
+	if err := l.Close(); err != nil || time.Since(start) > time.Second {
+		t.Fatalf("second Close: %v after %v", err, time.Since(start))
+	}
+	l2, err := New(n, fastLobby)
+	if err != nil {
+		t.Fatalf("a new lobby after Close: %v", err)
+	}
+	l2.Close()
 }

@@ -88,12 +88,14 @@ type LockedBuffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends p.
 func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
+// String is what was written.
 func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -138,7 +140,6 @@ type NoDirect struct {
 }
 
 // Block refuses direct links with p.
-
 func (g *NoDirect) Block(p peer.ID) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -158,12 +159,21 @@ func (g *NoDirect) blocked(p peer.ID, a ma.Multiaddr) bool {
 	return err != nil
 }
 
+// InterceptPeerDial allows every peer (addresses are checked one by one).
 func (g *NoDirect) InterceptPeerDial(peer.ID) bool { return true }
+
+// InterceptAddrDial refuses a direct address of a blocked peer.
 func (g *NoDirect) InterceptAddrDial(p peer.ID, a ma.Multiaddr) bool {
 	return !g.blocked(p, a)
 }
+
+// InterceptAccept allows every connection (checked once secured).
 func (g *NoDirect) InterceptAccept(network.ConnMultiaddrs) bool { return true }
+
+// InterceptSecured refuses a direct connection with a blocked peer.
 func (g *NoDirect) InterceptSecured(_ network.Direction, p peer.ID, c network.ConnMultiaddrs) bool {
 	return !g.blocked(p, c.RemoteMultiaddr())
 }
+
+// InterceptUpgraded allows every upgraded connection.
 func (g *NoDirect) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
