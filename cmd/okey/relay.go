@@ -19,6 +19,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/ui"
@@ -135,29 +136,9 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(listen) == 0 {
 		listen = stringList{"/ip4/0.0.0.0/tcp/4001", "/ip4/0.0.0.0/udp/4001/quic-v1", "/ip6/::/tcp/4001", "/ip6/::/udp/4001/quic-v1"}
 	}
-	for _, a := range listen {
-		if _, err := ma.NewMultiaddr(a); err != nil {
-			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
-		}
-	}
-	var extra []ma.Multiaddr
-	for _, a := range announce {
-		m, err := ma.NewMultiaddr(a)
-		if err != nil {
-			return usageErr(i18n.T("--announce %q: %v", a, ui.Plain(err)))
-		}
-		extra = append(extra, m)
-	}
-	allowed := map[peer.ID]bool{}
-	for _, a := range allow {
-		p, err := peer.Decode(a)
-		if err != nil {
-			return usageErr(i18n.T("--allow %q: not a peer id", a))
-		}
-		allowed[p] = true
-	}
-	if *rate < 1024 {
-		return usageErr(i18n.T("--rate must be at least 1024"))
+	extra, allowed, msg := checkRelayFlags(listen, announce, allow, *rate)
+	if msg != "" {
+		return usageErr(msg)
 	}
 	if *newKey && *noKey {
 		return usageErr(i18n.T("--new-key and --no-key exclude each other"))
@@ -174,13 +155,13 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(ui.Plain(err))
 	}
 
-	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, *logFile, *verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
 	log := slog.New(h)
-	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+	netplay.RouteLibraryLogsOnce(h)
 
 	failed := func(err error) int {
 		fmt.Fprint(stderr, i18n.T("okey: relay: %s\n", ui.Plain(err)))
@@ -238,6 +219,37 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	<-ctx.Done()
 	log.Info("relay stopping", "refused", svc.Refused())
 	return 0
+}
+
+// checkRelayFlags checks okey relay's addresses, allow-list and rate:
+// the addresses to announce, the peers allowed, or the usage message of
+// the first bad one.
+func checkRelayFlags(listen, announce, allow []string, rate int) ([]ma.Multiaddr, map[peer.ID]bool, string) {
+	for _, a := range listen {
+		if _, err := ma.NewMultiaddr(a); err != nil {
+			return nil, nil, i18n.T("--listen %q: %v", a, ui.Plain(err))
+		}
+	}
+	var extra []ma.Multiaddr
+	for _, a := range announce {
+		m, err := ma.NewMultiaddr(a)
+		if err != nil {
+			return nil, nil, i18n.T("--announce %q: %v", a, ui.Plain(err))
+		}
+		extra = append(extra, m)
+	}
+	allowed := map[peer.ID]bool{}
+	for _, a := range allow {
+		p, err := peer.Decode(a)
+		if err != nil {
+			return nil, nil, i18n.T("--allow %q: not a peer id", a)
+		}
+		allowed[p] = true
+	}
+	if rate < 1024 {
+		return nil, nil, i18n.T("--rate must be at least 1024")
+	}
+	return extra, allowed, ""
 }
 
 // relayStopContext is done at SIGINT or SIGTERM (tests replace it).

@@ -1,4 +1,4 @@
-package main
+package netplay
 
 import (
 	"encoding/json"
@@ -7,19 +7,18 @@ import (
 	"github.com/libp2p/go-libp2p/core/metrics"
 
 	"github.com/okey-game/okey/internal/atomicfile"
-	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p/lobby"
 )
 
-// botSummary is what okey bot --summary writes when it exits: its matches
+// BotSummary is what okey bot --summary writes when it exits: its matches
 // and what this process cost (machine output, English, stable field names).
-type botSummary struct {
+type BotSummary struct {
 	Version int    `json:"version"` // 1
 	Peer    string `json:"peer"`
 	Name    string `json:"name"`
 	// Status is the exit status.
 	Status  int            `json:"status"`
-	Matches []matchSummary `json:"matches"`
+	Matches []MatchSummary `json:"matches"`
 	// BytesSent and BytesReceived count every byte of this process's
 	// libp2p host, all protocols (lobby, table, sync), since it started.
 	BytesSent     int64 `json:"bytes_sent"`
@@ -39,8 +38,8 @@ type botSummary struct {
 	LobbyLimited  uint64 `json:"lobby_limited"`
 }
 
-// matchSummary is one match of a bot's summary.
-type matchSummary struct {
+// MatchSummary is one match of a bot's summary.
+type MatchSummary struct {
 	Table      string `json:"table"`
 	Seat       int    `json:"seat"`
 	Players    int    `json:"players"`
@@ -59,8 +58,10 @@ type matchSummary struct {
 	Applied [][2]int64 `json:"applied"`
 }
 
-func newMatchSummary(a lobby.Announcement, o *netplay.Outcome, status int) matchSummary {
-	s := matchSummary{Table: a.Table, Seat: o.Seat, Players: len(o.Config.Seats), Ruleset: o.Config.Ruleset, Status: status,
+// NewMatchSummary is the summary of match a, played with outcome o and
+// exit status status.
+func NewMatchSummary(a lobby.Announcement, o *Outcome, status int) MatchSummary {
+	s := MatchSummary{Table: a.Table, Seat: o.Seat, Players: len(o.Config.Seats), Ruleset: o.Config.Ruleset, Status: status,
 		Hands: len(o.Report.Hands), Steps: uint32(o.Report.Steps), ResumedAt: o.Resumed, ElapsedMS: o.Elapsed.Milliseconds(),
 		Transcript: o.Transcript, HandMS: []int64{}, Applied: [][2]int64{}}
 	if s.Hands > 0 {
@@ -75,8 +76,8 @@ func newMatchSummary(a lobby.Announcement, o *netplay.Outcome, status int) match
 	return s
 }
 
-// write fills the process's costs and writes the summary to path.
-func (s *botSummary) write(path string, start time.Time, bw *metrics.BandwidthCounter, l *lobby.Lobby) error {
+// Write fills the process's costs and writes the summary to path.
+func (s *BotSummary) Write(path string, start time.Time, bw *metrics.BandwidthCounter, l *lobby.Lobby) error {
 	if l != nil {
 		s.LobbyAccepted, s.LobbyRejected, s.LobbyLimited = l.Accepted(), l.Rejected(), l.Limited()
 	}
@@ -91,7 +92,7 @@ func (s *botSummary) write(path string, start time.Time, bw *metrics.BandwidthCo
 	s.PeakRSS, s.CPUUserMS, s.CPUSystemMS = processCost()
 	s.WallMS = time.Since(start).Milliseconds()
 	if s.Matches == nil {
-		s.Matches = []matchSummary{}
+		s.Matches = []MatchSummary{}
 	}
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
