@@ -435,9 +435,38 @@ func TestBrowser101Match(t *testing.T) {
 	ctx := browser(t)
 	w := startTable(t, "101:rounds=3")
 	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .cell"))); err != nil {
 		t.Fatal(err)
 	}
+	drawn := time.Since(w.t0)
+	if err := chromedp.Do(c, chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("figure: Okey 101: after the server and the match started, the table drawn in %v, the dealt rack in %v",
+		drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
+	// A second page of the table (another tab, as another seat's page
+	// would be): the time from a key in the first to the move shown in the
+	// second, both on the machine's clock (Date.now).
+	c2 := tab(t, ctx)
+	if err := chromedp.Do(c2, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(c2, chromedp.Evaluate[bool](`(() => { let n = -1; new MutationObserver(() => {
+		const k = document.querySelectorAll('#rack .tile').length; if (k !== n) { n = k; document.body.dataset.changedAt = String(Date.now()); } })
+		.observe(document.getElementById('rack'), {childList: true}); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { document.addEventListener('keydown', () => { document.body.dataset.keyAt = String(Date.now()); }, true); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	var other []time.Duration
+	var heap []float64
+	sampleHeap := func() {
+		if v, err := chromedp.Run(c, chromedp.Evaluate[float64](`performance.memory ? performance.memory.usedJSHeapSize : 0`)); err == nil {
+			heap = append(heap, v)
+		}
+	}
+	sampleHeap()
 	moves := map[string]int{}
 	deadline := time.Now().Add(70 * time.Second)
 	rounds := 0
@@ -483,15 +512,33 @@ func TestBrowser101Match(t *testing.T) {
 				continue
 			}
 			key(t, c, "x")
-			until101(t, c, 5*time.Second, "the discard", func(d dom101) bool { return !d.Discard || d.Ask != "" || d.HandEnd || d.MatchEnd })
+			d := until101(t, c, 5*time.Second, "the discard", func(d dom101) bool { return !d.Discard || d.Ask != "" || d.HandEnd || d.MatchEnd })
 			moves["discard"]++
+			if d.Ask == "" && !d.HandEnd && !d.MatchEnd && len(d.Rack) < len(s.Rack) {
+				if ms := shownElsewhere(t, c, c2); ms >= 0 {
+					other = append(other, ms)
+				}
+			}
+			if moves["discard"]%4 == 0 {
+				sampleHeap()
+			}
 		default:
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
 over:
 	s := readPage101(t, c)
+	sampleHeap()
 	shoot(t, c, "m101-match-end")
+	if len(other) > 0 {
+		slices.Sort(other)
+		t.Logf("figure: a discard by key in one page shown in another page of the table: median %v, p95 %v, max %v over %d",
+			other[len(other)/2], other[len(other)*95/100], other[len(other)-1], len(other))
+	}
+	if len(heap) > 1 {
+		t.Logf("figure: the tab's JS heap over the match (performance.memory.usedJSHeapSize): start %.1f MB, max %.1f MB, end %.1f MB (%d samples)",
+			heap[0]/1e6, slices.Max(heap)/1e6, heap[len(heap)-1]/1e6, len(heap))
+	}
 	if !s.Good || s.Verdict == "" || rounds < 3 {
 		t.Fatalf("the match's end: verdict %q (good %v), %d rounds", s.Verdict, s.Good, rounds)
 	}
@@ -509,4 +556,27 @@ over:
 		t.Fatalf("the match: %+v", out)
 	}
 	t.Logf("moves by keys: %v, %d rounds", moves, rounds)
+}
+
+// shownElsewhere is the time from the last key in page a to the rack's
+// change in page b (both stamped with Date.now), or -1 when b did not
+// show it within a second.
+func shownElsewhere(t *testing.T, a, b context.Context) time.Duration {
+	t.Helper()
+	k, err := chromedp.Run(a, chromedp.Evaluate[float64](`Number(document.body.dataset.keyAt || 0)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Now().Add(time.Second)
+	for time.Now().Before(end) {
+		v, err := chromedp.Run(b, chromedp.Evaluate[float64](`Number(document.body.dataset.changedAt || 0)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v >= k {
+			return time.Duration(v-k) * time.Millisecond
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return -1
 }
