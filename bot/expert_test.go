@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/engine"
 )
 
@@ -109,6 +111,7 @@ func TestExpertTakes(t *testing.T) {
 // own tiles, nothing hidden (the hand holds no hidden faces, and a view
 // only what its seat was shown).
 func TestExpertSeesOnlyItsView(t *testing.T) {
+	lane.NoRace(t) // the expert is pure code, no goroutine: whole hands of it
 	for i, preset := range []string{"classic", "german"} {
 		tb := newTable(t, preset, 4, i, uint64(40+i))
 		tb.settle()
@@ -138,6 +141,7 @@ func TestExpertSeesOnlyItsView(t *testing.T) {
 
 // TestExpertDeterministic: the same seed and positions give the same moves.
 func TestExpertDeterministic(t *testing.T) {
+	lane.NoRace(t) // the expert is pure code, no goroutine
 	pos := greedyPositions(t, "classic", 1, false)
 	for i := 0; i < len(pos); i += 3 { // every third: seconds under -race
 		p := &pos[i]

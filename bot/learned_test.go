@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/engine"
 )
 
@@ -252,6 +254,7 @@ func TestSelfPlay(t *testing.T) {
 // strategy's choice, one candidate of two or more a decision, whatever the
 // hand's outcome; the same config gives the same samples with any workers.
 func TestSelfPlayImitate(t *testing.T) {
+	lane.NoRace(t) // training over self-play hands: the self-play workers run under the race detector in TestSelfPlay
 	cfg := SelfPlayConfig{Rules: engine.MustRuleset("classic", ""), Bots: []string{"expert", "greedy", "greedy", "greedy"},
 		Record: []string{"expert"}, Imitate: true, Hands: 4, Seed: 5, Workers: 1}
 	a, b := selfPlayTwice(t, cfg, 2)

@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the script files of testdata/no
 //
 // Commands:
 //
-//	new seats=N seat=S [stall=T] [withhold=T] [movewithhold=T]
+//	new seats=N seat=S [stall=T] [withhold=T] [movewithhold=T] [match=SEED]
 //	sign NAME seat=S [step=K] [prev=chain|zero|NAME|@MADEUP] [nonce=X]
 //	step NAME...           receive these envelopes, in order
 //	propose [nonce=X]      this seat's hello for the current step
@@ -34,6 +34,9 @@ var update = flag.Bool("update", false, "rewrite the script files of testdata/no
 //	tick [n=K]             K ticks of logical time
 //	fetched ID [NAME...]   the answer to fetch ID (with "fail": it failed)
 //	status                 the step, buffer, forks, mutes and rejects
+//	serve, flood, play, run, fetches
+//	                       the members answer the node's fetches in ticks,
+//	                       and one floods it with forks (node_flood_script_test.go)
 //
 // Every command but status prints the Ready after it; the fetches it lists
 // are then taken as started (as the loop starts them).
@@ -45,6 +48,7 @@ type nodeScript struct {
 	n     *node
 	envs  map[string]*Envelope
 	names map[[32]byte]string
+	net   *scriptNet // the members' answers (node_flood_script_test.go)
 }
 
 func TestNodeScripts(t *testing.T) {
@@ -170,9 +174,18 @@ func (s *nodeScript) run(cmd string) string {
 	switch words[0] {
 	case "new":
 		n := s.num(kv, "seats", 3)
-		cfg, keys, err := LocalConfig("turkish-rummy:rounds=1", n, 77)
+		seed := uint64(s.num(kv, "match", 77))
+		cfg, keys, err := LocalConfig("turkish-rummy:rounds=1", n, seed)
 		if err != nil {
 			s.t.Fatal(err)
+		}
+		s.net = nil
+		if _, ok := kv["match"]; ok {
+			// The match's own config (its nonces drawn by the seats), its
+			// keys LocalConfig's of the seed.
+			res := s.honestMatch(n, seed)
+			cfg = res.Config
+			s.net = &scriptNet{flooder: -1, madeUp: map[[32]byte][]byte{}, asked: map[int]int{}, match: res.Peers[0].Chain()}
 		}
 		m, err := NewMachine(cfg, nil)
 		if err != nil {
@@ -228,6 +241,9 @@ func (s *nodeScript) run(cmd string) string {
 		return s.ready()
 	case "status":
 		return s.status()
+	}
+	if out, ok := s.netCmd(words, kv); ok {
+		return out
 	}
 	s.t.Fatalf("unknown command %q", cmd)
 	return ""

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/crypto/deck"
 )
 
@@ -34,6 +36,7 @@ func reportSummary(r *Report) string {
 // where something in the batch is bad, the batched replay declines (nil) so
 // that the one-by-one replay decides.
 func TestVerifyBatchSameVerdict(t *testing.T) {
+	lane.NoRace(t) // seven matches and their verifies; verify runs under the race detector in every raced match (checkHonest)
 	cases := []struct {
 		name   string
 		o      LocalOptions

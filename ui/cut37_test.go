@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
@@ -15,6 +17,7 @@ import (
 // and the end panel of a tournament's match (its verdict and the
 // transcript's path), in both languages at every supported size.
 func TestNoCutWordMessages(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	const peer = "12D3KooWGfrmD8D9iDxRHq3Mm2Lz7TtW5yVdLCh2R3gS6qf5Tz1gF"
 	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
 		fl := &inviteLobby{fakeLobby: fakeLobby{changes: make(chan struct{}, 1), tables: []LobbyTable{

@@ -128,6 +128,7 @@ func fullRackScenes101(t *testing.T) (*Snapshot, []Line, []scene) {
 // question, the hand's or the round's panel, the match's end), cuts no text
 // at any supported size, in either language.
 func TestNoCutWordTable(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	games := []struct {
 		name   string
 		scenes func(t *testing.T) (*Snapshot, []Line, []scene)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
@@ -123,6 +125,7 @@ var rackRE = regexp.MustCompile(`^(FJ|[RYBK]\d+)( +(FJ|[RYBK]\d+))* *│?$`)
 // audit opened, every player's but the winner's, whole (at 80x24 they had
 // no room and were left out).
 func TestHandEndPanelShowsEveryRackAt80x24(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	end, m := lastHandEnd(t, greedyMatchN(t, "turkish-rummy:rounds=1", 4, 11), 4)
 	everyCut(t, func(t *testing.T, scr *cutScreen, w, h int) {
 		snap := TakeSnapshot(m, nil, 0)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
@@ -182,6 +184,7 @@ func TestTurkishHintReasons(t *testing.T) {
 
 // TestTurkishReplay: the replay's frames, log and verdict in Turkish.
 func TestTurkishReplay(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	inTurkish(t)
 	r, err := LoadReplay(greedyMatch(t, "turkish-rummy:rounds=1", 7))
 	if err != nil {

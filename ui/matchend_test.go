@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
@@ -14,6 +16,7 @@ import (
 // classic) shows the ranking, how the ruleset scores, the verdict, the
 // transcript's path whole and q: quit, nothing cut.
 func TestMatchEndPanelShowsItAllAt80x24(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	const path = "/home/ayse/.local/share/okey/matches/12D3KooWQx7Yh2tYb4fE9zj2uVf6u8wR1cM3pN5kL7aS9dG2hJ4/transcript"
 	for _, rs := range []string{"turkish-rummy:rounds=1", "classic:points=2"} {
 		t.Run(rs, func(t *testing.T) {

@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -90,6 +93,7 @@ func TestReplay(t *testing.T) {
 // far" in the accent colour, never CHEATING, and the log shows only the
 // hand on screen.
 func TestReplayOfACutTranscript(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	full := greedyMatch(t, "turkish-rummy", 3)
 	whole, err := LoadReplay(full)
 	if err != nil {
@@ -165,6 +169,7 @@ func TestReplayOfACutTranscript(t *testing.T) {
 // tiles are being dealt (no empty racks, no "stock 0") under no log of the
 // hand before; the winning hand has a line of its own; counts read "1 turn".
 func TestReplayHandStartAndWinningLine(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	r, err := LoadReplay(greedyMatch(t, "turkish-rummy", 3))
 	if err != nil {
 		t.Fatal(err)
@@ -207,6 +212,7 @@ func TestReplayHandStartAndWinningLine(t *testing.T) {
 // TestScoreTableShowsEveryHand: once the audit has opened the tiles, the
 // hand's score table shows what every other player held (issue 15, point 4).
 func TestScoreTableShowsEveryHand(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	end, m := lastHandEnd(t, greedyMatch(t, "turkish-rummy:rounds=1", 7), 2)
 	snap := TakeSnapshot(m, nil, 0)
 	scr := tcell.NewSimulationScreen("UTF-8")
@@ -259,18 +265,44 @@ func greedyMatch(t *testing.T, ruleset string, seed uint64) *table.Transcript {
 
 // greedyMatchN is greedyMatch with n greedy players; each seat's seeds and
 // nonces come from the seed too, so it is the same match at every run.
+// The match is played once per test binary (greedyMatches: several tests
+// read the same one) and each caller gets its own copy.
 func greedyMatchN(t *testing.T, ruleset string, n int, seed uint64) *table.Transcript {
 	t.Helper()
-	var movers []table.Mover
-	for i := 0; i < n; i++ {
-		b, _ := bot.New("greedy", uint64(i))
-		movers = append(movers, b)
+	v, _ := greedyMatches.LoadOrStore(fmt.Sprintf("%s/%d/%d", ruleset, n, seed), new(playedMatch))
+	m := v.(*playedMatch)
+	m.once.Do(func() {
+		var movers []table.Mover
+		for i := 0; i < n; i++ {
+			b, _ := bot.New("greedy", uint64(i))
+			movers = append(movers, b)
+		}
+		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: ruleset, Movers: movers, Seed: seed, Rands: seededRands(n, seed)})
+		if err != nil {
+			m.err = err
+			return
+		}
+		var buf bytes.Buffer
+		m.err = table.WriteTranscript(&buf, res.Transcript(-1))
+		m.file = buf.Bytes()
+	})
+	if m.err != nil {
+		t.Fatal(m.err)
 	}
-	res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: ruleset, Movers: movers, Seed: seed, Rands: seededRands(n, seed)})
+	tr, err := table.ReadTranscript(bytes.NewReader(m.file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Transcript(-1)
+	return tr
+}
+
+// greedyMatches holds greedyMatchN's matches by their arguments.
+var greedyMatches sync.Map
+
+type playedMatch struct {
+	once sync.Once
+	file []byte
+	err  error
 }
 
 // lastHandEnd replays tr: its last hand end, which must list the racks of
@@ -331,6 +363,7 @@ func replayScreen(t *testing.T, r *Replay, quit func()) (*ReplayView, func() str
 // 1, sequential rounds: the frozen conformance suite's) replays by its own
 // version's rules, every move a frame.
 func TestReplayOfVersion1(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	for _, name := range []string{"honest-classic-3", "honest-101-3"} {
 		b, err := os.ReadFile(filepath.Join("..", "testdata", "conformance", "v1", "transcripts", name+".okey"))
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
@@ -99,6 +101,7 @@ func colourOf(f engine.Face) int {
 // 3-cell slots, "K9  R3", and dropped the tiles past the screen's edge
 // without a word).
 func TestReplayListsRacksAsTiles(t *testing.T) {
+	lane.NoRace(t) // a screen's layout over whole matches: the race line plays matches in the ui in TestScreens, TestQuitResumeAndFinish, TestAskResumeDrops, TestReplay
 	r, err := LoadReplay(greedyMatch(t, "turkish-rummy:rounds=1", 7))
 	if err != nil {
 		t.Fatal(err)

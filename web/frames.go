@@ -93,6 +93,15 @@ func (f *Frames) End(rep *table.Report, why string) {
 // Done is closed when the viewer leaves the page.
 func (f *Frames) Done() <-chan struct{} { return f.done }
 
+func (f *Frames) left() bool {
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Quit closes the page.
 func (f *Frames) Quit() { f.quit.Do(func() { close(f.done) }) }
 

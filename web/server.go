@@ -40,6 +40,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -61,6 +62,7 @@ type page interface {
 	subscribe() (chan []byte, func())
 	do(c command)
 	Done() <-chan struct{}
+	left() bool // the viewer left: the page no longer plays
 }
 
 // Server serves one table's page to its viewer's browser.
@@ -71,10 +73,19 @@ type Server struct {
 	ln    net.Listener
 	srv   *http.Server
 	files http.Handler
+	sub   fs.FS
+	lobby *Lobby     // the lobby's page (ListenLobby; nil: the table alone)
+	gmu   sync.Mutex // guards g (SetGame)
 }
 
 // Listen opens the table's server on 127.0.0.1 (port 0: any free port).
-func Listen(g *Game, port int) (*Server, error) { return listen(g, port) }
+func Listen(g *Game, port int) (*Server, error) {
+	if g == nil {
+		// No table yet (the lobby's server): a nil page, not a nil *Game.
+		return listen(nil, port)
+	}
+	return listen(g, port)
+}
 
 // ListenFrames opens the server of a table seen from no seat (a
 // spectator's or a replay's page), as Listen does.
@@ -92,7 +103,7 @@ func listen(g page, port int) (*Server, error) {
 	}
 	sub, _ := fs.Sub(static, "static")
 	s := &Server{g: g, token: hex.EncodeToString(b[:]), port: ln.Addr().(*net.TCPAddr).Port, ln: ln,
-		files: http.FileServerFS(sub)}
+		files: http.FileServerFS(sub), sub: sub}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	return s, nil
 }
@@ -160,6 +171,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	if s.lobby != nil && s.serveLobby(w, r) {
+		return
+	}
 	switch r.URL.Path {
 	case "/ws":
 		s.socket(w, r)
@@ -173,6 +187,11 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	// Origin: the page's own (127.0.0.1:PORT or localhost:PORT); coder's
 	// check with no patterns admits only the request's Host, which hostOK
 	// has already held to those two.
+	g := s.game()
+	if g == nil || g.left() {
+		http.Error(w, "404 no table is being played", http.StatusNotFound)
+		return
+	}
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return
@@ -180,7 +199,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	defer conn.CloseNow()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	states, unsub := s.g.subscribe()
+	states, unsub := g.subscribe()
 	defer unsub()
 	go func() {
 		defer cancel()
@@ -193,7 +212,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			if json.Unmarshal(b, &c) != nil {
 				continue
 			}
-			s.g.do(c)
+			g.do(c)
 		}
 	}()
 	for {
@@ -205,7 +224,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return
 			}
-		case <-s.g.Done():
+		case <-g.Done():
 			// Send the last state (the player left), then close.
 			conn.Close(websocket.StatusNormalClosure, "")
 			return

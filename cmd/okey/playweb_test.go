@@ -110,14 +110,3 @@ func (j *cookieJar) Cookies(*url.URL) []*http.Cookie {
 	k, v, _ := strings.Cut(j.line, "=")
 	return []*http.Cookie{{Name: k, Value: v}}
 }
-
-func TestPlayWebRefusals(t *testing.T) {
-	for _, args := range [][]string{
-		{"--web"},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := runPlay(args, strings.NewReader(""), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--web") {
-			t.Errorf("%v: exit %d, %q", args, code, stderr.String())
-		}
-	}
-}

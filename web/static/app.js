@@ -31,6 +31,8 @@ function connect() {
     }, 0);
   };
   ws.onclose = () => {
+    // A table opened from the lobby goes back to it when it ends.
+    if (location.pathname === '/table') { setTimeout(() => location.assign('/'), 300); return; }
     document.body.classList.add('gone');
     if (st) $('msg').textContent = st.labels.disconnected;
   };

@@ -15,14 +15,15 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 // The player's rack in the fixture: an opening of 112 points in three
 // melds (R10-R13, the 10s, K11-K13), R9 to add later, and ten loose
-// tiles.
+// tiles (the model's own test positions, modeltest).
 const (
-	Opening = "R10 R11 R12 R13 Y10 B10 K10 K11 K12 K13"
-	Rack    = Opening + " R9 Y3 Y5 B7 K2 R1 Y8 B4 R6 Y1 K5"
+	Opening = modeltest.Opening101
+	Rack    = modeltest.Rack101
 )
 
 // Fixture builds an n-player 101 round with the options text (an Okey 101
