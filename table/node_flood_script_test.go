@@ -147,23 +147,9 @@ func (s *nodeScript) netCmd(words []string, kv map[string]string) (string, bool)
 }
 
 // summary is the node's state after a command that runs it: how the match
-// ended (and when), else the step it is at.
+// ended, if it did, then the tick and the step it is at.
 func (s *nodeScript) summary() string {
-	rd := s.n.Ready()
-	var out []string
-	if v := rd.Violation; v != nil {
-		var ev []string
-		for _, e := range v.Evidence {
-			ev = append(ev, s.rawName(e))
-		}
-		out = append(out, fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", ")))
-	}
-	if st := rd.Stall; st != nil {
-		out = append(out, fmt.Sprintf("stall: seat %d silent for %d ticks", st.Seat, st.Ticks))
-	}
-	if rd.Done && rd.Violation == nil {
-		out = append(out, "done")
-	}
+	out := s.ends(s.n.Ready())
 	out = append(out, fmt.Sprintf("tick %d, step %d", s.n.now, s.n.m.Step()))
 	return strings.Join(out, "\n")
 }

@@ -341,23 +341,7 @@ func (s *nodeScript) rawName(raw []byte) string { return s.name(sha256.Sum256(ra
 // ready prints the node's Ready, and takes its fetches as started.
 func (s *nodeScript) ready() string {
 	rd := s.n.Ready()
-	var out []string
-	if v := rd.Violation; v != nil {
-		var ev []string
-		for _, e := range v.Evidence {
-			ev = append(ev, s.rawName(e))
-		}
-		out = append(out, fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", ")))
-	}
-	if st := rd.Stall; st != nil {
-		out = append(out, fmt.Sprintf("stall: seat %d silent for %d ticks (a %v for step %d)", st.Seat, st.Ticks, st.Kind, st.Step))
-	}
-	if rd.Failure != nil {
-		out = append(out, "failure: "+rd.Failure.Error())
-	}
-	if rd.Done && rd.Violation == nil {
-		out = append(out, "done")
-	}
+	out := s.ends(rd)
 	for _, f := range rd.Fetches {
 		if f.ByHash {
 			out = append(out, fmt.Sprintf("fetch %d: seat %d for %s at step %d, within %d ticks", f.ID, f.Seat, s.name(f.Hash), f.Step, f.Within))
@@ -384,6 +368,29 @@ func (s *nodeScript) ready() string {
 		return "nothing"
 	}
 	return strings.Join(out, "\n")
+}
+
+// ends prints how rd says the match ended, if it did: the violation (its
+// evidence by name), the stall, the failure, or done.
+func (s *nodeScript) ends(rd ready) []string {
+	var out []string
+	if v := rd.Violation; v != nil {
+		var ev []string
+		for _, e := range v.Evidence {
+			ev = append(ev, s.rawName(e))
+		}
+		out = append(out, fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", ")))
+	}
+	if st := rd.Stall; st != nil {
+		out = append(out, fmt.Sprintf("stall: seat %d silent for %d ticks (a %v for step %d)", st.Seat, st.Ticks, st.Kind, st.Step))
+	}
+	if rd.Failure != nil {
+		out = append(out, "failure: "+rd.Failure.Error())
+	}
+	if rd.Done && rd.Violation == nil {
+		out = append(out, "done")
+	}
+	return out
 }
 
 func (s *nodeScript) status() string {

@@ -415,12 +415,12 @@ type lanFlags struct {
 	// noOpen prints its address without opening the browser.
 	web, noOpen bool
 	// For tests: the screen (nil: the terminal), a mover for the person's
-	// seat at a LAN table (nil: the person), a channel that ends the lobby
-	// when closed, and hooks told the client once open and the web
-	// server once it listens.
+	// seat at a LAN table (nil: the person), the context the network and
+	// the web lobby run in (nil: until Ctrl-C), and hooks told the client
+	// once open and the web server once it listens.
 	screen tcell.Screen
 	player table.Mover
-	quit   <-chan struct{}
+	ctx    context.Context
 	opened func(*netplay.Client)
 	served func(*web.Server)
 	game   func(*ui.Game) // told the terminal's Game
@@ -443,15 +443,6 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
 	if f.game != nil {
 		f.game(g)
-	}
-	if f.quit != nil {
-		go func() {
-			select {
-			case <-f.quit:
-				g.Quit()
-			case <-ctx.Done():
-			}
-		}()
 	}
 	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, useRelays)
 	var mu sync.Mutex
