@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/okey-game/okey/internal/lane"
+	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
 )
 
@@ -93,4 +94,66 @@ func readFramesPage(s *web.Server) string {
 		return "a step forward: " + bad
 	}
 	return ""
+}
+
+// TestWatchWebFront: okey watch --web's front serves the spectator's page
+// (a table seen from no seat, in watch mode) fed with the updates the
+// terminal's screen would get; the watch's end shows there; the page's
+// leave ends the front.
+func TestWatchWebFront(t *testing.T) {
+	var stdout, stderr strings.Builder
+	updates := make(chan ui.WatchUpdate)
+	ended := make(chan ui.WatchEnd, 1)
+	ended <- ui.WatchEnd{Why: "stopped for the test"}
+	got := make(chan string, 1)
+	webServed = func(s *web.Server) {
+		go func() {
+			jar := &cookieJar{}
+			c := &http.Client{Jar: jar, Timeout: 5 * time.Second}
+			resp, err := c.Get(s.URL())
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			resp.Body.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.Base(), "http")+"/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Cookie": {jar.line}}})
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			defer ws.CloseNow()
+			defer ws.Write(context.Background(), websocket.MessageText, []byte(`{"op":"leave"}`))
+			for {
+				_, b, err := ws.Read(ctx)
+				if err != nil {
+					got <- err.Error()
+					return
+				}
+				var st struct {
+					Board *struct {
+						Mode    string `json:"mode"`
+						Verdict string `json:"verdict"`
+					} `json:"board"`
+				}
+				if json.Unmarshal(b, &st) != nil || st.Board == nil || st.Board.Mode != "watch" {
+					got <- "not a spectator's page: " + string(b)
+					return
+				}
+				if st.Board.Verdict == "stopped for the test" {
+					got <- ""
+					return
+				}
+			}
+		}()
+	}
+	defer func() { webServed = nil }()
+	next, err := webWatchAt(true, &stdout, &stderr)([]string{"ayse", "ali"}, "classic", ui.Options{}, updates, ended, nil)
+	if next != "" || err != nil || !strings.Contains(stdout.String(), "the table is at http://127.0.0.1:") {
+		t.Fatalf("the watch's web front: %q %v; %s %s", next, err, stdout.String(), stderr.String())
+	}
+	if g := <-got; g != "" {
+		t.Fatal(g)
+	}
 }
