@@ -484,11 +484,14 @@ func ListenLobby(l *Lobby, port int) (*Server, error) {
 // SetGame makes g the table the page's /ws plays (nil: none).
 func (s *Server) SetGame(g *Game) {
 	s.gmu.Lock()
-	s.g = g
+	s.g = nil
+	if g != nil {
+		s.g = g
+	}
 	s.gmu.Unlock()
 }
 
-func (s *Server) game() *Game {
+func (s *Server) game() page {
 	s.gmu.Lock()
 	defer s.gmu.Unlock()
 	return s.g

@@ -54,7 +54,7 @@ moves for you. Press ? at the table for the keys.
 --web (with --bots K) plays at the table in your web browser instead: this
 process serves it at http://127.0.0.1:PORT/, prints the address with this
 launch's token and opens the browser (--no-open, or no display: it prints it
-only); the classic family for now.
+only), the classic family and Okey 101.
 --level picks how well the bots play (the levels below, hard by default);
 --strategy names a strategy instead (not both).
 Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
@@ -99,7 +99,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var relays multiFlag
 	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
 	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables you create (a publicly reachable host)"))
-	webFlag := fs.Bool("web", false, i18n.T("play at a table in your web browser, served by this process at http://127.0.0.1 (with --bots; the classic family)"))
+	webFlag := fs.Bool("web", false, i18n.T("play at a table in your web browser, served by this process at http://127.0.0.1 (with --bots; the classic family and Okey 101)"))
 	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	if err := fs.Parse(args); err != nil {
@@ -155,10 +155,6 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	*strategy = chosen
-	if *webFlag && rules.Preset == engine.Preset101 {
-		fmt.Fprintln(stderr, i18n.T("okey: --web plays the classic family for now: Okey 101 in the browser is to come"))
-		return 2
-	}
 	if *resume {
 		return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse, resume: true,
 			web: *webFlag, noOpen: *noOpen}, stdout, stderr)

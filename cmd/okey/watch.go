@@ -29,7 +29,7 @@ func init() {
 
 const watchUsage = `usage: okey watch [--no-ui] [--code CODE|-] [--data DIR] [--out DIR] [--wait D] [--withhold D]
                   [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]... [-v] [--log FILE]
-                  [TABLE]
+                  [--web [--no-open]] [TABLE]
 
 Follows a started table as a spectator: no seat, no key at the table, no
 secret. It shows what a kibitzer standing behind no one may see: the
@@ -57,6 +57,11 @@ Esc keeps this one.
 --no-ui follows the table without a screen (for scripts), and prints the
 match's result when the table ends.
 
+--web shows the table in your web browser instead of the screen: this process
+serves it at http://127.0.0.1:PORT/, prints the address with this launch's
+token and opens the browser (--no-open, or no display: it prints it only);
+the page's leave button or Ctrl-C leaves.
+
 Exit status: 0 the transcript verifies honest and complete; 1 a seat is
 named on proof signed by that seat; 2 bad usage, or a transcript that does
 not hold; 3 unfinished: the watch was left or interrupted (run it again
@@ -71,6 +76,8 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(watchUsage)); printDefaults(fs) }
 	codeFlag := fs.String("code", "", i18n.T("watch the private table of this invite code (- reads it from standard input)"))
 	noUI := fs.Bool("no-ui", false, i18n.T("no screen: follow the table and print its result (for scripts)"))
+	webFlag := fs.Bool("web", false, i18n.T("watch in your web browser, served by this process at http://127.0.0.1"))
+	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	out := fs.String("out", "", i18n.T("directory for the transcript (default: the match's folder in the data directory)"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	wait := fs.Duration("wait", time.Minute, i18n.T("give up when the table is not seen started after this long"))
@@ -164,7 +171,11 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return watchEnded(stdout, stderr, a, o, err, *data)
 	}
 	for {
-		next, status := watchScreen(ctx, stdout, stderr, c, a, opt, *data)
+		at := watchAt
+		if *webFlag {
+			at = webWatchAt(*noOpen, stdout, stderr)
+		}
+		next, status := watchScreen(ctx, stdout, stderr, c, a, opt, *data, at)
 		if next == "" {
 			return status
 		}
@@ -236,7 +247,7 @@ func watchRuleset(a lobby.Announcement) string {
 // watchScreen watches table a on the spectator's screen until the player
 // leaves it (its status) or chooses another table with w (its id, the left
 // table's status printed).
-func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Client, a lobby.Announcement, opt netplay.WatchOptions, data string) (next string, status int) {
+func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Client, a lobby.Announcement, opt netplay.WatchOptions, data string, at watchFront) (next string, status int) {
 	cfg, err := netplay.TableConfig(a)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
@@ -272,7 +283,7 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 			ended <- ui.WatchEnd{Report: &o.Report}
 		}
 	})
-	next, err = watchAt(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
+	next, err = at(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
 	if err != nil {
 		leave()
 		<-res
