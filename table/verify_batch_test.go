@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/crypto/deck"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // reportSummary is everything a verdict says, as text: status, the seat,
