@@ -143,6 +143,17 @@ func (pb *ProofBatch) addOpen(pos int, prod *ristretto255.Scalar, tile, enc *gro
 // Len returns the number of proofs and checks held.
 func (pb *ProofBatch) Len() int { return len(pb.items) }
 
+// Openings returns the number of hinted openings held (HintTiles).
+func (pb *ProofBatch) Openings() int {
+	n := 0
+	for i := range pb.items {
+		if pb.items[i].open != nil {
+			n++
+		}
+	}
+	return n
+}
+
 func (it *batchItem) addTo(b group.Adder) {
 	switch {
 	case it.lock != nil:
