@@ -179,6 +179,7 @@ const learnedWin, learnedScore = 0.130117558, -0.852580190
 // TestLearnedPlays: whole hands with the learned player in every preset
 // it plays; every move is legal (the arena fails on a refused move).
 func TestLearnedPlays(t *testing.T) {
+	lane.NoRace(t) // whole hands of the learned bot, pure code
 	for _, preset := range []string{"classic", "turkish-rummy", "german"} {
 		res, err := Arena(ArenaConfig{Rules: engine.MustRuleset(preset, ""), Bots: []string{LearnedName, "greedy", LearnedName, "greedy"}, Hands: 8, Seed: 3})
 		if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/engine/analysis"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/ui"
 )
@@ -121,181 +121,38 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // analyzeBatch reads "IND: tiles" lines and writes one JSON object a line.
 func analyzeBatch(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return batchLines(defaultIndicator, stdin, stdout, stderr, func(ind string, tiles []string) (any, error) {
-		return analyzeHand(ind, tiles, false)
+		return analysis.Analyze(ind, tiles, false)
 	})
 }
 
-// batchLines runs one analysis per "INDICATOR: TILES" line of stdin (or
-// "TILES" with a default indicator) and writes one JSON object a line: the
-// result, or {"line": N, "error": ...}. Blank lines and # comments are
-// skipped. Every answer is written before the next read of stdin that may
-// wait, so a program that writes a line and waits for its answer gets it.
+// batchLines runs analysis.Batch and says on stderr what stopped it.
 func batchLines(defaultIndicator string, stdin io.Reader, stdout, stderr io.Writer, analyze func(ind string, tiles []string) (any, error)) int {
-	out := bufio.NewWriter(stdout)
-	fb := &flushBefore{in: stdin, out: out}
-	in := bufio.NewScanner(fb)
-	in.Buffer(make([]byte, 64*1024), 1024*1024)
-	for lineNo := 1; in.Scan(); lineNo++ {
-		line := strings.TrimSpace(in.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ind, tiles, found := strings.Cut(line, ":")
-		if !found {
-			ind, tiles = defaultIndicator, line
-		}
-		var b []byte
-		var err error
-		if !found && defaultIndicator == "" {
-			err = errors.New(`want "INDICATOR: TILES", no colon in line`)
-		} else {
-			var res any
-			if res, err = analyze(strings.TrimSpace(ind), strings.Fields(tiles)); err == nil {
-				b, err = json.Marshal(res)
-			}
-		}
-		if err != nil {
-			b, _ = json.Marshal(struct {
-				Line  int    `json:"line"`
-				Error string `json:"error"`
-			}{lineNo, ui.Plain(err)})
-		}
-		out.Write(b)
-		out.WriteByte('\n')
-	}
-	if fb.err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(fb.err)))
+	readErr, writeErr := analysis.Batch(defaultIndicator, stdin, stdout, ui.Plain, analyze)
+	if writeErr != nil {
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(writeErr)))
 		return 2
 	}
-	if err := out.Flush(); err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", ui.Plain(err)))
-		return 2
-	}
-	if err := in.Err(); err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: reading input: %s\n", ui.Plain(err)))
+	if readErr != nil {
+		fmt.Fprint(stderr, i18n.T("okey: analyze: reading input: %s\n", ui.Plain(readErr)))
 		return 2
 	}
 	return 0
 }
 
-// flushBefore reads from in and flushes out before each read: the answers to
-// the lines read so far go out before the batch waits for more input, while
-// input that is already there (a file) is still answered in large writes.
-type flushBefore struct {
-	in  io.Reader
-	out *bufio.Writer
-	err error // the flush that failed: output lost, the batch stops
-}
-
-func (f *flushBefore) Read(p []byte) (int, error) {
-	if err := f.out.Flush(); err != nil {
-		f.err = err
-		return 0, err
-	}
-	return f.in.Read(p)
-}
-
-// hand14 is the JSON object for 14 tiles.
-type hand14 struct {
-	Indicator string     `json:"indicator"`
-	Okey      string     `json:"okey"`
-	Tiles     []string   `json:"tiles"`
-	Winning   bool       `json:"winning"`
-	Kind      *string    `json:"kind"`
-	Groups    [][]string `json:"groups"`
-	Distance  int        `json:"distance"`
-
-	layout string   // for the report: a best partial layout
-	marked []string // for the report: the winning groups, okeys marked
-	legend []string // for the report: what each okey stands for
-}
-
-// hand15 is the JSON object for 15 tiles.
-type hand15 struct {
-	Indicator       string   `json:"indicator"`
-	Okey            string   `json:"okey"`
-	Tiles           []string `json:"tiles"`
-	WinningDiscards []string `json:"winning_discards"`
-
-	best     []string // for the report: the discards of least distance
-	bestDist int
-}
-
-// analyzeHand parses and analyses one hand; it returns *hand14 or *hand15.
+// analyzeHand analyses one hand given on the command line; its error for
+// a person.
 func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
-	ind, err := engine.ParseFace(indicator)
-	if err != nil {
-		return nil, userErr(i18n.Mark("indicator: %v"), trimEngine(err))
+	res, err := analysis.Analyze(indicator, tokens, report)
+	return res, analysisErr(err)
+}
+
+// analysisErr is an analysis error as an error for a person (localErr).
+func analysisErr(err error) error {
+	var e *analysis.Error
+	if errors.As(err, &e) {
+		return userErr(e.Key, e.Args...)
 	}
-	if ind == engine.FalseJoker {
-		return nil, userErr(i18n.Mark("indicator %q: a false joker is never the indicator"), indicator)
-	}
-	okey, err := engine.OkeyFor(ind)
-	if err != nil {
-		return nil, trimEngine(err)
-	}
-	hand := make([]engine.Face, 0, len(tokens))
-	for _, tok := range tokens {
-		f, err := engine.ParseFace(tok)
-		if err != nil {
-			return nil, trimEngine(err)
-		}
-		hand = append(hand, f)
-	}
-	if err := engine.ValidateHand(hand); err != nil {
-		return nil, trimEngine(err)
-	}
-	// The indicator is one of the two tiles of its face.
-	n := 0
-	for _, f := range hand {
-		if f == ind {
-			n++
-		}
-	}
-	if n == 2 {
-		return nil, userErr(i18n.Mark("two %v in the hand and %v is the indicator: there are only two"), ind, ind)
-	}
-	names := faceNames(hand)
-	switch len(hand) {
-	case engine.WinSize:
-		res := &hand14{Indicator: ind.String(), Okey: okey.String(), Tiles: names, Groups: [][]string{}}
-		if arr, ok := engine.WinningArrangement(okey, hand); ok {
-			res.Winning = true
-			k := arr.Kind.String()
-			res.Kind = &k
-			for _, g := range arr.Groups {
-				res.Groups = append(res.Groups, faceNames(g.Tiles))
-			}
-			if report {
-				res.marked, res.legend = markOkeys(okey, arr.Groups)
-			}
-		} else {
-			res.Distance = engine.Distance(okey, hand)
-			if report {
-				groups, rest := engine.Arrange(okey, hand, false)
-				var b strings.Builder
-				marked, legend := markOkeys(okey, groups)
-				for _, g := range marked {
-					fmt.Fprintf(&b, "  %s\n", g)
-				}
-				fmt.Fprint(&b, i18n.T("  rest: %s\n", engine.FormatFaces(rest)))
-				for _, l := range legend {
-					fmt.Fprintf(&b, "  %s\n", l)
-				}
-				res.layout = b.String()
-			}
-		}
-		return res, nil
-	case engine.WinSize + 1:
-		res := &hand15{Indicator: ind.String(), Okey: okey.String(), Tiles: names,
-			WinningDiscards: faceNames(engine.WinningDiscards(okey, hand))}
-		if report {
-			best, d := engine.BestDiscards(okey, hand)
-			res.best, res.bestDist = faceNames(best), d
-		}
-		return res, nil
-	}
-	return nil, userErr(i18n.Mark("need %d or %d tiles, got %d"), engine.WinSize, engine.WinSize+1, len(hand))
+	return err
 }
 
 // markOkeys writes groups for the text report: an okey as the face it
@@ -332,47 +189,37 @@ func kindName(kind string) string {
 	return kind
 }
 
-func faceNames(fs []engine.Face) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = f.String()
-	}
-	return out
-}
-
-// trimEngine is an engine error's message for a terminal: without the
-// "engine: " prefix (engine.Error.Message).
-func trimEngine(err error) error {
-	var e *engine.Error
-	if errors.As(err, &e) {
-		return errors.New(e.Message())
-	}
-	return err
-}
-
 func printReport(w io.Writer, res any) {
 	switch r := res.(type) {
-	case *hand14:
+	case *analysis.Hand14:
 		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
 		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
 		if r.Winning {
 			fmt.Fprint(w, i18n.T("winning:  %s\n", kindName(*r.Kind)))
-			for _, g := range r.marked {
+			marked, legend := markOkeys(r.OkeyFace, r.Layout)
+			for _, g := range marked {
 				fmt.Fprintf(w, "  %s\n", g)
 			}
-			for _, l := range r.legend {
+			for _, l := range legend {
 				fmt.Fprintf(w, "  %s\n", l)
 			}
 			return
 		}
 		fmt.Fprint(w, i18n.T("not winning: %d to exchange, at the fewest\n", r.Distance))
-		fmt.Fprint(w, r.layout)
-	case *hand15:
+		marked, legend := markOkeys(r.OkeyFace, r.Layout)
+		for _, g := range marked {
+			fmt.Fprintf(w, "  %s\n", g)
+		}
+		fmt.Fprint(w, i18n.T("  rest: %s\n", engine.FormatFaces(r.Rest)))
+		for _, l := range legend {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	case *analysis.Hand15:
 		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
 		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
 		if len(r.WinningDiscards) == 0 {
 			fmt.Fprintln(w, i18n.T("no discard leaves a winning hand"))
-			fmt.Fprint(w, i18n.T("best discards: %s (then %d to exchange)\n", strings.Join(r.best, " "), r.bestDist))
+			fmt.Fprint(w, i18n.T("best discards: %s (then %d to exchange)\n", strings.Join(r.Best, " "), r.BestDist))
 			return
 		}
 		fmt.Fprint(w, i18n.T("winning discards: %s\n", strings.Join(r.WinningDiscards, " ")))

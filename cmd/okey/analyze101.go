@@ -7,24 +7,9 @@ import (
 	"strings"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/engine/analysis"
 	"github.com/okey-game/okey/internal/i18n"
 )
-
-// opening101 is the JSON object of okey analyze --preset 101.
-type opening101 struct {
-	Preset      string     `json:"preset"`
-	Indicator   string     `json:"indicator"`
-	Okey        string     `json:"okey"`
-	Tiles       []string   `json:"tiles"`
-	Taken       string     `json:"taken,omitempty"`
-	Value       int        `json:"value"`
-	Groups      [][]string `json:"groups"`
-	Reaches101  bool       `json:"reaches_101"`
-	Doubles     int        `json:"doubles"`
-	Pairs       [][]string `json:"pairs"`
-	FiveDoubles bool       `json:"five_doubles"`
-	Opens       bool       `json:"opens"`
-}
 
 func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, tiles []string,
 	stdin io.Reader, stdout, stderr io.Writer) int {
@@ -35,7 +20,8 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 		fmt.Fprintln(stderr, i18n.T("okey: analyze: --indicator is required with tiles on the command line"))
 		return 2
 	}
-	res, err := analyze101(rules, indicator, taken, tiles)
+	res, err := analysis.Analyze101(rules, indicator, taken, tiles)
+	err = analysisErr(err)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", localErr(err)))
 		return 2
@@ -84,73 +70,6 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 // analyzeBatch101 reads "IND: tiles" lines and writes one JSON object a line.
 func analyzeBatch101(rules engine.Ruleset, defaultIndicator, taken string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return batchLines(defaultIndicator, stdin, stdout, stderr, func(ind string, tiles []string) (any, error) {
-		return analyze101(rules, ind, taken, tiles)
+		return analysis.Analyze101(rules, ind, taken, tiles)
 	})
-}
-
-// analyze101 parses a rack and finds its best opening.
-func analyze101(rules engine.Ruleset, indicator, taken string, tokens []string) (*opening101, error) {
-	ind, err := engine.ParseFace(indicator)
-	if err != nil {
-		return nil, userErr(i18n.Mark("indicator: %v"), trimEngine(err))
-	}
-	okey, err := engine.OkeyFor(ind)
-	if err != nil {
-		return nil, trimEngine(err)
-	}
-	rack := make([]engine.Face, 0, len(tokens))
-	for _, tok := range tokens {
-		f, err := engine.ParseFace(tok)
-		if err != nil {
-			return nil, trimEngine(err)
-		}
-		rack = append(rack, f)
-	}
-	if len(rack) == 0 || len(rack) > rules.HandSize+1 {
-		return nil, userErr(i18n.Mark("need 1 to %d tiles, got %d"), rules.HandSize+1, len(rack))
-	}
-	n := 0
-	for _, f := range rack {
-		if f == ind {
-			n++
-		}
-	}
-	if n == 2 {
-		return nil, userErr(i18n.Mark("two %v in the rack and %v is the indicator: there are only two"), ind, ind)
-	}
-	must := engine.NoFace
-	if taken != "" {
-		if must, err = engine.ParseFace(taken); err != nil {
-			return nil, userErr(i18n.Mark("taken: %v"), trimEngine(err))
-		}
-	}
-	o, err := engine.BestOpening101With(okey, rack, !rules.Game101.NoJokerDoubles, must)
-	if err != nil {
-		return nil, trimEngine(err)
-	}
-	res := &opening101{Preset: rules.String(), Indicator: ind.String(), Okey: okey.String(), Tiles: faceNames(rack),
-		Value: o.Value, Groups: groupNames(okey, o.Groups), Reaches101: o.Value >= 101,
-		Doubles: o.Doubles, Pairs: groupNames(okey, o.Pairs), FiveDoubles: o.Doubles >= 5, Opens: o.Opens()}
-	if must != engine.NoFace {
-		res.Taken = must.String()
-	}
-	return res, nil
-}
-
-// groupNames writes groups, an okey that stands for another face as
-// OKEY=FACE.
-func groupNames(okey engine.Face, gs []engine.Group) [][]string {
-	out := [][]string{}
-	for _, g := range gs {
-		var names []string
-		for i, f := range g.Tiles {
-			s := f.String()
-			if f == okey && g.As[i] != okey {
-				s += "=" + g.As[i].String()
-			}
-			names = append(names, s)
-		}
-		out = append(out, names)
-	}
-	return out
 }

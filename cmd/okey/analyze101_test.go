@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/engine/analysis"
 )
 
 func TestAnalyze101Report(t *testing.T) {
@@ -30,7 +32,7 @@ func TestAnalyze101JSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	var got opening101
+	var got analysis.Opening101
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestAnalyze101JSON(t *testing.T) {
 	// --taken: the opening must use K5, which fits nothing.
 	_, out, _ = runOkey(t, "", "analyze", "--preset", "101", "--json", "--indicator", "Y1", "--taken", "K7",
 		"R10", "R11", "R12", "R13", "B10", "B11", "B12", "B13", "K11", "K12", "K13", "K7")
-	got = opening101{}
+	got = analysis.Opening101{}
 	json.Unmarshal([]byte(out), &got)
 	if got.Value != 0 || got.Reaches101 || got.Taken != "K7" || len(got.Groups) != 0 {
 		t.Fatalf("taken K7: %+v", got)
@@ -82,7 +84,7 @@ func TestAnalyze101BatchAndErrors(t *testing.T) {
 func TestAnalyze101Taken(t *testing.T) {
 	fj := []string{"analyze", "--preset", "101", "--taken", "FJ", "--indicator", "R4", "R4", "R6", "FJ", "K9", "K10", "K11"}
 	code, out, errs := runOkey(t, "", append([]string{fj[0], "--json"}, fj[1:]...)...)
-	var got opening101
+	var got analysis.Opening101
 	if code != 0 || errs != "" || json.Unmarshal([]byte(out), &got) != nil {
 		t.Fatalf("exit %d, stderr %q, %s", code, errs, out)
 	}
@@ -95,7 +97,7 @@ func TestAnalyze101Taken(t *testing.T) {
 	okey := []string{"analyze", "--preset", "101", "--taken", "R5", "--indicator", "R4",
 		"K3", "K3", "Y7", "Y7", "B1", "B1", "B2", "B2", "K13", "K13", "R5"}
 	_, out, _ = runOkey(t, "", append([]string{okey[0], "--json"}, okey[1:]...)...)
-	got = opening101{}
+	got = analysis.Opening101{}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -146,63 +146,11 @@ func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		type line struct {
-			Strategy  string  `json:"strategy"`
-			Seats     int     `json:"seats"`
-			Wins      int     `json:"wins"`
-			Share     float64 `json:"share"`
-			CILow     float64 `json:"ci95_low"`
-			CIHigh    float64 `json:"ci95_high"`
-			AvgScore  float64 `json:"avg_score"`
-			Groups    int     `json:"groups"`
-			Pairs     int     `json:"pairs"`
-			Okey      int     `json:"okey"`
-			SeatHands int     `json:"seat_hands"`
-			// Clustered by deal.
-			DealLow   float64 `json:"share_deal_ci95_low"`
-			DealHigh  float64 `json:"share_deal_ci95_high"`
-			Placement float64 `json:"placement"`
-			PlaceLow  float64 `json:"placement_ci95_low"`
-			PlaceHigh float64 `json:"placement_ci95_high"`
-		}
-		type lineup struct {
-			Bots       []string `json:"bots"`
-			Stalemates int      `json:"stalemates"`
-			Strategies []line   `json:"strategies"`
-		}
-		lines := func(r bot.ArenaResult) []line {
-			var out []line
-			for _, s := range r.Stats {
-				p, lo, hi := r.Share(s)
-				sh, pl := r.ShareByDeal(s), r.Placement(s)
-				out = append(out, line{Strategy: s.Name, Seats: s.Seats, Wins: s.Wins, Share: p,
-					CILow: lo, CIHigh: hi, AvgScore: s.Avg(), Groups: s.Groups, Pairs: s.Pairs, Okey: s.Okey, SeatHands: s.SeatHands,
-					DealLow: sh.Lo, DealHigh: sh.Hi, Placement: pl.Est, PlaceLow: pl.Lo, PlaceHigh: pl.Hi})
-			}
-			return out
-		}
-		type pairing struct {
-			A         string     `json:"a"`
-			B         string     `json:"b"`
-			Vs        lineup     `json:"vs"`
-			Share     [3]float64 `json:"share_diff"`     // A-B, 95% low, high
-			Placement [3]float64 `json:"placement_diff"` // A-B, 95% low, high
-		}
-		out := struct {
-			Rules      string   `json:"rules"`
-			Bots       []string `json:"bots"`
-			Seed       uint64   `json:"seed"`
-			Hands      int      `json:"hands"`
-			Deals      int      `json:"deals"`
-			Stalemates int      `json:"stalemates"`
-			Strategies []line   `json:"strategies"`
-			Paired     *pairing `json:"paired,omitempty"`
-		}{Rules: res.Rules, Bots: names, Seed: *seed, Hands: res.Hands, Deals: res.Deals(), Stalemates: res.Stalemates, Strategies: lines(res)}
+		var vs *bot.ArenaVs
 		if vsNames != nil {
-			out.Paired = &pairing{A: paired.A, B: paired.B, Vs: lineup{Bots: vsNames, Stalemates: other.Stalemates, Strategies: lines(other)},
-				Share:     [3]float64{paired.Share.Est, paired.Share.Lo, paired.Share.Hi},
-				Placement: [3]float64{paired.Placement.Est, paired.Placement.Lo, paired.Placement.Hi}}
+			vs = &bot.ArenaVs{Bots: vsNames, Result: other, Paired: paired}
 		}
+		out := bot.ArenaJSON(res, names, *seed, vs)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {

@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -26,6 +25,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -92,174 +92,222 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-var routeLibraryLogsOnce sync.Once
+// botArgs are okey bot's flags, parsed and checked.
+type botArgs struct {
+	name, join, codeFlag, strategy, level, out, data, logFile, summaryFile string
+	create, lanOnly, noMDNS, serveRelay, verbose                           bool
+	players, matches                                                       int
+	pace, withhold, moveWithhold, wait, settle                             time.Duration
+	preset                                                                 *string
+	listen, peers, relays                                                  stringList
+	explicit                                                               map[string]bool
+	explicitStrategy                                                       string // --strategy as given
+	code                                                                   *invite.Code
+	rules                                                                  engine.Ruleset
+}
 
-func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// parseBotArgs parses okey bot's flags; a status other than -1 ends the
+// command.
+func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
+	b := &botArgs{explicit: map[string]bool{}}
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printLevels(stderr); printDefaults(fs) }
-	name := fs.String("name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
-	create := fs.Bool("create", false, i18n.T("open a new table"))
-	players := fs.Int("players", 4, i18n.T("seats at a table this bot opens (2-4)"))
-	preset := fs.String("preset", "classic", i18n.T("ruleset of a table this bot opens: preset[:options]"))
-	join := fs.String("join", "", i18n.T("take a seat at the table with this id"))
-	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
-	lanOnly := fs.Bool("lan", false, i18n.T("with --create: a LAN table that anyone on the LAN may join, no invite code"))
-	strategy := fs.String("strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
-	botLevel := fs.String("level", "", i18n.T("how well the bot plays: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
-	matches := fs.Int("matches", 1, i18n.T("matches to play before exiting"))
-	pace := fs.Duration("pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", netplay.HumanPace))
-	out := fs.String("out", ".", i18n.T("directory for the transcripts"))
-	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
-	var listen, peers stringList
-	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
-	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
-	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
-	var relays stringList
-	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
-	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables this bot creates (a publicly reachable host)"))
-	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
-	moveWithhold := fs.Duration("move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
-	wait := fs.Duration("wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
-	settle := fs.Duration("settle", time.Second, i18n.T("listen this long for open tables before opening one"))
-	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
-	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
-	summaryFile := fs.String("summary", "", i18n.T("write a JSON summary of the matches and the process's cost to this file on exit"))
+	fs.StringVar(&b.name, "name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
+	fs.BoolVar(&b.create, "create", false, i18n.T("open a new table"))
+	fs.IntVar(&b.players, "players", 4, i18n.T("seats at a table this bot opens (2-4)"))
+	b.preset = fs.String("preset", "classic", i18n.T("ruleset of a table this bot opens: preset[:options]"))
+	fs.StringVar(&b.join, "join", "", i18n.T("take a seat at the table with this id"))
+	fs.StringVar(&b.codeFlag, "code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
+	fs.BoolVar(&b.lanOnly, "lan", false, i18n.T("with --create: a LAN table that anyone on the LAN may join, no invite code"))
+	fs.StringVar(&b.strategy, "strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
+	fs.StringVar(&b.level, "level", "", i18n.T("how well the bot plays: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
+	fs.IntVar(&b.matches, "matches", 1, i18n.T("matches to play before exiting"))
+	fs.DurationVar(&b.pace, "pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", netplay.HumanPace))
+	fs.StringVar(&b.out, "out", ".", i18n.T("directory for the transcripts"))
+	fs.StringVar(&b.data, "data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
+	fs.Var(&b.listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
+	fs.Var(&b.peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
+	fs.BoolVar(&b.noMDNS, "no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	fs.Var(&b.relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
+	fs.BoolVar(&b.serveRelay, "serve-relay", false, i18n.T("serve as the relay of the tables this bot creates (a publicly reachable host)"))
+	fs.DurationVar(&b.withhold, "withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
+	fs.DurationVar(&b.moveWithhold, "move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
+	fs.DurationVar(&b.wait, "wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
+	fs.DurationVar(&b.settle, "settle", time.Second, i18n.T("listen this long for open tables before opening one"))
+	fs.BoolVar(&b.verbose, "v", false, i18n.T("log protocol detail"))
+	fs.StringVar(&b.logFile, "log", "", i18n.T("write logs to this file instead of stderr"))
+	fs.StringVar(&b.summaryFile, "summary", "", i18n.T("write a JSON summary of the matches and the process's cost to this file on exit"))
 	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	// usageErr reports bad usage: msg is already translated, and errors in
-	// it are shown with ui.Plain (no "engine: " in a player's message).
-	usageErr := func(msg string) int {
-		fmt.Fprintf(stderr, "okey: bot: %s\n", msg)
-		return 2
+		return nil, 2
 	}
 	if fs.NArg() > 0 {
-		return usageErr(i18n.T("takes no arguments, got %q", fs.Arg(0)))
+		fmt.Fprintf(stderr, "okey: bot: %s\n", i18n.T("takes no arguments, got %q", fs.Arg(0)))
+		return nil, 2
 	}
-	explicit := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	if *create && *join != "" {
-		return usageErr(i18n.T("--create and --join exclude each other"))
+	fs.Visit(func(f *flag.Flag) { b.explicit[f.Name] = true })
+	return b, -1
+}
+
+// check checks the flags that parsed, reading a code from stdin for
+// --code -; it returns the usage message of the first bad one ("" when
+// all are good). Errors in it are shown with ui.Plain (no "engine: " in a
+// player's message).
+func (b *botArgs) check(stdin io.Reader) string {
+	switch {
+	case b.create && b.join != "":
+		return i18n.T("--create and --join exclude each other")
+	case b.codeFlag != "" && (b.create || b.join != ""):
+		return i18n.T("--code excludes --create and --join")
+	case b.lanOnly && !b.create:
+		return i18n.T("--lan goes with --create")
 	}
-	if *codeFlag != "" && (*create || *join != "") {
-		return usageErr(i18n.T("--code excludes --create and --join"))
-	}
-	if *lanOnly && !*create {
-		return usageErr(i18n.T("--lan goes with --create"))
-	}
-	var code *invite.Code
-	if *codeFlag != "" {
-		c, msg := parseCodeFlag(*codeFlag, stdin)
+	if b.codeFlag != "" {
+		c, msg := parseCodeFlag(b.codeFlag, stdin)
 		if msg != "" {
-			return usageErr(msg)
+			return msg
 		}
-		code = &c
+		b.code = &c
 	}
-	if *join != "" {
-		if err := p2p.ValidTableID(*join); err != nil {
-			return usageErr(i18n.T("--join: %v", ui.Plain(err)))
+	if b.join != "" {
+		if err := p2p.ValidTableID(b.join); err != nil {
+			return i18n.T("--join: %v", ui.Plain(err))
 		}
 	}
-	rules, err := engine.ParseRuleset(*preset)
+	rules, err := engine.ParseRuleset(*b.preset)
 	if err != nil {
-		return usageErr(i18n.T("--preset: %v", ui.Plain(err)))
+		return i18n.T("--preset: %v", ui.Plain(err))
 	}
-	if err := rules.CheckPlayers(*players); err != nil {
-		return usageErr(i18n.T("--players: %v", ui.Plain(err)))
+	b.rules = rules
+	if err := rules.CheckPlayers(b.players); err != nil {
+		return i18n.T("--players: %v", ui.Plain(err))
 	}
-	// An explicit --strategy plays as okey sim's: at an Okey 101 table
-	// greedy means b101, b101 plays only there, any other is refused (at
-	// once when --create or --preset says the table is 101; else when the
-	// table found is). A level plays b101 at a 101 table.
-	explicitStrategy := *strategy
-	named := *strategy
+	if msg := b.checkStrategy(); msg != "" {
+		return msg
+	}
+	switch {
+	case b.matches < 1:
+		return i18n.T("--matches must be at least 1")
+	case b.pace < 0:
+		return i18n.T("--pace must be 0s or more")
+	case b.withhold < time.Second:
+		return i18n.T("--withhold must be at least 1s")
+	case b.moveWithhold != 0 && b.moveWithhold < time.Second:
+		return i18n.T("--move-withhold must be at least 1s")
+	}
+	if b.name != "" {
+		if err := p2p.ValidateDisplayName(b.name); err != nil {
+			return i18n.T("--name: %v", ui.Plain(err))
+		}
+	}
+	return b.checkAddrs()
+}
+
+// checkStrategy resolves --level and --strategy into b.strategy. An
+// explicit --strategy plays as okey sim's: at an Okey 101 table greedy
+// means b101, b101 plays only there, any other is refused (at once when
+// --create or --preset says the table is 101; else when the table found
+// is). A level plays b101 at a 101 table.
+func (b *botArgs) checkStrategy() string {
+	b.explicitStrategy = b.strategy
+	named := b.strategy
 	if named == bot.Name101 {
 		named = "" // not one of bot.New's: checked below
 	}
 	def, _ := bot.StrategyFor(bot.DefaultLevel) // as okey play (issue 37, 9)
-	chosen, err := bot.ChooseStrategy(*botLevel, named, def)
-	if err == nil && *strategy == bot.Name101 {
+	chosen, err := bot.ChooseStrategy(b.level, named, def)
+	if err == nil && b.strategy == bot.Name101 {
 		chosen = bot.Name101
-		if *botLevel != "" {
+		if b.level != "" {
 			err = fmt.Errorf("give a level or a strategy, not both")
 		}
 	}
-	if err == nil && explicitStrategy != "" && (*create || explicit["preset"]) {
-		err = checkStrategy(explicitStrategy, rules.Preset == engine.Preset101)
+	if err == nil && b.explicitStrategy != "" && (b.create || b.explicit["preset"]) {
+		err = checkStrategy(b.explicitStrategy, b.rules.Preset == engine.Preset101)
 	}
 	if err != nil {
-		return usageErr(i18n.T("--level/--strategy: %v", ui.Plain(err)))
+		return i18n.T("--level/--strategy: %v", ui.Plain(err))
 	}
-	*strategy = chosen
-	if *matches < 1 {
-		return usageErr(i18n.T("--matches must be at least 1"))
-	}
-	if *pace < 0 {
-		return usageErr(i18n.T("--pace must be 0s or more"))
-	}
-	if *withhold < time.Second {
-		return usageErr(i18n.T("--withhold must be at least 1s"))
-	}
-	if *moveWithhold != 0 && *moveWithhold < time.Second {
-		return usageErr(i18n.T("--move-withhold must be at least 1s"))
-	}
-	if *name != "" {
-		if err := p2p.ValidateDisplayName(*name); err != nil {
-			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
-		}
-	}
-	for _, a := range listen {
+	b.strategy = chosen
+	return ""
+}
+
+// checkAddrs checks --listen, --peer and --relay.
+func (b *botArgs) checkAddrs() string {
+	for _, a := range b.listen {
 		if _, err := ma.NewMultiaddr(a); err != nil {
-			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
+			return i18n.T("--listen %q: %v", a, ui.Plain(err))
 		}
 	}
-	for _, a := range peers {
+	for _, a := range b.peers {
 		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return usageErr(i18n.T("--peer: %v", ui.Plain(err)))
+			return i18n.T("--peer: %v", ui.Plain(err))
 		}
 	}
-	for _, a := range relays {
-		if a == netplay.NoRelay && len(relays) == 1 {
+	for _, a := range b.relays {
+		if a == netplay.NoRelay && len(b.relays) == 1 {
 			continue
 		}
-		if _, _, err := p2p.ParseRelayLine(a); err != nil {
-			return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
+		if _, _, err := relay.ParseLine(a); err != nil {
+			return i18n.T("--relay: %v", ui.Plain(err))
 		}
 	}
-	if *noMDNS && len(peers) == 0 && code == nil {
+	return ""
+}
+
+// mover is the mover of a seat at table a: the strategy chosen, the one
+// 101 bot at a 101 table unless --strategy named one.
+func (b *botArgs) mover(a p2p.Announcement) (table.Mover, error) {
+	is101 := a.Preset == engine.Preset101
+	name := b.strategy
+	if is101 && b.explicitStrategy == "" {
+		name = bot.Name101 // every level plays the one 101 bot
+	}
+	return strategyMover(name, uint64(time.Now().UnixNano()), is101)
+}
+
+func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	b, st := parseBotArgs(args, stderr)
+	if st >= 0 {
+		return st
+	}
+	usageErr := func(msg string) int {
+		fmt.Fprintf(stderr, "okey: bot: %s\n", msg)
+		return 2
+	}
+	if msg := b.check(stdin); msg != "" {
+		return usageErr(msg)
+	}
+	if b.noMDNS && len(b.peers) == 0 && b.code == nil {
 		fmt.Fprintln(stderr, i18n.T("okey: bot: warning: --no-mdns without --peer: only peers that dial this one will be found"))
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(b.out, 0o755); err != nil {
 		return usageErr(i18n.T("--out: %v", ui.Plain(err)))
 	}
-	if *data == "" {
+	if b.data == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
 			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
 		}
-		*data = d
+		b.data = d
 	}
-
-	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, b.logFile, b.verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := networkLog(h, *verbose)
-
-	if *name == "" {
-		if _, err := p2p.LoadProfile(*data); err != nil {
-			if k, err := p2p.LoadOrCreateIdentity(*data); err == nil {
+	log := netplay.NetworkLog(h, b.verbose)
+	if b.name == "" {
+		if _, err := p2p.LoadProfile(b.data); err != nil {
+			if k, err := p2p.LoadOrCreateIdentity(b.data); err == nil {
 				if id, err := peer.IDFromPrivateKey(k); err == nil {
 					s := id.String()
-					*name = "bot-" + s[len(s)-6:]
+					b.name = "bot-" + s[len(s)-6:]
 				}
 			}
 		}
 	}
-
-	useRelays, err := netplay.ResolveRelays(*data, relays)
+	useRelays, err := netplay.ResolveRelays(b.data, b.relays)
 	if err != nil {
 		return usageErr(i18n.T("--relay: %v", ui.Plain(err)))
 	}
@@ -274,106 +322,43 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	started := time.Now()
 	bw := metrics.NewBandwidthCounter()
-	c, err := netplay.Open(ctx, netplay.Options{Data: *data, Name: *name, Listen: listen, NoMDNS: *noMDNS, Peers: peers, Log: log,
-		Reach: true, Relays: useRelays, ServeRelay: *serveRelay, NodeOptions: nodeOpts, Bandwidth: bw})
+	c, err := netplay.Open(ctx, netplay.Options{Data: b.data, Name: b.name, Listen: b.listen, NoMDNS: b.noMDNS, Peers: b.peers, Log: log,
+		Reach: true, Relays: useRelays, ServeRelay: b.serveRelay, NodeOptions: nodeOpts, Bandwidth: bw})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 		return 1
 	}
 	defer c.Close()
-	summary := &botSummary{Version: 1, Peer: c.ID(), Name: c.Name()}
-	// exit writes the summary (--summary) and returns the exit status.
-	exit := func(code int) int {
-		if *summaryFile == "" {
-			return code
-		}
-		summary.Status = code
-		if err := summary.write(*summaryFile, started, bw, c.Lobby()); err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: bot: --summary: %s\n", ui.Plain(err)))
-			return max(code, 1)
-		}
-		return code
-	}
+	summary := &netplay.BotSummary{Version: 1, Peer: c.ID(), Name: c.Name()}
 	log.Info("bot started", "name", c.Name(), "peer", c.ID(), "addrs", strings.Join(c.Addrs(), " "))
-
-	failed := func(err error) int {
-		if errors.Is(err, netplay.ErrCannotForm) && ctx.Err() == nil {
-			log.Warn("the table cannot form", "err", err) // the details: stderr says it in one sentence
-			fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
-			return exit(exitCannotForm)
-		}
-		if ctx.Err() != nil {
-			fmt.Fprint(stderr, i18n.T("okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", *data, *data))
-		} else {
-			fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
-		}
-		return exit(1)
+	status, err := c.RunBot(ctx, b.options(ctx, c, log, stdout, summary))
+	if err != nil {
+		status = botFailed(ctx, err, b, stderr, log)
 	}
+	if b.summaryFile == "" {
+		return status
+	}
+	summary.Status = status
+	if err := summary.Write(b.summaryFile, started, bw, c.Lobby()); err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: bot: --summary: %s\n", ui.Plain(err)))
+		return max(status, 1)
+	}
+	return status
+}
+
+// options is the bot's run: each match printed on stdout (and kept in the
+// summary), a private table's invite code printed as soon as it is open.
+func (b *botArgs) options(ctx context.Context, c *netplay.Client, log *slog.Logger, stdout io.Writer, summary *netplay.BotSummary) netplay.BotOptions {
 	// The bot's pace (issue 37, 7): --pace always, else a person's time
 	// while the table is watched; --pace 0s never waits.
 	botPace := netplay.Pace{Watched: netplay.HumanPace}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "pace" {
-			botPace = netplay.Pace{Every: *pace}
-		}
-	})
-	status := 0
-	played := 0
-	playOne := func(a p2p.Announcement) error {
-		is101 := a.Preset == engine.Preset101
-		name := *strategy
-		if is101 && explicitStrategy == "" {
-			name = bot.Name101 // every level plays the one 101 bot
-		}
-		mover, err := strategyMover(name, uint64(time.Now().UnixNano()), is101)
-		if err != nil {
-			return fmt.Errorf("table %s (%s): --strategy: %w", a.Table, a.Preset, err)
-		}
-		stopLinks := make(chan struct{})
-		linksDone := make(chan struct{})
-		go func() { // how this seat reaches the others, while it plays
-			defer close(linksDone)
-			t := time.NewTicker(5 * time.Second)
-			defer t.Stop()
-			for {
-				select {
-				case <-stopLinks:
-					return
-				case <-t.C:
-					logLinks(log, c.Node(), a)
-				}
-			}
-		}()
-		o, err := c.Play(ctx, a, mover, netplay.PlayOptions{Out: *out, Withhold: *withhold, MoveWithhold: *moveWithhold, Pace: botPace})
-		close(stopLinks)
-		<-linksDone
-		if err != nil {
-			return err
-		}
-		c.Done(a)
-		played++
-		logTiming(log, a.Table, o.Timing)
-		st := printMatch(stdout, played, a, o)
-		summary.Matches = append(summary.Matches, newMatchSummary(a, o, st))
-		status = worstStatus(status, st)
-		return nil
+	if b.explicit["pace"] {
+		botPace = netplay.Pace{Every: b.pace}
 	}
-	unfinished, err := c.Unfinished()
-	if err != nil {
-		return failed(err)
-	}
-	for _, a := range unfinished {
-		if played >= *matches {
-			break
-		}
-		log.Info("resuming an unfinished match", "table", a.Table)
-		if err := playOne(a); err != nil {
-			return failed(err)
-		}
-	}
-	for played < *matches {
-		so := netplay.SeatOptions{Create: *create, Private: *create && !*lanOnly, Ruleset: rules.String(), Players: *players,
-			Match: explicit["preset"] || explicit["players"], Settle: *settle,
+	return netplay.BotOptions{Matches: b.matches, Mover: b.mover, Join: b.join, Code: b.code, Wait: b.wait,
+		Play: netplay.PlayOptions{Out: b.out, Withhold: b.withhold, MoveWithhold: b.moveWithhold, Pace: botPace},
+		Seat: netplay.SeatOptions{Create: b.create, Private: b.create && !b.lanOnly, Ruleset: b.rules.String(), Players: b.players,
+			Match: b.explicit["preset"] || b.explicit["players"], Settle: b.settle,
 			OnCreate: func(a p2p.Announcement) {
 				if !c.Lobby().Private(a.Table) {
 					return
@@ -390,29 +375,31 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				}
 				// The code holds the table's secret: stdout only, never the log.
 				fmt.Fprintln(stdout, invitePrefix+text)
-			}}
-		if played == 0 && len(unfinished) == 0 {
-			so.Join, so.Code = *join, code
-		}
-		fctx, cancel := ctx, context.CancelFunc(func() {})
-		if *wait > 0 {
-			fctx, cancel = context.WithTimeout(ctx, *wait)
-		}
-		a, err := c.FindSeat(fctx, so)
-		cancel()
-		if err != nil {
-			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, netplay.ErrCannotForm) {
-				// No table to sit at is a table that could not form: never 1.
-				fmt.Fprint(stderr, i18n.T("okey: bot: no table started within --wait %v\n", *wait))
-				return exit(exitCannotForm)
-			}
-			return failed(err)
-		}
-		if err := playOne(a); err != nil {
-			return failed(err)
-		}
+			}},
+		OnMatch: func(n int, a p2p.Announcement, o *netplay.Outcome) int {
+			st := printMatch(stdout, n, a, o)
+			summary.Matches = append(summary.Matches, netplay.NewMatchSummary(a, o, st))
+			return st
+		}}
+}
+
+// botFailed says why the bot stopped and returns its exit status.
+func botFailed(ctx context.Context, err error, b *botArgs, stderr io.Writer, log *slog.Logger) int {
+	switch {
+	case errors.Is(err, netplay.ErrNoTableInTime):
+		// No table to sit at is a table that could not form: never 1.
+		fmt.Fprint(stderr, i18n.T("okey: bot: no table started within --wait %v\n", b.wait))
+		return exitCannotForm
+	case errors.Is(err, netplay.ErrCannotForm) && ctx.Err() == nil:
+		log.Warn("the table cannot form", "err", err) // the details: stderr says it in one sentence
+		fmt.Fprint(stderr, i18n.T("okey: bot: the table cannot form: %s\n", explainNet(err)))
+		return exitCannotForm
+	case ctx.Err() != nil:
+		fmt.Fprint(stderr, i18n.T("okey: bot: interrupted; the match state is kept in %s: run again with --data %s to resume\n", b.data, b.data))
+	default:
+		fmt.Fprint(stderr, i18n.T("okey: bot: %s\n", ui.Plain(err)))
 	}
-	return exit(status)
+	return 1
 }
 
 // printRelayRefusals says, one line each, which relays refused a table
@@ -427,7 +414,7 @@ func printRelayRefusals(w io.Writer, refused map[peer.ID]error) {
 // relayRefusalText is what the creator is told of relay id refusing its
 // table: the code does not go through it, and what to do.
 func relayRefusalText(id peer.ID, err error) string {
-	if errors.Is(err, p2p.ErrRelayNotAllowed) {
+	if errors.Is(err, relay.ErrNotAllowed) {
 		return i18n.T("relay %s refused to register the table: the invite code does not go through it (friends behind a strict router cannot join). Ask the relay's operator for the line okey relay prints and start again with --relay LINE.", shortID(id))
 	}
 	return i18n.T("relay %s refused the table (%s): the invite code does not go through it.", shortID(id), ui.Plain(err))
@@ -437,34 +424,6 @@ func relayRefusalText(id peer.ID, err error) string {
 func shortID(id peer.ID) string {
 	s := id.String()
 	return s[max(0, len(s)-8):]
-}
-
-// logLinks logs how this seat reaches each other member (direct, relayed,
-// via-member, none) and the round-trip time.
-func logLinks(log *slog.Logger, n *p2p.Node, a p2p.Announcement) {
-	var parts []string
-	for _, l := range n.Links(a.Roster()) {
-		if l.Peer == n.ID() {
-			continue
-		}
-		s := l.Peer.String()
-		parts = append(parts, s[len(s)-6:]+"="+l.Kind.String()+"/"+l.RTT.Round(100*time.Microsecond).String())
-	}
-	log.Info("links", "table", a.Table, "members", strings.Join(parts, " "))
-}
-
-// logTiming logs this seat's deal and draw latencies.
-func logTiming(log *slog.Logger, table string, t netplay.Timing) {
-	q := func(ds []time.Duration, p int) time.Duration {
-		if len(ds) == 0 {
-			return 0
-		}
-		s := slices.Clone(ds)
-		slices.Sort(s)
-		return s[min(len(s)-1, (len(s)*p+99)/100-1)].Round(100 * time.Microsecond)
-	}
-	log.Info("timing", "table", table, "deal_max", slices.Max(append([]time.Duration{0}, t.Deals...)).Round(time.Millisecond),
-		"draws", len(t.Draws), "draw_p50", q(t.Draws, 50), "draw_p99", q(t.Draws, 99))
 }
 
 // printMatch prints the one-line summary of a match and returns its exit
@@ -508,73 +467,6 @@ func printMatch(w io.Writer, n int, a p2p.Announcement, o *netplay.Outcome) int 
 	fmt.Fprint(w, i18n.T("%s: %d hands, %d messages in %v%s; first %s; scores %v; verified; transcript %s\n",
 		head, len(rep.Hands), rep.Steps, o.Elapsed.Round(time.Millisecond), resumed, strings.Join(first, ", "), scores, o.Transcript))
 	return int(table.StatusHonest)
-}
-
-// quietComponent keeps pubsub's logs below a level out.
-type quietComponent struct {
-	slog.Handler
-	pubsub slog.Level
-}
-
-func (h *quietComponent) WithAttrs(as []slog.Attr) slog.Handler {
-	for _, a := range as {
-		if a.Key == "component" && a.Value.String() == "pubsub" {
-			return minLevel{h.Handler.WithAttrs(as), h.pubsub}
-		}
-	}
-	return &quietComponent{h.Handler.WithAttrs(as), h.pubsub}
-}
-
-func (h *quietComponent) WithGroup(name string) slog.Handler {
-	return &quietComponent{h.Handler.WithGroup(name), h.pubsub}
-}
-
-// minLevel drops records below a level.
-// networkLog is the logger of a command that runs a libp2p node over the
-// handler h: pubsub's own warnings (a direct peer's GRAFT, ...) are noise
-// unless verbose, its debug chatter (every RPC) always is; the libraries'
-// logs go to h from warnings up.
-func networkLog(h slog.Handler, verbose bool) *slog.Logger {
-	pubsubFloor := slog.LevelError
-	if verbose {
-		pubsubFloor = slog.LevelInfo
-	}
-	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
-	return slog.New(&quietComponent{h, pubsubFloor})
-}
-
-// commandLog is the log of a long-running command (okey bot, okey relay):
-// text lines to stderr, or appended to the file path (0600) when one is
-// given, at debug level with verbose. closeLog closes that file.
-func commandLog(stderr io.Writer, path string, verbose bool) (h slog.Handler, closeLog func(), err error) {
-	w, closeLog := stderr, func() {}
-	if path != "" {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-		if err != nil {
-			return nil, nil, err
-		}
-		w, closeLog = f, func() { f.Close() }
-	}
-	level := slog.LevelInfo
-	if verbose {
-		level = slog.LevelDebug
-	}
-	return slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}), closeLog, nil
-}
-
-type minLevel struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
-	return minLevel{h.Handler.WithAttrs(as), h.min}
-}
-func (h minLevel) WithGroup(name string) slog.Handler {
-	return minLevel{h.Handler.WithGroup(name), h.min}
 }
 
 // invitePrefix starts the line that gives a private table's invite code on

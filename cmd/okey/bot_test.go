@@ -232,7 +232,7 @@ func checkSummary(t *testing.T, path, out string) {
 	if err != nil {
 		t.Fatalf("--summary: %v", err)
 	}
-	var s botSummary
+	var s netplay.BotSummary
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatalf("--summary: %v\n%s", err, b)
 	}

@@ -291,6 +291,7 @@ func TestHelpRules(t *testing.T) {
 // transcript stops early says "unfinished, honest so far" and gives 3, not
 // a verdict against anyone; a named seat gives 1, an honest match 0.
 func TestBotSummaryOfAnUnfinishedMatch(t *testing.T) {
+	lane.NoRace(t) // a network match: cmd/okey starts no goroutine; netplay's tests race the bot's loop, and TestBotPlaysOverLoopback is the CLI's share
 	files := transcripts(t)
 	for _, tc := range []struct {
 		file, want string

@@ -19,7 +19,9 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/ui"
 )
 
@@ -73,36 +75,36 @@ const relayKeyFile = "relay-key"
 
 // relayKey loads the relay's key from path, or draws and keeps one (also
 // when renew); remove deletes it and returns no key.
-func relayKey(path string, renew, remove bool) (p2p.RelayKey, error) {
+func relayKey(path string, renew, remove bool) (relay.Key, error) {
 	if remove {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return p2p.RelayKey{}, err
+			return relay.Key{}, err
 		}
-		return p2p.RelayKey{}, nil
+		return relay.Key{}, nil
 	}
 	if !renew {
 		b, err := os.ReadFile(path)
 		if err == nil {
-			k, err := p2p.ParseRelayKey(strings.TrimSpace(string(b)))
+			k, err := relay.ParseKey(strings.TrimSpace(string(b)))
 			if err != nil {
 				return k, fmt.Errorf("%s: %w (remove it, or start with --new-key)", path, err)
 			}
 			return k, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return p2p.RelayKey{}, err
+			return relay.Key{}, err
 		}
 	}
-	k, err := p2p.NewRelayKey()
+	k, err := relay.NewKey()
 	if err != nil {
 		return k, err
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(k.Text()+"\n"), 0o600); err != nil {
-		return p2p.RelayKey{}, err
+		return relay.Key{}, err
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return p2p.RelayKey{}, err
+		return relay.Key{}, err
 	}
 	return k, nil
 }
@@ -116,7 +118,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&allow, "allow", i18n.T("peer id of a player who may register tables (repeatable)"))
 	fs.Var(&announce, "announce", i18n.T("an address to print and give out besides the relay's own (repeatable)"))
 	data := fs.String("data", "", i18n.T("data directory: identity, allow-list, registered tables (default: the user's config directory, subdirectory relay)"))
-	rate := fs.Int("rate", p2p.DefaultRelayRate, i18n.T("bytes a second relayed from one player at most"))
+	rate := fs.Int("rate", relay.DefaultRate, i18n.T("bytes a second relayed from one player at most"))
 	newKey := fs.Bool("new-key", false, i18n.T("replace the relay's key (its line): the old line registers nothing any more"))
 	noKey := fs.Bool("no-key", false, i18n.T("remove the relay's key: only the allow-list registers tables"))
 	verbose := fs.Bool("v", false, i18n.T("log every request"))
@@ -134,29 +136,9 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(listen) == 0 {
 		listen = stringList{"/ip4/0.0.0.0/tcp/4001", "/ip4/0.0.0.0/udp/4001/quic-v1", "/ip6/::/tcp/4001", "/ip6/::/udp/4001/quic-v1"}
 	}
-	for _, a := range listen {
-		if _, err := ma.NewMultiaddr(a); err != nil {
-			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
-		}
-	}
-	var extra []ma.Multiaddr
-	for _, a := range announce {
-		m, err := ma.NewMultiaddr(a)
-		if err != nil {
-			return usageErr(i18n.T("--announce %q: %v", a, ui.Plain(err)))
-		}
-		extra = append(extra, m)
-	}
-	allowed := map[peer.ID]bool{}
-	for _, a := range allow {
-		p, err := peer.Decode(a)
-		if err != nil {
-			return usageErr(i18n.T("--allow %q: not a peer id", a))
-		}
-		allowed[p] = true
-	}
-	if *rate < 1024 {
-		return usageErr(i18n.T("--rate must be at least 1024"))
+	extra, allowed, msg := checkRelayFlags(listen, announce, allow, *rate)
+	if msg != "" {
+		return usageErr(msg)
 	}
 	if *newKey && *noKey {
 		return usageErr(i18n.T("--new-key and --no-key exclude each other"))
@@ -173,13 +155,13 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return usageErr(ui.Plain(err))
 	}
 
-	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, *logFile, *verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
 	log := slog.New(h)
-	routeLibraryLogsOnce.Do(func() { p2p.RouteLibraryLogs(minLevel{h, slog.LevelWarn}) })
+	netplay.RouteLibraryLogsOnce(h)
 
 	failed := func(err error) int {
 		fmt.Fprint(stderr, i18n.T("okey: relay: %s\n", ui.Plain(err)))
@@ -201,7 +183,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return failed(err)
 	}
 	defer host.Close()
-	svc, err := p2p.NewRelayService(host, p2p.RelayConfig{
+	svc, err := relay.New(host, relay.Config{
 		State: filepath.Join(*data, relayStateFile),
 		Key:   rkey,
 		Rate:  *rate,
@@ -227,7 +209,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if !rkey.IsZero() && len(addrs) > 0 {
 		// The line holds the key: stdout only, never the log.
-		fmt.Fprintf(stdout, "relay line: %s\n", p2p.FormatRelayLine(fmt.Sprintf("%s/p2p/%s", addrs[0], host.ID()), rkey))
+		fmt.Fprintf(stdout, "relay line: %s\n", relay.FormatLine(fmt.Sprintf("%s/p2p/%s", addrs[0], host.ID()), rkey))
 		fmt.Fprint(stderr, i18n.T("okey: relay: give your friends the relay line above, once; each starts with okey play --relay LINE\n"))
 	}
 	log.Info("relay started", "peer", host.ID().String(), "tables", svc.Tables(), "allowed", len(allowed), "key", !rkey.IsZero())
@@ -237,6 +219,37 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	<-ctx.Done()
 	log.Info("relay stopping", "refused", svc.Refused())
 	return 0
+}
+
+// checkRelayFlags checks okey relay's addresses, allow-list and rate:
+// the addresses to announce, the peers allowed, or the usage message of
+// the first bad one.
+func checkRelayFlags(listen, announce, allow []string, rate int) ([]ma.Multiaddr, map[peer.ID]bool, string) {
+	for _, a := range listen {
+		if _, err := ma.NewMultiaddr(a); err != nil {
+			return nil, nil, i18n.T("--listen %q: %v", a, ui.Plain(err))
+		}
+	}
+	var extra []ma.Multiaddr
+	for _, a := range announce {
+		m, err := ma.NewMultiaddr(a)
+		if err != nil {
+			return nil, nil, i18n.T("--announce %q: %v", a, ui.Plain(err))
+		}
+		extra = append(extra, m)
+	}
+	allowed := map[peer.ID]bool{}
+	for _, a := range allow {
+		p, err := peer.Decode(a)
+		if err != nil {
+			return nil, nil, i18n.T("--allow %q: not a peer id", a)
+		}
+		allowed[p] = true
+	}
+	if rate < 1024 {
+		return nil, nil, i18n.T("--rate must be at least 1024")
+	}
+	return extra, allowed, ""
 }
 
 // relayStopContext is done at SIGINT or SIGTERM (tests replace it).
@@ -272,7 +285,7 @@ func readAllowFile(path string) (map[peer.ID]bool, error) {
 	if err != nil {
 		return map[peer.ID]bool{}, err
 	}
-	l, err := p2p.ParseAllowList(string(b))
+	l, err := relay.ParseAllowList(string(b))
 	if err != nil {
 		return map[peer.ID]bool{}, fmt.Errorf("%s: %w", path, err)
 	}

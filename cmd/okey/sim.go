@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +15,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/table/sim"
 	"github.com/okey-game/okey/ui"
 )
 
@@ -74,7 +75,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 		return 2
 	}
-	f, err := parseFaults(*faults)
+	f, err := sim.ParseFaults(*faults)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --faults: %s\n", ui.Plain(err)))
 		return 2
@@ -86,7 +87,7 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	is101 := rules.Preset == engine.Preset101
 	for _, name := range names {
-		if _, err := simMover(name, 0, is101); err != nil {
+		if _, err := sim.Mover(name, 0, is101); err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: --bots: %s\n", ui.Plain(err)))
 			return 2
 		}
@@ -116,143 +117,117 @@ func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	var st simStats
-	st.kinds = map[string]int{}
+	cfg := sim.Config{Ruleset: rules, Players: *players, Bots: names, Faults: f, Seed: *seed, KeySeed: *keySeed, Cheat: c, Cheater: *cheater,
+		Stall: *stall, Withhold: *withhold}
+	return simMatches(cfg, *games, *out, stdout, stderr)
+}
+
+// simMatches plays the matches, writes their transcripts into out (when
+// not ""), and says what each honest seat and verify found: the command's
+// exit status.
+func simMatches(cfg sim.Config, games int, out string, stdout, stderr io.Writer) int {
+	var st sim.Stats
 	caught := true
-	for g := 0; g < *games; g++ {
-		var ms []table.Mover
-		for i := 0; i < *players; i++ {
-			name := names[i%len(names)] // the list repeats over the seats
-			s, err := simMover(name, *seed+uint64(g*8+i), is101)
-			if err != nil {
-				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
-				return 2
-			}
-			ms = append(ms, s)
-		}
-		gseed := uint64(0)
-		if *seed != 0 {
-			gseed = *seed + uint64(g)
-		}
-		var replay [][]byte
-		if c == table.CheatReplay {
-			// An earlier match of the same table (same id and roster: the
-			// same seed), whose honest seat's messages the cheater replays.
-			if gseed == 0 {
-				gseed = 1 + uint64(g)
-			}
-			earlier, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
-				Seed: gseed, KeySeed: *keySeed, Stall: *stall, Withhold: *withhold})
-			if err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: match %d: the earlier match: %v\n", g, err))
-				return 1
-			}
-			victim := (*cheater + 1) % *players
-			for _, raw := range earlier.Peers[victim].Chain() {
-				if env, err := table.DecodeEnvelope(raw); err == nil && int(env.Seat) == victim {
-					replay = append(replay, raw)
-				}
-			}
-			for i := range ms {
-				if ms[i], err = simMover(names[i%len(names)], *seed+uint64(g*8+i), is101); err != nil {
-					fmt.Fprintf(stderr, "okey: %v\n", err)
-					return 2
-				}
-			}
-		}
-		res, err := table.RunLocal(context.Background(), table.LocalOptions{Ruleset: rules.String(), Movers: ms,
-			Faults: f, Seed: gseed, KeySeed: *keySeed, Cheat: c, Cheater: *cheater, Stall: *stall, Withhold: *withhold, Replay: replay})
-		if err != nil {
+	for g := 0; g < games; g++ {
+		m, err := sim.Play(context.Background(), cfg, g)
+		var ee *sim.EarlierError
+		switch {
+		case errors.As(err, &ee):
+			fmt.Fprint(stderr, i18n.T("okey: match %d: the earlier match: %v\n", g, ee.Err))
+			return 1
+		case err != nil:
 			fmt.Fprint(stderr, i18n.T("okey: match %d: %v\n", g, err))
 			return 1
 		}
-		cheaterSeat := -1
-		if c != "" {
-			cheaterSeat = *cheater
-		}
-		tr := res.Transcript(cheaterSeat)
-		if *out != "" {
-			path := filepath.Join(*out, fmt.Sprintf("match-%03d.okey", g))
-			if err := writeTranscriptFile(path, tr); err != nil {
+		if out != "" {
+			path := filepath.Join(out, fmt.Sprintf("match-%03d.okey", g))
+			if err := writeTranscriptFile(path, m.Transcript); err != nil {
 				fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
 				return 1
 			}
 			fmt.Fprint(stdout, i18n.T("match %d: transcript %s\n", g, path))
 		}
-		rep := table.Verify(tr)
-		if c == table.CheatReplay {
-			// Replayed messages of another match verify nowhere: the match
-			// finishes honestly and no one is named.
-			for seat, r := range res.Results {
-				if r.Ended() != nil || !r.Machine.Done() {
-					caught = false
-					fmt.Fprint(stdout, i18n.T("match %d: seat %d did not finish: %v\n", g, seat, r.Ended()))
-				}
-			}
-			if !rep.Honest {
-				caught = false
-				fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want honest\n", g, rep.Status()))
-			} else {
-				fmt.Fprint(stdout, i18n.T("match %d: %d replayed messages from an earlier match of the table were ignored; verified honest, no one named\n", g, len(replay)))
-			}
+		if cfg.Cheat != "" {
+			caught = simCaught(stdout, g, cfg, m) && caught
 			continue
 		}
-		if c == table.CheatWithhold {
-			// Silence is never proof: the others say who stopped answering,
-			// and the transcript is unfinished, with no one named.
-			for seat, r := range res.Results {
-				if seat == *cheater {
-					continue
-				}
-				if r.Violation != nil || r.Stalled == nil || r.Stalled.Seat != *cheater {
-					caught = false
-					fmt.Fprint(stdout, i18n.T("match %d: seat %d did not see seat %d stop: %v %v\n", g, seat, *cheater, r.Violation, r.Stalled))
-				} else {
-					fmt.Fprint(stdout, i18n.T("match %d: seat %d: %v (no one named)\n", g, seat, r.Stalled))
-				}
-			}
-			if rep.Status() != table.StatusUnfinished || rep.Next == nil || rep.Next.Seat != *cheater {
-				caught = false
-				fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want unfinished waiting for seat %d\n", g, rep.Status(), *cheater))
-			} else {
-				fmt.Fprint(stdout, i18n.T("match %d: verify: unfinished, honest so far, waiting for seat %d\n", g, rep.Next.Seat))
-			}
-			continue
-		}
-		if c != "" {
-			for seat, r := range res.Results {
-				if seat == *cheater {
-					continue
-				}
-				if r.Violation == nil || r.Violation.Seat != *cheater {
-					caught = false
-					fmt.Fprint(stdout, i18n.T("match %d: seat %d did not name seat %d: %v\n", g, seat, *cheater, r.Violation))
-				} else {
-					fmt.Fprint(stdout, i18n.T("match %d: seat %d names seat %d: %s: %v\n", g, seat, r.Violation.Seat, r.Violation.Rule, r.Violation.Err))
-				}
-			}
-			if rep.Honest || rep.Violation == nil || rep.Violation.Seat != *cheater {
-				caught = false
-				fmt.Fprint(stdout, i18n.T("match %d: verify did not name seat %d\n", g, *cheater))
-			} else {
-				fmt.Fprint(stdout, i18n.T("match %d: verify names seat %d: %s\n", g, rep.Violation.Seat, rep.Violation.Rule))
-			}
-			continue
-		}
-		if !rep.Honest {
-			fmt.Fprint(stderr, i18n.T("okey: match %d: an honest match failed verification: %v %v\n", g, rep.Violation, rep.Invalid))
+		if !m.Report.Honest {
+			fmt.Fprint(stderr, i18n.T("okey: match %d: an honest match failed verification: %v %v\n", g, m.Report.Violation, m.Report.Invalid))
 			return 1
 		}
-		st.add(res)
+		st.Add(m.Result)
 	}
-	if c != "" {
+	if cfg.Cheat != "" {
 		if !caught {
 			return 1
 		}
 		return 0
 	}
-	st.print(stdout, *games)
+	printSimStats(stdout, &st, games)
 	return 0
+}
+
+// simCaught says what the honest seats and verify found of match g's
+// cheat, and whether it is what they must find.
+func simCaught(stdout io.Writer, g int, cfg sim.Config, m *sim.Match) bool {
+	res, rep, cheater := m.Result, m.Report, cfg.Cheater
+	caught := true
+	switch cfg.Cheat {
+	case table.CheatReplay:
+		// Replayed messages of another match verify nowhere: the match
+		// finishes honestly and no one is named.
+		for seat, r := range res.Results {
+			if r.Ended() != nil || !r.Machine.Done() {
+				caught = false
+				fmt.Fprint(stdout, i18n.T("match %d: seat %d did not finish: %v\n", g, seat, r.Ended()))
+			}
+		}
+		if !rep.Honest {
+			caught = false
+			fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want honest\n", g, rep.Status()))
+		} else {
+			fmt.Fprint(stdout, i18n.T("match %d: %d replayed messages from an earlier match of the table were ignored; verified honest, no one named\n", g, m.Replayed))
+		}
+	case table.CheatWithhold:
+		// Silence is never proof: the others say who stopped answering,
+		// and the transcript is unfinished, with no one named.
+		for seat, r := range res.Results {
+			if seat == cheater {
+				continue
+			}
+			if r.Violation != nil || r.Stalled == nil || r.Stalled.Seat != cheater {
+				caught = false
+				fmt.Fprint(stdout, i18n.T("match %d: seat %d did not see seat %d stop: %v %v\n", g, seat, cheater, r.Violation, r.Stalled))
+			} else {
+				fmt.Fprint(stdout, i18n.T("match %d: seat %d: %v (no one named)\n", g, seat, r.Stalled))
+			}
+		}
+		if rep.Status() != table.StatusUnfinished || rep.Next == nil || rep.Next.Seat != cheater {
+			caught = false
+			fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want unfinished waiting for seat %d\n", g, rep.Status(), cheater))
+		} else {
+			fmt.Fprint(stdout, i18n.T("match %d: verify: unfinished, honest so far, waiting for seat %d\n", g, rep.Next.Seat))
+		}
+	default:
+		for seat, r := range res.Results {
+			if seat == cheater {
+				continue
+			}
+			if r.Violation == nil || r.Violation.Seat != cheater {
+				caught = false
+				fmt.Fprint(stdout, i18n.T("match %d: seat %d did not name seat %d: %v\n", g, seat, cheater, r.Violation))
+			} else {
+				fmt.Fprint(stdout, i18n.T("match %d: seat %d names seat %d: %s: %v\n", g, seat, r.Violation.Seat, r.Violation.Rule, r.Violation.Err))
+			}
+		}
+		if rep.Honest || rep.Violation == nil || rep.Violation.Seat != cheater {
+			caught = false
+			fmt.Fprint(stdout, i18n.T("match %d: verify did not name seat %d\n", g, cheater))
+		} else {
+			fmt.Fprint(stdout, i18n.T("match %d: verify names seat %d: %s\n", g, rep.Violation.Seat, rep.Violation.Rule))
+		}
+	}
+	return caught
 }
 
 func cheatNames() string {
@@ -271,54 +246,6 @@ func cheat101Names() string {
 	return strings.Join(s, ", ")
 }
 
-// simMover returns the strategy called name for a seat; at an Okey 101
-// table the one 101 bot (b101; greedy, the default, means it there).
-func simMover(name string, seed uint64, is101 bool) (table.Mover, error) {
-	if is101 {
-		if name != bot.Name101 && name != "greedy" {
-			return nil, fmt.Errorf("bot: Okey 101 is played by %s only, not %q", bot.Name101, name)
-		}
-		return bot.NewB101(), nil
-	}
-	return bot.New(name, seed)
-}
-
-func parseFaults(s string) (table.Faults, error) {
-	var f table.Faults
-	if s == "" {
-		return f, nil
-	}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return f, fmt.Errorf("%q is not name=value", kv)
-		}
-		if k == "delay" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 || d > time.Second {
-				return f, fmt.Errorf("bad delay %q", v)
-			}
-			f.Delay = d
-			continue
-		}
-		p, err := strconv.ParseFloat(v, 64)
-		if err != nil || p < 0 || p > 0.5 {
-			return f, fmt.Errorf("bad probability %q (0..0.5)", kv)
-		}
-		switch k {
-		case "drop":
-			f.Drop = p
-		case "dup":
-			f.Dup = p
-		case "reorder":
-			f.Reorder = p
-		default:
-			return f, fmt.Errorf("unknown fault %q (drop, dup, reorder, delay)", k)
-		}
-	}
-	return f, nil
-}
-
 func writeTranscriptFile(path string, t *table.Transcript) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -331,62 +258,19 @@ func writeTranscriptFile(path string, t *table.Transcript) error {
 	return f.Close()
 }
 
-type simStats struct {
-	hands, stalemates int
-	kinds             map[string]int
-	elapsed           time.Duration
-	crypto            time.Duration
-	is101             bool
-}
-
-func (s *simStats) add(res *table.LocalResult) {
-	s.elapsed += res.Elapsed
-	for _, p := range res.Peers {
-		s.crypto += p.CryptoTime() / time.Duration(len(res.Peers))
-	}
-	for _, h := range res.Results[0].Machine.Hands() {
-		s.hands++
-		if r := h.Result101; r != nil {
-			switch {
-			case r.End == engine.EndCancelled:
-				s.kinds["cancelled"]++
-			case r.End == engine.EndExhausted:
-				s.stalemates++
-			case r.JokerFinish:
-				s.kinds["okey finish"]++
-			default:
-				s.kinds["finish"]++
-			}
-			s.kinds["penalties"] += len(r.Penalties)
-			s.is101 = true
-			continue
-		}
-		r := h.Result
-		switch {
-		case r.Winner < 0:
-			s.stalemates++
-		case r.Kind == engine.Pairs:
-			s.kinds["seven pairs"]++
-		case r.OkeyDiscard:
-			s.kinds["okey discard"]++
-		default:
-			s.kinds["groups"]++
-		}
-	}
-}
-
-func (s *simStats) print(w io.Writer, games int) {
-	if s.is101 {
-		fmt.Fprint(w, i18n.T("matches: %d, rounds: %d, bank exhausted: %d, cancelled (all doubles): %d\n", games, s.hands, s.stalemates, s.kinds["cancelled"]))
-		fmt.Fprint(w, i18n.T("finishes: %d, with an okey %d; penalties: %d\n", s.kinds["finish"]+s.kinds["okey finish"], s.kinds["okey finish"], s.kinds["penalties"]))
+// printSimStats prints the honest matches' figures.
+func printSimStats(w io.Writer, s *sim.Stats, games int) {
+	if s.Is101 {
+		fmt.Fprint(w, i18n.T("matches: %d, rounds: %d, bank exhausted: %d, cancelled (all doubles): %d\n", games, s.Hands, s.Stalemates, s.Kinds["cancelled"]))
+		fmt.Fprint(w, i18n.T("finishes: %d, with an okey %d; penalties: %d\n", s.Kinds["finish"]+s.Kinds["okey finish"], s.Kinds["okey finish"], s.Kinds["penalties"]))
 	} else {
-		fmt.Fprint(w, i18n.T("matches: %d, hands: %d, stalemates: %d\n", games, s.hands, s.stalemates))
-		fmt.Fprint(w, i18n.T("wins: groups %d, seven pairs %d, okey discard %d\n", s.kinds["groups"], s.kinds["seven pairs"], s.kinds["okey discard"]))
+		fmt.Fprint(w, i18n.T("matches: %d, hands: %d, stalemates: %d\n", games, s.Hands, s.Stalemates))
+		fmt.Fprint(w, i18n.T("wins: groups %d, seven pairs %d, okey discard %d\n", s.Kinds["groups"], s.Kinds["seven pairs"], s.Kinds["okey discard"]))
 	}
-	if s.hands > 0 {
-		per := s.elapsed / time.Duration(s.hands)
+	if s.Hands > 0 {
+		per := s.Elapsed / time.Duration(s.Hands)
 		fmt.Fprint(w, i18n.T("time per hand: %v (cryptography %v a peer, %.0f%%)\n", per.Round(time.Millisecond),
-			(s.crypto/time.Duration(s.hands)).Round(time.Millisecond), 100*float64(s.crypto)/float64(s.elapsed)))
+			(s.Crypto/time.Duration(s.Hands)).Round(time.Millisecond), 100*float64(s.Crypto)/float64(s.Elapsed)))
 	}
 	fmt.Fprintln(w, i18n.T("every transcript verified: yes"))
 }

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -30,6 +31,7 @@ import (
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/verdict/folder"
 )
 
 func init() {
@@ -84,366 +86,415 @@ named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
 usage.
 `
 
-func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	sub := ""
+// tourArgs are okey tournament's flags, parsed and checked.
+type tourArgs struct {
+	sub                                                  string
+	players, rounds, bots                                int
+	preset, format, title, id, codeFlag, dir, data, name string
+	level, strategy, logFile                             string
+	openReg, botSeat, noMouse, noMDNS, verbose           bool
+	withhold, drawWait, moveWait, wait, linger           time.Duration
+	listen, peers                                        stringList
+	strategyGiven                                        bool
+	create                                               *participant.Create
+	is101                                                bool // the ruleset's, when this command creates the tournament
+	code                                                 *invite.Code
+	admitted                                             *participant.Admission
+	joinCode                                             *participant.Invitation
+	tid                                                  [32]byte
+}
+
+// parseTourArgs parses okey tournament's flags; a status other than -1
+// ends the command.
+func parseTourArgs(args []string, stderr io.Writer) (*tourArgs, int) {
+	t := &tourArgs{}
 	if len(args) > 0 && (args[0] == "create" || args[0] == "join") {
-		sub, args = args[0], args[1:]
+		t.sub, args = args[0], args[1:]
 	}
-	fs := flag.NewFlagSet("tournament "+sub, flag.ContinueOnError)
+	fs := flag.NewFlagSet("tournament "+t.sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(tournamentUsage)); printLevels(stderr); printDefaults(fs) }
-	players := fs.Int("players", 8, i18n.T("create: the number of players (3 to 64, not 5)"))
-	rounds := fs.Int("rounds", 3, i18n.T("create: the number of Swiss rounds (1 to 15)"))
-	preset := fs.String("preset", "classic:points=2", i18n.T("create: the ruleset of every match: preset[:options] (a short match by default)"))
-	format := fs.String("format", "", i18n.T("create: the format, e.g. swiss:rounds=3,points=3-2-1-0 (instead of --rounds)"))
-	tname := fs.String("title", "tournament", i18n.T("create: the tournament's name"))
-	bots := fs.Int("bots", 0, i18n.T("bot players to add in this process"))
-	id := fs.String("id", "", i18n.T("join: the tournament id (64 hex digits; default: the first one heard)"))
-	codeFlag := fs.String("code", "", i18n.T("join: the tournament of this invite code (- reads it from standard input)"))
-	openReg := fs.Bool("open", false, i18n.T("create: open registration, no invite code: the first players to register take the places (a LAN party)"))
-	dir := fs.String("dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
-	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
-	pname := fs.String("name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
+	fs.IntVar(&t.players, "players", 8, i18n.T("create: the number of players (3 to 64, not 5)"))
+	fs.IntVar(&t.rounds, "rounds", 3, i18n.T("create: the number of Swiss rounds (1 to 15)"))
+	fs.StringVar(&t.preset, "preset", "classic:points=2", i18n.T("create: the ruleset of every match: preset[:options] (a short match by default)"))
+	fs.StringVar(&t.format, "format", "", i18n.T("create: the format, e.g. swiss:rounds=3,points=3-2-1-0 (instead of --rounds)"))
+	fs.StringVar(&t.title, "title", "tournament", i18n.T("create: the tournament's name"))
+	fs.IntVar(&t.bots, "bots", 0, i18n.T("bot players to add in this process"))
+	fs.StringVar(&t.id, "id", "", i18n.T("join: the tournament id (64 hex digits; default: the first one heard)"))
+	fs.StringVar(&t.codeFlag, "code", "", i18n.T("join: the tournament of this invite code (- reads it from standard input)"))
+	fs.BoolVar(&t.openReg, "open", false, i18n.T("create: open registration, no invite code: the first players to register take the places (a LAN party)"))
+	fs.StringVar(&t.dir, "dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
+	fs.StringVar(&t.data, "data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
+	fs.StringVar(&t.name, "name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	fs.Func("player", i18n.T("deprecated: --name"), func(v string) error {
 		fmt.Fprint(stderr, i18n.T("okey: tournament: --player is deprecated: use --name, as okey play and okey bot do\n"))
-		*pname = v
+		t.name = v
 		return nil
 	})
-	level := fs.String("level", "", i18n.T("how well this command's bot seats play: %s (instead of --strategy; every level plays b101 at Okey 101)", strings.Join(bot.LevelNames(), ", ")))
-	strategy := fs.String("strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
-	botSeat := fs.Bool("bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
-	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input at the table screen"))
-	var listen, peers stringList
-	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
-	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
-	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
-	withhold := fs.Duration("withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
-	drawWait := fs.Duration("draw-wait", 2*time.Minute, i18n.T("create: wait this long for a draw's commitments and reveals, then draw again without the players that did not answer"))
-	moveWait := fs.Duration("move-wait", 10*time.Minute, i18n.T("wait this long for a player's move (a person may be thinking) before ending the match unfinished"))
-	wait := fs.Duration("wait", 0, i18n.T("give up when the tournament has not ended after this long (0: wait for ever)"))
-	linger := fs.Duration("linger", 30*time.Second, i18n.T("stay this long after the end to serve records and transcripts to the others"))
-	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
-	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
-	if sub == "" {
+	fs.StringVar(&t.level, "level", "", i18n.T("how well this command's bot seats play: %s (instead of --strategy; every level plays b101 at Okey 101)", strings.Join(bot.LevelNames(), ", ")))
+	fs.StringVar(&t.strategy, "strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
+	fs.BoolVar(&t.botSeat, "bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
+	fs.BoolVar(&t.noMouse, "no-mouse", false, i18n.T("no mouse input at the table screen"))
+	fs.Var(&t.listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
+	fs.Var(&t.peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
+	fs.BoolVar(&t.noMDNS, "no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
+	fs.DurationVar(&t.withhold, "withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
+	fs.DurationVar(&t.drawWait, "draw-wait", 2*time.Minute, i18n.T("create: wait this long for a draw's commitments and reveals, then draw again without the players that did not answer"))
+	fs.DurationVar(&t.moveWait, "move-wait", 10*time.Minute, i18n.T("wait this long for a player's move (a person may be thinking) before ending the match unfinished"))
+	fs.DurationVar(&t.wait, "wait", 0, i18n.T("give up when the tournament has not ended after this long (0: wait for ever)"))
+	fs.DurationVar(&t.linger, "linger", 30*time.Second, i18n.T("stay this long after the end to serve records and transcripts to the others"))
+	fs.BoolVar(&t.verbose, "v", false, i18n.T("log protocol detail"))
+	fs.StringVar(&t.logFile, "log", "", i18n.T("write logs to this file instead of stderr"))
+	if t.sub == "" {
 		fs.Usage()
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
-			return 0
+			return nil, 0
 		}
-		return 2
+		return nil, 2
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return nil, 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "okey: %s\n", i18n.T("tournament: takes no arguments, got %q", fs.Arg(0)))
+		return nil, 2
+	}
+	fs.Visit(func(f *flag.Flag) { t.strategyGiven = t.strategyGiven || f.Name == "strategy" })
+	return t, -1
+}
+
+// check checks the flags that parsed (reading a code from stdin for --code
+// -) and returns the usage message of the first bad one ("" when all are
+// good).
+func (t *tourArgs) check(stdin io.Reader) string {
+	if t.sub == "create" {
+		if msg := t.checkCreate(); msg != "" {
+			return msg
+		}
+	}
+	if t.name != "" {
+		if err := tournament.CheckName(t.name); err != nil {
+			return i18n.T("--name: %v", ui.Plain(err))
+		}
+	}
+	switch {
+	case t.sub == "create" && t.codeFlag != "":
+		return i18n.T("--code is join's: create prints the tournament's code")
+	case t.sub == "join" && t.openReg:
+		return i18n.T("--open is create's: the creator decides who registers")
+	case t.codeFlag != "" && t.id != "":
+		return i18n.T("--code excludes --id: the code names the tournament")
+	}
+	if t.codeFlag != "" {
+		c, msg := parseCodeFlag(t.codeFlag, stdin)
+		if msg != "" {
+			return msg
+		}
+		iv, err := participant.InvitationFromCode(c)
+		if err != nil {
+			return i18n.T("--code: %v", ui.Plain(err))
+		}
+		t.code, t.joinCode = &c, &iv
+		t.id = hex.EncodeToString(iv.Tournament[:])
+	}
+	if t.id != "" {
+		b, err := hex.DecodeString(t.id)
+		if err != nil || len(b) != 32 {
+			return i18n.T("--id: want 64 hexadecimal digits")
+		}
+		copy(t.tid[:], b)
+	}
+	if t.bots < 0 || t.bots > tournament.MaxPlayers {
+		return i18n.T("--bots: want 0 to %d", tournament.MaxPlayers)
+	}
+	if err := t.checkStrategy(); err != nil {
+		return i18n.T("--strategy: %v", ui.Plain(err))
+	}
+	if t.data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			return i18n.T("%v (use --data)", ui.Plain(err))
+		}
+		t.data = d
+	}
+	return ""
+}
+
+// checkCreate checks create's tournament: its format, ruleset, size and
+// name.
+func (t *tourArgs) checkCreate() string {
+	ftext := t.format
+	if ftext == "" {
+		ftext = fmt.Sprintf("swiss:rounds=%d", t.rounds)
+	}
+	f, err := tournament.ParseFormat(ftext)
+	if err != nil {
+		return i18n.T("--format: %v", ui.Plain(err))
+	}
+	rs, err := engine.ParseRuleset(t.preset)
+	if err != nil {
+		return i18n.T("--preset: %v", ui.Plain(err))
+	}
+	if _, err := tournament.CheckSetup(f.String(), rs.String(), t.players); err != nil {
+		return i18n.T("tournament: %v", ui.Plain(err))
+	}
+	if err := tournament.CheckName(t.title); err != nil {
+		return i18n.T("--title: %v", ui.Plain(err))
+	}
+	t.create = &participant.Create{Name: t.title, Format: f.String(), Ruleset: rs.String(), Players: t.players}
+	t.is101 = rs.Preset == engine.Preset101
+	return ""
+}
+
+// checkStrategy checks the strategy of the bot seats (--bot, --bots):
+// refused at once when it cannot play the ruleset created; a joiner learns
+// the ruleset from the announcement and stops there, before it registers.
+func (t *tourArgs) checkStrategy() error {
+	if t.level == "" {
+		err := knownStrategy(t.strategy)
+		if err == nil && t.create != nil && (t.botSeat || t.bots > 0) {
+			err = checkStrategy(t.strategy, t.is101)
+		}
+		return err
+	}
+	// A level plays its strategy, and b101 at Okey 101.
+	if t.strategyGiven {
+		return fmt.Errorf("give a level or a strategy, not both")
+	}
+	s, err := bot.StrategyFor(t.level)
+	if err != nil {
+		return err
+	}
+	t.strategy = s
+	if t.is101 {
+		t.strategy = "greedy" // which means b101 there
+	}
+	return nil
+}
+
+func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	t, st := parseTourArgs(args, stderr)
+	if st >= 0 {
+		return st
 	}
 	usageErr := func(msg string) int {
 		fmt.Fprintf(stderr, "okey: %s\n", msg)
 		return 2
 	}
-	if fs.NArg() > 0 {
-		return usageErr(i18n.T("tournament: takes no arguments, got %q", fs.Arg(0)))
+	if msg := t.check(stdin); msg != "" {
+		return usageErr(msg)
 	}
-	var create *participant.Create
-	is101 := false // the ruleset's, when this command creates the tournament
-	if sub == "create" {
-		ftext := *format
-		if ftext == "" {
-			ftext = fmt.Sprintf("swiss:rounds=%d", *rounds)
-		}
-		f, err := tournament.ParseFormat(ftext)
-		if err != nil {
-			return usageErr(i18n.T("--format: %v", ui.Plain(err)))
-		}
-		rs, err := engine.ParseRuleset(*preset)
-		if err != nil {
-			return usageErr(i18n.T("--preset: %v", ui.Plain(err)))
-		}
-		if _, err := tournament.CheckSetup(f.String(), rs.String(), *players); err != nil {
-			return usageErr(i18n.T("tournament: %v", ui.Plain(err)))
-		}
-		if err := tournament.CheckName(*tname); err != nil {
-			return usageErr(i18n.T("--title: %v", ui.Plain(err)))
-		}
-		create = &participant.Create{Name: *tname, Format: f.String(), Ruleset: rs.String(), Players: *players}
-		is101 = rs.Preset == engine.Preset101
-	}
-	if *pname != "" {
-		if err := tournament.CheckName(*pname); err != nil {
-			return usageErr(i18n.T("--name: %v", ui.Plain(err)))
-		}
-	}
-	switch {
-	case sub == "create" && *codeFlag != "":
-		return usageErr(i18n.T("--code is join's: create prints the tournament's code"))
-	case sub == "join" && *openReg:
-		return usageErr(i18n.T("--open is create's: the creator decides who registers"))
-	case *codeFlag != "" && *id != "":
-		return usageErr(i18n.T("--code excludes --id: the code names the tournament"))
-	}
-	var code *invite.Code
-	var joinCode *participant.Invitation
-	if *codeFlag != "" {
-		c, msg := parseCodeFlag(*codeFlag, stdin)
-		if msg != "" {
-			return usageErr(msg)
-		}
-		iv, err := participant.InvitationFromCode(c)
-		if err != nil {
-			return usageErr(i18n.T("--code: %v", ui.Plain(err)))
-		}
-		code, joinCode = &c, &iv
-		*id = hex.EncodeToString(iv.Tournament[:])
-	}
-	var tid [32]byte
-	if *id != "" {
-		b, err := hex.DecodeString(*id)
-		if err != nil || len(b) != 32 {
-			return usageErr(i18n.T("--id: want 64 hexadecimal digits"))
-		}
-		copy(tid[:], b)
-	}
-	if *bots < 0 || *bots > tournament.MaxPlayers {
-		return usageErr(i18n.T("--bots: want 0 to %d", tournament.MaxPlayers))
-	}
-	// The strategy plays the bot seats (--bot, --bots): refused at once
-	// when it cannot play the ruleset created; a joiner learns the ruleset
-	// from the announcement and stops there, before it registers.
-	var strategyErr error
-	if *level != "" {
-		// A level plays its strategy, and b101 at Okey 101.
-		strategyGiven := false
-		fs.Visit(func(f *flag.Flag) { strategyGiven = strategyGiven || f.Name == "strategy" })
-		if strategyGiven {
-			strategyErr = fmt.Errorf("give a level or a strategy, not both")
-		} else if *strategy, strategyErr = bot.StrategyFor(*level); strategyErr == nil && is101 {
-			*strategy = "greedy" // which means b101 there
-		}
-	} else if strategyErr = knownStrategy(*strategy); strategyErr == nil && create != nil && (*botSeat || *bots > 0) {
-		strategyErr = checkStrategy(*strategy, is101)
-	}
-	if strategyErr != nil {
-		return usageErr(i18n.T("--strategy: %v", ui.Plain(strategyErr)))
-	}
-	if *data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
-		}
-		*data = d
-	}
-	if !*botSeat && *logFile == "" {
+	if !t.botSeat && t.logFile == "" {
 		// The table screen owns the terminal: the log goes to the data
 		// directory.
-		if err := os.MkdirAll(*data, 0o700); err != nil {
+		if err := os.MkdirAll(t.data, 0o700); err != nil {
 			return usageErr(i18n.T("--data: %v", ui.Plain(err)))
 		}
-		*logFile = filepath.Join(*data, "tournament.log")
+		t.logFile = filepath.Join(t.data, "tournament.log")
 	}
-	h, closeLog, err := commandLog(stderr, *logFile, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, t.logFile, t.verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := networkLog(h, *verbose)
-
+	log := netplay.NetworkLog(h, t.verbose)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ctx, leave := context.WithCancel(ctx)
 	defer leave()
-	var person *tournamentPerson
-	if !*botSeat {
-		person = &tournamentPerson{games: make(chan *ui.Game), opts: ui.Options{NoMouse: *noMouse}, dir: *dir, stdout: stdout}
-		if tournamentScreen != nil {
-			person.screen = tournamentScreen
-		}
-	}
-	if *wait > 0 {
+	if t.wait > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *wait)
+		ctx, cancel = context.WithTimeout(ctx, t.wait)
 		defer cancel()
 	}
-	type seat struct {
-		c    *netplay.Client
-		tn   *p2p.TournamentNet
-		dir  string
-		data string
-		name string
-	}
-	open := func(data, name, dir string, listen, extra []string) (*seat, error) {
-		c, err := tournamentOpen(ctx, netplay.Options{Data: data, Name: name, Listen: listen, NoMDNS: *noMDNS, Peers: append(append([]string(nil), peers...), extra...), Log: log})
-		if err != nil {
-			return nil, err
-		}
-		tn, err := c.Node().JoinTournaments()
-		if err != nil {
-			c.Close()
-			return nil, err
-		}
-		return &seat{c: c, tn: tn, dir: dir, data: data, name: name}, nil
-	}
-	var seats []*seat
-	defer func() {
-		for _, s := range seats {
-			s.tn.Close()
-			s.c.Close()
-		}
-	}()
-	me, err := open(*data, *pname, *dir, listen, nil)
-	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-		return 2
-	}
-	seats = append(seats, me)
-	meKey, err := me.c.SigningKey()
-	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-		return 2
-	}
-	meNet := netplay.TournamentNet(me.tn)
-	var admission *participant.Admission
-	if create != nil {
-		// The tournament's id before it is announced: the code names it,
-		// and the bots of this process join it, not the first one heard.
-		state := filepath.Join(*data, "tournaments")
-		ftid, resumed := folderTournament(*dir)
-		if !resumed {
-			if _, err := rand.Read(create.Nonce[:]); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-				return 2
-			}
-			if ftid, err = participant.AnnouncementID(meKey, *create); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-				return 2
-			}
-		}
-		tid = ftid
-		admission, joinCode, err = creatorAdmission(state, ftid, resumed, *openReg, meKey, meNet)
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+	failed := func(err error) int {
+		var nc noCodeError
+		if errors.As(err, &nc) {
+			fmt.Fprint(stderr, i18n.T("okey: tournament: no invite code: %s\n", ui.Plain(nc.err)))
 			return 2
 		}
-		if admission != nil {
-			text, err := tournamentCode(me.c.Node(), ftid, joinCode.Secret)
-			if err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: tournament: no invite code: %s\n", ui.Plain(err)))
-				return 2
-			}
-			// The code holds the tournament's secret: stdout only, never the log.
-			fmt.Fprintln(stdout, invitePrefix+text)
-			fmt.Fprintln(stdout, i18n.T("only players with this code get a place: okey tournament join --code - (paste the code)"))
-		} else {
-			fmt.Fprintln(stdout, i18n.T("open registration: the first players on the LAN to register take the places"))
+		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
+		return 2
+	}
+	seats, err := t.openSeats(ctx, log, stdout, stderr)
+	defer func() {
+		for _, s := range seats {
+			s.Close()
+		}
+	}()
+	if err != nil {
+		return failed(err)
+	}
+	var person *tournamentPerson
+	if !t.botSeat {
+		person = &tournamentPerson{games: make(chan *ui.Game), opts: ui.Options{NoMouse: t.noMouse}, dir: t.dir, stdout: stdout, screen: tournamentScreen}
+	}
+	var ps []*participant.Participant
+	for i, s := range seats {
+		p, err := t.participant(ctx, i, s, person, stdout, log)
+		if err != nil {
+			return failed(err)
+		}
+		ps = append(ps, p)
+	}
+	run := netplay.RunParticipants(ctx, ps, func(i int, err error) bool {
+		var se *participant.StrategyError
+		// The player left, or a bot cannot play: every seat of this process stops.
+		return (i == 0 && errors.Is(err, participant.ErrLeft)) || errors.As(err, &se)
+	}, leave)
+	if person != nil && !person.run(ctx, run.Over(), stderr) {
+		leave()
+		run.Wait()
+		return 2
+	}
+	reps, errs := run.Wait()
+	return t.ended(seats, reps, errs, stdout, stderr)
+}
+
+// openSeats opens this command's own seat and its bots' (the seat's
+// admission first, when it creates the tournament).
+func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stderr io.Writer) ([]*netplay.TournamentSeat, error) {
+	me, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, netplay.Options{Data: t.data, Name: t.name, Listen: t.listen, NoMDNS: t.noMDNS, Peers: t.peers, Log: log}, t.dir)
+	if err != nil {
+		return nil, err
+	}
+	seats := []*netplay.TournamentSeat{me}
+	if t.create != nil {
+		if err := t.admission(me, stdout); err != nil {
+			return seats, err
 		}
 	}
-	if code != nil {
-		if err := reachCreator(ctx, me.c.Node(), *code); err != nil {
+	if t.code != nil {
+		if err := me.Client.ReachCreator(ctx, *t.code); err != nil {
 			log.Warn("the code's creator is not reachable at its addresses: waiting for discovery", "err", err)
 		}
 	}
-	for i := 0; i < *bots; i++ {
-		name := fmt.Sprintf("%s-bot%d", cutTo(me.c.Name(), 20), i+1)
+	for i := 0; i < t.bots; i++ {
+		name := fmt.Sprintf("%s-bot%d", cutTo(me.Client.Name(), 20), i+1)
 		// The bots in this process dial the seats opened before them (as
 		// --peer), so that they meet without discovery too.
-		var known []string
+		known := append([]string(nil), t.peers...)
 		for _, o := range seats {
-			known = append(known, o.c.Addrs()...)
+			known = append(known, o.Client.Addrs()...)
 		}
 		// They listen where --listen says at ports of their own: a fixed
 		// port is this command's own seat's (libp2p reuses ports, so the
 		// bots would all take it too, and a --peer dial naming this seat
 		// would reach one of them: "peer id mismatch").
-		s, err := open(filepath.Join(*dir, "bots", fmt.Sprint(i+1), "data"), name, filepath.Join(*dir, "bots", fmt.Sprint(i+1)), netplay.BotListen(listen), known)
+		dir := filepath.Join(t.dir, "bots", fmt.Sprint(i+1))
+		s, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, netplay.Options{Data: filepath.Join(dir, "data"), Name: name, Listen: netplay.BotListen(t.listen),
+			NoMDNS: t.noMDNS, Peers: known, Log: log}, dir)
 		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-			return 2
+			return seats, err
 		}
 		seats = append(seats, s)
 	}
-	var (
-		wg    sync.WaitGroup
-		reps  = make([]*tournament.Report, len(seats))
-		errs  = make([]error, len(seats))
-		outMu sync.Mutex
-	)
-	for i, s := range seats {
-		key, err := s.c.SigningKey()
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-			return 2
+	return seats, nil
+}
+
+// admission fixes a created tournament's id before it is announced (the
+// code names it, and the bots of this process join it, not the first one
+// heard) and its admission: a code tournament's code is printed.
+func (t *tourArgs) admission(me *netplay.TournamentSeat, stdout io.Writer) error {
+	meKey, err := me.Client.SigningKey()
+	if err != nil {
+		return err
+	}
+	state := filepath.Join(t.data, "tournaments")
+	tid, resumed := participant.FolderTournament(t.dir)
+	if !resumed {
+		if _, err := rand.Read(t.create.Nonce[:]); err != nil {
+			return err
 		}
-		n := netplay.TournamentNet(s.tn)
-		if i == 0 {
-			n = meNet
+		if tid, err = participant.AnnouncementID(meKey, *t.create); err != nil {
+			return err
 		}
-		if joinCode != nil && (i > 0 || create == nil) {
-			// A code tournament's joiner, or the creator's bots: their
-			// registrations go out with the code's proof.
-			if n, err = participant.WithCode(n, *joinCode); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-				return 2
-			}
+	}
+	t.tid = tid
+	adm, iv, err := participant.CreatorAdmission(state, tid, resumed, t.openReg, meKey, me.Net)
+	if err != nil {
+		return err
+	}
+	t.admitted, t.joinCode = adm, iv
+	if adm == nil {
+		fmt.Fprintln(stdout, i18n.T("open registration: the first players on the LAN to register take the places"))
+		return nil
+	}
+	text, err := me.Client.TournamentCode(tid, iv.Secret)
+	if err != nil {
+		return noCodeError{err}
+	}
+	// The code holds the tournament's secret: stdout only, never the log.
+	fmt.Fprintln(stdout, invitePrefix+text)
+	fmt.Fprintln(stdout, i18n.T("only players with this code get a place: okey tournament join --code - (paste the code)"))
+	return nil
+}
+
+// noCodeError is a created code tournament without its invite code.
+type noCodeError struct{ err error }
+
+func (e noCodeError) Error() string { return e.err.Error() }
+
+// participant is seat i's participant: the person's at the terminal, or
+// a bot's.
+func (t *tourArgs) participant(ctx context.Context, i int, s *netplay.TournamentSeat, person *tournamentPerson, stdout io.Writer, log *slog.Logger) (*participant.Participant, error) {
+	key, err := s.Client.SigningKey()
+	if err != nil {
+		return nil, err
+	}
+	n := s.Net
+	if t.joinCode != nil && (i > 0 || t.create == nil) {
+		// A code tournament's joiner, or the creator's bots: their
+		// registrations go out with the code's proof.
+		if n, err = participant.WithCode(n, *t.joinCode); err != nil {
+			return nil, err
 		}
-		c := participant.Config{Dir: s.dir, State: filepath.Join(s.data, "tournaments"), Key: key, Name: cutTo(s.c.Name(), 32), PeerID: s.c.ID(),
-			Net: n, Tournament: tid, Withhold: *withhold, MoveWithhold: max(*moveWait, *withhold), DrawWait: *drawWait, Linger: *linger, Log: log.With("participant", s.name),
-			TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) {
-				return s.c.TournamentTable(ctx, cfg, 30*time.Second)
-			}}
-		if i > 0 || person == nil {
-			if *level != "" {
-				tournamentLevelBot(&c, *strategy)
-			} else {
-				tournamentBot(&c, *strategy)
-			}
+	}
+	c := participant.Config{Dir: s.Dir, State: filepath.Join(s.Data, "tournaments"), Key: key, Name: cutTo(s.Client.Name(), 32), PeerID: s.Client.ID(),
+		Net: n, Tournament: t.tid, Withhold: t.withhold, MoveWithhold: max(t.moveWait, t.withhold), DrawWait: t.drawWait, Linger: t.linger,
+		Log: log.With("participant", s.Name), TableNet: s.TableNet(ctx)}
+	if i > 0 || person == nil {
+		if t.level != "" {
+			participant.LevelSeat(&c, t.strategy)
+		} else {
+			participant.StrategySeat(&c, t.strategy)
 		}
-		if i == 0 {
-			c.Create, c.Admission = create, admission
-			c.OnRound = func(rep *tournament.Report, round int) {
-				outMu.Lock()
-				defer outMu.Unlock()
-				if person != nil {
-					person.print(func(w io.Writer) { printRound(w, rep, round) })
-					return
-				}
-				printRound(stdout, rep, round)
-			}
+	}
+	if i == 0 {
+		c.Create, c.Admission = t.create, t.admitted
+		c.OnRound = func(rep *tournament.Report, round int) {
 			if person != nil {
-				person.chat = clientTourChat(ctx, s.c)
-				c.Sit = person.sit
+				person.print(func(w io.Writer) { printRound(w, rep, round) })
+				return
 			}
+			printRound(stdout, rep, round)
 		}
-		p, err := participant.New(c)
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
-			return 2
-		}
-		switch {
-		case i == 0 && p.Resumed():
-			fmt.Fprint(stdout, i18n.T("tournament resumed from %s\n", s.dir))
-		case i == 0 && create != nil:
-			fmt.Fprint(stdout, i18n.T("tournament %q announced: %d players, %s, %s\n", create.Name, create.Players, create.Format, create.Ruleset))
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			reps[i], errs[i] = p.Run(ctx)
-			var se *strategyError
-			if (i == 0 && errors.Is(errs[i], participant.ErrLeft)) || errors.As(errs[i], &se) {
-				leave() // the player left, or a bot cannot play: every seat of this process stops
-			}
-		}()
-	}
-	if person != nil {
-		over := make(chan struct{})
-		go func() { wg.Wait(); close(over) }()
-		if !person.run(ctx, over, stderr) {
-			leave()
-			wg.Wait()
-			return 2
+		if person != nil {
+			person.chat = clientTourChat(ctx, s.Client)
+			c.Sit = person.sit
 		}
 	}
-	wg.Wait()
+	p, err := participant.New(c)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case i == 0 && p.Resumed():
+		fmt.Fprint(stdout, i18n.T("tournament resumed from %s\n", s.Dir))
+	case i == 0 && t.create != nil:
+		fmt.Fprint(stdout, i18n.T("tournament %q announced: %d players, %s, %s\n", t.create.Name, t.create.Players, t.create.Format, t.create.Ruleset))
+	}
+	return p, nil
+}
+
+// ended says how the tournament ended for this process and returns the
+// command's exit status: verify's on the folder when it ended.
+func (t *tourArgs) ended(seats []*netplay.TournamentSeat, reps []*tournament.Report, errs []error, stdout, stderr io.Writer) int {
 	for _, err := range errs {
-		var se *strategyError
+		var se *participant.StrategyError
 		if errors.As(err, &se) {
-			return usageErr(i18n.T("--strategy: %v", ui.Plain(se)))
+			fmt.Fprintf(stderr, "okey: %s\n", i18n.T("--strategy: %v", ui.Plain(se)))
+			return 2
 		}
 	}
 	if errors.Is(errs[0], participant.ErrLeft) {
@@ -452,7 +503,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	for i, err := range errs {
 		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: tournament: %s: %s\n", seats[i].name, ui.Plain(err)))
+			fmt.Fprint(stderr, i18n.T("okey: tournament: %s: %s\n", seats[i].Name, ui.Plain(err)))
 		}
 	}
 	if errs[0] != nil || reps[0] == nil {
@@ -461,7 +512,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	// The final word is the folder's, checked from the files as okey verify
 	// does.
 	fmt.Fprintln(stdout)
-	return verifyTournament(seats[0].dir, false, stdout)
+	return folder.Verify(seats[0].Dir, false, stdout)
 }
 
 // tournamentOpen opens each seat's LAN client (a test's hook).
@@ -476,9 +527,9 @@ func printRound(w io.Writer, rep *tournament.Report, round int) {
 	rd := one.Rounds[0]
 	fmt.Fprint(w, i18n.T("round %d of %d done:\n", round, rep.Format.Rounds))
 	for _, tb := range rd.Tables {
-		fmt.Fprint(w, i18n.T("  table %d (%x): %s\n", tb.Table+1, tb.ID[:4], tableState(tb.State)))
+		fmt.Fprint(w, i18n.T("  table %d (%x): %s\n", tb.Table+1, tb.ID[:4], folder.TableState(tb.State)))
 	}
-	printStandings(w, rd.Standings, name)
+	folder.PrintStandings(w, rd.Standings, name)
 }
 
 // cutTo shortens s to at most n bytes, at a character boundary.

@@ -11,7 +11,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p/invite"
-	"github.com/okey-game/okey/tournament/participant"
 )
 
 // tableCode is a table's invite code (7.10), not a tournament's.
@@ -62,47 +61,5 @@ func TestTournamentCodeUsage(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatalf("a refused command wrote %v", ents)
-	}
-}
-
-// TestCreatorAdmission: a new code tournament's secret is kept 0600 before
-// anything is announced and read back when the creator starts again (the
-// same code); an open tournament keeps none, and a resumed tournament with
-// none stays open; a damaged kept secret is an error, not a new code.
-func TestCreatorAdmission(t *testing.T) {
-	state := t.TempDir()
-	_, key, _ := ed25519.GenerateKey(nil)
-	n := participant.NewMemBus().Join("creator")
-	tid := [32]byte{1, 2, 3}
-	adm, iv, err := creatorAdmission(state, tid, false, false, key, n)
-	if err != nil || adm == nil || iv == nil || iv.Tournament != tid || iv.Secret.IsZero() {
-		t.Fatalf("a new code tournament: %v %v %v", adm, iv, err)
-	}
-	st, err := os.Stat(tournamentSecretPath(state, tid))
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("the kept secret: %v %v", st, err)
-	}
-	if dst, err := os.Stat(filepath.Dir(tournamentSecretPath(state, tid))); err != nil || dst.Mode().Perm() != 0o700 {
-		t.Fatalf("the kept secret's directory: %v %v", dst, err)
-	}
-	for _, open := range []bool{false, true} {
-		_, again, err := creatorAdmission(state, tid, true, open, key, n)
-		if err != nil || again == nil || again.Secret != iv.Secret {
-			t.Fatalf("resumed (--open %v): %v, %v", open, again, err)
-		}
-	}
-	other := [32]byte{4}
-	if adm, iv, err := creatorAdmission(state, other, false, true, key, n); adm != nil || iv != nil || err != nil {
-		t.Fatalf("an open tournament: %v %v %v", adm, iv, err)
-	}
-	if adm, _, err := creatorAdmission(state, other, true, false, key, n); adm != nil || err != nil {
-		t.Fatalf("a resumed open tournament: %v %v", adm, err)
-	}
-	if _, err := os.Stat(tournamentSecretPath(state, other)); !os.IsNotExist(err) {
-		t.Fatalf("an open tournament keeps a secret: %v", err)
-	}
-	os.WriteFile(tournamentSecretPath(state, tid), []byte("cut"), 0o600)
-	if _, _, err := creatorAdmission(state, tid, true, false, key, n); err == nil {
-		t.Fatal("a damaged secret read as none")
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
+	"github.com/okey-game/okey/verdict/folder"
 )
 
 // issue 35 item 5: the bots of a tournament play Okey 101 as okey sim's do
@@ -50,7 +51,7 @@ func botParticipant(t *testing.T, bus *participant.MemBus, i int, strategy strin
 	c := participant.Config{Dir: dir, Key: strategyTestKey(i), Name: fmt.Sprintf("bot%d", i), PeerID: id, Net: bus.Join(id),
 		TableNet: func(_ tournament.Ref, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil },
 		Withhold: 60 * time.Second, Retry: 200 * time.Millisecond, DrawWait: 60 * time.Second, Create: create}
-	tournamentBot(&c, strategy)
+	participant.StrategySeat(&c, strategy)
 	p, err := participant.New(c)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +91,7 @@ func TestSmallTournament101Bots(t *testing.T) {
 		if rep := reps[i]; rep.Status != tournament.StatusHonest || len(rep.Final) != len(strategies) {
 			t.Fatalf("participant %d: status %d final %v problems %+v", i, rep.Status, rep.Final, rep.Problems)
 		}
-		if code := verifyTournament(dirs[i], false, &bytes.Buffer{}); code != 0 {
+		if code := folder.Verify(dirs[i], false, &bytes.Buffer{}); code != 0 {
 			t.Fatalf("participant %d's folder: okey verify exit %d", i, code)
 		}
 	}
@@ -135,7 +136,7 @@ func TestTournamentJoinRefusesStrategy(t *testing.T) {
 	go func() { defer close(done); creator.Run(cctx) }()
 	joiner, _ := botParticipant(t, bus, 1, "expert", nil)
 	_, err := joiner.Run(ctx)
-	var se *strategyError
+	var se *participant.StrategyError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "only b101 plays Okey 101") {
 		t.Fatalf("joiner: %v, want the strategy refused", err)
 	}

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/okey-game/okey/bot"
-	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/bot/train"
 	"github.com/okey-game/okey/internal/i18n"
 )
 
@@ -98,113 +95,34 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, i18n.T("okey: train: want --hidden from 2 to 256"))
 		return 2
 	}
-	rules := engine.MustRuleset("classic", "")
-	var net *bot.Net
-	start := 0
-	if *ckpt != "" {
-		if err := os.MkdirAll(*ckpt, 0o755); err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: train: %v\n", err))
-			return 2
-		}
-		for k := *iters - 1; k >= 0; k-- {
-			data, err := os.ReadFile(filepath.Join(*ckpt, "iter-"+strconv.Itoa(k)+".net"))
-			if err != nil {
-				continue
-			}
-			net = &bot.Net{}
-			if err := net.UnmarshalBinary(data); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: train: checkpoint %d: %v\n", k, err))
-				return 2
-			}
-			start = k + 1
-			fmt.Fprint(stdout, i18n.T("resuming after iteration %d from %s\n", k, *ckpt))
-			break
-		}
-	}
+	c := train.Config{Iterations: *iters, Hands: *hands, Epochs: *epochs, Seed: *seed, Checkpoint: *ckpt, Eval: *eval, Workers: *workers,
+		Explore: *eps, Imitate: *imitate, Hidden: *hidden}
 	t0 := time.Now()
-	for k := start; k < *iters; k++ {
-		ti := time.Now()
-		s := *seed*1000 + uint64(k)
-		var samples []bot.Sample
-		var err error
-		if k == 0 {
-			net = bot.NewNet(bot.NetInputs, *hidden, *hidden/2, *seed)
-		}
-		switch {
-		case *imitate != "" && k == 0:
-			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{*imitate, "greedy", "greedy", "greedy"},
-				Record: []string{*imitate}, Imitate: true, Hands: *hands, Seed: s, Workers: *workers})
-		case *imitate != "":
-			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{bot.LearnedName, "greedy", "greedy", "greedy"},
-				Record: []string{bot.LearnedName}, Net: net, Imitate: true, Teacher: *imitate, Hands: *hands, Seed: s, Workers: *workers})
-		case k == 0:
-			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{"greedy", "greedy", "greedy", "greedy"},
-				Record: []string{"greedy"}, Epsilon: *eps, OnlyExplored: true, Hands: *hands, Seed: s, Workers: *workers})
-		default:
-			samples, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{bot.LearnedName, "greedy", "greedy", "greedy"},
-				Record: []string{bot.LearnedName}, Net: net, Epsilon: *eps, OnlyExplored: true, Hands: *hands, Seed: s, Workers: *workers})
-			if err == nil {
-				var more []bot.Sample
-				more, err = bot.SelfPlay(bot.SelfPlayConfig{Rules: rules, Bots: []string{bot.LearnedName, bot.LearnedName, bot.LearnedName, bot.LearnedName},
-					Record: []string{bot.LearnedName}, Net: net, Epsilon: *eps, OnlyExplored: true, Hands: *hands, Seed: s + 500, Workers: *workers})
-				samples = append(samples, more...)
-			}
-		}
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: train: %v\n", err))
-			return 2
-		}
-		tp := time.Since(ti)
-		losses := net.Train(samples, bot.TrainConfig{Epochs: *epochs, Seed: s})
-		fmt.Fprint(stdout, i18n.T("iteration %d: %d samples from self-play in %s, loss by epoch %s, %s in all\n",
-			k, len(samples), tp.Round(time.Second), fmtLosses(losses), time.Since(ti).Round(time.Second)))
-		if *ckpt != "" {
-			data, _ := net.MarshalBinary()
-			if err := writeFileAtomic(filepath.Join(*ckpt, "iter-"+strconv.Itoa(k)+".net"), data); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: train: %v\n", err))
-				return 2
-			}
-		}
-		if *eval > 0 {
-			n := net
-			res, err := bot.Arena(bot.ArenaConfig{Rules: rules, Bots: []string{bot.LearnedName, "greedy", "greedy", "greedy"},
-				Hands: *eval, Seed: *seed, Workers: *workers, Make: func(name string, seed uint64) (bot.Strategy, error) {
-					if name == bot.LearnedName && *imitate != "" {
-						return bot.NewLearnedImitation(n, seed), nil
-					}
-					if name == bot.LearnedName {
-						return bot.NewLearnedNet(n, seed), nil
-					}
-					return bot.New(name, seed)
-				}})
-			if err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: train: %v\n", err))
-				return 2
-			}
-			sh := res.ShareByDeal(res.Stats[0])
+	net, err := train.Run(c, train.Events{
+		Resumed: func(k int) { fmt.Fprint(stdout, i18n.T("resuming after iteration %d from %s\n", k, *ckpt)) },
+		Trained: func(k, samples int, selfPlay time.Duration, losses []float64, took time.Duration) {
+			fmt.Fprint(stdout, i18n.T("iteration %d: %d samples from self-play in %s, loss by epoch %s, %s in all\n",
+				k, samples, selfPlay.Round(time.Second), fmtLosses(losses), took.Round(time.Second)))
+		},
+		Evaluated: func(k int, sh bot.Interval, hands, deals int) {
 			fmt.Fprint(stdout, i18n.T("iteration %d: against three greedy %.1f%% [%.1f-%.1f] of %d hands (%d deals)\n",
-				k, 100*sh.Est, 100*sh.Lo, 100*sh.Hi, res.Hands, res.Deals()))
-		}
+				k, 100*sh.Est, 100*sh.Lo, 100*sh.Hi, hands, deals))
+		}})
+	var ce *train.CheckpointError
+	if errors.As(err, &ce) {
+		fmt.Fprint(stderr, i18n.T("okey: train: checkpoint %d: %v\n", ce.Iteration, ce.Err))
+		return 2
 	}
-	data, _ := net.MarshalBinary()
-	if err := writeFileAtomic(*out, data); err != nil {
+	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: train: %v\n", err))
 		return 2
 	}
-	sum := sha256.Sum256(data)
-	cmd := fmt.Sprintf("okey train --iterations %d --hands %d --epochs %d --explore %g --seed %d", *iters, *hands, *epochs, *eps, *seed)
-	if *imitate != "" {
-		cmd += " --imitate " + *imitate
-	}
-	if *hidden != 32 {
-		cmd += fmt.Sprintf(" --hidden %d", *hidden)
-	}
-	note := fmt.Sprintf("%s\nseed %d\nsha256 %x\nbytes %d\n", cmd, *seed, sum, len(data))
-	if err := writeFileAtomic(*out+".txt", []byte(note)); err != nil {
+	n, sum, err := train.Save(c, net, *out)
+	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: train: %v\n", err))
 		return 2
 	}
-	fmt.Fprint(stdout, i18n.T("wrote %s (%d bytes, sha256 %x) in %s\n", *out, len(data), sum, time.Since(t0).Round(time.Second)))
+	fmt.Fprint(stdout, i18n.T("wrote %s (%d bytes, sha256 %x) in %s\n", *out, n, sum, time.Since(t0).Round(time.Second)))
 	return 0
 }
 
@@ -214,14 +132,4 @@ func fmtLosses(ls []float64) string {
 		s[i] = strconv.FormatFloat(l, 'f', 4, 64)
 	}
 	return strings.Join(s, " ")
-}
-
-// writeFileAtomic writes data to a temporary file beside name and renames
-// it, so a stopped run never leaves a cut file.
-func writeFileAtomic(name string, data []byte) error {
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, name)
 }

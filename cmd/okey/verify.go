@@ -11,6 +11,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/tournament/participant"
 	"github.com/okey-game/okey/verdict"
+	"github.com/okey-game/okey/verdict/folder"
 )
 
 func init() {
@@ -91,7 +92,7 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	for _, path := range fs.Args() {
 		if participant.IsFolder(path) {
-			status = worstStatus(status, verifyTournament(path, *asJSON, stdout))
+			status = worstStatus(status, folder.Verify(path, *asJSON, stdout))
 			continue
 		}
 		if isChatFile(path) {

@@ -107,44 +107,19 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		code, id = &c, c.Table
 	}
-	if *wait <= 0 {
-		return usageErr(i18n.T("--wait must be positive"))
-	}
-	if *withhold < time.Second {
-		return usageErr(i18n.T("--withhold must be at least 1s"))
-	}
-	for _, a := range listen {
-		if _, err := ma.NewMultiaddr(a); err != nil {
-			return usageErr(i18n.T("--listen %q: %v", a, ui.Plain(err)))
-		}
-	}
-	for _, a := range peers {
-		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return usageErr(i18n.T("--peer: %v", ui.Plain(err)))
-		}
-	}
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return usageErr(i18n.T("--out: %v", ui.Plain(err)))
-		}
-	}
-	if *data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
-		}
-		*data = d
+	if msg := checkWatchFlags(*wait, *withhold, listen, peers, *out, data); msg != "" {
+		return usageErr(msg)
 	}
 	logPath := *logFile
 	if !*noUI && logPath == "" {
 		logPath = os.DevNull // the screen owns the terminal
 	}
-	h, closeLog, err := commandLog(stderr, logPath, *verbose)
+	h, closeLog, err := netplay.CommandLog(stderr, logPath, *verbose)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := networkLog(h, *verbose)
+	log := netplay.NetworkLog(h, *verbose)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -168,12 +143,12 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// since): the transcript held gives the status.
 		return watchedBefore(stdout, stderr, held, err)
 	}
-	a, err := findWatchTable(ctx, c, id, *wait)
+	a, err := c.FindWatchTable(ctx, id, *wait)
 	if err != nil {
 		if ctx.Err() != nil {
 			return int(table.StatusUnfinished)
 		}
-		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", err))
+		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", noWatchTable(err)))
 		return exitCannotForm
 	}
 	if id == "" {
@@ -202,6 +177,41 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		a, opt.Code = b, nil
 		fmt.Fprint(stderr, i18n.T("okey: watch: watching table %s (%s: %s)\n", a.Table, ui.RulesetName(watchRuleset(a)), strings.Join(memberNames(a), ", ")))
 	}
+}
+
+// checkWatchFlags checks okey watch's flags, making the --out directory
+// and filling in the default data directory; the usage message of the
+// first bad one ("" when all are good).
+func checkWatchFlags(wait, withhold time.Duration, listen, peers []string, out string, data *string) string {
+	if wait <= 0 {
+		return i18n.T("--wait must be positive")
+	}
+	if withhold < time.Second {
+		return i18n.T("--withhold must be at least 1s")
+	}
+	for _, a := range listen {
+		if _, err := ma.NewMultiaddr(a); err != nil {
+			return i18n.T("--listen %q: %v", a, ui.Plain(err))
+		}
+	}
+	for _, a := range peers {
+		if _, err := p2p.ParsePeerAddr(a); err != nil {
+			return i18n.T("--peer: %v", ui.Plain(err))
+		}
+	}
+	if out != "" {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return i18n.T("--out: %v", ui.Plain(err))
+		}
+	}
+	if *data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			return i18n.T("%v (use --data)", ui.Plain(err))
+		}
+		*data = d
+	}
+	return ""
 }
 
 // memberNames is the names of a table's members, in seat order.
@@ -250,13 +260,7 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 	}
 	wctx, leave := context.WithCancel(ctx)
 	defer leave()
-	type result struct {
-		o   *netplay.Outcome
-		err error
-	}
-	res := make(chan result, 1)
-	go func() {
-		o, err := c.Watch(wctx, a, opt)
+	res := c.StartWatch(wctx, a, opt, func(o *netplay.Outcome, err error) {
 		switch {
 		case err != nil && wctx.Err() == nil:
 			ended <- ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))}
@@ -266,8 +270,7 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 		case err == nil:
 			ended <- ui.WatchEnd{Report: &o.Report}
 		}
-		res <- result{o, err}
-	}()
+	})
 	next, err = watchAt(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
 	if err != nil {
 		leave()
@@ -277,24 +280,15 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 	}
 	leave() // q or w: the spectator leaves (its folder resumes it)
 	r := <-res
-	return next, watchEnded(stdout, stderr, a, r.o, r.err, data)
+	return next, watchEnded(stdout, stderr, a, r.Outcome, r.Err, data)
 }
 
 // watchTables is the list w shows at the spectator's screen: the public
 // started tables of the lobby this peer does not sit at, but cur.
 func watchTables(c *netplay.Client, cur string) []ui.WatchTable {
 	var ts []ui.WatchTable
-	for _, a := range c.Lobby().Tables() {
-		if a.State != p2p.StateStarted || a.Private || a.Table == cur {
-			continue
-		}
-		seated := false
-		for _, m := range a.Members {
-			seated = seated || m.ID == c.ID()
-		}
-		if !seated {
-			ts = append(ts, ui.WatchTable{ID: a.Table, Label: watchLabel(a)})
-		}
+	for _, a := range c.WatchableTables(cur) {
+		ts = append(ts, ui.WatchTable{ID: a.Table, Label: watchLabel(a)})
 	}
 	return ts
 }
@@ -334,43 +328,14 @@ func watchedBefore(stdout, stderr io.Writer, h *netplay.HeldWatch, err error) in
 	return int(rep.Status())
 }
 
-// findWatchTable finds the started announcement of table id (any started
-// table this peer does not sit at when id is ""): a watch to resume in the
-// data directory (of table id; without id, the first unfinished one), or
-// the lobby within wait.
-func findWatchTable(ctx context.Context, c *netplay.Client, id string, wait time.Duration) (p2p.Announcement, error) {
-	if id != "" {
-		if a, ok := c.Watching(id); ok {
-			return a, nil
-		}
-	} else if ws, err := c.Watches(); err != nil {
-		return p2p.Announcement{}, err
-	} else if len(ws) > 0 {
-		return ws[0], nil
+// noWatchTable is FindWatchTable's error for a person.
+func noWatchTable(err error) string {
+	var e *netplay.NoWatchTableError
+	switch {
+	case !errors.As(err, &e):
+		return err.Error()
+	case e.ID == "":
+		return i18n.T("no started table found within --wait %v", e.Wait)
 	}
-	ctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	for {
-		for _, a := range c.Lobby().Tables() {
-			if a.State != p2p.StateStarted || (id != "" && a.Table != id) {
-				continue
-			}
-			seated := false
-			for _, m := range a.Members {
-				seated = seated || m.ID == c.ID()
-			}
-			if !seated {
-				return a, nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			if id == "" {
-				return p2p.Announcement{}, errors.New(i18n.T("no started table found within --wait %v", wait))
-			}
-			return p2p.Announcement{}, errors.New(i18n.T("table %s was not seen started within --wait %v", id, wait))
-		case <-c.Lobby().Changes():
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	return i18n.T("table %s was not seen started within --wait %v", e.ID, e.Wait)
 }

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package main
-
-// processCost is zero where getrusage is missing.
-func processCost() (peakRSS, userMS, systemMS int64) { return 0, 0, 0 }
