@@ -11,12 +11,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p/invite"
 )
 

@@ -26,6 +26,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
 	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
@@ -651,9 +652,9 @@ func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
 	return strategyMover(name, seed, false)
 }
 
-func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) { return l.UnfinishedLAN(id) }
-func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool)      { return l.LocalMatch(dir) }
-func (l *lanLobby) botRelays() []string                              { return l.BotRelays() }
+func (l *lanLobby) unfinishedLAN(id string) (lobby.Announcement, bool) { return l.UnfinishedLAN(id) }
+func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool)        { return l.LocalMatch(dir) }
+func (l *lanLobby) botRelays() []string                                { return l.BotRelays() }
 
 // is101 reports whether a ruleset text is Okey 101's.
 func is101(ruleset string) bool {
@@ -671,7 +672,7 @@ func newMatchRow(bots int, ruleset string) string {
 }
 
 // chatMembers are a table's members as its chat names them (roster order).
-func chatMembers(a p2p.Announcement, self string) []ui.ChatMember {
+func chatMembers(a lobby.Announcement, self string) []ui.ChatMember {
 	out := make([]ui.ChatMember, len(a.Members))
 	for i, m := range a.Members {
 		out[i] = ui.ChatMember{ID: m.ID, Name: m.Name, Self: m.ID == self}

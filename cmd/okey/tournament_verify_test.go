@@ -15,10 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"

@@ -18,6 +18,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -181,7 +182,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// w at the screen chose another table (issue 37, 8): the one left
 		// stays resumable in --data; the code, if any, was this table's.
 		b, ok := c.Lobby().Table(next)
-		if !ok || b.State != p2p.StateStarted {
+		if !ok || b.State != lobby.StateStarted {
 			fmt.Fprint(stderr, i18n.T("okey: watch: table %s is no longer announced\n", next))
 			return status
 		}
@@ -226,7 +227,7 @@ func checkWatchFlags(wait, withhold time.Duration, listen, peers []string, out s
 }
 
 // memberNames is the names of a table's members, in seat order.
-func memberNames(a p2p.Announcement) []string {
+func memberNames(a lobby.Announcement) []string {
 	names := make([]string, len(a.Members))
 	for i, m := range a.Members {
 		names[i] = m.Name
@@ -236,7 +237,7 @@ func memberNames(a p2p.Announcement) []string {
 
 // watchRuleset is a table's ruleset string (its preset when it does not
 // parse).
-func watchRuleset(a p2p.Announcement) string {
+func watchRuleset(a lobby.Announcement) string {
 	if r, err := netplay.Ruleset(a); err == nil {
 		return r.String()
 	}
@@ -246,7 +247,7 @@ func watchRuleset(a p2p.Announcement) string {
 // watchScreen watches table a on the spectator's screen until the player
 // leaves it (its status) or chooses another table with w (its id, the left
 // table's status printed).
-func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Client, a p2p.Announcement, opt netplay.WatchOptions, data string, at watchFront) (next string, status int) {
+func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Client, a lobby.Announcement, opt netplay.WatchOptions, data string, at watchFront) (next string, status int) {
 	cfg, err := netplay.TableConfig(a)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
@@ -305,7 +306,7 @@ func watchTables(c *netplay.Client, cur string) []ui.WatchTable {
 }
 
 // watchLabel is a table's line in the w list: its id, ruleset and players.
-func watchLabel(a p2p.Announcement) string {
+func watchLabel(a lobby.Announcement) string {
 	return fmt.Sprintf("%s · %s · %s", a.Table, ui.RulesetName(watchRuleset(a)), strings.Join(memberNames(a), ", "))
 }
 
@@ -313,7 +314,7 @@ func watchLabel(a p2p.Announcement) string {
 var watchAt = ui.RunWatch
 
 // watchEnded prints how a watch ended and returns the exit status.
-func watchEnded(stdout, stderr io.Writer, a p2p.Announcement, o *netplay.Outcome, err error, data string) int {
+func watchEnded(stdout, stderr io.Writer, a lobby.Announcement, o *netplay.Outcome, err error, data string) int {
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprint(stderr, i18n.T("okey: watch: left table %s; run again with --data %s to resume\n", a.Table, data))
