@@ -3,7 +3,6 @@ package p2p
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
@@ -61,29 +60,13 @@ func ids(nodes []*Node) []peer.ID {
 
 func acceptAll(peer.ID, []byte) error { return nil }
 
-// joinAll opens table id on every node concurrently (each JoinTable waits
-// for the others) and returns the transports in node order.
+// joinAll is p2ptest.JoinAll.
 func joinAll(t testing.TB, nodes []*Node, id string, validate func(peer.ID, []byte) error) []*TableTransport {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	members := ids(nodes)
-	tts := make([]*TableTransport, len(nodes))
-	errs := make([]error, len(nodes))
-	var wg sync.WaitGroup
-	for i, n := range nodes {
-		wg.Go(func() {
-			tts[i], errs[i] = n.JoinTable(ctx, id, members, validate)
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("node %d JoinTable: %v", i, err)
-		}
-		t.Cleanup(func() { tts[i].Close() })
-	}
-	return tts
+	return p2ptest.JoinAll(t, len(nodes), func(ctx context.Context, i int) (*TableTransport, error) {
+		return nodes[i].JoinTable(ctx, id, members, validate)
+	})
 }
 
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 	"github.com/okey-game/okey/table"
 )
 
@@ -29,60 +29,10 @@ func TestTableBroadcastMocknet(t *testing.T) {
 	}
 }
 
-// exchange makes every member broadcast count messages and checks that
-// every other member receives all of them (any order), and none of its own.
+// exchange is p2ptest.Exchange.
 func exchange(t *testing.T, tts []*TableTransport, count int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	got := make([]map[string]bool, len(tts))
-	errs := make([]error, len(tts))
-	start := time.Now()
-	for i, tt := range tts {
-		got[i] = map[string]bool{}
-		want := count * (len(tts) - 1)
-		wg.Go(func() {
-			for len(got[i]) < want {
-				select {
-				case p, ok := <-tt.Inbox():
-					if !ok {
-						errs[i] = errors.New("inbox closed")
-						return
-					}
-					if p.From == tt.Self() {
-						errs[i] = errors.New("own message delivered")
-						return
-					}
-					if !strings.HasPrefix(string(p.Data), string(p.From)+"/") {
-						errs[i] = fmt.Errorf("message %q attributed to %s", p.Data, p.From)
-						return
-					}
-					got[i][string(p.Data)] = true
-				case <-ctx.Done():
-					errs[i] = fmt.Errorf("received %d of %d messages: %w", len(got[i]), want, ctx.Err())
-					return
-				}
-			}
-		})
-	}
-	for _, tt := range tts {
-		wg.Go(func() {
-			for k := range count {
-				if err := tt.Broadcast(ctx, fmt.Appendf(nil, "%s/%d", tt.Self(), k)); err != nil {
-					t.Errorf("broadcast: %v", err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("member %d: %v (stats %+v)", i, err, tts[i].Stats())
-		}
-	}
-	t.Logf("%d members x %d messages delivered everywhere in %v", len(tts), count, time.Since(start))
+	p2ptest.Exchange(t, tts, count)
 }
 
 func TestTableValidatorRejects(t *testing.T) {

@@ -2,11 +2,8 @@ package lobby
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -85,28 +82,13 @@ func ids(nodes []*p2p.Node) []peer.ID { return nodetest.IDs(nodes) }
 
 func acceptAll(peer.ID, []byte) error { return nil }
 
-// joinAll has every node join table id, with validate.
+// joinAll is p2ptest.JoinAll.
 func joinAll(t testing.TB, nodes []*p2p.Node, id string, validate func(peer.ID, []byte) error) []*p2p.TableTransport {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	members := ids(nodes)
-	tts := make([]*p2p.TableTransport, len(nodes))
-	errs := make([]error, len(nodes))
-	var wg sync.WaitGroup
-	for i, n := range nodes {
-		wg.Go(func() {
-			tts[i], errs[i] = n.JoinTable(ctx, id, members, validate)
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("node %d JoinTable: %v", i, err)
-		}
-		t.Cleanup(func() { tts[i].Close() })
-	}
-	return tts
+	return p2ptest.JoinAll(t, len(nodes), func(ctx context.Context, i int) (*p2p.TableTransport, error) {
+		return nodes[i].JoinTable(ctx, id, members, validate)
+	})
 }
 
 // gatedNode is a loopback node, with its lobby, whose gater can forbid
@@ -150,60 +132,10 @@ func isRelayed(c network.Conn) bool {
 	return err == nil
 }
 
-// exchange makes every member broadcast count messages and checks that
-// every other member receives all of them (any order), and none of its own.
+// exchange is p2ptest.Exchange.
 func exchange(t *testing.T, tts []*p2p.TableTransport, count int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	got := make([]map[string]bool, len(tts))
-	errs := make([]error, len(tts))
-	start := time.Now()
-	for i, tt := range tts {
-		got[i] = map[string]bool{}
-		want := count * (len(tts) - 1)
-		wg.Go(func() {
-			for len(got[i]) < want {
-				select {
-				case p, ok := <-tt.Inbox():
-					if !ok {
-						errs[i] = errors.New("inbox closed")
-						return
-					}
-					if p.From == tt.Self() {
-						errs[i] = errors.New("own message delivered")
-						return
-					}
-					if !strings.HasPrefix(string(p.Data), string(p.From)+"/") {
-						errs[i] = fmt.Errorf("message %q attributed to %s", p.Data, p.From)
-						return
-					}
-					got[i][string(p.Data)] = true
-				case <-ctx.Done():
-					errs[i] = fmt.Errorf("received %d of %d messages: %w", len(got[i]), want, ctx.Err())
-					return
-				}
-			}
-		})
-	}
-	for _, tt := range tts {
-		wg.Go(func() {
-			for k := range count {
-				if err := tt.Broadcast(ctx, fmt.Appendf(nil, "%s/%d", tt.Self(), k)); err != nil {
-					t.Errorf("broadcast: %v", err)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("member %d: %v (stats %+v)", i, err, tts[i].Stats())
-		}
-	}
-	t.Logf("%d members x %d messages delivered everywhere in %v", len(tts), count, time.Since(start))
+	p2ptest.Exchange(t, tts, count)
 }
 
 // testRelay starts a relay service on loopback with cfg, its logs kept in
