@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -141,17 +140,8 @@ func (n *Node) addRelayKey(id peer.ID, key relay.Key) {
 // the buffer returned.
 func testRelay(t *testing.T, cfg relay.Config) (host.Host, *relay.Service, peer.AddrInfo, *p2ptest.LockedBuffer) {
 	t.Helper()
-	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
 	buf := &p2ptest.LockedBuffer{}
-	cfg.Log = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc, err := relay.New(h, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}, buf
+	cfg.Log = buf.Logger()
+	h, svc, ai := p2ptest.Serve(t, loopbackHost, func(h host.Host) (*relay.Service, error) { return relay.New(h, cfg) })
+	return h, svc, ai, buf
 }

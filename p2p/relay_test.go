@@ -25,25 +25,13 @@ type noDirect = p2ptest.NoDirect
 // relayHost starts a relay on loopback that lets allowed register tables.
 func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *relay.Service, peer.AddrInfo) {
 	t.Helper()
-	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	svc, err := relay.New(h, relay.Config{Log: testLogger(t).With("node", "relay"), Allowed: func(p peer.ID) bool {
-		for _, a := range allowed {
-			if a == p {
-				return true
-			}
-		}
-		return false
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}
+	return p2ptest.Serve(t, loopbackHost, func(h host.Host) (*relay.Service, error) {
+		return relay.New(h, relay.Config{Log: testLogger(t).With("node", "relay"), Allowed: p2ptest.Allow(allowed...)})
+	})
 }
+
+// loopbackHost is a host listening on loopback TCP.
+func loopbackHost() (host.Host, error) { return NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0")) }
 
 // gatedNode is a loopback node whose gater can forbid direct links. Its
 // host has the relay client (WithReach is not used: no port mapping in

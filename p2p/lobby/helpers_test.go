@@ -3,7 +3,6 @@ package lobby
 import (
 	"context"
 	"log/slog"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -111,19 +110,14 @@ func gatedNode(t *testing.T, name string, g *noDirect, relays ...peer.AddrInfo) 
 // relayHost starts a relay on loopback that lets allowed register tables.
 func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *relay.Service, peer.AddrInfo) {
 	t.Helper()
-	h, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	svc, err := relay.New(h, relay.Config{Log: testLogger(t).With("node", "relay"), Allowed: func(p peer.ID) bool {
-		return slices.Contains(allowed, p)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}
+	return p2ptest.Serve(t, loopbackHost, func(h host.Host) (*relay.Service, error) {
+		return relay.New(h, relay.Config{Log: testLogger(t).With("node", "relay"), Allowed: p2ptest.Allow(allowed...)})
+	})
+}
+
+// loopbackHost is a host listening on loopback TCP.
+func loopbackHost() (host.Host, error) {
+	return p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
 }
 
 // isRelayed reports whether a connection goes through a relay.
@@ -142,17 +136,8 @@ func exchange(t *testing.T, tts []*p2p.TableTransport, count int) {
 // the buffer returned.
 func testRelay(t *testing.T, cfg relay.Config) (host.Host, *relay.Service, peer.AddrInfo, *p2ptest.LockedBuffer) {
 	t.Helper()
-	h, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
 	buf := &p2ptest.LockedBuffer{}
-	cfg.Log = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc, err := relay.New(h, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}, buf
+	cfg.Log = buf.Logger()
+	h, svc, ai := p2ptest.Serve(t, loopbackHost, func(h host.Host) (*relay.Service, error) { return relay.New(h, cfg) })
+	return h, svc, ai, buf
 }

@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -193,19 +191,10 @@ func TestRelayBounds(t *testing.T) {
 // in the buffer returned.
 func testRelay(t *testing.T, cfg Config) (host.Host, *Service, peer.AddrInfo, *p2ptest.LockedBuffer) {
 	t.Helper()
-	h, err := libp2p.New(libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
 	buf := &p2ptest.LockedBuffer{}
-	cfg.Log = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc, err := New(h, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}, buf
+	cfg.Log = buf.Logger()
+	h, svc, ai := p2ptest.Serve(t, loopbackHost, func(h host.Host) (*Service, error) { return New(h, cfg) })
+	return h, svc, ai, buf
 }
 
 // keyedPeer is a peer id with its private key.
@@ -440,17 +429,12 @@ const pidA = "12D3KooWGzxzKZYveHXtpG6AsrUJBcWxHBFS2HsEoGTxrMLvKXtf"
 // relayHost starts a relay on loopback that lets allowed register tables.
 func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *Service, peer.AddrInfo) {
 	t.Helper()
-	h, err := libp2p.New(libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	svc, err := New(h, Config{Log: p2ptest.Logger(t).With("node", "relay"), Allowed: func(p peer.ID) bool {
-		return slices.Contains(allowed, p)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { svc.Close() })
-	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}
+	return p2ptest.Serve(t, loopbackHost, func(h host.Host) (*Service, error) {
+		return New(h, Config{Log: p2ptest.Logger(t).With("node", "relay"), Allowed: p2ptest.Allow(allowed...)})
+	})
+}
+
+// loopbackHost is a host listening on loopback TCP.
+func loopbackHost() (host.Host, error) {
+	return libp2p.New(libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"))
 }

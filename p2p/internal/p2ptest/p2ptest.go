@@ -5,12 +5,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/control"
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
@@ -177,3 +179,32 @@ func (g *NoDirect) InterceptSecured(_ network.Direction, p peer.ID, c network.Co
 
 // InterceptUpgraded allows every upgraded connection.
 func (g *NoDirect) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+
+// Logger is a debug-level text logger writing to l (a test reads what a
+// service logged).
+func (l *LockedBuffer) Logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Allow reports whether a peer is one of ids (a relay.Config's Allowed).
+func Allow(ids ...peer.ID) func(peer.ID) bool {
+	return func(p peer.ID) bool { return slices.Contains(ids, p) }
+}
+
+// Serve makes a host with newHost and starts a service on it with start
+// (a relay: relay.New); both close when the test ends. It returns the
+// host, the service and the host's address.
+func Serve[S interface{ Close() error }](t testing.TB, newHost func() (host.Host, error), start func(host.Host) (S, error)) (host.Host, S, peer.AddrInfo) {
+	t.Helper()
+	h, err := newHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	svc, err := start(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}
+}
