@@ -13,6 +13,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/table"
 )
@@ -178,22 +179,7 @@ func TestSyncSilentStreams(t *testing.T) {
 	// receives the read error when the server ends the stream.
 	open := func(head []byte) (network.Stream, chan error) {
 		t.Helper()
-		s, err := a.Host().NewStream(ctx, b.ID(), SyncProtocol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Write(head); err != nil {
-			t.Fatal(err)
-		}
-		ended := make(chan error, 1)
-		go func() {
-			_, err := s.Read(make([]byte, 1))
-			if err == nil {
-				err = errors.New("the server answered")
-			}
-			ended <- err
-		}()
-		return s, ended
+		return p2ptest.OpenStream(t, ctx, a.Host(), b.ID(), SyncProtocol, head)
 	}
 	// endedWithin reports whether the server ended the stream within d.
 	endedWithin := func(ended chan error, d time.Duration) bool {

@@ -15,30 +15,15 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // lobbyStream opens a Protocol stream from x to the creator and writes
-// head (which carries the protocol negotiation with it); ended receives the
-// read error once the creator ends the stream, or the answer's bytes.
+// head (p2ptest.OpenStream).
 func lobbyStream(t *testing.T, ctx context.Context, x, creator *p2p.Node, head []byte) (network.Stream, chan error) {
 	t.Helper()
-	s, err := x.Host().NewStream(ctx, creator.ID(), Protocol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Write(head); err != nil {
-		t.Fatal(err)
-	}
-	ended := make(chan error, 1)
-	go func() {
-		_, err := s.Read(make([]byte, 1))
-		if err == nil {
-			err = errors.New("the creator answered")
-		}
-		ended <- err
-	}()
-	return s, ended
+	return p2ptest.OpenStream(t, ctx, x.Host(), creator.ID(), Protocol, head)
 }
 
 // lobbyCapNodes makes a creator (with cfg) hosting a 4-seat table, and

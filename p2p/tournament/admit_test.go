@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p/internal/nodetest"
 	"github.com/okey-game/okey/p2p/internal/p2ptest"
 )
 
@@ -16,16 +15,7 @@ import (
 // id, the record and the proof, before the record arrives on Records; a
 // node without a handler still gets the record.
 func TestTournamentAdmitted(t *testing.T) {
-	_, nodes := nodetest.Nodes(t, 2)
-	var nets []*Net
-	for _, n := range nodes {
-		tn, err := Join(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { tn.Close() })
-		nets = append(nets, tn)
-	}
+	nodes, nets := joinedNets(t, 2)
 	type got struct {
 		from   string
 		record []byte

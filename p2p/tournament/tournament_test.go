@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/internal/nodetest"
 	"github.com/okey-game/okey/p2p/internal/p2ptest"
 )
@@ -15,16 +16,7 @@ import (
 // arrives as an offer naming its author, a fetch returns the served bytes,
 // and a fetch of what is not held, or of another tournament, fails.
 func TestTournamentNet(t *testing.T) {
-	_, nodes := nodetest.Nodes(t, 2)
-	var nets []*Net
-	for _, n := range nodes {
-		tn, err := Join(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { tn.Close() })
-		nets = append(nets, tn)
-	}
+	nodes, nets := joinedNets(t, 2)
 	tid := [32]byte{7}
 	file := bytes.Repeat([]byte("transcript"), 50000) // 500 kB: several reads
 	nets[1].Serve(func(id [32]byte, round, table int) ([]byte, bool) {
@@ -116,4 +108,21 @@ func TestJoinCloseRemovesHandlers(t *testing.T) {
 		t.Fatalf("join after Close: %v", err)
 	}
 	tn2.Close()
+}
+
+// joinedNets makes n linked nodes (nodetest.Nodes), each joined to the
+// tournament topic; the nets close when the test ends.
+func joinedNets(t *testing.T, n int) ([]*p2p.Node, []*Net) {
+	t.Helper()
+	_, nodes := nodetest.Nodes(t, n)
+	var nets []*Net
+	for _, n := range nodes {
+		tn, err := Join(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { tn.Close() })
+		nets = append(nets, tn)
+	}
+	return nodes, nets
 }

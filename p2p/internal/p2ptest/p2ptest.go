@@ -3,6 +3,7 @@ package p2ptest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
 	ma "github.com/multiformats/go-multiaddr"
 )
@@ -207,4 +209,27 @@ func Serve[S interface{ Close() error }](t testing.TB, newHost func() (host.Host
 	}
 	t.Cleanup(func() { svc.Close() })
 	return h, svc, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()}
+}
+
+// OpenStream opens a stream of proto from h to p and writes head (which
+// carries the protocol negotiation with it); ended receives the read error
+// once p ends the stream, or an error if p answers.
+func OpenStream(t testing.TB, ctx context.Context, h host.Host, p peer.ID, proto protocol.ID, head []byte) (s network.Stream, ended chan error) {
+	t.Helper()
+	s, err := h.NewStream(ctx, p, proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Write(head); err != nil {
+		t.Fatal(err)
+	}
+	ended = make(chan error, 1)
+	go func() {
+		_, err := s.Read(make([]byte, 1))
+		if err == nil {
+			err = errors.New("the peer answered")
+		}
+		ended <- err
+	}()
+	return s, ended
 }
