@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -16,6 +17,7 @@ import (
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/internal/nodetest"
 	"github.com/okey-game/okey/p2p/internal/p2ptest"
+	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/p2p/relay"
 )
 
@@ -94,7 +96,13 @@ func joinAll(t testing.TB, nodes []*p2p.Node, id string, validate func(peer.ID, 
 // direct links. Its host has the relay client.
 func gatedNode(t *testing.T, name string, g *noDirect, relays ...peer.AddrInfo) *p2p.Node {
 	t.Helper()
-	h, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"), p2p.WithGater(g), p2p.WithRelayClient())
+	return gatedNodeWith(t, name, g, nil, relays...)
+}
+
+// gatedNodeWith is gatedNode with more options for its host.
+func gatedNodeWith(t *testing.T, name string, g *noDirect, hostOpts []p2p.HostOption, relays ...peer.AddrInfo) *p2p.Node {
+	t.Helper()
+	h, err := p2p.NewHost(append([]p2p.HostOption{p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"), p2p.WithGater(g), p2p.WithRelayClient()}, hostOpts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +113,33 @@ func gatedNode(t *testing.T, name string, g *noDirect, relays ...peer.AddrInfo) 
 	t.Cleanup(func() { n.Close() })
 	startLobby(t, n, fastLobby)
 	return n
+}
+
+// relayCreator is a gatedNode named creator whose relay, started here,
+// lets only it register tables.
+func relayCreator(t *testing.T, g *noDirect) (creator *p2p.Node, svc *relay.Service, rinfo peer.AddrInfo) {
+	t.Helper()
+	key, _, err := crypto.GenerateEd25519Key(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := peer.IDFromPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, svc, rinfo = relayHost(t, id)
+	creator = gatedNodeWith(t, "creator", g, []p2p.HostOption{p2p.WithIdentity(key)}, rinfo)
+	return creator, svc, rinfo
+}
+
+// inviteCode is n's invite code for its table, with n's relays.
+func inviteCode(t *testing.T, n *p2p.Node, table string) invite.Code {
+	t.Helper()
+	text, err := lob(n).Invite(table, n.Host().Addrs(), n.InviteRelays())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mustParseCode(t, text)
 }
 
 // relayHost starts a relay on loopback that lets allowed register tables.

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
@@ -245,22 +244,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 func TestJoinByCodeThroughRelay(t *testing.T) {
 	t.Parallel()
 	gc, gj := &noDirect{}, &noDirect{}
-	key, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	creatorID, _ := peer.IDFromPrivateKey(key)
-	_, svc, rinfo := relayHost(t, creatorID)
-	h, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"), p2p.WithGater(gc), p2p.WithRelayClient())
-	if err != nil {
-		t.Fatal(err)
-	}
-	creator, err := p2p.NewNode(h, p2p.WithLogger(testLogger(t).With("node", "creator")), p2p.WithRetry(fastRetry), p2p.WithNodeRelays(rinfo))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { creator.Close() })
-	startLobby(t, creator, fastLobby)
+	creator, svc, rinfo := relayCreator(t, gc)
 	joiner := gatedNode(t, "joiner", gj)
 	gc.Block(joiner.ID())
 	gj.Block(creator.ID())
@@ -271,14 +255,7 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := lob(creator).Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, err := invite.Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	code := inviteCode(t, creator, a.Table)
 	if len(code.Relays) != 1 || !strings.HasSuffix(code.Relays[0].String(), "/p2p/"+rinfo.ID.String()) {
 		t.Fatalf("the code's relays: %v", code.Relays)
 	}
@@ -325,22 +302,7 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 // creator).
 func TestJoinByCodeDirectPresentsToken(t *testing.T) {
 	t.Parallel()
-	key, _, err := crypto.GenerateEd25519Key(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	creatorID, _ := peer.IDFromPrivateKey(key)
-	_, svc, rinfo := relayHost(t, creatorID)
-	h, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"), p2p.WithRelayClient())
-	if err != nil {
-		t.Fatal(err)
-	}
-	creator, err := p2p.NewNode(h, p2p.WithLogger(testLogger(t).With("node", "creator")), p2p.WithRetry(fastRetry), p2p.WithNodeRelays(rinfo))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { creator.Close() })
-	startLobby(t, creator, fastLobby)
+	creator, svc, _ := relayCreator(t, &noDirect{}) // a gater that blocks no one
 	joiner := gatedNode(t, "joiner", &noDirect{})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -348,14 +310,7 @@ func TestJoinByCodeDirectPresentsToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := lob(creator).Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, err := invite.Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	code := inviteCode(t, creator, a.Table)
 	for svc.Tables() != 1 {
 		select {
 		case <-ctx.Done():

@@ -146,14 +146,7 @@ func TestAddRelayLater(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	text, err := lob(creator).Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, err := invite.Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
+	code := inviteCode(t, creator, a.Table)
 	if len(code.Relays) != 1 || !strings.HasSuffix(code.Relays[0].String(), "/p2p/"+rinfo.ID.String()) {
 		t.Fatalf("the code's relays: %v", code.Relays)
 	}
