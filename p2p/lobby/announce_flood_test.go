@@ -203,63 +203,37 @@ func startAnnounceFlood(t *testing.T, target string) *announceFloodPeers {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestLobbyAnnouncementFloodPeers$", "-test.v")
 	cmd.Env = append(os.Environ(), announceFloodEnv+"="+target)
-	cmd.Stderr = io.Discard
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &announceFloodPeers{tables: map[string]string{}, done: make(chan struct{}), stdin: stdin}
+	p := &announceFloodPeers{tables: map[string]string{}, done: make(chan struct{})}
 	ready := make(chan struct{})
-	exited := make(chan struct{})
 	var other []string // the child's other lines (its failure, if it fails)
-	go func() {
-		defer close(exited)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			f := strings.Fields(sc.Text())
-			switch {
-			default:
-				if len(other) < 50 {
-					other = append(other, sc.Text())
-				}
-			case len(f) == 3 && f[0] == "honest:":
-				p.tables[f[1]] = f[2]
-			case len(f) == 2 && f[0] == "flooder:":
-				p.flooder = f[1]
-				close(ready)
-			case len(f) == 4 && f[0] == "flood:" && (f[1] == "signed" || f[1] == "offered"):
-				var n, ms int64
-				fmt.Sscan(f[2], &n)
-				fmt.Sscan(f[3], &ms)
-				if f[1] == "signed" {
-					p.signMs.Store(ms)
-				} else {
-					p.offerMs.Store(ms)
-				}
-			case len(f) == 3 && f[0] == "flood:" && f[1] == "sent":
-				var n int64
-				fmt.Sscan(f[2], &n)
-				p.sent.Store(n)
-				close(p.done)
+	var exited <-chan struct{}
+	p.stdin, exited = startChild(t, cmd, func(line string) {
+		f := strings.Fields(line)
+		switch {
+		default:
+			if len(other) < 50 {
+				other = append(other, line)
 			}
+		case len(f) == 3 && f[0] == "honest:":
+			p.tables[f[1]] = f[2]
+		case len(f) == 2 && f[0] == "flooder:":
+			p.flooder = f[1]
+			close(ready)
+		case len(f) == 4 && f[0] == "flood:" && (f[1] == "signed" || f[1] == "offered"):
+			var n, ms int64
+			fmt.Sscan(f[2], &n)
+			fmt.Sscan(f[3], &ms)
+			if f[1] == "signed" {
+				p.signMs.Store(ms)
+			} else {
+				p.offerMs.Store(ms)
+			}
+		case len(f) == 3 && f[0] == "flood:" && f[1] == "sent":
+			var n int64
+			fmt.Sscan(f[2], &n)
+			p.sent.Store(n)
+			close(p.done)
 		}
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-		}
-		cmd.Wait()
 	})
 	select {
 	case <-ready:

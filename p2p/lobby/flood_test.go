@@ -187,49 +187,22 @@ func startFlood(t *testing.T, target string) *flood {
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), floodEnv+"="+target)
-	cmd.Stderr = io.Discard
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	f := &flood{changed: make(chan struct{}), connected: make(chan struct{}), stdin: stdin}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if sc.Text() == "flood: connected" {
-				close(f.connected)
-				continue
-			}
-			var a, h int
-			if _, err := fmt.Sscanf(sc.Text(), "flood: attempted %d held %d", &a, &h); err != nil {
-				continue
-			}
-			f.held.Store(int64(h))
-			f.mu.Lock()
-			f.attempted = a
-			close(f.changed)
-			f.changed = make(chan struct{})
-			f.mu.Unlock()
+	f := &flood{changed: make(chan struct{}), connected: make(chan struct{})}
+	f.stdin, _ = startChild(t, cmd, func(line string) {
+		if line == "flood: connected" {
+			close(f.connected)
+			return
 		}
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
+		var a, h int
+		if _, err := fmt.Sscanf(line, "flood: attempted %d held %d", &a, &h); err != nil {
+			return
 		}
-		cmd.Wait()
+		f.held.Store(int64(h))
+		f.mu.Lock()
+		f.attempted = a
+		close(f.changed)
+		f.changed = make(chan struct{})
+		f.mu.Unlock()
 	})
 	return f
 }

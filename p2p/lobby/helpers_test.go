@@ -1,8 +1,11 @@
 package lobby
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"log/slog"
+	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -175,4 +178,43 @@ func testRelay(t *testing.T, cfg relay.Config) (host.Host, *relay.Service, peer.
 	cfg.Log = buf.Logger()
 	h, svc, ai := p2ptest.Serve(t, loopbackHost, func(h host.Host) (*relay.Service, error) { return relay.New(h, cfg) })
 	return h, svc, ai, buf
+}
+
+// startChild starts cmd (this test binary again, as a test's helper
+// process) and calls line, in one goroutine, for each line it prints;
+// exited closes when its output ends. When the test ends its stdin closes,
+// and it is killed if it has not ended within 10 s.
+func startChild(t *testing.T, cmd *exec.Cmd, line func(string)) (stdin io.WriteCloser, exited <-chan struct{}) {
+	t.Helper()
+	cmd.Stderr = io.Discard
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			line(sc.Text())
+		}
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		cmd.Wait()
+	})
+	return stdin, done
 }
