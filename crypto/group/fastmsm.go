@@ -193,17 +193,7 @@ func toNiels(pts []*ristretto255.Element) []niels {
 // pippengerFast is pippenger on coordinates (fastOK must hold).
 func pippengerFast(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
 	n := len(sc)
-	c := window(n)
-	windows := (scalarBits+c-1)/c + 1
-	dig := make([]int32, n*windows)
-	for i := range sc {
-		d := dig[i*windows : (i+1)*windows]
-		if digits(sc[i], c, d) {
-			for w := range d {
-				d[w] = -d[w]
-			}
-		}
-	}
+	c, windows, dig := digitTable(sc)
 	q := toNiels(pts)
 	nb := 1 << (c - 1)
 	buckets := make([]extPoint, nb)

@@ -110,15 +110,14 @@ func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
 	return neg
 }
 
-// pippenger is the bucket method: for each window, from the top, the sum
-// is doubled c times, each point is added to (or, for a negative digit,
-// subtracted from) the bucket of its digit's magnitude, and the buckets are
-// summed with their weights by a running sum.
-func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
-	n := len(sc)
-	c := window(n)
-	windows := (scalarBits+c-1)/c + 1
-	dig := make([]int32, n*windows)
+// digitTable is the scalars' signed digits for the bucket method: c bits
+// a window (window), windows digits a scalar, scalar i's digits at
+// dig[i*windows:(i+1)*windows], least significant first: the digits of s
+// itself (where digits gave those of -s, negated back).
+func digitTable(sc []*ristretto255.Scalar) (c, windows int, dig []int32) {
+	c = window(len(sc))
+	windows = (scalarBits+c-1)/c + 1
+	dig = make([]int32, len(sc)*windows)
 	for i := range sc {
 		d := dig[i*windows : (i+1)*windows]
 		if digits(sc[i], c, d) {
@@ -127,6 +126,16 @@ func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristrett
 			}
 		}
 	}
+	return c, windows, dig
+}
+
+// pippenger is the bucket method: for each window, from the top, the sum
+// is doubled c times, each point is added to (or, for a negative digit,
+// subtracted from) the bucket of its digit's magnitude, and the buckets are
+// summed with their weights by a running sum.
+func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
+	n := len(sc)
+	c, windows, dig := digitTable(sc)
 	nb := 1 << (c - 1)
 	buckets := make([]ristretto255.Element, nb)
 	used := make([]bool, nb)
