@@ -49,15 +49,7 @@ type rtt struct {
 
 func measure(t *testing.T, path string) rtt {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := ReadTranscript(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readTranscriptFile(t, path)
 	sent, envs := hops(t, tr.Chain, len(tr.Config.Seats))
 	var r rtt
 	lastMove, handFirst := -1, -1
@@ -134,15 +126,7 @@ func TestRoundTrips(t *testing.T) {
 // and gets the round's messages (protocol.md 5.7), judges each against its
 // own, and names the seat that signed two for one step, on that proof.
 func TestForkAcrossParallelRound(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := ReadTranscript(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readTranscriptFile(t, filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
 	_, keys, err := LocalConfig(tr.Config.Ruleset, 3, 101)
 	if err != nil {
 		t.Fatal(err)
@@ -156,14 +140,7 @@ func TestForkAcrossParallelRound(t *testing.T) {
 	// The first draw-share round: two shares on the draw's hash, then the
 	// drawer's move on the round's link.
 	var r int
-	var envs []*Envelope
-	for _, raw := range tr.Chain {
-		e, err := DecodeEnvelope(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		envs = append(envs, e)
-	}
+	envs := decodeChain(t, tr.Chain)
 	for r = 1; r+2 < len(envs); r++ {
 		if envs[r].Kind == KindShare && envs[r+1].Kind == KindShare {
 			break
@@ -276,23 +253,8 @@ func TestOtherVersionNeverApplied(t *testing.T) {
 // buffer and goes into the chain after the earlier place's message, so the
 // chain is the one every seat writes.
 func TestNodeSpeaksAtOnceInParallelRound(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := ReadTranscript(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var envs []*Envelope
-	for _, raw := range tr.Chain {
-		e, err := DecodeEnvelope(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		envs = append(envs, e)
-	}
+	tr := readTranscriptFile(t, filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
+	envs := decodeChain(t, tr.Chain)
 	r := 1
 	for ; r+1 < len(envs); r++ {
 		if envs[r].Kind == KindShare && envs[r+1].Kind == KindShare {
@@ -343,4 +305,33 @@ func TestNodeSpeaksAtOnceInParallelRound(t *testing.T) {
 	if n.m.Step() != uint32(r+2) || n.m.Prev() != envs[r+2].Prev {
 		t.Fatalf("after the round: step %d, link differs from the chain's", n.m.Step())
 	}
+}
+
+// readTranscriptFile reads the transcript at path.
+func readTranscriptFile(t *testing.T, path string) *Transcript {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := ReadTranscript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// decodeChain decodes a transcript's chain.
+func decodeChain(t *testing.T, chain [][]byte) []*Envelope {
+	t.Helper()
+	envs := make([]*Envelope, 0, len(chain))
+	for _, raw := range chain {
+		e, err := DecodeEnvelope(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		envs = append(envs, e)
+	}
+	return envs
 }

@@ -139,15 +139,7 @@ func TestSpectatorJoinsMidMatchLeavesAndResumes(t *testing.T) {
 		}
 	}
 	// The store's transcript is the seats' transcript, and verifies.
-	f, err := os.Open(store2.TranscriptPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := ReadTranscript(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readTranscriptFile(t, store2.TranscriptPath())
 	if rep := Verify(tr); !rep.Honest {
 		t.Fatalf("spectator's transcript: %+v", rep)
 	}
