@@ -267,6 +267,13 @@ func (r *Rack) Sort(okey engine.Face, slots []engine.Slot, faces []engine.Face, 
 		}
 	}
 	tail = append(tail, unknown...)
+	r.arrange(blocks, tail)
+}
+
+// arrange lays the rack out as blocks and then tail (if any): with gaps
+// (layout) when they fit, packed when they do not; as one undoable change,
+// and none when the rack is already so.
+func (r *Rack) arrange(blocks [][]engine.Slot, tail []engine.Slot) {
 	if len(tail) > 0 {
 		blocks = append(blocks, tail)
 	}
@@ -315,19 +322,7 @@ func (r *Rack) SortPairs(okey engine.Face, slots []engine.Slot, faces []engine.F
 		singles = append(singles, ss...)
 	}
 	tail := append(append(okeys, singles...), unknown...)
-	if len(tail) > 0 {
-		blocks = append(blocks, tail)
-	}
-	next, ok := layout(blocks, true)
-	if !ok {
-		next, _ = layout(blocks, false)
-	}
-	if next == r.pos {
-		return
-	}
-	r.save()
-	r.pos = next
-	r.Lifted = -1
+	r.arrange(blocks, tail)
 }
 
 // layout places blocks of tiles row by row, a gap between blocks when gaps
