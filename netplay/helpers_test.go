@@ -16,57 +16,15 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/internal/testlog"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
-// testLogger collects logs and prints them only when the test fails (a
-// goroutine logging after the test ended must not call t.Log). pubsub's own
-// debug chatter is dropped.
-func testLogger(t testing.TB) *slog.Logger {
-	var mu sync.Mutex
-	var buf bytes.Buffer
-	w := writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return buf.Write(p)
-	})
-	t.Cleanup(func() {
-		if t.Failed() || os.Getenv("LAN_TEST_LOGS") != "" {
-			mu.Lock()
-			t.Logf("logs:\n%s", buf.String())
-			mu.Unlock()
-		}
-	})
-	return slog.New(&quietPubsub{slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})})
-}
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
-
-type quietPubsub struct{ slog.Handler }
-
-func (h *quietPubsub) WithAttrs(as []slog.Attr) slog.Handler {
-	for _, a := range as {
-		if a.Key == "component" && (a.Value.String() == "pubsub") {
-			return &floor{h.Handler.WithAttrs(as)}
-		}
-	}
-	return &quietPubsub{h.Handler.WithAttrs(as)}
-}
-
-func (h *quietPubsub) WithGroup(name string) slog.Handler {
-	return &quietPubsub{h.Handler.WithGroup(name)}
-}
-
-type floor struct{ slog.Handler }
-
-func (h *floor) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelInfo && h.Handler.Enabled(ctx, l)
-}
-func (h *floor) WithAttrs(as []slog.Attr) slog.Handler { return &floor{h.Handler.WithAttrs(as)} }
+// testLogger is testlog.Logger: it prints only when the test fails (or
+// LAN_TEST_LOGS is set), without pubsub's debug chatter.
+func testLogger(t testing.TB) *slog.Logger { return testlog.Logger(t) }
 
 var fastRetry = p2p.RetryPolicy{Attempts: 50, Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, DialTimeout: 2 * time.Second}
 

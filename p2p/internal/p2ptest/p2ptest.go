@@ -19,31 +19,13 @@ import (
 	"github.com/libp2p/go-libp2p/core/protocol"
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/internal/testlog"
 )
 
-// Logger collects logs and prints them only when the test fails (a
-// goroutine logging after the test ended must not call t.Log).
-func Logger(t testing.TB) *slog.Logger {
-	var mu sync.Mutex
-	var buf bytes.Buffer
-	w := writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return buf.Write(p)
-	})
-	t.Cleanup(func() {
-		if t.Failed() {
-			mu.Lock()
-			t.Logf("logs:\n%s", buf.String())
-			mu.Unlock()
-		}
-	})
-	return slog.New(&skipPubsubDebug{slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})})
-}
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+// Logger is t's logger (testlog.Logger): it prints only when the test
+// fails.
+func Logger(t testing.TB) *slog.Logger { return testlog.Logger(t) }
 
 // WaitFor polls cond until it holds or the deadline passes.
 func WaitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
@@ -55,35 +37,6 @@ func WaitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// skipPubsubDebug drops pubsub's debug chatter (every RPC), keeping ours.
-type skipPubsubDebug struct{ slog.Handler }
-
-func (h *skipPubsubDebug) Handle(ctx context.Context, r slog.Record) error {
-	return h.Handler.Handle(ctx, r)
-}
-
-func (h *skipPubsubDebug) WithAttrs(as []slog.Attr) slog.Handler {
-	for _, a := range as {
-		if a.Key == "component" && a.Value.String() == "pubsub" {
-			return &levelFloor{h.Handler.WithAttrs(as), slog.LevelInfo}
-		}
-	}
-	return &skipPubsubDebug{h.Handler.WithAttrs(as)}
-}
-
-type levelFloor struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h *levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-
-func (h *levelFloor) WithAttrs(as []slog.Attr) slog.Handler {
-	return &levelFloor{h.Handler.WithAttrs(as), h.min}
 }
 
 // LockedBuffer is a bytes.Buffer for a logger and a reader.
