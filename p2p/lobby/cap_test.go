@@ -69,14 +69,7 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 	// The N+1th stream is reset, unread.
 	over0 := g.OverCap.Load()
 	_, ended := lobbyStream(t, ctx, x, creator, silent)
-	select {
-	case err := <-ended:
-		if !errors.Is(err, network.ErrReset) {
-			t.Fatalf("stream over the cap ended with %v, want a reset", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("stream over the cap was held")
-	}
+	wantReset(t, ended, 10*time.Second, "stream over the cap", "was held")
 	if g.OverCap.Load() != over0+1 {
 		t.Fatalf("over-cap count %d, want %d", g.OverCap.Load(), over0+1)
 	}
@@ -118,14 +111,7 @@ func TestLobbyFirstFrameDeadline(t *testing.T) {
 	// A request whose length comes and nothing more.
 	start := time.Now()
 	_, ended := lobbyStream(t, ctx, x, creator, binary.AppendUvarint(nil, 100))
-	select {
-	case err := <-ended:
-		if !errors.Is(err, network.ErrReset) {
-			t.Fatalf("silent stream ended with %v, want a reset", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("silent stream held past the first-frame deadline")
-	}
+	wantReset(t, ended, 20*time.Second, "silent stream", "held past the first-frame deadline")
 	if took := time.Since(start); took < cfg.FirstFrameTimeout {
 		t.Fatalf("silent stream ended after %v, before the %v deadline", took, cfg.FirstFrameTimeout)
 	}
@@ -151,14 +137,7 @@ func TestLobbyFirstFrameDeadline(t *testing.T) {
 			}
 		}
 	}()
-	select {
-	case err := <-ended:
-		if !errors.Is(err, network.ErrReset) {
-			t.Fatalf("trickling stream ended with %v, want a reset", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("trickling stream held past the first-frame deadline")
-	}
+	wantReset(t, ended, 20*time.Second, "trickling stream", "held past the first-frame deadline")
 	s.Reset()
 	<-trickled
 	waitFor(t, 5*time.Second, "places freed", func() bool { _, n := g.Streams(""); return n == 0 })
@@ -288,5 +267,20 @@ func TestLobbyOtherVersionRefused(t *testing.T) {
 	}
 	if after, _ := lob(creator).Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
 		t.Fatalf("an old version's join changed the table: seq %d -> %d", before.Seq, after.Seq)
+	}
+}
+
+// wantReset waits up to d for the creator to reset the stream (ended from
+// lobbyStream): what names the stream in a failure, held says how it failed
+// to end in time.
+func wantReset(t *testing.T, ended chan error, d time.Duration, what, held string) {
+	t.Helper()
+	select {
+	case err := <-ended:
+		if !errors.Is(err, network.ErrReset) {
+			t.Fatalf("%s ended with %v, want a reset", what, err)
+		}
+	case <-time.After(d):
+		t.Fatalf("%s %s", what, held)
 	}
 }
