@@ -49,8 +49,14 @@ import (
 //go:embed static
 var static embed.FS
 
-// cookieName is the session cookie that carries the token.
-const cookieName = "okey_token"
+// cookiePrefix begins the name of the session cookie that carries the
+// token; the port ends it (cookieName). A browser keeps cookies by host,
+// not by port: under one name, a second okey launch on this machine would
+// replace the first's cookie and lock the first's page out.
+const cookiePrefix = "okey_token_"
+
+// cookieName is the name of this server's session cookie.
+func (s *Server) cookieName() string { return cookiePrefix + strconv.Itoa(s.port) }
 
 // CSP is the Content-Security-Policy of every answer.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -136,12 +142,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "403 forbidden", http.StatusForbidden)
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		// The token leaves the address bar (and the history).
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
-	c, err := r.Cookie(cookieName)
+	c, err := r.Cookie(s.cookieName())
 	if err != nil || !s.tokenOK(c.Value) {
 		http.Error(w, "403 forbidden: open the address okey printed", http.StatusForbidden)
 		return
