@@ -275,19 +275,23 @@ func (g *Game) apply(c command) {
 		m.Rack.Cursor = c.To
 		m.Lift()
 	case "lift":
-		if c.Slot >= 0 && c.Slot < tablemodel.RackSize {
-			m.Rack.Cursor = c.Slot
-			m.Lift()
+		if c.Slot < 0 || c.Slot >= tablemodel.RackSize {
+			m.Refuse(i18n.T("that place is not on the rack"))
+			return
 		}
+		m.Rack.Cursor = c.Slot
+		m.Lift()
 	case "putback":
 		if m.Rack.Lifted >= 0 {
 			m.Rack.Lifted = -1
 			m.Say(i18n.T("tile put back"))
 		}
 	case "cursor":
-		if c.Slot >= 0 && c.Slot < tablemodel.RackSize {
-			m.Rack.Cursor = c.Slot
+		if c.Slot < 0 || c.Slot >= tablemodel.RackSize {
+			m.Refuse(i18n.T("that place is not on the rack"))
+			return
 		}
+		m.Rack.Cursor = c.Slot
 	case "sets":
 		m.Sort(false)
 	case "runs":
@@ -300,5 +304,7 @@ func (g *Game) apply(c command) {
 		g.m.NextEnd()
 	case "leave":
 		g.Quit()
+	default:
+		m.Refuse(i18n.T("the page sent a command okey does not know"))
 	}
 }

@@ -1,10 +1,15 @@
 package web
 
 import (
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestTwoLaunchesOneBrowser: two okey processes on one machine (two seats
@@ -36,5 +41,68 @@ func TestTwoLaunchesOneBrowser(t *testing.T) {
 		if code := load(s.Base() + "/"); code != http.StatusOK {
 			t.Errorf("port %d reloaded after both launches were opened: %d, want 200", s.port, code)
 		}
+	}
+}
+
+// dialTable opens the table's socket as the page does.
+func dialTable(t *testing.T, s *Server, path string) *websocket.Conn {
+	t.Helper()
+	h := http.Header{}
+	h.Set("Origin", "http://"+s.host())
+	h.Set("Cookie", s.cookieName()+"="+s.token)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws://"+s.host()+path, &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// readUntil reads states until ok holds one, or fails after 3 seconds.
+func readUntil[T any](t *testing.T, c *websocket.Conn, what string, ok func(T) bool) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	for {
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			var zero T
+			t.Errorf("%s: no such state (%v)", what, err)
+			return zero
+		}
+		var st T
+		if err := json.Unmarshal(b, &st); err != nil {
+			t.Fatal(err)
+		}
+		if ok(st) {
+			return st
+		}
+	}
+}
+
+// TestTableSocketBadCommands: a frame the table cannot read, a command it
+// does not know and a position off the rack each get a refusal on the
+// message line (not a silent drop), and change nothing else.
+func TestTableSocketBadCommands(t *testing.T) {
+	s, g := testServer(t)
+	c := dialTable(t, s, "/ws")
+	first := readUntil(t, c, "the first state", func(stateJSON) bool { return true })
+	for _, frame := range []string{`not json`, `{"op":`, `[1,2]`, `{"op":"fly"}`, `{"op":7}`, `{"op":"lift","slot":99}`,
+		`{"op":"cursor","slot":-5}`, `{"op":"cursor","slot":30}`, `{"op":"move","slot":0,"to":1}`} {
+		g.post(func() { g.m.Say("") })
+		if err := c.Write(context.Background(), websocket.MessageText, []byte(frame)); err != nil {
+			t.Fatal(err)
+		}
+		st := readUntil(t, c, frame, func(st stateJSON) bool { return st.MsgBad && st.Msg != "" })
+		if st.Cursor != first.Cursor || st.Lifted != first.Lifted || len(st.Rack) != len(first.Rack) {
+			t.Errorf("%s changed the table: cursor %d lifted %d", frame, st.Cursor, st.Lifted)
+		}
+	}
+	select {
+	case <-g.Done():
+		t.Fatal("a bad command left the table")
+	default:
 	}
 }

@@ -44,6 +44,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 //go:embed static
@@ -195,6 +197,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			}
 			var c command
 			if json.Unmarshal(b, &c) != nil {
+				g.post(func() { g.m.Refuse(i18n.T("the page sent a command okey cannot read")) })
 				continue
 			}
 			g.do(c)
