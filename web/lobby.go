@@ -374,6 +374,7 @@ func (l *Lobby) do(c lobbyCommand) {
 		what = i18n.T("adding the relay")
 		f = func(ctx context.Context) error { return l.svc.AddRelay(ctx, c.Text) }
 	default:
+		l.Say(i18n.T("the page sent a command okey does not know"), true)
 		return
 	}
 	l.mu.Lock()
@@ -433,6 +434,7 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) {
 			}
 			var c lobbyCommand
 			if json.Unmarshal(b, &c) != nil {
+				s.lobby.Say(i18n.T("the page sent a command okey cannot read"), true)
 				continue
 			}
 			s.lobby.do(c)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/okey-game/okey/table"
 )
 
 // TestTwoLaunchesOneBrowser: two okey processes on one machine (two seats
@@ -104,5 +106,34 @@ func TestTableSocketBadCommands(t *testing.T) {
 	case <-g.Done():
 		t.Fatal("a bad command left the table")
 	default:
+	}
+}
+
+// TestLobbySocketBadCommands: the lobby's socket answers a frame it cannot
+// read and a command it does not know with a refusal on the message line,
+// and asks the network for nothing.
+func TestLobbySocketBadCommands(t *testing.T) {
+	f := &fakeLobby{changes: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l := NewLobby(ctx, f, func(table.LobbyTable) {})
+	s, err := ListenLobby(l, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve()
+	defer s.Close()
+	go l.Run()
+	c := dialTable(t, s, "/lobby.ws")
+	readUntil(t, c, "the first state", func(lobbyJSON) bool { return true })
+	for _, frame := range []string{`not json`, `{"op":`, `{"op":"fly"}`, `{"op":["join"]}`, `{"op":"join","id":7}`} {
+		l.Say("", false)
+		if err := c.Write(ctx, websocket.MessageText, []byte(frame)); err != nil {
+			t.Fatal(err)
+		}
+		readUntil(t, c, frame, func(st lobbyJSON) bool { return st.Bad && st.Msg != "" && !st.Busy })
+	}
+	if calls := f.got(); len(calls) != 0 {
+		t.Fatalf("bad commands reached the network: %v", calls)
 	}
 }
