@@ -313,6 +313,9 @@ type lobbyCommand struct {
 // maxPasted bounds a pasted code or relay line.
 const maxPasted = 1000
 
+// maxFrame bounds a frame of the lobby's page.
+const maxFrame = 4 << 20
+
 // do runs a command of the page: the network's requests off the page's
 // socket, one at a time, each saying when it is done or why it failed.
 func (l *Lobby) do(c lobbyCommand) {
@@ -421,6 +424,10 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.CloseNow()
+	// A text pasted in a box may be long (a page of a log, not a code):
+	// do refuses it with a sentence; coder's 32 KB limit would close the
+	// socket, and the page would say that okey is gone.
+	conn.SetReadLimit(maxFrame)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	states, unsub := s.lobby.subscribe()

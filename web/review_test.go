@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,5 +136,33 @@ func TestLobbySocketBadCommands(t *testing.T) {
 	}
 	if calls := f.got(); len(calls) != 0 {
 		t.Fatalf("bad commands reached the network: %v", calls)
+	}
+}
+
+// TestLobbyLongPaste: a long text pasted in the invite code's box (a log
+// file, a page of text: 40 KB) is refused with a sentence on the lobby's
+// line, and the lobby's socket stays open (the page would otherwise say
+// that okey's process is gone).
+func TestLobbyLongPaste(t *testing.T) {
+	f := &fakeLobby{changes: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l := NewLobby(ctx, f, func(table.LobbyTable) {})
+	s, err := ListenLobby(l, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve()
+	defer s.Close()
+	go l.Run()
+	c := dialTable(t, s, "/lobby.ws")
+	readUntil(t, c, "the first state", func(lobbyJSON) bool { return true })
+	b, _ := json.Marshal(lobbyCommand{Op: "code", Text: "okey1" + strings.Repeat("x", 40<<10)})
+	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(t, c, "the long paste", func(st lobbyJSON) bool { return st.Bad && st.Msg != "" })
+	if calls := f.got(); len(calls) != 0 {
+		t.Fatalf("the long paste reached the network: %v", calls)
 	}
 }
