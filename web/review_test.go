@@ -12,7 +12,10 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
 )
 
 // TestTwoLaunchesOneBrowser: two okey processes on one machine (two seats
@@ -165,4 +168,113 @@ func TestLobbyLongPaste(t *testing.T) {
 	if calls := f.got(); len(calls) != 0 {
 		t.Fatalf("the long paste reached the network: %v", calls)
 	}
+}
+
+// TestCommandsOutOfTurnAndAfterTheEnd: the player's seat is the page's (it
+// draws and discards when asked); whenever another seat is to move, every
+// move a page may send is refused with a reason and sends nothing, and
+// after the match's end every command is refused or harmless: no move
+// sent, no panic, the state still built.
+func TestCommandsOutOfTurnAndAfterTheEnd(t *testing.T) {
+	lane.NoRace(t)
+	g := NewGame(0)
+	g.Start()
+	defer g.Quit()
+	states, unsub := g.subscribe()
+	defer unsub()
+	bots, names := greedyBots(3)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	type result struct {
+		out *ui.LocalOutcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Ruleset: "classic:points=1", Name: "ayse", Bots: bots, BotName: names})
+		done <- result{out, err}
+	}()
+	bad := []command{{Op: "draw"}, {Op: "take"}, {Op: "discard", Slot: -1}, {Op: "discard", Slot: 0}, {Op: "win", Slot: -1}, {Op: "show"}}
+	outOfTurn := 0
+	// tryBad runs on the model's goroutine: if another seat is to move,
+	// every move is refused and nothing is sent.
+	tryBad := func() {
+		m := g.m
+		h := m.Snap.HandState()
+		if m.MyMove() || h == nil || h.Phase() != engine.PhasePlay {
+			return
+		}
+		sent := m.Sent
+		for _, c := range bad {
+			m.Say("")
+			g.apply(c)
+			if m.Sent != sent || !m.MsgBad || m.Msg == "" {
+				t.Errorf("%s out of turn: sent %d (was %d), message %q bad %v", c.Op, m.Sent, sent, m.Msg, m.MsgBad)
+			}
+		}
+		outOfTurn++
+	}
+	var r result
+	var last stateJSON
+play:
+	for {
+		select {
+		case b := <-states:
+			var st stateJSON
+			if err := json.Unmarshal(b, &st); err != nil {
+				t.Fatal(err)
+			}
+			last = st
+			switch {
+			case st.HandEnd != nil:
+				g.do(command{Op: "close"})
+			case st.MyMove && st.Actions["draw"].On:
+				g.do(command{Op: "draw"})
+			case st.MyMove && st.Actions["discard"].On && len(st.Rack) > 0:
+				g.do(command{Op: "discard", Slot: st.Rack[len(st.Rack)-1].Pos})
+			default:
+				g.post(tryBad)
+			}
+		case r = <-done:
+			break play
+		case <-ctx.Done():
+			t.Fatalf("the match did not end: %q %q my move %v actions %v", last.Turn, last.Msg, last.MyMove, last.Actions)
+		}
+	}
+	if r.err != nil || r.out.Err != nil {
+		t.Fatalf("the match: %v %v", r.err, r.out)
+	}
+	end := make(chan struct{})
+	g.post(func() {
+		defer close(end)
+		m := g.m
+		if m.Final == nil {
+			t.Error("no match end shown")
+		}
+		sent := m.Sent
+		all := append(bad, command{Op: "move", Slot: 0, To: 29}, command{Op: "lift", Slot: 1}, command{Op: "putback"},
+			command{Op: "sets"}, command{Op: "runs"}, command{Op: "pairs"}, command{Op: "undo"}, command{Op: "hint"},
+			command{Op: "close"}, command{Op: "cursor", Slot: 3}, command{Op: "fly"})
+		for _, c := range all {
+			g.apply(c)
+			if _, err := json.Marshal(g.build()); err != nil {
+				t.Errorf("%s after the end: %v", c.Op, err)
+			}
+			if m.Sent != sent {
+				t.Errorf("%s after the end sent a move", c.Op)
+			}
+		}
+		for _, c := range bad {
+			m.Say("")
+			g.apply(c)
+			if !m.MsgBad || m.Msg == "" {
+				t.Errorf("%s after the end: no refusal (%q)", c.Op, m.Msg)
+			}
+		}
+	})
+	<-end
+	if outOfTurn == 0 {
+		t.Fatal("no state with another seat to move was tried")
+	}
+	t.Logf("%d moments out of turn tried", outOfTurn)
 }
