@@ -278,3 +278,32 @@ play:
 	}
 	t.Logf("%d moments out of turn tried", outOfTurn)
 }
+
+// TestSecondTabAndReopen: two pages of one table get the same states, a
+// command from either reaches the one model, and a page closed and opened
+// again gets the table as it is now.
+func TestSecondTabAndReopen(t *testing.T) {
+	s, g := testServer(t)
+	a := dialTable(t, s, "/ws")
+	b := dialTable(t, s, "/ws")
+	readUntil(t, a, "tab a's first state", func(stateJSON) bool { return true })
+	readUntil(t, b, "tab b's first state", func(stateJSON) bool { return true })
+	if err := a.Write(context.Background(), websocket.MessageText, []byte(`{"op":"lift","slot":99}`)); err != nil {
+		t.Fatal(err)
+	}
+	first := readUntil(t, b, "tab a's command on tab b", func(st stateJSON) bool { return st.MsgBad })
+	a.Close(websocket.StatusGoingAway, "")
+	if err := b.Write(context.Background(), websocket.MessageText, []byte(`{"op":"fly"}`)); err != nil {
+		t.Fatal(err)
+	}
+	now := readUntil(t, b, "tab b's command", func(st stateJSON) bool { return st.MsgBad && st.Msg != first.Msg })
+	c := dialTable(t, s, "/ws")
+	if st := readUntil(t, c, "the reopened page's first state", func(stateJSON) bool { return true }); st.Msg != now.Msg {
+		t.Fatalf("the reopened page shows %q, want %q (the table as it is)", st.Msg, now.Msg)
+	}
+	select {
+	case <-g.Done():
+		t.Fatal("closing a page left the table")
+	default:
+	}
+}
