@@ -320,7 +320,11 @@ const maxFrame = 4 << 20
 // socket, one at a time, each saying when it is done or why it failed.
 func (l *Lobby) do(c lobbyCommand) {
 	if len(c.Text) > maxPasted {
-		l.Say(i18n.T("the invite code is too long"), true)
+		if c.Op == "relay" {
+			l.Say(i18n.T("the relay line is too long"), true)
+		} else {
+			l.Say(i18n.T("the invite code is too long"), true)
+		}
 		return
 	}
 	var what string

@@ -307,3 +307,20 @@ func TestSecondTabAndReopen(t *testing.T) {
 	default:
 	}
 }
+
+// TestLobbyLongRelayLine: a relay line too long to be one is refused as a
+// relay line, not as an invite code.
+func TestLobbyLongRelayLine(t *testing.T) {
+	fl := &fakeLobby{changes: make(chan struct{}, 1)}
+	l := NewLobby(context.Background(), fl, func(table.LobbyTable) {})
+	l.do(lobbyCommand{Op: "relay", Text: strings.Repeat("r", maxPasted+1)})
+	l.mu.Lock()
+	msg, bad := l.msg, l.bad
+	l.mu.Unlock()
+	if !bad || strings.Contains(msg, "invite") || !strings.Contains(msg, "relay") {
+		t.Fatalf("a long relay line: %q (bad %v), want a refusal of the relay line", msg, bad)
+	}
+	if calls := fl.got(); len(calls) != 0 {
+		t.Fatalf("the long line reached the network: %v", calls)
+	}
+}

@@ -5,5 +5,6 @@ package i18n
 var _ = turkish(map[string]string{
 	"the page sent a command okey cannot read":   "sayfa okey'in okuyamadığı bir komut gönderdi",
 	"the page sent a command okey does not know": "sayfa okey'in bilmediği bir komut gönderdi",
+	"the relay line is too long":                 "aktarıcı satırı çok uzun",
 	"that place is not on the rack":              "o yer ıstakada değil",
 })
