@@ -324,3 +324,31 @@ func TestLobbyLongRelayLine(t *testing.T) {
 		t.Fatalf("the long line reached the network: %v", calls)
 	}
 }
+
+// TestTableHugeFrame: a frame over the table socket's limit (32 KB: the
+// page's commands are tens of bytes) closes that socket with "message too
+// big", changes nothing at the table, and a page opened again plays on.
+func TestTableHugeFrame(t *testing.T) {
+	s, g := testServer(t)
+	c := dialTable(t, s, "/ws")
+	readUntil(t, c, "the first state", func(stateJSON) bool { return true })
+	huge := `{"op":"leave","pad":"` + strings.Repeat("x", 1<<20) + `"}`
+	c.Write(context.Background(), websocket.MessageText, []byte(huge)) // the server may close before it is all written
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		if _, _, err := c.Read(ctx); err != nil {
+			if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+				t.Fatalf("the huge frame's socket ended with %v, want message too big", err)
+			}
+			break
+		}
+	}
+	select {
+	case <-g.Done():
+		t.Fatal("a huge frame's command was run: the player left")
+	default:
+	}
+	d := dialTable(t, s, "/ws")
+	readUntil(t, d, "the next page's first state", func(stateJSON) bool { return true })
+}
