@@ -36,6 +36,8 @@ type Game struct {
 	stop   chan struct{} // closed by CancelMove
 
 	asking *question // Okey 101: a discard waiting for the player's yes
+
+	leaving bool // the page's leave button was pressed (the model's goroutine)
 }
 
 var (
@@ -303,6 +305,13 @@ func (g *Game) apply(c command) {
 	case "close":
 		g.m.NextEnd()
 	case "leave":
+		// The pages are told first (the socket sends what is queued before
+		// it closes): the match is saved unless it is over.
+		g.leaving = true
+		if m.Final == nil {
+			m.Say(labels()["left"])
+		}
+		g.publish()
 		g.Quit()
 	default:
 		m.Refuse(i18n.T("the page sent a command okey does not know"))

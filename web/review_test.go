@@ -352,3 +352,37 @@ func TestTableHugeFrame(t *testing.T) {
 	d := dialTable(t, s, "/ws")
 	readUntil(t, d, "the next page's first state", func(stateJSON) bool { return true })
 }
+
+// TestLeaveSaysSaved: the page's leave button ends the table's socket,
+// but first the page is told that the player left and that the match is
+// saved to resume (the "left" sentence the page holds), not left to say
+// that okey's process is gone.
+func TestLeaveSaysSaved(t *testing.T) {
+	s, g := testServer(t)
+	c := dialTable(t, s, "/ws")
+	readUntil(t, c, "the first state", func(stateJSON) bool { return true })
+	if err := c.Write(context.Background(), websocket.MessageText, []byte(`{"op":"leave"}`)); err != nil {
+		t.Fatal(err)
+	}
+	want := labels()["left"]
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var msgs []string
+	for {
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			break
+		}
+		var st map[string]any
+		if json.Unmarshal(b, &st) == nil {
+			if m, _ := st["msg"].(string); m != "" {
+				msgs = append(msgs, m)
+			}
+			if st["msg"] == want && st["left"] == true {
+				return
+			}
+		}
+	}
+	<-g.Done()
+	t.Fatalf("the page was not told it left (messages %q), want %q with left", msgs, want)
+}

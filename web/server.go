@@ -213,7 +213,16 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-g.Done():
-			// Send the last state (the player left), then close.
+			// Send the last states (the player left: published before
+			// Done), then close.
+			for len(states) > 0 {
+				wctx, wc := context.WithTimeout(ctx, 5*time.Second)
+				err := conn.Write(wctx, websocket.MessageText, <-states)
+				wc()
+				if err != nil {
+					return
+				}
+			}
 			conn.Close(websocket.StatusNormalClosure, "")
 			return
 		case <-ctx.Done():
