@@ -213,6 +213,10 @@ type command struct {
 	To   int    `json:"to"`   // move: the position it goes to
 }
 
+// refuse shows a refusal on the message line (a frame of the page that is
+// no command).
+func (g *Game) refuse(msg string) { g.post(func() { g.m.Refuse(msg) }) }
+
 // do runs a command of the page on the model's goroutine.
 func (g *Game) do(c command) { g.post(func() { g.apply(c) }) }
 
