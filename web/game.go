@@ -187,10 +187,7 @@ func (g *Game) publish() {
 	defer g.mu.Unlock()
 	g.state = b
 	for c := range g.subs {
-		select {
-		case c <- b:
-		default: // a slow page gets the next state
-		}
+		offer(c, b)
 	}
 }
 

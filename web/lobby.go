@@ -278,10 +278,7 @@ func (l *Lobby) publish() {
 	defer l.mu.Unlock()
 	l.state = b
 	for c := range l.subs {
-		select {
-		case c <- b:
-		default:
-		}
+		offer(c, b)
 	}
 }
 

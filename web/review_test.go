@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -385,4 +386,85 @@ func TestLeaveSaysSaved(t *testing.T) {
 	}
 	<-g.Done()
 	t.Fatalf("the page was not told it left (messages %q), want %q with left", msgs, want)
+}
+
+// lastOf drains c and returns the last state in it.
+func lastOf(t *testing.T, c chan []byte) []byte {
+	t.Helper()
+	var last []byte
+	for {
+		select {
+		case b := <-c:
+			last = b
+		default:
+			if last == nil {
+				t.Fatal("no state")
+			}
+			return last
+		}
+	}
+}
+
+// TestSlowPageGetsTheNewestState: a page that reads slowly (its queue of
+// states full) may miss states between, never the newest: a spectator's
+// page would otherwise keep a table without its verdict, a replay's a
+// frame it stepped past, and a table's its last word (they publish no
+// more after it).
+func TestSlowPageGetsTheNewestState(t *testing.T) {
+	t.Run("watch", func(t *testing.T) {
+		f := NewWatchPage([]string{"ayse", "ali"}, "classic")
+		c, stop := f.subscribe()
+		defer stop()
+		for i := range 8 {
+			f.End(nil, fmt.Sprintf("stopped %d", i))
+		}
+		var st stateJSON
+		if err := json.Unmarshal(lastOf(t, c), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Board == nil || st.Board.Verdict != "stopped 7" {
+			t.Fatalf("the slow page's last state: %+v, want the verdict %q", st.Board, "stopped 7")
+		}
+	})
+	t.Run("table", func(t *testing.T) {
+		g := NewGame(0)
+		g.Start()
+		defer g.Quit()
+		c, stop := g.subscribe()
+		defer stop()
+		done := make(chan struct{})
+		g.post(func() {
+			for i := range 8 {
+				g.m.Say(fmt.Sprintf("word %d", i))
+				g.publish()
+			}
+			close(done)
+		})
+		<-done
+		var st stateJSON
+		if err := json.Unmarshal(lastOf(t, c), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Msg != "word 7" {
+			t.Fatalf("the slow page's last state says %q, want %q", st.Msg, "word 7")
+		}
+	})
+	t.Run("lobby", func(t *testing.T) {
+		l := NewLobby(context.Background(), &fakeLobby{changes: make(chan struct{}, 1)}, func(table.LobbyTable) {})
+		c, stop := l.subscribe()
+		defer stop()
+		for i := range 8 {
+			l.mu.Lock()
+			l.msg = fmt.Sprintf("word %d", i)
+			l.mu.Unlock()
+			l.publish()
+		}
+		var st lobbyJSON
+		if err := json.Unmarshal(lastOf(t, c), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Msg != "word 7" {
+			t.Fatalf("the slow page's last state says %q, want %q", st.Msg, "word 7")
+		}
+	})
 }

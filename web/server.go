@@ -73,6 +73,24 @@ type page interface {
 	left() bool // the viewer left: the page no longer plays
 }
 
+// offer queues state b for a page's socket (c); a slow page's queue
+// being full, its oldest state gives way: a page may miss states between,
+// never the newest (after which there may be none: a verdict, a last
+// word). The caller holds the lock that guards the page's subscribers.
+func offer(c chan []byte, b []byte) {
+	for {
+		select {
+		case c <- b:
+			return
+		default:
+		}
+		select {
+		case <-c:
+		default:
+		}
+	}
+}
+
 // refuser is a page with a message line: a frame it cannot read is
 // refused there (the table's).
 type refuser interface{ refuse(msg string) }
