@@ -267,3 +267,36 @@ func TestWatchStateHoldsNoHiddenTile(t *testing.T) {
 	}
 	t.Logf("%d states checked, %d faces on the seats' racks", checked, open)
 }
+
+// TestFramesRace is the race detector's share of the spectator's page: the
+// table's steps (Add) and the page's commands cross on Frames.
+func TestFramesRace(t *testing.T) {
+	lane.RaceOnly(t)
+	g := &spectated{Game: NewGame(0), page: NewWatchPage([]string{"ayse", "ali", "veli", "zeynep"}, "classic")}
+	g.Start()
+	defer g.Quit()
+	states, stop := g.page.subscribe()
+	defer stop()
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		for {
+			select {
+			case <-states:
+				g.page.do(command{Op: "back"})
+				g.page.do(command{Op: "last"})
+			case <-quit:
+				return
+			}
+		}
+	}()
+	bots, names := greedyBots(3)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Ruleset: "classic", Name: "ayse", Bots: bots, BotName: names, Player: bot.NewGreedy()}); err != nil {
+		t.Fatal(err)
+	}
+	if g.steps.Load() == 0 {
+		t.Fatal("no step reached the page")
+	}
+}

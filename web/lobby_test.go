@@ -165,7 +165,7 @@ func TestLobbySocket(t *testing.T) {
 	send(lobbyCommand{Op: "code", Text: "garbage"})
 	next("a bad code refused", func(st lobbyJSON) bool { return st.Bad && strings.Contains(st.Msg, "not a code") })
 	send(lobbyCommand{Op: "create", Ruleset: "classic:points=1", Players: 2, Bots: 0, Private: true})
-	next("the table opened", func(st lobbyJSON) bool { return !st.Busy && !st.Bad && strings.HasSuffix(st.Msg, ": done") })
+	next("the table opened", func(st lobbyJSON) bool { return !st.Busy && !st.Bad && st.Msg == "opening a table: done" })
 	f.set(table.LobbyTable{ID: "t1", Ruleset: "classic:points=1", Seats: 2, State: "open", Private: true,
 		Members: []table.LobbyMember{{ID: "me", Name: "ayse"}, {ID: "x", Name: "mehmet", Ready: true}}})
 	st := next("the seat", func(st lobbyJSON) bool { return len(st.Tables) == 1 })
@@ -174,7 +174,7 @@ func TestLobbySocket(t *testing.T) {
 		t.Fatalf("the table as sent: %+v, links %+v", tb, st.Links)
 	}
 	send(lobbyCommand{Op: "ready", ID: "t1", Ready: true})
-	next("ready", func(st lobbyJSON) bool { return !st.Busy && strings.HasSuffix(st.Msg, ": done") })
+	next("ready", func(st lobbyJSON) bool { return !st.Busy && st.Msg == "ready at table t1: done" })
 	if got := f.got(); len(got) != 2 || got[0] != "private classic:points=1" || got[1] != "ready t1" {
 		t.Fatalf("the service got %q", got)
 	}
