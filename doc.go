@@ -19,7 +19,10 @@
 //     tournament Service).
 //   - bot: the strategies that choose a seat's moves.
 //   - p2p: the network (libp2p host, identity, discovery, lobby, table
-//     topics, relays, the tournament topic); p2p/invite the invite code.
+//     topics, a node's relays); p2p/invite the invite code; p2p/relay the
+//     relay service and its client calls; p2p/tournament the tournament
+//     topic and transcript fetches;
+//     p2p/internal/wire the frame and table id the services share.
 //   - netplay: the player's side of network play: a lobby table becomes a
 //     table config, a match played over p2p with persistence and resume,
 //     a watched match, the house bots, the tournament topic as a

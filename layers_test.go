@@ -29,6 +29,9 @@ var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25
 //   - rating imports only the standard library, and stats only the
 //     standard library and rating: a player's record is pure arithmetic on
 //     verified matches, below everything that verifies them;
+//   - p2p/relay, the relay service any host can run, reaches nothing of
+//     the module but the wire helpers it shares with the node
+//     (p2p/internal/wire);
 //   - only the front ends' wiring (cmd/okey) imports both a front end (ui)
 //     and the network play package (netplay): neither reaches the other.
 func TestLayers(t *testing.T) {
@@ -50,6 +53,8 @@ func TestLayersCanFail(t *testing.T) {
 		module + "/ui":                {module + "/netplay"},
 		module + "/netplay":           {module + "/p2p"},
 		module + "/p2p":               {},
+		module + "/p2p/relay":         {module + "/p2p/internal/wire", module + "/p2p/invite"},
+		module + "/p2p/internal/wire": {},
 		module + "/table":             {module + "/engine"},
 		module + "/internal/i18n":     {"golang.org/x/text/language"},
 		module + "/internal/atomicfs": {module + "/table"},
@@ -64,6 +69,7 @@ func TestLayersCanFail(t *testing.T) {
 		"engine reaches " + module + "/internal/i18n",
 		"crypto/group reaches example.com/x",
 		"ui reaches " + module + "/p2p",
+		"p2p/relay reaches " + module + "/p2p/invite",
 		"internal/atomicfs reaches " + module + "/table",
 		"rating reaches " + module + "/engine",
 		"stats reaches " + module + "/table",
@@ -76,7 +82,7 @@ func TestLayersCanFail(t *testing.T) {
 		}
 	}
 	for _, no := range []string{"sha3", "ristretto", "internal/i18n reaches", "table reaches", "stats reaches " + module + "/rating", "cmd/okey reaches",
-		"tournament reaches " + module + "/engine", "tournament reaches filippo.io"} {
+		"tournament reaches " + module + "/engine", "tournament reaches filippo.io", "p2p/relay reaches " + module + "/p2p/internal/wire"} {
 		if strings.Contains(got, no) {
 			t.Errorf("%q named, but allowed:\n%s", no, got)
 		}
@@ -108,6 +114,8 @@ func layerViolations(imports map[string][]string) []string {
 				bad = !stdlib(dep)
 			case rel == "stats":
 				bad = !stdlib(dep) && dep != module+"/rating"
+			case rel == "p2p/relay":
+				bad = strings.HasPrefix(dep, module+"/") && dep != module+"/p2p/internal/wire"
 			case rel == "tournament":
 				// pure: the rules engine and the key check's curve only
 				bad = !stdlib(dep) && dep != module+"/engine" && dep != "filippo.io/edwards25519"

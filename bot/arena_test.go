@@ -104,6 +104,7 @@ func TestWilson(t *testing.T) {
 // turkish-rummy's upcard bonus (the opponents of the seat dealt the
 // indicator's twin score UpcardPoints) is in its averages.
 func TestArenaSettlesUpcard(t *testing.T) {
+	lane.NoRace(t) // arena hands of pure bots: the arena's workers run under the race detector in TestArenaDeterministicAndBalanced
 	rules := engine.MustRuleset("turkish-rummy", "")
 	cfg := ArenaConfig{Rules: rules, Bots: []string{"greedy", "greedy", "greedy", "greedy"}, Hands: 24, Seed: 3}
 	held := 0

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/engine"
 )
 
@@ -71,6 +73,7 @@ func TestGainSign(t *testing.T) {
 // of all seats average to parity; a line-up paired with itself differs by
 // nothing; line-ups on different deals are not paired.
 func TestArenaByDeal(t *testing.T) {
+	lane.NoRace(t) // arena hands of pure bots: the arena's workers run under the race detector in TestArenaDeterministicAndBalanced
 	cfg := ArenaConfig{Rules: engine.MustRuleset("classic", ""), Bots: []string{"greedy", "random", "random", "random"}, Hands: 40, Seed: 7}
 	a, err := Arena(cfg)
 	if err != nil {

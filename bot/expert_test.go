@@ -156,6 +156,7 @@ func TestExpertDeterministic(t *testing.T) {
 // TestExpertAdviceRanked: after a draw the advice lists every distinct
 // non-okey discard once, best first, each with a reason.
 func TestExpertAdviceRanked(t *testing.T) {
+	lane.NoRace(t) // the expert is pure code, no goroutine
 	pos := greedyPositions(t, "classic", 1, true)
 	for i := range pos {
 		p := &pos[i]

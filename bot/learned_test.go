@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/engine"
 )
 
@@ -177,6 +179,7 @@ const learnedWin, learnedScore = 0.130117558, -0.852580190
 // TestLearnedPlays: whole hands with the learned player in every preset
 // it plays; every move is legal (the arena fails on a refused move).
 func TestLearnedPlays(t *testing.T) {
+	lane.NoRace(t) // whole hands of the learned bot, pure code
 	for _, preset := range []string{"classic", "turkish-rummy", "german"} {
 		res, err := Arena(ArenaConfig{Rules: engine.MustRuleset(preset, ""), Bots: []string{LearnedName, "greedy", LearnedName, "greedy"}, Hands: 8, Seed: 3})
 		if err != nil {
@@ -252,6 +255,7 @@ func TestSelfPlay(t *testing.T) {
 // strategy's choice, one candidate of two or more a decision, whatever the
 // hand's outcome; the same config gives the same samples with any workers.
 func TestSelfPlayImitate(t *testing.T) {
+	lane.NoRace(t) // training over self-play hands: the self-play workers run under the race detector in TestSelfPlay
 	cfg := SelfPlayConfig{Rules: engine.MustRuleset("classic", ""), Bots: []string{"expert", "greedy", "greedy", "greedy"},
 		Record: []string{"expert"}, Imitate: true, Hands: 4, Seed: 5, Workers: 1}
 	a, b := selfPlayTwice(t, cfg, 2)

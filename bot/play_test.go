@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/engine"
 )
 
@@ -65,6 +67,7 @@ func greedyChecks(t *testing.T) moveCheck {
 // a mixed table, then an all-greedy and an all-random one. Every move must
 // be accepted by the engine and every hand must end.
 func TestBotsPlayEveryPreset(t *testing.T) {
+	lane.NoRace(t) // whole matches of pure bots in every preset, no goroutine
 	presets := []string{"classic", "classic:partnerships", "turkish-rummy", "german"}
 	for _, preset := range presets {
 		for n := 2; n <= 4; n++ {
@@ -97,6 +100,7 @@ func TestBotsPlayEveryPreset(t *testing.T) {
 // TestGreedyBeatsRandom: over 40 seeded two-player hands, greedy sitting
 // first and second in turn, greedy wins strictly more hands than random.
 func TestGreedyBeatsRandom(t *testing.T) {
+	lane.NoRace(t) // a statistical test over whole matches of pure bots
 	hands := 40
 	wins := map[string]int{}
 	for i := 0; i < hands; i++ {
@@ -123,6 +127,7 @@ func TestGreedyBeatsRandom(t *testing.T) {
 // plays exactly as one that knows only its own tiles. Bots read only their
 // own rack and public faces.
 func TestBotsIgnoreHiddenFaces(t *testing.T) {
+	lane.NoRace(t) // whole matches of pure bots, no goroutine
 	for _, name := range Names() {
 		tb := newTable(t, "classic", 3, 0, 77)
 		tb.settle()

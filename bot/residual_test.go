@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/okey-game/okey/internal/lane"
+
 	"github.com/okey-game/okey/engine"
 )
 
@@ -50,6 +52,7 @@ func TestNewResidualChecksTheNet(t *testing.T) {
 // residual player makes the expert's every move (the same hands, the same
 // results on the same deals).
 func TestResidualWithoutNetIsTheExpert(t *testing.T) {
+	lane.NoRace(t) // arena hands of pure bots: the arena's workers run under the race detector in TestArenaDeterministicAndBalanced
 	rules := engine.MustRuleset("classic", "")
 	cfg := ArenaConfig{Rules: rules, Bots: []string{"expert", "greedy", "greedy", "greedy"}, Hands: 8, Seed: 3}
 	a, err := Arena(cfg)
@@ -77,6 +80,7 @@ func TestResidualWithoutNetIsTheExpert(t *testing.T) {
 // the same samples with any workers; a net that prefers the expert's
 // second choice plays it, unless the margin forbids it.
 func TestSelfPlayResidual(t *testing.T) {
+	lane.NoRace(t) // training over self-play hands: the self-play workers run under the race detector in TestSelfPlay
 	cfg := SelfPlayConfig{Rules: engine.MustRuleset("classic", ""), Bots: []string{"expert", "greedy", "greedy", "greedy"},
 		Record: []string{"expert"}, Residual: true, ResidualK: 3, Epsilon: 0.5, Hands: 8, Seed: 5, Workers: 1}
 	a, b := selfPlayTwice(t, cfg, 3)
@@ -115,6 +119,7 @@ func TestSelfPlayResidual(t *testing.T) {
 // TestResidualMargin: the expert's first choice stays unless another is
 // valued above it by more than the margin.
 func TestResidualMargin(t *testing.T) {
+	lane.NoRace(t) // a statistical margin over arena hands of pure bots
 	var got []int
 	r, err := NewResidual(rankNet(1), 3, 1)
 	if err != nil {

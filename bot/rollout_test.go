@@ -85,6 +85,7 @@ func rolloutDiffs(t *testing.T, tb *table, v *engine.View, seed uint64) ([]float
 // the honest view's figures. A player that dealt only the faces its view
 // does not know would differ.
 func TestRolloutDoesNotCheat(t *testing.T) {
+	lane.NoRace(t) // whole hands of the rollout bot, pure code
 	moved := false
 	for _, seed := range []uint64{12} {
 		tb := rolloutPosition(t, seed*100)

@@ -4,12 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/okey-game/okey/bot"
-	"github.com/okey-game/okey/p2p"
 )
 
 // BenchmarkLoopbackMatch plays whole 4-player matches (turkish-rummy,
@@ -52,32 +48,14 @@ func BenchmarkLoopbackMatch(b *testing.B) {
 			}
 		}
 		t0 := time.Now()
-		created, err := clients[0].Lobby().Create("turkish-rummy", map[string]string{"rounds": "1"}, n)
-		if err != nil {
-			b.Fatal(err)
-		}
-		anns := seatAllB(b, ctx, clients, SeatOptions{Join: created.Table})
+		_, anns := seatCreated(b, ctx, clients, "turkish-rummy", map[string]string{"rounds": "1"})
 		seat += time.Since(t0)
 		b.StartTimer()
-		outs := make([]*Outcome, n)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for k, c := range clients {
-			mover, _ := bot.New("greedy", uint64(k))
-			wg.Go(func() {
-				outs[k], errs[k] = c.Play(ctx, anns, mover, PlayOptions{Out: b.TempDir(), Withhold: 10 * time.Minute, Linger: 5 * time.Second})
-			})
-		}
-		wg.Wait()
+		outs := playAll(b, ctx, clients, anns, func(int) PlayOptions {
+			return PlayOptions{Out: b.TempDir(), Withhold: 10 * time.Minute, Linger: 5 * time.Second}
+		})
 		b.StopTimer()
-		for k, err := range errs {
-			if err != nil {
-				b.Fatalf("peer %d: %v", k, err)
-			}
-			if !outs[k].Report.Honest {
-				b.Fatalf("peer %d: not honest", k)
-			}
-		}
+		checkHonest(b, outs)
 		var slowestPlay time.Duration
 		for _, o := range outs {
 			slowestPlay = max(slowestPlay, o.Elapsed)
@@ -103,23 +81,6 @@ func BenchmarkLoopbackMatch(b *testing.B) {
 	b.ReportMetric(ms(percentile(deals, 50)), "deal-ms")
 	b.ReportMetric(ms(percentile(draws, 50)), "draw-p50-ms")
 	b.ReportMetric(ms(percentile(draws, 99)), "draw-p99-ms")
-}
-
-func seatAllB(b *testing.B, ctx context.Context, clients []*Client, o SeatOptions) p2p.Announcement {
-	b.Helper()
-	anns := make([]p2p.Announcement, len(clients))
-	errs := make([]error, len(clients))
-	var wg sync.WaitGroup
-	for i, c := range clients {
-		wg.Go(func() { anns[i], errs[i] = c.FindSeat(ctx, o) })
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			b.Fatalf("peer %d: %v", i, err)
-		}
-	}
-	return anns[0]
 }
 
 func percentile(ds []time.Duration, p int) time.Duration {

@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -20,9 +19,7 @@ import (
 // outcome whose summary names the table and the transcript.
 func TestRunBotPlaysAMatch(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 2)
+	ctx, _, clients := mockLobby(t, 2, 3*time.Minute)
 	var wg sync.WaitGroup
 	status := make([]int, 2)
 	errs := make([]error, 2)
@@ -68,9 +65,7 @@ func TestRunBotPlaysAMatch(t *testing.T) {
 // wait: ErrNoTableInTime (a table that could not form), and no match told.
 func TestRunBotNoTableInTime(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 1)
+	ctx, _, clients := mockLobby(t, 1, time.Minute)
 	told := 0
 	status, err := clients[0].RunBot(ctx, BotOptions{Matches: 1, Wait: 500 * time.Millisecond,
 		Mover: func(p2p.Announcement) (table.Mover, error) { return bot.New("greedy", 0) },

@@ -9,14 +9,13 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/metrics"
 
-	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/p2p"
 )
 
 // BenchmarkMatchBytes plays whole 4-seat classic matches between 4 peers
 // over real libp2p on 127.0.0.1 (TCP), each host with a bandwidth counter,
 // and reports what one seat sends: the basis of the relay's data-rate cap
-// (p2p.DefaultRelayRate; protocol.md 7.11). Every byte a seat sends would
+// (relay.DefaultRate; protocol.md 7.11). Every byte a seat sends would
 // cross a relay if all its links were relayed.
 //
 //	sent-KB/seat    bytes sent by a seat over the whole match (the mean)
@@ -52,11 +51,7 @@ func BenchmarkMatchBytes(b *testing.B) {
 			clients[k] = c
 			addrs = append(addrs, c.Addrs()...)
 		}
-		created, err := clients[0].Lobby().Create("classic", nil, n)
-		if err != nil {
-			b.Fatal(err)
-		}
-		anns := seatAllB(b, ctx, clients, SeatOptions{Join: created.Table})
+		_, anns := seatCreated(b, ctx, clients, "classic", nil)
 		base := make([]int64, n)
 		for k := range n {
 			base[k] = bws[k].GetBandwidthTotals().TotalOut
@@ -85,26 +80,13 @@ func BenchmarkMatchBytes(b *testing.B) {
 				}
 			}
 		})
-		outs := make([]*Outcome, n)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for k, c := range clients {
-			mover, _ := bot.New("greedy", uint64(k))
-			wg.Go(func() {
-				outs[k], errs[k] = c.Play(ctx, anns, mover, PlayOptions{Out: b.TempDir(), Withhold: 10 * time.Minute, Linger: 2 * time.Second})
+		outs := func() []*Outcome {
+			defer func() { close(stop); sampler.Wait() }()
+			return playAll(b, ctx, clients, anns, func(int) PlayOptions {
+				return PlayOptions{Out: b.TempDir(), Withhold: 10 * time.Minute, Linger: 2 * time.Second}
 			})
-		}
-		wg.Wait()
-		close(stop)
-		sampler.Wait()
-		for k, err := range errs {
-			if err != nil {
-				b.Fatalf("peer %d: %v", k, err)
-			}
-			if !outs[k].Report.Honest {
-				b.Fatalf("peer %d: not honest", k)
-			}
-		}
+		}()
+		checkHonest(b, outs)
 		hands += len(outs[0].Report.Hands)
 		for k := range n {
 			s := float64(bws[k].GetBandwidthTotals().TotalOut-base[k]) / 1024

@@ -2,7 +2,6 @@ package netplay
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"sync"
 	"testing"
@@ -35,14 +34,8 @@ func (m waitingMover) Move(h *engine.Hand, v *engine.View) (engine.Action, error
 // nothing of.
 func TestMatchChat(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 2)
-	created, err := clients[0].Lobby().Create("turkish-rummy", map[string]string{"rounds": "1"}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := seatAll(t, ctx, clients, SeatOptions{Join: created.Table}, SeatOptions{Join: created.Table})
+	ctx, _, clients := mockLobby(t, 2, 3*time.Minute)
+	_, a := seatCreated(t, ctx, clients, "turkish-rummy", map[string]string{"rounds": "1"})
 	var mu sync.Mutex
 	got := make([][]ChatLine, 2)
 	heard := make([]chan struct{}, 2)

@@ -79,6 +79,26 @@ func testNodeOptions(extra ...p2p.NodeOption) []p2p.NodeOption {
 // data directory; each discovers the others through a ManualDiscovery.
 func mockClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 	t.Helper()
+	return mockNet(t, n, "10.0.0", "bot", true)
+}
+
+// mockLobby is mockClients(t, n) with a context that ends after d, or
+// when the test ends (before the clients close).
+func mockLobby(t *testing.T, n int, d time.Duration) (context.Context, mocknet.Mocknet, []*Client) {
+	t.Helper()
+	mn, clients := mockClients(t, n)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx, mn, clients
+}
+
+// mockNet makes n Clients named "NAME i" on one mocknet, all linked (any
+// may dial any address it learns), each with its own data directory and
+// address SUBNET.i+1 (the first three octets); with discover, each knows
+// the others through a ManualDiscovery, else it discovers nothing (no mDNS,
+// no --peer).
+func mockNet(t *testing.T, n int, subnet, name string, discover bool) (mocknet.Mocknet, []*Client) {
+	t.Helper()
 	mn := mocknet.New()
 	t.Cleanup(func() { mn.Close() })
 	dirs := make([]string, n)
@@ -89,7 +109,7 @@ func mockClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := mn.AddPeer(k, ma.StringCast(fmt.Sprintf("/ip4/10.0.0.%d/tcp/4001", i+1)))
+		h, err := mn.AddPeer(k, ma.StringCast(fmt.Sprintf("/ip4/%s.%d/tcp/4001", subnet, i+1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,14 +120,18 @@ func mockClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 	}
 	clients := make([]*Client, n)
 	for i, ai := range infos {
-		d := &p2p.ManualDiscovery{}
-		for j, other := range infos {
-			if j != i {
-				d.Add(other)
+		var extra []p2p.NodeOption
+		if discover {
+			d := &p2p.ManualDiscovery{}
+			for j, other := range infos {
+				if j != i {
+					d.Add(other)
+				}
 			}
+			extra = append(extra, p2p.WithDiscovery(d))
 		}
-		c, err := Open(context.Background(), Options{Data: dirs[i], Name: fmt.Sprintf("bot %d", i), NoMDNS: true,
-			Host: mn.Host(ai.ID), Log: testLogger(t).With("peer", i), NodeOptions: testNodeOptions(p2p.WithDiscovery(d))})
+		c, err := Open(context.Background(), Options{Data: dirs[i], Name: fmt.Sprintf("%s %d", name, i), NoMDNS: true,
+			Host: mn.Host(ai.ID), Log: testLogger(t).With("peer", i), NodeOptions: testNodeOptions(extra...)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +144,7 @@ func mockClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 // seatAll runs FindSeat on every client concurrently (client i with
 // opts[i], or opts[0] for all) and checks they all reach the same started
 // table.
-func seatAll(t *testing.T, ctx context.Context, clients []*Client, opts ...SeatOptions) p2p.Announcement {
+func seatAll(t testing.TB, ctx context.Context, clients []*Client, opts ...SeatOptions) p2p.Announcement {
 	t.Helper()
 	anns := make([]p2p.Announcement, len(clients))
 	errs := make([]error, len(clients))
@@ -144,6 +168,26 @@ func seatAll(t *testing.T, ctx context.Context, clients []*Client, opts ...SeatO
 	return anns[0]
 }
 
+// seatCreated: the first of seats creates a table of the preset with
+// options for all of them, and they all join it (seatAll). It returns the
+// table as created (open) and as started.
+func seatCreated(t testing.TB, ctx context.Context, seats []*Client, preset string, options map[string]string) (created, started p2p.Announcement) {
+	t.Helper()
+	created, err := seats[0].Lobby().Create(preset, options, len(seats))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return created, seatAll(t, ctx, seats, SeatOptions{Join: created.Table})
+}
+
+// seatAuto: every client looks for a one-round turkish-rummy match of
+// them all, with no table made by a person (each may open one after
+// settle), and they end seated at one (seatAll).
+func seatAuto(t *testing.T, ctx context.Context, clients []*Client, settle time.Duration) p2p.Announcement {
+	t.Helper()
+	return seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: len(clients), Match: true, Settle: settle})
+}
+
 // honestPlay is PlayOptions for honest tests: no honest peer is ever
 // blamed for being slow, however loaded the machine (the test's context
 // bounds the run instead).
@@ -152,13 +196,13 @@ func honestPlay(out string) PlayOptions {
 }
 
 // playAll plays a started table on every client concurrently.
-func playAll(t *testing.T, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions) []*Outcome {
+func playAll(t testing.TB, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions) []*Outcome {
 	t.Helper()
 	return playAllMovers(t, ctx, clients, a, opts, func(_ int, m table.Mover) table.Mover { return m })
 }
 
 // playAllMovers is playAll with each seat's greedy bot passed through wrap.
-func playAllMovers(t *testing.T, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions, wrap func(i int, m table.Mover) table.Mover) []*Outcome {
+func playAllMovers(t testing.TB, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions, wrap func(i int, m table.Mover) table.Mover) []*Outcome {
 	t.Helper()
 	outs := make([]*Outcome, len(clients))
 	errs := make([]error, len(clients))
@@ -182,7 +226,7 @@ func playAllMovers(t *testing.T, ctx context.Context, clients []*Client, a p2p.A
 
 // checkHonest checks that every outcome is an honest, verified finish with
 // byte-identical transcript files.
-func checkHonest(t *testing.T, outs []*Outcome) {
+func checkHonest(t testing.TB, outs []*Outcome) {
 	t.Helper()
 	var first []byte
 	for i, o := range outs {

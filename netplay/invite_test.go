@@ -3,14 +3,11 @@ package netplay
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/peer"
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
-	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
@@ -20,36 +17,7 @@ import (
 // address it learns) but with no discovery at all: no mDNS, no --peer.
 func isolatedClients(t *testing.T, n int) (mocknet.Mocknet, []*Client) {
 	t.Helper()
-	mn := mocknet.New()
-	t.Cleanup(func() { mn.Close() })
-	var ids []peer.ID
-	dirs := make([]string, n)
-	for i := range n {
-		dirs[i] = t.TempDir()
-		k, err := p2p.LoadOrCreateIdentity(dirs[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := mn.AddPeer(k, ma.StringCast(fmt.Sprintf("/ip4/10.0.1.%d/tcp/4001", i+1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, h.ID())
-	}
-	if err := mn.LinkAll(); err != nil {
-		t.Fatal(err)
-	}
-	clients := make([]*Client, n)
-	for i, id := range ids {
-		c, err := Open(context.Background(), Options{Data: dirs[i], Name: fmt.Sprintf("friend %d", i), NoMDNS: true,
-			Host: mn.Host(id), Log: testLogger(t).With("peer", i), NodeOptions: testNodeOptions()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		clients[i] = c
-	}
-	return mn, clients
+	return mockNet(t, n, "10.0.1", "friend", false)
 }
 
 // TestInviteCodeEndToEnd: a creator opens a private table and gives out
@@ -161,9 +129,7 @@ func TestInviteCodeEndToEnd(t *testing.T) {
 // (it refuses them, invite-only): they meet at a table of their own.
 func TestAutoSeatingSkipsPrivateTables(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, cs := mockClients(t, 3)
+	ctx, _, cs := mockLobby(t, 3, time.Minute)
 	const private = "0000000000000000" // the smallest id: the one auto seating prefers
 	if _, err := cs[0].Lobby().CreatePrivate(private, "classic", nil, 3); err != nil {
 		t.Fatal(err)

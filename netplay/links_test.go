@@ -1,23 +1,24 @@
 package netplay
 
 import (
-	"context"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
 )
 
 // TestFollowLinks: the links to the other members are told at once and
 // then again, named by the members' names, never this peer's own; after
 // stop nothing more is told.
 func TestFollowLinks(t *testing.T) {
-	_, cs := mockClients(t, 2)
+	ctx, _, cs := mockLobby(t, 2, time.Minute)
+	s := NewLobbyService(ctx, cs[0], LobbyOptions{Strategy: "greedy", Mover: testMover, Log: testLogger(t)})
 	a := p2p.Announcement{Table: "t", Members: []p2p.Seat{{ID: cs[0].ID(), Name: "me"}, {ID: cs[1].ID(), Name: "other"}}}
-	told := make(chan []MemberLink, 16)
+	told := make(chan []table.SeatLink, 16)
 	var after atomic.Bool
-	stop := cs[0].FollowLinks(context.Background(), a, 10*time.Millisecond, func(ls []MemberLink) {
+	stop := s.FollowLinks(ctx, a, func(ls []table.SeatLink) {
 		if after.Load() {
 			t.Error("told after stop")
 		}
@@ -26,17 +27,14 @@ func TestFollowLinks(t *testing.T) {
 		default:
 		}
 	})
-	for range 2 {
-		select {
-		case ls := <-told:
-			if len(ls) != 1 || ls[0].Name != "other" || ls[0].Kind == "" {
-				t.Fatalf("links %+v, want the other member's", ls)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("no links told")
+	select {
+	case ls := <-told:
+		if len(ls) != 1 || ls[0].Name != "other" || ls[0].Kind == "" {
+			t.Fatalf("links %+v, want the other member's", ls)
 		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no links told")
 	}
 	stop()
 	after.Store(true)
-	time.Sleep(50 * time.Millisecond)
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // Options configures Open. Zero values get the documented defaults.
@@ -52,7 +53,7 @@ type Options struct {
 	// v2, hole punching, the relay client).
 	Reach bool
 	// Relays are relay multiaddrs, each ending in /p2p/<relay id>, or relay
-	// lines (okey relay's, with the relay's key: p2p.ParseRelayLine) (--relay;
+	// lines (okey relay's, with the relay's key: relay.ParseLine) (--relay;
 	// see ResolveRelays for the setting kept in Data): this peer's invite
 	// codes carry them (Client.Invite), the tables it creates are
 	// registered with them, and members are dialled through them when a
@@ -155,7 +156,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	var relayInfos []peer.AddrInfo
 	var relayKeys []p2p.NodeOption
 	for _, r := range o.Relays {
-		ai, key, err := p2p.ParseRelayLine(r)
+		ai, key, err := relay.ParseLine(r)
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +202,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		opts = append(opts, relayKeys...)
 	}
 	if o.ServeRelay {
-		opts = append(opts, p2p.WithServeRelay(p2p.RelayConfig{State: filepath.Join(o.Data, RelayStateFile)}))
+		opts = append(opts, p2p.WithServeRelay(relay.Config{State: filepath.Join(o.Data, RelayStateFile)}))
 	}
 	opts = append(opts, o.NodeOptions...)
 	node, err := p2p.NewNode(h, opts...) // closes h on error

@@ -207,21 +207,14 @@ func TestMatchMocknet(t *testing.T) {
 	for _, n := range []int{2, 3, 4} {
 		t.Run(fmt.Sprintf("%dpeers", n), func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-			defer cancel()
-			_, clients := mockClients(t, n)
-			rs := "turkish-rummy:rounds=1"
+			ctx, _, clients := mockLobby(t, n, 4*time.Minute)
 			var a p2p.Announcement
 			if n == 2 {
 				// Explicit create and join.
-				created, err := clients[0].Lobby().Create("turkish-rummy", map[string]string{"rounds": "1"}, 2)
-				if err != nil {
-					t.Fatal(err)
-				}
-				a = seatAll(t, ctx, clients, SeatOptions{Create: false, Join: created.Table}, SeatOptions{Join: created.Table})
+				_, a = seatCreated(t, ctx, clients, "turkish-rummy", map[string]string{"rounds": "1"})
 			} else {
 				// Every peer automatic: they must converge on one table.
-				a = seatAll(t, ctx, clients, SeatOptions{Ruleset: rs, Players: n, Match: true, Settle: 500 * time.Millisecond})
+				a = seatAuto(t, ctx, clients, 500*time.Millisecond)
 			}
 			if len(a.Members) != n {
 				t.Fatalf("started with %d members", len(a.Members))
@@ -260,10 +253,8 @@ func TestMatchMocknet(t *testing.T) {
 // and checks the match finishes honestly everywhere.
 func TestLinkCutMidMatch(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	mn, clients := mockClients(t, 3)
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 3, Match: true, Settle: 500 * time.Millisecond})
+	ctx, mn, clients := mockLobby(t, 3, 4*time.Minute)
+	a := seatAuto(t, ctx, clients, 500*time.Millisecond)
 	const victim = 1
 	vid, _ := peer.Decode(clients[victim].ID())
 	var cutOnce sync.Once
@@ -298,18 +289,23 @@ func TestLinkCutMidMatch(t *testing.T) {
 				case <-ctx.Done():
 					return
 				}
-				for j, c := range clients {
-					if j == victim {
-						continue
+				// others calls f with each other peer's id.
+				others := func(f func(other peer.ID)) {
+					for j, c := range clients {
+						if j != victim {
+							other, _ := peer.Decode(c.ID())
+							f(other)
+						}
 					}
-					other, _ := peer.Decode(c.ID())
+				}
+				others(func(other peer.ID) {
 					if err := mn.UnlinkPeers(vid, other); err != nil {
 						t.Errorf("unlink: %v", err)
 					}
 					if err := mn.DisconnectPeers(vid, other); err != nil {
 						t.Errorf("disconnect: %v", err)
 					}
-				}
+				})
 				for range len(clients) - 1 {
 					select {
 					case <-gone:
@@ -324,15 +320,11 @@ func TestLinkCutMidMatch(t *testing.T) {
 				case <-ctx.Done():
 					return
 				}
-				for j, c := range clients {
-					if j == victim {
-						continue
-					}
-					other, _ := peer.Decode(c.ID())
+				others(func(other peer.ID) {
 					if _, err := mn.LinkPeers(vid, other); err != nil {
 						t.Errorf("link: %v", err)
 					}
-				}
+				})
 			}()
 		}
 		return o
@@ -372,7 +364,7 @@ func TestRestartLoopback(t *testing.T) {
 			addrs = append(addrs, clients[i].Addrs()...)
 		}
 	}
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: n, Match: true, Settle: 500 * time.Millisecond})
+	a := seatAuto(t, ctx, clients, 500*time.Millisecond)
 	outDirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
 	outs := make([]*Outcome, n)
 	errs := make([]error, n)
@@ -526,9 +518,7 @@ func TestOpenRejectsBadOptions(t *testing.T) {
 // Create, whatever its id, and end seated together.
 func TestSeatConvergence(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 3)
+	ctx, _, clients := mockLobby(t, 3, 2*time.Minute)
 	rs := "turkish-rummy:rounds=1"
 	var wg sync.WaitGroup
 	anns := make([]p2p.Announcement, 3)
@@ -578,10 +568,8 @@ func TestSeatConvergence(t *testing.T) {
 // the saved transcript says the same.
 func TestAbsentPeerStalls(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 2)
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 2, Match: true, Settle: 300 * time.Millisecond})
+	ctx, _, clients := mockLobby(t, 2, 3*time.Minute)
+	a := seatAuto(t, ctx, clients, 300*time.Millisecond)
 	victim := 1
 	if a.Members[1].ID != clients[1].ID() {
 		victim = 0 // seat order is join order
@@ -611,12 +599,7 @@ func TestAbsentPeerStalls(t *testing.T) {
 	if serr != nil {
 		t.Fatal(serr)
 	}
-	if st := survivor.Result.Stalled; st == nil || st.Seat != victim || survivor.Result.Violation != nil {
-		t.Fatalf("survivor's verdict: %v / %v, want seat %d stalled, no one named", survivor.Result.Violation, st, victim)
-	}
-	if r := survivor.Report; r.Status() != table.StatusUnfinished || r.Next == nil || r.Next.Seat != victim {
-		t.Fatalf("transcript verdict: %+v", r)
-	}
+	checkStalledOn(t, survivor, victim)
 	if _, err := os.Stat(survivor.Transcript); err != nil {
 		t.Fatal(err)
 	}
@@ -627,10 +610,8 @@ func TestAbsentPeerStalls(t *testing.T) {
 // unfinished, saying that it never answered (no one named).
 func TestNeverJoinedPeerStalls(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 2)
-	a := seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 2, Match: true, Settle: 300 * time.Millisecond})
+	ctx, _, clients := mockLobby(t, 2, 2*time.Minute)
+	a := seatAuto(t, ctx, clients, 300*time.Millisecond)
 	absent := 0
 	if a.Members[0].ID != clients[1].ID() {
 		absent = 1
@@ -641,10 +622,18 @@ func TestNeverJoinedPeerStalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := o.Result.Stalled; st == nil || st.Seat != absent || o.Result.Violation != nil {
-		t.Fatalf("verdict %v / %v, want seat %d stalled, no one named", o.Result.Violation, st, absent)
+	checkStalledOn(t, o, absent)
+}
+
+// checkStalledOn checks that the match of o ended stalled on seat, naming
+// no one, and that its transcript says the same: unfinished, waiting for
+// seat.
+func checkStalledOn(t *testing.T, o *Outcome, seat int) {
+	t.Helper()
+	if st := o.Result.Stalled; st == nil || st.Seat != seat || o.Result.Violation != nil {
+		t.Fatalf("verdict %v / %v, want seat %d stalled, no one named", o.Result.Violation, st, seat)
 	}
-	if r := o.Report; r.Status() != table.StatusUnfinished || r.Next == nil || r.Next.Seat != absent {
+	if r := o.Report; r.Status() != table.StatusUnfinished || r.Next == nil || r.Next.Seat != seat {
 		t.Fatalf("transcript verdict: %+v", r)
 	}
 }

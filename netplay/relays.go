@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // Files inside Data for relays.
@@ -37,7 +37,7 @@ func ResolveRelays(data string, given []string) ([]string, error) {
 	}
 	if len(given) > 0 {
 		for _, r := range given {
-			if _, _, err := p2p.ParseRelayLine(r); err != nil {
+			if _, _, err := relay.ParseLine(r); err != nil {
 				return nil, err
 			}
 		}
@@ -66,7 +66,7 @@ func ResolveRelays(data string, given []string) ([]string, error) {
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		if _, _, err := p2p.ParseRelayLine(l); err != nil {
+		if _, _, err := relay.ParseLine(l); err != nil {
 			return nil, fmt.Errorf("lan: relay setting %s line %d: %w", path, i+1, err)
 		}
 		out = append(out, l)

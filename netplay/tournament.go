@@ -10,6 +10,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p"
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -39,11 +40,11 @@ func (c *Client) TournamentTable(ctx context.Context, cfg table.Config, ready ti
 
 // TournamentNet is a participant.Net (and AdmissionNet) over the
 // network's tournament topic and fetch protocol (tn).
-func TournamentNet(tn *p2p.TournamentNet) participant.Net { return &tournamentNet{tn: tn} }
+func TournamentNet(tn *p2ptournament.Net) participant.Net { return &tournamentNet{tn: tn} }
 
 // tournamentNet is TournamentNet's.
 type tournamentNet struct {
-	tn  *p2p.TournamentNet
+	tn  *p2ptournament.Net
 	out chan participant.Offer
 	one sync.Once
 }

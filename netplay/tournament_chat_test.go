@@ -2,7 +2,6 @@ package netplay
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"sync"
@@ -18,14 +17,8 @@ import (
 // other, named by its seat, and each keeps it in its chat file.
 func TestTournamentChat(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 2)
-	created, err := clients[0].Lobby().Create("classic", nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := seatAll(t, ctx, clients, SeatOptions{Join: created.Table}, SeatOptions{Join: created.Table})
+	ctx, _, clients := mockLobby(t, 2, time.Minute)
+	_, a := seatCreated(t, ctx, clients, "classic", nil)
 	cfg, err := TableConfig(a)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
 )
@@ -18,7 +19,7 @@ func TestTournamentNetAdapter(t *testing.T) {
 	_, cs := mockClients(t, 2)
 	var nets []participant.Net
 	for _, c := range cs {
-		tn, err := c.Node().JoinTournaments()
+		tn, err := p2ptournament.Join(c.Node())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -23,7 +24,7 @@ import (
 // the tournament topic joined, its folder and its data directory.
 type TournamentSeat struct {
 	Client *Client
-	Topic  *p2p.TournamentNet
+	Topic  *p2ptournament.Net
 	// Net is the participant.Net over Topic.
 	Net             participant.Net
 	Dir, Data, Name string
@@ -36,7 +37,7 @@ func OpenTournamentSeat(ctx context.Context, open func(context.Context, Options)
 	if err != nil {
 		return nil, err
 	}
-	tn, err := c.Node().JoinTournaments()
+	tn, err := p2ptournament.Join(c.Node())
 	if err != nil {
 		c.Close()
 		return nil, err

@@ -27,12 +27,7 @@ func TestFigureSpectatorJoinsMidMatch(t *testing.T) {
 	defer cancel()
 	_, clients := mockClients(t, 5)
 	seats, spect := clients[:4], clients[4]
-	created, err := seats[0].Lobby().Create("turkish-rummy", map[string]string{"rounds": "3"}, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := []SeatOptions{{Join: created.Table}, {Join: created.Table}, {Join: created.Table}, {Join: created.Table}}
-	a := seatAll(t, ctx, seats, opts...)
+	_, a := seatCreated(t, ctx, seats, "turkish-rummy", map[string]string{"rounds": "3"})
 	var seatStep atomic.Uint32
 	var hand2 atomic.Bool
 	var wg sync.WaitGroup
@@ -72,7 +67,7 @@ func TestFigureSpectatorJoinsMidMatch(t *testing.T) {
 	start := time.Now()
 	var reached atomic.Int64
 	wctx, leave := context.WithCancel(ctx)
-	_, err = spect.Watch(wctx, a, WatchOptions{OnStep: func(m *table.Machine) {
+	_, err := spect.Watch(wctx, a, WatchOptions{OnStep: func(m *table.Machine) {
 		if m.Step() >= target && reached.Load() == 0 {
 			reached.Store(int64(time.Since(start)))
 			leave()

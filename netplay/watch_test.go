@@ -23,15 +23,9 @@ import (
 // match is not watched again.
 func TestWatchMocknet(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	_, clients := mockClients(t, 3)
+	ctx, _, clients := mockLobby(t, 3, 4*time.Minute)
 	seats, spect := clients[:2], clients[2]
-	created, err := seats[0].Lobby().Create("turkish-rummy", map[string]string{"rounds": "1"}, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := seatAll(t, ctx, seats, SeatOptions{Join: created.Table}, SeatOptions{Join: created.Table})
+	created, a := seatCreated(t, ctx, seats, "turkish-rummy", map[string]string{"rounds": "1"})
 	if _, err := spect.Watch(ctx, created, WatchOptions{}); !errors.Is(err, ErrAnnouncement) {
 		t.Fatalf("watching an open table: %v", err)
 	}
@@ -77,7 +71,7 @@ func TestWatchMocknet(t *testing.T) {
 	}
 	// First visit: catch up to where seat 0 holds the match, then leave.
 	leaveCtx, leave := context.WithCancel(ctx)
-	_, err = spect.Watch(leaveCtx, a, WatchOptions{Stall: 500 * time.Millisecond, OnStep: func(m *table.Machine) {
+	_, err := spect.Watch(leaveCtx, a, WatchOptions{Stall: 500 * time.Millisecond, OnStep: func(m *table.Machine) {
 		if m.Step() >= heldAt.Load() {
 			leave()
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // TestAddRelayLater: a relay line given after the node started (pasted in
@@ -17,11 +18,11 @@ import (
 // nothing.
 func TestAddRelayLater(t *testing.T) {
 	t.Parallel()
-	key, err := NewRelayKey()
+	key, err := relay.NewKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, svc, rinfo, _ := testRelay(t, RelayConfig{Key: key})
+	_, svc, rinfo, _ := testRelay(t, relay.Config{Key: key})
 	gc, gj := &noDirect{}, &noDirect{}
 	creator, joiner := gatedNode(t, "creator", gc), gatedNode(t, "joiner", gj)
 	gc.block(joiner.ID())
@@ -33,7 +34,7 @@ func TestAddRelayLater(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := creator.Lobby().AddRelay(rinfo, RelayKey{1}); err != nil {
+	if err := creator.Lobby().AddRelay(rinfo, relay.Key{1}); err != nil {
 		t.Fatal(err) // a key the relay does not hold: accepted here, refused there
 	}
 	if err := creator.Lobby().AddRelay(rinfo, key); err != nil {

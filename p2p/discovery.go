@@ -8,7 +8,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/discovery/mdns"
-	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // ServiceName is okey's mDNS service name. It is not libp2p's default
@@ -82,20 +83,7 @@ func (m *MDNS) Close() error {
 
 // ParsePeerAddr parses a --peer flag: a multiaddr ending in /p2p/<peer id>,
 // e.g. /ip4/192.168.1.20/tcp/4001/p2p/12D3KooW...
-func ParsePeerAddr(s string) (peer.AddrInfo, error) {
-	a, err := ma.NewMultiaddr(s)
-	if err != nil {
-		return peer.AddrInfo{}, fmt.Errorf("p2p: bad peer address %q: %v", s, err)
-	}
-	ai, err := peer.AddrInfoFromP2pAddr(a)
-	if err != nil {
-		return peer.AddrInfo{}, fmt.Errorf("p2p: bad peer address %q (it must end in /p2p/<peer id>): %v", s, err)
-	}
-	if len(ai.Addrs) == 0 {
-		return peer.AddrInfo{}, fmt.Errorf("p2p: bad peer address %q: no transport address before /p2p/", s)
-	}
-	return *ai, nil
-}
+func ParsePeerAddr(s string) (peer.AddrInfo, error) { return wire.ParsePeerAddr(s) }
 
 // StaticDiscovery reports a fixed list of peers once, at Start.
 type StaticDiscovery struct {

@@ -14,6 +14,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // TestRelayFlood is the relay flood figure (scripts/relay-flood.sh runs
@@ -29,7 +31,7 @@ func TestRelayFlood(t *testing.T) {
 	if addr == "" || data == "" {
 		t.Skip("OKEY_RELAY_FLOOD and OKEY_RELAY_FLOOD_DATA not set (scripts/relay-flood.sh sets them)")
 	}
-	rinfo, err := ParseRelayAddr(addr)
+	rinfo, err := relay.ParseAddr(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func TestRelayFlood(t *testing.T) {
 				default:
 					var wrong [32]byte
 					wrong[0] = byte(i)
-					err = RelayJoin(actx, h, rinfo, "flood", wrong)
+					err = relay.Join(actx, h, rinfo, "flood", wrong)
 				}
 				acancel()
 				if err == nil {

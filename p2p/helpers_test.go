@@ -1,43 +1,19 @@
 package p2p
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
-	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 )
 
-// testLogger collects logs and prints them only when the test fails (a
-// goroutine logging after the test ended must not call t.Log).
-func testLogger(t testing.TB) *slog.Logger {
-	var mu sync.Mutex
-	var buf bytes.Buffer
-	w := writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return buf.Write(p)
-	})
-	t.Cleanup(func() {
-		if t.Failed() {
-			mu.Lock()
-			t.Logf("logs:\n%s", buf.String())
-			mu.Unlock()
-		}
-	})
-	return slog.New(&skipPubsubDebug{slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})})
-}
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+func testLogger(t testing.TB) *slog.Logger { return p2ptest.Logger(t) }
 
 var fastRetry = RetryPolicy{Attempts: 50, Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, DialTimeout: 2 * time.Second}
 
@@ -57,28 +33,7 @@ func mockNodes(t *testing.T, n int, opts ...NodeOption) (mocknet.Mocknet, []*Nod
 // connects the pair after DisconnectPeers.
 func mockNodesApart(t *testing.T, n int, apart [][2]int, opts ...NodeOption) (mocknet.Mocknet, []*Node) {
 	t.Helper()
-	mn := mocknet.New()
-	t.Cleanup(func() { mn.Close() })
-	var infos []peer.AddrInfo
-	for i := range n {
-		k, _, err := crypto.GenerateEd25519Key(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := mn.AddPeer(k, ma.StringCast(fmt.Sprintf("/ip4/10.0.0.%d/tcp/4001", i+1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		infos = append(infos, peer.AddrInfo{ID: h.ID(), Addrs: h.Addrs()})
-	}
-	if err := mn.LinkAll(); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range apart {
-		if err := mn.UnlinkPeers(infos[p[0]].ID, infos[p[1]].ID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mn, infos := p2ptest.MockHosts(t, n, apart)
 	nodes := make([]*Node, n)
 	for i, ai := range infos {
 		d := &ManualDiscovery{}
@@ -133,43 +88,7 @@ func joinAll(t testing.TB, nodes []*Node, id string, validate func(peer.ID, []by
 	return tts
 }
 
-// waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", d, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// skipPubsubDebug drops pubsub's debug chatter (every RPC), keeping ours.
-type skipPubsubDebug struct{ slog.Handler }
-
-func (h *skipPubsubDebug) Handle(ctx context.Context, r slog.Record) error {
-	return h.Handler.Handle(ctx, r)
-}
-
-func (h *skipPubsubDebug) WithAttrs(as []slog.Attr) slog.Handler {
-	for _, a := range as {
-		if a.Key == "component" && a.Value.String() == "pubsub" {
-			return &levelFloor{h.Handler.WithAttrs(as), slog.LevelInfo}
-		}
-	}
-	return &skipPubsubDebug{h.Handler.WithAttrs(as)}
-}
-
-type levelFloor struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h *levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-
-func (h *levelFloor) WithAttrs(as []slog.Attr) slog.Handler {
-	return &levelFloor{h.Handler.WithAttrs(as), h.min}
+	p2ptest.WaitFor(t, d, what, cond)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/invite"
 )
 
@@ -40,7 +41,7 @@ const (
 	// MaxLobbyStreams is the most lobby streams a creator serves at once in
 	// all. When they are all taken, a new stream takes the place of one
 	// still waiting for its request, from a peer holding more streams than
-	// the newcomer's peer (lobbyGate); failing that it is reset unread.
+	// the newcomer's peer (wire.Gate); failing that it is reset unread.
 	MaxLobbyStreams = 64
 	// lobbyDiscard is the most a creator reads (and drops) after an
 	// over-size request's length prefix before it closes the stream.
@@ -124,7 +125,7 @@ type Lobby struct {
 	rejected atomic.Uint64
 	limited  atomic.Uint64
 	accepted atomic.Uint64
-	gate     lobbyGate
+	gate     wire.Gate
 	guard    *lobbyGuard // rate limits and caps on what others announce (lobby_guard.go)
 
 	spectators atomic.Pointer[func(table string) int] // SetSpectatorCount
@@ -138,7 +139,7 @@ type knownTable struct {
 func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
 	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
 		limiter: invite.DefaultLimiter(), now: time.Now, gen: make(chan struct{}), changes: make(chan struct{}, 1),
-		gate: newLobbyGate(MaxLobbyPeerStreams, MaxLobbyStreams), guard: newLobbyGuard(n.cfg.checkAnnouncement)}
+		gate: wire.NewGate(MaxLobbyPeerStreams, MaxLobbyStreams), guard: newLobbyGuard(n.cfg.checkAnnouncement)}
 	if n.cfg.records != "" {
 		l.records = &stateStore{dir: n.cfg.records}
 	}
@@ -217,7 +218,7 @@ func (l *Lobby) close() error {
 	l.cancel()
 	l.wg.Wait()
 	l.sub.Cancel()
-	return closeTopic(l.n.ctx, l.topic)
+	return wire.CloseTopic(l.n.ctx, l.topic)
 }
 
 func (l *Lobby) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {
@@ -853,7 +854,7 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 			return resp, fmt.Errorf("%w: lobby request of %d bytes, at most %d", ErrFrameTooLarge, len(b), MaxLobbyRequest)
 		}
 		w := bufio.NewWriter(s)
-		if err := writeFrame(w, b); err != nil {
+		if err := wire.WriteFrame(w, b); err != nil {
 			return resp, err
 		}
 		if err := w.Flush(); err != nil {
@@ -862,7 +863,7 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 		if err := s.CloseWrite(); err != nil {
 			return resp, err
 		}
-		rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+		rb, err := wire.ReadFrame(bufio.NewReader(s), maxLobbyResponse)
 		if err != nil {
 			return resp, err
 		}
@@ -896,13 +897,13 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 // ignore deadlines.
 func (l *Lobby) handleRequest(s network.Stream) {
 	from := s.Conn().RemotePeer()
-	tk, why := l.gate.enter(from, func() { s.Reset() })
+	tk, why := l.gate.Enter(from, func() { s.Reset() })
 	if tk == nil {
 		s.Reset()
 		l.n.log.Debug("lobby request refused", "peer", from.String(), "reason", why)
 		return
 	}
-	defer l.gate.leave(tk)
+	defer l.gate.Leave(tk)
 	start := time.Now()
 	first := l.cfg.firstFrame()
 	if err := s.SetDeadline(start.Add(l.cfg.RequestTimeout)); err != nil {
@@ -918,7 +919,7 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	firstTimer := time.AfterFunc(first, func() { s.Reset() })
 	defer firstTimer.Stop()
 	const maxRequestBytes = binary.MaxVarintLen64 + MaxLobbyRequest
-	b, err := readFrame(bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes), MaxLobbyRequest)
+	b, err := wire.ReadFrame(bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes), MaxLobbyRequest)
 	if errors.Is(err, ErrFrameTooLarge) {
 		l.n.log.Warn("lobby request refused", "peer", from.String(), "err", err)
 		l.refuseLarge(s, err)
@@ -931,7 +932,7 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	}
 	// Past the first-frame deadline, or evicted meanwhile: the stream is
 	// being reset, and the request changes nothing.
-	if !firstTimer.Stop() || !l.gate.served(tk) {
+	if !firstTimer.Stop() || !l.gate.Served(tk) {
 		s.Reset()
 		return
 	}
@@ -967,7 +968,7 @@ func (l *Lobby) handleRequest(s network.Stream) {
 		l.tellRelays(req.Table)
 	}
 	if l.answer(s, resp) && resp.Table != nil {
-		l.gate.leave(tk) // the stream is done: its place is free during the publish
+		l.gate.Leave(tk) // the stream is done: its place is free during the publish
 		l.announce(req.Table)
 	}
 }
@@ -977,7 +978,7 @@ func (l *Lobby) answer(s network.Stream, resp lobbyResponse) bool {
 	out, err := json.Marshal(resp)
 	if err == nil {
 		w := bufio.NewWriter(s)
-		if err = writeFrame(w, out); err == nil {
+		if err = wire.WriteFrame(w, out); err == nil {
 			err = w.Flush()
 		}
 	}
@@ -1002,116 +1003,4 @@ func (l *Lobby) refuseLarge(s network.Stream, why error) {
 		return
 	}
 	l.answer(s, lobbyResponse{V: AnnouncementVersion, Code: "invalid", Error: fmt.Sprintf("p2p: lobby request too large: %v", why)})
-}
-
-// lobbyGate decides which lobby streams a creator serves: at most perPeer
-// of one remote peer and total in all. When all places are taken, a new
-// stream takes the place of the oldest stream still waiting for its request
-// among the peers holding the most streams, provided that peer holds more
-// than the newcomer's: so many identities holding idle streams cannot keep
-// out a peer that holds none, such as an honest joiner. A stream that has
-// delivered its request is never taken: it is answered at once.
-type lobbyGate struct {
-	perPeer, total int
-
-	mu      sync.Mutex
-	held    map[peer.ID]int
-	n       int
-	waiting []*lobbyTicket // streams waiting for their request, oldest first
-
-	arrived atomic.Uint64 // streams that came to the gate
-	overCap atomic.Uint64 // streams reset unread: over a cap, no place to take
-	evicted atomic.Uint64 // waiting streams whose place was taken
-}
-
-// lobbyTicket is one stream's place at the gate.
-type lobbyTicket struct {
-	peer    peer.ID
-	evict   func()
-	waiting bool
-	gone    bool
-}
-
-func newLobbyGate(perPeer, total int) lobbyGate {
-	return lobbyGate{perPeer: perPeer, total: total, held: map[peer.ID]int{}}
-}
-
-// enter gives a stream of p a place, or returns nil and why not. Taking a
-// place calls the evicted stream's evict.
-func (g *lobbyGate) enter(p peer.ID, evict func()) (*lobbyTicket, string) {
-	g.arrived.Add(1)
-	g.mu.Lock()
-	k := g.held[p]
-	if k >= g.perPeer {
-		g.mu.Unlock()
-		g.overCap.Add(1)
-		return nil, fmt.Sprintf("more than %d lobby streams of one peer at once", g.perPeer)
-	}
-	var victim *lobbyTicket
-	if g.n >= g.total {
-		for _, t := range g.waiting { // oldest first: the first of the most held wins
-			if h := g.held[t.peer]; h > k && (victim == nil || h > g.held[victim.peer]) {
-				victim = t
-			}
-		}
-		if victim == nil {
-			g.mu.Unlock()
-			g.overCap.Add(1)
-			return nil, fmt.Sprintf("all %d lobby places taken", g.total)
-		}
-		g.dropLocked(victim)
-	}
-	t := &lobbyTicket{peer: p, evict: evict, waiting: true}
-	g.held[p]++
-	g.n++
-	g.waiting = append(g.waiting, t)
-	g.mu.Unlock()
-	if victim != nil {
-		g.evicted.Add(1)
-		victim.evict()
-	}
-	return t, ""
-}
-
-// served marks t's request as received; false if t lost its place.
-func (g *lobbyGate) served(t *lobbyTicket) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if t.gone {
-		return false
-	}
-	g.unwaitLocked(t)
-	return true
-}
-
-// leave frees t's place (if it still has one).
-func (g *lobbyGate) leave(t *lobbyTicket) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if !t.gone {
-		g.dropLocked(t)
-	}
-}
-
-func (g *lobbyGate) dropLocked(t *lobbyTicket) {
-	g.unwaitLocked(t)
-	t.gone = true
-	g.n--
-	if g.held[t.peer]--; g.held[t.peer] <= 0 {
-		delete(g.held, t.peer)
-	}
-}
-
-func (g *lobbyGate) unwaitLocked(t *lobbyTicket) {
-	if t.waiting {
-		t.waiting = false
-		g.waiting = slices.DeleteFunc(g.waiting, func(x *lobbyTicket) bool { return x == t })
-	}
-}
-
-// streams is how many lobby streams of p are being served, and in all.
-func (g *lobbyGate) streams(p peer.ID) (ofPeer, all int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.held[p], g.n
 }

@@ -13,84 +13,9 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
-	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
-
-// TestLobbyGate: the gate's policy, step by step (perPeer 2, total 4).
-func TestLobbyGate(t *testing.T) {
-	g := newLobbyGate(2, 4)
-	var evicted []string
-	enter := func(p peer.ID, name string) *lobbyTicket {
-		tk, _ := g.enter(p, func() { evicted = append(evicted, name) })
-		return tk
-	}
-	held := func(p peer.ID) int { k, _ := g.streams(p); return k }
-	all := func() int { _, n := g.streams(""); return n }
-	a, b, c, d, e := peer.ID("a"), peer.ID("b"), peer.ID("c"), peer.ID("d"), peer.ID("e")
-
-	a1, a2 := enter(a, "a1"), enter(a, "a2")
-	if a1 == nil || a2 == nil {
-		t.Fatal("a's first two streams refused")
-	}
-	// Per-peer cap: a third stream of a is refused, whatever room is left.
-	if tk, why := g.enter(a, func() { t.Fatal("evicted") }); tk != nil || !strings.Contains(why, "of one peer") {
-		t.Fatalf("a's third stream: %v %q", tk, why)
-	}
-	b1, c1 := enter(b, "b1"), enter(c, "c1")
-	if b1 == nil || c1 == nil || all() != 4 {
-		t.Fatalf("b and c refused, %d held", all())
-	}
-	// Full. A newcomer that holds nothing takes the oldest waiting stream
-	// of the peer holding the most (a, 2 streams): a1.
-	d1 := enter(d, "d1")
-	if d1 == nil || len(evicted) != 1 || evicted[0] != "a1" || held(a) != 1 || all() != 4 {
-		t.Fatalf("d's stream: %v, evicted %v, a holds %d, %d in all", d1, evicted, held(a), all())
-	}
-	// The evicted stream's request, should it come now, is not served, and
-	// its leave frees nothing more.
-	if g.served(a1) {
-		t.Fatal("an evicted stream was served")
-	}
-	g.leave(a1)
-	if all() != 4 || held(a) != 1 {
-		t.Fatalf("the evicted stream's leave freed a place: %d, a %d", all(), held(a))
-	}
-	// Everyone holds one now: a newcomer with none takes the oldest (a2).
-	e1 := enter(e, "e1")
-	if e1 == nil || evicted[len(evicted)-1] != "a2" || held(a) != 0 {
-		t.Fatalf("e's stream: evicted %v", evicted)
-	}
-	// A second stream of e (e holds 1, as does everyone) takes no place.
-	if tk, why := g.enter(e, func() {}); tk != nil || !strings.Contains(why, "places taken") {
-		t.Fatalf("e's second stream: %v %q", tk, why)
-	}
-	// A stream that has delivered its request is never evicted: with b, c,
-	// d and e all served, a newcomer finds no place.
-	for _, tk := range []*lobbyTicket{b1, c1, d1, e1} {
-		if !g.served(tk) {
-			t.Fatal("a held stream was not served")
-		}
-	}
-	if tk, _ := g.enter(a, func() {}); tk != nil {
-		t.Fatal("a served stream lost its place")
-	}
-	g.leave(b1)
-	if tk := enter(a, "a3"); tk == nil || all() != 4 {
-		t.Fatalf("a freed place not given: %d", all())
-	}
-	if got, want := g.overCap.Load(), uint64(3); got != want {
-		t.Fatalf("overCap %d, want %d", got, want)
-	}
-	if got := g.evicted.Load(); got != 2 {
-		t.Fatalf("evicted %d, want 2", got)
-	}
-	for _, tk := range []*lobbyTicket{c1, d1, e1} {
-		g.leave(tk)
-	}
-	if all() != 1 || held(a) != 1 || len(g.waiting) != 1 {
-		t.Fatalf("after the leaves: %d held, a %d, %d waiting", all(), held(a), len(g.waiting))
-	}
-}
 
 // lobbyStream opens a LobbyProtocol stream from x to the creator and writes
 // head (which carries the protocol negotiation with it); ended receives the
@@ -148,7 +73,7 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 	for i := range MaxLobbyPeerStreams {
 		s, ended := lobbyStream(t, ctx, x, creator, silent)
 		held = append(held, s)
-		waitFor(t, 5*time.Second, fmt.Sprintf("stream %d held", i+1), func() bool { k, _ := g.streams(x.ID()); return k == i+1 })
+		waitFor(t, 5*time.Second, fmt.Sprintf("stream %d held", i+1), func() bool { k, _ := g.Streams(x.ID()); return k == i+1 })
 		select {
 		case err := <-ended:
 			t.Fatalf("stream %d within the cap ended: %v", i+1, err)
@@ -156,7 +81,7 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 		}
 	}
 	// The N+1th stream is reset, unread.
-	over0 := g.overCap.Load()
+	over0 := g.OverCap.Load()
 	_, ended := lobbyStream(t, ctx, x, creator, silent)
 	select {
 	case err := <-ended:
@@ -166,10 +91,10 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("stream over the cap was held")
 	}
-	if g.overCap.Load() != over0+1 {
-		t.Fatalf("over-cap count %d, want %d", g.overCap.Load(), over0+1)
+	if g.OverCap.Load() != over0+1 {
+		t.Fatalf("over-cap count %d, want %d", g.OverCap.Load(), over0+1)
 	}
-	if k, _ := g.streams(x.ID()); k != MaxLobbyPeerStreams {
+	if k, _ := g.Streams(x.ID()); k != MaxLobbyPeerStreams {
 		t.Fatalf("%d streams of x held, want %d", k, MaxLobbyPeerStreams)
 	}
 	// x's own join, over its cap, is refused; another peer's is served.
@@ -183,7 +108,7 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 	for _, s := range held {
 		s.Reset()
 	}
-	waitFor(t, 5*time.Second, "x's streams freed", func() bool { k, _ := g.streams(x.ID()); return k == 0 })
+	waitFor(t, 5*time.Second, "x's streams freed", func() bool { k, _ := g.Streams(x.ID()); return k == 0 })
 	a, err := x.Lobby().Join(ctx, id)
 	if err != nil || len(a.Members) != 3 {
 		t.Fatalf("x's join after its streams ended: %d members, %v", len(a.Members), err)
@@ -224,7 +149,7 @@ func TestLobbyFirstFrameDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	var frame bytes.Buffer
-	writeFrame(&frame, b)
+	wire.WriteFrame(&frame, b)
 	s, ended := lobbyStream(t, ctx, x, creator, frame.Bytes()[:1])
 	trickled := make(chan struct{})
 	go func() {
@@ -250,7 +175,7 @@ func TestLobbyFirstFrameDeadline(t *testing.T) {
 	}
 	s.Reset()
 	<-trickled
-	waitFor(t, 5*time.Second, "places freed", func() bool { _, n := g.streams(""); return n == 0 })
+	waitFor(t, 5*time.Second, "places freed", func() bool { _, n := g.Streams(""); return n == 0 })
 	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
 		t.Fatalf("a late request changed the table: seq %d -> %d, %d members", before.Seq, after.Seq, len(after.Members))
 	}
@@ -284,7 +209,7 @@ func TestLobbyOversizeRequest(t *testing.T) {
 			if len(b) != size {
 				t.Fatalf("padded request of %d bytes, want %d", len(b), size)
 			}
-			writeFrame(&frame, b)
+			wire.WriteFrame(&frame, b)
 		} else {
 			frame.Write(binary.AppendUvarint(nil, uint64(size)))
 		}
@@ -297,7 +222,7 @@ func TestLobbyOversizeRequest(t *testing.T) {
 			return lobbyResponse{}, err
 		}
 		s.CloseWrite()
-		rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+		rb, err := wire.ReadFrame(bufio.NewReader(s), maxLobbyResponse)
 		if err != nil {
 			return lobbyResponse{}, err
 		}
@@ -353,7 +278,7 @@ func TestLobbyOtherVersionRefused(t *testing.T) {
 	before, _ := creator.Lobby().Table(id)
 	b, _ := json.Marshal(lobbyRequest{V: AnnouncementVersion - 1, Table: id, Op: "join", Name: "old", Nonce: NewNonce().String()})
 	var frame bytes.Buffer
-	writeFrame(&frame, b)
+	wire.WriteFrame(&frame, b)
 	s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
 	if err != nil {
 		t.Fatal(err)
@@ -363,7 +288,7 @@ func TestLobbyOtherVersionRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.CloseWrite()
-	rb, err := readFrame(bufio.NewReader(s), maxLobbyResponse)
+	rb, err := wire.ReadFrame(bufio.NewReader(s), maxLobbyResponse)
 	if err != nil {
 		t.Fatalf("no answer: %v", err)
 	}

@@ -19,6 +19,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // The flood of TestLobbyFlood: 50 identities, 20 idle lobby streams each.
@@ -91,13 +93,13 @@ func TestLobbyFlood(t *testing.T) {
 	att := startFlood(t, creator.Addrs()[0])
 	att.connectedWait(t)
 	obj0, stk0 := liveHeap()
-	arrived0 := creator.Lobby().gate.arrived.Load()
+	arrived0 := creator.Lobby().gate.Arrived.Load()
 	att.start(t)
 	// Every one of the 1,000 streams has been opened (negotiated) once and
 	// has reached the creator's handler.
 	att.waitAttempted(t, floodIdentities*floodStreams(), 120*time.Second)
 	waitFor(t, 30*time.Second, "the flood's streams at the creator's handler", func() bool {
-		return creator.Lobby().gate.arrived.Load()-arrived0 >= uint64(floodIdentities*floodStreams())
+		return creator.Lobby().gate.Arrived.Load()-arrived0 >= uint64(floodIdentities*floodStreams())
 	})
 	obj1, stk1 := liveHeap()
 	held := att.held.Load()
@@ -111,7 +113,7 @@ func TestLobbyFlood(t *testing.T) {
 	growth := objects + stacks
 	g := &creator.Lobby().gate
 	t.Logf("flood of %d streams from %d identities (attacker holds %d now; creator reset %d over a cap, evicted %d): creator heap %+.1f MiB (objects %+.1f MiB, stacks %+.1f MiB), honest join answered in %v (err %v)",
-		floodIdentities*floodStreams(), floodIdentities, held, g.overCap.Load(), g.evicted.Load(), mib(growth), mib(objects), mib(stacks), took, err)
+		floodIdentities*floodStreams(), floodIdentities, held, g.OverCap.Load(), g.Evicted.Load(), mib(growth), mib(objects), mib(stacks), took, err)
 	if err != nil {
 		t.Fatalf("honest join under the flood: %v (after %v)", err, took)
 	}
@@ -283,7 +285,7 @@ func TestLobbyFloodAttacker(t *testing.T) {
 		}
 		r := bufio.NewReader(s)
 		for range 2 {
-			if _, err := readFrame(r, 64); err != nil {
+			if _, err := wire.ReadFrame(r, 64); err != nil {
 				s.Reset()
 				return nil, err
 			}

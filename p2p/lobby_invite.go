@@ -15,6 +15,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // Errors of admission by invite code (protocol.md 7.10).
@@ -375,7 +376,7 @@ func (l *Lobby) registerWith(id string, s invite.Secret, relays []peer.AddrInfo)
 // player gives while okey runs) and registers there, in the background,
 // every open private table this node created, so that their invite codes
 // go through it from then on, as when the relay was given at the start.
-func (l *Lobby) AddRelay(info peer.AddrInfo, key RelayKey) error {
+func (l *Lobby) AddRelay(info peer.AddrInfo, key relay.Key) error {
 	if err := l.n.AddRelay(info, key); err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // fakeClock is the lobby's clock in tests.
@@ -307,7 +308,7 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 	forged := code
 	forged.Secret, _ = invite.NewSecret()
 	stranger := gatedNode(t, "stranger", &noDirect{peers: map[peer.ID]bool{creator.ID(): true}})
-	if _, err := stranger.DialCode(ctx, forged); !errors.Is(err, ErrUnreachable) || !errors.Is(err, ErrRelayBadToken) {
+	if _, err := stranger.DialCode(ctx, forged); !errors.Is(err, ErrUnreachable) || !errors.Is(err, relay.ErrBadToken) {
 		t.Fatalf("forged code through the relay: %v", err)
 	}
 }
@@ -367,7 +368,7 @@ func TestJoinByCodeDirectPresentsToken(t *testing.T) {
 	if !direct {
 		t.Fatal("the joiner did not reach the creator directly")
 	}
-	for !svc.member(joiner.ID(), creator.ID()) {
+	for !svc.Admits(joiner.ID(), creator.ID()) {
 		select {
 		case <-ctx.Done():
 			t.Fatal("the joiner never became a member of the table at the code's relay")

@@ -1,6 +1,8 @@
 package p2p
 
 import (
+	"github.com/okey-game/okey/p2p/internal/wire"
+
 	"context"
 	"errors"
 	"fmt"
@@ -18,13 +20,15 @@ import (
 	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // Sizes and bounds of the network layer.
 const (
 	// MaxMessageSize bounds one table or lobby message's data, and one sync
 	// frame.
-	MaxMessageSize = 1 << 20
+	MaxMessageSize = wire.MaxMessageSize
 	// maxWireMessage is gossipsub's RPC bound: the data plus the pubsub
 	// envelope (author, sequence number, topic, signature, key).
 	maxWireMessage = MaxMessageSize + 16<<10
@@ -64,8 +68,8 @@ type nodeConfig struct {
 	syncTimeout time.Duration
 	lobby       LobbyConfig
 	relays      []peer.AddrInfo
-	relayKeys   map[peer.ID]RelayKey // WithRelayKey
-	serveRelay  *RelayConfig
+	relayKeys   map[peer.ID]relay.Key // WithRelayKey
+	serveRelay  *relay.Config
 	records     string        // WithTableStates
 	noForward   bool          // WithoutForwarding
 	chatPoll    time.Duration // WithChatPoll
@@ -184,7 +188,7 @@ func WithSyncTimeout(d time.Duration) NodeOption {
 // WithServeRelay makes the node a relay for the tables it registers itself
 // (a player whose host is publicly reachable serving its own table): the
 // same service as okey relay, with an allow-list of this node only.
-func WithServeRelay(cfg RelayConfig) NodeOption {
+func WithServeRelay(cfg relay.Config) NodeOption {
 	return func(c *nodeConfig) error {
 		c.serveRelay = &cfg
 		return nil
@@ -227,11 +231,11 @@ type Node struct {
 	punching map[peer.ID]bool      // punchLater running
 	wake     chan struct{}         // closed when a lost relay is back (wakeDials)
 
-	relaySvc *RelayService
+	relaySvc *relay.Service
 
 	syncOverCap atomic.Uint64 // sync streams reset for going over MaxSyncStreams
 	// spectGate holds the places of spectators' sync streams (spectate.go).
-	spectGate lobbyGate
+	spectGate wire.Gate
 	// topics holds the open tables by topic name, for meshFilter (read on
 	// pubsub's goroutine, so not under mu).
 	topics sync.Map
@@ -262,7 +266,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		tables: map[string]*TableTransport{}, watch: map[*TableTransport]struct{}{}, syncing: map[peer.ID]int{},
 		relays: map[peer.ID]*nodeRelay{}, heard: map[peer.ID]time.Time{}, punching: map[peer.ID]bool{},
 		wake:      make(chan struct{}),
-		spectGate: newLobbyGate(MaxSpectatorPeerStreams, MaxSpectatorStreams),
+		spectGate: wire.NewGate(MaxSpectatorPeerStreams, MaxSpectatorStreams),
 	}
 	psLog := c.log.With("component", "pubsub")
 	n.ps, err = pubsub.NewGossipSub(ctx, h,
@@ -296,11 +300,11 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 	h.SetStreamHandler(SyncProtocol, n.handleSync)
 	if c.serveRelay != nil {
 		rc := *c.serveRelay
-		rc.Allowed, rc.Key = nil, RelayKey{} // only this node registers tables
+		rc.Allowed, rc.Key = nil, relay.Key{} // only this node registers tables
 		if rc.Log == nil {
 			rc.Log = c.log.With("component", "relay")
 		}
-		if n.relaySvc, err = NewRelayService(h, rc); err != nil {
+		if n.relaySvc, err = relay.New(h, rc); err != nil {
 			n.Close()
 			return nil, err
 		}
@@ -352,6 +356,26 @@ func (n *Node) ID() peer.ID { return n.h.ID() }
 
 // DisplayName is the name shown in the lobby.
 func (n *Node) DisplayName() string { return n.cfg.name }
+
+// Base is what a service built beside the node (p2p/lobby,
+// p2p/tournament) uses of it: the services register their own topics and
+// stream handlers on Host and PubSub, and remove them in their Close.
+type Base struct {
+	Host   host.Host
+	PubSub *pubsub.PubSub
+	Log    *slog.Logger
+	// Context is done when the node closes.
+	Context context.Context
+	// Queue is a subscription's buffer (WithQueueSize).
+	Queue int
+	// Retry is the node's dial policy (WithRetry).
+	Retry RetryPolicy
+}
+
+// Base is the node's surface for the services built beside it.
+func (n *Node) Base() Base {
+	return Base{Host: n.h, PubSub: n.ps, Log: n.log, Context: n.ctx, Queue: n.cfg.queue, Retry: n.cfg.retry}
+}
 
 // Lobby is the node's lobby.
 func (n *Node) Lobby() *Lobby { return n.lobby }

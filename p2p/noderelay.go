@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,8 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // How the node keeps its relay reservations.
@@ -27,7 +28,7 @@ const (
 // its reservation.
 type nodeRelay struct {
 	info    peer.AddrInfo
-	key     RelayKey // the relay's key, from its line (zero: none); under mu
+	key     relay.Key // the relay's key, from its line (zero: none); under mu
 	kick    chan struct{}
 	mu      sync.Mutex
 	adm     map[string]relayAdmission
@@ -66,24 +67,20 @@ func WithNodeRelays(relays ...peer.AddrInfo) NodeOption {
 	}
 }
 
-// WithRelayKey gives the key of a relay (from its line, ParseRelayLine):
+// WithRelayKey gives the key of a relay (from its line, relay.ParseLine):
 // the node registers its private tables there with it.
-func WithRelayKey(relay peer.ID, key RelayKey) NodeOption {
+func WithRelayKey(id peer.ID, key relay.Key) NodeOption {
 	return func(c *nodeConfig) error {
-		if relay == "" || key.IsZero() {
+		if id == "" || key.IsZero() {
 			return errors.New("p2p: WithRelayKey: a relay id and a key")
 		}
 		if c.relayKeys == nil {
-			c.relayKeys = map[peer.ID]RelayKey{}
+			c.relayKeys = map[peer.ID]relay.Key{}
 		}
-		c.relayKeys[relay] = key
+		c.relayKeys[id] = key
 		return nil
 	}
 }
-
-// RelayKeyMarker separates a relay line's address from its key:
-// MULTIADDR/p2p/ID/okey-key/KEY (protocol.md 7.11).
-const RelayKeyMarker = "/okey-key/"
 
 // AddRelay uses relay info from now on, as WithNodeRelays (and
 // WithRelayKey, with a key that is not zero) do from the start: a relay
@@ -91,7 +88,7 @@ const RelayKeyMarker = "/okey-key/"
 // already takes the new key (its operator made a new one). The relay is
 // trusted as an observer of this host's address from then on. Registering
 // tables there is the lobby's (Lobby.AddRelay).
-func (n *Node) AddRelay(info peer.AddrInfo, key RelayKey) error {
+func (n *Node) AddRelay(info peer.AddrInfo, key relay.Key) error {
 	if info.ID == "" || len(info.Addrs) == 0 {
 		return errors.New("p2p: AddRelay: a relay needs a peer id and an address")
 	}
@@ -101,7 +98,7 @@ func (n *Node) AddRelay(info peer.AddrInfo, key RelayKey) error {
 	n.mu.Lock()
 	if !key.IsZero() {
 		if n.cfg.relayKeys == nil {
-			n.cfg.relayKeys = map[peer.ID]RelayKey{}
+			n.cfg.relayKeys = map[peer.ID]relay.Key{}
 		}
 		n.cfg.relayKeys[info.ID] = key
 	}
@@ -117,54 +114,6 @@ func (n *Node) AddRelay(info peer.AddrInfo, key RelayKey) error {
 		r.mu.Unlock()
 	}
 	return nil
-}
-
-// ParseRelayLine parses a relay line, as okey relay prints it: a relay
-// multiaddr ending in /p2p/<id>, then optionally RelayKeyMarker and the
-// relay's key (zero when the line has none).
-func ParseRelayLine(s string) (peer.AddrInfo, RelayKey, error) {
-	s = strings.TrimSpace(s)
-	addr, keyText, withKey := strings.Cut(s, RelayKeyMarker)
-	var key RelayKey
-	if withKey {
-		k, err := ParseRelayKey(keyText)
-		if err != nil {
-			return peer.AddrInfo{}, key, fmt.Errorf("p2p: relay line: %w", err)
-		}
-		key = k
-	}
-	ai, err := ParseRelayAddr(addr)
-	return ai, key, err
-}
-
-// FormatRelayLine is the relay line of relay address addr (ending in
-// /p2p/<id>) and key.
-func FormatRelayLine(addr string, key RelayKey) string {
-	if key.IsZero() {
-		return addr
-	}
-	return addr + RelayKeyMarker + key.Text()
-}
-
-// ParseRelayAddr parses a relay multiaddr ending in /p2p/<id> (a relay
-// line's key, if any, is left out).
-func ParseRelayAddr(s string) (peer.AddrInfo, error) {
-	if addr, _, ok := strings.Cut(strings.TrimSpace(s), RelayKeyMarker); ok {
-		s = addr
-	}
-	ai, err := ParsePeerAddr(s)
-	if err != nil {
-		return peer.AddrInfo{}, err
-	}
-	if len(ai.Addrs) == 0 {
-		return peer.AddrInfo{}, fmt.Errorf("p2p: relay address %q has no transport part", s)
-	}
-	for _, a := range ai.Addrs {
-		if _, err := a.ValueForProtocol(ma.P_CIRCUIT); err == nil {
-			return peer.AddrInfo{}, fmt.Errorf("p2p: relay address %q is itself a circuit", s)
-		}
-	}
-	return ai, nil
 }
 
 // Relays are the relays this node knows (configured or used), in no
@@ -191,7 +140,7 @@ func cmpString(a, b string) int {
 }
 
 // RelayService is the relay this node serves (WithServeRelay), or nil.
-func (n *Node) RelayService() *RelayService { return n.relaySvc }
+func (n *Node) RelayService() *relay.Service { return n.relaySvc }
 
 // UseRelay admits this node at a relay for a table: it registers the table
 // (register: the creator) or presents its token (a joiner), then keeps a
@@ -244,7 +193,7 @@ func (n *Node) UseRelay(ctx context.Context, relay peer.AddrInfo, table string, 
 // ForgetTable stops presenting a table at every relay (the reservation
 // stays while another table needs it); at a relay where this node
 // registered the table (its creator) it unregisters it, in the background
-// (at most relayStreamTimeout; Close waits for it).
+// (at most relay.StreamTimeout; Close waits for it).
 func (n *Node) ForgetTable(table string) {
 	n.mu.Lock()
 	delete(n.relayLists, table)
@@ -266,9 +215,9 @@ func (n *Node) ForgetTable(table string) {
 		n.mu.Unlock()
 		go func() {
 			defer n.wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), relayStreamTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), relay.StreamTimeout)
 			defer cancel()
-			if err := RelayUnregister(ctx, n.h, r.info, table, a.token); err != nil && !errors.Is(err, ErrRelayUnknownTable) {
+			if err := relay.Unregister(ctx, n.h, r.info, table, a.token); err != nil && !errors.Is(err, relay.ErrUnknownTable) {
 				n.log.Info("relay: the table was not unregistered (it ends there unused)", "relay", r.info.ID.String(), "table", table, "err", err)
 				return
 			}
@@ -348,7 +297,7 @@ func (n *Node) RelayRefusals(table string) map[peer.ID]error {
 // relayRefusal reports whether err is a relay's answer refusing a table
 // (not a relay that could not be reached).
 func relayRefusal(err error) bool {
-	for _, e := range []error{ErrRelayNotAllowed, ErrRelayUnknownTable, ErrRelayBadToken, ErrRelayFull, ErrRelayRateLimited, ErrRelayTaken, ErrRelayMalformed} {
+	for _, e := range []error{relay.ErrNotAllowed, relay.ErrUnknownTable, relay.ErrBadToken, relay.ErrFull, relay.ErrRateLimited, relay.ErrTaken, relay.ErrMalformed} {
 		if errors.Is(err, e) {
 			return true
 		}
@@ -584,20 +533,20 @@ func (n *Node) presentAll(ctx context.Context, r *nodeRelay) error {
 		switch {
 		case it.a.ok:
 		case it.a.register:
-			err = RelayRegister(ctx, n.h, r.info, it.table, it.a.token, key)
+			err = relay.Register(ctx, n.h, r.info, it.table, it.a.token, key)
 		default:
-			err = RelayJoin(ctx, n.h, r.info, it.table, it.a.token)
+			err = relay.Join(ctx, n.h, r.info, it.table, it.a.token)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("table %s: %w", it.table, err))
-			if errors.Is(err, ErrRelayNotAllowed) && it.a.register && !it.a.tried {
+			if errors.Is(err, relay.ErrNotAllowed) && it.a.register && !it.a.tried {
 				n.log.Warn("relay: the relay refuses this creator's tables", "relay", r.info.ID.String(), "table", it.table)
 			}
 		}
 		sent := false
 		if err == nil && it.a.register && it.a.hasMembers {
-			merr := RelayMembers(ctx, n.h, r.info, it.table, it.a.seq, it.a.started, it.a.seated)
-			if sent = merr == nil || errors.Is(merr, ErrRelayStale); !sent {
+			merr := relay.Members(ctx, n.h, r.info, it.table, it.a.seq, it.a.started, it.a.seated)
+			if sent = merr == nil || errors.Is(merr, relay.ErrStale); !sent {
 				errs = append(errs, fmt.Errorf("table %s: members: %w", it.table, merr))
 			}
 		}

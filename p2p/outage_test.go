@@ -13,6 +13,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 	"golang.org/x/time/rate"
+
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // connLog records the connections a host opens and accepts.
@@ -66,13 +68,13 @@ func overBudget(es []connEvent) []connEvent {
 
 // startRelayAt starts a relay with key k on addrs (loopback, TCP and QUIC),
 // its tables kept in state.
-func startRelayAt(t *testing.T, k crypto.PrivKey, addrs []string, state string, allowed peer.ID) (host.Host, *RelayService) {
+func startRelayAt(t *testing.T, k crypto.PrivKey, addrs []string, state string, allowed peer.ID) (host.Host, *relay.Service) {
 	t.Helper()
 	h, err := NewHost(WithIdentity(k), WithListenAddrs(addrs...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := NewRelayService(h, RelayConfig{State: state, Log: testLogger(t).With("node", "relay"),
+	svc, err := relay.New(h, relay.Config{State: state, Log: testLogger(t).With("node", "relay"),
 		Allowed: func(p peer.ID) bool { return p == allowed }})
 	if err != nil {
 		h.Close()

@@ -3,7 +3,7 @@ package p2p
 import (
 	"context"
 	"errors"
-	"fmt"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -12,9 +12,12 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 )
 
@@ -56,14 +59,14 @@ func (g *noDirect) InterceptSecured(_ network.Direction, p peer.ID, c network.Co
 func (g *noDirect) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
 
 // relayHost starts a relay on loopback that lets allowed register tables.
-func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *RelayService, peer.AddrInfo) {
+func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *relay.Service, peer.AddrInfo) {
 	t.Helper()
 	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	svc, err := NewRelayService(h, RelayConfig{Log: testLogger(t).With("node", "relay"), Allowed: func(p peer.ID) bool {
+	svc, err := relay.New(h, relay.Config{Log: testLogger(t).With("node", "relay"), Allowed: func(p peer.ID) bool {
 		for _, a := range allowed {
 			if a == p {
 				return true
@@ -114,7 +117,7 @@ func TestRelayOnlyLink(t *testing.T) {
 	defer cancel()
 
 	// A joiner before the table is registered: refused, nothing admitted.
-	if err := b.UseRelay(ctx, rinfo, "t1", token, false); !errors.Is(err, ErrRelayUnknownTable) {
+	if err := b.UseRelay(ctx, rinfo, "t1", token, false); !errors.Is(err, relay.ErrUnknownTable) {
 		t.Fatalf("join before registration: %v", err)
 	}
 	if err := a.UseRelay(ctx, rinfo, "t1", token, true); err != nil {
@@ -171,13 +174,13 @@ func TestRelayACL(t *testing.T) {
 	var token, wrong [32]byte
 	token[0], wrong[0] = 1, 2
 
-	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token, RelayKey{}); !errors.Is(err, ErrRelayNotAllowed) {
+	if err := relay.Register(ctx, stranger.Host(), rinfo, "t2", token, relay.Key{}); !errors.Is(err, relay.ErrNotAllowed) {
 		t.Fatalf("a stranger's registration: %v", err)
 	}
 	if err := creator.UseRelay(ctx, rinfo, "t2", token, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := RelayRegister(ctx, stranger.Host(), rinfo, "t2", token, RelayKey{}); !errors.Is(err, ErrRelayNotAllowed) {
+	if err := relay.Register(ctx, stranger.Host(), rinfo, "t2", token, relay.Key{}); !errors.Is(err, relay.ErrNotAllowed) {
 		t.Fatalf("a stranger's registration of a taken table: %v", err)
 	}
 	if _, err := client.Reserve(ctx, stranger.Host(), rinfo); err == nil {
@@ -188,115 +191,28 @@ func TestRelayACL(t *testing.T) {
 	if err := stranger.Host().Connect(ctx, peer.AddrInfo{ID: creator.ID(), Addrs: []ma.Multiaddr{circ}}); err == nil {
 		t.Fatal("a stranger opened a circuit to an admitted peer")
 	}
-	if err := RelayJoin(ctx, stranger.Host(), rinfo, "t2", wrong); !errors.Is(err, ErrRelayBadToken) && !errors.Is(err, ErrRelayRateLimited) {
+	if err := relay.Join(ctx, stranger.Host(), rinfo, "t2", wrong); !errors.Is(err, relay.ErrBadToken) && !errors.Is(err, relay.ErrRateLimited) {
 		t.Fatalf("a wrong token: %v", err)
 	}
 	// By now the stranger failed at least 3 times; two more and it is
 	// refused even with the right token.
 	for range 3 {
-		RelayJoin(ctx, stranger.Host(), rinfo, "t2", wrong)
+		relay.Join(ctx, stranger.Host(), rinfo, "t2", wrong)
 	}
-	if err := RelayJoin(ctx, stranger.Host(), rinfo, "t2", token); !errors.Is(err, ErrRelayRateLimited) {
+	if err := relay.Join(ctx, stranger.Host(), rinfo, "t2", token); !errors.Is(err, relay.ErrRateLimited) {
 		t.Fatalf("after 5 failures: %v", err)
 	}
 	if svc.Refused() < 2 {
 		t.Fatalf("refused %d, want the reservation and the circuit", svc.Refused())
 	}
 	// Malformed requests are answered, nothing changes.
-	if st := svc.request(stranger.ID(), []byte{9, 1, 'x'}); st != RelayMalformed {
+	if st := rawRelayRequest(ctx, t, stranger.Host(), rinfo, []byte{9, 1, 'x'}); st != relay.StatusMalformed {
 		t.Fatalf("malformed: %d", st)
 	}
 	if svc.Tables() != 1 {
 		t.Fatalf("tables %d", svc.Tables())
 	}
 	_ = rh
-}
-
-// TestRelayStatePersists: a restarted relay keeps its registrations and
-// members.
-func TestRelayStatePersists(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	state := dir + "/relay.json"
-	svc, err := NewRelayService(h, RelayConfig{State: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var token [32]byte
-	token[5] = 9
-	if err := svc.Register("kept", token); err != nil {
-		t.Fatal(err)
-	}
-	svc.Close()
-	svc2, err := NewRelayService(h, RelayConfig{State: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc2.Close()
-	if svc2.Tables() != 1 || !svc2.member(h.ID(), "") {
-		t.Fatal("registration lost across a restart")
-	}
-	if st := svc2.join(peer.ID("x"), "kept", token); st != RelayOK {
-		t.Fatalf("join after restart: %d", st)
-	}
-}
-
-func TestRelayRequestCodec(t *testing.T) {
-	var tok [32]byte
-	tok[31] = 1
-	b, err := relayRequest{Kind: relayJoin, Table: "abc", Token: tok}.encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := decodeRelayRequest(b)
-	if err != nil || got.Kind != relayJoin || got.Table != "abc" || got.Token != tok {
-		t.Fatalf("%+v %v", got, err)
-	}
-	if _, err := (relayRequest{Kind: relayJoin, Table: "bad id!", Token: tok}).encode(); err == nil {
-		t.Fatal("bad table id encoded")
-	}
-	for _, bad := range [][]byte{nil, {1}, {1, 3, 'a', 'b', 'c'}, append([]byte{6, 3, 'a', 'b', 'c'}, tok[:]...), append([]byte{1, 3, 'a', '!', 'c'}, tok[:]...),
-		append([]byte{4, 3, 'a', 'b', 'c'}, tok[:]...), {5, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 1, 1}} {
-		if _, err := decodeRelayRequest(bad); err == nil {
-			t.Errorf("decoded %x", bad)
-		}
-	}
-}
-
-func FuzzRelayRequest(f *testing.F) {
-	var tok [32]byte
-	b, _ := relayRequest{Kind: relayRegister, Table: "t", Token: tok}.encode()
-	f.Add(b)
-	f.Add([]byte{2, 0})
-	b, _ = relayRequest{Kind: relayRegisterKey, Table: "t", Token: tok, MAC: tok}.encode()
-	f.Add(b)
-	b, _ = relayRequest{Kind: relayMembers, Table: "t", Seq: 7, Started: true, Members: []peer.ID{peer.ID("\x00\x01x")}, Sig: []byte{1, 2}}.encode()
-	f.Add(b)
-	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := decodeRelayRequest(b)
-		if err != nil {
-			return
-		}
-		again, err := r.encode()
-		if err != nil || string(again) != string(b) {
-			t.Fatalf("round trip: %x -> %x %v", b, again, err)
-		}
-	})
-}
-
-func TestParseAllowList(t *testing.T) {
-	l, err := ParseAllowList("# friends\n\n" + pidA + "\n  \n")
-	if err != nil || len(l) != 1 || l[0].String() != pidA {
-		t.Fatalf("%v %v", l, err)
-	}
-	if _, err := ParseAllowList("nope"); err == nil {
-		t.Fatal("accepted a bad id")
-	}
 }
 
 // TestServeRelay: a player's own node serves its table as the relay
@@ -308,7 +224,7 @@ func TestServeRelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithServeRelay(RelayConfig{}))
+	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithServeRelay(relay.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,10 +261,10 @@ func TestServeRelay(t *testing.T) {
 	}
 	// A stranger is not served.
 	stranger := gatedNode(t, "stranger", &noDirect{})
-	if err := RelayJoin(ctx, stranger.Host(), self, "mine", [32]byte{}); !errors.Is(err, ErrRelayBadToken) {
+	if err := relay.Join(ctx, stranger.Host(), self, "mine", [32]byte{}); !errors.Is(err, relay.ErrBadToken) {
 		t.Fatalf("a stranger's join: %v", err)
 	}
-	if err := RelayRegister(ctx, stranger.Host(), self, "theirs", token, RelayKey{}); !errors.Is(err, ErrRelayNotAllowed) {
+	if err := relay.Register(ctx, stranger.Host(), self, "theirs", token, relay.Key{}); !errors.Is(err, relay.ErrNotAllowed) {
 		t.Fatalf("a stranger's registration at a player's relay: %v", err)
 	}
 }
@@ -369,7 +285,7 @@ func TestRelayStaleTableDoesNotBlock(t *testing.T) {
 	copy(stale[:], "a gone table's token, 32 bytes.")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := b.UseRelay(ctx, rinfo, "gone", stale, false); !errors.Is(err, ErrRelayUnknownTable) {
+	if err := b.UseRelay(ctx, rinfo, "gone", stale, false); !errors.Is(err, relay.ErrUnknownTable) {
 		t.Fatalf("a table the relay does not know: %v", err)
 	}
 	if err := a.UseRelay(ctx, rinfo, "t1", token, true); err != nil {
@@ -384,84 +300,24 @@ func TestRelayStaleTableDoesNotBlock(t *testing.T) {
 	}
 }
 
-// TestRelayBounds: the relay's access list and bounds as protocol.md 7.11
-// states them, on the service itself: no circuit between members of two
-// tables, a token good for one table admits to no other, a table id
-// registered by one creator is refused to another, only the creator
-// unregisters, at most RelayMaxMembers members a table and RelayMaxTables
-// tables.
-func TestRelayBounds(t *testing.T) {
-	t.Parallel()
-	c1, c2 := peer.ID("creator-1"), peer.ID("creator-2")
-	_, svc, _ := relayHost(t, c1, c2)
-	acl := relayACL{svc}
-	req := func(p peer.ID, kind byte, table string, tok [32]byte) byte {
-		t.Helper()
-		b, err := relayRequest{Kind: kind, Table: table, Token: tok}.encode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return svc.request(p, b)
+// rawRelayRequest sends the bytes b as one relay request, as a client
+// would, and returns the relay's status byte.
+func rawRelayRequest(ctx context.Context, t *testing.T, h host.Host, r peer.AddrInfo, b []byte) byte {
+	t.Helper()
+	st, err := h.NewStream(ctx, r.ID, protocol.ID(relay.Protocol))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var tok1, tok2 [32]byte
-	tok1[0], tok2[0] = 1, 2
-	if st := req(c1, relayRegister, "t1", tok1); st != RelayOK {
-		t.Fatalf("register t1: %d", st)
+	defer st.Close()
+	if err := wire.WriteFrame(st, b); err != nil {
+		t.Fatal(err)
 	}
-	if st := req(c2, relayRegister, "t2", tok2); st != RelayOK {
-		t.Fatalf("register t2: %d", st)
+	if err := st.CloseWrite(); err != nil {
+		t.Fatal(err)
 	}
-	m1, m2 := peer.ID("member-1"), peer.ID("member-2")
-	if st := req(m1, relayJoin, "t1", tok1); st != RelayOK {
-		t.Fatalf("join t1: %d", st)
+	var resp [1]byte
+	if _, err := io.ReadFull(st, resp[:]); err != nil {
+		t.Fatal(err)
 	}
-	if st := req(m2, relayJoin, "t2", tok1); st != RelayBadToken {
-		t.Fatalf("t1's token presented for t2: %d, want %d", st, RelayBadToken)
-	}
-	if st := req(m2, relayJoin, "t2", tok2); st != RelayOK {
-		t.Fatalf("join t2: %d", st)
-	}
-	for _, c := range []struct {
-		src, dst peer.ID
-		want     bool
-	}{{m1, c1, true}, {c1, m1, true}, {m2, c2, true}, {m1, m2, false}, {m2, c1, false}, {c1, c2, false}, {"stranger", c1, false}} {
-		if got := acl.AllowConnect(c.src, nil, c.dst); got != c.want {
-			t.Errorf("circuit %s -> %s allowed %v, want %v", c.src, c.dst, got, c.want)
-		}
-	}
-	if acl.AllowReserve("stranger", nil) || !acl.AllowReserve(m1, nil) {
-		t.Error("reservations: a stranger's allowed or a member's refused")
-	}
-	if st := req(c2, relayRegister, "t1", tok2); st != RelayTaken {
-		t.Fatalf("another creator registers t1: %d, want %d", st, RelayTaken)
-	}
-	if st := req(m1, relayUnregister, "t1", tok1); st != RelayBadToken {
-		t.Fatalf("a member unregisters t1: %d, want %d", st, RelayBadToken)
-	}
-	// Members: the creator and 7 more; the next one is refused.
-	for i := 2; i < RelayMaxMembers; i++ {
-		if st := req(peer.ID(fmt.Sprintf("member-1-%d", i)), relayJoin, "t1", tok1); st != RelayOK {
-			t.Fatalf("member %d: %d", i+1, st)
-		}
-	}
-	if st := req("one-too-many", relayJoin, "t1", tok1); st != RelayFull {
-		t.Fatalf("member %d: %d, want %d", RelayMaxMembers+1, st, RelayFull)
-	}
-	if st := req(m1, relayJoin, "t1", tok1); st != RelayOK {
-		t.Fatalf("a member presents its token again: %d", st)
-	}
-	for i := svc.Tables(); i < RelayMaxTables; i++ {
-		if st := req(c1, relayRegister, fmt.Sprintf("x%d", i), tok1); st != RelayOK {
-			t.Fatalf("table %d: %d", i+1, st)
-		}
-	}
-	if st := req(c1, relayRegister, "one-too-many", tok1); st != RelayFull {
-		t.Fatalf("table %d: %d, want %d", RelayMaxTables+1, st, RelayFull)
-	}
-	if st := req(c1, relayUnregister, "t1", tok1); st != RelayOK || svc.Tables() != RelayMaxTables-1 {
-		t.Fatalf("the creator unregisters t1: %d, %d tables", st, svc.Tables())
-	}
-	if acl.AllowConnect(m1, nil, c1) || acl.AllowReserve(m1, nil) {
-		t.Error("t1's member still admitted after t1 was unregistered")
-	}
+	return resp[0]
 }

@@ -186,7 +186,7 @@ func (n *Node) unkeepPeers(ps []peer.ID) {
 // for their request.
 func (n *Node) SpectatorSyncStats() (arrived, overCap, evicted uint64) {
 	g := &n.spectGate
-	return g.arrived.Load(), g.overCap.Load(), g.evicted.Load()
+	return g.Arrived.Load(), g.OverCap.Load(), g.Evicted.Load()
 }
 
 // meshFilter is gossipsub's peer filter (GRAFT, IHAVE, IWANT, the mesh's

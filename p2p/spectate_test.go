@@ -10,6 +10,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
@@ -120,8 +121,8 @@ func rawFetch(ctx context.Context, t *testing.T, n *Node, p peer.ID, id, req str
 	}
 	defer s.Reset()
 	w := bufio.NewWriter(s)
-	writeFrame(w, []byte(id))
-	writeFrame(w, []byte(req))
+	wire.WriteFrame(w, []byte(id))
+	wire.WriteFrame(w, []byte(req))
 	w.Flush()
 	s.CloseWrite()
 	s.SetDeadline(time.Now().Add(5 * time.Second))
@@ -148,7 +149,7 @@ func TestSpectatorSyncCaps(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := bufio.NewWriter(s)
-		writeFrame(w, []byte("caps"))
+		wire.WriteFrame(w, []byte("caps"))
 		w.Flush() // no request: it waits
 		streams = append(streams, s)
 	}
@@ -156,7 +157,7 @@ func TestSpectatorSyncCaps(t *testing.T) {
 		_, over, _ := b.SpectatorSyncStats()
 		return over >= 2*MaxSpectatorPeerStreams
 	})
-	if held, _ := b.spectGate.streams(nodes[2].ID()); held > MaxSpectatorPeerStreams {
+	if held, _ := b.spectGate.Streams(nodes[2].ID()); held > MaxSpectatorPeerStreams {
 		t.Fatalf("%d spectator streams held", held)
 	}
 	if got, err := tts[0].Fetch(ctx, tts[1].Self(), []byte("member")); err != nil || len(got) != 1 {
@@ -165,7 +166,7 @@ func TestSpectatorSyncCaps(t *testing.T) {
 	for _, s := range streams {
 		s.Reset()
 	}
-	waitFor(t, 5*time.Second, "the places freed", func() bool { held, _ := b.spectGate.streams(nodes[2].ID()); return held == 0 })
+	waitFor(t, 5*time.Second, "the places freed", func() bool { held, _ := b.spectGate.Streams(nodes[2].ID()); return held == 0 })
 	if err := rawFetch(ctx, t, nodes[2], b.ID(), "caps", "again"); err != nil {
 		t.Fatalf("the spectator is not served again: %v", err)
 	}

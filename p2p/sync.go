@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/table"
 )
 
@@ -34,56 +34,12 @@ const (
 	// one remote peer; a stream beyond it is reset unread.
 	MaxSyncStreams  = 4
 	maxTableIDFrame = 64
-	// frameChunk is how much of a frame's announced length is allocated
-	// ahead of the bytes that arrive: a frame's buffer grows as it is read,
-	// so a peer that announces a large frame and stays silent holds no
-	// more than this.
-	frameChunk = 16 << 10
 	// syncRequestTimeout bounds the wait for a request's few bytes.
 	syncRequestTimeout = 10 * time.Second
 )
 
 // ErrFrameTooLarge is returned (wrapped) for a frame above its bound.
-var ErrFrameTooLarge = errors.New("p2p: frame too large")
-
-// writeFrame writes uvarint(len(b)) || b.
-func writeFrame(w io.Writer, b []byte) error {
-	var hdr [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(hdr[:], uint64(len(b)))
-	if _, err := w.Write(hdr[:k]); err != nil {
-		return err
-	}
-	_, err := w.Write(b)
-	return err
-}
-
-// readFrame reads one frame of at most max bytes. It refuses a larger
-// announced length before reading the body, and allocates the body as it
-// arrives (frameChunk at a time, the buffer growing geometrically), never
-// the announced length up front.
-func readFrame(r *bufio.Reader, max int) ([]byte, error) {
-	l, err := binary.ReadUvarint(r)
-	if err != nil {
-		return nil, fmt.Errorf("read frame length: %w", err)
-	}
-	if l > uint64(max) {
-		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrFrameTooLarge, l, max)
-	}
-	n := int(l)
-	b := make([]byte, 0, min(n, frameChunk))
-	for len(b) < n {
-		k := min(n-len(b), frameChunk)
-		b = slices.Grow(b, k)
-		if _, err := io.ReadFull(r, b[len(b):len(b)+k]); err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, fmt.Errorf("read frame: %w", err)
-		}
-		b = b[:len(b)+k]
-	}
-	return b, nil
-}
+var ErrFrameTooLarge = wire.ErrFrameTooLarge
 
 // readResponse reads a response: uvarint(count), then count frames.
 func readResponse(r *bufio.Reader) ([][]byte, error) {
@@ -97,7 +53,7 @@ func readResponse(r *bufio.Reader) ([][]byte, error) {
 	out := make([][]byte, 0, min(count, 64))
 	total := 0
 	for range count {
-		f, err := readFrame(r, MaxMessageSize)
+		f, err := wire.ReadFrame(r, MaxMessageSize)
 		if err != nil {
 			return nil, err
 		}
@@ -154,10 +110,10 @@ func (t *TableTransport) Fetch(ctx context.Context, p table.PeerID, req []byte) 
 			return nil, err
 		}
 		w := bufio.NewWriter(s)
-		if err := writeFrame(w, []byte(t.id)); err != nil {
+		if err := wire.WriteFrame(w, []byte(t.id)); err != nil {
 			return nil, err
 		}
-		if err := writeFrame(w, req); err != nil {
+		if err := wire.WriteFrame(w, req); err != nil {
 			return nil, err
 		}
 		if err := w.Flush(); err != nil {
@@ -193,12 +149,12 @@ func (t *TableTransport) Serve(h func(from table.PeerID, req []byte) [][]byte) {
 // its table.
 func (n *Node) handleSync(s network.Stream) {
 	remote := s.Conn().RemotePeer()
-	var spect *lobbyTicket // a spectator's place, when it holds one
+	var spect *wire.Ticket // a spectator's place, when it holds one
 	// leaveSpect frees the place before the stream's end can reach the
 	// spectator, whose next stream must not find it still held.
 	leaveSpect := func() {
 		if spect != nil {
-			n.spectGate.leave(spect)
+			n.spectGate.Leave(spect)
 			spect = nil
 		}
 	}
@@ -225,7 +181,7 @@ func (n *Node) handleSync(s network.Stream) {
 	// A peer that is a member of no table open here can only be a
 	// spectator: it takes a spectator's place before anything is read.
 	takeSpect := func() bool {
-		tk, why := n.spectGate.enter(remote, func() { s.Reset() })
+		tk, why := n.spectGate.Enter(remote, func() { s.Reset() })
 		if tk == nil {
 			s.Reset()
 			n.log.Debug("sync request refused", "peer", remote.String(), "reason", why)
@@ -255,7 +211,7 @@ func (n *Node) handleSync(s network.Stream) {
 	defer reqTimer.Stop()
 	const maxRequestBytes = 2*binary.MaxVarintLen64 + maxTableIDFrame + MaxSyncRequest
 	r := bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes)
-	idb, err := readFrame(r, maxTableIDFrame)
+	idb, err := wire.ReadFrame(r, maxTableIDFrame)
 	if err != nil {
 		refuse(nil, "bad table id frame", err)
 		return
@@ -283,12 +239,12 @@ func (n *Node) handleSync(s network.Stream) {
 		refuse(t, "table "+id+" does not serve yet", nil)
 		return
 	}
-	req, err := readFrame(r, MaxSyncRequest)
+	req, err := wire.ReadFrame(r, MaxSyncRequest)
 	if err != nil {
 		refuse(t, "bad request frame", err)
 		return
 	}
-	if !reqTimer.Stop() || spect != nil && !n.spectGate.served(spect) {
+	if !reqTimer.Stop() || spect != nil && !n.spectGate.Served(spect) {
 		leaveSpect()
 		s.Reset() // past the request's deadline, or its place was taken
 		return
@@ -336,7 +292,7 @@ func (n *Node) handleSync(s network.Stream) {
 	var hdr [binary.MaxVarintLen64]byte
 	buf.Write(hdr[:binary.PutUvarint(hdr[:], uint64(len(resp)))])
 	for _, f := range resp {
-		writeFrame(&buf, f) // a bytes.Buffer does not fail
+		wire.WriteFrame(&buf, f) // a bytes.Buffer does not fail
 	}
 	out := buf.Bytes()
 	_, err = s.Write(out[:len(out)-1])

@@ -7,14 +7,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/table"
 )
 
@@ -93,8 +92,8 @@ func TestFetchServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := bufio.NewWriter(s)
-	writeFrame(w, []byte("sync"))
-	writeFrame(w, []byte("let me in"))
+	wire.WriteFrame(w, []byte("sync"))
+	wire.WriteFrame(w, []byte("let me in"))
 	w.Flush()
 	s.CloseWrite()
 	s.SetDeadline(time.Now().Add(5 * time.Second))
@@ -136,8 +135,8 @@ func TestReadResponseBounds(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	buf.Write(uv(2))
-	writeFrame(&buf, []byte("a"))
-	writeFrame(&buf, nil)
+	wire.WriteFrame(&buf, []byte("a"))
+	wire.WriteFrame(&buf, nil)
 	got, err := readResponse(bufio.NewReader(&buf))
 	if err != nil || len(got) != 2 || string(got[0]) != "a" || len(got[1]) != 0 {
 		t.Fatalf("valid response: %q %v", got, err)
@@ -206,7 +205,7 @@ func TestSyncSilentStreams(t *testing.T) {
 		}
 	}
 	var idFrame bytes.Buffer
-	writeFrame(&idFrame, []byte("silent"))
+	wire.WriteFrame(&idFrame, []byte("silent"))
 
 	// 1. Requests that announce 1 MiB: each is refused before any body is
 	// read or allocated; nothing is held.
@@ -254,37 +253,4 @@ func TestSyncSilentStreams(t *testing.T) {
 		t.Fatalf("after the silent streams: %q %v", got, err)
 	}
 	_ = c
-}
-
-// TestReadFrameGrows: a frame that announces 1 MiB and brings 100 bytes
-// costs about the bytes that came, not the announced length.
-func TestReadFrameGrows(t *testing.T) {
-	in := append(binary.AppendUvarint(nil, MaxMessageSize), bytes.Repeat([]byte{1}, 100)...)
-	const runs = 200
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	r := bufio.NewReader(nil)
-	for range runs {
-		r.Reset(bytes.NewReader(in))
-		if _, err := readFrame(r, MaxMessageSize); !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Fatalf("truncated frame: %v", err)
-		}
-	}
-	runtime.ReadMemStats(&after)
-	per := (after.TotalAlloc - before.TotalAlloc) / runs
-	if per > 2*frameChunk {
-		t.Fatalf("a truncated 1 MiB frame allocated %d bytes", per)
-	}
-	t.Logf("a truncated 1 MiB frame allocated %d bytes", per)
-	// A whole frame still reads back exactly, across chunk boundaries.
-	for _, size := range []int{0, 1, frameChunk - 1, frameChunk, frameChunk + 1, 3*frameChunk + 7, MaxMessageSize} {
-		var buf bytes.Buffer
-		want := bytes.Repeat([]byte{byte(size)}, size)
-		writeFrame(&buf, want)
-		got, err := readFrame(bufio.NewReader(&buf), MaxMessageSize)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("frame of %d bytes: %d back, %v", size, len(got), err)
-		}
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 )
@@ -23,15 +23,8 @@ const TableTopicPrefix = "okey/table/1/"
 // TableTopic is the gossipsub topic of table id.
 func TableTopic(id string) string { return TableTopicPrefix + id }
 
-var tableIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // ValidTableID checks a table id: 1 to 64 characters of [A-Za-z0-9_-].
-func ValidTableID(id string) error {
-	if !tableIDRE.MatchString(id) {
-		return fmt.Errorf("p2p: invalid table id %q (want 1-64 of A-Z a-z 0-9 _ -)", id)
-	}
-	return nil
-}
+func ValidTableID(id string) error { return wire.ValidTableID(id) }
 
 // ErrNotMember is returned when a peer that is not a table member is named.
 var ErrNotMember = errors.New("p2p: not a table member")
@@ -527,7 +520,7 @@ func (t *TableTransport) Close() error {
 			t.sub.Cancel()
 		}
 		if t.topic != nil {
-			errs = append(errs, closeTopic(n.ctx, t.topic))
+			errs = append(errs, wire.CloseTopic(n.ctx, t.topic))
 		}
 		errs = append(errs, t.closeChat())
 		if err := n.ps.UnregisterTopicValidator(t.topicName); err != nil && n.ctx.Err() == nil {
@@ -544,20 +537,4 @@ func (t *TableTransport) Close() error {
 		n.log.Info("table closed", "table", t.id)
 	})
 	return t.closeErr
-}
-
-// closeTopic closes a topic whose subscription was just cancelled: pubsub
-// handles the cancellation asynchronously, so retry briefly.
-func closeTopic(ctx context.Context, topic *pubsub.Topic) error {
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		err := topic.Close()
-		if err == nil || ctx.Err() != nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("p2p: close topic %s: %w", topic.String(), err)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

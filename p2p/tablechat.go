@@ -13,6 +13,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/table"
 )
 
@@ -136,7 +137,7 @@ func (t *TableTransport) closeChat() error {
 	}
 	var err error
 	if c.topic != nil {
-		err = closeTopic(n.ctx, c.topic)
+		err = wire.CloseTopic(n.ctx, c.topic)
 		if e := n.ps.UnregisterTopicValidator(c.topicName); e != nil && n.ctx.Err() == nil {
 			n.log.Debug("unregister chat validator", "table", t.id, "err", e)
 		}

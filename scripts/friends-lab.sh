@@ -53,6 +53,8 @@ P="fl-$$"
 NET=11.88.0
 WORK=$(mktemp -d /tmp/okey-friends-lab.XXXXXX)
 PIDS=()
+# shellcheck source=bot-lib.sh
+. "$(dirname "$0")/bot-lib.sh"
 
 say() { echo "friends-lab: $*"; }
 
@@ -172,7 +174,10 @@ start_relay() {
 
 now_ms() { date +%s%3N; }
 # log_ms LINE: the time of a log line (time=...), in milliseconds.
-log_ms() { date -d "$(sed 's/^time=\([^ ]*\) .*/\1/' <<<"$1")" +%s%3N; }
+log_ms() {
+	local t=${1#time=}
+	date -d "${t%% *}" +%s%3N
+}
 
 declare -A HOME_OF NAT_OF BOT_PID START
 HOME_OF=([ayse]=A [deniz]=A [mehmet]=B [zeynep]=C)
@@ -182,13 +187,11 @@ NAT_OF=([deniz]=lan [mehmet]=cone [zeynep]=symmetric)
 bot() {
 	local name=$1
 	shift
-	mkdir -p "$RUN/data.$name" "$RUN/out.$name"
 	START[$name]=$(now_ms)
-	ip netns exec "$P-h${HOME_OF[$name]}" "$OKEY" bot --name "$name" --data "$RUN/data.$name" --out "$RUN/out.$name" \
-		--withhold "$((OUTAGE + 60))s" --wait "${TIMEOUT}s" -v --log "$RUN/$name.log" "$@" \
-		<"${STDIN:-/dev/null}" >"$RUN/$name.out" 2>>"$RUN/$name.log" &
-	BOT_PID[$name]=$!
-	PIDS+=("$!")
+	BOT_STDIN=$STDIN lab_bot "$P-h${HOME_OF[$name]}" "$name" "$RUN/data.$name" "$RUN/out.$name" "$RUN/$name.out" "$RUN/$name.log" \
+		--withhold "$((OUTAGE + 60))s" --wait "${TIMEOUT}s" --log "$RUN/$name.log" "$@"
+	BOT_PID[$name]=$LAB_BOT_PID
+	PIDS+=("$LAB_BOT_PID")
 }
 
 FIG="$WORK/figures.txt"

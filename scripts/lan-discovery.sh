@@ -18,8 +18,10 @@ TIMEOUT=${TIMEOUT:-20s}
 ID=$$
 BR_NS="okey-br-$ID"
 WORK=$(mktemp -d)
+# shellcheck disable=SC2034 # read through NL_NS_VAR/NL_PID_VAR (natlab-lib.sh's namerefs)
 NSES=()
 PIDS=()
+# shellcheck source=netns-lan.sh
 . "$(dirname "$0")/netns-lan.sh"
 
 cleanup() {

@@ -32,11 +32,15 @@ RULES=turkish-rummy:rounds=1
 ID=$$
 BR_NS="okey-br-$ID"
 WORK=$(mktemp -d /tmp/okey-lan-test.XXXXXX)
+# shellcheck disable=SC2034 # read through NL_NS_VAR/NL_PID_VAR (natlab-lib.sh's namerefs)
 NSES=()
 PIDS=()
 TMUX_SOCK=
 RUNS=${RUNS:-123}
+# shellcheck source=netns-lan.sh
 . "$(dirname "$0")/netns-lan.sh"
+# shellcheck source=bot-lib.sh
+. "$(dirname "$0")/bot-lib.sh"
 
 cleanup() {
 	if [ -n "$TMUX_SOCK" ]; then tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true; fi
@@ -80,13 +84,11 @@ make_lan "$N"
 declare -A BOT_PID
 start_bot() {
 	local run=$1 i=$2 dir="$WORK/run$1"
-	mkdir -p "$dir/data.$i" "$dir/out.$i"
-	ip netns exec "okey-p$i-$ID" "$OKEY" bot --name "bot$i" --data "$dir/data.$i" --out "$dir/out.$i" \
+	lab_bot "okey-p$i-$ID" "bot$i" "$dir/data.$i" "$dir/out.$i" "$dir/stdout.$i" "$dir/log.$i" \
 		--players "$N" --preset "$RULES" --withhold 60s --wait 60s --settle "${SETTLE:-500ms}" \
-		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
-		>>"$dir/stdout.$i" 2>>"$dir/log.$i" &
-	BOT_PID[$i]=$!
-	PIDS+=("$!")
+		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1
+	BOT_PID[$i]=$LAB_BOT_PID
+	PIDS+=("$LAB_BOT_PID")
 }
 
 # wait_all RUN: waits for every bot of a run (bounded by TIMEOUT) and checks
@@ -199,11 +201,10 @@ run3() {
 	wait_file 20 "$dir/data.p/okey.log" 'msg="lobby request".* op=ready'
 	echo "run 3: the lobby's table is open with its bot: $(grep -o 'msg="lobby request".* op=ready[^ ]*' "$dir/data.p/okey.log" | head -1 | grep -o 'table=[^ ]*')"
 	# The player on another computer: a bot in namespace 2 finds the table by mDNS.
-	ip netns exec "okey-p2-$ID" "$OKEY" bot --name remote --data "$dir/data.2" --out "$dir/out.2" \
+	lab_bot "okey-p2-$ID" remote "$dir/data.2" "$dir/out.2" "$dir/stdout.2" "$dir/log.2" \
 		--players 3 --preset classic --withhold 60s --wait 60s --settle 30s \
-		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
-		>>"$dir/stdout.2" 2>>"$dir/log.2" &
-	PIDS+=("$!")
+		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1
+	PIDS+=("$LAB_BOT_PID")
 	local end=$(($(date +%s) + 30))
 	until [ "$(grep -c 'msg="lobby request".* op=ready' "$dir/data.p/okey.log")" -ge 2 ]; do
 		[ "$(date +%s)" -lt "$end" ] || die "run 3: the remote never sat ready at the lobby's table"

@@ -74,8 +74,12 @@ NET=11.77.0
 WORK=$(mktemp -d /tmp/okey-nat-matrix.XXXXXX)
 RESULTS=${RESULTS:-$WORK/nat-matrix-$(date -u +%Y%m%dT%H%M%SZ).txt}
 CELL_PIDS=()
+# shellcheck disable=SC2034 # read through NL_NS_VAR/NL_PID_VAR (natlab-lib.sh's namerefs)
 CELL_NSES=()
+# shellcheck source=natlab-lib.sh
 . "$(dirname "$0")/natlab-lib.sh"
+# shellcheck source=bot-lib.sh
+. "$(dirname "$0")/bot-lib.sh"
 
 cleanup() {
 	nl_teardown CELL_PIDS CELL_NSES
@@ -153,7 +157,6 @@ home() {
 	NL_IMPAIR_OUT="$CELL/impair.$i.out" NL_NS_VAR=CELL_NSES NL_PID_VAR=CELL_PIDS \
 		nl_home "$P-inet" "$P-r$i" "$P-h$i" "$NET.1$i" "$lan" "$nat" "v$CELLNO-r$i" "$IMPAIR" ||
 		die "cell $CELL_NAME: home $i could not be built"
-	IMPAIR_PID[$i]=$NL_IMPAIR_PID
 	HOSTADDR[$i]=$lan.2
 }
 
@@ -203,7 +206,7 @@ check_impairment() {
 	fi
 }
 
-declare -A BOT_PID TYPE HOSTADDR IMPAIR_PID
+declare -A BOT_PID TYPE HOSTADDR
 start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else none)
 	local i=$1 listen in=/dev/null
 	shift
@@ -212,16 +215,14 @@ start_bot() { # start_bot I ARGS... (standard input: the file $CELL/code.I, else
 	tcp) listen=(--listen /ip4/0.0.0.0/tcp/0) ;;
 	*) listen=(--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1) ;;
 	esac
-	mkdir -p "$CELL/data.$i" "$CELL/out.$i"
 	[ ! -f "$CELL/code.$i" ] || in="$CELL/code.$i"
 	now_ms >"$CELL/start.$i"
-	local env=()
-	[ "$FAULT" != no-forward ] || [ "$i" != 1 ] || env=(OKEY_LAB_NO_FORWARD=1)
-	ip netns exec "$P-h$i" env "${env[@]}" "$OKEY" bot --name "bot$i" --data "$CELL/data.$i" --out "$CELL/out.$i" --no-mdns \
-		--withhold 60s --wait "${FORM_TIMEOUT}s" "${listen[@]}" -v \
-		--log "$CELL/bot$i.log" "$@" <"$in" >"$CELL/bot$i.out" 2>>"$CELL/bot$i.log" &
-	BOT_PID[$i]=$!
-	CELL_PIDS+=("$!")
+	local BOT_ENV=()
+	[ "$FAULT" != no-forward ] || [ "$i" != 1 ] || BOT_ENV=(OKEY_LAB_NO_FORWARD=1)
+	BOT_STDIN=$in lab_bot "$P-h$i" "bot$i" "$CELL/data.$i" "$CELL/out.$i" "$CELL/bot$i.out" "$CELL/bot$i.log" --no-mdns \
+		--withhold 60s --wait "${FORM_TIMEOUT}s" "${listen[@]}" --log "$CELL/bot$i.log" "$@"
+	BOT_PID[$i]=$LAB_BOT_PID
+	CELL_PIDS+=("$LAB_BOT_PID")
 }
 
 teardown_cell() {
@@ -231,14 +232,14 @@ teardown_cell() {
 
 # run_cell TYPES TRANSPORT RELAYMODE RUN
 run_cell() {
-	local types=$1 i code deadline t fault_at=""
+	local types=$1 i code deadline t
 	TRANSPORT=$2
 	local mode=$3 run=$4
 	CELLNO=$((CELLNO + 1))
 	CELL_NAME="$types/$TRANSPORT/$mode/$run"
 	CELL="$WORK/cell.$(echo "$types-$TRANSPORT-$mode-$run" | tr ',' '_')"
 	mkdir -p "$CELL"
-	IFS=, read -r TYPE[1] TYPE[2] TYPE[3] TYPE[4] <<<"$types"
+	IFS=, read -r "TYPE[1]" "TYPE[2]" "TYPE[3]" "TYPE[4]" <<<"$types"
 	for i in 1 2 3 4; do home "$i" "${TYPE[$i]}"; done
 	routes
 	# Each router as its type says (a fresh xt_recent list first: earlier

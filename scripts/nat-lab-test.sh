@@ -61,7 +61,10 @@ ID=$$
 P="okeynat-$ID"
 NET=11.77.0
 WORK=$(mktemp -d /tmp/okey-nat-lab.XXXXXX)
+# shellcheck source=natlab-lib.sh
 . "$(dirname "$0")/natlab-lib.sh"
+# shellcheck source=bot-lib.sh
+. "$(dirname "$0")/bot-lib.sh"
 
 cleanup() {
 	nl_teardown NL_PIDS NL_NSES
@@ -136,6 +139,7 @@ start_relay
 KEY=$(grep -m1 '^relay line: ' "$WORK/relay.out" | sed 's|.*/okey-key/||')
 [ -n "$KEY" ] || die "the relay's line holds no key: $(cat "$WORK/relay.out")"
 RELAYS=()
+# shellcheck disable=SC2013 # one address a line, no spaces
 for a in $(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/"); do RELAYS+=(--relay "$a/okey-key/$KEY"); done
 [ ${#RELAYS[@]} -ge 2 ] || die "the relay printed no address on $NET.2: $(cat "$WORK/relay.out")"
 echo "nat-lab: relay up: $(grep '^relay: ' "$WORK/relay.out" | cut -d' ' -f2 | grep "/ip4/$NET.2/" | tr '\n' ' ')(the creator holds its line)"
@@ -145,12 +149,11 @@ declare -A BOT_PID
 start_bot() {
 	local i=$1
 	shift
-	mkdir -p "$WORK/data.$i" "$WORK/out.$i"
-	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
-		--withhold "${WITHHOLD}s" --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
-		--log "$WORK/bot$i.log" "$@" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
-	BOT_PID[$i]=$!
-	nl_track_pid "$!"
+	lab_bot "$P-h$i" "bot$i" "$WORK/data.$i" "$WORK/out.$i" "$WORK/bot$i.out" "$WORK/bot$i.log" --no-mdns \
+		--withhold "${WITHHOLD}s" --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 \
+		--log "$WORK/bot$i.log" "$@"
+	BOT_PID[$i]=$LAB_BOT_PID
+	nl_track_pid "$LAB_BOT_PID"
 }
 
 # --- the creator, in home 1 ---
@@ -176,12 +179,7 @@ done
 # --- the joiners, in homes 2-4: the code on standard input, nothing else ---
 for i in 2 3 4; do
 	echo "$code" >"$WORK/code.$i"
-	mkdir -p "$WORK/data.$i" "$WORK/out.$i"
-	ip netns exec "$P-h$i" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" --no-mdns \
-		--withhold "${WITHHOLD}s" --wait "${TIMEOUT}s" --listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
-		--log "$WORK/bot$i.log" --code - <"$WORK/code.$i" >"$WORK/bot$i.out" 2>>"$WORK/bot$i.log" &
-	BOT_PID[$i]=$!
-	nl_track_pid "$!"
+	BOT_STDIN="$WORK/code.$i" start_bot "$i" --code -
 done
 
 # now_ms: the time in milliseconds (all namespaces share one clock).

@@ -67,7 +67,10 @@
 # NATLAB (the natlab binary) must be set before nl_impair_*.
 
 NL_LAB_NET=11.76.0.0/14
+# The default arrays of NL_NS_VAR and NL_PID_VAR, read through namerefs.
+# shellcheck disable=SC2034
 NL_NSES=()
+# shellcheck disable=SC2034
 NL_PIDS=()
 
 nl_nsx() { ip netns exec "$@"; }
@@ -78,6 +81,7 @@ nl_track_ns() {
 }
 
 nl_track_pid() {
+	# shellcheck disable=SC2178 # a nameref to an array
 	local -n _nl_a=${NL_PID_VAR:-NL_PIDS}
 	_nl_a+=("$1")
 }
@@ -207,6 +211,7 @@ nl_impair_check() {
 	else
 		NL_IMPAIR_MEASURED=$(nl_nsx "$ns" "$NATLAB" rtt -to "$to" -n 400 -every 5ms)
 	fi
+	# shellcheck disable=SC2034 # the caller's (nl_impair_start's result)
 	NL_IMPAIR_WHY=$(awk -v imp="$setting" -v res="$NL_IMPAIR_MEASURED" -v tcp="$([ "$tcp" = tcp ] && echo 1 || echo 0)" '
 	function dur(s) { if (s ~ /ms$/) return substr(s, 1, length(s)-2)+0; if (s ~ /µs$/) return (substr(s, 1, length(s)-2)+0)/1000;
 		if (s ~ /s$/) return (substr(s, 1, length(s)-1)+0)*1000; return s+0 }

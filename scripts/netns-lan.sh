@@ -19,6 +19,7 @@
 # Nothing here touches the machine's own interfaces: every veth has both
 # ends in namespaces made here.
 
+# shellcheck source=natlab-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/natlab-lib.sh"
 NL_NS_VAR=NSES
 NL_PID_VAR=PIDS

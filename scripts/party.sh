@@ -55,9 +55,13 @@ BR_NS="okey-pbr-$ID"
 ECHO_NS="okey-pe-$ID"
 ECHO=10.78.0.250
 WORK=$(mktemp -d /tmp/okey-party.XXXXXX)
+# shellcheck disable=SC2034 # read through NL_NS_VAR/NL_PID_VAR (natlab-lib.sh's namerefs)
 NSES=()
 PIDS=()
+# shellcheck source=netns-lan.sh
 . "$(dirname "$0")/netns-lan.sh"
+# shellcheck source=bot-lib.sh
+. "$(dirname "$0")/bot-lib.sh"
 
 cleanup() {
 	lan_teardown
@@ -118,7 +122,6 @@ peer_ns() {
 	nl_ns "$ns"
 	"$NATLAB" impair -tap -a "$ns" -a-if eth0 -b "$BR_NS" -b-if "tp$i" -config "$WORK/impair" >"$WORK/impair.$i.out" 2>&1 &
 	PIDS+=("$!")
-	IMPAIR_PID[$i]=$!
 	deadline=$(($(date +%s) + 10))
 	until grep -q 'ready' "$WORK/impair.$i.out" 2>/dev/null; do
 		[ "$(date +%s)" -lt "$deadline" ] || die "natlab impair for peer $i did not start: $(cat "$WORK/impair.$i.out")"
@@ -159,7 +162,7 @@ check_link() {
 }
 declare -A LINK_RETRY
 
-declare -A IMPAIR_PID BOT_PID KILLED_AT
+declare -A BOT_PID KILLED_AT
 SPEC_N=0
 if "$OKEY" watch -h >/dev/null 2>&1; then SPEC_N=$SPECTATORS; elif [ "$SPECTATORS" -gt 0 ]; then
 	say "SPECTATORS=$SPECTATORS: SKIPPED: this okey has no watch command (okey watch -h fails)"
@@ -182,14 +185,12 @@ awk '{ for (k = 1; k <= NF; k++) { split($k, kv, "="); if (kv[1] == "sent") s +=
 start_bot() {
 	local i=$1
 	shift
-	mkdir -p "$WORK/data.$i" "$WORK/out.$i"
-	ip netns exec "okey-pp$i-$ID" "$OKEY" bot --name "bot$i" --data "$WORK/data.$i" --out "$WORK/out.$i" \
+	lab_bot "okey-pp$i-$ID" "bot$i" "$WORK/data.$i" "$WORK/out.$i" "$WORK/stdout.$i" "$WORK/log.$i" \
 		--players "$SEATS" --preset "$RULES" --withhold 120s --wait 120s --pace 0s "$@" \
-		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 -v \
-		--summary "$WORK/summary.$i.$(date +%s%N).json" \
-		>>"$WORK/stdout.$i" 2>>"$WORK/log.$i" &
-	BOT_PID[$i]=$!
-	PIDS+=("$!")
+		--listen /ip4/0.0.0.0/tcp/0 --listen /ip4/0.0.0.0/udp/0/quic-v1 \
+		--summary "$WORK/summary.$i.$(date +%s%N).json"
+	BOT_PID[$i]=$LAB_BOT_PID
+	PIDS+=("$LAB_BOT_PID")
 }
 steps() { grep -c 'msg=step ' "$WORK/log.$1" 2>/dev/null || true; }
 
@@ -204,12 +205,11 @@ for tb in $(seq 1 "$TABLES"); do
 		kill -0 "${BOT_PID[$c]}" 2>/dev/null || die "table $tb: bot $c exited: $(cat "$WORK/stdout.$c") $(grep -v '^time=' "$WORK/log.$c" | tail -3)"
 		sleep 0.05
 	done
-	TABLE_ID[$tb]=$(grep -o 'msg="created table" table=[^ ]*' "$WORK/log.$c" | head -1 | sed 's/.*table=//')
+	TABLE_ID[tb]=$(grep -o 'msg="created table" table=[^ ]*' "$WORK/log.$c" | head -1 | sed 's/.*table=//')
 done
 for tb in $(seq 1 "$TABLES"); do
 	for i in $(seq $(((tb - 1) * SEATS + 2)) $((tb * SEATS))); do start_bot "$i" --join "${TABLE_ID[$tb]}"; done
 done
-T_FORM=$(now_ms)
 
 # --- SPECTATORS (enabled once okey watch exists), from the tables' start ---
 if [ "$SPEC_N" -gt 0 ]; then
@@ -314,7 +314,7 @@ if [ "$SPEC_N" -gt 0 ]; then
 		code=0
 		wait "${SPEC_PID[$j]}" || code=$?
 		[ "$code" -eq 0 ] || die "spectator $j exited $code: $(tail -3 "$WORK/slog.$j")"
-		tb=$(((($j - 1) % TABLES) + 1))
+		tb=$((((j - 1) % TABLES) + 1))
 		f=$(find "$WORK/sdata.$j" -name "${TABLE_ID[$tb]}.okey" | head -1)
 		[ -n "$f" ] || die "spectator $j saved no transcript of table ${TABLE_ID[$tb]}"
 		cmp -s "$f" "$WORK/out.$(((tb - 1) * SEATS + 1))/${TABLE_ID[$tb]}.okey" || die "spectator $j's transcript differs from the seats'"

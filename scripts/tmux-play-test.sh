@@ -259,7 +259,7 @@ case "$out" in
 *"yarım, buraya kadar dürüst"*"kimse suçlanmıyor"*) ;;
 *) fail "okey --lang tr verify: $out" ;;
 esac
-LC_ALL= LC_MESSAGES= LANG=tr_TR.UTF-8 $okey help rules german | grep -q "düşük olan iyidir" || fail "LANG=tr_TR.UTF-8 okey help rules german"
+LC_ALL="" LC_MESSAGES="" LANG=tr_TR.UTF-8 $okey help rules german | grep -q "düşük olan iyidir" || fail "LANG=tr_TR.UTF-8 okey help rules german"
 echo "tmux-play-test: ok: a Turkish table ($moves moves), its help, leaving, and the verdict in Turkish"
 
 # An Okey 101 round: d draws; c h clears the selection and asks the hint

@@ -111,7 +111,12 @@ type Machine struct {
 	// every hand's lock and re-key proofs to be checked in one batch
 	// instead of one message at a time (deck.DeferProofs).
 	proofs *deck.ProofBatch
-	log    []HandLog
+	// tileSeeds, with proofs set, holds each hand's seeds as its audit
+	// round reveals them later in the transcript (verify.go): a hand whose
+	// seeds are all there opens its public tiles by hint
+	// (deck.HintTiles), checked in the batch.
+	tileSeeds map[uint32][][]byte
+	log       []HandLog
 }
 
 // HandLog is what the machine records of each finished hand.
@@ -985,6 +990,9 @@ func (m *Machine) startHand() error {
 	}
 	if m.proofs != nil {
 		d = d.DeferProofs(m.proofs)
+		if tiles, ok := deck.TilesFromSeeds(m.session, m.hand, m.n, m.tileSeeds[m.hand]); ok {
+			d = d.HintTiles(tiles)
+		}
 	}
 	m.deck = d
 	m.resetHand()

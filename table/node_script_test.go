@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the script files of testdata/no
 //
 // Commands:
 //
-//	new seats=N seat=S [stall=T] [withhold=T] [movewithhold=T]
+//	new seats=N seat=S [stall=T] [withhold=T] [movewithhold=T] [match=SEED]
 //	sign NAME seat=S [step=K] [prev=chain|zero|NAME|@MADEUP] [nonce=X]
 //	step NAME...           receive these envelopes, in order
 //	propose [nonce=X]      this seat's hello for the current step
@@ -34,6 +34,9 @@ var update = flag.Bool("update", false, "rewrite the script files of testdata/no
 //	tick [n=K]             K ticks of logical time
 //	fetched ID [NAME...]   the answer to fetch ID (with "fail": it failed)
 //	status                 the step, buffer, forks, mutes and rejects
+//	serve, flood, play, run, fetches
+//	                       the members answer the node's fetches in ticks,
+//	                       and one floods it with forks (node_flood_script_test.go)
 //
 // Every command but status prints the Ready after it; the fetches it lists
 // are then taken as started (as the loop starts them).
@@ -45,6 +48,7 @@ type nodeScript struct {
 	n     *node
 	envs  map[string]*Envelope
 	names map[[32]byte]string
+	net   *scriptNet // the members' answers (node_flood_script_test.go)
 }
 
 func TestNodeScripts(t *testing.T) {
@@ -170,9 +174,18 @@ func (s *nodeScript) run(cmd string) string {
 	switch words[0] {
 	case "new":
 		n := s.num(kv, "seats", 3)
-		cfg, keys, err := LocalConfig("turkish-rummy:rounds=1", n, 77)
+		seed := uint64(s.num(kv, "match", 77))
+		cfg, keys, err := LocalConfig("turkish-rummy:rounds=1", n, seed)
 		if err != nil {
 			s.t.Fatal(err)
+		}
+		s.net = nil
+		if _, ok := kv["match"]; ok {
+			// The match's own config (its nonces drawn by the seats), its
+			// keys LocalConfig's of the seed.
+			res := s.honestMatch(n, seed)
+			cfg = res.Config
+			s.net = &scriptNet{flooder: -1, madeUp: map[[32]byte][]byte{}, asked: map[int]int{}, match: res.Peers[0].Chain()}
 		}
 		m, err := NewMachine(cfg, nil)
 		if err != nil {
@@ -228,6 +241,9 @@ func (s *nodeScript) run(cmd string) string {
 		return s.ready()
 	case "status":
 		return s.status()
+	}
+	if out, ok := s.netCmd(words, kv); ok {
+		return out
 	}
 	s.t.Fatalf("unknown command %q", cmd)
 	return ""
@@ -325,23 +341,7 @@ func (s *nodeScript) rawName(raw []byte) string { return s.name(sha256.Sum256(ra
 // ready prints the node's Ready, and takes its fetches as started.
 func (s *nodeScript) ready() string {
 	rd := s.n.Ready()
-	var out []string
-	if v := rd.Violation; v != nil {
-		var ev []string
-		for _, e := range v.Evidence {
-			ev = append(ev, s.rawName(e))
-		}
-		out = append(out, fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", ")))
-	}
-	if st := rd.Stall; st != nil {
-		out = append(out, fmt.Sprintf("stall: seat %d silent for %d ticks (a %v for step %d)", st.Seat, st.Ticks, st.Kind, st.Step))
-	}
-	if rd.Failure != nil {
-		out = append(out, "failure: "+rd.Failure.Error())
-	}
-	if rd.Done && rd.Violation == nil {
-		out = append(out, "done")
-	}
+	out := s.ends(rd)
 	for _, f := range rd.Fetches {
 		if f.ByHash {
 			out = append(out, fmt.Sprintf("fetch %d: seat %d for %s at step %d, within %d ticks", f.ID, f.Seat, s.name(f.Hash), f.Step, f.Within))
@@ -368,6 +368,29 @@ func (s *nodeScript) ready() string {
 		return "nothing"
 	}
 	return strings.Join(out, "\n")
+}
+
+// ends prints how rd says the match ended, if it did: the violation (its
+// evidence by name), the stall, the failure, or done.
+func (s *nodeScript) ends(rd ready) []string {
+	var out []string
+	if v := rd.Violation; v != nil {
+		var ev []string
+		for _, e := range v.Evidence {
+			ev = append(ev, s.rawName(e))
+		}
+		out = append(out, fmt.Sprintf("violation: seat %d, %s at step %d; evidence %s", v.Seat, v.Rule, v.Step, strings.Join(ev, ", ")))
+	}
+	if st := rd.Stall; st != nil {
+		out = append(out, fmt.Sprintf("stall: seat %d silent for %d ticks (a %v for step %d)", st.Seat, st.Ticks, st.Kind, st.Step))
+	}
+	if rd.Failure != nil {
+		out = append(out, "failure: "+rd.Failure.Error())
+	}
+	if rd.Done && rd.Violation == nil {
+		out = append(out, "done")
+	}
+	return out
 }
 
 func (s *nodeScript) status() string {

@@ -128,6 +128,9 @@ func verifyReplay(t *Transcript, envs []*Envelope, pb *deck.ProofBatch) (rep *Re
 		return r
 	}
 	m.proofs = pb
+	if pb != nil {
+		m.tileSeeds = auditSeeds(envs, len(t.Config.Seats))
+	}
 	// settle checks the deferred proofs once the chain's replay ends, and
 	// makes the machine check proofs one by one from then on (the
 	// evidence is judged on a strict machine).
@@ -205,6 +208,29 @@ func verifyReplay(t *Transcript, envs []*Envelope, pb *deck.ProofBatch) (rep *Re
 	seat, kind := m.Expect()
 	r.Next = &Next{Seat: seat, Kind: kind, Step: m.Step()}
 	return r
+}
+
+// auditSeeds collects, per hand, the seeds the chain's audit messages
+// reveal (the first of each seat's), for the deferred replay's opening
+// hints. It decides nothing: a hint is only a guess that the batch checks
+// (deck.HintTiles), so a wrong or missing seed costs a replay, never a
+// verdict.
+func auditSeeds(envs []*Envelope, seats int) map[uint32][][]byte {
+	out := map[uint32][][]byte{}
+	for _, env := range envs {
+		if env == nil || env.Kind != KindAudit || len(env.Body) != seedSize || int(env.Seat) >= seats {
+			continue
+		}
+		s := out[env.Hand]
+		if s == nil {
+			s = make([][]byte, seats)
+			out[env.Hand] = s
+		}
+		if s[env.Seat] == nil {
+			s[env.Seat] = env.Body
+		}
+	}
+	return out
 }
 
 // NewMachineFor returns the machine that replays a transcript: of its

@@ -10,6 +10,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 // TestDealerFirstSelectionSaysDiscard: at the dealer's first turn of a 101
@@ -41,24 +42,8 @@ func dealerFirst(t *testing.T) *harness { return dealerFirstWith(t, "K3") }
 func dealerFirstWith(t *testing.T, ind string) *harness {
 	t.Helper()
 	r := engine.MustRuleset(engine.Preset101, "rounds=3")
-	m, err := engine.NewMatch101(r, 2, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := m.Game()
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: g.Pending()[0], Face: engine.MustParseFaces(ind)[0]}}}); err != nil {
-		t.Fatal(err)
-	}
-	faces := engine.MustParseFaces("R10 R11 R12 R13 Y10 Y11 Y12 Y13 B10 B11 B12 B13 K10 K11 K12 K13 R1 Y2 B3 K5 R7 Y8")
-	slots := m.Game().Rack(0)
-	if len(slots) != len(faces) {
-		t.Fatalf("the dealer holds %d tiles, the position %d", len(slots), len(faces))
-	}
-	v := engine.NewView(0)
-	for i, s := range slots {
-		v.Learn(s, faces[i])
-	}
+	m := modeltest.Deal101(t, r, 2, 0, ind)
+	v := modeltest.View(t, 0, m.Game().Rack(0), "R10 R11 R12 R13 Y10 Y11 Y12 Y13 B10 B11 B12 B13 K10 K11 K12 K13 R1 Y2 B3 K5 R7 Y8")
 	s := &Snapshot{Seat: 0, Names: []string{"ayse", "bot1"}, Ruleset: r.String(), Match101: m,
 		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
 	hs := newHarness(t, s, Palette256)

@@ -58,8 +58,8 @@ func gameOf(s *Snapshot) gamePart {
 	return nil
 }
 
-// game is the part of the game a replay's frame is of.
-func (f Frame) game() gamePart { return gameOf(&Snapshot{Match: f.Match, Match101: f.Match101}) }
+// frameGame is the part of the game a replay's frame is of.
+func frameGame(f Frame) gamePart { return gameOf(&Snapshot{Match: f.Match, Match101: f.Match101}) }
 
 // noGame is the part drawn before any hand: the classic table, empty.
 var noGame gamePart = &classicPart{}

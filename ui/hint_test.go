@@ -7,6 +7,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 // germanFixture: a german hand (13-tile racks), seat 0 second to play: the
@@ -41,15 +42,7 @@ func germanFixture(t *testing.T, rack, discard string) *Snapshot {
 	if err := m.Apply(engine.Action{Kind: engine.ActDiscard, Seat: 3, Slot: d, Faces: []engine.SlotFace{{Slot: d, Face: df}}}); err != nil {
 		t.Fatal(err)
 	}
-	faces := engine.MustParseFaces(rack)
-	slots := m.Hand().Rack(0)
-	if len(slots) != len(faces) {
-		t.Fatalf("rack of %d tiles, fixture has %d", len(slots), len(faces))
-	}
-	v := engine.NewView(0)
-	for i, s := range slots {
-		v.Learn(s, faces[i])
-	}
+	v := modeltest.View(t, 0, m.Hand().Rack(0), rack)
 	return &Snapshot{Seat: 0, Names: []string{"ayse", "bot1", "bot2", "bot3"}, Ruleset: r.String(), Match: m,
 		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
 }

@@ -57,9 +57,14 @@ func KindName(k table.Kind) string { return tablemodel.KindName(k) }
 
 // ShortTime is when a match started, as the language writes a day and an
 // hour: "Jan 2 15:04", "2.01 15:04".
-func ShortTime(t time.Time) string {
-	if i18n.Current() == i18n.Turkish {
-		return t.Local().Format("2.01 15:04")
-	}
-	return t.Local().Format("Jan 2 15:04")
-}
+func ShortTime(t time.Time) string { return i18n.ShortTime(t) }
+
+// Evidence is the evidence of a verdict for a person (tablemodel.Evidence).
+func Evidence(err error) string { return tablemodel.Evidence(err) }
+
+// PresetName is a preset's name in the interface's language
+// (tablemodel.PresetName).
+func PresetName(preset string) string { return tablemodel.PresetName(preset) }
+
+// RulesetName is a ruleset text for a person (tablemodel.RulesetName).
+func RulesetName(ruleset string) string { return tablemodel.RulesetName(ruleset) }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 func TestRackFileKeepsAndRestores(t *testing.T) {
@@ -52,9 +54,7 @@ func mustRead(t *testing.T, path string) string {
 
 func TestRackFileDamaged(t *testing.T) {
 	dir := t.TempDir()
-	for _, c := range []string{``, `{`, `{"version":2,"hand":0,"pos":[]}`, `{"version":1,"hand":-1,"pos":[]}`,
-		`{"version":1,"hand":0,"pos":[1,2]}`,
-		`{"version":1,"hand":0,"pos":[255,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1]}`} {
+	for _, c := range modeltest.DamagedRackFiles {
 		path := filepath.Join(dir, RackFile)
 		if err := os.WriteFile(path, []byte(c), 0o600); err != nil {
 			t.Fatal(err)

@@ -7,17 +7,11 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
 )
 
 // SeatLink is how this player's peer reaches another seat.
-type SeatLink struct {
-	Name string
-	// Kind is "direct", "relayed" (through a relay), "via-member" (only
-	// through another member's gossip) or "none" (the link dropped: the
-	// peer is reconnecting).
-	Kind string
-	RTT  time.Duration // 0: not measured
-}
+type SeatLink = table.SeatLink
 
 // The kinds of SeatLink.Kind (p2p.LinkKind's names).
 const (

@@ -14,40 +14,14 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
 )
 
 // LobbyMember is a seated player as the lobby shows it.
-type LobbyMember struct {
-	ID, Name string
-	Ready    bool
-}
+type LobbyMember = table.LobbyMember
 
 // LobbyTable is a table on the LAN as the lobby shows it.
-type LobbyTable struct {
-	ID      string
-	Ruleset string // preset[:options]
-	Seats   int
-	Members []LobbyMember
-	State   string // open, started, closed
-	// Unfinished marks a match the player left before its end (Lobby.
-	// Unfinished); Local ones are against bots on this computer, and their
-	// ID is the match's directory (LocalMatch.Dir).
-	Unfinished bool
-	Local      bool
-	Note       string // how the lobby describes an unfinished match
-	// Started is when an unfinished match began (or was last played, where
-	// only that is known): the lobby lists the newest first.
-	Started time.Time
-	// Private: the table admits by invite code only.
-	Private bool
-	// Hand is the hand a started table plays (from 1; 0: unknown), and
-	// Scores the match scores after the hands before it, per seat.
-	Hand   int
-	Scores []int
-	// Spectators is how many watch the table, at least (the creator's
-	// count: shown as "N+ watching").
-	Spectators int
-}
+type LobbyTable = table.LobbyTable
 
 // Lobby is what the lobby screen needs from the network (cmd/okey adapts
 // package lan to it; the UI never imports p2p). The methods that talk to

@@ -7,6 +7,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 // TestRefusalsByGame: the one table of refusals gives an error the
@@ -54,15 +55,7 @@ func TestRefusalsByGame(t *testing.T) {
 
 	// The dealer's first move must be its discard: a lay is refused.
 	r := engine.MustRuleset(engine.Preset101, "rounds=3")
-	m2, err := engine.NewMatch101(r, 2, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pend := m2.Game().Pending()
-	if err := m2.Apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: pend[0], Face: engine.MustParseFaces("B1")[0]}}}); err != nil {
-		t.Fatal(err)
-	}
+	m2 := modeltest.Deal101(t, r, 2, 0, "B1")
 	err = m2.Apply(engine.Action101{Kind: engine.Act101Lay, Seat: 0, Melds: []engine.MeldPlay{mp}})
 	if got := refusalIn(game101, err); got != "the dealer starts by discarding (x)" {
 		t.Errorf("the dealer's draw (%v) reads %q", err, got)

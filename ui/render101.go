@@ -35,19 +35,7 @@ func (pt *part101) title(t *TableView) string {
 
 // seatWord is how a seat stands: its tiles, how it opened, its total.
 func (pt *part101) seatWord(t *TableView, seat int) string {
-	m := t.m.Snap.Match101
-	g := m.Game()
-	parts := []string{i18n.T("%d tiles", len(g.Rack(seat)))}
-	switch g.Opened(seat) {
-	case engine.OpenedSets:
-		parts = append(parts, i18n.T("opened"))
-	case engine.OpenedDoubles:
-		parts = append(parts, i18n.T("opened with doubles"))
-	default:
-		parts = append(parts, i18n.T("not opened"))
-	}
-	parts = append(parts, i18n.T("%d pts", m.Scores()[seat]))
-	return strings.Join(parts, " · ")
+	return tablemodel.SeatWord101(t.m.Snap.Match101, seat)
 }
 
 // packParts joins the " · "-separated parts of s into lines at most w
@@ -344,21 +332,7 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 		}
 		return fmt.Sprintf("seat %d", s)
 	}
-	var head string
-	switch res.End {
-	case engine.EndFinish:
-		head = i18n.T("%s finished", name(res.Finisher))
-		if res.JokerFinish {
-			head += i18n.T(" with the okey: points doubled")
-		}
-		if res.OneTurn {
-			head += i18n.T(" · opened and finished in one turn: doubled again")
-		}
-	case engine.EndCancelled:
-		head = i18n.T("every player opened with doubles: the round is cancelled, no points, dealt again")
-	default:
-		head = i18n.T("the bank ran out: nobody finished")
-	}
+	head := tablemodel.EndHead101(res, name)
 	put(scr, ix, row, iw, head, bold.Foreground(t.pal.Good))
 	row += 2
 	for s := range r.Racks {
@@ -433,11 +407,7 @@ func (pt *part101) drawEnd(t *TableView, scr tcell.Screen, x, y, w, h int) {
 			row++
 		}
 	}
-	left := r.RoundsLeft()
-	foot := i18n.T("%d rounds left · lowest total wins · enter: next round", left)
-	if e.Over {
-		foot = i18n.T("the match is over · lowest total wins · enter: the result")
-	}
+	foot := tablemodel.EndFoot101(e)
 	put(scr, ix, iy+ih-1, iw, foot, st.Foreground(t.pal.Accent).Bold(true))
 }
 

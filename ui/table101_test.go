@@ -9,14 +9,16 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/table"
+	shared101 "github.com/okey-game/okey/ui/tablemodel/rig101"
 )
 
-// The player's rack in the 101 fixtures: an opening of 112 points in three
-// melds (R10-R13, the 10s, K11-K13), R9 to add later, and ten loose
-// tiles. The indicator is B1: the okey is B2.
+// The player's rack in the 101 fixtures (rig101, shared with the web
+// page's tests): an opening of 112 points in three melds (R10-R13, the
+// 10s, K11-K13), R9 to add later, and ten loose tiles. The indicator is
+// B1: the okey is B2.
 const (
-	opening101 = "R10 R11 R12 R13 Y10 B10 K10 K11 K12 K13"
-	rack101    = opening101 + " R9 Y3 Y5 B7 K2 R1 Y8 B4 R6 Y1 K5"
+	opening101 = shared101.Opening
+	rack101    = shared101.Rack
 )
 
 // fixture101 builds a 2-player 101 round where bot1 (seat 1) deals and
@@ -28,36 +30,14 @@ func fixture101(t *testing.T, options ...string) *Snapshot {
 
 // fixture101N builds an n-player 101 round with the options text where the
 // last seat deals and has discarded Y6; the player (seat 0) holds rack101
-// and is to draw.
+// and is to draw (shared101.Fixture).
 func fixture101N(t *testing.T, n int, options string) *Snapshot {
 	t.Helper()
-	r := engine.MustRuleset(engine.Preset101, options)
-	dealer := n - 1
-	m, err := engine.NewMatch101(r, n, dealer)
+	s, err := shared101.Fixture(n, options)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pend := m.Game().Pending()
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Reveal, Seat: -1,
-		Faces: []engine.SlotFace{{Slot: pend[0], Face: engine.MustParseFaces("B1")[0]}}}); err != nil {
-		t.Fatal(err)
-	}
-	faces := engine.MustParseFaces(rack101)
-	slots := m.Game().Rack(0)
-	if len(slots) != len(faces) {
-		t.Fatalf("rack of %d tiles, fixture has %d", len(slots), len(faces))
-	}
-	v := engine.NewView(0)
-	for i, s := range slots {
-		v.Learn(s, faces[i])
-	}
-	if err := m.Apply(engine.Action101{Kind: engine.Act101Discard, Seat: dealer,
-		Faces: []engine.SlotFace{{Slot: m.Game().Rack(dealer)[0], Face: engine.MustParseFaces("Y6")[0]}}}); err != nil {
-		t.Fatal(err)
-	}
-	names := []string{"ayse", "bot1", "bot2", "bot3"}[:n]
-	return &Snapshot{Seat: 0, Names: names, Ruleset: r.String(), Match101: m,
-		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
+	return s
 }
 
 // request101 asks the view for a 101 move and returns the reply channel.
@@ -91,15 +71,11 @@ func (hs *harness) selectFaces(faces string) {
 // of the player's brings it the face "Y7".
 func (hs *harness) apply(s *Snapshot, a engine.Action101) {
 	hs.t.Helper()
-	if a.Kind == engine.Act101Draw && a.Seat == s.Seat {
-		s.View.Learn(s.Match101.Game().Stock()[0], engine.MustParseFaces("Y7")[0])
+	prev, err := shared101.Apply(s, a, "Y7")
+	if err != nil {
+		hs.t.Fatal(err)
 	}
-	prev := *s
-	prev.Match101 = s.Match101.Clone()
-	if err := s.Match101.Apply(a); err != nil {
-		hs.t.Fatalf("%v: %v", a.Kind, err)
-	}
-	lines, end := Events(&prev, s)
+	lines, end := Events(prev, s)
 	var ends []*HandEnd
 	if end != nil {
 		ends = append(ends, end)
@@ -505,20 +481,12 @@ func TestTable101SwapOkey(t *testing.T) {
 	hs.apply(s, engine.Action101{Kind: engine.Act101Discard, Seat: 0, Faces: []engine.SlotFace{{Slot: y1, Face: engine.MustParseFaces("Y1")[0]}}})
 	// bot1 draws and opens: Y6 okey(Y7) Y8, R10-R13, K10-K13.
 	hs.apply(s, engine.Action101{Kind: engine.Act101Draw, Seat: 1})
-	rack := s.Match101.Game().Rack(1)
-	lay := engine.Action101{Kind: engine.Act101Lay, Seat: 1}
-	k := 0
-	for _, m := range []struct{ tiles, as string }{
-		{"Y6 B2 Y8", "Y6 Y7 Y8"}, {"R10 R11 R12 R13", "R10 R11 R12 R13"}, {"K10 K11 K12 K13", "K10 K11 K12 K13"},
-	} {
-		var mp engine.MeldPlay
-		for i, f := range engine.MustParseFaces(m.tiles) {
-			mp.Tiles = append(mp.Tiles, engine.SlotFace{Slot: rack[k], Face: f})
-			mp.As = append(mp.As, engine.MustParseFaces(m.as)[i])
-			k++
-		}
-		lay.Melds = append(lay.Melds, mp)
+	lay, err := shared101.Lay(s.Match101.Game(), 1, shared101.Meld{Tiles: "Y6 B2 Y8", As: "Y6 Y7 Y8"},
+		shared101.Meld{Tiles: "R10 R11 R12 R13"}, shared101.Meld{Tiles: "K10 K11 K12 K13"})
+	if err != nil {
+		t.Fatal(err)
 	}
+	rack, k := s.Match101.Game().Rack(1), 11
 	hs.apply(s, lay)
 	// The okey in bot1's run is marked with the face it stands for, on
 	// the table and in the log (issue 24 point 9), and a long owner name

@@ -11,6 +11,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 // fixture builds a snapshot of a classic hand (simple deal) where seat 0
@@ -18,35 +19,13 @@ import (
 // other seats hold what the deck has left.
 func fixture(t *testing.T, ind string, rack string) *Snapshot {
 	t.Helper()
-	r := engine.MustRuleset("classic", "deal=simple")
-	m, err := engine.NewMatch(r, 4, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := m.Hand()
-	indFace, err := engine.ParseFace(ind)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pend := h.Pending()
-	if err := m.Apply(engine.Action{Kind: engine.ActReveal, Faces: []engine.SlotFace{{Slot: pend[0], Face: indFace}}}); err != nil {
-		t.Fatal(err)
-	}
-	faces := engine.MustParseFaces(rack)
-	slots := m.Hand().Rack(0)
-	if len(slots) != len(faces) {
-		t.Fatalf("rack of %d tiles, fixture has %d", len(slots), len(faces))
-	}
-	v := engine.NewView(0)
-	for i, s := range slots {
-		v.Learn(s, faces[i])
-	}
+	m, v, r := modeltest.Classic(t, ind, rack)
 	return &Snapshot{Seat: 0, Names: []string{"ayse", "bot1", "bot2", "bot3"}, Ruleset: r.String(), Match: m,
 		View: *v, Expect: 0, Kind: table.KindMove, At: time.Now()}
 }
 
 // winning: R1 R2 R3 | Y7 B7 K7 | B9 B10 B11 B12 | Y1 Y2 Y3 Y4, plus R13.
-const winningRack = "R13 Y7 B9 R1 Y1 B7 B10 R2 Y2 K7 B11 R3 Y3 B12 Y4"
+const winningRack = modeltest.WinningRack
 
 type harness struct {
 	t    *testing.T

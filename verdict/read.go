@@ -16,7 +16,7 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
-	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // Magic opens every transcript file (protocol.md 6).
@@ -37,7 +37,7 @@ func Read(path string) (t *table.Transcript, cut bool, err error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false, UserErr(i18n.Mark("no such file"))
 	case err != nil:
-		return nil, false, UserErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
+		return nil, false, UserErr(i18n.Mark("cannot be read: %s"), tablemodel.Plain(errors.Unwrap(err)))
 	case fi.IsDir():
 		return nil, false, UserErr(i18n.Mark("is a directory, not a transcript"))
 	case fi.Size() > MaxFile:
@@ -45,12 +45,12 @@ func Read(path string) (t *table.Transcript, cut bool, err error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, UserErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
+		return nil, false, UserErr(i18n.Mark("cannot be read: %s"), tablemodel.Plain(errors.Unwrap(err)))
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
 	if err != nil {
-		return nil, false, UserErr(i18n.Mark("cannot be read: %s"), ui.Plain(errors.Unwrap(err)))
+		return nil, false, UserErr(i18n.Mark("cannot be read: %s"), tablemodel.Plain(errors.Unwrap(err)))
 	}
 	return Parse(data)
 }
@@ -74,7 +74,7 @@ func LocalErr(err error) string {
 	if errors.As(err, &re) {
 		return i18n.TKeyArgs(re.key, re.args)
 	}
-	return ui.Explain(err)
+	return tablemodel.Explain(err)
 }
 
 // Parse reads a transcript file's bytes: a last record cut short
@@ -85,7 +85,7 @@ func Parse(data []byte) (*table.Transcript, bool, error) {
 	}
 	t, err := table.ReadTranscript(bytes.NewReader(data))
 	if err != nil {
-		return nil, false, errors.New(ui.Plain(err))
+		return nil, false, errors.New(tablemodel.Plain(err))
 	}
 	return t, t.Torn, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
-	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // Result is the verdict on one file, as okey verify --json prints it (the
@@ -66,10 +66,10 @@ func Of(name string, t *table.Transcript, cut bool, err error) Result {
 	if v := rep.Violation; v != nil {
 		seat, step := v.Seat, v.Step
 		out.Cheater, out.Rule, out.Step = &seat, v.Rule, &step
-		out.Evidence, out.evidenceText = ui.Plain(v.Err), ui.Evidence(v.Err)
+		out.Evidence, out.evidenceText = tablemodel.Plain(v.Err), tablemodel.Evidence(v.Err)
 	}
 	if rep.Invalid != nil {
-		out.Error, out.errText = ui.Plain(rep.Invalid), ui.Explain(rep.Invalid)
+		out.Error, out.errText = tablemodel.Plain(rep.Invalid), tablemodel.Explain(rep.Invalid)
 	}
 	if n := rep.Next; n != nil {
 		seat := n.Seat
@@ -78,7 +78,7 @@ func Of(name string, t *table.Transcript, cut bool, err error) Result {
 		out.Step = &step
 	}
 	if f := rep.Failure; f != nil {
-		out.Reason = "the rules could not go on: " + ui.Plain(f.Err)
+		out.Reason = "the rules could not go on: " + tablemodel.Plain(f.Err)
 	}
 	out.Status, out.Verdict = int(rep.Status()), rep.Status().String()
 	return out
@@ -108,9 +108,9 @@ func (o Result) Text() string {
 	switch table.Status(o.Status) {
 	case table.StatusHonest:
 		return i18n.T("%s: honest: %s, %d players, %s, %s; final scores %v\n",
-			o.File, ui.RulesetName(o.Ruleset), len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores)
+			o.File, tablemodel.RulesetName(o.Ruleset), len(o.Seats), i18n.T("%d hands", o.Hands), i18n.T("%d messages", o.Steps), o.Scores)
 	case table.StatusCheating:
-		return i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), ui.RuleName(o.Rule), *o.Step, o.evidenceText)
+		return i18n.T("%s: CHEATING: %s broke %s at message %d: %s\n", o.File, seatName(*o.Cheater), tablemodel.RuleName(o.Rule), *o.Step, o.evidenceText)
 	case table.StatusUnfinished:
 		if o.Cut {
 			o.File += " " + i18n.T("(cut short inside its last record)")
@@ -121,7 +121,7 @@ func (o Result) Text() string {
 		}
 		if o.Next != nil {
 			return i18n.T("%s: unfinished, honest so far: %s, %s; %s was to send the next message (a %s); no one is named\n",
-				o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), seatName(*o.Next), ui.KindNameOf(o.NextKind))
+				o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), seatName(*o.Next), tablemodel.KindNameOf(o.NextKind))
 		}
 		return i18n.T("%s: unfinished, honest so far: %s, %s; %s; no one is named\n",
 			o.File, i18n.T("%d messages", o.Steps), i18n.T("%d finished hands", o.Hands), reason)

@@ -34,6 +34,8 @@ type Game struct {
 
 	stopMu sync.Mutex
 	stop   chan struct{} // closed by CancelMove
+
+	asking *question // Okey 101: a discard waiting for the player's yes
 }
 
 var (
@@ -105,7 +107,12 @@ func (g *Game) SetRackFile(path string) { g.post(func() { g.m.SetRackFile(path) 
 // OnStep is the seat's PeerConfig.OnStep: a snapshot, what happened, and a
 // new state for the pages.
 func (g *Game) OnStep(mc *table.Machine, v *engine.View) {
-	s := tablemodel.TakeSnapshot(mc, v, g.seat)
+	g.show(tablemodel.TakeSnapshot(mc, v, g.seat))
+}
+
+// show is OnStep for a snapshot taken: the log lines of what happened, a
+// hand's end, and a new state for the pages.
+func (g *Game) show(s *tablemodel.Snapshot) {
 	lines, end := tablemodel.Events(g.prev, s)
 	g.prev = s
 	g.post(func() {
@@ -135,19 +142,25 @@ func (g *Game) Finish(e *tablemodel.MatchEnd) { g.post(func() { g.m.Finish(e) })
 
 // Move implements table.Mover: it asks the page for a move and waits.
 func (g *Game) Move(_ *engine.Hand, _ *engine.View) (engine.Action, error) {
-	r := tablemodel.NewRequest[engine.Action]()
+	return await(g, tablemodel.NewRequest[engine.Action]())
+}
+
+// await asks the page for the move r and waits for it, for CancelMove or
+// for the player to leave.
+func await[A any](g *Game, r *tablemodel.Request[A]) (A, error) {
 	g.stopMu.Lock()
 	stop := make(chan struct{})
 	g.stop = stop
 	g.stopMu.Unlock()
 	g.post(func() { g.m.Ask(r); g.tick() })
+	var none A
 	select {
 	case a := <-r.Reply:
 		return a, nil
 	case <-stop:
-		return engine.Action{}, ui.ErrMoveCanceled
+		return none, ui.ErrMoveCanceled
 	case <-g.done:
-		return engine.Action{}, ui.ErrQuit
+		return none, ui.ErrQuit
 	}
 }
 
@@ -203,6 +216,9 @@ func (g *Game) do(c command) { g.post(func() { g.apply(c) }) }
 
 func (g *Game) apply(c command) {
 	m := g.m
+	if g.is101() && g.apply101(c) {
+		return
+	}
 	// A position of -1 is the model's target: the picked-up tile, or the
 	// one under the cursor (the keys x and w), as the model holds it now,
 	// not as a page drawn a moment ago saw it.

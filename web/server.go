@@ -40,6 +40,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -63,6 +64,9 @@ type Server struct {
 	ln    net.Listener
 	srv   *http.Server
 	files http.Handler
+	sub   fs.FS
+	lobby *Lobby     // the lobby's page (ListenLobby; nil: the table alone)
+	gmu   sync.Mutex // guards g (SetGame)
 }
 
 // Listen opens the table's server on 127.0.0.1 (port 0: any free port).
@@ -78,7 +82,7 @@ func Listen(g *Game, port int) (*Server, error) {
 	}
 	sub, _ := fs.Sub(static, "static")
 	s := &Server{g: g, token: hex.EncodeToString(b[:]), port: ln.Addr().(*net.TCPAddr).Port, ln: ln,
-		files: http.FileServerFS(sub)}
+		files: http.FileServerFS(sub), sub: sub}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	return s, nil
 }
@@ -146,6 +150,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	if s.lobby != nil && s.serveLobby(w, r) {
+		return
+	}
 	switch r.URL.Path {
 	case "/ws":
 		s.socket(w, r)
@@ -159,6 +166,11 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	// Origin: the page's own (127.0.0.1:PORT or localhost:PORT); coder's
 	// check with no patterns admits only the request's Host, which hostOK
 	// has already held to those two.
+	g := s.game()
+	if g == nil || g.left() {
+		http.Error(w, "404 no table is being played", http.StatusNotFound)
+		return
+	}
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return
@@ -166,7 +178,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	defer conn.CloseNow()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	states, unsub := s.g.subscribe()
+	states, unsub := g.subscribe()
 	defer unsub()
 	go func() {
 		defer cancel()
@@ -179,7 +191,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			if json.Unmarshal(b, &c) != nil {
 				continue
 			}
-			s.g.do(c)
+			g.do(c)
 		}
 	}()
 	for {
@@ -191,7 +203,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return
 			}
-		case <-s.g.Done():
+		case <-g.Done():
 			// Send the last state (the player left), then close.
 			conn.Close(websocket.StatusNormalClosure, "")
 			return

@@ -38,6 +38,7 @@ type rackTile struct {
 	Face   *faceJSON `json:"face"` // nil: not open to the player yet
 	Fresh  bool      `json:"fresh,omitempty"`
 	Hinted bool      `json:"hinted,omitempty"`
+	Sel    bool      `json:"sel,omitempty"` // Okey 101: selected
 }
 
 type seatJSON struct {
@@ -50,6 +51,7 @@ type seatJSON struct {
 	Dealer bool        `json:"dealer,omitempty"` // dealt this hand
 	Score  int         `json:"score"`
 	Shown  bool        `json:"shown,omitempty"` // gösterme
+	Word   string      `json:"word,omitempty"`  // Okey 101: how it stands (opened, its total)
 }
 
 type actionJSON struct {
@@ -70,6 +72,7 @@ type handEndJSON struct {
 	Groups [][]spanJSON `json:"groups,omitempty"`
 	Rows   []endRow     `json:"rows"`
 	Over   bool         `json:"over,omitempty"`
+	R101   *end101JSON  `json:"r101,omitempty"` // an Okey 101 round's panel
 }
 
 type endRow struct {
@@ -114,6 +117,7 @@ type stateJSON struct {
 	HandEnd  *handEndJSON          `json:"handEnd"`
 	MatchEnd *matchEndJSON         `json:"matchEnd"`
 	Cols     int                   `json:"cols"`
+	R101     *table101JSON         `json:"r101,omitempty"` // an Okey 101 round's table
 }
 
 // logShown is how many log lines the page gets.
@@ -171,6 +175,9 @@ func (g *Game) build() *stateJSON {
 		for i := range s.Names {
 			st.Seats = append(st.Seats, seatJSON{Seat: i, Name: s.Name(i), Me: i == s.Seat, Pile: []*faceJSON{}})
 		}
+	}
+	if s != nil && s.Match101 != nil {
+		g.build101(st, s, rack)
 	}
 	if h := s.HandState(); h != nil {
 		okey := h.Okey()
@@ -257,7 +264,8 @@ func handEndOf(e *tablemodel.HandEnd, cur *tablemodel.Snapshot) *handEndJSON {
 	mine := at != nil && e.Result.Winner == at.Seat
 	switch {
 	case e.R101 != nil:
-		out.Line = ""
+		out.Title = i18n.T("round %d is over", e.Hand+1)
+		out.R101 = end101Of(e, at)
 	case e.Result.Winner < 0:
 		out.Line = i18n.T("The stock ran out: no one won this hand.")
 	default:

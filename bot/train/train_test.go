@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 func small(dir string, iters int) Config {
@@ -18,6 +20,7 @@ func small(dir string, iters int) Config {
 // TestResumeGivesTheSameNet: a run stopped after an iteration and started
 // again on its checkpoints ends with the net of an unbroken run.
 func TestResumeGivesTheSameNet(t *testing.T) {
+	lane.NoRace(t) // training runs: its self-play workers run under the race detector in bot's TestSelfPlay
 	whole, err := Run(small(t.TempDir(), 2), Events{})
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +62,7 @@ func TestDamagedCheckpoint(t *testing.T) {
 // TestSave: the net and its note, which says how it was made and its
 // SHA-256.
 func TestSave(t *testing.T) {
+	lane.NoRace(t) // training runs: its self-play workers run under the race detector in bot's TestSelfPlay
 	c := small("", 1)
 	c.Imitate = "expert"
 	net, err := Run(c, Events{})

@@ -25,6 +25,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -247,7 +248,7 @@ func (b *botArgs) checkAddrs() string {
 		if a == netplay.NoRelay && len(b.relays) == 1 {
 			continue
 		}
-		if _, _, err := p2p.ParseRelayLine(a); err != nil {
+		if _, _, err := relay.ParseLine(a); err != nil {
 			return i18n.T("--relay: %v", ui.Plain(err))
 		}
 	}
@@ -413,7 +414,7 @@ func printRelayRefusals(w io.Writer, refused map[peer.ID]error) {
 // relayRefusalText is what the creator is told of relay id refusing its
 // table: the code does not go through it, and what to do.
 func relayRefusalText(id peer.ID, err error) string {
-	if errors.Is(err, p2p.ErrRelayNotAllowed) {
+	if errors.Is(err, relay.ErrNotAllowed) {
 		return i18n.T("relay %s refused to register the table: the invite code does not go through it (friends behind a strict router cannot join). Ask the relay's operator for the line okey relay prints and start again with --relay LINE.", shortID(id))
 	}
 	return i18n.T("relay %s refused the table (%s): the invite code does not go through it.", shortID(id), ui.Plain(err))

@@ -9,14 +9,11 @@ import (
 	"io"
 	"log"
 	"log/slog"
-	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,6 +25,8 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/relay"
+	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -139,10 +138,6 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	*strategy = chosen
-	if *webFlag && *bots < 0 && !*resume {
-		fmt.Fprintln(stderr, i18n.T("okey: --web plays against bots for now: give --bots K (the lobby and LAN tables in the browser are to come)"))
-		return 2
-	}
 	if *webFlag && rules.Preset == engine.Preset101 {
 		fmt.Fprintln(stderr, i18n.T("okey: --web plays the classic family for now: Okey 101 in the browser is to come"))
 		return 2
@@ -158,7 +153,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
-			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace}, stdout, stderr)
+			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace, web: *webFlag, noOpen: *noOpen}, stdout, stderr)
 	}
 	if *bots < 1 || *bots > 3 {
 		fmt.Fprintln(stderr, i18n.T("okey: --bots must be 1, 2 or 3"))
@@ -215,7 +210,7 @@ func checkLANFlags(name string, peers, relays []string, codeFlag string, stdin i
 		if a == netplay.NoRelay && len(relays) == 1 {
 			continue
 		}
-		if _, _, err := p2p.ParseRelayLine(a); err != nil {
+		if _, _, err := relay.ParseLine(a); err != nil {
 			return "", i18n.T("okey: --relay: %s\n", ui.Plain(err))
 		}
 	}
@@ -432,50 +427,54 @@ type lanFlags struct {
 	code                 string // --code: join this table at once
 	timer                int
 	pace                 time.Duration
+	// web serves the lobby and its tables to the browser (playLANWeb);
+	// noOpen prints its address without opening the browser.
+	web, noOpen bool
+	// For tests: the screen (nil: the terminal), a mover for the person's
+	// seat at a LAN table (nil: the person), a channel that ends the lobby
+	// when closed, and hooks told the client once open and the web
+	// server once it listens.
+	screen tcell.Screen
+	player table.Mover
+	quit   <-chan struct{}
+	opened func(*netplay.Client)
+	served func(*web.Server)
+	game   func(*ui.Game) // told the terminal's Game
 }
 
 // playLAN runs the lobby: the tables on the LAN, then the table the player
 // sits at, played over the network with package lan.
 func playLAN(f lanFlags, stdout, stderr io.Writer) int {
-	if f.data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
-			return 2
-		}
-		f.data = d
-	}
-	dir, logf, code := openData(f.data, stderr)
+	n, code := openLAN(f, stderr)
 	if code != 0 {
 		return code
 	}
-	defer logf.Close()
-	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
-	logger := slog.New(h)
-	log.SetOutput(logf)
-	netplay.RouteLibraryLogs(h)
-
-	ctx, cancel := context.WithCancel(context.Background())
+	defer n.close()
+	if f.web {
+		return playLANWeb(f, n, stdout, stderr)
+	}
+	dir, logger, useRelays, c := n.dir, n.log, n.relays, n.c
+	ctx, cancel := context.WithCancel(n.ctx)
 	defer cancel()
-	useRelays, err := netplay.ResolveRelays(dir, f.relays)
-	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
-		return 2
+	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
+	if f.game != nil {
+		f.game(g)
 	}
-	c, err := netplay.Open(ctx, netplay.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
-		Reach: true, Relays: useRelays, ServeRelay: f.serveRelay})
-	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
-		return 2
+	if f.quit != nil {
+		go func() {
+			select {
+			case <-f.quit:
+				g.Quit()
+			case <-ctx.Done():
+			}
+		}()
 	}
-	defer c.Close()
-	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse})
 	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, useRelays)
 	// w in the lobby watches a started table (watch_lobby.go); the
 	// tournaments on the LAN are listed too (lobby_tournament.go).
 	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
 	var tours *lobbyTours
-	if tn, err := c.Node().JoinTournaments(); err != nil {
+	if tn, err := p2ptournament.Join(c.Node()); err != nil {
 		logger.Warn("tournaments", "err", err)
 	} else {
 		defer tn.Close()
@@ -615,8 +614,12 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 	for _, m := range a.Members {
 		names[m.ID] = m.Name
 	}
-	stopLinks := showLinks(s.ctx, s.c, s.g, a)
-	o, err := s.c.Play(s.ctx, a, s.g, netplay.PlayOptions{OnStep: s.g.OnStep, OnReplay: s.g.OnReplay, Withhold: 15 * time.Minute,
+	stopLinks := s.lb.FollowLinks(s.ctx, a, s.g.SetLinks)
+	var mover table.Mover = s.g
+	if s.f.player != nil {
+		mover = s.f.player
+	}
+	o, err := s.c.Play(s.ctx, a, mover, netplay.PlayOptions{OnStep: s.g.OnStep, OnReplay: s.g.OnReplay, Withhold: 15 * time.Minute,
 		OnPresence: func(ms []p2p.MemberStatus) {
 			var away []string
 			for _, m := range ms {
@@ -673,29 +676,23 @@ func lobbyExit(stdout io.Writer, played *netplay.Outcome, left string) int {
 	return status
 }
 
-// lanLobby adapts package netplay's lobby to the lobby screen, with the
-// house bots that fill seats at a table the player opens
-// (netplay.HouseBots).
+// lanLobby is netplay's LobbyService (the lobby the terminal and the web
+// page share) as the lobby screen takes it, with the client and the
+// context the screen's watch and tournaments use.
 type lanLobby struct {
-	c        *netplay.Client
-	ctx      context.Context
-	log      *slog.Logger
-	strategy string
-	bots     *netplay.HouseBots
-	mu       sync.Mutex
-	relays   []string // the relays the player's node and its bots use (AddRelay adds)
-	unfin    map[string]p2p.Announcement
-	local    map[string]ui.LocalMatch
+	*netplay.LobbyService
+	c    *netplay.Client
+	ctx  context.Context
+	bots *netplay.HouseBots
 }
 
 // newLanLobby is the lobby of the player whose client is c; its bots play
 // strategy (when the table's creator names no level) until ctx ends, on
 // the interfaces of listen ("": every interface), with reach and relays.
 func newLanLobby(ctx context.Context, c *netplay.Client, log *slog.Logger, strategy string, listen []string, reach bool, relays []string) *lanLobby {
-	l := &lanLobby{c: c, ctx: ctx, log: log, strategy: strategy, relays: relays}
-	l.bots = netplay.NewHouseBots(ctx, c, netplay.HouseBotOptions{
-		Strategy: strategy, Mover: houseMover, Level: levelOf, Listen: listen, Reach: reach, Relays: l.botRelays, Log: log})
-	return l
+	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: houseMover, Level: levelOf,
+		Listen: listen, Reach: reach, Relays: relays, Log: log, Explain: explainNet})
+	return &lanLobby{LobbyService: s, c: c, ctx: ctx, bots: s.Bots()}
 }
 
 // houseMover is the mover of a house bot: b101 at a table of Okey 101,
@@ -707,289 +704,14 @@ func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
 	return strategyMover(name, seed, false)
 }
 
-// Unfinished lists the LAN tables this player left before their end and
-// the matches against bots on this computer.
-func (l *lanLobby) Unfinished() []ui.LobbyTable {
-	var out []ui.LobbyTable
-	anns, err := l.c.Unfinished()
-	if err != nil {
-		l.log.Warn("unfinished LAN matches", "err", err)
-	}
-	locals, err := ui.UnfinishedLocal(l.c.Data())
-	if err != nil {
-		l.log.Warn("unfinished matches against bots", "err", err)
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.unfin = map[string]p2p.Announcement{}
-	l.local = map[string]ui.LocalMatch{}
-	for _, a := range anns {
-		l.unfin[a.Table] = a
-		rs := a.Preset
-		if r, err := netplay.Ruleset(a); err == nil {
-			rs = r.String()
-		}
-		var who []string
-		for _, m := range a.Members {
-			if m.ID != l.c.ID() {
-				who = append(who, m.Name)
-			}
-		}
-		var at time.Time // the match directory's last change: when it was last played
-		if fi, err := os.Stat(filepath.Join(l.c.Data(), netplay.MatchesDir, a.Table)); err == nil {
-			at = fi.ModTime()
-		}
-		out = append(out, ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: "unfinished", Unfinished: true,
-			Note: i18n.T("table %s with %s", a.Table, strings.Join(who, ", ")), Started: at})
-	}
-	for _, m := range locals {
-		l.local[m.Dir] = m
-		out = append(out, ui.LobbyTable{ID: m.Dir, Ruleset: m.Ruleset, Seats: len(m.Names), State: "unfinished", Unfinished: true,
-			Local: true, Note: i18n.T("with %s, started %s", strings.Join(m.Names[1:], ", "), ui.ShortTime(m.Started)), Started: m.Started})
-	}
-	return out
-}
-
-// Drop moves an unfinished match against bots to DATA/dropped (ui.DropLocal);
-// a LAN match, whose other members may come back to it, stays.
-func (l *lanLobby) Drop(t ui.LobbyTable) error {
-	if !t.Local {
-		return errors.New(i18n.T("a LAN match cannot be dropped: its players may resume it"))
-	}
-	m, ok := l.localMatch(t.ID)
-	if !ok {
-		return errors.New(i18n.T("that match is no longer saved"))
-	}
-	_, err := ui.DropLocal(l.c.Data(), m)
-	return err
-}
-
-func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	a, ok := l.unfin[id]
-	return a, ok
-}
-
-func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	m, ok := l.local[dir]
-	return m, ok
-}
-
-func (l *lanLobby) Self() (string, string, []string) {
-	return l.c.Name(), l.c.ID(), l.c.ReachableAddrs()
-}
-func (l *lanLobby) Changes() <-chan struct{} { return l.c.Lobby().Changes() }
-
-func (l *lanLobby) Tables() []ui.LobbyTable {
-	var out []ui.LobbyTable
-	for _, a := range l.c.Lobby().Tables() {
-		rs := a.Preset
-		if r, err := netplay.Ruleset(a); err == nil {
-			rs = r.String()
-		}
-		t := ui.LobbyTable{ID: a.Table, Ruleset: rs, Seats: a.Seats, State: a.State, Private: a.Private, Spectators: a.Spectators}
-		if p := a.Progress; p != nil {
-			t.Hand, t.Scores = p.Hand, p.Scores
-		}
-		for _, m := range a.Members {
-			t.Members = append(t.Members, ui.LobbyMember{ID: m.ID, Name: m.Name, Ready: m.Ready})
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
-func (l *lanLobby) Create(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
-	return l.create(ctx, ruleset, players, bots, level, false)
-}
-
-// CreatePrivate opens a table that admits by invite code only (its bots
-// on this computer take their seats with the code too).
-func (l *lanLobby) CreatePrivate(ctx context.Context, ruleset string, players, bots int, level string) (string, error) {
-	id, err := l.create(ctx, ruleset, players, bots, level, true)
-	if err != nil {
-		return "", l.netErr("creating a private table failed", err)
-	}
-	// The relays answer first, so that one that refuses the table is on
-	// the screen when the lobby says the table is open (RefusingRelays).
-	wctx, cancel := context.WithTimeout(ctx, relayAnswerWait)
-	l.c.Node().WaitRelayAnswers(wctx, id) // the node logs a refusal
-	cancel()
-	return id, nil
-}
-
-// relayAnswerWait bounds how long creating a private table waits for the
-// relays' answers (the lobby's request has 20 s in all).
-const relayAnswerWait = 10 * time.Second
-
-// RefusingRelays are the relays (the last 8 characters of each id) that
-// refused a table this player created: its code leaves them out.
-func (l *lanLobby) RefusingRelays(id string) []string {
-	refused := l.c.Node().RelayRefusals(id)
-	out := make([]string, 0, len(refused))
-	for _, r := range slices.Sorted(maps.Keys(refused)) {
-		out = append(out, shortID(r))
-	}
-	return out
-}
-
-// CheckRelayLine tells whether text, as pasted, is a relay line.
-func (l *lanLobby) CheckRelayLine(text string) error {
-	if _, _, err := p2p.ParseRelayLine(text); err != nil {
-		l.log.Info("not a relay line", "err", err)
-		return errors.New(i18n.T("this is not the line okey relay prints: copy it again, whole"))
-	}
-	return nil
-}
-
-// AddRelay uses the relay of a relay line from now on, as --relay LINE:
-// the player's open private tables register there, the bots the lobby
-// starts use it, and it is kept in the relay setting for the next start.
-func (l *lanLobby) AddRelay(_ context.Context, text string) error {
-	line := strings.TrimSpace(text)
-	ai, key, err := p2p.ParseRelayLine(line)
-	if err != nil {
-		return err
-	}
-	if err := l.c.Lobby().AddRelay(ai, key); err != nil {
-		return l.netErr("using the relay failed", err)
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !slices.Contains(l.relays, line) {
-		l.relays = append(l.relays, line)
-	}
-	saved, err := netplay.ResolveRelays(l.c.Data(), nil)
-	if err == nil && !slices.Contains(saved, line) {
-		_, err = netplay.ResolveRelays(l.c.Data(), append(saved, line))
-	}
-	if err != nil {
-		l.log.Warn("the relay is used, but not kept for the next start", "err", err)
-	}
-	return nil
-}
-
-// botRelays are the relays the lobby's bots use.
-func (l *lanLobby) botRelays() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.relays)
-}
-
-// CheckCode tells whether text, as pasted, is a whole invite code.
-func (l *lanLobby) CheckCode(text string) error {
-	if _, err := invite.ParsePasted(text); err != nil {
-		return errors.New(explainNet(err))
-	}
-	return nil
-}
-
-// JoinCode takes a seat at the table of an invite code (as pasted).
-func (l *lanLobby) JoinCode(ctx context.Context, text string) (string, error) {
-	code, err := invite.ParsePasted(text)
-	if err != nil {
-		return "", errors.New(explainNet(err))
-	}
-	a, err := l.c.Lobby().JoinByCode(ctx, code)
-	if err != nil && !errors.Is(err, p2p.ErrAlreadySeated) {
-		return "", l.netErr("join by code failed", err)
-	}
-	return a.Table, nil
-}
-
-// Revoke gives an open private table of this player a new invite code.
-func (l *lanLobby) Revoke(id string) error {
-	if err := l.c.Lobby().Revoke(id); err != nil {
-		return l.netErr("revoking the invite code failed", err)
-	}
-	return nil
-}
-
-// Invite is the invite code of an open private table this player created.
-func (l *lanLobby) Invite(id string) string {
-	a, ok := l.c.Lobby().Table(id)
-	if !ok || a.State != p2p.StateOpen || !l.c.Lobby().Private(id) {
-		return ""
-	}
-	text, err := l.c.Invite(id)
-	if err != nil {
-		return ""
-	}
-	return text
-}
-
-func (l *lanLobby) create(ctx context.Context, ruleset string, players, bots int, level string, private bool) (string, error) {
-	preset, opts, err := netplay.SplitRuleset(ruleset)
-	if err != nil {
-		return "", err
-	}
-	strategy := l.strategy
-	if level != "" {
-		if strategy, err = bot.StrategyFor(level); err != nil {
-			return "", err
-		}
-	}
-	create := l.c.Lobby().CreateWithID
-	if private {
-		create = l.c.Lobby().CreatePrivate
-	}
-	a, err := create(p2p.RandomTableID(""), preset, opts, players)
-	if err != nil {
-		return "", err
-	}
-	l.bots.Fill(a.Table, strategy, bots)
-	return a.Table, nil
-}
-
-func (l *lanLobby) Join(ctx context.Context, id string) error {
-	if _, err := l.c.Lobby().Join(ctx, id); err != nil {
-		return l.netErr("join failed", err) // a private table says so in the player's language
-	}
-	return nil
-}
-
-// netErr is err for the lobby's message line: one sentence (explainNet),
-// its details in the log.
-func (l *lanLobby) netErr(what string, err error) error {
-	l.log.Warn(what, "err", err)
-	return errors.New(explainNet(err))
-}
-
-func (l *lanLobby) Leave(ctx context.Context, id string) error { return l.c.Lobby().Leave(ctx, id) }
-
-// CloseTable closes a table the player created: it is announced closed,
-// so that those seated leave it (the bots of this computer seated there
-// stop waiting).
-func (l *lanLobby) CloseTable(_ context.Context, id string) error { return l.c.Lobby().CloseTable(id) }
-
-// Closed reports whether the table id was closed by its creator.
-func (l *lanLobby) Closed(id string) bool { return l.c.Lobby().Closed(id) }
-
-func (l *lanLobby) SetReady(ctx context.Context, id string, ready bool) error {
-	_, err := l.c.Lobby().SetReady(ctx, id, ready)
-	return err
-}
+func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) { return l.UnfinishedLAN(id) }
+func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool)      { return l.LocalMatch(dir) }
+func (l *lanLobby) botRelays() []string                              { return l.BotRelays() }
 
 // is101 reports whether a ruleset text is Okey 101's.
 func is101(ruleset string) bool {
 	r, err := engine.ParseRuleset(ruleset)
 	return err == nil && r.Preset == engine.Preset101
-}
-
-// showLinks keeps the table screen's line about each seat's link (direct,
-// relayed, through a member, reconnecting, and the round-trip time) up to
-// date until ctx ends or stop is called.
-func showLinks(ctx context.Context, c *netplay.Client, g *ui.Game, a p2p.Announcement) (stop func()) {
-	return c.FollowLinks(ctx, a, 2*time.Second, func(ls []netplay.MemberLink) {
-		var links []ui.SeatLink
-		for _, l := range ls {
-			links = append(links, ui.SeatLink{Name: l.Name, Kind: l.Kind, RTT: l.RTT})
-		}
-		g.SetLinks(links)
-	})
 }
 
 // newMatchRow is the chooser's row that starts a new match against bots

@@ -85,7 +85,7 @@ func (j *cookieJar) Cookies(*url.URL) []*http.Cookie {
 
 func TestPlayWebRefusals(t *testing.T) {
 	for _, args := range [][]string{
-		{"--web"},
+		{"--web", "--preset", "101"},
 		{"--web", "--bots", "3", "--preset", "101"},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -21,6 +21,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/ui"
 )
 
@@ -74,36 +75,36 @@ const relayKeyFile = "relay-key"
 
 // relayKey loads the relay's key from path, or draws and keeps one (also
 // when renew); remove deletes it and returns no key.
-func relayKey(path string, renew, remove bool) (p2p.RelayKey, error) {
+func relayKey(path string, renew, remove bool) (relay.Key, error) {
 	if remove {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return p2p.RelayKey{}, err
+			return relay.Key{}, err
 		}
-		return p2p.RelayKey{}, nil
+		return relay.Key{}, nil
 	}
 	if !renew {
 		b, err := os.ReadFile(path)
 		if err == nil {
-			k, err := p2p.ParseRelayKey(strings.TrimSpace(string(b)))
+			k, err := relay.ParseKey(strings.TrimSpace(string(b)))
 			if err != nil {
 				return k, fmt.Errorf("%s: %w (remove it, or start with --new-key)", path, err)
 			}
 			return k, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return p2p.RelayKey{}, err
+			return relay.Key{}, err
 		}
 	}
-	k, err := p2p.NewRelayKey()
+	k, err := relay.NewKey()
 	if err != nil {
 		return k, err
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, []byte(k.Text()+"\n"), 0o600); err != nil {
-		return p2p.RelayKey{}, err
+		return relay.Key{}, err
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return p2p.RelayKey{}, err
+		return relay.Key{}, err
 	}
 	return k, nil
 }
@@ -117,7 +118,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&allow, "allow", i18n.T("peer id of a player who may register tables (repeatable)"))
 	fs.Var(&announce, "announce", i18n.T("an address to print and give out besides the relay's own (repeatable)"))
 	data := fs.String("data", "", i18n.T("data directory: identity, allow-list, registered tables (default: the user's config directory, subdirectory relay)"))
-	rate := fs.Int("rate", p2p.DefaultRelayRate, i18n.T("bytes a second relayed from one player at most"))
+	rate := fs.Int("rate", relay.DefaultRate, i18n.T("bytes a second relayed from one player at most"))
 	newKey := fs.Bool("new-key", false, i18n.T("replace the relay's key (its line): the old line registers nothing any more"))
 	noKey := fs.Bool("no-key", false, i18n.T("remove the relay's key: only the allow-list registers tables"))
 	verbose := fs.Bool("v", false, i18n.T("log every request"))
@@ -182,7 +183,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return failed(err)
 	}
 	defer host.Close()
-	svc, err := p2p.NewRelayService(host, p2p.RelayConfig{
+	svc, err := relay.New(host, relay.Config{
 		State: filepath.Join(*data, relayStateFile),
 		Key:   rkey,
 		Rate:  *rate,
@@ -208,7 +209,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if !rkey.IsZero() && len(addrs) > 0 {
 		// The line holds the key: stdout only, never the log.
-		fmt.Fprintf(stdout, "relay line: %s\n", p2p.FormatRelayLine(fmt.Sprintf("%s/p2p/%s", addrs[0], host.ID()), rkey))
+		fmt.Fprintf(stdout, "relay line: %s\n", relay.FormatLine(fmt.Sprintf("%s/p2p/%s", addrs[0], host.ID()), rkey))
 		fmt.Fprint(stderr, i18n.T("okey: relay: give your friends the relay line above, once; each starts with okey play --relay LINE\n"))
 	}
 	log.Info("relay started", "peer", host.ID().String(), "tables", svc.Tables(), "allowed", len(allowed), "key", !rkey.IsZero())
@@ -284,7 +285,7 @@ func readAllowFile(path string) (map[peer.ID]bool, error) {
 	if err != nil {
 		return map[peer.ID]bool{}, err
 	}
-	l, err := p2p.ParseAllowList(string(b))
+	l, err := relay.ParseAllowList(string(b))
 	if err != nil {
 		return map[peer.ID]bool{}, fmt.Errorf("%s: %w", path, err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // syncBuffer is a strings.Builder safe for a writer and a reader.
@@ -81,7 +81,7 @@ func TestRelayRunsAndStops(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "relay: /ip4/127.0.0.1/tcp/") || !strings.Contains(lines[0], "/p2p/12D3") ||
-		!strings.HasPrefix(lines[1], "relay line: "+strings.TrimPrefix(lines[0], "relay: ")+p2p.RelayKeyMarker) {
+		!strings.HasPrefix(lines[1], "relay line: "+strings.TrimPrefix(lines[0], "relay: ")+relay.KeyMarker) {
 		t.Fatalf("output %q", lines)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "identity.key")); err != nil {
@@ -116,18 +116,18 @@ func runRelayOnce(t *testing.T, args ...string) (string, string) {
 	return out.String(), errb.String()
 }
 
-func relayLineOf(t *testing.T, out string) (string, p2p.RelayKey) {
+func relayLineOf(t *testing.T, out string) (string, relay.Key) {
 	t.Helper()
 	for _, l := range strings.Split(out, "\n") {
 		if line, ok := strings.CutPrefix(l, "relay line: "); ok {
-			_, key, err := p2p.ParseRelayLine(line)
+			_, key, err := relay.ParseLine(line)
 			if err != nil || key.IsZero() {
 				t.Fatalf("relay line %q: %v", line, err)
 			}
 			return line, key
 		}
 	}
-	return "", p2p.RelayKey{}
+	return "", relay.Key{}
 }
 
 // TestRelayLineKey: okey relay prints one relay line with its key, keeps

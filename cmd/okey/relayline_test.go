@@ -10,6 +10,7 @@ import (
 
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/relay"
 )
 
 // TestLobbyAddRelayLine: the relay line given in the lobby (y) is used as
@@ -29,7 +30,7 @@ func TestLobbyAddRelayLine(t *testing.T) {
 	if err := lb.CheckRelayLine("okey1notarelay"); err == nil || err.Error() != "this is not the line okey relay prints: copy it again, whole" {
 		t.Fatalf("CheckRelayLine of a code: %v", err)
 	}
-	key, err := p2p.NewRelayKey()
+	key, err := relay.NewKey()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestLobbyAddRelayLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := p2p.FormatRelayLine("/ip4/127.0.0.1/tcp/9/p2p/"+rid.String(), key)
+	line := relay.FormatLine("/ip4/127.0.0.1/tcp/9/p2p/"+rid.String(), key)
 	if err := lb.CheckRelayLine(line); err != nil {
 		t.Fatal(err)
 	}

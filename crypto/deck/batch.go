@@ -1,6 +1,8 @@
 package deck
 
 import (
+	"encoding/binary"
+	"errors"
 	"io"
 	"sync"
 
@@ -45,7 +47,13 @@ type batchItem struct {
 	share     *group.Point // a key share: b*G = share (B_ij)
 	b         ristretto255.Scalar
 	audit     *auditItem // a hand's audit (checks 2 and 3 of every seat)
+	open      *openItem  // an opening claimed by a hint: prod*M = E_n[pos]
 	z, w      ristretto255.Scalar
+}
+
+type openItem struct {
+	prod      ristretto255.Scalar // prod_i b_i,pos
+	tile, enc *group.Point        // M_t (the hinted tile) and E_n[pos]
 }
 
 type auditItem struct {
@@ -68,17 +76,17 @@ func NewProofBatch(rand io.Reader) (*ProofBatch, error) {
 	return &ProofBatch{weights: group.NewStream(LabelBatchWeights, seed[:])}, nil
 }
 
-// weight draws a uniform nonzero scalar (512 bits reduced mod l).
+// weight draws a uniform nonzero 128-bit weight: two words of the stream,
+// little-endian, as a scalar below 2^128 (protocol.md 4, "Batch
+// verification": a failing item then passes with probability at most
+// 2^-128, and a term whose scalar is a weight, such as -z*R1 of a re-key
+// proof, costs half a full one in the multi-scalar multiplication).
 func (pb *ProofBatch) weight(z *ristretto255.Scalar) {
-	var b [64]byte
+	var b [32]byte
 	for {
-		for i := 0; i < 64; i += 8 {
-			v := pb.weights.Uint64()
-			for k := 0; k < 8; k++ {
-				b[i+k] = byte(v >> (8 * k))
-			}
-		}
-		if _, err := z.SetUniformBytes(b[:]); err != nil {
+		binary.LittleEndian.PutUint64(b[0:], pb.weights.Uint64())
+		binary.LittleEndian.PutUint64(b[8:], pb.weights.Uint64())
+		if _, err := z.SetCanonicalBytes(b[:]); err != nil {
 			panic("deck: internal error: " + err.Error())
 		}
 		if !group.IsZero(z) {
@@ -126,6 +134,12 @@ func (pb *ProofBatch) addAudit(h *Hand, secrets []*Secret, wseed []byte) bool {
 	return true
 }
 
+func (pb *ProofBatch) addOpen(pos int, prod *ristretto255.Scalar, tile, enc *group.Point) {
+	it := batchItem{seat: -1, pos: pos, open: &openItem{tile: tile, enc: enc}}
+	it.open.prod.Set(prod)
+	pb.add(it)
+}
+
 // Len returns the number of proofs and checks held.
 func (pb *ProofBatch) Len() int { return len(pb.items) }
 
@@ -139,6 +153,10 @@ func (it *batchItem) addTo(b group.Adder) {
 		var t ristretto255.Scalar
 		b.Add(t.Multiply(&it.z, &it.b), baseElement)
 		b.Add(t.Negate(&it.z), it.share.Element())
+	case it.open != nil:
+		var t ristretto255.Scalar
+		b.Add(t.Multiply(&it.z, &it.open.prod), it.open.tile.Element())
+		b.Add(t.Negate(&it.z), it.open.enc.Element())
 	default:
 		it.audit.h.auditTerms(b, it.audit.secrets, it.audit.wseed, &it.z)
 	}
@@ -161,6 +179,11 @@ func (it *batchItem) check() error {
 		if e.ScalarBaseMult(&it.b).Equal(it.share.Element()) != 1 {
 			return seatFault(it.seat, it.pos, ErrShare)
 		}
+	case it.open != nil:
+		var e ristretto255.Element
+		if e.ScalarMult(&it.open.prod, it.open.tile.Element()).Equal(it.open.enc.Element()) != 1 {
+			return ErrHint
+		}
 	default:
 		return it.audit.h.auditSeats(it.audit.secrets, it.audit.wseed)
 	}
@@ -172,8 +195,9 @@ func (it *batchItem) check() error {
 // the order they were added, returns first: for a lock ErrShuffleProof
 // (Pos -1), for a re-key proof ErrProof, for a key share ErrShare (Pos:
 // the deck position), for an audit ErrLockAudit or ErrRekeyAudit as Audit
-// names them. It finds that item by bisection, each half a batch of its
-// own, a single item checked exactly.
+// names them; for an opening that its hint got wrong ErrHint, nobody's
+// fault (HintTiles). It finds that item by bisection, each half a batch of
+// its own, a single item checked exactly.
 func (pb *ProofBatch) Check() error {
 	// Each item's terms are computed once, on every core (hashing the
 	// challenges is most of it); the bisection's batches add the lists.
@@ -204,5 +228,59 @@ func (pb *ProofBatch) Check() error {
 func (h *Hand) DeferProofs(pb *ProofBatch) *Hand {
 	n := *h
 	n.proofs = pb
+	if pb == nil {
+		n.hints = nil
+	}
 	return &n
+}
+
+// ErrHint is ProofBatch.Check's error for an opening whose hinted tile
+// (HintTiles) is not the tile the position opens to: nobody's fault; the
+// caller checks again without hints.
+var ErrHint = errors.New("deck: a position does not open to its hinted tile")
+
+// HintTiles returns a copy of h, which must defer its proofs (DeferProofs),
+// whose Open (now and in every state derived from it) does not compute the
+// opening of a position: it returns tiles[pos] and adds to the batch the
+// claim that the position opens to it, (prod_i b_i,pos)*M_tiles[pos] =
+// E_n[pos], whose points are in the batch already (protocol.md 4, "Batch
+// verification"). The shares are checked (deferred) as before. When the
+// batch passes, every Open returned what computing it returns; a wrong hint
+// fails the batch with ErrHint. An offline verifier takes the hints from
+// the seeds the hand's audit reveals later in the transcript
+// (TilesFromSeeds); it MUST NOT use a hand's results before the batch
+// passes, and replays without hints when it fails. tiles must hold 106
+// tile indices; otherwise, or without a batch, h is returned unchanged.
+func (h *Hand) HintTiles(tiles []int) *Hand {
+	if h.proofs == nil || len(tiles) != DeckSize {
+		return h
+	}
+	for _, t := range tiles {
+		if t < 0 || t >= DeckSize {
+			return h
+		}
+	}
+	n := *h
+	n.hints = append([]int(nil), tiles...)
+	return &n
+}
+
+// TilesFromSeeds returns the tile each final deck position opens to if the
+// hand's seats used these seeds (seeds[i] from seat i), t(j) = P_0[P_1[...
+// P_{n-1}[j]...]] as Audit's: hashing only, nothing checked against the
+// hand. It returns false when a seed is malformed or degenerate.
+func TilesFromSeeds(session []byte, hand uint32, players int, seeds [][]byte) ([]int, bool) {
+	if len(seeds) != players {
+		return nil, false
+	}
+	secrets := make([]*Secret, players)
+	for i, seed := range seeds {
+		s, err := SecretFromSeed(session, hand, players, i, seed)
+		if err != nil {
+			return nil, false
+		}
+		secrets[i] = s
+	}
+	h := &Hand{players: players}
+	return h.auditTiles(secrets), true
 }

@@ -256,3 +256,95 @@ func TestProofBatchAudit(t *testing.T) {
 	wantFault(t, err, ErrRekeyAudit, 2, 0)
 	wantFault(t, deferred(h), ErrRekeyAudit, 2, 0)
 }
+
+// TestHintTiles: a deferring hand with hints (the seeds' tiles) opens each
+// position to the tile computing it gives, without computing it, and the
+// batch passes; with a wrong hint the batch fails with ErrHint (nobody
+// named), and the strict hand still opens the true tile; a bad share among
+// the hinted openings is still named as the one-by-one check names it.
+func TestHintTiles(t *testing.T) {
+	tab := newTable(t, 3, "hint")
+	tiles, ok := TilesFromSeeds(testSession, 7, 3, tab.seeds())
+	if !ok {
+		t.Fatal("TilesFromSeeds refused honest seeds")
+	}
+	want, err := tab.hand.Audit(tab.seeds(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range want {
+		if tiles[j] != want[j] {
+			t.Fatalf("position %d: TilesFromSeeds says %d, the audit %d", j, tiles[j], want[j])
+		}
+	}
+	if _, ok := TilesFromSeeds(testSession, 7, 3, tab.seeds()[:2]); ok {
+		t.Fatal("TilesFromSeeds took two seeds for three seats")
+	}
+	open := func(hint []int, shares func(pos int) [][]byte) (*ProofBatch, []int) {
+		t.Helper()
+		pb, err := NewProofBatch(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := tab.states[0].DeferProofs(pb).HintTiles(hint)
+		if h, err = applyAll(h, tab.locks, tab.rekeys, nil); err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for pos := 0; pos < 12; pos++ {
+			j, err := h.Open(pos, shares(pos))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, j)
+		}
+		return pb, got
+	}
+	honest := func(pos int) [][]byte { return tab.shares(t, pos) }
+	pb, got := open(tiles, honest)
+	for pos, j := range got {
+		if strict, err := tab.hand.Open(pos, honest(pos)); err != nil || strict != j {
+			t.Fatalf("position %d: hinted open %d, computed %d (%v)", pos, j, strict, err)
+		}
+	}
+	if err := pb.Check(); err != nil {
+		t.Fatalf("honest hints: %v", err)
+	}
+
+	wrong := append([]int(nil), tiles...)
+	wrong[5], wrong[6] = wrong[6], wrong[5]
+	pb, got = open(wrong, honest)
+	if got[5] != wrong[5] {
+		t.Fatalf("hinted open returned %d, want the hint %d", got[5], wrong[5])
+	}
+	if err := pb.Check(); !errors.Is(err, ErrHint) {
+		t.Fatalf("wrong hint: Check = %v, want ErrHint", err)
+	}
+	var f *blame.Fault
+	if errors.As(pb.Check(), &f) {
+		t.Fatal("a wrong hint names a seat")
+	}
+
+	// Seat 2's share for position 3 replaced by seat 0's: the one-by-one
+	// check names seat 2 at position 3; so does the hinted batch.
+	bad := func(pos int) [][]byte {
+		s := tab.shares(t, pos)
+		if pos == 3 {
+			s[2] = s[0]
+		}
+		return s
+	}
+	_, strictErr := tab.hand.Open(3, bad(3))
+	wantF := faultOf(t, strictErr)
+	pb, _ = open(tiles, bad)
+	gotF := faultOf(t, pb.Check())
+	if gotF.Seat != wantF.Seat || gotF.Pos != wantF.Pos || !errors.Is(gotF, wantF.Err) {
+		t.Fatalf("hinted batch names seat %d pos %d (%v), one by one seat %d pos %d (%v)",
+			gotF.Seat, gotF.Pos, gotF.Err, wantF.Seat, wantF.Pos, wantF.Err)
+	}
+
+	// Without a batch, hints are ignored: a strict hand computes.
+	if h := tab.hand.HintTiles(wrong); h != tab.hand {
+		t.Fatal("HintTiles changed a hand that checks at once")
+	}
+}

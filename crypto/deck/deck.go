@@ -36,6 +36,7 @@ import (
 
 	"github.com/okey-game/okey/crypto/blame"
 	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/crypto/internal/par"
 )
 
 // Parameters.
@@ -160,6 +161,10 @@ type Hand struct {
 	// proofs, when set, receives the lock and re-key proofs instead of
 	// ApplyLock and ApplyRekey checking them (DeferProofs).
 	proofs *ProofBatch
+	// hints, with proofs set, is the tile each final position is expected
+	// to open to (HintTiles): Open adds that claim to proofs instead of
+	// computing the opening.
+	hints []int
 }
 
 // NewHand starts the public state for a hand: the tile points M_j, before
@@ -172,16 +177,26 @@ func NewHand(session []byte, hand uint32, players int) (*Hand, error) {
 		return nil, err
 	}
 	t := &tileTable{points: make([]group.Point, DeckSize), index: make(map[[group.PointSize]byte]int, DeckSize)}
-	for j := range t.points {
-		p, err := TilePoint(session, hand, j)
-		if err != nil {
-			return nil, err
+	// Hashed on every core (a square root or two each); the error, if any,
+	// is the lowest position's.
+	if _, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
+		for j := lo; j < hi; j++ {
+			p, err := TilePoint(session, hand, j)
+			if err != nil {
+				return j, err
+			}
+			t.points[j] = *p
 		}
-		t.points[j] = *p
-		if _, dup := t.index[p.Encoding()]; dup {
+		return -1, nil
+	}); err != nil {
+		return nil, err
+	}
+	for j := range t.points {
+		enc := t.points[j].Encoding()
+		if _, dup := t.index[enc]; dup {
 			return nil, ErrParams // a hash collision: negligible
 		}
-		t.index[p.Encoding()] = j
+		t.index[enc] = j
 	}
 	return &Hand{session: append([]byte(nil), session...), hand: hand, players: players, tiles: t}, nil
 }

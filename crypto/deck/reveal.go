@@ -119,6 +119,12 @@ func (h *Hand) Open(pos int, shares [][]byte) (int, error) {
 			prod.Multiply(prod, b)
 		}
 	}
+	if h.proofs != nil && h.hints != nil {
+		// Offline, hinted: the claim joins the batch (HintTiles).
+		t := h.hints[pos]
+		h.proofs.addOpen(pos, prod, &h.tiles.points[t], &h.rekeys[h.players-1].deck[pos])
+		return t, nil
+	}
 	prod.Invert(prod)
 	var m ristretto255.Element
 	m.ScalarMult(prod, h.rekeys[h.players-1].deck[pos].Element())

@@ -1,6 +1,8 @@
 package group
 
 import (
+	"encoding/binary"
+
 	"github.com/gtank/ristretto255"
 
 	"github.com/okey-game/okey/crypto/internal/par"
@@ -10,7 +12,8 @@ import (
 const scalarBits = 253
 
 // pippengerMin is the number of terms from which VarTimeMSM uses the bucket
-// method instead of ristretto255's Straus (measured: BenchmarkMSM).
+// method instead of ristretto255's Straus (measured: BenchmarkMSM; on
+// coordinates too, pippengerFast is no faster than Straus at 165 terms).
 const pippengerMin = 256
 
 // parallelMin is the number of terms from which VarTimeMSM splits the sum
@@ -20,7 +23,8 @@ const parallelMin = 768
 // VarTimeMSM returns sum sc[i]*pts[i] (the identity for no terms). It takes
 // variable time: for public scalars and points only. Small sums use
 // ristretto255's VarTimeMultiScalarMult; large ones the bucket method of
-// Pippenger with signed digits, split over the cores. The result is the
+// Pippenger with signed digits (on the points' coordinates, pippengerFast,
+// where ristretto255's layout allows), split over the cores. The result is the
 // same group element whatever the method or the scheduling.
 func VarTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
 	if len(sc) != len(pts) {
@@ -30,14 +34,18 @@ func VarTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristret
 	if n < pippengerMin {
 		return ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
 	}
+	bucket := pippenger
+	if fastOK {
+		bucket = pippengerFast
+	}
 	if n < parallelMin {
-		return pippenger(sc, pts)
+		return bucket(sc, pts)
 	}
 	parts := make([]*ristretto255.Element, 2)
 	par.For(2, 1, func(lo, hi int) {
 		for w := lo; w < hi; w++ {
 			a, b := n*w/2, n*(w+1)/2
-			parts[w] = pippenger(sc[a:b], pts[a:b])
+			parts[w] = bucket(sc[a:b], pts[a:b])
 		}
 	})
 	return parts[0].Add(parts[0], parts[1])
@@ -56,18 +64,40 @@ func window(n int) int {
 	return best
 }
 
-// digits writes the signed base-2^c digits of s (each in [-2^(c-1), 2^(c-1)),
-// least significant first) to out, which has room for every window.
-func digits(s *ristretto255.Scalar, c int, out []int32) {
-	b := s.Bytes()
+// digits writes the signed base-2^c digits of s or of -s (each in
+// [-2^(c-1), 2^(c-1)), least significant first) to out, which has room for
+// every window, and reports which: it takes -s when -s is the smaller
+// integer, so that a small negative scalar (a batch's -z for a 128-bit
+// weight z) has as few nonzero digits as a small positive one. The digits
+// of s are then the returned ones negated.
+func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
+	var ns ristretto255.Scalar
+	b, nb := s.Bytes(), ns.Negate(s).Bytes()
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] != nb[i] {
+			if nb[i] < b[i] {
+				b, neg = nb, true
+			}
+			break
+		}
+	}
+	var limbs [5]uint64 // one zero limb above the top, for windows that cross it
+	for i := 0; i < 4; i++ {
+		limbs[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	mask := uint64(1)<<c - 1
 	var carry int32
 	half, full := int32(1)<<(c-1), int32(1)<<c
 	for w := range out {
 		bit := w * c
 		var v int32
-		for k := 0; k < c && bit+k < 256; k++ {
-			i := bit + k
-			v |= int32(b[i>>3]>>(i&7)&1) << k
+		if bit < 256 {
+			i, sh := bit/64, uint(bit%64)
+			x := limbs[i] >> sh
+			if sh+uint(c) > 64 {
+				x |= limbs[i+1] << (64 - sh)
+			}
+			v = int32(x & mask)
 		}
 		v += carry
 		carry = 0
@@ -77,6 +107,7 @@ func digits(s *ristretto255.Scalar, c int, out []int32) {
 		}
 		out[w] = v
 	}
+	return neg
 }
 
 // pippenger is the bucket method: for each window, from the top, the sum
@@ -89,7 +120,12 @@ func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristrett
 	windows := (scalarBits+c-1)/c + 1
 	dig := make([]int32, n*windows)
 	for i := range sc {
-		digits(sc[i], c, dig[i*windows:(i+1)*windows])
+		d := dig[i*windows : (i+1)*windows]
+		if digits(sc[i], c, d) {
+			for w := range d {
+				d[w] = -d[w]
+			}
+		}
 	}
 	nb := 1 << (c - 1)
 	buckets := make([]ristretto255.Element, nb)
@@ -215,7 +251,7 @@ func (b *Batch) IsIdentity() bool {
 // single item is decided by exact. It returns -1 when the whole batch is
 // the identity. Whenever the weights are random and unknown to whoever
 // made the items, the index is the lowest failing one except with
-// probability about (number of batches)/l (protocol.md 4, "Batch
+// probability about (number of batches)/2^128 (protocol.md 4, "Batch
 // verification"); the returned item always fails exact.
 func FirstFailure(n int, add func(b *Batch, i int), exact func(i int) bool) int {
 	var search func(lo, hi int, known bool) int

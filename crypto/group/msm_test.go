@@ -22,7 +22,7 @@ func msmInputs(label string, n int) ([]*ristretto255.Scalar, []*ristretto255.Ele
 // every path (small, one core, two cores) and on edge scalars (0, 1, -1,
 // small, 2^252-ish), with repeated points.
 func TestVarTimeMSM(t *testing.T) {
-	for _, n := range []int{0, 1, 5, pippengerMin - 1, pippengerMin, 1500, parallelMin + 3} {
+	for _, n := range []int{0, 1, 2, 5, 64, pippengerMin - 1, pippengerMin, 1500, parallelMin + 3} {
 		sc, pts := msmInputs(fmt.Sprint("msm", n), n)
 		for i := range sc {
 			switch i % 7 {
@@ -46,6 +46,12 @@ func TestVarTimeMSM(t *testing.T) {
 			if got := pippenger(sc, pts); got.Equal(want) != 1 {
 				t.Fatalf("n=%d: pippenger differs from Straus", n)
 			}
+			if !fastOK {
+				t.Fatal("ristretto255.Element is not laid out as an edwards25519.Point: the bucket method on coordinates is off")
+			}
+			if got := pippengerFast(sc, pts); got.Equal(want) != 1 {
+				t.Fatalf("n=%d: pippengerFast differs from Straus", n)
+			}
 		}
 	}
 }
@@ -66,7 +72,8 @@ func smallScalarT(v uint64) *ristretto255.Scalar {
 // width, on l-1 (the largest scalar) and on random ones.
 func TestDigits(t *testing.T) {
 	lm1 := ristretto255.NewScalar().Negate(smallScalarT(1))
-	scs := []*ristretto255.Scalar{lm1, ristretto255.NewScalar(), smallScalarT(1)}
+	scs := []*ristretto255.Scalar{lm1, ristretto255.NewScalar(), smallScalarT(1),
+		ristretto255.NewScalar().Negate(smallScalarT(1 << 60)), smallScalarT(1 << 63)}
 	for i := 0; i < 20; i++ {
 		scs = append(scs, NewTranscript("digits").Int(i).Scalar())
 	}
@@ -74,13 +81,17 @@ func TestDigits(t *testing.T) {
 		windows := (scalarBits+c-1)/c + 1
 		for _, s := range scs {
 			d := make([]int32, windows)
-			digits(s, c, d)
+			if digits(s, c, d) {
+				for w := range d {
+					d[w] = -d[w]
+				}
+			}
 			// Horner from the top: sum d_w * 2^(c*w).
 			acc := ristretto255.NewScalar()
 			base := smallScalarT(1 << c)
 			for w := windows - 1; w >= 0; w-- {
 				acc.Multiply(acc, base)
-				if d[w] < -(1<<(c-1)) || d[w] >= 1<<(c-1) {
+				if d[w] < -(1<<(c-1)) || d[w] > 1<<(c-1) {
 					t.Fatalf("c=%d: digit %d out of range", c, d[w])
 				}
 				v := smallScalarT(uint64(abs32(d[w])))
@@ -92,6 +103,30 @@ func TestDigits(t *testing.T) {
 			}
 			if acc.Equal(s) != 1 {
 				t.Fatalf("c=%d: digits do not recompose %x", c, s.Bytes())
+			}
+		}
+	}
+}
+
+// TestDigitsSmallNegative: the digits of -z for a 128-bit z are as few as
+// those of z (a batch's weights enter the sum negated), not those of l-z.
+func TestDigitsSmallNegative(t *testing.T) {
+	z := NewTranscript("small").Scalar()
+	b := z.Bytes()
+	clear(b[16:])
+	z, err := ristretto255.NewScalar().SetCanonicalBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []*ristretto255.Scalar{z, ristretto255.NewScalar().Negate(z)} {
+		for c := 4; c <= 16; c++ {
+			windows := (scalarBits+c-1)/c + 1
+			d := make([]int32, windows)
+			digits(s, c, d)
+			for w := (128+c-1)/c + 1; w < windows; w++ {
+				if d[w] != 0 {
+					t.Fatalf("c=%d: digit %d of a 128-bit scalar (or its negation) is %d", c, w, d[w])
+				}
 			}
 		}
 	}
@@ -142,6 +177,11 @@ func BenchmarkMSM(b *testing.B) {
 		b.Run(fmt.Sprintf("pippenger/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				pippenger(sc, pts)
+			}
+		})
+		b.Run(fmt.Sprintf("pippengerFast/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				pippengerFast(sc, pts)
 			}
 		})
 	}

@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/gosrc"
 )
 
 // sourceDirs are the module's directories with Go files (relative to this
@@ -27,25 +28,14 @@ var sourceDirs = moduleDirs("../..")
 // person joins this list.
 var frontDirs = []string{"../../ui", "../../ui/tablemodel", "../../cmd/okey", "../../verdict", "../../verdict/page", "../../verdict/folder", "../../web"}
 
+// moduleDirs are root's Go source directories (gosrc.Dirs) but this
+// package's own. A walk that fails finds too few keys, and the catalogue
+// test says the walk is broken.
 func moduleDirs(root string) []string {
-	var dirs []string
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		n := d.Name()
-		if path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "bin") {
-			return filepath.SkipDir
-		}
-		if filepath.Base(path) == "i18n" && filepath.Base(filepath.Dir(path)) == "internal" {
-			return nil
-		}
-		if m, _ := filepath.Glob(filepath.Join(path, "*.go")); len(m) > 0 {
-			dirs = append(dirs, path)
-		}
-		return nil
+	dirs, _ := gosrc.Dirs(root)
+	return slices.DeleteFunc(dirs, func(d string) bool {
+		return filepath.Base(d) == "i18n" && filepath.Base(filepath.Dir(d)) == "internal"
 	})
-	return dirs
 }
 
 var dumpMissing = flag.String("missing", "", "write the keys missing from the Turkish catalogue to this file, as Go map entries")
@@ -98,20 +88,12 @@ func collectKeys(t *testing.T, dirs []string) (keys []use, bad []string) {
 		}
 		for _, f := range parsed {
 			ast.Inspect(f, func(n ast.Node) bool {
-				c, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				sel, ok := c.Fun.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				x, ok := sel.X.(*ast.Ident)
-				if !ok || x.Name != "i18n" {
+				x, name, c, ok := gosrc.PkgCall(n)
+				if !ok || x != "i18n" {
 					return true
 				}
 				arg := 0
-				switch sel.Sel.Name {
+				switch name {
 				case "T", "Mark":
 				case "Sprintf":
 					arg = 1
@@ -136,7 +118,7 @@ func collectKeys(t *testing.T, dirs []string) (keys []use, bad []string) {
 						return true
 					}
 				}
-				bad = append(bad, pos+": i18n."+sel.Sel.Name+" with a key that is not a string literal (use i18n.Mark for a table and i18n.TKey to translate it)")
+				bad = append(bad, pos+": i18n."+name+" with a key that is not a string literal (use i18n.Mark for a table and i18n.TKey to translate it)")
 				return true
 			})
 		}

@@ -13,7 +13,6 @@ var _ = turkish(map[string]string{
 	"you left the table; the match is saved: okey play --resume continues it":                                                  "masadan kalktınız; maç kaydedildi: okey play --resume kaldığı yerden sürdürür",
 	"play at a table in your web browser, served by this process at http://127.0.0.1 (with --bots; the classic family)":        "masayı web tarayıcınızda açın; bu süreç http://127.0.0.1 adresinde sunar (--bots ile; klasik aile)",
 	"with --web: print the table's address, do not open the browser":                                                           "--web ile: masanın adresini yaz, tarayıcıyı açma",
-	"okey: --web plays against bots for now: give --bots K (the lobby and LAN tables in the browser are to come)":              "okey: --web şimdilik botlara karşı oynar: --bots K verin (tarayıcıda lobi ve yerel ağ masaları sonra gelecek)",
 	"okey: --web plays the classic family for now: Okey 101 in the browser is to come":                                         "okey: --web şimdilik klasik aileyi oynar: tarayıcıda Okey 101 sonra gelecek",
 	"okey: the web table cannot listen: %s\n":                                                                                  "okey: web masası dinleyemiyor: %s\n",
 	"okey: the table is at %s\n": "okey: masa şu adreste: %s\n",

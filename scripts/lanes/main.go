@@ -19,12 +19,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/okey-game/okey/internal/gosrc"
 )
 
 const (
@@ -82,33 +83,32 @@ func main() {
 	fmt.Printf("-run ^(%s)$ %s\n", strings.Join(names, "|"), strings.Join(pkgs, " "))
 }
 
-// scan parses every _test.go file under root and returns its tests, in
+// scan parses every _test.go file of root's Go source directories
+// (gosrc.Dirs, as internal/i18n's tests walk them) and returns its tests, in
 // package then name order, with what is wrong with them.
 func scan(root string) ([]test, []string) {
 	var tests []test
 	var problems []string
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			n := d.Name()
-			if path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "bin") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	dirs, err := gosrc.Dirs(root)
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	var files []string
+	for _, dir := range dirs {
+		m, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		files = append(files, m...)
+	}
+	for _, path := range files {
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
-			return err
+			problems = append(problems, err.Error())
+			continue
 		}
 		rel, err := filepath.Rel(root, filepath.Dir(path))
 		if err != nil {
-			return err
+			problems = append(problems, err.Error())
+			continue
 		}
 		pkg := "./" + filepath.ToSlash(rel)
 		if rel == "." {
@@ -150,10 +150,6 @@ func scan(root string) ([]test, []string) {
 			}
 			tests = append(tests, t)
 		}
-		return nil
-	})
-	if err != nil {
-		problems = append(problems, err.Error())
 	}
 	sort.Slice(tests, func(i, j int) bool {
 		if tests[i].pkg != tests[j].pkg {
@@ -231,16 +227,8 @@ func isCall(st ast.Stmt, x, sel string) bool {
 	if !ok {
 		return false
 	}
-	call, ok := es.X.(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	s, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	id, ok := s.X.(*ast.Ident)
-	return ok && id.Name == x && s.Sel.Name == sel
+	px, name, _, ok := gosrc.PkgCall(es.X)
+	return ok && px == x && name == sel
 }
 
 // raceSkip reports whether body holds an if statement whose condition reads

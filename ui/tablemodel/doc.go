@@ -37,7 +37,11 @@
 //   - hints (Table.Hint): the classic expert's advice, Okey 101's opening,
 //     adds and turn plan, with the tiles they are about marked or selected;
 //   - the sentence each engine refusal reads as, per game (Refusal,
-//     Explain, Plain), and the names of rules and protocol steps.
+//     Explain, Plain), a verdict's evidence (Evidence), the names of rules,
+//     protocol steps, presets and rulesets (RuleName, KindName,
+//     PresetName, RulesetName);
+//   - a transcript replayed into frames (LoadReplay: okey replay's, and
+//     the verify page's, which builds for js/wasm without the terminal).
 //
 // A front end uses it like this. It keeps one Table (New). On every
 // snapshot it calls Events with the previous one, appends the lines to

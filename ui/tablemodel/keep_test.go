@@ -6,15 +6,14 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/ui/tablemodel/modeltest"
 )
 
 // TestReadRackFileDamaged: a damaged or foreign rack file is an error, a
 // missing one no arrangement.
 func TestReadRackFileDamaged(t *testing.T) {
 	dir := t.TempDir()
-	for _, c := range []string{``, `{`, `{"version":2,"hand":0,"pos":[]}`, `{"version":1,"hand":-1,"pos":[]}`,
-		`{"version":1,"hand":0,"pos":[1,2]}`,
-		`{"version":1,"hand":0,"pos":[255,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1]}`} {
+	for _, c := range modeltest.DamagedRackFiles {
 		path := filepath.Join(dir, RackFile)
 		if err := os.WriteFile(path, []byte(c), 0o600); err != nil {
 			t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
-	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/ui/tablemodel"
 	"github.com/okey-game/okey/verdict"
 )
 
@@ -77,7 +77,7 @@ type Hand struct {
 }
 
 // ReplayOf lays out a transcript file's bytes in lang, from the same code
-// as okey replay (ui.LoadReplay). A file that is no transcript gives an
+// as okey replay (tablemodel.LoadReplay). A file that is no transcript gives an
 // empty Replay with Stop saying why.
 func ReplayOf(data []byte, lang string) Replay {
 	setLang(lang)
@@ -87,12 +87,12 @@ func ReplayOf(data []byte, lang string) Replay {
 		out.Stop = verdict.LocalErr(err)
 		return out
 	}
-	out.Ruleset = ui.RulesetName(t.Config.Ruleset)
+	out.Ruleset = tablemodel.RulesetName(t.Config.Ruleset)
 	for _, s := range t.Config.Seats {
 		out.Seats = append(out.Seats, s.Name)
 	}
 	says := map[int]string{}
-	if r, err := ui.LoadReplay(t); err == nil {
+	if r, err := tablemodel.LoadReplay(t); err == nil {
 		tiles := map[int][]int{} // hand -> slot -> tile, from each hand's audit
 		for _, h := range r.Report.Hands {
 			tiles[int(h.Hand)] = h.Tiles
@@ -123,10 +123,10 @@ func ReplayOf(data []byte, lang string) Replay {
 	for i, raw := range t.Chain {
 		env, err := table.DecodeEnvelope(raw)
 		if err != nil {
-			out.Stop = i18n.T("message %d does not decode: %s", i, ui.Explain(err))
+			out.Stop = i18n.T("message %d does not decode: %s", i, tablemodel.Explain(err))
 			break
 		}
-		out.Messages = append(out.Messages, Message{Step: int(env.Step), Hand: int(env.Hand) + 1, Seat: int(env.Seat), Kind: ui.KindName(env.Kind), Says: says[i]})
+		out.Messages = append(out.Messages, Message{Step: int(env.Step), Hand: int(env.Hand) + 1, Seat: int(env.Seat), Kind: tablemodel.KindName(env.Kind), Says: says[i]})
 	}
 	return out
 }

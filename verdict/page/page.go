@@ -12,7 +12,7 @@
 // page, chosen with its file button, or the one inside is checked by the
 // same Go code as okey verify (Check: verdict.Bytes, its text and its
 // JSON), never by JavaScript, and laid out by the same code as okey replay
-// (ReplayOf: ui.LoadReplay's log lines, each hand's end, its scores and
+// (ReplayOf: tablemodel.LoadReplay's log lines, each hand's end, its scores and
 // racks).
 //
 // Why a package of its own, beside verdict: verdict stays what okey verify
@@ -28,14 +28,14 @@
 // (WasmPath), saying what to do when it is missing. go build ./... and the
 // README's commands need nothing more.
 //
-// Sizes (Go 1.26; TestPageInChromium logs them): the verifier is 7.08 MB,
-// 1.96 MB gzip-compressed; the page without a transcript is 2.68 MB, of
-// which 27 KB is not the verifier. What ui costs: verdict and ReplayOf use
-// ui's words and okey replay's lines, and ui brings tview, tcell with its
-// terminfo tables, bot and chat; a build of table.Verify and i18n alone
-// is 5.25 MB, 1.47 MB gzip, so ui and the page's code weigh about 1.8 MB
-// raw, 0.5 MB gzip (0.65 MB of the page). ui's split into a model package
-// (issue 39, part 1) should let the verifier leave tview and tcell behind.
+// Sizes (Go 1.26; TestPageInChromium logs them): the verifier is 6.53 MB,
+// 1.79 MB gzip-compressed (make build's flags); the page without a
+// transcript is 2.48 MB, of which 27 KB is not the verifier. verdict and
+// ReplayOf take the table's words and okey replay's lines from ui/tablemodel,
+// the model without the terminal: the verifier brings no tview and no tcell
+// with its terminfo tables (TestWasmImportsNoTerminal). With the words
+// taken from ui, they cost 0.70 MB raw, 0.18 MB gzip, 0.25 MB of the page
+// (7.23 MB, 1.98 MB, 2.73 MB: go build as make build, before and after).
 //
 // The page loads nothing from anywhere: its Content-Security-Policy (in a
 // meta element) allows only its own inline script and style, by their

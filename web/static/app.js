@@ -3,6 +3,8 @@
 // Every word on the page comes from the process (state.labels), in the
 // player's language; the page decides no rule.
 
+import { draw101, drop101, key101, panel101 } from './t101.js';
+
 const $ = (id) => document.getElementById(id);
 let st = null;
 let ws = null;
@@ -28,6 +30,8 @@ function connect() {
     }, 0);
   };
   ws.onclose = () => {
+    // A table opened from the lobby goes back to it when it ends.
+    if (location.pathname === '/table') { setTimeout(() => location.assign('/'), 300); return; }
     document.body.classList.add('gone');
     if (st) $('msg').textContent = st.labels.disconnected;
   };
@@ -79,7 +83,7 @@ function drawSeat(where, se) {
   head.textContent = se.name + (se.dealer ? ' · ' + st.labels.dealer : '') + (se.shown ? ' ' + st.labels.shown : '');
   const info = document.createElement('div');
   info.className = 'info';
-  info.textContent = `${st.labels.tiles} ${se.tiles} · ${st.labels.score} ${se.score}`;
+  info.textContent = se.word || `${st.labels.tiles} ${se.tiles} · ${st.labels.score} ${se.score}`;
   const pile = document.createElement('div');
   pile.className = 'pile';
   const shown = se.pile.slice(-4);
@@ -145,6 +149,7 @@ function draw() {
     if (op === 'undo') b.disabled = !st.canUndo;
   }
   drawRack();
+  draw101(st, tile);
   const logKey = JSON.stringify(st.log);
   if (logKey !== drawn.log) {
     drawn.log = logKey;
@@ -188,6 +193,7 @@ function drawRack() {
       el.dataset.pos = String(p);
       if (t.fresh) el.classList.add('fresh');
       if (t.hinted) el.classList.add('hinted');
+      if (t.sel) el.classList.add('sel');
       if (p === st.lifted) el.classList.add('lifted');
       cell.appendChild(el);
     }
@@ -209,6 +215,7 @@ function drawPanel() {
   const p = document.createElement('p');
   p.textContent = st.handEnd ? e.line : e.head;
   box.appendChild(p);
+  if (st.handEnd && e.r101) panel101(box, st, tile);
   for (const g of e.groups || []) {
     const row = document.createElement('div');
     row.className = 'group';
@@ -216,6 +223,7 @@ function drawPanel() {
     box.appendChild(row);
   }
   const tb = document.createElement('table');
+  if (st.handEnd && e.r101) tb.hidden = true;
   const head = document.createElement('tr');
   for (const k of st.handEnd ? ['', st.labels.change, st.labels.score, st.labels.why] : ['', '#', st.labels.score]) {
     const th = document.createElement('th');
@@ -274,6 +282,9 @@ function op(name) {
 document.addEventListener('click', (ev) => {
   const b = ev.target.closest('[data-op]');
   if (b && !b.disabled) op(b.dataset.op);
+  // Okey 101: a click on a meld adds the selection to it.
+  const md = ev.target.closest('#melds .meld');
+  if (md && st) send('addto', 0, Number(md.dataset.meld));
 });
 
 // The rack: click picks a tile up and puts it down (as in the terminal),
@@ -301,11 +312,14 @@ document.addEventListener('pointerup', (ev) => {
   d.el.style.transform = '';
   d.el.classList.remove('dragging');
   if (!d.moved) {
-    if (st.lifted >= 0) send('move', st.lifted, d.pos);
+    // Okey 101: a click selects the tile (or puts a picked-up one down).
+    if (st.r101) send('toggle', d.pos);
+    else if (st.lifted >= 0) send('move', st.lifted, d.pos);
     else send('lift', d.pos);
     return;
   }
   const under = document.elementsFromPoint(ev.clientX, ev.clientY);
+  if (drop101(st, d.pos, under, send)) return;
   if (under.some((e) => e.id === 'discard' || (e.closest && e.closest('#seat-right .pile')))) {
     send('discard', d.pos);
     return;
@@ -328,6 +342,7 @@ const keyOps = { d: 'draw', t: 'take', x: 'discard', Delete: 'discard', w: 'win'
 document.addEventListener('keydown', (ev) => {
   if (!st || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (st.handEnd && (ev.key === 'Enter' || ev.key === 'Escape' || ev.key === ' ')) { send('close'); ev.preventDefault(); return; }
+  if (!st.matchEnd && key101(ev, st, send)) { ev.preventDefault(); return; }
   const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -st.cols, ArrowDown: st.cols };
   if (ev.key in moves) {
     const n = 2 * st.cols;

@@ -1,4 +1,4 @@
-package p2p
+package tournament
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/okey-game/okey/p2p/internal/nodetest"
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 )
 
 // TestTournamentAdmitted: a registration published with its admission
@@ -13,10 +16,10 @@ import (
 // id, the record and the proof, before the record arrives on Records; a
 // node without a handler still gets the record.
 func TestTournamentAdmitted(t *testing.T) {
-	_, nodes := mockNodes(t, 2)
-	var nets []*TournamentNet
+	_, nodes := nodetest.Nodes(t, 2)
+	var nets []*Net
 	for _, n := range nodes {
-		tn, err := n.JoinTournaments()
+		tn, err := Join(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +42,7 @@ func TestTournamentAdmitted(t *testing.T) {
 	defer cancel()
 	rec, proof := []byte("OKT registration bytes"), [32]byte{9, 9, 9}
 	var rec0 []byte
-	waitFor(t, 15*time.Second, "an admitted registration", func() bool {
+	p2ptest.WaitFor(t, 15*time.Second, "an admitted registration", func() bool {
 		nets[1].PublishAdmitted(ctx, rec, proof)
 		select {
 		case rec0 = <-nets[0].Records():
@@ -55,7 +58,7 @@ func TestTournamentAdmitted(t *testing.T) {
 		t.Fatalf("record %q, offer %+v", rec0, first)
 	}
 	// The other way: no handler, the record still arrives.
-	waitFor(t, 15*time.Second, "the record without a handler", func() bool {
+	p2ptest.WaitFor(t, 15*time.Second, "the record without a handler", func() bool {
 		nets[0].PublishAdmitted(ctx, rec, proof)
 		select {
 		case r := <-nets[1].Records():

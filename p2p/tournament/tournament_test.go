@@ -1,20 +1,23 @@
-package p2p
+package tournament
 
 import (
 	"bytes"
 	"context"
 	"testing"
 	"time"
+
+	"github.com/okey-game/okey/p2p/internal/nodetest"
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 )
 
 // TestTournamentNet: a record published reaches the other node, a Have
 // arrives as an offer naming its author, a fetch returns the served bytes,
 // and a fetch of what is not held, or of another tournament, fails.
 func TestTournamentNet(t *testing.T) {
-	_, nodes := mockNodes(t, 2)
-	var nets []*TournamentNet
+	_, nodes := nodetest.Nodes(t, 2)
+	var nets []*Net
 	for _, n := range nodes {
-		tn, err := n.JoinTournaments()
+		tn, err := Join(n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +37,7 @@ func TestTournamentNet(t *testing.T) {
 	// Gossip needs the mesh: publish until it arrives.
 	rec := []byte("OKT record bytes")
 	var got []byte
-	waitFor(t, 15*time.Second, "a record", func() bool {
+	p2ptest.WaitFor(t, 15*time.Second, "a record", func() bool {
 		nets[1].Publish(ctx, rec)
 		select {
 		case got = <-nets[0].Records():
@@ -49,7 +52,7 @@ func TestTournamentNet(t *testing.T) {
 	if err := nets[1].Have(ctx, tid, 2, 1); err != nil {
 		t.Fatal(err)
 	}
-	var o TournamentOffer
+	var o Offer
 	select {
 	case o = <-nets[0].Offers():
 	case <-ctx.Done():
@@ -78,8 +81,8 @@ func FuzzTournamentMessage(f *testing.F) {
 	f.Add(append([]byte{3}, make([]byte, 33)...))
 	f.Fuzz(func(t *testing.T, d []byte) {
 		ok := validTournamentMessage(d)
-		want := len(d) >= 2 && len(d) <= MaxTournamentMessage && (d[0] == tournamentRecord || (d[0] == tournamentHave && len(d) == 35)) ||
-			len(d) >= 34 && len(d) <= MaxTournamentMessage+32 && d[0] == tournamentAdmitted
+		want := len(d) >= 2 && len(d) <= MaxMessage && (d[0] == tournamentRecord || (d[0] == tournamentHave && len(d) == 35)) ||
+			len(d) >= 34 && len(d) <= MaxMessage+32 && d[0] == tournamentAdmitted
 		if ok != want {
 			t.Fatalf("%x: valid %v, want %v", d, ok, want)
 		}

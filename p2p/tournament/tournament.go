@@ -1,4 +1,4 @@
-package p2p
+package tournament
 
 import (
 	"context"
@@ -12,6 +12,9 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // Tournaments (protocol.md 9.8): one gossip topic carries every
@@ -19,20 +22,20 @@ import (
 // transcripts; a stream protocol fetches a transcript from a participant
 // that offered it.
 const (
-	TournamentTopic    = "okey/tournament/1"
-	TournamentProtocol = "/okey/tournament/1.0.0"
-	// MaxTournamentMessage bounds a topic message: a type byte and a record
+	Topic    = "okey/tournament/1"
+	Protocol = "/okey/tournament/1.0.0"
+	// MaxMessage bounds a topic message: a type byte and a record
 	// (tournament.MaxRecord, 8,192 bytes).
-	MaxTournamentMessage = 1 + 8192
-	// MaxTournamentTranscript bounds a fetched transcript.
-	MaxTournamentTranscript = 32 << 20
-	// MaxTournamentStreams is the most fetches a node serves at once.
-	MaxTournamentStreams = 8
-	// TournamentRequestTimeout and TournamentFetchTimeout bound a fetch: the
+	MaxMessage = 1 + 8192
+	// MaxTranscript bounds a fetched transcript.
+	MaxTranscript = 32 << 20
+	// MaxStreams is the most fetches a node serves at once.
+	MaxStreams = 8
+	// RequestTimeout and FetchTimeout bound a fetch: the
 	// 34-byte request must arrive within the first, the whole answer within
 	// the second.
-	TournamentRequestTimeout = 5 * time.Second
-	TournamentFetchTimeout   = 60 * time.Second
+	RequestTimeout = 5 * time.Second
+	FetchTimeout   = 60 * time.Second
 )
 
 // Topic message types.
@@ -44,20 +47,20 @@ const (
 	tournamentAdmitted = 3
 )
 
-// TournamentOffer says that From holds a finished table's transcript.
-type TournamentOffer struct {
+// Offer says that From holds a finished table's transcript.
+type Offer struct {
 	From         string
 	Tournament   [32]byte
 	Round, Table int
 }
 
-// TournamentNet is this node's side of the tournament topic and protocol.
-type TournamentNet struct {
-	n       *Node
+// Net is a node's side of the tournament topic and protocol.
+type Net struct {
+	b       p2p.Base
 	topic   *pubsub.Topic
 	sub     *pubsub.Subscription
 	records chan []byte
-	offers  chan TournamentOffer
+	offers  chan Offer
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -68,27 +71,28 @@ type TournamentNet struct {
 	admit func(from string, record []byte, proof [32]byte)
 }
 
-// JoinTournaments joins the tournament topic and serves the fetch
-// protocol.
-func (n *Node) JoinTournaments() (*TournamentNet, error) {
+// Join joins node's tournament topic and serves the fetch protocol on its
+// host; Close leaves the topic and removes the handler.
+func Join(node *p2p.Node) (*Net, error) {
+	b := node.Base()
 	validate := func(_ context.Context, _ peer.ID, m *pubsub.Message) bool {
 		return validTournamentMessage(m.GetData())
 	}
-	if err := n.ps.RegisterTopicValidator(TournamentTopic, validate); err != nil {
+	if err := b.PubSub.RegisterTopicValidator(Topic, validate); err != nil {
 		return nil, fmt.Errorf("p2p: tournament validator: %w", err)
 	}
-	t, err := n.ps.Join(TournamentTopic)
+	t, err := b.PubSub.Join(Topic)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: join tournament topic: %w", err)
 	}
-	sub, err := t.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
+	sub, err := t.Subscribe(pubsub.WithBufferSize(b.Queue))
 	if err != nil {
 		return nil, fmt.Errorf("p2p: subscribe tournament topic: %w", err)
 	}
-	tn := &TournamentNet{n: n, topic: t, sub: sub, records: make(chan []byte, 4096), offers: make(chan TournamentOffer, 4096),
-		slots: make(chan struct{}, MaxTournamentStreams)}
-	tn.ctx, tn.cancel = context.WithCancel(n.ctx)
-	n.h.SetStreamHandler(TournamentProtocol, tn.handle)
+	tn := &Net{b: b, topic: t, sub: sub, records: make(chan []byte, 4096), offers: make(chan Offer, 4096),
+		slots: make(chan struct{}, MaxStreams)}
+	tn.ctx, tn.cancel = context.WithCancel(b.Context)
+	b.Host.SetStreamHandler(Protocol, tn.handle)
 	tn.wg.Add(1)
 	go tn.read()
 	return tn, nil
@@ -97,12 +101,12 @@ func (n *Node) JoinTournaments() (*TournamentNet, error) {
 // validTournamentMessage checks a topic message's framing (9.8): a record
 // (type 1, not empty), an offer (type 2, 34 bytes) or an admitted
 // registration (type 3, a proof and a record), at most
-// MaxTournamentMessage bytes (type 3: MaxTournamentMessage+32).
+// MaxMessage bytes (type 3: MaxMessage+32).
 func validTournamentMessage(d []byte) bool {
 	if len(d) >= 1 && d[0] == tournamentAdmitted {
-		return len(d) > 1+32 && len(d) <= MaxTournamentMessage+32
+		return len(d) > 1+32 && len(d) <= MaxMessage+32
 	}
-	if len(d) < 1 || len(d) > MaxTournamentMessage {
+	if len(d) < 1 || len(d) > MaxMessage {
 		return false
 	}
 	switch d[0] {
@@ -114,9 +118,9 @@ func validTournamentMessage(d []byte) bool {
 	return false
 }
 
-func (tn *TournamentNet) read() {
+func (tn *Net) read() {
 	defer tn.wg.Done()
-	self := tn.n.h.ID()
+	self := tn.b.Host.ID()
 	for {
 		m, err := tn.sub.Next(tn.ctx)
 		if err != nil {
@@ -135,7 +139,7 @@ func (tn *TournamentNet) read() {
 		case tournamentAdmitted:
 			tn.admitted(m.GetFrom().String(), d[33:], [32]byte(d[1:33]))
 		case tournamentHave:
-			o := TournamentOffer{From: m.GetFrom().String(), Round: int(d[33]), Table: int(d[34])}
+			o := Offer{From: m.GetFrom().String(), Round: int(d[33]), Table: int(d[34])}
 			copy(o.Tournament[:], d[1:33])
 			select {
 			case tn.offers <- o:
@@ -146,24 +150,24 @@ func (tn *TournamentNet) read() {
 }
 
 // Records delivers others' records.
-func (tn *TournamentNet) Records() <-chan []byte { return tn.records }
+func (tn *Net) Records() <-chan []byte { return tn.records }
 
 // Offers delivers others' offers.
-func (tn *TournamentNet) Offers() <-chan TournamentOffer { return tn.offers }
+func (tn *Net) Offers() <-chan Offer { return tn.offers }
 
 // Publish sends a record to the topic.
-func (tn *TournamentNet) Publish(ctx context.Context, record []byte) error {
+func (tn *Net) Publish(ctx context.Context, record []byte) error {
 	return tn.topic.Publish(ctx, append([]byte{tournamentRecord}, record...))
 }
 
 // Have offers a finished table's transcript to the others.
-func (tn *TournamentNet) Have(ctx context.Context, tid [32]byte, round, table int) error {
+func (tn *Net) Have(ctx context.Context, tid [32]byte, round, table int) error {
 	b := append([]byte{tournamentHave}, tid[:]...)
 	return tn.topic.Publish(ctx, append(b, byte(round), byte(table)))
 }
 
 // Serve answers fetches with h.
-func (tn *TournamentNet) Serve(h func(tid [32]byte, round, table int) ([]byte, bool)) {
+func (tn *Net) Serve(h func(tid [32]byte, round, table int) ([]byte, bool)) {
 	tn.mu.Lock()
 	tn.serve = h
 	tn.mu.Unlock()
@@ -171,7 +175,7 @@ func (tn *TournamentNet) Serve(h func(tid [32]byte, round, table int) ([]byte, b
 
 // handle answers one fetch: request tid(32) || u8 round || u8 table;
 // answer u8 (1 held, 0 not) || u32 length || the transcript file.
-func (tn *TournamentNet) handle(s network.Stream) {
+func (tn *Net) handle(s network.Stream) {
 	select {
 	case tn.slots <- struct{}{}:
 		defer func() { <-tn.slots }()
@@ -181,9 +185,9 @@ func (tn *TournamentNet) handle(s network.Stream) {
 	}
 	defer s.Close()
 	start := time.Now()
-	s.SetReadDeadline(start.Add(TournamentRequestTimeout))
-	s.SetDeadline(start.Add(TournamentFetchTimeout))
-	stop := time.AfterFunc(TournamentFetchTimeout, func() { s.Reset() })
+	s.SetReadDeadline(start.Add(RequestTimeout))
+	s.SetDeadline(start.Add(FetchTimeout))
+	stop := time.AfterFunc(FetchTimeout, func() { s.Reset() })
 	defer stop.Stop()
 	var req [34]byte
 	if _, err := io.ReadFull(s, req[:]); err != nil {
@@ -200,7 +204,7 @@ func (tn *TournamentNet) handle(s network.Stream) {
 	if h != nil {
 		b, ok = h(tid, int(req[32]), int(req[33]))
 	}
-	if !ok || len(b) > MaxTournamentTranscript {
+	if !ok || len(b) > MaxTranscript {
 		s.Write([]byte{0, 0, 0, 0, 0})
 		return
 	}
@@ -211,14 +215,14 @@ func (tn *TournamentNet) handle(s network.Stream) {
 }
 
 // Fetch asks from for a table's transcript.
-func (tn *TournamentNet) Fetch(ctx context.Context, from string, tid [32]byte, round, table int) ([]byte, error) {
+func (tn *Net) Fetch(ctx context.Context, from string, tid [32]byte, round, table int) ([]byte, error) {
 	pid, err := peer.Decode(from)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, TournamentFetchTimeout)
+	ctx, cancel := context.WithTimeout(ctx, FetchTimeout)
 	defer cancel()
-	s, err := tn.n.h.NewStream(ctx, pid, TournamentProtocol)
+	s, err := tn.b.Host.NewStream(ctx, pid, Protocol)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +244,7 @@ func (tn *TournamentNet) Fetch(ctx context.Context, from string, tid [32]byte, r
 	if hdr[0] != 1 {
 		return nil, errors.New("p2p: the peer does not hold that transcript")
 	}
-	if n > MaxTournamentTranscript {
+	if n > MaxTranscript {
 		return nil, fmt.Errorf("p2p: a transcript of %d bytes", n)
 	}
 	b := make([]byte, 0, min(int(n), 1<<20))
@@ -256,11 +260,11 @@ func (tn *TournamentNet) Fetch(ctx context.Context, from string, tid [32]byte, r
 }
 
 // Close leaves the topic and stops serving.
-func (tn *TournamentNet) Close() error {
-	tn.n.h.RemoveStreamHandler(TournamentProtocol)
+func (tn *Net) Close() error {
+	tn.b.Host.RemoveStreamHandler(Protocol)
 	tn.cancel()
 	tn.wg.Wait()
 	tn.sub.Cancel()
-	tn.n.ps.UnregisterTopicValidator(TournamentTopic)
-	return closeTopic(tn.n.ctx, tn.topic)
+	tn.b.PubSub.UnregisterTopicValidator(Topic)
+	return wire.CloseTopic(tn.b.Context, tn.topic)
 }

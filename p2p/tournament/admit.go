@@ -1,4 +1,4 @@
-package p2p
+package tournament
 
 import "context"
 
@@ -9,7 +9,7 @@ import "context"
 // receiver also takes the record as a type-1 record.
 
 // PublishAdmitted sends a registration record with its admission proof.
-func (tn *TournamentNet) PublishAdmitted(ctx context.Context, record []byte, proof [32]byte) error {
+func (tn *Net) PublishAdmitted(ctx context.Context, record []byte, proof [32]byte) error {
 	b := append([]byte{tournamentAdmitted}, proof[:]...)
 	return tn.topic.Publish(ctx, append(b, record...))
 }
@@ -17,7 +17,7 @@ func (tn *TournamentNet) PublishAdmitted(ctx context.Context, record []byte, pro
 // OnAdmitted installs the handler of others' admitted registrations: from
 // is the message's author (its signed gossip origin). It is called on the
 // topic's reading goroutine, before the record is delivered on Records.
-func (tn *TournamentNet) OnAdmitted(h func(from string, record []byte, proof [32]byte)) {
+func (tn *Net) OnAdmitted(h func(from string, record []byte, proof [32]byte)) {
 	tn.mu.Lock()
 	tn.admit = h
 	tn.mu.Unlock()
@@ -25,7 +25,7 @@ func (tn *TournamentNet) OnAdmitted(h func(from string, record []byte, proof [32
 
 // admitted hands an admitted registration to the handler, then delivers
 // its record as any record.
-func (tn *TournamentNet) admitted(from string, record []byte, proof [32]byte) {
+func (tn *Net) admitted(from string, record []byte, proof [32]byte) {
 	record = append([]byte(nil), record...)
 	tn.mu.Lock()
 	h := tn.admit

@@ -1,4 +1,4 @@
-package p2p
+package relay
 
 import (
 	"bufio"
@@ -31,12 +31,14 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 	"golang.org/x/time/rate"
 	protobuf "google.golang.org/protobuf/proto"
+
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
-// RelayProtocol is okey's relay admission protocol (protocol.md section
+// Protocol is okey's relay admission protocol (protocol.md section
 // 7.8): a table's creator registers the table's relay token with a relay,
 // and each joiner presents it, before reserving a slot.
-const RelayProtocol = "/okey/relay/1"
+const Protocol = "/okey/relay/1"
 
 // Relay request kinds (the first byte of a request).
 const (
@@ -49,50 +51,52 @@ const (
 
 // Relay response statuses (the one byte of a response).
 const (
-	RelayOK           = 0
-	RelayNotAllowed   = 1 // registration by a peer not on the allow-list
-	RelayUnknownTable = 2
-	RelayBadToken     = 3
-	RelayMalformed    = 4
-	RelayFull         = 5 // too many tables, or members of one table
-	RelayRateLimited  = 6 // too many failed presentations from this peer
-	RelayTaken        = 7 // the table is registered by another creator
-	RelayStale        = 8 // a member list not newer than the one the relay has
+	StatusOK           = 0
+	StatusNotAllowed   = 1 // registration by a peer not on the allow-list
+	StatusUnknownTable = 2
+	StatusBadToken     = 3
+	StatusMalformed    = 4
+	StatusFull         = 5 // too many tables, or members of one table
+	StatusRateLimited  = 6 // too many failed presentations from this peer
+	StatusTaken        = 7 // the table is registered by another creator
+	StatusStale        = 8 // a member list not newer than the one the relay has
 )
 
 // Bounds of the relay service.
 const (
-	// RelayMaxTables is the most tables one relay keeps.
-	RelayMaxTables = 1024
-	// RelayMaxMembers is the most peers admitted to one table: 4 seats and
+	// MaxTables is the most tables one relay keeps.
+	MaxTables = 1024
+	// MaxMembers is the most peers admitted to one table: 4 seats and
 	// room for a seat that comes back with another identity is not a thing
 	// okey does, so 8 is generous.
-	RelayMaxMembers = 8
-	// RelayTableTTL is how long a registration lives after its last use
+	MaxMembers = 8
+	// TableTTL is how long a registration lives after its last use
 	// (a registration, a presentation, or a reservation by a member).
-	RelayTableTTL = 7 * 24 * time.Hour
+	TableTTL = 7 * 24 * time.Hour
 	// relayMaxFailures failed presentations from one peer within
 	// relayFailureWindow make the relay refuse that peer's requests until
 	// the window has passed.
 	relayMaxFailures   = 5
 	relayFailureWindow = time.Minute
-	relayStreamTimeout = 10 * time.Second
+	// StreamTimeout bounds one request to a relay, and a relay's wait
+	// for a request.
+	StreamTimeout = 10 * time.Second
 	// relayRequestLen bounds a request: the longest is a member list
 	// (kind, table, seq, started, count, 8 peer ids of up to 64 bytes, a
 	// signature of up to 128 bytes).
-	relayRequestLen = 2 + 64 + 8 + 1 + 1 + RelayMaxMembers*(1+64) + 1 + 128
-	// RelayMaxSpectators is the most spectators (peers that present the
+	relayRequestLen = 2 + 64 + 8 + 1 + 1 + MaxMembers*(1+64) + 1 + 128
+	// MaxSpectators is the most spectators (peers that present the
 	// token after the table started) one started table admits.
-	RelayMaxSpectators = 4
-	// RelayPendingGrace is how long a peer admitted by the token before
+	MaxSpectators = 4
+	// PendingGrace is how long a peer admitted by the token before
 	// the start, and not on the creator's list of seated members, keeps
 	// its place against a newcomer when the table has no room left.
-	RelayPendingGrace = time.Minute
+	PendingGrace = time.Minute
 )
 
-// DefaultRelayRate is the relay's data-rate cap per peer (bytes per second
+// DefaultRate is the relay's data-rate cap per peer (bytes per second
 // that the relay forwards from one peer, over all its circuits), and
-// DefaultRelayBurst the burst above it. Measured (lan's
+// DefaultBurst the burst above it. Measured (lan's
 // BenchmarkMatchBytes, protocol.md 7.11): a 4-seat classic match of 10
 // hands sends about 3.9 MB per seat, 0.4 MB a hand, most of it in the
 // shuffle and deal at each hand's start; a seat of bots that move at once
@@ -100,18 +104,18 @@ const (
 // slows a real match, and it bounds what an admitted peer can make the
 // relay carry to 256 KiB/s.
 const (
-	DefaultRelayRate  = 256 << 10
-	DefaultRelayBurst = 1 << 20
+	DefaultRate  = 256 << 10
+	DefaultBurst = 1 << 20
 )
 
-// RelayKey is a relay's registration secret: whoever holds it (okey
+// Key is a relay's registration secret: whoever holds it (okey
 // relay's line, protocol.md 7.11) registers tables with the relay. It is
 // never logged: it formats redacted; Text gives the digits for the line.
-type RelayKey [16]byte
+type Key [16]byte
 
-// NewRelayKey draws a relay key from crypto/rand.
-func NewRelayKey() (RelayKey, error) {
-	var k RelayKey
+// NewKey draws a relay key from crypto/rand.
+func NewKey() (Key, error) {
+	var k Key
 	if _, err := rand.Read(k[:]); err != nil {
 		return k, fmt.Errorf("p2p: relay key: %w", err)
 	}
@@ -121,9 +125,9 @@ func NewRelayKey() (RelayKey, error) {
 	return k, nil
 }
 
-// ParseRelayKey reads a relay key: 32 lowercase hex digits, not all zero.
-func ParseRelayKey(s string) (RelayKey, error) {
-	var k RelayKey
+// ParseKey reads a relay key: 32 lowercase hex digits, not all zero.
+func ParseKey(s string) (Key, error) {
+	var k Key
 	b, err := hex.DecodeString(s)
 	if err != nil || len(b) != len(k) || s != strings.ToLower(s) {
 		return k, errors.New("p2p: a relay key is 32 lowercase hex digits")
@@ -136,19 +140,19 @@ func ParseRelayKey(s string) (RelayKey, error) {
 }
 
 // IsZero reports whether k is no key.
-func (k RelayKey) IsZero() bool { return k == RelayKey{} }
+func (k Key) IsZero() bool { return k == Key{} }
 
 // Text is the key's 32 hex digits (for the relay line only).
-func (k RelayKey) Text() string { return hex.EncodeToString(k[:]) }
+func (k Key) Text() string { return hex.EncodeToString(k[:]) }
 
 // String hides the key.
-func (RelayKey) String() string { return "RelayKey(redacted)" }
+func (Key) String() string { return "Key(redacted)" }
 
 // GoString hides the key.
-func (RelayKey) GoString() string { return "RelayKey(redacted)" }
+func (Key) GoString() string { return "Key(redacted)" }
 
 // LogValue hides the key.
-func (RelayKey) LogValue() slog.Value { return slog.StringValue("RelayKey(redacted)") }
+func (Key) LogValue() slog.Value { return slog.StringValue("Key(redacted)") }
 
 // relayLP appends u16be(len(b)) || b.
 func relayLP(dst, b []byte) []byte {
@@ -158,7 +162,7 @@ func relayLP(dst, b []byte) []byte {
 
 // ID names the key in the relay's state file without revealing it: the
 // first 8 bytes of HMAC(key, lp("okey/relay/v1/key-id")), in hex.
-func (k RelayKey) ID() string {
+func (k Key) ID() string {
 	m := hmac.New(sha256.New, k[:])
 	m.Write(relayLP(nil, []byte("okey/relay/v1/key-id")))
 	return hex.EncodeToString(m.Sum(nil)[:8])
@@ -167,7 +171,7 @@ func (k RelayKey) ID() string {
 // registration is the proof that a registration's sender holds the key:
 // HMAC(key, lp("okey/relay/v1/register") || lp(relay) || lp(creator) ||
 // lp(table) || token), with the raw bytes of the peer ids.
-func (k RelayKey) registration(relay, creator peer.ID, table string, token [32]byte) [32]byte {
+func (k Key) registration(relay, creator peer.ID, table string, token [32]byte) [32]byte {
 	var b []byte
 	b = relayLP(b, []byte("okey/relay/v1/register"))
 	b = relayLP(b, []byte(relay))
@@ -179,20 +183,20 @@ func (k RelayKey) registration(relay, creator peer.ID, table string, token [32]b
 	return [32]byte(m.Sum(nil))
 }
 
-// RelayConfig configures a relay service.
-type RelayConfig struct {
+// Config configures a relay service.
+type Config struct {
 	// Allowed reports whether a peer may register tables (besides the
 	// relay's own host, which always may). Nil: only the relay's own host.
 	Allowed func(peer.ID) bool
 	// Key, when not zero, lets any peer that proves it holds it register
 	// tables (besides the allow-list). Tables registered with another key
 	// (a key the operator replaced) are dropped when the state is loaded.
-	Key RelayKey
+	Key Key
 	// State is the file where the registrations are kept ("" = memory
 	// only): a restarted relay keeps its tables.
 	State string
 	// Rate and Burst cap the bytes per second the relay forwards from one
-	// peer (default DefaultRelayRate and DefaultRelayBurst).
+	// peer (default DefaultRate and DefaultBurst).
 	Rate, Burst int
 	// Log receives one line per event (default: discard).
 	Log *slog.Logger
@@ -200,7 +204,7 @@ type RelayConfig struct {
 	Now func() time.Time
 }
 
-// RelayService is a circuit relay v2 service that serves only peers
+// Service is a circuit relay v2 service that serves only peers
 // admitted to the tables registered with it: reservations only for
 // admitted peers, circuits only between peers admitted to one table, with
 // no duration or data limit (so the connections are not Limited and
@@ -208,9 +212,9 @@ type RelayConfig struct {
 // peer. When a table's admissions shrink (the creator's member list, a new
 // token, the table's end) the circuits they no longer allow are closed and
 // the reservations of peers admitted nowhere are dropped.
-type RelayService struct {
+type Service struct {
 	h     host.Host
-	cfg   RelayConfig
+	cfg   Config
 	log   *slog.Logger
 	relay *relayv2.Relay
 	lim   *peerLimiters
@@ -248,14 +252,14 @@ func (t *relayTable) admits(p peer.ID) bool {
 	return p == t.Creator || t.Seated[p] || pending || t.Watch[p]
 }
 
-// NewRelayService starts a relay service on h (the caller keeps owning h;
+// New starts a relay service on h (the caller keeps owning h;
 // Close stops the service only).
-func NewRelayService(h host.Host, cfg RelayConfig) (*RelayService, error) {
+func New(h host.Host, cfg Config) (*Service, error) {
 	if cfg.Rate == 0 {
-		cfg.Rate = DefaultRelayRate
+		cfg.Rate = DefaultRate
 	}
 	if cfg.Burst == 0 {
-		cfg.Burst = DefaultRelayBurst
+		cfg.Burst = DefaultBurst
 	}
 	if cfg.Rate < 1 || cfg.Burst < 4096 {
 		return nil, fmt.Errorf("p2p: relay: rate %d or burst %d too small", cfg.Rate, cfg.Burst)
@@ -265,10 +269,10 @@ func NewRelayService(h host.Host, cfg RelayConfig) (*RelayService, error) {
 	}
 	log := cfg.Log
 	if log == nil {
-		log = discardLogger()
+		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &RelayService{h: h, cfg: cfg, log: log, ctx: ctx, cancel: cancel,
+	s := &Service{h: h, cfg: cfg, log: log, ctx: ctx, cancel: cancel,
 		tables: map[string]*relayTable{}, failures: map[peer.ID][]time.Time{},
 		reserved: map[peer.ID]bool{}, circuits: map[*circuitStream]bool{}}
 	if err := s.load(); err != nil {
@@ -278,7 +282,7 @@ func NewRelayService(h host.Host, cfg RelayConfig) (*RelayService, error) {
 	s.lim = newPeerLimiters(ctx, rate.Limit(cfg.Rate), cfg.Burst)
 	rc := relayv2.DefaultResources()
 	rc.Limit = nil // no duration or data limit: not Limited (pubsub needs that)
-	rc.MaxReservations = RelayMaxTables
+	rc.MaxReservations = MaxTables
 	var err error
 	s.relay, err = relayv2.New(&limitedHost{Host: h, lim: s.lim, svc: s}, relayv2.WithResources(rc), relayv2.WithACL(relayACL{s}),
 		// A reservation's addresses are not used by okey (a member dials
@@ -288,20 +292,20 @@ func NewRelayService(h host.Host, cfg RelayConfig) (*RelayService, error) {
 		cancel()
 		return nil, fmt.Errorf("p2p: relay: %w", err)
 	}
-	h.SetStreamHandler(RelayProtocol, s.handle)
+	h.SetStreamHandler(Protocol, s.handle)
 	go s.gcLoop()
 	return s, nil
 }
 
 // Close stops the relay service (not the host).
-func (s *RelayService) Close() error {
-	s.h.RemoveStreamHandler(RelayProtocol)
+func (s *Service) Close() error {
+	s.h.RemoveStreamHandler(Protocol)
 	s.cancel()
 	return s.relay.Close()
 }
 
 // Refused is how many reservations and circuits the ACL refused.
-func (s *RelayService) Refused() uint64 {
+func (s *Service) Refused() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.refused
@@ -310,8 +314,8 @@ func (s *RelayService) Refused() uint64 {
 // Register registers a table with this relay for its own host's use (a
 // player serving its table as the relay): the same as a registration by
 // the relay's host.
-func (s *RelayService) Register(table string, token [32]byte) error {
-	if st := s.register(s.h.ID(), table, token, ""); st != RelayOK {
+func (s *Service) Register(table string, token [32]byte) error {
+	if st := s.register(s.h.ID(), table, token, ""); st != StatusOK {
 		return relayStatusErr(st)
 	}
 	return nil
@@ -320,12 +324,12 @@ func (s *RelayService) Register(table string, token [32]byte) error {
 // SetMembers sets the seated members of a table the relay's own host
 // registered (a player serving its table as the relay), as a signed list
 // does for another creator.
-func (s *RelayService) SetMembers(table string, seated []peer.ID, started bool) error {
+func (s *Service) SetMembers(table string, seated []peer.ID, started bool) error {
 	s.mu.Lock()
 	t := s.tables[table]
 	if t == nil || t.Creator != s.h.ID() {
 		s.mu.Unlock()
-		return ErrRelayUnknownTable
+		return ErrUnknownTable
 	}
 	t.setMembers(seated, started, t.Seq+1)
 	s.mu.Unlock()
@@ -334,7 +338,7 @@ func (s *RelayService) SetMembers(table string, seated []peer.ID, started bool) 
 }
 
 // Unregister forgets a table.
-func (s *RelayService) Unregister(table string) {
+func (s *Service) Unregister(table string) {
 	s.mu.Lock()
 	delete(s.tables, table)
 	s.mu.Unlock()
@@ -342,13 +346,41 @@ func (s *RelayService) Unregister(table string) {
 }
 
 // Tables is how many tables are registered.
-func (s *RelayService) Tables() int {
+func (s *Service) Tables() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.tables)
 }
 
-type relayACL struct{ s *RelayService }
+// Admits reports whether the relay admits p together with other (a table
+// admits both; other "" asks for p alone), as its reservations and
+// circuits do, without counting the question as a use.
+func (s *Service) Admits(p, other peer.ID) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.allowedLocked(p, other)
+}
+
+// Seated is the list of seated members the relay holds for a table (the
+// creator's signed list, protocol.md 7.8), whether the table started, and
+// whether the relay knows the table at all.
+func (s *Service) Seated(table string) (seated []peer.ID, started, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tables[table]
+	if t == nil {
+		return nil, false, false
+	}
+	for p, in := range t.Seated {
+		if in {
+			seated = append(seated, p)
+		}
+	}
+	slices.Sort(seated)
+	return seated, t.Started, true
+}
+
+type relayACL struct{ s *Service }
 
 func (a relayACL) AllowReserve(p peer.ID, _ ma.Multiaddr) bool {
 	ok := a.s.member(p, "")
@@ -379,7 +411,7 @@ func (a relayACL) AllowConnect(src peer.ID, _ ma.Multiaddr, dest peer.ID) bool {
 // member reports whether p is admitted to a table (that also admits other,
 // when other is not empty: two spectators are not served), and marks the
 // tables used.
-func (s *RelayService) member(p, other peer.ID) bool {
+func (s *Service) member(p, other peer.ID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.cfg.Now()
@@ -393,7 +425,7 @@ func (s *RelayService) member(p, other peer.ID) bool {
 	return ok
 }
 
-func (s *RelayService) pairLocked(t *relayTable, p, other peer.ID) bool {
+func (s *Service) pairLocked(t *relayTable, p, other peer.ID) bool {
 	if !t.admits(p) {
 		return false
 	}
@@ -401,7 +433,7 @@ func (s *RelayService) pairLocked(t *relayTable, p, other peer.ID) bool {
 }
 
 // allowedLocked is member without marking anything.
-func (s *RelayService) allowedLocked(p, other peer.ID) bool {
+func (s *Service) allowedLocked(p, other peer.ID) bool {
 	for _, t := range s.tables {
 		if s.pairLocked(t, p, other) {
 			return true
@@ -414,7 +446,7 @@ func (s *RelayService) allowedLocked(p, other peer.ID) bool {
 // circuit between two peers that no table admits together, and the
 // relay's connections to the peers holding a reservation that no table
 // admits any more (their reservations go with them).
-func (s *RelayService) changed() {
+func (s *Service) changed() {
 	s.save()
 	s.mu.Lock()
 	var cut []*circuitStream
@@ -442,12 +474,12 @@ func (s *RelayService) changed() {
 	}
 }
 
-func (s *RelayService) handle(st network.Stream) {
+func (s *Service) handle(st network.Stream) {
 	defer st.Close()
-	st.SetDeadline(time.Now().Add(relayStreamTimeout))
+	st.SetDeadline(time.Now().Add(StreamTimeout))
 	p := st.Conn().RemotePeer()
-	req, err := readFrame(bufio.NewReader(st), relayRequestLen)
-	status := byte(RelayMalformed)
+	req, err := wire.ReadFrame(bufio.NewReader(st), relayRequestLen)
+	status := byte(StatusMalformed)
 	if err == nil {
 		status = s.request(p, req)
 	}
@@ -457,13 +489,13 @@ func (s *RelayService) handle(st network.Stream) {
 }
 
 // request serves one decoded request frame from p.
-func (s *RelayService) request(p peer.ID, b []byte) byte {
+func (s *Service) request(p peer.ID, b []byte) byte {
 	req, err := decodeRelayRequest(b)
 	if err != nil {
-		return RelayMalformed
+		return StatusMalformed
 	}
 	if s.limited(p) {
-		return RelayRateLimited
+		return StatusRateLimited
 	}
 	var st byte
 	switch req.Kind {
@@ -478,7 +510,7 @@ func (s *RelayService) request(p peer.ID, b []byte) byte {
 	case relayMembers:
 		st = s.members(req)
 	}
-	if st == RelayBadToken || st == RelayUnknownTable || st == RelayNotAllowed || st == RelayTaken {
+	if st == StatusBadToken || st == StatusUnknownTable || st == StatusNotAllowed || st == StatusTaken {
 		s.fail(p)
 	}
 	s.log.Info("relay request", "peer", p.String(), "kind", req.Kind, "table", req.Table, "status", st)
@@ -488,7 +520,7 @@ func (s *RelayService) request(p peer.ID, b []byte) byte {
 // registrar says how p may register: "" by the allow-list (or as the
 // relay's host), the key's ID by the key (mac: the proof it sent), or
 // relayNoRight.
-func (s *RelayService) registrar(p peer.ID, mac *[32]byte, req relayRequest) string {
+func (s *Service) registrar(p peer.ID, mac *[32]byte, req relayRequest) string {
 	if p == s.h.ID() || (s.cfg.Allowed != nil && s.cfg.Allowed(p)) {
 		return ""
 	}
@@ -504,9 +536,9 @@ func (s *RelayService) registrar(p peer.ID, mac *[32]byte, req relayRequest) str
 // relayNoRight is registrar's answer for a peer that may not register.
 const relayNoRight = "\x00"
 
-func (s *RelayService) register(p peer.ID, table string, token [32]byte, by string) byte {
+func (s *Service) register(p peer.ID, table string, token [32]byte, by string) byte {
 	if by == relayNoRight {
-		return RelayNotAllowed
+		return StatusNotAllowed
 	}
 	s.mu.Lock()
 	t := s.tables[table]
@@ -514,10 +546,10 @@ func (s *RelayService) register(p peer.ID, table string, token [32]byte, by stri
 	switch {
 	case t != nil && t.Creator != p:
 		s.mu.Unlock()
-		return RelayTaken
-	case t == nil && len(s.tables) >= RelayMaxTables:
+		return StatusTaken
+	case t == nil && len(s.tables) >= MaxTables:
 		s.mu.Unlock()
-		return RelayFull
+		return StatusFull
 	case t == nil:
 		t = &relayTable{Creator: p, Token: token}
 		s.tables[table] = t
@@ -536,55 +568,55 @@ func (s *RelayService) register(p peer.ID, table string, token [32]byte, by stri
 	} else {
 		s.save()
 	}
-	return RelayOK
+	return StatusOK
 }
 
-func (s *RelayService) join(p peer.ID, table string, token [32]byte) byte {
+func (s *Service) join(p peer.ID, table string, token [32]byte) byte {
 	s.mu.Lock()
 	t := s.tables[table]
 	if t == nil {
 		s.mu.Unlock()
-		return RelayUnknownTable
+		return StatusUnknownTable
 	}
 	if subtle.ConstantTimeCompare(t.Token[:], token[:]) != 1 {
 		s.mu.Unlock()
-		return RelayBadToken
+		return StatusBadToken
 	}
 	now := s.cfg.Now()
 	t.Used = now
 	if t.admits(p) {
 		s.mu.Unlock()
-		return RelayOK
+		return StatusOK
 	}
 	evicted := false
 	switch {
 	case t.Former[p]:
 		s.mu.Unlock()
-		return RelayNotAllowed
+		return StatusNotAllowed
 	case t.Started:
-		if len(t.Watch) >= RelayMaxSpectators {
+		if len(t.Watch) >= MaxSpectators {
 			s.mu.Unlock()
-			return RelayFull
+			return StatusFull
 		}
 		if t.Watch == nil {
 			t.Watch = map[peer.ID]bool{}
 		}
 		t.Watch[p] = true
 	default:
-		// The creator and RelayMaxMembers-1 pending peers; seated
+		// The creator and MaxMembers-1 pending peers; seated
 		// members take no place. When there is no room, the pending
 		// peer admitted longest ago gives its place if the creator has
-		// not seated it within RelayPendingGrace.
-		if 1+len(t.Pending) >= RelayMaxMembers {
+		// not seated it within PendingGrace.
+		if 1+len(t.Pending) >= MaxMembers {
 			var old peer.ID
 			for q, at := range t.Pending {
-				if now.Sub(at) >= RelayPendingGrace && (old == "" || at.Before(t.Pending[old])) {
+				if now.Sub(at) >= PendingGrace && (old == "" || at.Before(t.Pending[old])) {
 					old = q
 				}
 			}
 			if old == "" {
 				s.mu.Unlock()
-				return RelayFull
+				return StatusFull
 			}
 			delete(t.Pending, old)
 			evicted = true
@@ -600,57 +632,57 @@ func (s *RelayService) join(p peer.ID, table string, token [32]byte) byte {
 	} else {
 		s.save()
 	}
-	return RelayOK
+	return StatusOK
 }
 
-func (s *RelayService) unregister(p peer.ID, table string, token [32]byte) byte {
+func (s *Service) unregister(p peer.ID, table string, token [32]byte) byte {
 	s.mu.Lock()
 	t := s.tables[table]
 	if t == nil {
 		s.mu.Unlock()
-		return RelayUnknownTable
+		return StatusUnknownTable
 	}
 	if t.Creator != p || subtle.ConstantTimeCompare(t.Token[:], token[:]) != 1 {
 		s.mu.Unlock()
-		return RelayBadToken
+		return StatusBadToken
 	}
 	delete(s.tables, table)
 	s.mu.Unlock()
 	s.changed()
-	return RelayOK
+	return StatusOK
 }
 
 // members applies a creator's signed member list.
-func (s *RelayService) members(req relayRequest) byte {
+func (s *Service) members(req relayRequest) byte {
 	s.mu.Lock()
 	t := s.tables[req.Table]
 	if t == nil {
 		s.mu.Unlock()
-		return RelayUnknownTable
+		return StatusUnknownTable
 	}
 	creator := t.Creator
 	s.mu.Unlock()
 	pub, err := creator.ExtractPublicKey()
 	if err != nil {
-		return RelayNotAllowed
+		return StatusNotAllowed
 	}
 	if ok, err := pub.Verify(relayMembersMessage(s.h.ID(), req), req.Sig); err != nil || !ok {
-		return RelayNotAllowed
+		return StatusNotAllowed
 	}
 	s.mu.Lock()
 	if t = s.tables[req.Table]; t == nil || t.Creator != creator {
 		s.mu.Unlock()
-		return RelayUnknownTable
+		return StatusUnknownTable
 	}
 	if req.Seq <= t.Seq {
 		s.mu.Unlock()
-		return RelayStale
+		return StatusStale
 	}
 	t.setMembers(req.Members, req.Started, req.Seq)
 	t.Used = s.cfg.Now()
 	s.mu.Unlock()
 	s.changed()
-	return RelayOK
+	return StatusOK
 }
 
 // setMembers replaces the seated members; once started, only they (and the
@@ -706,7 +738,7 @@ func boolByte(v bool) byte {
 }
 
 // limited reports whether p has failed too often lately.
-func (s *RelayService) limited(p peer.ID) bool {
+func (s *Service) limited(p peer.ID) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cut := s.cfg.Now().Add(-relayFailureWindow)
@@ -719,7 +751,7 @@ func (s *RelayService) limited(p peer.ID) bool {
 	return len(f) >= relayMaxFailures
 }
 
-func (s *RelayService) fail(p peer.ID) {
+func (s *Service) fail(p peer.ID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.failures) > 4096 {
@@ -728,9 +760,9 @@ func (s *RelayService) fail(p peer.ID) {
 	s.failures[p] = append(s.failures[p], s.cfg.Now())
 }
 
-// gcLoop drops registrations unused for RelayTableTTL and the rate
+// gcLoop drops registrations unused for TableTTL and the rate
 // limiters of peers that are gone.
-func (s *RelayService) gcLoop() {
+func (s *Service) gcLoop() {
 	t := time.NewTicker(time.Minute)
 	defer t.Stop()
 	for {
@@ -743,10 +775,10 @@ func (s *RelayService) gcLoop() {
 	}
 }
 
-func (s *RelayService) gc() {
+func (s *Service) gc() {
 	connected := func(p peer.ID) bool { return s.h.Network().Connectedness(p) == network.Connected }
 	s.mu.Lock()
-	cut := s.cfg.Now().Add(-RelayTableTTL)
+	cut := s.cfg.Now().Add(-TableTTL)
 	n := len(s.tables)
 	for id, tb := range s.tables {
 		if tb.Used.Before(cut) {
@@ -806,7 +838,7 @@ func encodePeers(m map[peer.ID]bool) []string {
 	return out
 }
 
-func (s *RelayService) load() error {
+func (s *Service) load() error {
 	if s.cfg.State == "" {
 		return nil
 	}
@@ -829,7 +861,7 @@ func (s *RelayService) load() error {
 	for id, t := range st.Tables {
 		tok, err := hex.DecodeString(t.Token)
 		c, cerr := peer.Decode(t.Creator)
-		if ValidTableID(id) != nil || err != nil || len(tok) != 32 || cerr != nil {
+		if wire.ValidTableID(id) != nil || err != nil || len(tok) != 32 || cerr != nil {
 			return fmt.Errorf("p2p: relay state %s: bad table %q", s.cfg.State, id)
 		}
 		if t.Key != "" && t.Key != keyID {
@@ -853,7 +885,7 @@ func (s *RelayService) load() error {
 }
 
 // save writes the state file (write to a temporary file, then rename).
-func (s *RelayService) save() {
+func (s *Service) save() {
 	if s.cfg.State == "" {
 		return
 	}
@@ -897,7 +929,7 @@ type relayRequest struct {
 // kind 4 token || mac, for kind 5 u64be(seq) || u8 started || u8 count ||
 // (u8 len || peer id)... || u8 len(sig) || sig.
 func (r relayRequest) encode() ([]byte, error) {
-	if err := ValidTableID(r.Table); err != nil {
+	if err := wire.ValidTableID(r.Table); err != nil {
 		return nil, err
 	}
 	b := []byte{r.Kind, byte(len(r.Table))}
@@ -909,7 +941,7 @@ func (r relayRequest) encode() ([]byte, error) {
 		b = append(b, r.Token[:]...)
 		b = append(b, r.MAC[:]...)
 	case relayMembers:
-		if len(r.Members) > RelayMaxMembers || len(r.Sig) == 0 || len(r.Sig) > 128 {
+		if len(r.Members) > MaxMembers || len(r.Sig) == 0 || len(r.Sig) > 128 {
 			return nil, fmt.Errorf("p2p: relay member list of %d members, signature of %d bytes", len(r.Members), len(r.Sig))
 		}
 		b = binary.BigEndian.AppendUint64(b, r.Seq)
@@ -943,7 +975,7 @@ func decodeRelayRequest(b []byte) (relayRequest, error) {
 		return r, errors.New("p2p: relay request cut short")
 	}
 	r.Table = string(b[2 : 2+n])
-	if err := ValidTableID(r.Table); err != nil {
+	if err := wire.ValidTableID(r.Table); err != nil {
 		return r, err
 	}
 	rest := b[2+n:]
@@ -969,8 +1001,8 @@ func decodeRelayRequest(b []byte) (relayRequest, error) {
 		}
 		r.Started = rest[8] == 1
 		count := int(rest[9])
-		if count > RelayMaxMembers {
-			return r, fmt.Errorf("p2p: relay member list of %d members, at most %d", count, RelayMaxMembers)
+		if count > MaxMembers {
+			return r, fmt.Errorf("p2p: relay member list of %d members, at most %d", count, MaxMembers)
 		}
 		rest = rest[10:]
 		for range count {
@@ -994,36 +1026,36 @@ func decodeRelayRequest(b []byte) (relayRequest, error) {
 
 // Errors of the relay client, one per refusal.
 var (
-	ErrRelayNotAllowed   = errors.New("p2p: the relay does not let this peer register tables (ask its operator for the line okey relay prints, and start with --relay LINE)")
-	ErrRelayUnknownTable = errors.New("p2p: the relay does not know this table")
-	ErrRelayBadToken     = errors.New("p2p: the relay refused the table's token")
-	ErrRelayFull         = errors.New("p2p: the relay is full")
-	ErrRelayRateLimited  = errors.New("p2p: the relay refuses this peer for a minute after failed attempts")
-	ErrRelayTaken        = errors.New("p2p: another peer registered this table id at the relay")
-	ErrRelayMalformed    = errors.New("p2p: the relay could not read the request")
-	ErrRelayStale        = errors.New("p2p: the relay has a newer member list of this table")
+	ErrNotAllowed   = errors.New("p2p: the relay does not let this peer register tables (ask its operator for the line okey relay prints, and start with --relay LINE)")
+	ErrUnknownTable = errors.New("p2p: the relay does not know this table")
+	ErrBadToken     = errors.New("p2p: the relay refused the table's token")
+	ErrFull         = errors.New("p2p: the relay is full")
+	ErrRateLimited  = errors.New("p2p: the relay refuses this peer for a minute after failed attempts")
+	ErrTaken        = errors.New("p2p: another peer registered this table id at the relay")
+	ErrMalformed    = errors.New("p2p: the relay could not read the request")
+	ErrStale        = errors.New("p2p: the relay has a newer member list of this table")
 )
 
 func relayStatusErr(st byte) error {
 	switch st {
-	case RelayOK:
+	case StatusOK:
 		return nil
-	case RelayNotAllowed:
-		return ErrRelayNotAllowed
-	case RelayUnknownTable:
-		return ErrRelayUnknownTable
-	case RelayBadToken:
-		return ErrRelayBadToken
-	case RelayFull:
-		return ErrRelayFull
-	case RelayRateLimited:
-		return ErrRelayRateLimited
-	case RelayTaken:
-		return ErrRelayTaken
-	case RelayMalformed:
-		return ErrRelayMalformed
-	case RelayStale:
-		return ErrRelayStale
+	case StatusNotAllowed:
+		return ErrNotAllowed
+	case StatusUnknownTable:
+		return ErrUnknownTable
+	case StatusBadToken:
+		return ErrBadToken
+	case StatusFull:
+		return ErrFull
+	case StatusRateLimited:
+		return ErrRateLimited
+	case StatusTaken:
+		return ErrTaken
+	case StatusMalformed:
+		return ErrMalformed
+	case StatusStale:
+		return ErrStale
 	}
 	return fmt.Errorf("p2p: the relay answered status %d", st)
 }
@@ -1035,17 +1067,17 @@ func relayCall(ctx context.Context, h host.Host, relay peer.AddrInfo, r relayReq
 		return err
 	}
 	if relay.ID == h.ID() {
-		return errors.New("p2p: a host is not its own relay client (use RelayService.Register)")
+		return errors.New("p2p: a host is not its own relay client (use Service.Register)")
 	}
 	if len(relay.Addrs) > 0 {
 		h.Peerstore().AddAddrs(relay.ID, relay.Addrs, 2*time.Hour)
 	}
-	ctx, cancel := context.WithTimeout(ctx, relayStreamTimeout)
+	ctx, cancel := context.WithTimeout(ctx, StreamTimeout)
 	defer cancel()
 	if err := h.Connect(network.WithForceDirectDial(ctx, "okey relay"), peer.AddrInfo{ID: relay.ID, Addrs: relay.Addrs}); err != nil {
 		return fmt.Errorf("p2p: reach relay %s: %w", relay.ID, err)
 	}
-	st, err := h.NewStream(ctx, relay.ID, protocol.ID(RelayProtocol))
+	st, err := h.NewStream(ctx, relay.ID, protocol.ID(Protocol))
 	if err != nil {
 		return fmt.Errorf("p2p: relay %s: %w", relay.ID, err)
 	}
@@ -1053,7 +1085,7 @@ func relayCall(ctx context.Context, h host.Host, relay peer.AddrInfo, r relayReq
 	if dl, ok := ctx.Deadline(); ok {
 		st.SetDeadline(dl)
 	}
-	if err := writeFrame(st, req); err != nil {
+	if err := wire.WriteFrame(st, req); err != nil {
 		st.Reset()
 		return fmt.Errorf("p2p: relay %s: %w", relay.ID, err)
 	}
@@ -1071,11 +1103,11 @@ func relayCall(ctx context.Context, h host.Host, relay peer.AddrInfo, r relayReq
 	return relayStatusErr(resp[0])
 }
 
-// RelayRegister registers a table with a relay: the relay then admits to
+// Register registers a table with a relay: the relay then admits to
 // reservations and circuits the peers that present the same token for the
-// table (RelayJoin), and h itself. h must be on the relay's allow-list,
+// table (Join), and h itself. h must be on the relay's allow-list,
 // or key must be the relay's key (not zero).
-func RelayRegister(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte, key RelayKey) error {
+func Register(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte, key Key) error {
 	if key.IsZero() {
 		return relayCall(ctx, h, relay, relayRequest{Kind: relayRegister, Table: table, Token: token})
 	}
@@ -1083,21 +1115,21 @@ func RelayRegister(ctx context.Context, h host.Host, relay peer.AddrInfo, table 
 	return relayCall(ctx, h, relay, relayRequest{Kind: relayRegisterKey, Table: table, Token: token, MAC: mac})
 }
 
-// RelayJoin presents a table's token to a relay, which then admits h to
+// Join presents a table's token to a relay, which then admits h to
 // reservations and to circuits with the table's other admitted members.
-func RelayJoin(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
+func Join(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
 	return relayCall(ctx, h, relay, relayRequest{Kind: relayJoin, Table: table, Token: token})
 }
 
-// RelayUnregister closes a table at a relay (its creator only).
-func RelayUnregister(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
+// Unregister closes a table at a relay (its creator only).
+func Unregister(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, token [32]byte) error {
 	return relayCall(ctx, h, relay, relayRequest{Kind: relayUnregister, Table: table, Token: token})
 }
 
-// RelayMembers sends a relay the seated members of a table h registered,
+// Members sends a relay the seated members of a table h registered,
 // signed with h's key; seq must grow from one list to the next. Once
 // started, the relay admits only them, h, and a few spectators.
-func RelayMembers(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, seq uint64, started bool, seated []peer.ID) error {
+func Members(ctx context.Context, h host.Host, relay peer.AddrInfo, table string, seq uint64, started bool, seated []peer.ID) error {
 	r := relayRequest{Kind: relayMembers, Table: table, Seq: seq, Started: started, Members: seated}
 	key := h.Peerstore().PrivKey(h.ID())
 	if key == nil {
@@ -1134,7 +1166,7 @@ func ParseAllowList(text string) ([]peer.ID, error) {
 type limitedHost struct {
 	host.Host
 	lim *peerLimiters
-	svc *RelayService
+	svc *Service
 }
 
 func (h *limitedHost) SetStreamHandler(pid protocol.ID, handler network.StreamHandler) {
@@ -1163,7 +1195,7 @@ func (h *limitedHost) NewStream(ctx context.Context, p peer.ID, pids ...protocol
 // message (StopMessage CONNECT) names the circuit's source.
 type circuitStream struct {
 	network.Stream
-	svc  *RelayService
+	svc  *Service
 	dest peer.ID
 
 	mu   sync.Mutex
@@ -1269,4 +1301,56 @@ func (s *limitedStream) Read(b []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// KeyMarker separates a relay line's address from its key:
+// MULTIADDR/p2p/ID/okey-key/KEY (protocol.md 7.11).
+const KeyMarker = "/okey-key/"
+
+// ParseLine parses a relay line, as okey relay prints it: a relay
+// multiaddr ending in /p2p/<id>, then optionally KeyMarker and the
+// relay's key (zero when the line has none).
+func ParseLine(s string) (peer.AddrInfo, Key, error) {
+	s = strings.TrimSpace(s)
+	addr, keyText, withKey := strings.Cut(s, KeyMarker)
+	var key Key
+	if withKey {
+		k, err := ParseKey(keyText)
+		if err != nil {
+			return peer.AddrInfo{}, key, fmt.Errorf("p2p: relay line: %w", err)
+		}
+		key = k
+	}
+	ai, err := ParseAddr(addr)
+	return ai, key, err
+}
+
+// FormatLine is the relay line of relay address addr (ending in
+// /p2p/<id>) and key.
+func FormatLine(addr string, key Key) string {
+	if key.IsZero() {
+		return addr
+	}
+	return addr + KeyMarker + key.Text()
+}
+
+// ParseAddr parses a relay multiaddr ending in /p2p/<id> (a relay
+// line's key, if any, is left out).
+func ParseAddr(s string) (peer.AddrInfo, error) {
+	if addr, _, ok := strings.Cut(strings.TrimSpace(s), KeyMarker); ok {
+		s = addr
+	}
+	ai, err := wire.ParsePeerAddr(s)
+	if err != nil {
+		return peer.AddrInfo{}, err
+	}
+	if len(ai.Addrs) == 0 {
+		return peer.AddrInfo{}, fmt.Errorf("p2p: relay address %q has no transport part", s)
+	}
+	for _, a := range ai.Addrs {
+		if _, err := a.ValueForProtocol(ma.P_CIRCUIT); err == nil {
+			return peer.AddrInfo{}, fmt.Errorf("p2p: relay address %q is itself a circuit", s)
+		}
+	}
+	return ai, nil
 }

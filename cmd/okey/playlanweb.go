@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/netplay"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/web"
+)
+
+// lanSession is the player's network as okey play opens it: the data
+// directory and its log, the relays, the client.
+type lanSession struct {
+	ctx    context.Context
+	dir    string
+	logf   *os.File
+	log    *slog.Logger
+	relays []string
+	c      *netplay.Client
+	cancel context.CancelFunc
+}
+
+func (n *lanSession) close() {
+	n.cancel()
+	n.c.Close()
+	n.logf.Close()
+}
+
+// openLAN opens the data directory, its log and the player's client.
+func openLAN(f lanFlags, stderr io.Writer) (*lanSession, int) {
+	if f.data == "" {
+		d, err := p2p.DefaultConfigDir()
+		if err != nil {
+			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
+			return nil, 2
+		}
+		f.data = d
+	}
+	dir, logf, code := openData(f.data, stderr)
+	if code != 0 {
+		return nil, code
+	}
+	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
+	logger := slog.New(h)
+	log.SetOutput(logf)
+	netplay.RouteLibraryLogs(h)
+	ctx, cancel := context.WithCancel(context.Background())
+	useRelays, err := netplay.ResolveRelays(dir, f.relays)
+	if err != nil {
+		cancel()
+		logf.Close()
+		fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
+		return nil, 2
+	}
+	c, err := netplay.Open(ctx, netplay.Options{Data: dir, Name: f.name, NoMDNS: f.noMDNS, Peers: f.peers, Listen: f.listen, Log: logger,
+		Reach: true, Relays: useRelays, ServeRelay: f.serveRelay})
+	if err != nil {
+		cancel()
+		logf.Close()
+		fmt.Fprint(stderr, i18n.T("okey: the network: %s\n", ui.Plain(err)))
+		return nil, 2
+	}
+	if f.opened != nil {
+		f.opened(c)
+	}
+	return &lanSession{ctx: ctx, dir: dir, logf: logf, log: logger, relays: useRelays, c: c, cancel: cancel}, 0
+}
+
+// playLANWeb is okey play --web without --bots: the lobby in the player's
+// browser (package web, served at http://127.0.0.1:PORT/ with the table's
+// locks), over the same LobbyService the terminal's lobby uses; a table
+// the player sits at takes the page once it starts (a web Game is the
+// seat's mover and observer in netplay's match), and the page goes back
+// to the lobby after it. It runs until Ctrl-C.
+func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(n.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if f.quit != nil {
+		go func() {
+			select {
+			case <-f.quit:
+				stop()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	c, logger := n.c, n.log
+	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, n.relays)
+	var srv *web.Server
+	var mu sync.Mutex
+	var played *netplay.Outcome
+	var lobby *web.Lobby
+	lobby = web.NewLobby(ctx, lb.LobbyService, func(t table.LobbyTable) {
+		o := playWebTable(ctx, lb, srv, lobby, t, logger)
+		if o != nil {
+			mu.Lock()
+			played = o
+			mu.Unlock()
+		}
+	})
+	var err error
+	if srv, err = web.ListenLobby(lobby, 0); err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: the web table cannot listen: %s\n", ui.Plain(err)))
+		return 2
+	}
+	defer srv.Close()
+	go func() {
+		if err := srv.Serve(); err != nil {
+			logger.Error("web", "err", err)
+		}
+	}()
+	go lobby.Run()
+	fmt.Fprint(stdout, i18n.T("okey: the lobby is at %s\n", srv.URL()))
+	if !f.noOpen {
+		if err := web.Open(srv.URL()); err != nil {
+			fmt.Fprintln(stdout, i18n.T("okey: no browser to open here: open that address in a browser on this computer"))
+		}
+	}
+	fmt.Fprintln(stdout, i18n.T("okey: Ctrl-C ends the lobby"))
+	if f.code != "" {
+		lobby.JoinCode(f.code)
+	}
+	if f.served != nil {
+		f.served(srv)
+	}
+	<-ctx.Done()
+	lb.bots.Wait(5 * time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	return lobbyExit(stdout, played, "")
+}
+
+// playWebTable plays the started table t for the player in the page: a web
+// Game for the player's seat, served at /table, until the player leaves
+// it after the match (or during it: the match is saved to resume).
+func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web.Lobby, t table.LobbyTable, logger *slog.Logger) *netplay.Outcome {
+	c := lb.c
+	a, err := c.Lobby().WaitStarted(ctx, t.ID)
+	if err != nil {
+		lobby.Say(i18n.T("the table did not start: %s", explainNet(err)), true)
+		return nil
+	}
+	seat := -1
+	for i, m := range a.Members {
+		if m.ID == c.ID() {
+			seat = i
+		}
+	}
+	if seat < 0 {
+		return nil
+	}
+	g := web.NewGame(seat)
+	g.Start()
+	defer g.Quit()
+	g.SetRackFile(filepath.Join(c.Data(), netplay.MatchesDir, a.Table, ui.RackFile))
+	srv.SetGame(g)
+	lobby.SetPlaying(a.Table)
+	defer func() { srv.SetGame(nil); lobby.SetPlaying("") }()
+	pctx, leave := context.WithCancel(ctx)
+	defer leave()
+	go func() {
+		select {
+		case <-g.Done():
+			leave()
+		case <-pctx.Done():
+		}
+	}()
+	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute})
+	if err != nil {
+		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
+			lobby.Say(i18n.T("you left the table %s; the match is saved: okey play offers it to resume", a.Table), false)
+			return nil
+		}
+		logger.Warn("web table", "err", err)
+		g.Finish(&ui.MatchEnd{Err: err})
+		<-g.Done()
+		return nil
+	}
+	if a.Creator == c.ID() {
+		c.Done(a)
+	}
+	end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
+		Unfinished: o.Report.Status() == table.StatusUnfinished, Ranking: o.Report.Ranking}
+	if err := o.Result.Ended(); err != nil {
+		end.Err = err
+	}
+	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
+		end.Ranking = m.Match().Ranking()
+	}
+	g.Finish(end)
+	// The end panel stays up until the player leaves it.
+	select {
+	case <-g.Done():
+	case <-ctx.Done():
+	}
+	return o
+}

@@ -1,0 +1,242 @@
+package group
+
+import (
+	"unsafe"
+
+	"filippo.io/edwards25519"
+	"filippo.io/edwards25519/field"
+	"github.com/gtank/ristretto255"
+)
+
+// The bucket method on the coordinates of the points: every input point is
+// brought to affine Niels form once ((y+x, y-x, 2d*x*y), one field
+// inversion shared by all of them), so that adding it to a bucket costs 7
+// field multiplications instead of the 9 and a conversion of a general
+// addition. The formulas are those of Hisil, Wong, Carter and Dawson (2008)
+// for twisted Edwards curves with a = -1 in extended coordinates.
+//
+// ristretto255.Element keeps its edwards25519.Point as its only field
+// (gtank/ristretto255 v0.2.0, pinned in go.mod) but does not export it:
+// coordinatesOf reads it through a pointer conversion, and fastOK checks at
+// start-up that the layout is the one expected; if it is not, VarTimeMSM
+// uses pippenger on ristretto255's own arithmetic instead. A ristretto255
+// element is a class of curve points: any representative serves, and the
+// sum of representatives represents the sum.
+
+// edD2 is 2*d, d = -121665/121666 the curve constant.
+var edD2 = func() *field.Element {
+	var num, den field.Element
+	num.Mult32(new(field.Element).One(), 121665)
+	num.Negate(&num)
+	den.Mult32(new(field.Element).One(), 121666)
+	den.Invert(&den)
+	d := new(field.Element).Multiply(&num, &den)
+	return d.Add(d, d)
+}()
+
+// fastOK reports whether ristretto255.Element is laid out as one
+// edwards25519.Point, so that coordinatesOf and setCoordinates are sound.
+var fastOK = func() bool {
+	if unsafe.Sizeof(ristretto255.Element{}) != unsafe.Sizeof(edwards25519.Point{}) {
+		return false
+	}
+	g := ristretto255.NewGeneratorElement()
+	if (*edwards25519.Point)(unsafe.Pointer(g)).Equal(edwards25519.NewGeneratorPoint()) != 1 {
+		return false
+	}
+	// 2*G through the coordinates must be ristretto255's 2*G.
+	var p extPoint
+	p.set(g)
+	p.double()
+	var two ristretto255.Element
+	if !p.element(&two) {
+		return false
+	}
+	return two.Equal(ristretto255.NewIdentityElement().Add(g, g)) == 1
+}()
+
+// extPoint is a point in extended coordinates: x = X/Z, y = Y/Z, x*y = T/Z.
+type extPoint struct{ X, Y, Z, T field.Element }
+
+// completed is a point as (X:Z, Y:T), the output of an addition.
+type completed struct{ X, Y, Z, T field.Element }
+
+// niels is an affine point as (y+x, y-x, 2d*x*y).
+type niels struct{ ypx, ymx, t2d field.Element }
+
+func (p *extPoint) identity() {
+	p.X.Zero()
+	p.Y.One()
+	p.Z.One()
+	p.T.Zero()
+}
+
+// set reads e's coordinates (fastOK must hold).
+func (p *extPoint) set(e *ristretto255.Element) {
+	x, y, z, t := (*edwards25519.Point)(unsafe.Pointer(e)).ExtendedCoordinates()
+	p.X, p.Y, p.Z, p.T = *x, *y, *z, *t
+}
+
+// element sets e to p (fastOK must hold); false if p is not on the curve,
+// which only a bug can cause.
+func (p *extPoint) element(e *ristretto255.Element) bool {
+	_, err := (*edwards25519.Point)(unsafe.Pointer(e)).SetExtendedCoordinates(&p.X, &p.Y, &p.Z, &p.T)
+	return err == nil
+}
+
+func (p *extPoint) fromCompleted(c *completed) {
+	p.X.Multiply(&c.X, &c.T)
+	p.Y.Multiply(&c.Y, &c.Z)
+	p.Z.Multiply(&c.Z, &c.T)
+	p.T.Multiply(&c.X, &c.Y)
+}
+
+// double sets p = 2p.
+func (p *extPoint) double() {
+	var xx, yy, zz2, s field.Element
+	xx.Square(&p.X)
+	yy.Square(&p.Y)
+	zz2.Square(&p.Z)
+	zz2.Add(&zz2, &zz2)
+	s.Add(&p.X, &p.Y)
+	s.Square(&s)
+	var c completed
+	c.Y.Add(&yy, &xx)
+	c.Z.Subtract(&yy, &xx)
+	c.X.Subtract(&s, &c.Y)
+	c.T.Subtract(&zz2, &c.Z)
+	p.fromCompleted(&c)
+}
+
+// addNiels sets p = p + q, or p - q when neg.
+func (p *extPoint) addNiels(q *niels, neg bool) {
+	var ypx, ymx, pp, mm, tt, zz2 field.Element
+	ypx.Add(&p.Y, &p.X)
+	ymx.Subtract(&p.Y, &p.X)
+	if neg {
+		pp.Multiply(&ypx, &q.ymx)
+		mm.Multiply(&ymx, &q.ypx)
+	} else {
+		pp.Multiply(&ypx, &q.ypx)
+		mm.Multiply(&ymx, &q.ymx)
+	}
+	tt.Multiply(&p.T, &q.t2d)
+	zz2.Add(&p.Z, &p.Z)
+	var c completed
+	c.X.Subtract(&pp, &mm)
+	c.Y.Add(&pp, &mm)
+	if neg {
+		c.Z.Subtract(&zz2, &tt)
+		c.T.Add(&zz2, &tt)
+	} else {
+		c.Z.Add(&zz2, &tt)
+		c.T.Subtract(&zz2, &tt)
+	}
+	p.fromCompleted(&c)
+}
+
+// add sets p = p + q.
+func (p *extPoint) add(q *extPoint) {
+	var ypx, ymx, qypx, qymx, pp, mm, tt, zz2 field.Element
+	ypx.Add(&p.Y, &p.X)
+	ymx.Subtract(&p.Y, &p.X)
+	qypx.Add(&q.Y, &q.X)
+	qymx.Subtract(&q.Y, &q.X)
+	pp.Multiply(&ypx, &qypx)
+	mm.Multiply(&ymx, &qymx)
+	tt.Multiply(&p.T, &q.T)
+	tt.Multiply(&tt, edD2)
+	zz2.Multiply(&p.Z, &q.Z)
+	zz2.Add(&zz2, &zz2)
+	var c completed
+	c.X.Subtract(&pp, &mm)
+	c.Y.Add(&pp, &mm)
+	c.Z.Add(&zz2, &tt)
+	c.T.Subtract(&zz2, &tt)
+	p.fromCompleted(&c)
+}
+
+// toNiels converts the points to affine Niels form with one inversion
+// (Montgomery's trick over their Z coordinates, never zero on the curve).
+func toNiels(pts []*ristretto255.Element) []niels {
+	n := len(pts)
+	ext := make([]extPoint, n)
+	prefix := make([]field.Element, n)
+	for i, e := range pts {
+		ext[i].set(e)
+		if i == 0 {
+			prefix[0] = ext[0].Z
+		} else {
+			prefix[i].Multiply(&prefix[i-1], &ext[i].Z)
+		}
+	}
+	var inv, zi, x, y field.Element
+	inv.Invert(&prefix[n-1])
+	out := make([]niels, n)
+	for i := n - 1; i >= 0; i-- {
+		if i > 0 {
+			zi.Multiply(&inv, &prefix[i-1])
+			inv.Multiply(&inv, &ext[i].Z)
+		} else {
+			zi = inv
+		}
+		x.Multiply(&ext[i].X, &zi)
+		y.Multiply(&ext[i].Y, &zi)
+		out[i].ypx.Add(&y, &x)
+		out[i].ymx.Subtract(&y, &x)
+		out[i].t2d.Multiply(&x, &y)
+		out[i].t2d.Multiply(&out[i].t2d, edD2)
+	}
+	return out
+}
+
+// pippengerFast is pippenger on coordinates (fastOK must hold).
+func pippengerFast(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
+	n := len(sc)
+	c := window(n)
+	windows := (scalarBits+c-1)/c + 1
+	dig := make([]int32, n*windows)
+	for i := range sc {
+		d := dig[i*windows : (i+1)*windows]
+		if digits(sc[i], c, d) {
+			for w := range d {
+				d[w] = -d[w]
+			}
+		}
+	}
+	q := toNiels(pts)
+	nb := 1 << (c - 1)
+	buckets := make([]extPoint, nb)
+	var acc, sum, tot extPoint
+	acc.identity()
+	for w := windows - 1; w >= 0; w-- {
+		if w != windows-1 {
+			for k := 0; k < c; k++ {
+				acc.double()
+			}
+		}
+		for k := range buckets {
+			buckets[k].identity()
+		}
+		for i := 0; i < n; i++ {
+			switch d := dig[i*windows+w]; {
+			case d > 0:
+				buckets[d-1].addNiels(&q[i], false)
+			case d < 0:
+				buckets[-d-1].addNiels(&q[i], true)
+			}
+		}
+		sum.identity()
+		tot.identity()
+		for k := nb - 1; k >= 0; k-- {
+			sum.add(&buckets[k])
+			tot.add(&sum)
+		}
+		acc.add(&tot)
+	}
+	out := ristretto255.NewIdentityElement()
+	if !acc.element(out) {
+		panic("group: internal error: bucket method left the curve")
+	}
+	return out
+}

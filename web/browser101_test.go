@@ -1,0 +1,410 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
+	"github.com/okey-game/okey/ui/tablemodel"
+	"github.com/okey-game/okey/ui/tablemodel/rig101"
+)
+
+// The Okey 101 browser tests: a rigged round (the terminal's rigging,
+// package rig101) that gives an opening, a lay, an add and a swap every
+// run, made by clicks, drags and keys in Chromium and read from the DOM;
+// and a real match against three B101 bots played in the page to its end.
+
+// dom101 is what the 101 tests read from the page.
+type dom101 struct {
+	Seq      int            `json:"seq"`
+	Draw     bool           `json:"draw"`
+	Discard  bool           `json:"discard"`
+	HandEnd  bool           `json:"handEnd"`
+	MatchEnd bool           `json:"matchEnd"`
+	Melds    []domMeld      `json:"melds"`
+	Rack     map[int]string `json:"rack"` // position: face
+	Sel      []int          `json:"sel"`
+	SelText  string         `json:"selText"`
+	Me       string         `json:"me"`
+	Msg      string         `json:"msg"`
+	Bad      bool           `json:"bad"`
+	Ask      string         `json:"ask"` // the penalty question shown ("" none)
+	Panel    string         `json:"panel"`
+	Verdict  string         `json:"verdict"`
+	Good     bool           `json:"good"`
+	Seats    []string       `json:"seats"` // the seats' info lines
+}
+
+type domMeld struct {
+	Handle string   `json:"handle"`
+	Owner  string   `json:"owner"`
+	Tiles  []string `json:"tiles"`
+	As     []string `json:"as"` // an okey's face ("" for the others)
+}
+
+const read101 = `(() => {
+	const q = (s) => document.querySelector(s);
+	const p = q('#panel');
+	const rack = {};
+	for (const e of document.querySelectorAll('#rack .tile')) rack[e.dataset.pos] = e.dataset.face || '';
+	const ask = q('#ask');
+	return {
+		seq: Number(document.body.dataset.seq || 0),
+		draw: !!q('#buttons button[data-op=draw].on'),
+		discard: !!q('#buttons button[data-op=discard].on'),
+		handEnd: !p.hidden && p.className === 'handend',
+		matchEnd: !p.hidden && p.className === 'matchend',
+		melds: [...document.querySelectorAll('#melds .meld')].map((m) => ({
+			handle: m.querySelector('.handle').textContent, owner: m.querySelector('.owner').textContent,
+			tiles: [...m.querySelectorAll('.tile')].map((t) => t.dataset.face || ''),
+			as: [...m.querySelectorAll('.tile')].map((t) => t.dataset.as || '')})),
+		rack,
+		sel: [...document.querySelectorAll('#rack .tile.sel')].map((e) => Number(e.dataset.pos)),
+		selText: (q('#sel101') || {textContent: ''}).textContent,
+		me: (q('#me101') || {textContent: ''}).textContent,
+		msg: q('#msg').textContent,
+		bad: q('#msg').classList.contains('bad'),
+		ask: ask && !ask.hidden ? q('#ask-text').textContent : '',
+		panel: p.hidden ? '' : q('#panel-box').innerText,
+		verdict: (q('#verdict') || {textContent: ''}).textContent,
+		good: !!q('#verdict.good'),
+		seats: [...document.querySelectorAll('.seat .info')].map((e) => e.textContent),
+	};
+})()`
+
+func readPage101(t *testing.T, c context.Context) dom101 {
+	t.Helper()
+	d, err := chromedp.Run(c, chromedp.Evaluate[dom101](read101))
+	if err != nil {
+		t.Fatalf("reading the page: %v", err)
+	}
+	return d
+}
+
+// until101 polls the page until ok holds, or fails after d.
+func until101(t *testing.T, c context.Context, d time.Duration, what string, ok func(dom101) bool) dom101 {
+	t.Helper()
+	end := time.Now().Add(d)
+	for {
+		s := readPage101(t, c)
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(end) {
+			t.Fatalf("waited %v for %s; the page: %+v", d, what, s)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// posOf is the rack position of face f on the page.
+func (d dom101) posOf(t *testing.T, f string) int {
+	t.Helper()
+	for p, face := range d.Rack {
+		if face == f {
+			return p
+		}
+	}
+	t.Fatalf("no %s on the page's rack: %v", f, d.Rack)
+	return -1
+}
+
+// rigRun drives a web Game through the rigged round: it asks the page for
+// the player's moves (Move101, as the seat's peer does) and shows the
+// snapshots after each move.
+type rigRun struct {
+	t *testing.T
+	g *Game
+	s *tablemodel.Snapshot
+}
+
+// show hands the page a copy of the round as it stands (the peer hands
+// the model a snapshot of its own).
+func (r *rigRun) show() {
+	cp := *r.s
+	cp.Match101 = r.s.Match101.Clone()
+	r.g.show(&cp)
+}
+
+// play applies a (a draw of the player's learns face draw) and shows it.
+func (r *rigRun) play(a engine.Action101, draw string) {
+	r.t.Helper()
+	if _, err := rig101.Apply(r.s, a, draw); err != nil {
+		r.t.Fatal(err)
+	}
+	r.show()
+}
+
+// ask asks the page for the player's move, runs do (the clicks, drags and
+// keys) once the page offers a move, and returns the move sent.
+func (r *rigRun) ask(c context.Context, what string, do func()) engine.Action101 {
+	r.t.Helper()
+	got := make(chan engine.Action101, 1)
+	go func() {
+		a, err := r.g.Move101(nil, nil)
+		if err == nil {
+			got <- a
+		}
+	}()
+	until101(r.t, c, 5*time.Second, "the page to offer a move for the "+what, func(d dom101) bool { return d.Draw || d.Discard })
+	do()
+	select {
+	case a := <-got:
+		return a
+	case <-time.After(10 * time.Second):
+		d := readPage101(r.t, c)
+		r.t.Fatalf("the page sent no move for the %s: %+v", what, d)
+	}
+	return engine.Action101{}
+}
+
+func key(t *testing.T, c context.Context, k string) {
+	t.Helper()
+	if err := chromedp.Do(c, chromedp.KeyEvent(k)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func click(t *testing.T, c context.Context, sel string) {
+	t.Helper()
+	if err := chromedp.Do(c, chromedp.Click(CSS(sel))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// clickFace clicks the rack's tile of face f (selecting or unselecting
+// it) and waits for the page to show it.
+func clickFace(t *testing.T, c context.Context, f string) {
+	t.Helper()
+	d := readPage101(t, c)
+	p := d.posOf(t, f)
+	was := slices.Contains(d.Sel, p)
+	click(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, p))
+	until101(t, c, 5*time.Second, "the "+f+" selected", func(d dom101) bool { return slices.Contains(d.Sel, p) != was })
+}
+
+// dragToPoint drags the element from to the point x, y.
+func dragToPoint(t *testing.T, c context.Context, from string, x1, y1 float64) {
+	t.Helper()
+	x0, y0 := centre(t, c, from)
+	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1))}
+	for i := 1; i <= 5; i++ {
+		f := float64(i) / 5
+		steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, chromedp.ButtonLeft))
+	}
+	steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	if err := chromedp.Do(c, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// serve101 serves g's table and opens it in a new tab.
+func serve101(t *testing.T, ctx context.Context, g *Game) context.Context {
+	t.Helper()
+	srv, err := Listen(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	t.Cleanup(func() { srv.Close() })
+	c := tab(t, ctx)
+	if err := chromedp.Do(c, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestBrowser101Rigged plays the rigged round's turns in Chromium: a
+// refusal, the opening threshold, the opening by clicks and a key, a
+// discard by a drag, bot1's meld with an okey, an add by a drag onto a
+// meld, the swap of that okey by a click and the meld's handle, a lay by
+// a drag onto the table, the penalty question (no), and a discard by a
+// key. Every move is the one the engine takes (rig101.Apply holds each to
+// the rules).
+func TestBrowser101Rigged(t *testing.T) {
+	lane.NoRace(t)
+	ctx := browser(t)
+	s, err := rig101.Fixture(2, "rounds=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGame(0)
+	g.Start()
+	t.Cleanup(g.Quit)
+	r := &rigRun{t: t, g: g, s: s}
+	r.show()
+	c := serve101(t, ctx, g)
+	shoot(t, c, "r101-start")
+
+	// A lay before the draw: the model's sentence, and no move.
+	a := r.ask(c, "draw", func() {
+		key(t, c, "l")
+		d := until101(t, c, 5*time.Second, "the refusal", func(d dom101) bool { return d.Bad })
+		if !strings.Contains(d.Msg, "select the tiles to lay first") {
+			t.Errorf("the refusal reads %q", d.Msg)
+		}
+		key(t, c, "d")
+	})
+	if a.Kind != engine.Act101Draw {
+		t.Fatalf("d sent %+v", a)
+	}
+	r.play(a, "Y7")
+
+	// The opening: an add before opening is refused with the model's
+	// sentence; the tiles clicked one by one count toward 101; l lays.
+	a = r.ask(c, "opening", func() {
+		key(t, c, "a")
+		d := until101(t, c, 5*time.Second, "the refusal of an add", func(d dom101) bool { return d.Bad })
+		if d.Msg == "" || strings.Contains(d.Msg, "add it") {
+			t.Errorf("an add before opening: %q", d.Msg)
+		}
+		for i, f := range engine.MustParseFaces(rig101.Opening) {
+			clickFace(t, c, f.String())
+			if i == 3 {
+				d := readPage101(t, c)
+				if !strings.Contains(d.SelText, "46 of 101 points to open") {
+					t.Errorf("four tiles selected: %q", d.SelText)
+				}
+			}
+		}
+		d = readPage101(t, c)
+		if !strings.Contains(d.SelText, "that opens") {
+			t.Errorf("the opening selected: %q", d.SelText)
+		}
+		key(t, c, "l")
+	})
+	if a.Kind != engine.Act101Lay || len(a.Melds) != 3 {
+		t.Fatalf("the opening sent %+v", a)
+	}
+	r.play(a, "")
+	d := until101(t, c, 5*time.Second, "the opening on the table", func(d dom101) bool { return len(d.Melds) == 3 })
+	if !strings.Contains(d.Me, "opened") || d.Melds[0].Handle != "1" {
+		t.Errorf("after the opening: %+v", d)
+	}
+	shoot(t, c, "r101-opened")
+
+	// Y1 dragged onto the discard spot.
+	a = r.ask(c, "discard", func() {
+		d := readPage101(t, c)
+		dragTo(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "Y1")), "#discard")
+	})
+	if a.Kind != engine.Act101Discard || a.Faces[0].Face.String() != "Y1" {
+		t.Fatalf("the drag sent %+v", a)
+	}
+	r.play(a, "")
+
+	// bot1 draws, opens with Y6 okey(Y7) Y8, R10-R13, K10-K13, discards R3.
+	r.play(engine.Action101{Kind: engine.Act101Draw, Seat: 1}, "")
+	lay, err := rig101.Lay(r.s.Match101.Game(), 1, rig101.Meld{Tiles: "Y6 B2 Y8", As: "Y6 Y7 Y8"},
+		rig101.Meld{Tiles: "R10 R11 R12 R13"}, rig101.Meld{Tiles: "K10 K11 K12 K13"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.play(lay, "")
+	dis, err := rig101.Discard(r.s.Match101.Game(), 1, -1, "R3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.play(dis, "")
+	d = until101(t, c, 5*time.Second, "bot1's melds", func(d dom101) bool { return len(d.Melds) == 6 })
+	if d.Melds[3].Owner != "bot1" || !strings.HasPrefix(d.Melds[3].As[1], "Y7") || d.Melds[3].Tiles[1] != "B2" {
+		t.Errorf("bot1's meld with the okey: %+v", d.Melds[3])
+	}
+
+	// A draw by a click on the bank: Y4.
+	a = r.ask(c, "draw", func() { click(t, c, "#stock") })
+	if a.Kind != engine.Act101Draw {
+		t.Fatalf("a click on the bank sent %+v", a)
+	}
+	r.play(a, "Y4")
+
+	// The add: R9 dragged onto meld 5 (bot1's R10-R13; the opening laid
+	// the 10s as a set).
+	a = r.ask(c, "add", func() {
+		d := readPage101(t, c)
+		dragTo(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "R9")), `#melds .meld[data-meld="4"]`)
+	})
+	if a.Kind != engine.Act101Add || a.Meld != 4 {
+		t.Fatalf("the drag onto meld 5 sent %+v", a)
+	}
+	r.play(a, "")
+	until101(t, c, 5*time.Second, "R9 on meld 5", func(d dom101) bool { return len(d.Melds[4].Tiles) == 5 })
+
+	// The swap: Y7 selected by a click, then meld 4's handle.
+	a = r.ask(c, "swap", func() {
+		clickFace(t, c, "Y7")
+		d := readPage101(t, c)
+		if !strings.Contains(d.SelText, "4⇄") {
+			t.Errorf("Y7's targets: %q", d.SelText)
+		}
+		key(t, c, "4")
+	})
+	if a.Kind != engine.Act101Swap || a.Meld != 3 || a.Pos != 1 {
+		t.Fatalf("4 sent %+v, want the swap of meld 4's okey", a)
+	}
+	r.play(a, "")
+	d = until101(t, c, 5*time.Second, "the okey on the rack", func(d dom101) bool {
+		return slices.Contains(d.Melds[3].Tiles, "Y7") && slices.ContainsFunc(mapValues(d.Rack), func(f string) bool { return f == "B2" })
+	})
+	shoot(t, c, "r101-swapped")
+
+	// A lay once open: Y3 Y4 Y5 selected, one of them dragged onto the
+	// table's free cloth.
+	a = r.ask(c, "lay", func() {
+		for _, f := range []string{"Y3", "Y4", "Y5"} {
+			clickFace(t, c, f)
+		}
+		d := readPage101(t, c)
+		xy, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('#melds').getBoundingClientRect(); return [r.right - 6, r.bottom - 6]; })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dragToPoint(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "Y5")), xy[0], xy[1])
+	})
+	if a.Kind != engine.Act101Lay || len(a.Melds) != 1 || len(a.Melds[0].Tiles) != 3 {
+		t.Fatalf("the drag onto the table sent %+v", a)
+	}
+	r.play(a, "")
+	until101(t, c, 5*time.Second, "the new meld", func(d dom101) bool { return len(d.Melds) == 7 })
+
+	// The okey's discard asks first (no: it stays); K5 goes by x.
+	a = r.ask(c, "discard", func() {
+		clickFace(t, c, "B2")
+		key(t, c, "x")
+		d := until101(t, c, 5*time.Second, "the penalty question", func(d dom101) bool { return d.Ask != "" })
+		if !strings.Contains(d.Ask, "101-point penalty") {
+			t.Errorf("the question reads %q", d.Ask)
+		}
+		shoot(t, c, "r101-question")
+		click(t, c, "#ask-no")
+		until101(t, c, 5*time.Second, "the question closed", func(d dom101) bool { return d.Ask == "" })
+		clickFace(t, c, "B2")
+		clickFace(t, c, "K5")
+		key(t, c, "x")
+	})
+	if a.Kind != engine.Act101Discard || a.Faces[0].Face.String() != "K5" {
+		t.Fatalf("x sent %+v, want the K5", a)
+	}
+	r.play(a, "")
+	d = until101(t, c, 5*time.Second, "the discard shown", func(d dom101) bool { return !d.Discard && !d.Draw })
+	if !strings.Contains(d.Me, "opened") {
+		t.Errorf("the player's line: %q", d.Me)
+	}
+	shoot(t, c, "r101-end")
+}
+
+func mapValues(m map[int]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}

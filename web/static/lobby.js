@@ -1,0 +1,175 @@
+// okey's web lobby: it draws the lobby state the player's own okey process
+// sends (the tables seen, the player's seat, invite code, relays, links)
+// and sends back what the player asks for. Every word comes from the
+// process (state.labels), in the player's language.
+
+const $ = (id) => document.getElementById(id);
+let st = null;
+let ws = null;
+let filled = false;
+
+function connect() {
+  ws = new WebSocket(`ws://${location.host}/lobby.ws`);
+  ws.onmessage = (ev) => {
+    st = JSON.parse(ev.data);
+    if (st.playing) {
+      // The match's table takes the page; back here after it.
+      location.assign('/table');
+      return;
+    }
+    draw();
+    document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
+  };
+  ws.onclose = () => {
+    document.body.classList.add('gone');
+    if (st) $('msg').textContent = st.labels.disconnected;
+  };
+}
+
+function send(c) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(c));
+  document.body.dataset.sentAt = String(performance.now());
+}
+
+function text(el, s) { el.textContent = s || ''; }
+
+function button(label, cmd, cls) {
+  const b = document.createElement('button');
+  b.textContent = label;
+  b.className = cls;
+  b.disabled = st.busy;
+  b.addEventListener('click', () => send(cmd));
+  return b;
+}
+
+function fillForms(L) {
+  text($('l-title'), L.title);
+  text($('l-tables'), L.tables);
+  text($('l-create'), L.create);
+  text($('l-ruleset'), L.ruleset);
+  text($('l-players'), L.players);
+  text($('l-options'), L.options);
+  text($('l-bots'), L.bots);
+  text($('l-level'), L.level);
+  text($('l-private'), L.private);
+  text($('c-create'), L.create);
+  text($('l-code'), L.code);
+  $('code').placeholder = L.codeHint;
+  text($('code-join'), L.join);
+  text($('l-relay'), L.relay);
+  $('relay').placeholder = L.relayHint;
+  text($('relay-use'), L.use);
+  text($('copy'), L.copy);
+  text($('invite-label'), L.invite);
+  text($('l-links'), L.links);
+  document.title = L.title;
+  if (filled) return;
+  filled = true;
+  for (const p of st.presets) {
+    const o = document.createElement('option');
+    o.value = o.textContent = p;
+    $('c-ruleset').appendChild(o);
+  }
+  for (const lv of st.levels) {
+    const o = document.createElement('option');
+    o.value = o.textContent = lv;
+    if (lv === st.level) o.selected = true;
+    $('c-level').appendChild(o);
+  }
+}
+
+function draw() {
+  const L = st.labels;
+  fillForms(L);
+  text($('self'), st.name + (st.addrs && st.addrs.length ? ' · ' + st.addrs[0] : ''));
+  const body = $('tables').tBodies[0];
+  body.replaceChildren();
+  let invite = null;
+  for (const t of st.tables || []) {
+    const tr = document.createElement('tr');
+    tr.className = 'lt' + (t.seated ? ' seated' : '');
+    tr.dataset.id = t.id;
+    tr.dataset.state = t.state;
+    const id = document.createElement('td');
+    id.textContent = t.id + (t.private ? ' · ' + L.private1 : '');
+    const rs = document.createElement('td');
+    rs.textContent = t.ruleset;
+    const seats = document.createElement('td');
+    seats.className = 'members';
+    for (const m of t.members) {
+      const s = document.createElement('span');
+      s.className = 'member' + (m.ready ? ' ready' : '') + (m.self ? ' self' : '');
+      s.textContent = (m.self ? L.you : m.name) + (m.ready ? ' ✓' : '') + ' ';
+      seats.appendChild(s);
+    }
+    seats.appendChild(document.createTextNode(`${t.members.length}/${t.seats}`));
+    const state = document.createElement('td');
+    state.textContent = t.stateText;
+    const acts = document.createElement('td');
+    if (t.state === 'open') {
+      if (!t.seated && !t.private && t.members.length < t.seats) acts.appendChild(button(L.join, { op: 'join', id: t.id }, 'join'));
+      if (t.seated) {
+        acts.appendChild(button(t.ready ? L.notReady : L.ready, { op: 'ready', id: t.id, ready: !t.ready }, 'ready'));
+        if (t.mine) acts.appendChild(button(L.close, { op: 'close', id: t.id }, 'close'));
+        else acts.appendChild(button(L.leave, { op: 'leave', id: t.id }, 'leave'));
+      }
+    }
+    if (t.invite) invite = t;
+    tr.append(id, rs, seats, state, acts);
+    body.appendChild(tr);
+  }
+  $('none').hidden = (st.tables || []).length > 0;
+  text($('none'), L.none);
+  $('invite').hidden = !invite;
+  if (invite) {
+    text($('invite-code'), invite.invite);
+    text($('refusing'), invite.refusing);
+  }
+  const links = $('links');
+  links.replaceChildren();
+  for (const k of st.links || []) {
+    const li = document.createElement('li');
+    li.className = 'link-' + k.kind;
+    li.textContent = `${k.name}: ${k.text}`;
+    links.appendChild(li);
+  }
+  $('links-box').hidden = !(st.links || []).length;
+  text($('relays'), (st.relays || []).length ? L.relays + ': ' + st.relays.join(', ') : L.noRelay);
+  $('msg').className = st.bad ? 'bad' : '';
+  text($('msg'), st.msg);
+  for (const b of ['c-create', 'code-join', 'relay-use']) $(b).disabled = st.busy;
+}
+
+$('create').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  send({
+    op: 'create', ruleset: $('c-ruleset').value + ($('c-options').value.trim() ? ':' + $('c-options').value.trim() : ''), players: Number($('c-players').value),
+    bots: Number($('c-bots').value), level: $('c-level').value, private: $('c-private').checked,
+  });
+});
+$('codeform').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  send({ op: 'code', text: $('code').value });
+});
+$('relayform').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  send({ op: 'relay', text: $('relay').value });
+});
+$('copy').addEventListener('click', async () => {
+  const code = $('invite-code').textContent;
+  let ok = false;
+  try {
+    await navigator.clipboard.writeText(code);
+    ok = true;
+  } catch (e) {
+    const r = document.createRange();
+    r.selectNodeContents($('invite-code'));
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(r);
+    ok = document.execCommand && document.execCommand('copy');
+  }
+  if (ok && st) text($('copy'), st.labels.copied);
+});
+
+connect();
