@@ -18,11 +18,13 @@
 //     over a Net (its records, its tables, the folder, the lobby's
 //     tournament Service).
 //   - bot: the strategies that choose a seat's moves.
-//   - p2p: the network (libp2p host, identity, discovery, lobby, table
-//     topics, a node's relays); p2p/invite the invite code; p2p/relay the
-//     relay service and its client calls; p2p/tournament the tournament
-//     topic and transcript fetches;
-//     p2p/internal/wire the frame and table id the services share.
+//   - p2p: the network node (libp2p host, identity, discovery, table
+//     topics, sync, spectators, links, reach, a node's relays); beside it,
+//     each a service on the node's Base: p2p/lobby the lobby and table
+//     formation, p2p/relay the relay service and its client calls,
+//     p2p/tournament the tournament topic and transcript fetches;
+//     p2p/invite the invite code; p2p/internal/wire the frame, bounds and
+//     stream gate the services share.
 //   - netplay: the player's side of network play: a lobby table becomes a
 //     table config, a match played over p2p with persistence and resume,
 //     a watched match, the house bots, the tournament topic as a

@@ -32,6 +32,8 @@ var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25
 //   - p2p/relay, the relay service any host can run, reaches nothing of
 //     the module but the wire helpers it shares with the node
 //     (p2p/internal/wire);
+//   - the node (p2p) knows none of the services built on it: it reaches
+//     neither p2p/lobby nor p2p/tournament;
 //   - only the front ends' wiring (cmd/okey) imports both a front end (ui)
 //     and the network play package (netplay): neither reaches the other.
 func TestLayers(t *testing.T) {
@@ -52,7 +54,8 @@ func TestLayersCanFail(t *testing.T) {
 		module + "/crypto/group":      {"github.com/gtank/ristretto255", "golang.org/x/crypto/sha3", "example.com/x"},
 		module + "/ui":                {module + "/netplay"},
 		module + "/netplay":           {module + "/p2p"},
-		module + "/p2p":               {},
+		module + "/p2p":               {module + "/p2p/lobby"},
+		module + "/p2p/lobby":         {},
 		module + "/p2p/relay":         {module + "/p2p/internal/wire", module + "/p2p/invite"},
 		module + "/p2p/internal/wire": {},
 		module + "/table":             {module + "/engine"},
@@ -70,6 +73,7 @@ func TestLayersCanFail(t *testing.T) {
 		"crypto/group reaches example.com/x",
 		"ui reaches " + module + "/p2p",
 		"p2p/relay reaches " + module + "/p2p/invite",
+		"p2p reaches " + module + "/p2p/lobby",
 		"internal/atomicfs reaches " + module + "/table",
 		"rating reaches " + module + "/engine",
 		"stats reaches " + module + "/table",
@@ -114,6 +118,8 @@ func layerViolations(imports map[string][]string) []string {
 				bad = !stdlib(dep)
 			case rel == "stats":
 				bad = !stdlib(dep) && dep != module+"/rating"
+			case rel == "p2p":
+				bad = within(dep, "p2p/lobby") || within(dep, "p2p/tournament")
 			case rel == "p2p/relay":
 				bad = strings.HasPrefix(dep, module+"/") && dep != module+"/p2p/internal/wire"
 			case rel == "tournament":

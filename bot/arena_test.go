@@ -5,9 +5,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestArenaExpertAboveGreedy: a fixed-seed arena, expert against three

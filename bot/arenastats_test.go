@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestClustered: the ratio estimator's interval over clusters, computed by

@@ -4,9 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // meld12 is four complete groups: R1-R2-R3, B5-B6-B7, Y10-Y11-Y12, R9-Y9-B9

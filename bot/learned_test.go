@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestNetFixedOutput: inference of a net drawn from a fixed seed on a

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // rankNet returns a residual net that values the discard of the expert's

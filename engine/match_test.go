@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // play drives a match with a mix of random and greedy seats, as a property
@@ -151,6 +153,7 @@ func chooseAction(h *Hand, d *dealer, views []*View, players []player, rng *rand
 }
 
 func TestRandomMatchesKeepInvariants(t *testing.T) {
+	lane.NoRace(t) // the engine is pure: no goroutine
 	presets := []string{"classic", "classic:partnerships,one-colour=any", "classic:deal=simple,indicator-last",
 		"classic:leave-at-zero", "turkish-rummy", "turkish-rummy:rounds=1", "german", "german:strokes,rounds=3"}
 	games := 3

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // The opening of Okey 101 after a take (okey-classic.txt, Okey 101): "If a
@@ -204,6 +206,7 @@ func oracleDoubles(okey Face, rack []Face, jokerDoubles bool, must int) int {
 // doubles equal an exhaustive search under the table's rules, and what is
 // laid uses the taken tile.
 func TestBestOpening101TakenOracle(t *testing.T) {
+	lane.NoRace(t) // the engine is pure: no goroutine
 	r := rand.New(rand.NewSource(2020))
 	runs := 300 / raceScale / raceScale
 	if testing.Short() {

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // greedyAction is a simple greedy player over the engine's own analysis (the
@@ -260,6 +262,7 @@ func scoringBound(r Ruleset, n int) int {
 // stalemates (which score nothing) bounded separately by a generous cap, and
 // a match with a single side left is over at once.
 func TestEveryRulesetEnds(t *testing.T) {
+	lane.NoRace(t) // the engine is pure: no goroutine
 	const stalemateCap = 40
 	seed := uint64(1)
 	big := 0

@@ -29,7 +29,7 @@ func BenchmarkLoopbackMatch(b *testing.B) {
 		var addrs []string
 		for k := range n {
 			c, err := Open(ctx, Options{Data: b.TempDir(), Name: fmt.Sprintf("bench %d", k), NoMDNS: true,
-				Listen: []string{"/ip4/127.0.0.1/tcp/0"}, Peers: addrs, NodeOptions: testNodeOptions()})
+				Listen: []string{"/ip4/127.0.0.1/tcp/0"}, Peers: addrs, Lobby: fastLobby, NodeOptions: testNodeOptions()})
 			if err != nil {
 				b.Fatal(err)
 			}

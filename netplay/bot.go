@@ -11,6 +11,7 @@ import (
 
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 )
@@ -25,7 +26,7 @@ type BotOptions struct {
 	// Matches is how many matches to play (the unfinished ones first).
 	Matches int
 	// Mover is the mover of a match's seat, given its table (its ruleset).
-	Mover func(a p2p.Announcement) (table.Mover, error)
+	Mover func(a lobby.Announcement) (table.Mover, error)
 	// Play is each match's PlayOptions.
 	Play PlayOptions
 	// Seat is how each match after the unfinished ones is seated; Join and
@@ -40,7 +41,7 @@ type BotOptions struct {
 	Links time.Duration
 	// OnMatch is told of each match played (n from 1) and returns its exit
 	// status: 0 honest, 1 a seat named, 2 damaged, 3 unfinished.
-	OnMatch func(n int, a p2p.Announcement, o *Outcome) int
+	OnMatch func(n int, a lobby.Announcement, o *Outcome) int
 }
 
 // RunBot plays o.Matches matches: first the unfinished ones kept in the
@@ -50,7 +51,7 @@ type BotOptions struct {
 // within o.Wait.
 func (c *Client) RunBot(ctx context.Context, o BotOptions) (int, error) {
 	status, played := 0, 0
-	playOne := func(a p2p.Announcement) error {
+	playOne := func(a lobby.Announcement) error {
 		mover, err := o.Mover(a)
 		if err != nil {
 			return fmt.Errorf("table %s (%s): --strategy: %w", a.Table, a.Preset, err)
@@ -113,7 +114,7 @@ func (c *Client) RunBot(ctx context.Context, o BotOptions) (int, error) {
 }
 
 // logLinksEvery logs the links to a's members every d until ctx ends.
-func (c *Client) logLinksEvery(ctx context.Context, a p2p.Announcement, d time.Duration) {
+func (c *Client) logLinksEvery(ctx context.Context, a lobby.Announcement, d time.Duration) {
 	if d <= 0 {
 		d = 5 * time.Second
 	}
@@ -131,7 +132,7 @@ func (c *Client) logLinksEvery(ctx context.Context, a p2p.Announcement, d time.D
 
 // LogLinks logs how this seat reaches each other member (direct, relayed,
 // via-member, none) and the round-trip time.
-func LogLinks(log *slog.Logger, n *p2p.Node, a p2p.Announcement) {
+func LogLinks(log *slog.Logger, n *p2p.Node, a lobby.Announcement) {
 	var parts []string
 	for _, l := range n.Links(a.Roster()) {
 		if l.Peer == n.ID() {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/bot"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -26,10 +26,10 @@ func TestRunBotPlaysAMatch(t *testing.T) {
 	sums := make([][]MatchSummary, 2)
 	for i, c := range clients {
 		o := BotOptions{Matches: 1, Links: 50 * time.Millisecond,
-			Mover: func(a p2p.Announcement) (table.Mover, error) { return bot.New("greedy", uint64(i)) },
+			Mover: func(a lobby.Announcement) (table.Mover, error) { return bot.New("greedy", uint64(i)) },
 			Play:  honestPlay(t.TempDir()),
 			Seat:  SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: 2, Match: true, Settle: 300 * time.Millisecond},
-			OnMatch: func(n int, a p2p.Announcement, o *Outcome) int {
+			OnMatch: func(n int, a lobby.Announcement, o *Outcome) int {
 				if n != len(sums[i])+1 {
 					t.Errorf("bot %d: match %d told as %d", i, len(sums[i])+1, n)
 				}
@@ -68,9 +68,9 @@ func TestRunBotNoTableInTime(t *testing.T) {
 	ctx, _, clients := mockLobby(t, 1, time.Minute)
 	told := 0
 	status, err := clients[0].RunBot(ctx, BotOptions{Matches: 1, Wait: 500 * time.Millisecond,
-		Mover: func(p2p.Announcement) (table.Mover, error) { return bot.New("greedy", 0) },
+		Mover: func(lobby.Announcement) (table.Mover, error) { return bot.New("greedy", 0) },
 		Seat:  SeatOptions{Ruleset: "classic", Players: 2, Settle: 100 * time.Millisecond},
-		OnMatch: func(int, p2p.Announcement, *Outcome) int {
+		OnMatch: func(int, lobby.Announcement, *Outcome) int {
 			told++
 			return 0
 		}})

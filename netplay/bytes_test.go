@@ -44,7 +44,7 @@ func BenchmarkMatchBytes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c, err := Open(ctx, Options{Data: dir, Name: fmt.Sprintf("bytes %d", k), NoMDNS: true, Host: h, Peers: addrs, NodeOptions: testNodeOptions()})
+			c, err := Open(ctx, Options{Data: dir, Name: fmt.Sprintf("bytes %d", k), NoMDNS: true, Host: h, Peers: addrs, Lobby: fastLobby, NodeOptions: testNodeOptions()})
 			if err != nil {
 				b.Fatal(err)
 			}

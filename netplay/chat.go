@@ -12,6 +12,7 @@ import (
 	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -37,12 +38,12 @@ type ChatSend func(quick int, text string) error
 
 // followChat delivers tt's chat to on and appends it to the chat file in
 // dir, until the returned stop is called.
-func followChat(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, a p2p.Announcement, dir string, on func(ChatLine)) (stop func()) {
+func followChat(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, a lobby.Announcement, dir string, on func(ChatLine)) (stop func()) {
 	return followChatFile(ctx, log, tt, a, filepath.Join(dir, chatFile), on)
 }
 
 // followChatFile is followChat with the chat file's path.
-func followChatFile(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, a p2p.Announcement, path string, on func(ChatLine)) (stop func()) {
+func followChatFile(ctx context.Context, log *slog.Logger, tt *p2p.TableTransport, a lobby.Announcement, path string, on func(ChatLine)) (stop func()) {
 	f, err := chat.OpenFile(path)
 	if err != nil {
 		log.Warn("the table's chat is not kept", "err", err)
@@ -92,9 +93,9 @@ func (c *Client) TournamentChat(ctx context.Context, tr table.Transport, cfg tab
 		return func() {}
 	}
 	// The table's members are its seats, in seat order (TournamentTable).
-	var a p2p.Announcement
+	var a lobby.Announcement
 	for _, s := range cfg.Seats {
-		a.Members = append(a.Members, p2p.Seat{ID: string(s.ID), Name: s.Name})
+		a.Members = append(a.Members, lobby.Seat{ID: string(s.ID), Name: s.Name})
 	}
 	stop = followChatFile(ctx, c.log, tt, a, path, on)
 	if ready != nil {

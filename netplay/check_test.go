@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // TestCheckAnnouncement: the lobby's check of an announcement's ruleset
@@ -12,10 +12,10 @@ import (
 // out of range, and seats the ruleset does not allow are refused; the
 // rulesets okey offers pass.
 func TestCheckAnnouncement(t *testing.T) {
-	base := func(preset string, options map[string]string, seats int) p2p.Announcement {
-		return p2p.Announcement{V: p2p.AnnouncementVersion, Table: "t1", Creator: "c", Preset: preset, Options: options, Seats: seats}
+	base := func(preset string, options map[string]string, seats int) lobby.Announcement {
+		return lobby.Announcement{V: lobby.AnnouncementVersion, Table: "t1", Creator: "c", Preset: preset, Options: options, Seats: seats}
 	}
-	good := []p2p.Announcement{
+	good := []lobby.Announcement{
 		base("classic", nil, 4),
 		base("classic", nil, 2),
 		base("turkish-rummy", map[string]string{"rounds": "1"}, 3),
@@ -27,7 +27,7 @@ func TestCheckAnnouncement(t *testing.T) {
 			t.Errorf("%s %v %d seats: %v", a.Preset, a.Options, a.Seats, err)
 		}
 	}
-	bad := map[string]p2p.Announcement{
+	bad := map[string]lobby.Announcement{
 		"unknown preset":              base("nosuch", nil, 4),
 		"unknown option":              base("classic", map[string]string{"nosuch": "1"}, 4),
 		"bad option value":            base("turkish-rummy", map[string]string{"rounds": "zero"}, 4),

@@ -15,7 +15,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/engine"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -31,7 +31,7 @@ var ErrAnnouncement = errors.New("lan: announcement cannot start a table")
 // options name: the options, sorted by name, written "name" when the value
 // is empty and "name=value" otherwise, joined with commas, applied to the
 // preset by engine.NewRuleset.
-func Ruleset(a p2p.Announcement) (engine.Ruleset, error) {
+func Ruleset(a lobby.Announcement) (engine.Ruleset, error) {
 	var opts []string
 	for _, k := range slices.Sorted(maps.Keys(a.Options)) {
 		if v := a.Options[k]; v != "" {
@@ -50,8 +50,8 @@ func Ruleset(a p2p.Announcement) (engine.Ruleset, error) {
 // CheckAnnouncement checks what a lobby announcement's encoding cannot:
 // its preset and options name a ruleset (Ruleset) and its seats are a
 // number of players that ruleset allows. The lobby ignores, with the reason
-// logged, an announcement that fails it (p2p.WithAnnouncementCheck).
-func CheckAnnouncement(a p2p.Announcement) error {
+// logged, an announcement that fails it (lobby.Config.Check).
+func CheckAnnouncement(a lobby.Announcement) error {
 	r, err := Ruleset(a)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func ConfigID(tableID, creator string) [16]byte {
 // member in roster order, with the member's peer id, its display name cut
 // to table.MaxNameLen bytes at a character boundary, the Ed25519 public
 // key inside its peer id, and its nonce. The roster must be full.
-func TableConfig(a p2p.Announcement) (table.Config, error) {
+func TableConfig(a lobby.Announcement) (table.Config, error) {
 	if err := a.Validate(); err != nil {
 		return table.Config{}, fmt.Errorf("%w: %v", ErrAnnouncement, err)
 	}

@@ -3,7 +3,7 @@ package netplay
 import (
 	"testing"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // FuzzTableConfig: whatever announcement arrives from the lobby, deriving a
@@ -19,7 +19,7 @@ func FuzzTableConfig(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(`{"v":3}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a, err := p2p.DecodeAnnouncement(b)
+		a, err := lobby.DecodeAnnouncement(b)
 		if err != nil {
 			return
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -69,10 +70,10 @@ func (h *floor) WithAttrs(as []slog.Attr) slog.Handler { return &floor{h.Handler
 
 var fastRetry = p2p.RetryPolicy{Attempts: 50, Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, DialTimeout: 2 * time.Second}
 
-var fastLobby = p2p.LobbyConfig{AnnounceInterval: 150 * time.Millisecond, Expiry: 2 * time.Second, RequestTimeout: 5 * time.Second}
+var fastLobby = lobby.Config{AnnounceInterval: 150 * time.Millisecond, Expiry: 2 * time.Second, RequestTimeout: 5 * time.Second}
 
 func testNodeOptions(extra ...p2p.NodeOption) []p2p.NodeOption {
-	return append([]p2p.NodeOption{p2p.WithRetry(fastRetry), p2p.WithLobbyConfig(fastLobby)}, extra...)
+	return append([]p2p.NodeOption{p2p.WithRetry(fastRetry)}, extra...)
 }
 
 // mockClients makes n Clients on one mocknet, all linked, each with its own
@@ -131,7 +132,7 @@ func mockNet(t *testing.T, n int, subnet, name string, discover bool) (mocknet.M
 			extra = append(extra, p2p.WithDiscovery(d))
 		}
 		c, err := Open(context.Background(), Options{Data: dirs[i], Name: fmt.Sprintf("%s %d", name, i), NoMDNS: true,
-			Host: mn.Host(ai.ID), Log: testLogger(t).With("peer", i), NodeOptions: testNodeOptions(extra...)})
+			Host: mn.Host(ai.ID), Log: testLogger(t).With("peer", i), Lobby: fastLobby, NodeOptions: testNodeOptions(extra...)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,9 +145,9 @@ func mockNet(t *testing.T, n int, subnet, name string, discover bool) (mocknet.M
 // seatAll runs FindSeat on every client concurrently (client i with
 // opts[i], or opts[0] for all) and checks they all reach the same started
 // table.
-func seatAll(t testing.TB, ctx context.Context, clients []*Client, opts ...SeatOptions) p2p.Announcement {
+func seatAll(t testing.TB, ctx context.Context, clients []*Client, opts ...SeatOptions) lobby.Announcement {
 	t.Helper()
-	anns := make([]p2p.Announcement, len(clients))
+	anns := make([]lobby.Announcement, len(clients))
 	errs := make([]error, len(clients))
 	var wg sync.WaitGroup
 	for i, c := range clients {
@@ -171,7 +172,7 @@ func seatAll(t testing.TB, ctx context.Context, clients []*Client, opts ...SeatO
 // seatCreated: the first of seats creates a table of the preset with
 // options for all of them, and they all join it (seatAll). It returns the
 // table as created (open) and as started.
-func seatCreated(t testing.TB, ctx context.Context, seats []*Client, preset string, options map[string]string) (created, started p2p.Announcement) {
+func seatCreated(t testing.TB, ctx context.Context, seats []*Client, preset string, options map[string]string) (created, started lobby.Announcement) {
 	t.Helper()
 	created, err := seats[0].Lobby().Create(preset, options, len(seats))
 	if err != nil {
@@ -183,7 +184,7 @@ func seatCreated(t testing.TB, ctx context.Context, seats []*Client, preset stri
 // seatAuto: every client looks for a one-round turkish-rummy match of
 // them all, with no table made by a person (each may open one after
 // settle), and they end seated at one (seatAll).
-func seatAuto(t *testing.T, ctx context.Context, clients []*Client, settle time.Duration) p2p.Announcement {
+func seatAuto(t *testing.T, ctx context.Context, clients []*Client, settle time.Duration) lobby.Announcement {
 	t.Helper()
 	return seatAll(t, ctx, clients, SeatOptions{Ruleset: "turkish-rummy:rounds=1", Players: len(clients), Match: true, Settle: settle})
 }
@@ -196,13 +197,13 @@ func honestPlay(out string) PlayOptions {
 }
 
 // playAll plays a started table on every client concurrently.
-func playAll(t testing.TB, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions) []*Outcome {
+func playAll(t testing.TB, ctx context.Context, clients []*Client, a lobby.Announcement, opts func(i int) PlayOptions) []*Outcome {
 	t.Helper()
 	return playAllMovers(t, ctx, clients, a, opts, func(_ int, m table.Mover) table.Mover { return m })
 }
 
 // playAllMovers is playAll with each seat's greedy bot passed through wrap.
-func playAllMovers(t testing.TB, ctx context.Context, clients []*Client, a p2p.Announcement, opts func(i int) PlayOptions, wrap func(i int, m table.Mover) table.Mover) []*Outcome {
+func playAllMovers(t testing.TB, ctx context.Context, clients []*Client, a lobby.Announcement, opts func(i int) PlayOptions, wrap func(i int, m table.Mover) table.Mover) []*Outcome {
 	t.Helper()
 	outs := make([]*Outcome, len(clients))
 	errs := make([]error, len(clients))

@@ -12,8 +12,8 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/atomicfile"
-	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -179,7 +179,7 @@ func (h *HouseBots) run(name, id, strategy string, resume bool) error {
 		return err
 	}
 	defer bc.Close()
-	var a p2p.Announcement
+	var a lobby.Announcement
 	if resume {
 		found := false
 		un, err := bc.Unfinished()

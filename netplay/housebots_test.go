@@ -15,6 +15,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -57,6 +58,7 @@ func TestHouseBotsFillAndResume(t *testing.T) {
 		o.Host, o.Peers, o.Listen = h, nil, nil
 		o.Log = testLogger(t).With("bot", o.Name)
 		o.NodeOptions = testNodeOptions(p2p.WithDiscovery(d))
+		o.Lobby = fastLobby
 		return Open(ctx, o)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -70,7 +72,7 @@ func TestHouseBotsFillAndResume(t *testing.T) {
 	hb.Fill(a.Table, "random", 2)
 	for {
 		got, ok := player.Lobby().Table(a.Table)
-		if ok && len(got.Members) == 3 && !slices.ContainsFunc(got.Members[1:], func(m p2p.Seat) bool { return !m.Ready }) {
+		if ok && len(got.Members) == 3 && !slices.ContainsFunc(got.Members[1:], func(m lobby.Seat) bool { return !m.Ready }) {
 			var names []string
 			for _, m := range got.Members[1:] {
 				names = append(names, m.Name)

@@ -9,8 +9,8 @@ import (
 
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
 
-	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // isolatedClients makes n Clients on one mocknet, linked (any may dial any
@@ -34,11 +34,11 @@ func TestInviteCodeEndToEnd(t *testing.T) {
 
 	codes := make(chan string, 1)
 	var wg sync.WaitGroup
-	anns := make([]p2p.Announcement, 4)
+	anns := make([]lobby.Announcement, 4)
 	errs := make([]error, 4)
 	wg.Go(func() {
 		anns[0], errs[0] = creator.FindSeat(ctx, SeatOptions{Create: true, Private: true, Ruleset: "turkish-rummy:rounds=1", Players: 4,
-			OnCreate: func(a p2p.Announcement) {
+			OnCreate: func(a lobby.Announcement) {
 				text, err := creator.Invite(a.Table)
 				if err != nil {
 					t.Error(err)
@@ -65,11 +65,11 @@ func TestInviteCodeEndToEnd(t *testing.T) {
 	forged := code
 	forged.Secret, _ = invite.NewSecret()
 	for i := 0; i < 3; i++ {
-		if _, err := intruder.FindSeat(ctx, SeatOptions{Code: &forged}); !errors.Is(err, ErrCannotForm) || !errors.Is(err, p2p.ErrDenied) {
+		if _, err := intruder.FindSeat(ctx, SeatOptions{Code: &forged}); !errors.Is(err, ErrCannotForm) || !errors.Is(err, lobby.ErrDenied) {
 			t.Fatalf("forged code, try %d: %v", i+1, err)
 		}
 	}
-	if _, err := intruder.FindSeat(ctx, SeatOptions{Code: &forged}); !errors.Is(err, p2p.ErrRateLimited) {
+	if _, err := intruder.FindSeat(ctx, SeatOptions{Code: &forged}); !errors.Is(err, lobby.ErrRateLimited) {
 		t.Fatalf("fourth forged try: %v", err)
 	}
 	if a, _ := creator.Lobby().Table(id); len(a.Members) != 1 {
@@ -84,12 +84,12 @@ func TestInviteCodeEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatalf("client %d: %v", i, err)
 		}
-		if anns[i].Table != id || anns[i].State != p2p.StateStarted {
+		if anns[i].Table != id || anns[i].State != lobby.StateStarted {
 			t.Fatalf("client %d: %+v", i, anns[i])
 		}
 	}
 	// The started table's code admits no one any more, and says why.
-	if _, err := late.FindSeat(ctx, SeatOptions{Code: &code}); !errors.Is(err, ErrCannotForm) || !errors.Is(err, p2p.ErrTableStarted) {
+	if _, err := late.FindSeat(ctx, SeatOptions{Code: &code}); !errors.Is(err, ErrCannotForm) || !errors.Is(err, lobby.ErrTableStarted) {
 		t.Fatalf("code for a started table: %v", err)
 	}
 	players := []*Client{creator, friends[0], friends[1], friends[2]}
@@ -161,12 +161,12 @@ func TestInviteCodeMissingLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	codes := make(chan string, 1)
-	anns := make([]p2p.Announcement, 4)
+	anns := make([]lobby.Announcement, 4)
 	errs := make([]error, 4)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		anns[0], errs[0] = cs[0].FindSeat(ctx, SeatOptions{Create: true, Private: true, Ruleset: "turkish-rummy:rounds=1", Players: 4,
-			OnCreate: func(a p2p.Announcement) {
+			OnCreate: func(a lobby.Announcement) {
 				text, _ := cs[0].Invite(a.Table)
 				codes <- text
 			}})

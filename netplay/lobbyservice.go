@@ -16,8 +16,8 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 )
@@ -58,7 +58,7 @@ type LobbyService struct {
 
 	mu     sync.Mutex
 	relays []string // the relays the player's node and its bots use
-	unfin  map[string]p2p.Announcement
+	unfin  map[string]lobby.Announcement
 	local  map[string]table.LocalMatch
 }
 
@@ -125,7 +125,7 @@ func (s *LobbyService) Unfinished() []table.LobbyTable {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.unfin = map[string]p2p.Announcement{}
+	s.unfin = map[string]lobby.Announcement{}
 	s.local = map[string]table.LocalMatch{}
 	for _, a := range anns {
 		s.unfin[a.Table] = a
@@ -171,7 +171,7 @@ func (s *LobbyService) Drop(t table.LobbyTable) error {
 
 // UnfinishedLAN is the announcement of an unfinished LAN match Unfinished
 // listed last.
-func (s *LobbyService) UnfinishedLAN(id string) (p2p.Announcement, bool) {
+func (s *LobbyService) UnfinishedLAN(id string) (lobby.Announcement, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a, ok := s.unfin[id]
@@ -284,7 +284,7 @@ func (s *LobbyService) JoinCode(ctx context.Context, text string) (string, error
 		return "", errors.New(s.explain(err))
 	}
 	a, err := s.c.Lobby().JoinByCode(ctx, code)
-	if err != nil && !errors.Is(err, p2p.ErrAlreadySeated) {
+	if err != nil && !errors.Is(err, lobby.ErrAlreadySeated) {
 		return "", s.netErr("join by code failed", err)
 	}
 	return a.Table, nil
@@ -302,7 +302,7 @@ func (s *LobbyService) Revoke(id string) error {
 // ("" otherwise).
 func (s *LobbyService) Invite(id string) string {
 	a, ok := s.c.Lobby().Table(id)
-	if !ok || a.State != p2p.StateOpen || !s.c.Lobby().Private(id) {
+	if !ok || a.State != lobby.StateOpen || !s.c.Lobby().Private(id) {
 		return ""
 	}
 	text, err := s.c.Invite(id)
@@ -327,7 +327,7 @@ func (s *LobbyService) create(_ context.Context, ruleset string, players, bots i
 	if private {
 		create = s.c.Lobby().CreatePrivate
 	}
-	a, err := create(p2p.RandomTableID(""), preset, opts, players)
+	a, err := create(lobby.RandomTableID(""), preset, opts, players)
 	if err != nil {
 		return "", err
 	}
@@ -372,7 +372,7 @@ func (s *LobbyService) SetReady(ctx context.Context, id string, ready bool) erro
 // WatchLinks calls set with the player's link to each other member of a
 // (direct, relayed, through a member, none, and the round-trip time) at
 // once and every 2 seconds until ctx ends.
-func (s *LobbyService) WatchLinks(ctx context.Context, a p2p.Announcement, set func([]table.SeatLink)) {
+func (s *LobbyService) WatchLinks(ctx context.Context, a lobby.Announcement, set func([]table.SeatLink)) {
 	tick := time.NewTicker(2 * time.Second)
 	defer tick.Stop()
 	for {
@@ -395,7 +395,7 @@ func (s *LobbyService) Links(id string) []table.SeatLink {
 	return s.links(a)
 }
 
-func (s *LobbyService) links(a p2p.Announcement) []table.SeatLink {
+func (s *LobbyService) links(a lobby.Announcement) []table.SeatLink {
 	var ids []peer.ID
 	names := map[peer.ID]string{}
 	for _, m := range a.Members {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -51,7 +51,7 @@ func TestLobbyServiceCreateJoinReady(t *testing.T) {
 	}
 	waitLobby(t, ctx, "b lists the table", func() bool { _, ok := lobbyTable(b.Tables(), id); return ok })
 	got, _ := lobbyTable(b.Tables(), id)
-	if got.Seats != 2 || got.State != p2p.StateOpen || !strings.HasPrefix(got.Ruleset, "classic") || len(got.Members) != 1 || got.Members[0].ID != cs[0].ID() {
+	if got.Seats != 2 || got.State != lobby.StateOpen || !strings.HasPrefix(got.Ruleset, "classic") || len(got.Members) != 1 || got.Members[0].ID != cs[0].ID() {
 		t.Fatalf("b lists %+v", got)
 	}
 	if err := b.Join(ctx, id); err != nil {
@@ -77,7 +77,7 @@ func TestLobbyServiceCreateJoinReady(t *testing.T) {
 	}
 	waitLobby(t, ctx, "the table starts", func() bool {
 		got, ok := lobbyTable(a.Tables(), id)
-		return ok && got.State == p2p.StateStarted
+		return ok && got.State == lobby.StateStarted
 	})
 	// A second table, closed by its creator.
 	id2, err := a.Create(ctx, "classic", 2, 0, "")
@@ -100,7 +100,7 @@ func TestLobbyServicePrivateByCode(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	explain := func(err error) string {
-		if errors.Is(err, p2p.ErrInviteOnly) {
+		if errors.Is(err, lobby.ErrInviteOnly) {
 			return "invite only"
 		}
 		return "explained: " + err.Error()

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // AutoTablePrefix starts the id of a table that FindSeat created on its own
@@ -32,7 +32,7 @@ type SeatOptions struct {
 	Private bool
 	// OnCreate is called when this peer has opened a table (Create, or
 	// the automatic way), before it waits for the table to fill.
-	OnCreate func(p2p.Announcement)
+	OnCreate func(lobby.Announcement)
 	// With neither Create nor Join, FindSeat joins an open table or creates
 	// one (see FindSeat).
 	//
@@ -60,7 +60,7 @@ type SeatOptions struct {
 // smallest closes it and moves too, and so does a seated member. Peers
 // started together therefore end at one table (per started table), whatever
 // the order in which they hear of each other.
-func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement, error) {
+func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (lobby.Announcement, error) {
 	if o.Ruleset == "" {
 		o.Ruleset = "classic"
 	}
@@ -72,22 +72,22 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 	}
 	preset, opts, err := SplitRuleset(o.Ruleset)
 	if err != nil {
-		return p2p.Announcement{}, err
+		return lobby.Announcement{}, err
 	}
-	want, _ := Ruleset(p2p.Announcement{Preset: preset, Options: opts})
+	want, _ := Ruleset(lobby.Announcement{Preset: preset, Options: opts})
 	if err := want.CheckPlayers(o.Players); err != nil {
-		return p2p.Announcement{}, err
+		return lobby.Announcement{}, err
 	}
 	if o.Create && o.Join != "" || o.Create && o.Code != nil || o.Join != "" && o.Code != nil {
-		return p2p.Announcement{}, errors.New("lan: create a table, join one by id, or join one by code: one of them")
+		return lobby.Announcement{}, errors.New("lan: create a table, join one by id, or join one by code: one of them")
 	}
 	if o.Code != nil {
 		return c.seatByCode(ctx, *o.Code)
 	}
 	l := c.Lobby()
 	self := c.ID()
-	seated := func(a p2p.Announcement) bool {
-		return slices.ContainsFunc(a.Members, func(s p2p.Seat) bool { return s.ID == self })
+	seated := func(a lobby.Announcement) bool {
+		return slices.ContainsFunc(a.Members, func(s lobby.Seat) bool { return s.ID == self })
 	}
 	var cur, mine string // the table we sit at, and our own (open) table
 	inviteOnly := map[string]bool{}
@@ -96,7 +96,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			_, err := l.SetReady(ctx, id, true)
 			return err
 		}
-		if _, err := l.Join(ctx, id); err != nil && !errors.Is(err, p2p.ErrAlreadySeated) {
+		if _, err := l.Join(ctx, id); err != nil && !errors.Is(err, lobby.ErrAlreadySeated) {
 			return err
 		}
 		_, err := l.SetReady(ctx, id, true)
@@ -120,9 +120,9 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 		cur = ""
 	}
 	create := func() error {
-		id := p2p.RandomTableID("")
+		id := lobby.RandomTableID("")
 		if !o.Create {
-			id = p2p.RandomTableID(AutoTablePrefix)
+			id = lobby.RandomTableID(AutoTablePrefix)
 		}
 		create := l.CreateWithID
 		if o.Private {
@@ -141,7 +141,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 	}
 	if o.Create {
 		if err := create(); err != nil {
-			return p2p.Announcement{}, err
+			return lobby.Announcement{}, err
 		}
 	}
 	began := time.Now()
@@ -150,7 +150,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 	defer tick.Stop()
 	for {
 		if cur != "" {
-			if a, ok := l.Table(cur); ok && a.State == p2p.StateStarted && seated(a) {
+			if a, ok := l.Table(cur); ok && a.State == lobby.StateStarted && seated(a) {
 				c.log.Info("table started", "table", a.Table, "players", len(a.Members), "took", time.Since(began).Round(time.Millisecond))
 				return a, nil
 			}
@@ -162,8 +162,8 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			if cur == "" {
 				if _, ok := l.Table(o.Join); ok {
 					if err := take(o.Join); err != nil {
-						if errors.Is(err, p2p.ErrTableFull) || errors.Is(err, p2p.ErrTableStarted) || errors.Is(err, p2p.ErrTableClosed) || errors.Is(err, p2p.ErrInviteOnly) {
-							return p2p.Announcement{}, fmt.Errorf("%w: cannot join table %s: %w", ErrCannotForm, o.Join, err)
+						if errors.Is(err, lobby.ErrTableFull) || errors.Is(err, lobby.ErrTableStarted) || errors.Is(err, lobby.ErrTableClosed) || errors.Is(err, lobby.ErrInviteOnly) {
+							return lobby.Announcement{}, fmt.Errorf("%w: cannot join table %s: %w", ErrCannotForm, o.Join, err)
 						}
 						c.log.Info("join failed, retrying", "table", o.Join, "err", err)
 					} else {
@@ -174,14 +174,14 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			}
 		default:
 			if cur != "" && cur != mine {
-				if a, ok := l.Table(cur); !ok || a.State == p2p.StateClosed || !seated(a) {
+				if a, ok := l.Table(cur); !ok || a.State == lobby.StateClosed || !seated(a) {
 					c.log.Info("table gone", "table", cur)
 					cur = ""
 				}
 			}
 			best := ""
 			for _, a := range l.Tables() {
-				if a.State != p2p.StateOpen || !(seated(a) || len(a.Members) < a.Seats) || inviteOnly[a.Table] {
+				if a.State != lobby.StateOpen || !(seated(a) || len(a.Members) < a.Seats) || inviteOnly[a.Table] {
 					continue
 				}
 				if o.Match {
@@ -197,7 +197,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 			case best != "" && best != cur && (cur == "" || best < cur):
 				leave()
 				if err := take(best); err != nil {
-					if errors.Is(err, p2p.ErrInviteOnly) {
+					if errors.Is(err, lobby.ErrInviteOnly) {
 						inviteOnly[best] = true // a private table: never automatically
 					}
 					c.log.Info("join failed", "table", best, "err", err)
@@ -207,7 +207,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 				}
 			case cur == "" && time.Now().After(settle):
 				if err := create(); err != nil {
-					return p2p.Announcement{}, err
+					return lobby.Announcement{}, err
 				}
 			}
 		}
@@ -220,7 +220,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 				l.Leave(lctx, cur)
 				cancel()
 			}
-			return p2p.Announcement{}, fmt.Errorf("lan: no table started: %w", ctx.Err())
+			return lobby.Announcement{}, fmt.Errorf("lan: no table started: %w", ctx.Err())
 		case <-l.Changes():
 		case <-tick.C:
 		}
@@ -229,7 +229,7 @@ func (c *Client) FindSeat(ctx context.Context, o SeatOptions) (p2p.Announcement,
 
 // Done tells the lobby that a table this peer created has been played: it
 // is no longer announced. Other tables are left alone.
-func (c *Client) Done(a p2p.Announcement) {
+func (c *Client) Done(a lobby.Announcement) {
 	if a.Creator == c.ID() {
 		c.Lobby().CloseTable(a.Table)
 	}
@@ -244,7 +244,7 @@ var ErrCannotForm = errors.New("lan: the table cannot form")
 // to start (FindSeat with SeatOptions.Code). A creator it cannot reach yet
 // is tried again (until ctx ends); a refusal that another try cannot change
 // (a forged or revoked code, a full, started or closed table) ends it.
-func (c *Client) seatByCode(ctx context.Context, code invite.Code) (p2p.Announcement, error) {
+func (c *Client) seatByCode(ctx context.Context, code invite.Code) (lobby.Announcement, error) {
 	l := c.Lobby()
 	id := code.Table
 	began := time.Now()
@@ -253,8 +253,8 @@ func (c *Client) seatByCode(ctx context.Context, code invite.Code) (p2p.Announce
 	joined, ready := false, false
 	var lastErr error
 	for {
-		if a, ok := l.Table(id); ok && a.State == p2p.StateStarted && joined &&
-			slices.ContainsFunc(a.Members, func(s p2p.Seat) bool { return s.ID == c.ID() }) {
+		if a, ok := l.Table(id); ok && a.State == lobby.StateStarted && joined &&
+			slices.ContainsFunc(a.Members, func(s lobby.Seat) bool { return s.ID == c.ID() }) {
 			c.log.Info("table started", "table", id, "players", len(a.Members), "took", time.Since(began).Round(time.Millisecond))
 			return a, nil
 		}
@@ -262,12 +262,12 @@ func (c *Client) seatByCode(ctx context.Context, code invite.Code) (p2p.Announce
 		case !joined:
 			_, err := l.JoinByCode(ctx, code)
 			switch {
-			case err == nil || errors.Is(err, p2p.ErrAlreadySeated):
+			case err == nil || errors.Is(err, lobby.ErrAlreadySeated):
 				joined = true
 				c.log.Info("joined table by invite code", "table", id, "creator", code.Creator.String())
-			case errors.Is(err, p2p.ErrDenied), errors.Is(err, p2p.ErrInviteOnly), errors.Is(err, p2p.ErrTableFull),
-				errors.Is(err, p2p.ErrTableStarted), errors.Is(err, p2p.ErrTableClosed), errors.Is(err, p2p.ErrRateLimited):
-				return p2p.Announcement{}, fmt.Errorf("%w: table %s: %w", ErrCannotForm, id, err)
+			case errors.Is(err, lobby.ErrDenied), errors.Is(err, lobby.ErrInviteOnly), errors.Is(err, lobby.ErrTableFull),
+				errors.Is(err, lobby.ErrTableStarted), errors.Is(err, lobby.ErrTableClosed), errors.Is(err, lobby.ErrRateLimited):
+				return lobby.Announcement{}, fmt.Errorf("%w: table %s: %w", ErrCannotForm, id, err)
 			default:
 				if lastErr == nil || lastErr.Error() != err.Error() {
 					c.log.Info("join by code failed, retrying", "table", id, "err", err)
@@ -277,13 +277,13 @@ func (c *Client) seatByCode(ctx context.Context, code invite.Code) (p2p.Announce
 		case !ready:
 			if _, err := l.SetReady(ctx, id, true); err == nil {
 				ready = true
-			} else if !errors.Is(err, p2p.ErrTableFull) {
+			} else if !errors.Is(err, lobby.ErrTableFull) {
 				c.log.Debug("ready failed, retrying", "table", id, "err", err)
 			}
 		default:
 			// Seated and ready: a creator that restarted lost the table.
-			if a, ok := l.Table(id); ok && (a.State == p2p.StateClosed || !slices.ContainsFunc(a.Members, func(s p2p.Seat) bool { return s.ID == c.ID() })) {
-				return p2p.Announcement{}, fmt.Errorf("%w: table %s no longer has this peer's seat", ErrCannotForm, id)
+			if a, ok := l.Table(id); ok && (a.State == lobby.StateClosed || !slices.ContainsFunc(a.Members, func(s lobby.Seat) bool { return s.ID == c.ID() })) {
+				return lobby.Announcement{}, fmt.Errorf("%w: table %s no longer has this peer's seat", ErrCannotForm, id)
 			}
 		}
 		select {
@@ -297,7 +297,7 @@ func (c *Client) seatByCode(ctx context.Context, code invite.Code) (p2p.Announce
 			if lastErr != nil && !joined {
 				err = fmt.Errorf("%w (last: %w)", err, lastErr)
 			}
-			return p2p.Announcement{}, fmt.Errorf("%w: table %s did not start: %w", ErrCannotForm, id, err)
+			return lobby.Announcement{}, fmt.Errorf("%w: table %s did not start: %w", ErrCannotForm, id, err)
 		case <-l.Changes():
 		case <-tick.C:
 		}

@@ -28,6 +28,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
 )
 
@@ -71,17 +72,21 @@ type Options struct {
 	// host). Its identity must be the one in Data. Open takes ownership.
 	Host host.Host
 	// NodeOptions are passed to p2p.NewNode after Open's own (discovery for
-	// tests, retry and lobby timing).
+	// tests, retry).
 	NodeOptions []p2p.NodeOption
+	// Lobby is the lobby's timing (zero: lobby.DefaultConfig's); Open sets
+	// its table states directory and announcement check.
+	Lobby lobby.Config
 }
 
 // Client is one okey peer on the LAN.
 type Client struct {
-	data string
-	name string
-	key  crypto.PrivKey
-	node *p2p.Node
-	log  *slog.Logger
+	data  string
+	name  string
+	key   crypto.PrivKey
+	node  *p2p.Node
+	lobby *lobby.Lobby
+	log   *slog.Logger
 
 	release func() // the data directory's lock
 	unlock  sync.Once
@@ -187,7 +192,7 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 	} else if want, err := peerID(key); err != nil || h.ID() != want {
 		return nil, fmt.Errorf("lan: Options.Host has peer id %s, but the identity in %s is another", h.ID(), o.Data)
 	}
-	opts := []p2p.NodeOption{p2p.WithLogger(log), p2p.WithTableStates(filepath.Join(o.Data, TablesDir)), p2p.WithAnnouncementCheck(CheckAnnouncement)}
+	opts := []p2p.NodeOption{p2p.WithLogger(log)}
 	if name != "" {
 		opts = append(opts, p2p.WithDisplayName(name))
 	}
@@ -212,13 +217,20 @@ func open(o Options, log *slog.Logger) (c *Client, err error) {
 		}
 		return nil, err
 	}
-	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, log: log, release: release}, nil
+	lcfg := o.Lobby
+	lcfg.States, lcfg.Check = filepath.Join(o.Data, TablesDir), CheckAnnouncement
+	lob, err := lobby.New(node, lcfg)
+	if err != nil {
+		node.Close()
+		return nil, err
+	}
+	return &Client{data: o.Data, name: node.DisplayName(), key: key, node: node, lobby: lob, log: log, release: release}, nil
 }
 
 // Close stops the peer: tables, lobby, discovery and host, and releases
 // the data directory.
 func (c *Client) Close() error {
-	err := c.node.Close()
+	err := errors.Join(c.lobby.Close(), c.node.Close())
 	c.unlock.Do(c.release)
 	return err
 }
@@ -238,7 +250,7 @@ func (c *Client) Addrs() []string { return c.node.Addrs() }
 func (c *Client) ReachableAddrs() []string { return c.node.ReachableAddrs() }
 
 // Lobby is the LAN's table list and this peer's table formation.
-func (c *Client) Lobby() *p2p.Lobby { return c.node.Lobby() }
+func (c *Client) Lobby() *lobby.Lobby { return c.lobby }
 
 // Node is the underlying network node.
 func (c *Client) Node() *p2p.Node { return c.node }
@@ -255,7 +267,7 @@ const (
 	lockFile         = "lock"
 	doneFile         = "done"
 	// TablesDir holds the lobby's record per table this peer forms or
-	// plays (p2p.TableState): its nonce, a private table's secret.
+	// plays (lobby.TableState): its nonce, a private table's secret.
 	TablesDir = "tables"
 	// playedFile is the record of the table configs this peer has signed
 	// under: one config hash a line, 64 lowercase hex digits.
@@ -268,12 +280,12 @@ func (c *Client) matchDir(tableID string) string {
 
 // Unfinished lists the tables this peer started playing and did not finish
 // (a crash, a kill, an interrupt), by table id: Play resumes each of them.
-func (c *Client) Unfinished() ([]p2p.Announcement, error) {
+func (c *Client) Unfinished() ([]lobby.Announcement, error) {
 	ids, err := c.matchIDs()
 	if err != nil {
 		return nil, err
 	}
-	var out []p2p.Announcement
+	var out []lobby.Announcement
 	for _, id := range ids {
 		dir := c.matchDir(id)
 		if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
@@ -318,12 +330,12 @@ func (c *Client) matchIDs() ([]string, error) {
 	return ids, nil
 }
 
-func readAnnouncement(path string) (p2p.Announcement, error) {
+func readAnnouncement(path string) (lobby.Announcement, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return p2p.Announcement{}, err
+		return lobby.Announcement{}, err
 	}
-	return p2p.DecodeAnnouncement(b)
+	return lobby.DecodeAnnouncement(b)
 }
 
 // peerID is the peer id of an identity.

@@ -19,6 +19,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -35,14 +36,14 @@ func newPeerID(t testing.TB) (peer.ID, crypto.PrivKey) {
 	return id, k
 }
 
-func startedAnnouncement(t testing.TB, n int, preset string, opts map[string]string) (p2p.Announcement, []crypto.PrivKey) {
+func startedAnnouncement(t testing.TB, n int, preset string, opts map[string]string) (lobby.Announcement, []crypto.PrivKey) {
 	t.Helper()
-	a := p2p.Announcement{V: p2p.AnnouncementVersion, Table: "t1", Seq: 9, Preset: preset, Options: opts, Seats: n, State: p2p.StateStarted}
+	a := lobby.Announcement{V: lobby.AnnouncementVersion, Table: "t1", Seq: 9, Preset: preset, Options: opts, Seats: n, State: lobby.StateStarted}
 	var keys []crypto.PrivKey
 	for i := range n {
 		id, k := newPeerID(t)
 		keys = append(keys, k)
-		a.Members = append(a.Members, p2p.Seat{ID: id.String(), Name: fmt.Sprintf("p%d", i), Nonce: p2p.NewNonce().String(), Ready: true})
+		a.Members = append(a.Members, lobby.Seat{ID: id.String(), Name: fmt.Sprintf("p%d", i), Nonce: lobby.NewNonce().String(), Ready: true})
 	}
 	a.Creator = a.Members[0].ID
 	return a, keys
@@ -72,7 +73,7 @@ func TestTableConfigDerivation(t *testing.T) {
 	// seq) gives the same config hash; any change of table, creator,
 	// ruleset, order or names gives another.
 	b, _ := a.Encode()
-	a2, err := p2p.DecodeAnnouncement(b)
+	a2, err := lobby.DecodeAnnouncement(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,15 +82,15 @@ func TestTableConfigDerivation(t *testing.T) {
 	if cfg2.Hash() != cfg.Hash() {
 		t.Fatal("same table, different config hash")
 	}
-	variants := map[string]func(*p2p.Announcement){
-		"table":   func(a *p2p.Announcement) { a.Table = "t2" },
-		"options": func(a *p2p.Announcement) { a.Options = map[string]string{"rounds": "3"} },
-		"order":   func(a *p2p.Announcement) { a.Members[1], a.Members[2] = a.Members[2], a.Members[1] },
-		"name":    func(a *p2p.Announcement) { a.Members[2].Name = "other" },
-		"nonce":   func(a *p2p.Announcement) { a.Members[1].Nonce = p2p.NewNonce().String() },
+	variants := map[string]func(*lobby.Announcement){
+		"table":   func(a *lobby.Announcement) { a.Table = "t2" },
+		"options": func(a *lobby.Announcement) { a.Options = map[string]string{"rounds": "3"} },
+		"order":   func(a *lobby.Announcement) { a.Members[1], a.Members[2] = a.Members[2], a.Members[1] },
+		"name":    func(a *lobby.Announcement) { a.Members[2].Name = "other" },
+		"nonce":   func(a *lobby.Announcement) { a.Members[1].Nonce = lobby.NewNonce().String() },
 	}
 	for name, change := range variants {
-		v, _ := p2p.DecodeAnnouncement(b)
+		v, _ := lobby.DecodeAnnouncement(b)
 		change(&v)
 		cv, err := TableConfig(v)
 		if err != nil {
@@ -105,14 +106,14 @@ func TestTableConfigDerivation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := Ruleset(p2p.Announcement{Preset: p, Options: o})
+		r, err := Ruleset(lobby.Announcement{Preset: p, Options: o})
 		if err != nil || r.String() != rs {
 			t.Fatalf("%s: got %v %v", rs, r, err)
 		}
 	}
 	// Long multi-byte names are cut at a character boundary to fit.
 	long := strings.Repeat("ğ", 24)
-	a3, _ := p2p.DecodeAnnouncement(b)
+	a3, _ := lobby.DecodeAnnouncement(b)
 	a3.Members[1].Name = long
 	c3, err := TableConfig(a3)
 	if err != nil || len(c3.Seats[1].Name) > table.MaxNameLen || !strings.HasPrefix(long, c3.Seats[1].Name) {
@@ -122,18 +123,18 @@ func TestTableConfigDerivation(t *testing.T) {
 
 func TestTableConfigRejects(t *testing.T) {
 	a, _ := startedAnnouncement(t, 2, "classic", nil)
-	bad := map[string]func(*p2p.Announcement){
-		"not full":      func(a *p2p.Announcement) { a.Seats = 3; a.State = p2p.StateOpen },
-		"bad option":    func(a *p2p.Announcement) { a.Options = map[string]string{"rounds": "1"} },
-		"bad preset":    func(a *p2p.Announcement) { a.Preset = "poker" },
-		"partnerships2": func(a *p2p.Announcement) { a.Options = map[string]string{"partnerships": ""} },
-		"no nonce":      func(a *p2p.Announcement) { a.Members[1].Nonce = "" },
-		"zero nonce":    func(a *p2p.Announcement) { a.Members[0].Nonce = strings.Repeat("0", 64) },
-		"shared nonce":  func(a *p2p.Announcement) { a.Members[1].Nonce = a.Members[0].Nonce },
+	bad := map[string]func(*lobby.Announcement){
+		"not full":      func(a *lobby.Announcement) { a.Seats = 3; a.State = lobby.StateOpen },
+		"bad option":    func(a *lobby.Announcement) { a.Options = map[string]string{"rounds": "1"} },
+		"bad preset":    func(a *lobby.Announcement) { a.Preset = "poker" },
+		"partnerships2": func(a *lobby.Announcement) { a.Options = map[string]string{"partnerships": ""} },
+		"no nonce":      func(a *lobby.Announcement) { a.Members[1].Nonce = "" },
+		"zero nonce":    func(a *lobby.Announcement) { a.Members[0].Nonce = strings.Repeat("0", 64) },
+		"shared nonce":  func(a *lobby.Announcement) { a.Members[1].Nonce = a.Members[0].Nonce },
 	}
 	for name, change := range bad {
 		v := a
-		v.Members = append([]p2p.Seat(nil), a.Members...)
+		v.Members = append([]lobby.Seat(nil), a.Members...)
 		change(&v)
 		if _, err := TableConfig(v); !errors.Is(err, ErrAnnouncement) {
 			t.Errorf("%s: %v", name, err)
@@ -144,7 +145,7 @@ func TestTableConfigRejects(t *testing.T) {
 	k, _, _ := crypto.GenerateSecp256k1Key(nil)
 	id, _ := peer.IDFromPrivateKey(k)
 	v := a
-	v.Members = append([]p2p.Seat(nil), a.Members...)
+	v.Members = append([]lobby.Seat(nil), a.Members...)
 	v.Members[1].ID = id.String()
 	if _, err := TableConfig(v); !errors.Is(err, ErrAnnouncement) {
 		t.Errorf("secp256k1 member: %v", err)
@@ -208,7 +209,7 @@ func TestMatchMocknet(t *testing.T) {
 		t.Run(fmt.Sprintf("%dpeers", n), func(t *testing.T) {
 			t.Parallel()
 			ctx, _, clients := mockLobby(t, n, 4*time.Minute)
-			var a p2p.Announcement
+			var a lobby.Announcement
 			if n == 2 {
 				// Explicit create and join.
 				_, a = seatCreated(t, ctx, clients, "turkish-rummy", map[string]string{"rounds": "1"})
@@ -350,7 +351,7 @@ func TestRestartLoopback(t *testing.T) {
 	var addrs []string
 	open := func(i int) *Client {
 		c, err := Open(ctx, Options{Data: dirs[i], Name: fmt.Sprintf("loop %d", i), NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			Peers: addrs, Log: testLogger(t).With("peer", i), NodeOptions: testNodeOptions()})
+			Peers: addrs, Log: testLogger(t).With("peer", i), Lobby: fastLobby, NodeOptions: testNodeOptions()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -439,7 +440,7 @@ func TestPlayRefuses(t *testing.T) {
 	}
 	a.Members[1].ID = c.ID()
 	open := a
-	open.State = p2p.StateOpen
+	open.State = lobby.StateOpen
 	if _, err := c.Play(ctx, open, mover, PlayOptions{}); !errors.Is(err, ErrAnnouncement) {
 		t.Fatalf("open table: %v", err)
 	}
@@ -467,7 +468,7 @@ func TestPlayRefuses(t *testing.T) {
 	}
 }
 
-func mustConfig(t *testing.T, a p2p.Announcement) table.Config {
+func mustConfig(t *testing.T, a lobby.Announcement) table.Config {
 	t.Helper()
 	c, err := TableConfig(a)
 	if err != nil {
@@ -521,7 +522,7 @@ func TestSeatConvergence(t *testing.T) {
 	ctx, _, clients := mockLobby(t, 3, 2*time.Minute)
 	rs := "turkish-rummy:rounds=1"
 	var wg sync.WaitGroup
-	anns := make([]p2p.Announcement, 3)
+	anns := make([]lobby.Announcement, 3)
 	errs := make([]error, 3)
 	for i := 1; i < 3; i++ {
 		// No settling: each opens an automatic table at once.
@@ -669,7 +670,7 @@ func TestAdmission(t *testing.T) {
 	dir := filepath.Join(c.Data(), MatchesDir, id)
 	saved := func() bool { _, err := os.Stat(filepath.Join(dir, announcementFile)); return err == nil }
 	mover, _ := bot.New("random", 1)
-	play := func(a p2p.Announcement) error {
+	play := func(a lobby.Announcement) error {
 		cctx, cancel := context.WithTimeout(ctx, time.Second) // the other seat never comes
 		defer cancel()
 		_, err := c.Play(cctx, a, mover, PlayOptions{ReadyTimeout: 100 * time.Millisecond, Withhold: time.Hour})
@@ -679,8 +680,8 @@ func TestAdmission(t *testing.T) {
 	// Another nonce at this peer's seat (a creator's forgery, or an old
 	// match's roster): refused before anything is signed or saved.
 	forged := a
-	forged.Members = append([]p2p.Seat(nil), a.Members...)
-	forged.Members[0].Nonce = p2p.NewNonce().String()
+	forged.Members = append([]lobby.Seat(nil), a.Members...)
+	forged.Members[0].Nonce = lobby.NewNonce().String()
 	if err := play(forged); !errors.Is(err, ErrNotMyNonce) {
 		t.Fatalf("forged nonce: %v", err)
 	}

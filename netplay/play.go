@@ -22,6 +22,7 @@ import (
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -125,11 +126,11 @@ type StepTime struct {
 // (including a seat that stayed silent past Withhold) is an Outcome whose
 // Result.Violation names it, not an error; an error is this peer's own
 // failure (ctx ended, I/O), and the state is kept for a later resume.
-func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover, opt PlayOptions) (*Outcome, error) {
+func (c *Client) Play(ctx context.Context, a lobby.Announcement, mover table.Mover, opt PlayOptions) (*Outcome, error) {
 	if mover == nil {
 		return nil, errors.New("lan: Play: nil mover")
 	}
-	if a.State != p2p.StateStarted {
+	if a.State != lobby.StateStarted {
 		return nil, fmt.Errorf("%w: table %s is %s, not started", ErrAnnouncement, a.Table, a.State)
 	}
 	cfg, err := TableConfig(a)
@@ -285,7 +286,7 @@ func (c *Client) Play(ctx context.Context, a p2p.Announcement, mover table.Mover
 // 7.12): any peer at a public table; at a private one (this peer created
 // it with an admission secret, or joined it by invite code: its table
 // record says), the spectators that prove they hold the secret.
-func (c *Client) admitSpectators(tt *p2p.TableTransport, a p2p.Announcement) {
+func (c *Client) admitSpectators(tt *p2p.TableTransport, a lobby.Announcement) {
 	rec, ok := c.Lobby().TableState(a.Table)
 	var secret invite.Secret
 	switch {
@@ -334,7 +335,7 @@ var (
 //
 // Anything else (a finished match, or another match, under that table id)
 // is refused: a new table is never taken for a resume of an old one.
-func (c *Client) admit(dir string, a p2p.Announcement, cfg table.Config, seat int) error {
+func (c *Client) admit(dir string, a lobby.Announcement, cfg table.Config, seat int) error {
 	c.playMu.Lock()
 	defer c.playMu.Unlock()
 	h := cfg.Hash()
@@ -800,11 +801,11 @@ func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOp
 
 // learnMembers asks the creator of a LAN table (joined without a code),
 // when this peer is connected to it, for the other members' addresses
-// (p2p.Lobby.LearnMemberAddrs), as a code joiner does: a member that no
+// (lobby.Lobby.LearnMemberAddrs), as a code joiner does: a member that no
 // discovery announces (a bot of the creator's lobby, a peer given by
 // --peer) is then dialled directly instead of being waited for until the
 // ready timeout. Best effort, bounded by learnMembersTimeout.
-func (c *Client) learnMembers(ctx context.Context, a p2p.Announcement) {
+func (c *Client) learnMembers(ctx context.Context, a lobby.Announcement) {
 	creator, err := peer.Decode(a.Creator)
 	if err != nil || creator == c.node.ID() || !c.node.Connected(creator) {
 		return
@@ -825,9 +826,9 @@ const learnMembersTimeout = 3 * time.Second
 // reachByCode helps the members of a table this peer joined by invite code
 // find each other without discovery: it reaches the creator from the code
 // kept in the table's record (after a restart too) and asks it for the
-// other members' addresses (p2p.Lobby.LearnMemberAddrs). Best effort: a
+// other members' addresses (lobby.Lobby.LearnMemberAddrs). Best effort: a
 // member it cannot dial is reached by gossip through the others.
-func (c *Client) reachByCode(ctx context.Context, a p2p.Announcement) {
+func (c *Client) reachByCode(ctx context.Context, a lobby.Announcement) {
 	rec, ok := c.Lobby().TableState(a.Table)
 	if !ok || rec.Code == "" {
 		c.learnMembers(ctx, a)

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/bot"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // TestRestartAfterJoin: a peer that restarts after joining a table but
@@ -25,7 +25,7 @@ func TestRestartAfterJoin(t *testing.T) {
 	var creatorAddrs []string
 	open := func(i int) *Client {
 		c, err := Open(ctx, Options{Data: dirs[i], Name: []string{"ali", "ayse"}[i], NoMDNS: true, Listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			Peers: creatorAddrs, Log: testLogger(t).With("peer", i), NodeOptions: testNodeOptions()})
+			Peers: creatorAddrs, Log: testLogger(t).With("peer", i), Lobby: fastLobby, NodeOptions: testNodeOptions()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestRestartAfterJoin(t *testing.T) {
 	if got, ok := b.Lobby().Nonce(id); !ok || got != nonce {
 		t.Errorf("nonce after the restart: %v %v, want %v", got, ok, nonce)
 	}
-	var anns [2]p2p.Announcement
+	var anns [2]lobby.Announcement
 	var errs [2]error
 	var wg sync.WaitGroup
 	wg.Go(func() { anns[1], errs[1] = b.FindSeat(ctx, SeatOptions{Join: id}) })

@@ -7,7 +7,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/metrics"
 
 	"github.com/okey-game/okey/internal/atomicfile"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // BotSummary is what okey bot --summary writes when it exits: its matches
@@ -60,7 +60,7 @@ type MatchSummary struct {
 
 // NewMatchSummary is the summary of match a, played with outcome o and
 // exit status status.
-func NewMatchSummary(a p2p.Announcement, o *Outcome, status int) MatchSummary {
+func NewMatchSummary(a lobby.Announcement, o *Outcome, status int) MatchSummary {
 	s := MatchSummary{Table: a.Table, Seat: o.Seat, Players: len(o.Config.Seats), Ruleset: o.Config.Ruleset, Status: status,
 		Hands: len(o.Report.Hands), Steps: uint32(o.Report.Steps), ResumedAt: o.Resumed, ElapsedMS: o.Elapsed.Milliseconds(),
 		Transcript: o.Transcript, HandMS: []int64{}, Applied: [][2]int64{}}
@@ -77,7 +77,7 @@ func NewMatchSummary(a p2p.Announcement, o *Outcome, status int) MatchSummary {
 }
 
 // Write fills the process's costs and writes the summary to path.
-func (s *BotSummary) Write(path string, start time.Time, bw *metrics.BandwidthCounter, l *p2p.Lobby) error {
+func (s *BotSummary) Write(path string, start time.Time, bw *metrics.BandwidthCounter, l *lobby.Lobby) error {
 	if l != nil {
 		s.LobbyAccepted, s.LobbyRejected, s.LobbyLimited = l.Accepted(), l.Rejected(), l.Limited()
 	}

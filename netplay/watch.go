@@ -17,6 +17,7 @@ import (
 	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -61,8 +62,8 @@ var ErrSeated = errors.New("lan: this peer sits at the table: it plays it, it do
 // done, and <table id>.okey), plus a marker file "spectator". A watch that
 // stops (ctx ended, a crash) resumes with the same Data. The Outcome's Seat
 // is table.NoSeat.
-func (c *Client) Watch(ctx context.Context, a p2p.Announcement, opt WatchOptions) (*Outcome, error) {
-	if a.State != p2p.StateStarted {
+func (c *Client) Watch(ctx context.Context, a lobby.Announcement, opt WatchOptions) (*Outcome, error) {
+	if a.State != lobby.StateStarted {
 		return nil, fmt.Errorf("%w: table %s is %s, not started", ErrAnnouncement, a.Table, a.State)
 	}
 	cfg, err := TableConfig(a)
@@ -156,7 +157,7 @@ func (c *Client) Watch(ctx context.Context, a p2p.Announcement, opt WatchOptions
 // spectator's, and the match is not over; a new watch when dir holds
 // nothing (the announcement and the marker are saved). Anything else (a
 // seat's folder, another match, a finished one) is refused.
-func (c *Client) admitWatch(dir string, a p2p.Announcement, cfg table.Config) error {
+func (c *Client) admitWatch(dir string, a lobby.Announcement, cfg table.Config) error {
 	c.playMu.Lock()
 	defer c.playMu.Unlock()
 	path := filepath.Join(dir, announcementFile)
@@ -194,17 +195,17 @@ func (c *Client) admitWatch(dir string, a p2p.Announcement, cfg table.Config) er
 // Watching returns the started announcement of table id when this peer
 // watches it and the watch is unfinished (its folder is a spectator's and
 // not done): Watch resumes it without the lobby.
-func (c *Client) Watching(id string) (p2p.Announcement, bool) {
+func (c *Client) Watching(id string) (lobby.Announcement, bool) {
 	dir := c.matchDir(id)
 	if _, err := os.Stat(filepath.Join(dir, spectatorFile)); err != nil {
-		return p2p.Announcement{}, false
+		return lobby.Announcement{}, false
 	}
 	if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
-		return p2p.Announcement{}, false
+		return lobby.Announcement{}, false
 	}
 	a, err := readAnnouncement(filepath.Join(dir, announcementFile))
 	if err != nil || a.Table != id {
-		return p2p.Announcement{}, false
+		return lobby.Announcement{}, false
 	}
 	return a, true
 }
@@ -212,12 +213,12 @@ func (c *Client) Watching(id string) (p2p.Announcement, bool) {
 // Watches lists the tables this peer watches and has not seen end (a
 // spectator's folder not marked done), by table id: Watch resumes each
 // without the lobby (Watching).
-func (c *Client) Watches() ([]p2p.Announcement, error) {
+func (c *Client) Watches() ([]lobby.Announcement, error) {
 	ids, err := c.matchIDs()
 	if err != nil {
 		return nil, err
 	}
-	var out []p2p.Announcement
+	var out []lobby.Announcement
 	for _, id := range ids {
 		if a, ok := c.Watching(id); ok {
 			out = append(out, a)
@@ -229,7 +230,7 @@ func (c *Client) Watches() ([]p2p.Announcement, error) {
 // HeldWatch is a watch this peer kept to the table's end: its started
 // announcement, the transcript it saved and where.
 type HeldWatch struct {
-	Announcement p2p.Announcement
+	Announcement lobby.Announcement
 	Config       table.Config
 	Transcript   *table.Transcript
 	// Path is the transcript file saved when the watch ended, or, when

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // NoWatchTableError is FindWatchTable's when no table to watch was seen
@@ -23,7 +23,7 @@ func (e *NoWatchTableError) Error() string {
 }
 
 // seated reports whether this peer sits at table a.
-func (c *Client) seated(a p2p.Announcement) bool {
+func (c *Client) seated(a lobby.Announcement) bool {
 	for _, m := range a.Members {
 		if m.ID == c.ID() {
 			return true
@@ -34,10 +34,10 @@ func (c *Client) seated(a p2p.Announcement) bool {
 
 // WatchableTables is the public started tables of the lobby this peer
 // does not sit at, but cur.
-func (c *Client) WatchableTables(cur string) []p2p.Announcement {
-	var out []p2p.Announcement
+func (c *Client) WatchableTables(cur string) []lobby.Announcement {
+	var out []lobby.Announcement
 	for _, a := range c.Lobby().Tables() {
-		if a.State == p2p.StateStarted && !a.Private && a.Table != cur && !c.seated(a) {
+		if a.State == lobby.StateStarted && !a.Private && a.Table != cur && !c.seated(a) {
 			out = append(out, a)
 		}
 	}
@@ -48,13 +48,13 @@ func (c *Client) WatchableTables(cur string) []p2p.Announcement {
 // table this peer does not sit at when id is ""): a watch to resume in the
 // data directory (of table id; without id, the first unfinished one), or
 // the lobby within wait (else a *NoWatchTableError).
-func (c *Client) FindWatchTable(ctx context.Context, id string, wait time.Duration) (p2p.Announcement, error) {
+func (c *Client) FindWatchTable(ctx context.Context, id string, wait time.Duration) (lobby.Announcement, error) {
 	if id != "" {
 		if a, ok := c.Watching(id); ok {
 			return a, nil
 		}
 	} else if ws, err := c.Watches(); err != nil {
-		return p2p.Announcement{}, err
+		return lobby.Announcement{}, err
 	} else if len(ws) > 0 {
 		return ws[0], nil
 	}
@@ -62,13 +62,13 @@ func (c *Client) FindWatchTable(ctx context.Context, id string, wait time.Durati
 	defer cancel()
 	for {
 		for _, a := range c.Lobby().Tables() {
-			if a.State == p2p.StateStarted && (id == "" || a.Table == id) && !c.seated(a) {
+			if a.State == lobby.StateStarted && (id == "" || a.Table == id) && !c.seated(a) {
 				return a, nil
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return p2p.Announcement{}, &NoWatchTableError{ID: id, Wait: wait}
+			return lobby.Announcement{}, &NoWatchTableError{ID: id, Wait: wait}
 		case <-c.Lobby().Changes():
 		case <-time.After(200 * time.Millisecond):
 		}
@@ -84,7 +84,7 @@ type WatchDone struct {
 // StartWatch runs Watch on a goroutine of its own: ended, when not nil,
 // is told of its end first, on that goroutine; then the channel returned
 // gets it.
-func (c *Client) StartWatch(ctx context.Context, a p2p.Announcement, opt WatchOptions, ended func(*Outcome, error)) <-chan WatchDone {
+func (c *Client) StartWatch(ctx context.Context, a lobby.Announcement, opt WatchOptions, ended func(*Outcome, error)) <-chan WatchDone {
 	done := make(chan WatchDone, 1)
 	go func() {
 		o, err := c.Watch(ctx, a, opt)

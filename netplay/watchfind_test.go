@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // TestFindWatchTableNone: no started table within the wait is a
@@ -34,7 +34,7 @@ func TestFindWatchTableNone(t *testing.T) {
 func TestStartWatchTellsTheEnd(t *testing.T) {
 	_, cs := mockClients(t, 1)
 	told := make(chan error, 1)
-	done := cs[0].StartWatch(context.Background(), p2p.Announcement{Table: "nonsense"}, WatchOptions{}, func(_ *Outcome, err error) { told <- err })
+	done := cs[0].StartWatch(context.Background(), lobby.Announcement{Table: "nonsense"}, WatchOptions{}, func(_ *Outcome, err error) { told <- err })
 	d := <-done
 	if d.Err == nil {
 		t.Fatal("a watch of no table ended without an error")

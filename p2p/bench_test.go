@@ -18,7 +18,7 @@ func BenchmarkTableRoundTripLoopback(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		nd, err := NewNode(h, WithStaticPeers(addrs...), WithRetry(fastRetry), WithLobbyConfig(fastLobby))
+		nd, err := NewNode(h, WithStaticPeers(addrs...), WithRetry(fastRetry))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -12,14 +12,9 @@ import (
 	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
-// ServiceName is okey's mDNS service name. It is not libp2p's default
-// ("_p2p._udp"), so okey peers find only each other, not every libp2p
-// application on the LAN.
-const ServiceName = "_okey-lan._udp"
-
-// Discovery finds peers that the Node should dial. Implementations: MDNS
-// (the LAN), StaticDiscovery (--peer addresses) and ManualDiscovery (tests
-// feed it mocknet hosts' addresses).
+// Discovery finds peers that the Node should dial. Implementations: mDNS
+// on the LAN (WithMDNS), static --peer addresses (WithStaticPeers) and
+// ManualDiscovery (tests feed it mocknet hosts' addresses).
 type Discovery interface {
 	// Start begins discovery. found may be called from any goroutine,
 	// concurrently, and even shortly after Close (mDNS's callbacks are not
@@ -30,10 +25,11 @@ type Discovery interface {
 	Close() error
 }
 
-// MDNS is multicast DNS discovery on the LAN with a given service name.
+// mdnsDiscovery is multicast DNS discovery on the LAN with a given service
+// name.
 // It needs an interface that is up and multicast capable: on a host with
 // only loopback, Start fails with "no supported interface".
-type MDNS struct {
+type mdnsDiscovery struct {
 	h       host.Host
 	service string
 
@@ -41,12 +37,12 @@ type MDNS struct {
 	svc mdns.Service
 }
 
-// NewMDNS returns mDNS discovery for h; serviceName "" means ServiceName.
-func NewMDNS(h host.Host, serviceName string) *MDNS {
+// newMDNS returns mDNS discovery for h; serviceName "" means ServiceName.
+func newMDNS(h host.Host, serviceName string) *mdnsDiscovery {
 	if serviceName == "" {
 		serviceName = ServiceName
 	}
-	return &MDNS{h: h, service: serviceName}
+	return &mdnsDiscovery{h: h, service: serviceName}
 }
 
 type notifee func(peer.AddrInfo)
@@ -54,7 +50,7 @@ type notifee func(peer.AddrInfo)
 func (f notifee) HandlePeerFound(ai peer.AddrInfo) { f(ai) }
 
 // Start implements Discovery.
-func (m *MDNS) Start(found func(peer.AddrInfo)) error {
+func (m *mdnsDiscovery) Start(found func(peer.AddrInfo)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.svc != nil {
@@ -70,7 +66,7 @@ func (m *MDNS) Start(found func(peer.AddrInfo)) error {
 }
 
 // Close implements Discovery.
-func (m *MDNS) Close() error {
+func (m *mdnsDiscovery) Close() error {
 	m.mu.Lock()
 	svc := m.svc
 	m.svc = nil
@@ -85,15 +81,15 @@ func (m *MDNS) Close() error {
 // e.g. /ip4/192.168.1.20/tcp/4001/p2p/12D3KooW...
 func ParsePeerAddr(s string) (peer.AddrInfo, error) { return wire.ParsePeerAddr(s) }
 
-// StaticDiscovery reports a fixed list of peers once, at Start.
-type StaticDiscovery struct {
+// staticDiscovery reports a fixed list of peers once, at Start.
+type staticDiscovery struct {
 	peers []peer.AddrInfo
 }
 
-// NewStaticDiscovery parses addresses with ParsePeerAddr; any bad address is
+// newStaticDiscovery parses addresses with ParsePeerAddr; any bad address is
 // an error and nothing is returned.
-func NewStaticDiscovery(addrs ...string) (*StaticDiscovery, error) {
-	s := &StaticDiscovery{}
+func newStaticDiscovery(addrs ...string) (*staticDiscovery, error) {
+	s := &staticDiscovery{}
 	for _, a := range addrs {
 		ai, err := ParsePeerAddr(a)
 		if err != nil {
@@ -105,7 +101,7 @@ func NewStaticDiscovery(addrs ...string) (*StaticDiscovery, error) {
 }
 
 // Start implements Discovery.
-func (s *StaticDiscovery) Start(found func(peer.AddrInfo)) error {
+func (s *staticDiscovery) Start(found func(peer.AddrInfo)) error {
 	for _, ai := range s.peers {
 		found(ai)
 	}
@@ -113,7 +109,7 @@ func (s *StaticDiscovery) Start(found func(peer.AddrInfo)) error {
 }
 
 // Close implements Discovery.
-func (s *StaticDiscovery) Close() error { return nil }
+func (s *staticDiscovery) Close() error { return nil }
 
 // ManualDiscovery reports the peers given to Add: tests feed it mocknet
 // addresses, and a UI can offer "connect to address".

@@ -1,25 +1,25 @@
-// Package p2p is okey's network layer: a libp2p host (TCP and QUIC, Noise,
+// Package p2p is okey's network node: a libp2p host (TCP and QUIC, Noise,
 // Yamux), a persistent identity, peer discovery (mDNS on the LAN with okey's
-// own service name, or static --peer addresses), a gossipsub lobby where
-// tables are announced and formed, one gossipsub topic per table, and a
-// direct stream protocol for catch-up. TableTransport implements
-// table.Transport.
+// own service name, or static --peer addresses), one gossipsub topic per
+// table with its roll-call, spectators and chat, a direct stream protocol
+// for catch-up, the links to each peer and the node's side of relays
+// (dialing through them, presenting a table's token, Node.DialCode for an
+// invite code). TableTransport implements table.Transport.
 //
-// Beyond one LAN: a private table (Lobby.CreatePrivate) admits only joiners
-// that prove they hold its invite code's secret (package p2p/invite); a
-// joiner reaches the creator from the code alone (Lobby.JoinByCode,
-// Node.DialCode: local addresses, then direct, then through a relay), and
-// the members learn each other's addresses from the creator
-// (Lobby.LearnMemberAddrs). The lobby keeps a record per table with the
-// node's data (WithTableStates): the nonce, a private table's secret, the
-// code joined by.
+// The services beside the node live in their own packages, as go-libp2p
+// lays out its own: p2p/lobby (the tables' lobby and their formation),
+// p2p/relay (the relay service and its client calls), p2p/tournament (the
+// tournament topic), p2p/invite (the invite code). Each registers its
+// handlers on the node's host in its constructor (using Node.Base) and
+// removes them in its Close; the node knows none of them but the relay
+// service it may serve (WithServeRelay).
 //
 // The package carries bytes: it never interprets the table protocol's
 // messages. It bounds their size, checks that their pubsub author is a
 // table member, and hands them to a validator supplied by package table.
 //
-// The wire formats this package owns (lobby announcements, lobby requests,
-// the sync stream framing) are specified in protocol.md, section 7.
+// The wire formats this package owns (the table topics, the sync stream)
+// are specified in protocol.md, section 7.
 //
 // Logging goes to a *slog.Logger passed in with WithLogger (never stdout);
 // RouteLibraryLogs sends libp2p's, pubsub's and zeroconf's own logs to a

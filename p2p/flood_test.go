@@ -38,8 +38,8 @@ func TestRelayFlood(t *testing.T) {
 	ga, gb := &noDirect{}, &noDirect{}
 	a := gatedNode(t, "a", ga)
 	b := gatedNode(t, "b", gb)
-	ga.block(b.ID())
-	gb.block(a.ID())
+	ga.Block(b.ID())
+	gb.Block(a.ID())
 	if err := os.WriteFile(filepath.Join(data, "relay-allow"), []byte(a.ID().String()+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestRelayFlood(t *testing.T) {
 		sw.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withRelayClient())
+			h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), WithRelayClient())
 			if err != nil {
 				t.Error(err)
 				return

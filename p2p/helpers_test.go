@@ -17,8 +17,6 @@ func testLogger(t testing.TB) *slog.Logger { return p2ptest.Logger(t) }
 
 var fastRetry = RetryPolicy{Attempts: 50, Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, DialTimeout: 2 * time.Second}
 
-var fastLobby = LobbyConfig{AnnounceInterval: 100 * time.Millisecond, Expiry: 500 * time.Millisecond, RequestTimeout: 5 * time.Second}
-
 // mockNodes makes n Nodes on one mocknet, all linked; each discovers the
 // others through a ManualDiscovery fed with their mocknet addresses.
 func mockNodes(t *testing.T, n int, opts ...NodeOption) (mocknet.Mocknet, []*Node) {
@@ -42,7 +40,7 @@ func mockNodesApart(t *testing.T, n int, apart [][2]int, opts ...NodeOption) (mo
 				d.Add(other)
 			}
 		}
-		o := append([]NodeOption{WithLogger(testLogger(t).With("node", i)), WithDiscovery(d), WithRetry(fastRetry), WithLobbyConfig(fastLobby)}, opts...)
+		o := append([]NodeOption{WithLogger(testLogger(t).With("node", i)), WithDiscovery(d), WithRetry(fastRetry)}, opts...)
 		nd, err := NewNode(mn.Host(ai.ID), o...)
 		if err != nil {
 			t.Fatal(err)
@@ -92,3 +90,6 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
 	p2ptest.WaitFor(t, d, what, cond)
 }
+
+// pidA is a well-formed peer id.
+const pidA = "12D3KooWGzxzKZYveHXtpG6AsrUJBcWxHBFS2HsEoGTxrMLvKXtf"

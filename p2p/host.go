@@ -19,24 +19,24 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 )
 
-// DefaultListenAddrs listen on every IPv4 and IPv6 interface, on random
-// ports, over TCP and QUIC.
-var DefaultListenAddrs = []string{
-	"/ip4/0.0.0.0/tcp/0",
-	"/ip4/0.0.0.0/udp/0/quic-v1",
-	"/ip6/::/tcp/0",
-	"/ip6/::/udp/0/quic-v1",
-}
+// Listen addresses for NewHost (WithListenAddrs).
+var (
+	// DefaultListenAddrs listen on every IPv4 and IPv6 interface, on
+	// random ports, over TCP and QUIC.
+	DefaultListenAddrs = []string{
+		"/ip4/0.0.0.0/tcp/0",
+		"/ip4/0.0.0.0/udp/0/quic-v1",
+		"/ip6/::/tcp/0",
+		"/ip6/::/udp/0/quic-v1",
+	}
 
-// LoopbackListenAddrs listen on 127.0.0.1 only (TCP and QUIC, random ports):
-// for tests and single-machine games.
-var LoopbackListenAddrs = []string{
-	"/ip4/127.0.0.1/tcp/0",
-	"/ip4/127.0.0.1/udp/0/quic-v1",
-}
-
-// UserAgent is what the host tells its peers in identify.
-const UserAgent = "okey/1"
+	// LoopbackListenAddrs listen on 127.0.0.1 only (TCP and QUIC, random
+	// ports): for tests and single-machine games.
+	LoopbackListenAddrs = []string{
+		"/ip4/127.0.0.1/tcp/0",
+		"/ip4/127.0.0.1/udp/0/quic-v1",
+	}
+)
 
 type hostConfig struct {
 	key    crypto.PrivKey
@@ -118,18 +118,19 @@ func WithBandwidthCounter(bw *metrics.BandwidthCounter) HostOption {
 	}
 }
 
-// withRelayClient is for tests: the relay client without port mapping,
-// AutoNAT or hole punching.
-func withRelayClient() HostOption {
+// WithRelayClient gives the host the relay client without port mapping,
+// AutoNAT or hole punching (WithReach has them all): for tests and labs on
+// one machine.
+func WithRelayClient() HostOption {
 	return func(c *hostConfig) error {
 		c.client = true
 		return nil
 	}
 }
 
-// withGater is for tests: a connection gater that can forbid direct dials,
-// so that two hosts reach each other only through a relay.
-func withGater(g connmgr.ConnectionGater) HostOption {
+// WithGater sets the host's connection gater (tests: one that forbids
+// direct dials, so that two hosts reach each other only through a relay).
+func WithGater(g connmgr.ConnectionGater) HostOption {
 	return func(c *hostConfig) error {
 		c.gater = g
 		return nil

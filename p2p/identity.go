@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/crypto"
 
 	"github.com/okey-game/okey/internal/atomicfile"
+	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
 // File names inside the configuration directory.
@@ -30,11 +30,6 @@ const (
 	maxIdentityFile = 4096
 	maxProfileFile  = 4096
 )
-
-// ErrInsecureKeyFile is returned (wrapped) when the identity file can be
-// read by other users. The file is not changed: the user decides (chmod 600
-// keeps the identity; deleting the file makes a new one).
-var ErrInsecureKeyFile = errors.New("p2p: identity file is readable by other users")
 
 // DefaultConfigDir is os.UserConfigDir()/okey.
 func DefaultConfigDir() (string, error) {
@@ -90,7 +85,7 @@ func LoadOrCreateIdentity(dir string) (crypto.PrivKey, error) {
 }
 
 func loadIdentity(path string) (crypto.PrivKey, error) {
-	raw, err := readPrivateFile(path, maxIdentityFile)
+	raw, err := wire.ReadPrivateFile(path, maxIdentityFile)
 	if err != nil {
 		return nil, err
 	}
@@ -102,37 +97,6 @@ func loadIdentity(path string) (crypto.PrivKey, error) {
 		return nil, fmt.Errorf("p2p: identity file %s holds a %v key, want Ed25519", path, k.Type())
 	}
 	return k, nil
-}
-
-// readPrivateFile reads a file that must be a regular file with no group or
-// other permissions, at most max bytes.
-func readPrivateFile(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("p2p: %s is not a regular file", path)
-	}
-	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		return nil, fmt.Errorf("%w: %s has mode %#o, want 0600 (chmod 600 it to keep it, or delete it to make a new identity)", ErrInsecureKeyFile, path, perm)
-	}
-	if st.Size() > max {
-		return nil, fmt.Errorf("p2p: %s is too large (%d bytes) to be a key or profile", path, st.Size())
-	}
-	buf, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("p2p: read %s: %w", path, err)
-	}
-	if int64(len(buf)) > max {
-		return nil, fmt.Errorf("p2p: %s is too large to be a key or profile", path)
-	}
-	return buf, nil
 }
 
 // ValidateDisplayName checks a display name: valid UTF-8, 1 to
@@ -177,7 +141,7 @@ func LoadProfile(dir string) (string, error) {
 		dir = d
 	}
 	path := filepath.Join(dir, ProfileFile)
-	raw, err := readPrivateFile(path, maxProfileFile)
+	raw, err := wire.ReadPrivateFile(path, maxProfileFile)
 	if err != nil {
 		return "", err
 	}

@@ -28,10 +28,6 @@ const (
 	LinkViaMember
 )
 
-// LinkHeardWithin is how recent a member's forwarded message must be for
-// LinkViaMember.
-const LinkHeardWithin = 2 * time.Minute
-
 // pingEvery is how often the node pings the table members it is connected
 // to, for their round-trip time.
 const pingEvery = 10 * time.Second

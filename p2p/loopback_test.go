@@ -20,7 +20,7 @@ func TestLoopbackStaticPeers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry), WithLobbyConfig(fastLobby))
+		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,8 +46,8 @@ func TestStaticPeerParsing(t *testing.T) {
 		if _, err := ParsePeerAddr(bad); err == nil {
 			t.Errorf("ParsePeerAddr(%q) accepted", bad)
 		}
-		if _, err := NewStaticDiscovery(bad); err == nil {
-			t.Errorf("NewStaticDiscovery(%q) accepted", bad)
+		if _, err := newStaticDiscovery(bad); err == nil {
+			t.Errorf("newStaticDiscovery(%q) accepted", bad)
 		}
 	}
 	ai, err := ParsePeerAddr("/ip4/192.168.1.20/tcp/4001/p2p/" + pidA)

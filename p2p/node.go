@@ -1,8 +1,6 @@
 package p2p
 
 import (
-	"github.com/okey-game/okey/p2p/internal/wire"
-
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +19,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/ping"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/relay"
 )
 
@@ -37,9 +36,6 @@ const (
 	// gossipsub's default of 32 lost a quarter of a 300-message burst here.
 	DefaultQueueSize = 1024
 )
-
-// ErrClosed is returned by operations on a closed Node or transport.
-var ErrClosed = errors.New("p2p: closed")
 
 // RetryPolicy governs dials of discovered peers and reconnects to table
 // members. Delays grow from Min, doubling, up to Max, with up to 25% jitter.
@@ -66,15 +62,11 @@ type nodeConfig struct {
 	name        string
 	queue       int
 	syncTimeout time.Duration
-	lobby       LobbyConfig
 	relays      []peer.AddrInfo
 	relayKeys   map[peer.ID]relay.Key // WithRelayKey
 	serveRelay  *relay.Config
-	records     string        // WithTableStates
 	noForward   bool          // WithoutForwarding
 	chatPoll    time.Duration // WithChatPoll
-
-	checkAnnouncement func(Announcement) error // WithAnnouncementCheck
 }
 
 // NodeOption configures NewNode.
@@ -196,15 +188,15 @@ func WithServeRelay(cfg relay.Config) NodeOption {
 }
 
 // Node is one okey peer on the network: it owns the libp2p host, gossipsub,
-// discovery, dialling and reconnection, the lobby and the open tables.
-// Close stops all of them.
+// discovery, dialling and reconnection, and the open tables; the services
+// beside it (p2p/lobby, p2p/tournament) are built on its Base and closed
+// before it. Close stops the node and its tables.
 type Node struct {
 	h     host.Host
 	ps    *pubsub.PubSub
 	log   *slog.Logger
 	cfg   nodeConfig
 	discs []Discovery
-	lobby *Lobby
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -249,7 +241,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 			h.Close()
 		}
 	}()
-	c := nodeConfig{log: discardLogger(), retry: DefaultRetry, queue: DefaultQueueSize, syncTimeout: 30 * time.Second, lobby: DefaultLobbyConfig, chatPoll: defaultChatPoll}
+	c := nodeConfig{log: discardLogger(), retry: DefaultRetry, queue: DefaultQueueSize, syncTimeout: 30 * time.Second, chatPoll: defaultChatPoll}
 	for _, o := range opts {
 		if err := o(&c); err != nil {
 			return nil, err
@@ -317,14 +309,9 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 	}
 	n.wg.Add(1)
 	go n.pingLoop()
-	n.lobby, err = newLobby(n, c.lobby)
-	if err != nil {
-		n.Close()
-		return nil, err
-	}
 	discs := append([]Discovery(nil), c.discs...)
 	if len(c.static) > 0 {
-		sd, err := NewStaticDiscovery(c.static...)
+		sd, err := newStaticDiscovery(c.static...)
 		if err != nil {
 			n.Close()
 			return nil, err
@@ -332,7 +319,7 @@ func NewNode(h host.Host, opts ...NodeOption) (n *Node, err error) {
 		discs = append(discs, sd)
 	}
 	if c.useMDNS {
-		discs = append(discs, NewMDNS(h, c.mdns))
+		discs = append(discs, newMDNS(h, c.mdns))
 	}
 	for _, d := range discs {
 		if err := d.Start(n.found); err != nil {
@@ -370,15 +357,16 @@ type Base struct {
 	Queue int
 	// Retry is the node's dial policy (WithRetry).
 	Retry RetryPolicy
+	// Presenting counts a background presentation of a table at relays
+	// (WaitRelayAnswers waits for it) until the returned function is
+	// called.
+	Presenting func(table string) (done func())
 }
 
 // Base is the node's surface for the services built beside it.
 func (n *Node) Base() Base {
-	return Base{Host: n.h, PubSub: n.ps, Log: n.log, Context: n.ctx, Queue: n.cfg.queue, Retry: n.cfg.retry}
+	return Base{Host: n.h, PubSub: n.ps, Log: n.log, Context: n.ctx, Queue: n.cfg.queue, Retry: n.cfg.retry, Presenting: n.presentingTable}
 }
-
-// Lobby is the node's lobby.
-func (n *Node) Lobby() *Lobby { return n.lobby }
 
 // Addrs are this node's dialable addresses, each ending in /p2p/<id>: what
 // another player passes with --peer.
@@ -457,7 +445,7 @@ func (n *Node) Connected(p peer.ID) bool {
 	return n.h.Network().Connectedness(p) == network.Connected
 }
 
-// Close stops the tables, the lobby, discovery, gossipsub and the host, and
+// Close stops the tables, discovery, gossipsub and the host, and
 // waits for the node's goroutines.
 func (n *Node) Close() error {
 	n.mu.Lock()
@@ -477,9 +465,6 @@ func (n *Node) Close() error {
 	var errs []error
 	for _, t := range tables {
 		errs = append(errs, t.Close())
-	}
-	if n.lobby != nil {
-		errs = append(errs, n.lobby.close())
 	}
 	for _, d := range discs {
 		errs = append(errs, d.Close())

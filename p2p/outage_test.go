@@ -112,11 +112,11 @@ func TestRelayOutageRedialWithinBudget(t *testing.T) {
 	nodes := make([]*Node, len(names))
 	for i, name := range names {
 		gates[i], logs[i] = &noDirect{}, &connLog{}
-		h, err := NewHost(WithListenAddrs(LoopbackListenAddrs...), withGater(gates[i]), withRelayClient(), withConnTap(logs[i].tap))
+		h, err := NewHost(WithListenAddrs(LoopbackListenAddrs...), WithGater(gates[i]), WithRelayClient(), withConnTap(logs[i].tap))
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := NewNode(h, WithLogger(testLogger(t).With("node", name)), WithLobbyConfig(fastLobby))
+		n, err := NewNode(h, WithLogger(testLogger(t).With("node", name)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestRelayOutageRedialWithinBudget(t *testing.T) {
 	for i := range nodes {
 		for j := range nodes {
 			if i != j {
-				gates[i].block(nodes[j].ID())
+				gates[i].Block(nodes[j].ID())
 			}
 		}
 	}

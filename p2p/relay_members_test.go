@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 
 	"github.com/okey-game/okey/p2p/internal/p2ptest"
-	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/p2p/relay"
 )
 
@@ -93,7 +91,7 @@ func TestRelayFormerMemberCut(t *testing.T) {
 	a, b, c := gatedNode(t, "a", ga), gatedNode(t, "b", gb), gatedNode(t, "c", gc)
 	for _, g := range []*noDirect{ga, gb, gc} {
 		for _, n := range []*Node{a, b, c} {
-			g.block(n.ID())
+			g.Block(n.ID())
 		}
 	}
 	_, svc, rinfo, _ := testRelay(t, relay.Config{Key: key})
@@ -137,99 +135,6 @@ func (n *Node) addRelayKey(id peer.ID, key relay.Key) {
 		n.cfg.relayKeys = map[peer.ID]relay.Key{}
 	}
 	n.cfg.relayKeys[id] = key
-}
-
-// relayNode is a loopback node that uses relay with key (WithRelayKey).
-func relayNode(t *testing.T, name string, relay peer.AddrInfo, key relay.Key) *Node {
-	t.Helper()
-	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withRelayClient())
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := []NodeOption{WithLogger(testLogger(t).With("node", name)), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(relay)}
-	if !key.IsZero() {
-		opts = append(opts, WithRelayKey(relay.ID, key))
-	}
-	n, err := NewNode(h, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { n.Close() })
-	return n
-}
-
-// TestCreatorRelayLifecycle: a creator with the relay's line registers its
-// private table there; a join makes it send its seated members; closing
-// the table unregisters it. A creator the relay refuses learns it from
-// WaitRelayAnswers, and its code leaves that relay out.
-func TestCreatorRelayLifecycle(t *testing.T) {
-	t.Parallel()
-	key, _ := relay.NewKey()
-	_, svc, rinfo, _ := testRelay(t, relay.Config{Key: key})
-	a := relayNode(t, "creator", rinfo, key)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	ann, err := a.Lobby().CreatePrivate(RandomTableID(""), "classic", nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := ann.Table
-	if ref := a.WaitRelayAnswers(ctx, id); len(ref) != 0 {
-		t.Fatalf("refused: %v", ref)
-	}
-	waitFor(t, 20*time.Second, "the table registered", func() bool { return svc.Tables() == 1 })
-	text, err := a.Lobby().Invite(id, a.Host().Addrs(), a.InviteRelays())
-	if err != nil || !strings.Contains(mustParseCodeRelays(t, text), rinfo.ID.String()) {
-		t.Fatalf("the code lacks the relay: %v", err)
-	}
-	b := relayNode(t, "joiner", rinfo, relay.Key{})
-	code := mustParseCode(t, text)
-	if _, err := b.Lobby().JoinByCode(ctx, code); err != nil {
-		t.Fatalf("join by code: %v", err)
-	}
-	waitFor(t, 20*time.Second, "the relay learns the seated members", func() bool {
-		seated, started, ok := svc.Seated(id)
-		return ok && slices.Contains(seated, a.ID()) && slices.Contains(seated, b.ID()) && !started
-	})
-	if err := a.Lobby().CloseTable(id); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, 20*time.Second, "the closed table unregistered", func() bool { return svc.Tables() == 0 })
-
-	// A creator without the key (nor on the allow-list) is refused: told,
-	// and its code does not carry the relay.
-	c := relayNode(t, "stranger", rinfo, relay.Key{})
-	ann, err = c.Lobby().CreatePrivate(RandomTableID(""), "classic", nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref := c.WaitRelayAnswers(ctx, ann.Table)
-	if !errors.Is(ref[rinfo.ID], relay.ErrNotAllowed) {
-		t.Fatalf("refusals %v", ref)
-	}
-	text, err = c.Lobby().Invite(ann.Table, c.Host().Addrs(), c.InviteRelays())
-	if err != nil || strings.Contains(mustParseCodeRelays(t, text), rinfo.ID.String()) {
-		t.Fatalf("the code still carries the relay that refused it (%v)", err)
-	}
-}
-
-func mustParseCode(t *testing.T, text string) invite.Code {
-	t.Helper()
-	c, err := invite.Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// mustParseCodeRelays is the relays of a code, as text.
-func mustParseCodeRelays(t *testing.T, text string) string {
-	t.Helper()
-	var out []string
-	for _, r := range mustParseCode(t, text).Relays {
-		out = append(out, r.String())
-	}
-	return strings.Join(out, " ")
 }
 
 // testRelay starts a relay service on loopback with cfg, its logs kept in

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/control"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -16,47 +14,13 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/okey-game/okey/p2p/internal/p2ptest"
 	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 )
 
-// noDirect is a connection gater that refuses direct dials to and direct
-// connections from some peers: two hosts that gate each other reach each
-// other only through a relay.
-type noDirect struct {
-	mu    sync.Mutex
-	peers map[peer.ID]bool
-}
-
-func (g *noDirect) block(p peer.ID) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.peers == nil {
-		g.peers = map[peer.ID]bool{}
-	}
-	g.peers[p] = true
-}
-
-func (g *noDirect) blocked(p peer.ID, a ma.Multiaddr) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if !g.peers[p] {
-		return false
-	}
-	_, err := a.ValueForProtocol(ma.P_CIRCUIT)
-	return err != nil
-}
-
-func (g *noDirect) InterceptPeerDial(peer.ID) bool { return true }
-func (g *noDirect) InterceptAddrDial(p peer.ID, a ma.Multiaddr) bool {
-	return !g.blocked(p, a)
-}
-func (g *noDirect) InterceptAccept(network.ConnMultiaddrs) bool { return true }
-func (g *noDirect) InterceptSecured(_ network.Direction, p peer.ID, c network.ConnMultiaddrs) bool {
-	return !g.blocked(p, c.RemoteMultiaddr())
-}
-func (g *noDirect) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+type noDirect = p2ptest.NoDirect
 
 // relayHost starts a relay on loopback that lets allowed register tables.
 func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *relay.Service, peer.AddrInfo) {
@@ -86,11 +50,11 @@ func relayHost(t *testing.T, allowed ...peer.ID) (host.Host, *relay.Service, pee
 // tests).
 func gatedNode(t *testing.T, name string, g *noDirect, relays ...peer.AddrInfo) *Node {
 	t.Helper()
-	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withGater(g), withRelayClient())
+	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), WithGater(g), WithRelayClient())
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := NewNode(h, WithLogger(testLogger(t).With("node", name)), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(relays...))
+	n, err := NewNode(h, WithLogger(testLogger(t).With("node", name)), WithRetry(fastRetry), WithNodeRelays(relays...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,8 +73,8 @@ func TestRelayOnlyLink(t *testing.T) {
 	_, svc, rinfo := relayHost(t, a0.ID())
 	a := a0
 	b := gatedNode(t, "b", gb)
-	ga.block(b.ID())
-	gb.block(a.ID())
+	ga.Block(b.ID())
+	gb.Block(a.ID())
 	var token [32]byte
 	copy(token[:], "a table's relay token, 32 bytes")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -152,8 +116,11 @@ func TestRelayOnlyLink(t *testing.T) {
 		t.Fatalf("link a->b is %v, want relayed", l.Kind)
 	}
 	waitFor(t, 25*time.Second, "a round-trip time to b", func() bool { return a.LinkTo(b.ID()).RTT > 0 })
-	// The lobby's stream (admission) is a direct stream too.
-	s, err := a.Host().NewStream(ctx, b.ID(), LobbyProtocol)
+	// The lobby's stream (admission) is a direct stream too: b serves the
+	// lobby protocol's id here (p2p/lobby registers it on a node's host).
+	const lobbyProtocol = "/okey/lobby/1.0.0"
+	b.Host().SetStreamHandler(lobbyProtocol, func(s network.Stream) { io.Copy(io.Discard, s); s.Close() })
+	s, err := a.Host().NewStream(ctx, b.ID(), lobbyProtocol)
 	if err != nil {
 		t.Fatalf("lobby stream over the relay: %v", err)
 	}
@@ -220,11 +187,11 @@ func TestRelayACL(t *testing.T) {
 // no direct link between them reach each other through it.
 func TestServeRelay(t *testing.T) {
 	t.Parallel()
-	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withRelayClient())
+	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"), WithRelayClient())
 	if err != nil {
 		t.Fatal(err)
 	}
-	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithServeRelay(relay.Config{}))
+	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithServeRelay(relay.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,8 +213,8 @@ func TestServeRelay(t *testing.T) {
 	gb, gc := &noDirect{}, &noDirect{}
 	b := gatedNode(t, "b", gb)
 	c := gatedNode(t, "c", gc)
-	gb.block(c.ID())
-	gc.block(b.ID())
+	gb.Block(c.ID())
+	gc.Block(b.ID())
 	for _, n := range []*Node{b, c} {
 		if err := n.UseRelay(ctx, self, "mine", token, false); err != nil {
 			t.Fatalf("join the player's relay: %v", err)
@@ -278,8 +245,8 @@ func TestRelayStaleTableDoesNotBlock(t *testing.T) {
 	a := gatedNode(t, "a", ga)
 	_, _, rinfo := relayHost(t, a.ID())
 	b := gatedNode(t, "b", gb)
-	ga.block(b.ID())
-	gb.block(a.ID())
+	ga.Block(b.ID())
+	gb.Block(a.ID())
 	var token, stale [32]byte
 	copy(token[:], "a table's relay token, 32 bytes")
 	copy(stale[:], "a gone table's token, 32 bytes.")

@@ -2,7 +2,6 @@ package p2p
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
@@ -24,10 +23,6 @@ import (
 // non-member on a table's topic (meshFilter), and ignore a non-member's
 // subscription to it (subFilter): whoever subscribes without a seat gets
 // nothing.
-
-// ErrSpectator is returned by a spectator's Broadcast: a spectator never
-// publishes on a table's topic.
-var ErrSpectator = errors.New("p2p: a spectator does not publish on a table's topic")
 
 // Caps of the sync streams a member serves to spectators (peers that are
 // not members of the table they ask about), besides MaxSyncStreams: at most

@@ -42,7 +42,7 @@ func TestFigureSpectatorsDoNotSlowTheSeats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry), WithLobbyConfig(fastLobby))
+		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestFigureSpectatorProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nd, err := NewNode(h, WithStaticPeers(strings.Fields(os.Getenv("OKEY_SPECTATE_PEERS"))...), WithRetry(fastRetry), WithLobbyConfig(fastLobby))
+		nd, err := NewNode(h, WithStaticPeers(strings.Fields(os.Getenv("OKEY_SPECTATE_PEERS"))...), WithRetry(fastRetry))
 		if err != nil {
 			t.Fatal(err)
 		}

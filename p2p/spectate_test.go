@@ -51,7 +51,7 @@ func TestWatchTable(t *testing.T) {
 	}
 	// A raw publish on the topic (posing as a seat) is rejected by the
 	// members and reaches no inbox.
-	topic, err := nodes[2].ps.Join(TableTopic("watch"))
+	topic, err := nodes[2].ps.Join(tableTopic("watch"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -144,7 +144,7 @@ func TestNonMemberSubscriberGetsNothing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	const id, side, rounds = "hidden", "okey/test/side", 20
-	topic := TableTopic(id)
+	topic := tableTopic(id)
 	members := nodes[:2]
 
 	// The members' side subscriptions, which the markers travel on.

@@ -17,9 +17,6 @@ import (
 	"github.com/okey-game/okey/table"
 )
 
-// SyncProtocol is the catch-up stream protocol (protocol.md section 7).
-const SyncProtocol = "/okey/sync/1.0.0"
-
 // Bounds of the sync protocol.
 const (
 	// MaxSyncFrames is the most response frames one Fetch accepts.
@@ -37,9 +34,6 @@ const (
 	// syncRequestTimeout bounds the wait for a request's few bytes.
 	syncRequestTimeout = 10 * time.Second
 )
-
-// ErrFrameTooLarge is returned (wrapped) for a frame above its bound.
-var ErrFrameTooLarge = wire.ErrFrameTooLarge
 
 // readResponse reads a response: uvarint(count), then count frames.
 func readResponse(r *bufio.Reader) ([][]byte, error) {

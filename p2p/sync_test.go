@@ -161,7 +161,7 @@ func TestSyncSilentStreams(t *testing.T) {
 			t.Fatal(err)
 		}
 		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(addrs...), WithRetry(fastRetry),
-			WithLobbyConfig(fastLobby), WithSyncTimeout(20*time.Second))
+			WithSyncTimeout(20*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,17 +17,11 @@ import (
 	"github.com/okey-game/okey/table"
 )
 
-// TableTopicPrefix is followed by the table id to name a table's topic.
-const TableTopicPrefix = "okey/table/1/"
-
-// TableTopic is the gossipsub topic of table id.
-func TableTopic(id string) string { return TableTopicPrefix + id }
+// tableTopic is the gossipsub topic of table id.
+func tableTopic(id string) string { return TableTopicPrefix + id }
 
 // ValidTableID checks a table id: 1 to 64 characters of [A-Za-z0-9_-].
 func ValidTableID(id string) error { return wire.ValidTableID(id) }
-
-// ErrNotMember is returned when a peer that is not a table member is named.
-var ErrNotMember = errors.New("p2p: not a table member")
 
 // TableTransport is one table's network: a gossipsub topic shared by its
 // members, and the sync stream for catch-up. It implements table.Transport.
@@ -195,7 +189,7 @@ func (n *Node) openTable(ctx context.Context, tableID string, members []peer.ID,
 		return nil, errors.New("p2p: WatchTable: this node is a member: it joins the table, it does not watch it")
 	}
 	t := &TableTransport{
-		n: n, id: tableID, topicName: TableTopic(tableID),
+		n: n, id: tableID, topicName: tableTopic(tableID),
 		members: slices.Clone(members), others: others, memberSet: set, validate: validate,
 		inbox: make(chan table.Packet, n.cfg.queue), presence: make(chan struct{}, 1),
 		rejects:   map[string]uint64{},

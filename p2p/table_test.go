@@ -99,7 +99,7 @@ func TestTableValidatorRejects(t *testing.T) {
 	ta, tb := tts[0], tts[1]
 
 	// c is not a member but subscribes to the table's topic and publishes.
-	topic, err := c.ps.Join(TableTopic("val"))
+	topic, err := c.ps.Join(tableTopic("val"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestJoinTableTimeout(t *testing.T) {
 	// the leave and the new join (best effort delivery; the table
 	// protocol's catch-up covers that gap, this test counts messages).
 	waitFor(t, 10*time.Second, "nodes[1] to hear nodes[0] leave the topic", func() bool {
-		return !slices.Contains(nodes[1].ps.ListPeers(TableTopic("late")), nodes[0].ID())
+		return !slices.Contains(nodes[1].ps.ListPeers(tableTopic("late")), nodes[0].ID())
 	})
 	tts := joinAll(t, nodes[:2], "late", acceptAll)
 	exchange(t, tts, 5)

@@ -26,28 +26,12 @@ import (
 // chat by asking a member over the sync protocol (ChatRequest), as they
 // read the chain; they never post.
 
-// ChatTopicPrefix is followed by the table id to name a table's chat topic.
-const ChatTopicPrefix = "okey/chat/1/"
-
-// ChatTopic is the chat topic of table id.
-func ChatTopic(id string) string { return ChatTopicPrefix + id }
-
-// ChatRequest is the sync request (7.7) a spectator (or a member) sends
-// for a member's recent chat; an older member answers it with no frames
-// (5.7: any other request gets no answer).
-const ChatRequest = "okey/chat/v1"
-
-// ChatHistory is how many of the latest chat messages a member keeps to
-// answer ChatRequest.
-const ChatHistory = 32
+// chatTopic is the chat topic of table id.
+func chatTopic(id string) string { return ChatTopicPrefix + id }
 
 // defaultChatPoll is how often a spectator asks a member for the chat
 // (WithChatPoll).
 const defaultChatPoll = 2 * time.Second
-
-// ErrChatUnavailable is returned by SendChat where the table has no chat:
-// a spectator's, or before the table is open.
-var ErrChatUnavailable = errors.New("p2p: a spectator does not post in a table's chat")
 
 // ChatMessage is a chat message accepted at this node: its author's roster
 // index and peer, the message, and its bytes (for the chat file).
@@ -78,7 +62,7 @@ type tableChat struct {
 }
 
 func newTableChat(id string) *tableChat {
-	return &tableChat{topicName: ChatTopic(id), in: make(chan ChatMessage, 64)}
+	return &tableChat{topicName: chatTopic(id), in: make(chan ChatMessage, 64)}
 }
 
 // ChatStats counts a table's chat messages at this node.

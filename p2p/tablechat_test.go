@@ -108,7 +108,7 @@ func TestTableChat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	topic, err := nodes[3].ps.Join(ChatTopic("chat"))
+	topic, err := nodes[3].ps.Join(chatTopic("chat"))
 	if err != nil {
 		t.Fatal(err)
 	}

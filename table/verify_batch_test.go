@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/crypto/deck"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // reportSummary is everything a verdict says, as text: status, the seat,
@@ -73,6 +72,11 @@ func TestVerifyBatchSameVerdict(t *testing.T) {
 			batched := verifyReplay(tr, envs, pb)
 			if c.caught != (batched == nil) {
 				t.Fatalf("batch caught the fault: %v, want %v", batched == nil, c.caught)
+			}
+			// The public openings of a hand whose audit the chain holds
+			// are claims in the batch (deck.HintTiles), not computed.
+			if c.o.Cheat == "" && pb.Openings() == 0 {
+				t.Fatal("no opening was hinted: the replay computed every one")
 			}
 		})
 	}

@@ -5,10 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 

@@ -6,13 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
 )

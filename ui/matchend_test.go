@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
 )

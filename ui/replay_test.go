@@ -11,12 +11,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 

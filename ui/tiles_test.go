@@ -5,11 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/okey-game/okey/internal/lane"
-
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestTileRows: a list of tiles is split between tiles, each row at most

@@ -10,9 +10,12 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/lane"
+	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
 	"github.com/okey-game/okey/ui/tablemodel/rig101"
 )
@@ -407,4 +410,173 @@ func mapValues(m map[int]string) []string {
 		out = append(out, v)
 	}
 	return out
+}
+
+// botsFor are k bots for a table of ruleset: B101 at an Okey 101 table,
+// greedy ones otherwise.
+func botsFor(ruleset string, k int) ([]table.Mover, []string) {
+	ms, names := greedyBots(k)
+	if strings.HasPrefix(ruleset, engine.Preset101) {
+		for i := range ms {
+			ms[i] = bot.NewB101()
+		}
+	}
+	return ms, names
+}
+
+// TestBrowser101Match plays an Okey 101 match of three rounds against
+// three B101 bots in the page to its end, by keys as at the terminal: d
+// draws, h hints (the best opening selected), l lays what the hint
+// selected, x discards, y answers the penalty question; each round's
+// panel (the points with their causes, the racks, the score table) is
+// closed by Enter, and the match's panel gives the verdict.
+func TestBrowser101Match(t *testing.T) {
+	lane.NoRace(t)
+	ctx := browser(t)
+	w := startTable(t, "101:rounds=3")
+	c := tab(t, ctx)
+	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .cell"))); err != nil {
+		t.Fatal(err)
+	}
+	drawn := time.Since(w.t0)
+	if err := chromedp.Do(c, chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("figure: Okey 101: after the server and the match started, the table drawn in %v, the dealt rack in %v",
+		drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
+	// A second page of the table (another tab, as another seat's page
+	// would be): the time from a key in the first to the move shown in the
+	// second, both on the machine's clock (Date.now).
+	c2 := tab(t, ctx)
+	if err := chromedp.Do(c2, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(c2, chromedp.Evaluate[bool](`(() => { let n = -1; new MutationObserver(() => {
+		const k = document.querySelectorAll('#rack .tile').length; if (k !== n) { n = k; document.body.dataset.changedAt = String(Date.now()); } })
+		.observe(document.getElementById('rack'), {childList: true}); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { document.addEventListener('keydown', () => { document.body.dataset.keyAt = String(Date.now()); }, true); return true; })()`)); err != nil {
+		t.Fatal(err)
+	}
+	var other []time.Duration
+	var heap []float64
+	sampleHeap := func() {
+		if v, err := chromedp.Run(c, chromedp.Evaluate[float64](`performance.memory ? performance.memory.usedJSHeapSize : 0`)); err == nil {
+			heap = append(heap, v)
+		}
+	}
+	sampleHeap()
+	moves := map[string]int{}
+	deadline := time.Now().Add(70 * time.Second)
+	rounds := 0
+	for {
+		if time.Now().After(deadline) {
+			t.Fatalf("the match did not end in time: %v", moves)
+		}
+		s := readPage101(t, c)
+		switch {
+		case s.MatchEnd:
+			goto over
+		case s.HandEnd:
+			rounds++
+			if rounds == 1 {
+				shoot(t, c, "m101-round-end")
+				for _, want := range []string{"round 1 is over", "total", "lowest total wins", "you", "ali"} {
+					if !strings.Contains(s.Panel, want) {
+						t.Errorf("the round's panel lacks %q:\n%s", want, s.Panel)
+					}
+				}
+			}
+			key(t, c, kb.Enter)
+			until101(t, c, 5*time.Second, "the round's panel to close", func(d dom101) bool { return d.Seq != s.Seq })
+		case s.Ask != "":
+			key(t, c, "y")
+			moves["penalty"]++
+			until101(t, c, 5*time.Second, "the question answered", func(d dom101) bool { return d.Ask == "" })
+		case s.Draw:
+			key(t, c, "d")
+			moves["draw"]++
+			until101(t, c, 5*time.Second, "the drawn tile", func(d dom101) bool { return !d.Draw || d.HandEnd || d.MatchEnd })
+		case s.Discard:
+			key(t, c, "c")
+			key(t, c, "h")
+			h := until101(t, c, 5*time.Second, "the hint", func(d dom101) bool { return d.Seq != s.Seq && d.Msg != s.Msg })
+			if strings.Contains(h.Msg, "l lays") && len(h.Sel) > 0 {
+				key(t, c, "l")
+				d := until101(t, c, 5*time.Second, "the lay", func(d dom101) bool { return len(d.Melds) != len(h.Melds) || d.Bad || d.HandEnd || d.MatchEnd })
+				if d.Bad {
+					t.Fatalf("the hinted lay was refused: %q (hint %q)", d.Msg, h.Msg)
+				}
+				moves["lay"]++
+				continue
+			}
+			key(t, c, "x")
+			d := until101(t, c, 5*time.Second, "the discard", func(d dom101) bool { return !d.Discard || d.Ask != "" || d.HandEnd || d.MatchEnd })
+			moves["discard"]++
+			if d.Ask == "" && !d.HandEnd && !d.MatchEnd && len(d.Rack) < len(s.Rack) {
+				if ms := shownElsewhere(t, c, c2); ms >= 0 {
+					other = append(other, ms)
+				}
+			}
+			if moves["discard"]%4 == 0 {
+				sampleHeap()
+			}
+		default:
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+over:
+	s := readPage101(t, c)
+	sampleHeap()
+	shoot(t, c, "m101-match-end")
+	if len(other) > 0 {
+		slices.Sort(other)
+		t.Logf("figure: a discard by key in one page shown in another page of the table: median %v, p95 %v, max %v over %d",
+			other[len(other)/2], other[len(other)*95/100], other[len(other)-1], len(other))
+	}
+	if len(heap) > 1 {
+		t.Logf("figure: the tab's JS heap over the match (performance.memory.usedJSHeapSize): start %.1f MB, max %.1f MB, end %.1f MB (%d samples)",
+			heap[0]/1e6, slices.Max(heap)/1e6, heap[len(heap)-1]/1e6, len(heap))
+	}
+	if !s.Good || s.Verdict == "" || rounds < 3 {
+		t.Fatalf("the match's end: verdict %q (good %v), %d rounds", s.Verdict, s.Good, rounds)
+	}
+	if moves["draw"] < 3 || moves["discard"] < 3 {
+		t.Fatalf("moves by keys: %v", moves)
+	}
+	click(t, c, "#panel button[data-op=leave]")
+	select {
+	case <-w.g.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the leave button did not leave")
+	}
+	out := <-w.out
+	if out.Err != nil || out.Report == nil || !out.Report.Honest {
+		t.Fatalf("the match: %+v", out)
+	}
+	t.Logf("moves by keys: %v, %d rounds", moves, rounds)
+}
+
+// shownElsewhere is the time from the last key in page a to the rack's
+// change in page b (both stamped with Date.now), or -1 when b did not
+// show it within a second.
+func shownElsewhere(t *testing.T, a, b context.Context) time.Duration {
+	t.Helper()
+	k, err := chromedp.Run(a, chromedp.Evaluate[float64](`Number(document.body.dataset.keyAt || 0)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Now().Add(time.Second)
+	for time.Now().Before(end) {
+		v, err := chromedp.Run(b, chromedp.Evaluate[float64](`Number(document.body.dataset.changedAt || 0)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v >= k {
+			return time.Duration(v-k) * time.Millisecond
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return -1
 }

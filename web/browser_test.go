@@ -122,7 +122,7 @@ func startTable(t *testing.T, ruleset string) *webTable {
 	w.srv = srv
 	go srv.Serve()
 	t.Cleanup(func() { srv.Close() })
-	bots, names := greedyBots(3)
+	bots, names := botsFor(ruleset, 3)
 	go func() {
 		out, err := ui.PlayLocal(context.Background(), w.g, ui.LocalOptions{Ruleset: ruleset, Name: "ayse", Bots: bots, BotName: names, Data: w.data})
 		if err != nil {

@@ -200,7 +200,7 @@ func stateText(s string) string {
 func (l *Lobby) build() *lobbyJSON {
 	name, me, addrs := l.svc.Self()
 	s := &lobbyJSON{Labels: lobbyLabels(), Name: name, ID: me, Addrs: addrs, Relays: l.svc.BotRelays(),
-		Presets: slices.Clone(engine.Presets), Levels: bot.LevelNames(), Level: bot.DefaultLevel}
+		Presets: append(slices.Clone(engine.Presets), engine.Preset101), Levels: bot.LevelNames(), Level: bot.DefaultLevel}
 	tables := l.svc.Tables()
 	slices.SortStableFunc(tables, func(a, b table.LobbyTable) int { return strings.Compare(a.ID, b.ID) })
 	for _, t := range tables {
@@ -484,11 +484,14 @@ func ListenLobby(l *Lobby, port int) (*Server, error) {
 // SetGame makes g the table the page's /ws plays (nil: none).
 func (s *Server) SetGame(g *Game) {
 	s.gmu.Lock()
-	s.g = g
+	s.g = nil
+	if g != nil {
+		s.g = g
+	}
 	s.gmu.Unlock()
 }
 
-func (s *Server) game() *Game {
+func (s *Server) game() page {
 	s.gmu.Lock()
 	defer s.gmu.Unlock()
 	return s.g
@@ -501,5 +504,32 @@ func (g *Game) left() bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// Until is a context derived from ctx that ends when the player leaves g's
+// table (or ctx ends).
+func (g *Game) Until(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-g.done:
+			cancel()
+		case <-c.Done():
+		}
+	}()
+	return c, cancel
+}
+
+// Start serves until Close (errors to fail) and, for a lobby's server,
+// keeps the lobby's pages current (Lobby.Run).
+func (s *Server) Start(fail func(error)) {
+	go func() {
+		if err := s.Serve(); err != nil {
+			fail(err)
+		}
+	}()
+	if s.lobby != nil {
+		go s.lobby.Run()
 	}
 }

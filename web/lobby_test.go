@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/text/language"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 )
 
@@ -153,13 +156,16 @@ func TestLobbySocket(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	next("the first state", func(st lobbyJSON) bool { return st.Name == "ayse" && st.Labels["join"] != "" })
+	first := next("the first state", func(st lobbyJSON) bool { return st.Name == "ayse" && st.Labels["join"] != "" })
+	if !slices.Contains(first.Presets, "classic") || !slices.Contains(first.Presets, "101") {
+		t.Fatalf("the create form's rulesets: %q", first.Presets)
+	}
 	send(lobbyCommand{Op: "create", Ruleset: "classic:points=1", Players: 2, Bots: 2})
 	next("too many bots refused", func(st lobbyJSON) bool { return st.Bad && st.Msg != "" })
 	send(lobbyCommand{Op: "code", Text: "garbage"})
 	next("a bad code refused", func(st lobbyJSON) bool { return st.Bad && strings.Contains(st.Msg, "not a code") })
 	send(lobbyCommand{Op: "create", Ruleset: "classic:points=1", Players: 2, Bots: 0, Private: true})
-	next("the table opened", func(st lobbyJSON) bool { return !st.Busy && !st.Bad && strings.HasSuffix(st.Msg, ": done") })
+	next("the table opened", func(st lobbyJSON) bool { return !st.Busy && !st.Bad && st.Msg == "opening a table: done" })
 	f.set(table.LobbyTable{ID: "t1", Ruleset: "classic:points=1", Seats: 2, State: "open", Private: true,
 		Members: []table.LobbyMember{{ID: "me", Name: "ayse"}, {ID: "x", Name: "mehmet", Ready: true}}})
 	st := next("the seat", func(st lobbyJSON) bool { return len(st.Tables) == 1 })
@@ -168,7 +174,7 @@ func TestLobbySocket(t *testing.T) {
 		t.Fatalf("the table as sent: %+v, links %+v", tb, st.Links)
 	}
 	send(lobbyCommand{Op: "ready", ID: "t1", Ready: true})
-	next("ready", func(st lobbyJSON) bool { return !st.Busy && strings.HasSuffix(st.Msg, ": done") })
+	next("ready", func(st lobbyJSON) bool { return !st.Busy && st.Msg == "ready at table t1: done" })
 	if got := f.got(); len(got) != 2 || got[0] != "private classic:points=1" || got[1] != "ready t1" {
 		t.Fatalf("the service got %q", got)
 	}
@@ -239,4 +245,51 @@ func FuzzLobbyCommand(f *testing.F) {
 			t.Fatalf("%s: a create neither sent nor refused", b)
 		}
 	})
+}
+
+// TestLobbyTurkish: the lobby's words and its table states come in the
+// interface's language.
+func TestLobbyTurkish(t *testing.T) {
+	i18n.Set(i18n.Turkish)
+	defer i18n.Set(i18n.English)
+	f := &fakeLobby{changes: make(chan struct{}, 1), tables: []table.LobbyTable{{ID: "t1", Ruleset: "classic", Seats: 2, State: "open",
+		Members: []table.LobbyMember{{ID: "x", Name: "mehmet"}}}}}
+	english := lobbyLabelsIn(i18n.English)
+	st := NewLobby(context.Background(), f, func(table.LobbyTable) {}).build()
+	if st.Labels["title"] != "okey lobisi" || st.Labels["join"] != "katıl" || st.Tables[0].StateTxt == "open" {
+		t.Fatalf("the Turkish lobby: %q %q %q", st.Labels["title"], st.Labels["join"], st.Tables[0].StateTxt)
+	}
+	for k, v := range st.Labels {
+		// Every word has its Turkish (the catalogue's test checks the
+		// keys; this, that the page is given them).
+		if v == english[k] {
+			t.Errorf("label %s is still English: %q", k, v)
+		}
+	}
+}
+
+func lobbyLabelsIn(l language.Tag) map[string]string {
+	was := i18n.Current()
+	i18n.Set(l)
+	defer i18n.Set(was)
+	return lobbyLabels()
+}
+
+// TestLobbyJoinCodeAtStart: okey play --web --code CODE takes the seat as
+// the page's box does (the code as given, wrapped lines and all).
+func TestLobbyJoinCodeAtStart(t *testing.T) {
+	f := &fakeLobby{changes: make(chan struct{}, 1)}
+	l := NewLobby(context.Background(), f, func(table.LobbyTable) {})
+	l.JoinCode("  okey1abc\n  def\n")
+	deadline := time.Now().Add(5 * time.Second)
+	for len(f.got()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := f.got(); len(got) != 1 || got[0] != "code   okey1abc\n  def\n" {
+		t.Fatalf("the service got %q", got)
+	}
+	l.JoinCode("not a code")
+	if l.build().Msg == "" || !l.build().Bad {
+		t.Fatal("a bad --code is not said")
+	}
 }

@@ -56,9 +56,18 @@ const cookieName = "okey_token"
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// Server serves one Game's table to its player's browser.
+// page is what a Server serves: the states of one table (a seat's Game,
+// or Frames seen from no seat) and the page's commands.
+type page interface {
+	subscribe() (chan []byte, func())
+	do(c command)
+	Done() <-chan struct{}
+	left() bool // the viewer left: the page no longer plays
+}
+
+// Server serves one table's page to its viewer's browser.
 type Server struct {
-	g     *Game
+	g     page
 	token string
 	port  int
 	ln    net.Listener
@@ -71,6 +80,18 @@ type Server struct {
 
 // Listen opens the table's server on 127.0.0.1 (port 0: any free port).
 func Listen(g *Game, port int) (*Server, error) {
+	if g == nil {
+		// No table yet (the lobby's server): a nil page, not a nil *Game.
+		return listen(nil, port)
+	}
+	return listen(g, port)
+}
+
+// ListenFrames opens the server of a table seen from no seat (a
+// spectator's or a replay's page), as Listen does.
+func ListenFrames(f *Frames, port int) (*Server, error) { return listen(f, port) }
+
+func listen(g page, port int) (*Server, error) {
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		return nil, err

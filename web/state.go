@@ -52,6 +52,7 @@ type seatJSON struct {
 	Score  int         `json:"score"`
 	Shown  bool        `json:"shown,omitempty"` // gösterme
 	Word   string      `json:"word,omitempty"`  // Okey 101: how it stands (opened, its total)
+	Open   []*faceJSON `json:"open,omitempty"`  // seen from no seat: its rack (nil: a face not opened to all)
 }
 
 type actionJSON struct {
@@ -117,7 +118,8 @@ type stateJSON struct {
 	HandEnd  *handEndJSON          `json:"handEnd"`
 	MatchEnd *matchEndJSON         `json:"matchEnd"`
 	Cols     int                   `json:"cols"`
-	R101     *table101JSON         `json:"r101,omitempty"` // an Okey 101 round's table
+	R101     *table101JSON         `json:"r101,omitempty"`  // an Okey 101 round's table
+	Board    *boardJSON            `json:"board,omitempty"` // a table seen from no seat (watch, replay)
 }
 
 // logShown is how many log lines the page gets.

@@ -114,14 +114,7 @@ func (g *Game) build101(st *stateJSON, s *tablemodel.Snapshot, rack *tablemodel.
 	if f := tablemodel.PrevDiscard101(r); f != engine.NoFace {
 		st.Take = faceOf(f, okey)
 	}
-	for i, md := range r.Melds() {
-		mj := meldJSON{Meld: i, Handle: string(tablemodel.HandleOf(i)), Owner: s.Name(md.Owner), Mine: md.Owner == s.Seat, Tiles: lineJSON{}}
-		for k, sl := range md.Tiles {
-			sp := tablemodel.MeldTile(r, md, k, sl)
-			mj.Tiles = append(mj.Tiles, spanJSON{F: faceOf(sp.Face, okey), T: starOf(sp)})
-		}
-		t.Melds = append(t.Melds, mj)
-	}
+	t.Melds = melds101(r, s)
 	st.R101 = t
 	st.Cursor, st.Lifted = rack.Cursor, rack.Lifted
 	if r.Phase() < engine.Phase101Play {

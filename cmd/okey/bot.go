@@ -25,6 +25,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -257,7 +258,7 @@ func (b *botArgs) checkAddrs() string {
 
 // mover is the mover of a seat at table a: the strategy chosen, the one
 // 101 bot at a 101 table unless --strategy named one.
-func (b *botArgs) mover(a p2p.Announcement) (table.Mover, error) {
+func (b *botArgs) mover(a lobby.Announcement) (table.Mover, error) {
 	is101 := a.Preset == engine.Preset101
 	name := b.strategy
 	if is101 && b.explicitStrategy == "" {
@@ -359,7 +360,7 @@ func (b *botArgs) options(ctx context.Context, c *netplay.Client, log *slog.Logg
 		Play: netplay.PlayOptions{Out: b.out, Withhold: b.withhold, MoveWithhold: b.moveWithhold, Pace: botPace},
 		Seat: netplay.SeatOptions{Create: b.create, Private: b.create && !b.lanOnly, Ruleset: b.rules.String(), Players: b.players,
 			Match: b.explicit["preset"] || b.explicit["players"], Settle: b.settle,
-			OnCreate: func(a p2p.Announcement) {
+			OnCreate: func(a lobby.Announcement) {
 				if !c.Lobby().Private(a.Table) {
 					return
 				}
@@ -376,7 +377,7 @@ func (b *botArgs) options(ctx context.Context, c *netplay.Client, log *slog.Logg
 				// The code holds the table's secret: stdout only, never the log.
 				fmt.Fprintln(stdout, invitePrefix+text)
 			}},
-		OnMatch: func(n int, a p2p.Announcement, o *netplay.Outcome) int {
+		OnMatch: func(n int, a lobby.Announcement, o *netplay.Outcome) int {
 			st := printMatch(stdout, n, a, o)
 			summary.Matches = append(summary.Matches, netplay.NewMatchSummary(a, o, st))
 			return st
@@ -429,7 +430,7 @@ func shortID(id peer.ID) string {
 // printMatch prints the one-line summary of a match and returns its exit
 // status: 0 honest, 1 a seat named, 2 a transcript that does not hold, 3
 // unfinished (honest so far, no one named).
-func printMatch(w io.Writer, n int, a p2p.Announcement, o *netplay.Outcome) int {
+func printMatch(w io.Writer, n int, a lobby.Announcement, o *netplay.Outcome) int {
 	rep := o.Report
 	head := i18n.T("match %d: table %s, %s, %d players", n, a.Table, ui.RulesetName(o.Config.Ruleset), len(o.Config.Seats))
 	if v := o.Result.Violation; v != nil {
@@ -514,12 +515,12 @@ func explainNet(err error) string {
 		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
 		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
 		{invite.ErrNoCode, i18n.Mark("standard input holds no code")},
-		{p2p.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
-		{p2p.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
-		{p2p.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
-		{p2p.ErrTableFull, i18n.Mark("the table is full")},
-		{p2p.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
-		{p2p.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
+		{lobby.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
+		{lobby.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
+		{lobby.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
+		{lobby.ErrTableFull, i18n.Mark("the table is full")},
+		{lobby.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
+		{lobby.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
 		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code: check that its okey still runs, or play through a relay (--relay)")},
 		{context.DeadlineExceeded, i18n.Mark("the table did not start in time")},
 	} {

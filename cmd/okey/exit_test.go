@@ -13,7 +13,7 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -291,6 +291,7 @@ func TestHelpRules(t *testing.T) {
 // transcript stops early says "unfinished, honest so far" and gives 3, not
 // a verdict against anyone; a named seat gives 1, an honest match 0.
 func TestBotSummaryOfAnUnfinishedMatch(t *testing.T) {
+	lane.NoRace(t) // a network match: cmd/okey starts no goroutine; netplay's tests race the bot's loop, and TestBotPlaysOverLoopback is the CLI's share
 	files := transcripts(t)
 	for _, tc := range []struct {
 		file, want string
@@ -307,7 +308,7 @@ func TestBotSummaryOfAnUnfinishedMatch(t *testing.T) {
 		}
 		o := &netplay.Outcome{Report: *table.Verify(tr), Config: tr.Config, Transcript: files[tc.file]}
 		var out strings.Builder
-		st := printMatch(&out, 1, p2p.Announcement{Table: "t1"}, o)
+		st := printMatch(&out, 1, lobby.Announcement{Table: "t1"}, o)
 		if st != tc.status || !strings.Contains(out.String(), tc.want) || strings.Contains(out.String(), "<nil>") {
 			t.Errorf("%s: status %d, %q; want %d and %q", tc.file, st, out.String(), tc.status, tc.want)
 		}

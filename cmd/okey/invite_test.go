@@ -15,6 +15,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/p2p/invite"
 )
 
@@ -83,6 +84,7 @@ func TestBotCannotForm(t *testing.T) {
 // own, and `okey bot --code -` reading it from stdin takes the seat with no
 // mDNS and no --peer; the match finishes and verifies on both.
 func TestBotByCode(t *testing.T) {
+	lane.NoRace(t) // a network match: cmd/okey starts no goroutine; netplay's tests race the bot's loop, and TestBotPlaysOverLoopback is the CLI's share
 	if testing.Short() {
 		t.Skip("plays a whole match")
 	}

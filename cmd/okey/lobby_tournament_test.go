@@ -15,6 +15,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -89,6 +90,7 @@ func startTourLobbyTest(ctx context.Context, t *testing.T, bus *participant.MemB
 // table back: the part resumes from its folder); the folder holds the
 // tournament's records in DATA/tournaments/<id>/folder.
 func TestLobbyJoinsTournament(t *testing.T) {
+	lane.NoRace(t)         // a tournament over the network: cmd/okey starts no goroutine; netplay and participant race it
 	i18n.Set(i18n.English) // an earlier test of the package may leave another language
 	bus := participant.NewMemBus()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)

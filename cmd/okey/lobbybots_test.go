@@ -19,6 +19,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 )
 
 // otherMachine is the connection gater of a peer that stands for another
@@ -107,7 +108,7 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 		so = netplay.SeatOptions{Code: &code}
 	}
 	type seated struct {
-		a   p2p.Announcement
+		a   lobby.Announcement
 		err error
 	}
 	seatc := make(chan seated, 1)
@@ -119,7 +120,7 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	// The bot and the remote seated and ready: the player's ready is the last.
 	for {
 		a, ok := pc.Lobby().Table(id)
-		if ok && len(a.Members) == 3 && !slices.ContainsFunc(a.Members[1:], func(m p2p.Seat) bool { return !m.Ready }) {
+		if ok && len(a.Members) == 3 && !slices.ContainsFunc(a.Members[1:], func(m lobby.Seat) bool { return !m.Ready }) {
 			break
 		}
 		select {
@@ -131,7 +132,7 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 		}
 	}
 	// The table shows its bot's level (issue 37, 9): greedy is normal.
-	if a, _ := pc.Lobby().Table(id); !slices.ContainsFunc(a.Members, func(m p2p.Seat) bool { return m.Name == "bot1 (normal)" }) {
+	if a, _ := pc.Lobby().Table(id); !slices.ContainsFunc(a.Members, func(m lobby.Seat) bool { return m.Name == "bot1 (normal)" }) {
 		t.Errorf("the table does not show its bot's level: %+v", a.Members)
 	}
 	if err := lb.SetReady(ctx, id, true); err != nil {
@@ -140,7 +141,7 @@ func lobbyBotsRemote(t *testing.T, private bool) {
 	lastReady := time.Now()
 
 	pa, ok := pc.Lobby().Table(id)
-	if !ok || pa.State != p2p.StateStarted {
+	if !ok || pa.State != lobby.StateStarted {
 		t.Fatalf("the table did not start at the last ready: %+v", pa)
 	}
 	playCtx, stopPlay := context.WithCancel(ctx)

@@ -109,19 +109,25 @@ func TestWebLobbyLANTable(t *testing.T) {
 	// The web seat.
 	clients := make(chan *netplay.Client, 1)
 	servers := make(chan *web.Server, 1)
-	quitWeb := make(chan struct{})
+	webCtx, quitWeb := context.WithCancel(ctx)
 	var webOut, webErr bytes.Buffer
 	webDone := make(chan int, 1)
 	t0 := time.Now()
 	go func() {
 		webDone <- playLAN(lanFlags{name: "ayse", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, quit: quitWeb,
+			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, ctx: webCtx,
 			opened: func(c *netplay.Client) { clients <- c }, served: func(s *web.Server) { servers <- s }}, &webOut, &webErr)
 	}()
 	defer func() {
-		close(quitWeb)
+		quitWeb()
 		select {
-		case <-webDone:
+		case code := <-webDone:
+			// It printed the lobby's address, and at its end the last
+			// match's verdict and transcript (exit status 0: honest).
+			out := webOut.String()
+			if code != 0 || !strings.Contains(out, "okey: the lobby is at http://127.0.0.1:") || !strings.Contains(out, "honest") || !strings.Contains(out, "okey: transcript ") {
+				t.Errorf("the web lobby ended with %d:\n%s%s", code, out, webErr.String())
+			}
 		case <-time.After(10 * time.Second):
 			t.Error("the web lobby did not end")
 		}
@@ -160,7 +166,6 @@ func TestWebLobbyLANTable(t *testing.T) {
 	scr.SetSize(100, 30)
 	games := make(chan *ui.Game, 1)
 	termClients := make(chan *netplay.Client, 1)
-	quitTerm := make(chan struct{})
 	termDone := make(chan int, 1)
 	var termOut, termErr bytes.Buffer
 	mover, err := bot.New("greedy", 7)
@@ -169,16 +174,8 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	go func() {
 		termDone <- playLAN(lanFlags{name: "mehmet", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			peers: []string{peerAddr}, strategy: "greedy", pace: time.Millisecond, screen: scr, player: mover, quit: quitTerm,
+			peers: []string{peerAddr}, strategy: "greedy", pace: time.Millisecond, screen: scr, player: mover,
 			game: func(g *ui.Game) { games <- g }, opened: func(c *netplay.Client) { termClients <- c }}, &termOut, &termErr)
-	}()
-	defer func() {
-		close(quitTerm)
-		select {
-		case <-termDone:
-		case <-time.After(10 * time.Second):
-			t.Error("the terminal lobby did not end")
-		}
 	}()
 	tcl := <-termClients
 	var tg *ui.Game
@@ -187,6 +184,14 @@ func TestWebLobbyLANTable(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatalf("the terminal lobby did not start: %s", termErr.String())
 	}
+	defer func() {
+		tg.Quit()
+		select {
+		case <-termDone:
+		case <-time.After(10 * time.Second):
+			t.Error("the terminal lobby did not end")
+		}
+	}()
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()
 		end := time.Now().Add(30 * time.Second)
@@ -210,13 +215,21 @@ func TestWebLobbyLANTable(t *testing.T) {
 	defer acancel()
 	c, ccancel := chromedp.NewContext(actx)
 	defer ccancel()
+	// read reads the page, again while it is being replaced (the lobby
+	// hands over to the table's page and back).
 	read := func() lobbyDOM {
 		t.Helper()
-		d, err := chromedp.Run(c, chromedp.Evaluate[lobbyDOM](readLobbyDOM))
-		if err != nil {
-			t.Fatalf("reading the page: %v", err)
+		end := time.Now().Add(10 * time.Second)
+		for {
+			d, err := chromedp.Run(c, chromedp.Evaluate[lobbyDOM](readLobbyDOM))
+			if err == nil {
+				return d
+			}
+			if time.Now().After(end) || ctx.Err() != nil {
+				t.Fatalf("reading the page: %v", err)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		return d
 	}
 	until := func(what string, ok func(lobbyDOM) bool) lobbyDOM {
 		t.Helper()
@@ -255,6 +268,25 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	do(chromedp.Navigate("about:blank")) // Chromium started
 	tn := time.Now()
+	// clickFor clicks sel until ok holds (a click on an element the page
+	// replaced at that moment is lost: a new state came).
+	clickFor := func(sel, what string, ok func(lobbyDOM) bool) lobbyDOM {
+		t.Helper()
+		end := time.Now().Add(30 * time.Second)
+		for {
+			_ = chromedp.Do(c, chromedp.Click(chromedp.CSS(sel), chromedp.AtLeast(0)))
+			seen := time.Now().Add(3 * time.Second)
+			for time.Now().Before(seen) {
+				if d := read(); ok(d) {
+					return d
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if time.Now().After(end) {
+				t.Fatalf("clicked %s: no %s; the page: %+v", sel, what, read())
+			}
+		}
+	}
 	do(chromedp.Navigate(srv.URL()), chromedp.WaitVisible(chromedp.CSS("#c-create")))
 	until("the lobby drawn", func(d lobbyDOM) bool { return d.Title == "okey lobby" })
 	t.Logf("figure: okey play --web (the lobby's process started, Chromium started beside it) to the lobby drawn in Chromium: %v; "+
@@ -292,7 +324,9 @@ func TestWebLobbyLANTable(t *testing.T) {
 	until("the links' state", func(d lobbyDOM) bool { return len(d.Links) == 1 && strings.HasPrefix(d.Links[0], "mehmet: ") })
 	shootLobby(t, c, "weblobby-seated")
 	tr := time.Now()
-	click(`#tables tr.lt[data-id="` + id + `"] button.ready`)
+	clickFor(`#tables tr.lt[data-id="`+id+`"] button.ready`, "ready", func(d lobbyDOM) bool {
+		return d.Path == "/table" || len(d.Ready) == 1 && d.Ready[0] == 2
+	})
 	screen("the table at the terminal", func(s string) bool { return !strings.Contains(s, "okey lobby") && strings.Contains(s, "ayse") })
 	t.Logf("figure: a click on the lobby's page (ready) to the match's table drawn on the other seat's terminal: %v", time.Since(tr).Round(time.Millisecond))
 	until("the page's table", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
@@ -311,19 +345,17 @@ func TestWebLobbyLANTable(t *testing.T) {
 					t.Fatalf("the match's end in the page: verdict %q (good %v)", d.Verdict, d.Good)
 				}
 				t.Logf("%s: the match over loopback libp2p ended after %d moves of the page's seat: %s", scene, moves, d.Verdict)
-				click("#panel button[data-op=leave]")
-				until("back in the lobby", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
+				clickFor("#panel button[data-op=leave]", "the lobby again", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
 				return
 			case d.HandEnd:
-				click("#close")
-				until("the hand's panel closed", func(e lobbyDOM) bool { return !e.HandEnd })
+				clickFor("#close", "the hand's panel closed", func(e lobbyDOM) bool { return !e.HandEnd })
 			case d.Draw:
 				do(chromedp.KeyEvent("d"))
 				until("the drawn tile", func(e lobbyDOM) bool { return !e.Draw || e.HandEnd || e.MatchEnd })
 				moves++
 			case d.Discard:
 				if !d.Cursor {
-					click("#rack .tile")
+					clickFor("#rack .tile", "the cursor on a tile", func(e lobbyDOM) bool { return e.Cursor || !e.Discard })
 				}
 				do(chromedp.KeyEvent("x"))
 				until("the discard", func(e lobbyDOM) bool { return !e.Discard || e.HandEnd || e.MatchEnd || e.Rack < d.Rack })
@@ -398,7 +430,10 @@ func TestWebLobbyLANTable(t *testing.T) {
 		i := slices.Index(d.Rows, private)
 		return i >= 0 && d.Ready[i] == 1
 	})
-	click(`#tables tr.lt[data-id="` + private + `"] button.ready`)
+	clickFor(`#tables tr.lt[data-id="`+private+`"] button.ready`, "ready", func(d lobbyDOM) bool {
+		i := slices.Index(d.Rows, private)
+		return d.Path == "/table" || i >= 0 && d.Ready[i] == 2
+	})
 	until("the page's table of the private match", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
 	playMatch("by-code")
 
@@ -415,11 +450,11 @@ func TestWebLobbyLANTable(t *testing.T) {
 	if want, err := wc.Invite(mine); err != nil || want != d.Invite {
 		t.Fatalf("the page shows the code %q, the process holds %q (%v)", d.Invite, want, err)
 	}
-	click("#copy")
-	until("the code copied", func(d lobbyDOM) bool { return d.Copy == "copied" })
+	clickFor("#copy", "the code copied", func(d lobbyDOM) bool { return d.Copy == "copied" })
 	shootLobby(t, c, "weblobby-invite")
-	click(`#tables tr.lt[data-id="` + mine + `"] button.close`)
-	until("the private table closed", func(d lobbyDOM) bool { return !slices.Contains(d.Seated, mine) && d.Invite == "" })
+	clickFor(`#tables tr.lt[data-id="`+mine+`"] button.close`, "the private table closed", func(d lobbyDOM) bool {
+		return !slices.Contains(d.Seated, mine) && d.Invite == ""
+	})
 }
 
 func shootLobby(t *testing.T, c context.Context, name string) {

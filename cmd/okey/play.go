@@ -25,6 +25,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
 	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
@@ -52,7 +53,7 @@ moves for you. Press ? at the table for the keys.
 --web (with --bots K) plays at the table in your web browser instead: this
 process serves it at http://127.0.0.1:PORT/, prints the address with this
 launch's token and opens the browser (--no-open, or no display: it prints it
-only); the classic family for now.
+only), the classic family and Okey 101.
 --level picks how well the bots play (the levels below, hard by default);
 --strategy names a strategy instead (not both).
 Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
@@ -97,7 +98,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var relays multiFlag
 	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
 	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables you create (a publicly reachable host)"))
-	webFlag := fs.Bool("web", false, i18n.T("play at a table in your web browser, served by this process at http://127.0.0.1 (with --bots; the classic family)"))
+	webFlag := fs.Bool("web", false, i18n.T("play at a table in your web browser, served by this process at http://127.0.0.1 (with --bots; the classic family and Okey 101)"))
 	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	if err := fs.Parse(args); err != nil {
@@ -138,10 +139,6 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	*strategy = chosen
-	if *webFlag && rules.Preset == engine.Preset101 {
-		fmt.Fprintln(stderr, i18n.T("okey: --web plays the classic family for now: Okey 101 in the browser is to come"))
-		return 2
-	}
 	if *resume {
 		return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse, resume: true,
 			web: *webFlag, noOpen: *noOpen}, stdout, stderr)
@@ -431,12 +428,12 @@ type lanFlags struct {
 	// noOpen prints its address without opening the browser.
 	web, noOpen bool
 	// For tests: the screen (nil: the terminal), a mover for the person's
-	// seat at a LAN table (nil: the person), a channel that ends the lobby
-	// when closed, and hooks told the client once open and the web
-	// server once it listens.
+	// seat at a LAN table (nil: the person), the context the network and
+	// the web lobby run in (nil: until Ctrl-C), and hooks told the client
+	// once open and the web server once it listens.
 	screen tcell.Screen
 	player table.Mover
-	quit   <-chan struct{}
+	ctx    context.Context
 	opened func(*netplay.Client)
 	served func(*web.Server)
 	game   func(*ui.Game) // told the terminal's Game
@@ -459,15 +456,6 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
 	if f.game != nil {
 		f.game(g)
-	}
-	if f.quit != nil {
-		go func() {
-			select {
-			case <-f.quit:
-				g.Quit()
-			case <-ctx.Done():
-			}
-		}()
 	}
 	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, useRelays)
 	// w in the lobby watches a started table (watch_lobby.go); the
@@ -704,9 +692,9 @@ func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
 	return strategyMover(name, seed, false)
 }
 
-func (l *lanLobby) unfinishedLAN(id string) (p2p.Announcement, bool) { return l.UnfinishedLAN(id) }
-func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool)      { return l.LocalMatch(dir) }
-func (l *lanLobby) botRelays() []string                              { return l.BotRelays() }
+func (l *lanLobby) unfinishedLAN(id string) (lobby.Announcement, bool) { return l.UnfinishedLAN(id) }
+func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool)        { return l.LocalMatch(dir) }
+func (l *lanLobby) botRelays() []string                                { return l.BotRelays() }
 
 // is101 reports whether a ruleset text is Okey 101's.
 func is101(ruleset string) bool {
@@ -724,7 +712,7 @@ func newMatchRow(bots int, ruleset string) string {
 }
 
 // chatMembers are a table's members as its chat names them (roster order).
-func chatMembers(a p2p.Announcement, self string) []ui.ChatMember {
+func chatMembers(a lobby.Announcement, self string) []ui.ChatMember {
 	out := make([]ui.ChatMember, len(a.Members))
 	for i, m := range a.Members {
 		out[i] = ui.ChatMember{ID: m.ID, Name: m.Name, Self: m.ID == self}

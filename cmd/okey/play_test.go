@@ -14,6 +14,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -69,10 +70,10 @@ func TestLobbyOffersUnfinishedLAN(t *testing.T) {
 		t.Fatal(err)
 	}
 	other, _ := peer.IDFromPrivateKey(k)
-	id := p2p.RandomTableID("t")
-	a := p2p.Announcement{V: p2p.AnnouncementVersion, Table: id, Creator: c.ID(), Seq: 3, Preset: "classic", Seats: 2,
-		Members: []p2p.Seat{{ID: c.ID(), Name: "ayse", Nonce: p2p.NewNonce().String(), Ready: true},
-			{ID: other.String(), Name: "mehmet", Nonce: p2p.NewNonce().String(), Ready: true}}, State: p2p.StateStarted}
+	id := lobby.RandomTableID("t")
+	a := lobby.Announcement{V: lobby.AnnouncementVersion, Table: id, Creator: c.ID(), Seq: 3, Preset: "classic", Seats: 2,
+		Members: []lobby.Seat{{ID: c.ID(), Name: "ayse", Nonce: lobby.NewNonce().String(), Ready: true},
+			{ID: other.String(), Name: "mehmet", Nonce: lobby.NewNonce().String(), Ready: true}}, State: lobby.StateStarted}
 	b, err := a.Encode()
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -58,7 +58,11 @@ func openLAN(f lanFlags, stderr io.Writer) (*lanSession, int) {
 	logger := slog.New(h)
 	log.SetOutput(logf)
 	netplay.RouteLibraryLogs(h)
-	ctx, cancel := context.WithCancel(context.Background())
+	parent := f.ctx
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
 	useRelays, err := netplay.ResolveRelays(dir, f.relays)
 	if err != nil {
 		cancel()
@@ -89,27 +93,14 @@ func openLAN(f lanFlags, stderr io.Writer) (*lanSession, int) {
 func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(n.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if f.quit != nil {
-		go func() {
-			select {
-			case <-f.quit:
-				stop()
-			case <-ctx.Done():
-			}
-		}()
-	}
 	c, logger := n.c, n.log
 	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, n.relays)
 	var srv *web.Server
-	var mu sync.Mutex
-	var played *netplay.Outcome
+	var played atomic.Pointer[netplay.Outcome]
 	var lobby *web.Lobby
 	lobby = web.NewLobby(ctx, lb.LobbyService, func(t table.LobbyTable) {
-		o := playWebTable(ctx, lb, srv, lobby, t, logger)
-		if o != nil {
-			mu.Lock()
-			played = o
-			mu.Unlock()
+		if o := playWebTable(ctx, lb, srv, lobby, t, logger); o != nil {
+			played.Store(o)
 		}
 	})
 	var err error
@@ -118,12 +109,7 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer srv.Close()
-	go func() {
-		if err := srv.Serve(); err != nil {
-			logger.Error("web", "err", err)
-		}
-	}()
-	go lobby.Run()
+	srv.Start(func(err error) { logger.Error("web", "err", err) })
 	fmt.Fprint(stdout, i18n.T("okey: the lobby is at %s\n", srv.URL()))
 	if !f.noOpen {
 		if err := web.Open(srv.URL()); err != nil {
@@ -139,9 +125,7 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 	}
 	<-ctx.Done()
 	lb.bots.Wait(5 * time.Second)
-	mu.Lock()
-	defer mu.Unlock()
-	return lobbyExit(stdout, played, "")
+	return lobbyExit(stdout, played.Load(), "")
 }
 
 // playWebTable plays the started table t for the player in the page: a web
@@ -170,15 +154,8 @@ func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web
 	srv.SetGame(g)
 	lobby.SetPlaying(a.Table)
 	defer func() { srv.SetGame(nil); lobby.SetPlaying("") }()
-	pctx, leave := context.WithCancel(ctx)
+	pctx, leave := g.Until(ctx) // ends when the player leaves the page's table
 	defer leave()
-	go func() {
-		select {
-		case <-g.Done():
-			leave()
-		case <-pctx.Done():
-		}
-	}()
 	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute})
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
@@ -200,6 +177,9 @@ func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web
 	}
 	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
 		end.Ranking = m.Match().Ranking()
+	}
+	if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
+		end.Ranking = m.Match101().Ranking()
 	}
 	g.Finish(end)
 	// The end panel stays up until the player leaves it.

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -43,10 +42,6 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 			return 2
 		}
 		m := unfinished[0]
-		if r, err := engine.ParseRuleset(m.Ruleset); err == nil && r.Preset == engine.Preset101 {
-			fmt.Fprintln(stderr, i18n.T("okey: --web plays the classic family for now: Okey 101 in the browser is to come"))
-			return 2
-		}
 		o.Strategy, o.Resume, o.Bots = m.Strategy, m.Dir, makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())
 	} else {
 		ids, names, err := localIdentities(dir, f.strategy, f.bots)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,45 +17,72 @@ import (
 
 // TestPlayWebServesAndLeaves: okey play --web --bots 3 --no-open prints the
 // table's address with its token, serves the page to that address only,
-// and a leave from the page ends the command (the match saved).
+// and a leave from the page ends the command (the match saved); Okey 101
+// as the classic family.
 func TestPlayWebServesAndLeaves(t *testing.T) {
+	for _, ruleset := range []string{"classic", "101"} {
+		t.Run(ruleset, func(t *testing.T) { playWebServesAndLeaves(t, ruleset) })
+	}
+}
+
+func playWebServesAndLeaves(t *testing.T, ruleset string) {
 	var stdout, stderr bytes.Buffer
 	served := make(chan string, 1)
-	f := botFlags{name: "ayse", data: t.TempDir(), strategy: "greedy", ruleset: "classic", bots: 3, web: true, noOpen: true,
+	f := botFlags{name: "ayse", data: t.TempDir(), strategy: "greedy", ruleset: ruleset, bots: 3, web: true, noOpen: true,
 		served: func(s *web.Server) {
-			// The page, through the printed address (the token, then the cookie).
-			jar := &cookieJar{}
-			c := &http.Client{Jar: jar, Timeout: 5 * time.Second}
-			resp, err := c.Get(s.URL())
-			if err != nil {
-				served <- err.Error()
-				return
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
-				served <- resp.Status
-				return
-			}
-			if resp, err := http.Get(s.Base() + "/"); err != nil || resp.StatusCode != http.StatusForbidden {
-				served <- "no token: not 403"
-				return
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			h := http.Header{"Cookie": {jar.line}}
-			ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.Base(), "http")+"/ws", &websocket.DialOptions{HTTPHeader: h})
-			if err != nil {
-				served <- err.Error()
-				return
-			}
-			defer ws.CloseNow()
-			if _, _, err := ws.Read(ctx); err != nil {
-				served <- err.Error()
-				return
-			}
-			ws.Write(ctx, websocket.MessageText, []byte(`{"op":"leave"}`))
-			served <- s.URL()
+			go func() {
+				// The page, through the printed address (the token, then the cookie).
+				jar := &cookieJar{}
+				c := &http.Client{Jar: jar, Timeout: 5 * time.Second}
+				resp, err := c.Get(s.URL())
+				if err != nil {
+					served <- err.Error()
+					return
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					served <- resp.Status
+					return
+				}
+				if resp, err := http.Get(s.Base() + "/"); err != nil || resp.StatusCode != http.StatusForbidden {
+					served <- "no token: not 403"
+					return
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				h := http.Header{"Cookie": {jar.line}}
+				ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.Base(), "http")+"/ws", &websocket.DialOptions{HTTPHeader: h})
+				if err != nil {
+					served <- err.Error()
+					return
+				}
+				defer ws.CloseNow()
+				// Whatever the page found, it leaves (the command ends).
+				defer ws.Write(context.Background(), websocket.MessageText, []byte(`{"op":"leave"}`))
+				// The states until the dealt rack's (Okey 101's part in it for 101).
+				for {
+					_, b, err := ws.Read(ctx)
+					if err != nil {
+						served <- err.Error()
+						return
+					}
+					var st struct {
+						Rack []json.RawMessage `json:"rack"`
+						R101 json.RawMessage   `json:"r101"`
+					}
+					if json.Unmarshal(b, &st) == nil && len(st.Rack) > 0 {
+						if (ruleset == "101") != (st.R101 != nil) {
+							served <- "the state of a " + ruleset + " table: " + string(b)
+							return
+						}
+						break
+					}
+				}
+				ws.Write(ctx, websocket.MessageText, []byte(`{"op":"leave"}`))
+				served <- s.URL()
+			}()
 		}}
+	// served runs before the match starts: the page is read beside it.
 	code := playBots(f, &stdout, &stderr)
 	got := <-served
 	if code != 0 || !strings.HasPrefix(got, "http://127.0.0.1:") {
@@ -81,16 +109,4 @@ func (j *cookieJar) Cookies(*url.URL) []*http.Cookie {
 	}
 	k, v, _ := strings.Cut(j.line, "=")
 	return []*http.Cookie{{Name: k, Value: v}}
-}
-
-func TestPlayWebRefusals(t *testing.T) {
-	for _, args := range [][]string{
-		{"--web", "--preset", "101"},
-		{"--web", "--bots", "3", "--preset", "101"},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := runPlay(args, strings.NewReader(""), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--web") {
-			t.Errorf("%v: exit %d, %q", args, code, stderr.String())
-		}
-	}
 }

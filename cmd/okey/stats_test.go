@@ -247,6 +247,7 @@ func TestStatsUsage(t *testing.T) {
 // TestStatsSimKeys: okey sim --keys seats the same players in every match,
 // so okey stats counts both matches for each of them, rated in turn.
 func TestStatsSimKeys(t *testing.T) {
+	lane.NoRace(t) // simulated matches: cmd/okey starts no goroutine
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
 	if code := run([]string{"sim", "--games", "2", "--players", "2", "--preset", "classic:points=2", "--keys", "5", "--out", dir}, nil, &out, &errb); code != 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/chat"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
@@ -112,6 +113,7 @@ func writeRecords(t *testing.T, dir string, recs [][]byte) {
 // TestVerifyTournamentFolder: a real 4-player tournament (one round of a
 // short match), its folders verified; then each kind of damage or cheat.
 func TestVerifyTournamentFolder(t *testing.T) {
+	lane.NoRace(t) // verify over a tournament folder: cmd/okey starts no goroutine
 	dirs := playTournament(t, 3, "swiss:rounds=1")
 	code, first := verifyDir(t, dirs[0])
 	t.Logf("okey verify:\n%s", first)

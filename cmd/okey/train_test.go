@@ -8,12 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // TestTrainResumes: a tiny training run writes the net and its note (the
 // command, the seed, the SHA-256); a run stopped after two iterations and
 // resumed from its checkpoints gives the same weights as an unbroken run.
 func TestTrainResumes(t *testing.T) {
+	lane.NoRace(t) // training runs: cmd/okey starts no goroutine; self-play workers are raced in bot's TestSelfPlay
 	dir := t.TempDir()
 	train := func(iters int, ckpt, out string) string {
 		t.Helper()
@@ -55,6 +58,7 @@ func TestTrainResumes(t *testing.T) {
 // hands, iteration 1 DAgger on the learned player's) writes a net whose
 // note gives the --imitate flag; a learned teacher is refused.
 func TestTrainImitates(t *testing.T) {
+	lane.NoRace(t) // training runs: cmd/okey starts no goroutine; self-play workers are raced in bot's TestSelfPlay
 	out := filepath.Join(t.TempDir(), "imit.net")
 	var o, e bytes.Buffer
 	args := []string{"train", "--imitate", "expert", "--iterations", "2", "--hands", "4", "--epochs", "1", "--seed", "3",

@@ -18,6 +18,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -28,7 +29,7 @@ func init() {
 
 const watchUsage = `usage: okey watch [--no-ui] [--code CODE|-] [--data DIR] [--out DIR] [--wait D] [--withhold D]
                   [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]... [-v] [--log FILE]
-                  [TABLE]
+                  [--web [--no-open]] [TABLE]
 
 Follows a started table as a spectator: no seat, no key at the table, no
 secret. It shows what a kibitzer standing behind no one may see: the
@@ -56,6 +57,11 @@ Esc keeps this one.
 --no-ui follows the table without a screen (for scripts), and prints the
 match's result when the table ends.
 
+--web shows the table in your web browser instead of the screen: this process
+serves it at http://127.0.0.1:PORT/, prints the address with this launch's
+token and opens the browser (--no-open, or no display: it prints it only);
+the page's leave button or Ctrl-C leaves.
+
 Exit status: 0 the transcript verifies honest and complete; 1 a seat is
 named on proof signed by that seat; 2 bad usage, or a transcript that does
 not hold; 3 unfinished: the watch was left or interrupted (run it again
@@ -70,6 +76,8 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(watchUsage)); printDefaults(fs) }
 	codeFlag := fs.String("code", "", i18n.T("watch the private table of this invite code (- reads it from standard input)"))
 	noUI := fs.Bool("no-ui", false, i18n.T("no screen: follow the table and print its result (for scripts)"))
+	webFlag := fs.Bool("web", false, i18n.T("watch in your web browser, served by this process at http://127.0.0.1"))
+	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	out := fs.String("out", "", i18n.T("directory for the transcript (default: the match's folder in the data directory)"))
 	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	wait := fs.Duration("wait", time.Minute, i18n.T("give up when the table is not seen started after this long"))
@@ -163,14 +171,18 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return watchEnded(stdout, stderr, a, o, err, *data)
 	}
 	for {
-		next, status := watchScreen(ctx, stdout, stderr, c, a, opt, *data)
+		at := watchAt
+		if *webFlag {
+			at = webWatchAt(*noOpen, stdout, stderr)
+		}
+		next, status := watchScreen(ctx, stdout, stderr, c, a, opt, *data, at)
 		if next == "" {
 			return status
 		}
 		// w at the screen chose another table (issue 37, 8): the one left
 		// stays resumable in --data; the code, if any, was this table's.
 		b, ok := c.Lobby().Table(next)
-		if !ok || b.State != p2p.StateStarted {
+		if !ok || b.State != lobby.StateStarted {
 			fmt.Fprint(stderr, i18n.T("okey: watch: table %s is no longer announced\n", next))
 			return status
 		}
@@ -215,7 +227,7 @@ func checkWatchFlags(wait, withhold time.Duration, listen, peers []string, out s
 }
 
 // memberNames is the names of a table's members, in seat order.
-func memberNames(a p2p.Announcement) []string {
+func memberNames(a lobby.Announcement) []string {
 	names := make([]string, len(a.Members))
 	for i, m := range a.Members {
 		names[i] = m.Name
@@ -225,7 +237,7 @@ func memberNames(a p2p.Announcement) []string {
 
 // watchRuleset is a table's ruleset string (its preset when it does not
 // parse).
-func watchRuleset(a p2p.Announcement) string {
+func watchRuleset(a lobby.Announcement) string {
 	if r, err := netplay.Ruleset(a); err == nil {
 		return r.String()
 	}
@@ -235,7 +247,7 @@ func watchRuleset(a p2p.Announcement) string {
 // watchScreen watches table a on the spectator's screen until the player
 // leaves it (its status) or chooses another table with w (its id, the left
 // table's status printed).
-func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Client, a p2p.Announcement, opt netplay.WatchOptions, data string) (next string, status int) {
+func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Client, a lobby.Announcement, opt netplay.WatchOptions, data string, at watchFront) (next string, status int) {
 	cfg, err := netplay.TableConfig(a)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
@@ -271,7 +283,7 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 			ended <- ui.WatchEnd{Report: &o.Report}
 		}
 	})
-	next, err = watchAt(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
+	next, err = at(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
 	if err != nil {
 		leave()
 		<-res
@@ -294,7 +306,7 @@ func watchTables(c *netplay.Client, cur string) []ui.WatchTable {
 }
 
 // watchLabel is a table's line in the w list: its id, ruleset and players.
-func watchLabel(a p2p.Announcement) string {
+func watchLabel(a lobby.Announcement) string {
 	return fmt.Sprintf("%s · %s · %s", a.Table, ui.RulesetName(watchRuleset(a)), strings.Join(memberNames(a), ", "))
 }
 
@@ -302,7 +314,7 @@ func watchLabel(a p2p.Announcement) string {
 var watchAt = ui.RunWatch
 
 // watchEnded prints how a watch ended and returns the exit status.
-func watchEnded(stdout, stderr io.Writer, a p2p.Announcement, o *netplay.Outcome, err error, data string) int {
+func watchEnded(stdout, stderr io.Writer, a lobby.Announcement, o *netplay.Outcome, err error, data string) int {
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprint(stderr, i18n.T("okey: watch: left table %s; run again with --data %s to resume\n", a.Table, data))

@@ -6,7 +6,7 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -23,7 +23,7 @@ var _ ui.WatchLobby = (*watchLobby)(nil)
 // Watch implements ui.WatchLobby.
 func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
 	a, ok := w.c.Lobby().Table(t.ID)
-	if !ok || a.State != p2p.StateStarted {
+	if !ok || a.State != lobby.StateStarted {
 		if a2, resumed := w.c.Watching(t.ID); resumed {
 			a, ok = a2, true
 		}

@@ -60,11 +60,7 @@ func (h *Hand) Audit(seeds [][]byte, rand io.Reader) ([]int, error) {
 	if h.proofs != nil {
 		// Offline, deferred: the combination joins the batch; the
 		// seat-by-seat checks run only if it fails (ProofBatch.Check).
-		if !h.proofs.addAudit(h, secrets, wseed[:]) {
-			if err := h.auditSeats(secrets, wseed[:]); err != nil {
-				return nil, err
-			}
-		}
+		h.proofs.addAudit(h, secrets, wseed[:])
 		return h.auditTiles(secrets), nil
 	}
 	if !h.auditAll(secrets, wseed[:]) {

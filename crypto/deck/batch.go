@@ -119,19 +119,11 @@ func (pb *ProofBatch) addShare(seat, pos int, b *ristretto255.Scalar, key *group
 	pb.add(it)
 }
 
-// addAudit adds a hand's audit (auditAll's combination); false means a
-// re-key scalar is zero and nothing was added (the caller checks seat by
-// seat at once).
-func (pb *ProofBatch) addAudit(h *Hand, secrets []*Secret, wseed []byte) bool {
-	for _, s := range secrets {
-		for j := 0; j < DeckSize; j++ {
-			if group.IsZero(s.rekeyScalar(j)) {
-				return false
-			}
-		}
-	}
+// addAudit adds a hand's audit (auditAll's combination). A re-key scalar
+// that is zero (probability 2^-252 per scalar) is found when the terms are
+// made (addTo), where it makes the item fail.
+func (pb *ProofBatch) addAudit(h *Hand, secrets []*Secret, wseed []byte) {
 	pb.add(batchItem{seat: -1, pos: -1, audit: &auditItem{h: h, secrets: secrets, wseed: append([]byte(nil), wseed...)}})
-	return true
 }
 
 func (pb *ProofBatch) addOpen(pos int, prod *ristretto255.Scalar, tile, enc *group.Point) {
@@ -142,6 +134,17 @@ func (pb *ProofBatch) addOpen(pos int, prod *ristretto255.Scalar, tile, enc *gro
 
 // Len returns the number of proofs and checks held.
 func (pb *ProofBatch) Len() int { return len(pb.items) }
+
+// Openings returns the number of hinted openings held (HintTiles).
+func (pb *ProofBatch) Openings() int {
+	n := 0
+	for i := range pb.items {
+		if pb.items[i].open != nil {
+			n++
+		}
+	}
+	return n
+}
 
 func (it *batchItem) addTo(b group.Adder) {
 	switch {
@@ -158,7 +161,11 @@ func (it *batchItem) addTo(b group.Adder) {
 		b.Add(t.Multiply(&it.z, &it.open.prod), it.open.tile.Element())
 		b.Add(t.Negate(&it.z), it.open.enc.Element())
 	default:
-		it.audit.h.auditTerms(b, it.audit.secrets, it.audit.wseed, &it.z)
+		if !it.audit.h.auditTerms(b, it.audit.secrets, it.audit.wseed, &it.z) {
+			// A zero re-key scalar, which auditSeats names: the item's sum
+			// is z*G, never the identity.
+			b.Add(&it.z, baseElement)
+		}
 	}
 }
 

@@ -2,9 +2,12 @@ package deck
 
 import (
 	"testing"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 func TestHonestHand(t *testing.T) {
+	lane.NoRace(t) // a whole hand of locks, re-keys and openings, one goroutine: the batch's parallel terms run under the race detector in the ProofBatch tests
 	for _, n := range []int{2, 4} {
 		tab := newTable(t, n, "honest")
 		if !tab.hand.Ready() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/crypto/shuffle"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // lockParts splits a lock message into its key, deck and proof.
@@ -63,6 +64,7 @@ func mul(a *ristretto255.Scalar, p *group.Point) group.Point {
 // named, both with the honest proof left on the message and with a proof
 // the cheater made for its dishonest deck.
 func TestLockProofRefusesBadShuffles(t *testing.T) {
+	lane.NoRace(t)       // shuffle arguments checked one by one, no goroutine: the batch's parallel terms run under the race detector in the ProofBatch tests
 	const n, seat = 3, 2 // the last locker: the one that could learn tiles
 	tab := newTable(t, n, "shared")
 	h, s := tab.states[seat], tab.secrets[seat]
@@ -155,6 +157,7 @@ func TestLockProofRefusesBadShuffles(t *testing.T) {
 // TestLockProofEveryByte flips every byte of the proof in turn (under the
 // race detector, every 61st byte and the last one): each is refused.
 func TestLockProofEveryByte(t *testing.T) {
+	lane.NoRace(t) // shuffle arguments checked one by one, no goroutine: the batch's parallel terms run under the race detector in the ProofBatch tests
 	const seat = 1
 	tab := newTable(t, 2, "shared")
 	h, msg := tab.states[seat], tab.locks[seat]
@@ -179,6 +182,7 @@ func TestLockProofEveryByte(t *testing.T) {
 // accepted by the others, and the proof is the same bytes when made again
 // (a restarted peer repeats itself).
 func TestLockProofCompleteness(t *testing.T) {
+	lane.NoRace(t) // shuffle arguments made and checked one by one, no goroutine
 	counts := []int{2, 3, 4, 5, 6, 7, 8}
 	if raceEnabled {
 		counts = []int{2, 8}

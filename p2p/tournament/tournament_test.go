@@ -3,6 +3,7 @@ package tournament
 import (
 	"bytes"
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -87,4 +88,32 @@ func FuzzTournamentMessage(f *testing.F) {
 			t.Fatalf("%x: valid %v, want %v", d, ok, want)
 		}
 	})
+}
+
+// TestJoinCloseRemovesHandlers: Join registers the fetch protocol's handler
+// and the topic's validator, Close removes both (a node can join again).
+func TestJoinCloseRemovesHandlers(t *testing.T) {
+	_, nodes := nodetest.Nodes(t, 1)
+	n := nodes[0]
+	tn, err := Join(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(n.Host().Mux().Protocols(), Protocol) {
+		t.Fatal("Join did not register the fetch protocol")
+	}
+	if _, err := Join(n); err == nil {
+		t.Fatal("joined twice while the first runs")
+	}
+	if err := tn.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(n.Host().Mux().Protocols(), Protocol) {
+		t.Fatal("Close left the fetch protocol's handler")
+	}
+	tn2, err := Join(n)
+	if err != nil {
+		t.Fatalf("join after Close: %v", err)
+	}
+	tn2.Close()
 }

@@ -4,6 +4,7 @@
 // player's language; the page decides no rule.
 
 import { draw101, drop101, key101, panel101 } from './t101.js';
+import { drawBoard, keyBoard } from './board.js';
 
 const $ = (id) => document.getElementById(id);
 let st = null;
@@ -95,7 +96,13 @@ function drawSeat(where, se) {
   }
   for (const f of shown) pile.appendChild(tile(f, 'small'));
   el.append(head, info, pile);
-  if (!se.me) {
+  if (se.open) {
+    // Seen from no seat: the rack as the table opened it.
+    const open = document.createElement('div');
+    open.className = 'open';
+    for (const f of se.open) open.appendChild(tile(f, 'small'));
+    el.appendChild(open);
+  } else if (!se.me) {
     const backs = document.createElement('div');
     backs.className = 'backs';
     for (let i = 0; i < Math.min(se.tiles, 15); i++) backs.appendChild(tile(null, 'mini'));
@@ -150,6 +157,7 @@ function draw() {
   }
   drawRack();
   draw101(st, tile);
+  drawBoard(st);
   const logKey = JSON.stringify(st.log);
   if (logKey !== drawn.log) {
     drawn.log = logKey;
@@ -341,6 +349,7 @@ document.addEventListener('click', (ev) => {
 const keyOps = { d: 'draw', t: 'take', x: 'discard', Delete: 'discard', w: 'win', g: 'show', h: 'hint', s: 'sets', r: 'runs', p: 'pairs', u: 'undo' };
 document.addEventListener('keydown', (ev) => {
   if (!st || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (st.board && keyBoard(ev, st, send)) { ev.preventDefault(); return; }
   if (st.handEnd && (ev.key === 'Enter' || ev.key === 'Escape' || ev.key === ' ')) { send('close'); ev.preventDefault(); return; }
   if (!st.matchEnd && key101(ev, st, send)) { ev.preventDefault(); return; }
   const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -st.cols, ArrowDown: st.cols };

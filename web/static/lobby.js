@@ -10,7 +10,11 @@ let filled = false;
 
 function connect() {
   ws = new WebSocket(`ws://${location.host}/lobby.ws`);
+  let last = '';
   ws.onmessage = (ev) => {
+    // The same state again (the lobby's tick) keeps the page as it is.
+    if (ev.data === last) return;
+    last = ev.data;
     st = JSON.parse(ev.data);
     if (st.playing) {
       // The match's table takes the page; back here after it.

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/control"
 	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
 	ma "github.com/multiformats/go-multiaddr"
@@ -86,12 +88,14 @@ type LockedBuffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends p.
 func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
+// String is what was written.
 func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -126,3 +130,50 @@ func MockHosts(t testing.TB, n int, apart [][2]int) (mocknet.Mocknet, []peer.Add
 	}
 	return mn, infos
 }
+
+// NoDirect is a connection gater (p2p.WithGater) that refuses direct
+// dials to and direct connections from some peers: two hosts that gate
+// each other reach each other only through a relay.
+type NoDirect struct {
+	mu    sync.Mutex
+	peers map[peer.ID]bool
+}
+
+// Block refuses direct links with p.
+func (g *NoDirect) Block(p peer.ID) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.peers == nil {
+		g.peers = map[peer.ID]bool{}
+	}
+	g.peers[p] = true
+}
+
+func (g *NoDirect) blocked(p peer.ID, a ma.Multiaddr) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.peers[p] {
+		return false
+	}
+	_, err := a.ValueForProtocol(ma.P_CIRCUIT)
+	return err != nil
+}
+
+// InterceptPeerDial allows every peer (addresses are checked one by one).
+func (g *NoDirect) InterceptPeerDial(peer.ID) bool { return true }
+
+// InterceptAddrDial refuses a direct address of a blocked peer.
+func (g *NoDirect) InterceptAddrDial(p peer.ID, a ma.Multiaddr) bool {
+	return !g.blocked(p, a)
+}
+
+// InterceptAccept allows every connection (checked once secured).
+func (g *NoDirect) InterceptAccept(network.ConnMultiaddrs) bool { return true }
+
+// InterceptSecured refuses a direct connection with a blocked peer.
+func (g *NoDirect) InterceptSecured(_ network.Direction, p peer.ID, c network.ConnMultiaddrs) bool {
+	return !g.blocked(p, c.RemoteMultiaddr())
+}
+
+// InterceptUpgraded allows every upgraded connection.
+func (g *NoDirect) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }

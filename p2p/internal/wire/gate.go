@@ -37,6 +37,7 @@ type Ticket struct {
 	gone    bool
 }
 
+// NewGate is a gate of perPeer places per remote peer and total in all.
 func NewGate(perPeer, total int) Gate {
 	return Gate{perPeer: perPeer, total: total, held: map[peer.ID]int{}}
 }

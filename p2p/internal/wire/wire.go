@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"time"
@@ -108,4 +109,40 @@ func CloseTopic(ctx context.Context, topic *pubsub.Topic) error {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// ErrInsecureKeyFile is returned (wrapped) when the identity file can be
+// read by other users. The file is not changed: the user decides (chmod 600
+// keeps the identity; deleting the file makes a new one).
+var ErrInsecureKeyFile = errors.New("p2p: identity file is readable by other users")
+
+// ReadPrivateFile reads a file that must be a regular file with no group or
+// other permissions, at most max bytes.
+func ReadPrivateFile(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("p2p: %s is not a regular file", path)
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		return nil, fmt.Errorf("%w: %s has mode %#o, want 0600 (chmod 600 it to keep it, or delete it to make a new identity)", ErrInsecureKeyFile, path, perm)
+	}
+	if st.Size() > max {
+		return nil, fmt.Errorf("p2p: %s is too large (%d bytes) to be a key or profile", path, st.Size())
+	}
+	buf, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("p2p: read %s: %w", path, err)
+	}
+	if int64(len(buf)) > max {
+		return nil, fmt.Errorf("p2p: %s is too large to be a key or profile", path)
+	}
+	return buf, nil
 }

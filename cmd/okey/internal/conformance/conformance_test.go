@@ -16,6 +16,7 @@ const suiteDir = "../../../../testdata/conformance"
 // TestSuite: okey's verifier gives every expected verdict of the committed
 // suite and passes every vector.
 func TestSuite(t *testing.T) {
+	lane.NoRace(t) // verify over the whole suite: verify's goroutines run under the race detector in table's raced matches
 	var out bytes.Buffer
 	failed, err := Run(suiteDir, &out)
 	if err != nil {

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"encoding/hex"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/internal/atomicfile"
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/invite"
 )
 
@@ -51,26 +53,13 @@ const stateMaxAge = 30 * 24 * time.Hour
 // written atomically). A nil store keeps nothing.
 type stateStore struct{ dir string }
 
-// WithTableStates keeps the lobby's per-table states (TableState) in
-// dir, one file per table id, and reads them back when the node starts.
-// Without it they live in memory only.
-func WithTableStates(dir string) NodeOption {
-	return func(c *nodeConfig) error {
-		if dir == "" {
-			return errors.New("p2p: WithTableStates: empty directory")
-		}
-		c.records = dir
-		return nil
-	}
-}
-
 func (s *stateStore) path(table string) string { return filepath.Join(s.dir, table+".json") }
 
 func (s *stateStore) save(r TableState) error {
 	if s == nil {
 		return nil
 	}
-	if err := ValidTableID(r.Table); err != nil {
+	if err := p2p.ValidTableID(r.Table); err != nil {
 		return err
 	}
 	j := stateJSON{V: 1, Table: r.Table, Created: r.Created, Code: r.Code, Saved: r.Saved.Unix()}
@@ -112,7 +101,7 @@ func decodeRecord(b []byte) (TableState, error) {
 	if j.V != 1 {
 		return TableState{}, fmt.Errorf("version %d", j.V)
 	}
-	if err := ValidTableID(j.Table); err != nil {
+	if err := p2p.ValidTableID(j.Table); err != nil {
 		return TableState{}, err
 	}
 	r := TableState{Table: j.Table, Created: j.Created, Code: j.Code, Saved: time.Unix(j.Saved, 0)}
@@ -164,7 +153,7 @@ func (s *stateStore) load(now time.Time, warn func(path string, err error)) map[
 			continue
 		}
 		path := filepath.Join(s.dir, name)
-		b, err := readPrivateFile(path, 4<<10)
+		b, err := wire.ReadPrivateFile(path, 4<<10)
 		if err == nil {
 			var r TableState
 			if r, err = decodeRecord(b); err == nil && r.Table+".json" != name {

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"bufio"
@@ -20,6 +20,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
@@ -67,39 +68,40 @@ func TestLobbyFlood(t *testing.T) {
 		t.Skip("starts a helper process with 50 libp2p hosts")
 	}
 	// The default request timeout: the one attackers hold streams against.
-	cfg := LobbyConfig{AnnounceInterval: 200 * time.Millisecond, Expiry: 2 * time.Second, RequestTimeout: DefaultLobbyConfig.RequestTimeout}
-	newNode := func(i int, static ...string) *Node {
-		h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+	cfg := Config{AnnounceInterval: 200 * time.Millisecond, Expiry: 2 * time.Second, RequestTimeout: DefaultConfig.RequestTimeout}
+	newNode := func(i int, static ...string) *p2p.Node {
+		h, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithStaticPeers(static...), WithRetry(fastRetry), WithLobbyConfig(cfg))
+		nd, err := p2p.NewNode(h, p2p.WithLogger(testLogger(t).With("node", i)), p2p.WithStaticPeers(static...), p2p.WithRetry(fastRetry))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { nd.Close() })
+		startLobby(t, nd, cfg)
 		return nd
 	}
 	creator := newNode(0)
 	honest := newNode(1, creator.Addrs()...)
-	ann, err := creator.Lobby().Create("classic", nil, 2)
+	ann, err := lob(creator).Create("classic", nil, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitTable(t, honest.Lobby(), ann.Table, func(_ Announcement, ok bool) bool { return ok })
+	waitTable(t, lob(honest), ann.Table, func(_ Announcement, ok bool) bool { return ok })
 
 	// The baseline: every identity connected (a connection costs the
 	// creator about 180 KiB whatever it carries), no lobby stream yet.
 	att := startFlood(t, creator.Addrs()[0])
 	att.connectedWait(t)
 	obj0, stk0 := liveHeap()
-	arrived0 := creator.Lobby().gate.Arrived.Load()
+	arrived0 := lob(creator).gate.Arrived.Load()
 	att.start(t)
 	// Every one of the 1,000 streams has been opened (negotiated) once and
 	// has reached the creator's handler.
 	att.waitAttempted(t, floodIdentities*floodStreams(), 120*time.Second)
 	waitFor(t, 30*time.Second, "the flood's streams at the creator's handler", func() bool {
-		return creator.Lobby().gate.Arrived.Load()-arrived0 >= uint64(floodIdentities*floodStreams())
+		return lob(creator).gate.Arrived.Load()-arrived0 >= uint64(floodIdentities*floodStreams())
 	})
 	obj1, stk1 := liveHeap()
 	held := att.held.Load()
@@ -107,11 +109,11 @@ func TestLobbyFlood(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err = honest.Lobby().Join(ctx, ann.Table)
+	_, err = lob(honest).Join(ctx, ann.Table)
 	took := time.Since(start)
 	objects, stacks := int64(obj1)-int64(obj0), int64(stk1)-int64(stk0)
 	growth := objects + stacks
-	g := &creator.Lobby().gate
+	g := &lob(creator).gate
 	t.Logf("flood of %d streams from %d identities (attacker holds %d now; creator reset %d over a cap, evicted %d): creator heap %+.1f MiB (objects %+.1f MiB, stacks %+.1f MiB), honest join answered in %v (err %v)",
 		floodIdentities*floodStreams(), floodIdentities, held, g.OverCap.Load(), g.Evicted.Load(), mib(growth), mib(objects), mib(stacks), took, err)
 	if err != nil {
@@ -235,7 +237,7 @@ func startFlood(t *testing.T, target string) *flood {
 // TestLobbyFloodAttacker is TestLobbyFlood's attacker, run in a child
 // process: floodIdentities hosts each keep floodPerPeer lobby streams open
 // to the target, each negotiated and then idle after announcing a request
-// of MaxLobbyRequest bytes; a stream the target ends is opened again after
+// of MaxRequest bytes; a stream the target ends is opened again after
 // 1 s. It connects every identity, says "flood: connected" and waits for a
 // line on stdin to start; then it reports "flood: attempted A held H" lines
 // on stdout. It stops when stdin closes.
@@ -244,7 +246,7 @@ func TestLobbyFloodAttacker(t *testing.T) {
 	if target == "" {
 		t.Skip("the attacker process of TestLobbyFlood")
 	}
-	ai, err := ParsePeerAddr(target)
+	ai, err := p2p.ParsePeerAddr(target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,16 +262,16 @@ func TestLobbyFloodAttacker(t *testing.T) {
 		cancel()
 	}()
 	var attempted, held atomic.Int64
-	// open opens one stream, negotiates LobbyProtocol explicitly (so that
+	// open opens one stream, negotiates Protocol explicitly (so that
 	// the creator's handler has the stream when it returns) and announces
 	// a request it never sends.
 	hello := func() []byte {
 		var b []byte
-		for _, line := range []string{"/multistream/1.0.0\n", LobbyProtocol + "\n"} {
+		for _, line := range []string{"/multistream/1.0.0\n", Protocol + "\n"} {
 			b = binary.AppendUvarint(b, uint64(len(line)))
 			b = append(b, line...)
 		}
-		return binary.AppendUvarint(b, MaxLobbyRequest)
+		return binary.AppendUvarint(b, MaxRequest)
 	}()
 	open := func(h host.Host) (network.Stream, error) {
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -295,7 +297,7 @@ func TestLobbyFloodAttacker(t *testing.T) {
 	}
 	var hosts []host.Host
 	for i := range floodIdentities {
-		h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+		h, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
 		if err != nil {
 			t.Fatal(err)
 		}

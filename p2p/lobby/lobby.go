@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"bufio"
@@ -20,39 +20,40 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/internal/wire"
 	"github.com/okey-game/okey/p2p/invite"
 )
 
-// LobbyProtocol is the stream protocol for join, leave and ready requests
+// Protocol is the stream protocol for join, leave and ready requests
 // to a table's creator (protocol.md section 7).
-const LobbyProtocol = "/okey/lobby/1.0.0"
+const Protocol = "/okey/lobby/1.0.0"
 
 // Bounds of the lobby protocol (protocol.md 7.6).
 const (
-	// MaxLobbyRequest bounds a request frame.
-	MaxLobbyRequest = 1 << 10
+	// MaxRequest bounds a request frame.
+	MaxRequest = 1 << 10
 	// maxLobbyResponse bounds a response frame: an announcement and a
 	// little more.
 	maxLobbyResponse = MaxAnnouncementSize + 1024
-	// MaxLobbyPeerStreams is the most lobby streams a creator serves at
+	// MaxPeerStreams is the most lobby streams a creator serves at
 	// once for one remote peer; a further stream is reset unread.
-	MaxLobbyPeerStreams = 2
-	// MaxLobbyStreams is the most lobby streams a creator serves at once in
+	MaxPeerStreams = 2
+	// MaxStreams is the most lobby streams a creator serves at once in
 	// all. When they are all taken, a new stream takes the place of one
 	// still waiting for its request, from a peer holding more streams than
 	// the newcomer's peer (wire.Gate); failing that it is reset unread.
-	MaxLobbyStreams = 64
+	MaxStreams = 64
 	// lobbyDiscard is the most a creator reads (and drops) after an
 	// over-size request's length prefix before it closes the stream.
 	lobbyDiscard = 64 << 10
-	// DefaultLobbyFirstFrame is how long a creator waits for a request's
+	// DefaultFirstFrame is how long a creator waits for a request's
 	// whole frame after the stream opens.
-	DefaultLobbyFirstFrame = 2 * time.Second
+	DefaultFirstFrame = 2 * time.Second
 )
 
-// LobbyConfig tunes the lobby.
-type LobbyConfig struct {
+// Config tunes the lobby.
+type Config struct {
 	// AnnounceInterval is how often a creator re-announces its tables.
 	AnnounceInterval time.Duration
 	// Expiry drops a table not re-announced for this long.
@@ -60,43 +61,43 @@ type LobbyConfig struct {
 	// RequestTimeout bounds one join/leave/ready request, on both sides.
 	RequestTimeout time.Duration
 	// FirstFrameTimeout is how long a creator waits for the request frame
-	// of a stream it serves: 0 means DefaultLobbyFirstFrame; never more
+	// of a stream it serves: 0 means DefaultFirstFrame; never more
 	// than RequestTimeout.
 	FirstFrameTimeout time.Duration
+
+	// States keeps the lobby's per-table states (TableState) in this
+	// directory, one file per table id, read back when the lobby starts.
+	// Empty: they live in memory only.
+	States string
+	// Check is a check of other peers' announcements beyond their
+	// encoding (netplay: the preset and options name a ruleset, and the
+	// seats fit it). An announcement that fails it is rejected with its
+	// reason logged, as a forged one is. Nil: none.
+	Check func(Announcement) error
 }
 
-// DefaultLobbyConfig re-announces every 2 s, forgets a table after 7 s, and
+// DefaultConfig re-announces every 2 s, forgets a table after 7 s, and
 // waits 2 s for a request to come and 10 s for a request to end.
-var DefaultLobbyConfig = LobbyConfig{AnnounceInterval: 2 * time.Second, Expiry: 7 * time.Second, RequestTimeout: 10 * time.Second}
+var DefaultConfig = Config{AnnounceInterval: 2 * time.Second, Expiry: 7 * time.Second, RequestTimeout: 10 * time.Second}
 
 // firstFrame is the creator's wait for a request frame.
-func (c LobbyConfig) firstFrame() time.Duration {
+func (c Config) firstFrame() time.Duration {
 	d := c.FirstFrameTimeout
 	if d == 0 {
-		d = DefaultLobbyFirstFrame
+		d = DefaultFirstFrame
 	}
 	return min(d, c.RequestTimeout)
 }
 
-// WithLobbyConfig sets the lobby's timing (default DefaultLobbyConfig).
-func WithLobbyConfig(c LobbyConfig) NodeOption {
-	return func(nc *nodeConfig) error {
-		if c.AnnounceInterval <= 0 || c.Expiry <= c.AnnounceInterval || c.RequestTimeout <= 0 || c.FirstFrameTimeout < 0 {
-			return fmt.Errorf("p2p: WithLobbyConfig: invalid %+v", c)
-		}
-		nc.lobby = c
-		return nil
-	}
-}
-
 // Lobby lists the tables announced on the LAN, announces the tables this
 // node creates, and forms them: joins, leaves and readiness are requests
-// to the creator over LobbyProtocol; the creator's Formation decides and
+// to the creator over Protocol; the creator's Formation decides and
 // re-announces at once. Everyone learns the final roster (seat order) from
 // the creator's "started" announcement, which WaitStarted returns.
 type Lobby struct {
-	n   *Node
-	cfg LobbyConfig
+	n   *p2p.Node
+	b   p2p.Base
+	cfg Config
 
 	topic *pubsub.Topic
 	sub   *pubsub.Subscription
@@ -129,6 +130,9 @@ type Lobby struct {
 	guard    *lobbyGuard // rate limits and caps on what others announce (lobby_guard.go)
 
 	spectators atomic.Pointer[func(table string) int] // SetSpectatorCount
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 type knownTable struct {
@@ -136,34 +140,50 @@ type knownTable struct {
 	seen time.Time
 }
 
-func newLobby(n *Node, cfg LobbyConfig) (*Lobby, error) {
-	l := &Lobby{n: n, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
+// New starts node's lobby with cfg (timings left zero take DefaultConfig's):
+// it joins the lobby topic and registers the lobby protocol's handler on the
+// node's host; Close removes both. Close the lobby before the node.
+func New(node *p2p.Node, cfg Config) (*Lobby, error) {
+	if cfg.AnnounceInterval == 0 && cfg.Expiry == 0 && cfg.RequestTimeout == 0 {
+		cfg.AnnounceInterval, cfg.Expiry, cfg.RequestTimeout = DefaultConfig.AnnounceInterval, DefaultConfig.Expiry, DefaultConfig.RequestTimeout
+	}
+	if cfg.AnnounceInterval <= 0 || cfg.Expiry <= cfg.AnnounceInterval || cfg.RequestTimeout <= 0 || cfg.FirstFrameTimeout < 0 {
+		return nil, fmt.Errorf("p2p: lobby: invalid timing %v %v %v %v", cfg.AnnounceInterval, cfg.Expiry, cfg.RequestTimeout, cfg.FirstFrameTimeout)
+	}
+	b := node.Base()
+	l := &Lobby{n: node, b: b, cfg: cfg, known: map[string]knownTable{}, hosted: map[string]*Formation{},
 		limiter: invite.DefaultLimiter(), now: time.Now, gen: make(chan struct{}), changes: make(chan struct{}, 1),
-		gate: wire.NewGate(MaxLobbyPeerStreams, MaxLobbyStreams), guard: newLobbyGuard(n.cfg.checkAnnouncement)}
-	if n.cfg.records != "" {
-		l.records = &stateStore{dir: n.cfg.records}
+		gate: wire.NewGate(MaxPeerStreams, MaxStreams), guard: newLobbyGuard(cfg.Check)}
+	if cfg.States != "" {
+		l.records = &stateStore{dir: cfg.States}
 	}
 	l.recs = l.records.load(time.Now(), func(path string, err error) {
-		n.log.Warn("unreadable table record, skipped", "path", path, "err", err)
+		b.Log.Warn("unreadable table record, skipped", "path", path, "err", err)
 	})
-	l.ctx, l.cancel = context.WithCancel(n.ctx)
-	if err := n.ps.RegisterTopicValidator(LobbyTopic, l.validator); err != nil {
+	if err := b.PubSub.RegisterTopicValidator(Topic, l.validator); err != nil {
 		return nil, fmt.Errorf("p2p: lobby validator: %w", err)
 	}
-	t, err := n.ps.Join(LobbyTopic)
+	t, err := b.PubSub.Join(Topic)
 	if err != nil {
+		b.PubSub.UnregisterTopicValidator(Topic)
 		return nil, fmt.Errorf("p2p: join lobby: %w", err)
 	}
 	l.topic = t
-	l.sub, err = t.Subscribe(pubsub.WithBufferSize(n.cfg.queue))
+	l.sub, err = t.Subscribe(pubsub.WithBufferSize(b.Queue))
 	if err != nil {
+		t.Close()
+		b.PubSub.UnregisterTopicValidator(Topic)
 		return nil, fmt.Errorf("p2p: subscribe lobby: %w", err)
 	}
 	evt, err := t.EventHandler()
 	if err != nil {
+		l.sub.Cancel()
+		wire.CloseTopic(b.Context, t)
+		b.PubSub.UnregisterTopicValidator(Topic)
 		return nil, fmt.Errorf("p2p: lobby events: %w", err)
 	}
-	n.h.SetStreamHandler(LobbyProtocol, l.handleRequest)
+	l.ctx, l.cancel = context.WithCancel(b.Context)
+	b.Host.SetStreamHandler(Protocol, l.handleRequest)
 	l.wg.Add(3)
 	go l.read()
 	go l.tick()
@@ -189,8 +209,15 @@ func (l *Lobby) greet(evt *pubsub.TopicEventHandler) {
 	}
 }
 
+// Close leaves the lobby: it announces this node's tables closed, removes
+// the protocol handler and leaves the topic. A second Close does nothing.
+func (l *Lobby) Close() error {
+	l.closeOnce.Do(func() { l.closeErr = l.close() })
+	return l.closeErr
+}
+
 func (l *Lobby) close() error {
-	l.n.h.RemoveStreamHandler(LobbyProtocol)
+	l.b.Host.RemoveStreamHandler(Protocol)
 	l.mu.Lock()
 	var last [][]byte
 	var closed []string
@@ -218,16 +245,17 @@ func (l *Lobby) close() error {
 	l.cancel()
 	l.wg.Wait()
 	l.sub.Cancel()
-	return wire.CloseTopic(l.n.ctx, l.topic)
+	l.b.PubSub.UnregisterTopicValidator(Topic)
+	return wire.CloseTopic(l.b.Context, l.topic)
 }
 
 func (l *Lobby) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsub.ValidationResult {
 	from := m.GetFrom()
-	if from != l.n.h.ID() && !l.guard.allow(from, time.Now()) {
+	if from != l.b.Host.ID() && !l.guard.allow(from, time.Now()) {
 		// Over the author's rate: dropped unread, not forwarded.
 		l.limited.Add(1)
 		if n, ok := l.guard.logDue(from, time.Now()); ok {
-			l.n.log.Warn("lobby announcements rate-limited", "author", from.String(), "dropped", n)
+			l.b.Log.Warn("lobby announcements rate-limited", "author", from.String(), "dropped", n)
 		}
 		return pubsub.ValidationIgnore
 	}
@@ -241,7 +269,7 @@ func (l *Lobby) validator(_ context.Context, _ peer.ID, m *pubsub.Message) pubsu
 	if err != nil {
 		l.rejected.Add(1)
 		if n, ok := l.guard.logDue(from, time.Now()); ok {
-			l.n.log.Warn("rejected lobby announcement", "author", from.String(), "err", err, "rejected_since_last_log", n)
+			l.b.Log.Warn("rejected lobby announcement", "author", from.String(), "err", err, "rejected_since_last_log", n)
 		}
 		return pubsub.ValidationReject
 	}
@@ -317,17 +345,17 @@ func (l *Lobby) learnLocked(a Announcement) {
 	if had && old.a.Creator != a.Creator {
 		// First creator wins a table id; ids are random, so a clash is an
 		// attack or a bug.
-		l.n.log.Warn("lobby table id announced by two creators", "table", a.Table, "creator", a.Creator)
+		l.b.Log.Warn("lobby table id announced by two creators", "table", a.Table, "creator", a.Creator)
 		return
 	}
 	if had && a.Seq < old.a.Seq {
 		return // stale: gossipsub does not keep order
 	}
-	if !had && a.State != StateClosed && a.Creator != l.n.h.ID().String() {
+	if !had && a.State != StateClosed && a.Creator != l.b.Host.ID().String() {
 		if n := l.tablesOfLocked(a.Creator); n >= MaxTablesPerCreator || len(l.known) >= MaxKnownTables {
 			l.overCap++
 			if l.overCap&(l.overCap-1) == 0 { // 1, 2, 4, 8...: a flood is not a flood of log lines
-				l.n.log.Warn("lobby table ignored: its creator announces too many tables, or the list is full", "table", a.Table, "creator", a.Creator, "tables", n, "ignored", l.overCap)
+				l.b.Log.Warn("lobby table ignored: its creator announces too many tables, or the list is full", "table", a.Table, "creator", a.Creator, "tables", n, "ignored", l.overCap)
 			}
 			return
 		}
@@ -422,20 +450,20 @@ func (l *Lobby) announce(id string) {
 		return
 	}
 	if err := f.SetSpectators(min(max(spectators, 0), MaxSpectators)); err != nil {
-		l.n.log.Error("internal error: spectator count", "table", id, "err", err)
+		l.b.Log.Error("internal error: spectator count", "table", id, "err", err)
 	}
 	a := f.Announcement()
 	l.learnLocked(a)
 	l.mu.Unlock()
 	b, err := a.Encode()
 	if err != nil {
-		l.n.log.Error("internal error: cannot encode own announcement", "table", id, "err", err)
+		l.b.Log.Error("internal error: cannot encode own announcement", "table", id, "err", err)
 		return
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, l.cfg.AnnounceInterval)
 	defer cancel()
 	if err := l.topic.Publish(ctx, b); err != nil && l.ctx.Err() == nil {
-		l.n.log.Warn("lobby announce failed", "table", id, "err", err)
+		l.b.Log.Warn("lobby announce failed", "table", id, "err", err)
 	}
 }
 
@@ -499,14 +527,14 @@ func (l *Lobby) CreateWithID(id, preset string, options map[string]string, seats
 // invite code only).
 func (l *Lobby) create(id, preset string, options map[string]string, seats int, secret invite.Secret) (Announcement, error) {
 	nonce := NewNonce()
-	f, err := NewFormation(id, preset, options, seats, l.n.h.ID(), l.n.cfg.name, nonce)
+	f, err := NewFormation(id, preset, options, seats, l.b.Host.ID(), l.n.DisplayName(), nonce)
 	if err != nil {
 		return Announcement{}, err
 	}
 	l.mu.Lock()
 	if l.ctx.Err() != nil {
 		l.mu.Unlock()
-		return Announcement{}, ErrClosed
+		return Announcement{}, p2p.ErrClosed
 	}
 	if _, known := l.known[id]; known || l.hosted[id] != nil {
 		l.mu.Unlock()
@@ -547,7 +575,7 @@ func (l *Lobby) CloseTable(id string) error {
 	rerr := l.records.remove(id)
 	l.mu.Unlock()
 	if rerr != nil {
-		l.n.log.Warn("table record not removed", "table", id, "err", rerr)
+		l.b.Log.Warn("table record not removed", "table", id, "err", rerr)
 	}
 	l.n.ForgetTable(id) // the relays where it is registered forget it
 	if a.State == StateClosed {
@@ -572,7 +600,7 @@ func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
 	if err != nil {
 		return Announcement{}, err
 	}
-	a, err := l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String()})
+	a, err := l.request(ctx, id, lobbyRequest{Op: "join", Name: l.n.DisplayName(), Nonce: nonce.String()})
 	if errors.Is(err, ErrInviteOnly) {
 		l.mu.Lock()
 		rec := l.recs[id]
@@ -589,7 +617,7 @@ func (l *Lobby) Join(ctx context.Context, id string) (Announcement, error) {
 // joinNonce is this node's nonce for table id, drawn and kept now if it has
 // none (with code, the invite code it joins by).
 func (l *Lobby) joinNonce(id, code string) (Nonce, error) {
-	if err := ValidTableID(id); err != nil {
+	if err := p2p.ValidTableID(id); err != nil {
 		return Nonce{}, err
 	}
 	l.mu.Lock()
@@ -779,7 +807,7 @@ func (l *Lobby) request(ctx context.Context, id string, req lobbyRequest) (Annou
 	if err != nil {
 		return Announcement{}, err
 	}
-	if creator == l.n.h.ID() {
+	if creator == l.b.Host.ID() {
 		req.V, req.Table = AnnouncementVersion, id
 		a, err := l.apply(creator, req)
 		if err == nil {
@@ -834,7 +862,7 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 	req.V, req.Table = AnnouncementVersion, id
 	ctx, cancel := context.WithTimeout(ctx, l.cfg.RequestTimeout)
 	defer cancel()
-	s, err := l.n.h.NewStream(ctx, creator, LobbyProtocol)
+	s, err := l.b.Host.NewStream(ctx, creator, Protocol)
 	if err != nil {
 		return lobbyResponse{}, fmt.Errorf("p2p: lobby request to %s: %w", creator, err)
 	}
@@ -850,8 +878,8 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 		if err != nil {
 			return resp, err
 		}
-		if len(b) > MaxLobbyRequest {
-			return resp, fmt.Errorf("%w: lobby request of %d bytes, at most %d", ErrFrameTooLarge, len(b), MaxLobbyRequest)
+		if len(b) > MaxRequest {
+			return resp, fmt.Errorf("%w: lobby request of %d bytes, at most %d", p2p.ErrFrameTooLarge, len(b), MaxRequest)
 		}
 		w := bufio.NewWriter(s)
 		if err := wire.WriteFrame(w, b); err != nil {
@@ -889,9 +917,9 @@ func (l *Lobby) exchange(ctx context.Context, creator peer.ID, id string, req lo
 	return resp, nil
 }
 
-// handleRequest is the creator's LobbyProtocol handler. A stream gets a
-// place from the gate (at most MaxLobbyPeerStreams of one peer,
-// MaxLobbyStreams in all) or is reset unread; its request frame must come
+// handleRequest is the creator's Protocol handler. A stream gets a
+// place from the gate (at most MaxPeerStreams of one peer,
+// MaxStreams in all) or is reset unread; its request frame must come
 // whole within the first-frame timeout, the whole exchange ends within
 // RequestTimeout. Timers reset the stream too, for transports whose streams
 // ignore deadlines.
@@ -900,7 +928,7 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	tk, why := l.gate.Enter(from, func() { s.Reset() })
 	if tk == nil {
 		s.Reset()
-		l.n.log.Debug("lobby request refused", "peer", from.String(), "reason", why)
+		l.b.Log.Debug("lobby request refused", "peer", from.String(), "reason", why)
 		return
 	}
 	defer l.gate.Leave(tk)
@@ -918,15 +946,15 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	defer whole.Stop()
 	firstTimer := time.AfterFunc(first, func() { s.Reset() })
 	defer firstTimer.Stop()
-	const maxRequestBytes = binary.MaxVarintLen64 + MaxLobbyRequest
-	b, err := wire.ReadFrame(bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes), MaxLobbyRequest)
-	if errors.Is(err, ErrFrameTooLarge) {
-		l.n.log.Warn("lobby request refused", "peer", from.String(), "err", err)
+	const maxRequestBytes = binary.MaxVarintLen64 + MaxRequest
+	b, err := wire.ReadFrame(bufio.NewReaderSize(io.LimitReader(s, maxRequestBytes), maxRequestBytes), MaxRequest)
+	if errors.Is(err, p2p.ErrFrameTooLarge) {
+		l.b.Log.Warn("lobby request refused", "peer", from.String(), "err", err)
 		l.refuseLarge(s, err)
 		return
 	}
 	if err != nil {
-		l.n.log.Debug("lobby request not received", "peer", from.String(), "err", err, "after", time.Since(start))
+		l.b.Log.Debug("lobby request not received", "peer", from.String(), "err", err, "after", time.Since(start))
 		s.Reset()
 		return
 	}
@@ -941,13 +969,13 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	if err == nil && req.V != AnnouncementVersion {
 		// Another okey's lobby (7.6): refused clearly, in this version's
 		// response, so that the requester can say why.
-		l.n.log.Warn("lobby request of another version", "peer", from.String(), "version", req.V)
+		l.b.Log.Warn("lobby request of another version", "peer", from.String(), "version", req.V)
 		l.answer(s, lobbyResponse{V: AnnouncementVersion, Code: "invalid",
 			Error: fmt.Sprintf("p2p: lobby version %d, this okey speaks %d (%s)", req.V, AnnouncementVersion, versionHint(req.V))})
 		return
 	}
 	if err != nil {
-		l.n.log.Warn("bad lobby request", "peer", from.String(), "err", err)
+		l.b.Log.Warn("bad lobby request", "peer", from.String(), "err", err)
 		s.Reset()
 		return
 	}
@@ -959,10 +987,10 @@ func (l *Lobby) handleRequest(s network.Stream) {
 	a, err := l.apply(from, req)
 	if err != nil {
 		resp.Code, resp.Error = errCode(err), err.Error()
-		l.n.log.Info("lobby request refused", "peer", from.String(), "table", req.Table, "op", req.Op, "err", err)
+		l.b.Log.Info("lobby request refused", "peer", from.String(), "table", req.Table, "op", req.Op, "err", err)
 	} else {
 		resp.Table = &a
-		l.n.log.Info("lobby request", "peer", from.String(), "table", req.Table, "op", req.Op, "state", a.State)
+		l.b.Log.Info("lobby request", "peer", from.String(), "table", req.Table, "op", req.Op, "state", a.State)
 	}
 	if resp.Table != nil {
 		l.tellRelays(req.Table)
@@ -990,7 +1018,7 @@ func (l *Lobby) answer(s network.Stream, resp lobbyResponse) bool {
 	return true
 }
 
-// refuseLarge refuses a request whose frame is over MaxLobbyRequest: what
+// refuseLarge refuses a request whose frame is over MaxRequest: what
 // else the requester sends, up to the close of its write side, is read and
 // dropped (at most lobbyDiscard bytes, within the first-frame deadline;
 // otherwise the stream is reset), then the answer is code invalid with the

@@ -1,7 +1,6 @@
-package p2p
+package lobby
 
 import (
-	"errors"
 	"sync"
 	"time"
 
@@ -10,14 +9,14 @@ import (
 
 // Bounds on what other peers may announce (protocol.md 7.5, "Limits").
 const (
-	// LobbyAnnounceRate is how many lobby messages per second a receiver
-	// takes from one author, after a burst of LobbyAnnounceBurst; the rest
+	// AnnounceRate is how many lobby messages per second a receiver
+	// takes from one author, after a burst of AnnounceBurst; the rest
 	// are dropped unread and not forwarded. An honest creator sends one
 	// per table every 2 s, one per change, and one per table when a peer
 	// joins the lobby topic.
-	LobbyAnnounceRate = 16
-	// LobbyAnnounceBurst is the burst of LobbyAnnounceRate.
-	LobbyAnnounceBurst = 64
+	AnnounceRate = 16
+	// AnnounceBurst is the burst of AnnounceRate.
+	AnnounceBurst = 64
 	// MaxTablesPerCreator is the most tables a receiver lists for one
 	// creator; a further table id of that creator is ignored until one of
 	// its tables is closed or expires.
@@ -31,20 +30,6 @@ const (
 	// author's rejected or rate-limited messages.
 	lobbyLogEvery = 5 * time.Second
 )
-
-// WithAnnouncementCheck adds a check of other peers' lobby announcements
-// beyond their encoding (lan: the preset and options name a ruleset, and the
-// seats fit it). An announcement that fails it is rejected with its reason
-// logged, as a forged one is.
-func WithAnnouncementCheck(check func(Announcement) error) NodeOption {
-	return func(c *nodeConfig) error {
-		if check == nil {
-			return errors.New("p2p: WithAnnouncementCheck: nil")
-		}
-		c.checkAnnouncement = check
-		return nil
-	}
-}
 
 // lobbyGuard rate-limits lobby messages per author (a token bucket each)
 // and throttles the log lines about one author.
@@ -74,7 +59,7 @@ func (g *lobbyGuard) stateLocked(from peer.ID, now time.Time) *authorState {
 	}
 	if len(g.authors) >= lobbyGuardAuthors {
 		for id, o := range g.authors { // forget the authors whose bucket has refilled
-			if o.refill(now) >= LobbyAnnounceBurst && now.Sub(o.logged) > lobbyLogEvery {
+			if o.refill(now) >= AnnounceBurst && now.Sub(o.logged) > lobbyLogEvery {
 				delete(g.authors, id)
 			}
 		}
@@ -82,14 +67,14 @@ func (g *lobbyGuard) stateLocked(from peer.ID, now time.Time) *authorState {
 			clear(g.authors) // all busy: a flood of identities; start over
 		}
 	}
-	s = &authorState{tokens: LobbyAnnounceBurst, at: now}
+	s = &authorState{tokens: AnnounceBurst, at: now}
 	g.authors[from] = s
 	return s
 }
 
 func (s *authorState) refill(now time.Time) float64 {
 	if d := now.Sub(s.at); d > 0 {
-		s.tokens = min(LobbyAnnounceBurst, s.tokens+d.Seconds()*LobbyAnnounceRate)
+		s.tokens = min(AnnounceBurst, s.tokens+d.Seconds()*AnnounceRate)
 		s.at = now
 	}
 	return s.tokens

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"bytes"
@@ -15,13 +15,14 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
 )
 
 // Lobby wire constants.
 const (
-	// LobbyTopic is the gossipsub topic where tables are announced.
-	LobbyTopic = "okey/lobby/1"
+	// Topic is the gossipsub topic where tables are announced.
+	Topic = "okey/lobby/1"
 	// AnnouncementVersion is the "v" of announcements and lobby requests
 	// (2: every member carries its nonce; 3: the table speaks table protocol
 	// 2, protocol.md 5.3's parallel rounds). A peer lists, joins and answers
@@ -158,7 +159,7 @@ func (a *Announcement) Validate() error {
 	if a.V != AnnouncementVersion {
 		return fmt.Errorf("p2p: announcement version %d, want %d (%s)", a.V, AnnouncementVersion, versionHint(a.V))
 	}
-	if err := ValidTableID(a.Table); err != nil {
+	if err := p2p.ValidTableID(a.Table); err != nil {
 		return err
 	}
 	if _, err := peer.Decode(a.Creator); err != nil {
@@ -202,7 +203,7 @@ func (a *Announcement) Validate() error {
 			return fmt.Errorf("p2p: announcement members share the nonce %s", m.Nonce)
 		}
 		nonces[m.Nonce] = true
-		if err := ValidateDisplayName(m.Name); err != nil {
+		if err := p2p.ValidateDisplayName(m.Name); err != nil {
 			return fmt.Errorf("p2p: announcement member %d: %w", i, err)
 		}
 		allReady = allReady && m.Ready
@@ -514,7 +515,7 @@ func (f *Formation) Join(id peer.ID, name string, nonce Nonce) error {
 	if _, err := peer.IDFromBytes([]byte(id)); err != nil {
 		return fmt.Errorf("p2p: join: bad peer id: %w", err)
 	}
-	if err := ValidateDisplayName(name); err != nil {
+	if err := p2p.ValidateDisplayName(name); err != nil {
 		return err
 	}
 	if f.seat(id) >= 0 {

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
 	"github.com/okey-game/okey/internal/lane"
+	"github.com/okey-game/okey/p2p"
 )
 
 // The flood of TestLobbyAnnouncementFlood.
@@ -57,21 +58,21 @@ func TestLobbyAnnouncementFlood(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a helper process with 11 libp2p hosts")
 	}
-	h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+	h, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	observer, err := NewNode(h, WithLogger(testLogger(t).With("node", "observer")), WithRetry(fastRetry), WithAnnouncementCheck(impossibleCheck),
-		WithLobbyConfig(LobbyConfig{AnnounceInterval: 2 * time.Second, Expiry: 15 * time.Second, RequestTimeout: 20 * time.Second}))
+	observer, err := p2p.NewNode(h, p2p.WithLogger(testLogger(t).With("node", "observer")), p2p.WithRetry(fastRetry))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { observer.Close() })
+	startLobby(t, observer, Config{AnnounceInterval: 2 * time.Second, Expiry: 15 * time.Second, RequestTimeout: 20 * time.Second, Check: impossibleCheck})
 
 	peers := startAnnounceFlood(t, observer.Addrs()[0])
 	listed := func() error {
 		for id, creator := range peers.tables {
-			a, ok := observer.Lobby().Table(id)
+			a, ok := lob(observer).Table(id)
 			switch {
 			case !ok:
 				return fmt.Errorf("table %s not listed", id)
@@ -83,7 +84,7 @@ func TestLobbyAnnouncementFlood(t *testing.T) {
 	}
 	waitFor(t, 60*time.Second, "the honest tables listed", func() bool { return listed() == nil })
 	waitFor(t, 30*time.Second, "the flooder in the lobby topic", func() bool {
-		for _, p := range observer.ps.ListPeers(LobbyTopic) {
+		for _, p := range observer.Base().PubSub.ListPeers(Topic) {
 			if p.String() == peers.flooder {
 				return true
 			}
@@ -97,9 +98,9 @@ func TestLobbyAnnouncementFlood(t *testing.T) {
 	}
 
 	obj0, stk0 := liveHeap()
-	rejected0, limited0 := observer.Lobby().Rejected(), observer.Lobby().Limited()
+	rejected0, limited0 := lob(observer).Rejected(), lob(observer).Limited()
 	seen := func() uint64 {
-		l := observer.Lobby()
+		l := lob(observer)
 		return l.Rejected() + l.Limited() + l.Accepted()
 	}
 	seen0 := seen()
@@ -110,7 +111,7 @@ func TestLobbyAnnouncementFlood(t *testing.T) {
 	wg.Go(func() {
 		jctx, jcancel := context.WithTimeout(context.Background(), 40*time.Second)
 		defer jcancel()
-		_, joinErr = observer.Lobby().Join(jctx, joinTable)
+		_, joinErr = lob(observer).Join(jctx, joinTable)
 	})
 	checks := 0
 	for flooding := true; flooding; checks++ {
@@ -143,9 +144,9 @@ func TestLobbyAnnouncementFlood(t *testing.T) {
 		t.Fatalf("joining an honest table during the flood: %v", joinErr)
 	}
 	growth := int64(obj1) - int64(obj0) + int64(stk1) - int64(stk0)
-	rejected, limited := observer.Lobby().Rejected()-rejected0, observer.Lobby().Limited()-limited0
+	rejected, limited := lob(observer).Rejected()-rejected0, lob(observer).Limited()-limited0
 	spam := 0
-	for _, a := range observer.Lobby().Tables() {
+	for _, a := range lob(observer).Tables() {
 		if a.Creator == peers.flooder {
 			spam++
 		}
@@ -164,7 +165,7 @@ func TestLobbyAnnouncementFlood(t *testing.T) {
 	// The rate limit shows when the flood outran it (under the race
 	// detector a busy machine sends slower than that: make test runs this
 	// test without it too).
-	if rate := float64(sent) / took.Seconds(); rate > 3*LobbyAnnounceRate && limited == 0 {
+	if rate := float64(sent) / took.Seconds(); rate > 3*AnnounceRate && limited == 0 {
 		t.Errorf("a flood of %.0f a second was not rate-limited", rate)
 	}
 	if spam > MaxTablesPerCreator {
@@ -177,7 +178,7 @@ func TestLobbyAnnouncementFlood(t *testing.T) {
 		t.Fatalf("after the flood: %v", err)
 	}
 	waitFor(t, 40*time.Second, "the joined table's new member", func() bool {
-		a, ok := observer.Lobby().Table(joinTable)
+		a, ok := lob(observer).Table(joinTable)
 		return ok && len(a.Members) == 2
 	})
 }
@@ -293,19 +294,25 @@ func TestLobbyAnnouncementFloodPeers(t *testing.T) {
 		io.Copy(io.Discard, r)
 		cancel()
 	}()
-	var nodes []*Node
+	var nodes []*p2p.Node
 	var addrs []string
 	for i := range announceFloodHonest {
-		h, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+		h, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := NewNode(h, WithStaticPeers(append([]string{target}, addrs...)...), WithRetry(fastRetry), WithAnnouncementCheck(impossibleCheck))
+		n, err := p2p.NewNode(h, p2p.WithStaticPeers(append([]string{target}, addrs...)...), p2p.WithRetry(fastRetry))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer n.Close()
-		a, err := n.Lobby().CreateWithID(fmt.Sprintf("honest%02d", i), "classic", nil, 2)
+		l, err := New(n, Config{Check: impossibleCheck})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		lobbies.Store(n, l)
+		a, err := lob(n).CreateWithID(fmt.Sprintf("honest%02d", i), "classic", nil, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -313,7 +320,7 @@ func TestLobbyAnnouncementFloodPeers(t *testing.T) {
 		nodes = append(nodes, n)
 		addrs = append(addrs, n.Addrs()[0])
 	}
-	fh, err := NewHost(WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
+	fh, err := p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +330,7 @@ func TestLobbyAnnouncementFloodPeers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	topic, err := fps.Join(LobbyTopic)
+	topic, err := fps.Join(Topic)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +356,7 @@ func TestLobbyAnnouncementFloodPeers(t *testing.T) {
 		dial = append(dial, addrs...)
 	}
 	for _, a := range dial {
-		ai, err := ParsePeerAddr(a)
+		ai, err := p2p.ParsePeerAddr(a)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/internal/nodetest"
 )
 
 // waitTable waits until l knows table id in a state that cond accepts.
@@ -35,44 +38,44 @@ func TestLobbyFormation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	if _, err := a.Lobby().Create("Bad Preset", nil, 2); err == nil {
+	if _, err := lob(a).Create("Bad Preset", nil, 2); err == nil {
 		t.Fatal("bad preset accepted")
 	}
-	ann, err := a.Lobby().Create("classic", map[string]string{"rounds": "3"}, 2)
+	ann, err := lob(a).Create("classic", map[string]string{"rounds": "3"}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := ann.Table
 	known := func(a Announcement, ok bool) bool { return ok }
-	waitTable(t, b.Lobby(), id, known)
-	waitTable(t, c.Lobby(), id, known)
+	waitTable(t, lob(b), id, known)
+	waitTable(t, lob(c), id, known)
 
-	got, err := b.Lobby().Join(ctx, id)
+	got, err := lob(b).Join(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got.Roster(), []peer.ID{a.ID(), b.ID()}) || got.Members[1].Name != b.DisplayName() {
 		t.Fatalf("roster after join: %+v", got.Members)
 	}
-	if _, err := b.Lobby().Join(ctx, id); !errors.Is(err, ErrAlreadySeated) {
+	if _, err := lob(b).Join(ctx, id); !errors.Is(err, ErrAlreadySeated) {
 		t.Fatalf("second join: %v", err)
 	}
 	// c learns the table is full from the announcement, and a join is refused.
-	waitTable(t, c.Lobby(), id, func(a Announcement, ok bool) bool { return ok && len(a.Members) == 2 })
-	if _, err := c.Lobby().Join(ctx, id); !errors.Is(err, ErrTableFull) {
+	waitTable(t, lob(c), id, func(a Announcement, ok bool) bool { return ok && len(a.Members) == 2 })
+	if _, err := lob(c).Join(ctx, id); !errors.Is(err, ErrTableFull) {
 		t.Fatalf("join to a full table: %v", err)
 	}
-	if _, err := c.Lobby().SetReady(ctx, id, true); !errors.Is(err, ErrNotSeated) {
+	if _, err := lob(c).SetReady(ctx, id, true); !errors.Is(err, ErrNotSeated) {
 		t.Fatalf("ready while not seated: %v", err)
 	}
-	if _, err := b.Lobby().SetReady(ctx, id, true); err != nil {
+	if _, err := lob(b).SetReady(ctx, id, true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Lobby().SetReady(ctx, id, true); err != nil {
+	if _, err := lob(a).SetReady(ctx, id, true); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []*Node{a, b, c} {
-		st, err := n.Lobby().WaitStarted(ctx, id)
+	for _, n := range []*p2p.Node{a, b, c} {
+		st, err := lob(n).WaitStarted(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,21 +83,21 @@ func TestLobbyFormation(t *testing.T) {
 			t.Fatalf("final roster %v", st.Roster())
 		}
 		// Every seat carries the nonce its own node chose for this table.
-		for i, m := range []*Node{a, b} {
-			mine, ok := m.Lobby().Nonce(id)
+		for i, m := range []*p2p.Node{a, b} {
+			mine, ok := lob(m).Nonce(id)
 			if got, err := st.Members[i].ParsedNonce(); !ok || err != nil || got != mine {
 				t.Fatalf("seat %d nonce %s, its node has %s (%v %v)", i, st.Members[i].Nonce, mine, ok, err)
 			}
 		}
 	}
-	if _, ok := c.Lobby().Nonce(id); !ok {
+	if _, ok := lob(c).Nonce(id); !ok {
 		t.Fatal("c asked to join without keeping its nonce")
 	}
-	b.Lobby().ForgetNonce(id)
-	if _, ok := b.Lobby().Nonce(id); ok {
+	lob(b).ForgetNonce(id)
+	if _, ok := lob(b).Nonce(id); ok {
 		t.Fatal("ForgetNonce kept the nonce")
 	}
-	if err := b.Lobby().Leave(ctx, id); !errors.Is(err, ErrTableStarted) {
+	if err := lob(b).Leave(ctx, id); !errors.Is(err, ErrTableStarted) {
 		t.Fatalf("leave after start: %v", err)
 	}
 	// The roster opens the table.
@@ -102,47 +105,47 @@ func TestLobbyFormation(t *testing.T) {
 	exchange(t, tts, 5)
 
 	// Leave, and closing a table.
-	ann2, err := a.Lobby().Create("101", nil, 3)
+	ann2, err := lob(a).Create("101", nil, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitTable(t, c.Lobby(), ann2.Table, known)
+	waitTable(t, lob(c), ann2.Table, known)
 	// The creator refuses a join without a valid nonce of the joiner's own.
-	an, _ := a.Lobby().Nonce(ann2.Table)
+	an, _ := lob(a).Nonce(ann2.Table)
 	for nonce, want := range map[string]error{"": ErrBadNonce, "zz": ErrBadNonce, an.String(): ErrNonceTaken} {
-		if _, err := a.Lobby().apply(c.ID(), lobbyRequest{V: AnnouncementVersion, Table: ann2.Table, Op: "join", Name: "c", Nonce: nonce}); !errors.Is(err, want) {
+		if _, err := lob(a).apply(c.ID(), lobbyRequest{V: AnnouncementVersion, Table: ann2.Table, Op: "join", Name: "c", Nonce: nonce}); !errors.Is(err, want) {
 			t.Fatalf("join with nonce %q: %v, want %v", nonce, err, want)
 		}
 	}
-	if _, err := c.Lobby().Join(ctx, ann2.Table); err != nil {
+	if _, err := lob(c).Join(ctx, ann2.Table); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Lobby().Leave(ctx, ann2.Table); err != nil {
+	if err := lob(c).Leave(ctx, ann2.Table); err != nil {
 		t.Fatal(err)
 	}
-	waitTable(t, b.Lobby(), ann2.Table, func(x Announcement, ok bool) bool { return ok && len(x.Members) == 1 && x.Seq == 2 })
-	if err := a.Lobby().CloseTable(ann2.Table); err != nil {
+	waitTable(t, lob(b), ann2.Table, func(x Announcement, ok bool) bool { return ok && len(x.Members) == 1 && x.Seq == 2 })
+	if err := lob(a).CloseTable(ann2.Table); err != nil {
 		t.Fatal(err)
 	}
-	waitTable(t, b.Lobby(), ann2.Table, func(_ Announcement, ok bool) bool { return !ok })
+	waitTable(t, lob(b), ann2.Table, func(_ Announcement, ok bool) bool { return !ok })
 	// A member can tell a table its creator closed (issue 37 item 3).
-	if !b.Lobby().Closed(ann2.Table) {
+	if !lob(b).Closed(ann2.Table) {
 		t.Fatal("the closed table is not known as closed")
 	}
-	if b.Lobby().Closed("0123456789abcdef") {
+	if lob(b).Closed("0123456789abcdef") {
 		t.Fatal("a table never known is known as closed")
 	}
 
 	// Expiry: a table whose creator vanishes is forgotten.
-	ann3, err := c.Lobby().Create("classic", nil, 4)
+	ann3, err := lob(c).Create("classic", nil, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitTable(t, b.Lobby(), ann3.Table, known)
+	waitTable(t, lob(b), ann3.Table, known)
 	c.Close()
-	waitTable(t, b.Lobby(), ann3.Table, func(_ Announcement, ok bool) bool { return !ok })
-	if b.Lobby().Rejected() != 0 {
-		t.Fatalf("%d lobby messages rejected", b.Lobby().Rejected())
+	waitTable(t, lob(b), ann3.Table, func(_ Announcement, ok bool) bool { return !ok })
+	if lob(b).Rejected() != 0 {
+		t.Fatalf("%d lobby messages rejected", lob(b).Rejected())
 	}
 }
 
@@ -162,16 +165,49 @@ func TestLobbyRejectsForgedAnnouncement(t *testing.T) {
 	// pubsub runs the topic validator on local publishes too, so b's own
 	// node refuses to send junk or a forgery; a's validator is the same
 	// code, exercised directly below.
-	if err := b.Lobby().topic.Publish(ctx, []byte("junk")); err == nil {
+	if err := lob(b).topic.Publish(ctx, []byte("junk")); err == nil {
 		t.Fatal("junk announcement published")
 	}
-	if err := b.Lobby().topic.Publish(ctx, data); err == nil {
+	if err := lob(b).topic.Publish(ctx, data); err == nil {
 		t.Fatal("forged announcement published")
 	}
-	if b.Lobby().Rejected() != 2 {
-		t.Fatalf("rejections counted: %d, want 2", b.Lobby().Rejected())
+	if lob(b).Rejected() != 2 {
+		t.Fatalf("rejections counted: %d, want 2", lob(b).Rejected())
 	}
-	if _, ok := a.Lobby().Table(forged.Table); ok {
+	if _, ok := lob(a).Table(forged.Table); ok {
 		t.Fatal("forged table listed")
 	}
+}
+
+// TestLobbyCloseRemovesHandlers: Close removes the lobby protocol's handler
+// and the topic's validator (a new lobby can start on the same node), and a
+// second Close returns at once.
+func TestLobbyCloseRemovesHandlers(t *testing.T) {
+	_, nodes := nodetest.Nodes(t, 1)
+	n := nodes[0]
+	l, err := New(n, fastLobby)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(n.Host().Mux().Protocols(), Protocol) {
+		t.Fatal("New did not register the lobby protocol")
+	}
+	if _, err := New(n, fastLobby); err == nil {
+		t.Fatal("a second lobby on one node while the first runs")
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(n.Host().Mux().Protocols(), Protocol) {
+		t.Fatal("Close left the lobby protocol's handler")
+	}
+	start := time.Now()
+	if err := l.Close(); err != nil || time.Since(start) > time.Second {
+		t.Fatalf("second Close: %v after %v", err, time.Since(start))
+	}
+	l2, err := New(n, fastLobby)
+	if err != nil {
+		t.Fatalf("a new lobby after Close: %v", err)
+	}
+	l2.Close()
 }

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"context"
@@ -18,11 +18,11 @@ func TestLobbyManyTables(t *testing.T) {
 	// pubsub's queues under the race detector on a loaded machine, and a
 	// short expiry drops tables whose creators are starved of CPU: the
 	// default interval and a long expiry (the expiry test waits for it).
-	_, nodes := mockNodes(t, tables+2, WithLobbyConfig(LobbyConfig{AnnounceInterval: 2 * time.Second, Expiry: 15 * time.Second, RequestTimeout: 10 * time.Second}))
+	_, nodes := mockNodesWith(t, tables+2, Config{AnnounceInterval: 2 * time.Second, Expiry: 15 * time.Second, RequestTimeout: 10 * time.Second})
 	observer, joiner := nodes[tables], nodes[tables+1]
 	ids := make([]string, tables)
 	for i := range tables {
-		l := nodes[i].Lobby()
+		l := lob(nodes[i])
 		if i%4 == 1 {
 			l.SetSpectatorCount(func(string) int { return i })
 		}
@@ -39,13 +39,13 @@ func TestLobbyManyTables(t *testing.T) {
 		ids[i] = a.Table
 	}
 	waitFor(t, 30*time.Second, "every table listed by the observer", func() bool {
-		return len(observer.Lobby().Tables()) >= tables
+		return len(lob(observer).Tables()) >= tables
 	})
 	for i, id := range ids {
-		a, ok := observer.Lobby().Table(id)
+		a, ok := lob(observer).Table(id)
 		if !ok || a.Creator != nodes[i].ID().String() || len(a.Members) != 1 || a.Members[0].ID != a.Creator {
 			var have []string
-			for _, x := range observer.Lobby().Tables() {
+			for _, x := range lob(observer).Tables() {
 				have = append(have, x.Table+"/"+x.Creator[len(x.Creator)-4:])
 			}
 			t.Fatalf("table %s (creator %s): %+v %v; listed %v", id, nodes[i].ID(), a, ok, have)
@@ -58,7 +58,7 @@ func TestLobbyManyTables(t *testing.T) {
 			want = i
 		}
 		if i%4 == 1 {
-			waitTableFor(t, 40*time.Second, observer.Lobby(), id, func(a Announcement, ok bool) bool { return ok && a.Spectators == want })
+			waitTableFor(t, 40*time.Second, lob(observer), id, func(a Announcement, ok bool) bool { return ok && a.Spectators == want })
 		} else if a.Spectators != 0 {
 			t.Errorf("table %s: %d spectators, want 0", id, a.Spectators)
 		}
@@ -68,7 +68,7 @@ func TestLobbyManyTables(t *testing.T) {
 	// the figure logged.
 	start := time.Now()
 	for range 100 {
-		observer.Lobby().Tables()
+		lob(observer).Tables()
 	}
 	d := time.Since(start)
 	t.Logf("100 listings of %d tables: %v", tables, d)
@@ -79,27 +79,27 @@ func TestLobbyManyTables(t *testing.T) {
 	// A 2-seat table starts; its creator's progress reaches the observer.
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	waitTableFor(t, 40*time.Second, joiner.Lobby(), ids[0], func(_ Announcement, ok bool) bool { return ok })
-	if _, err := joiner.Lobby().Join(ctx, ids[0]); err != nil {
+	waitTableFor(t, 40*time.Second, lob(joiner), ids[0], func(_ Announcement, ok bool) bool { return ok })
+	if _, err := lob(joiner).Join(ctx, ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := joiner.Lobby().SetReady(ctx, ids[0], true); err != nil {
+	if _, err := lob(joiner).SetReady(ctx, ids[0], true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nodes[0].Lobby().SetReady(ctx, ids[0], true); err != nil {
+	if _, err := lob(nodes[0]).SetReady(ctx, ids[0], true); err != nil {
 		t.Fatal(err)
 	}
-	waitTableFor(t, 40*time.Second, observer.Lobby(), ids[0], func(a Announcement, ok bool) bool { return ok && a.State == StateStarted })
-	if err := joiner.Lobby().SetProgress(ids[0], 2, []int{1, 2}); err != nil { // not its table: ignored
+	waitTableFor(t, 40*time.Second, lob(observer), ids[0], func(a Announcement, ok bool) bool { return ok && a.State == StateStarted })
+	if err := lob(joiner).SetProgress(ids[0], 2, []int{1, 2}); err != nil { // not its table: ignored
 		t.Fatal(err)
 	}
-	if err := nodes[0].Lobby().SetProgress(ids[0], 2, []int{7, -3, 1}); err == nil {
+	if err := lob(nodes[0]).SetProgress(ids[0], 2, []int{7, -3, 1}); err == nil {
 		t.Fatal("progress with three scores for two seats accepted")
 	}
-	if err := nodes[0].Lobby().SetProgress(ids[0], 2, []int{7, -3}); err != nil {
+	if err := lob(nodes[0]).SetProgress(ids[0], 2, []int{7, -3}); err != nil {
 		t.Fatal(err)
 	}
-	a := waitTableFor(t, 40*time.Second, observer.Lobby(), ids[0], func(a Announcement, ok bool) bool { return ok && a.Progress != nil })
+	a := waitTableFor(t, 40*time.Second, lob(observer), ids[0], func(a Announcement, ok bool) bool { return ok && a.Progress != nil })
 	if a.Progress.Hand != 2 || a.Progress.Scores[0] != 7 || a.Progress.Scores[1] != -3 {
 		t.Fatalf("progress %+v", a.Progress)
 	}
@@ -107,11 +107,11 @@ func TestLobbyManyTables(t *testing.T) {
 	// A creator disappears: its table expires; the others stay.
 	nodes[5].Close()
 	waitFor(t, 40*time.Second, "the table of the creator that left to expire", func() bool {
-		_, ok := observer.Lobby().Table(ids[5])
+		_, ok := lob(observer).Table(ids[5])
 		return !ok
 	})
 	for i, id := range ids {
-		if _, ok := observer.Lobby().Table(id); ok != (i != 5) {
+		if _, ok := lob(observer).Table(id); ok != (i != 5) {
 			t.Errorf("table %s listed %v after creator 5 left", id, ok)
 		}
 	}

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"bufio"
@@ -14,15 +14,16 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/internal/wire"
 )
 
-// lobbyStream opens a LobbyProtocol stream from x to the creator and writes
+// lobbyStream opens a Protocol stream from x to the creator and writes
 // head (which carries the protocol negotiation with it); ended receives the
 // read error once the creator ends the stream, or the answer's bytes.
-func lobbyStream(t *testing.T, ctx context.Context, x, creator *Node, head []byte) (network.Stream, chan error) {
+func lobbyStream(t *testing.T, ctx context.Context, x, creator *p2p.Node, head []byte) (network.Stream, chan error) {
 	t.Helper()
-	s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
+	s, err := x.Host().NewStream(ctx, creator.ID(), Protocol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,20 +43,20 @@ func lobbyStream(t *testing.T, ctx context.Context, x, creator *Node, head []byt
 
 // lobbyCapNodes makes a creator (with cfg) hosting a 4-seat table, and
 // others that know the table.
-func lobbyCapNodes(t *testing.T, n int, cfg LobbyConfig) ([]*Node, string) {
+func lobbyCapNodes(t *testing.T, n int, cfg Config) ([]*p2p.Node, string) {
 	t.Helper()
-	_, nodes := mockNodes(t, n, WithLobbyConfig(cfg))
-	ann, err := nodes[0].Lobby().Create("classic", nil, 4)
+	_, nodes := mockNodesWith(t, n, cfg)
+	ann, err := lob(nodes[0]).Create("classic", nil, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, x := range nodes[1:] {
-		waitTable(t, x.Lobby(), ann.Table, func(_ Announcement, ok bool) bool { return ok })
+		waitTable(t, lob(x), ann.Table, func(_ Announcement, ok bool) bool { return ok })
 	}
 	return nodes, ann.Table
 }
 
-// TestLobbyPeerStreamCap: a peer's streams beyond MaxLobbyPeerStreams are
+// TestLobbyPeerStreamCap: a peer's streams beyond MaxPeerStreams are
 // reset at once and unread, its first ones are held (until the first-frame
 // deadline), and other peers are served meanwhile.
 func TestLobbyPeerStreamCap(t *testing.T) {
@@ -68,9 +69,9 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	silent := binary.AppendUvarint(nil, 100) // a request announced, never sent
-	g := &creator.Lobby().gate
+	g := &lob(creator).gate
 	var held []network.Stream
-	for i := range MaxLobbyPeerStreams {
+	for i := range MaxPeerStreams {
 		s, ended := lobbyStream(t, ctx, x, creator, silent)
 		held = append(held, s)
 		waitFor(t, 5*time.Second, fmt.Sprintf("stream %d held", i+1), func() bool { k, _ := g.Streams(x.ID()); return k == i+1 })
@@ -94,14 +95,14 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 	if g.OverCap.Load() != over0+1 {
 		t.Fatalf("over-cap count %d, want %d", g.OverCap.Load(), over0+1)
 	}
-	if k, _ := g.Streams(x.ID()); k != MaxLobbyPeerStreams {
-		t.Fatalf("%d streams of x held, want %d", k, MaxLobbyPeerStreams)
+	if k, _ := g.Streams(x.ID()); k != MaxPeerStreams {
+		t.Fatalf("%d streams of x held, want %d", k, MaxPeerStreams)
 	}
 	// x's own join, over its cap, is refused; another peer's is served.
-	if _, err := x.Lobby().Join(ctx, id); err == nil {
+	if _, err := lob(x).Join(ctx, id); err == nil {
 		t.Fatal("a join over the peer's cap was served")
 	}
-	if _, err := honest.Lobby().Join(ctx, id); err != nil {
+	if _, err := lob(honest).Join(ctx, id); err != nil {
 		t.Fatalf("another peer's join: %v", err)
 	}
 	// Once x's idle streams end, x is served again.
@@ -109,7 +110,7 @@ func TestLobbyPeerStreamCap(t *testing.T) {
 		s.Reset()
 	}
 	waitFor(t, 5*time.Second, "x's streams freed", func() bool { k, _ := g.Streams(x.ID()); return k == 0 })
-	a, err := x.Lobby().Join(ctx, id)
+	a, err := lob(x).Join(ctx, id)
 	if err != nil || len(a.Members) != 3 {
 		t.Fatalf("x's join after its streams ended: %d members, %v", len(a.Members), err)
 	}
@@ -126,8 +127,8 @@ func TestLobbyFirstFrameDeadline(t *testing.T) {
 	creator, x := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	before, _ := creator.Lobby().Table(id)
-	g := &creator.Lobby().gate
+	before, _ := lob(creator).Table(id)
+	g := &lob(creator).gate
 
 	// A request whose length comes and nothing more.
 	start := time.Now()
@@ -176,18 +177,18 @@ func TestLobbyFirstFrameDeadline(t *testing.T) {
 	s.Reset()
 	<-trickled
 	waitFor(t, 5*time.Second, "places freed", func() bool { _, n := g.Streams(""); return n == 0 })
-	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+	if after, _ := lob(creator).Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
 		t.Fatalf("a late request changed the table: seq %d -> %d, %d members", before.Seq, after.Seq, len(after.Members))
 	}
 	// A prompt request is served.
-	if _, err := x.Lobby().Join(ctx, id); err != nil {
+	if _, err := lob(x).Join(ctx, id); err != nil {
 		t.Fatalf("prompt join: %v", err)
 	}
 }
 
-// TestLobbyOversizeRequest: a request frame above MaxLobbyRequest is
+// TestLobbyOversizeRequest: a request frame above MaxRequest is
 // refused with code invalid and a reason, before its body is read, and
-// changes nothing; one of exactly MaxLobbyRequest bytes is read and
+// changes nothing; one of exactly MaxRequest bytes is read and
 // decided. The requester refuses to send one.
 func TestLobbyOversizeRequest(t *testing.T) {
 	t.Parallel()
@@ -195,7 +196,7 @@ func TestLobbyOversizeRequest(t *testing.T) {
 	creator, x := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	before, _ := creator.Lobby().Table(id)
+	before, _ := lob(creator).Table(id)
 
 	// ask sends a join whose name pads the frame to size bytes of JSON, or
 	// only a length prefix when body is false; it returns the answer.
@@ -213,7 +214,7 @@ func TestLobbyOversizeRequest(t *testing.T) {
 		} else {
 			frame.Write(binary.AppendUvarint(nil, uint64(size)))
 		}
-		s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
+		s, err := x.Host().NewStream(ctx, creator.ID(), Protocol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,12 +233,12 @@ func TestLobbyOversizeRequest(t *testing.T) {
 	for _, c := range []struct {
 		size int
 		body bool
-	}{{MaxLobbyRequest + 1, true}, {4 * MaxLobbyRequest, true}, {lobbyDiscard, true}, {1 << 30, false}} {
+	}{{MaxRequest + 1, true}, {4 * MaxRequest, true}, {lobbyDiscard, true}, {1 << 30, false}} {
 		resp, err := ask(c.size, c.body)
 		if err != nil {
 			t.Fatalf("request of %d bytes: no answer: %v", c.size, err)
 		}
-		want := fmt.Sprintf("%d bytes, at most %d", c.size, MaxLobbyRequest)
+		want := fmt.Sprintf("%d bytes, at most %d", c.size, MaxRequest)
 		if resp.V != AnnouncementVersion || resp.Code != "invalid" || resp.Table != nil || !strings.Contains(resp.Error, "too large") || !strings.Contains(resp.Error, want) {
 			t.Fatalf("request of %d bytes answered %+v", c.size, resp)
 		}
@@ -246,21 +247,21 @@ func TestLobbyOversizeRequest(t *testing.T) {
 	if resp, err := ask(2*lobbyDiscard, true); err == nil {
 		t.Fatalf("request of %d bytes answered %+v", 2*lobbyDiscard, resp)
 	}
-	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+	if after, _ := lob(creator).Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
 		t.Fatalf("an over-size request changed the table: seq %d -> %d", before.Seq, after.Seq)
 	}
 	// Exactly the bound is read and decided (refused here for its long name,
 	// not for its size).
-	resp, err := ask(MaxLobbyRequest, true)
+	resp, err := ask(MaxRequest, true)
 	if err != nil || resp.Code != "invalid" || strings.Contains(resp.Error, "too large") {
-		t.Fatalf("request of %d bytes: %+v %v", MaxLobbyRequest, resp, err)
+		t.Fatalf("request of %d bytes: %+v %v", MaxRequest, resp, err)
 	}
 	// The requester's side refuses to send an over-size request.
-	_, err = x.Lobby().request(ctx, id, lobbyRequest{Op: "join", Name: strings.Repeat("n", MaxLobbyRequest), Nonce: NewNonce().String()})
-	if !errors.Is(err, ErrFrameTooLarge) {
+	_, err = lob(x).request(ctx, id, lobbyRequest{Op: "join", Name: strings.Repeat("n", MaxRequest), Nonce: NewNonce().String()})
+	if !errors.Is(err, p2p.ErrFrameTooLarge) {
 		t.Fatalf("over-size request sent: %v", err)
 	}
-	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+	if after, _ := lob(creator).Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
 		t.Fatalf("the table changed: seq %d -> %d", before.Seq, after.Seq)
 	}
 }
@@ -275,11 +276,11 @@ func TestLobbyOtherVersionRefused(t *testing.T) {
 	creator, x := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	before, _ := creator.Lobby().Table(id)
+	before, _ := lob(creator).Table(id)
 	b, _ := json.Marshal(lobbyRequest{V: AnnouncementVersion - 1, Table: id, Op: "join", Name: "old", Nonce: NewNonce().String()})
 	var frame bytes.Buffer
 	wire.WriteFrame(&frame, b)
-	s, err := x.Host().NewStream(ctx, creator.ID(), LobbyProtocol)
+	s, err := x.Host().NewStream(ctx, creator.ID(), Protocol)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +301,7 @@ func TestLobbyOtherVersionRefused(t *testing.T) {
 	if resp.V != AnnouncementVersion || resp.Code != "invalid" || resp.Table != nil || !strings.Contains(resp.Error, want) {
 		t.Fatalf("an old version's join answered %+v", resp)
 	}
-	if after, _ := creator.Lobby().Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
+	if after, _ := lob(creator).Table(id); after.Seq != before.Seq || len(after.Members) != 1 {
 		t.Fatalf("an old version's join changed the table: seq %d -> %d", before.Seq, after.Seq)
 	}
 }

@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/peerstore"
 	ma "github.com/multiformats/go-multiaddr"
-	manet "github.com/multiformats/go-multiaddr/net"
 
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/p2p/relay"
 )
@@ -27,8 +27,6 @@ var (
 	ErrDenied = errors.New("p2p: the invite code does not admit to this table (revoked or forged)")
 	// ErrRateLimited: too many failed admissions from this peer.
 	ErrRateLimited = errors.New("p2p: too many failed admissions from this peer: try again later")
-	// ErrUnreachable: no address in the code reached the creator.
-	ErrUnreachable = errors.New("p2p: cannot reach the table's creator")
 )
 
 // maxMemberAddrs bounds the addresses op "addrs" gives per member.
@@ -99,11 +97,11 @@ func (l *Lobby) Invite(id string, addrs, relays []ma.Multiaddr) (string, error) 
 		ai, err := peer.AddrInfoFromP2pAddr(r)
 		return err == nil && refused[ai.ID] != nil
 	})
-	c := invite.Code{Table: id, Creator: l.n.h.ID(), Secret: rec.Secret, Relays: relays}
+	c := invite.Code{Table: id, Creator: l.b.Host.ID(), Secret: rec.Secret, Relays: relays}
 	if len(c.Relays) > invite.MaxRelays {
 		c.Relays = c.Relays[:invite.MaxRelays]
 	}
-	c.Addrs = InviteAddrs(addrs)
+	c.Addrs = p2p.InviteAddrs(addrs)
 	for {
 		s, err := c.Encode()
 		if err == nil || !errors.Is(err, invite.ErrTooLong) {
@@ -120,44 +118,13 @@ func (l *Lobby) Invite(id string, addrs, relays []ma.Multiaddr) (string, error) 
 	}
 }
 
-// InviteAddrs orders a host's addresses for an invite code: public ones
-// first, then private (LAN) ones, then loopback; relayed (/p2p-circuit)
-// and /p2p ones left out (relays go in the code's relay list), duplicates
-// dropped, at most invite.MaxAddrs.
-func InviteAddrs(addrs []ma.Multiaddr) []ma.Multiaddr {
-	rank := func(a ma.Multiaddr) int {
-		switch {
-		case manet.IsIPLoopback(a):
-			return 2
-		case manet.IsPrivateAddr(a):
-			return 1
-		}
-		return 0
-	}
-	var out []ma.Multiaddr
-	for _, a := range addrs {
-		bad := len(a) == 0
-		for _, c := range a {
-			bad = bad || c.Code() == ma.P_P2P || c.Code() == ma.P_CIRCUIT
-		}
-		if !bad && !slices.ContainsFunc(out, a.Equal) {
-			out = append(out, a)
-		}
-	}
-	slices.SortStableFunc(out, func(x, y ma.Multiaddr) int { return rank(x) - rank(y) })
-	if len(out) > invite.MaxAddrs {
-		out = out[:invite.MaxAddrs]
-	}
-	return out
-}
-
 // admitLocked is the creator's admission check of a join at a private
 // table (protocol.md 7.10); a LAN table admits everyone. nonceOK says
 // whether the request's nonce parsed: without one no proof holds. l.mu is
 // held.
 func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce, nonceOK bool) error {
 	rec := l.recs[req.Table]
-	if !rec.Created || rec.Secret.IsZero() || from == l.n.h.ID() {
+	if !rec.Created || rec.Secret.IsZero() || from == l.b.Host.ID() {
 		return nil // a LAN table; or the creator, whose seat the state machine refuses
 	}
 	now := l.now()
@@ -168,7 +135,7 @@ func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce, nonceOK
 		return ErrInviteOnly
 	}
 	p, err := invite.ParseProof(req.Proof)
-	if err != nil || !nonceOK || !rec.Secret.Check(p, req.Table, []byte(l.n.h.ID()), []byte(from), nonce) {
+	if err != nil || !nonceOK || !rec.Secret.Check(p, req.Table, []byte(l.b.Host.ID()), []byte(from), nonce) {
 		l.limiter.Fail(from.String(), now)
 		return ErrDenied
 	}
@@ -181,7 +148,7 @@ func (l *Lobby) admitLocked(from peer.ID, req lobbyRequest, nonce Nonce, nonceOK
 // come by gossip over the connection to the creator. The nonce and the
 // code are kept with the node's data first (TableState).
 func (l *Lobby) JoinByCode(ctx context.Context, c invite.Code) (Announcement, error) {
-	if c.Creator == l.n.h.ID() {
+	if c.Creator == l.b.Host.ID() {
 		return Announcement{}, errors.New("p2p: this invite code is for a table of this very peer")
 	}
 	text, err := c.Encode()
@@ -196,7 +163,7 @@ func (l *Lobby) JoinByCode(ctx context.Context, c invite.Code) (Announcement, er
 	if err != nil {
 		return Announcement{}, err
 	}
-	if how != ReachRelay {
+	if how != p2p.ReachRelay {
 		// Reached directly, the token went to no relay: without it the
 		// code's relays refuse every circuit between this peer and the
 		// other members (7.11), and members behind NATs that cannot dial
@@ -204,8 +171,8 @@ func (l *Lobby) JoinByCode(ctx context.Context, c invite.Code) (Announcement, er
 		// gossip. Present it in the background (the join goes on).
 		l.presentCodeRelays(c.Table, c)
 	}
-	proof := c.Secret.Proof(c.Table, []byte(c.Creator), []byte(l.n.h.ID()), nonce)
-	return l.requestTo(ctx, c.Creator, c.Table, lobbyRequest{Op: "join", Name: l.n.cfg.name, Nonce: nonce.String(), Proof: proof.String()})
+	proof := c.Secret.Proof(c.Table, []byte(c.Creator), []byte(l.b.Host.ID()), nonce)
+	return l.requestTo(ctx, c.Creator, c.Table, lobbyRequest{Op: "join", Name: l.n.DisplayName(), Nonce: nonce.String(), Proof: proof.String()})
 }
 
 // answerAddrs answers op "addrs" from a seated member of a hosted table:
@@ -228,14 +195,14 @@ func (l *Lobby) answerAddrs(s network.Stream, from peer.ID, req lobbyRequest, re
 	default:
 		resp.Addrs = map[string][]string{}
 		for _, m := range a.Roster() {
-			if m == from || m == l.n.h.ID() {
+			if m == from || m == l.b.Host.ID() {
 				continue
 			}
 			var seen []ma.Multiaddr
-			for _, c := range l.n.h.Network().ConnsToPeer(m) {
+			for _, c := range l.b.Host.Network().ConnsToPeer(m) {
 				seen = append(seen, c.RemoteMultiaddr())
 			}
-			resp.Addrs[m.String()] = memberAddrs(seen, l.n.h.Peerstore().Addrs(m))
+			resp.Addrs[m.String()] = memberAddrs(seen, l.b.Host.Peerstore().Addrs(m))
 		}
 	}
 	l.answer(s, resp)
@@ -282,7 +249,7 @@ func (l *Lobby) LearnMemberAddrs(ctx context.Context, id string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if creator == l.n.h.ID() {
+	if creator == l.b.Host.ID() {
 		return 0, nil
 	}
 	resp, err := l.exchange(ctx, creator, id, lobbyRequest{Op: "addrs"})
@@ -293,7 +260,7 @@ func (l *Lobby) LearnMemberAddrs(ctx context.Context, id string) (int, error) {
 	n := 0
 	for k, vs := range resp.Addrs { // each member on its own: order is irrelevant
 		p, err := peer.Decode(k)
-		if err != nil || !slices.Contains(roster, p) || p == l.n.h.ID() || len(vs) > maxMemberAddrs {
+		if err != nil || !slices.Contains(roster, p) || p == l.b.Host.ID() || len(vs) > maxMemberAddrs {
 			return n, fmt.Errorf("p2p: bad addrs answer for %q", k)
 		}
 		var addrs []ma.Multiaddr
@@ -304,40 +271,10 @@ func (l *Lobby) LearnMemberAddrs(ctx context.Context, id string) (int, error) {
 			}
 			addrs = append(addrs, m)
 		}
-		l.n.h.Peerstore().AddAddrs(p, addrs, peerstore.AddressTTL)
+		l.b.Host.Peerstore().AddAddrs(p, addrs, peerstore.AddressTTL)
 		n++
 	}
 	return n, nil
-}
-
-// InviteRelays are the relays an invite code of this node carries: each
-// relay it uses (its first address that is not loopback, else its first),
-// and itself first when it serves as a relay (its first public address).
-func (n *Node) InviteRelays() []ma.Multiaddr {
-	var out []ma.Multiaddr
-	add := func(id peer.ID, addrs []ma.Multiaddr) {
-		var pick ma.Multiaddr
-		for _, a := range InviteAddrs(addrs) {
-			if pick == nil || manet.IsIPLoopback(pick) && !manet.IsIPLoopback(a) {
-				pick = a
-			}
-		}
-		if pick == nil {
-			return
-		}
-		p2p, err := ma.NewComponent("p2p", id.String())
-		if err != nil {
-			return
-		}
-		out = append(out, pick.AppendComponent(p2p))
-	}
-	if n.RelayService() != nil {
-		add(n.h.ID(), n.h.Addrs())
-	}
-	for _, r := range n.Relays() {
-		add(r.ID, r.Addrs)
-	}
-	return out
 }
 
 // registerRelays registers private table id with every relay this node
@@ -347,7 +284,7 @@ func (l *Lobby) registerRelays(id string, s invite.Secret) {
 	n := l.n
 	var relays []peer.AddrInfo
 	if n.RelayService() != nil {
-		relays = append(relays, peer.AddrInfo{ID: n.h.ID()})
+		relays = append(relays, peer.AddrInfo{ID: l.b.Host.ID()})
 	}
 	relays = append(relays, n.Relays()...)
 	l.registerWith(id, s, relays)
@@ -359,13 +296,13 @@ func (l *Lobby) registerWith(id string, s invite.Secret, relays []peer.AddrInfo)
 	if len(relays) == 0 {
 		return
 	}
-	done := n.presentingTable(id)
+	done := l.b.Presenting(id)
 	l.wg.Go(func() {
 		defer done()
 		for _, r := range relays {
 			ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
 			if err := n.UseRelay(ctx, r, id, s.RelayToken(id, []byte(r.ID)), true); err != nil && l.ctx.Err() == nil {
-				n.log.Warn("table not registered with a relay yet (retrying)", "table", id, "relay", r.ID.String(), "err", err)
+				l.b.Log.Warn("table not registered with a relay yet (retrying)", "table", id, "relay", r.ID.String(), "err", err)
 			}
 			cancel()
 		}
@@ -429,91 +366,9 @@ func (l *Lobby) presentCodeRelays(id string, c invite.Code) {
 			}
 			ctx, cancel := context.WithTimeout(l.ctx, 20*time.Second)
 			if err := l.n.UseRelay(ctx, *ai, id, c.Secret.RelayToken(id, []byte(ai.ID)), false); err != nil && l.ctx.Err() == nil {
-				l.n.log.Info("relay of a table joined by code not reached yet (retrying)", "table", id, "relay", ai.ID.String(), "err", err)
+				l.b.Log.Info("relay of a table joined by code not reached yet (retrying)", "table", id, "relay", ai.ID.String(), "err", err)
 			}
 			cancel()
 		}
 	})
-}
-
-// Ways DialCode reached a creator.
-const (
-	ReachLocal  = "local"
-	ReachDirect = "direct"
-	ReachRelay  = "relay"
-)
-
-// DialCode connects to the creator of an invite code: its local (private
-// and loopback) addresses first, so that a code works on a LAN where mDNS
-// is blocked; then its other addresses; then through each relay of the
-// code (/p2p/RELAY/p2p-circuit/p2p/CREATOR, after presenting the table's
-// relay token). It returns which way worked, or an error wrapping
-// ErrUnreachable that lists each way's failure.
-func (n *Node) DialCode(ctx context.Context, c invite.Code) (string, error) {
-	if n.Connected(c.Creator) {
-		return ReachDirect, nil
-	}
-	var local, direct []ma.Multiaddr
-	for _, a := range c.Addrs {
-		if manet.IsIPLoopback(a) || manet.IsPrivateAddr(a) {
-			local = append(local, a)
-		} else {
-			direct = append(direct, a)
-		}
-	}
-	try := func(addrs []ma.Multiaddr, d time.Duration) error {
-		dctx, cancel := context.WithTimeout(ctx, d)
-		defer cancel()
-		return n.h.Connect(dctx, peer.AddrInfo{ID: c.Creator, Addrs: addrs})
-	}
-	var errs []error
-	keep := func(addrs []ma.Multiaddr) {
-		n.h.Peerstore().AddAddrs(c.Creator, addrs, peerstore.AddressTTL)
-	}
-	localWait := min(3*time.Second, n.cfg.retry.DialTimeout)
-	if len(local) > 0 {
-		if err := try(local, localWait); err == nil {
-			keep(local)
-			return ReachLocal, nil
-		} else {
-			errs = append(errs, fmt.Errorf("local addresses: %w", err))
-		}
-	}
-	if len(direct) > 0 {
-		if err := try(direct, n.cfg.retry.DialTimeout); err == nil {
-			keep(direct)
-			return ReachDirect, nil
-		} else {
-			errs = append(errs, fmt.Errorf("direct addresses: %w", err))
-		}
-	}
-	for _, r := range c.Relays {
-		ai, err := peer.AddrInfoFromP2pAddr(r)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("relay %s: %w", r, err))
-			continue
-		}
-		if err := n.UseRelay(ctx, *ai, c.Table, c.Secret.RelayToken(c.Table, []byte(ai.ID)), false); err != nil {
-			errs = append(errs, fmt.Errorf("relay %s: %w", ai.ID, err))
-			continue
-		}
-		circuit, err := ma.NewMultiaddr(r.String() + "/p2p-circuit")
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if err := try([]ma.Multiaddr{circuit}, 2*n.cfg.retry.DialTimeout); err == nil {
-			keep([]ma.Multiaddr{circuit})
-			return ReachRelay, nil
-		} else {
-			errs = append(errs, fmt.Errorf("relay %s: %w", ai.ID, err))
-		}
-	}
-	if len(errs) == 0 {
-		errs = append(errs, errors.New("the code has no address"))
-	}
-	if ctx.Err() != nil {
-		errs = append(errs, ctx.Err())
-	}
-	return "", fmt.Errorf("%w %s: %w", ErrUnreachable, c.Creator, errors.Join(errs...))
 }

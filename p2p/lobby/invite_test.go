@@ -1,4 +1,4 @@
-package p2p
+package lobby
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	libp2pquic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/p2p/relay"
 )
@@ -47,7 +48,7 @@ func TestPrivateTableAdmission(t *testing.T) {
 	// The creator keeps its records on disk (a fresh node on the same host
 	// id would read them back); the clock is the test's.
 	clock := &fakeClock{t: time.Unix(1_000_000, 0)}
-	l := creator.Lobby()
+	l := lob(creator)
 	l.records, l.now = &stateStore{dir: dir}, clock.now
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -78,14 +79,14 @@ func TestPrivateTableAdmission(t *testing.T) {
 
 	members := func() int { return len(l.Formation(id).Members) }
 	// A LAN join with no proof: refused, not counted as a failure.
-	waitTable(t, nodes[3].Lobby(), id, func(_ Announcement, ok bool) bool { return ok })
-	if _, err := nodes[3].Lobby().Join(ctx, id); !errors.Is(err, ErrInviteOnly) {
+	waitTable(t, lob(nodes[3]), id, func(_ Announcement, ok bool) bool { return ok })
+	if _, err := lob(nodes[3]).Join(ctx, id); !errors.Is(err, ErrInviteOnly) {
 		t.Fatalf("join without a code: %v", err)
 	}
 	// A forged code (right table and creator, another secret): refused.
 	forged := code
 	forged.Secret, _ = invite.NewSecret()
-	intruder := nodes[2].Lobby()
+	intruder := lob(nodes[2])
 	for i := 0; i < 3; i++ {
 		if _, err := intruder.JoinByCode(ctx, forged); !errors.Is(err, ErrDenied) {
 			t.Fatalf("forged code, try %d: %v", i+1, err)
@@ -103,11 +104,11 @@ func TestPrivateTableAdmission(t *testing.T) {
 		t.Fatalf("refusals changed the table: %d members", members())
 	}
 	// The genuine code seats its holder, with the nonce the proof binds.
-	got, err := nodes[1].Lobby().JoinByCode(ctx, code)
+	got, err := lob(nodes[1]).JoinByCode(ctx, code)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := nodes[1].Lobby().Nonce(id); got.Members[1].ID != nodes[1].ID().String() || got.Members[1].Nonce != n.String() {
+	if n, _ := lob(nodes[1]).Nonce(id); got.Members[1].ID != nodes[1].ID().String() || got.Members[1].Nonce != n.String() {
 		t.Fatalf("seat: %+v", got.Members)
 	}
 	// A proof made for another peer (a replay) does not admit: the proof
@@ -137,23 +138,23 @@ func TestPrivateTableAdmission(t *testing.T) {
 		t.Fatalf("new code: %v", err)
 	}
 	// Full and started: a code for it says so.
-	for _, n := range []*Node{creator, nodes[1], nodes[2]} {
-		if _, err := n.Lobby().SetReady(ctx, id, true); err != nil {
+	for _, n := range []*p2p.Node{creator, nodes[1], nodes[2]} {
+		if _, err := lob(n).SetReady(ctx, id, true); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := nodes[3].Lobby().JoinByCode(ctx, code2); !errors.Is(err, ErrTableStarted) {
+	if _, err := lob(nodes[3]).JoinByCode(ctx, code2); !errors.Is(err, ErrTableStarted) {
 		t.Fatalf("code for a started table: %v", err)
 	}
 	if err := l.Revoke(id); !errors.Is(err, ErrTableStarted) {
 		t.Fatalf("revoke of a started table: %v", err)
 	}
 	// The seated members learn each other's addresses from the creator.
-	n, err := nodes[1].Lobby().LearnMemberAddrs(ctx, id)
+	n, err := lob(nodes[1]).LearnMemberAddrs(ctx, id)
 	if err != nil || n != 1 {
 		t.Fatalf("member addrs: %d %v", n, err)
 	}
-	if _, err := nodes[3].Lobby().LearnMemberAddrs(ctx, id); !errors.Is(err, ErrNotSeated) {
+	if _, err := lob(nodes[3]).LearnMemberAddrs(ctx, id); !errors.Is(err, ErrNotSeated) {
 		t.Fatalf("addrs for a stranger: %v", err)
 	}
 	// The match over, the creator closes the table: its code says so, and
@@ -161,7 +162,7 @@ func TestPrivateTableAdmission(t *testing.T) {
 	if err := l.CloseTable(id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nodes[3].Lobby().JoinByCode(ctx, code2); !errors.Is(err, ErrTableClosed) {
+	if _, err := lob(nodes[3]).JoinByCode(ctx, code2); !errors.Is(err, ErrTableClosed) {
 		t.Fatalf("code for a closed table: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, id+".json")); !os.IsNotExist(err) {
@@ -177,7 +178,7 @@ func FuzzDecodeRecord(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if ValidTableID(r.Table) != nil {
+		if p2p.ValidTableID(r.Table) != nil {
 			t.Fatalf("accepted table id %q", r.Table)
 		}
 		// What is accepted saves and reads back the same.
@@ -250,26 +251,27 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 	}
 	creatorID, _ := peer.IDFromPrivateKey(key)
 	_, svc, rinfo := relayHost(t, creatorID)
-	h, err := NewHost(WithIdentity(key), WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withGater(gc), withRelayClient())
+	h, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"), p2p.WithGater(gc), p2p.WithRelayClient())
 	if err != nil {
 		t.Fatal(err)
 	}
-	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(rinfo))
+	creator, err := p2p.NewNode(h, p2p.WithLogger(testLogger(t).With("node", "creator")), p2p.WithRetry(fastRetry), p2p.WithNodeRelays(rinfo))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { creator.Close() })
+	startLobby(t, creator, fastLobby)
 	joiner := gatedNode(t, "joiner", gj)
-	gc.block(joiner.ID())
-	gj.block(creator.ID())
+	gc.Block(joiner.ID())
+	gj.Block(creator.ID())
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	a, err := creator.Lobby().CreatePrivate("feedfacefeedface", "classic", nil, 2)
+	a, err := lob(creator).CreatePrivate("feedfacefeedface", "classic", nil, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := creator.Lobby().Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
+	text, err := lob(creator).Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,10 +290,10 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 		}
 	}
 	how, err := joiner.DialCode(ctx, code)
-	if err != nil || how != ReachRelay {
+	if err != nil || how != p2p.ReachRelay {
 		t.Fatalf("DialCode: %q %v", how, err)
 	}
-	got, err := joiner.Lobby().JoinByCode(ctx, code)
+	got, err := lob(joiner).JoinByCode(ctx, code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,8 +309,10 @@ func TestJoinByCodeThroughRelay(t *testing.T) {
 	// circuit: the joiner cannot even reach the creator.
 	forged := code
 	forged.Secret, _ = invite.NewSecret()
-	stranger := gatedNode(t, "stranger", &noDirect{peers: map[peer.ID]bool{creator.ID(): true}})
-	if _, err := stranger.DialCode(ctx, forged); !errors.Is(err, ErrUnreachable) || !errors.Is(err, relay.ErrBadToken) {
+	sg := &noDirect{}
+	sg.Block(creator.ID())
+	stranger := gatedNode(t, "stranger", sg)
+	if _, err := stranger.DialCode(ctx, forged); !errors.Is(err, p2p.ErrUnreachable) || !errors.Is(err, relay.ErrBadToken) {
 		t.Fatalf("forged code through the relay: %v", err)
 	}
 }
@@ -327,23 +331,24 @@ func TestJoinByCodeDirectPresentsToken(t *testing.T) {
 	}
 	creatorID, _ := peer.IDFromPrivateKey(key)
 	_, svc, rinfo := relayHost(t, creatorID)
-	h, err := NewHost(WithIdentity(key), WithListenAddrs("/ip4/127.0.0.1/tcp/0"), withRelayClient())
+	h, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs("/ip4/127.0.0.1/tcp/0"), p2p.WithRelayClient())
 	if err != nil {
 		t.Fatal(err)
 	}
-	creator, err := NewNode(h, WithLogger(testLogger(t).With("node", "creator")), WithRetry(fastRetry), WithLobbyConfig(fastLobby), WithNodeRelays(rinfo))
+	creator, err := p2p.NewNode(h, p2p.WithLogger(testLogger(t).With("node", "creator")), p2p.WithRetry(fastRetry), p2p.WithNodeRelays(rinfo))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { creator.Close() })
+	startLobby(t, creator, fastLobby)
 	joiner := gatedNode(t, "joiner", &noDirect{})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	a, err := creator.Lobby().CreatePrivate("feedfacefeedfac2", "classic", nil, 2)
+	a, err := lob(creator).CreatePrivate("feedfacefeedfac2", "classic", nil, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := creator.Lobby().Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
+	text, err := lob(creator).Invite(a.Table, creator.Host().Addrs(), creator.InviteRelays())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +363,7 @@ func TestJoinByCodeDirectPresentsToken(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	if _, err := joiner.Lobby().JoinByCode(ctx, code); err != nil {
+	if _, err := lob(joiner).JoinByCode(ctx, code); err != nil {
 		t.Fatal(err)
 	}
 	direct := false
@@ -384,7 +389,7 @@ func TestJoinByCodeDirectPresentsToken(t *testing.T) {
 func TestCreatorJoinKeepsTablePrivate(t *testing.T) {
 	t.Parallel()
 	_, nodes := mockNodes(t, 2)
-	l := nodes[0].Lobby()
+	l := lob(nodes[0])
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	a, err := l.CreatePrivate("beef0123beef0123", "classic", nil, 2)
@@ -397,8 +402,8 @@ func TestCreatorJoinKeepsTablePrivate(t *testing.T) {
 	if !l.Private(a.Table) {
 		t.Fatal("the table is no longer private after its creator asked to join it")
 	}
-	waitTable(t, nodes[1].Lobby(), a.Table, func(_ Announcement, ok bool) bool { return ok })
-	if _, err := nodes[1].Lobby().Join(ctx, a.Table); !errors.Is(err, ErrInviteOnly) {
+	waitTable(t, lob(nodes[1]), a.Table, func(_ Announcement, ok bool) bool { return ok })
+	if _, err := lob(nodes[1]).Join(ctx, a.Table); !errors.Is(err, ErrInviteOnly) {
 		t.Fatalf("LAN join without a code after the creator's join: %v, want ErrInviteOnly", err)
 	}
 }
@@ -411,7 +416,7 @@ func TestCreatorJoinKeepsTablePrivate(t *testing.T) {
 func TestAdmissionOrderBadNonce(t *testing.T) {
 	t.Parallel()
 	_, nodes := mockNodes(t, 2)
-	l := nodes[0].Lobby()
+	l := lob(nodes[0])
 	a, err := l.CreatePrivate("d00d0123d00d0123", "classic", nil, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -442,7 +447,7 @@ func TestAdmissionOrderBadNonce(t *testing.T) {
 func TestLANJoinKeepsCodeSeat(t *testing.T) {
 	t.Parallel()
 	_, nodes := mockNodes(t, 2)
-	cl, jl := nodes[0].Lobby(), nodes[1].Lobby()
+	cl, jl := lob(nodes[0]), lob(nodes[1])
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	a, err := cl.CreatePrivate("f00d0123f00d0123", "classic", nil, 2)
@@ -532,25 +537,26 @@ func TestAddrsGivesSeenAddress(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var nodes []*Node
+	var nodes []*p2p.Node
 	for i := range 3 {
 		var h host.Host
 		if i == 0 {
 			var err error
-			if h, err = NewHost(WithListenAddrs("/ip4/127.0.0.1/udp/0/quic-v1")); err != nil {
+			if h, err = p2p.NewHost(p2p.WithListenAddrs("/ip4/127.0.0.1/udp/0/quic-v1")); err != nil {
 				t.Fatal(err)
 			}
 		} else {
 			h = hiddenHost(t)
 		}
-		nd, err := NewNode(h, WithLogger(testLogger(t).With("node", i)), WithRetry(fastRetry), WithLobbyConfig(fastLobby))
+		nd, err := p2p.NewNode(h, p2p.WithLogger(testLogger(t).With("node", i)), p2p.WithRetry(fastRetry))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { nd.Close() })
+		startLobby(t, nd, fastLobby)
 		nodes = append(nodes, nd)
 	}
-	l := nodes[0].Lobby()
+	l := lob(nodes[0])
 	a, err := l.CreatePrivate("addr5eenaddr5een", "classic", nil, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -564,17 +570,17 @@ func TestAddrsGivesSeenAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range nodes[1:] {
-		if _, err := n.Lobby().JoinByCode(ctx, code); err != nil {
+		if _, err := lob(n).JoinByCode(ctx, code); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, n := range nodes {
-		if _, err := n.Lobby().SetReady(ctx, a.Table, true); err != nil {
+		if _, err := lob(n).SetReady(ctx, a.Table, true); err != nil {
 			t.Fatal(err)
 		}
 	}
 	b, c := nodes[1].Host(), nodes[2].Host()
-	if got, err := nodes[2].Lobby().LearnMemberAddrs(ctx, a.Table); err != nil || got != 1 {
+	if got, err := lob(nodes[2]).LearnMemberAddrs(ctx, a.Table); err != nil || got != 1 {
 		t.Fatalf("member addrs: %d %v", got, err)
 	}
 	// The node may already be dialling b with what it learnt; a dial of
