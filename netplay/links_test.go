@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 )
 
@@ -15,7 +15,7 @@ import (
 func TestFollowLinks(t *testing.T) {
 	ctx, _, cs := mockLobby(t, 2, time.Minute)
 	s := NewLobbyService(ctx, cs[0], LobbyOptions{Strategy: "greedy", Mover: testMover, Log: testLogger(t)})
-	a := p2p.Announcement{Table: "t", Members: []p2p.Seat{{ID: cs[0].ID(), Name: "me"}, {ID: cs[1].ID(), Name: "other"}}}
+	a := lobby.Announcement{Table: "t", Members: []lobby.Seat{{ID: cs[0].ID(), Name: "me"}, {ID: cs[1].ID(), Name: "other"}}}
 	told := make(chan []table.SeatLink, 16)
 	var after atomic.Bool
 	stop := s.FollowLinks(ctx, a, func(ls []table.SeatLink) {
