@@ -59,10 +59,9 @@ func isRelayed(c network.Conn) bool {
 	return err == nil
 }
 
-// LinkTo says how this node reaches p.
-func (n *Node) LinkTo(p peer.ID) Link {
-	l := Link{Peer: p}
-	direct, relayed := false, false
+// connKinds reports whether this node has a direct connection to p, and
+// whether it has one through a relay.
+func (n *Node) connKinds(p peer.ID) (direct, relayed bool) {
 	for _, c := range n.h.Network().ConnsToPeer(p) {
 		if isRelayed(c) {
 			relayed = true
@@ -70,6 +69,13 @@ func (n *Node) LinkTo(p peer.ID) Link {
 			direct = true
 		}
 	}
+	return direct, relayed
+}
+
+// LinkTo says how this node reaches p.
+func (n *Node) LinkTo(p peer.ID) Link {
+	l := Link{Peer: p}
+	direct, relayed := n.connKinds(p)
 	switch {
 	case direct:
 		l.Kind = LinkDirect

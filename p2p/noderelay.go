@@ -720,14 +720,7 @@ func (n *Node) punchLater(p peer.ID) {
 				return
 			case <-t.C:
 			}
-			direct, relayed := false, false
-			for _, c := range n.h.Network().ConnsToPeer(p) {
-				if isRelayed(c) {
-					relayed = true
-				} else {
-					direct = true
-				}
-			}
+			direct, relayed := n.connKinds(p)
 			if direct || !relayed {
 				return
 			}
