@@ -156,7 +156,25 @@ func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web
 	defer func() { srv.SetGame(nil); lobby.SetPlaying("") }()
 	pctx, leave := g.Until(ctx) // ends when the player leaves the page's table
 	defer leave()
-	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute})
+	// The links' state on the page, as the terminal's links line has it.
+	lctx, stopLinks := context.WithCancel(pctx)
+	defer stopLinks()
+	go lb.WatchLinks(lctx, a, g.SetLinks)
+	names := map[string]string{}
+	for _, m := range a.Members {
+		names[m.ID] = m.Name
+	}
+	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
+		OnPresence: func(ms []p2p.MemberStatus) {
+			var away []string
+			for _, m := range ms {
+				if !m.Self && !m.Connected {
+					away = append(away, names[string(m.ID)])
+				}
+			}
+			g.SetAway(away)
+		}})
+	stopLinks()
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
 			lobby.Say(i18n.T("you left the table %s; the match is saved: okey play offers it to resume", a.Table), false)
