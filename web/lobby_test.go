@@ -25,6 +25,7 @@ type fakeLobby struct {
 	tables  []table.LobbyTable
 	calls   []string
 	changes chan struct{}
+	unfin   []table.LobbyTable
 }
 
 func (f *fakeLobby) call(s string) {
@@ -86,6 +87,19 @@ func (f *fakeLobby) RefusingRelays(id string) []string      { return nil }
 func (f *fakeLobby) CheckRelayLine(text string) error       { return errors.New("not a relay line") }
 func (f *fakeLobby) AddRelay(context.Context, string) error { return nil }
 func (f *fakeLobby) BotRelays() []string                    { return nil }
+func (f *fakeLobby) Unfinished() []table.LobbyTable {
+	f.call("unfinished")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.unfin)
+}
+func (f *fakeLobby) Drop(t table.LobbyTable) error {
+	f.call("drop " + t.ID)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.unfin = slices.DeleteFunc(f.unfin, func(u table.LobbyTable) bool { return u.ID == t.ID })
+	return nil
+}
 func (f *fakeLobby) Links(id string) []table.SeatLink {
 	return []table.SeatLink{{Name: "mehmet", Kind: "direct", RTT: 3 * time.Millisecond}}
 }
