@@ -340,6 +340,9 @@ func (l *Lobby) hand(play func(table.LobbyTable), t table.LobbyTable) bool {
 		return false
 	}
 	l.inMatch = true
+	// A resumed LAN table is started and the player sits at it: it is not
+	// to be handed to start too, now or once the player left it.
+	l.started[t.ID] = true
 	l.mu.Unlock()
 	go l.playing1(play, t)
 	return true
@@ -646,6 +649,17 @@ func (s *Server) SetGame(g *Game) {
 	s.g = nil
 	if g != nil {
 		s.g = g
+	}
+	s.gmu.Unlock()
+}
+
+// SetFrames makes f, a spectator's page, the table the page's /ws shows
+// (nil: none).
+func (s *Server) SetFrames(f *Frames) {
+	s.gmu.Lock()
+	s.g = nil
+	if f != nil {
+		s.g = f
 	}
 	s.gmu.Unlock()
 }

@@ -34,7 +34,8 @@ func TestLobbyUnfinished(t *testing.T) {
 		{ID: "lan1", Ruleset: "german", Unfinished: true, Note: "table lan1 with mehmet", Started: now.Add(-time.Hour)},
 		{ID: "/d/matches/local-1", Ruleset: "classic", Unfinished: true, Local: true, Note: "with bot1", Started: now},
 	}}
-	l := NewLobby(context.Background(), f, func(table.LobbyTable) {})
+	startedT := make(chan string, 2)
+	l := NewLobby(context.Background(), f, func(t table.LobbyTable) { startedT <- t.ID })
 	if st := l.build(); len(st.Unfin) != 0 {
 		t.Fatalf("unfinished matches offered with no resume hook: %+v", st.Unfin)
 	}
@@ -94,6 +95,17 @@ func TestLobbyUnfinished(t *testing.T) {
 	case r := <-resumed:
 		t.Fatalf("resumed twice: %+v", r)
 	default:
+	}
+	// The resumed table, started with the player seated, is not handed
+	// to start as a new one once the player left it.
+	f.set(table.LobbyTable{ID: "lan1", Ruleset: "german", Seats: 2, State: "started",
+		Members: []table.LobbyMember{{ID: "me", Name: "ayse"}, {ID: "x", Name: "mehmet"}}})
+	l.build() // startOnce decides on this goroutine: inMatch is set when it hands a table over
+	l.mu.Lock()
+	handed := l.inMatch
+	l.mu.Unlock()
+	if handed || len(startedT) > 0 {
+		t.Fatal("the resumed table was handed to start")
 	}
 }
 
