@@ -62,6 +62,8 @@ type lobbyDOM struct {
 	Verdict  string `json:"verdict"`
 	Good     bool   `json:"good"`
 	Cursor   bool   `json:"cursor"` // the cursor is on a tile
+	// The table page's links: each other seat's name and how it is reached.
+	TLinks []string `json:"tlinks"`
 }
 
 const readLobbyDOM = `(() => {
@@ -87,6 +89,7 @@ const readLobbyDOM = `(() => {
 		verdict: (q('#verdict') || {textContent: ''}).textContent,
 		good: !!q('#verdict.good'),
 		cursor: !!q('#rack .cell.cursor .tile'),
+		tlinks: all('#links .link').map((e) => e.textContent),
 	};
 })()`
 
@@ -330,6 +333,10 @@ func TestWebLobbyLANTable(t *testing.T) {
 	screen("the table at the terminal", func(s string) bool { return !strings.Contains(s, "okey lobby") && strings.Contains(s, "ayse") })
 	t.Logf("figure: a click on the lobby's page (ready) to the match's table drawn on the other seat's terminal: %v", time.Since(tr).Round(time.Millisecond))
 	until("the page's table", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
+	// The links' state, per seat, as the terminal's links line has it.
+	until("the table's links", func(d lobbyDOM) bool {
+		return len(d.TLinks) == 1 && strings.HasPrefix(d.TLinks[0], "mehmet direct")
+	})
 	shootLobby(t, c, "weblobby-table")
 
 	playMatch := func(scene string) {
