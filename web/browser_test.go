@@ -383,8 +383,20 @@ func browserMatch(t *testing.T, ctx context.Context) {
 				h := until(t, c, 5*time.Second, "the hint", func(d domState) bool { return d.Hinted > 0 || !d.Discard })
 				t0 = time.Now()
 				if h.Hinted > 0 {
-					if err := chromedp.Do(c, chromedp.DoubleClick(CSS("#rack .tile.hinted"))); err != nil {
-						t.Fatal(err)
+					// The page may draw a new state between finding the
+					// hinted tile and clicking it (the node is replaced):
+					// find it again while the hint still stands.
+					for try := 0; ; try++ {
+						err := chromedp.Do(c, chromedp.DoubleClick(CSS("#rack .tile.hinted")))
+						if err == nil {
+							break
+						}
+						if try == 4 || !strings.Contains(err.Error(), "Could not find node") {
+							t.Fatal(err)
+						}
+						if d := read(t, c); d.Hinted == 0 || !d.Discard {
+							break
+						}
 					}
 				} else if err := chromedp.Do(c, chromedp.KeyEvent("x")); err != nil {
 					t.Fatal(err)

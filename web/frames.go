@@ -187,10 +187,7 @@ func (f *Frames) publishLocked() {
 	}
 	f.state = b
 	for c := range f.subs {
-		select {
-		case c <- b:
-		default:
-		}
+		offer(c, b)
 	}
 }
 

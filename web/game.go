@@ -40,6 +40,8 @@ type Game struct {
 
 	links []table.SeatLink // how this peer reaches each other seat (SetLinks; the model's goroutine)
 	away  []string         // the seats whose peers are not connected (SetAway)
+
+	leaving bool // the page's leave button was pressed (the model's goroutine)
 }
 
 var (
@@ -204,10 +206,7 @@ func (g *Game) publish() {
 	defer g.mu.Unlock()
 	g.state = b
 	for c := range g.subs {
-		select {
-		case c <- b:
-		default: // a slow page gets the next state
-		}
+		offer(c, b)
 	}
 }
 
@@ -229,6 +228,10 @@ type command struct {
 	Slot int    `json:"slot"` // a rack position (0..29); discard, win: -1 for the model's target
 	To   int    `json:"to"`   // move: the position it goes to
 }
+
+// refuse shows a refusal on the message line (a frame of the page that is
+// no command).
+func (g *Game) refuse(msg string) { g.post(func() { g.m.Refuse(msg) }) }
 
 // do runs a command of the page on the model's goroutine.
 func (g *Game) do(c command) { g.post(func() { g.apply(c) }) }
@@ -294,19 +297,23 @@ func (g *Game) apply(c command) {
 		m.Rack.Cursor = c.To
 		m.Lift()
 	case "lift":
-		if c.Slot >= 0 && c.Slot < tablemodel.RackSize {
-			m.Rack.Cursor = c.Slot
-			m.Lift()
+		if c.Slot < 0 || c.Slot >= tablemodel.RackSize {
+			m.Refuse(i18n.T("that place is not on the rack"))
+			return
 		}
+		m.Rack.Cursor = c.Slot
+		m.Lift()
 	case "putback":
 		if m.Rack.Lifted >= 0 {
 			m.Rack.Lifted = -1
 			m.Say(i18n.T("tile put back"))
 		}
 	case "cursor":
-		if c.Slot >= 0 && c.Slot < tablemodel.RackSize {
-			m.Rack.Cursor = c.Slot
+		if c.Slot < 0 || c.Slot >= tablemodel.RackSize {
+			m.Refuse(i18n.T("that place is not on the rack"))
+			return
 		}
+		m.Rack.Cursor = c.Slot
 	case "sets":
 		m.Sort(false)
 	case "runs":
@@ -318,6 +325,15 @@ func (g *Game) apply(c command) {
 	case "close":
 		g.m.NextEnd()
 	case "leave":
+		// The pages are told first (the socket sends what is queued before
+		// it closes): the match is saved unless it is over.
+		g.leaving = true
+		if m.Final == nil {
+			m.Say(labels()["left"])
+		}
+		g.publish()
 		g.Quit()
+	default:
+		m.Refuse(i18n.T("the page sent a command okey does not know"))
 	}
 }

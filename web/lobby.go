@@ -373,10 +373,7 @@ func (l *Lobby) publish() {
 	defer l.mu.Unlock()
 	l.state = b
 	for c := range l.subs {
-		select {
-		case c <- b:
-		default:
-		}
+		offer(c, b)
 	}
 }
 
@@ -408,11 +405,18 @@ type lobbyCommand struct {
 // maxPasted bounds a pasted code or relay line.
 const maxPasted = 1000
 
+// maxFrame bounds a frame of the lobby's page.
+const maxFrame = 4 << 20
+
 // do runs a command of the page: the network's requests off the page's
 // socket, one at a time, each saying when it is done or why it failed.
 func (l *Lobby) do(c lobbyCommand) {
 	if len(c.Text) > maxPasted {
-		l.Say(i18n.T("the invite code is too long"), true)
+		if c.Op == "relay" {
+			l.Say(i18n.T("the relay line is too long"), true)
+		} else {
+			l.Say(i18n.T("the invite code is too long"), true)
+		}
 		return
 	}
 	var what string
@@ -503,6 +507,7 @@ func (l *Lobby) do(c lobbyCommand) {
 		what = i18n.T("adding the relay")
 		f = func(ctx context.Context) error { return l.svc.AddRelay(ctx, c.Text) }
 	default:
+		l.Say(i18n.T("the page sent a command okey does not know"), true)
 		return
 	}
 	l.mu.Lock()
@@ -582,6 +587,10 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.CloseNow()
+	// A text pasted in a box may be long (a page of a log, not a code):
+	// do refuses it with a sentence; coder's 32 KB limit would close the
+	// socket, and the page would say that okey is gone.
+	conn.SetReadLimit(maxFrame)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	states, unsub := s.lobby.subscribe()
@@ -595,6 +604,7 @@ func (s *Server) lobbySocket(w http.ResponseWriter, r *http.Request) {
 			}
 			var c lobbyCommand
 			if json.Unmarshal(b, &c) != nil {
+				s.lobby.Say(i18n.T("the page sent a command okey cannot read"), true)
 				continue
 			}
 			s.lobby.do(c)

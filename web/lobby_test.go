@@ -135,7 +135,7 @@ func TestLobbySocket(t *testing.T) {
 		t.Fatalf("the table's socket with no table: %d, want 404", w.Code)
 	}
 	hdr := http.Header{}
-	hdr.Add("Cookie", cookieName+"="+s.token)
+	hdr.Add("Cookie", s.cookieName()+"="+s.token)
 	hdr.Set("Origin", "http://evil.example")
 	if _, _, err := websocket.Dial(ctx, "ws://"+s.host()+"/lobby.ws", &websocket.DialOptions{HTTPHeader: hdr}); err == nil {
 		t.Fatal("a cross-origin lobby socket was admitted")

@@ -2,9 +2,12 @@ package web
 
 import (
 	"errors"
+	"html"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"time"
 )
 
 // ErrNoBrowser says the browser cannot be opened here: no display, or no
@@ -27,11 +30,33 @@ func opener(getenv func(string) string, goos string, url string) []string {
 
 // Open opens url in the player's browser, without waiting for it; with no
 // display or no opener it returns ErrNoBrowser.
+//
+// The browser is given a file that leads to url, not url: the launch's
+// token must not be an argument of the opener or of the browser it starts,
+// where every user of the machine reads it (ps, /proc/PID/cmdline) for as
+// long as the browser runs. The file is the player's alone (a 0700
+// directory, a 0600 file) and is removed a minute later.
 func Open(url string) error {
-	args := opener(os.Getenv, runtime.GOOS, url)
-	if args == nil {
+	if opener(os.Getenv, runtime.GOOS, url) == nil {
 		return ErrNoBrowser
 	}
+	dir, err := os.MkdirTemp("", "okey-open-")
+	if err != nil {
+		return ErrNoBrowser
+	}
+	file := filepath.Join(dir, "okey.html")
+	u := html.EscapeString(url)
+	page := `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=` + u + `"><a href="` + u + `">okey</a>` + "\n"
+	if err := os.WriteFile(file, []byte(page), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return ErrNoBrowser
+	}
+	time.AfterFunc(time.Minute, func() { os.RemoveAll(dir) })
+	target := "file://" + filepath.ToSlash(file)
+	if runtime.GOOS == "windows" {
+		target = file
+	}
+	args := opener(os.Getenv, runtime.GOOS, target)
 	path, err := exec.LookPath(args[0])
 	if err != nil {
 		return ErrNoBrowser

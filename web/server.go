@@ -44,13 +44,21 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/okey-game/okey/internal/i18n"
 )
 
 //go:embed static
 var static embed.FS
 
-// cookieName is the session cookie that carries the token.
-const cookieName = "okey_token"
+// cookiePrefix begins the name of the session cookie that carries the
+// token; the port ends it (cookieName). A browser keeps cookies by host,
+// not by port: under one name, a second okey launch on this machine would
+// replace the first's cookie and lock the first's page out.
+const cookiePrefix = "okey_token_"
+
+// cookieName is the name of this server's session cookie.
+func (s *Server) cookieName() string { return cookiePrefix + strconv.Itoa(s.port) }
 
 // CSP is the Content-Security-Policy of every answer.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -64,6 +72,28 @@ type page interface {
 	Done() <-chan struct{}
 	left() bool // the viewer left: the page no longer plays
 }
+
+// offer queues state b for a page's socket (c); a slow page's queue
+// being full, its oldest state gives way: a page may miss states between,
+// never the newest (after which there may be none: a verdict, a last
+// word). The caller holds the lock that guards the page's subscribers.
+func offer(c chan []byte, b []byte) {
+	for {
+		select {
+		case c <- b:
+			return
+		default:
+		}
+		select {
+		case <-c:
+		default:
+		}
+	}
+}
+
+// refuser is a page with a message line: a frame it cannot read is
+// refused there (the table's).
+type refuser interface{ refuse(msg string) }
 
 // Server serves one table's page to its viewer's browser.
 type Server struct {
@@ -157,12 +187,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "403 forbidden", http.StatusForbidden)
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+		http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		// The token leaves the address bar (and the history).
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
-	c, err := r.Cookie(cookieName)
+	c, err := r.Cookie(s.cookieName())
 	if err != nil || !s.tokenOK(c.Value) {
 		http.Error(w, "403 forbidden: open the address okey printed", http.StatusForbidden)
 		return
@@ -210,6 +240,9 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			}
 			var c command
 			if json.Unmarshal(b, &c) != nil {
+				if r, ok := g.(refuser); ok {
+					r.refuse(i18n.T("the page sent a command okey cannot read"))
+				}
 				continue
 			}
 			g.do(c)
@@ -225,7 +258,16 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-g.Done():
-			// Send the last state (the player left), then close.
+			// Send the last states (the player left: published before
+			// Done), then close.
+			for len(states) > 0 {
+				wctx, wc := context.WithTimeout(ctx, 5*time.Second)
+				err := conn.Write(wctx, websocket.MessageText, <-states)
+				wc()
+				if err != nil {
+					return
+				}
+			}
 			conn.Close(websocket.StatusNormalClosure, "")
 			return
 		case <-ctx.Done():

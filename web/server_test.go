@@ -45,7 +45,7 @@ func get(s *Server, host, target string, cookie *http.Cookie) *httptest.Response
 	return w
 }
 
-func (s *Server) cookie() *http.Cookie { return &http.Cookie{Name: cookieName, Value: s.token} }
+func (s *Server) cookie() *http.Cookie { return &http.Cookie{Name: s.cookieName(), Value: s.token} }
 
 func TestTokenGivesStrictCookie(t *testing.T) {
 	s, _ := testServer(t)
@@ -64,7 +64,7 @@ func TestTokenGivesStrictCookie(t *testing.T) {
 		t.Fatalf("%d cookies", len(cs))
 	}
 	c := cs[0]
-	if c.Name != cookieName || c.Value != s.token || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
+	if c.Name != s.cookieName() || c.Value != s.token || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" {
 		t.Fatalf("cookie %+v: want HttpOnly, SameSite=Strict, Path=/ with the token", c)
 	}
 	// With the cookie: the page.
@@ -88,8 +88,8 @@ func TestNoTokenForbidden(t *testing.T) {
 		{"/", nil}, {"/app.js", nil}, {"/style.css", nil}, {"/ws", nil}, {"/index.html", nil},
 		{"/?t=" + strings.Repeat("0", 32), nil},
 		{"/?t=" + s.token[:31], nil},
-		{"/", &http.Cookie{Name: cookieName, Value: strings.Repeat("a", 32)}},
-		{"/ws", &http.Cookie{Name: cookieName, Value: ""}},
+		{"/", &http.Cookie{Name: s.cookieName(), Value: strings.Repeat("a", 32)}},
+		{"/ws", &http.Cookie{Name: s.cookieName(), Value: ""}},
 		{"/", &http.Cookie{Name: "other", Value: s.token}},
 	} {
 		w := get(s, s.host(), c.target, c.cookie)
@@ -195,7 +195,7 @@ func TestWebSocketOrigin(t *testing.T) {
 			h.Set("Origin", origin)
 		}
 		if cookie {
-			h.Set("Cookie", cookieName+"="+s.token)
+			h.Set("Cookie", s.cookieName()+"="+s.token)
 		}
 		if host != "" {
 			h.Set("Host", host)

@@ -123,6 +123,7 @@ type stateJSON struct {
 	R101     *table101JSON         `json:"r101,omitempty"`  // an Okey 101 round's table
 	Board    *boardJSON            `json:"board,omitempty"` // a table seen from no seat (watch, replay)
 	Links    []linkJSON            `json:"links,omitempty"` // a LAN match: how this peer reaches each other seat
+	Left     bool                  `json:"left,omitempty"`  // the player left: the last state
 }
 
 // logShown is how many log lines the page gets.
@@ -148,7 +149,7 @@ func labels() map[string]string {
 func (g *Game) build() *stateJSON {
 	m := g.m
 	st := &stateJSON{Lang: i18n.Current().String(), Labels: labels(), Timer: -1, Me: g.seat, Lifted: -1,
-		Msg: m.Msg, MsgBad: m.MsgBad, Actions: map[string]actionJSON{}, Cols: tablemodel.RackCols}
+		Msg: m.Msg, MsgBad: m.MsgBad, Actions: map[string]actionJSON{}, Cols: tablemodel.RackCols, Left: g.leaving}
 	// While a hand's panel is up, the table under it is that hand's as it
 	// ended (its rack, piles and turn line), not the next one's.
 	s, rack := m.Snap, m.Rack

@@ -4,15 +4,12 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/internal/i18n"
-	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -68,36 +65,14 @@ func localIdentities(data, strategy string, k int) ([]ui.LocalIdentity, []string
 }
 
 // loadLocalIdentity returns the key kept at ref under data, creating it
-// when create is set. A ref must stay inside data. The key is never
-// logged.
+// when create is set (netplay.LocalIdentity), its error for a person.
 func loadLocalIdentity(data, ref string, create bool) (ed25519.PrivateKey, error) {
-	if !filepath.IsLocal(ref) {
-		return nil, fmt.Errorf("identity %q is outside the data directory", ref)
+	k, err := netplay.LocalIdentity(data, ref, create)
+	var gone *netplay.IdentityGoneError
+	if errors.As(err, &gone) {
+		return nil, errors.New(i18n.T("the identity in %s is gone: that match cannot go on", gone.Dir))
 	}
-	dir := filepath.Join(data, ref)
-	if !create {
-		if _, err := os.Stat(filepath.Join(dir, p2p.IdentityFile)); err != nil {
-			return nil, errors.New(i18n.T("the identity in %s is gone: that match cannot go on", dir))
-		}
-	}
-	k, err := p2p.LoadOrCreateIdentity(dir)
-	if err != nil {
-		return nil, err
-	}
-	return ed25519Key(k)
-}
-
-// ed25519Key converts a libp2p Ed25519 identity into the key that signs
-// table envelopes.
-func ed25519Key(k crypto.PrivKey) (ed25519.PrivateKey, error) {
-	if k.Type() != crypto.Ed25519 {
-		return nil, fmt.Errorf("identity is a %v key, want Ed25519", k.Type())
-	}
-	raw, err := k.Raw()
-	if err != nil || len(raw) != ed25519.PrivateKeySize {
-		return nil, errors.New("identity key has the wrong size")
-	}
-	return ed25519.PrivateKey(raw), nil
+	return k, err
 }
 
 // uniqueBotNames renames a bot whose name is the person's (name + "'").

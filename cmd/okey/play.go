@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -135,22 +134,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: --name: %s\n", ui.Plain(err)))
 		return 2
 	}
-	def, _ := bot.StrategyFor(bot.DefaultLevel)
-	named := *strategy
-	if named == bot.Name101 {
-		named = "" // not one of bot.New's: checked below
-	}
-	chosen, err := bot.ChooseStrategy(*level, named, def)
-	if err == nil && *strategy == bot.Name101 {
-		chosen = bot.Name101
-		if *level != "" {
-			err = fmt.Errorf("give a level or a strategy, not both")
-		}
-	}
-	if err == nil && *strategy != "" && *bots >= 0 && !*resume {
-		// A table of bots here: its ruleset is known (--preset).
-		err = checkStrategy(*strategy, rules.Preset == engine.Preset101)
-	}
+	chosen, err := playStrategy(*level, *strategy, *bots >= 0 && !*resume, rules.Preset == engine.Preset101)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --level/--strategy: %s\n", ui.Plain(err)))
 		return 2
@@ -161,40 +145,10 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			web: *webFlag, noOpen: *noOpen}, stdout, stderr)
 	}
 	if *bots < 0 {
-		if err := p2p.ValidateDisplayName(*name); err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: --name: %s\n", ui.Plain(err)))
+		code, msg := checkLANFlags(*name, peers, relays, *codeFlag, stdin)
+		if msg != "" {
+			fmt.Fprint(stderr, msg)
 			return 2
-		}
-		for _, a := range peers {
-			if _, err := p2p.ParsePeerAddr(a); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: --peer: %s\n", ui.Plain(err)))
-				return 2
-			}
-		}
-		for _, a := range relays {
-			if a == netplay.NoRelay && len(relays) == 1 {
-				continue
-			}
-			if _, _, err := relay.ParseLine(a); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: --relay: %s\n", ui.Plain(err)))
-				return 2
-			}
-		}
-		code := ""
-		if *codeFlag != "" {
-			code = *codeFlag
-			if code == "-" {
-				var err error
-				if code, err = invite.Read(stdin); err != nil {
-					fmt.Fprint(stderr, i18n.T("okey: --code -: %s\n", explainNet(err)))
-					return 2
-				}
-			}
-			if _, err := invite.ParsePasted(code); err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: --code: %s\n", explainNet(err)))
-				return 2
-			}
-			code = invite.Compact(code)
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
 			strategy: *strategy, noMouse: *noMouse, timer: *timer, pace: *pace, web: *webFlag, noOpen: *noOpen}, stdout, stderr)
@@ -214,6 +168,64 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse,
 		ruleset: rules.String(), bots: *bots, web: *webFlag, noOpen: *noOpen}, stdout, stderr)
+}
+
+// playStrategy resolves --level and --strategy into the bots' strategy;
+// bots says a table of bots is played here, whose ruleset (Okey 101 or
+// not) is known.
+func playStrategy(level, strategy string, bots, is101 bool) (string, error) {
+	def, _ := bot.StrategyFor(bot.DefaultLevel)
+	named := strategy
+	if named == bot.Name101 {
+		named = "" // not one of bot.New's: checked below
+	}
+	chosen, err := bot.ChooseStrategy(level, named, def)
+	if err == nil && strategy == bot.Name101 {
+		chosen = bot.Name101
+		if level != "" {
+			err = fmt.Errorf("give a level or a strategy, not both")
+		}
+	}
+	if err == nil && strategy != "" && bots {
+		// A table of bots here: its ruleset is known (--preset).
+		err = checkStrategy(strategy, is101)
+	}
+	return chosen, err
+}
+
+// checkLANFlags checks the flags of a LAN game and reads --code (from
+// stdin for -): the code, or the line that says what is wrong.
+func checkLANFlags(name string, peers, relays []string, codeFlag string, stdin io.Reader) (code, msg string) {
+	if err := p2p.ValidateDisplayName(name); err != nil {
+		return "", i18n.T("okey: --name: %s\n", ui.Plain(err))
+	}
+	for _, a := range peers {
+		if _, err := p2p.ParsePeerAddr(a); err != nil {
+			return "", i18n.T("okey: --peer: %s\n", ui.Plain(err))
+		}
+	}
+	for _, a := range relays {
+		if a == netplay.NoRelay && len(relays) == 1 {
+			continue
+		}
+		if _, _, err := relay.ParseLine(a); err != nil {
+			return "", i18n.T("okey: --relay: %s\n", ui.Plain(err))
+		}
+	}
+	if codeFlag == "" {
+		return "", ""
+	}
+	code = codeFlag
+	if code == "-" {
+		var err error
+		if code, err = invite.Read(stdin); err != nil {
+			return "", i18n.T("okey: --code -: %s\n", explainNet(err))
+		}
+	}
+	if _, err := invite.ParsePasted(code); err != nil {
+		return "", i18n.T("okey: --code: %s\n", explainNet(err))
+	}
+	return invite.Compact(code), ""
 }
 
 type botFlags struct {
@@ -447,14 +459,6 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		f.game(g)
 	}
 	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, useRelays)
-	var mu sync.Mutex
-	var played *netplay.Outcome
-	var left string // the line for a match left unfinished (saved, to resume)
-	leave := func(line string) {
-		mu.Lock()
-		left = line
-		mu.Unlock()
-	}
 	// w in the lobby watches a started table (watch_lobby.go); the
 	// tournaments on the LAN are listed too (lobby_tournament.go).
 	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
@@ -480,104 +484,9 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		g.ShowLobbyAgain(lv)
 		lv.Say(i18n.T("back in the lobby after the match: q quits okey"))
 	}
-	lv = g.ShowLobby(lobby, func(t ui.LobbyTable) {
-		if t.Local {
-			// A match against bots on this computer, left unfinished.
-			m, ok := lb.localMatch(t.ID)
-			if !ok {
-				g.Say(i18n.T("that match is no longer saved"))
-				return
-			}
-			g.FreshTable(0, back)
-			g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
-			g.ShowTable()
-			out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, f.strategy, m.Bots()),
-				Strategy: m.Strategy, Data: dir, Pace: f.pace, Log: logger,
-				Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }})
-			if err != nil {
-				g.Finish(&ui.MatchEnd{Err: err})
-			}
-			if out != nil && errors.Is(out.Err, ui.ErrQuit) {
-				leave(i18n.T("okey: left the table; the match is saved: okey play --resume continues it"))
-			}
-			return
-		}
-		a, resumed := lb.unfinishedLAN(t.ID)
-		if resumed {
-			// The bots this computer seated at that table resume too.
-			lb.bots.Resume(t.ID)
-			g.Say(i18n.T("resuming table %s: waiting for the other players to come back", t.ID))
-		} else {
-			var err error
-			if a, err = c.Lobby().WaitStarted(ctx, t.ID); err != nil {
-				g.Say(i18n.T("the table did not start: %s", ui.Explain(err)))
-				return
-			}
-		}
-		seat := -1
-		for i, m := range a.Members {
-			if m.ID == c.ID() {
-				seat = i
-			}
-		}
-		if seat < 0 {
-			return
-		}
-		g.FreshTable(seat, back)
-		g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
-		g.SetRackFile(filepath.Join(dir, netplay.MatchesDir, a.Table, ui.RackFile))
-		g.ShowTable()
-		names := map[string]string{}
-		for _, m := range a.Members {
-			names[m.ID] = m.Name
-		}
-		lctx, stopLinks := context.WithCancel(ctx)
-		go lb.WatchLinks(lctx, a, g.SetLinks)
-		var mover table.Mover = g
-		if f.player != nil {
-			mover = f.player
-		}
-		o, err := c.Play(ctx, a, mover, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
-			OnPresence: func(ms []p2p.MemberStatus) {
-				var away []string
-				for _, m := range ms {
-					if !m.Self && !m.Connected {
-						away = append(away, names[string(m.ID)])
-					}
-				}
-				g.SetAway(away)
-			},
-			OnChatReady: func(send netplay.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
-			OnChat:      func(l netplay.ChatLine) { g.Chat(ui.ChatLine(l)) }})
-		stopLinks()
-		if err != nil {
-			if errors.Is(err, ui.ErrQuit) {
-				leave(i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume"))
-			} else if ctx.Err() == nil {
-				g.Finish(&ui.MatchEnd{Err: err})
-			}
-			return
-		}
-		if a.Creator == c.ID() {
-			c.Done(a)
-		}
-		end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
-			Unfinished: o.Report.Status() == table.StatusUnfinished,
-			Ranking:    o.Report.Ranking}
-		if err := o.Result.Ended(); err != nil {
-			end.Err = err
-		}
-		if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
-			end.Ranking = m.Match().Ranking()
-		}
-		if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
-			end.Ranking = m.Match101().Ranking()
-		}
-		mu.Lock()
-		played = o
-		mu.Unlock()
-		g.Finish(end)
-	})
+	ls := &lanSitting{ctx: ctx, c: c, g: g, lb: lb, f: f, dir: dir, logger: logger}
+	lv = g.ShowLobby(lobby, ls.sit)
+	ls.back = back
 	if tours != nil {
 		tours.lv = lv
 	}
@@ -603,9 +512,128 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	for _, name := range unended {
 		fmt.Fprint(stdout, i18n.T("okey: you left tournament %q before its end: j on it in the lobby resumes your part while it runs\n", name))
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	return lobbyExit(stdout, played, left)
+	return lobbyExit(stdout, ls.played.Load(), ls.leftLine())
+}
+
+// lanSitting plays the table the player sits at from the lobby: a match
+// against bots saved on this computer, or a table of the LAN (or of a
+// code).
+type lanSitting struct {
+	ctx    context.Context
+	c      *netplay.Client
+	g      *ui.Game
+	lb     *lanLobby
+	f      lanFlags
+	dir    string
+	logger *slog.Logger
+	back   func() // the match's end panel goes back to the lobby
+	played atomic.Pointer[netplay.Outcome]
+	left   atomic.Pointer[string] // the line for a match left unfinished (saved, to resume)
+}
+
+// sit is the lobby's sit: it plays table t.
+func (s *lanSitting) sit(t ui.LobbyTable) {
+	if t.Local {
+		s.playLocal(t)
+		return
+	}
+	s.playTable(t)
+}
+
+func (s *lanSitting) leave(line string) { s.left.Store(&line) }
+
+func (s *lanSitting) leftLine() string {
+	if l := s.left.Load(); l != nil {
+		return *l
+	}
+	return ""
+}
+
+// playLocal resumes a match against bots on this computer, left
+// unfinished.
+func (s *lanSitting) playLocal(t ui.LobbyTable) {
+	// A match against bots on this computer, left unfinished.
+	m, ok := s.lb.localMatch(t.ID)
+	if !ok {
+		s.g.Say(i18n.T("that match is no longer saved"))
+		return
+	}
+	s.g.FreshTable(0, s.back)
+	s.g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
+	s.g.ShowTable()
+	out, err := ui.PlayLocal(s.ctx, s.g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, s.f.strategy, m.Bots()),
+		Strategy: m.Strategy, Data: s.dir, Pace: s.f.pace, Log: s.logger,
+		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(s.dir, ref, false) }})
+	if err != nil {
+		s.g.Finish(&ui.MatchEnd{Err: err})
+	}
+	if out != nil && errors.Is(out.Err, ui.ErrQuit) {
+		s.leave(i18n.T("okey: left the table; the match is saved: okey play --resume continues it"))
+	}
+}
+
+// playTable plays a table of the lobby, resumed or started.
+func (s *lanSitting) playTable(t ui.LobbyTable) {
+	a, resumed := s.lb.unfinishedLAN(t.ID)
+	if resumed {
+		// The bots this computer seated at that table resume too.
+		s.lb.bots.Resume(t.ID)
+		s.g.Say(i18n.T("resuming table %s: waiting for the other players to come back", t.ID))
+	} else {
+		var err error
+		if a, err = s.c.Lobby().WaitStarted(s.ctx, t.ID); err != nil {
+			s.g.Say(i18n.T("the table did not start: %s", ui.Explain(err)))
+			return
+		}
+	}
+	seat := -1
+	for i, m := range a.Members {
+		if m.ID == s.c.ID() {
+			seat = i
+		}
+	}
+	if seat < 0 {
+		return
+	}
+	s.g.FreshTable(seat, s.back)
+	s.g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
+	s.g.SetRackFile(filepath.Join(s.dir, netplay.MatchesDir, a.Table, ui.RackFile))
+	s.g.ShowTable()
+	stopLinks := s.lb.FollowLinks(s.ctx, a, s.g.SetLinks)
+	var mover table.Mover = s.g
+	if s.f.player != nil {
+		mover = s.f.player
+	}
+	o, err := s.c.Play(s.ctx, a, mover, netplay.PlayOptions{OnStep: s.g.OnStep, OnReplay: s.g.OnReplay, Withhold: 15 * time.Minute,
+		OnPresence:  awayNames(a, s.g.SetAway),
+		OnChatReady: func(send netplay.ChatSend) { s.g.SetChat(chatMembers(a, s.c.ID()), ui.ChatSendFunc(send)) },
+		OnChat:      func(l netplay.ChatLine) { s.g.Chat(ui.ChatLine(l)) }})
+	stopLinks()
+	if err != nil {
+		if errors.Is(err, ui.ErrQuit) {
+			s.leave(i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume"))
+		} else if s.ctx.Err() == nil {
+			s.g.Finish(&ui.MatchEnd{Err: err})
+		}
+		return
+	}
+	if a.Creator == s.c.ID() {
+		s.c.Done(a)
+	}
+	end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
+		Unfinished: o.Report.Status() == table.StatusUnfinished,
+		Ranking:    o.Report.Ranking}
+	if err := o.Result.Ended(); err != nil {
+		end.Err = err
+	}
+	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
+		end.Ranking = m.Match().Ranking()
+	}
+	if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
+		end.Ranking = m.Match101().Ranking()
+	}
+	s.played.Store(o)
+	s.g.Finish(end)
 }
 
 // lobbyExit prints what okey play says when the lobby closes: the verdict

@@ -232,23 +232,9 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	pctx, leave := g.Until(ctx) // ends when the player leaves the page's table
 	defer leave()
 	// The links' state on the page, as the terminal's links line has it.
-	lctx, stopLinks := context.WithCancel(pctx)
-	defer stopLinks()
-	go lb.WatchLinks(lctx, a, g.SetLinks)
-	names := map[string]string{}
-	for _, m := range a.Members {
-		names[m.ID] = m.Name
-	}
+	stopLinks := lb.FollowLinks(pctx, a, g.SetLinks)
 	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
-		OnPresence: func(ms []p2p.MemberStatus) {
-			var away []string
-			for _, m := range ms {
-				if !m.Self && !m.Connected {
-					away = append(away, names[string(m.ID)])
-				}
-			}
-			g.SetAway(away)
-		}})
+		OnPresence: awayNames(a, g.SetAway)})
 	stopLinks()
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
@@ -281,4 +267,22 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	case <-ctx.Done():
 	}
 	return o
+}
+
+// awayNames is a PlayOptions.OnPresence that tells set the names of table
+// a's members whose peers are not connected now.
+func awayNames(a lobby.Announcement, set func([]string)) func([]p2p.MemberStatus) {
+	names := map[string]string{}
+	for _, m := range a.Members {
+		names[m.ID] = m.Name
+	}
+	return func(ms []p2p.MemberStatus) {
+		var away []string
+		for _, m := range ms {
+			if !m.Self && !m.Connected {
+				away = append(away, names[string(m.ID)])
+			}
+		}
+		set(away)
+	}
 }

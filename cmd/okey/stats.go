@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/okey-game/okey/internal/atomicfile"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/rating"
@@ -100,48 +99,27 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(folders) == 0 {
 		folders = []string{dir}
 	}
-	var paths []string
-	for _, f := range folders {
-		found, err := collect.Find(f)
-		if errors.Is(err, os.ErrNotExist) && fs.NArg() == 0 {
-			continue // no data directory yet: no matches
-		}
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			fmt.Fprint(stderr, i18n.T("okey: %s: cannot be read: %s\n", f, ui.Plain(err)))
-			return 2
-		}
-		paths = append(paths, found...)
-	}
 	// The cache: none with --no-cache, or when there is no data directory
 	// or no way to name this verifier.
 	cachePath := ""
-	var cache *stats.Cache
 	if !*noCache && dir != "" {
-		if v, err := collect.VerifierID(); err == nil {
-			cachePath = filepath.Join(dir, statsCacheFile)
-			var bad error
-			if cache, bad = collect.LoadCache(cachePath, v); bad != nil {
-				fmt.Fprint(stderr, i18n.T("okey: %s: not a cache okey wrote, verifying every file again: %s\n", cachePath, ui.Plain(bad)))
-			}
-		}
+		cachePath = filepath.Join(dir, statsCacheFile)
 	}
-	files, verified, hits := collect.Verify(paths, cache, collect.Options{Plain: ui.Plain})
-	dirty := collect.Prune(cache, files) || verified > 0
-	if cache != nil && dirty {
-		err := os.MkdirAll(dir, 0o700)
-		if err == nil {
-			err = atomicfile.Write(cachePath, cache.Encode())
-		}
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: the cache is not written (the next run verifies again): %s\n", ui.Plain(err)))
-		}
+	col, err := collect.Collect(folders, fs.NArg() == 0, dir, cachePath, collect.Options{Plain: ui.Plain})
+	if err != nil {
+		fe := &collect.FindError{Err: err}
+		errors.As(err, &fe)
+		fmt.Fprint(stderr, i18n.T("okey: %s: cannot be read: %s\n", fe.Folder, ui.Plain(fe.Err)))
+		return 2
 	}
-	rec, out := collect.Report(files)
-	out.Verified, out.FromCache = verified, hits
+	cachePath = col.CachePath
+	if col.CacheBad != nil {
+		fmt.Fprint(stderr, i18n.T("okey: %s: not a cache okey wrote, verifying every file again: %s\n", cachePath, ui.Plain(col.CacheBad)))
+	}
+	if col.CacheUnwritten != nil {
+		fmt.Fprint(stderr, i18n.T("okey: the cache is not written (the next run verifies again): %s\n", ui.Plain(col.CacheUnwritten)))
+	}
+	rec, out := col.Record, col.Summary
 	you := ownKey(dir)
 	for _, p := range rec.Players {
 		out.Players = append(out.Players, statsPlayerJSON{Player: collect.Round(p), You: p.Key == you})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -14,7 +13,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -327,7 +325,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	var person *tournamentPerson
 	if !t.botSeat {
-		person = &tournamentPerson{games: make(chan *ui.Game), opts: ui.Options{NoMouse: t.noMouse}, dir: t.dir, stdout: stdout, screen: tournamentScreen}
+		person = &tournamentPerson{screens: ui.NewScreens(stdout), opts: ui.Options{NoMouse: t.noMouse}, dir: t.dir, screen: tournamentScreen}
 	}
 	var ps []*participant.Participant
 	for i, s := range seats {
@@ -464,7 +462,7 @@ func (t *tourArgs) participant(ctx context.Context, i int, s *netplay.Tournament
 		c.Create, c.Admission = t.create, t.admitted
 		c.OnRound = func(rep *tournament.Report, round int) {
 			if person != nil {
-				person.print(func(w io.Writer) { printRound(w, rep, round) })
+				person.screens.Print(func(w io.Writer) { printRound(w, rep, round) })
 				return
 			}
 			printRound(stdout, rep, round)
@@ -545,20 +543,15 @@ func cutTo(s string, n int) string {
 var tournamentScreen func() tcell.Screen
 
 // tournamentPerson seats the person at the terminal: each round's match
-// gets a table screen, run on the command's main goroutine; what the
-// command prints between rounds waits while a screen is up.
+// gets a table screen, shown on the command's main goroutine
+// (ui.Screens); what the command prints between rounds waits while a
+// screen is up.
 type tournamentPerson struct {
-	games  chan *ui.Game
-	opts   ui.Options
-	screen func() tcell.Screen
-	dir    string
-	stdout io.Writer
-	chat   tourChat // the tables' chat (nil: none)
-
-	mu      sync.Mutex
-	showing bool
-	pending bytes.Buffer
-	current *ui.Game // the last screen handed over
+	screens *ui.Screens
+	opts    ui.Options
+	screen  func() tcell.Screen
+	dir     string
+	chat    tourChat // the tables' chat (nil: none)
 }
 
 // sit is the participant's Config.Sit: a table screen for the seat, handed
@@ -573,15 +566,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 	g.SetContext(i18n.T("tournament round %d, table %d", ref.Round, ref.Table+1))
 	g.Say(i18n.T("tournament round %d, table %d: the match begins", ref.Round, ref.Table+1))
 	path := filepath.Join(tp.dir, participant.TranscriptName(ref))
-	tp.mu.Lock()
-	if tp.current != nil {
-		// The last round's screen is still up: its match is over (this
-		// round was drawn from its standings); close it for this one.
-		tp.current.Quit()
-	}
-	tp.current = g
-	tp.mu.Unlock()
-	tp.games <- g
+	tp.screens.Show(g)
 	return participant.Sitting{Mover: g, OnStep: g.OnStep, Left: g.Done(), Chat: sittingChat(tp.chat, tp.dir, ref, g),
 		Done: func(t *table.Transcript, err error) {
 			if t == nil {
@@ -593,55 +578,12 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 		}}
 }
 
-// print writes what f writes to the command's output, at once when no table
-// screen is up, else once it closes.
-func (tp *tournamentPerson) print(f func(io.Writer)) {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	if tp.showing {
-		f(&tp.pending)
-		return
-	}
-	f(tp.stdout)
-}
-
 // run shows each table screen in turn until the participants are over; false
 // when there is no terminal to show one on.
 func (tp *tournamentPerson) run(ctx context.Context, over <-chan struct{}, stderr io.Writer) bool {
-	for {
-		select {
-		case <-over:
-			return true
-		case <-ctx.Done():
-			// Drain a screen handed over meanwhile, so its seat does not wait.
-			select {
-			case g := <-tp.games:
-				g.Quit()
-			case <-over:
-				return true
-			}
-		case g := <-tp.games:
-			tp.mu.Lock()
-			tp.showing = true
-			tp.mu.Unlock()
-			go func() {
-				// The participant stopped (a signal, --wait): close the screen.
-				select {
-				case <-ctx.Done():
-					g.Quit()
-				case <-g.Done():
-				}
-			}()
-			err := g.Run()
-			tp.mu.Lock()
-			tp.showing = false
-			tp.stdout.Write(tp.pending.Bytes())
-			tp.pending.Reset()
-			tp.mu.Unlock()
-			if err != nil {
-				fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s (--bot plays this seat with a bot)\n", ui.Plain(err)))
-				return false
-			}
-		}
+	if err := tp.screens.Run(ctx, over); err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s (--bot plays this seat with a bot)\n", ui.Plain(err)))
+		return false
 	}
+	return true
 }

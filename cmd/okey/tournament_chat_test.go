@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestTournamentSittingChat(t *testing.T) {
 	if !stopped {
 		t.Fatal("stop did not stop the chat")
 	}
-	tp := &tournamentPerson{dir: dir, chat: chat, games: make(chan *ui.Game, 1)}
+	tp := &tournamentPerson{dir: dir, chat: chat, screens: ui.NewScreens(io.Discard)}
 	st := tp.sit(tournament.Ref{Round: 1}, table.Config{}, 0)
 	if st.Chat == nil {
 		t.Fatal("okey tournament's seat has no chat")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/okey-game/okey/internal/i18n"
@@ -43,9 +42,14 @@ func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
 	}
 	wctx, leave := context.WithCancel(w.ctx)
 	defer leave()
-	left := make(chan struct{})
-	var once sync.Once
-	add, end, back := w.g.ShowWatch(names, ruleset, func() { leave(); once.Do(func() { close(left) }) })
+	left := make(chan struct{}, 1) // the spectator left: said once
+	add, end, back := w.g.ShowWatch(names, ruleset, func() {
+		leave()
+		select {
+		case left <- struct{}{}:
+		default:
+		}
+	})
 	var feed ui.WatchFeed
 	o, err := w.c.Watch(wctx, a, netplay.WatchOptions{Withhold: 15 * time.Minute, OnStep: func(m *table.Machine) { add(feed.Step(m)) },
 		OnChat: func(l netplay.ChatLine) { cl := ui.ChatLine(l); add(ui.WatchUpdate{Chat: &cl}) }})

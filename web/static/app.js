@@ -34,7 +34,8 @@ function connect() {
     // A table opened from the lobby goes back to it when it ends.
     if (location.pathname === '/table') { setTimeout(() => location.assign('/'), 300); return; }
     document.body.classList.add('gone');
-    if (st) $('msg').textContent = st.labels.disconnected;
+    // The player's own leave keeps its last word (the match is saved).
+    if (st && !st.left) $('msg').textContent = st.labels.disconnected;
   };
 }
 

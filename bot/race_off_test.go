@@ -1,5 +1,0 @@
-//go:build !race
-
-package bot
-
-const raceOn = false
