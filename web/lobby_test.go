@@ -212,11 +212,14 @@ func TestLobbySocket(t *testing.T) {
 
 // FuzzLobbyCommand: whatever the lobby's page sends, the lobby neither
 // panics nor asks the service for anything but the page's known requests;
-// a create it refuses (ruleset, players, bots) reaches no service.
+// a create it refuses (ruleset, players, bots) reaches no service; a
+// resume, a drop or a watch reaches its hook or the service only for its
+// own op (an unfinished match, a started table).
 func FuzzLobbyCommand(f *testing.F) {
 	for _, s := range []string{`{"op":"create","ruleset":"classic","players":4,"bots":3}`, `{"op":"create","ruleset":"nope","players":4}`,
 		`{"op":"create","ruleset":"classic","players":9,"bots":-1}`, `{"op":"join","id":"x"}`, `{"op":"code","text":"okey1x"}`,
-		`{"op":"relay","text":"zz"}`, `{"op":"ready","id":"t","ready":true}`, `{"op":"leave"}`, `{"op":"close","id":""}`, `[]`, `{"op":7}`} {
+		`{"op":"relay","text":"zz"}`, `{"op":"ready","id":"t","ready":true}`, `{"op":"leave"}`, `{"op":"close","id":""}`, `[]`, `{"op":7}`,
+		`{"op":"resume","id":"lan1"}`, `{"op":"drop","id":"/d/m/local-1"}`, `{"op":"watch","id":"s1"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -224,13 +227,17 @@ func FuzzLobbyCommand(f *testing.F) {
 		if json.Unmarshal(b, &c) != nil {
 			return
 		}
-		fl := &fakeLobby{changes: make(chan struct{}, 1)}
+		fl := &fakeLobby{changes: make(chan struct{}, 1),
+			unfin:  []table.LobbyTable{{ID: "lan1", Unfinished: true}, {ID: "/d/m/local-1", Unfinished: true, Local: true}},
+			tables: []table.LobbyTable{{ID: "s1", State: "started", Seats: 2, Members: []table.LobbyMember{{ID: "a"}, {ID: "b"}}}}}
 		l := NewLobby(context.Background(), fl, func(table.LobbyTable) {})
+		l.Offer(func(t table.LobbyTable) { fl.call("resume " + t.ID) }, func(t table.LobbyTable) { fl.call("watch " + t.ID) })
+		l.build()
 		l.do(c)
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			l.mu.Lock()
-			busy := l.busy
+			busy := l.busy || l.inMatch
 			l.mu.Unlock()
 			if !busy {
 				break
@@ -242,6 +249,9 @@ func FuzzLobbyCommand(f *testing.F) {
 		}
 		for _, call := range fl.got() {
 			op, _, _ := strings.Cut(call, " ")
+			if op == "unfinished" {
+				continue // the list read for the state
+			}
 			if op == "private" {
 				op = "create"
 			}
