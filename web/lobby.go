@@ -90,6 +90,13 @@ func (l *Lobby) Offer(resume, watch func(table.LobbyTable)) {
 	l.mu.Unlock()
 }
 
+// hooks are Offer's resume and watch.
+func (l *Lobby) hooks() (resume, watch func(table.LobbyTable)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.resume, l.watch
+}
+
 // Run keeps the pages' state current until ctx ends: on every change of
 // the network's lobby, and every 2 seconds (the links' state).
 func (l *Lobby) Run() {
@@ -233,6 +240,7 @@ func (l *Lobby) build() *lobbyJSON {
 	name, me, addrs := l.svc.Self()
 	s := &lobbyJSON{Labels: lobbyLabels(), Name: name, ID: me, Addrs: addrs, Relays: l.svc.BotRelays(),
 		Presets: append(slices.Clone(engine.Presets), engine.Preset101), Levels: bot.LevelNames(), Level: bot.DefaultLevel}
+	_, watch := l.hooks()
 	tables := l.svc.Tables()
 	slices.SortStableFunc(tables, func(a, b table.LobbyTable) int { return strings.Compare(a.ID, b.ID) })
 	for _, t := range tables {
@@ -255,7 +263,7 @@ func (l *Lobby) build() *lobbyJSON {
 				s.Links = append(s.Links, linkJSON{Name: k.Name, Kind: k.Kind, Text: linkText(k)})
 			}
 		}
-		j.Watch = t.State == "started" && !j.Seated && !t.Private && l.watch != nil
+		j.Watch = t.State == "started" && !j.Seated && !t.Private && watch != nil
 		s.Tables = append(s.Tables, j)
 		if t.State == "started" && j.Seated {
 			l.startOnce(t)
@@ -471,7 +479,7 @@ func (l *Lobby) do(c lobbyCommand) {
 			l.Say(i18n.T("that match is no longer saved"), true)
 			return
 		}
-		if l.hand(l.resume, t) {
+		if resume, _ := l.hooks(); l.hand(resume, t) {
 			l.Say(i18n.T("resuming %s", ui.RulesetName(t.Ruleset)+" "+t.Note), false)
 		}
 		return
@@ -479,12 +487,13 @@ func (l *Lobby) do(c lobbyCommand) {
 		l.drop(c.ID)
 		return
 	case "watch":
-		i := slices.IndexFunc(l.svc.Tables(), func(t table.LobbyTable) bool { return t.ID == c.ID })
+		tables := l.svc.Tables()
+		i := slices.IndexFunc(tables, func(t table.LobbyTable) bool { return t.ID == c.ID })
 		if i < 0 {
 			l.Say(i18n.T("table %s is no longer announced", c.ID), true)
 			return
 		}
-		t := l.svc.Tables()[i]
+		t := tables[i]
 		_, me, _ := l.svc.Self()
 		switch {
 		case t.State != "started":
@@ -494,7 +503,7 @@ func (l *Lobby) do(c lobbyCommand) {
 		case t.Private:
 			l.Say(i18n.T("that table admits spectators by invite code: okey watch --code CODE"), true)
 		default:
-			if l.hand(l.watch, t) {
+			if _, watch := l.hooks(); l.hand(watch, t) {
 				l.Say(i18n.T("watching %s...", t.ID), false)
 			}
 		}
