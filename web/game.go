@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,6 +37,9 @@ type Game struct {
 	stop   chan struct{} // closed by CancelMove
 
 	asking *question // Okey 101: a discard waiting for the player's yes
+
+	links []table.SeatLink // how this peer reaches each other seat (SetLinks; the model's goroutine)
+	away  []string         // the seats whose peers are not connected (SetAway)
 
 	leaving bool // the page's leave button was pressed (the model's goroutine)
 }
@@ -102,6 +106,21 @@ func (g *Game) Done() <-chan struct{} { return g.done }
 
 // Quit leaves the table (the page's leave button, or the process ends).
 func (g *Game) Quit() { g.quit.Do(func() { close(g.done) }) }
+
+// SetLinks says how this player's peer reaches each other seat (netplay's
+// links' poll: direct, relayed, through a member, reconnecting, and the
+// round-trip time), as the terminal's links line does.
+func (g *Game) SetLinks(links []table.SeatLink) {
+	links = slices.Clone(links)
+	g.post(func() { g.links = links })
+}
+
+// SetAway names the players whose peers are not connected now (presence,
+// told at once): the page shows them reconnecting whatever the last poll said.
+func (g *Game) SetAway(names []string) {
+	names = slices.Clone(names)
+	g.post(func() { g.away = names })
+}
 
 // SetRackFile keeps the rack's arrangement in path (the model's RackFile).
 func (g *Game) SetRackFile(path string) { g.post(func() { g.m.SetRackFile(path) }) }

@@ -40,6 +40,11 @@ type LobbyService interface {
 	AddRelay(ctx context.Context, text string) error
 	BotRelays() []string
 	Links(id string) []table.SeatLink
+	// Unfinished lists the matches the player left before their end: LAN
+	// tables and matches against bots on this computer (Local).
+	Unfinished() []table.LobbyTable
+	// Drop moves an unfinished match against bots aside (a LAN one stays).
+	Drop(t table.LobbyTable) error
 }
 
 // Lobby is the web page's lobby: the tables seen, the forms to open or
@@ -50,6 +55,9 @@ type Lobby struct {
 	svc   LobbyService
 	ctx   context.Context
 	start func(table.LobbyTable)
+	// resume plays an unfinished match Unfinished listed; watch watches a
+	// started table as a spectator (nil: the page offers neither).
+	resume, watch func(table.LobbyTable)
 
 	mu      sync.Mutex
 	msg     string
@@ -61,13 +69,32 @@ type Lobby struct {
 	subs    map[chan []byte]bool
 	state   []byte
 	poke    chan struct{}
+	unfin   []table.LobbyTable // the unfinished matches, as last listed
+	stale   bool               // unfin is to be listed again
+	dropArm string             // the unfinished match a first drop was on
 }
 
 // NewLobby is the web lobby of svc; start plays a table the player sits
 // at once it starts (it returns when the player is back in the lobby).
 func NewLobby(ctx context.Context, svc LobbyService, start func(table.LobbyTable)) *Lobby {
 	return &Lobby{svc: svc, ctx: ctx, start: start, started: map[string]bool{}, subs: map[chan []byte]bool{},
-		poke: make(chan struct{}, 1)}
+		poke: make(chan struct{}, 1), stale: true}
+}
+
+// Offer makes the page offer the unfinished matches to resume (resume
+// plays the one chosen and returns when the player is back in the lobby)
+// and the started tables to watch (watch likewise); call it before Run.
+func (l *Lobby) Offer(resume, watch func(table.LobbyTable)) {
+	l.mu.Lock()
+	l.resume, l.watch = resume, watch
+	l.mu.Unlock()
+}
+
+// hooks are Offer's resume and watch.
+func (l *Lobby) hooks() (resume, watch func(table.LobbyTable)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.resume, l.watch
 }
 
 // Run keeps the pages' state current until ctx ends: on every change of
@@ -125,6 +152,15 @@ type lobbyTableJSON struct {
 	Ready    bool              `json:"ready"`
 	Invite   string            `json:"invite,omitempty"`
 	Refusing string            `json:"refusing,omitempty"`
+	Watch    bool              `json:"watch,omitempty"` // started, public, not the player's: to watch
+}
+
+// unfinishedJSON is an unfinished match offered to resume.
+type unfinishedJSON struct {
+	ID      string `json:"id"`
+	Ruleset string `json:"ruleset"`
+	Note    string `json:"note"`
+	Local   bool   `json:"local,omitempty"` // against bots on this computer (it may be dropped)
 }
 
 type linkJSON struct {
@@ -139,6 +175,7 @@ type lobbyJSON struct {
 	ID      string            `json:"id"`
 	Addrs   []string          `json:"addrs"`
 	Tables  []lobbyTableJSON  `json:"tables"`
+	Unfin   []unfinishedJSON  `json:"unfinished"`
 	Links   []linkJSON        `json:"links"`
 	Relays  []string          `json:"relays"`
 	Msg     string            `json:"msg"`
@@ -162,6 +199,8 @@ func lobbyLabels() map[string]string {
 		"relay": i18n.T("relay line"), "relayHint": i18n.T("paste the line okey relay prints"), "use": i18n.T("use"),
 		"relays": i18n.T("relays"), "noRelay": i18n.T("no relay: the LAN and direct addresses only"),
 		"links": i18n.T("links"), "you": i18n.T("you"), "private1": i18n.T("private"), "seats": i18n.T("seats"),
+		"unfinished": i18n.T("your unfinished matches"), "resume": i18n.T("resume"), "drop": i18n.T("drop"),
+		"watch": i18n.T("watch"), "local": i18n.T("against bots"),
 		"playing":      i18n.T("the match is on: its table is open"),
 		"disconnected": i18n.T("the table's process is gone: this page no longer plays"),
 	}
@@ -201,6 +240,7 @@ func (l *Lobby) build() *lobbyJSON {
 	name, me, addrs := l.svc.Self()
 	s := &lobbyJSON{Labels: lobbyLabels(), Name: name, ID: me, Addrs: addrs, Relays: l.svc.BotRelays(),
 		Presets: append(slices.Clone(engine.Presets), engine.Preset101), Levels: bot.LevelNames(), Level: bot.DefaultLevel}
+	_, watch := l.hooks()
 	tables := l.svc.Tables()
 	slices.SortStableFunc(tables, func(a, b table.LobbyTable) int { return strings.Compare(a.ID, b.ID) })
 	for _, t := range tables {
@@ -223,15 +263,53 @@ func (l *Lobby) build() *lobbyJSON {
 				s.Links = append(s.Links, linkJSON{Name: k.Name, Kind: k.Kind, Text: linkText(k)})
 			}
 		}
+		j.Watch = t.State == "started" && !j.Seated && !t.Private && watch != nil
 		s.Tables = append(s.Tables, j)
 		if t.State == "started" && j.Seated {
 			l.startOnce(t)
 		}
 	}
+	for _, u := range l.unfinished() {
+		s.Unfin = append(s.Unfin, unfinishedJSON{ID: u.ID, Ruleset: ui.RulesetName(u.Ruleset), Note: u.Note, Local: u.Local})
+	}
 	l.mu.Lock()
 	s.Msg, s.Bad, s.Busy, s.Playing = l.msg, l.bad, l.busy, l.playing
 	l.mu.Unlock()
 	return s
+}
+
+// unfinished is the unfinished matches, newest first, listed again (from
+// the data directory) only when they may have changed: at the start, after
+// a match or a drop.
+func (l *Lobby) unfinished() []table.LobbyTable {
+	l.mu.Lock()
+	stale, offered := l.stale, l.resume != nil
+	l.stale = false
+	l.mu.Unlock()
+	if !offered {
+		return nil
+	}
+	if stale {
+		u := l.svc.Unfinished()
+		slices.SortStableFunc(u, func(a, b table.LobbyTable) int { return b.Started.Compare(a.Started) })
+		l.mu.Lock()
+		l.unfin = u
+		l.mu.Unlock()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.unfin)
+}
+
+// unfinishedByID is the unfinished match id as last listed.
+func (l *Lobby) unfinishedByID(id string) (table.LobbyTable, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := slices.IndexFunc(l.unfin, func(t table.LobbyTable) bool { return t.ID == id })
+	if i < 0 {
+		return table.LobbyTable{}, false
+	}
+	return l.unfin[i], true
 }
 
 // startOnce hands a started table the player sits at to start, once.
@@ -244,13 +322,38 @@ func (l *Lobby) startOnce(t table.LobbyTable) {
 	l.started[t.ID] = true
 	l.inMatch = true
 	l.mu.Unlock()
-	go func() {
-		l.start(t)
-		l.mu.Lock()
-		l.playing, l.inMatch = "", false
+	go l.playing1(l.start, t)
+}
+
+// playing1 runs play (start, resume or watch) for t with the page handed
+// over to it, then brings the pages back to the lobby, its unfinished
+// matches listed again; inMatch is set.
+func (l *Lobby) playing1(play func(table.LobbyTable), t table.LobbyTable) {
+	play(t)
+	l.mu.Lock()
+	l.playing, l.inMatch, l.stale = "", false, true
+	l.mu.Unlock()
+	l.changed()
+}
+
+// hand runs play for t unless a table has the page already (then it says
+// so); true: handed over.
+func (l *Lobby) hand(play func(table.LobbyTable), t table.LobbyTable) bool {
+	l.mu.Lock()
+	if l.inMatch || play == nil {
 		l.mu.Unlock()
-		l.changed()
-	}()
+		if play != nil {
+			l.Say(i18n.T("wait: a table is open already"), true)
+		}
+		return false
+	}
+	l.inMatch = true
+	// A resumed LAN table is started and the player sits at it: it is not
+	// to be handed to start too, now or once the player left it.
+	l.started[t.ID] = true
+	l.mu.Unlock()
+	go l.playing1(play, t)
+	return true
 }
 
 // SetPlaying sends the pages to the table of id, whose Game the server
@@ -370,6 +473,41 @@ func (l *Lobby) do(c lobbyCommand) {
 		}
 		what = i18n.T("joining by invite code")
 		f = func(ctx context.Context) error { _, err := l.svc.JoinCode(ctx, c.Text); return err }
+	case "resume":
+		t, ok := l.unfinishedByID(c.ID)
+		if !ok {
+			l.Say(i18n.T("that match is no longer saved"), true)
+			return
+		}
+		if resume, _ := l.hooks(); l.hand(resume, t) {
+			l.Say(i18n.T("resuming %s", ui.RulesetName(t.Ruleset)+" "+t.Note), false)
+		}
+		return
+	case "drop":
+		l.drop(c.ID)
+		return
+	case "watch":
+		tables := l.svc.Tables()
+		i := slices.IndexFunc(tables, func(t table.LobbyTable) bool { return t.ID == c.ID })
+		if i < 0 {
+			l.Say(i18n.T("table %s is no longer announced", c.ID), true)
+			return
+		}
+		t := tables[i]
+		_, me, _ := l.svc.Self()
+		switch {
+		case t.State != "started":
+			l.Say(i18n.T("only a started table can be watched"), true)
+		case slices.ContainsFunc(t.Members, func(m table.LobbyMember) bool { return m.ID == me }):
+			l.Say(i18n.T("you sit at that table: it is yours to play, not to watch"), true)
+		case t.Private:
+			l.Say(i18n.T("that table admits spectators by invite code: okey watch --code CODE"), true)
+		default:
+			if _, watch := l.hooks(); l.hand(watch, t) {
+				l.Say(i18n.T("watching %s...", t.ID), false)
+			}
+		}
+		return
 	case "relay":
 		if err := l.svc.CheckRelayLine(c.Text); err != nil {
 			l.Say(ui.Explain(err), true)
@@ -405,6 +543,39 @@ func (l *Lobby) do(c lobbyCommand) {
 		l.mu.Unlock()
 		l.changed()
 	}()
+}
+
+// drop is the page's drop on an unfinished match against bots: a first
+// one asks, a second one on the same match drops it (as the terminal's x).
+func (l *Lobby) drop(id string) {
+	t, ok := l.unfinishedByID(id)
+	switch {
+	case !ok:
+		l.Say(i18n.T("that match is no longer saved"), true)
+		return
+	case !t.Local:
+		l.Say(i18n.T("a LAN match cannot be dropped: its players may resume it"), true)
+		return
+	}
+	l.mu.Lock()
+	armed := l.dropArm == id
+	l.dropArm = id
+	if armed {
+		l.dropArm = ""
+	}
+	l.mu.Unlock()
+	if !armed {
+		l.Say(i18n.T("drop again drops it (moved whole to %s in the data dir; it still verifies)", ui.DroppedDir), true)
+		return
+	}
+	if err := l.svc.Drop(t); err != nil {
+		l.Say(i18n.T("not dropped: %s", ui.Explain(err)), true)
+		return
+	}
+	l.mu.Lock()
+	l.stale = true
+	l.mu.Unlock()
+	l.Say(i18n.T("dropped: %s", ui.RulesetName(t.Ruleset)+" "+t.Note), false)
 }
 
 type botsError struct{}
@@ -497,6 +668,17 @@ func (s *Server) SetGame(g *Game) {
 	s.g = nil
 	if g != nil {
 		s.g = g
+	}
+	s.gmu.Unlock()
+}
+
+// SetFrames makes f, a spectator's page, the table the page's /ws shows
+// (nil: none).
+func (s *Server) SetFrames(f *Frames) {
+	s.gmu.Lock()
+	s.g = nil
+	if f != nil {
+		s.g = f
 	}
 	s.gmu.Unlock()
 }

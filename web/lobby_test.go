@@ -25,6 +25,7 @@ type fakeLobby struct {
 	tables  []table.LobbyTable
 	calls   []string
 	changes chan struct{}
+	unfin   []table.LobbyTable
 }
 
 func (f *fakeLobby) call(s string) {
@@ -86,6 +87,19 @@ func (f *fakeLobby) RefusingRelays(id string) []string      { return nil }
 func (f *fakeLobby) CheckRelayLine(text string) error       { return errors.New("not a relay line") }
 func (f *fakeLobby) AddRelay(context.Context, string) error { return nil }
 func (f *fakeLobby) BotRelays() []string                    { return nil }
+func (f *fakeLobby) Unfinished() []table.LobbyTable {
+	f.call("unfinished")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.unfin)
+}
+func (f *fakeLobby) Drop(t table.LobbyTable) error {
+	f.call("drop " + t.ID)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.unfin = slices.DeleteFunc(f.unfin, func(u table.LobbyTable) bool { return u.ID == t.ID })
+	return nil
+}
 func (f *fakeLobby) Links(id string) []table.SeatLink {
 	return []table.SeatLink{{Name: "mehmet", Kind: "direct", RTT: 3 * time.Millisecond}}
 }
@@ -198,11 +212,14 @@ func TestLobbySocket(t *testing.T) {
 
 // FuzzLobbyCommand: whatever the lobby's page sends, the lobby neither
 // panics nor asks the service for anything but the page's known requests;
-// a create it refuses (ruleset, players, bots) reaches no service.
+// a create it refuses (ruleset, players, bots) reaches no service; a
+// resume, a drop or a watch reaches its hook or the service only for its
+// own op (an unfinished match, a started table).
 func FuzzLobbyCommand(f *testing.F) {
 	for _, s := range []string{`{"op":"create","ruleset":"classic","players":4,"bots":3}`, `{"op":"create","ruleset":"nope","players":4}`,
 		`{"op":"create","ruleset":"classic","players":9,"bots":-1}`, `{"op":"join","id":"x"}`, `{"op":"code","text":"okey1x"}`,
-		`{"op":"relay","text":"zz"}`, `{"op":"ready","id":"t","ready":true}`, `{"op":"leave"}`, `{"op":"close","id":""}`, `[]`, `{"op":7}`} {
+		`{"op":"relay","text":"zz"}`, `{"op":"ready","id":"t","ready":true}`, `{"op":"leave"}`, `{"op":"close","id":""}`, `[]`, `{"op":7}`,
+		`{"op":"resume","id":"lan1"}`, `{"op":"drop","id":"/d/m/local-1"}`, `{"op":"watch","id":"s1"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -210,13 +227,17 @@ func FuzzLobbyCommand(f *testing.F) {
 		if json.Unmarshal(b, &c) != nil {
 			return
 		}
-		fl := &fakeLobby{changes: make(chan struct{}, 1)}
+		fl := &fakeLobby{changes: make(chan struct{}, 1),
+			unfin:  []table.LobbyTable{{ID: "lan1", Unfinished: true}, {ID: "/d/m/local-1", Unfinished: true, Local: true}},
+			tables: []table.LobbyTable{{ID: "s1", State: "started", Seats: 2, Members: []table.LobbyMember{{ID: "a"}, {ID: "b"}}}}}
 		l := NewLobby(context.Background(), fl, func(table.LobbyTable) {})
+		l.Offer(func(t table.LobbyTable) { fl.call("resume " + t.ID) }, func(t table.LobbyTable) { fl.call("watch " + t.ID) })
+		l.build()
 		l.do(c)
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			l.mu.Lock()
-			busy := l.busy
+			busy := l.busy || l.inMatch
 			l.mu.Unlock()
 			if !busy {
 				break
@@ -228,6 +249,9 @@ func FuzzLobbyCommand(f *testing.F) {
 		}
 		for _, call := range fl.got() {
 			op, _, _ := strings.Cut(call, " ")
+			if op == "unfinished" {
+				continue // the list read for the state
+			}
 			if op == "private" {
 				op = "create"
 			}

@@ -2,9 +2,11 @@ package web
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
 )
 
@@ -120,6 +122,7 @@ type stateJSON struct {
 	Cols     int                   `json:"cols"`
 	R101     *table101JSON         `json:"r101,omitempty"`  // an Okey 101 round's table
 	Board    *boardJSON            `json:"board,omitempty"` // a table seen from no seat (watch, replay)
+	Links    []linkJSON            `json:"links,omitempty"` // a LAN match: how this peer reaches each other seat
 	Left     bool                  `json:"left,omitempty"`  // the player left: the last state
 }
 
@@ -134,7 +137,7 @@ func labels() map[string]string {
 		"win": i18n.T("win"), "show": i18n.T("show"), "hint": i18n.T("hint"), "sets": i18n.T("sets"),
 		"runs": i18n.T("runs"), "pairs": i18n.T("pairs"), "undo": i18n.T("undo"), "leave": i18n.T("leave"),
 		"close": i18n.T("close"), "stock": i18n.T("stock"), "indicator": i18n.T("indicator"), "okey": i18n.T("okey"),
-		"log": i18n.T("log"), "score": i18n.T("score"), "change": i18n.T("change"), "why": i18n.T("why"),
+		"log": i18n.T("log"), "links": i18n.T("links"), "score": i18n.T("score"), "change": i18n.T("change"), "why": i18n.T("why"),
 		"tiles": i18n.T("tiles"), "shown": i18n.T("(gösterme)"), "timer": i18n.T("timer"), "dealer": i18n.T("dealer"),
 		"keys":         i18n.T("keys: d draw · t take · x discard · w win · g show · h hint · arrows move · space pick up/put down · s r p sort · u undo"),
 		"disconnected": i18n.T("the table's process is gone: this page no longer plays"),
@@ -170,6 +173,7 @@ func (g *Game) build() *stateJSON {
 		st.Actions[a.k] = actionJSON{On: m.Offered(a.a), Off: m.Off(a.a)}
 	}
 	st.CanUndo = m.Rack.CanUndo()
+	st.Links = g.linkStates()
 	for _, l := range tail(m.Log, logShown) {
 		st.Log = append(st.Log, lineOf(l, engine.NoFace))
 	}
@@ -334,6 +338,25 @@ func matchEndOf(e *tablemodel.MatchEnd, s *tablemodel.Snapshot) *matchEndJSON {
 			}
 		}
 		out.Rows = append(out.Rows, endRow{Name: name, Score: r.Score, Change: fmt.Sprint(r.Place)})
+	}
+	return out
+}
+
+// linkStates are the seats' links as the page shows them: the links' poll,
+// corrected by presence (a seat whose peer is gone is reconnecting at
+// once, and one the poll does not know yet too).
+func (g *Game) linkStates() []linkJSON {
+	var out []linkJSON
+	for _, l := range g.links {
+		if slices.Contains(g.away, l.Name) {
+			l.Kind, l.RTT = "none", 0
+		}
+		out = append(out, linkJSON{Name: l.Name, Kind: l.Kind, Text: linkText(l)})
+	}
+	for _, n := range g.away {
+		if !slices.ContainsFunc(g.links, func(l table.SeatLink) bool { return l.Name == n }) {
+			out = append(out, linkJSON{Name: n, Kind: "none", Text: linkText(table.SeatLink{Name: n, Kind: "none"})})
+		}
 	}
 	return out
 }

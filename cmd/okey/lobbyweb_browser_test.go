@@ -54,14 +54,17 @@ type lobbyDOM struct {
 	Invite  string   `json:"invite"` // the invite code shown ("": none)
 	Copy    string   `json:"copy"`   // the copy button's label
 	// The table's page.
-	Rack     int    `json:"rack"`
-	Draw     bool   `json:"draw"`
-	Discard  bool   `json:"discard"`
-	HandEnd  bool   `json:"handEnd"`
-	MatchEnd bool   `json:"matchEnd"`
-	Verdict  string `json:"verdict"`
-	Good     bool   `json:"good"`
-	Cursor   bool   `json:"cursor"` // the cursor is on a tile
+	Rack     int      `json:"rack"`
+	Draw     bool     `json:"draw"`
+	Discard  bool     `json:"discard"`
+	HandEnd  bool     `json:"handEnd"`
+	MatchEnd bool     `json:"matchEnd"`
+	Verdict  string   `json:"verdict"`
+	Good     bool     `json:"good"`
+	Cursor   bool     `json:"cursor"` // the cursor is on a tile
+	Unfin    []string `json:"unfin"`  // the unfinished matches listed
+	// The table page's links: each other seat's name and how it is reached.
+	TLinks []string `json:"tlinks"`
 }
 
 const readLobbyDOM = `(() => {
@@ -87,6 +90,8 @@ const readLobbyDOM = `(() => {
 		verdict: (q('#verdict') || {textContent: ''}).textContent,
 		good: !!q('#verdict.good'),
 		cursor: !!q('#rack .cell.cursor .tile'),
+		tlinks: all('#links .link').map((e) => e.textContent),
+		unfin: all('#unfin tr.ut').map((e) => e.dataset.id),
 	};
 })()`
 
@@ -330,6 +335,10 @@ func TestWebLobbyLANTable(t *testing.T) {
 	screen("the table at the terminal", func(s string) bool { return !strings.Contains(s, "okey lobby") && strings.Contains(s, "ayse") })
 	t.Logf("figure: a click on the lobby's page (ready) to the match's table drawn on the other seat's terminal: %v", time.Since(tr).Round(time.Millisecond))
 	until("the page's table", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
+	// The links' state, per seat, as the terminal's links line has it.
+	until("the table's links", func(d lobbyDOM) bool {
+		return len(d.TLinks) == 1 && strings.HasPrefix(d.TLinks[0], "mehmet direct")
+	})
 	shootLobby(t, c, "weblobby-table")
 
 	playMatch := func(scene string) {
@@ -435,6 +444,15 @@ func TestWebLobbyLANTable(t *testing.T) {
 		return d.Path == "/table" || i >= 0 && d.Ready[i] == 2
 	})
 	until("the page's table of the private match", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
+	// The player leaves it during the match: the lobby lists it unfinished;
+	// its resume takes the seat again, the terminal's player still at it.
+	clickFor("#leave", "the lobby with the match unfinished", func(d lobbyDOM) bool {
+		return d.Path == "/" && slices.Contains(d.Unfin, private)
+	})
+	shootLobby(t, c, "weblobby-lan-unfinished")
+	clickFor(`#unfin tr.ut[data-id="`+private+`"] button.resume`, "the resumed LAN table", func(d lobbyDOM) bool {
+		return d.Path == "/table" && d.Rack > 0
+	})
 	playMatch("by-code")
 
 	// A private table opened in the page shows its invite code with a copy

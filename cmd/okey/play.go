@@ -50,10 +50,11 @@ verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
 d there drops one: it moves whole to DIR/dropped and still verifies).
 --timer S gives each turn S seconds (5-600); when yours runs out the program
 moves for you. Press ? at the table for the keys.
---web (with --bots K) plays at the table in your web browser instead: this
-process serves it at http://127.0.0.1:PORT/, prints the address with this
-launch's token and opens the browser (--no-open, or no display: it prints it
-only), the classic family and Okey 101.
+--web plays in your web browser instead, every preset: this process serves
+the lobby (with --bots K, the table) at http://127.0.0.1:PORT/, prints the
+address with this launch's token and opens the browser (--no-open, or no
+display: it prints it only). The web lobby opens, joins and resumes tables
+as the terminal's does, and watches a started one.
 --level picks how well the bots play (the levels below, hard by default);
 --strategy names a strategy instead (not both).
 Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
@@ -98,7 +99,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var relays multiFlag
 	fs.Var(&relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
 	serveRelay := fs.Bool("serve-relay", false, i18n.T("serve as the relay of the tables you create (a publicly reachable host)"))
-	webFlag := fs.Bool("web", false, i18n.T("play at a table in your web browser, served by this process at http://127.0.0.1 (with --bots; the classic family and Okey 101)"))
+	webFlag := fs.Bool("web", false, i18n.T("play in your web browser, served by this process at http://127.0.0.1: the lobby (with --bots, the table), every preset"))
 	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	codeFlag := fs.String("code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	if err := fs.Parse(args); err != nil {
@@ -598,25 +599,13 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 	s.g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
 	s.g.SetRackFile(filepath.Join(s.dir, netplay.MatchesDir, a.Table, ui.RackFile))
 	s.g.ShowTable()
-	names := map[string]string{}
-	for _, m := range a.Members {
-		names[m.ID] = m.Name
-	}
 	stopLinks := s.lb.FollowLinks(s.ctx, a, s.g.SetLinks)
 	var mover table.Mover = s.g
 	if s.f.player != nil {
 		mover = s.f.player
 	}
 	o, err := s.c.Play(s.ctx, a, mover, netplay.PlayOptions{OnStep: s.g.OnStep, OnReplay: s.g.OnReplay, Withhold: 15 * time.Minute,
-		OnPresence: func(ms []p2p.MemberStatus) {
-			var away []string
-			for _, m := range ms {
-				if !m.Self && !m.Connected {
-					away = append(away, names[string(m.ID)])
-				}
-			}
-			s.g.SetAway(away)
-		},
+		OnPresence:  awayNames(a, s.g.SetAway),
 		OnChatReady: func(send netplay.ChatSend) { s.g.SetChat(chatMembers(a, s.c.ID()), ui.ChatSendFunc(send)) },
 		OnChat:      func(l netplay.ChatLine) { s.g.Chat(ui.ChatLine(l)) }})
 	stopLinks()

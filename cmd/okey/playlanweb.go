@@ -17,6 +17,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -103,6 +104,13 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 			played.Store(o)
 		}
 	})
+	// The unfinished matches to resume, the started tables to watch (as
+	// the terminal's lobby has them).
+	lobby.Offer(func(t table.LobbyTable) {
+		if o := resumeWebTable(ctx, f, n, lb, srv, lobby, t); o != nil {
+			played.Store(o)
+		}
+	}, func(t table.LobbyTable) { watchWebTable(ctx, n, srv, lobby, t) })
 	var err error
 	if srv, err = web.ListenLobby(lobby, 0); err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: the web table cannot listen: %s\n", ui.Plain(err)))
@@ -132,12 +140,79 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 // Game for the player's seat, served at /table, until the player leaves
 // it after the match (or during it: the match is saved to resume).
 func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web.Lobby, t table.LobbyTable, logger *slog.Logger) *netplay.Outcome {
-	c := lb.c
-	a, err := c.Lobby().WaitStarted(ctx, t.ID)
+	a, err := lb.c.Lobby().WaitStarted(ctx, t.ID)
 	if err != nil {
 		lobby.Say(i18n.T("the table did not start: %s", explainNet(err)), true)
 		return nil
 	}
+	return playWebSeat(ctx, lb, srv, lobby, a, logger)
+}
+
+// resumeWebTable resumes the unfinished match t the web lobby listed: a
+// LAN table at the player's seat as a new one is played (the bots this
+// computer seated there resume too), a match against bots on this
+// computer as okey play --web --bots K --resume plays it.
+func resumeWebTable(ctx context.Context, f lanFlags, n *lanSession, lb *lanLobby, srv *web.Server, lobby *web.Lobby, t table.LobbyTable) *netplay.Outcome {
+	if !t.Local {
+		a, ok := lb.unfinishedLAN(t.ID)
+		if !ok {
+			lobby.Say(i18n.T("that match is no longer saved"), true)
+			return nil
+		}
+		lb.bots.Resume(t.ID)
+		lobby.Say(i18n.T("resuming table %s: waiting for the other players to come back", t.ID), false)
+		return playWebSeat(ctx, lb, srv, lobby, a, n.log)
+	}
+	m, ok := lb.localMatch(t.ID)
+	if !ok {
+		lobby.Say(i18n.T("that match is no longer saved"), true)
+		return nil
+	}
+	o := localWebOptions(n.dir, f.pace, n.log)
+	resumeLocal(&o, m)
+	g := web.NewGame(0)
+	g.Start()
+	defer g.Quit()
+	srv.SetGame(g)
+	lobby.SetPlaying(filepath.Base(m.Dir))
+	defer func() { srv.SetGame(nil); lobby.SetPlaying("") }()
+	pctx, leave := g.Until(ctx)
+	defer leave()
+	if out := playLocalWeb(pctx, g, o, n.log); out != nil && errors.Is(out.Err, ui.ErrQuit) {
+		lobby.Say(i18n.T("you left the table; the match is saved: okey play --resume continues it"), false)
+	}
+	return nil
+}
+
+// watchWebTable watches the started table t as a spectator in the page
+// (the spectator's page okey watch --web serves, fed as it feeds it) until
+// the player leaves it; then the page is the lobby again.
+func watchWebTable(ctx context.Context, n *lanSession, srv *web.Server, lobby *web.Lobby, t table.LobbyTable) {
+	a, err := n.c.FindWatchTable(ctx, t.ID, 5*time.Second)
+	if err != nil {
+		lobby.Say(i18n.T("table %s is no longer announced", t.ID), true)
+		return
+	}
+	at := func(names []string, ruleset string, _ ui.Options, updates <-chan ui.WatchUpdate, ended <-chan ui.WatchEnd,
+		_ func() []ui.WatchTable) (string, error) {
+		f := web.NewWatchPage(names, ruleset)
+		defer feedFrames(f, updates, ended)()
+		defer f.Quit()
+		srv.SetFrames(f)
+		lobby.SetPlaying(a.Table)
+		defer func() { srv.SetFrames(nil); lobby.SetPlaying("") }()
+		select {
+		case <-f.Done():
+		case <-ctx.Done():
+		}
+		return "", nil
+	}
+	watchScreen(ctx, io.Discard, io.Discard, n.c, a, netplay.WatchOptions{Withhold: 15 * time.Minute}, n.dir, at)
+}
+
+// playWebSeat plays the started table a at the player's seat in the page.
+func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.Lobby, a lobby.Announcement, logger *slog.Logger) *netplay.Outcome {
+	c := lb.c
 	seat := -1
 	for i, m := range a.Members {
 		if m.ID == c.ID() {
@@ -152,14 +227,18 @@ func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web
 	defer g.Quit()
 	g.SetRackFile(filepath.Join(c.Data(), netplay.MatchesDir, a.Table, ui.RackFile))
 	srv.SetGame(g)
-	lobby.SetPlaying(a.Table)
-	defer func() { srv.SetGame(nil); lobby.SetPlaying("") }()
+	page.SetPlaying(a.Table)
+	defer func() { srv.SetGame(nil); page.SetPlaying("") }()
 	pctx, leave := g.Until(ctx) // ends when the player leaves the page's table
 	defer leave()
-	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute})
+	// The links' state on the page, as the terminal's links line has it.
+	stopLinks := lb.FollowLinks(pctx, a, g.SetLinks)
+	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
+		OnPresence: awayNames(a, g.SetAway)})
+	stopLinks()
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
-			lobby.Say(i18n.T("you left the table %s; the match is saved: okey play offers it to resume", a.Table), false)
+			page.Say(i18n.T("you left the table %s; the match is saved: okey play offers it to resume", a.Table), false)
 			return nil
 		}
 		logger.Warn("web table", "err", err)
@@ -188,4 +267,22 @@ func playWebTable(ctx context.Context, lb *lanLobby, srv *web.Server, lobby *web
 	case <-ctx.Done():
 	}
 	return o
+}
+
+// awayNames is a PlayOptions.OnPresence that tells set the names of table
+// a's members whose peers are not connected now.
+func awayNames(a lobby.Announcement, set func([]string)) func([]p2p.MemberStatus) {
+	names := map[string]string{}
+	for _, m := range a.Members {
+		names[m.ID] = m.Name
+	}
+	return func(ms []p2p.MemberStatus) {
+		var away []string
+		for _, m := range ms {
+			if !m.Self && !m.Connected {
+				away = append(away, names[string(m.ID)])
+			}
+		}
+		set(away)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/ui"
@@ -33,16 +34,15 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 	defer logf.Close()
 	logger := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	log.SetOutput(logf)
-	o := ui.LocalOptions{Data: dir, Pace: f.pace, Log: logger, Strategy: f.strategy, Player: f.player,
-		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }}
+	o := localWebOptions(dir, f.pace, logger)
+	o.Strategy, o.Player = f.strategy, f.player
 	if f.resume {
 		unfinished, err := ui.UnfinishedLocal(dir)
 		if err != nil || len(unfinished) == 0 {
 			fmt.Fprint(stderr, i18n.T("okey: --resume: no unfinished match against bots in %s\n", filepath.Join(dir, "matches")))
 			return 2
 		}
-		m := unfinished[0]
-		o.Strategy, o.Resume, o.Bots = m.Strategy, m.Dir, makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())
+		resumeLocal(&o, unfinished[0])
 	} else {
 		ids, names, err := localIdentities(dir, f.strategy, f.bots)
 		if err != nil {
@@ -84,6 +84,26 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		g.Quit()
 	}()
+	return localOutcome(playLocalWeb(ctx, g, o, logger), stdout)
+}
+
+// resumeLocal makes o resume the unfinished match against bots m: its
+// directory, its strategy and its bots.
+func resumeLocal(o *ui.LocalOptions, m ui.LocalMatch) {
+	o.Strategy, o.Resume, o.Bots = m.Strategy, m.Dir, makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())
+}
+
+// localWebOptions are the options of a match against bots in the data
+// directory dir, played at a web table.
+func localWebOptions(dir string, pace time.Duration, logger *slog.Logger) ui.LocalOptions {
+	return ui.LocalOptions{Data: dir, Pace: pace, Log: logger,
+		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }}
+}
+
+// playLocalWeb plays the match against bots o at the web table g; after
+// its end the end panel stays up until the player leaves it (or ctx
+// ends).
+func playLocalWeb(ctx context.Context, g *web.Game, o ui.LocalOptions, logger *slog.Logger) *ui.LocalOutcome {
 	out, err := ui.PlayLocal(ctx, g, o)
 	if err != nil {
 		logger.Error("play", "err", err)
@@ -91,8 +111,10 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 		out = &ui.LocalOutcome{Err: err}
 	}
 	if out.Err == nil || !errors.Is(out.Err, ui.ErrQuit) {
-		// The end panel stays up until the player leaves.
-		<-g.Done()
+		select {
+		case <-g.Done():
+		case <-ctx.Done():
+		}
 	}
-	return localOutcome(out, stdout)
+	return out
 }

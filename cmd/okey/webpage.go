@@ -61,25 +61,31 @@ func webWatchAt(noOpen bool, stdout, stderr io.Writer) watchFront {
 	return func(names []string, ruleset string, _ ui.Options, updates <-chan ui.WatchUpdate, ended <-chan ui.WatchEnd,
 		_ func() []ui.WatchTable) (string, error) {
 		f := web.NewWatchPage(names, ruleset)
-		done := make(chan struct{})
-		defer close(done)
-		go func() {
-			for {
-				select {
-				case u, ok := <-updates:
-					if !ok {
-						updates = nil
-						continue
-					}
-					f.Add(u)
-				case e := <-ended:
-					f.End(e.Report, e.Why)
-					ended = nil
-				case <-done:
-					return
-				}
-			}
-		}()
+		defer feedFrames(f, updates, ended)()
 		return "", serveFrames(context.Background(), f, noOpen, stdout, stderr)
 	}
+}
+
+// feedFrames feeds the spectator's page f with a watch's updates and its
+// end until stop is called.
+func feedFrames(f *web.Frames, updates <-chan ui.WatchUpdate, ended <-chan ui.WatchEnd) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case u, ok := <-updates:
+				if !ok {
+					updates = nil
+					continue
+				}
+				f.Add(u)
+			case e := <-ended:
+				f.End(e.Report, e.Why)
+				ended = nil
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
 }

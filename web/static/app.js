@@ -111,6 +111,27 @@ function drawSeat(where, se) {
   }
 }
 
+// drawLinks shows how this peer reaches each other seat in a LAN match
+// (direct, relayed, through a member, reconnecting; the round-trip time).
+function drawLinks(links, L) {
+  const el = $('links');
+  el.hidden = !links.length;
+  const parts = [];
+  if (links.length) {
+    const head = document.createElement('span');
+    head.textContent = L.links + ':';
+    parts.push(head);
+  }
+  for (const k of links) {
+    const s = document.createElement('span');
+    s.className = 'link ' + (k.kind || 'none');
+    s.dataset.name = k.name;
+    s.textContent = `${k.name} ${k.text}`;
+    parts.push(s);
+  }
+  el.replaceChildren(...parts);
+}
+
 function draw() {
   const L = st.labels;
   document.documentElement.lang = st.lang;
@@ -121,6 +142,7 @@ function draw() {
   text($('timer'), st.timer >= 0 ? `${L.timer} ${st.timer}` : '');
   $('timer').classList.toggle('low', st.timer >= 0 && st.timer <= 5);
   text($('leave'), L.leave);
+  drawLinks(st.links || [], L);
   text($('msg'), st.msg);
   $('msg').classList.toggle('bad', !!st.msgBad);
   text($('ind-label'), L.indicator);

@@ -82,6 +82,31 @@ function fillForms(L) {
   }
 }
 
+// drawUnfinished lists the matches the player left before their end: a
+// LAN table or a match against bots on this computer, to resume (the
+// latter to drop too: a second click drops it).
+function drawUnfinished(L) {
+  const list = st.unfinished || [];
+  $('unfin-box').hidden = !list.length;
+  text($('l-unfin'), L.unfinished);
+  const body = $('unfin').tBodies[0];
+  body.replaceChildren();
+  for (const u of list) {
+    const tr = document.createElement('tr');
+    tr.className = 'ut' + (u.local ? ' local' : '');
+    tr.dataset.id = u.id;
+    const rs = document.createElement('td');
+    rs.textContent = u.ruleset + (u.local ? ' · ' + L.local : '');
+    const note = document.createElement('td');
+    note.textContent = u.note;
+    const acts = document.createElement('td');
+    acts.appendChild(button(L.resume, { op: 'resume', id: u.id }, 'resume'));
+    if (u.local) acts.appendChild(button(L.drop, { op: 'drop', id: u.id }, 'drop'));
+    tr.append(rs, note, acts);
+    body.appendChild(tr);
+  }
+}
+
 function draw() {
   const L = st.labels;
   fillForms(L);
@@ -118,10 +143,12 @@ function draw() {
         else acts.appendChild(button(L.leave, { op: 'leave', id: t.id }, 'leave'));
       }
     }
+    if (t.watch) acts.appendChild(button(L.watch, { op: 'watch', id: t.id }, 'watch'));
     if (t.invite) invite = t;
     tr.append(id, rs, seats, state, acts);
     body.appendChild(tr);
   }
+  drawUnfinished(L);
   $('none').hidden = (st.tables || []).length > 0;
   text($('none'), L.none);
   $('invite').hidden = !invite;
