@@ -45,10 +45,15 @@ func TestSpectatorJoinsMidMatchLeavesAndResumes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	midway := make(chan uint32, 1)
+	// The seats hold their eighth turn until the first visit is over, so the
+	// match cannot end before the spectator leaves (on a loaded machine it
+	// caught up with the end, and its Run ended without leaving).
+	visited := make(chan struct{})
 	peers := make([]*Peer, n)
 	for i := range peers {
 		pc := PeerConfig{Table: cfg, Seat: i, Key: keys[i], Transport: net.Join(cfg.Seats[i].ID),
-			Mover: &simpleMover{rng: rand.New(rand.NewPCG(91, uint64(i)))}, Stall: 300 * time.Millisecond, Withhold: 10 * time.Minute}
+			Mover: &heldMover{Mover: &simpleMover{rng: rand.New(rand.NewPCG(91, uint64(i)))}, turn: 8, until: visited},
+			Stall: 300 * time.Millisecond, Withhold: 10 * time.Minute}
 		if i == 0 {
 			pc.OnStep = func(m *Machine, _ *engine.View) {
 				if m.Match() != nil && m.phase == phMove && m.Match().Hand().Turns() == 4 {
@@ -103,6 +108,7 @@ func TestSpectatorJoinsMidMatchLeavesAndResumes(t *testing.T) {
 	}
 	net.Leave(watcher)
 	store1.Close()
+	close(visited)
 	if leftAt.Load() == 0 {
 		t.Fatal("the spectator never caught up")
 	}
@@ -233,4 +239,22 @@ func TestSpectatorCannotPoseOrFetchARack(t *testing.T) {
 			t.Fatalf("request %q answered with %d frames", req, len(got))
 		}
 	}
+}
+
+// heldMover is Mover until the hand's turn th: from there it waits for
+// until to close (a minute at most, so that a failing test ends).
+type heldMover struct {
+	Mover
+	turn  int
+	until <-chan struct{}
+}
+
+func (m *heldMover) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
+	if h.Turns() >= m.turn {
+		select {
+		case <-m.until:
+		case <-time.After(time.Minute):
+		}
+	}
+	return m.Mover.Move(h, v)
 }
