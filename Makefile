@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build okey lint lint-tools test test-no-race labs bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix friends-lab tournament party
+.PHONY: help build okey lint lint-tools test test-no-race labs labs-lan labs-nat bench overhead fuzz play e2e tmux-e2e vet fmt conformance relay-flood nat-lab nat-lab-outage nat-lab-matrix friends-lab tournament party
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*##' Makefile | sed -e 's/:.*## /\t/'
@@ -62,19 +62,24 @@ test: ## lint, every test (under the race detector, then the no-race lane beside
 test-no-race: ## make test's no-race line alone: whole matches, tournaments, verify loops and statistical tests (those that call lane.NoRace)
 	@$(TIMED) no-race 150 bin/testtimes $(GO) test -json -count=1 -timeout 6m $$($(GO) run ./scripts/lanes)
 
-labs: ## make test's labs: the simulated LAN, the NAT lab and its relay outage (root), the terminal in tmux
+labs: ## make test's labs, two at a time: the simulated LAN then the terminal in tmux, beside the NAT lab then its relay outage
+	@scripts/beside.sh bin/labs-nat.log $(MAKE) --no-print-directory labs-nat -- $(MAKE) --no-print-directory labs-lan
+
+labs-lan: ## the simulated LAN (root) and the terminal in tmux
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1; then \
 	  $(TIMED) e2e 120 $(MAKE) --no-print-directory e2e; \
 	else \
 	  echo "e2e: SKIPPED: the simulated-LAN test needs root and the ip command (iproute2); run 'sudo make e2e'"; \
 	fi
+	@if command -v tmux >/dev/null 2>&1; then $(TIMED) tmux-e2e 40 $(MAKE) --no-print-directory tmux-e2e; else echo "skip tmux-e2e: tmux is not installed"; fi
+
+labs-nat: ## the NAT lab and its relay outage (root)
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v iptables >/dev/null 2>&1; then \
 	  $(TIMED) nat-lab 40 $(MAKE) --no-print-directory nat-lab && \
 	  $(TIMED) nat-lab-outage 110 $(MAKE) --no-print-directory nat-lab-outage; \
 	else \
 	  echo "nat-lab: SKIPPED: the NAT lab needs root, the ip command (iproute2) and iptables; run 'sudo make nat-lab nat-lab-outage'"; \
 	fi
-	@if command -v tmux >/dev/null 2>&1; then $(TIMED) tmux-e2e 40 $(MAKE) --no-print-directory tmux-e2e; else echo "skip tmux-e2e: tmux is not installed"; fi
 
 bench: ## run the benchmarks
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)

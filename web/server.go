@@ -4,7 +4,8 @@
 // JavaScript modules embedded in the binary (go:embed: no build step, no
 // resource from anywhere else, it works offline).
 //
-// Only the player gets in. The server listens on 127.0.0.1 alone. Each
+// Only the player gets in. The server listens on 127.0.0.1 (and ::1, on the
+// same port, where the machine has it) alone. Each
 // launch draws a random token (crypto/rand, 128 bits) that the printed URL
 // carries once (/?t=TOKEN); the server answers it with an HttpOnly,
 // SameSite=Strict cookie and a redirect to /, and from then on every
@@ -101,6 +102,7 @@ type Server struct {
 	token string
 	port  int
 	ln    net.Listener
+	ln6   net.Listener // [::1] on the same port, where the machine has IPv6 loopback (else nil)
 	srv   *http.Server
 	files http.Handler
 	sub   fs.FS
@@ -134,12 +136,21 @@ func listen(g page, port int) (*Server, error) {
 	sub, _ := fs.Sub(static, "static")
 	s := &Server{g: g, token: hex.EncodeToString(b[:]), port: ln.Addr().(*net.TCPAddr).Port, ln: ln,
 		files: http.FileServerFS(sub), sub: sub}
+	// The IPv6 loopback too, on the same port, so that a browser that
+	// resolves localhost to ::1 first finds the table there; a machine
+	// without it (or with the port taken there) is served on 127.0.0.1 alone.
+	if ln6, err := net.Listen("tcp", net.JoinHostPort("::1", strconv.Itoa(s.port))); err == nil {
+		s.ln6 = ln6
+	}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	return s, nil
 }
 
-// Serve serves until Close.
+// Serve serves until Close (on [::1] too, where it listens there).
 func (s *Server) Serve() error {
+	if s.ln6 != nil {
+		go func() { _ = s.srv.Serve(s.ln6) }() // ends with Close, as the first
+	}
 	if err := s.srv.Serve(s.ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -162,7 +173,7 @@ func (s *Server) Port() int { return s.port }
 // hostOK reports whether a request's Host is this server's own.
 func (s *Server) hostOK(host string) bool {
 	p := strconv.Itoa(s.port)
-	return host == "127.0.0.1:"+p || host == "localhost:"+p
+	return host == "127.0.0.1:"+p || host == "localhost:"+p || (s.ln6 != nil && host == "[::1]:"+p)
 }
 
 func (s *Server) tokenOK(t string) bool {

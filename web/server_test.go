@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -132,7 +133,7 @@ func TestHostChecked(t *testing.T) {
 	s, _ := testServer(t)
 	p := strconv.Itoa(s.port)
 	for _, h := range []string{"evil.example:" + p, "evil.example", "127.0.0.1", "localhost", "127.0.0.1:1", "127.0.0.2:" + p,
-		"[::1]:" + p, "localhost.evil.example:" + p, ""} {
+		"[::1]:1", "[::2]:" + p, "localhost.evil.example:" + p, ""} {
 		if w := get(s, h, "/", s.cookie()); w.Code != http.StatusForbidden {
 			t.Errorf("Host %q: %d, want 403", h, w.Code)
 		}
@@ -140,10 +141,42 @@ func TestHostChecked(t *testing.T) {
 			t.Errorf("Host %q with the token: %d, want 403 and no cookie", h, w.Code)
 		}
 	}
-	for _, h := range []string{"127.0.0.1:" + p, "localhost:" + p} {
+	ok := []string{"127.0.0.1:" + p, "localhost:" + p}
+	if s.ln6 != nil {
+		ok = append(ok, "[::1]:"+p)
+	} else if w := get(s, "[::1]:"+p, "/", s.cookie()); w.Code != http.StatusForbidden {
+		t.Errorf("Host [::1] with no IPv6 loopback: %d, want 403", w.Code)
+	}
+	for _, h := range ok {
 		if w := get(s, h, "/", s.cookie()); w.Code != http.StatusOK {
 			t.Errorf("Host %q: %d, want 200", h, w.Code)
 		}
+	}
+}
+
+// TestListensOnLoopbackOnly: the server answers on 127.0.0.1 and, where
+// the machine has it, on [::1] at the same port, and on no other address.
+func TestListensOnLoopbackOnly(t *testing.T) {
+	s, _ := testServer(t)
+	if a := s.ln.Addr().(*net.TCPAddr); !a.IP.Equal(net.IPv4(127, 0, 0, 1)) {
+		t.Fatalf("listens on %v", a)
+	}
+	if s.ln6 == nil {
+		t.Skip("no IPv6 loopback here")
+	}
+	if a := s.ln6.Addr().(*net.TCPAddr); !a.IP.Equal(net.IPv6loopback) || a.Port != s.port {
+		t.Fatalf("the IPv6 listener is on %v, want [::1]:%d", a, s.port)
+	}
+	c := &http.Client{Timeout: 5 * time.Second}
+	req, _ := http.NewRequest(http.MethodGet, "http://[::1]:"+strconv.Itoa(s.port)+"/?t="+s.token, nil)
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
+		t.Fatalf("over [::1] with the token: %d, %d cookies; want 303 and the cookie", resp.StatusCode, len(resp.Cookies()))
 	}
 }
 
