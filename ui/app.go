@@ -37,6 +37,11 @@ type Game struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// runMu orders Quit with Run's start: tview's Stop before its Run
+	// drops the screen, and Run would then open the process's terminal.
+	runMu   sync.Mutex
+	started bool // Run has started the application
+
 	mu      sync.Mutex
 	queue   []func() // updates for the UI goroutine, in order
 	pending bool     // a snapshot refresh is queued
@@ -86,12 +91,24 @@ func (g *Game) Done() <-chan struct{} { return g.ctx.Done() }
 
 // Quit leaves the table: pending moves fail with ErrQuit and Run returns.
 func (g *Game) Quit() {
+	g.runMu.Lock()
+	defer g.runMu.Unlock()
 	g.cancel()
-	g.app.Stop()
+	if g.started {
+		g.app.Stop()
+	}
 }
 
-// Run shows the table until the player leaves.
+// Run shows the table until the player leaves; after Quit it shows
+// nothing and returns at once.
 func (g *Game) Run() error {
+	g.runMu.Lock()
+	if g.ctx.Err() != nil {
+		g.runMu.Unlock()
+		return nil
+	}
+	g.started = true
+	g.runMu.Unlock()
 	go g.pump()
 	go g.tick()
 	err := g.app.Run()

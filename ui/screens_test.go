@@ -111,3 +111,21 @@ func TestScreensCloseWithContext(t *testing.T) {
 		t.Fatal("Run did not end")
 	}
 }
+
+// TestQuitBeforeRun: a screen quit before it runs (its match over before
+// Screens reached it) shows nothing and Run returns at once, without
+// opening the process's terminal.
+func TestQuitBeforeRun(t *testing.T) {
+	g := simGame(t)
+	g.Quit()
+	done := make(chan error, 1)
+	go func() { done <- g.Run() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run after Quit did not return")
+	}
+}
