@@ -291,7 +291,7 @@ while :; do
 		# The dealer's first turn says "your turn: discard a tile (x)":
 		# its hint never says l lays, so it goes to the discard.
 		tm send-keys -t "$sess" c h
-		wait_key 10 "you can open|best opening|you can add|nothing of yours|discard the [RYBKF]" h
+		wait_key 10 "you can open|best opening|you can lay|you can add|nothing of yours|discard the [RYBKF]" h
 		if screen | grep -q "l lays"; then
 			tm send-keys -t "$sess" l
 			wait_for 30 "you open|you lay|round 1 is over"
