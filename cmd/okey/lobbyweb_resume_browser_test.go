@@ -275,7 +275,31 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 		}
 		return false
 	})
-	key(tcell.KeyRune, 'r')
+	// r acts on the terminal lobby's own table: the web peer may list it
+	// before the terminal's lobby has taken the create's answer, and an r
+	// then does nothing. Press it until the announcement says ready (or
+	// started), waiting long enough that a press that took is never undone.
+	readyOrStarted := func() bool {
+		for _, a := range wc.Lobby().Tables() {
+			if len(a.Members) > 0 && a.Members[0].Name == "mehmet" && (a.State != "open" || a.Members[0].Ready) {
+				return true
+			}
+		}
+		return false
+	}
+	for try := 0; ; try++ {
+		key(tcell.KeyRune, 'r')
+		end := time.Now().Add(10 * time.Second)
+		for !readyOrStarted() && time.Now().Before(end) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if readyOrStarted() {
+			break
+		}
+		if try == 2 {
+			t.Fatalf("the terminal's r never made its player ready:\n%s", tg.ScreenText(scr))
+		}
+	}
 	d = until("a started table to watch", func(d resumeDOM) bool { return len(d.Watch) == 1 })
 	shootLobby(t, c, "weblobby-watchable")
 	clickFor(`#tables tr.lt[data-id="`+d.Watch[0]+`"] button.watch`, "the spectator's page", func(d resumeDOM) bool {
