@@ -289,9 +289,11 @@ while :; do
 		;;
 	*"your turn: lay"* | *"your turn: discard"*)
 		# The dealer's first turn says "your turn: discard a tile (x)":
-		# its hint never says l lays, so it goes to the discard.
+		# its hint never says l lays, so it goes to the discard. A long
+		# plan ("add Y10→8 · swap R8⇄A · lay R2 R2* · ...") may leave no
+		# room on the line for its discard; the cursor is on it anyway.
 		tm send-keys -t "$sess" c h
-		wait_key 10 "you can open|best opening|you can lay|you can add|nothing of yours|discard the [RYBKF]" h
+		wait_key 10 "you can open|best opening|you can lay|you can add|nothing of yours|discard the [RYBKF]|^ *(add|swap|lay) [RYBKF]" h
 		if screen | grep -q "l lays"; then
 			tm send-keys -t "$sess" l
 			wait_for 30 "you open|you lay|round 1 is over"

@@ -22,12 +22,6 @@ import (
 // as the classic family.
 func TestPlayWebServesAndLeaves(t *testing.T) {
 	lane.NoRace(t) // whole matches; the web Game's concurrency is raced in package web
-	// It hung twice in 10 runs (once in CI at 7089d1d, once alone after): the
-	// page check leaves the table, and a match whose leave never arrives
-	// waits for its seat's move forever; the cause is not found yet. The
-	// browser tests (web's TestBrowser, TestBrowser101Match) play and leave
-	// the same table through Chromium meanwhile.
-	t.Skip("hangs now and then: the leave sent by its page check does not always end the match (to be found)")
 	for _, ruleset := range []string{"classic", "101"} {
 		t.Run(ruleset, func(t *testing.T) { playWebServesAndLeaves(t, ruleset) })
 	}
@@ -68,7 +62,7 @@ func playWebServesAndLeaves(t *testing.T, ruleset string) {
 				}
 				defer ws.CloseNow()
 				// Whatever the page found, it leaves (the command ends).
-				defer ws.Write(context.Background(), websocket.MessageText, []byte(`{"op":"leave"}`))
+				defer leavePage(ws)
 				// The states until the dealt rack's (Okey 101's part in it for 101).
 				for {
 					_, b, err := ws.Read(ctx)
@@ -88,7 +82,6 @@ func playWebServesAndLeaves(t *testing.T, ruleset string) {
 						break
 					}
 				}
-				ws.Write(ctx, websocket.MessageText, []byte(`{"op":"leave"}`))
 				served <- s.URL()
 			}()
 		}}
@@ -101,6 +94,24 @@ func playWebServesAndLeaves(t *testing.T, ruleset string) {
 	out := stdout.String()
 	if !strings.Contains(out, got) || !strings.Contains(out, "left the table; the match is saved") {
 		t.Fatalf("stdout:\n%s", out)
+	}
+}
+
+// leavePage sends the page's leave, then reads until the server closes the
+// socket. Closing at once, with states still unread, resets the connection,
+// and the reset may drop the leave before the server has read it: the match
+// then waits for the seat's move forever (the hang TestPlayWebServesAndLeaves
+// had in about one run in five).
+func leavePage(ws *websocket.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if ws.Write(ctx, websocket.MessageText, []byte(`{"op":"leave"}`)) != nil {
+		return
+	}
+	for {
+		if _, _, err := ws.Read(ctx); err != nil {
+			return
+		}
 	}
 }
 

@@ -62,7 +62,7 @@ func readFramesPage(s *web.Server) string {
 		return err.Error()
 	}
 	defer ws.CloseNow()
-	defer ws.Write(context.Background(), websocket.MessageText, []byte(`{"op":"leave"}`))
+	defer leavePage(ws)
 	type state struct {
 		Rack  []json.RawMessage `json:"rack"`
 		Board *struct {
@@ -124,7 +124,7 @@ func TestWatchWebFront(t *testing.T) {
 				return
 			}
 			defer ws.CloseNow()
-			defer ws.Write(context.Background(), websocket.MessageText, []byte(`{"op":"leave"}`))
+			defer leavePage(ws)
 			for {
 				_, b, err := ws.Read(ctx)
 				if err != nil {
