@@ -11,22 +11,38 @@ let st = null;
 let ws = null;
 let drag = null; // {pos, el, x, y, moved}
 
+// now is the machine's clock in ms (the figures compare pages and the
+// process by it).
+const now = () => performance.timeOrigin + performance.now();
+// stamp keeps when something first happened, for the figures.
+function stamp(k) { if (!document.body.dataset[k]) document.body.dataset[k] = String(now()); }
+
 function connect() {
   ws = new WebSocket(`ws://${location.host}/ws`);
+  ws.onopen = () => stamp('wsOpenAt');
   // States that come together are drawn once, the last.
   let pending = false;
   let drawnRack = -1;
+  let recvAt = 0;
   ws.onmessage = (ev) => {
+    recvAt = now();
+    stamp('firstStateAt');
     st = JSON.parse(ev.data);
     if (pending) return;
     pending = true;
     setTimeout(() => {
       pending = false;
       draw();
-      // When the rack last changed its count (a move shown), for the figures.
+      stamp('firstDrawAt');
+      // When the rack last changed its count (a move shown) and when the
+      // state that changed it came, for the figures.
       const n = (st.rack || []).length;
-      if (n !== drawnRack) document.body.dataset.rackAt = String(performance.now());
+      if (n !== drawnRack) {
+        document.body.dataset.rackAt = String(now());
+        document.body.dataset.rackRecvAt = String(recvAt);
+      }
       drawnRack = n;
+      if (n > 0) stamp('dealtAt');
       document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
     }, 0);
   };
@@ -41,7 +57,7 @@ function connect() {
 
 function send(op, slot = 0, to = 0) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ op, slot, to }));
-  document.body.dataset.sentAt = String(performance.now());
+  document.body.dataset.sentAt = String(now());
 }
 
 // tile draws a face: colour, number, the false joker, the okey marked.
