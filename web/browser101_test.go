@@ -453,7 +453,7 @@ func TestBrowser101Match(t *testing.T) {
 	}
 	if _, err := chromedp.Run(c2, chromedp.Evaluate[bool](`(() => { let n = -1; new MutationObserver(() => {
 		const k = document.querySelectorAll('#rack .tile').length; if (k !== n) { n = k; document.body.dataset.changedAt = String(Date.now()); } })
-		.observe(document.getElementById('rack'), {childList: true}); return true; })()`)); err != nil {
+		.observe(document.getElementById('rack'), {childList: true, subtree: true}); return true; })()`)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { document.addEventListener('keydown', () => { document.body.dataset.keyAt = String(Date.now()); }, true); return true; })()`)); err != nil {

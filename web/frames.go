@@ -28,6 +28,7 @@ type Frames struct {
 	follow bool
 	ended  bool   // the watch ended (live) or the replay's report is final
 	why    string // how a watch ended, when not by the verdict
+	msg    string // the message line: a refusal of what the page sent
 	subs   map[chan []byte]bool
 	state  []byte
 	done   chan struct{}
@@ -125,7 +126,14 @@ func (f *Frames) do(c command) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := len(f.r.Frames)
+	if !boardOps[c.Op] {
+		// Refused on the message line, as the table's page refuses.
+		f.refuseLocked(i18n.T("the page sent a command okey does not know"))
+		return
+	}
+	f.msg = ""
 	if n == 0 {
+		f.publishLocked()
 		return
 	}
 	switch c.Op {
@@ -139,11 +147,26 @@ func (f *Frames) do(c command) {
 		f.at = n - 1
 	case "nexthand", "prevhand":
 		f.at = f.seekHand(c.Op == "nexthand")
-	default:
-		return
 	}
 	// A spectator at the last frame follows the table again.
 	f.follow = f.at == n-1
+	f.publishLocked()
+}
+
+// boardOps are the commands a page seen from no seat may send (the
+// replay's keys; leave is taken before them).
+var boardOps = map[string]bool{"forward": true, "close": true, "back": true, "first": true, "last": true, "nexthand": true, "prevhand": true}
+
+// refuse shows a refusal on the page's message line (a frame that is no
+// command); nothing else changes.
+func (f *Frames) refuse(msg string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refuseLocked(msg)
+}
+
+func (f *Frames) refuseLocked(msg string) {
+	f.msg = msg
 	f.publishLocked()
 }
 
@@ -219,6 +242,7 @@ func (f *Frames) build() *stateJSON {
 	st := &stateJSON{Lang: i18n.Current().String(), Labels: labels(), Timer: -1, Me: 0, Lifted: -1, Cursor: -1,
 		Actions: map[string]actionJSON{}, Cols: tablemodel.RackCols, Rack: []rackTile{}, Seats: []seatJSON{}}
 	labelsBoard(st.Labels)
+	st.Msg, st.MsgBad = f.msg, f.msg != ""
 	b := &boardJSON{Mode: "replay", At: f.at + 1, Frames: len(f.r.Frames)}
 	if f.live {
 		b.Mode, b.Follow = "watch", f.follow

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -196,7 +197,9 @@ func (g *Game) CancelMove() {
 	g.post(func() { g.m.Cancel() })
 }
 
-// publish builds the state and sends it to every page.
+// publish builds the state and sends it to every page, unless it is the
+// state last sent (a second's tick with no timer, a command that changed
+// nothing): the pages then have nothing to draw.
 func (g *Game) publish() {
 	b, err := json.Marshal(g.build())
 	if err != nil {
@@ -204,6 +207,9 @@ func (g *Game) publish() {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if bytes.Equal(b, g.state) {
+		return
+	}
 	g.state = b
 	for c := range g.subs {
 		offer(c, b)

@@ -256,7 +256,9 @@ func BenchmarkBrowserFirstPaint(b *testing.B) {
 	b.ReportMetric(p95, "ms-rack-p95")
 }
 
-func ms1(x float64) string { return time.Duration(x * float64(time.Millisecond)).Round(100 * time.Microsecond).String() }
+func ms1(x float64) string {
+	return time.Duration(x * float64(time.Millisecond)).Round(100 * time.Microsecond).String()
+}
 
 // BenchmarkBrowserMoveShown: a discard by a double click in one page of
 // the table to the move drawn in another page of it (another tab, as

@@ -87,10 +87,15 @@ function tile(f, cls = '') {
   return el;
 }
 
-function text(el, s) { el.textContent = s || ''; }
+function text(el, s) { s = s || ''; if (el.textContent !== s) el.textContent = s; }
 
 function drawSeat(where, se) {
   const el = $('seat-' + where);
+  // A seat is drawn again only when it changed (a move elsewhere leaves
+  // the other seats as they were).
+  const key = se ? JSON.stringify(se) + st.labels.dealer + st.labels.shown + st.labels.tiles + st.labels.score : '';
+  if (el.dataset.key === key && el.dataset.key !== undefined) return;
+  el.dataset.key = key;
   el.replaceChildren();
   if (!se) { el.hidden = true; return; }
   el.hidden = false;
@@ -186,11 +191,11 @@ function draw() {
 
   for (const b of document.querySelectorAll('#buttons button')) {
     const op = b.dataset.op;
-    b.textContent = L[op];
+    text(b, L[op]);
     const a = st.actions[op];
     if (a) {
       b.classList.toggle('on', a.on);
-      b.title = a.off || '';
+      if (b.title !== (a.off || '')) b.title = a.off || '';
     }
     if (op === 'undo') b.disabled = !st.canUndo;
   }
@@ -225,26 +230,37 @@ function drawLog() {
   log.scrollTop = log.scrollHeight;
 }
 
+// drawRack draws the rack in place: its cells are made once, and a cell's
+// tile is made again only when what it shows changed.
 function drawRack() {
   const rack = $('rack');
-  rack.replaceChildren();
-  const byPos = new Map((st.rack || []).map((t) => [t.pos, t]));
-  for (let p = 0; p < 2 * st.cols; p++) {
-    const cell = document.createElement('div');
-    cell.className = 'cell';
-    cell.dataset.pos = String(p);
-    if (p === st.cursor) cell.classList.add('cursor');
-    const t = byPos.get(p);
-    if (t) {
-      const el = tile(t.face, 'rack');
-      el.dataset.pos = String(p);
-      if (t.fresh) el.classList.add('fresh');
-      if (t.hinted) el.classList.add('hinted');
-      if (t.sel) el.classList.add('sel');
-      if (p === st.lifted) el.classList.add('lifted');
-      cell.appendChild(el);
+  const n = 2 * st.cols;
+  if (rack.children.length !== n) {
+    const cells = [];
+    for (let p = 0; p < n; p++) {
+      const cell = document.createElement('div');
+      cell.className = 'cell';
+      cell.dataset.pos = String(p);
+      cells.push(cell);
     }
-    rack.appendChild(cell);
+    rack.replaceChildren(...cells);
+  }
+  const byPos = new Map((st.rack || []).map((t) => [t.pos, t]));
+  for (let p = 0; p < n; p++) {
+    const cell = rack.children[p];
+    cell.classList.toggle('cursor', p === st.cursor);
+    const t = byPos.get(p);
+    const key = t ? JSON.stringify(t) + (p === st.lifted ? 'L' : '') : '';
+    if (cell.dataset.key === key) continue;
+    cell.dataset.key = key;
+    if (!t) { cell.replaceChildren(); continue; }
+    const el = tile(t.face, 'rack');
+    el.dataset.pos = String(p);
+    if (t.fresh) el.classList.add('fresh');
+    if (t.hinted) el.classList.add('hinted');
+    if (t.sel) el.classList.add('sel');
+    if (p === st.lifted) el.classList.add('lifted');
+    cell.replaceChildren(el);
   }
 }
 
@@ -252,6 +268,11 @@ function drawPanel() {
   const panel = $('panel');
   const box = $('panel-box');
   const e = st.handEnd || st.matchEnd;
+  // The panel is made again only when it changed.
+  const L = st.labels;
+  const key = e ? JSON.stringify([st.handEnd, st.matchEnd, L.leave, L.close, L.total, L.change, L.score, L.why]) : '';
+  if (panel.dataset.key === key && panel.dataset.key !== undefined) return;
+  panel.dataset.key = key;
   if (!e) { panel.hidden = true; box.replaceChildren(); return; }
   panel.hidden = false;
   panel.className = st.handEnd ? 'handend' : 'matchend';
