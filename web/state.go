@@ -141,6 +141,7 @@ func labels() map[string]string {
 		"tiles": i18n.T("tiles"), "shown": i18n.T("(gösterme)"), "timer": i18n.T("timer"), "dealer": i18n.T("dealer"),
 		"keys":         i18n.T("keys: d draw · t take · x discard · w win · g show · h hint · arrows move · space pick up/put down · s r p sort · u undo"),
 		"disconnected": i18n.T("the table's process is gone: this page no longer plays"),
+		"reconnecting": i18n.T("the connection to okey dropped: reconnecting…"),
 		"left":         i18n.T("you left the table; the match is saved: okey play --resume continues it"),
 	}
 }

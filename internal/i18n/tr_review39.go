@@ -8,3 +8,8 @@ var _ = turkish(map[string]string{
 	"the relay line is too long":                 "aktarıcı satırı çok uzun",
 	"that place is not on the rack":              "o yer ıstakada değil",
 })
+
+// The web page's socket dropped while okey still serves it (issue 39).
+var _ = turkish(map[string]string{
+	"the connection to okey dropped: reconnecting…": "okey ile bağlantı koptu: yeniden bağlanılıyor…",
+})

@@ -17,9 +17,24 @@ const now = () => performance.timeOrigin + performance.now();
 // stamp keeps when something first happened, for the figures.
 function stamp(k) { if (!document.body.dataset[k]) document.body.dataset[k] = String(now()); }
 
+// A socket that drops while the process still serves the table is opened
+// again: after 250 ms, then twice as long each time up to 4 s; the server
+// sends the table's state as it is on every new socket. Only a closing the
+// process meant (the player left, the table ended: a normal closure) ends
+// the page.
+const backoff = { first: 250, cap: 4000 };
+let retries = 0; // failed openings since the socket last dropped
+let retry = null;
+
 function connect() {
+  retry = null;
   ws = new WebSocket(`ws://${location.host}/ws`);
-  ws.onopen = () => stamp('wsOpenAt');
+  ws.onopen = () => {
+    stamp('wsOpenAt');
+    retries = 0;
+    document.body.classList.remove('reconnecting', 'gone');
+    document.body.dataset.opens = String(Number(document.body.dataset.opens || 0) + 1);
+  };
   // States that come together are drawn once, the last.
   let pending = false;
   let drawnRack = -1;
@@ -46,13 +61,28 @@ function connect() {
       document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
     }, 0);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
+    if (ev.code !== 1000 && !(st && st.left)) { reconnect(); return; }
     // A table opened from the lobby goes back to it when it ends.
     if (location.pathname === '/table') { setTimeout(() => location.assign('/'), 300); return; }
     document.body.classList.add('gone');
     // The player's own leave keeps its last word (the match is saved).
     if (st && !st.left) $('msg').textContent = st.labels.disconnected;
   };
+}
+
+// reconnect opens the socket again after the backoff, saying so on the
+// message line; after a few failed tries it also says the process may be
+// gone (and goes on trying).
+function reconnect() {
+  if (retry) return;
+  const wait = Math.min(backoff.cap, backoff.first * 2 ** retries);
+  retries++;
+  document.body.classList.add('reconnecting');
+  document.body.classList.toggle('gone', retries > 5);
+  if (st) $('msg').textContent = retries > 5 ? `${st.labels.disconnected} · ${st.labels.reconnecting}` : st.labels.reconnecting;
+  $('msg').classList.add('bad');
+  retry = setTimeout(connect, wait);
 }
 
 function send(op, slot = 0, to = 0) {
