@@ -59,9 +59,23 @@ func NewGame(seat int) *Game {
 // Start runs the model's goroutine; it ends when the player leaves (Quit).
 func (g *Game) Start() { go g.run() }
 
+// keepQuiet is how long the table stays quiet before the rack's
+// arrangement goes to its file, and keepLate the longest a change waits
+// for that: the file is a synced write (tens of ms on a busy disk), which
+// would hold back the states that come meanwhile (the other seats' moves).
+const (
+	keepQuiet = 150 * time.Millisecond
+	keepLate  = 2 * time.Second
+)
+
 func (g *Game) run() {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
+	keep := time.NewTimer(time.Hour)
+	keep.Stop()
+	var unkept time.Time // the first change not yet written (zero: none)
+	// The arrangement is written when the player leaves too.
+	defer func() { g.m.KeepRack() }()
 	g.publish()
 	for {
 		select {
@@ -74,13 +88,25 @@ func (g *Game) run() {
 			}
 		case <-tick.C:
 			g.tick()
+		case <-keep.C:
+			g.m.KeepRack()
+			unkept = time.Time{}
+			continue
 		case <-g.done:
 			return
 		}
-		// The page first; then the rack's arrangement to its file (a
-		// synced write).
+		// The page first; the rack's arrangement once the table is quiet.
 		g.publish()
-		g.m.KeepRack()
+		if unkept.IsZero() {
+			unkept = time.Now()
+		}
+		if time.Since(unkept) >= keepLate {
+			g.m.KeepRack()
+			unkept = time.Time{}
+			keep.Stop()
+			continue
+		}
+		keep.Reset(keepQuiet)
 	}
 }
 

@@ -25,6 +25,7 @@ function stamp(k) { if (!document.body.dataset[k]) document.body.dataset[k] = St
 const backoff = { first: 250, cap: 4000 };
 let retries = 0; // failed openings since the socket last dropped
 let retry = null;
+let drawnRack = -1; // the rack's count last drawn
 
 function connect() {
   retry = null;
@@ -35,31 +36,25 @@ function connect() {
     document.body.classList.remove('reconnecting', 'gone');
     document.body.dataset.opens = String(Number(document.body.dataset.opens || 0) + 1);
   };
-  // States that come together are drawn once, the last.
-  let pending = false;
-  let drawnRack = -1;
-  let recvAt = 0;
+  // Each state is drawn as it comes (the drawing only touches what changed,
+  // and the process sends states that came together as one): no timer in
+  // between, which a background tab would hold back.
   ws.onmessage = (ev) => {
-    recvAt = now();
+    const recvAt = now();
     stamp('firstStateAt');
     st = JSON.parse(ev.data);
-    if (pending) return;
-    pending = true;
-    setTimeout(() => {
-      pending = false;
-      draw();
-      stamp('firstDrawAt');
-      // When the rack last changed its count (a move shown) and when the
-      // state that changed it came, for the figures.
-      const n = (st.rack || []).length;
-      if (n !== drawnRack) {
-        document.body.dataset.rackAt = String(now());
-        document.body.dataset.rackRecvAt = String(recvAt);
-      }
-      drawnRack = n;
-      if (n > 0) stamp('dealtAt');
-      document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
-    }, 0);
+    draw();
+    stamp('firstDrawAt');
+    // When the rack last changed its count (a move shown) and when the
+    // state that changed it came, for the figures.
+    const n = (st.rack || []).length;
+    if (n !== drawnRack) {
+      document.body.dataset.rackAt = String(now());
+      document.body.dataset.rackRecvAt = String(recvAt);
+    }
+    drawnRack = n;
+    if (n > 0) stamp('dealtAt');
+    document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
   };
   ws.onclose = (ev) => {
     if (ev.code !== 1000 && !(st && st.left)) { reconnect(); return; }
