@@ -22,6 +22,13 @@
 // faces from the seat's View and the hand's public faces, never a tile
 // hidden from the seat.
 //
+// Every socket gets the table's state as the process holds it first, then
+// each new one; a page whose socket drops while the process still serves
+// it opens another (250 ms, doubling up to 4 s) and so takes the table up
+// again. The process closes a socket normally only when the page is to end
+// (the player left, the table ended). The page draws each state as it comes,
+// touching only what changed.
+//
 // The WebSocket library is github.com/coder/websocket: it is maintained
 // (gorilla/websocket, in go.sum through libp2p, was archived for a time and
 // its API predates context), it takes a context on every read and write, it
