@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
@@ -72,6 +73,7 @@ type reconnectDOM struct {
 	Tiles        int      `json:"tiles"`
 	Draw         bool     `json:"draw"`
 	Discard      bool     `json:"discard"`
+	HandEnd      bool     `json:"handEnd"`
 }
 
 const readReconnect = `(() => ({
@@ -82,6 +84,7 @@ const readReconnect = `(() => ({
 	tiles: document.querySelectorAll('#rack .tile').length,
 	draw: !!document.querySelector('#buttons button[data-op=draw].on'),
 	discard: !!document.querySelector('#buttons button[data-op=discard].on'),
+	handEnd: !document.getElementById('panel').hidden,
 }))()`
 
 // TestBrowserReconnect: the page's socket dropped by the server's side
@@ -172,15 +175,26 @@ func TestBrowserReconnect(t *testing.T) {
 		}
 		// The table as the process holds it: the seat's rack (it changes only
 		// by the page's own moves, and none was sent).
-		g.mu.Lock()
-		var cur struct {
-			Rack []json.RawMessage `json:"rack"`
+		// (A new hand may be dealt meanwhile: the process's rack is read
+		// again at each look.)
+		held := func() int {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			var cur struct {
+				Rack []json.RawMessage `json:"rack"`
+			}
+			_ = json.Unmarshal(g.state, &cur)
+			return len(cur.Rack)
 		}
-		_ = json.Unmarshal(g.state, &cur)
-		g.mu.Unlock()
-		s = wait(5*time.Second, "the rack as the process holds it", func(s reconnectDOM) bool { return s.Tiles == len(cur.Rack) })
-		// And it plays on: the seat's next move, from the page.
-		s = wait(20*time.Second, "the seat's turn", func(s reconnectDOM) bool { return s.Draw || s.Discard })
+		wait(5*time.Second, "the rack as the process holds it", func(s reconnectDOM) bool { return s.Tiles == held() })
+		// And it plays on: the seat's next move, from the page (a hand's
+		// panel, if a bot won meanwhile, closed first).
+		s = wait(20*time.Second, "the seat's turn", func(s reconnectDOM) bool {
+			if s.HandEnd {
+				_ = chromedp.Do(c, chromedp.KeyEvent(kb.Enter))
+			}
+			return (s.Draw || s.Discard) && !s.HandEnd
+		})
 		before := s.Tiles
 		if s.Draw {
 			if err := chromedp.Do(c, chromedp.KeyEvent("d")); err != nil {
