@@ -135,7 +135,7 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 		mid[i].Subtract(mid[i], t)
 	}
 	// Constant-time multi-scalar multiplications, split over the cores: K,
-	// C_d, C_low, C_mid, K3 and (for the witness check) <a, Out>.
+	// C_d, C_low, C_mid, K3; and (for the witness check) <a, Out>.
 	p := varTimeMSM(f, in) // P = <f, In>: public scalars and points
 	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
 	var aOut *ristretto255.Element // <a, Out>, the witness check
@@ -154,7 +154,14 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 				cK3 = ristretto255.NewIdentityElement().ScalarBaseMult(rho)
 			case 5:
 				if check {
-					aOut = ristretto255.NewIdentityElement().MultiScalarMult(a, out)
+					// <a, Out> = sum_j f_j*Out[inv[j]]: public scalars, so
+					// variable time, as C_m (the points are indexed by the
+					// secret permutation, as in the lock itself).
+					operm := make([]*ristretto255.Element, n)
+					for k, j := range w.Perm {
+						operm[j] = out[k]
+					}
+					aOut = group.VarTimeMSM(f, operm)
 				}
 			}
 		}
