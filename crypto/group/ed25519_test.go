@@ -175,3 +175,30 @@ func BenchmarkEd25519Verify(b *testing.B) {
 		}
 	})
 }
+
+// TestEd25519KeyConcurrent: one key used by several goroutines at once
+// (table's envelope checks do), the base table made by whichever comes first.
+func TestEd25519KeyConcurrent(t *testing.T) {
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{5}, 32))
+	k := NewEd25519Key(priv.Public().(ed25519.PublicKey))
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			msg := []byte{byte(g)}
+			sig := ed25519.Sign(priv, msg)
+			switch {
+			case !k.Verify(msg, sig):
+				errs <- "honest signature refused"
+			case k.Verify(append(msg, 0), sig):
+				errs <- "signature of another message accepted"
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if e := <-errs; e != "" {
+			t.Fatal(e)
+		}
+	}
+}
