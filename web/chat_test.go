@@ -238,3 +238,39 @@ func TestWebChatCap(t *testing.T) {
 		t.Fatalf("%d lines, from %q to %q", len(c.Lines), c.Lines[0].Text, c.Lines[len(c.Lines)-1].Text)
 	}
 }
+
+// FuzzChatCommand: whatever chat or mute a page sends, the model neither
+// panics nor posts a message a receiver would reject: a quick message of
+// the table (1..9) or a text chat.CheckText accepts.
+func FuzzChatCommand(f *testing.F) {
+	for _, s := range []string{`{"op":"chat","quick":1}`, `{"op":"chat","quick":99}`, `{"op":"chat","text":"  hi  "}`,
+		`{"op":"chat","text":"\u0000\u200b"}`, `{"op":"chat","quick":2,"text":"x"}`, `{"op":"mute","member":"P1"}`,
+		`{"op":"mute","member":"P0"}`, `{"op":"chat","text":"\xff\xfe"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g := NewGame(0)
+		sent := make(chan posted, 1)
+		g.SetChat([]tablemodel.ChatMember{{ID: "P0", Name: "ayse", Self: true}, {ID: "P1", Name: "mehmet"}}, func(q int, s string) error {
+			sent <- posted{q, s}
+			return nil
+		})
+		drain(g)
+		var c command
+		if json.Unmarshal(b, &c) != nil || c.Op == "leave" {
+			return
+		}
+		g.apply(c)
+		g.build()
+		if g.m.MsgBad {
+			return // refused: nothing is posted
+		}
+		if c.Op != "chat" {
+			return
+		}
+		p := <-sent
+		if p.quick != 0 && (p.quick < 1 || p.quick > len(tablemodel.QuickMessages)) || p.quick == 0 && chat.CheckText(p.text) != nil {
+			t.Fatalf("%s posted %+v", b, p)
+		}
+	})
+}
