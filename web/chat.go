@@ -44,11 +44,18 @@ type webChat struct {
 func (g *Game) SetChat(members []tablemodel.ChatMember, send tablemodel.ChatSendFunc) {
 	members = slices.Clone(members)
 	g.post(func() {
-		if g.chat == nil {
-			g.chat = &webChat{muted: map[string]bool{}, logged: map[string][]*tablemodel.Span{}}
-		}
-		g.chat.members, g.chat.send = members, send
+		c := g.chatOn()
+		c.members, c.send = members, send
 	})
+}
+
+// chatOn is the table's chat, made on its first use: a message may come
+// before SetChat (the peer follows the chat before it gives the sender).
+func (g *Game) chatOn() *webChat {
+	if g.chat == nil {
+		g.chat = &webChat{muted: map[string]bool{}, logged: map[string][]*tablemodel.Span{}}
+	}
+	return g.chat
 }
 
 // Chat shows a chat message accepted at the table.
@@ -57,8 +64,8 @@ func (g *Game) Chat(l tablemodel.ChatLine) { g.post(func() { g.addChat(l) }) }
 // addChat keeps an accepted message for the page and puts it in the log,
 // unless its author is muted here.
 func (g *Game) addChat(l tablemodel.ChatLine) {
-	c := g.chat
-	if c == nil || c.muted[l.ID] && !l.Own {
+	c := g.chatOn()
+	if c.muted[l.ID] && !l.Own {
 		return
 	}
 	c.lines = append(c.lines, l)

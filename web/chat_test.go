@@ -274,3 +274,17 @@ func FuzzChatCommand(f *testing.F) {
 		}
 	})
 }
+
+// TestWebChatEarlyMessage: a message that comes before the table's chat
+// is set (the peer follows the chat before it gives the sender) is kept
+// and shown.
+func TestWebChatEarlyMessage(t *testing.T) {
+	g := chatGame(t)
+	g.Chat(tablemodel.ChatLine{Member: 1, ID: "P1", Name: "mehmet", Quick: 7})
+	g.SetChat([]tablemodel.ChatMember{{ID: "P0", Name: "ayse", Self: true}, {ID: "P1", Name: "mehmet"}}, func(int, string) error { return nil })
+	drain(g)
+	c, st := chatOf(t, g)
+	if c == nil || len(c.Lines) != 1 || c.Lines[0].Text != "hello" || len(c.Members) != 2 || len(chatLog(st)) != 1 {
+		t.Fatalf("an early message: %+v", c)
+	}
+}
