@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/okey-game/okey/engine"
@@ -24,9 +25,11 @@ type Game struct {
 	seat int
 	m    *tablemodel.Table
 
-	queue chan func()
-	done  chan struct{}
-	quit  sync.Once
+	queue   chan func()
+	done    chan struct{}
+	quit    sync.Once
+	started atomic.Bool
+	stopped chan struct{} // closed when the model's goroutine ends
 
 	prev *tablemodel.Snapshot // the peer goroutine's last snapshot
 
@@ -54,30 +57,34 @@ var (
 
 // NewGame returns the web table of seat; Start runs its model.
 func NewGame(seat int) *Game {
-	return &Game{seat: seat, m: tablemodel.New(), queue: make(chan func(), 256), done: make(chan struct{}),
+	return &Game{seat: seat, m: tablemodel.New(), queue: make(chan func(), 256), done: make(chan struct{}), stopped: make(chan struct{}),
 		subs: map[chan []byte]bool{}}
 }
 
 // Start runs the model's goroutine; it ends when the player leaves (Quit).
-func (g *Game) Start() { go g.run() }
+func (g *Game) Start() {
+	if g.started.CompareAndSwap(false, true) {
+		go g.run()
+	}
+}
 
 // keepQuiet is how long the table stays quiet before the rack's
 // arrangement goes to its file, and keepLate the longest a change waits
 // for that: the file is a synced write (tens of ms on a busy disk), which
 // would hold back the states that come meanwhile (the other seats' moves).
+// The page's leave writes it at once; after Quit nothing is written.
 const (
 	keepQuiet = 150 * time.Millisecond
 	keepLate  = 2 * time.Second
 )
 
 func (g *Game) run() {
+	defer close(g.stopped)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	keep := time.NewTimer(time.Hour)
 	keep.Stop()
 	var unkept time.Time // the first change not yet written (zero: none)
-	// The arrangement is written when the player leaves too.
-	defer func() { g.m.KeepRack() }()
 	g.publish()
 	for {
 		select {
@@ -91,6 +98,9 @@ func (g *Game) run() {
 		case <-tick.C:
 			g.tick()
 		case <-keep.C:
+			if g.left() {
+				return // nothing is written once the table is left
+			}
 			g.m.KeepRack()
 			unkept = time.Time{}
 			continue
@@ -102,7 +112,7 @@ func (g *Game) run() {
 		if unkept.IsZero() {
 			unkept = time.Now()
 		}
-		if time.Since(unkept) >= keepLate {
+		if time.Since(unkept) >= keepLate && !g.left() {
 			g.m.KeepRack()
 			unkept = time.Time{}
 			keep.Stop()
@@ -133,8 +143,18 @@ func (g *Game) post(f func()) {
 // Done is closed when the player leaves.
 func (g *Game) Done() <-chan struct{} { return g.done }
 
-// Quit leaves the table (the page's leave button, or the process ends).
-func (g *Game) Quit() { g.quit.Do(func() { close(g.done) }) }
+// Quit leaves the table (the page's leave button, or the process ends);
+// it returns once the model's goroutine has stopped (no write of the
+// rack's arrangement is under way after it).
+func (g *Game) Quit() {
+	g.stopRun()
+	if g.started.Load() {
+		<-g.stopped
+	}
+}
+
+// stopRun ends the model's goroutine without waiting (from it: the leave).
+func (g *Game) stopRun() { g.quit.Do(func() { close(g.done) }) }
 
 // SetLinks says how this player's peer reaches each other seat (netplay's
 // links' poll: direct, relayed, through a member, reconnecting, and the
@@ -373,7 +393,8 @@ func (g *Game) apply(c command) {
 			m.Say(labels()["left"])
 		}
 		g.publish()
-		g.Quit()
+		m.KeepRack() // the arrangement as the player left it
+		g.stopRun()
 	default:
 		m.Refuse(i18n.T("the page sent a command okey does not know"))
 	}
