@@ -65,6 +65,14 @@ func blankTab(tb testing.TB, ctx context.Context) (context.Context, func()) {
 	return c, cancel
 }
 
+// soon runs a on the tab c, giving up after 5 s (an element the page
+// replaced meanwhile would be waited for forever).
+func soon(c context.Context, a chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(c, 5*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, a)
+}
+
 // epochMS is t on the pages' clock (ms since the epoch).
 func epochMS(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
 
@@ -305,13 +313,24 @@ func moveShownMatch(b *testing.B, ctx context.Context, n int, stage map[string][
 		defer close(ended)
 		_, _ = ui.PlayLocal(mctx, f, ui.LocalOptions{Ruleset: "classic:points=1", Name: "ayse", Bots: bots, BotName: names, Data: b.TempDir()})
 	}()
-	defer func() { g.Quit(); stop(); <-ended }()
+	defer func() {
+		g.Quit()
+		stop()
+		select {
+		case <-ended:
+		case <-time.After(30 * time.Second):
+			b.Fatal("the match did not end after its context")
+		}
+	}()
 	pa, closeA := blankTab(b, ctx)
 	defer closeA()
 	pb, closeB := blankTab(b, ctx)
 	defer closeB()
 	for _, c := range []context.Context{pa, pb} {
-		if err := chromedp.Do(c, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+		wc, cancel := context.WithTimeout(c, 30*time.Second)
+		err := chromedp.Do(wc, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(CSS("#rack .tile")))
+		cancel()
+		if err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -331,10 +350,10 @@ func moveShownMatch(b *testing.B, ctx context.Context, n int, stage map[string][
 		case s.MatchEnd:
 			return got
 		case s.HandEnd:
-			_ = chromedp.Do(pa, chromedp.Click(CSS("#close")))
+			_ = soon(pa, chromedp.Click(CSS("#close")))
 			time.Sleep(20 * time.Millisecond)
 		case s.Draw:
-			_ = chromedp.Do(pa, chromedp.KeyEvent("d"))
+			_ = soon(pa, chromedp.KeyEvent("d"))
 			end := time.Now().Add(5 * time.Second)
 			for time.Now().Before(end) {
 				if d, err := chromedp.Run(pa, chromedp.Evaluate[domState](readDOM)); err == nil && (!d.Draw || d.HandEnd || d.MatchEnd) {
@@ -358,7 +377,7 @@ func moveShownMatch(b *testing.B, ctx context.Context, n int, stage map[string][
 				b.Fatal(err)
 			}
 			sel := `#rack .tile[data-pos="` + strconv.Itoa(s.Tiles[len(s.Tiles)-1]) + `"]`
-			if err := chromedp.Do(pa, chromedp.DoubleClick(CSS(sel))); err != nil {
+			if err := soon(pa, chromedp.DoubleClick(CSS(sel))); err != nil {
 				continue // the page redrew the tile between: try again
 			}
 			act := waitTimes(b, pa, "the double click", func(p pageTimes) bool { return p.Act > 0 }).Act
