@@ -72,6 +72,9 @@ function connect() {
 // gone (and goes on trying).
 function reconnect() {
   if (retry) return;
+  // A table opened from the lobby that cannot be found again has ended
+  // meanwhile: back to the lobby.
+  if (location.pathname === '/table' && retries >= 3) { location.assign('/'); return; }
   const wait = Math.min(backoff.cap, backoff.first * 2 ** retries);
   retries++;
   document.body.classList.add('reconnecting');
