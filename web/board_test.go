@@ -257,12 +257,7 @@ func TestFramesRace(t *testing.T) {
 			}
 		}
 	}()
-	bots, names := greedyBots(3)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Ruleset: "classic", Name: "ayse", Bots: bots, BotName: names, Player: bot.NewGreedy()}); err != nil {
-		t.Fatal(err)
-	}
+	raceMatch(t, g)
 	if g.steps.Load() == 0 {
 		t.Fatal("no step reached the page")
 	}

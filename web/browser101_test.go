@@ -368,11 +368,7 @@ func TestBrowser101Match(t *testing.T) {
 	lane.NoRace(t)
 	ctx := browser(t)
 	w := startTable(t, "101:rounds=3")
-	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .cell")
-	drawn := time.Since(w.t0)
-	browsertest.Visible(t, c, "#rack .tile")
-	t.Logf("figure: Okey 101: after the server and the match started, the table drawn in %v, the dealt rack in %v",
-		drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
+	c := w.open(t, ctx, "Okey 101")
 	// A second page of the table (another tab, as another seat's page
 	// would be): the time from a key in the first to the move shown in the
 	// second, both on the machine's clock (Date.now).
@@ -467,14 +463,8 @@ over:
 	if moves["draw"] < 3 || moves["discard"] < 3 {
 		t.Fatalf("moves by keys: %v", moves)
 	}
-	browsertest.Click(t, c, "#panel button[data-op=leave]")
-	select {
-	case <-w.g.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the leave button did not leave")
-	}
-	out := <-w.out
-	if out.Err != nil || out.Report == nil || !out.Report.Honest {
+	w.leave(t, c, "#panel button[data-op=leave]")
+	if out := <-w.out; out.Err != nil || out.Report == nil || !out.Report.Honest {
 		t.Fatalf("the match: %+v", out)
 	}
 	t.Logf("moves by keys: %v, %d rounds", moves, rounds)

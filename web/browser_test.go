@@ -70,6 +70,31 @@ func startTable(t *testing.T, ruleset string) *webTable {
 	return w
 }
 
+// open opens the table's page in a new tab, waits for the table drawn and
+// then for the dealt rack, and logs both times from the server's start
+// (the figure's name first).
+func (w *webTable) open(t *testing.T, ctx context.Context, name string) context.Context {
+	t.Helper()
+	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .cell")
+	drawn := time.Since(w.t0)
+	browsertest.Visible(t, c, "#rack .tile")
+	t.Logf("figure: %s: after the server and the match started, the table drawn in %v (the page and its first state), the dealt rack in %v (the protocol's shuffle and deal)",
+		name, drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
+	return c
+}
+
+// leave clicks the leave button sel in the page c: the table must end
+// within 5 seconds.
+func (w *webTable) leave(t *testing.T, c context.Context, sel string) {
+	t.Helper()
+	browsertest.Click(t, c, sel)
+	select {
+	case <-w.g.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the leave button did not leave")
+	}
+}
+
 func TestBrowser(t *testing.T) {
 	lane.NoRace(t)
 	ctx := browser(t)
@@ -181,11 +206,7 @@ const readDOM browsertest.DOM[domState] = `(() => {
 // closes the hands' panels, and reads the match's verdict.
 func browserMatch(t *testing.T, ctx context.Context) {
 	w := startTable(t, "classic:points=1")
-	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .cell")
-	drawn := time.Since(w.t0)
-	browsertest.Visible(t, c, "#rack .tile")
-	t.Logf("figure: after the server started, the table drawn in %v (the page and its first state), the dealt rack in %v (the protocol's shuffle and deal)",
-		drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
+	c := w.open(t, ctx, "classic")
 	browsertest.Shoot(t, c, "match-start")
 	var (
 		moves, draws, discards, ends int
@@ -304,14 +325,8 @@ over:
 		shown[len(shown)/2].Round(time.Millisecond), shown[len(shown)-1].Round(time.Millisecond))
 	// A figure, not a check: the machine's load decides it (no timing luck
 	// in a test's verdict).
-	browsertest.Click(t, c, "#panel button[data-op=leave]")
-	select {
-	case <-w.g.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the leave button did not leave")
-	}
-	out := <-w.out
-	if out.Err != nil || out.Report == nil || !out.Report.Honest {
+	w.leave(t, c, "#panel button[data-op=leave]")
+	if out := <-w.out; out.Err != nil || out.Report == nil || !out.Report.Honest {
 		t.Fatalf("the match: %+v", out)
 	}
 	t.Logf("%d moves, %d hands", moves, ends)

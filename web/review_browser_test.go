@@ -18,12 +18,7 @@ func TestBrowserLeave(t *testing.T) {
 	ctx := browser(t)
 	w := startTable(t, "classic")
 	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .tile")
-	browsertest.Click(t, c, "#leave")
-	select {
-	case <-w.g.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the leave button did not leave")
-	}
+	w.leave(t, c, "#leave")
 	want := labels()["left"]
 	type left struct {
 		Msg  string `json:"msg"`

@@ -79,11 +79,7 @@ func readUntil[T any](t *testing.T, c *websocket.Conn, what string, ok func(T) b
 			t.Errorf("%s: no such state (%v)", what, err)
 			return zero
 		}
-		var st T
-		if err := json.Unmarshal(b, &st); err != nil {
-			t.Fatal(err)
-		}
-		if ok(st) {
+		if st, yes := decoded(t, b, ok); yes {
 			return st
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,7 +14,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/internal/browsertest"
-	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 )
 
@@ -30,10 +28,7 @@ import (
 // lobby's socket is refused while the page's own is admitted.
 func TestWebLobbyLANTable(t *testing.T) {
 	lane.NoRace(t)
-	i18n.Set(i18n.English)
-	browsertest.Chromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
+	ctx := lobbyTest(t)
 
 	// The web seat.
 	t0 := time.Now()
@@ -170,19 +165,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	screen("the terminal's lobby again", func(s string) bool { return strings.Contains(s, "okey lobby") })
 	key := ts.key
-	key(tcell.KeyRune, 'c')
-	screen("the create form", func(s string) bool { return strings.Contains(s, "join     <") })
-	key(tcell.KeyDown, 0)
-	for _, r := range "points=1" {
-		key(tcell.KeyRune, r)
-	}
-	key(tcell.KeyDown, 0)
-	key(tcell.KeyLeft, 0) // players: 2
-	key(tcell.KeyLeft, 0)
-	key(tcell.KeyDown, 0)
-	for range 3 {
-		key(tcell.KeyLeft, 0) // bots: none
-	}
+	ts.createForm(t, "points=1")
 	for range 3 {
 		key(tcell.KeyDown, 0)
 	}

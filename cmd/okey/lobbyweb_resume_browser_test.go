@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/browsertest"
-	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -47,10 +45,7 @@ func (g *leavingGame) OnStep(mc *table.Machine, v *engine.View) {
 // and its leave brings the lobby back.
 func TestWebLobbyResumeAndWatch(t *testing.T) {
 	lane.NoRace(t)
-	i18n.Set(i18n.English)
-	browsertest.Chromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
+	ctx := lobbyTest(t)
 
 	// A match against bots, left in its first hand.
 	data := t.TempDir()
@@ -103,16 +98,7 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 	}
 	key := ts.key
 	screen("the terminal's lobby", func(s string) bool { return strings.Contains(s, "okey lobby") })
-	key(tcell.KeyRune, 'c')
-	screen("the create form", func(s string) bool { return strings.Contains(s, "join     <") })
-	key(tcell.KeyDown, 0)
-	key(tcell.KeyDown, 0)
-	key(tcell.KeyLeft, 0) // players: 2
-	key(tcell.KeyLeft, 0)
-	key(tcell.KeyDown, 0)
-	for range 3 {
-		key(tcell.KeyLeft, 0) // bots: none
-	}
+	ts.createForm(t, "")
 	key(tcell.KeyRight, 0) // bots: 1
 	key(tcell.KeyEnter, 0)
 	until("the terminal's table listed", func(d lobbyDOM) bool {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/internal/browsertest"
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -20,6 +21,18 @@ import (
 // TestWebLobbyResumeAndWatch): okey play --web's lobby and a terminal's
 // okey play, both on loopback libp2p without mDNS, run by playLAN as the
 // command runs them; and the lobby's page in Chromium, read from the DOM.
+
+// lobbyTest sets a web lobby test up: English, Chromium at hand (without
+// it the test skips, or fails under CI), and 150 seconds for it all (the
+// returned context's).
+func lobbyTest(t *testing.T) context.Context {
+	t.Helper()
+	i18n.Set(i18n.English)
+	browsertest.Chromium(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
 
 // webSeat is okey play --web serving its lobby.
 type webSeat struct {
@@ -44,17 +57,23 @@ func startWebSeat(t *testing.T, ctx context.Context, data string) *webSeat {
 			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, ctx: webCtx,
 			opened: func(c *netplay.Client) { clients <- c }, served: func(s *web.Server) { servers <- s }}, &s.out, &s.err)
 	}()
-	select {
-	case s.client = <-clients:
-	case <-ctx.Done():
-		t.Fatalf("the web seat's network did not open: %s", s.err.String())
-	}
-	select {
-	case s.srv = <-servers:
-	case <-ctx.Done():
-		t.Fatalf("the web lobby was not served: %s", s.err.String())
-	}
+	s.client = await(t, ctx, clients, "the web seat's network did not open", &s.err)
+	s.srv = await(t, ctx, servers, "the web lobby was not served", &s.err)
 	return s
+}
+
+// await is what ch gives, or the test's end when ctx ends first: what did
+// not happen, with the seat's log.
+func await[T any](t *testing.T, ctx context.Context, ch <-chan T, what string, log *bytes.Buffer) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-ctx.Done():
+		t.Fatalf("%s: %s", what, log.String())
+		var zero T
+		return zero
+	}
 }
 
 // end quits the web seat and returns its exit status, or -1 (an error of
@@ -120,16 +139,8 @@ func startTermSeat(t *testing.T, ctx context.Context, peer string, pace time.Dur
 			peers: []string{peer}, strategy: "greedy", pace: pace, screen: s.scr, player: mover,
 			game: func(g *ui.Game) { games <- g }, opened: func(c *netplay.Client) { clients <- c }}, &s.out, &s.err)
 	}()
-	select {
-	case s.client = <-clients:
-	case <-ctx.Done():
-		t.Fatalf("the terminal seat's network did not open: %s", s.err.String())
-	}
-	select {
-	case s.g = <-games:
-	case <-ctx.Done():
-		t.Fatalf("the terminal lobby did not start: %s", s.err.String())
-	}
+	s.client = await(t, ctx, clients, "the terminal seat's network did not open", &s.err)
+	s.g = await(t, ctx, games, "the terminal lobby did not start", &s.err)
 	return s
 }
 
@@ -164,6 +175,26 @@ func (s *termSeat) screen(t *testing.T, what string, cond func(string) bool) str
 
 // key presses a key at the terminal.
 func (s *termSeat) key(k tcell.Key, r rune) { s.scr.InjectKey(k, r, tcell.ModNone) }
+
+// createForm opens the terminal lobby's create form (c) and fills it in
+// down to its bots: the options typed, 2 players, no bots; the cursor is
+// left on the bots' line.
+func (s *termSeat) createForm(t *testing.T, options string) {
+	t.Helper()
+	s.key(tcell.KeyRune, 'c')
+	s.screen(t, "the create form", func(text string) bool { return strings.Contains(text, "join     <") })
+	s.key(tcell.KeyDown, 0)
+	for _, r := range options {
+		s.key(tcell.KeyRune, r)
+	}
+	s.key(tcell.KeyDown, 0)
+	s.key(tcell.KeyLeft, 0) // players: 2
+	s.key(tcell.KeyLeft, 0)
+	s.key(tcell.KeyDown, 0)
+	for range 3 {
+		s.key(tcell.KeyLeft, 0) // bots: none
+	}
+}
 
 // lobbyDOM is what the tests read from the lobby's page (and from the
 // table's or the spectator's page the lobby hands over to).
