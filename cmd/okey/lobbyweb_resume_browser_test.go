@@ -137,9 +137,9 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 	d = until("a started table to watch", func(d lobbyDOM) bool { return len(d.Watch) == 1 })
 	browsertest.Shoot(t, c, "weblobby-watchable")
 	// A seat's name line says its player's name, then " · dealer" when
-	// it deals the hand shown.
+	// it deals the hand shown (and "shown" after a show).
 	clickFor(`#tables tr.lt[data-id="`+d.Watch[0]+`"] button.watch`, "the spectator's page", func(d lobbyDOM) bool {
-		return d.Path == "/table" && d.Board && slices.ContainsFunc(d.Seats, func(s string) bool { return s == "mehmet" || strings.HasPrefix(s, "mehmet · ") })
+		return d.Path == "/table" && d.Board && slices.ContainsFunc(d.Seats, func(s string) bool { return s == "mehmet" || strings.HasPrefix(s, "mehmet ") })
 	})
 	browsertest.Shoot(t, c, "weblobby-watching")
 	clickFor("#leave", "the lobby after watching", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
