@@ -28,7 +28,7 @@ import (
 // lobby's socket is refused while the page's own is admitted.
 func TestWebLobbyLANTable(t *testing.T) {
 	lane.NoRace(t)
-	ctx := lobbyTest(t)
+	ctx := lobbyTest(t, 150*time.Second)
 
 	// The web seat.
 	t0 := time.Now()

@@ -45,7 +45,7 @@ func (g *leavingGame) OnStep(mc *table.Machine, v *engine.View) {
 // and its leave brings the lobby back.
 func TestWebLobbyResumeAndWatch(t *testing.T) {
 	lane.NoRace(t)
-	ctx := lobbyTest(t)
+	ctx := lobbyTest(t, 150*time.Second)
 
 	// A match against bots, left in its first hand.
 	data := t.TempDir()

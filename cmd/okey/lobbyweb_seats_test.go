@@ -18,18 +18,18 @@ import (
 )
 
 // The seats of the web lobby's browser tests (TestWebLobbyLANTable,
-// TestWebLobbyResumeAndWatch): okey play --web's lobby and a terminal's
+// TestWebLobbyResumeAndWatch, TestWebTableChat): okey play --web's lobby and a terminal's
 // okey play, both on loopback libp2p without mDNS, run by playLAN as the
 // command runs them; and the lobby's page in Chromium, read from the DOM.
 
 // lobbyTest sets a web lobby test up: English, Chromium at hand (without
-// it the test skips, or fails under CI), and 150 seconds for it all (the
-// returned context's).
-func lobbyTest(t *testing.T) context.Context {
+// it the test skips, or fails under CI), and d for it all (the returned
+// context's).
+func lobbyTest(t *testing.T, d time.Duration) context.Context {
 	t.Helper()
 	i18n.Set(i18n.English)
 	browsertest.Chromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -234,7 +234,9 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	// The links' state on the page, as the terminal's links line has it.
 	stopLinks := lb.FollowLinks(pctx, a, g.SetLinks)
 	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
-		OnPresence: awayNames(a, g.SetAway)})
+		OnPresence:  awayNames(a, g.SetAway),
+		OnChatReady: func(send netplay.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
+		OnChat:      func(l netplay.ChatLine) { g.Chat(ui.ChatLine(l)) }})
 	stopLinks()
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
