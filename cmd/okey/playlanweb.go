@@ -117,20 +117,10 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer srv.Close()
-	srv.Start(func(err error) { logger.Error("web", "err", err) })
-	fmt.Fprint(stdout, i18n.T("okey: the lobby is at %s\n", srv.URL()))
-	if !f.noOpen {
-		if err := web.Open(srv.URL()); err != nil {
-			fmt.Fprintln(stdout, i18n.T("okey: no browser to open here: open that address in a browser on this computer"))
-		}
-	}
-	fmt.Fprintln(stdout, i18n.T("okey: Ctrl-C ends the lobby"))
 	if f.code != "" {
 		lobby.JoinCode(f.code)
 	}
-	if f.served != nil {
-		f.served(srv)
-	}
+	web.Launch{Out: stdout, NoOpen: f.noOpen, Served: f.served, Fail: func(err error) { logger.Error("web", "err", err) }}.Show(ctx, srv)
 	<-ctx.Done()
 	lb.bots.Wait(5 * time.Second)
 	return lobbyExit(stdout, played.Load(), "")
@@ -196,7 +186,7 @@ func watchWebTable(ctx context.Context, n *lanSession, srv *web.Server, lobby *w
 	at := func(names []string, ruleset string, _ ui.Options, updates <-chan ui.WatchUpdate, ended <-chan ui.WatchEnd,
 		_ func() []ui.WatchTable) (string, error) {
 		f := web.NewWatchPage(names, ruleset)
-		defer feedFrames(f, updates, ended)()
+		defer f.Follow(updates, ended)()
 		defer f.Quit()
 		srv.SetFrames(f)
 		lobby.SetPlaying(a.Table)

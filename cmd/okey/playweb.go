@@ -63,27 +63,9 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer srv.Close()
-	go func() {
-		if err := srv.Serve(); err != nil {
-			logger.Error("web", "err", err)
-		}
-	}()
-	fmt.Fprint(stdout, i18n.T("okey: the table is at %s\n", srv.URL()))
-	if !f.noOpen {
-		if err := web.Open(srv.URL()); err != nil {
-			fmt.Fprintln(stdout, i18n.T("okey: no browser to open here: open that address in a browser on this computer"))
-		}
-	}
-	fmt.Fprintln(stdout, i18n.T("okey: Ctrl-C or the page's leave button leaves the table"))
-	if f.served != nil {
-		f.served(srv)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go func() {
-		<-ctx.Done()
-		g.Quit()
-	}()
+	web.Launch{Out: stdout, NoOpen: f.noOpen, Served: f.served, Fail: func(err error) { logger.Error("web", "err", err) }}.Show(ctx, srv)
 	return localOutcome(playLocalWeb(ctx, g, o, logger), stdout)
 }
 
