@@ -620,20 +620,8 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 	if a.Creator == s.c.ID() {
 		s.c.Done(a)
 	}
-	end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
-		Unfinished: o.Report.Status() == table.StatusUnfinished,
-		Ranking:    o.Report.Ranking}
-	if err := o.Result.Ended(); err != nil {
-		end.Err = err
-	}
-	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
-		end.Ranking = m.Match().Ranking()
-	}
-	if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
-		end.Ranking = m.Match101().Ranking()
-	}
 	s.played.Store(o)
-	s.g.Finish(end)
+	s.g.Finish(ui.EndOf(o.Transcript, &o.Report, &o.Result))
 }
 
 // lobbyExit prints what okey play says when the lobby closes: the verdict

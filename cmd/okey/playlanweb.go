@@ -239,18 +239,7 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	if a.Creator == c.ID() {
 		c.Done(a)
 	}
-	end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
-		Unfinished: o.Report.Status() == table.StatusUnfinished, Ranking: o.Report.Ranking}
-	if err := o.Result.Ended(); err != nil {
-		end.Err = err
-	}
-	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
-		end.Ranking = m.Match().Ranking()
-	}
-	if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
-		end.Ranking = m.Match101().Ranking()
-	}
-	g.Finish(end)
+	g.Finish(ui.EndOf(o.Transcript, &o.Report, &o.Result))
 	// The end panel stays up until the player leaves it.
 	select {
 	case <-g.Done():

@@ -572,9 +572,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 			if t == nil {
 				return
 			}
-			rep := table.Verify(t)
-			g.Finish(&ui.MatchEnd{Transcript: path, Verified: rep.Honest, Verdict: ui.Verdict(rep),
-				Unfinished: rep.Status() == table.StatusUnfinished, Ranking: rep.Ranking})
+			g.Finish(ui.EndOf(path, table.Verify(t), nil))
 		}}
 }
 
