@@ -121,7 +121,7 @@ func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
 	fs.StringVar(&b.join, "join", "", i18n.T("take a seat at the table with this id"))
 	fs.StringVar(&b.codeFlag, "code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	fs.BoolVar(&b.lanOnly, "lan", false, i18n.T("with --create: a LAN table that anyone on the LAN may join, no invite code"))
-	fs.StringVar(&b.strategy, "strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
+	fs.StringVar(&b.strategy, "strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strings.Join(bot.AllNames(), ", "), bot.Name101))
 	fs.StringVar(&b.level, "level", "", i18n.T("how well the bot plays: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
 	fs.IntVar(&b.matches, "matches", 1, i18n.T("matches to play before exiting"))
 	fs.DurationVar(&b.pace, "pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", netplay.HumanPace))
@@ -211,21 +211,7 @@ func (b *botArgs) check(stdin io.Reader) string {
 // is). A level plays b101 at a 101 table.
 func (b *botArgs) checkStrategy() string {
 	b.explicitStrategy = b.strategy
-	named := b.strategy
-	if named == bot.Name101 {
-		named = "" // not one of bot.New's: checked below
-	}
-	def, _ := bot.StrategyFor(bot.DefaultLevel) // as okey play (issue 37, 9)
-	chosen, err := bot.ChooseStrategy(b.level, named, def)
-	if err == nil && b.strategy == bot.Name101 {
-		chosen = bot.Name101
-		if b.level != "" {
-			err = fmt.Errorf("give a level or a strategy, not both")
-		}
-	}
-	if err == nil && b.explicitStrategy != "" && (b.create || b.explicit["preset"]) {
-		err = checkStrategy(b.explicitStrategy, b.rules.Preset == engine.Preset101)
-	}
+	chosen, err := bot.Choose(b.level, b.strategy, b.create || b.explicit["preset"], b.rules.Preset == engine.Preset101)
 	if err != nil {
 		return i18n.T("--level/--strategy: %v", ui.Plain(err))
 	}
@@ -264,7 +250,7 @@ func (b *botArgs) mover(a lobby.Announcement) (table.Mover, error) {
 	if is101 && b.explicitStrategy == "" {
 		name = bot.Name101 // every level plays the one 101 bot
 	}
-	return strategyMover(name, uint64(time.Now().UnixNano()), is101)
+	return bot.ForTable(name, uint64(time.Now().UnixNano()), is101)
 }
 
 func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

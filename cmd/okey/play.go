@@ -87,7 +87,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fs.String("name", defaultName(), i18n.T("your name at the table"))
 	data := fs.String("data", "", i18n.T("data directory: identity, matches, log (default: the user's config directory)"))
 	level := fs.String("level", "", i18n.T("how well the bots play: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
-	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
+	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level (Okey 101: %s only, which greedy and every level mean there)", strings.Join(bot.AllNames(), ", "), bot.Name101))
 	pace := fs.Duration("pace", 400*time.Millisecond, i18n.T("how long a bot waits before it moves"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("LAN: no mDNS discovery (use --peer)"))
@@ -134,7 +134,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: --name: %s\n", ui.Plain(err)))
 		return 2
 	}
-	chosen, err := playStrategy(*level, *strategy, *bots >= 0 && !*resume, rules.Preset == engine.Preset101)
+	chosen, err := bot.Choose(*level, *strategy, *bots >= 0 && !*resume, rules.Preset == engine.Preset101)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --level/--strategy: %s\n", ui.Plain(err)))
 		return 2
@@ -168,29 +168,6 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse,
 		ruleset: rules.String(), bots: *bots, web: *webFlag, noOpen: *noOpen}, stdout, stderr)
-}
-
-// playStrategy resolves --level and --strategy into the bots' strategy;
-// bots says a table of bots is played here, whose ruleset (Okey 101 or
-// not) is known.
-func playStrategy(level, strategy string, bots, is101 bool) (string, error) {
-	def, _ := bot.StrategyFor(bot.DefaultLevel)
-	named := strategy
-	if named == bot.Name101 {
-		named = "" // not one of bot.New's: checked below
-	}
-	chosen, err := bot.ChooseStrategy(level, named, def)
-	if err == nil && strategy == bot.Name101 {
-		chosen = bot.Name101
-		if level != "" {
-			err = fmt.Errorf("give a level or a strategy, not both")
-		}
-	}
-	if err == nil && strategy != "" && bots {
-		// A table of bots here: its ruleset is known (--preset).
-		err = checkStrategy(strategy, is101)
-	}
-	return chosen, err
 }
 
 // checkLANFlags checks the flags of a LAN game and reads --code (from
@@ -249,7 +226,7 @@ type botFlags struct {
 // strategy is unknown to this version); at an Okey 101 table, k of its one
 // bot (bot.B101).
 func makeBots(ruleset, strategy, fallback string, k int) []table.Mover {
-	if is101(ruleset) {
+	if bot.RulesetIs101(ruleset) {
 		var movers []table.Mover
 		for i := 0; i < k; i++ {
 			movers = append(movers, bot.NewB101())
@@ -655,7 +632,7 @@ type lanLobby struct {
 // strategy (when the table's creator names no level) until ctx ends, on
 // the interfaces of listen ("": every interface), with reach and relays.
 func newLanLobby(ctx context.Context, c *netplay.Client, log *slog.Logger, strategy string, listen []string, reach bool, relays []string) *lanLobby {
-	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: houseMover, Level: levelOf,
+	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: houseMover, Level: bot.LevelOf,
 		Listen: listen, Reach: reach, Relays: relays, Log: log, Explain: explainNet})
 	return &lanLobby{LobbyService: s, c: c, ctx: ctx, bots: s.Bots()}
 }
@@ -666,18 +643,12 @@ func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
 	if is101 {
 		return bot.NewB101(), nil
 	}
-	return strategyMover(name, seed, false)
+	return bot.ForTable(name, seed, false)
 }
 
 func (l *lanLobby) unfinishedLAN(id string) (lobby.Announcement, bool) { return l.UnfinishedLAN(id) }
 func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool)        { return l.LocalMatch(dir) }
 func (l *lanLobby) botRelays() []string                                { return l.BotRelays() }
-
-// is101 reports whether a ruleset text is Okey 101's.
-func is101(ruleset string) bool {
-	r, err := engine.ParseRuleset(ruleset)
-	return err == nil && r.Preset == engine.Preset101
-}
 
 // newMatchRow is the chooser's row that starts a new match against bots
 // ("vs 1 bot", "vs 3 bots").

@@ -130,7 +130,7 @@ func parseTourArgs(args []string, stderr io.Writer) (*tourArgs, int) {
 		return nil
 	})
 	fs.StringVar(&t.level, "level", "", i18n.T("how well this command's bot seats play: %s (instead of --strategy; every level plays b101 at Okey 101)", strings.Join(bot.LevelNames(), ", ")))
-	fs.StringVar(&t.strategy, "strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
+	fs.StringVar(&t.strategy, "strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strings.Join(bot.AllNames(), ", "), bot.Name101))
 	fs.BoolVar(&t.botSeat, "bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
 	fs.BoolVar(&t.noMouse, "no-mouse", false, i18n.T("no mouse input at the table screen"))
 	fs.Var(&t.listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
@@ -249,9 +249,9 @@ func (t *tourArgs) checkCreate() string {
 // the ruleset from the announcement and stops there, before it registers.
 func (t *tourArgs) checkStrategy() error {
 	if t.level == "" {
-		err := knownStrategy(t.strategy)
+		err := bot.KnownStrategy(t.strategy)
 		if err == nil && t.create != nil && (t.botSeat || t.bots > 0) {
-			err = checkStrategy(t.strategy, t.is101)
+			err = bot.CheckStrategy(t.strategy, t.is101)
 		}
 		return err
 	}
