@@ -17,7 +17,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/metrics"
 	"github.com/libp2p/go-libp2p/core/peer"
-	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
@@ -95,16 +94,17 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // botArgs are okey bot's flags, parsed and checked.
 type botArgs struct {
-	name, join, codeFlag, strategy, level, out, data, logFile, summaryFile string
-	create, lanOnly, noMDNS, serveRelay, verbose                           bool
-	players, matches                                                       int
-	pace, withhold, moveWithhold, wait, settle                             time.Duration
-	preset                                                                 *string
-	listen, peers, relays                                                  stringList
-	explicit                                                               map[string]bool
-	explicitStrategy                                                       string // --strategy as given
-	code                                                                   *invite.Code
-	rules                                                                  engine.Ruleset
+	netFlags
+	name, join, codeFlag, strategy, level, out, summaryFile string
+	create, lanOnly, serveRelay                             bool
+	players, matches                                        int
+	pace, withhold, moveWithhold, wait, settle              time.Duration
+	preset                                                  *string
+	relays                                                  stringList
+	explicit                                                map[string]bool
+	explicitStrategy                                        string // --strategy as given
+	code                                                    *invite.Code
+	rules                                                   engine.Ruleset
 }
 
 // parseBotArgs parses okey bot's flags; a status other than -1 ends the
@@ -114,6 +114,7 @@ func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printLevels(stderr); printDefaults(fs) }
+	b.register(fs)
 	fs.StringVar(&b.name, "name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	fs.BoolVar(&b.create, "create", false, i18n.T("open a new table"))
 	fs.IntVar(&b.players, "players", 4, i18n.T("seats at a table this bot opens (2-4)"))
@@ -126,18 +127,12 @@ func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
 	fs.IntVar(&b.matches, "matches", 1, i18n.T("matches to play before exiting"))
 	fs.DurationVar(&b.pace, "pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", netplay.HumanPace))
 	fs.StringVar(&b.out, "out", ".", i18n.T("directory for the transcripts"))
-	fs.StringVar(&b.data, "data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
-	fs.Var(&b.listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
-	fs.Var(&b.peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
-	fs.BoolVar(&b.noMDNS, "no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
 	fs.Var(&b.relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
 	fs.BoolVar(&b.serveRelay, "serve-relay", false, i18n.T("serve as the relay of the tables this bot creates (a publicly reachable host)"))
 	fs.DurationVar(&b.withhold, "withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
 	fs.DurationVar(&b.moveWithhold, "move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
 	fs.DurationVar(&b.wait, "wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
 	fs.DurationVar(&b.settle, "settle", time.Second, i18n.T("listen this long for open tables before opening one"))
-	fs.BoolVar(&b.verbose, "v", false, i18n.T("log protocol detail"))
-	fs.StringVar(&b.logFile, "log", "", i18n.T("write logs to this file instead of stderr"))
 	fs.StringVar(&b.summaryFile, "summary", "", i18n.T("write a JSON summary of the matches and the process's cost to this file on exit"))
 	if err := fs.Parse(args); err != nil {
 		return nil, 2
@@ -221,15 +216,8 @@ func (b *botArgs) checkStrategy() string {
 
 // checkAddrs checks --listen, --peer and --relay.
 func (b *botArgs) checkAddrs() string {
-	for _, a := range b.listen {
-		if _, err := ma.NewMultiaddr(a); err != nil {
-			return i18n.T("--listen %q: %v", a, ui.Plain(err))
-		}
-	}
-	for _, a := range b.peers {
-		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return i18n.T("--peer: %v", ui.Plain(err))
-		}
+	if msg := b.netFlags.checkAddrs(); msg != "" {
+		return msg
 	}
 	for _, a := range b.relays {
 		if a == netplay.NoRelay && len(b.relays) == 1 {
@@ -271,19 +259,14 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(b.out, 0o755); err != nil {
 		return usageErr(i18n.T("--out: %v", ui.Plain(err)))
 	}
-	if b.data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
-		}
-		b.data = d
+	if msg := b.defaultData(); msg != "" {
+		return usageErr(msg)
 	}
-	h, closeLog, err := netplay.CommandLog(stderr, b.logFile, b.verbose)
+	log, closeLog, err := b.openLog(stderr, b.logFile)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := netplay.NetworkLog(h, b.verbose)
 	if b.name == "" {
 		if _, err := p2p.LoadProfile(b.data); err != nil {
 			if k, err := p2p.LoadOrCreateIdentity(b.data); err == nil {
