@@ -253,13 +253,12 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	if f.web {
 		return playBotsWeb(f, stdout, stderr)
 	}
-	dir, logf, code := openData(f.data, stderr)
+	d, code := openData(f.data, stderr)
 	if code != 0 {
 		return code
 	}
-	defer logf.Close()
-	logger := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	log.SetOutput(logf)
+	defer d.file.Close()
+	dir, logger := d.dir, d.log
 	unfinished, err := ui.UnfinishedLocal(dir)
 	if err != nil {
 		logger.Warn("unfinished matches", "err", err)
@@ -359,26 +358,38 @@ func localOutcome(out *ui.LocalOutcome, stdout io.Writer) int {
 	return 0
 }
 
-// openData makes the data directory and opens its log file.
-func openData(dir string, stderr io.Writer) (string, *os.File, int) {
+// dataLog is okey play's data directory with its log file open.
+type dataLog struct {
+	dir  string
+	file *os.File
+	h    slog.Handler
+	log  *slog.Logger
+}
+
+// openData makes the data directory (dir, else the user's config
+// directory) and opens its log file, where the standard logger writes
+// too.
+func openData(dir string, stderr io.Writer) (*dataLog, int) {
 	if dir == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
-			return "", nil, 2
+			return nil, 2
 		}
 		dir = d
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
-		return "", nil, 2
+		return nil, 2
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "okey.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
-		return "", nil, 2
+		return nil, 2
 	}
-	return dir, f, 0
+	h := slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})
+	log.SetOutput(f)
+	return &dataLog{dir: dir, file: f, h: h, log: slog.New(h)}, 0
 }
 
 func defaultName() string {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -43,22 +42,12 @@ func (n *lanSession) close() {
 
 // openLAN opens the data directory, its log and the player's client.
 func openLAN(f lanFlags, stderr io.Writer) (*lanSession, int) {
-	if f.data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
-			return nil, 2
-		}
-		f.data = d
-	}
-	dir, logf, code := openData(f.data, stderr)
+	d, code := openData(f.data, stderr)
 	if code != 0 {
 		return nil, code
 	}
-	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
-	logger := slog.New(h)
-	log.SetOutput(logf)
-	netplay.RouteLibraryLogs(h)
+	dir, logf, logger := d.dir, d.file, d.log
+	netplay.RouteLibraryLogs(d.h)
 	parent := f.ctx
 	if parent == nil {
 		parent = context.Background()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -27,13 +26,12 @@ import (
 // stays served after the match's end until the player leaves the page or
 // presses Ctrl-C.
 func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
-	dir, logf, code := openData(f.data, stderr)
+	d, code := openData(f.data, stderr)
 	if code != 0 {
 		return code
 	}
-	defer logf.Close()
-	logger := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	log.SetOutput(logf)
+	defer d.file.Close()
+	dir, logger := d.dir, d.log
 	o := localWebOptions(dir, f.pace, logger)
 	o.Strategy, o.Player = f.strategy, f.player
 	if f.resume {

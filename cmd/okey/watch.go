@@ -251,14 +251,8 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 	wctx, leave := context.WithCancel(ctx)
 	defer leave()
 	res := c.StartWatch(wctx, a, opt, func(o *netplay.Outcome, err error) {
-		switch {
-		case err != nil && wctx.Err() == nil:
-			ended <- ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))}
-		case err == nil && o.Result.Stalled != nil:
-			st := o.Result.Stalled
-			ended <- ui.WatchEnd{Why: i18n.T("unfinished, honest so far: seat %d (%s) stopped answering; no one is named", st.Seat, o.Config.Seats[st.Seat].Name)}
-		case err == nil:
-			ended <- ui.WatchEnd{Report: &o.Report}
+		if e, ok := watchEnd(o, err, wctx.Err() != nil); ok {
+			ended <- e
 		}
 	})
 	next, err = at(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
@@ -271,6 +265,22 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 	leave() // q or w: the spectator leaves (its folder resumes it)
 	r := <-res
 	return next, watchEnded(stdout, stderr, a, r.Outcome, r.Err, data)
+}
+
+// watchEnd is how a watch ended, for the spectator's screen: why it
+// stopped, or the transcript's verdict; false when the spectator left
+// (nothing to show).
+func watchEnd(o *netplay.Outcome, err error, left bool) (ui.WatchEnd, bool) {
+	switch {
+	case err != nil && !left:
+		return ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))}, true
+	case err == nil && o.Result.Stalled != nil:
+		st := o.Result.Stalled
+		return ui.WatchEnd{Why: i18n.T("unfinished, honest so far: seat %d (%s) stopped answering; no one is named", st.Seat, o.Config.Seats[st.Seat].Name)}, true
+	case err == nil:
+		return ui.WatchEnd{Report: &o.Report}, true
+	}
+	return ui.WatchEnd{}, false
 }
 
 // watchTables is the list w shows at the spectator's screen: the public
