@@ -574,12 +574,7 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 			return
 		}
 	}
-	seat := -1
-	for i, m := range a.Members {
-		if m.ID == s.c.ID() {
-			seat = i
-		}
-	}
+	seat := s.c.Seat(a)
 	if seat < 0 {
 		return
 	}
@@ -587,16 +582,13 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 	s.g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
 	s.g.SetRackFile(filepath.Join(s.dir, netplay.MatchesDir, a.Table, ui.RackFile))
 	s.g.ShowTable()
-	stopLinks := s.lb.FollowLinks(s.ctx, a, s.g.SetLinks)
 	var mover table.Mover = s.g
 	if s.f.player != nil {
 		mover = s.f.player
 	}
-	o, err := s.c.Play(s.ctx, a, mover, netplay.PlayOptions{OnStep: s.g.OnStep, OnReplay: s.g.OnReplay, Withhold: 15 * time.Minute,
-		OnPresence:  awayNames(a, s.g.SetAway),
+	o, err := s.lb.PlaySeat(s.ctx, a, mover, s.g, netplay.PlayOptions{Withhold: 15 * time.Minute,
 		OnChatReady: func(send netplay.ChatSend) { s.g.SetChat(chatMembers(a, s.c.ID()), ui.ChatSendFunc(send)) },
 		OnChat:      func(l netplay.ChatLine) { s.g.Chat(ui.ChatLine(l)) }})
-	stopLinks()
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) {
 			s.leave(i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume"))
@@ -604,9 +596,6 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 			s.g.Finish(&ui.MatchEnd{Err: err})
 		}
 		return
-	}
-	if a.Creator == s.c.ID() {
-		s.c.Done(a)
 	}
 	s.played.Store(o)
 	s.g.Finish(ui.EndOf(o.Transcript, &o.Report, &o.Result))

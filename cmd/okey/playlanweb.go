@@ -15,7 +15,6 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -192,12 +191,7 @@ func watchWebTable(ctx context.Context, n *lanSession, srv *web.Server, lobby *w
 // playWebSeat plays the started table a at the player's seat in the page.
 func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.Lobby, a lobby.Announcement, logger *slog.Logger) *netplay.Outcome {
 	c := lb.c
-	seat := -1
-	for i, m := range a.Members {
-		if m.ID == c.ID() {
-			seat = i
-		}
-	}
+	seat := c.Seat(a)
 	if seat < 0 {
 		return nil
 	}
@@ -210,11 +204,8 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	defer func() { srv.SetGame(nil); page.SetPlaying("") }()
 	pctx, leave := g.Until(ctx) // ends when the player leaves the page's table
 	defer leave()
-	// The links' state on the page, as the terminal's links line has it.
-	stopLinks := lb.FollowLinks(pctx, a, g.SetLinks)
-	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
-		OnPresence: awayNames(a, g.SetAway)})
-	stopLinks()
+	// The links' state and who is away on the page, as the terminal has them.
+	o, err := lb.PlaySeat(pctx, a, g, g, netplay.PlayOptions{Withhold: 15 * time.Minute})
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
 			page.Say(i18n.T("you left the table %s; the match is saved: okey play offers it to resume", a.Table), false)
@@ -225,9 +216,6 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 		<-g.Done()
 		return nil
 	}
-	if a.Creator == c.ID() {
-		c.Done(a)
-	}
 	g.Finish(ui.EndOf(o.Transcript, &o.Report, &o.Result))
 	// The end panel stays up until the player leaves it.
 	select {
@@ -235,22 +223,4 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	case <-ctx.Done():
 	}
 	return o
-}
-
-// awayNames is a PlayOptions.OnPresence that tells set the names of table
-// a's members whose peers are not connected now.
-func awayNames(a lobby.Announcement, set func([]string)) func([]p2p.MemberStatus) {
-	names := map[string]string{}
-	for _, m := range a.Members {
-		names[m.ID] = m.Name
-	}
-	return func(ms []p2p.MemberStatus) {
-		var away []string
-		for _, m := range ms {
-			if !m.Self && !m.Connected {
-				away = append(away, names[string(m.ID)])
-			}
-		}
-		set(away)
-	}
 }
