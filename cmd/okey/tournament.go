@@ -338,7 +338,8 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // openSeats opens this command's own seat and its bots' (the seat's
 // admission first, when it creates the tournament).
 func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stderr io.Writer) ([]*netplay.TournamentSeat, error) {
-	me, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, netplay.Options{Data: t.data, Name: t.name, Listen: t.listen, NoMDNS: t.noMDNS, Peers: t.peers, Log: log}, t.dir)
+	o := netplay.Options{Data: t.data, Name: t.name, Listen: t.listen, NoMDNS: t.noMDNS, Peers: t.peers, Log: log}
+	me, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, o, t.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -353,27 +354,7 @@ func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stde
 			log.Warn("the code's creator is not reachable at its addresses: waiting for discovery", "err", err)
 		}
 	}
-	for i := 0; i < t.bots; i++ {
-		name := fmt.Sprintf("%s-bot%d", cutTo(me.Client.Name(), 20), i+1)
-		// The bots in this process dial the seats opened before them (as
-		// --peer), so that they meet without discovery too.
-		known := append([]string(nil), t.peers...)
-		for _, o := range seats {
-			known = append(known, o.Client.Addrs()...)
-		}
-		// They listen where --listen says at ports of their own: a fixed
-		// port is this command's own seat's (libp2p reuses ports, so the
-		// bots would all take it too, and a --peer dial naming this seat
-		// would reach one of them: "peer id mismatch").
-		dir := filepath.Join(t.dir, "bots", fmt.Sprint(i+1))
-		s, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, netplay.Options{Data: filepath.Join(dir, "data"), Name: name, Listen: netplay.BotListen(t.listen),
-			NoMDNS: t.noMDNS, Peers: known, Log: log}, dir)
-		if err != nil {
-			return seats, err
-		}
-		seats = append(seats, s)
-	}
-	return seats, nil
+	return netplay.OpenTournamentBots(ctx, tournamentOpen, o, t.dir, t.bots, seats)
 }
 
 // admission fixes a created tournament's id before it is announced (the
