@@ -144,8 +144,10 @@ func (f *flood) connectedWait(t *testing.T) {
 	t.Helper()
 	select {
 	case <-f.connected:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the attacker's identities did not connect")
+	case <-time.After(3 * time.Minute):
+		// Fifty hosts' start-up and handshakes in a race-built child: over
+		// a minute on a 2-core machine under a load of 20 (seen once).
+		t.Fatal("the attacker's identities did not connect within 3 minutes")
 	}
 }
 

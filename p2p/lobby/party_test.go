@@ -110,10 +110,15 @@ func TestLobbyManyTables(t *testing.T) {
 		_, ok := lob(observer).Table(ids[5])
 		return !ok
 	})
+	// The others are listed (again, should a machine under a load of 20
+	// have held an announcement past the expiry: seen once); 5's is not.
 	for i, id := range ids {
-		if _, ok := lob(observer).Table(id); ok != (i != 5) {
-			t.Errorf("table %s listed %v after creator 5 left", id, ok)
+		if i != 5 {
+			waitTableFor(t, 40*time.Second, lob(observer), id, func(_ Announcement, ok bool) bool { return ok })
 		}
+	}
+	if _, ok := lob(observer).Table(ids[5]); ok {
+		t.Errorf("table %s listed again after its creator left", ids[5])
 	}
 }
 
