@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -268,27 +267,18 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	// The person plays with the data directory's identity, each bot with
-	// its level's and slot's (DATA/bots/hard-1, ...): okey stats adds the
-	// matches up.
-	var ids []ui.LocalIdentity
-	var names []string
-	if !f.resume {
-		ids, names, err = localIdentities(dir, f.strategy, f.bots)
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
-			return 2
-		}
-		names = uniqueBotNames(f.name, names)
+	base := localOptions(dir, f.pace, logger)
+	base.Strategy, base.Player = f.strategy, f.player
+	fresh := base
+	if !f.resume && !newLocalMatch(&fresh, f, stderr) {
+		return 2
 	}
-	identity := func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
 	g.SetLeaveNote(localLeaveNote)
 	done := make(chan *ui.LocalOutcome, 1)
 	var started atomic.Bool
 	play := func(o ui.LocalOptions) {
 		started.Store(true)
-		o.Data, o.Pace, o.Log, o.Strategy, o.Identity, o.Player = dir, f.pace, logger, f.strategy, identity, f.player
 		out, err := ui.PlayLocal(context.Background(), g, o)
 		if err != nil {
 			logger.Error("play", "err", err)
@@ -299,13 +289,11 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 			f.ended(g)
 		}
 	}
-	startNew := func() {
-		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.ruleset, f.strategy, f.strategy, f.bots),
-			BotName: names, Identities: ids})
-	}
+	startNew := func() { play(fresh) }
 	resume := func(m ui.LocalMatch) {
-		f.strategy = m.Strategy
-		play(ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())})
+		o := base
+		resumeLocal(&o, m)
+		play(o)
 	}
 	// The match starts once the screen runs (g.Start): a terminal that
 	// cannot open leaves no empty match behind to resume.
@@ -549,9 +537,9 @@ func (s *lanSitting) playLocal(t ui.LobbyTable) {
 	s.g.FreshTable(0, s.back)
 	s.g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 	s.g.ShowTable()
-	out, err := ui.PlayLocal(s.ctx, s.g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, s.f.strategy, m.Bots()),
-		Strategy: m.Strategy, Data: s.dir, Pace: s.f.pace, Log: s.logger,
-		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(s.dir, ref, false) }})
+	o := localOptions(s.dir, s.f.pace, s.logger)
+	o.Resume, o.Strategy, o.Bots = m.Dir, m.Strategy, makeBots(m.Ruleset, m.Strategy, s.f.strategy, m.Bots())
+	out, err := ui.PlayLocal(s.ctx, s.g, o)
 	if err != nil {
 		s.g.Finish(&ui.MatchEnd{Err: err})
 	}

@@ -146,7 +146,7 @@ func resumeWebTable(ctx context.Context, f lanFlags, n *lanSession, lb *lanLobby
 		lobby.Say(i18n.T("that match is no longer saved"), true)
 		return nil
 	}
-	o := localWebOptions(n.dir, f.pace, n.log)
+	o := localOptions(n.dir, f.pace, n.log)
 	resumeLocal(&o, m)
 	g := web.NewGame(0)
 	g.Start()

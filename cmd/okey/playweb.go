@@ -32,7 +32,7 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 	}
 	defer d.file.Close()
 	dir, logger := d.dir, d.log
-	o := localWebOptions(dir, f.pace, logger)
+	o := localOptions(dir, f.pace, logger)
 	o.Strategy, o.Player = f.strategy, f.player
 	if f.resume {
 		unfinished, err := ui.UnfinishedLocal(dir)
@@ -41,15 +41,8 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 			return 2
 		}
 		resumeLocal(&o, unfinished[0])
-	} else {
-		ids, names, err := localIdentities(dir, f.strategy, f.bots)
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
-			return 2
-		}
-		o.Ruleset, o.Name, o.Identities = f.ruleset, f.name, ids
-		o.BotName = uniqueBotNames(f.name, names)
-		o.Bots = makeBots(f.ruleset, f.strategy, f.strategy, f.bots)
+	} else if !newLocalMatch(&o, f, stderr) {
+		return 2
 	}
 
 	g := web.NewGame(0)
@@ -73,11 +66,26 @@ func resumeLocal(o *ui.LocalOptions, m ui.LocalMatch) {
 	o.Strategy, o.Resume, o.Bots = m.Strategy, m.Dir, makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())
 }
 
-// localWebOptions are the options of a match against bots in the data
-// directory dir, played at a web table.
-func localWebOptions(dir string, pace time.Duration, logger *slog.Logger) ui.LocalOptions {
+// localOptions are the options of a match against bots in the data
+// directory dir.
+func localOptions(dir string, pace time.Duration, logger *slog.Logger) ui.LocalOptions {
 	return ui.LocalOptions{Data: dir, Pace: pace, Log: logger,
 		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }}
+}
+
+// newLocalMatch makes o a new match against f.bots bots: the person plays
+// with the data directory's identity, each bot with its level's and
+// slot's (DATA/bots/hard-1, ...), so that okey stats adds the matches up;
+// false when an identity cannot be kept (said on stderr).
+func newLocalMatch(o *ui.LocalOptions, f botFlags, stderr io.Writer) bool {
+	ids, names, err := localIdentities(o.Data, f.strategy, f.bots)
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
+		return false
+	}
+	o.Ruleset, o.Name, o.Identities, o.BotName = f.ruleset, f.name, ids, uniqueBotNames(f.name, names)
+	o.Bots = makeBots(f.ruleset, f.strategy, f.strategy, f.bots)
+	return true
 }
 
 // playLocalWeb plays the match against bots o at the web table g; after
