@@ -268,14 +268,7 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer closeLog()
 	if b.name == "" {
-		if _, err := p2p.LoadProfile(b.data); err != nil {
-			if k, err := p2p.LoadOrCreateIdentity(b.data); err == nil {
-				if id, err := peer.IDFromPrivateKey(k); err == nil {
-					s := id.String()
-					b.name = "bot-" + s[len(s)-6:]
-				}
-			}
-		}
+		b.name = netplay.BotName(b.data)
 	}
 	useRelays, err := netplay.ResolveRelays(b.data, b.relays)
 	if err != nil {
