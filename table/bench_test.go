@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -122,9 +123,24 @@ func scalarMultTime() (wall, cpu time.Duration) {
 	return time.Since(start) / 2000, (cpuTime() - startCPU) / 2000
 }
 
-// tenHandTranscript plays a ten-hand match (german, rounds=10, 4 greedy players).
+// tenHandTranscript plays a ten-hand match (german, rounds=10, 4 greedy
+// players). The match's message count varies from run to run (the parallel
+// rounds' order); with OKEY_BENCH_TRANSCRIPT set to a file, the match is read
+// from it when it exists and written to it when it does not, so that runs
+// (and builds) compared verify the same match.
 func tenHandTranscript(b *testing.B) *Transcript {
 	b.Helper()
+	path := os.Getenv("OKEY_BENCH_TRANSCRIPT")
+	if path != "" {
+		if f, err := os.Open(path); err == nil {
+			defer f.Close()
+			tr, err := ReadTranscript(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return tr
+		}
+	}
 	res, err := RunLocal(context.Background(), LocalOptions{Ruleset: "german:points=99,rounds=10",
 		Movers: greedyMovers(b, 4, 10), Seed: 10, Withhold: 10 * time.Minute})
 	if err != nil {
@@ -133,6 +149,15 @@ func tenHandTranscript(b *testing.B) *Transcript {
 	tr := res.Transcript(-1)
 	if hands := len(res.Results[0].Machine.Hands()); hands != 10 {
 		b.Fatalf("match played %d hands, want 10", hands)
+	}
+	if path != "" {
+		var buf bytes.Buffer
+		if err := WriteTranscript(&buf, tr); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 	return tr
 }

@@ -169,7 +169,7 @@ func (e *Envelope) Verify(key ed25519.PublicKey, config [32]byte) error {
 	if e.verified != nil && e.verified.Equal(key) && e.verifiedC == config && e.verifiedR == &e.Raw[0] && e.verifiedN == len(e.Raw) {
 		return nil
 	}
-	if len(key) != ed25519.PublicKeySize || !ed25519.Verify(key, signedBytes(config, e.Raw[:len(e.Raw)-signatureLen]), e.Sig[:]) {
+	if len(key) != ed25519.PublicKeySize || !sigKey(key).Verify(signedBytes(config, e.Raw[:len(e.Raw)-signatureLen]), e.Sig[:]) {
 		return ErrSignature
 	}
 	e.remember(key, config)

@@ -4,8 +4,11 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"sync"
 
 	"filippo.io/edwards25519"
+
+	"github.com/okey-game/okey/crypto/group"
 )
 
 // ErrIdentityKey is wrapped by the errors of CheckIdentityKey.
@@ -32,4 +35,35 @@ func CheckIdentityKey(key ed25519.PublicKey) error {
 		return fmt.Errorf("%w: a point of small order", ErrIdentityKey)
 	}
 	return nil
+}
+
+// maxSigKeys bounds the prepared signature keys kept (about 100 KB each).
+const maxSigKeys = 64
+
+// sigKeys holds identity keys prepared for fast verification
+// (group.Ed25519Key: exactly crypto/ed25519.Verify, about three times as
+// fast), made once per key and shared by every envelope check.
+var sigKeys struct {
+	sync.Mutex
+	m map[[ed25519.PublicKeySize]byte]*group.Ed25519Key
+}
+
+// sigKey returns key (32 bytes) prepared for verification.
+func sigKey(key ed25519.PublicKey) *group.Ed25519Key {
+	var raw [ed25519.PublicKeySize]byte
+	copy(raw[:], key)
+	sigKeys.Lock()
+	k := sigKeys.m[raw]
+	sigKeys.Unlock()
+	if k != nil {
+		return k
+	}
+	k = group.NewEd25519Key(key)
+	sigKeys.Lock()
+	if sigKeys.m == nil || len(sigKeys.m) >= maxSigKeys {
+		sigKeys.m = make(map[[ed25519.PublicKeySize]byte]*group.Ed25519Key)
+	}
+	sigKeys.m[raw] = k
+	sigKeys.Unlock()
+	return k
 }

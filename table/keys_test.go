@@ -58,6 +58,10 @@ func TestEd25519Rule(t *testing.T) {
 	if ed25519.Verify(key.Public().(ed25519.PublicKey), msg, bad) {
 		t.Fatal("S + l accepted")
 	}
+	// The envelopes' prepared key (sigKey) follows the same rule.
+	if k := sigKey(key.Public().(ed25519.PublicKey)); !k.Verify(msg, sig) || k.Verify(msg, bad) {
+		t.Fatal("sigKey: honest signature refused or S + l accepted")
+	}
 }
 
 func reverse(b []byte) []byte {

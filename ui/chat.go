@@ -10,6 +10,7 @@ import (
 
 	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/ui/tablemodel"
 )
 
 // The table's chat (protocol.md 7.13): at a table played over the network
@@ -25,48 +26,21 @@ import (
 // no word of either language's key names claims it.
 const chatKey = '/'
 
-// quickMessages are the quick messages by their protocol numbers (1..9):
-// each reader shows them in its own language.
-var quickMessages = []string{
-	i18n.Mark("well played"),
-	i18n.Mark("hurry up, please"),
-	i18n.Mark("thanks"),
-	i18n.Mark("good luck"),
-	i18n.Mark("sorry"),
-	i18n.Mark("one more?"),
-	i18n.Mark("hello"),
-	i18n.Mark("nice move"),
-	i18n.Mark("bye"),
-}
+// quickMessages are the quick messages by their protocol numbers (1..9).
+var quickMessages = tablemodel.QuickMessages
 
 // quickText is quick message n in the reader's language.
-func quickText(n int) string {
-	if n >= 1 && n <= len(quickMessages) {
-		return i18n.TKey(quickMessages[n-1])
-	}
-	return i18n.T("quick message %d", n)
-}
+func quickText(n int) string { return tablemodel.QuickText(n) }
 
 // ChatMember is one of the table's members as the chat names them, in
 // roster order.
-type ChatMember struct {
-	ID   string // peer id
-	Name string
-	Self bool
-}
+type ChatMember = tablemodel.ChatMember
 
 // ChatLine is one chat message accepted at the table.
-type ChatLine struct {
-	Member int // roster index
-	ID     string
-	Name   string
-	Quick  int // a quick message's number (0: a text)
-	Text   string
-	Own    bool
-}
+type ChatLine = tablemodel.ChatLine
 
 // ChatSendFunc posts a quick message (quick > 0) or a text.
-type ChatSendFunc func(quick int, text string) error
+type ChatSendFunc = tablemodel.ChatSendFunc
 
 // chatMode is what the chat's keys do now.
 type chatMode int
@@ -99,19 +73,6 @@ func (t *TableView) enableChat(members []ChatMember, send ChatSendFunc) {
 	t.chat.members, t.chat.send = members, send
 }
 
-// chatText is how a message reads: "name: text".
-func (l ChatLine) chatText() string {
-	name := l.Name
-	if name == "" {
-		name = i18n.T("player %d", l.Member+1)
-	}
-	body := l.Text
-	if l.Quick > 0 {
-		body = quickText(l.Quick)
-	}
-	return name + ": " + body
-}
-
 // addChat shows an accepted message: on the chat line and in the log,
 // unless its author is muted here.
 func (t *TableView) addChat(l ChatLine) {
@@ -119,7 +80,7 @@ func (t *TableView) addChat(l ChatLine) {
 	if c == nil || c.muted[l.ID] && !l.Own {
 		return
 	}
-	s := l.chatText()
+	s := l.Reads()
 	c.last = s
 	line := Line{txt(i18n.T("chat · %s", s))}
 	c.shown[l.ID] = append(c.shown[l.ID], line)

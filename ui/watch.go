@@ -136,7 +136,7 @@ func NewWatchView(names []string, ruleset string, quit func()) *WatchView {
 // Add takes an update (call it on the UI goroutine).
 func (v *WatchView) Add(u WatchUpdate) {
 	if u.Chat != nil {
-		v.chat = u.Chat.chatText()
+		v.chat = u.Chat.Reads()
 		return
 	}
 	v.step = u.Step

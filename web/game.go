@@ -42,6 +42,8 @@ type Game struct {
 	away  []string         // the seats whose peers are not connected (SetAway)
 
 	leaving bool // the page's leave button was pressed (the model's goroutine)
+
+	chat *webChat // the table's chat (SetChat; the model's goroutine): nil, none
 }
 
 var (
@@ -227,6 +229,10 @@ type command struct {
 	Op   string `json:"op"`
 	Slot int    `json:"slot"` // a rack position (0..29); discard, win: -1 for the model's target
 	To   int    `json:"to"`   // move: the position it goes to
+	// The chat's commands (chat.go).
+	Quick  int    `json:"quick,omitempty"`  // chat: a quick message's number
+	Text   string `json:"text,omitempty"`   // chat: a text
+	Member string `json:"member,omitempty"` // mute: the member's peer id
 }
 
 // refuse shows a refusal on the message line (a frame of the page that is
@@ -238,6 +244,9 @@ func (g *Game) do(c command) { g.post(func() { g.apply(c) }) }
 
 func (g *Game) apply(c command) {
 	m := g.m
+	if g.applyChat(c) {
+		return
+	}
 	if g.is101() && g.apply101(c) {
 		return
 	}

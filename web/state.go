@@ -124,6 +124,7 @@ type stateJSON struct {
 	Board    *boardJSON            `json:"board,omitempty"` // a table seen from no seat (watch, replay)
 	Links    []linkJSON            `json:"links,omitempty"` // a LAN match: how this peer reaches each other seat
 	Left     bool                  `json:"left,omitempty"`  // the player left: the last state
+	Chat     *chatJSON             `json:"chat,omitempty"`  // a LAN table's chat (chat.go)
 }
 
 // logShown is how many log lines the page gets.
@@ -174,6 +175,7 @@ func (g *Game) build() *stateJSON {
 	}
 	st.CanUndo = m.Rack.CanUndo()
 	st.Links = g.linkStates()
+	st.Chat = g.chatState()
 	for _, l := range tail(m.Log, logShown) {
 		st.Log = append(st.Log, lineOf(l, engine.NoFace))
 	}

@@ -204,8 +204,11 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	defer func() { srv.SetGame(nil); page.SetPlaying("") }()
 	pctx, leave := g.Until(ctx) // ends when the player leaves the page's table
 	defer leave()
-	// The links' state and who is away on the page, as the terminal has them.
-	o, err := lb.PlaySeat(pctx, a, g, g, netplay.PlayOptions{Withhold: 15 * time.Minute})
+	// The links' state, who is away and the chat on the page, as the
+	// terminal has them.
+	o, err := lb.PlaySeat(pctx, a, g, g, netplay.PlayOptions{Withhold: 15 * time.Minute,
+		OnChatReady: func(send netplay.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
+		OnChat:      func(l netplay.ChatLine) { g.Chat(ui.ChatLine(l)) }})
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
 			page.Say(i18n.T("you left the table %s; the match is saved: okey play offers it to resume", a.Table), false)

@@ -1,8 +1,6 @@
 package group
 
 import (
-	"encoding/binary"
-
 	"github.com/gtank/ristretto255"
 
 	"github.com/okey-game/okey/crypto/internal/par"
@@ -81,32 +79,7 @@ func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
 			break
 		}
 	}
-	var limbs [5]uint64 // one zero limb above the top, for windows that cross it
-	for i := 0; i < 4; i++ {
-		limbs[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	mask := uint64(1)<<c - 1
-	var carry int32
-	half, full := int32(1)<<(c-1), int32(1)<<c
-	for w := range out {
-		bit := w * c
-		var v int32
-		if bit < 256 {
-			i, sh := bit/64, uint(bit%64)
-			x := limbs[i] >> sh
-			if sh+uint(c) > 64 {
-				x |= limbs[i+1] << (64 - sh)
-			}
-			v = int32(x & mask)
-		}
-		v += carry
-		carry = 0
-		if v >= half {
-			v -= full
-			carry = 1
-		}
-		out[w] = v
-	}
+	signedDigits(b, c, out)
 	return neg
 }
 

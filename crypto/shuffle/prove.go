@@ -135,10 +135,13 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 		mid[i].Subtract(mid[i], t)
 	}
 	// Constant-time multi-scalar multiplications, split over the cores: K,
-	// C_d, C_low, C_mid, K3 and (for the witness check) <a, Out>.
+	// C_d, C_low, C_mid, K3; and (for the witness check) <a, Out>.
 	p := varTimeMSM(f, in) // P = <f, In>: public scalars and points
 	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
 	var aOut *ristretto255.Element // <a, Out>, the witness check
+	// The jobs are in an order that par.For's halves balance on two cores:
+	// two constant-time multiplications and K3 on one, two and the
+	// variable-time <a, Out> on the other.
 	par.For(6, 1, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			switch j {
@@ -147,14 +150,21 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 			case 1:
 				cD = commit(G, H, d, rD)
 			case 2:
-				cLow = commit(G[:n-1], H, low, s1)
-			case 3:
-				cMid = commit(G[:n-1], H, mid, sX)
-			case 4:
 				cK3 = ristretto255.NewIdentityElement().ScalarBaseMult(rho)
+			case 3:
+				cLow = commit(G[:n-1], H, low, s1)
+			case 4:
+				cMid = commit(G[:n-1], H, mid, sX)
 			case 5:
 				if check {
-					aOut = ristretto255.NewIdentityElement().MultiScalarMult(a, out)
+					// <a, Out> = sum_j f_j*Out[inv[j]]: public scalars, so
+					// variable time, as C_m (the points are indexed by the
+					// secret permutation, as in the lock itself).
+					operm := make([]*ristretto255.Element, n)
+					for k, j := range w.Perm {
+						operm[j] = out[k]
+					}
+					aOut = group.VarTimeMSM(f, operm)
 				}
 			}
 		}

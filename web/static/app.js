@@ -5,6 +5,7 @@
 
 import { draw101, drop101, key101, panel101 } from './t101.js';
 import { drawBoard, keyBoard } from './board.js';
+import { drawChat, initChat, keyChat } from './chat.js';
 
 const $ = (id) => document.getElementById(id);
 let st = null;
@@ -43,6 +44,8 @@ function send(op, slot = 0, to = 0) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ op, slot, to }));
   document.body.dataset.sentAt = String(performance.now());
 }
+// The chat's commands carry their own fields (chat.js).
+initChat((c) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(c)); });
 
 // tile draws a face: colour, number, the false joker, the okey marked.
 function tile(f, cls = '') {
@@ -187,6 +190,7 @@ function draw() {
     drawLog();
   }
   drawPanel();
+  drawChat(st);
 }
 
 // drawn holds what was last drawn of the parts that change less often.
@@ -371,6 +375,7 @@ document.addEventListener('click', (ev) => {
 // Keys as in the terminal.
 const keyOps = { d: 'draw', t: 'take', x: 'discard', Delete: 'discard', w: 'win', g: 'show', h: 'hint', s: 'sets', r: 'runs', p: 'pairs', u: 'undo' };
 document.addEventListener('keydown', (ev) => {
+  if (keyChat(ev, st)) return;
   if (!st || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (st.board && keyBoard(ev, st, send)) { ev.preventDefault(); return; }
   if (st.handEnd && (ev.key === 'Enter' || ev.key === 'Escape' || ev.key === ' ')) { send('close'); ev.preventDefault(); return; }

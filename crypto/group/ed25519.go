@@ -1,0 +1,206 @@
+package group
+
+import (
+	"bytes"
+	"crypto/sha512"
+	"encoding/binary"
+	"sync"
+
+	"filippo.io/edwards25519"
+	"filippo.io/edwards25519/field"
+)
+
+// Ed25519 signature verification with precomputed tables: R' = [S]B - [k]A
+// is computed from a table of multiples of the base point B (made once) and
+// one of the public key A (made once per key), each window's signed digit
+// adding one table point, with no doubling at all; the rest is RFC 8032's
+// verification exactly as crypto/ed25519.Verify does it (Go 1.26,
+// cofactorless): a public key that edwards25519's SetBytes refuses never
+// verifies, sig[63]&224 must be zero, S must be canonical, k is SHA-512(R ||
+// A || M) reduced, and the encoding of R' must equal the signature's R
+// bytes. The arithmetic is exact on the whole curve (the formulas are
+// complete; a key or R with a small-order component gives the same point
+// as crypto/ed25519's), so both accept exactly the same signatures
+// (TestEd25519KeyMatchesStdlib, FuzzEd25519Key). Variable time: for public
+// keys, messages and signatures only.
+
+// Table windows: the base point's table has 2^(edBaseC-1) multiples a
+// window (ceil(253/edBaseC)+1 windows, about 190 KB, made on first use), a
+// key's 2^(edKeyC-1) (about 100 KB a key).
+const (
+	edBaseC = 6
+	edKeyC  = 5
+)
+
+// fixedTable holds, for window i and digit d in [1, 2^(c-1)], the point
+// d*2^(c*i)*P in affine Niels form at tab[i*2^(c-1)+d-1].
+type fixedTable struct {
+	c, windows int
+	tab        []niels
+}
+
+// newFixedTable makes P's table (P as extended coordinates).
+func newFixedTable(p *extPoint, c int) *fixedTable {
+	windows := (scalarBits+c-1)/c + 1
+	half := 1 << (c - 1)
+	ext := make([]extPoint, windows*half)
+	base := *p
+	for i := 0; i < windows; i++ {
+		row := ext[i*half : (i+1)*half]
+		row[0] = base
+		for d := 1; d < half; d++ {
+			row[d] = row[d-1]
+			row[d].add(&base)
+		}
+		// The next window's base is 2^c * base = 2 * (2^(c-1) * base).
+		base = row[half-1]
+		base.double()
+	}
+	return &fixedTable{c: c, windows: windows, tab: extToNiels(ext)}
+}
+
+// extToNiels converts points to affine Niels form with one inversion
+// (Montgomery's trick over their Z coordinates, never zero on the curve).
+func extToNiels(ext []extPoint) []niels {
+	n := len(ext)
+	prefix := make([]field.Element, n)
+	prefix[0] = ext[0].Z
+	for i := 1; i < n; i++ {
+		prefix[i].Multiply(&prefix[i-1], &ext[i].Z)
+	}
+	var inv, zi, x, y field.Element
+	inv.Invert(&prefix[n-1])
+	out := make([]niels, n)
+	for i := n - 1; i >= 0; i-- {
+		if i > 0 {
+			zi.Multiply(&inv, &prefix[i-1])
+			inv.Multiply(&inv, &ext[i].Z)
+		} else {
+			zi = inv
+		}
+		x.Multiply(&ext[i].X, &zi)
+		y.Multiply(&ext[i].Y, &zi)
+		out[i].ypx.Add(&y, &x)
+		out[i].ymx.Subtract(&y, &x)
+		out[i].t2d.Multiply(&x, &y)
+		out[i].t2d.Multiply(&out[i].t2d, edD2)
+	}
+	return out
+}
+
+// addMul adds s*P to acc (or subtracts it when neg), s given as its 32-byte
+// little-endian encoding, below 2^253.
+func (t *fixedTable) addMul(acc *extPoint, s []byte, neg bool, dig []int32) {
+	dig = dig[:t.windows]
+	signedDigits(s, t.c, dig)
+	half := 1 << (t.c - 1)
+	for i, d := range dig {
+		switch {
+		case d > 0:
+			acc.addNiels(&t.tab[i*half+int(d)-1], neg)
+		case d < 0:
+			acc.addNiels(&t.tab[i*half+int(-d)-1], !neg)
+		}
+	}
+}
+
+// setPoint reads an edwards25519 point's coordinates.
+func (p *extPoint) setPoint(q *edwards25519.Point) {
+	x, y, z, t := q.ExtendedCoordinates()
+	p.X, p.Y, p.Z, p.T = *x, *y, *z, *t
+}
+
+var edBaseTable = sync.OnceValue(func() *fixedTable {
+	var b extPoint
+	b.setPoint(edwards25519.NewGeneratorPoint())
+	return newFixedTable(&b, edBaseC)
+})
+
+// Ed25519Key is an Ed25519 public key ready to verify signatures fast (its
+// table made once). It is safe for concurrent use.
+type Ed25519Key struct {
+	raw [32]byte
+	tab *fixedTable // nil when the key does not decode
+}
+
+// NewEd25519Key prepares pub, which must be 32 bytes (crypto/ed25519.Verify
+// panics on another length; NewEd25519Key returns nil). A key that does not
+// decode is kept: it verifies nothing, as with crypto/ed25519.
+func NewEd25519Key(pub []byte) *Ed25519Key {
+	if len(pub) != 32 {
+		return nil
+	}
+	k := &Ed25519Key{}
+	copy(k.raw[:], pub)
+	a, err := new(edwards25519.Point).SetBytes(pub)
+	if err != nil {
+		return k
+	}
+	var p extPoint
+	p.setPoint(a)
+	k.tab = newFixedTable(&p, edKeyC)
+	return k
+}
+
+// Verify reports whether sig is k's valid signature of msg: exactly
+// crypto/ed25519.Verify(pub, msg, sig).
+func (k *Ed25519Key) Verify(msg, sig []byte) bool {
+	if k.tab == nil || len(sig) != 64 || sig[63]&224 != 0 {
+		return false
+	}
+	h := sha512.New()
+	h.Write(sig[:32])
+	h.Write(k.raw[:])
+	h.Write(msg)
+	var digest [64]byte
+	hs, err := new(edwards25519.Scalar).SetUniformBytes(h.Sum(digest[:0]))
+	if err != nil {
+		return false
+	}
+	s, err := new(edwards25519.Scalar).SetCanonicalBytes(sig[32:])
+	if err != nil {
+		return false
+	}
+	var acc extPoint
+	acc.identity()
+	var dig [64]int32
+	edBaseTable().addMul(&acc, s.Bytes(), false, dig[:])
+	k.tab.addMul(&acc, hs.Bytes(), true, dig[:])
+	var r edwards25519.Point
+	if _, err := r.SetExtendedCoordinates(&acc.X, &acc.Y, &acc.Z, &acc.T); err != nil {
+		return false // only a bug can leave the curve
+	}
+	return bytes.Equal(sig[:32], r.Bytes())
+}
+
+// signedDigits writes the signed base-2^c digits of the 32-byte
+// little-endian integer b, below 2^253 (each digit in [-2^(c-1), 2^(c-1)),
+// least significant first), to out, which has room for every window.
+func signedDigits(b []byte, c int, out []int32) {
+	var limbs [5]uint64 // one zero limb above the top, for windows that cross it
+	for i := 0; i < 4; i++ {
+		limbs[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	mask := uint64(1)<<c - 1
+	var carry int32
+	half, full := int32(1)<<(c-1), int32(1)<<c
+	for w := range out {
+		bit := w * c
+		var v int32
+		if bit < 256 {
+			i, sh := bit/64, uint(bit%64)
+			x := limbs[i] >> sh
+			if sh+uint(c) > 64 {
+				x |= limbs[i+1] << (64 - sh)
+			}
+			v = int32(x & mask)
+		}
+		v += carry
+		carry = 0
+		if v >= half {
+			v -= full
+			carry = 1
+		}
+		out[w] = v
+	}
+}
