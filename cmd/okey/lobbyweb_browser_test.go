@@ -96,7 +96,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	t.Logf("figure: a click on the lobby's page (open a table) to the table listed on the other seat's terminal: %v", time.Since(tc).Round(time.Millisecond))
 	scr.InjectKey(tcell.KeyRune, 'j', tcell.ModNone)
 	until("the terminal's player seated", func(d lobbyDOM) bool { return len(d.Members) == 1 && d.Members[0] == 2 })
-	scr.InjectKey(tcell.KeyRune, 'r', tcell.ModNone)
+	ts.ready(t, func() bool { return memberReady(wc.Lobby(), id, "mehmet") })
 	until("the terminal's player ready", func(d lobbyDOM) bool { return len(d.Ready) == 1 && d.Ready[0] == 1 })
 	until("the links' state", func(d lobbyDOM) bool { return len(d.Links) == 1 && strings.HasPrefix(d.Links[0], "mehmet: ") })
 	browsertest.Shoot(t, c, "weblobby-seated")
@@ -194,7 +194,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	do(chromedp.SetValue(chromedp.CSS("#code"), wrapped.String()), chromedp.Click(chromedp.CSS("#code-join")))
 	until("seated by the code", func(d lobbyDOM) bool { return slices.Contains(d.Seated, private) })
 	browsertest.Shoot(t, c, "weblobby-joined-by-code")
-	key(tcell.KeyRune, 'r')
+	ts.ready(t, func() bool { return memberReady(wc.Lobby(), private, "mehmet") })
 	until("the terminal's player ready", func(d lobbyDOM) bool {
 		i := slices.Index(d.Rows, private)
 		return i >= 0 && d.Ready[i] == 1

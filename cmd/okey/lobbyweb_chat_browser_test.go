@@ -76,7 +76,6 @@ func TestWebTableChat(t *testing.T) {
 	// The terminal seat.
 	ts := startTermSeat(t, ctx, ws.peer(t), time.Millisecond)
 	defer ts.end(t)
-	scr, tg := ts.scr, ts.g
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()
 		return ts.screen(t, what, cond)
@@ -107,29 +106,7 @@ func TestWebTableChat(t *testing.T) {
 	screen("the table listed at the terminal", func(s string) bool { return strings.Contains(s, "ayse") })
 	key('j')
 	lobbyUntil("the terminal's player seated", func(d lobbyDOM) bool { return len(d.Members) == 1 && d.Members[0] == 2 })
-	// r acts on the table the terminal's lobby knows it sits at: pressed
-	// before its lobby took the join's answer, it does nothing. Press it
-	// until the page says ready, waiting long enough that a press that
-	// took is never undone (as TestWebLobbyResumeAndWatch does).
-	readyNow := func() bool {
-		for _, a := range wc.Lobby().Tables() {
-			for _, m := range a.Members {
-				if a.Table == id && m.Name == "mehmet" && m.Ready {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for try := 0; !readyNow(); try++ {
-		if try == 3 {
-			t.Fatalf("the terminal's r never made its player ready:\n%s", tg.ScreenText(scr))
-		}
-		key('r')
-		for end := time.Now().Add(10 * time.Second); !readyNow() && time.Now().Before(end); {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	ts.ready(t, func() bool { return memberReady(wc.Lobby(), id, "mehmet") })
 	lobbyUntil("the terminal's player ready", func(d lobbyDOM) bool { return len(d.Ready) == 1 && d.Ready[0] == 1 })
 	lobby.clickFor(`#tables tr.lt[data-id="`+id+`"] button.ready`, "the table's page", func(d lobbyDOM) bool {
 		return d.Path == "/table" || len(d.Ready) == 1 && d.Ready[0] == 2

@@ -91,7 +91,6 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 	// A terminal seat opens a public table of 2 with a house bot and plays it.
 	ts := startTermSeat(t, ctx, ws.peer(t), 200*time.Millisecond)
 	defer ts.end(t)
-	tg, scr := ts.g, ts.scr
 	screen := func(what string, cond func(string) bool) {
 		t.Helper()
 		ts.screen(t, what, cond)
@@ -121,19 +120,7 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 		}
 		return false
 	}
-	for try := 0; ; try++ {
-		key(tcell.KeyRune, 'r')
-		end := time.Now().Add(10 * time.Second)
-		for !readyOrStarted() && time.Now().Before(end) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if readyOrStarted() {
-			break
-		}
-		if try == 2 {
-			t.Fatalf("the terminal's r never made its player ready:\n%s", tg.ScreenText(scr))
-		}
-	}
+	ts.ready(t, readyOrStarted)
 	d = until("a started table to watch", func(d lobbyDOM) bool { return len(d.Watch) == 1 })
 	browsertest.Shoot(t, c, "weblobby-watchable")
 	// A seat's name line says its player's name, then " · dealer" when

@@ -13,6 +13,7 @@ import (
 	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
+	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
 )
@@ -175,6 +176,42 @@ func (s *termSeat) screen(t *testing.T, what string, cond func(string) bool) str
 
 // key presses a key at the terminal.
 func (s *termSeat) key(k tcell.Key, r rune) { s.scr.InjectKey(k, r, tcell.ModNone) }
+
+// ready presses r at the terminal until done holds (read from the other
+// peer's lobby: the terminal's player ready, or the table started). r acts
+// on the table the terminal's lobby knows it sits at: pressed before that
+// lobby has taken the join's (or the create's) answer, it does nothing,
+// though the other peer already lists the player seated. Each press is
+// given 10 seconds, so a press that took is never pressed again (undone).
+func (s *termSeat) ready(t *testing.T, done func() bool) {
+	t.Helper()
+	for try := 0; ; try++ {
+		s.key(tcell.KeyRune, 'r')
+		for end := time.Now().Add(10 * time.Second); !done() && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if done() {
+			return
+		}
+		if try == 2 {
+			t.Fatalf("the terminal's r never made its player ready:\n%s", s.g.ScreenText(s.scr))
+		}
+	}
+}
+
+// memberReady says whether l lists table id with member name ready.
+func memberReady(l *lobby.Lobby, id, name string) bool {
+	a, ok := l.Table(id)
+	if !ok {
+		return false
+	}
+	for _, m := range a.Members {
+		if m.Name == name && m.Ready {
+			return true
+		}
+	}
+	return false
+}
 
 // createForm opens the terminal lobby's create form (c) and fills it in
 // down to its bots: the options typed, 2 players, no bots; the cursor is
