@@ -37,5 +37,6 @@
 // arithmetic; tournament reaches only engine and its curve; and only the
 // front ends' wiring (cmd/okey, and a web front end's server once there is
 // one) imports both a front end (ui) and the network play package
-// (netplay).
+// (netplay); internal/browsertest, the browser tests' Chromium, is for
+// _test.go files alone.
 package okey

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,7 +36,9 @@ var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25
 //   - the node (p2p) knows none of the services built on it: it reaches
 //     neither p2p/lobby nor p2p/tournament;
 //   - only the front ends' wiring (cmd/okey) imports both a front end (ui)
-//     and the network play package (netplay): neither reaches the other.
+//     and the network play package (netplay): neither reaches the other;
+//   - the test helpers (testHelpers: the browser tests' Chromium) are for
+//     _test.go files alone: no package reaches them.
 func TestLayers(t *testing.T) {
 	imports := moduleImports(t, ".")
 	if len(imports[module+"/engine"]) == 0 || len(imports[module+"/ui"]) == 0 {
@@ -45,6 +48,9 @@ func TestLayers(t *testing.T) {
 		t.Error(v)
 	}
 }
+
+// testHelpers are packages for _test.go files alone.
+var testHelpers = []string{module + "/internal/browsertest"}
 
 // TestLayersCanFail: the rules name a forbidden import, direct or reached
 // through another package.
@@ -66,6 +72,8 @@ func TestLayersCanFail(t *testing.T) {
 		module + "/netplay/x":         {module + "/ui"},
 		module + "/cmd/okey":          {module + "/ui", module + "/netplay"},
 		module + "/tournament":        {module + "/engine", "filippo.io/edwards25519", module + "/table"},
+		module + "/web":               {module + "/web/x"},
+		module + "/web/x":             {module + "/internal/browsertest"},
 	}
 	got := strings.Join(layerViolations(imports), "\n")
 	for _, want := range []string{
@@ -80,6 +88,8 @@ func TestLayersCanFail(t *testing.T) {
 		"netplay/x reaches " + module + "/ui",
 		"ui reaches " + module + "/netplay",
 		"tournament reaches " + module + "/table",
+		"web reaches " + module + "/internal/browsertest",
+		"web/x reaches " + module + "/internal/browsertest",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in:\n%s", want, got)
@@ -131,6 +141,10 @@ func layerViolations(imports map[string][]string) []string {
 			}
 			// A front end and network play meet only in the wiring.
 			if rel != "cmd/okey" && (frontEnd(rel) && within(dep, "netplay") || within(rel, "netplay") && frontEnd(strings.TrimPrefix(dep, module+"/"))) {
+				bad = true
+			}
+			// A test helper is for tests alone.
+			if slices.Contains(testHelpers, dep) {
 				bad = true
 			}
 			if bad {

@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
@@ -135,4 +139,37 @@ func (c *Client) ReachCreator(ctx context.Context, code invite.Code) error {
 	}
 	_, err := n.DialCode(ctx, code)
 	return err
+}
+
+// OpenTournamentBots opens k bot seats after seats (this process's seats
+// opened so far, its own first, opened with the options o) with open, and
+// returns seats with them. Bot i (from 1) is named after the first seat
+// ("NAME-botI", NAME cut to 20 bytes), keeps its folder at
+// folder/bots/I and its data directory in it, dials o.Peers and every seat
+// opened before it (so that the seats of one process meet without
+// discovery too), and listens where o.Listen says but at ports of its own
+// (BotListen): a fixed port is the command's own seat's (libp2p reuses
+// ports, so the bots would all take it, and a dial naming that seat would
+// reach one of them: "peer id mismatch"). On an error the seats opened
+// so far are returned with it.
+func OpenTournamentBots(ctx context.Context, open func(context.Context, Options) (*Client, error), o Options, folder string, k int, seats []*TournamentSeat) ([]*TournamentSeat, error) {
+	name := seats[0].Client.Name()
+	for len(name) > 20 || !utf8.ValidString(name) {
+		name = name[:len(name)-1]
+	}
+	for i := 1; i <= k; i++ {
+		known := slices.Clone(o.Peers)
+		for _, s := range seats {
+			known = append(known, s.Client.Addrs()...)
+		}
+		dir := filepath.Join(folder, "bots", strconv.Itoa(i))
+		bo := Options{Data: filepath.Join(dir, "data"), Name: fmt.Sprintf("%s-bot%d", name, i), Listen: BotListen(o.Listen),
+			NoMDNS: o.NoMDNS, Peers: known, Log: o.Log}
+		s, err := OpenTournamentSeat(ctx, open, bo, dir)
+		if err != nil {
+			return seats, err
+		}
+		seats = append(seats, s)
+	}
+	return seats, nil
 }

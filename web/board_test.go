@@ -14,6 +14,7 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -59,7 +60,7 @@ type boardDOM struct {
 	Shown   bool     `json:"shown"`
 }
 
-const readBoard = `(() => {
+const readBoard browsertest.DOM[boardDOM] = `(() => {
 	const q = (s) => document.querySelector(s);
 	return {
 		frame: Number(document.body.dataset.frame || 0),
@@ -75,35 +76,11 @@ const readBoard = `(() => {
 	};
 })()`
 
-func untilBoard(t *testing.T, c context.Context, d time.Duration, what string, ok func(boardDOM) bool) boardDOM {
-	t.Helper()
-	end := time.Now().Add(d)
-	for {
-		b, err := chromedp.Run(c, chromedp.Evaluate[boardDOM](readBoard))
-		if err == nil && ok(b) {
-			return b
-		}
-		if time.Now().After(end) {
-			t.Fatalf("waited %v for %s; the page: %+v %v", d, what, b, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // serveFrames serves f and opens its page in a new tab.
 func serveFrames(t *testing.T, ctx context.Context, f *Frames) context.Context {
 	t.Helper()
-	srv, err := ListenFrames(f, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve()
-	t.Cleanup(func() { srv.Close() })
-	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(CSS("#board"))); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	srv := serve(t)(ListenFrames(f, 0))
+	return browsertest.Page(t, ctx, srv.URL(), "#board")
 }
 
 // play101 plays an Okey 101 match of bots (one in the player's seat) for
@@ -136,29 +113,25 @@ func TestBrowser101Watch(t *testing.T) {
 	done := make(chan *ui.LocalOutcome, 1)
 	// The bots take 10 ms a move: the table plays while the page watches.
 	go func() { done <- play101(t, g, t.TempDir(), 10*time.Millisecond) }()
-	b := untilBoard(t, c, 30*time.Second, "the live table with melds", func(b boardDOM) bool { return b.Frame > 5 && b.Melds > 0 })
+	b := readBoard.Until(t, c, 30*time.Second, "the live table with melds", func(b boardDOM) bool { return b.Frame > 5 && b.Melds > 0 })
 	if b.Rack != 0 || !b.Shown {
 		t.Errorf("the spectator's page: %+v", b)
 	}
-	shoot(t, c, "watch-live")
-	if err := chromedp.Do(c, chromedp.KeyEvent(kb.ArrowLeft)); err != nil {
-		t.Fatal(err)
-	}
-	back := untilBoard(t, c, 5*time.Second, "a step back", func(x boardDOM) bool { return x.Frame > 0 && x.Frame < x.Frames })
+	browsertest.Shoot(t, c, "watch-live")
+	browsertest.Key(t, c, kb.ArrowLeft)
+	back := readBoard.Until(t, c, 5*time.Second, "a step back", func(x boardDOM) bool { return x.Frame > 0 && x.Frame < x.Frames })
 	time.Sleep(300 * time.Millisecond)
-	if now := untilBoard(t, c, time.Second, "the page", func(boardDOM) bool { return true }); now.Frame != back.Frame {
+	if now := readBoard.Until(t, c, time.Second, "the page", func(boardDOM) bool { return true }); now.Frame != back.Frame {
 		t.Errorf("the page stepped back to frame %d and moved on to %d while the table played", back.Frame, now.Frame)
 	}
 	out := <-done
 	g.page.End(out.Report, "")
-	if err := chromedp.Do(c, chromedp.KeyEvent(kb.End)); err != nil {
-		t.Fatal(err)
-	}
-	end := untilBoard(t, c, 10*time.Second, "the verdict at the last frame", func(x boardDOM) bool { return x.Verdict != "" && x.Frame > back.Frame })
+	browsertest.Key(t, c, kb.End)
+	end := readBoard.Until(t, c, 10*time.Second, "the verdict at the last frame", func(x boardDOM) bool { return x.Verdict != "" && x.Frame > back.Frame })
 	if !end.Good || len(end.Open) == 0 {
 		t.Errorf("the end of the watch: %+v", end)
 	}
-	shoot(t, c, "watch-end")
+	browsertest.Shoot(t, c, "watch-end")
 }
 
 // TestBrowser101Replay: a 101 match's transcript replayed in the page:
@@ -186,31 +159,25 @@ func TestBrowser101Replay(t *testing.T) {
 	}
 	p := NewReplayPage(r)
 	c := serveFrames(t, ctx, p)
-	b := untilBoard(t, c, 5*time.Second, "the first frame", func(b boardDOM) bool { return b.Frame == 1 })
+	b := readBoard.Until(t, c, 5*time.Second, "the first frame", func(b boardDOM) bool { return b.Frame == 1 })
 	if !b.Good || !strings.Contains(b.Verdict, "honest") || len(b.Open) == 0 || b.Rack != 0 {
 		t.Errorf("the replay's first frame: %+v", b)
 	}
-	if err := chromedp.Do(c, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight)); err != nil {
-		t.Fatal(err)
-	}
-	untilBoard(t, c, 5*time.Second, "two steps", func(b boardDOM) bool { return b.Frame == 3 })
-	click(t, c, "#board button[data-op=back]")
-	untilBoard(t, c, 5*time.Second, "a step back", func(b boardDOM) bool { return b.Frame == 2 })
-	if err := chromedp.Do(c, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
-		t.Fatal(err)
-	}
-	h := untilBoard(t, c, 5*time.Second, "the next hand", func(b boardDOM) bool { return strings.HasPrefix(b.Where, "round 2") })
-	shoot(t, c, "replay-hand2")
-	click(t, c, "#board button[data-op=last]")
-	last := untilBoard(t, c, 5*time.Second, "the last frame", func(b boardDOM) bool { return b.Frame == len(r.Frames) })
+	browsertest.Do(t, c, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight))
+	readBoard.Until(t, c, 5*time.Second, "two steps", func(b boardDOM) bool { return b.Frame == 3 })
+	browsertest.Click(t, c, "#board button[data-op=back]")
+	readBoard.Until(t, c, 5*time.Second, "a step back", func(b boardDOM) bool { return b.Frame == 2 })
+	browsertest.Key(t, c, kb.ArrowDown)
+	h := readBoard.Until(t, c, 5*time.Second, "the next hand", func(b boardDOM) bool { return strings.HasPrefix(b.Where, "round 2") })
+	browsertest.Shoot(t, c, "replay-hand2")
+	browsertest.Click(t, c, "#board button[data-op=last]")
+	last := readBoard.Until(t, c, 5*time.Second, "the last frame", func(b boardDOM) bool { return b.Frame == len(r.Frames) })
 	if last.Frame <= h.Frame {
 		t.Errorf("the last frame %d, the second hand's %d", last.Frame, h.Frame)
 	}
-	shoot(t, c, "replay-last")
-	if err := chromedp.Do(c, chromedp.KeyEvent(kb.Home)); err != nil {
-		t.Fatal(err)
-	}
-	untilBoard(t, c, 5*time.Second, "the first frame again", func(b boardDOM) bool { return b.Frame == 1 })
+	browsertest.Shoot(t, c, "replay-last")
+	browsertest.Key(t, c, kb.Home)
+	readBoard.Until(t, c, 5*time.Second, "the first frame again", func(b boardDOM) bool { return b.Frame == 1 })
 }
 
 // botFront is a Game whose seat a bot plays (LocalOptions.Player): the
@@ -290,12 +257,7 @@ func TestFramesRace(t *testing.T) {
 			}
 		}
 	}()
-	bots, names := greedyBots(3)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Ruleset: "classic", Name: "ayse", Bots: bots, BotName: names, Player: bot.NewGreedy()}); err != nil {
-		t.Fatal(err)
-	}
+	raceMatch(t, g)
 	if g.steps.Load() == 0 {
 		t.Fatal("no step reached the page")
 	}

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui/tablemodel"
@@ -53,7 +53,7 @@ type domMeld struct {
 	As     []string `json:"as"` // an okey's face ("" for the others)
 }
 
-const read101 = `(() => {
+const read101 browsertest.DOM[dom101] = `(() => {
 	const q = (s) => document.querySelector(s);
 	const p = q('#panel');
 	const rack = {};
@@ -82,31 +82,6 @@ const read101 = `(() => {
 		seats: [...document.querySelectorAll('.seat .info')].map((e) => e.textContent),
 	};
 })()`
-
-func readPage101(t *testing.T, c context.Context) dom101 {
-	t.Helper()
-	d, err := chromedp.Run(c, chromedp.Evaluate[dom101](read101))
-	if err != nil {
-		t.Fatalf("reading the page: %v", err)
-	}
-	return d
-}
-
-// until101 polls the page until ok holds, or fails after d.
-func until101(t *testing.T, c context.Context, d time.Duration, what string, ok func(dom101) bool) dom101 {
-	t.Helper()
-	end := time.Now().Add(d)
-	for {
-		s := readPage101(t, c)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(end) {
-			t.Fatalf("waited %v for %s; the page: %+v", d, what, s)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
 
 // posOf is the rack position of face f on the page.
 func (d dom101) posOf(t *testing.T, f string) int {
@@ -157,72 +132,34 @@ func (r *rigRun) ask(c context.Context, what string, do func()) engine.Action101
 			got <- a
 		}
 	}()
-	until101(r.t, c, 5*time.Second, "the page to offer a move for the "+what, func(d dom101) bool { return d.Draw || d.Discard })
+	read101.Until(r.t, c, 5*time.Second, "the page to offer a move for the "+what, func(d dom101) bool { return d.Draw || d.Discard })
 	do()
 	select {
 	case a := <-got:
 		return a
 	case <-time.After(10 * time.Second):
-		d := readPage101(r.t, c)
+		d := read101.Read(r.t, c)
 		r.t.Fatalf("the page sent no move for the %s: %+v", what, d)
 	}
 	return engine.Action101{}
-}
-
-func key(t *testing.T, c context.Context, k string) {
-	t.Helper()
-	if err := chromedp.Do(c, chromedp.KeyEvent(k)); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func click(t *testing.T, c context.Context, sel string) {
-	t.Helper()
-	if err := chromedp.Do(c, chromedp.Click(CSS(sel))); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // clickFace clicks the rack's tile of face f (selecting or unselecting
 // it) and waits for the page to show it.
 func clickFace(t *testing.T, c context.Context, f string) {
 	t.Helper()
-	d := readPage101(t, c)
+	d := read101.Read(t, c)
 	p := d.posOf(t, f)
 	was := slices.Contains(d.Sel, p)
-	click(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, p))
-	until101(t, c, 5*time.Second, "the "+f+" selected", func(d dom101) bool { return slices.Contains(d.Sel, p) != was })
-}
-
-// dragToPoint drags the element from to the point x, y.
-func dragToPoint(t *testing.T, c context.Context, from string, x1, y1 float64) {
-	t.Helper()
-	x0, y0 := centre(t, c, from)
-	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1))}
-	for i := 1; i <= 5; i++ {
-		f := float64(i) / 5
-		steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, chromedp.ButtonLeft))
-	}
-	steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
-	if err := chromedp.Do(c, steps...); err != nil {
-		t.Fatal(err)
-	}
+	browsertest.Click(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, p))
+	read101.Until(t, c, 5*time.Second, "the "+f+" selected", func(d dom101) bool { return slices.Contains(d.Sel, p) != was })
 }
 
 // serve101 serves g's table and opens it in a new tab.
 func serve101(t *testing.T, ctx context.Context, g *Game) context.Context {
 	t.Helper()
-	srv, err := Listen(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve()
-	t.Cleanup(func() { srv.Close() })
-	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	srv := serve(t)(Listen(g, 0))
+	return browsertest.Page(t, ctx, srv.URL(), "#rack .tile")
 }
 
 // TestBrowser101Rigged plays the rigged round's turns in Chromium: a
@@ -245,16 +182,16 @@ func TestBrowser101Rigged(t *testing.T) {
 	r := &rigRun{t: t, g: g, s: s}
 	r.show()
 	c := serve101(t, ctx, g)
-	shoot(t, c, "r101-start")
+	browsertest.Shoot(t, c, "r101-start")
 
 	// A lay before the draw: the model's sentence, and no move.
 	a := r.ask(c, "draw", func() {
-		key(t, c, "l")
-		d := until101(t, c, 5*time.Second, "the refusal", func(d dom101) bool { return d.Bad })
+		browsertest.Key(t, c, "l")
+		d := read101.Until(t, c, 5*time.Second, "the refusal", func(d dom101) bool { return d.Bad })
 		if !strings.Contains(d.Msg, "select the tiles to lay first") {
 			t.Errorf("the refusal reads %q", d.Msg)
 		}
-		key(t, c, "d")
+		browsertest.Key(t, c, "d")
 	})
 	if a.Kind != engine.Act101Draw {
 		t.Fatalf("d sent %+v", a)
@@ -264,40 +201,40 @@ func TestBrowser101Rigged(t *testing.T) {
 	// The opening: an add before opening is refused with the model's
 	// sentence; the tiles clicked one by one count toward 101; l lays.
 	a = r.ask(c, "opening", func() {
-		key(t, c, "a")
-		d := until101(t, c, 5*time.Second, "the refusal of an add", func(d dom101) bool { return d.Bad })
+		browsertest.Key(t, c, "a")
+		d := read101.Until(t, c, 5*time.Second, "the refusal of an add", func(d dom101) bool { return d.Bad })
 		if d.Msg == "" || strings.Contains(d.Msg, "add it") {
 			t.Errorf("an add before opening: %q", d.Msg)
 		}
 		for i, f := range engine.MustParseFaces(rig101.Opening) {
 			clickFace(t, c, f.String())
 			if i == 3 {
-				d := readPage101(t, c)
+				d := read101.Read(t, c)
 				if !strings.Contains(d.SelText, "46 of 101 points to open") {
 					t.Errorf("four tiles selected: %q", d.SelText)
 				}
 			}
 		}
-		d = readPage101(t, c)
+		d = read101.Read(t, c)
 		if !strings.Contains(d.SelText, "that opens") {
 			t.Errorf("the opening selected: %q", d.SelText)
 		}
-		key(t, c, "l")
+		browsertest.Key(t, c, "l")
 	})
 	if a.Kind != engine.Act101Lay || len(a.Melds) != 3 {
 		t.Fatalf("the opening sent %+v", a)
 	}
 	r.play(a, "")
-	d := until101(t, c, 5*time.Second, "the opening on the table", func(d dom101) bool { return len(d.Melds) == 3 })
+	d := read101.Until(t, c, 5*time.Second, "the opening on the table", func(d dom101) bool { return len(d.Melds) == 3 })
 	if !strings.Contains(d.Me, "opened") || d.Melds[0].Handle != "1" {
 		t.Errorf("after the opening: %+v", d)
 	}
-	shoot(t, c, "r101-opened")
+	browsertest.Shoot(t, c, "r101-opened")
 
 	// Y1 dragged onto the discard spot.
 	a = r.ask(c, "discard", func() {
-		d := readPage101(t, c)
-		dragTo(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "Y1")), "#discard")
+		d := read101.Read(t, c)
+		browsertest.Drag(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "Y1")), "#discard")
 	})
 	if a.Kind != engine.Act101Discard || a.Faces[0].Face.String() != "Y1" {
 		t.Fatalf("the drag sent %+v", a)
@@ -317,13 +254,13 @@ func TestBrowser101Rigged(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.play(dis, "")
-	d = until101(t, c, 5*time.Second, "bot1's melds", func(d dom101) bool { return len(d.Melds) == 6 })
+	d = read101.Until(t, c, 5*time.Second, "bot1's melds", func(d dom101) bool { return len(d.Melds) == 6 })
 	if d.Melds[3].Owner != "bot1" || !strings.HasPrefix(d.Melds[3].As[1], "Y7") || d.Melds[3].Tiles[1] != "B2" {
 		t.Errorf("bot1's meld with the okey: %+v", d.Melds[3])
 	}
 
 	// A draw by a click on the bank: Y4.
-	a = r.ask(c, "draw", func() { click(t, c, "#stock") })
+	a = r.ask(c, "draw", func() { browsertest.Click(t, c, "#stock") })
 	if a.Kind != engine.Act101Draw {
 		t.Fatalf("a click on the bank sent %+v", a)
 	}
@@ -332,32 +269,32 @@ func TestBrowser101Rigged(t *testing.T) {
 	// The add: R9 dragged onto meld 5 (bot1's R10-R13; the opening laid
 	// the 10s as a set).
 	a = r.ask(c, "add", func() {
-		d := readPage101(t, c)
-		dragTo(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "R9")), `#melds .meld[data-meld="4"]`)
+		d := read101.Read(t, c)
+		browsertest.Drag(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "R9")), `#melds .meld[data-meld="4"]`)
 	})
 	if a.Kind != engine.Act101Add || a.Meld != 4 {
 		t.Fatalf("the drag onto meld 5 sent %+v", a)
 	}
 	r.play(a, "")
-	until101(t, c, 5*time.Second, "R9 on meld 5", func(d dom101) bool { return len(d.Melds[4].Tiles) == 5 })
+	read101.Until(t, c, 5*time.Second, "R9 on meld 5", func(d dom101) bool { return len(d.Melds[4].Tiles) == 5 })
 
 	// The swap: Y7 selected by a click, then meld 4's handle.
 	a = r.ask(c, "swap", func() {
 		clickFace(t, c, "Y7")
-		d := readPage101(t, c)
+		d := read101.Read(t, c)
 		if !strings.Contains(d.SelText, "4⇄") {
 			t.Errorf("Y7's targets: %q", d.SelText)
 		}
-		key(t, c, "4")
+		browsertest.Key(t, c, "4")
 	})
 	if a.Kind != engine.Act101Swap || a.Meld != 3 || a.Pos != 1 {
 		t.Fatalf("4 sent %+v, want the swap of meld 4's okey", a)
 	}
 	r.play(a, "")
-	d = until101(t, c, 5*time.Second, "the okey on the rack", func(d dom101) bool {
+	d = read101.Until(t, c, 5*time.Second, "the okey on the rack", func(d dom101) bool {
 		return slices.Contains(d.Melds[3].Tiles, "Y7") && slices.ContainsFunc(mapValues(d.Rack), func(f string) bool { return f == "B2" })
 	})
-	shoot(t, c, "r101-swapped")
+	browsertest.Shoot(t, c, "r101-swapped")
 
 	// A lay once open: Y3 Y4 Y5 selected, one of them dragged onto the
 	// table's free cloth.
@@ -365,43 +302,40 @@ func TestBrowser101Rigged(t *testing.T) {
 		for _, f := range []string{"Y3", "Y4", "Y5"} {
 			clickFace(t, c, f)
 		}
-		d := readPage101(t, c)
-		xy, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('#melds').getBoundingClientRect(); return [r.right - 6, r.bottom - 6]; })()`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dragToPoint(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "Y5")), xy[0], xy[1])
+		d := read101.Read(t, c)
+		xy := browsertest.Eval[[]float64](t, c, `(() => { const r = document.querySelector('#melds').getBoundingClientRect(); return [r.right - 6, r.bottom - 6]; })()`)
+		browsertest.DragTo(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, d.posOf(t, "Y5")), xy[0], xy[1])
 	})
 	if a.Kind != engine.Act101Lay || len(a.Melds) != 1 || len(a.Melds[0].Tiles) != 3 {
 		t.Fatalf("the drag onto the table sent %+v", a)
 	}
 	r.play(a, "")
-	until101(t, c, 5*time.Second, "the new meld", func(d dom101) bool { return len(d.Melds) == 7 })
+	read101.Until(t, c, 5*time.Second, "the new meld", func(d dom101) bool { return len(d.Melds) == 7 })
 
 	// The okey's discard asks first (no: it stays); K5 goes by x.
 	a = r.ask(c, "discard", func() {
 		clickFace(t, c, "B2")
-		key(t, c, "x")
-		d := until101(t, c, 5*time.Second, "the penalty question", func(d dom101) bool { return d.Ask != "" })
+		browsertest.Key(t, c, "x")
+		d := read101.Until(t, c, 5*time.Second, "the penalty question", func(d dom101) bool { return d.Ask != "" })
 		if !strings.Contains(d.Ask, "101-point penalty") {
 			t.Errorf("the question reads %q", d.Ask)
 		}
-		shoot(t, c, "r101-question")
-		click(t, c, "#ask-no")
-		until101(t, c, 5*time.Second, "the question closed", func(d dom101) bool { return d.Ask == "" })
+		browsertest.Shoot(t, c, "r101-question")
+		browsertest.Click(t, c, "#ask-no")
+		read101.Until(t, c, 5*time.Second, "the question closed", func(d dom101) bool { return d.Ask == "" })
 		clickFace(t, c, "B2")
 		clickFace(t, c, "K5")
-		key(t, c, "x")
+		browsertest.Key(t, c, "x")
 	})
 	if a.Kind != engine.Act101Discard || a.Faces[0].Face.String() != "K5" {
 		t.Fatalf("x sent %+v, want the K5", a)
 	}
 	r.play(a, "")
-	d = until101(t, c, 5*time.Second, "the discard shown", func(d dom101) bool { return !d.Discard && !d.Draw })
+	d = read101.Until(t, c, 5*time.Second, "the discard shown", func(d dom101) bool { return !d.Discard && !d.Draw })
 	if !strings.Contains(d.Me, "opened") {
 		t.Errorf("the player's line: %q", d.Me)
 	}
-	shoot(t, c, "r101-end")
+	browsertest.Shoot(t, c, "r101-end")
 }
 
 func mapValues(m map[int]string) []string {
@@ -434,31 +368,15 @@ func TestBrowser101Match(t *testing.T) {
 	lane.NoRace(t)
 	ctx := browser(t)
 	w := startTable(t, "101:rounds=3")
-	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .cell"))); err != nil {
-		t.Fatal(err)
-	}
-	drawn := time.Since(w.t0)
-	if err := chromedp.Do(c, chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("figure: Okey 101: after the server and the match started, the table drawn in %v, the dealt rack in %v",
-		drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
+	c := w.open(t, ctx, "Okey 101")
 	// A second page of the table (another tab, as another seat's page
 	// would be): the time from a key in the first to the move shown in the
 	// second, both on the machine's clock (Date.now).
-	c2 := tab(t, ctx)
-	if err := chromedp.Do(c2, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Run(c2, chromedp.Evaluate[bool](`(() => { let n = -1; new MutationObserver(() => {
+	c2 := browsertest.Page(t, ctx, w.srv.URL(), "#rack .tile")
+	browsertest.Eval[bool](t, c2, `(() => { let n = -1; new MutationObserver(() => {
 		const k = document.querySelectorAll('#rack .tile').length; if (k !== n) { n = k; document.body.dataset.changedAt = String(Date.now()); } })
-		.observe(document.getElementById('rack'), {childList: true, subtree: true}); return true; })()`)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { document.addEventListener('keydown', () => { document.body.dataset.keyAt = String(Date.now()); }, true); return true; })()`)); err != nil {
-		t.Fatal(err)
-	}
+		.observe(document.getElementById('rack'), {childList: true, subtree: true}); return true; })()`)
+	browsertest.Eval[bool](t, c, `(() => { document.addEventListener('keydown', () => { document.body.dataset.keyAt = String(Date.now()); }, true); return true; })()`)
 	var other []time.Duration
 	var heap []float64
 	sampleHeap := func() {
@@ -474,45 +392,45 @@ func TestBrowser101Match(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the match did not end in time: %v", moves)
 		}
-		s := readPage101(t, c)
+		s := read101.Read(t, c)
 		switch {
 		case s.MatchEnd:
 			goto over
 		case s.HandEnd:
 			rounds++
 			if rounds == 1 {
-				shoot(t, c, "m101-round-end")
+				browsertest.Shoot(t, c, "m101-round-end")
 				for _, want := range []string{"round 1 is over", "total", "lowest total wins", "you", "ali"} {
 					if !strings.Contains(s.Panel, want) {
 						t.Errorf("the round's panel lacks %q:\n%s", want, s.Panel)
 					}
 				}
 			}
-			key(t, c, kb.Enter)
-			until101(t, c, 5*time.Second, "the round's panel to close", func(d dom101) bool { return d.Seq != s.Seq })
+			browsertest.Key(t, c, kb.Enter)
+			read101.Until(t, c, 5*time.Second, "the round's panel to close", func(d dom101) bool { return d.Seq != s.Seq })
 		case s.Ask != "":
-			key(t, c, "y")
+			browsertest.Key(t, c, "y")
 			moves["penalty"]++
-			until101(t, c, 5*time.Second, "the question answered", func(d dom101) bool { return d.Ask == "" })
+			read101.Until(t, c, 5*time.Second, "the question answered", func(d dom101) bool { return d.Ask == "" })
 		case s.Draw:
-			key(t, c, "d")
+			browsertest.Key(t, c, "d")
 			moves["draw"]++
-			until101(t, c, 5*time.Second, "the drawn tile", func(d dom101) bool { return !d.Draw || d.HandEnd || d.MatchEnd })
+			read101.Until(t, c, 5*time.Second, "the drawn tile", func(d dom101) bool { return !d.Draw || d.HandEnd || d.MatchEnd })
 		case s.Discard:
-			key(t, c, "c")
-			key(t, c, "h")
-			h := until101(t, c, 5*time.Second, "the hint", func(d dom101) bool { return d.Seq != s.Seq && d.Msg != s.Msg })
+			browsertest.Key(t, c, "c")
+			browsertest.Key(t, c, "h")
+			h := read101.Until(t, c, 5*time.Second, "the hint", func(d dom101) bool { return d.Seq != s.Seq && d.Msg != s.Msg })
 			if strings.Contains(h.Msg, "l lays") && len(h.Sel) > 0 {
-				key(t, c, "l")
-				d := until101(t, c, 5*time.Second, "the lay", func(d dom101) bool { return len(d.Melds) != len(h.Melds) || d.Bad || d.HandEnd || d.MatchEnd })
+				browsertest.Key(t, c, "l")
+				d := read101.Until(t, c, 5*time.Second, "the lay", func(d dom101) bool { return len(d.Melds) != len(h.Melds) || d.Bad || d.HandEnd || d.MatchEnd })
 				if d.Bad {
 					t.Fatalf("the hinted lay was refused: %q (hint %q)", d.Msg, h.Msg)
 				}
 				moves["lay"]++
 				continue
 			}
-			key(t, c, "x")
-			d := until101(t, c, 5*time.Second, "the discard", func(d dom101) bool { return !d.Discard || d.Ask != "" || d.HandEnd || d.MatchEnd })
+			browsertest.Key(t, c, "x")
+			d := read101.Until(t, c, 5*time.Second, "the discard", func(d dom101) bool { return !d.Discard || d.Ask != "" || d.HandEnd || d.MatchEnd })
 			moves["discard"]++
 			if d.Ask == "" && !d.HandEnd && !d.MatchEnd && len(d.Rack) < len(s.Rack) {
 				if ms := shownElsewhere(t, c, c2); ms >= 0 {
@@ -527,9 +445,9 @@ func TestBrowser101Match(t *testing.T) {
 		}
 	}
 over:
-	s := readPage101(t, c)
+	s := read101.Read(t, c)
 	sampleHeap()
-	shoot(t, c, "m101-match-end")
+	browsertest.Shoot(t, c, "m101-match-end")
 	if len(other) > 0 {
 		slices.Sort(other)
 		t.Logf("figure: a discard by key in one page shown in another page of the table: median %v, p95 %v, max %v over %d",
@@ -545,14 +463,8 @@ over:
 	if moves["draw"] < 3 || moves["discard"] < 3 {
 		t.Fatalf("moves by keys: %v", moves)
 	}
-	click(t, c, "#panel button[data-op=leave]")
-	select {
-	case <-w.g.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the leave button did not leave")
-	}
-	out := <-w.out
-	if out.Err != nil || out.Report == nil || !out.Report.Honest {
+	w.leave(t, c, "#panel button[data-op=leave]")
+	if out := <-w.out; out.Err != nil || out.Report == nil || !out.Report.Honest {
 		t.Fatalf("the match: %+v", out)
 	}
 	t.Logf("moves by keys: %v, %d rounds", moves, rounds)
@@ -563,16 +475,10 @@ over:
 // show it within a second.
 func shownElsewhere(t *testing.T, a, b context.Context) time.Duration {
 	t.Helper()
-	k, err := chromedp.Run(a, chromedp.Evaluate[float64](`Number(document.body.dataset.keyAt || 0)`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := browsertest.Eval[float64](t, a, `Number(document.body.dataset.keyAt || 0)`)
 	end := time.Now().Add(time.Second)
 	for time.Now().Before(end) {
-		v, err := chromedp.Run(b, chromedp.Evaluate[float64](`Number(document.body.dataset.changedAt || 0)`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := browsertest.Eval[float64](t, b, `Number(document.body.dataset.changedAt || 0)`)
 		if v >= k {
 			return time.Duration(v-k) * time.Millisecond
 		}

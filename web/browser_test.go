@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/ui"
@@ -36,68 +35,12 @@ import (
 // (--host-resolver-rules), as a DNS rebinding attack would.
 const foreignHost = "rebind.example"
 
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "chromium-headless-shell", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium on this machine (apt-get install chromium): the browser tests must run under CI")
-	}
-	t.Skip("no Chromium on this machine (apt-get install chromium): the browser tests skip")
-	return ""
-}
-
-// browser starts a headless Chromium with a fresh profile.
+// browser starts the browser tests' Chromium: 85 seconds for all its
+// tabs, and foreignHost resolved to the loopback address.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	path := chromium(t)
-	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox, // as root
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("host-resolver-rules", "MAP "+foreignHost+" 127.0.0.1"),
-		chromedp.WindowSize(1280, 860),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	ctx, cancel3 := context.WithTimeout(ctx, 85*time.Second)
-	t.Cleanup(cancel3)
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("chromium does not start: %v", err)
-	}
-	return ctx
-}
-
-// tab is a new tab of the browser.
-func tab(t *testing.T, ctx context.Context) context.Context {
-	t.Helper()
-	c, cancel := chromedp.NewContext(ctx)
-	t.Cleanup(cancel)
-	return c
-}
-
-func shoot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Errorf("screenshot %s: %v", name, err)
-		return
-	}
-	p := filepath.Join(t.ArtifactDir(), name+".png")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Error(err)
-	}
-	t.Logf("screenshot %s (%d bytes)", p, len(b))
+	return browsertest.Start(t, browsertest.Options{Life: 85 * time.Second,
+		Flags: map[string]any{"host-resolver-rules": "MAP " + foreignHost + " 127.0.0.1"}})
 }
 
 // table is a served web table with a match against 3 bots for its page.
@@ -115,13 +58,7 @@ func startTable(t *testing.T, ruleset string) *webTable {
 	w.g = NewGame(0)
 	w.g.Start()
 	t.Cleanup(w.g.Quit)
-	srv, err := Listen(w.g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.srv = srv
-	go srv.Serve()
-	t.Cleanup(func() { srv.Close() })
+	w.srv = serve(t)(Listen(w.g, 0))
 	bots, names := botsFor(ruleset, 3)
 	go func() {
 		out, err := ui.PlayLocal(context.Background(), w.g, ui.LocalOptions{Ruleset: ruleset, Name: "ayse", Bots: bots, BotName: names, Data: w.data})
@@ -131,6 +68,31 @@ func startTable(t *testing.T, ruleset string) *webTable {
 		w.out <- out
 	}()
 	return w
+}
+
+// open opens the table's page in a new tab, waits for the table drawn and
+// then for the dealt rack, and logs both times from the server's start
+// (the figure's name first).
+func (w *webTable) open(t *testing.T, ctx context.Context, name string) context.Context {
+	t.Helper()
+	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .cell")
+	drawn := time.Since(w.t0)
+	browsertest.Visible(t, c, "#rack .tile")
+	t.Logf("figure: %s: after the server and the match started, the table drawn in %v (the page and its first state), the dealt rack in %v (the protocol's shuffle and deal)",
+		name, drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
+	return c
+}
+
+// leave clicks the leave button sel in the page c: the table must end
+// within 5 seconds.
+func (w *webTable) leave(t *testing.T, c context.Context, sel string) {
+	t.Helper()
+	browsertest.Click(t, c, sel)
+	select {
+	case <-w.g.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the leave button did not leave")
+	}
 }
 
 func TestBrowser(t *testing.T) {
@@ -146,30 +108,27 @@ func TestBrowser(t *testing.T) {
 func browserLocks(t *testing.T, ctx context.Context) {
 	w := startTable(t, "classic")
 	defer w.g.Quit()
-	c := tab(t, ctx)
+	c := browsertest.Tab(t, ctx)
 	resp, err := chromedp.Run(c, chromedp.NavigateResponse(w.srv.Base()+"/"))
 	if err != nil || resp.Status != http.StatusForbidden {
 		t.Fatalf("no token: %v %v, want 403", resp, err)
 	}
-	shoot(t, c, "locks-no-token")
+	browsertest.Shoot(t, c, "locks-no-token")
 	foreign := "http://" + foreignHost + ":" + strconv.Itoa(w.srv.Port()) + "/?t=" + w.srv.token
 	resp, err = chromedp.Run(c, chromedp.NavigateResponse(foreign))
 	if err != nil || resp.Status != http.StatusForbidden {
 		t.Fatalf("foreign Host: %v %v, want 403", resp, err)
 	}
 	// The player's own page: the token, then the cookie.
-	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack"))); err != nil {
-		t.Fatal(err)
-	}
+	browsertest.Open(t, c, w.srv.URL(), "#rack")
 	if loc, _ := chromedp.Run(c, chromedp.Evaluate[string](`location.href`)); strings.Contains(loc, "t=") {
 		t.Errorf("the token stays in the address bar: %s", loc)
 	}
 	if ck, _ := chromedp.Run(c, chromedp.Evaluate[string](`document.cookie`)); ck != "" {
 		t.Errorf("the page's script reads the cookie %q: want HttpOnly", ck)
 	}
-	probe := `new Promise((res) => { const ws = new WebSocket("ws://127.0.0.1:` + strconv.Itoa(w.srv.Port()) + `/ws");
-		ws.onopen = () => { ws.close(); res("open"); }; ws.onerror = () => res("refused"); setTimeout(() => res("timeout"), 4000); })`
-	own, err := chromedp.Run(c, chromedp.Evaluate[string](probe, chromedp.EvalAwaitPromise))
+	ws := "ws://127.0.0.1:" + strconv.Itoa(w.srv.Port()) + "/ws"
+	own, err := browsertest.WebSocket(c, ws)
 	if err != nil || own != "open" {
 		t.Fatalf("the page's own WebSocket: %q %v", own, err)
 	}
@@ -179,10 +138,8 @@ func browserLocks(t *testing.T, ctx context.Context) {
 		fmt.Fprint(w, "<!doctype html><title>elsewhere</title>")
 	}))
 	defer other.Close()
-	if err := chromedp.Do(c, chromedp.Navigate(other.URL)); err != nil {
-		t.Fatal(err)
-	}
-	got, err := chromedp.Run(c, chromedp.Evaluate[string](probe, chromedp.EvalAwaitPromise))
+	browsertest.Do(t, c, chromedp.Navigate(other.URL))
+	got, err := browsertest.WebSocket(c, ws)
 	if err != nil || got != "refused" {
 		t.Fatalf("a cross-origin WebSocket: %q %v, want refused", got, err)
 	}
@@ -215,7 +172,7 @@ type domState struct {
 	Page     float64 `json:"page"` // ms from the last command sent to the rack's last change
 }
 
-const readDOM = `(() => {
+const readDOM browsertest.DOM[domState] = `(() => {
 	const q = (s) => document.querySelector(s);
 	const p = q('#panel');
 	const cur = q('#rack .cell.cursor');
@@ -242,57 +199,6 @@ const readDOM = `(() => {
 	};
 })()`
 
-func read(t *testing.T, c context.Context) domState {
-	t.Helper()
-	d, err := chromedp.Run(c, chromedp.Evaluate[domState](readDOM))
-	if err != nil {
-		t.Fatalf("reading the page: %v", err)
-	}
-	return d
-}
-
-// until polls the page until ok holds, or fails after d.
-func until(t *testing.T, c context.Context, d time.Duration, what string, ok func(domState) bool) domState {
-	t.Helper()
-	end := time.Now().Add(d)
-	for {
-		s := read(t, c)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(end) {
-			t.Fatalf("waited %v for %s; the page: %+v", d, what, s)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// centre is the middle of the element sel on the page.
-func centre(t *testing.T, c context.Context, sel string) (float64, float64) {
-	t.Helper()
-	xy, err := chromedp.Run(c, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`))
-	if err != nil || len(xy) != 2 {
-		t.Fatalf("where is %s: %v", sel, err)
-	}
-	return xy[0], xy[1]
-}
-
-// dragTo drags the element from onto the element to with the mouse.
-func dragTo(t *testing.T, c context.Context, from, to string) {
-	t.Helper()
-	x0, y0 := centre(t, c, from)
-	x1, y1 := centre(t, c, to)
-	steps := []chromedp.Action[chromedp.Void]{chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1))}
-	for i := 1; i <= 5; i++ {
-		f := float64(i) / 5
-		steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x0+(x1-x0)*f, y0+(y1-y0)*f, chromedp.ButtonLeft))
-	}
-	steps = append(steps, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)))
-	if err := chromedp.Do(c, steps...); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // browserMatch plays a classic match against 3 bots to its end in the
 // page: draws by key and by a click on the stock, discards by a drag onto
 // the discard spot, by a double click on the hinted tile and by a key,
@@ -300,17 +206,8 @@ func dragTo(t *testing.T, c context.Context, from, to string) {
 // closes the hands' panels, and reads the match's verdict.
 func browserMatch(t *testing.T, ctx context.Context) {
 	w := startTable(t, "classic:points=1")
-	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .cell"))); err != nil {
-		t.Fatal(err)
-	}
-	drawn := time.Since(w.t0)
-	if err := chromedp.Do(c, chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("figure: after the server started, the table drawn in %v (the page and its first state), the dealt rack in %v (the protocol's shuffle and deal)",
-		drawn.Round(time.Millisecond), time.Since(w.t0).Round(time.Millisecond))
-	shoot(t, c, "match-start")
+	c := w.open(t, ctx, "classic")
+	browsertest.Shoot(t, c, "match-start")
 	var (
 		moves, draws, discards, ends int
 		arranged, keyed              bool
@@ -321,35 +218,29 @@ func browserMatch(t *testing.T, ctx context.Context) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the match did not end in time (%d moves)", moves)
 		}
-		s := read(t, c)
+		s := readDOM.Read(t, c)
 		switch {
 		case s.MatchEnd:
 			goto over
 		case s.HandEnd:
 			if ends == 0 {
-				shoot(t, c, "match-hand-end")
+				browsertest.Shoot(t, c, "match-hand-end")
 			}
 			ends++
 			if ends%2 == 1 {
-				if err := chromedp.Do(c, chromedp.Click(CSS("#close"))); err != nil {
-					t.Fatal(err)
-				}
-			} else if err := chromedp.Do(c, chromedp.KeyEvent(kb.Enter)); err != nil {
-				t.Fatal(err)
+				browsertest.Click(t, c, "#close")
+			} else {
+				browsertest.Key(t, c, kb.Enter)
 			}
-			until(t, c, 5*time.Second, "the hand's panel to close", func(d domState) bool { return d.Seq != s.Seq })
+			readDOM.Until(t, c, 5*time.Second, "the hand's panel to close", func(d domState) bool { return d.Seq != s.Seq })
 		case s.Draw:
 			draws++
-			var err error
 			if draws%2 == 1 {
-				err = chromedp.Do(c, chromedp.KeyEvent("d"))
+				browsertest.Key(t, c, "d")
 			} else {
-				err = chromedp.Do(c, chromedp.Click(CSS("#stock")))
+				browsertest.Click(t, c, "#stock")
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			until(t, c, 5*time.Second, "the drawn tile", func(d domState) bool { return !d.Draw || d.MatchEnd || d.HandEnd })
+			readDOM.Until(t, c, 5*time.Second, "the drawn tile", func(d domState) bool { return !d.Draw || d.MatchEnd || d.HandEnd })
 			moves++
 		case s.Discard && !arranged:
 			// A drag on the rack: the tile stands where it was dropped,
@@ -362,56 +253,50 @@ func browserMatch(t *testing.T, ctx context.Context) {
 					break
 				}
 			}
-			dragTo(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, from), fmt.Sprintf(`#rack .cell[data-pos="%d"]`, to))
-			until(t, c, 5*time.Second, "the dragged tile", func(d domState) bool { return slices.Contains(d.Tiles, to) && !slices.Contains(d.Tiles, from) })
-			until(t, c, 5*time.Second, "the rack file", func(domState) bool { return rackFileHas(w.data, to) })
+			browsertest.Drag(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, from), fmt.Sprintf(`#rack .cell[data-pos="%d"]`, to))
+			readDOM.Until(t, c, 5*time.Second, "the dragged tile", func(d domState) bool { return slices.Contains(d.Tiles, to) && !slices.Contains(d.Tiles, from) })
+			readDOM.Until(t, c, 5*time.Second, "the rack file", func(domState) bool { return rackFileHas(w.data, to) })
 			arranged = true
 		case s.Discard && !keyed:
 			keyMove(t, c, s)
 			keyed = true
 		case s.Discard:
 			discards++
-			before := read(t, c)
+			before := readDOM.Read(t, c)
 			t0 := time.Now()
 			switch discards % 3 {
 			case 1:
-				dragTo(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, before.Tiles[len(before.Tiles)-1]), "#discard")
+				browsertest.Drag(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, before.Tiles[len(before.Tiles)-1]), "#discard")
 			case 2:
-				if err := chromedp.Do(c, chromedp.KeyEvent("h")); err != nil {
-					t.Fatal(err)
-				}
-				h := until(t, c, 5*time.Second, "the hint", func(d domState) bool { return d.Hinted > 0 || !d.Discard })
+				browsertest.Key(t, c, "h")
+				h := readDOM.Until(t, c, 5*time.Second, "the hint", func(d domState) bool { return d.Hinted > 0 || !d.Discard })
 				t0 = time.Now()
 				if h.Hinted > 0 {
 					// The page may draw a new state between finding the
 					// hinted tile and clicking it (the node is replaced):
 					// find it again while the hint still stands.
 					for try := 0; ; try++ {
-						err := chromedp.Do(c, chromedp.DoubleClick(CSS("#rack .tile.hinted")))
+						err := chromedp.Do(c, chromedp.DoubleClick(chromedp.CSS("#rack .tile.hinted")))
 						if err == nil {
 							break
 						}
 						if try == 4 || !strings.Contains(err.Error(), "Could not find node") {
 							t.Fatal(err)
 						}
-						if d := read(t, c); d.Hinted == 0 || !d.Discard {
+						if d := readDOM.Read(t, c); d.Hinted == 0 || !d.Discard {
 							break
 						}
 					}
-				} else if err := chromedp.Do(c, chromedp.KeyEvent("x")); err != nil {
-					t.Fatal(err)
+				} else {
+					browsertest.Key(t, c, "x")
 				}
 			default:
 				if !slices.Contains(before.Tiles, before.Cursor) {
-					if err := chromedp.Do(c, chromedp.Click(CSS(fmt.Sprintf(`#rack .tile[data-pos="%d"]`, before.Tiles[0])))); err != nil {
-						t.Fatal(err)
-					}
+					browsertest.Click(t, c, fmt.Sprintf(`#rack .tile[data-pos="%d"]`, before.Tiles[0]))
 				}
-				if err := chromedp.Do(c, chromedp.KeyEvent("x")); err != nil {
-					t.Fatal(err)
-				}
+				browsertest.Key(t, c, "x")
 			}
-			after := until(t, c, 5*time.Second, "the discard shown", func(d domState) bool {
+			after := readDOM.Until(t, c, 5*time.Second, "the discard shown", func(d domState) bool {
 				return len(d.Tiles) < len(before.Tiles) || d.HandEnd || d.MatchEnd
 			})
 			if len(after.Tiles) < len(before.Tiles) {
@@ -424,8 +309,8 @@ func browserMatch(t *testing.T, ctx context.Context) {
 		}
 	}
 over:
-	s := read(t, c)
-	shoot(t, c, "match-end")
+	s := readDOM.Read(t, c)
+	browsertest.Shoot(t, c, "match-end")
 	if !s.Good || s.Verdict == "" {
 		t.Fatalf("the match's end: verdict %q (good %v)", s.Verdict, s.Good)
 	}
@@ -440,16 +325,8 @@ over:
 		shown[len(shown)/2].Round(time.Millisecond), shown[len(shown)-1].Round(time.Millisecond))
 	// A figure, not a check: the machine's load decides it (no timing luck
 	// in a test's verdict).
-	if err := chromedp.Do(c, chromedp.Click(CSS("#panel button[data-op=leave]"))); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-w.g.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the leave button did not leave")
-	}
-	out := <-w.out
-	if out.Err != nil || out.Report == nil || !out.Report.Honest {
+	w.leave(t, c, "#panel button[data-op=leave]")
+	if out := <-w.out; out.Err != nil || out.Report == nil || !out.Report.Honest {
 		t.Fatalf("the match: %+v", out)
 	}
 	t.Logf("%d moves, %d hands", moves, ends)
@@ -473,10 +350,8 @@ func keyMove(t *testing.T, c context.Context, s domState) {
 	}
 	key := func(k string, what string, ok func(domState) bool) {
 		t.Helper()
-		if err := chromedp.Do(c, chromedp.KeyEvent(k)); err != nil {
-			t.Fatal(err)
-		}
-		until(t, c, 5*time.Second, what, ok)
+		browsertest.Key(t, c, k)
+		readDOM.Until(t, c, 5*time.Second, what, ok)
 	}
 	for cur := s.Cursor; cur != from; cur = (cur + 1) % tablemodel.RackSize {
 		next := (cur + 1) % tablemodel.RackSize
@@ -511,27 +386,21 @@ func browserTurkish(t *testing.T, ctx context.Context) {
 	defer i18n.Set(i18n.English)
 	w := startTable(t, "classic:timer=30")
 	defer w.g.Quit()
-	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
-		t.Fatal(err)
-	}
-	s := until(t, c, 10*time.Second, "a Turkish turn line and the turn's timer", func(d domState) bool { return d.Turn != "" && d.Timer != "" })
+	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .tile")
+	s := readDOM.Until(t, c, 10*time.Second, "a Turkish turn line and the turn's timer", func(d domState) bool { return d.Turn != "" && d.Timer != "" })
 	if !strings.HasPrefix(s.Timer, "süre ") {
 		t.Errorf("the timer reads %q", s.Timer)
 	}
 	if s.Lang != "tr" || s.DrawText != "çek" {
 		t.Fatalf("the Turkish page: lang %q, draw %q", s.Lang, s.DrawText)
 	}
-	text, err := chromedp.Run(c, chromedp.Evaluate[string](`document.body.innerText`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := browsertest.Eval[string](t, c, `document.body.innerText`)
 	for _, en := range []string{"draw", "discard", "your turn", "stock", "indicator", " to play"} {
 		if strings.Contains(text, en) {
 			t.Errorf("the Turkish page says %q", en)
 		}
 	}
-	shoot(t, c, "turkish")
+	browsertest.Shoot(t, c, "turkish")
 }
 
 // rackPos reports whether the kept rack (rack.json: by position, the slot
@@ -542,6 +411,3 @@ func rackPos(b []byte, p int) bool {
 	}
 	return json.Unmarshal(b, &st) == nil && p < len(st.Pos) && st.Pos[p] >= 0
 }
-
-// CSS is chromedp's CSS selector type.
-type CSS = chromedp.CSS

@@ -15,17 +15,23 @@ func nextState(t *testing.T, states <-chan []byte, what string, ok func(stateJSO
 	for {
 		select {
 		case b := <-states:
-			var st stateJSON
-			if err := json.Unmarshal(b, &st); err != nil {
-				t.Fatal(err)
-			}
-			if ok(st) {
+			if st, yes := decoded(t, b, ok); yes {
 				return st
 			}
 		case <-deadline:
 			t.Fatalf("%s: no such state in 10 s", what)
 		}
 	}
+}
+
+// decoded is the state b, and whether ok holds of it.
+func decoded[T any](t *testing.T, b []byte, ok func(T) bool) (T, bool) {
+	t.Helper()
+	var st T
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st, ok(st)
 }
 
 // TestGameLinks: a LAN match's page carries how this peer reaches each

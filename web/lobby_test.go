@@ -104,6 +104,18 @@ func (f *fakeLobby) Links(id string) []table.SeatLink {
 	return []table.SeatLink{{Name: "mehmet", Kind: "direct", RTT: 3 * time.Millisecond}}
 }
 
+// serveLobby runs a Lobby of f (the tables it starts handed to start) and
+// serves it until the test's end; ctx is the lobby's, ended then too.
+func serveLobby(t *testing.T, f *fakeLobby, start func(table.LobbyTable)) (l *Lobby, s *Server, ctx context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	l = NewLobby(ctx, f, start)
+	s = serve(t)(ListenLobby(l, 0))
+	go l.Run()
+	return l, s, ctx
+}
+
 // TestLobbySocket: the lobby's page at /, the table's at /table; the
 // lobby's socket admits the page's own origin only and sends the tables
 // with the player's seat, its invite code and its links; the page's
@@ -111,17 +123,8 @@ func (f *fakeLobby) Links(id string) []table.SeatLink {
 // player sits at is handed over once when it starts.
 func TestLobbySocket(t *testing.T) {
 	f := &fakeLobby{changes: make(chan struct{}, 1)}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	started := make(chan string, 4)
-	l := NewLobby(ctx, f, func(t table.LobbyTable) { started <- t.ID })
-	s, err := ListenLobby(l, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve()
-	defer s.Close()
-	go l.Run()
+	_, s, ctx := serveLobby(t, f, func(t table.LobbyTable) { started <- t.ID })
 	if w := get(s, s.host(), "/", s.cookie()); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `src="/lobby.js"`) {
 		t.Fatalf("the lobby's page: %d", w.Code)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/ui"
@@ -117,8 +118,8 @@ func TestBrowserReconnect(t *testing.T) {
 	}()
 	t.Cleanup(func() { g.Quit(); stop(); <-ended })
 
-	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
+	c := browsertest.Tab(t, ctx)
+	if err := chromedp.Do(c, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(chromedp.CSS("#rack .tile"))); err != nil {
 		t.Fatal(err)
 	}
 	// Every text of the message line is kept, however briefly it shows.
@@ -202,7 +203,7 @@ func TestBrowserReconnect(t *testing.T) {
 			}
 			wait(10*time.Second, "the drawn tile", func(s reconnectDOM) bool { return s.Tiles == before+1 })
 		} else {
-			if err := chromedp.Do(c, chromedp.DoubleClick(CSS("#rack .tile"))); err != nil && !strings.Contains(err.Error(), "Could not find node") {
+			if err := chromedp.Do(c, chromedp.DoubleClick(chromedp.CSS("#rack .tile"))); err != nil && !strings.Contains(err.Error(), "Could not find node") {
 				t.Fatal(err)
 			}
 			wait(10*time.Second, "the discard", func(s reconnectDOM) bool { return s.Tiles == before-1 })
@@ -211,5 +212,5 @@ func TestBrowserReconnect(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	shoot(t, c, "reconnected")
+	browsertest.Shoot(t, c, "reconnected")
 }

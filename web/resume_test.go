@@ -69,11 +69,5 @@ func TestResumedStateHoldsNoHiddenTile(t *testing.T) {
 	if err != nil || out.Err != nil || out.Report == nil || !out.Report.Honest {
 		t.Fatalf("the resumed match: %v %+v", err, out)
 	}
-	done := make(chan struct{})
-	g.post(func() { close(done) })
-	<-done
-	if n := g.checked.Load(); n < 50 {
-		t.Fatalf("%d states of the resumed match checked", n)
-	}
-	t.Logf("%d states of the resumed match checked", g.checked.Load())
+	g.enough(t, "states of the resumed match")
 }

@@ -1,12 +1,12 @@
 package web
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/lane"
 )
 
@@ -17,33 +17,14 @@ func TestBrowserLeave(t *testing.T) {
 	lane.NoRace(t)
 	ctx := browser(t)
 	w := startTable(t, "classic")
-	c := tab(t, ctx)
-	if err := chromedp.Do(c, chromedp.Navigate(w.srv.URL()), chromedp.WaitVisible(CSS("#rack .tile"))); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(c, chromedp.Click(CSS("#leave"))); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-w.g.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the leave button did not leave")
-	}
+	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .tile")
+	w.leave(t, c, "#leave")
 	want := labels()["left"]
-	var msg string
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		m, err := chromedp.Run(c, chromedp.Evaluate[string](`document.getElementById('msg').textContent`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		gone, _ := chromedp.Run(c, chromedp.Evaluate[bool](`document.body.classList.contains('gone')`))
-		msg = m
-		if gone && strings.TrimSpace(m) == want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after leaving, the page says %q (gone %v), want %q", msg, gone, want)
-		}
+	type left struct {
+		Msg  string `json:"msg"`
+		Gone bool   `json:"gone"`
 	}
-	shoot(t, c, "left")
+	browsertest.DOM[left](`({msg: document.getElementById('msg').textContent, gone: document.body.classList.contains('gone')})`).
+		Until(t, c, 5*time.Second, "the page to say "+strconv.Quote(want)+", gone", func(l left) bool { return l.Gone && strings.TrimSpace(l.Msg) == want })
+	browsertest.Shoot(t, c, "left")
 }

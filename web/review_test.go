@@ -79,11 +79,7 @@ func readUntil[T any](t *testing.T, c *websocket.Conn, what string, ok func(T) b
 			t.Errorf("%s: no such state (%v)", what, err)
 			return zero
 		}
-		var st T
-		if err := json.Unmarshal(b, &st); err != nil {
-			t.Fatal(err)
-		}
-		if ok(st) {
+		if st, yes := decoded(t, b, ok); yes {
 			return st
 		}
 	}
@@ -119,16 +115,7 @@ func TestTableSocketBadCommands(t *testing.T) {
 // and asks the network for nothing.
 func TestLobbySocketBadCommands(t *testing.T) {
 	f := &fakeLobby{changes: make(chan struct{}, 1)}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l := NewLobby(ctx, f, func(table.LobbyTable) {})
-	s, err := ListenLobby(l, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve()
-	defer s.Close()
-	go l.Run()
+	l, s, ctx := serveLobby(t, f, func(table.LobbyTable) {})
 	c := dialTable(t, s, "/lobby.ws")
 	readUntil(t, c, "the first state", func(lobbyJSON) bool { return true })
 	for _, frame := range []string{`not json`, `{"op":`, `{"op":"fly"}`, `{"op":["join"]}`, `{"op":"join","id":7}`} {
@@ -149,16 +136,7 @@ func TestLobbySocketBadCommands(t *testing.T) {
 // that okey's process is gone).
 func TestLobbyLongPaste(t *testing.T) {
 	f := &fakeLobby{changes: make(chan struct{}, 1)}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	l := NewLobby(ctx, f, func(table.LobbyTable) {})
-	s, err := ListenLobby(l, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve()
-	defer s.Close()
-	go l.Run()
+	_, s, ctx := serveLobby(t, f, func(table.LobbyTable) {})
 	c := dialTable(t, s, "/lobby.ws")
 	readUntil(t, c, "the first state", func(lobbyJSON) bool { return true })
 	b, _ := json.Marshal(lobbyCommand{Op: "code", Text: "okey1" + strings.Repeat("x", 40<<10)})

@@ -23,13 +23,7 @@ func testServer(t *testing.T) (*Server, *Game) {
 	g := NewGame(0)
 	g.Start()
 	t.Cleanup(g.Quit)
-	s, err := Listen(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve()
-	t.Cleanup(func() { s.Close() })
-	return s, g
+	return serve(t)(Listen(g, 0)), g
 }
 
 func (s *Server) host() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
@@ -284,5 +278,19 @@ func TestOpenerNeedsDisplay(t *testing.T) {
 	}
 	if a := opener(none, "darwin", "u"); len(a) != 2 || a[0] != "open" {
 		t.Fatalf("darwin: %v", a)
+	}
+}
+
+// serve serves the server a Listen gave (failing the test on its error)
+// until the test's end: serve(t)(Listen(g, 0)).
+func serve(t *testing.T) func(*Server, error) *Server {
+	return func(s *Server, err error) *Server {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go s.Serve()
+		t.Cleanup(func() { s.Close() })
+		return s
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
@@ -26,32 +26,11 @@ import (
 //
 // Each stage is logged too, so that the time is seen where it goes.
 
-// speedBrowser starts a headless Chromium for a benchmark (the tests'
-// browser takes a *testing.T); a missing browser skips.
+// speedBrowser starts a headless Chromium for a benchmark (no life bound:
+// as many iterations as asked).
 func speedBrowser(tb testing.TB) context.Context {
 	tb.Helper()
-	var path string
-	for _, name := range []string{"chromium", "chromium-browser", "chromium-headless-shell", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		tb.Skip("no Chromium on this machine (apt-get install chromium)")
-	}
-	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(tb.TempDir()),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("no-first-run", true), chromedp.WindowSize(1280, 860))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	tb.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	tb.Cleanup(cancel2)
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
-		tb.Fatalf("chromium does not start: %v", err)
-	}
-	return ctx
+	return browsertest.Start(tb, browsertest.Options{})
 }
 
 // blankTab is a new tab, opened (about:blank) before anything is timed.
@@ -328,7 +307,7 @@ func moveShownMatch(b *testing.B, ctx context.Context, n int, stage map[string][
 	defer closeB()
 	for _, c := range []context.Context{pa, pb} {
 		wc, cancel := context.WithTimeout(c, 30*time.Second)
-		err := chromedp.Do(wc, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(CSS("#rack .tile")))
+		err := chromedp.Do(wc, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(chromedp.CSS("#rack .tile")))
 		cancel()
 		if err != nil {
 			b.Fatal(err)
@@ -343,20 +322,20 @@ func moveShownMatch(b *testing.B, ctx context.Context, n int, stage map[string][
 	deadline := time.Now().Add(60 * time.Second)
 	for got < n && time.Now().Before(deadline) {
 		var s domState
-		if v, err := chromedp.Run(pa, chromedp.Evaluate[domState](readDOM)); err == nil {
+		if v, err := chromedp.Run(pa, chromedp.Evaluate[domState](string(readDOM))); err == nil {
 			s = v
 		}
 		switch {
 		case s.MatchEnd:
 			return got
 		case s.HandEnd:
-			_ = soon(pa, chromedp.Click(CSS("#close")))
+			_ = soon(pa, chromedp.Click(chromedp.CSS("#close")))
 			time.Sleep(20 * time.Millisecond)
 		case s.Draw:
 			_ = soon(pa, chromedp.KeyEvent("d"))
 			end := time.Now().Add(5 * time.Second)
 			for time.Now().Before(end) {
-				if d, err := chromedp.Run(pa, chromedp.Evaluate[domState](readDOM)); err == nil && (!d.Draw || d.HandEnd || d.MatchEnd) {
+				if d, err := chromedp.Run(pa, chromedp.Evaluate[domState](string(readDOM))); err == nil && (!d.Draw || d.HandEnd || d.MatchEnd) {
 					break
 				}
 				time.Sleep(5 * time.Millisecond)
@@ -377,13 +356,13 @@ func moveShownMatch(b *testing.B, ctx context.Context, n int, stage map[string][
 				b.Fatal(err)
 			}
 			sel := `#rack .tile[data-pos="` + strconv.Itoa(s.Tiles[len(s.Tiles)-1]) + `"]`
-			if err := soon(pa, chromedp.DoubleClick(CSS(sel))); err != nil {
+			if err := soon(pa, chromedp.DoubleClick(chromedp.CSS(sel))); err != nil {
 				continue // the page redrew the tile between: try again
 			}
 			act := waitTimes(b, pa, "the double click", func(p pageTimes) bool { return p.Act > 0 }).Act
 			// The other page shows the rack one tile shorter.
 			shown, ok := pollTimes(b, pb, 3*time.Second, func(p pageTimes) bool { return p.Rack >= act })
-			if d, err := chromedp.Run(pb, chromedp.Evaluate[domState](readDOM)); !ok || err != nil || len(d.Tiles) != before-1 {
+			if d, err := chromedp.Run(pb, chromedp.Evaluate[domState](string(readDOM))); !ok || err != nil || len(d.Tiles) != before-1 {
 				continue // a hand's end or a refusal: not a discard shown
 			}
 			var taken, step, pub float64

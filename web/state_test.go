@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -26,7 +27,8 @@ func greedyBots(k int) ([]table.Mover, []string) {
 }
 
 // checking is a Game whose every state is checked against the snapshot it
-// is built from, on the model's goroutine.
+// is built from, on the model's goroutine: a classic hand's or an Okey 101
+// round's.
 type checking struct {
 	*Game
 	t       *testing.T
@@ -38,9 +40,16 @@ func (c *checking) OnStep(mc *table.Machine, v *engine.View) {
 	c.post(c.check)
 }
 
-// check builds the state and holds every face in its table (the rack,
-// the indicator, the okey, the piles, the discard to take) to what the
-// seat may see: a face its View holds or one the hand shows everyone.
+// board is a hand's or a round's table, as the page's faces are held to it.
+type board interface {
+	engine.Board
+	Okey() engine.Face
+}
+
+// check builds the state and holds every face on its table (the rack,
+// the indicator, the okey, the piles, the discard to take, an Okey 101
+// round's every meld) to what the seat may see: a face its View holds or
+// one the hand shows everyone.
 func (c *checking) check() {
 	s := c.m.Snap
 	if len(c.m.Ends) > 0 {
@@ -48,34 +57,53 @@ func (c *checking) check() {
 			s = at.Snap
 		}
 	}
-	h := s.HandState()
-	if h == nil {
+	var b board
+	switch {
+	case s != nil && s.Match101 != nil:
+		b = s.Match101.Game()
+	case s.HandState() != nil:
+		b = s.HandState()
+	default:
 		return
 	}
-	b, err := json.Marshal(c.build())
+	js, err := json.Marshal(c.build())
 	if err != nil {
 		c.t.Error(err)
 		return
 	}
 	var st stateJSON
-	if err := json.Unmarshal(b, &st); err != nil {
+	if err := json.Unmarshal(js, &st); err != nil {
 		c.t.Error(err)
 		return
 	}
+	where := fmt.Sprintf("hand %d step %d", st.Hand, s.Step)
 	seen := map[string]bool{}
 	for sl := range engine.DeckSize {
-		if f := h.PublicFace(engine.Slot(sl)); f != engine.NoFace {
+		if f := b.PublicFace(engine.Slot(sl)); f != engine.NoFace {
 			seen[f.String()] = true
 		}
-		if f := s.View.Face(h, engine.Slot(sl)); f != engine.NoFace {
+		if f := s.View.Face(b, engine.Slot(sl)); f != engine.NoFace {
 			seen[f.String()] = true
 		}
 	}
-	seen[h.Okey().String()] = true
-	var faces []*faceJSON
-	faces = append(faces, st.Ind, st.Okey, st.Take)
+	if b.Okey() != engine.NoFace {
+		seen[b.Okey().String()] = true
+	}
+	faces := []*faceJSON{st.Ind, st.Okey, st.Take}
 	for _, se := range st.Seats {
 		faces = append(faces, se.Pile...)
+	}
+	if s.Match101 != nil {
+		where = fmt.Sprintf("round %d", st.Hand)
+		if st.R101 == nil {
+			c.t.Errorf("a 101 state without its 101 part")
+			return
+		}
+		for _, md := range st.R101.Melds {
+			for _, sp := range md.Tiles {
+				faces = append(faces, sp.F)
+			}
+		}
 	}
 	open := 0
 	for _, rt := range st.Rack {
@@ -86,46 +114,60 @@ func (c *checking) check() {
 	}
 	for _, f := range faces {
 		if f != nil && !seen[f.S] {
-			c.t.Errorf("hand %d step %d: the page gets %s, a face hidden from the seat", st.Hand, s.Step, f.S)
+			c.t.Errorf("%s: the page gets %s, a face hidden from the seat", where, f.S)
 		}
 	}
 	mine := 0
-	for _, sl := range h.Rack(s.Seat) {
-		if s.View.Face(h, sl) != engine.NoFace {
+	for _, sl := range b.Rack(s.Seat) {
+		if s.View.Face(b, sl) != engine.NoFace {
 			mine++
 		}
 	}
 	if open > mine {
-		c.t.Errorf("step %d: %d open tiles on the page's rack, the seat knows %d", s.Step, open, mine)
+		c.t.Errorf("%s: %d open tiles on the page's rack, the seat knows %d", where, open, mine)
 	}
 	c.checked.Add(1)
 }
 
-// TestStateHoldsNoHiddenTile plays a classic match (a bot in the player's
-// seat) and checks every state the page would get.
-func TestStateHoldsNoHiddenTile(t *testing.T) {
-	lane.NoRace(t)
+// enough waits until the model's goroutine has run every check posted so
+// far, and fails the test unless 50 states (what names them) were checked.
+func (c *checking) enough(t *testing.T, what string) {
+	t.Helper()
+	done := make(chan struct{})
+	c.post(func() { close(done) })
+	<-done
+	n := c.checked.Load()
+	if n < 50 {
+		t.Fatalf("%d %s checked", n, what)
+	}
+	t.Logf("%d %s checked", n, what)
+}
+
+// checkMatch plays the match o (a bot in the player's seat) at a checking
+// Game: it must end honest, 50 states checked at the least.
+func checkMatch(t *testing.T, o ui.LocalOptions) {
+	t.Helper()
 	g := &checking{Game: NewGame(0), t: t}
 	g.Start()
 	defer g.Quit()
-	bots, names := greedyBots(3)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Ruleset: "classic:points=1", Name: "ayse", Bots: bots, BotName: names,
-		Player: bot.NewGreedy()})
+	out, err := ui.PlayLocal(ctx, g, o)
 	if err != nil || out.Err != nil {
 		t.Fatalf("the match: %v %v", err, out.Err)
 	}
 	if out.Report == nil || !out.Report.Honest {
 		t.Fatal("the match's transcript does not verify")
 	}
-	done := make(chan struct{})
-	g.post(func() { close(done) })
-	<-done
-	if n := g.checked.Load(); n < 50 {
-		t.Fatalf("%d states checked", n)
-	}
-	t.Logf("%d states checked", g.checked.Load())
+	g.enough(t, "states")
+}
+
+// TestStateHoldsNoHiddenTile plays a classic match (a bot in the player's
+// seat) and checks every state the page would get.
+func TestStateHoldsNoHiddenTile(t *testing.T) {
+	lane.NoRace(t)
+	bots, names := greedyBots(3)
+	checkMatch(t, ui.LocalOptions{Ruleset: "classic:points=1", Name: "ayse", Bots: bots, BotName: names, Player: bot.NewGreedy()})
 }
 
 // TestGameRace is the race detector's share of the match above: a second
@@ -148,10 +190,17 @@ func TestGameRace(t *testing.T) {
 			}
 		}
 	}()
+	raceMatch(t, g)
+}
+
+// raceMatch plays a classic match of greedy bots (one in the player's
+// seat) at front for 3 seconds at the most: the race detector's share.
+func raceMatch(t *testing.T, front ui.LocalFront) {
+	t.Helper()
 	bots, names := greedyBots(3)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	if _, err := ui.PlayLocal(ctx, g, ui.LocalOptions{Ruleset: "classic", Name: "ayse", Bots: bots, BotName: names, Player: bot.NewGreedy()}); err != nil {
+	if _, err := ui.PlayLocal(ctx, front, ui.LocalOptions{Ruleset: "classic", Name: "ayse", Bots: bots, BotName: names, Player: bot.NewGreedy()}); err != nil {
 		t.Fatal(err)
 	}
 }

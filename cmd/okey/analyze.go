@@ -13,6 +13,7 @@ import (
 	"github.com/okey-game/okey/engine/analysis"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/verdict"
 )
 
 func init() {
@@ -102,7 +103,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res, err := analyzeHand(*indicator, fs.Args(), !*asJSON)
 	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", localErr(err)))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", verdict.LocalErr(err)))
 		return 2
 	}
 	if *asJSON {
@@ -146,11 +147,11 @@ func analyzeHand(indicator string, tokens []string, report bool) (any, error) {
 	return res, analysisErr(err)
 }
 
-// analysisErr is an analysis error as an error for a person (localErr).
+// analysisErr is an analysis error as an error for a person (verdict.LocalErr).
 func analysisErr(err error) error {
 	var e *analysis.Error
 	if errors.As(err, &e) {
-		return userErr(e.Key, e.Args...)
+		return verdict.UserErr(e.Key, e.Args...)
 	}
 	return err
 }

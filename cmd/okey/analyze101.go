@@ -9,6 +9,7 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/engine/analysis"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/verdict"
 )
 
 func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, tiles []string,
@@ -23,7 +24,7 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 	res, err := analysis.Analyze101(rules, indicator, taken, tiles)
 	err = analysisErr(err)
 	if err != nil {
-		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", localErr(err)))
+		fmt.Fprint(stderr, i18n.T("okey: analyze: %s\n", verdict.LocalErr(err)))
 		return 2
 	}
 	if asJSON {

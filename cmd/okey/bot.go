@@ -17,7 +17,6 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/metrics"
 	"github.com/libp2p/go-libp2p/core/peer"
-	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
@@ -95,16 +94,17 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // botArgs are okey bot's flags, parsed and checked.
 type botArgs struct {
-	name, join, codeFlag, strategy, level, out, data, logFile, summaryFile string
-	create, lanOnly, noMDNS, serveRelay, verbose                           bool
-	players, matches                                                       int
-	pace, withhold, moveWithhold, wait, settle                             time.Duration
-	preset                                                                 *string
-	listen, peers, relays                                                  stringList
-	explicit                                                               map[string]bool
-	explicitStrategy                                                       string // --strategy as given
-	code                                                                   *invite.Code
-	rules                                                                  engine.Ruleset
+	netFlags
+	name, join, codeFlag, strategy, level, out, summaryFile string
+	create, lanOnly, serveRelay                             bool
+	players, matches                                        int
+	pace, withhold, moveWithhold, wait, settle              time.Duration
+	preset                                                  *string
+	relays                                                  stringList
+	explicit                                                map[string]bool
+	explicitStrategy                                        string // --strategy as given
+	code                                                    *invite.Code
+	rules                                                   engine.Ruleset
 }
 
 // parseBotArgs parses okey bot's flags; a status other than -1 ends the
@@ -114,6 +114,7 @@ func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printLevels(stderr); printDefaults(fs) }
+	b.register(fs)
 	fs.StringVar(&b.name, "name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	fs.BoolVar(&b.create, "create", false, i18n.T("open a new table"))
 	fs.IntVar(&b.players, "players", 4, i18n.T("seats at a table this bot opens (2-4)"))
@@ -121,23 +122,17 @@ func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
 	fs.StringVar(&b.join, "join", "", i18n.T("take a seat at the table with this id"))
 	fs.StringVar(&b.codeFlag, "code", "", i18n.T("take a seat at the table of this invite code (- reads it from standard input)"))
 	fs.BoolVar(&b.lanOnly, "lan", false, i18n.T("with --create: a LAN table that anyone on the LAN may join, no invite code"))
-	fs.StringVar(&b.strategy, "strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
+	fs.StringVar(&b.strategy, "strategy", "", i18n.T("move strategy by name: %s, instead of --level (Okey 101: %s only, which greedy and every level mean there)", strings.Join(bot.AllNames(), ", "), bot.Name101))
 	fs.StringVar(&b.level, "level", "", i18n.T("how well the bot plays: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
 	fs.IntVar(&b.matches, "matches", 1, i18n.T("matches to play before exiting"))
 	fs.DurationVar(&b.pace, "pace", 0, i18n.T("time per move, always (0s: never wait); without it %v per move while the table has spectators", netplay.HumanPace))
 	fs.StringVar(&b.out, "out", ".", i18n.T("directory for the transcripts"))
-	fs.StringVar(&b.data, "data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
-	fs.Var(&b.listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
-	fs.Var(&b.peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
-	fs.BoolVar(&b.noMDNS, "no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
 	fs.Var(&b.relays, "relay", i18n.T("multiaddr of a relay, ending in /p2p/<id> (repeatable; kept with the data; none clears)"))
 	fs.BoolVar(&b.serveRelay, "serve-relay", false, i18n.T("serve as the relay of the tables this bot creates (a publicly reachable host)"))
 	fs.DurationVar(&b.withhold, "withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
 	fs.DurationVar(&b.moveWithhold, "move-withhold", 0, i18n.T("the same while a player is to move, where a person may be thinking (default: the turn timer plus --withhold, or at least 10m without a timer)"))
 	fs.DurationVar(&b.wait, "wait", 0, i18n.T("give up when no table has started after this long (0: wait for ever)"))
 	fs.DurationVar(&b.settle, "settle", time.Second, i18n.T("listen this long for open tables before opening one"))
-	fs.BoolVar(&b.verbose, "v", false, i18n.T("log protocol detail"))
-	fs.StringVar(&b.logFile, "log", "", i18n.T("write logs to this file instead of stderr"))
 	fs.StringVar(&b.summaryFile, "summary", "", i18n.T("write a JSON summary of the matches and the process's cost to this file on exit"))
 	if err := fs.Parse(args); err != nil {
 		return nil, 2
@@ -211,21 +206,7 @@ func (b *botArgs) check(stdin io.Reader) string {
 // is). A level plays b101 at a 101 table.
 func (b *botArgs) checkStrategy() string {
 	b.explicitStrategy = b.strategy
-	named := b.strategy
-	if named == bot.Name101 {
-		named = "" // not one of bot.New's: checked below
-	}
-	def, _ := bot.StrategyFor(bot.DefaultLevel) // as okey play (issue 37, 9)
-	chosen, err := bot.ChooseStrategy(b.level, named, def)
-	if err == nil && b.strategy == bot.Name101 {
-		chosen = bot.Name101
-		if b.level != "" {
-			err = fmt.Errorf("give a level or a strategy, not both")
-		}
-	}
-	if err == nil && b.explicitStrategy != "" && (b.create || b.explicit["preset"]) {
-		err = checkStrategy(b.explicitStrategy, b.rules.Preset == engine.Preset101)
-	}
+	chosen, err := bot.Choose(b.level, b.strategy, b.create || b.explicit["preset"], b.rules.Preset == engine.Preset101)
 	if err != nil {
 		return i18n.T("--level/--strategy: %v", ui.Plain(err))
 	}
@@ -235,15 +216,8 @@ func (b *botArgs) checkStrategy() string {
 
 // checkAddrs checks --listen, --peer and --relay.
 func (b *botArgs) checkAddrs() string {
-	for _, a := range b.listen {
-		if _, err := ma.NewMultiaddr(a); err != nil {
-			return i18n.T("--listen %q: %v", a, ui.Plain(err))
-		}
-	}
-	for _, a := range b.peers {
-		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return i18n.T("--peer: %v", ui.Plain(err))
-		}
+	if msg := b.netFlags.checkAddrs(); msg != "" {
+		return msg
 	}
 	for _, a := range b.relays {
 		if a == netplay.NoRelay && len(b.relays) == 1 {
@@ -264,7 +238,7 @@ func (b *botArgs) mover(a lobby.Announcement) (table.Mover, error) {
 	if is101 && b.explicitStrategy == "" {
 		name = bot.Name101 // every level plays the one 101 bot
 	}
-	return strategyMover(name, uint64(time.Now().UnixNano()), is101)
+	return bot.ForTable(name, uint64(time.Now().UnixNano()), is101)
 }
 
 func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -285,28 +259,16 @@ func runBot(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := os.MkdirAll(b.out, 0o755); err != nil {
 		return usageErr(i18n.T("--out: %v", ui.Plain(err)))
 	}
-	if b.data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			return usageErr(i18n.T("%v (use --data)", ui.Plain(err)))
-		}
-		b.data = d
+	if msg := b.defaultData(); msg != "" {
+		return usageErr(msg)
 	}
-	h, closeLog, err := netplay.CommandLog(stderr, b.logFile, b.verbose)
+	log, closeLog, err := b.openLog(stderr, b.logFile)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := netplay.NetworkLog(h, b.verbose)
 	if b.name == "" {
-		if _, err := p2p.LoadProfile(b.data); err != nil {
-			if k, err := p2p.LoadOrCreateIdentity(b.data); err == nil {
-				if id, err := peer.IDFromPrivateKey(k); err == nil {
-					s := id.String()
-					b.name = "bot-" + s[len(s)-6:]
-				}
-			}
-		}
+		b.name = netplay.BotName(b.data)
 	}
 	useRelays, err := netplay.ResolveRelays(b.data, b.relays)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/verdict"
 )
 
 func TestBotUsageErrors(t *testing.T) {
@@ -240,7 +241,7 @@ func checkSummary(t *testing.T, path, out string) {
 		t.Fatalf("summary: %s", b)
 	}
 	files, _ := filepath.Glob(filepath.Join(out, "*.okey"))
-	tr, err := readTranscriptFile(files[0])
+	tr, _, err := verdict.Read(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/verdict"
 )
 
 // TestHelpExitsZero: every command's help, however asked, goes to stdout
@@ -107,7 +108,7 @@ func makeTranscripts(t *testing.T, dir string) map[string]string {
 	write("cut", honest[:len(honest)*9/10])
 	write("junk", []byte("hello, this is not a transcript at all"))
 	bad := append([]byte(nil), honest...)
-	copy(bad[len(transcriptMagic):], []byte{0xff, 0xff, 0xff, 0xff})
+	copy(bad[len(verdict.Magic):], []byte{0xff, 0xff, 0xff, 0xff})
 	write("badlen", bad)
 	files["dir"] = dir
 	files["missing"] = filepath.Join(dir, "missing")
@@ -233,11 +234,11 @@ func TestBadNumbersAreUsageErrors(t *testing.T) {
 // FuzzParseTranscript: the framing check never panics, and what it accepts
 // table.ReadTranscript accepts too.
 func FuzzParseTranscript(f *testing.F) {
-	f.Add([]byte(transcriptMagic))
-	f.Add([]byte(transcriptMagic + "\x00\x00\x00\x01x\x01\x00\x00\x00\x02ab"))
+	f.Add([]byte(verdict.Magic))
+	f.Add([]byte(verdict.Magic + "\x00\x00\x00\x01x\x01\x00\x00\x00\x02ab"))
 	f.Add([]byte("junk"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, _, err := parseTranscript(data)
+		tr, _, err := verdict.Parse(data)
 		if err == nil && tr == nil {
 			t.Fatal("no transcript and no error")
 		}
@@ -302,7 +303,7 @@ func TestBotSummaryOfAnUnfinishedMatch(t *testing.T) {
 		{"cheat", "CHEATING", 1},
 		{"flip", "does not hold", 2},
 	} {
-		tr, _, err := readTranscript(files[tc.file])
+		tr, _, err := verdict.Read(files[tc.file])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -172,8 +172,7 @@ func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) participant.
 				return
 			}
 			rep := table.Verify(tr)
-			end := &ui.MatchEnd{Transcript: path, Verified: rep.Honest, Verdict: ui.Verdict(rep),
-				Unfinished: rep.Status() == table.StatusUnfinished, Ranking: rep.Ranking}
+			end := ui.EndOf(path, rep, nil)
 			if end.Unfinished {
 				end.Note = deadTableNote(rep, seat, time.Since(time.Unix(0, last.Load())))
 				t.lv.Say(i18n.T("round %d, table %d ended unfinished: you stay in for the next draw", ref.Round, ref.Table+1))

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,82 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/bot"
-	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/lane"
-	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/ui"
-	"github.com/okey-game/okey/web"
 )
-
-// lobbyChromium finds Chromium as web's browser tests do: under CI=true a
-// missing browser fails the test, elsewhere it skips with the reason.
-func lobbyChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "chromium-headless-shell", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium on this machine (apt-get install chromium): the browser tests must run under CI")
-	}
-	t.Skip("no Chromium on this machine (apt-get install chromium): the browser tests skip")
-	return ""
-}
-
-type lobbyDOM struct {
-	Path    string   `json:"path"`
-	Title   string   `json:"title"`
-	Rows    []string `json:"rows"`    // the tables' ids
-	Seated  []string `json:"seated"`  // the tables the player sits at
-	Members []int    `json:"members"` // seated members per row
-	Ready   []int    `json:"ready"`   // ready members per row
-	Msg     string   `json:"msg"`
-	Links   []string `json:"links"`
-	Invite  string   `json:"invite"` // the invite code shown ("": none)
-	Copy    string   `json:"copy"`   // the copy button's label
-	// The table's page.
-	Rack     int      `json:"rack"`
-	Draw     bool     `json:"draw"`
-	Discard  bool     `json:"discard"`
-	HandEnd  bool     `json:"handEnd"`
-	MatchEnd bool     `json:"matchEnd"`
-	Verdict  string   `json:"verdict"`
-	Good     bool     `json:"good"`
-	Cursor   bool     `json:"cursor"` // the cursor is on a tile
-	Unfin    []string `json:"unfin"`  // the unfinished matches listed
-	// The table page's links: each other seat's name and how it is reached.
-	TLinks []string `json:"tlinks"`
-}
-
-const readLobbyDOM = `(() => {
-	const q = (s) => document.querySelector(s);
-	const all = (s) => [...document.querySelectorAll(s)];
-	const p = q('#panel');
-	return {
-		path: location.pathname,
-		title: (q('#l-title') || {textContent: ''}).textContent,
-		rows: all('#tables tr.lt').map((e) => e.dataset.id),
-		seated: all('#tables tr.lt.seated').map((e) => e.dataset.id),
-		members: all('#tables tr.lt').map((e) => e.querySelectorAll('.member').length),
-		ready: all('#tables tr.lt').map((e) => e.querySelectorAll('.member.ready').length),
-		msg: (q('#msg') || {textContent: ''}).textContent,
-		links: all('#links li').map((e) => e.textContent),
-		invite: q('#invite') && !q('#invite').hidden ? q('#invite-code').textContent : '',
-		copy: (q('#copy') || {textContent: ''}).textContent,
-		rack: all('#rack .tile').length,
-		draw: !!q('#buttons button[data-op=draw].on'),
-		discard: !!q('#buttons button[data-op=discard].on'),
-		handEnd: !!p && !p.hidden && p.className === 'handend',
-		matchEnd: !!p && !p.hidden && p.className === 'matchend',
-		verdict: (q('#verdict') || {textContent: ''}).textContent,
-		good: !!q('#verdict.good'),
-		cursor: !!q('#rack .cell.cursor .tile'),
-		tlinks: all('#links .link').map((e) => e.textContent),
-		unfin: all('#unfin tr.ut').map((e) => e.dataset.id),
-	};
-})()`
 
 // TestWebLobbyLANTable: okey play --web without --bots serves the lobby;
 // in Chromium the player opens a LAN table (loopback libp2p, --no-mdns,
@@ -106,201 +28,51 @@ const readLobbyDOM = `(() => {
 // lobby's socket is refused while the page's own is admitted.
 func TestWebLobbyLANTable(t *testing.T) {
 	lane.NoRace(t)
-	i18n.Set(i18n.English)
-	path := lobbyChromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
+	ctx := lobbyTest(t, 150*time.Second)
 
 	// The web seat.
-	clients := make(chan *netplay.Client, 1)
-	servers := make(chan *web.Server, 1)
-	webCtx, quitWeb := context.WithCancel(ctx)
-	var webOut, webErr bytes.Buffer
-	webDone := make(chan int, 1)
 	t0 := time.Now()
-	go func() {
-		webDone <- playLAN(lanFlags{name: "ayse", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, ctx: webCtx,
-			opened: func(c *netplay.Client) { clients <- c }, served: func(s *web.Server) { servers <- s }}, &webOut, &webErr)
-	}()
+	ws := startWebSeat(t, ctx, t.TempDir())
 	defer func() {
-		quitWeb()
-		select {
-		case code := <-webDone:
-			// It printed the lobby's address, and at its end the last
-			// match's verdict and transcript (exit status 0: honest).
-			out := webOut.String()
+		// It printed the lobby's address, and at its end the last
+		// match's verdict and transcript (exit status 0: honest).
+		if code := ws.end(t); code >= 0 {
+			out := ws.out.String()
 			if code != 0 || !strings.Contains(out, "okey: the lobby is at http://127.0.0.1:") || !strings.Contains(out, "honest") || !strings.Contains(out, "okey: transcript ") {
-				t.Errorf("the web lobby ended with %d:\n%s%s", code, out, webErr.String())
+				t.Errorf("the web lobby ended with %d:\n%s%s", code, out, ws.err.String())
 			}
-		case <-time.After(10 * time.Second):
-			t.Error("the web lobby did not end")
 		}
 	}()
-	var wc *netplay.Client
-	var srv *web.Server
-	select {
-	case wc = <-clients:
-	case <-ctx.Done():
-		t.Fatalf("the web seat's network did not open: %s", webErr.String())
-	}
-	select {
-	case srv = <-servers:
-		t.Logf("figure: okey play --web (the lobby's process started: data, identity, libp2p host) to its page served: %v", time.Since(t0).Round(time.Millisecond))
-	case <-ctx.Done():
-		t.Fatalf("the web lobby was not served: %s", webErr.String())
-	}
-	var peerAddr string
-	for _, a := range wc.Addrs() {
-		if strings.Contains(a, "/ip4/127.0.0.1/") {
-			peerAddr = a
-		}
-	}
-	if peerAddr == "" {
-		t.Fatalf("no loopback address in %q", wc.Addrs())
-	}
-	if !strings.Contains(peerAddr, "/p2p/") {
-		peerAddr += "/p2p/" + wc.ID()
-	}
+	wc, srv := ws.client, ws.srv
+	t.Logf("figure: okey play --web (the lobby's process started: data, identity, libp2p host) to its page served: %v", time.Since(t0).Round(time.Millisecond))
 
 	// The terminal seat.
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(100, 30)
-	games := make(chan *ui.Game, 1)
-	termClients := make(chan *netplay.Client, 1)
-	termDone := make(chan int, 1)
-	var termOut, termErr bytes.Buffer
-	mover, err := bot.New("greedy", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		termDone <- playLAN(lanFlags{name: "mehmet", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			peers: []string{peerAddr}, strategy: "greedy", pace: time.Millisecond, screen: scr, player: mover,
-			game: func(g *ui.Game) { games <- g }, opened: func(c *netplay.Client) { termClients <- c }}, &termOut, &termErr)
-	}()
-	tcl := <-termClients
-	var tg *ui.Game
-	select {
-	case tg = <-games:
-	case <-ctx.Done():
-		t.Fatalf("the terminal lobby did not start: %s", termErr.String())
-	}
-	defer func() {
-		tg.Quit()
-		select {
-		case <-termDone:
-		case <-time.After(10 * time.Second):
-			t.Error("the terminal lobby did not end")
-		}
-	}()
+	ts := startTermSeat(t, ctx, ws.peer(t), time.Millisecond)
+	defer ts.end(t)
+	scr, tg, tcl := ts.scr, ts.g, ts.client
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			s := tg.ScreenText(scr)
-			if cond(s) {
-				return s
-			}
-			if time.Now().After(end) {
-				t.Fatalf("%s: not on the terminal's screen:\n%s", what, s)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		return ts.screen(t, what, cond)
 	}
 
 	// The browser.
-	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("no-first-run", true), chromedp.WindowSize(1280, 860))
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	c, ccancel := chromedp.NewContext(actx)
-	defer ccancel()
-	// read reads the page, again while it is being replaced (the lobby
-	// hands over to the table's page and back).
-	read := func() lobbyDOM {
-		t.Helper()
-		end := time.Now().Add(10 * time.Second)
-		for {
-			d, err := chromedp.Run(c, chromedp.Evaluate[lobbyDOM](readLobbyDOM))
-			if err == nil {
-				return d
-			}
-			if time.Now().After(end) || ctx.Err() != nil {
-				t.Fatalf("reading the page: %v", err)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	until := func(what string, ok func(lobbyDOM) bool) lobbyDOM {
-		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			d := read()
-			if ok(d) {
-				return d
-			}
-			if time.Now().After(end) {
-				t.Fatalf("waited for %s; the page: %+v", what, d)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	c := browsertest.Start(t, browsertest.Options{Parent: ctx})
+	defer chromedp.Cancel(c)
+	p := lobbyPage{t, c}
+	read, until, clickFor := p.read, p.until, p.clickFor
 	do := func(as ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(c, as...); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.Do(t, c, as...)
 	}
-	// click clicks sel, again when the page redrew it between finding
-	// and clicking (a new state came).
-	click := func(sel string) {
-		t.Helper()
-		var err error
-		for range 20 {
-			if err = chromedp.Do(c, chromedp.Click(chromedp.CSS(sel))); err == nil || !strings.Contains(err.Error(), "Could not find node") {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		if err != nil {
-			t.Fatalf("clicking %s: %v", sel, err)
-		}
-	}
-	do(chromedp.Navigate("about:blank")) // Chromium started
 	tn := time.Now()
-	// clickFor clicks sel until ok holds (a click on an element the page
-	// replaced at that moment is lost: a new state came).
-	clickFor := func(sel, what string, ok func(lobbyDOM) bool) lobbyDOM {
-		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			_ = chromedp.Do(c, chromedp.Click(chromedp.CSS(sel), chromedp.AtLeast(0)))
-			seen := time.Now().Add(3 * time.Second)
-			for time.Now().Before(seen) {
-				if d := read(); ok(d) {
-					return d
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			if time.Now().After(end) {
-				t.Fatalf("clicked %s: no %s; the page: %+v", sel, what, read())
-			}
-		}
-	}
 	do(chromedp.Navigate(srv.URL()), chromedp.WaitVisible(chromedp.CSS("#c-create")))
 	until("the lobby drawn", func(d lobbyDOM) bool { return d.Title == "okey lobby" })
 	t.Logf("figure: okey play --web (the lobby's process started, Chromium started beside it) to the lobby drawn in Chromium: %v; "+
 		"from the page's address opened to the lobby drawn: %v", time.Since(t0).Round(time.Millisecond), time.Since(tn).Round(time.Millisecond))
 
 	// The lobby's socket admits the page's own origin, no other.
-	probe := `new Promise((res) => { const ws = new WebSocket("ws://127.0.0.1:` + strconv.Itoa(srv.Port()) + `/lobby.ws");
-		ws.onopen = () => { ws.close(); res("open"); }; ws.onerror = () => res("refused"); setTimeout(() => res("timeout"), 4000); })`
-	if own, err := chromedp.Run(c, chromedp.Evaluate[string](probe, chromedp.EvalAwaitPromise)); err != nil || own != "open" {
+	sock := "ws://127.0.0.1:" + strconv.Itoa(srv.Port()) + "/lobby.ws"
+	if own, err := browsertest.WebSocket(c, sock); err != nil || own != "open" {
 		t.Fatalf("the page's own lobby socket: %q %v", own, err)
 	}
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -308,7 +80,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}))
 	defer other.Close()
 	do(chromedp.Navigate(other.URL))
-	if got, err := chromedp.Run(c, chromedp.Evaluate[string](probe, chromedp.EvalAwaitPromise)); err != nil || got != "refused" {
+	if got, err := browsertest.WebSocket(c, sock); err != nil || got != "refused" {
 		t.Fatalf("a cross-origin WebSocket to the lobby: %q %v, want refused", got, err)
 	}
 	do(chromedp.Navigate(srv.Base()+"/"), chromedp.WaitVisible(chromedp.CSS("#c-create")))
@@ -324,10 +96,10 @@ func TestWebLobbyLANTable(t *testing.T) {
 	t.Logf("figure: a click on the lobby's page (open a table) to the table listed on the other seat's terminal: %v", time.Since(tc).Round(time.Millisecond))
 	scr.InjectKey(tcell.KeyRune, 'j', tcell.ModNone)
 	until("the terminal's player seated", func(d lobbyDOM) bool { return len(d.Members) == 1 && d.Members[0] == 2 })
-	scr.InjectKey(tcell.KeyRune, 'r', tcell.ModNone)
+	ts.ready(t, func() bool { return memberReady(wc.Lobby(), id, "mehmet") })
 	until("the terminal's player ready", func(d lobbyDOM) bool { return len(d.Ready) == 1 && d.Ready[0] == 1 })
 	until("the links' state", func(d lobbyDOM) bool { return len(d.Links) == 1 && strings.HasPrefix(d.Links[0], "mehmet: ") })
-	shootLobby(t, c, "weblobby-seated")
+	browsertest.Shoot(t, c, "weblobby-seated")
 	tr := time.Now()
 	clickFor(`#tables tr.lt[data-id="`+id+`"] button.ready`, "ready", func(d lobbyDOM) bool {
 		return d.Path == "/table" || len(d.Ready) == 1 && d.Ready[0] == 2
@@ -339,7 +111,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	until("the table's links", func(d lobbyDOM) bool {
 		return len(d.TLinks) == 1 && strings.HasPrefix(d.TLinks[0], "mehmet direct")
 	})
-	shootLobby(t, c, "weblobby-table")
+	browsertest.Shoot(t, c, "weblobby-table")
 
 	playMatch := func(scene string) {
 		t.Helper()
@@ -349,7 +121,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 			switch {
 			case d.MatchEnd:
 				d = read()
-				shootLobby(t, c, scene+"-match-end")
+				browsertest.Shoot(t, c, scene+"-match-end")
 				if !d.Good || d.Verdict == "" {
 					t.Fatalf("the match's end in the page: verdict %q (good %v)", d.Verdict, d.Good)
 				}
@@ -378,7 +150,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 		}
 	}
 	playMatch("created")
-	shootLobby(t, c, "weblobby-back")
+	browsertest.Shoot(t, c, "weblobby-back")
 
 	// The terminal's player goes back to its lobby and opens a private
 	// table of 2 (c, the form: points=1, 2 players, no bot, invite code only; enter); the page joins it by its code,
@@ -392,20 +164,8 @@ func TestWebLobbyLANTable(t *testing.T) {
 	})
 	scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 	screen("the terminal's lobby again", func(s string) bool { return strings.Contains(s, "okey lobby") })
-	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
-	key(tcell.KeyRune, 'c')
-	screen("the create form", func(s string) bool { return strings.Contains(s, "join     <") })
-	key(tcell.KeyDown, 0)
-	for _, r := range "points=1" {
-		key(tcell.KeyRune, r)
-	}
-	key(tcell.KeyDown, 0)
-	key(tcell.KeyLeft, 0) // players: 2
-	key(tcell.KeyLeft, 0)
-	key(tcell.KeyDown, 0)
-	for range 3 {
-		key(tcell.KeyLeft, 0) // bots: none
-	}
+	key := ts.key
+	ts.createForm(t, "points=1")
 	for range 3 {
 		key(tcell.KeyDown, 0)
 	}
@@ -433,8 +193,8 @@ func TestWebLobbyLANTable(t *testing.T) {
 	}
 	do(chromedp.SetValue(chromedp.CSS("#code"), wrapped.String()), chromedp.Click(chromedp.CSS("#code-join")))
 	until("seated by the code", func(d lobbyDOM) bool { return slices.Contains(d.Seated, private) })
-	shootLobby(t, c, "weblobby-joined-by-code")
-	key(tcell.KeyRune, 'r')
+	browsertest.Shoot(t, c, "weblobby-joined-by-code")
+	ts.ready(t, func() bool { return memberReady(wc.Lobby(), private, "mehmet") })
 	until("the terminal's player ready", func(d lobbyDOM) bool {
 		i := slices.Index(d.Rows, private)
 		return i >= 0 && d.Ready[i] == 1
@@ -449,7 +209,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	clickFor("#leave", "the lobby with the match unfinished", func(d lobbyDOM) bool {
 		return d.Path == "/" && slices.Contains(d.Unfin, private)
 	})
-	shootLobby(t, c, "weblobby-lan-unfinished")
+	browsertest.Shoot(t, c, "weblobby-lan-unfinished")
 	clickFor(`#unfin tr.ut[data-id="`+private+`"] button.resume`, "the resumed LAN table", func(d lobbyDOM) bool {
 		return d.Path == "/table" && d.Rack > 0
 	})
@@ -459,7 +219,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	// button; closing it takes it off.
 	do(chromedp.SetValue(chromedp.CSS("#c-players"), "2"))
 	do(chromedp.Click(chromedp.CSS("#c-private")))
-	click("#c-create")
+	browsertest.Click(t, c, "#c-create")
 	d = until("the invite code shown", func(d lobbyDOM) bool { return strings.HasPrefix(d.Invite, "okey1") && len(d.Seated) == 1 })
 	mine := d.Seated[0]
 	if got, ok := wc.Lobby().Table(mine); !ok || !got.Private {
@@ -469,22 +229,8 @@ func TestWebLobbyLANTable(t *testing.T) {
 		t.Fatalf("the page shows the code %q, the process holds %q (%v)", d.Invite, want, err)
 	}
 	clickFor("#copy", "the code copied", func(d lobbyDOM) bool { return d.Copy == "copied" })
-	shootLobby(t, c, "weblobby-invite")
+	browsertest.Shoot(t, c, "weblobby-invite")
 	clickFor(`#tables tr.lt[data-id="`+mine+`"] button.close`, "the private table closed", func(d lobbyDOM) bool {
 		return !slices.Contains(d.Seated, mine) && d.Invite == ""
 	})
-}
-
-func shootLobby(t *testing.T, c context.Context, name string) {
-	t.Helper()
-	b, err := chromedp.Run(c, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Errorf("screenshot %s: %v", name, err)
-		return
-	}
-	p := filepath.Join(t.ArtifactDir(), name+".png")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Error(err)
-	}
-	t.Logf("screenshot %s (%d bytes)", p, len(b))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,13 +12,10 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/chat"
-	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/ui"
-	"github.com/okey-game/okey/web"
 )
 
 // chatDOM is what the table's page shows of its chat.
@@ -38,7 +34,7 @@ type chatDOM struct {
 	Member string   `json:"member"` // the first mute toggle's member id
 }
 
-const readChatDOM = `(() => {
+const readChatDOM browsertest.DOM[chatDOM] = `(() => {
 	const q = (s) => document.querySelector(s);
 	const all = (s) => [...document.querySelectorAll(s)];
 	const box = q('#chat');
@@ -70,177 +66,34 @@ const readChatDOM = `(() => {
 // the member's new messages show again.
 func TestWebTableChat(t *testing.T) {
 	lane.NoRace(t)
-	i18n.Set(i18n.English)
-	path := lobbyChromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
+	ctx := lobbyTest(t, 120*time.Second)
 
 	// The web seat.
-	clients := make(chan *netplay.Client, 1)
-	servers := make(chan *web.Server, 1)
-	webCtx, quitWeb := context.WithCancel(ctx)
-	var webOut, webErr bytes.Buffer
-	webDone := make(chan int, 1)
-	go func() {
-		webDone <- playLAN(lanFlags{name: "ayse", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, ctx: webCtx,
-			opened: func(c *netplay.Client) { clients <- c }, served: func(s *web.Server) { servers <- s }}, &webOut, &webErr)
-	}()
-	defer func() {
-		quitWeb()
-		select {
-		case <-webDone:
-		case <-time.After(10 * time.Second):
-			t.Error("the web lobby did not end")
-		}
-	}()
-	var wc *netplay.Client
-	var srv *web.Server
-	select {
-	case wc = <-clients:
-	case <-ctx.Done():
-		t.Fatalf("the web seat's network did not open: %s", webErr.String())
-	}
-	select {
-	case srv = <-servers:
-	case <-ctx.Done():
-		t.Fatalf("the web lobby was not served: %s", webErr.String())
-	}
-	var peerAddr string
-	for _, a := range wc.Addrs() {
-		if strings.Contains(a, "/ip4/127.0.0.1/") {
-			peerAddr = a
-		}
-	}
-	if peerAddr == "" {
-		t.Fatalf("no loopback address in %q", wc.Addrs())
-	}
-	if !strings.Contains(peerAddr, "/p2p/") {
-		peerAddr += "/p2p/" + wc.ID()
-	}
+	ws := startWebSeat(t, ctx, t.TempDir())
+	defer ws.end(t)
+	wc, srv := ws.client, ws.srv
 
 	// The terminal seat.
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(100, 30)
-	games := make(chan *ui.Game, 1)
-	termDone := make(chan int, 1)
-	var termOut, termErr bytes.Buffer
-	mover, err := bot.New("greedy", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		termDone <- playLAN(lanFlags{name: "mehmet", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			peers: []string{peerAddr}, strategy: "greedy", pace: time.Millisecond, screen: scr, player: mover,
-			game: func(g *ui.Game) { games <- g }}, &termOut, &termErr)
-	}()
-	var tg *ui.Game
-	select {
-	case tg = <-games:
-	case <-ctx.Done():
-		t.Fatalf("the terminal lobby did not start: %s", termErr.String())
-	}
-	defer func() {
-		tg.Quit()
-		select {
-		case <-termDone:
-		case <-time.After(10 * time.Second):
-			t.Error("the terminal lobby did not end")
-		}
-	}()
+	ts := startTermSeat(t, ctx, ws.peer(t), time.Millisecond)
+	defer ts.end(t)
 	screen := func(what string, cond func(string) bool) string {
 		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			s := tg.ScreenText(scr)
-			if cond(s) {
-				return s
-			}
-			if time.Now().After(end) {
-				t.Fatalf("%s: not on the terminal's screen:\n%s", what, s)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		return ts.screen(t, what, cond)
 	}
-	key := func(r rune) { scr.InjectKey(tcell.KeyRune, r, tcell.ModNone) }
+	key := func(r rune) { ts.key(tcell.KeyRune, r) }
 
 	// The browser.
-	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("no-first-run", true), chromedp.WindowSize(1280, 720))
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	c, ccancel := chromedp.NewContext(actx)
-	defer ccancel()
+	c := browsertest.Start(t, browsertest.Options{Parent: ctx, Width: 1280, Height: 720})
+	defer chromedp.Cancel(c)
 	do := func(as ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
-		if err := chromedp.Do(c, as...); err != nil {
-			t.Fatal(err)
-		}
+		browsertest.Do(t, c, as...)
 	}
-	readLobby := func() lobbyDOM {
-		t.Helper()
-		end := time.Now().Add(10 * time.Second)
-		for {
-			d, err := chromedp.Run(c, chromedp.Evaluate[lobbyDOM](readLobbyDOM))
-			if err == nil {
-				return d
-			}
-			if time.Now().After(end) || ctx.Err() != nil {
-				t.Fatalf("reading the page: %v", err)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	lobbyUntil := func(what string, ok func(lobbyDOM) bool) lobbyDOM {
-		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			d := readLobby()
-			if ok(d) {
-				return d
-			}
-			if time.Now().After(end) {
-				t.Fatalf("waited for %s; the page: %+v", what, d)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	lobby := lobbyPage{t, c}
+	lobbyUntil := lobby.until
 	until := func(what string, ok func(chatDOM) bool) chatDOM {
 		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			d, err := chromedp.Run(c, chromedp.Evaluate[chatDOM](readChatDOM))
-			if err == nil && ok(d) {
-				return d
-			}
-			if time.Now().After(end) {
-				t.Fatalf("waited for %s; the page: %+v (%v)", what, d, err)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	// clickFor clicks sel until ok holds (a click on an element the page
-	// replaced at that moment is lost: a new state came).
-	clickFor := func(sel, what string, ok func() bool) {
-		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			_ = chromedp.Do(c, chromedp.Click(chromedp.CSS(sel), chromedp.AtLeast(0)))
-			seen := time.Now().Add(3 * time.Second)
-			for time.Now().Before(seen) {
-				if ok() {
-					return
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			if time.Now().After(end) {
-				t.Fatalf("clicked %s: no %s", sel, what)
-			}
-		}
+		return readChatDOM.Until(t, c, 30*time.Second, what, ok)
 	}
 
 	// A table of 2 from the lobby's page, the terminal's player joins it
@@ -253,32 +106,9 @@ func TestWebTableChat(t *testing.T) {
 	screen("the table listed at the terminal", func(s string) bool { return strings.Contains(s, "ayse") })
 	key('j')
 	lobbyUntil("the terminal's player seated", func(d lobbyDOM) bool { return len(d.Members) == 1 && d.Members[0] == 2 })
-	// r acts on the table the terminal's lobby knows it sits at: pressed
-	// before its lobby took the join's answer, it does nothing. Press it
-	// until the page says ready, waiting long enough that a press that
-	// took is never undone (as TestWebLobbyResumeAndWatch does).
-	readyNow := func() bool {
-		for _, a := range wc.Lobby().Tables() {
-			for _, m := range a.Members {
-				if a.Table == id && m.Name == "mehmet" && m.Ready {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for try := 0; !readyNow(); try++ {
-		if try == 3 {
-			t.Fatalf("the terminal's r never made its player ready:\n%s", tg.ScreenText(scr))
-		}
-		key('r')
-		for end := time.Now().Add(10 * time.Second); !readyNow() && time.Now().Before(end); {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	ts.ready(t, func() bool { return memberReady(wc.Lobby(), id, "mehmet") })
 	lobbyUntil("the terminal's player ready", func(d lobbyDOM) bool { return len(d.Ready) == 1 && d.Ready[0] == 1 })
-	clickFor(`#tables tr.lt[data-id="`+id+`"] button.ready`, "the table's page", func() bool {
-		d := readLobby()
+	lobby.clickFor(`#tables tr.lt[data-id="`+id+`"] button.ready`, "the table's page", func(d lobbyDOM) bool {
 		return d.Path == "/table" || len(d.Ready) == 1 && d.Ready[0] == 2
 	})
 	screen("the table at the terminal", func(s string) bool { return !strings.Contains(s, "okey lobby") && strings.Contains(s, "/ chat") })
@@ -298,7 +128,7 @@ func TestWebTableChat(t *testing.T) {
 	if d.Lines[0] != "ayse: "+said || d.Tags != 0 || d.Rack == 0 {
 		t.Fatalf("the page's own message: %+v", d)
 	}
-	shootLobby(t, c, "webchat-said")
+	browsertest.Shoot(t, c, "webchat-said")
 
 	// The terminal's quick message 3 on the page, in the chat and the log.
 	key('/')
@@ -310,10 +140,7 @@ func TestWebTableChat(t *testing.T) {
 
 	// Muted: mehmet's messages leave the page, and the next one, which the
 	// web seat's peer receives (its chat file), is not shown.
-	clickFor(`#chat-members button[data-member="`+mehmet+`"]`, "mehmet muted", func() bool {
-		d, err := chromedp.Run(c, chromedp.Evaluate[chatDOM](readChatDOM))
-		return err == nil && len(d.Muted) == 1
-	})
+	readChatDOM.ClickFor(t, c, `#chat-members button[data-member="`+mehmet+`"]`, "mehmet muted", func(d chatDOM) bool { return len(d.Muted) == 1 })
 	d = until("mehmet's message hidden", func(d chatDOM) bool { return len(d.Lines) == 1 })
 	if d.Muted[0] != "mehmet" || d.Mute[0] != "unmute" || !strings.Contains(d.Msg, "mehmet is muted") || slices.Contains(d.Log, "chat · mehmet: thanks") {
 		t.Fatalf("mehmet muted: %+v", d)
@@ -335,13 +162,10 @@ func TestWebTableChat(t *testing.T) {
 	if d.Lines[1] != "ayse: after" || strings.Contains(strings.Join(d.Lines, "|")+strings.Join(d.Log, "|"), "nice move") {
 		t.Fatalf("a muted member's message shown: %+v", d)
 	}
-	shootLobby(t, c, "webchat-muted")
+	browsertest.Shoot(t, c, "webchat-muted")
 
 	// Unmuted: mehmet's next message shows again.
-	clickFor(`#chat-members button[data-member="`+mehmet+`"]`, "mehmet unmuted", func() bool {
-		d, err := chromedp.Run(c, chromedp.Evaluate[chatDOM](readChatDOM))
-		return err == nil && len(d.Muted) == 0
-	})
+	readChatDOM.ClickFor(t, c, `#chat-members button[data-member="`+mehmet+`"]`, "mehmet unmuted", func(d chatDOM) bool { return len(d.Muted) == 0 })
 	key('/')
 	key('9')
 	d = until("mehmet's message after the unmute", func(d chatDOM) bool { return len(d.Lines) == 3 })

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -15,9 +13,8 @@ import (
 
 	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
-	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/lane"
-	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -38,35 +35,6 @@ func (g *leavingGame) OnStep(mc *table.Machine, v *engine.View) {
 	}
 }
 
-type resumeDOM struct {
-	Path  string   `json:"path"`
-	Title string   `json:"title"`
-	Unfin []string `json:"unfin"` // the unfinished matches' ids
-	Local []string `json:"local"` // those against bots
-	Watch []string `json:"watch"` // the tables offering watch
-	Msg   string   `json:"msg"`
-	Rack  int      `json:"rack"`  // the table page's rack tiles
-	Board bool     `json:"board"` // the spectator's page drawn
-	Seats []string `json:"seats"` // the board's seats' names
-	Links []string `json:"links"` // the table page's links
-}
-
-const readResumeDOM = `(() => {
-	const q = (s) => document.querySelector(s);
-	const all = (s) => [...document.querySelectorAll(s)];
-	return {
-		path: location.pathname,
-		title: (q('#l-title') || {textContent: ''}).textContent,
-		unfin: all('#unfin tr.ut').map((e) => e.dataset.id),
-		local: all('#unfin tr.ut.local').map((e) => e.dataset.id),
-		watch: all('#tables tr.lt button.watch').map((e) => e.closest('tr').dataset.id),
-		msg: (q('#msg') || {textContent: ''}).textContent,
-		rack: all('#rack .tile').length,
-		board: document.body.classList.contains('watch'),
-		seats: all('.seat .name').map((e) => e.textContent),
-	};
-})()`
-
 // TestWebLobbyResumeAndWatch: the web lobby (okey play --web) lists a
 // match against bots left unfinished on this computer; its resume button
 // takes the page to that match's table, whose leave saves it again and
@@ -77,10 +45,7 @@ const readResumeDOM = `(() => {
 // and its leave brings the lobby back.
 func TestWebLobbyResumeAndWatch(t *testing.T) {
 	lane.NoRace(t)
-	i18n.Set(i18n.English)
-	path := lobbyChromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
+	ctx := lobbyTest(t, 150*time.Second)
 
 	// A match against bots, left in its first hand.
 	data := t.TempDir()
@@ -97,177 +62,45 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 	}
 
 	// The web seat.
-	clients := make(chan *netplay.Client, 1)
-	servers := make(chan *web.Server, 1)
-	webCtx, quitWeb := context.WithCancel(ctx)
-	var webOut, webErr bytes.Buffer
-	webDone := make(chan int, 1)
-	go func() {
-		webDone <- playLAN(lanFlags{name: "ayse", data: data, noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			strategy: "greedy", pace: time.Millisecond, web: true, noOpen: true, ctx: webCtx,
-			opened: func(c *netplay.Client) { clients <- c }, served: func(s *web.Server) { servers <- s }}, &webOut, &webErr)
-	}()
-	defer func() {
-		quitWeb()
-		select {
-		case <-webDone:
-		case <-time.After(10 * time.Second):
-			t.Error("the web lobby did not end")
-		}
-	}()
-	var wc *netplay.Client
-	var srv *web.Server
-	select {
-	case wc = <-clients:
-	case <-ctx.Done():
-		t.Fatalf("the web seat's network did not open: %s", webErr.String())
-	}
-	select {
-	case srv = <-servers:
-	case <-ctx.Done():
-		t.Fatalf("the web lobby was not served: %s", webErr.String())
-	}
+	ws := startWebSeat(t, ctx, data)
+	defer ws.end(t)
+	wc := ws.client
 
-	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("no-first-run", true), chromedp.WindowSize(1280, 860))
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	c, ccancel := chromedp.NewContext(actx)
-	defer ccancel()
-	read := func() resumeDOM {
-		t.Helper()
-		end := time.Now().Add(10 * time.Second)
-		for {
-			d, err := chromedp.Run(c, chromedp.Evaluate[resumeDOM](readResumeDOM))
-			if err == nil {
-				return d
-			}
-			if time.Now().After(end) || ctx.Err() != nil {
-				t.Fatalf("reading the page: %v", err)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	until := func(what string, ok func(resumeDOM) bool) resumeDOM {
-		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			d := read()
-			if ok(d) {
-				return d
-			}
-			if time.Now().After(end) {
-				t.Fatalf("waited for %s; the page: %+v", what, d)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	// clickFor clicks sel until ok holds (a click on an element the page
-	// replaced at that moment is lost: a new state came).
-	clickFor := func(sel, what string, ok func(resumeDOM) bool) resumeDOM {
-		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for {
-			_ = chromedp.Do(c, chromedp.Click(chromedp.CSS(sel), chromedp.AtLeast(0)))
-			seen := time.Now().Add(3 * time.Second)
-			for time.Now().Before(seen) {
-				if d := read(); ok(d) {
-					return d
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			if time.Now().After(end) {
-				t.Fatalf("clicked %s: no %s; the page: %+v", sel, what, read())
-			}
-		}
-	}
-	if err := chromedp.Do(c, chromedp.Navigate(srv.URL()), chromedp.WaitVisible(chromedp.CSS("#c-create"))); err != nil {
-		t.Fatal(err)
-	}
-	d := until("the unfinished match listed", func(d resumeDOM) bool { return len(d.Unfin) == 1 && len(d.Local) == 1 })
+	c := browsertest.Start(t, browsertest.Options{Parent: ctx})
+	defer chromedp.Cancel(c)
+	p := lobbyPage{t, c}
+	until, clickFor := p.until, p.clickFor
+	browsertest.Open(t, c, ws.srv.URL(), "#c-create")
+	d := until("the unfinished match listed", func(d lobbyDOM) bool { return len(d.Unfin) == 1 && len(d.Local) == 1 })
 	id := d.Unfin[0]
-	shootLobby(t, c, "weblobby-unfinished")
+	browsertest.Shoot(t, c, "weblobby-unfinished")
 
 	// Resume, then leave it again: saved, listed again.
 	row := `#unfin tr.ut[data-id="` + id + `"]`
-	clickFor(row+" button.resume", "the resumed table", func(d resumeDOM) bool { return d.Path == "/table" && d.Rack > 0 })
-	shootLobby(t, c, "weblobby-resumed")
-	clickFor("#leave", "the lobby again", func(d resumeDOM) bool { return d.Path == "/" && d.Title == "okey lobby" && len(d.Unfin) == 1 })
+	clickFor(row+" button.resume", "the resumed table", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
+	browsertest.Shoot(t, c, "weblobby-resumed")
+	clickFor("#leave", "the lobby again", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" && len(d.Unfin) == 1 })
 
 	// Drop: the first click asks, the second drops it.
-	clickFor(row+" button.drop", "the question", func(d resumeDOM) bool { return strings.Contains(d.Msg, "drop again") })
-	clickFor(row+" button.drop", "the match dropped", func(d resumeDOM) bool { return len(d.Unfin) == 0 && strings.HasPrefix(d.Msg, "dropped: ") })
+	clickFor(row+" button.drop", "the question", func(d lobbyDOM) bool { return strings.Contains(d.Msg, "drop again") })
+	clickFor(row+" button.drop", "the match dropped", func(d lobbyDOM) bool { return len(d.Unfin) == 0 && strings.HasPrefix(d.Msg, "dropped: ") })
 	if un, err := ui.UnfinishedLocal(data); err != nil || len(un) != 0 {
 		t.Fatalf("after the drop, still unfinished: %+v %v", un, err)
 	}
 
 	// A terminal seat opens a public table of 2 with a house bot and plays it.
-	var peerAddr string
-	for _, a := range wc.Addrs() {
-		if strings.Contains(a, "/ip4/127.0.0.1/") {
-			peerAddr = a
-		}
-	}
-	if !strings.Contains(peerAddr, "/p2p/") {
-		peerAddr += "/p2p/" + wc.ID()
-	}
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(100, 30)
-	games := make(chan *ui.Game, 1)
-	termDone := make(chan int, 1)
-	var termOut, termErr bytes.Buffer
-	mover, err := bot.New("greedy", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		termDone <- playLAN(lanFlags{name: "mehmet", data: t.TempDir(), noMDNS: true, listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			peers: []string{peerAddr}, strategy: "greedy", pace: 200 * time.Millisecond, screen: scr, player: mover,
-			game: func(g *ui.Game) { games <- g }}, &termOut, &termErr)
-	}()
-	var tg *ui.Game
-	select {
-	case tg = <-games:
-	case <-ctx.Done():
-		t.Fatalf("the terminal lobby did not start: %s", termErr.String())
-	}
-	defer func() {
-		tg.Quit()
-		select {
-		case <-termDone:
-		case <-time.After(10 * time.Second):
-			t.Error("the terminal lobby did not end")
-		}
-	}()
+	ts := startTermSeat(t, ctx, ws.peer(t), 200*time.Millisecond)
+	defer ts.end(t)
 	screen := func(what string, cond func(string) bool) {
 		t.Helper()
-		end := time.Now().Add(30 * time.Second)
-		for !cond(tg.ScreenText(scr)) {
-			if time.Now().After(end) {
-				t.Fatalf("%s: not on the terminal's screen:\n%s", what, tg.ScreenText(scr))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		ts.screen(t, what, cond)
 	}
-	key := func(k tcell.Key, r rune) { scr.InjectKey(k, r, tcell.ModNone) }
+	key := ts.key
 	screen("the terminal's lobby", func(s string) bool { return strings.Contains(s, "okey lobby") })
-	key(tcell.KeyRune, 'c')
-	screen("the create form", func(s string) bool { return strings.Contains(s, "join     <") })
-	key(tcell.KeyDown, 0)
-	key(tcell.KeyDown, 0)
-	key(tcell.KeyLeft, 0) // players: 2
-	key(tcell.KeyLeft, 0)
-	key(tcell.KeyDown, 0)
-	for range 3 {
-		key(tcell.KeyLeft, 0) // bots: none
-	}
+	ts.createForm(t, "")
 	key(tcell.KeyRight, 0) // bots: 1
 	key(tcell.KeyEnter, 0)
-	until("the terminal's table listed", func(d resumeDOM) bool {
+	until("the terminal's table listed", func(d lobbyDOM) bool {
 		for _, a := range wc.Lobby().Tables() {
 			if len(a.Members) > 0 && a.Members[0].Name == "mehmet" {
 				return true
@@ -287,24 +120,14 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 		}
 		return false
 	}
-	for try := 0; ; try++ {
-		key(tcell.KeyRune, 'r')
-		end := time.Now().Add(10 * time.Second)
-		for !readyOrStarted() && time.Now().Before(end) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if readyOrStarted() {
-			break
-		}
-		if try == 2 {
-			t.Fatalf("the terminal's r never made its player ready:\n%s", tg.ScreenText(scr))
-		}
-	}
-	d = until("a started table to watch", func(d resumeDOM) bool { return len(d.Watch) == 1 })
-	shootLobby(t, c, "weblobby-watchable")
-	clickFor(`#tables tr.lt[data-id="`+d.Watch[0]+`"] button.watch`, "the spectator's page", func(d resumeDOM) bool {
-		return d.Path == "/table" && d.Board && slices.Contains(d.Seats, "mehmet")
+	ts.ready(t, readyOrStarted)
+	d = until("a started table to watch", func(d lobbyDOM) bool { return len(d.Watch) == 1 })
+	browsertest.Shoot(t, c, "weblobby-watchable")
+	// A seat's name line says its player's name, then " · dealer" when
+	// it deals the hand shown (and "shown" after a show).
+	clickFor(`#tables tr.lt[data-id="`+d.Watch[0]+`"] button.watch`, "the spectator's page", func(d lobbyDOM) bool {
+		return d.Path == "/table" && d.Board && slices.ContainsFunc(d.Seats, func(s string) bool { return s == "mehmet" || strings.HasPrefix(s, "mehmet ") })
 	})
-	shootLobby(t, c, "weblobby-watching")
-	clickFor("#leave", "the lobby after watching", func(d resumeDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
+	browsertest.Shoot(t, c, "weblobby-watching")
+	clickFor("#leave", "the lobby after watching", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
 }

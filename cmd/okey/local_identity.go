@@ -33,10 +33,8 @@ func botLabel(strategy string, k int) string {
 	if label == "" {
 		label = bot.DefaultLevel
 	}
-	for _, l := range bot.Levels {
-		if l.Strategy == strategy {
-			label = l.Level
-		}
+	if l := bot.LevelOf(strategy); l != "" {
+		label = l
 	}
 	return fmt.Sprintf("%s-%d", label, k)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"flag"
 	"fmt"
@@ -87,7 +86,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := fs.String("name", defaultName(), i18n.T("your name at the table"))
 	data := fs.String("data", "", i18n.T("data directory: identity, matches, log (default: the user's config directory)"))
 	level := fs.String("level", "", i18n.T("how well the bots play: %s (default %s)", strings.Join(bot.LevelNames(), ", "), bot.DefaultLevel))
-	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level (Okey 101: %s only, which greedy and every level mean there)", strategyNames(), bot.Name101))
+	strategy := fs.String("strategy", "", i18n.T("the bots' strategy by name (%s), instead of --level (Okey 101: %s only, which greedy and every level mean there)", strings.Join(bot.AllNames(), ", "), bot.Name101))
 	pace := fs.Duration("pace", 400*time.Millisecond, i18n.T("how long a bot waits before it moves"))
 	noMouse := fs.Bool("no-mouse", false, i18n.T("no mouse input"))
 	noMDNS := fs.Bool("no-mdns", false, i18n.T("LAN: no mDNS discovery (use --peer)"))
@@ -134,7 +133,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: --name: %s\n", ui.Plain(err)))
 		return 2
 	}
-	chosen, err := playStrategy(*level, *strategy, *bots >= 0 && !*resume, rules.Preset == engine.Preset101)
+	chosen, err := bot.Choose(*level, *strategy, *bots >= 0 && !*resume, rules.Preset == engine.Preset101)
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: --level/--strategy: %s\n", ui.Plain(err)))
 		return 2
@@ -168,29 +167,6 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return playBots(botFlags{name: *name, data: *data, strategy: *strategy, pace: *pace, noMouse: *noMouse,
 		ruleset: rules.String(), bots: *bots, web: *webFlag, noOpen: *noOpen}, stdout, stderr)
-}
-
-// playStrategy resolves --level and --strategy into the bots' strategy;
-// bots says a table of bots is played here, whose ruleset (Okey 101 or
-// not) is known.
-func playStrategy(level, strategy string, bots, is101 bool) (string, error) {
-	def, _ := bot.StrategyFor(bot.DefaultLevel)
-	named := strategy
-	if named == bot.Name101 {
-		named = "" // not one of bot.New's: checked below
-	}
-	chosen, err := bot.ChooseStrategy(level, named, def)
-	if err == nil && strategy == bot.Name101 {
-		chosen = bot.Name101
-		if level != "" {
-			err = fmt.Errorf("give a level or a strategy, not both")
-		}
-	}
-	if err == nil && strategy != "" && bots {
-		// A table of bots here: its ruleset is known (--preset).
-		err = checkStrategy(strategy, is101)
-	}
-	return chosen, err
 }
 
 // checkLANFlags checks the flags of a LAN game and reads --code (from
@@ -249,7 +225,7 @@ type botFlags struct {
 // strategy is unknown to this version); at an Okey 101 table, k of its one
 // bot (bot.B101).
 func makeBots(ruleset, strategy, fallback string, k int) []table.Mover {
-	if is101(ruleset) {
+	if bot.RulesetIs101(ruleset) {
 		var movers []table.Mover
 		for i := 0; i < k; i++ {
 			movers = append(movers, bot.NewB101())
@@ -276,13 +252,12 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 	if f.web {
 		return playBotsWeb(f, stdout, stderr)
 	}
-	dir, logf, code := openData(f.data, stderr)
+	d, code := openData(f.data, stderr)
 	if code != 0 {
 		return code
 	}
-	defer logf.Close()
-	logger := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	log.SetOutput(logf)
+	defer d.file.Close()
+	dir, logger := d.dir, d.log
 	unfinished, err := ui.UnfinishedLocal(dir)
 	if err != nil {
 		logger.Warn("unfinished matches", "err", err)
@@ -292,27 +267,18 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	// The person plays with the data directory's identity, each bot with
-	// its level's and slot's (DATA/bots/hard-1, ...): okey stats adds the
-	// matches up.
-	var ids []ui.LocalIdentity
-	var names []string
-	if !f.resume {
-		ids, names, err = localIdentities(dir, f.strategy, f.bots)
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
-			return 2
-		}
-		names = uniqueBotNames(f.name, names)
+	base := localOptions(dir, f.pace, logger)
+	base.Strategy, base.Player = f.strategy, f.player
+	fresh := base
+	if !f.resume && !newLocalMatch(&fresh, f, stderr) {
+		return 2
 	}
-	identity := func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }
 	g := ui.NewGame(0, ui.Options{NoMouse: f.noMouse, Screen: f.screen})
 	g.SetLeaveNote(localLeaveNote)
 	done := make(chan *ui.LocalOutcome, 1)
 	var started atomic.Bool
 	play := func(o ui.LocalOptions) {
 		started.Store(true)
-		o.Data, o.Pace, o.Log, o.Strategy, o.Identity, o.Player = dir, f.pace, logger, f.strategy, identity, f.player
 		out, err := ui.PlayLocal(context.Background(), g, o)
 		if err != nil {
 			logger.Error("play", "err", err)
@@ -323,13 +289,11 @@ func playBots(f botFlags, stdout, stderr io.Writer) int {
 			f.ended(g)
 		}
 	}
-	startNew := func() {
-		play(ui.LocalOptions{Ruleset: f.ruleset, Name: f.name, Bots: makeBots(f.ruleset, f.strategy, f.strategy, f.bots),
-			BotName: names, Identities: ids})
-	}
+	startNew := func() { play(fresh) }
 	resume := func(m ui.LocalMatch) {
-		f.strategy = m.Strategy
-		play(ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())})
+		o := base
+		resumeLocal(&o, m)
+		play(o)
 	}
 	// The match starts once the screen runs (g.Start): a terminal that
 	// cannot open leaves no empty match behind to resume.
@@ -382,26 +346,38 @@ func localOutcome(out *ui.LocalOutcome, stdout io.Writer) int {
 	return 0
 }
 
-// openData makes the data directory and opens its log file.
-func openData(dir string, stderr io.Writer) (string, *os.File, int) {
+// dataLog is okey play's data directory with its log file open.
+type dataLog struct {
+	dir  string
+	file *os.File
+	h    slog.Handler
+	log  *slog.Logger
+}
+
+// openData makes the data directory (dir, else the user's config
+// directory) and opens its log file, where the standard logger writes
+// too.
+func openData(dir string, stderr io.Writer) (*dataLog, int) {
 	if dir == "" {
 		d, err := p2p.DefaultConfigDir()
 		if err != nil {
 			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
-			return "", nil, 2
+			return nil, 2
 		}
 		dir = d
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
-		return "", nil, 2
+		return nil, 2
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "okey.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		fmt.Fprintf(stderr, "okey: %s\n", ui.Plain(err))
-		return "", nil, 2
+		return nil, 2
 	}
-	return dir, f, 0
+	h := slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})
+	log.SetOutput(f)
+	return &dataLog{dir: dir, file: f, h: h, log: slog.New(h)}, 0
 }
 
 func defaultName() string {
@@ -561,9 +537,9 @@ func (s *lanSitting) playLocal(t ui.LobbyTable) {
 	s.g.FreshTable(0, s.back)
 	s.g.SetLeaveNote(i18n.Mark("okey play offers to resume it later."))
 	s.g.ShowTable()
-	out, err := ui.PlayLocal(s.ctx, s.g, ui.LocalOptions{Resume: m.Dir, Bots: makeBots(m.Ruleset, m.Strategy, s.f.strategy, m.Bots()),
-		Strategy: m.Strategy, Data: s.dir, Pace: s.f.pace, Log: s.logger,
-		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(s.dir, ref, false) }})
+	o := localOptions(s.dir, s.f.pace, s.logger)
+	o.Resume, o.Strategy, o.Bots = m.Dir, m.Strategy, makeBots(m.Ruleset, m.Strategy, s.f.strategy, m.Bots())
+	out, err := ui.PlayLocal(s.ctx, s.g, o)
 	if err != nil {
 		s.g.Finish(&ui.MatchEnd{Err: err})
 	}
@@ -586,12 +562,7 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 			return
 		}
 	}
-	seat := -1
-	for i, m := range a.Members {
-		if m.ID == s.c.ID() {
-			seat = i
-		}
-	}
+	seat := s.c.Seat(a)
 	if seat < 0 {
 		return
 	}
@@ -599,16 +570,13 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 	s.g.SetLeaveNote(i18n.Mark("okey play offers to resume it when you come back."))
 	s.g.SetRackFile(filepath.Join(s.dir, netplay.MatchesDir, a.Table, ui.RackFile))
 	s.g.ShowTable()
-	stopLinks := s.lb.FollowLinks(s.ctx, a, s.g.SetLinks)
 	var mover table.Mover = s.g
 	if s.f.player != nil {
 		mover = s.f.player
 	}
-	o, err := s.c.Play(s.ctx, a, mover, netplay.PlayOptions{OnStep: s.g.OnStep, OnReplay: s.g.OnReplay, Withhold: 15 * time.Minute,
-		OnPresence:  awayNames(a, s.g.SetAway),
+	o, err := s.lb.PlaySeat(s.ctx, a, mover, s.g, netplay.PlayOptions{Withhold: 15 * time.Minute,
 		OnChatReady: func(send netplay.ChatSend) { s.g.SetChat(chatMembers(a, s.c.ID()), ui.ChatSendFunc(send)) },
 		OnChat:      func(l netplay.ChatLine) { s.g.Chat(ui.ChatLine(l)) }})
-	stopLinks()
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) {
 			s.leave(i18n.T("okey: left the table; the match is saved: okey play offers it in the lobby to resume"))
@@ -617,23 +585,8 @@ func (s *lanSitting) playTable(t ui.LobbyTable) {
 		}
 		return
 	}
-	if a.Creator == s.c.ID() {
-		s.c.Done(a)
-	}
-	end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
-		Unfinished: o.Report.Status() == table.StatusUnfinished,
-		Ranking:    o.Report.Ranking}
-	if err := o.Result.Ended(); err != nil {
-		end.Err = err
-	}
-	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
-		end.Ranking = m.Match().Ranking()
-	}
-	if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
-		end.Ranking = m.Match101().Ranking()
-	}
 	s.played.Store(o)
-	s.g.Finish(end)
+	s.g.Finish(ui.EndOf(o.Transcript, &o.Report, &o.Result))
 }
 
 // lobbyExit prints what okey play says when the lobby closes: the verdict
@@ -667,7 +620,7 @@ type lanLobby struct {
 // strategy (when the table's creator names no level) until ctx ends, on
 // the interfaces of listen ("": every interface), with reach and relays.
 func newLanLobby(ctx context.Context, c *netplay.Client, log *slog.Logger, strategy string, listen []string, reach bool, relays []string) *lanLobby {
-	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: houseMover, Level: levelOf,
+	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: houseMover, Level: bot.LevelOf,
 		Listen: listen, Reach: reach, Relays: relays, Log: log, Explain: explainNet})
 	return &lanLobby{LobbyService: s, c: c, ctx: ctx, bots: s.Bots()}
 }
@@ -678,18 +631,12 @@ func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
 	if is101 {
 		return bot.NewB101(), nil
 	}
-	return strategyMover(name, seed, false)
+	return bot.ForTable(name, seed, false)
 }
 
 func (l *lanLobby) unfinishedLAN(id string) (lobby.Announcement, bool) { return l.UnfinishedLAN(id) }
 func (l *lanLobby) localMatch(dir string) (ui.LocalMatch, bool)        { return l.LocalMatch(dir) }
 func (l *lanLobby) botRelays() []string                                { return l.BotRelays() }
-
-// is101 reports whether a ruleset text is Okey 101's.
-func is101(ruleset string) bool {
-	r, err := engine.ParseRuleset(ruleset)
-	return err == nil && r.Preset == engine.Preset101
-}
 
 // newMatchRow is the chooser's row that starts a new match against bots
 // ("vs 1 bot", "vs 3 bots").

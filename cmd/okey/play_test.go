@@ -16,6 +16,7 @@ import (
 	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
+	"github.com/okey-game/okey/verdict"
 )
 
 func TestPlayAndReplayBadInput(t *testing.T) {
@@ -112,7 +113,7 @@ func TestLobbyExitSaysTheMatchIsSaved(t *testing.T) {
 		t.Fatalf("nothing played, nothing left: status %d, %q", st, out.String())
 	}
 	files := transcripts(t)
-	tr, _, err := readTranscript(files["cheat"])
+	tr, _, err := verdict.Read(files["cheat"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -43,22 +41,12 @@ func (n *lanSession) close() {
 
 // openLAN opens the data directory, its log and the player's client.
 func openLAN(f lanFlags, stderr io.Writer) (*lanSession, int) {
-	if f.data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: no data directory (use --data): %s\n", ui.Plain(err)))
-			return nil, 2
-		}
-		f.data = d
-	}
-	dir, logf, code := openData(f.data, stderr)
+	d, code := openData(f.data, stderr)
 	if code != 0 {
 		return nil, code
 	}
-	h := slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo})
-	logger := slog.New(h)
-	log.SetOutput(logf)
-	netplay.RouteLibraryLogs(h)
+	dir, logf, logger := d.dir, d.file, d.log
+	netplay.RouteLibraryLogs(d.h)
 	parent := f.ctx
 	if parent == nil {
 		parent = context.Background()
@@ -117,20 +105,10 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer srv.Close()
-	srv.Start(func(err error) { logger.Error("web", "err", err) })
-	fmt.Fprint(stdout, i18n.T("okey: the lobby is at %s\n", srv.URL()))
-	if !f.noOpen {
-		if err := web.Open(srv.URL()); err != nil {
-			fmt.Fprintln(stdout, i18n.T("okey: no browser to open here: open that address in a browser on this computer"))
-		}
-	}
-	fmt.Fprintln(stdout, i18n.T("okey: Ctrl-C ends the lobby"))
 	if f.code != "" {
 		lobby.JoinCode(f.code)
 	}
-	if f.served != nil {
-		f.served(srv)
-	}
+	web.Launch{Out: stdout, NoOpen: f.noOpen, Served: f.served, Fail: func(err error) { logger.Error("web", "err", err) }}.Show(ctx, srv)
 	<-ctx.Done()
 	lb.bots.Wait(5 * time.Second)
 	return lobbyExit(stdout, played.Load(), "")
@@ -168,7 +146,7 @@ func resumeWebTable(ctx context.Context, f lanFlags, n *lanSession, lb *lanLobby
 		lobby.Say(i18n.T("that match is no longer saved"), true)
 		return nil
 	}
-	o := localWebOptions(n.dir, f.pace, n.log)
+	o := localOptions(n.dir, f.pace, n.log)
 	resumeLocal(&o, m)
 	g := web.NewGame(0)
 	g.Start()
@@ -196,7 +174,7 @@ func watchWebTable(ctx context.Context, n *lanSession, srv *web.Server, lobby *w
 	at := func(names []string, ruleset string, _ ui.Options, updates <-chan ui.WatchUpdate, ended <-chan ui.WatchEnd,
 		_ func() []ui.WatchTable) (string, error) {
 		f := web.NewWatchPage(names, ruleset)
-		defer feedFrames(f, updates, ended)()
+		defer f.Follow(updates, ended)()
 		defer f.Quit()
 		srv.SetFrames(f)
 		lobby.SetPlaying(a.Table)
@@ -213,12 +191,7 @@ func watchWebTable(ctx context.Context, n *lanSession, srv *web.Server, lobby *w
 // playWebSeat plays the started table a at the player's seat in the page.
 func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.Lobby, a lobby.Announcement, logger *slog.Logger) *netplay.Outcome {
 	c := lb.c
-	seat := -1
-	for i, m := range a.Members {
-		if m.ID == c.ID() {
-			seat = i
-		}
-	}
+	seat := c.Seat(a)
 	if seat < 0 {
 		return nil
 	}
@@ -231,13 +204,11 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 	defer func() { srv.SetGame(nil); page.SetPlaying("") }()
 	pctx, leave := g.Until(ctx) // ends when the player leaves the page's table
 	defer leave()
-	// The links' state on the page, as the terminal's links line has it.
-	stopLinks := lb.FollowLinks(pctx, a, g.SetLinks)
-	o, err := c.Play(pctx, a, g, netplay.PlayOptions{OnStep: g.OnStep, OnReplay: g.OnReplay, Withhold: 15 * time.Minute,
-		OnPresence:  awayNames(a, g.SetAway),
+	// The links' state, who is away and the chat on the page, as the
+	// terminal has them.
+	o, err := lb.PlaySeat(pctx, a, g, g, netplay.PlayOptions{Withhold: 15 * time.Minute,
 		OnChatReady: func(send netplay.ChatSend) { g.SetChat(chatMembers(a, c.ID()), ui.ChatSendFunc(send)) },
 		OnChat:      func(l netplay.ChatLine) { g.Chat(ui.ChatLine(l)) }})
-	stopLinks()
 	if err != nil {
 		if errors.Is(err, ui.ErrQuit) || pctx.Err() != nil {
 			page.Say(i18n.T("you left the table %s; the match is saved: okey play offers it to resume", a.Table), false)
@@ -248,43 +219,11 @@ func playWebSeat(ctx context.Context, lb *lanLobby, srv *web.Server, page *web.L
 		<-g.Done()
 		return nil
 	}
-	if a.Creator == c.ID() {
-		c.Done(a)
-	}
-	end := &ui.MatchEnd{Transcript: o.Transcript, Verified: o.Report.Honest, Verdict: ui.Verdict(&o.Report),
-		Unfinished: o.Report.Status() == table.StatusUnfinished, Ranking: o.Report.Ranking}
-	if err := o.Result.Ended(); err != nil {
-		end.Err = err
-	}
-	if m := o.Result.Machine; m != nil && m.Match() != nil && end.Ranking == nil {
-		end.Ranking = m.Match().Ranking()
-	}
-	if m := o.Result.Machine; m != nil && m.Match101() != nil && end.Ranking == nil {
-		end.Ranking = m.Match101().Ranking()
-	}
-	g.Finish(end)
+	g.Finish(ui.EndOf(o.Transcript, &o.Report, &o.Result))
 	// The end panel stays up until the player leaves it.
 	select {
 	case <-g.Done():
 	case <-ctx.Done():
 	}
 	return o
-}
-
-// awayNames is a PlayOptions.OnPresence that tells set the names of table
-// a's members whose peers are not connected now.
-func awayNames(a lobby.Announcement, set func([]string)) func([]p2p.MemberStatus) {
-	names := map[string]string{}
-	for _, m := range a.Members {
-		names[m.ID] = m.Name
-	}
-	return func(ms []p2p.MemberStatus) {
-		var away []string
-		for _, m := range ms {
-			if !m.Self && !m.Connected {
-				away = append(away, names[string(m.ID)])
-			}
-		}
-		set(away)
-	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -27,14 +26,13 @@ import (
 // stays served after the match's end until the player leaves the page or
 // presses Ctrl-C.
 func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
-	dir, logf, code := openData(f.data, stderr)
+	d, code := openData(f.data, stderr)
 	if code != 0 {
 		return code
 	}
-	defer logf.Close()
-	logger := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	log.SetOutput(logf)
-	o := localWebOptions(dir, f.pace, logger)
+	defer d.file.Close()
+	dir, logger := d.dir, d.log
+	o := localOptions(dir, f.pace, logger)
 	o.Strategy, o.Player = f.strategy, f.player
 	if f.resume {
 		unfinished, err := ui.UnfinishedLocal(dir)
@@ -43,15 +41,8 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 			return 2
 		}
 		resumeLocal(&o, unfinished[0])
-	} else {
-		ids, names, err := localIdentities(dir, f.strategy, f.bots)
-		if err != nil {
-			fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
-			return 2
-		}
-		o.Ruleset, o.Name, o.Identities = f.ruleset, f.name, ids
-		o.BotName = uniqueBotNames(f.name, names)
-		o.Bots = makeBots(f.ruleset, f.strategy, f.strategy, f.bots)
+	} else if !newLocalMatch(&o, f, stderr) {
+		return 2
 	}
 
 	g := web.NewGame(0)
@@ -63,27 +54,9 @@ func playBotsWeb(f botFlags, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer srv.Close()
-	go func() {
-		if err := srv.Serve(); err != nil {
-			logger.Error("web", "err", err)
-		}
-	}()
-	fmt.Fprint(stdout, i18n.T("okey: the table is at %s\n", srv.URL()))
-	if !f.noOpen {
-		if err := web.Open(srv.URL()); err != nil {
-			fmt.Fprintln(stdout, i18n.T("okey: no browser to open here: open that address in a browser on this computer"))
-		}
-	}
-	fmt.Fprintln(stdout, i18n.T("okey: Ctrl-C or the page's leave button leaves the table"))
-	if f.served != nil {
-		f.served(srv)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go func() {
-		<-ctx.Done()
-		g.Quit()
-	}()
+	web.Launch{Out: stdout, NoOpen: f.noOpen, Served: f.served, Fail: func(err error) { logger.Error("web", "err", err) }}.Show(ctx, srv)
 	return localOutcome(playLocalWeb(ctx, g, o, logger), stdout)
 }
 
@@ -93,11 +66,26 @@ func resumeLocal(o *ui.LocalOptions, m ui.LocalMatch) {
 	o.Strategy, o.Resume, o.Bots = m.Strategy, m.Dir, makeBots(m.Ruleset, m.Strategy, "greedy", m.Bots())
 }
 
-// localWebOptions are the options of a match against bots in the data
-// directory dir, played at a web table.
-func localWebOptions(dir string, pace time.Duration, logger *slog.Logger) ui.LocalOptions {
+// localOptions are the options of a match against bots in the data
+// directory dir.
+func localOptions(dir string, pace time.Duration, logger *slog.Logger) ui.LocalOptions {
 	return ui.LocalOptions{Data: dir, Pace: pace, Log: logger,
 		Identity: func(ref string) (ed25519.PrivateKey, error) { return loadLocalIdentity(dir, ref, false) }}
+}
+
+// newLocalMatch makes o a new match against f.bots bots: the person plays
+// with the data directory's identity, each bot with its level's and
+// slot's (DATA/bots/hard-1, ...), so that okey stats adds the matches up;
+// false when an identity cannot be kept (said on stderr).
+func newLocalMatch(o *ui.LocalOptions, f botFlags, stderr io.Writer) bool {
+	ids, names, err := localIdentities(o.Data, f.strategy, f.bots)
+	if err != nil {
+		fmt.Fprint(stderr, i18n.T("okey: the identities of the match against bots: %s\n", ui.Plain(err)))
+		return false
+	}
+	o.Ruleset, o.Name, o.Identities, o.BotName = f.ruleset, f.name, ids, uniqueBotNames(f.name, names)
+	o.Bots = makeBots(f.ruleset, f.strategy, f.strategy, f.bots)
+	return true
 }
 
 // playLocalWeb plays the match against bots o at the web table g; after

@@ -2,21 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
-	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
@@ -62,53 +58,6 @@ start (an address it cannot listen on, a data directory it cannot write).
 Never 1, which names a seat on signed proof.
 `
 
-// relayAllowFile is the allow-list of creators in the relay's data
-// directory.
-const relayAllowFile = "relay-allow"
-
-// relayStateFile is the registered tables in the relay's data directory.
-const relayStateFile = "relay-tables.json"
-
-// relayKeyFile is the relay's key (its line's secret) in its data
-// directory: 32 hex digits and a newline, mode 0600.
-const relayKeyFile = "relay-key"
-
-// relayKey loads the relay's key from path, or draws and keeps one (also
-// when renew); remove deletes it and returns no key.
-func relayKey(path string, renew, remove bool) (relay.Key, error) {
-	if remove {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return relay.Key{}, err
-		}
-		return relay.Key{}, nil
-	}
-	if !renew {
-		b, err := os.ReadFile(path)
-		if err == nil {
-			k, err := relay.ParseKey(strings.TrimSpace(string(b)))
-			if err != nil {
-				return k, fmt.Errorf("%s: %w (remove it, or start with --new-key)", path, err)
-			}
-			return k, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return relay.Key{}, err
-		}
-	}
-	k, err := relay.NewKey()
-	if err != nil {
-		return k, err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(k.Text()+"\n"), 0o600); err != nil {
-		return relay.Key{}, err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return relay.Key{}, err
-	}
-	return k, nil
-}
-
 func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -150,8 +99,8 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		*data = filepath.Join(d, "relay")
 	}
-	allowPath := filepath.Join(*data, relayAllowFile)
-	if _, err := readAllowFile(allowPath); err != nil {
+	allowPath := filepath.Join(*data, relay.AllowFile)
+	if _, err := relay.ReadAllowFile(allowPath); err != nil {
 		return usageErr(ui.Plain(err))
 	}
 
@@ -174,7 +123,7 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(err)
 	}
-	rkey, err := relayKey(filepath.Join(*data, relayKeyFile), *newKey, *noKey)
+	rkey, err := relay.LoadKey(filepath.Join(*data, relay.KeyFile), *newKey, *noKey)
 	if err != nil {
 		return failed(err)
 	}
@@ -184,26 +133,17 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer host.Close()
 	svc, err := relay.New(host, relay.Config{
-		State: filepath.Join(*data, relayStateFile),
-		Key:   rkey,
-		Rate:  *rate,
-		Log:   log,
-		Allowed: func(p peer.ID) bool {
-			if allowed[p] {
-				return true
-			}
-			l, err := readAllowFile(allowPath)
-			if err != nil {
-				log.Warn("relay: unreadable allow-list", "err", err)
-			}
-			return l[p]
-		},
+		State:   filepath.Join(*data, relay.StateFile),
+		Key:     rkey,
+		Rate:    *rate,
+		Log:     log,
+		Allowed: relay.Allowed(allowed, allowPath, log),
 	})
 	if err != nil {
 		return failed(err)
 	}
 	defer svc.Close()
-	addrs := relayAddrs(host.Addrs(), extra)
+	addrs := relay.LineAddrs(host.Addrs(), extra)
 	for _, a := range addrs {
 		fmt.Fprintf(stdout, "relay: %s/p2p/%s\n", a, host.ID())
 	}
@@ -255,43 +195,4 @@ func checkRelayFlags(listen, announce, allow []string, rate int) ([]ma.Multiaddr
 // relayStopContext is done at SIGINT or SIGTERM (tests replace it).
 var relayStopContext = func() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
-// relayAddrs are the addresses to print: the given ones first, then the
-// host's own without loopback ones unless there is nothing else.
-func relayAddrs(own, extra []ma.Multiaddr) []ma.Multiaddr {
-	out := append([]ma.Multiaddr(nil), extra...)
-	var loop []ma.Multiaddr
-	for _, a := range own {
-		if manet.IsIPLoopback(a) {
-			loop = append(loop, a)
-			continue
-		}
-		out = append(out, a)
-	}
-	if len(out) == 0 {
-		out = loop
-	}
-	return out
-}
-
-// readAllowFile reads the allow-list file (a missing file is an empty
-// list).
-func readAllowFile(path string) (map[peer.ID]bool, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[peer.ID]bool{}, nil
-	}
-	if err != nil {
-		return map[peer.ID]bool{}, err
-	}
-	l, err := relay.ParseAllowList(string(b))
-	if err != nil {
-		return map[peer.ID]bool{}, fmt.Errorf("%s: %w", path, err)
-	}
-	out := map[peer.ID]bool{}
-	for _, p := range l {
-		out[p] = true
-	}
-	return out, nil
 }

@@ -49,7 +49,7 @@ func TestRelayUsage(t *testing.T) {
 		}
 	}
 	bad := t.TempDir()
-	os.WriteFile(filepath.Join(bad, relayAllowFile), []byte("not a peer id\n"), 0o600)
+	os.WriteFile(filepath.Join(bad, relay.AllowFile), []byte("not a peer id\n"), 0o600)
 	if code, _, errs := runOkey(t, "", "relay", "--data", bad); code != 2 || !strings.Contains(errs, "not a peer id") {
 		t.Errorf("a broken allow-list: exit %d %q", code, errs)
 	}
@@ -143,7 +143,7 @@ func TestRelayLineKey(t *testing.T) {
 	if strings.Contains(errs, key.Text()) {
 		t.Fatal("the key is in the log")
 	}
-	st, err := os.Stat(filepath.Join(dir, relayKeyFile))
+	st, err := os.Stat(filepath.Join(dir, relay.KeyFile))
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("key file: %v %v", st, err)
 	}
@@ -159,7 +159,7 @@ func TestRelayLineKey(t *testing.T) {
 	if l, _ := relayLineOf(t, out); l != "" {
 		t.Fatalf("--no-key printed a line: %q", l)
 	}
-	if _, err := os.Stat(filepath.Join(dir, relayKeyFile)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, relay.KeyFile)); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("--no-key left the key file: %v", err)
 	}
 	if code, _, errs := runOkey(t, "", "relay", "--data", dir, "--new-key", "--no-key"); code != 2 || !strings.Contains(errs, "--no-key") {

@@ -9,6 +9,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
+	"github.com/okey-game/okey/verdict"
 	"github.com/okey-game/okey/web"
 )
 
@@ -49,9 +50,9 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	t, cut, err := readTranscript(path)
+	t, cut, err := verdict.Read(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "okey: %s: %s\n", path, localErr(err))
+		fmt.Fprintf(stderr, "okey: %s: %s\n", path, verdict.LocalErr(err))
 		return 2
 	}
 	r, err := ui.LoadReplay(t)

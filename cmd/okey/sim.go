@@ -246,6 +246,7 @@ func cheat101Names() string {
 	return strings.Join(s, ", ")
 }
 
+// writeTranscriptFile writes transcript t to a new file at path.
 func writeTranscriptFile(path string, t *table.Transcript) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -273,13 +274,4 @@ func printSimStats(w io.Writer, s *sim.Stats, games int) {
 			(s.Crypto/time.Duration(s.Hands)).Round(time.Millisecond), 100*float64(s.Crypto)/float64(s.Elapsed)))
 	}
 	fmt.Fprintln(w, i18n.T("every transcript verified: yes"))
-}
-
-func readTranscriptFile(path string) (*table.Transcript, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return table.ReadTranscript(f)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/internal/lane"
+	"github.com/okey-game/okey/verdict"
 )
 
 func TestSimAndVerifyHonest(t *testing.T) {
@@ -135,7 +136,7 @@ func TestVerifyUnfinished(t *testing.T) {
 		t.Fatalf("sim exit %d: %s %s", code, out, errs)
 	}
 	file := filepath.Join(dir, "match-000.okey")
-	tr, err := readTranscriptFile(file)
+	tr, _, err := verdict.Read(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -120,7 +118,7 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: the cache is not written (the next run verifies again): %s\n", ui.Plain(col.CacheUnwritten)))
 	}
 	rec, out := col.Record, col.Summary
-	you := ownKey(dir)
+	you := p2p.PublicKeyHex(dir)
 	for _, p := range rec.Players {
 		out.Players = append(out.Players, statsPlayerJSON{Player: collect.Round(p), You: p.Key == you})
 	}
@@ -132,26 +130,6 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	printStats(stdout, out, *top, cachePath)
 	return 0
-}
-
-// ownKey is the hex public key of the data directory's identity, "" when
-// it has none (it is never created here).
-func ownKey(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	if _, err := os.Stat(filepath.Join(dir, p2p.IdentityFile)); err != nil {
-		return ""
-	}
-	k, err := p2p.LoadOrCreateIdentity(dir)
-	if err != nil {
-		return ""
-	}
-	raw, err := k.GetPublic().Raw()
-	if err != nil {
-		return ""
-	}
-	return hex.EncodeToString(raw)
 }
 
 // printStats writes the record for a person.

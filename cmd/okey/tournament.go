@@ -23,7 +23,6 @@ import (
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
-	"github.com/okey-game/okey/p2p"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
@@ -86,20 +85,20 @@ usage.
 
 // tourArgs are okey tournament's flags, parsed and checked.
 type tourArgs struct {
-	sub                                                  string
-	players, rounds, bots                                int
-	preset, format, title, id, codeFlag, dir, data, name string
-	level, strategy, logFile                             string
-	openReg, botSeat, noMouse, noMDNS, verbose           bool
-	withhold, drawWait, moveWait, wait, linger           time.Duration
-	listen, peers                                        stringList
-	strategyGiven                                        bool
-	create                                               *participant.Create
-	is101                                                bool // the ruleset's, when this command creates the tournament
-	code                                                 *invite.Code
-	admitted                                             *participant.Admission
-	joinCode                                             *participant.Invitation
-	tid                                                  [32]byte
+	sub                   string
+	players, rounds, bots int
+	netFlags
+	preset, format, title, id, codeFlag, dir, name string
+	level, strategy                                string
+	openReg, botSeat, noMouse                      bool
+	withhold, drawWait, moveWait, wait, linger     time.Duration
+	strategyGiven                                  bool
+	create                                         *participant.Create
+	is101                                          bool // the ruleset's, when this command creates the tournament
+	code                                           *invite.Code
+	admitted                                       *participant.Admission
+	joinCode                                       *participant.Invitation
+	tid                                            [32]byte
 }
 
 // parseTourArgs parses okey tournament's flags; a status other than -1
@@ -121,8 +120,8 @@ func parseTourArgs(args []string, stderr io.Writer) (*tourArgs, int) {
 	fs.StringVar(&t.id, "id", "", i18n.T("join: the tournament id (64 hex digits; default: the first one heard)"))
 	fs.StringVar(&t.codeFlag, "code", "", i18n.T("join: the tournament of this invite code (- reads it from standard input)"))
 	fs.BoolVar(&t.openReg, "open", false, i18n.T("create: open registration, no invite code: the first players to register take the places (a LAN party)"))
+	t.register(fs)
 	fs.StringVar(&t.dir, "dir", "tournament", i18n.T("the tournament folder: records and transcripts"))
-	fs.StringVar(&t.data, "data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	fs.StringVar(&t.name, "name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	fs.Func("player", i18n.T("deprecated: --name"), func(v string) error {
 		fmt.Fprint(stderr, i18n.T("okey: tournament: --player is deprecated: use --name, as okey play and okey bot do\n"))
@@ -130,19 +129,14 @@ func parseTourArgs(args []string, stderr io.Writer) (*tourArgs, int) {
 		return nil
 	})
 	fs.StringVar(&t.level, "level", "", i18n.T("how well this command's bot seats play: %s (instead of --strategy; every level plays b101 at Okey 101)", strings.Join(bot.LevelNames(), ", ")))
-	fs.StringVar(&t.strategy, "strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strategyNames(), bot.Name101))
+	fs.StringVar(&t.strategy, "strategy", "greedy", i18n.T("move strategy of this command's bot seats: %s (Okey 101: %s only, which greedy means there)", strings.Join(bot.AllNames(), ", "), bot.Name101))
 	fs.BoolVar(&t.botSeat, "bot", false, i18n.T("play this command's own seat with the bot strategy (--strategy), not at the terminal"))
 	fs.BoolVar(&t.noMouse, "no-mouse", false, i18n.T("no mouse input at the table screen"))
-	fs.Var(&t.listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
-	fs.Var(&t.peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
-	fs.BoolVar(&t.noMDNS, "no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
 	fs.DurationVar(&t.withhold, "withhold", 2*time.Minute, i18n.T("wait for a silent seat before ending the match unfinished (silence names no one)"))
 	fs.DurationVar(&t.drawWait, "draw-wait", 2*time.Minute, i18n.T("create: wait this long for a draw's commitments and reveals, then draw again without the players that did not answer"))
 	fs.DurationVar(&t.moveWait, "move-wait", 10*time.Minute, i18n.T("wait this long for a player's move (a person may be thinking) before ending the match unfinished"))
 	fs.DurationVar(&t.wait, "wait", 0, i18n.T("give up when the tournament has not ended after this long (0: wait for ever)"))
 	fs.DurationVar(&t.linger, "linger", 30*time.Second, i18n.T("stay this long after the end to serve records and transcripts to the others"))
-	fs.BoolVar(&t.verbose, "v", false, i18n.T("log protocol detail"))
-	fs.StringVar(&t.logFile, "log", "", i18n.T("write logs to this file instead of stderr"))
 	if t.sub == "" {
 		fs.Usage()
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
@@ -208,14 +202,7 @@ func (t *tourArgs) check(stdin io.Reader) string {
 	if err := t.checkStrategy(); err != nil {
 		return i18n.T("--strategy: %v", ui.Plain(err))
 	}
-	if t.data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			return i18n.T("%v (use --data)", ui.Plain(err))
-		}
-		t.data = d
-	}
-	return ""
+	return t.defaultData()
 }
 
 // checkCreate checks create's tournament: its format, ruleset, size and
@@ -249,9 +236,9 @@ func (t *tourArgs) checkCreate() string {
 // the ruleset from the announcement and stops there, before it registers.
 func (t *tourArgs) checkStrategy() error {
 	if t.level == "" {
-		err := knownStrategy(t.strategy)
+		err := bot.KnownStrategy(t.strategy)
 		if err == nil && t.create != nil && (t.botSeat || t.bots > 0) {
-			err = checkStrategy(t.strategy, t.is101)
+			err = bot.CheckStrategy(t.strategy, t.is101)
 		}
 		return err
 	}
@@ -290,12 +277,11 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		}
 		t.logFile = filepath.Join(t.data, "tournament.log")
 	}
-	h, closeLog, err := netplay.CommandLog(stderr, t.logFile, t.verbose)
+	log, closeLog, err := t.openLog(stderr, t.logFile)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := netplay.NetworkLog(h, t.verbose)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ctx, leave := context.WithCancel(ctx)
@@ -352,7 +338,8 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // openSeats opens this command's own seat and its bots' (the seat's
 // admission first, when it creates the tournament).
 func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stderr io.Writer) ([]*netplay.TournamentSeat, error) {
-	me, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, netplay.Options{Data: t.data, Name: t.name, Listen: t.listen, NoMDNS: t.noMDNS, Peers: t.peers, Log: log}, t.dir)
+	o := netplay.Options{Data: t.data, Name: t.name, Listen: t.listen, NoMDNS: t.noMDNS, Peers: t.peers, Log: log}
+	me, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, o, t.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -367,27 +354,7 @@ func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stde
 			log.Warn("the code's creator is not reachable at its addresses: waiting for discovery", "err", err)
 		}
 	}
-	for i := 0; i < t.bots; i++ {
-		name := fmt.Sprintf("%s-bot%d", cutTo(me.Client.Name(), 20), i+1)
-		// The bots in this process dial the seats opened before them (as
-		// --peer), so that they meet without discovery too.
-		known := append([]string(nil), t.peers...)
-		for _, o := range seats {
-			known = append(known, o.Client.Addrs()...)
-		}
-		// They listen where --listen says at ports of their own: a fixed
-		// port is this command's own seat's (libp2p reuses ports, so the
-		// bots would all take it too, and a --peer dial naming this seat
-		// would reach one of them: "peer id mismatch").
-		dir := filepath.Join(t.dir, "bots", fmt.Sprint(i+1))
-		s, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, netplay.Options{Data: filepath.Join(dir, "data"), Name: name, Listen: netplay.BotListen(t.listen),
-			NoMDNS: t.noMDNS, Peers: known, Log: log}, dir)
-		if err != nil {
-			return seats, err
-		}
-		seats = append(seats, s)
-	}
-	return seats, nil
+	return netplay.OpenTournamentBots(ctx, tournamentOpen, o, t.dir, t.bots, seats)
 }
 
 // admission fixes a created tournament's id before it is announced (the
@@ -572,9 +539,7 @@ func (tp *tournamentPerson) sit(ref tournament.Ref, cfg table.Config, seat int) 
 			if t == nil {
 				return
 			}
-			rep := table.Verify(t)
-			g.Finish(&ui.MatchEnd{Transcript: path, Verified: rep.Honest, Verdict: ui.Verdict(rep),
-				Unfinished: rep.Status() == table.StatusUnfinished, Ranking: rep.Ranking})
+			g.Finish(ui.EndOf(path, table.Verify(t), nil))
 		}}
 }
 

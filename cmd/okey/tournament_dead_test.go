@@ -12,6 +12,7 @@ import (
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/tournament"
 	"github.com/okey-game/okey/tournament/participant"
+	"github.com/okey-game/okey/verdict"
 )
 
 // TestTournamentDeadTableScreen (issue 37 item 2): when the other seats
@@ -22,7 +23,7 @@ import (
 // player stays in for the next draw.
 func TestTournamentDeadTableScreen(t *testing.T) {
 	i18n.Set(i18n.English)
-	tr, _, err := readTranscript(transcripts(t)["cut"])
+	tr, _, err := verdict.Read(transcripts(t)["cut"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/bot"
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/netplay"
@@ -178,7 +179,7 @@ func TestStrategyAt101(t *testing.T) {
 		{"greedy", true, true}, {"b101", true, true}, {"expert", true, false}, {"random", true, false},
 		{"greedy", false, true}, {"expert", false, true}, {"b101", false, false}, {"oracle", false, false},
 	} {
-		m, err := strategyMover(c.name, 1, c.is101)
+		m, err := bot.ForTable(c.name, 1, c.is101)
 		if (err == nil) != c.ok {
 			t.Fatalf("%s (101: %v): %v, want ok %v", c.name, c.is101, err, c.ok)
 		}

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/cmd/okey/internal/conformance"
@@ -92,38 +91,21 @@ func runVerify(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	status := 0
 	for _, path := range fs.Args() {
 		if participant.IsFolder(path) {
-			status = worstStatus(status, folder.Verify(path, *asJSON, stdout))
+			status = verdict.Worst(status, folder.Verify(path, *asJSON, stdout))
 			continue
 		}
-		if isChatFile(path) {
+		if chat.IsFile(path) {
 			// A table's chat, kept beside its transcript: no part of the
 			// verdict (protocol.md 7.13), never read.
 			emitVerify(stdout, stderr, *asJSON, verdict.Result{File: path, Skipped: "chat", Verdict: "skipped"})
 			continue
 		}
 		out := verdict.File(path)
-		status = worstStatus(status, out.Status)
+		status = verdict.Worst(status, out.Status)
 		emitVerify(stdout, stderr, *asJSON, out)
 	}
 	return status
 }
-
-// isChatFile reports whether path starts as a chat file does (protocol.md
-// 7.13).
-func isChatFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(chat.FileMagic))
-	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == chat.FileMagic
-}
-
-// worstStatus is verify's one exit status for several verdicts
-// (verdict.Worst).
-func worstStatus(a, b int) int { return verdict.Worst(a, b) }
 
 func emitVerify(stdout, _ io.Writer, asJSON bool, o verdict.Result) {
 	if asJSON {

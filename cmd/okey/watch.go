@@ -12,8 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	ma "github.com/multiformats/go-multiaddr"
-
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
@@ -79,15 +77,10 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	webFlag := fs.Bool("web", false, i18n.T("watch in your web browser, served by this process at http://127.0.0.1"))
 	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	out := fs.String("out", "", i18n.T("directory for the transcript (default: the match's folder in the data directory)"))
-	data := fs.String("data", "", i18n.T("data directory: identity, profile, match state (default: the user's config directory)"))
 	wait := fs.Duration("wait", time.Minute, i18n.T("give up when the table is not seen started after this long"))
 	withhold := fs.Duration("withhold", 10*time.Minute, i18n.T("stop when the table makes no progress for this long (silence names no one)"))
-	var listen, peers stringList
-	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default every interface, TCP and QUIC, random ports)"))
-	fs.Var(&peers, "peer", i18n.T("multiaddr of a peer to dial, ending in /p2p/<id> (repeatable)"))
-	noMDNS := fs.Bool("no-mdns", false, i18n.T("no mDNS discovery (use --peer)"))
-	verbose := fs.Bool("v", false, i18n.T("log protocol detail"))
-	logFile := fs.String("log", "", i18n.T("write logs to this file instead of stderr"))
+	var n netFlags
+	n.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -115,23 +108,22 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		code, id = &c, c.Table
 	}
-	if msg := checkWatchFlags(*wait, *withhold, listen, peers, *out, data); msg != "" {
+	if msg := checkWatchFlags(*wait, *withhold, &n, *out); msg != "" {
 		return usageErr(msg)
 	}
-	logPath := *logFile
+	logPath := n.logFile
 	if !*noUI && logPath == "" {
 		logPath = os.DevNull // the screen owns the terminal
 	}
-	h, closeLog, err := netplay.CommandLog(stderr, logPath, *verbose)
+	log, closeLog, err := n.openLog(stderr, logPath)
 	if err != nil {
 		return usageErr(i18n.T("--log: %v", ui.Plain(err)))
 	}
 	defer closeLog()
-	log := netplay.NetworkLog(h, *verbose)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, err := netplay.Open(ctx, netplay.Options{Data: *data, NoMDNS: *noMDNS, Peers: peers, Listen: listen, Log: log, Reach: true})
+	c, err := netplay.Open(ctx, netplay.Options{Data: n.data, NoMDNS: n.noMDNS, Peers: n.peers, Listen: n.listen, Log: log, Reach: true})
 	if err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: watch: %s\n", ui.Plain(err)))
 		return 2
@@ -168,14 +160,14 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opt := netplay.WatchOptions{Out: *out, Withhold: *withhold, Code: code}
 	if *noUI {
 		o, err := c.Watch(ctx, a, opt)
-		return watchEnded(stdout, stderr, a, o, err, *data)
+		return watchEnded(stdout, stderr, a, o, err, n.data)
 	}
 	for {
 		at := watchAt
 		if *webFlag {
 			at = webWatchAt(*noOpen, stdout, stderr)
 		}
-		next, status := watchScreen(ctx, stdout, stderr, c, a, opt, *data, at)
+		next, status := watchScreen(ctx, stdout, stderr, c, a, opt, n.data, at)
 		if next == "" {
 			return status
 		}
@@ -194,36 +186,22 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // checkWatchFlags checks okey watch's flags, making the --out directory
 // and filling in the default data directory; the usage message of the
 // first bad one ("" when all are good).
-func checkWatchFlags(wait, withhold time.Duration, listen, peers []string, out string, data *string) string {
+func checkWatchFlags(wait, withhold time.Duration, n *netFlags, out string) string {
 	if wait <= 0 {
 		return i18n.T("--wait must be positive")
 	}
 	if withhold < time.Second {
 		return i18n.T("--withhold must be at least 1s")
 	}
-	for _, a := range listen {
-		if _, err := ma.NewMultiaddr(a); err != nil {
-			return i18n.T("--listen %q: %v", a, ui.Plain(err))
-		}
-	}
-	for _, a := range peers {
-		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return i18n.T("--peer: %v", ui.Plain(err))
-		}
+	if msg := n.checkAddrs(); msg != "" {
+		return msg
 	}
 	if out != "" {
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return i18n.T("--out: %v", ui.Plain(err))
 		}
 	}
-	if *data == "" {
-		d, err := p2p.DefaultConfigDir()
-		if err != nil {
-			return i18n.T("%v (use --data)", ui.Plain(err))
-		}
-		*data = d
-	}
-	return ""
+	return n.defaultData()
 }
 
 // memberNames is the names of a table's members, in seat order.
@@ -273,14 +251,8 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 	wctx, leave := context.WithCancel(ctx)
 	defer leave()
 	res := c.StartWatch(wctx, a, opt, func(o *netplay.Outcome, err error) {
-		switch {
-		case err != nil && wctx.Err() == nil:
-			ended <- ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))}
-		case err == nil && o.Result.Stalled != nil:
-			st := o.Result.Stalled
-			ended <- ui.WatchEnd{Why: i18n.T("unfinished, honest so far: seat %d (%s) stopped answering; no one is named", st.Seat, o.Config.Seats[st.Seat].Name)}
-		case err == nil:
-			ended <- ui.WatchEnd{Report: &o.Report}
+		if e, ok := watchEnd(o, err, wctx.Err() != nil); ok {
+			ended <- e
 		}
 	})
 	next, err = at(memberNames(a), cfg.Ruleset, ui.Options{}, updates, ended, func() []ui.WatchTable { return watchTables(c, a.Table) })
@@ -293,6 +265,22 @@ func watchScreen(ctx context.Context, stdout, stderr io.Writer, c *netplay.Clien
 	leave() // q or w: the spectator leaves (its folder resumes it)
 	r := <-res
 	return next, watchEnded(stdout, stderr, a, r.Outcome, r.Err, data)
+}
+
+// watchEnd is how a watch ended, for the spectator's screen: why it
+// stopped, or the transcript's verdict; false when the spectator left
+// (nothing to show).
+func watchEnd(o *netplay.Outcome, err error, left bool) (ui.WatchEnd, bool) {
+	switch {
+	case err != nil && !left:
+		return ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))}, true
+	case err == nil && o.Result.Stalled != nil:
+		st := o.Result.Stalled
+		return ui.WatchEnd{Why: i18n.T("unfinished, honest so far: seat %d (%s) stopped answering; no one is named", st.Seat, o.Config.Seats[st.Seat].Name)}, true
+	case err == nil:
+		return ui.WatchEnd{Report: &o.Report}, true
+	}
+	return ui.WatchEnd{}, false
 }
 
 // watchTables is the list w shows at the spectator's screen: the public

@@ -32,10 +32,7 @@ func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
 		w.g.Say(i18n.T("table %s is no longer announced", t.ID))
 		return
 	}
-	names := make([]string, len(a.Members))
-	for i, m := range a.Members {
-		names[i] = m.Name
-	}
+	names := memberNames(a)
 	ruleset := t.Ruleset
 	if cfg, err := netplay.TableConfig(a); err == nil {
 		ruleset = cfg.Ruleset
@@ -53,14 +50,8 @@ func (w *watchLobby) Watch(t ui.LobbyTable, lv *ui.LobbyView) {
 	var feed ui.WatchFeed
 	o, err := w.c.Watch(wctx, a, netplay.WatchOptions{Withhold: 15 * time.Minute, OnStep: func(m *table.Machine) { add(feed.Step(m)) },
 		OnChat: func(l netplay.ChatLine) { cl := ui.ChatLine(l); add(ui.WatchUpdate{Chat: &cl}) }})
-	switch {
-	case err != nil && wctx.Err() == nil:
-		end(ui.WatchEnd{Why: i18n.T("the watch stopped: %s", ui.Explain(err))})
-	case err == nil && o.Result.Stalled != nil:
-		st := o.Result.Stalled
-		end(ui.WatchEnd{Why: i18n.T("unfinished, honest so far: seat %d (%s) stopped answering; no one is named", st.Seat, o.Config.Seats[st.Seat].Name)})
-	case err == nil:
-		end(ui.WatchEnd{Report: &o.Report})
+	if e, ok := watchEnd(o, err, wctx.Err() != nil); ok {
+		end(e)
 	}
 	select {
 	case <-left:

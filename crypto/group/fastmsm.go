@@ -159,35 +159,11 @@ func (p *extPoint) add(q *extPoint) {
 // toNiels converts the points to affine Niels form with one inversion
 // (Montgomery's trick over their Z coordinates, never zero on the curve).
 func toNiels(pts []*ristretto255.Element) []niels {
-	n := len(pts)
-	ext := make([]extPoint, n)
-	prefix := make([]field.Element, n)
+	ext := make([]extPoint, len(pts))
 	for i, e := range pts {
 		ext[i].set(e)
-		if i == 0 {
-			prefix[0] = ext[0].Z
-		} else {
-			prefix[i].Multiply(&prefix[i-1], &ext[i].Z)
-		}
 	}
-	var inv, zi, x, y field.Element
-	inv.Invert(&prefix[n-1])
-	out := make([]niels, n)
-	for i := n - 1; i >= 0; i-- {
-		if i > 0 {
-			zi.Multiply(&inv, &prefix[i-1])
-			inv.Multiply(&inv, &ext[i].Z)
-		} else {
-			zi = inv
-		}
-		x.Multiply(&ext[i].X, &zi)
-		y.Multiply(&ext[i].Y, &zi)
-		out[i].ypx.Add(&y, &x)
-		out[i].ymx.Subtract(&y, &x)
-		out[i].t2d.Multiply(&x, &y)
-		out[i].t2d.Multiply(&out[i].t2d, edD2)
-	}
-	return out
+	return extToNiels(ext)
 }
 
 // pippengerFast is pippenger on coordinates (fastOK must hold).

@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/internal/browsertest"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
@@ -53,22 +54,6 @@ func loadSuite(t *testing.T) (string, []suiteCase) {
 	return dir, s.Cases
 }
 
-// chromium finds the browser: under CI=true a missing one fails the test,
-// elsewhere the test skips with the reason.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "chromium-headless-shell", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium (chromium, chromium-browser, chromium-headless-shell or google-chrome) on PATH: .ci/run installs Debian's chromium")
-	}
-	t.Skip("no Chromium on PATH (apt-get install chromium): the page's browser test needs one")
-	return ""
-}
-
 // buildWasm builds the page's verifier as make build does.
 func buildWasm(t *testing.T) []byte {
 	t.Helper()
@@ -85,56 +70,15 @@ func buildWasm(t *testing.T) []byte {
 	return wasm
 }
 
-// browser starts a headless Chromium with a fresh profile and returns a
-// tab's context.
-func browser(t *testing.T, exe string) context.Context {
-	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox, // as root; the test drives only its own pages
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.WindowSize(1100, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelA() })
-	// The first Run starts the browser; no timeout on it (it would stop it).
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
-	}
-	return ctx
-}
-
-// run runs an action with a deadline.
-func run[T any](t *testing.T, ctx context.Context, what string, d time.Duration, a chromedp.Action[T]) T {
-	t.Helper()
-	c, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	v, err := chromedp.Run(c, a)
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	return v
-}
-
 // open loads a page from disk and waits until its verifier runs (state
 // "ready" or, with a transcript inside, "done").
 func open(t *testing.T, ctx context.Context, path string) {
 	t.Helper()
-	run(t, ctx, "open "+path, 30*time.Second, chromedp.Navigate("file://"+path))
-	run(t, ctx, "the verifier starts", 60*time.Second,
+	browsertest.Run(t, ctx, "open "+path, 30*time.Second, chromedp.Navigate("file://"+path))
+	browsertest.Run(t, ctx, "the verifier starts", 60*time.Second,
 		chromedp.Poll[bool](`document.body.dataset.state !== "loading" && document.body.dataset.state !== "checking"`))
-	if st := run(t, ctx, "state", 5*time.Second, chromedp.Evaluate[string](`document.body.dataset.state`)); st == "failed" {
-		t.Fatalf("the page could not start its verifier: %s", run(t, ctx, "status", 5*time.Second, chromedp.Evaluate[string](`document.getElementById("status").textContent`)))
+	if st := browsertest.Run(t, ctx, "state", 5*time.Second, chromedp.Evaluate[string](`document.body.dataset.state`)); st == "failed" {
+		t.Fatalf("the page could not start its verifier: %s", browsertest.Run(t, ctx, "status", 5*time.Second, chromedp.Evaluate[string](`document.getElementById("status").textContent`)))
 	}
 }
 
@@ -146,7 +90,7 @@ type shown struct {
 
 func read(t *testing.T, ctx context.Context) shown {
 	t.Helper()
-	return run(t, ctx, "read the verdict", 5*time.Second, chromedp.Evaluate[shown](`({
+	return browsertest.Run(t, ctx, "read the verdict", 5*time.Second, chromedp.Evaluate[shown](`({
 		Text: document.getElementById("verdict").textContent,
 		JSON: document.getElementById("json").textContent,
 		Status: document.getElementById("verdict").dataset.status,
@@ -160,9 +104,9 @@ func read(t *testing.T, ctx context.Context) shown {
 // verdict.
 func drop(t *testing.T, ctx context.Context, path string) shown {
 	t.Helper()
-	run(t, ctx, "reset", 5*time.Second, chromedp.Evaluate[chromedp.Void](`document.body.dataset.state = "ready"`))
-	run(t, ctx, "choose "+path, 10*time.Second, chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}))
-	run(t, ctx, "verdict on "+path, 60*time.Second, chromedp.Poll[bool](`document.body.dataset.state === "done"`))
+	browsertest.Run(t, ctx, "reset", 5*time.Second, chromedp.Evaluate[chromedp.Void](`document.body.dataset.state = "ready"`))
+	browsertest.Run(t, ctx, "choose "+path, 10*time.Second, chromedp.SetUploadFiles(chromedp.ID("file"), []string{path}))
+	browsertest.Run(t, ctx, "verdict on "+path, 60*time.Second, chromedp.Poll[bool](`document.body.dataset.state === "done"`))
 	return read(t, ctx)
 }
 
@@ -186,7 +130,7 @@ func native(name string, data []byte, lang string) page.Verdict {
 // -artifacts DIR).
 func TestPageInChromium(t *testing.T) {
 	lane.NoRace(t)
-	exe := chromium(t)
+	browsertest.Chromium(t) // before the wasm's build: a machine without it skips at once
 	i18n.Set(i18n.English)
 	wasm := buildWasm(t)
 	dir, cases := loadSuite(t)
@@ -204,18 +148,18 @@ func TestPageInChromium(t *testing.T) {
 	t.Logf("sizes: wasm %d bytes raw, %d gzip; empty page %d bytes (%d without the wasm)",
 		len(wasm), z, empty.Len(), empty.Len()-base64Len(z))
 
-	ctx := browser(t, exe)
+	ctx := browsertest.Start(t, browsertest.Options{Width: 1100, Height: 900})
 
 	t.Run("offline", func(t *testing.T) {
 		// The page's policy refuses any connection, image or frame: the
 		// page (or a transcript's bytes in it) can call nowhere.
 		open(t, ctx, emptyPath)
-		t.Logf("the verifier started in %s ms (inflate, compile, run)", run(t, ctx, "start time", 5*time.Second, chromedp.Evaluate[string](`document.body.dataset.startMs`)))
-		got := run(t, ctx, "fetch", 20*time.Second, chromedp.Evaluate[string](`fetch("file:///etc/hostname").then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
+		t.Logf("the verifier started in %s ms (inflate, compile, run)", browsertest.Run(t, ctx, "start time", 5*time.Second, chromedp.Evaluate[string](`document.body.dataset.startMs`)))
+		got := browsertest.Run(t, ctx, "fetch", 20*time.Second, chromedp.Evaluate[string](`fetch("file:///etc/hostname").then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
 		if got != "refused" {
 			t.Errorf("a fetch from the page: %s, want refused", got)
 		}
-		if n := run(t, ctx, "sources", 5*time.Second, chromedp.Evaluate[int](`document.querySelectorAll("[src], [href], link, iframe, img, object").length`)); n != 0 {
+		if n := browsertest.Run(t, ctx, "sources", 5*time.Second, chromedp.Evaluate[int](`document.querySelectorAll("[src], [href], link, iframe, img, object").length`)); n != 0 {
 			t.Errorf("the page has %d elements that load something", n)
 		}
 	})
@@ -254,7 +198,7 @@ func TestPageInChromium(t *testing.T) {
 			}
 		}
 		i18n.Set(i18n.English)
-		screenshot(t, ctx, "dropped-last.png")
+		browsertest.Shoot(t, ctx, "dropped-last")
 	})
 
 	t.Run("inside", func(t *testing.T) {
@@ -280,7 +224,7 @@ func TestPageInChromium(t *testing.T) {
 		if got.Messages == 0 {
 			t.Error("the transcript inside: no message listed")
 		}
-		screenshot(t, ctx, "inside.png")
+		browsertest.Shoot(t, ctx, "inside")
 	})
 
 	t.Run("turkish", func(t *testing.T) {
@@ -304,13 +248,13 @@ func TestPageInChromium(t *testing.T) {
 			t.Errorf("the Turkish page says %q, okey --lang tr verify %q", got.Text, want.Text)
 		}
 		words := page.Words("tr")
-		if h := run(t, ctx, "title", 5*time.Second, chromedp.Evaluate[string](`document.getElementById("title").textContent`)); h != words["title"] {
+		if h := browsertest.Run(t, ctx, "title", 5*time.Second, chromedp.Evaluate[string](`document.getElementById("title").textContent`)); h != words["title"] {
 			t.Errorf("the Turkish page's title is %q, want %q", h, words["title"])
 		}
-		screenshot(t, ctx, "turkish.png")
+		browsertest.Shoot(t, ctx, "turkish")
 		// The language switch: English again, the same transcript.
-		run(t, ctx, "switch to English", 10*time.Second, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("lang"); s.value = "en"; s.dispatchEvent(new Event("change")); })()`))
-		run(t, ctx, "English verdict", 60*time.Second, chromedp.Poll[bool](`document.body.dataset.state === "done" && document.documentElement.lang === "en"`))
+		browsertest.Run(t, ctx, "switch to English", 10*time.Second, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById("lang"); s.value = "en"; s.dispatchEvent(new Event("change")); })()`))
+		browsertest.Run(t, ctx, "English verdict", 60*time.Second, chromedp.Poll[bool](`document.body.dataset.state === "done" && document.documentElement.lang === "en"`))
 		if got, want := read(t, ctx).Text, native("honest-classic-3.okey", data, "en").Text; got != want {
 			t.Errorf("after switching to English the page says %q, want %q", got, want)
 		}
@@ -368,7 +312,7 @@ func timeBoth(t *testing.T, ctx context.Context, files []file) (native, browser 
 		const t0 = performance.now();
 		const out = files.map(([n, f]) => globalThis.okeyVerify(f, n, "en"));
 		return {ms: performance.now() - t0, out}; })()`)
-	got := run(t, ctx, "verify in the page", 10*time.Minute, chromedp.Evaluate[struct {
+	got := browsertest.Run(t, ctx, "verify in the page", 10*time.Minute, chromedp.Evaluate[struct {
 		MS  float64  `json:"ms"`
 		Out []string `json:"out"`
 	}](js.String()))
@@ -416,17 +360,6 @@ func tenHandMatch(t *testing.T) []byte {
 		t.Fatalf("the 10-hand match: %d hands, status %d", v.Hands, v.Status)
 	}
 	return b.Bytes()
-}
-
-func screenshot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	png := run(t, ctx, "screenshot", 30*time.Second, chromedp.CaptureScreenshot()) // the window, PNG
-	p := filepath.Join(t.ArtifactDir(), name)
-	if err := os.WriteFile(p, png, 0o644); err != nil {
-		t.Error(err)
-		return
-	}
-	t.Logf("screenshot: %s", p)
 }
 
 func gzipLen(b []byte) int {
