@@ -6,8 +6,8 @@
 import { draw101, drop101, key101, panel101 } from './t101.js';
 import { drawBoard, keyBoard } from './board.js';
 import { drawChat, initChat, keyChat } from './chat.js';
+import { $ } from './dom.js';
 
-const $ = (id) => document.getElementById(id);
 let st = null;
 let ws = null;
 let drag = null; // {pos, el, x, y, moved}

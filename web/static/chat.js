@@ -6,24 +6,13 @@
 // sends back what the player asks for. A message is a player's words:
 // always text (textContent), never HTML.
 
+import { $, el } from './dom.js';
+
 let made = false;
 let send = null;
 let drawn = '';
 // opening: the '/' that opened the chat is on its way; it is no word.
 let opening = false;
-
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...kids);
-  return e;
-}
 
 // setup adds the chat's panel under the log once (hidden at a table
 // without a chat).

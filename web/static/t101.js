@@ -4,18 +4,9 @@
 // round's panel. It draws what the process sends (state.r101) and sends
 // back what the player asks for, as app.js does: it decides no rule.
 
-let made = false;
+import { el } from './dom.js';
 
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...kids);
-  return e;
-}
+let made = false;
 
 // setup adds the 101 table's parts to the page once (hidden at a classic
 // table).
