@@ -1,32 +1,15 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"io"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/okey-game/okey/internal/testlog"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func simGame(t *testing.T) *Game {
 	t.Helper()
@@ -51,7 +34,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // last; what is printed while a screen is up goes out when it closes, and
 // at once when none is up.
 func TestScreensInTurn(t *testing.T) {
-	var out lockedBuffer
+	var out testlog.Buffer
 	s := NewScreens(&out)
 	s.Print(func(w io.Writer) { io.WriteString(w, "before\n") })
 	if out.String() != "before\n" {

@@ -1,36 +1,16 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/testlog"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server's goroutines and the
-// test's.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // noRedirect is a client that shows the server's own answer.
 var noRedirect = &http.Client{Timeout: 10 * time.Second,
@@ -49,7 +29,7 @@ func TestLaunchShowsAndLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	var out syncBuffer
+	var out testlog.Buffer
 	var served *Server
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -94,7 +74,7 @@ func TestLaunchLobbyWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	var out syncBuffer
+	var out testlog.Buffer
 	Launch{Out: &out, NoOpen: true}.Show(ctx, s)
 	for _, want := range []string{"okey: the lobby is at " + s.URL() + "\n", "okey: Ctrl-C ends the lobby\n"} {
 		if !strings.Contains(out.String(), want) {
@@ -112,7 +92,7 @@ func TestLaunchFrames(t *testing.T) {
 		got := make(chan *Server, 1)
 		ret := make(chan error, 1)
 		go func() {
-			ret <- Launch{Out: &syncBuffer{}, NoOpen: true, Served: func(s *Server) { got <- s }}.Frames(ctx, f)
+			ret <- Launch{Out: &testlog.Buffer{}, NoOpen: true, Served: func(s *Server) { got <- s }}.Frames(ctx, f)
 		}()
 		var s *Server
 		select {

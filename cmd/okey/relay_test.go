@@ -7,30 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/okey-game/okey/internal/testlog"
 	"github.com/okey-game/okey/p2p/relay"
 )
-
-// syncBuffer is a strings.Builder safe for a writer and a reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestRelayUsage(t *testing.T) {
 	dir := t.TempDir()
@@ -63,7 +45,7 @@ func TestRelayRunsAndStops(t *testing.T) {
 	old := relayStopContext
 	relayStopContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }
 	t.Cleanup(func() { relayStopContext = old })
-	var out, errb syncBuffer
+	var out, errb testlog.Buffer
 	done := make(chan int)
 	go func() {
 		done <- run([]string{"relay", "--data", dir, "--listen", "/ip4/127.0.0.1/tcp/0"}, strings.NewReader(""), &out, &errb)
@@ -97,7 +79,7 @@ func runRelayOnce(t *testing.T, args ...string) (string, string) {
 	old := relayStopContext
 	relayStopContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }
 	t.Cleanup(func() { relayStopContext = old })
-	var out, errb syncBuffer
+	var out, errb testlog.Buffer
 	done := make(chan int)
 	go func() {
 		done <- run(append([]string{"relay", "--listen", "/ip4/127.0.0.1/tcp/0"}, args...), strings.NewReader(""), &out, &errb)

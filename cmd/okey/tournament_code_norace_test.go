@@ -13,6 +13,7 @@ import (
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
+	"github.com/okey-game/okey/internal/testlog"
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/tournament"
 )
@@ -49,7 +50,7 @@ func TestTournamentCLICode(t *testing.T) {
 	lane.NoRace(t)
 	i18n.Set(i18n.English) // other tests run commands that set the language
 	dir := t.TempDir()
-	var out syncBuffer
+	var out testlog.Buffer
 	var errb bytes.Buffer
 	creator := make(chan int, 1)
 	base := []string{"--bot", "--no-mdns", "--listen", "/ip4/127.0.0.1/tcp/0", "--linger", "3s", "-v"}

@@ -67,3 +67,24 @@ func (h *infoFloor) Enabled(ctx context.Context, l slog.Level) bool {
 func (h *infoFloor) WithAttrs(as []slog.Attr) slog.Handler {
 	return &infoFloor{h.Handler.WithAttrs(as)}
 }
+
+// Buffer is a bytes.Buffer safe for one goroutine writing (a command's
+// output, a logger) while another reads it (the test). Its zero value is
+// ready to use.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *Buffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+// String is what has been written so far.
+func (s *Buffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
