@@ -203,6 +203,7 @@ func lobbyLabels() map[string]string {
 		"watch": i18n.T("watch"), "local": i18n.T("against bots"),
 		"playing":      i18n.T("the match is on: its table is open"),
 		"disconnected": i18n.T("the table's process is gone: this page no longer plays"),
+		"reconnecting": i18n.T("the connection to okey dropped: reconnecting…"),
 	}
 }
 

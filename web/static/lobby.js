@@ -8,9 +8,23 @@ let st = null;
 let ws = null;
 let filled = false;
 
+// The socket dropped while okey runs (a laptop's sleep, a restarted
+// network) is opened again, as the table's page does: after 250 ms, then
+// doubling up to 4 s, the message line saying so; okey sends the lobby as
+// it is now on the new socket.
+const backoff = { first: 250, cap: 4000 };
+let retries = 0; // failed openings since the socket last dropped
+let retry = null;
+
 function connect() {
+  retry = null;
   ws = new WebSocket(`ws://${location.host}/lobby.ws`);
   let last = '';
+  ws.onopen = () => {
+    retries = 0;
+    document.body.classList.remove('reconnecting', 'gone');
+    document.body.dataset.opens = String(Number(document.body.dataset.opens || 0) + 1);
+  };
   ws.onmessage = (ev) => {
     // The same state again (the lobby's tick) keeps the page as it is.
     if (ev.data === last) return;
@@ -24,10 +38,23 @@ function connect() {
     draw();
     document.body.dataset.seq = String(Number(document.body.dataset.seq || 0) + 1);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
+    if (ev.code !== 1000) { reconnect(); return; }
     document.body.classList.add('gone');
     if (st) $('msg').textContent = st.labels.disconnected;
   };
+}
+
+// reconnect opens the socket again after the backoff; after a few failed
+// tries the message line also says okey may be gone (and it goes on trying).
+function reconnect() {
+  if (retry) return;
+  const wait = Math.min(backoff.cap, backoff.first * 2 ** retries);
+  retries++;
+  document.body.classList.add('reconnecting');
+  document.body.classList.toggle('gone', retries > 5);
+  if (st) $('msg').textContent = retries > 5 ? `${st.labels.disconnected} · ${st.labels.reconnecting}` : st.labels.reconnecting;
+  retry = setTimeout(connect, wait);
 }
 
 function send(c) {
