@@ -175,6 +175,8 @@ type chatJSON struct {
 	Quick   []string          `json:"quick"`   // the quick messages 1..9 in the page's language
 	Max     int               `json:"max"`     // the most characters of a text
 	Labels  map[string]string `json:"labels"`
+	// ReadOnly: a spectator's page, which shows the messages and posts none.
+	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
 type chatLineJSON struct {
@@ -197,14 +199,7 @@ func (g *Game) chatState() *chatJSON {
 	if c == nil {
 		return nil
 	}
-	out := &chatJSON{Lines: []chatLineJSON{}, Members: []chatMemberJSON{}, Max: chat.MaxTextRunes, Labels: map[string]string{
-		"chat": i18n.T("chat"), "send": i18n.T("send"), "mute": i18n.T("mute"), "unmute": i18n.T("unmute"),
-		"input": i18n.T("your own words: enter sends"), "none": i18n.T("no message yet"),
-		"keys": i18n.T("/ chat · enter sends · esc closes"),
-	}}
-	for _, l := range c.lines {
-		out.Lines = append(out.Lines, chatLineJSON{ID: l.ID, Name: l.Author(), Text: l.Body(), Own: l.Own})
-	}
+	out := &chatJSON{Lines: chatLines(c.lines), Members: []chatMemberJSON{}, Max: chat.MaxTextRunes, Labels: chatLabels()}
 	for _, mb := range c.members {
 		out.Members = append(out.Members, chatMemberJSON{ID: mb.ID, Name: mb.Name, Self: mb.Self, Muted: c.muted[mb.ID]})
 	}
@@ -212,4 +207,35 @@ func (g *Game) chatState() *chatJSON {
 		out.Quick = append(out.Quick, tablemodel.QuickText(i+1))
 	}
 	return out
+}
+
+// chatLabels are the chat panel's words.
+func chatLabels() map[string]string {
+	return map[string]string{
+		"chat": i18n.T("chat"), "send": i18n.T("send"), "mute": i18n.T("mute"), "unmute": i18n.T("unmute"),
+		"input": i18n.T("your own words: enter sends"), "none": i18n.T("no message yet"),
+		"keys": i18n.T("/ chat · enter sends · esc closes"),
+	}
+}
+
+// chatLines are the messages as the page draws them (a quick message in
+// the page's language).
+func chatLines(ls []tablemodel.ChatLine) []chatLineJSON {
+	out := []chatLineJSON{}
+	for _, l := range ls {
+		out = append(out, chatLineJSON{ID: l.ID, Name: l.Author(), Text: l.Body(), Own: l.Own})
+	}
+	return out
+}
+
+// watchChat is the chat's part of a spectator's page: the messages the
+// table's members posted (a spectator reads, never posts: protocol.md
+// 7.13), shown once the first comes.
+func watchChat(ls []tablemodel.ChatLine) *chatJSON {
+	if len(ls) == 0 {
+		return nil
+	}
+	l := chatLabels()
+	l["keys"] = i18n.T("spectators read the chat and do not post")
+	return &chatJSON{Lines: chatLines(ls), Members: []chatMemberJSON{}, Quick: []string{}, Labels: l, ReadOnly: true}
 }

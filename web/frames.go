@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/okey-game/okey/engine"
@@ -26,9 +27,10 @@ type Frames struct {
 	at     int
 	live   bool // a spectator's: frames still come
 	follow bool
-	ended  bool   // the watch ended (live) or the replay's report is final
-	why    string // how a watch ended, when not by the verdict
-	msg    string // the message line: a refusal of what the page sent
+	ended  bool                  // the watch ended (live) or the replay's report is final
+	why    string                // how a watch ended, when not by the verdict
+	msg    string                // the message line: a refusal of what the page sent
+	chat   []tablemodel.ChatLine // a watched table's latest chat messages (chatKept)
 	subs   map[chan []byte]bool
 	state  []byte
 	done   chan struct{}
@@ -51,12 +53,18 @@ func NewWatchPage(names []string, ruleset string) *Frames {
 	return f
 }
 
-// Add takes a spectator's update: a frame, and the audits that open the
-// racks of hands already played (ui.WatchView.Add's rule).
+// Add takes a spectator's update: a frame, a chat message of the table,
+// and the audits that open the racks of hands already played
+// (ui.WatchView.Add's rule).
 func (f *Frames) Add(u ui.WatchUpdate) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if u.Chat != nil {
+		f.chat = append(f.chat, *u.Chat)
+		if len(f.chat) > chatKept {
+			f.chat = slices.Delete(f.chat, 0, len(f.chat)-chatKept)
+		}
+		f.publishLocked()
 		return
 	}
 	for _, hl := range u.Audited {
@@ -248,6 +256,7 @@ func (f *Frames) build() *stateJSON {
 		b.Mode, b.Follow = "watch", f.follow
 	}
 	st.Board = b
+	st.Chat = watchChat(f.chat)
 	if f.ended && f.r.Report != nil && (!f.live || f.why == "") {
 		b.Verdict, b.Good = ui.Verdict(f.r.Report), f.r.Report.Honest
 	} else if f.why != "" {

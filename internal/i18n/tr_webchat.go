@@ -15,4 +15,5 @@ var _ = turkish(map[string]string{
 	"there is nothing to send":                       "gönderilecek bir şey yok",
 	"there is no such player to mute":                "susturulacak böyle bir oyuncu yok",
 	"%s is muted: you no longer see their messages":  "%s susturuldu: mesajlarını artık görmezsin",
+	"spectators read the chat and do not post":       "izleyiciler sohbeti okur, yazmaz",
 })

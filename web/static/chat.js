@@ -74,6 +74,8 @@ export function drawChat(st) {
   input.placeholder = L.input;
   input.maxLength = c.max;
   $('chat-send').textContent = L.send;
+  // A spectator's page reads the chat and posts nothing.
+  for (const id of ['chat-quick', 'chat-say', 'chat-members']) $(id).hidden = !!c.readOnly;
 
   const lines = $('chat-lines');
   lines.replaceChildren(...c.lines.map((l) => el('li', { class: l.own ? 'own' : '', 'data-id': l.id },
@@ -99,7 +101,7 @@ export function keyChat(ev, st) {
     if (ev.key === 'Escape') { input.value = ''; input.blur(); ev.preventDefault(); }
     return true;
   }
-  if (ev.key === '/' && st && st.chat && input && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
+  if (ev.key === '/' && st && st.chat && !st.chat.readOnly && input && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
     opening = true;
     input.focus();
     ev.preventDefault();
