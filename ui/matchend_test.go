@@ -27,19 +27,7 @@ func TestEndOf(t *testing.T) {
 		t.Fatalf("a stalled match: Err %v, want the stall", end.Err)
 	}
 	tr := greedyMatch(t, "classic:points=1", 3)
-	m, err := table.NewMachine(tr.Config, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, raw := range tr.Chain {
-		env, err := table.DecodeEnvelope(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Apply(env); err != nil {
-			t.Fatal(err)
-		}
-	}
+	m := applyChain(t, tr, len(tr.Chain), nil)
 	want := m.Match().Ranking()
 	if len(want) == 0 {
 		t.Fatal("the match has no ranking")

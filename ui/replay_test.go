@@ -322,11 +322,20 @@ func lastHandEnd(t *testing.T, tr *table.Transcript, players int) (*HandEnd, *ta
 	if end == nil || len(end.Racks) != players {
 		t.Fatalf("no hand end with %d racks: %+v", players, end)
 	}
+	m := applyChain(t, tr, len(tr.Chain), nil)
+	return end, m
+}
+
+// applyChain applies the first n messages of tr's chain to a new machine of
+// its table, calling each (when not nil) after every one, and returns the
+// machine.
+func applyChain(t *testing.T, tr *table.Transcript, n int, each func(*table.Machine)) *table.Machine {
+	t.Helper()
 	m, err := table.NewMachine(tr.Config, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, raw := range tr.Chain {
+	for _, raw := range tr.Chain[:n] {
 		env, err := table.DecodeEnvelope(raw)
 		if err != nil {
 			t.Fatal(err)
@@ -334,8 +343,11 @@ func lastHandEnd(t *testing.T, tr *table.Transcript, players int) (*HandEnd, *ta
 		if err := m.Apply(env); err != nil {
 			t.Fatal(err)
 		}
+		if each != nil {
+			each(m)
+		}
 	}
-	return end, m
+	return m
 }
 
 // replayScreen shows r on a simulated 80x24 screen; draw draws the view and

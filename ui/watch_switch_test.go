@@ -36,21 +36,8 @@ func watchSwitchView(t *testing.T, tables []WatchTable) (*WatchView, *[]string) 
 		names = append(names, s.Name)
 	}
 	v := NewWatchView(names, tr.Config.Ruleset, func() {})
-	m, err := table.NewMachine(tr.Config, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var feed WatchFeed
-	for _, raw := range tr.Chain[:len(tr.Chain)/2] {
-		env, err := table.DecodeEnvelope(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := m.Apply(env); err != nil {
-			t.Fatal(err)
-		}
-		v.Add(feed.Step(m))
-	}
+	applyChain(t, tr, len(tr.Chain)/2, func(m *table.Machine) { v.Add(feed.Step(m)) })
 	var chosen []string
 	v.SetTables(func() []WatchTable { return tables }, func(id string) { chosen = append(chosen, id) })
 	return v, &chosen

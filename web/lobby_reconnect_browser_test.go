@@ -43,14 +43,7 @@ func TestBrowserLobbyReconnect(t *testing.T) {
 	lctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	l := NewLobby(lctx, f, func(table.LobbyTable) {})
-	srv, err := ListenLobby(l, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dl := &dropListener{Listener: srv.ln}
-	srv.ln = dl
-	go srv.Serve()
-	t.Cleanup(func() { srv.Close() })
+	srv, dl := serveDropping(t)(ListenLobby(l, 0))
 	go l.Run()
 
 	c := browsertest.Page(t, ctx, srv.URL(), "#c-create")

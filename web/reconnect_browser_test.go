@@ -59,6 +59,22 @@ func (l *dropListener) drop(refuse bool) {
 	l.refuse = refuse
 }
 
+// serveDropping serves a server just opened (Listen's or ListenLobby's
+// answer) through a dropListener, until the test's end.
+func serveDropping(t *testing.T) func(*Server, error) (*Server, *dropListener) {
+	return func(s *Server, err error) (*Server, *dropListener) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dl := &dropListener{Listener: s.ln}
+		s.ln = dl
+		go s.Serve()
+		t.Cleanup(func() { s.Close() })
+		return s, dl
+	}
+}
+
 func (l *dropListener) admit() {
 	l.mu.Lock()
 	l.refuse = false
@@ -101,14 +117,7 @@ func TestBrowserReconnect(t *testing.T) {
 	g := NewGame(0)
 	g.Start()
 	t.Cleanup(g.Quit)
-	srv, err := Listen(g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dl := &dropListener{Listener: srv.ln}
-	srv.ln = dl
-	go srv.Serve()
-	t.Cleanup(func() { srv.Close() })
+	srv, dl := serveDropping(t)(Listen(g, 0))
 	bots, names := greedyBots(3)
 	mctx, stop := context.WithCancel(context.Background())
 	ended := make(chan struct{})
