@@ -22,6 +22,25 @@ func fitParts(s string, w int) string {
 	return s
 }
 
+// fitKeep is fitParts, except that keep (one of s's parts, " · " before
+// it), when the cut would take it, stays: the parts before it go from their
+// end instead (an ellipsis in their place), and the parts after it with
+// them.
+func fitKeep(s, keep string, w int) string {
+	f := fitParts(s, w)
+	i := strings.Index(s, " · "+keep)
+	if keep == "" || i <= 0 || strings.Contains(f, keep) {
+		return f
+	}
+	// "…" says that parts were left out between.
+	tail := " · … · " + keep
+	head := fitParts(s[:i], w-width(tail))
+	if head == "" || width(head)+width(tail) > w {
+		return f
+	}
+	return head + tail
+}
+
 // wrapAll wraps each of lines at spaces to w cells (wrap2), keeping empty
 // lines.
 func wrapAll(lines []string, w int) []string {

@@ -201,8 +201,8 @@ func (t *TableView) drawMessage(scr tcell.Screen, x, y, w int) {
 		st = st.Foreground(p.Bad).Bold(true)
 	}
 	// A message too long for the line loses its last thoughts ("; next
-	// best: ..."), never a word's letters.
-	put(scr, x+1, y, w-2, fitParts(t.m.Msg, w-2), st)
+	// best: ..."), never a word's letters, nor the part it keeps (MsgKeep).
+	put(scr, x+1, y, w-2, fitKeep(t.m.Msg, t.m.MsgKeep, w-2), st)
 }
 
 // panel draws an overlay box and returns its inner area.

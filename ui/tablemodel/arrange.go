@@ -38,7 +38,7 @@ func (m *Table) newHand(key int) bool {
 	m.Hinted = nil
 	m.laidOut = false
 	// The last hand's message (a refusal, a hint) does not carry over.
-	m.Msg, m.MsgBad = "", false
+	m.Say("")
 	return true
 }
 

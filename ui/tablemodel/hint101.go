@@ -30,6 +30,7 @@ func (m *Table) hint101() {
 	// parts say what to do now, and go first: the message line keeps its
 	// first parts when it is too narrow for all (fitParts).
 	var info, parts []string
+	keep := "" // the discard's part, which a narrow line keeps
 	opened := g.Opened(seat)
 	turn, drawn, _ := g.Turn()
 	// After the draw: B101's moves of this turn up to its discard. Every
@@ -160,12 +161,13 @@ func (m *Table) hint101() {
 		f := disc.Faces[0]
 		switch {
 		case finish:
-			parts = append(parts, then+i18n.T("discard the %s (x): you finish", f.Face.String()))
+			keep = then + i18n.T("discard the %s (x): you finish", f.Face.String())
 		case g.DealerFirst():
-			parts = append(parts, i18n.T("the dealer starts by discarding: discard the %s (x)", f.Face.String()))
+			keep = i18n.T("the dealer starts by discarding: discard the %s (x)", f.Face.String())
 		default:
-			parts = append(parts, then+i18n.T("discard the %s (x)", f.Face.String()))
+			keep = then + i18n.T("discard the %s (x)", f.Face.String())
 		}
+		parts = append(parts, keep)
 		if m.Hinted == nil {
 			m.Hinted = map[engine.Slot]bool{}
 		}
@@ -174,7 +176,9 @@ func (m *Table) hint101() {
 			m.Rack.Cursor = p
 		}
 	}
-	m.Say(strings.Join(append(parts, info...), " · "))
+	// The discard is kept on a line too narrow for a long plan: the plan's
+	// later steps go first.
+	m.SayKeeping(strings.Join(append(parts, info...), " · "), keep)
 }
 
 // LaidSlots is the set of rack slots a lay puts on the table.

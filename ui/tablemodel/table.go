@@ -49,9 +49,13 @@ type Table struct {
 	Snap *Snapshot
 	// Final is the match's end, once it is over.
 	Final *MatchEnd
-	// Msg is the message line; MsgBad says it is a refusal.
-	Msg    string
-	MsgBad bool
+	// Msg is the message line; MsgBad says it is a refusal. MsgKeep is a
+	// part of Msg (" · " between parts) that a line too narrow for all of
+	// them keeps, dropping the parts before it instead (the 101 hint's
+	// discard after a long plan); "" when none.
+	Msg     string
+	MsgBad  bool
+	MsgKeep string
 	// Log is the table's log: what happened, a line a step (Events), and
 	// the moves the program made for the player when its time ran out.
 	Log []Line
@@ -112,10 +116,14 @@ func (m *Table) AddLog(lines []Line) {
 }
 
 // Say sets the message line.
-func (m *Table) Say(s string) { m.Msg, m.MsgBad = s, false }
+func (m *Table) Say(s string) { m.Msg, m.MsgBad, m.MsgKeep = s, false, "" }
+
+// SayKeeping sets the message line to s, of which a narrow line keeps the
+// part keep (MsgKeep).
+func (m *Table) SayKeeping(s, keep string) { m.Msg, m.MsgBad, m.MsgKeep = s, false, keep }
 
 // Refuse sets the message line to a refusal.
-func (m *Table) Refuse(s string) { m.Msg, m.MsgBad = s, true }
+func (m *Table) Refuse(s string) { m.Msg, m.MsgBad, m.MsgKeep = s, true, "" }
 
 // Ask makes r the move asked for (its hint is spent, its time starts).
 func (m *Table) Ask(r Asked) {
