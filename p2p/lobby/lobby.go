@@ -331,11 +331,19 @@ func (l *Lobby) read() {
 		if !ok {
 			continue
 		}
-		l.mu.Lock()
-		if _, mine := l.hosted[a.Table]; !mine { // our own tables are learnt as they change
-			l.learnLocked(a)
-		}
-		l.mu.Unlock()
+		l.heard(a)
+	}
+}
+
+// heard takes an announcement read on the topic. This node's own tables are
+// learnt as they change (hosted), never from the topic: pubsub delivers a
+// node its own messages too, and an announcement published just before
+// CloseTable would otherwise list the closed table again.
+func (l *Lobby) heard(a Announcement) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, mine := l.hosted[a.Table]; !mine && a.Creator != l.b.Host.ID().String() {
+		l.learnLocked(a)
 	}
 }
 

@@ -211,3 +211,25 @@ func TestLobbyCloseRemovesHandlers(t *testing.T) {
 	}
 	l2.Close()
 }
+
+// TestOwnAnnouncementAfterCloseIgnored: an announcement of this node's own
+// table read on the topic after CloseTable (pubsub delivers a node its own
+// messages, and one published just before the close may come after it)
+// does not list the closed table again (netplay's TestPlaySeat saw it
+// listed after its match, once in CI).
+func TestOwnAnnouncementAfterCloseIgnored(t *testing.T) {
+	_, nodes := mockNodes(t, 1)
+	l := lob(nodes[0])
+	a, err := l.Create("classic", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.CloseTable(a.Table); err != nil {
+		t.Fatal(err)
+	}
+	l.heard(a)
+	if got, ok := l.Table(a.Table); ok {
+		t.Fatalf("the closed table is listed again: %+v", got)
+	}
+}
+
