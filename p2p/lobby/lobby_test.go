@@ -232,4 +232,3 @@ func TestOwnAnnouncementAfterCloseIgnored(t *testing.T) {
 		t.Fatalf("the closed table is listed again: %+v", got)
 	}
 }
-
