@@ -287,23 +287,8 @@ func RunWatch(names []string, ruleset string, o Options, updates <-chan WatchUpd
 	app.SetRoot(v, true)
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		for {
-			select {
-			case u, ok := <-updates:
-				if !ok {
-					updates = nil
-					continue
-				}
-				app.QueueUpdateDraw(func() { v.Add(u) })
-			case e := <-ended:
-				app.QueueUpdateDraw(func() { v.End(e.Report, e.Why) })
-				ended = nil
-			case <-done:
-				return
-			}
-		}
-	}()
+	FollowWatch(updates, ended, func(u WatchUpdate) { app.QueueUpdateDraw(func() { v.Add(u) }) },
+		func(e WatchEnd) { app.QueueUpdateDraw(func() { v.End(e.Report, e.Why) }) }, done)
 	err = app.Run()
 	return switchTo, err
 }
@@ -312,4 +297,27 @@ func RunWatch(names []string, ruleset string, o Options, updates <-chan WatchUpd
 type WatchEnd struct {
 	Report *table.Report
 	Why    string
+}
+
+// FollowWatch hands a watch's updates to add and its end to end, on a
+// goroutine of its own, until done is closed: the terminal's spectator
+// screen (RunWatch) and a spectator's web page take a watch this way.
+func FollowWatch(updates <-chan WatchUpdate, ended <-chan WatchEnd, add func(WatchUpdate), end func(WatchEnd), done <-chan struct{}) {
+	go func() {
+		for {
+			select {
+			case u, ok := <-updates:
+				if !ok {
+					updates = nil
+					continue
+				}
+				add(u)
+			case e := <-ended:
+				end(e)
+				ended = nil
+			case <-done:
+				return
+			}
+		}
+	}()
 }

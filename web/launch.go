@@ -87,22 +87,6 @@ func (l Launch) Frames(ctx context.Context, f *Frames) error {
 // called.
 func (f *Frames) Follow(updates <-chan ui.WatchUpdate, ended <-chan ui.WatchEnd) (stop func()) {
 	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case u, ok := <-updates:
-				if !ok {
-					updates = nil
-					continue
-				}
-				f.Add(u)
-			case e := <-ended:
-				f.End(e.Report, e.Why)
-				ended = nil
-			case <-done:
-				return
-			}
-		}
-	}()
+	ui.FollowWatch(updates, ended, f.Add, func(e ui.WatchEnd) { f.End(e.Report, e.Why) }, done)
 	return func() { close(done) }
 }
