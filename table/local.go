@@ -166,7 +166,10 @@ func RunLocal(ctx context.Context, o LocalOptions) (*LocalResult, error) {
 	var honest, all sync.WaitGroup
 	for i := range peers {
 		all.Add(1)
-		isCheater := o.Cheat != "" && i == o.Cheater
+		// A replay cheater plays the match through once its replay is
+		// sent: the match is over when it has finished too (cancelled as
+		// the honest seats finish, it could miss the last message).
+		isCheater := o.Cheat != "" && o.Cheat != CheatReplay && i == o.Cheater
 		if !isCheater {
 			honest.Add(1)
 		}
