@@ -26,7 +26,6 @@ import (
 	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/p2p/lobby"
 	"github.com/okey-game/okey/p2p/relay"
-	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -438,20 +437,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	// w in the lobby watches a started table (watch_lobby.go); the
 	// tournaments on the LAN are listed too (lobby_tournament.go).
 	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
-	var tours *lobbyTours
-	if tn, err := p2ptournament.Join(c.Node()); err != nil {
-		logger.Warn("tournaments", "err", err)
-	} else {
-		defer tn.Close()
-		if self, err := lanTourSelf(c); err != nil {
-			logger.Warn("tournaments", "err", err)
-		} else {
-			tours = newLobbyTours(ctx, self, g, netplay.TournamentNet(tn), logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
-				return c.TournamentTable(ctx, cfg, 30*time.Second)
-			})
-			tours.chat = clientTourChat(ctx, c)
-			lobby = tourLobby{lobby.(*watchLobby), tours}
-		}
+	front := &termTours{g: g}
+	tours, closeTours := openTours(ctx, c, front, logger)
+	defer closeTours()
+	if tours != nil {
+		lobby = tourLobby{lobby.(*watchLobby), tours}
 	}
 	// The match's end panel goes back to the lobby (issue 37 item 4):
 	// q there quits okey.
@@ -463,9 +453,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	ls := &lanSitting{ctx: ctx, c: c, g: g, lb: lb, f: f, dir: dir, logger: logger}
 	lv = g.ShowLobby(lobby, ls.sit)
 	ls.back = back
-	if tours != nil {
-		tours.lv = lv
-	}
+	front.lv = lv
 	if f.timer > 0 {
 		lv.SetDefaultTimer(f.timer)
 	}
