@@ -41,20 +41,16 @@ type tourFront interface {
 	table(ref tournament.Ref, seat int) (t tourTable, left <-chan struct{})
 	// say shows a line on the lobby's message line.
 	say(msg string, bad bool)
-	// leave is what the player presses to leave a table ("q", "leave").
-	leave() string
-	// rejoin is the lobby's way back into a tournament left.
-	rejoin() string
+	// keys are what the player presses to leave a table ("q") and to join
+	// a tournament again in the lobby ("j").
+	keys() (leave, rejoin string)
 }
 
 // tourTable is a round's table on a front end (ui.Game, web.Game): the
 // seat's mover, its steps, its end panel, its message line and chat.
 type tourTable interface {
+	ui.LocalFront
 	chatFront
-	table.Mover
-	OnStep(m *table.Machine, v *engine.View)
-	Finish(e *ui.MatchEnd)
-	Say(s string)
 }
 
 // chatFront shows a table's chat (ui.Game, web.Game).
@@ -115,7 +111,8 @@ func newLobbyTours(ctx context.Context, self tourSelf, front tourFront, n partic
 func (t *lobbyTours) ended(dir string, err error) {
 	switch {
 	case errors.Is(err, participant.ErrLeft):
-		t.front.say(i18n.T("you left the tournament: %s on it resumes your part while it runs", t.front.rejoin()), false)
+		_, rejoin := t.front.keys()
+		t.front.say(i18n.T("you left the tournament: %s on it resumes your part while it runs", rejoin), false)
 	case err != nil:
 		t.front.say(i18n.T("the tournament stopped: %s", ui.Explain(err)), true)
 	default:
@@ -169,7 +166,8 @@ func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) participant.
 			rep := table.Verify(tr)
 			end := ui.EndOf(path, rep, nil)
 			if end.Unfinished {
-				end.Note = netplay.DeadTableNote(rep, seat, time.Since(time.Unix(0, last.Load())), t.front.leave())
+				leave, _ := t.front.keys()
+				end.Note = netplay.DeadTableNote(rep, seat, time.Since(time.Unix(0, last.Load())), leave)
 				t.front.say(i18n.T("round %d, table %d ended unfinished: you stay in for the next draw", ref.Round, ref.Table+1), false)
 			}
 			g.Finish(end)
@@ -194,8 +192,7 @@ func (f *termTours) table(ref tournament.Ref, seat int) (tourTable, <-chan struc
 }
 
 func (f *termTours) say(msg string, _ bool) { f.lv.Say(msg) }
-func (*termTours) leave() string            { return "q" }
-func (*termTours) rejoin() string           { return "j" }
+func (*termTours) keys() (string, string)   { return "q", "j" }
 
 // webTours is the web lobby's page as the tournaments' front: a round's
 // table takes the page (web.Lobby.SitTable), the player's leave after its
@@ -208,8 +205,7 @@ func (f webTours) table(ref tournament.Ref, seat int) (tourTable, <-chan struct{
 }
 
 func (f webTours) say(msg string, bad bool) { f.page.Say(msg, bad) }
-func (webTours) leave() string              { return i18n.T("leave") }
-func (webTours) rejoin() string             { return i18n.T("register and play") }
+func (webTours) keys() (string, string)     { return i18n.T("leave"), i18n.T("register and play") }
 
 // openTours lists the tournaments of c's LAN on front (nil when the
 // tournament topic or the identity cannot be had: logged); close leaves
