@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/bot"
+	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
@@ -23,7 +24,8 @@ import (
 // setups refused with no id) is listed by the others by its 64-digit id,
 // registering (round 0), not theirs; Join refuses what is not an id and
 // registers the others by the id; once the roster is out the row says the
-// round under way (the board's, before any standings), and at the end
+// round under way (the board's, before any standings: no seat moves until
+// the test has seen it), and at the end
 // every lobby lists it ended, its part over, with the three players'
 // standings after round 1.
 func TestTourLobby(t *testing.T) {
@@ -33,6 +35,7 @@ func TestTourLobby(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	lobbies := make([]*TourLobby, 3)
+	gate := make(chan struct{}) // closed: the seats move
 	var svcs []*participant.Service
 	for i := range lobbies {
 		id := fmt.Sprintf("peer-%d", i)
@@ -40,7 +43,7 @@ func TestTourLobby(t *testing.T) {
 		self := participant.Self{Key: ed25519.NewKeyFromSeed(seed[:]), Data: t.TempDir(), Name: fmt.Sprintf("player %d", i), PeerID: id}
 		svc := participant.NewService(ctx, self, bus.Join(id), participant.ServiceOptions{
 			Sit: func(string, tournament.Ref, int) participant.Sitting {
-				return participant.Sitting{Mover: bot.NewGreedy()}
+				return participant.Sitting{Mover: gatedMover{gate, bot.NewGreedy()}}
 			},
 			TableNet: func(_ context.Context, cfg table.Config) (table.Transport, error) { return bus.TableNet(id, cfg), nil }})
 		svcs = append(svcs, svc)
@@ -90,7 +93,10 @@ func TestTourLobby(t *testing.T) {
 	if r := until("the part", lobbies[1], func(r TourRow) bool { return r.Mine }); !r.Playing {
 		t.Fatalf("joined, not playing: %+v", r)
 	}
-	until("under way", lobbies[2], func(r TourRow) bool { return r.Round == 1 || r.Ended })
+	if r := until("under way", lobbies[2], func(r TourRow) bool { return r.Round == 1 }); r.Ended || len(r.Standings) != 0 || r.StandingsRound != 0 {
+		t.Fatalf("under way, before any move: %+v", r)
+	}
+	close(gate)
 	for i, l := range lobbies {
 		r := until(fmt.Sprintf("lobby %d: ended with standings", i), l, func(r TourRow) bool { return r.Ended && len(r.Standings) == 3 })
 		if r.StandingsRound != 1 || r.Registered != 3 || !r.Mine || !strings.HasPrefix(r.Standings[0], "1. player ") || !strings.Contains(r.Standings[2], " points, score ") {
@@ -114,4 +120,15 @@ func TestDeadTableNote(t *testing.T) {
 	if got := IdleText(42 * time.Second); got != "42 s" {
 		t.Fatalf("idle %q", got)
 	}
+}
+
+// gatedMover is a Mover that moves once gate is closed.
+type gatedMover struct {
+	gate <-chan struct{}
+	m    table.Mover
+}
+
+func (g gatedMover) Move(h *engine.Hand, v *engine.View) (engine.Action, error) {
+	<-g.gate
+	return g.m.Move(h, v)
 }
