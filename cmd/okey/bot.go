@@ -159,7 +159,7 @@ func (b *botArgs) check(stdin io.Reader) string {
 		return i18n.T("--lan goes with --create")
 	}
 	if b.codeFlag != "" {
-		c, msg := parseCodeFlag(b.codeFlag, stdin)
+		c, _, msg := parseCodeFlag(b.codeFlag, stdin)
 		if msg != "" {
 			return msg
 		}
@@ -219,8 +219,14 @@ func (b *botArgs) checkAddrs() string {
 	if msg := b.netFlags.checkAddrs(); msg != "" {
 		return msg
 	}
-	for _, a := range b.relays {
-		if a == netplay.NoRelay && len(b.relays) == 1 {
+	return checkRelays(b.relays)
+}
+
+// checkRelays checks --relay: relay lines, or none alone; the usage
+// message of the first bad one.
+func checkRelays(relays []string) string {
+	for _, a := range relays {
+		if a == netplay.NoRelay && len(relays) == 1 {
 			continue
 		}
 		if _, _, err := relay.ParseLine(a); err != nil {
@@ -448,19 +454,20 @@ const noForwardEnv = "OKEY_LAB_NO_FORWARD"
 
 // parseCodeFlag parses the value of a --code flag: a code (as pasted: its
 // white space dropped), or "-" for the code on stdin (invite.Read: wrapped
-// over lines or not). On error it returns the usage message.
-func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
+// over lines or not); the code and its text. On error it returns the
+// usage message.
+func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string, string) {
 	if text == "-" {
 		var err error
 		if text, err = invite.Read(stdin); err != nil {
-			return invite.Code{}, i18n.T("--code -: %v", explainNet(err))
+			return invite.Code{}, "", i18n.T("--code -: %v", explainNet(err))
 		}
 	}
 	c, err := invite.ParsePasted(text)
 	if err != nil {
-		return invite.Code{}, i18n.T("--code: %v", explainNet(err))
+		return invite.Code{}, "", i18n.T("--code: %v", explainNet(err))
 	}
-	return c, ""
+	return c, invite.Compact(text), ""
 }
 
 // explainNet is an error of the network or of an invite code for a
@@ -468,27 +475,8 @@ func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
 // where there is something to do; the error's details (dial errors, table
 // ids, the packages' words) are for the log.
 func explainNet(err error) string {
-	for _, e := range []struct {
-		err error
-		key string
-	}{
-		{invite.ErrTypo, i18n.Mark("the invite code's check does not match: a character is mistyped, missing or swapped; copy it again, whole")},
-		{invite.ErrNotACode, i18n.Mark("that is not an okey invite code (it starts with okey1)")},
-		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
-		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
-		{invite.ErrNoCode, i18n.Mark("standard input holds no code")},
-		{lobby.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
-		{lobby.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
-		{lobby.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
-		{lobby.ErrTableFull, i18n.Mark("the table is full")},
-		{lobby.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
-		{lobby.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
-		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code: check that its okey still runs, or play through a relay (--relay)")},
-		{context.DeadlineExceeded, i18n.Mark("the table did not start in time")},
-	} {
-		if errors.Is(err, e.err) {
-			return i18n.TKey(e.key)
-		}
+	if s, ok := netplay.Explain(err); ok {
+		return s
 	}
 	s := ui.Explain(err)
 	if errors.Is(err, netplay.ErrCannotForm) {

@@ -23,9 +23,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
-	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/p2p/lobby"
-	"github.com/okey-game/okey/p2p/relay"
 	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
@@ -146,7 +144,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *bots < 0 {
 		code, msg := checkLANFlags(*name, peers, relays, *codeFlag, stdin)
 		if msg != "" {
-			fmt.Fprint(stderr, msg)
+			fmt.Fprintf(stderr, "okey: %s\n", msg)
 			return 2
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
@@ -170,38 +168,20 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // checkLANFlags checks the flags of a LAN game and reads --code (from
-// stdin for -): the code, or the line that says what is wrong.
+// stdin for -): the code, or the usage message of the first bad flag.
 func checkLANFlags(name string, peers, relays []string, codeFlag string, stdin io.Reader) (code, msg string) {
 	if err := p2p.ValidateDisplayName(name); err != nil {
-		return "", i18n.T("okey: --name: %s\n", ui.Plain(err))
+		return "", i18n.T("--name: %v", ui.Plain(err))
 	}
-	for _, a := range peers {
-		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return "", i18n.T("okey: --peer: %s\n", ui.Plain(err))
-		}
+	n := netFlags{peers: peers}
+	if msg := n.checkAddrs(); msg != "" {
+		return "", msg
 	}
-	for _, a := range relays {
-		if a == netplay.NoRelay && len(relays) == 1 {
-			continue
-		}
-		if _, _, err := relay.ParseLine(a); err != nil {
-			return "", i18n.T("okey: --relay: %s\n", ui.Plain(err))
-		}
+	if msg := checkRelays(relays); msg != "" || codeFlag == "" {
+		return "", msg
 	}
-	if codeFlag == "" {
-		return "", ""
-	}
-	code = codeFlag
-	if code == "-" {
-		var err error
-		if code, err = invite.Read(stdin); err != nil {
-			return "", i18n.T("okey: --code -: %s\n", explainNet(err))
-		}
-	}
-	if _, err := invite.ParsePasted(code); err != nil {
-		return "", i18n.T("okey: --code: %s\n", explainNet(err))
-	}
-	return invite.Compact(code), ""
+	_, code, msg = parseCodeFlag(codeFlag, stdin)
+	return code, msg
 }
 
 type botFlags struct {
@@ -221,27 +201,8 @@ type botFlags struct {
 	served func(*web.Server)
 }
 
-// makeBots returns k bots of a strategy (the default one when the saved
-// strategy is unknown to this version); at an Okey 101 table, k of its one
-// bot (bot.B101).
-func makeBots(ruleset, strategy, fallback string, k int) []table.Mover {
-	if bot.RulesetIs101(ruleset) {
-		var movers []table.Mover
-		for i := 0; i < k; i++ {
-			movers = append(movers, bot.NewB101())
-		}
-		return movers
-	}
-	if _, err := bot.New(strategy, 0); err != nil {
-		strategy = fallback
-	}
-	var movers []table.Mover
-	for i := 1; i <= k; i++ {
-		s, _ := bot.New(strategy, uint64(time.Now().UnixNano())+uint64(i))
-		movers = append(movers, s)
-	}
-	return movers
-}
+// makeBots returns the bots of a match against bots (netplay.LocalBots).
+var makeBots = netplay.LocalBots
 
 // localLeaveNote is what the quit question says about a match against bots.
 var localLeaveNote = i18n.Mark("okey play --resume continues it later.")
@@ -620,18 +581,9 @@ type lanLobby struct {
 // strategy (when the table's creator names no level) until ctx ends, on
 // the interfaces of listen ("": every interface), with reach and relays.
 func newLanLobby(ctx context.Context, c *netplay.Client, log *slog.Logger, strategy string, listen []string, reach bool, relays []string) *lanLobby {
-	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: houseMover, Level: bot.LevelOf,
+	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: netplay.HouseMover, Level: bot.LevelOf,
 		Listen: listen, Reach: reach, Relays: relays, Log: log, Explain: explainNet})
 	return &lanLobby{LobbyService: s, c: c, ctx: ctx, bots: s.Bots()}
-}
-
-// houseMover is the mover of a house bot: b101 at a table of Okey 101,
-// else the strategy called name.
-func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
-	if is101 {
-		return bot.NewB101(), nil
-	}
-	return bot.ForTable(name, seed, false)
 }
 
 func (l *lanLobby) unfinishedLAN(id string) (lobby.Announcement, bool) { return l.UnfinishedLAN(id) }

@@ -116,33 +116,12 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: relay: %s\n", ui.Plain(err)))
 		return 2
 	}
-	if err := os.MkdirAll(*data, 0o700); err != nil {
-		return failed(err)
-	}
-	key, err := p2p.LoadOrCreateIdentity(*data)
+	r, err := netplay.ServeRelay(netplay.RelayOptions{Data: *data, Listen: listen, Rate: *rate, NewKey: *newKey, NoKey: *noKey, Allowed: allowed, Log: log})
 	if err != nil {
 		return failed(err)
 	}
-	rkey, err := relay.LoadKey(filepath.Join(*data, relay.KeyFile), *newKey, *noKey)
-	if err != nil {
-		return failed(err)
-	}
-	host, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs(listen...))
-	if err != nil {
-		return failed(err)
-	}
-	defer host.Close()
-	svc, err := relay.New(host, relay.Config{
-		State:   filepath.Join(*data, relay.StateFile),
-		Key:     rkey,
-		Rate:    *rate,
-		Log:     log,
-		Allowed: relay.Allowed(allowed, allowPath, log),
-	})
-	if err != nil {
-		return failed(err)
-	}
-	defer svc.Close()
+	defer r.Close()
+	host, svc, rkey := r.Host, r.Service, r.Key
 	addrs := relay.LineAddrs(host.Addrs(), extra)
 	for _, a := range addrs {
 		fmt.Fprintf(stdout, "relay: %s/p2p/%s\n", a, host.ID())

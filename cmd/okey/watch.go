@@ -99,7 +99,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var code *invite.Code
 	if *codeFlag != "" {
-		c, msg := parseCodeFlag(*codeFlag, stdin)
+		c, _, msg := parseCodeFlag(*codeFlag, stdin)
 		if msg != "" {
 			return usageErr(msg)
 		}

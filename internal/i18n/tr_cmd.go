@@ -146,7 +146,6 @@ var _ = turkish(map[string]string{
 	"okey: --timer %d and timer=%d in --preset: set the turn timer once\n":        "okey: --timer %d ve --preset içinde timer=%d: hamle süresini bir kez ver\n",
 	"okey: --name: %s\n":                                                          "okey: --name: %s\n",
 	"okey: --level/--strategy: %s\n":                                              "okey: --level/--strategy: %s\n",
-	"okey: --peer: %s\n":                                                          "okey: --peer: %s\n",
 	"okey: --bots must be 1, 2 or 3":                                              "okey: --bots 1, 2 ya da 3 olmalı",
 	"okey: --players %d does not match --bots %d: the table is you and %d bots\n": "okey: --players %d, --bots %d ile uyuşmuyor: masada sen ve %[3]d bot varsınız\n",
 	"okey play --resume continues it later.":                                      "okey play --resume sonra devam eder.",
@@ -293,6 +292,4 @@ var _ = turkish(map[string]string{
 	"the table has started: its invite code admits no one any more":                 "masa başladı: davet kodu artık kimseyi almıyor",
 	"the table is closed or its match is over":                                      "masa kapandı ya da maçı bitti",
 	"  4  a table that could not form: its creator unreachable, the invite code refused, the table full or gone": "  4  masa kurulamadı: kurucusuna ulaşılamıyor, davet kodu reddedildi, masa dolu ya da yok",
-	"okey: --code -: %s\n": "okey: --code -: %s\n",
-	"okey: --code: %s\n":   "okey: --code: %s\n",
 })
