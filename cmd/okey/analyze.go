@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/engine/analysis"
@@ -115,7 +114,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s\n", b)
 		return 0
 	}
-	printReport(stdout, res)
+	analysis.Report(stdout, res)
 	return 0
 }
 
@@ -154,75 +153,4 @@ func analysisErr(err error) error {
 		return verdict.UserErr(e.Key, e.Args...)
 	}
 	return err
-}
-
-// markOkeys writes groups for the text report: an okey as the face it
-// stands for with a star ("K13*"), and for each okey a legend line saying
-// what it stands for ("* okey (R5) stands for K13").
-func markOkeys(okey engine.Face, groups []engine.Group) (lines, legend []string) {
-	for _, g := range groups {
-		var ts []string
-		for i, f := range g.Tiles {
-			if f != okey || i >= len(g.As) {
-				ts = append(ts, f.String())
-				continue
-			}
-			ts = append(ts, g.As[i].String()+"*")
-			if g.As[i] == okey {
-				legend = append(legend, i18n.T("* okey (%s) plays as itself", okey))
-			} else {
-				legend = append(legend, i18n.T("* okey (%s) stands for %s", okey, g.As[i]))
-			}
-		}
-		lines = append(lines, strings.Join(ts, " "))
-	}
-	return lines, legend
-}
-
-// kindName is a winning hand's kind for the report.
-func kindName(kind string) string {
-	switch kind {
-	case "groups":
-		return i18n.T("groups")
-	case "pairs":
-		return i18n.T("seven pairs")
-	}
-	return kind
-}
-
-func printReport(w io.Writer, res any) {
-	switch r := res.(type) {
-	case *analysis.Hand14:
-		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
-		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
-		if r.Winning {
-			fmt.Fprint(w, i18n.T("winning:  %s\n", kindName(*r.Kind)))
-			marked, legend := markOkeys(r.OkeyFace, r.Layout)
-			for _, g := range marked {
-				fmt.Fprintf(w, "  %s\n", g)
-			}
-			for _, l := range legend {
-				fmt.Fprintf(w, "  %s\n", l)
-			}
-			return
-		}
-		fmt.Fprint(w, i18n.T("not winning: %d to exchange, at the fewest\n", r.Distance))
-		marked, legend := markOkeys(r.OkeyFace, r.Layout)
-		for _, g := range marked {
-			fmt.Fprintf(w, "  %s\n", g)
-		}
-		fmt.Fprint(w, i18n.T("  rest: %s\n", engine.FormatFaces(r.Rest)))
-		for _, l := range legend {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	case *analysis.Hand15:
-		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
-		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
-		if len(r.WinningDiscards) == 0 {
-			fmt.Fprintln(w, i18n.T("no discard leaves a winning hand"))
-			fmt.Fprint(w, i18n.T("best discards: %s (then %d to exchange)\n", strings.Join(r.Best, " "), r.BestDist))
-			return
-		}
-		fmt.Fprint(w, i18n.T("winning discards: %s\n", strings.Join(r.WinningDiscards, " ")))
-	}
 }
