@@ -19,44 +19,6 @@ func init() {
 	register(command{name: "analyze", summary: i18n.Mark("analyse a hand: winning or not, arrangement, discards, distance"), run: runAnalyze})
 }
 
-const analyzeUsage = `usage: okey analyze [--preset RULESET] [--json] --indicator TILE TILE...
-       okey analyze [--preset RULESET] < LINES
-
-Analyse a hand of 14 or 15 tiles in notation (R, Y, B, K + 1..13, FJ for a
-false joker; any case). The indicator is the face-up tile: the okey is the
-next number of its colour.
-
-  14 tiles: whether the hand wins (groups or seven pairs), its arrangement,
-            and its distance (the fewest tiles to exchange to reach a win).
-  15 tiles: the discards that leave a winning 14.
-
-With tiles on the command line it prints a report for people, or with
---json one JSON object. With no tiles it reads lines "IND: TILE TILE..."
-(the indicator, a colon, the tiles; blank lines and lines starting with #
-are skipped; with --indicator the "IND:" may be left out) from standard
-input and prints one JSON object per line, in order, each as soon as its
-line is read (a program may write a line and wait for the answer). A bad
-line gives {"line": N, "error": "..."} (N counts every input line from 1)
-and the others go on.
-
-JSON fields: indicator, okey, tiles; for 14 tiles winning, kind ("groups",
-"pairs" or null), groups (lists of tiles, an okey shown as its face; empty
-when not winning), distance; for 15 tiles winning_discards (sorted).
-
-With --preset 101 (Okey 101) a rack of 1 to 22 tiles gets its best
-opening instead: the most points in sets and runs (no 13-1 in 101) and
-whether they reach 101, the most doubles and whether they reach five; with
---taken TILE the opening must use that tile (the discard just taken). JSON
-fields: preset, indicator, okey, tiles, value, groups (an okey written
-OKEY=FACE for the face it stands for), reaches_101, doubles, pairs,
-five_doubles, opens.
-
-Exit status: 0 when every hand was analysed (winning or not) and in batch
-mode; 2 for bad usage or a bad hand on the command line.
-
-flags:
-`
-
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -65,7 +27,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	preset := fs.String("preset", "classic", i18n.T("the `ruleset`, preset[:options]: 101 analyses openings"))
 	taken := fs.String("taken", "", i18n.T("101: the `tile` the opening must use (the discard just taken)"))
 	fs.Usage = func() {
-		fmt.Fprint(stderr, i18n.T(analyzeUsage))
+		fmt.Fprint(stderr, helpText("analyze"))
 		printDefaults(fs)
 	}
 	if err := fs.Parse(args); err != nil {

@@ -34,58 +34,6 @@ func init() {
 	register(command{name: "bot", summary: i18n.Mark("a headless player: finds or opens a table (LAN or invite code), plays"), run: runBot})
 }
 
-const botUsage = `usage: okey bot [--name N] [--create [--lan] --players N --preset P | --join TABLE | --code CODE|-]
-                [--level L | --strategy S] [--matches M] [--out DIR] [--data DIR]
-                [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
-                [--relay MULTIADDR]... [--serve-relay]
-                [--withhold D] [--move-withhold D] [-v] [--log FILE]
-                [--summary FILE]
-
-A headless player. It finds other okey peers on the LAN (mDNS, or --peer),
-takes a seat, plays each match with a bot strategy, saves the transcript into
-DIR and prints one line per match on stdout. Logs go to stderr (or --log),
-one line per event; -v adds protocol detail.
-
-Seating: --create opens a table for players beyond the LAN and waits until
-it is full: it prints "invite: CODE" on a line of its own as soon as the
-table is open, and only a player with that code gets a seat (--lan opens a
-LAN table instead, which anyone on the LAN may join, and prints no code).
---code takes a seat at the table of an invite code (--code - reads it from
-standard input: on the command line a code is visible to the other users of
-this computer in the process list, so prefer -). --join takes a seat at the
-LAN table with that id. With none of them it joins an open LAN table (only
-one of --players seats and ruleset --preset, when either is given), or opens
-one when it finds none; bots started together meet at one table (the open
-table with the smallest id wins; tables opened with --create come first).
-Every match after the first is seated the automatic way (or with --create).
-
-State: the identity key, the display name and every match's progress live in
-the data directory. A bot killed in the middle of a match and started again
-with the same --data resumes it. A seat silent for --withhold (--move-withhold
-while it is to move) ends the match unfinished: the bot says which seat
-stopped answering, and names no one (silence is never proof of cheating).
-
-Beyond the LAN: the bot tries direct links (UPnP/NAT-PMP port mapping, hole
-punching) and, with --relay, a relay (okey relay) for the seats it cannot
-reach directly. The --relay list given is kept in the data directory and used
-when none is given; --relay none clears it. --serve-relay makes this bot the
-relay for the tables it creates (its host must be reachable from the
-internet).
-
-Measurements: --summary writes, when the bot exits, a JSON file with its
-matches (hands, time per hand, steps, the time each step was applied) and
-what the process cost: bytes sent and received by libp2p, peak RSS, CPU time.
-
-Exit status: 0 every match finished honestly; 1 a match ended with a seat
-named on proof signed by that seat, or the bot failed or was interrupted (run
-it again with the same --data to resume); 2 bad usage (a mistyped code
-included); 3 a match ended unfinished (a seat stopped answering, or the rules
-could not go on); 4 the table could not form (its creator cannot be reached,
-the code was refused or revoked, or the table is full, started or closed).
-Over several matches (--matches), the status that matters most: 1, then 2,
-then 3, then 0.
-`
-
 // stringList is a repeatable string flag.
 type stringList []string
 
@@ -113,7 +61,7 @@ func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
 	b := &botArgs{explicit: map[string]bool{}}
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printLevels(stderr); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("bot")); printLevels(stderr); printDefaults(fs) }
 	b.register(fs)
 	fs.StringVar(&b.name, "name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	fs.BoolVar(&b.create, "create", false, i18n.T("open a new table"))

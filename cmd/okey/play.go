@@ -34,50 +34,10 @@ func init() {
 	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots, on the LAN or by invite code"), run: runPlay})
 }
 
-const playUsage = `usage: okey play [--bots K] [--level L] [--resume] [--preset P[:options]] [--timer S]
-                 [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
-                 [--relay MULTIADDR]... [--serve-relay] [--code CODE|-] [--web [--no-open]]
-
-With --bots K you play at once against K bots in this process (each a full
-peer with its own keys; no network). Without it, the lobby shows the tables
-on the LAN, and the matches you left unfinished. Needs a terminal of at least
-80x24. Every match is saved under DIR/matches as it goes and its transcript
-verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
---resume continues the last one against bots (--bots K offers it first;
-d there drops one: it moves whole to DIR/dropped and still verifies).
---timer S gives each turn S seconds (5-600); when yours runs out the program
-moves for you. Press ? at the table for the keys.
---web plays in your web browser instead, every preset: this process serves
-the lobby (with --bots K, the table) at http://127.0.0.1:PORT/, prints the
-address with this launch's token and opens the browser (--no-open, or no
-display: it prints it only). The web lobby opens, joins and resumes tables
-as the terminal's does, and watches a started one.
---level picks how well the bots play (the levels below, hard by default);
---strategy names a strategy instead (not both).
-Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
-be reached directly (repeatable; kept in DIR and used when none is given;
---relay none clears it); --serve-relay serves your own tables as their relay
-(your host must be reachable from the internet).
-To play with friends beyond the LAN, open a table in the lobby with "join:
-invite code only": the lobby shows its invite code, to send whole to them;
-they paste it into their lobby (k), or start with --code CODE (--code -
-reads it from standard input; on the command line a code is visible to the
-other users of this computer in the process list). Exit status 4: the table
-of --code could not form (its creator unreachable, the code refused, the
-table full or gone).
-The lobby lists the tournaments announced on the LAN too (okey tournament
-create): j on one registers you with your persistent identity and plays your
-part, as okey tournament join does: each round's table takes the screen, the
-lobby with the standings shows between rounds; its folder is
-DATA/tournaments/ID/folder. t announces one (you create it and play in it:
-keep the lobby open until it ends).
-
-`
-
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printLevels(stderr); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("play")); printLevels(stderr); printDefaults(fs) }
 	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(allPresets(), ", ")))
 	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))

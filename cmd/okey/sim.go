@@ -23,22 +23,10 @@ func init() {
 	register(command{name: "sim", summary: i18n.Mark("play whole matches in one process, full cryptography, every seat a peer"), run: runSim})
 }
 
-const simUsage = `usage: okey sim [--players N] [--games G] [--preset P[:options]] [--bots greedy,random,...]
-                [--faults drop=0.05,dup=0.05,reorder=0.1,delay=5ms] [--out DIR] [--seed S]
-                [--cheat KIND --cheater SEAT]
-
-Plays G matches of N seats over an in-memory network with faults, each seat a
-separate peer with its own keys; writes one transcript per match into DIR and
-prints a summary. With --cheat one seat breaks the protocol; the command exits
-0 when every honest peer named that seat and verify names it too (for
-withhold: when every honest peer and verify say the match stopped waiting for
-that seat, naming no one, since silence is never proof).
-`
-
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(simUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("sim")); printDefaults(fs) }
 	players := fs.Int("players", 4, i18n.T("seats at the table (2-4)"))
 	games := fs.Int("games", 1, i18n.T("matches to play"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options]"))

@@ -33,54 +33,6 @@ func init() {
 	register(command{name: "tournament", summary: i18n.Mark("create or join a Swiss tournament whose draws and standings anyone can check"), run: runTournament})
 }
 
-const tournamentUsage = `usage: okey tournament create --players N [--rounds R] [--preset P] [--format F]
-                               [--title T] [--name NAME] [--bots K] [--open] [flags]
-       okey tournament join --code CODE|- [flags]
-       okey tournament join [--id ID] [flags]
-
-A Swiss tournament (docs/rules.md "Tournaments", protocol.md 9). create
-announces it on the LAN's tournament topic and prints its invite code
-("invite: okey1..."): only players with the code get a place (the bots of
---bots are given it). --open makes a LAN party instead: the first players to
-register take the places, whoever they are, and no code is printed. join
---code registers with this peer's persistent identity in the code's
-tournament (--code - reads the code from standard input: on the command line
-a code is visible to the other users of the machine); join without a code
-registers in the first tournament heard, or --id, and only an open
-tournament puts such a player on its roster. A code tournament does not
-reach beyond the LAN: the code's addresses are dialled (so that it works
-where multicast is blocked), but there is no relay.
-
-When the players are in, each round's seats are drawn by commit-reveal among
-the players, the tables form by themselves and play, and the standings after
-each round are printed. At the end every participant fetches the transcripts
-it lacks, checks everything as okey verify does, and prints the final
-standings. The folder (--dir) then holds the records and every transcript:
-okey verify FOLDER prints the same. Run the command again with the same
---dir and --data to resume after a crash or a kill: the records and
-transcripts come from the folder, this peer's draw openings (secret until
-revealed) and table state from its data directory.
-
-This command's own seat is played at the terminal: each round's match opens
-the table screen, and the standings show between rounds (leaving a table
-stops this participant; run the same command again to resume). --bot plays
-it with a bot strategy (--strategy) instead; --bots K adds K bot players in
-this process, each with its own identity under DIR/bots, listening on the
-interfaces of --listen at random ports of their own (a fixed --listen port
-is this command's own seat's: a --peer naming it reaches that seat). At Okey
-101 the bots play b101 (greedy, the default, means it there; --strategy b101
-too); another strategy cannot play 101: create refuses it at once, join as
-soon as it hears the announcement, before it registers (exit status 2).
-
---name is this peer's display name on the roster, as in okey play and okey
-bot (--player, its old name, still works and says it is deprecated); --title
-is the tournament's name, given by create.
-
-Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
-named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
-usage.
-`
-
 // tourArgs are okey tournament's flags, parsed and checked.
 type tourArgs struct {
 	sub                   string
@@ -106,7 +58,7 @@ func parseTourArgs(args []string, stderr io.Writer) (*tourArgs, int) {
 	}
 	fs := flag.NewFlagSet("tournament "+t.sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(tournamentUsage)); printLevels(stderr); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("tournament")); printLevels(stderr); printDefaults(fs) }
 	fs.IntVar(&t.players, "players", 8, i18n.T("create: the number of players (3 to 64, not 5)"))
 	fs.IntVar(&t.rounds, "rounds", 3, i18n.T("create: the number of Swiss rounds (1 to 15)"))
 	fs.StringVar(&t.preset, "preset", "classic:points=2", i18n.T("create: the ruleset of every match: preset[:options] (a short match by default)"))
