@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -46,6 +47,12 @@ type Game struct {
 	away  []string         // the seats whose peers are not connected (SetAway)
 
 	leaving bool // the page's leave button was pressed (the model's goroutine)
+
+	// The model's goroutine's: what the header says of the match before
+	// the rest (a tournament's round and table: SetContext), and what the
+	// leave's question says about coming back and the message line after
+	// the leave (SetLeaveNote; "": the words of a saved match).
+	context, leaveNote, leftSay string
 
 	chat *webChat // the table's chat (SetChat; the model's goroutine): nil, none
 }
@@ -169,6 +176,18 @@ func (g *Game) SetLinks(links []table.SeatLink) {
 func (g *Game) SetAway(names []string) {
 	names = slices.Clone(names)
 	g.post(func() { g.away = names })
+}
+
+// SetContext sets what the page's header says of the match (a
+// tournament's round and table, as the terminal's header says it); ""
+// for none.
+func (g *Game) SetContext(s string) { g.post(func() { g.context = s }) }
+
+// SetLeaveNote sets what the leave's question says about coming back to
+// the match (the terminal's SetLeaveNote) and what the message line says
+// once the player left; "" keeps the words of a saved match.
+func (g *Game) SetLeaveNote(note, left string) {
+	g.post(func() { g.leaveNote, g.leftSay = note, left })
 }
 
 // SetRackFile keeps the rack's arrangement in path (the model's RackFile).
@@ -390,7 +409,7 @@ func (g *Game) apply(c command) {
 		// it closes): the match is saved unless it is over.
 		g.leaving = true
 		if m.Final == nil {
-			m.Say(labels()["left"])
+			m.Say(cmp.Or(g.leftSay, labels()["left"]))
 		}
 		g.publish()
 		m.KeepRack() // the arrangement as the player left it

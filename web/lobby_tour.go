@@ -139,10 +139,16 @@ func (l *Lobby) tourCommand(c lobbyCommand) (what string, f func(ctx context.Con
 // the player's seat, served at /table until the player leaves it (after
 // the match's end, or during it: that leaves the tournament), then the
 // page is the lobby again with the standings. name names the table on
-// the page's hand-over. The same locks as every table of the lobby.
+// the page's hand-over and in the table's header. The same locks as every table of the lobby.
 func (l *Lobby) SitTable(seat int, name string) *Game {
 	g := NewGame(seat)
 	g.Start()
+	// The header names the table as the terminal's does; the leave asks
+	// first during the match, saying how to come back (the lobby's join).
+	join := i18n.T("register and play")
+	g.SetContext(name)
+	g.SetLeaveNote(i18n.T("%s on the tournament in the lobby resumes your part while it runs.", join),
+		i18n.T("you left the tournament: %s on it resumes your part while it runs", join))
 	l.mu.Lock()
 	s := l.srv
 	l.sitting++ // no LAN table takes the page meanwhile

@@ -11,14 +11,16 @@ import (
 )
 
 // TestBrowserLeave: the page's leave button in the middle of a match
-// leaves the table, and the page then says that the match is saved (the
+// asks first; its yes leaves the table, and the page then says that the match is saved (the
 // "left" sentence), not that okey's process is gone.
 func TestBrowserLeave(t *testing.T) {
 	lane.NoRace(t)
 	ctx := browser(t)
 	w := startTable(t, "classic")
 	c := browsertest.Page(t, ctx, w.srv.URL(), "#rack .tile")
-	w.leave(t, c, "#leave")
+	browsertest.Click(t, c, "#leave")
+	browsertest.Visible(t, c, "#leave-yes")
+	w.leave(t, c, "#leave-yes")
 	want := labels()["left"]
 	type left struct {
 		Msg  string `json:"msg"`

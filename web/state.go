@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -120,11 +121,35 @@ type stateJSON struct {
 	HandEnd  *handEndJSON          `json:"handEnd"`
 	MatchEnd *matchEndJSON         `json:"matchEnd"`
 	Cols     int                   `json:"cols"`
-	R101     *table101JSON         `json:"r101,omitempty"`  // an Okey 101 round's table
-	Board    *boardJSON            `json:"board,omitempty"` // a table seen from no seat (watch, replay)
-	Links    []linkJSON            `json:"links,omitempty"` // a LAN match: how this peer reaches each other seat
-	Left     bool                  `json:"left,omitempty"`  // the player left: the last state
-	Chat     *chatJSON             `json:"chat,omitempty"`  // a LAN table's chat (chat.go)
+	R101     *table101JSON         `json:"r101,omitempty"`     // an Okey 101 round's table
+	Board    *boardJSON            `json:"board,omitempty"`    // a table seen from no seat (watch, replay)
+	Links    []linkJSON            `json:"links,omitempty"`    // a LAN match: how this peer reaches each other seat
+	Left     bool                  `json:"left,omitempty"`     // the player left: the last state
+	Chat     *chatJSON             `json:"chat,omitempty"`     // a LAN table's chat (chat.go)
+	Context  string                `json:"context,omitempty"`  // the header's word on the match (a tournament's round and table)
+	LeaveAsk *leaveAskJSON         `json:"leaveAsk,omitempty"` // the leave asks first (a match under way)
+}
+
+// leaveAskJSON is the question a leave asks while the match is under way:
+// the terminal's quit question, in its words.
+type leaveAskJSON struct {
+	Title string   `json:"title"`
+	Lines []string `json:"lines"`
+	Yes   string   `json:"yes"` // leave
+	No    string   `json:"no"`  // stay
+}
+
+// leaveAsk is the leave's question now: nil once the match is over (the
+// leave then only closes the end panel) or left.
+func (g *Game) leaveAsk() *leaveAskJSON {
+	if g.m.Final != nil || g.leaving {
+		return nil
+	}
+	return &leaveAskJSON{Title: i18n.T("leave the table?"), Lines: []string{
+		i18n.T("The match is not over. If you leave, the table stops;"),
+		i18n.T("what was played so far stays saved in the data dir."),
+		cmp.Or(g.leaveNote, i18n.T("okey play offers to resume it later.")),
+	}, Yes: i18n.T("leave"), No: i18n.T("stay")}
 }
 
 // logShown is how many log lines the page gets.
@@ -140,7 +165,7 @@ func labels() map[string]string {
 		"close": i18n.T("close"), "stock": i18n.T("stock"), "indicator": i18n.T("indicator"), "okey": i18n.T("okey"),
 		"log": i18n.T("log"), "links": i18n.T("links"), "score": i18n.T("score"), "change": i18n.T("change"), "why": i18n.T("why"),
 		"tiles": i18n.T("tiles"), "shown": i18n.T("(gösterme)"), "timer": i18n.T("timer"), "dealer": i18n.T("dealer"),
-		"keys":         i18n.T("keys: d draw · t take · x discard · w win · g show · h hint · arrows move · space pick up/put down · s r p sort · u undo"),
+		"keys":         i18n.T("keys: d draw · t take · x discard · w win · g show · h hint · arrows move · space pick up/put down · s r p sort · u undo · q leave"),
 		"disconnected": i18n.T("the table's process is gone: this page no longer plays"),
 		"reconnecting": i18n.T("the connection to okey dropped: reconnecting…"),
 		"left":         i18n.T("you left the table; the match is saved: okey play --resume continues it"),
@@ -177,6 +202,7 @@ func (g *Game) build() *stateJSON {
 	st.CanUndo = m.Rack.CanUndo()
 	st.Links = g.linkStates()
 	st.Chat = g.chatState()
+	st.Context, st.LeaveAsk = g.context, g.leaveAsk()
 	for _, l := range tail(m.Log, logShown) {
 		st.Log = append(st.Log, lineOf(l, engine.NoFace))
 	}

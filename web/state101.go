@@ -55,7 +55,7 @@ func labels101(l map[string]string) {
 		"lay": i18n.T("lay"), "add": i18n.T("add"), "giveback": i18n.T("give back"), "clear": i18n.T("clear"),
 		"prev": i18n.T("previous discard"), "nomelds": i18n.T("no melds on the table yet"),
 		"yes": i18n.T("yes"), "no": i18n.T("no"), "total": i18n.T("total"),
-		"keys": i18n.T("keys: d draw · t take · b give back · space select · l lay · a add · 1-9 A-Z add to that meld · x discard · h hint · m move a tile · c clear · s r p sort · u undo"),
+		"keys": i18n.T("keys: d draw · t take · b give back · space select · l lay · a add · 1-9 A-Z add to that meld · x discard · h hint · m move a tile · c clear · s r p sort · u undo · q leave"),
 	} {
 		l[k] = v
 	}

@@ -174,7 +174,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	until("the page's table of the private match", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
 	// The player leaves it during the match: the lobby lists it unfinished;
 	// its resume takes the seat again, the terminal's player still at it.
-	clickFor("#leave", "the lobby with the match unfinished", func(d lobbyDOM) bool {
+	p.leaveMatch("the lobby with the match unfinished", func(d lobbyDOM) bool {
 		return d.Path == "/" && slices.Contains(d.Unfin, private)
 	})
 	browsertest.Shoot(t, c, "weblobby-lan-unfinished")

@@ -79,7 +79,7 @@ func TestWebLobbyResumeAndWatch(t *testing.T) {
 	row := `#unfin tr.ut[data-id="` + id + `"]`
 	clickFor(row+" button.resume", "the resumed table", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
 	browsertest.Shoot(t, c, "weblobby-resumed")
-	clickFor("#leave", "the lobby again", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" && len(d.Unfin) == 1 })
+	p.leaveMatch("the lobby again", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" && len(d.Unfin) == 1 })
 
 	// Drop: the first click asks, the second drops it.
 	clickFor(row+" button.drop", "the question", func(d lobbyDOM) bool { return strings.Contains(d.Msg, "drop again") })

@@ -269,6 +269,10 @@ type lobbyDOM struct {
 	TourOn bool      `json:"tourOn"`
 	Tours  []tourRow `json:"tours"`
 	NoTour bool      `json:"noTour"` // the "no tournament yet" line shown
+	// The table page's header's word on the match (a tournament's round
+	// and table), and the leave's question shown.
+	Context string `json:"context"`
+	Asking  bool   `json:"asking"`
 }
 
 // tourRow is a tournament as the lobby's page lists it.
@@ -311,6 +315,8 @@ const readLobbyDOM browsertest.DOM[lobbyDOM] = `(() => {
 		board: document.body.classList.contains('watch'),
 		seats: all('.seat .name').map((e) => e.textContent),
 		tlinks: all('#links .link').map((e) => e.textContent),
+		context: (q('#context') || {textContent: ''}).textContent,
+		asking: !!q('#leave-ask') && !q('#leave-ask').hidden,
 		tourOn: !!q('#tours-box') && !q('#tours-box').hidden,
 		noTour: !!q('#no-tours') && !q('#no-tours').hidden,
 		tours: all('#tours tr.tt').map((e) => {
@@ -349,6 +355,14 @@ func (p lobbyPage) until(what string, ok func(lobbyDOM) bool) lobbyDOM {
 func (p lobbyPage) clickFor(sel, what string, ok func(lobbyDOM) bool) lobbyDOM {
 	p.t.Helper()
 	return readLobbyDOM.ClickFor(p.t, p.c, sel, what, ok)
+}
+
+// leaveMatch leaves the page's table during its match: the leave asks
+// first, its yes leaves; then it reads the page until ok holds.
+func (p lobbyPage) leaveMatch(what string, ok func(lobbyDOM) bool) lobbyDOM {
+	p.t.Helper()
+	p.clickFor("#leave", "the leave's question", func(d lobbyDOM) bool { return d.Asking })
+	return p.clickFor("#leave-yes", what, ok)
 }
 
 // playMatch plays the match of the page's table to its end by keys and

@@ -116,7 +116,10 @@ func TestWebLobbyTournament(t *testing.T) {
 	bots := startTourRun(t, peer, t.TempDir(), "join", "--id", mine.ID, "--bots", "1", "--wait", "120s")
 	defer bots.wait(t, 30*time.Second)
 	tr := time.Now()
-	readTourDOM(t, p, 60*time.Second, "the round's table on the page", func(d lobbyDOM) bool { return d.Path == "/table" && d.Rack > 0 })
+	// Its header names the round and the table, as the terminal's does.
+	readTourDOM(t, p, 60*time.Second, "the round's table on the page", func(d lobbyDOM) bool {
+		return d.Path == "/table" && d.Rack > 0 && d.Context == "tournament round 1, table 1"
+	})
 	t.Logf("figure: the bots' process started to the round's table drawn on the page: %v", time.Since(tr).Round(time.Millisecond))
 	browsertest.Shoot(t, c, "webtour-table")
 	p.playMatch(ctx, "webtour")

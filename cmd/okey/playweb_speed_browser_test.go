@@ -80,8 +80,8 @@ func BenchmarkPlayWebFirstPaint(b *testing.B) {
 		at := float64(t0.UnixNano()) / 1e6
 		drawn = append(drawn, st.Draw-at)
 		dealt = append(dealt, st.Dealt-at)
-		// The page's leave ends the command.
-		if _, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { document.getElementById('leave').click(); return true; })()`)); err != nil {
+		// The page's leave (and its question's yes) ends the command.
+		if _, err := chromedp.Run(c, chromedp.Evaluate[bool](`(() => { document.getElementById('leave').click(); document.getElementById('leave-yes').click(); return true; })()`)); err != nil {
 			b.Fatal(err)
 		}
 		select {

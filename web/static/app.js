@@ -188,6 +188,7 @@ function draw() {
   const L = st.labels;
   document.documentElement.lang = st.lang;
   document.title = L.title;
+  text($('context'), st.context);
   text($('hand'), st.hand ? `#${st.hand}` : '');
   text($('turn'), st.turn);
   $('turn').className = 'whose' + st.whose;
@@ -240,7 +241,35 @@ function draw() {
   }
   drawPanel();
   drawChat(st);
+  drawAsk();
 }
+
+// The leave's question: while the match is under way (st.leaveAsk) a
+// leave asks first, as the terminal's q does; y or its button leaves, n,
+// Escape or its button stays. It closes by itself once the match is over.
+let asking = false;
+function drawAsk() {
+  const q = st.leaveAsk;
+  if (!q) asking = false;
+  $('leave-ask').hidden = !asking;
+  if (!q) return;
+  text($('leave-title'), q.title);
+  const key = JSON.stringify(q.lines);
+  const box = $('leave-lines');
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(...q.lines.map((l) => { const p = document.createElement('p'); p.textContent = l; return p; }));
+  }
+  text($('leave-yes'), q.yes);
+  text($('leave-no'), q.no);
+}
+function ask(on) {
+  asking = on && !!(st && st.leaveAsk);
+  if (st) drawAsk();
+  if (asking) $('leave-no').focus();
+}
+$('leave-yes').addEventListener('click', () => { ask(false); send('leave'); });
+$('leave-no').addEventListener('click', () => ask(false));
 
 // drawn holds what was last drawn of the parts that change less often.
 const drawn = { log: '' };
@@ -375,6 +404,7 @@ function drawPanel() {
 // terminal.
 function op(name) {
   if (!st) return;
+  if (name === 'leave' && st.leaveAsk) { ask(true); return; }
   if (name === 'discard' || name === 'win') send(name, -1);
   else send(name);
 }
@@ -442,6 +472,12 @@ const keyOps = { d: 'draw', t: 'take', x: 'discard', Delete: 'discard', w: 'win'
 document.addEventListener('keydown', (ev) => {
   if (keyChat(ev, st)) return;
   if (!st || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (asking) {
+    if (ev.key === 'y') { ask(false); send('leave'); } else if (ev.key === 'n' || ev.key === 'Escape') ask(false);
+    // Enter and space press the focused button (stay, first).
+    if (ev.key !== 'Enter' && ev.key !== ' ' && ev.key !== 'Tab') ev.preventDefault();
+    return;
+  }
   if (st.board && keyBoard(ev, st, send)) { ev.preventDefault(); return; }
   if (st.handEnd && (ev.key === 'Enter' || ev.key === 'Escape' || ev.key === ' ')) { send('close'); ev.preventDefault(); return; }
   if (!st.matchEnd && key101(ev, st, send)) { ev.preventDefault(); return; }
@@ -459,6 +495,7 @@ document.addEventListener('keydown', (ev) => {
     return;
   }
   if (ev.key === 'Escape') { send('putback'); return; }
+  if (ev.key === 'q') { op('leave'); ev.preventDefault(); return; }
   const o = keyOps[ev.key];
   if (o) { op(o); ev.preventDefault(); }
 });
