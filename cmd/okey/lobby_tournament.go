@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"sync/atomic"
@@ -176,6 +178,19 @@ func (t *lobbyTours) sit(path string, ref tournament.Ref, seat int) participant.
 
 // wait waits a little for the participants to stop (the lobby closes).
 func (t *lobbyTours) wait() { t.rows.Wait() }
+
+// stop ends the lobby's parts (cancel is their context's) and then names
+// on out the tournaments left before their end, with the front's way to
+// resume: they are listed before cancel, which ends their parts.
+func (t *lobbyTours) stop(cancel func(), out io.Writer) {
+	names := t.unended()
+	cancel()
+	t.wait()
+	_, rejoin := t.front.keys()
+	for _, name := range names {
+		fmt.Fprint(out, i18n.T("okey: you left tournament %q before its end: %s on it in the lobby resumes your part while it runs\n", name, rejoin))
+	}
+}
 
 // termTours is the terminal's lobby screen as the tournaments' front: a
 // round's table takes the lobby's screen (ui.Game.SitTable), its end goes

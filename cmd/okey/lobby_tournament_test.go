@@ -55,6 +55,7 @@ type tourLobbyTest struct {
 	data  string
 	key   ed25519.PrivateKey
 	stop  func()
+	end   func() // ends the parts' context (stop does too)
 }
 
 func startTourLobbyTest(ctx context.Context, t *testing.T, bus *participant.MemBus, base string, k int) *tourLobbyTest {
@@ -74,6 +75,7 @@ func startTourLobbyTest(ctx context.Context, t *testing.T, bus *participant.MemB
 		})
 	front.lv = l.g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, l.tours}, func(ui.LobbyTable) {})
 	go func() { l.ran <- l.g.Run() }()
+	l.end = lcancel
 	l.stop = func() {
 		l.g.Quit()
 		lcancel()
@@ -182,6 +184,16 @@ func TestLobbyJoinsTournament(t *testing.T) {
 	folder := filepath.Join(data, participant.FoldersDir, strings.ToLower(hexID(tid)), "folder", "tournament")
 	if _, err := os.Stat(folder); err != nil {
 		t.Fatalf("the tournament folder: %v", err)
+	}
+	// The lobby closes (Ctrl-C) with the part under way: its end names the
+	// tournament left, which the part's stop no longer lists.
+	var out strings.Builder
+	tours.stop(l.end, &out)
+	if want := "okey: you left tournament \"spring cup\" before its end: j on it in the lobby resumes your part while it runs\n"; out.String() != want {
+		t.Fatalf("the lobby's end said %q, want %q", out.String(), want)
+	}
+	if got := tours.unended(); len(got) != 0 {
+		t.Fatalf("the parts under way after the lobby's end: %q", got)
 	}
 }
 

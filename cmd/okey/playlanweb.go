@@ -80,8 +80,12 @@ func openLAN(f lanFlags, stderr io.Writer) (*lanSession, int) {
 // seat's mover and observer in netplay's match), and the page goes back
 // to the lobby after it. It runs until Ctrl-C.
 func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(n.ctx, os.Interrupt, syscall.SIGTERM)
+	sig, stop := signal.NotifyContext(n.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The lobby's context ends after Ctrl-C once the tournaments left
+	// unended are listed (their parts end with it).
+	ctx, cancel := context.WithCancel(context.WithoutCancel(n.ctx))
+	defer cancel()
 	c, logger := n.c, n.log
 	lb := newLanLobby(ctx, c, logger, f.strategy, f.listen, true, n.relays)
 	var srv *web.Server
@@ -104,7 +108,6 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 	defer closeTours()
 	if tours != nil {
 		lobby.SetTournaments(tours)
-		defer tours.wait()
 	}
 	var err error
 	if srv, err = web.ListenLobby(lobby, 0); err != nil {
@@ -116,7 +119,11 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 		lobby.JoinCode(f.code)
 	}
 	web.Launch{Out: stdout, NoOpen: f.noOpen, Served: f.served, Fail: func(err error) { logger.Error("web", "err", err) }}.Show(ctx, srv)
-	<-ctx.Done()
+	<-sig.Done()
+	if tours != nil {
+		tours.stop(cancel, stdout)
+	}
+	cancel()
 	lb.bots.Wait(5 * time.Second)
 	return lobbyExit(stdout, played.Load(), "")
 }
