@@ -291,7 +291,9 @@ func TestSubstitute(t *testing.T) {
 	// A point not known stays: the batch's sum is unchanged.
 	b := build()
 	b.Add(smallScalarT(1), g)
-	if b.Substitute(func(*ristretto255.Element) (*ristretto255.Scalar, *ristretto255.Element, bool) { return nil, nil, false }, weight) != 0 || b.IsIdentity() {
+	if b.Substitute(func(*ristretto255.Element) (*ristretto255.Scalar, *ristretto255.Element, bool) {
+		return nil, nil, false
+	}, weight) != 0 || b.IsIdentity() {
 		t.Fatal("substituting nothing changed the sum")
 	}
 }
