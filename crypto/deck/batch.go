@@ -173,6 +173,20 @@ func (it *batchItem) addTo(b group.Adder) {
 	}
 }
 
+// terms is the number of terms addTo adds (at most).
+func (it *batchItem) terms() int {
+	switch {
+	case it.lock != nil:
+		return 3*len(it.lockSt.In) + 10
+	case it.rekey != nil:
+		return 6
+	case it.share != nil, it.open != nil:
+		return 2
+	default:
+		return 3*len(it.audit.secrets)*DeckSize + 1
+	}
+}
+
 // check checks the item alone, exactly, and returns the fault that the
 // one-by-one check returns.
 func (it *batchItem) check() error {
@@ -233,6 +247,7 @@ func (pb *ProofBatch) Check() error {
 	terms := make([]group.Terms, len(pb.items))
 	par.For(len(pb.items), 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			terms[i].Grow(pb.items[i].terms())
 			pb.items[i].addTo(&terms[i])
 		}
 	})

@@ -1,6 +1,8 @@
 package group
 
 import (
+	"slices"
+
 	"github.com/gtank/ristretto255"
 
 	"github.com/okey-game/okey/crypto/internal/par"
@@ -39,21 +41,27 @@ func VarTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristret
 	if n < pippengerMin {
 		return ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
 	}
-	parts := [2]msmPart{{bits: shortBits}, {bits: scalarBits}}
+	all := msmPart{bits: scalarBits, sc: sc, pts: pts, mag: make([][32]byte, n), neg: make([]bool, n)}
+	short := 0
 	for i := range sc {
-		m, neg := magnitude(sc[i])
+		all.neg[i] = magnitude(sc[i], &all.mag[i])
+		if isShort(&all.mag[i]) {
+			short++
+		}
+	}
+	if short < pippengerMin {
+		// Too few short terms to sum apart: one part, full windows.
+		return all.sum()
+	}
+	parts := [2]msmPart{{bits: shortBits}, {bits: scalarBits}}
+	parts[0].grow(short)
+	parts[1].grow(n - short)
+	for i := range sc {
 		p := &parts[1]
-		if isShort(&m) {
+		if isShort(&all.mag[i]) {
 			p = &parts[0]
 		}
-		p.add(sc[i], &m, neg, pts[i])
-	}
-	if len(parts[0].sc) < pippengerMin {
-		// Too few short terms to sum apart: one part, full windows.
-		for i := range parts[0].sc {
-			parts[1].add(parts[0].sc[i], &parts[0].mag[i], parts[0].neg[i], parts[0].pts[i])
-		}
-		parts[0] = msmPart{}
+		p.add(sc[i], &all.mag[i], all.neg[i], pts[i])
 	}
 	acc := ristretto255.NewIdentityElement()
 	for k := range parts {
@@ -77,12 +85,18 @@ type msmPart struct {
 
 // newPart returns every term as one part of full scalars.
 func newPart(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *msmPart {
-	p := &msmPart{bits: scalarBits}
+	p := &msmPart{bits: scalarBits, sc: sc, pts: pts, mag: make([][32]byte, len(sc)), neg: make([]bool, len(sc))}
 	for i := range sc {
-		m, neg := magnitude(sc[i])
-		p.add(sc[i], &m, neg, pts[i])
+		p.neg[i] = magnitude(sc[i], &p.mag[i])
 	}
 	return p
+}
+
+func (p *msmPart) grow(n int) {
+	p.sc = make([]*ristretto255.Scalar, 0, n)
+	p.mag = make([][32]byte, 0, n)
+	p.neg = make([]bool, 0, n)
+	p.pts = make([]*ristretto255.Element, 0, n)
 }
 
 func (p *msmPart) add(s *ristretto255.Scalar, m *[32]byte, neg bool, e *ristretto255.Element) {
@@ -147,23 +161,24 @@ func window(n, bits int) int {
 	return best
 }
 
-// magnitude returns the smaller of s and -s (as integers below l), as 32
-// little-endian bytes, and whether it is -s: a small negative scalar (a
-// batch's -z for a 128-bit weight z) then has as few nonzero digits as a
-// small positive one.
-func magnitude(s *ristretto255.Scalar) (m [32]byte, neg bool) {
+// magnitude sets m to the smaller of s and -s (as integers below l), as 32
+// little-endian bytes, and reports whether it is -s: a small negative
+// scalar (a batch's -z for a 128-bit weight z) then has as few nonzero
+// digits as a small positive one.
+func magnitude(s *ristretto255.Scalar, m *[32]byte) (neg bool) {
 	var ns ristretto255.Scalar
-	b, nb := s.Bytes(), ns.Negate(s).Bytes()
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] != nb[i] {
-			if nb[i] < b[i] {
-				b, neg = nb, true
+	var nb [32]byte
+	s.Encode(m[:0])
+	ns.Negate(s).Encode(nb[:0])
+	for i := len(m) - 1; i >= 0; i-- {
+		if m[i] != nb[i] {
+			if nb[i] < m[i] {
+				*m, neg = nb, true
 			}
 			break
 		}
 	}
-	copy(m[:], b)
-	return m, neg
+	return neg
 }
 
 // digits writes the signed base-2^c digits of the magnitude of s (each in
@@ -171,7 +186,8 @@ func magnitude(s *ristretto255.Scalar) (m [32]byte, neg bool) {
 // every window, and reports whether the magnitude is that of -s: the
 // digits of s are then the returned ones negated.
 func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
-	m, neg := magnitude(s)
+	var m [32]byte
+	neg = magnitude(s, &m)
 	signedDigits(m[:], c, out)
 	return neg
 }
@@ -270,6 +286,12 @@ type Adder interface {
 type Terms struct {
 	sc  []ristretto255.Scalar
 	pts []*ristretto255.Element
+}
+
+// Grow makes room for n more terms.
+func (t *Terms) Grow(n int) {
+	t.sc = slices.Grow(t.sc, n)
+	t.pts = slices.Grow(t.pts, n)
 }
 
 // Add appends the term s*p (s is copied).
