@@ -145,7 +145,22 @@ func NewEd25519Key(pub []byte) *Ed25519Key {
 // Verify reports whether sig is k's valid signature of msg: exactly
 // crypto/ed25519.Verify(pub, msg, sig).
 func (k *Ed25519Key) Verify(msg, sig []byte) bool {
-	if k.tab == nil || len(sig) != 64 || sig[63]&224 != 0 {
+	var acc extPoint
+	if !k.rPrime(&acc, msg, sig) {
+		return false
+	}
+	var r edwards25519.Point
+	if _, err := r.SetExtendedCoordinates(&acc.X, &acc.Y, &acc.Z, &acc.T); err != nil {
+		return false // only a bug can leave the curve
+	}
+	return bytes.Equal(sig[:32], r.Bytes())
+}
+
+// rPrime sets acc to R' = [S]B - [k]A for sig and msg; false, for a
+// signature that fails before R' is compared (no key, a bad length, S not
+// canonical, the three top bits set).
+func (k *Ed25519Key) rPrime(acc *extPoint, msg, sig []byte) bool {
+	if k == nil || k.tab == nil || len(sig) != 64 || sig[63]&224 != 0 {
 		return false
 	}
 	h := sha512.New()
@@ -161,16 +176,55 @@ func (k *Ed25519Key) Verify(msg, sig []byte) bool {
 	if err != nil {
 		return false
 	}
-	var acc extPoint
 	acc.identity()
 	var dig [64]int32
-	edBaseTable().addMul(&acc, s.Bytes(), false, dig[:])
-	k.tab.addMul(&acc, hs.Bytes(), true, dig[:])
-	var r edwards25519.Point
-	if _, err := r.SetExtendedCoordinates(&acc.X, &acc.Y, &acc.Z, &acc.T); err != nil {
-		return false // only a bug can leave the curve
+	edBaseTable().addMul(acc, s.Bytes(), false, dig[:])
+	k.tab.addMul(acc, hs.Bytes(), true, dig[:])
+	return true
+}
+
+// VerifyEd25519Batch reports, for each i, whether sigs[i] is keys[i]'s
+// valid signature of msgs[i]: exactly keys[i].Verify(msgs[i], sigs[i])
+// (a nil key verifies nothing), each signature checked on its own; only
+// the field inversions that encode each R' are shared (Montgomery's
+// trick). Variable time, as Verify.
+func VerifyEd25519Batch(keys []*Ed25519Key, msgs, sigs [][]byte) []bool {
+	ok := make([]bool, len(keys))
+	acc := make([]extPoint, len(keys))
+	idx := make([]int, 0, len(keys))
+	for i, k := range keys {
+		if k.rPrime(&acc[i], msgs[i], sigs[i]) {
+			idx = append(idx, i)
+		}
 	}
-	return bytes.Equal(sig[:32], r.Bytes())
+	if len(idx) == 0 {
+		return ok
+	}
+	// prefix[m] = Z_idx[0] * ... * Z_idx[m]; Z is never zero on the curve.
+	prefix := make([]field.Element, len(idx))
+	prefix[0] = acc[idx[0]].Z
+	for m := 1; m < len(idx); m++ {
+		prefix[m].Multiply(&prefix[m-1], &acc[idx[m]].Z)
+	}
+	var inv, zi, x, y field.Element
+	inv.Invert(&prefix[len(idx)-1])
+	for m := len(idx) - 1; m >= 0; m-- {
+		p := &acc[idx[m]]
+		if m > 0 {
+			zi.Multiply(&inv, &prefix[m-1])
+			inv.Multiply(&inv, &p.Z)
+		} else {
+			zi = inv
+		}
+		x.Multiply(&p.X, &zi)
+		y.Multiply(&p.Y, &zi)
+		// Ed25519's encoding: y, with x's sign in the top bit.
+		var enc [32]byte
+		copy(enc[:], y.Bytes())
+		enc[31] |= byte(x.IsNegative() << 7)
+		ok[idx[m]] = bytes.Equal(sigs[idx[m]][:32], enc[:])
+	}
+	return ok
 }
 
 // signedDigits writes the signed base-2^c digits of the 32-byte

@@ -63,13 +63,17 @@ func VarTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristret
 		}
 		p.add(sc[i], &all.mag[i], all.neg[i], pts[i])
 	}
-	acc := ristretto255.NewIdentityElement()
-	for k := range parts {
-		if len(parts[k].sc) > 0 {
-			acc.Add(acc, parts[k].sum())
+	// The two parts on two cores (each also splits itself when large).
+	sums := make([]*ristretto255.Element, 2)
+	par.For(2, 1, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			sums[k] = ristretto255.NewIdentityElement()
+			if len(parts[k].sc) > 0 {
+				sums[k] = parts[k].sum()
+			}
 		}
-	}
-	return acc
+	})
+	return sums[0].Add(sums[0], sums[1])
 }
 
 // msmPart is a list of terms for the bucket method: each scalar with its
