@@ -61,19 +61,39 @@ func newFixedTable(p *extPoint, c int) *fixedTable {
 
 // extToNiels converts points to affine Niels form with one inversion
 // (Montgomery's trick over their Z coordinates, never zero on the curve).
+// A point with Z = 1 (a decoded one) is affine already: it takes no part
+// in the inversion, and T = x*y.
 func extToNiels(ext []extPoint) []niels {
 	n := len(ext)
-	prefix := make([]field.Element, n)
-	prefix[0] = ext[0].Z
-	for i := 1; i < n; i++ {
-		prefix[i].Multiply(&prefix[i-1], &ext[i].Z)
+	out := make([]niels, n)
+	// prefix[m] is the product of the Z of the first m+1 points of idx.
+	idx := make([]int, 0, n)
+	prefix := make([]field.Element, 0, n)
+	for i := range ext {
+		if ext[i].Z.Equal(feOne) == 1 {
+			out[i].ypx.Add(&ext[i].Y, &ext[i].X)
+			out[i].ymx.Subtract(&ext[i].Y, &ext[i].X)
+			out[i].t2d.Multiply(&ext[i].T, edD2)
+			continue
+		}
+		var p field.Element
+		if len(prefix) == 0 {
+			p = ext[i].Z
+		} else {
+			p.Multiply(&prefix[len(prefix)-1], &ext[i].Z)
+		}
+		idx = append(idx, i)
+		prefix = append(prefix, p)
+	}
+	if len(idx) == 0 {
+		return out
 	}
 	var inv, zi, x, y field.Element
-	inv.Invert(&prefix[n-1])
-	out := make([]niels, n)
-	for i := n - 1; i >= 0; i-- {
-		if i > 0 {
-			zi.Multiply(&inv, &prefix[i-1])
+	inv.Invert(&prefix[len(prefix)-1])
+	for m := len(idx) - 1; m >= 0; m-- {
+		i := idx[m]
+		if m > 0 {
+			zi.Multiply(&inv, &prefix[m-1])
 			inv.Multiply(&inv, &ext[i].Z)
 		} else {
 			zi = inv
@@ -87,6 +107,9 @@ func extToNiels(ext []extPoint) []niels {
 	}
 	return out
 }
+
+// feOne is 1.
+var feOne = new(field.Element).One()
 
 // addMul adds s*P to acc (or subtracts it when neg), s given as its 32-byte
 // little-endian encoding, below 2^253.

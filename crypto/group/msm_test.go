@@ -36,6 +36,13 @@ func TestVarTimeMSM(t *testing.T) {
 				sc[i] = smallScalarT(uint64(i))
 			case 5:
 				pts[i] = pts[i-1] // repeated point
+			case 6:
+				// Decoded from its encoding: Z = 1 (extToNiels' affine path).
+				var e ristretto255.Element
+				if _, err := e.SetCanonicalBytes(pts[i].Bytes()); err != nil {
+					t.Fatal(err)
+				}
+				pts[i] = &e
 			}
 		}
 		want := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
