@@ -191,7 +191,7 @@ func (p *msmPart) pippengerFast() *ristretto255.Element {
 		}
 		clear(used)
 		for i := 0; i < n; i++ {
-			d := dig[i*windows+w]
+			d := dig[w*n+i]
 			if d == 0 {
 				continue
 			}

@@ -197,20 +197,25 @@ func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
 }
 
 // digitTable is the part's signed digits for the bucket method: c bits a
-// window (window), windows digits a scalar, scalar i's digits at
-// dig[i*windows:(i+1)*windows], least significant first: the digits of s
-// itself (where the magnitude is that of -s, negated back).
+// window (window), windows digits a scalar, least significant first, by
+// window: scalar i's digit of window w at dig[w*n+i] (a window's pass reads
+// its digits in order), the digits of s itself (where the magnitude is
+// that of -s, negated back).
 func (p *msmPart) digitTable() (c, windows int, dig []int32) {
 	c = window(len(p.sc), p.bits)
 	windows = (p.bits+c-1)/c + 1
-	dig = make([]int32, len(p.sc)*windows)
+	n := len(p.sc)
+	dig = make([]int32, n*windows)
+	d := make([]int32, windows)
 	for i := range p.mag {
-		d := dig[i*windows : (i+1)*windows]
 		signedDigits(p.mag[i][:], c, d)
 		if p.neg[i] {
 			for w := range d {
 				d[w] = -d[w]
 			}
+		}
+		for w, v := range d {
+			dig[w*n+i] = v
 		}
 	}
 	return c, windows, dig
@@ -240,7 +245,7 @@ func (p *msmPart) pippenger() *ristretto255.Element {
 		}
 		clear(used)
 		for i := 0; i < n; i++ {
-			d := dig[i*windows+w]
+			d := dig[w*n+i]
 			switch {
 			case d > 0:
 				if used[d-1] {

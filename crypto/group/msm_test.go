@@ -191,6 +191,24 @@ func BenchmarkMSM(b *testing.B) {
 				pippengerFast(sc, pts)
 			}
 		})
+		// Decoded points (Z = 1), as a verifier's.
+		dec := make([]*ristretto255.Element, n)
+		for i := range pts {
+			dec[i] = new(ristretto255.Element)
+			if _, err := dec[i].SetCanonicalBytes(pts[i].Bytes()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(fmt.Sprintf("straus-decoded/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, dec)
+			}
+		})
+		b.Run(fmt.Sprintf("pippengerFast-decoded/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				pippengerFast(sc, dec)
+			}
+		})
 	}
 }
 
