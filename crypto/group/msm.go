@@ -171,17 +171,16 @@ func window(n, bits int) int {
 // digits as a small positive one.
 func magnitude(s *ristretto255.Scalar, m *[32]byte) (neg bool) {
 	var ns ristretto255.Scalar
-	var nb [32]byte
-	s.Encode(m[:0])
-	ns.Negate(s).Encode(nb[:0])
-	for i := len(m) - 1; i >= 0; i-- {
-		if m[i] != nb[i] {
-			if nb[i] < m[i] {
-				*m, neg = nb, true
+	b, nb := s.Bytes(), ns.Negate(s).Bytes()
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] != nb[i] {
+			if nb[i] < b[i] {
+				b, neg = nb, true
 			}
 			break
 		}
 	}
+	copy(m[:], b)
 	return neg
 }
 
