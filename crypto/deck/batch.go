@@ -284,6 +284,13 @@ func (pb *ProofBatch) checkKnown(terms []group.Terms, known [][]knownPoint) bool
 		return false
 	}
 	var b group.Batch
+	// The distinct points are about half the terms (a deck point is in
+	// two proofs, a key in a proof, a share and the audit).
+	n := 0
+	for i := range terms {
+		n += terms[i].Len()
+	}
+	b.Grow(n / 2)
 	for i := range terms {
 		b.AddTerms(&terms[i])
 	}

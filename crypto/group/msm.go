@@ -170,8 +170,13 @@ func window(n, bits int) int {
 // scalar (a batch's -z for a 128-bit weight z) then has as few nonzero
 // digits as a small positive one.
 func magnitude(s *ristretto255.Scalar, m *[32]byte) (neg bool) {
+	b := s.Bytes()
+	copy(m[:], b)
+	if isShort(m) {
+		return false // below 2^128: l - s is above 2^252
+	}
 	var ns ristretto255.Scalar
-	b, nb := s.Bytes(), ns.Negate(s).Bytes()
+	nb := ns.Negate(s).Bytes()
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] != nb[i] {
 			if nb[i] < b[i] {
@@ -309,6 +314,9 @@ func (t *Terms) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
 	t.pts = append(t.pts, p)
 }
 
+// Len returns the number of terms.
+func (t *Terms) Len() int { return len(t.sc) }
+
 // AddTerms adds every term of t to b.
 func (b *Batch) AddTerms(t *Terms) {
 	for i := range t.sc {
@@ -323,6 +331,15 @@ type Batch struct {
 	idx map[*ristretto255.Element]int
 	sc  []*ristretto255.Scalar
 	pts []*ristretto255.Element
+}
+
+// Grow makes room for n more distinct points.
+func (b *Batch) Grow(n int) {
+	if b.idx == nil {
+		b.idx = make(map[*ristretto255.Element]int, n)
+	}
+	b.sc = slices.Grow(b.sc, n)
+	b.pts = slices.Grow(b.pts, n)
 }
 
 // Add adds the term s*p (s is copied; p must not change afterwards).
