@@ -294,18 +294,23 @@ func (pb *ProofBatch) checkKnown(terms []group.Terms, known [][]knownPoint) bool
 	for i := range terms {
 		b.AddTerms(&terms[i])
 	}
-	pb.known = b.Substitute(func(p *ristretto255.Element) (*ristretto255.Scalar, *ristretto255.Element, bool) {
+	subst := b.Substitute(func(p *ristretto255.Element) (*ristretto255.Scalar, *ristretto255.Element, bool) {
 		v, ok := values[p]
 		if !ok {
 			return nil, nil, false
 		}
 		return &v.s, v.base, true
 	}, pb.weight)
-	return b.IsIdentity()
+	if !b.IsIdentity() {
+		return false
+	}
+	pb.known = subst
+	return true
 }
 
 // Known returns the number of points the last Check checked against their
-// values known from revealed seeds (0 when it had no audit).
+// values known from revealed seeds, in a sum that passed (0 when it had no
+// audit, or when that sum failed and the bisection decided).
 func (pb *ProofBatch) Known() int { return pb.known }
 
 // DeferProofs returns a copy of h whose ApplyLock, ApplyRekey, CheckShare(s),

@@ -351,8 +351,9 @@ func TestHintTiles(t *testing.T) {
 
 // TestProofBatchKnownPoints: with the hand's audit in the batch, Check
 // checks every lock key, deck point and re-key key against its value from
-// the revealed seeds (ProofBatch.Known counts them) and passes an honest
-// hand; with one or two bad proofs or shares at random places it still
+// the revealed seeds and an honest hand passes in that sum (ProofBatch.Known
+// counts the points; 0 if the values were wrong and the bisection had to
+// decide); with one or two bad proofs or shares at random places it still
 // names exactly what checking one by one names (the seat, position and
 // rule), by bisection over the items' own equations.
 func TestProofBatchKnownPoints(t *testing.T) {
