@@ -61,8 +61,8 @@ func TestBrowserTournamentTable(t *testing.T) {
 			t.Error("the match did not stop after the leave")
 		}
 	}()
+	// The lobby's page hands over to the table's by itself.
 	c := browsertest.Page(t, ctx, s.URL(), "body")
-	browsertest.Open(t, c, s.Base()+"/table", "#rack .tile")
 	until := func(what string, ok func(leaveDOM) bool) leaveDOM {
 		t.Helper()
 		return readLeaveDOM.Until(t, c, 10*time.Second, what, ok)
@@ -75,7 +75,7 @@ func TestBrowserTournamentTable(t *testing.T) {
 		default:
 		}
 	}
-	until("the header names the round and the table", func(d leaveDOM) bool {
+	readLeaveDOM.Until(t, c, 30*time.Second, "the table's page, its header naming the round and the table", func(d leaveDOM) bool {
 		return d.Path == "/table" && d.Context == "tournament round 2, table 3" && d.Rack > 0 && !d.Asking
 	})
 	browsertest.Click(t, c, "#leave")
