@@ -175,6 +175,11 @@ func faultyNetwork(t *testing.T, share []int) {
 			continue
 		}
 		t.Run(fmt.Sprintf("%s/%d", tc.ruleset, tc.n), func(t *testing.T) {
+			// In parallel: a match on this network mostly waits (each lost
+			// message costs its receiver a Stall before it asks again;
+			// about a sixth of the wall time is CPU), and the matches share
+			// nothing.
+			t.Parallel()
 			checkHonest(t, run(t, tc.ruleset, tc.n, uint64(20+i), LocalOptions{Faults: f, Stall: 150 * time.Millisecond, Cheater: -1}))
 		})
 	}
