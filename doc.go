@@ -31,6 +31,8 @@
 //     participant.Net.
 //   - ui: the terminal front end (the table, the replay, the lobby).
 //   - cmd/okey: the command: flags, wiring, printing, the ui's adapters.
+//   - docs: the documents the command prints, in English and Turkish: the
+//     rules and each command's help text.
 //
 // The layers (TestLayers): engine and crypto are pure; ui and table never
 // reach p2p; internal/ packages are leaves; rating and stats are pure

@@ -1,6 +1,7 @@
 // Package docs holds the player's documentation that the okey command
 // shows: docs/rules.md and its Turkish docs/rules.tr.md, for `okey help
-// rules`.
+// rules`, and each command's help text in both languages (help/, for
+// `okey COMMAND -h` and `okey help COMMAND`).
 package docs
 
 import (

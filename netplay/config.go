@@ -124,7 +124,7 @@ func TableConfig(a lobby.Announcement) (table.Config, error) {
 		if err != nil {
 			return table.Config{}, fmt.Errorf("%w: member %d: %v", ErrAnnouncement, i, err)
 		}
-		cfg.Seats = append(cfg.Seats, table.Seat{ID: table.PeerID(id.String()), Name: cutName(m.Name), Key: key, Nonce: nonce})
+		cfg.Seats = append(cfg.Seats, table.Seat{ID: table.PeerID(id.String()), Name: cutName(m.Name, table.MaxNameLen), Key: key, Nonce: nonce})
 	}
 	if err := cfg.Validate(); err != nil {
 		return table.Config{}, fmt.Errorf("%w: %v", ErrAnnouncement, err)
@@ -162,13 +162,13 @@ func privateKey(k crypto.PrivKey) (ed25519.PrivateKey, error) {
 	return ed25519.PrivateKey(raw), nil
 }
 
-// cutName shortens a display name to at most table.MaxNameLen bytes,
-// cutting between characters.
-func cutName(s string) string {
-	if len(s) <= table.MaxNameLen {
+// cutName shortens a display name to at most n bytes, cutting between
+// characters.
+func cutName(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	s = s[:table.MaxNameLen]
+	s = s[:n]
 	for len(s) > 0 && !utf8.ValidString(s) {
 		s = s[:len(s)-1]
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/p2p"
 )
 
@@ -14,7 +15,7 @@ import (
 type IdentityGoneError struct{ Dir string }
 
 func (e *IdentityGoneError) Error() string {
-	return fmt.Sprintf("the identity in %s is gone: that match cannot go on", e.Dir)
+	return i18n.T("the identity in %s is gone: that match cannot go on", e.Dir)
 }
 
 // LocalIdentity returns the signing key of the identity kept at ref under

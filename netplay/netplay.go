@@ -4,7 +4,10 @@
 // lobby, and plays a started table's match with a table.Mover choosing
 // this seat's moves, persisting every step so that a restarted process
 // resumes where it stopped; it runs the house bots that fill a player's
-// table, and gives the tournament topic to a participant as its Net.
+// table, gives the tournament topic to a participant as its Net and
+// enters okey tournament's seats into one (TournamentEntry), keeps the
+// lasting identities of a match against bots (LocalIdentities), and says
+// a network error in a player's words (Explain).
 //
 // Both `okey bot` and the terminal UI's `okey play` use it. Tests that need
 // no real network hand Open a mocknet host (Options.Host).

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	ma "github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
@@ -153,10 +152,7 @@ func (c *Client) ReachCreator(ctx context.Context, code invite.Code) error {
 // reach one of them: "peer id mismatch"). On an error the seats opened
 // so far are returned with it.
 func OpenTournamentBots(ctx context.Context, open func(context.Context, Options) (*Client, error), o Options, folder string, k int, seats []*TournamentSeat) ([]*TournamentSeat, error) {
-	name := seats[0].Client.Name()
-	for len(name) > 20 || !utf8.ValidString(name) {
-		name = name[:len(name)-1]
-	}
+	name := cutName(seats[0].Client.Name(), 20)
 	for i := 1; i <= k; i++ {
 		known := slices.Clone(o.Peers)
 		for _, s := range seats {

@@ -23,7 +23,7 @@ const (
 	// LinkRelayed means only a connection through a relay.
 	LinkRelayed
 	// LinkViaMember means no connection, but the member's table messages arrive
-	// (forwarded by another member's gossip) within LinkHeardWithin, and
+	// (forwarded by another member's gossip) within linkHeardWithin, and
 	// since its last connection dropped.
 	LinkViaMember
 )
@@ -85,7 +85,7 @@ func (n *Node) LinkTo(p peer.ID) Link {
 		n.mu.Lock()
 		t, ok := n.heard[p]
 		n.mu.Unlock()
-		if ok && time.Since(t) < LinkHeardWithin {
+		if ok && time.Since(t) < linkHeardWithin {
 			l.Kind = LinkViaMember
 		}
 	}

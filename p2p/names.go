@@ -35,13 +35,13 @@ const (
 
 // Bounds of a table's chat and of a link's news.
 const (
-	// ChatHistory is how many of the latest chat messages a member keeps to
+	// chatHistory is how many of the latest chat messages a member keeps to
 	// answer ChatRequest.
-	ChatHistory = 32
+	chatHistory = 32
 
-	// LinkHeardWithin is how recent a member's forwarded message must be for
+	// linkHeardWithin is how recent a member's forwarded message must be for
 	// LinkViaMember.
-	LinkHeardWithin = 2 * time.Minute
+	linkHeardWithin = 2 * time.Minute
 )
 
 // Errors of the node, its tables and its identity.

@@ -210,8 +210,8 @@ func (t *TableTransport) chatValidator(_ context.Context, _ peer.ID, pm *pubsub.
 // keep adds a message to the history served to spectators (c.mu held).
 func (c *tableChat) keep(raw []byte) {
 	c.recent = append(c.recent, raw)
-	if len(c.recent) > ChatHistory {
-		c.recent = append(c.recent[:0:0], c.recent[len(c.recent)-ChatHistory:]...)
+	if len(c.recent) > chatHistory {
+		c.recent = append(c.recent[:0:0], c.recent[len(c.recent)-chatHistory:]...)
 	}
 }
 

@@ -79,16 +79,27 @@ func (l *LobbyView) selectedTour() (LobbyTournament, bool) {
 func (l *LobbyView) joinTour() {
 	t, _ := l.selectedTour()
 	tl := l.b.(TournamentLobby)
+	if msg, bad := t.JoinRefusal(); msg != "" {
+		l.msg, l.bad = msg, bad
+		return
+	}
+	l.do(i18n.T("registering in %s", t.Name), func(ctx context.Context) error { return tl.JoinTournament(ctx, t.ID) })
+}
+
+// JoinRefusal is why joining t (j in the terminal's lobby, join on the web
+// lobby's page) does not register the player: it plays in t here already
+// (not bad: a note), registration is over, or t is full; "" when joining
+// registers (or resumes the player's part).
+func (t LobbyTournament) JoinRefusal() (msg string, bad bool) {
 	switch {
 	case t.Playing:
-		l.msg, l.bad = i18n.T("you play in %s: each round's table opens by itself", t.Name), false
+		return i18n.T("you play in %s: each round's table opens by itself", t.Name), false
 	case !t.Mine && (t.Round > 0 || t.Ended):
-		l.msg, l.bad = i18n.T("%s is under way: registration is closed", t.Name), true
+		return i18n.T("%s is under way: registration is closed", t.Name), true
 	case !t.Mine && t.Registered >= t.Players:
-		l.msg, l.bad = i18n.T("%s is full", t.Name), true
-	default:
-		l.do(i18n.T("registering in %s", t.Name), func(ctx context.Context) error { return tl.JoinTournament(ctx, t.ID) })
+		return i18n.T("%s is full", t.Name), true
 	}
+	return "", false
 }
 
 // noteTourEnd replaces the registration's "done", once the player's
@@ -101,8 +112,8 @@ func (l *LobbyView) noteTourEnd() {
 	}
 }
 
-// tourState is what the list says of a tournament's progress.
-func tourState(t LobbyTournament) string {
+// TourState is what a lobby's list says of a tournament's progress.
+func TourState(t LobbyTournament) string {
 	var s string
 	switch {
 	case t.Ended:
@@ -160,7 +171,7 @@ func (l *LobbyView) drawTours(scr tcell.Screen, x, row, w int, felt, dim tcell.S
 			st = st.Background(p.Ledge).Bold(true)
 		}
 		line := fmt.Sprintf("%-18.18s %-26.26s %d/%d    ", t.Name, RulesetName(t.Ruleset), t.Registered, t.Players)
-		state := tourState(t)
+		state := TourState(t)
 		if width(line+state) <= w-2 {
 			fill(scr, x, row, w, 1, st)
 			put(scr, x+1, row, w-2, line+state, st)

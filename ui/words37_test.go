@@ -110,7 +110,7 @@ func TestTournamentAndRoundWords(t *testing.T) {
 				t.Errorf("%s: a 101 table's lobby row says %q, want %q", name, row, want)
 			}
 			cup := LobbyTournament{ID: "aa", Name: "spring cup", Rounds: 1, Round: 1, Ended: true, Mine: true}
-			if s, want := tourState(cup), pick("ended, you played", "bitti, oynadın"); s != want {
+			if s, want := TourState(cup), pick("ended, you played", "bitti, oynadın"); s != want {
 				t.Errorf("%s: an ended tournament of the player's: %q, want %q", name, s, want)
 			}
 			l := &LobbyView{tours: []LobbyTournament{cup}}

@@ -70,6 +70,9 @@ type Lobby struct {
 	state   []byte
 	poke    chan struct{}
 	unfin   []table.LobbyTable // the unfinished matches, as last listed
+	tours   Tournaments        // the tournaments on the LAN (nil: none listed; SetTournaments)
+	srv     *Server            // the server of the lobby's page (ListenLobby)
+	sitting int                // tournament tables holding the page (SitTable)
 	stale   bool               // unfin is to be listed again
 	dropArm string             // the unfinished match a first drop was on
 }
@@ -108,6 +111,7 @@ func (l *Lobby) Run() {
 		case <-l.ctx.Done():
 			return
 		case <-l.svc.Changes():
+		case <-l.tourChanges():
 		case <-l.poke:
 		case <-tick.C:
 		}
@@ -185,11 +189,13 @@ type lobbyJSON struct {
 	Presets []string          `json:"presets"`
 	Levels  []string          `json:"levels"`
 	Level   string            `json:"level"`
+	TourOn  bool              `json:"tourOn"` // the tournaments are listed
+	Tours   []tourJSON        `json:"tours"`
 }
 
 // lobbyLabels are the lobby page's words, in the interface's language.
 func lobbyLabels() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"title": i18n.T("okey lobby"), "tables": i18n.T("tables on the LAN"), "none": i18n.T("no table on the LAN yet: open one"),
 		"create": i18n.T("open a table"), "ruleset": i18n.T("ruleset"), "players": i18n.T("players"), "bots": i18n.T("bots"),
 		"level": i18n.T("level"), "options": i18n.T("options"), "private": i18n.T("join: invite code only"), "join": i18n.T("join"), "leave": i18n.T("leave"),
@@ -205,6 +211,8 @@ func lobbyLabels() map[string]string {
 		"disconnected": i18n.T("the table's process is gone: this page no longer plays"),
 		"reconnecting": i18n.T("the connection to okey dropped: reconnecting…"),
 	}
+	tourLabels(m)
+	return m
 }
 
 // linkText says a link for a person: its kind and round-trip time.
@@ -270,6 +278,7 @@ func (l *Lobby) build() *lobbyJSON {
 			l.startOnce(t)
 		}
 	}
+	l.buildTours(s)
 	for _, u := range l.unfinished() {
 		s.Unfin = append(s.Unfin, unfinishedJSON{ID: u.ID, Ruleset: ui.RulesetName(u.Ruleset), Note: u.Note, Local: u.Local})
 	}
@@ -316,7 +325,7 @@ func (l *Lobby) unfinishedByID(id string) (table.LobbyTable, bool) {
 // startOnce hands a started table the player sits at to start, once.
 func (l *Lobby) startOnce(t table.LobbyTable) {
 	l.mu.Lock()
-	if l.started[t.ID] || l.inMatch {
+	if l.started[t.ID] || l.inMatch || l.sitting > 0 {
 		l.mu.Unlock()
 		return
 	}
@@ -341,7 +350,7 @@ func (l *Lobby) playing1(play func(table.LobbyTable), t table.LobbyTable) {
 // so); true: handed over.
 func (l *Lobby) hand(play func(table.LobbyTable), t table.LobbyTable) bool {
 	l.mu.Lock()
-	if l.inMatch || play == nil {
+	if l.inMatch || l.sitting > 0 || play == nil {
 		l.mu.Unlock()
 		if play != nil {
 			l.Say(i18n.T("wait: a table is open already"), true)
@@ -409,6 +418,8 @@ type lobbyCommand struct {
 	Private bool   `json:"private"`
 	Ready   bool   `json:"ready"`
 	Text    string `json:"text"`
+	Name    string `json:"name"`   // tcreate: the tournament's name
+	Rounds  int    `json:"rounds"` // tcreate: its rounds
 }
 
 // maxPasted bounds a pasted code or relay line.
@@ -509,6 +520,11 @@ func (l *Lobby) do(c lobbyCommand) {
 			}
 		}
 		return
+	case "tjoin", "tcreate":
+		var ok bool
+		if what, f, ok = l.tourCommand(c); !ok {
+			return
+		}
 	case "relay":
 		if err := l.svc.CheckRelayLine(c.Text); err != nil {
 			l.Say(ui.Explain(err), true)
@@ -660,6 +676,9 @@ func ListenLobby(l *Lobby, port int) (*Server, error) {
 		return nil, err
 	}
 	s.lobby = l
+	l.mu.Lock()
+	l.srv = s
+	l.mu.Unlock()
 	return s, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/engine/analysis"
@@ -20,44 +19,6 @@ func init() {
 	register(command{name: "analyze", summary: i18n.Mark("analyse a hand: winning or not, arrangement, discards, distance"), run: runAnalyze})
 }
 
-const analyzeUsage = `usage: okey analyze [--preset RULESET] [--json] --indicator TILE TILE...
-       okey analyze [--preset RULESET] < LINES
-
-Analyse a hand of 14 or 15 tiles in notation (R, Y, B, K + 1..13, FJ for a
-false joker; any case). The indicator is the face-up tile: the okey is the
-next number of its colour.
-
-  14 tiles: whether the hand wins (groups or seven pairs), its arrangement,
-            and its distance (the fewest tiles to exchange to reach a win).
-  15 tiles: the discards that leave a winning 14.
-
-With tiles on the command line it prints a report for people, or with
---json one JSON object. With no tiles it reads lines "IND: TILE TILE..."
-(the indicator, a colon, the tiles; blank lines and lines starting with #
-are skipped; with --indicator the "IND:" may be left out) from standard
-input and prints one JSON object per line, in order, each as soon as its
-line is read (a program may write a line and wait for the answer). A bad
-line gives {"line": N, "error": "..."} (N counts every input line from 1)
-and the others go on.
-
-JSON fields: indicator, okey, tiles; for 14 tiles winning, kind ("groups",
-"pairs" or null), groups (lists of tiles, an okey shown as its face; empty
-when not winning), distance; for 15 tiles winning_discards (sorted).
-
-With --preset 101 (Okey 101) a rack of 1 to 22 tiles gets its best
-opening instead: the most points in sets and runs (no 13-1 in 101) and
-whether they reach 101, the most doubles and whether they reach five; with
---taken TILE the opening must use that tile (the discard just taken). JSON
-fields: preset, indicator, okey, tiles, value, groups (an okey written
-OKEY=FACE for the face it stands for), reaches_101, doubles, pairs,
-five_doubles, opens.
-
-Exit status: 0 when every hand was analysed (winning or not) and in batch
-mode; 2 for bad usage or a bad hand on the command line.
-
-flags:
-`
-
 func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -66,7 +27,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	preset := fs.String("preset", "classic", i18n.T("the `ruleset`, preset[:options]: 101 analyses openings"))
 	taken := fs.String("taken", "", i18n.T("101: the `tile` the opening must use (the discard just taken)"))
 	fs.Usage = func() {
-		fmt.Fprint(stderr, i18n.T(analyzeUsage))
+		fmt.Fprint(stderr, helpText("analyze"))
 		printDefaults(fs)
 	}
 	if err := fs.Parse(args); err != nil {
@@ -115,7 +76,7 @@ func runAnalyze(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s\n", b)
 		return 0
 	}
-	printReport(stdout, res)
+	analysis.Report(stdout, res)
 	return 0
 }
 
@@ -154,75 +115,4 @@ func analysisErr(err error) error {
 		return verdict.UserErr(e.Key, e.Args...)
 	}
 	return err
-}
-
-// markOkeys writes groups for the text report: an okey as the face it
-// stands for with a star ("K13*"), and for each okey a legend line saying
-// what it stands for ("* okey (R5) stands for K13").
-func markOkeys(okey engine.Face, groups []engine.Group) (lines, legend []string) {
-	for _, g := range groups {
-		var ts []string
-		for i, f := range g.Tiles {
-			if f != okey || i >= len(g.As) {
-				ts = append(ts, f.String())
-				continue
-			}
-			ts = append(ts, g.As[i].String()+"*")
-			if g.As[i] == okey {
-				legend = append(legend, i18n.T("* okey (%s) plays as itself", okey))
-			} else {
-				legend = append(legend, i18n.T("* okey (%s) stands for %s", okey, g.As[i]))
-			}
-		}
-		lines = append(lines, strings.Join(ts, " "))
-	}
-	return lines, legend
-}
-
-// kindName is a winning hand's kind for the report.
-func kindName(kind string) string {
-	switch kind {
-	case "groups":
-		return i18n.T("groups")
-	case "pairs":
-		return i18n.T("seven pairs")
-	}
-	return kind
-}
-
-func printReport(w io.Writer, res any) {
-	switch r := res.(type) {
-	case *analysis.Hand14:
-		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
-		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
-		if r.Winning {
-			fmt.Fprint(w, i18n.T("winning:  %s\n", kindName(*r.Kind)))
-			marked, legend := markOkeys(r.OkeyFace, r.Layout)
-			for _, g := range marked {
-				fmt.Fprintf(w, "  %s\n", g)
-			}
-			for _, l := range legend {
-				fmt.Fprintf(w, "  %s\n", l)
-			}
-			return
-		}
-		fmt.Fprint(w, i18n.T("not winning: %d to exchange, at the fewest\n", r.Distance))
-		marked, legend := markOkeys(r.OkeyFace, r.Layout)
-		for _, g := range marked {
-			fmt.Fprintf(w, "  %s\n", g)
-		}
-		fmt.Fprint(w, i18n.T("  rest: %s\n", engine.FormatFaces(r.Rest)))
-		for _, l := range legend {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	case *analysis.Hand15:
-		fmt.Fprint(w, i18n.T("indicator %s, okey %s\n", r.Indicator, r.Okey))
-		fmt.Fprint(w, i18n.T("tiles:    %s\n", strings.Join(r.Tiles, " ")))
-		if len(r.WinningDiscards) == 0 {
-			fmt.Fprintln(w, i18n.T("no discard leaves a winning hand"))
-			fmt.Fprint(w, i18n.T("best discards: %s (then %d to exchange)\n", strings.Join(r.Best, " "), r.BestDist))
-			return
-		}
-		fmt.Fprint(w, i18n.T("winning discards: %s\n", strings.Join(r.WinningDiscards, " ")))
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/engine/analysis"
@@ -32,39 +31,7 @@ func runAnalyze101(rules engine.Ruleset, indicator, taken string, asJSON bool, t
 		fmt.Fprintf(stdout, "%s\n", b)
 		return 0
 	}
-	fmt.Fprint(stdout, i18n.T("indicator %s, okey %s (Okey 101)\n", res.Indicator, res.Okey))
-	fmt.Fprint(stdout, i18n.T("tiles:    %s\n", strings.Join(res.Tiles, " ")))
-	if res.Taken != "" {
-		fmt.Fprint(stdout, i18n.T("using:    %s (taken)\n", res.Taken))
-	}
-	verdict := func(ok bool) string {
-		if ok {
-			return i18n.T("opens")
-		}
-		return i18n.T("does not open")
-	}
-	// An okey, OKEY=FACE in JSON, is written FACE* with a legend line.
-	groups := func(gs [][]string) {
-		var legend []string
-		for _, g := range gs {
-			ts := make([]string, len(g))
-			for i, tok := range g {
-				ts[i] = tok
-				if own, as, ok := strings.Cut(tok, "="); ok {
-					ts[i] = as + "*"
-					legend = append(legend, i18n.T("* okey (%s) stands for %s", own, as))
-				}
-			}
-			fmt.Fprintf(stdout, "  %s\n", strings.Join(ts, " "))
-		}
-		for _, l := range legend {
-			fmt.Fprintf(stdout, "  %s\n", l)
-		}
-	}
-	fmt.Fprint(stdout, i18n.T("sets and runs: %d points, %s (101 needed)\n", res.Value, verdict(res.Reaches101)))
-	groups(res.Groups)
-	fmt.Fprint(stdout, i18n.T("doubles: %d, %s (5 needed)\n", res.Doubles, verdict(res.FiveDoubles)))
-	groups(res.Pairs)
+	analysis.Report(stdout, res)
 	return 0
 }
 

@@ -18,52 +18,12 @@ func init() {
 	register(command{name: "arena", summary: i18n.Mark("measure strategies against each other: whole hands, the engine only"), run: runArena})
 }
 
-const arenaUsage = `usage: okey arena --bots S1,S2[,S3,S4] [--hands N] [--preset P[:options]] [--seed S] [--json]
-
-Plays N hands with the rules engine alone (no cryptography, no network) on
-every core, one strategy per seat. Hand i plays deal i/seats with the
-strategies rotated by i%%seats, so each strategy plays every seat equally (a
-multiple of the seat count plays every deal in every rotation). The same seed
-gives the same figures.
-
-One line per strategy: hands won by its seats over all hands (stalemates
-included) with a 95%% confidence interval (Wilson), the average score change
-per seat and hand (count-down presets: negative is points lost; penalty
-presets: the penalty taken), and its wins by kind (okey: final discard an
-okey, also counted in groups or pairs). A strategy holding several seats
-also gets its share per seat.
-
-Strategies: %s.
-`
-
-// arenaUsageDeals follows arenaUsage: the figures by deal and --vs.
-const arenaUsageDeals = `
-After those lines, the figures a strength claim needs, by deal: each
-strategy's win share and average placement (1 the best by the hand's score
-change, ties sharing the mean place; parity is (seats+1)/2), each with a 95%%
-interval clustered by deal (the rotations of one deal are not independent
-hands), and about how many deals would give a ±1 point interval on the share
-at the spread measured. Expert against three greedy in classic needs about
-1,500 deals for ±1 point.
-
---vs S1,S2[,S3,S4] plays a second line-up on the same deals (the same seed,
-hands and seats) and pairs the first strategies of the two line-ups deal by
-deal: the difference of their win shares a seat and of their placements,
-with 95%% intervals. The luck of the tiles cancels within a deal, so a
-pairing needs fewer deals than two separate runs.
-
-Okey 101 (--preset 101): a hand is one round, every seat played by b101
-(the one 101 bot: every level plays it at a 101 table); a win is a
-finish (pairs: it opened with doubles), the score change the round's
-points (lower is better), a round nobody finished a stalemate.
-`
-
 func runArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, i18n.T(arenaUsage, strings.Join(bot.Names(), ", ")))
-		fmt.Fprint(stderr, i18n.T(arenaUsageDeals))
+		fmt.Fprint(stderr, helpText("arena"))
+		fmt.Fprint(stderr, "\n"+i18n.T("Strategies: %s.\n", strings.Join(bot.Names(), ", ")))
 		printDefaults(fs)
 	}
 	bots := fs.String("bots", "", i18n.T("strategies by seat, comma-separated (2-4 seats)"))

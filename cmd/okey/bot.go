@@ -34,58 +34,6 @@ func init() {
 	register(command{name: "bot", summary: i18n.Mark("a headless player: finds or opens a table (LAN or invite code), plays"), run: runBot})
 }
 
-const botUsage = `usage: okey bot [--name N] [--create [--lan] --players N --preset P | --join TABLE | --code CODE|-]
-                [--level L | --strategy S] [--matches M] [--out DIR] [--data DIR]
-                [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]...
-                [--relay MULTIADDR]... [--serve-relay]
-                [--withhold D] [--move-withhold D] [-v] [--log FILE]
-                [--summary FILE]
-
-A headless player. It finds other okey peers on the LAN (mDNS, or --peer),
-takes a seat, plays each match with a bot strategy, saves the transcript into
-DIR and prints one line per match on stdout. Logs go to stderr (or --log),
-one line per event; -v adds protocol detail.
-
-Seating: --create opens a table for players beyond the LAN and waits until
-it is full: it prints "invite: CODE" on a line of its own as soon as the
-table is open, and only a player with that code gets a seat (--lan opens a
-LAN table instead, which anyone on the LAN may join, and prints no code).
---code takes a seat at the table of an invite code (--code - reads it from
-standard input: on the command line a code is visible to the other users of
-this computer in the process list, so prefer -). --join takes a seat at the
-LAN table with that id. With none of them it joins an open LAN table (only
-one of --players seats and ruleset --preset, when either is given), or opens
-one when it finds none; bots started together meet at one table (the open
-table with the smallest id wins; tables opened with --create come first).
-Every match after the first is seated the automatic way (or with --create).
-
-State: the identity key, the display name and every match's progress live in
-the data directory. A bot killed in the middle of a match and started again
-with the same --data resumes it. A seat silent for --withhold (--move-withhold
-while it is to move) ends the match unfinished: the bot says which seat
-stopped answering, and names no one (silence is never proof of cheating).
-
-Beyond the LAN: the bot tries direct links (UPnP/NAT-PMP port mapping, hole
-punching) and, with --relay, a relay (okey relay) for the seats it cannot
-reach directly. The --relay list given is kept in the data directory and used
-when none is given; --relay none clears it. --serve-relay makes this bot the
-relay for the tables it creates (its host must be reachable from the
-internet).
-
-Measurements: --summary writes, when the bot exits, a JSON file with its
-matches (hands, time per hand, steps, the time each step was applied) and
-what the process cost: bytes sent and received by libp2p, peak RSS, CPU time.
-
-Exit status: 0 every match finished honestly; 1 a match ended with a seat
-named on proof signed by that seat, or the bot failed or was interrupted (run
-it again with the same --data to resume); 2 bad usage (a mistyped code
-included); 3 a match ended unfinished (a seat stopped answering, or the rules
-could not go on); 4 the table could not form (its creator cannot be reached,
-the code was refused or revoked, or the table is full, started or closed).
-Over several matches (--matches), the status that matters most: 1, then 2,
-then 3, then 0.
-`
-
 // stringList is a repeatable string flag.
 type stringList []string
 
@@ -113,7 +61,7 @@ func parseBotArgs(args []string, stderr io.Writer) (*botArgs, int) {
 	b := &botArgs{explicit: map[string]bool{}}
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(botUsage)); printLevels(stderr); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("bot")); printLevels(stderr); printDefaults(fs) }
 	b.register(fs)
 	fs.StringVar(&b.name, "name", "", i18n.T("display name (default: the profile's, else bot-<id>)"))
 	fs.BoolVar(&b.create, "create", false, i18n.T("open a new table"))
@@ -159,7 +107,7 @@ func (b *botArgs) check(stdin io.Reader) string {
 		return i18n.T("--lan goes with --create")
 	}
 	if b.codeFlag != "" {
-		c, msg := parseCodeFlag(b.codeFlag, stdin)
+		c, _, msg := parseCodeFlag(b.codeFlag, stdin)
 		if msg != "" {
 			return msg
 		}
@@ -219,8 +167,14 @@ func (b *botArgs) checkAddrs() string {
 	if msg := b.netFlags.checkAddrs(); msg != "" {
 		return msg
 	}
-	for _, a := range b.relays {
-		if a == netplay.NoRelay && len(b.relays) == 1 {
+	return checkRelays(b.relays)
+}
+
+// checkRelays checks --relay: relay lines, or none alone; the usage
+// message of the first bad one.
+func checkRelays(relays []string) string {
+	for _, a := range relays {
+		if a == netplay.NoRelay && len(relays) == 1 {
 			continue
 		}
 		if _, _, err := relay.ParseLine(a); err != nil {
@@ -448,19 +402,20 @@ const noForwardEnv = "OKEY_LAB_NO_FORWARD"
 
 // parseCodeFlag parses the value of a --code flag: a code (as pasted: its
 // white space dropped), or "-" for the code on stdin (invite.Read: wrapped
-// over lines or not). On error it returns the usage message.
-func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
+// over lines or not); the code and its text. On error it returns the
+// usage message.
+func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string, string) {
 	if text == "-" {
 		var err error
 		if text, err = invite.Read(stdin); err != nil {
-			return invite.Code{}, i18n.T("--code -: %v", explainNet(err))
+			return invite.Code{}, "", i18n.T("--code -: %v", explainNet(err))
 		}
 	}
 	c, err := invite.ParsePasted(text)
 	if err != nil {
-		return invite.Code{}, i18n.T("--code: %v", explainNet(err))
+		return invite.Code{}, "", i18n.T("--code: %v", explainNet(err))
 	}
-	return c, ""
+	return c, invite.Compact(text), ""
 }
 
 // explainNet is an error of the network or of an invite code for a
@@ -468,27 +423,8 @@ func parseCodeFlag(text string, stdin io.Reader) (invite.Code, string) {
 // where there is something to do; the error's details (dial errors, table
 // ids, the packages' words) are for the log.
 func explainNet(err error) string {
-	for _, e := range []struct {
-		err error
-		key string
-	}{
-		{invite.ErrTypo, i18n.Mark("the invite code's check does not match: a character is mistyped, missing or swapped; copy it again, whole")},
-		{invite.ErrNotACode, i18n.Mark("that is not an okey invite code (it starts with okey1)")},
-		{invite.ErrVersion, i18n.Mark("the invite code is of another okey version")},
-		{invite.ErrTooLong, i18n.Mark("the invite code is too long")},
-		{invite.ErrNoCode, i18n.Mark("standard input holds no code")},
-		{lobby.ErrDenied, i18n.Mark("the invite code does not admit to this table: it was revoked or forged; ask its creator for the current code")},
-		{lobby.ErrInviteOnly, i18n.Mark("this table admits by invite code only")},
-		{lobby.ErrRateLimited, i18n.Mark("too many failed attempts to join: try again later")},
-		{lobby.ErrTableFull, i18n.Mark("the table is full")},
-		{lobby.ErrTableStarted, i18n.Mark("the table has started: its invite code admits no one any more")},
-		{lobby.ErrTableClosed, i18n.Mark("the table is closed or its match is over")},
-		{p2p.ErrUnreachable, i18n.Mark("the table's creator cannot be reached at any address of the code: check that its okey still runs, or play through a relay (--relay)")},
-		{context.DeadlineExceeded, i18n.Mark("the table did not start in time")},
-	} {
-		if errors.Is(err, e.err) {
-			return i18n.TKey(e.key)
-		}
+	if s, ok := netplay.Explain(err); ok {
+		return s
 	}
 	s := ui.Explain(err)
 	if errors.Is(err, netplay.ErrCannotForm) {

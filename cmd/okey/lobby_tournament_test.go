@@ -67,11 +67,12 @@ func startTourLobbyTest(ctx context.Context, t *testing.T, bus *participant.MemB
 	l := &tourLobbyTest{scr: scr, g: ui.NewGame(0, ui.Options{Screen: scr}), ran: make(chan error, 1),
 		data: filepath.Join(base, "data"), key: lobbyTestKey(k)}
 	lctx, lcancel := context.WithCancel(ctx)
-	l.tours = newLobbyTours(lctx, tourSelf{Key: l.key, Data: l.data, Name: "ayse", PeerID: "lobby"}, l.g, bus.Join("lobby"), slog.New(slog.DiscardHandler),
+	front := &termTours{g: l.g}
+	l.tours = newLobbyTours(lctx, tourSelf{Key: l.key, Data: l.data, Name: "ayse", PeerID: "lobby"}, front, bus.Join("lobby"), slog.New(slog.DiscardHandler),
 		func(_ context.Context, cfg table.Config) (table.Transport, error) {
 			return bus.TableNet("lobby", cfg), nil
 		})
-	l.tours.lv = l.g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, l.tours}, func(ui.LobbyTable) {})
+	front.lv = l.g.ShowLobby(emptyTourLobby{emptyLobby{make(chan struct{})}, l.tours}, func(ui.LobbyTable) {})
 	go func() { l.ran <- l.g.Run() }()
 	l.stop = func() {
 		l.g.Quit()

@@ -59,7 +59,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 	c := browsertest.Start(t, browsertest.Options{Parent: ctx})
 	defer chromedp.Cancel(c)
 	p := lobbyPage{t, c}
-	read, until, clickFor := p.read, p.until, p.clickFor
+	until, clickFor := p.until, p.clickFor
 	do := func(as ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		browsertest.Do(t, c, as...)
@@ -115,39 +115,7 @@ func TestWebLobbyLANTable(t *testing.T) {
 
 	playMatch := func(scene string) {
 		t.Helper()
-		moves := 0
-		for {
-			d := read()
-			switch {
-			case d.MatchEnd:
-				d = read()
-				browsertest.Shoot(t, c, scene+"-match-end")
-				if !d.Good || d.Verdict == "" {
-					t.Fatalf("the match's end in the page: verdict %q (good %v)", d.Verdict, d.Good)
-				}
-				t.Logf("%s: the match over loopback libp2p ended after %d moves of the page's seat: %s", scene, moves, d.Verdict)
-				clickFor("#panel button[data-op=leave]", "the lobby again", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
-				return
-			case d.HandEnd:
-				clickFor("#close", "the hand's panel closed", func(e lobbyDOM) bool { return !e.HandEnd })
-			case d.Draw:
-				do(chromedp.KeyEvent("d"))
-				until("the drawn tile", func(e lobbyDOM) bool { return !e.Draw || e.HandEnd || e.MatchEnd })
-				moves++
-			case d.Discard:
-				if !d.Cursor {
-					clickFor("#rack .tile", "the cursor on a tile", func(e lobbyDOM) bool { return e.Cursor || !e.Discard })
-				}
-				do(chromedp.KeyEvent("x"))
-				until("the discard", func(e lobbyDOM) bool { return !e.Discard || e.HandEnd || e.MatchEnd || e.Rack < d.Rack })
-				moves++
-			default:
-				if ctx.Err() != nil {
-					t.Fatalf("the match did not end in time (%d moves): %+v", moves, d)
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-		}
+		p.playMatch(ctx, scene)
 	}
 	playMatch("created")
 	browsertest.Shoot(t, c, "weblobby-back")

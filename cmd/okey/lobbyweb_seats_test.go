@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/okey-game/okey/bot"
@@ -262,6 +263,23 @@ type lobbyDOM struct {
 	Seats    []string `json:"seats"`  // the board's seats' names
 	// The table page's links: each other seat's name and how it is reached.
 	TLinks []string `json:"tlinks"`
+	// The tournaments: shown at all, and per row its id, name, players
+	// registered of those wanted, state, a join button; the standings
+	// under a row (its heading and lines).
+	TourOn bool      `json:"tourOn"`
+	Tours  []tourRow `json:"tours"`
+	NoTour bool      `json:"noTour"` // the "no tournament yet" line shown
+}
+
+// tourRow is a tournament as the lobby's page lists it.
+type tourRow struct {
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Reg       string   `json:"reg"`
+	State     string   `json:"state"`
+	Join      bool     `json:"join"`
+	Head      string   `json:"head"`
+	Standings []string `json:"standings"`
 }
 
 const readLobbyDOM browsertest.DOM[lobbyDOM] = `(() => {
@@ -293,6 +311,17 @@ const readLobbyDOM browsertest.DOM[lobbyDOM] = `(() => {
 		board: document.body.classList.contains('watch'),
 		seats: all('.seat .name').map((e) => e.textContent),
 		tlinks: all('#links .link').map((e) => e.textContent),
+		tourOn: !!q('#tours-box') && !q('#tours-box').hidden,
+		noTour: !!q('#no-tours') && !q('#no-tours').hidden,
+		tours: all('#tours tr.tt').map((e) => {
+			const st = q('#tours tr.standings[data-id="' + e.dataset.id + '"]');
+			return {
+				id: e.dataset.id, name: e.querySelector('.tname').textContent, reg: e.querySelector('.treg').textContent,
+				state: e.querySelector('.tstate').textContent, join: !!e.querySelector('button.tjoin'),
+				head: st ? st.querySelector('.shead').textContent : '',
+				standings: st ? [...st.querySelectorAll('li')].map((l) => l.textContent) : [],
+			};
+		}),
 	};
 })()`
 
@@ -320,4 +349,45 @@ func (p lobbyPage) until(what string, ok func(lobbyDOM) bool) lobbyDOM {
 func (p lobbyPage) clickFor(sel, what string, ok func(lobbyDOM) bool) lobbyDOM {
 	p.t.Helper()
 	return readLobbyDOM.ClickFor(p.t, p.c, sel, what, ok)
+}
+
+// playMatch plays the match of the page's table to its end by keys and
+// clicks (the hands' panels closed), checks its honest verdict, and
+// leaves its end panel for the lobby (scene names the screenshots).
+func (p lobbyPage) playMatch(ctx context.Context, scene string) {
+	t, c := p.t, p.c
+	t.Helper()
+	moves := 0
+	for {
+		d := p.read()
+		switch {
+		case d.MatchEnd:
+			d = p.read()
+			browsertest.Shoot(t, c, scene+"-match-end")
+			if !d.Good || d.Verdict == "" {
+				t.Fatalf("the match's end in the page: verdict %q (good %v)", d.Verdict, d.Good)
+			}
+			t.Logf("%s: the match over loopback libp2p ended after %d moves of the page's seat: %s", scene, moves, d.Verdict)
+			p.clickFor("#panel button[data-op=leave]", "the lobby again", func(d lobbyDOM) bool { return d.Path == "/" && d.Title == "okey lobby" })
+			return
+		case d.HandEnd:
+			p.clickFor("#close", "the hand's panel closed", func(e lobbyDOM) bool { return !e.HandEnd })
+		case d.Draw:
+			browsertest.Do(t, c, chromedp.KeyEvent("d"))
+			p.until("the drawn tile", func(e lobbyDOM) bool { return !e.Draw || e.HandEnd || e.MatchEnd })
+			moves++
+		case d.Discard:
+			if !d.Cursor {
+				p.clickFor("#rack .tile", "the cursor on a tile", func(e lobbyDOM) bool { return e.Cursor || !e.Discard })
+			}
+			browsertest.Do(t, c, chromedp.KeyEvent("x"))
+			p.until("the discard", func(e lobbyDOM) bool { return !e.Discard || e.HandEnd || e.MatchEnd || e.Rack < d.Rack })
+			moves++
+		default:
+			if ctx.Err() != nil {
+				t.Fatalf("the match did not end in time (%d moves): %+v", moves, d)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 }

@@ -23,10 +23,7 @@ import (
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/netplay"
 	"github.com/okey-game/okey/p2p"
-	"github.com/okey-game/okey/p2p/invite"
 	"github.com/okey-game/okey/p2p/lobby"
-	"github.com/okey-game/okey/p2p/relay"
-	p2ptournament "github.com/okey-game/okey/p2p/tournament"
 	"github.com/okey-game/okey/table"
 	"github.com/okey-game/okey/ui"
 	"github.com/okey-game/okey/web"
@@ -36,50 +33,10 @@ func init() {
 	register(command{name: "play", summary: i18n.Mark("play at the terminal table: against bots, on the LAN or by invite code"), run: runPlay})
 }
 
-const playUsage = `usage: okey play [--bots K] [--level L] [--resume] [--preset P[:options]] [--timer S]
-                 [--players N] [--name NAME] [--data DIR] [--no-mdns] [--peer MULTIADDR]
-                 [--relay MULTIADDR]... [--serve-relay] [--code CODE|-] [--web [--no-open]]
-
-With --bots K you play at once against K bots in this process (each a full
-peer with its own keys; no network). Without it, the lobby shows the tables
-on the LAN, and the matches you left unfinished. Needs a terminal of at least
-80x24. Every match is saved under DIR/matches as it goes and its transcript
-verified at the end; logs go to DIR/okey.log. A match you leave stays saved:
---resume continues the last one against bots (--bots K offers it first;
-d there drops one: it moves whole to DIR/dropped and still verifies).
---timer S gives each turn S seconds (5-600); when yours runs out the program
-moves for you. Press ? at the table for the keys.
---web plays in your web browser instead, every preset: this process serves
-the lobby (with --bots K, the table) at http://127.0.0.1:PORT/, prints the
-address with this launch's token and opens the browser (--no-open, or no
-display: it prints it only). The web lobby opens, joins and resumes tables
-as the terminal's does, and watches a started one.
---level picks how well the bots play (the levels below, hard by default);
---strategy names a strategy instead (not both).
-Beyond the LAN: --relay names a relay (okey relay) for the seats that cannot
-be reached directly (repeatable; kept in DIR and used when none is given;
---relay none clears it); --serve-relay serves your own tables as their relay
-(your host must be reachable from the internet).
-To play with friends beyond the LAN, open a table in the lobby with "join:
-invite code only": the lobby shows its invite code, to send whole to them;
-they paste it into their lobby (k), or start with --code CODE (--code -
-reads it from standard input; on the command line a code is visible to the
-other users of this computer in the process list). Exit status 4: the table
-of --code could not form (its creator unreachable, the code refused, the
-table full or gone).
-The lobby lists the tournaments announced on the LAN too (okey tournament
-create): j on one registers you with your persistent identity and plays your
-part, as okey tournament join does: each round's table takes the screen, the
-lobby with the standings shows between rounds; its folder is
-DATA/tournaments/ID/folder. t announces one (you create it and play in it:
-keep the lobby open until it ends).
-
-`
-
 func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(playUsage)); printLevels(stderr); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("play")); printLevels(stderr); printDefaults(fs) }
 	bots := fs.Int("bots", -1, i18n.T("play against this many bots (1-3), no network"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options] (%s)", strings.Join(allPresets(), ", ")))
 	players := fs.Int("players", 0, i18n.T("seats at the table (default: bots+1)"))
@@ -146,7 +103,7 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *bots < 0 {
 		code, msg := checkLANFlags(*name, peers, relays, *codeFlag, stdin)
 		if msg != "" {
-			fmt.Fprint(stderr, msg)
+			fmt.Fprintf(stderr, "okey: %s\n", msg)
 			return 2
 		}
 		return playLAN(lanFlags{name: *name, data: *data, noMDNS: *noMDNS, peers: peers, listen: listen, relays: relays, serveRelay: *serveRelay, code: code,
@@ -170,38 +127,20 @@ func runPlay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // checkLANFlags checks the flags of a LAN game and reads --code (from
-// stdin for -): the code, or the line that says what is wrong.
+// stdin for -): the code, or the usage message of the first bad flag.
 func checkLANFlags(name string, peers, relays []string, codeFlag string, stdin io.Reader) (code, msg string) {
 	if err := p2p.ValidateDisplayName(name); err != nil {
-		return "", i18n.T("okey: --name: %s\n", ui.Plain(err))
+		return "", i18n.T("--name: %v", ui.Plain(err))
 	}
-	for _, a := range peers {
-		if _, err := p2p.ParsePeerAddr(a); err != nil {
-			return "", i18n.T("okey: --peer: %s\n", ui.Plain(err))
-		}
+	n := netFlags{peers: peers}
+	if msg := n.checkAddrs(); msg != "" {
+		return "", msg
 	}
-	for _, a := range relays {
-		if a == netplay.NoRelay && len(relays) == 1 {
-			continue
-		}
-		if _, _, err := relay.ParseLine(a); err != nil {
-			return "", i18n.T("okey: --relay: %s\n", ui.Plain(err))
-		}
+	if msg := checkRelays(relays); msg != "" || codeFlag == "" {
+		return "", msg
 	}
-	if codeFlag == "" {
-		return "", ""
-	}
-	code = codeFlag
-	if code == "-" {
-		var err error
-		if code, err = invite.Read(stdin); err != nil {
-			return "", i18n.T("okey: --code -: %s\n", explainNet(err))
-		}
-	}
-	if _, err := invite.ParsePasted(code); err != nil {
-		return "", i18n.T("okey: --code: %s\n", explainNet(err))
-	}
-	return invite.Compact(code), ""
+	_, code, msg = parseCodeFlag(codeFlag, stdin)
+	return code, msg
 }
 
 type botFlags struct {
@@ -221,27 +160,8 @@ type botFlags struct {
 	served func(*web.Server)
 }
 
-// makeBots returns k bots of a strategy (the default one when the saved
-// strategy is unknown to this version); at an Okey 101 table, k of its one
-// bot (bot.B101).
-func makeBots(ruleset, strategy, fallback string, k int) []table.Mover {
-	if bot.RulesetIs101(ruleset) {
-		var movers []table.Mover
-		for i := 0; i < k; i++ {
-			movers = append(movers, bot.NewB101())
-		}
-		return movers
-	}
-	if _, err := bot.New(strategy, 0); err != nil {
-		strategy = fallback
-	}
-	var movers []table.Mover
-	for i := 1; i <= k; i++ {
-		s, _ := bot.New(strategy, uint64(time.Now().UnixNano())+uint64(i))
-		movers = append(movers, s)
-	}
-	return movers
-}
+// makeBots returns the bots of a match against bots (netplay.LocalBots).
+var makeBots = netplay.LocalBots
 
 // localLeaveNote is what the quit question says about a match against bots.
 var localLeaveNote = i18n.Mark("okey play --resume continues it later.")
@@ -438,20 +358,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	// w in the lobby watches a started table (watch_lobby.go); the
 	// tournaments on the LAN are listed too (lobby_tournament.go).
 	var lobby ui.Lobby = &watchLobby{lanLobby: lb, g: g}
-	var tours *lobbyTours
-	if tn, err := p2ptournament.Join(c.Node()); err != nil {
-		logger.Warn("tournaments", "err", err)
-	} else {
-		defer tn.Close()
-		if self, err := lanTourSelf(c); err != nil {
-			logger.Warn("tournaments", "err", err)
-		} else {
-			tours = newLobbyTours(ctx, self, g, netplay.TournamentNet(tn), logger, func(ctx context.Context, cfg table.Config) (table.Transport, error) {
-				return c.TournamentTable(ctx, cfg, 30*time.Second)
-			})
-			tours.chat = clientTourChat(ctx, c)
-			lobby = tourLobby{lobby.(*watchLobby), tours}
-		}
+	front := &termTours{g: g}
+	tours, closeTours := openTours(ctx, c, front, logger)
+	defer closeTours()
+	if tours != nil {
+		lobby = tourLobby{lobby.(*watchLobby), tours}
 	}
 	// The match's end panel goes back to the lobby (issue 37 item 4):
 	// q there quits okey.
@@ -463,9 +374,7 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 	ls := &lanSitting{ctx: ctx, c: c, g: g, lb: lb, f: f, dir: dir, logger: logger}
 	lv = g.ShowLobby(lobby, ls.sit)
 	ls.back = back
-	if tours != nil {
-		tours.lv = lv
-	}
+	front.lv = lv
 	if f.timer > 0 {
 		lv.SetDefaultTimer(f.timer)
 	}
@@ -620,18 +529,9 @@ type lanLobby struct {
 // strategy (when the table's creator names no level) until ctx ends, on
 // the interfaces of listen ("": every interface), with reach and relays.
 func newLanLobby(ctx context.Context, c *netplay.Client, log *slog.Logger, strategy string, listen []string, reach bool, relays []string) *lanLobby {
-	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: houseMover, Level: bot.LevelOf,
+	s := netplay.NewLobbyService(ctx, c, netplay.LobbyOptions{Strategy: strategy, Mover: netplay.HouseMover, Level: bot.LevelOf,
 		Listen: listen, Reach: reach, Relays: relays, Log: log, Explain: explainNet})
 	return &lanLobby{LobbyService: s, c: c, ctx: ctx, bots: s.Bots()}
-}
-
-// houseMover is the mover of a house bot: b101 at a table of Okey 101,
-// else the strategy called name.
-func houseMover(name string, seed uint64, is101 bool) (table.Mover, error) {
-	if is101 {
-		return bot.NewB101(), nil
-	}
-	return bot.ForTable(name, seed, false)
 }
 
 func (l *lanLobby) unfinishedLAN(id string) (lobby.Announcement, bool) { return l.UnfinishedLAN(id) }

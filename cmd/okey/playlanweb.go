@@ -99,6 +99,13 @@ func playLANWeb(f lanFlags, n *lanSession, stdout, stderr io.Writer) int {
 			played.Store(o)
 		}
 	}, func(t table.LobbyTable) { watchWebTable(ctx, n, srv, lobby, t) })
+	// The tournaments on the LAN, as the terminal's lobby has them.
+	tours, closeTours := openTours(ctx, c, webTours{lobby}, logger)
+	defer closeTours()
+	if tours != nil {
+		lobby.SetTournaments(tours)
+		defer tours.wait()
+	}
 	var err error
 	if srv, err = web.ListenLobby(lobby, 0); err != nil {
 		fmt.Fprint(stderr, i18n.T("okey: the web table cannot listen: %s\n", ui.Plain(err)))

@@ -25,43 +25,10 @@ func init() {
 	register(command{name: "relay", summary: i18n.Mark("run a relay for your friends' tables: only admitted players, never an open relay"), run: runRelay})
 }
 
-const relayUsage = `usage: okey relay [--listen MULTIADDR]... [--data DIR] [--allow PEERID]...
-                  [--announce MULTIADDR]... [--rate BYTES] [--new-key | --no-key]
-                  [-v] [--log FILE]
-
-A circuit relay for okey tables, for a machine the players can reach (a home
-server with a forwarded port, a small VPS). It relays only between players
-admitted to a table registered with it, never for anyone else: a table's
-creator registers it, and each joiner presents the table's token from the
-invite code. Once a match starts, the relay serves only its seated players
-(and a few spectators); when it ends, the table is forgotten. Admitted
-players get circuits with no time or data limit, at most --rate bytes a
-second each.
-
-At start it prints one line per address, "relay: MULTIADDR/p2p/ID", then the
-relay line, "relay line: MULTIADDR/p2p/ID/okey-key/KEY": give that line to
-your friends, once, as you would an invite code; each starts with
-okey play --relay LINE (or okey bot --relay LINE). The key in it lets them
-register tables; it is kept in DIR/relay-key and never logged. Who should not
-have it any more: start the relay with --new-key (a new key, a new line to
-give out; the tables registered with the old key are dropped) or --no-key
-(no key: the allow-list only). The allow-list (--allow, or one peer id a line
-in DIR/relay-allow, read again at each registration) works with or without a
-key: a listed player registers without it, and its tables survive a new key.
-
-The identity, the key and the registered tables live in DIR, so a restarted
-relay keeps its address, its line and its tables. --announce adds an address
-the relay cannot see itself (a forwarded port on the router's public address).
-
-Exit status: 0 stopped by SIGINT or SIGTERM; 2 bad usage or the relay could not
-start (an address it cannot listen on, a data directory it cannot write).
-Never 1, which names a seat on signed proof.
-`
-
 func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("relay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(relayUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("relay")); printDefaults(fs) }
 	var listen, allow, announce stringList
 	fs.Var(&listen, "listen", i18n.T("multiaddr to listen on (repeatable; default TCP and QUIC on port 4001 of every interface)"))
 	fs.Var(&allow, "allow", i18n.T("peer id of a player who may register tables (repeatable)"))
@@ -116,33 +83,12 @@ func runRelay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: relay: %s\n", ui.Plain(err)))
 		return 2
 	}
-	if err := os.MkdirAll(*data, 0o700); err != nil {
-		return failed(err)
-	}
-	key, err := p2p.LoadOrCreateIdentity(*data)
+	r, err := netplay.ServeRelay(netplay.RelayOptions{Data: *data, Listen: listen, Rate: *rate, NewKey: *newKey, NoKey: *noKey, Allowed: allowed, Log: log})
 	if err != nil {
 		return failed(err)
 	}
-	rkey, err := relay.LoadKey(filepath.Join(*data, relay.KeyFile), *newKey, *noKey)
-	if err != nil {
-		return failed(err)
-	}
-	host, err := p2p.NewHost(p2p.WithIdentity(key), p2p.WithListenAddrs(listen...))
-	if err != nil {
-		return failed(err)
-	}
-	defer host.Close()
-	svc, err := relay.New(host, relay.Config{
-		State:   filepath.Join(*data, relay.StateFile),
-		Key:     rkey,
-		Rate:    *rate,
-		Log:     log,
-		Allowed: relay.Allowed(allowed, allowPath, log),
-	})
-	if err != nil {
-		return failed(err)
-	}
-	defer svc.Close()
+	defer r.Close()
+	host, svc, rkey := r.Host, r.Service, r.Key
 	addrs := relay.LineAddrs(host.Addrs(), extra)
 	for _, a := range addrs {
 		fmt.Fprintf(stdout, "relay: %s/p2p/%s\n", a, host.ID())

@@ -17,29 +17,10 @@ func init() {
 	register(command{name: "replay", summary: i18n.Mark("step through a match transcript move by move, every rack visible"), run: runReplay})
 }
 
-const replayUsage = `usage: okey replay [--web [--no-open]] FILE
-
-Verifies the transcript, then shows it move by move at the terminal with every
-rack open (each hand's audit reveals all its tiles). Keys: right/left step,
-down/up change hand, home/end, q quit. A transcript that does not verify is
-shown up to where it stops holding, with the verdict; a file cut short inside
-a record is shown up to its last whole record.
-
---web shows it in your web browser instead: this process serves it at
-http://127.0.0.1:PORT/, prints the address with this launch's token and opens
-the browser (--no-open, or no display: it prints it only), until you leave
-the page or press Ctrl-C.
-
-Exit status: verify's (0 honest, 1 a seat named on its own signed messages,
-2 damaged or altered so that no one can be named, 3 unfinished, honest so
-far); 2 also when the file is unreadable or not a transcript, or when there
-is no terminal.
-`
-
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(replayUsage)) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("replay")) }
 	webFlag := fs.Bool("web", false, i18n.T("show the replay in your web browser, served by this process at http://127.0.0.1"))
 	noOpen := fs.Bool("no-open", false, i18n.T("with --web: print the table's address, do not open the browser"))
 	if err := fs.Parse(args); err != nil {

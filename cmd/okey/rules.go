@@ -41,3 +41,7 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 func allPresets() []string {
 	return append(slices.Clone(engine.Presets), engine.Preset101)
 }
+
+// helpText is a command's help text (docs/help) in the interface's
+// language: what its -h prints before the flags.
+func helpText(command string) string { return docs.Help(command, langCode()) }

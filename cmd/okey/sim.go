@@ -23,22 +23,10 @@ func init() {
 	register(command{name: "sim", summary: i18n.Mark("play whole matches in one process, full cryptography, every seat a peer"), run: runSim})
 }
 
-const simUsage = `usage: okey sim [--players N] [--games G] [--preset P[:options]] [--bots greedy,random,...]
-                [--faults drop=0.05,dup=0.05,reorder=0.1,delay=5ms] [--out DIR] [--seed S]
-                [--cheat KIND --cheater SEAT]
-
-Plays G matches of N seats over an in-memory network with faults, each seat a
-separate peer with its own keys; writes one transcript per match into DIR and
-prints a summary. With --cheat one seat breaks the protocol; the command exits
-0 when every honest peer named that seat and verify names it too (for
-withhold: when every honest peer and verify say the match stopped waiting for
-that seat, naming no one, since silence is never proof).
-`
-
 func runSim(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(simUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("sim")); printDefaults(fs) }
 	players := fs.Int("players", 4, i18n.T("seats at the table (2-4)"))
 	games := fs.Int("games", 1, i18n.T("matches to play"))
 	preset := fs.String("preset", "classic", i18n.T("ruleset: preset[:options]"))
@@ -148,7 +136,7 @@ func simMatches(cfg sim.Config, games int, out string, stdout, stderr io.Writer)
 			fmt.Fprint(stdout, i18n.T("match %d: transcript %s\n", g, path))
 		}
 		if cfg.Cheat != "" {
-			caught = simCaught(stdout, g, cfg, m) && caught
+			caught = m.Caught(stdout, g, cfg) && caught
 			continue
 		}
 		if !m.Report.Honest {
@@ -163,71 +151,8 @@ func simMatches(cfg sim.Config, games int, out string, stdout, stderr io.Writer)
 		}
 		return 0
 	}
-	printSimStats(stdout, &st, games)
+	st.WriteText(stdout, games)
 	return 0
-}
-
-// simCaught says what the honest seats and verify found of match g's
-// cheat, and whether it is what they must find.
-func simCaught(stdout io.Writer, g int, cfg sim.Config, m *sim.Match) bool {
-	res, rep, cheater := m.Result, m.Report, cfg.Cheater
-	caught := true
-	switch cfg.Cheat {
-	case table.CheatReplay:
-		// Replayed messages of another match verify nowhere: the match
-		// finishes honestly and no one is named.
-		for seat, r := range res.Results {
-			if r.Ended() != nil || !r.Machine.Done() {
-				caught = false
-				fmt.Fprint(stdout, i18n.T("match %d: seat %d did not finish: %v\n", g, seat, r.Ended()))
-			}
-		}
-		if !rep.Honest {
-			caught = false
-			fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want honest\n", g, rep.Status()))
-		} else {
-			fmt.Fprint(stdout, i18n.T("match %d: %d replayed messages from an earlier match of the table were ignored; verified honest, no one named\n", g, m.Replayed))
-		}
-	case table.CheatWithhold:
-		// Silence is never proof: the others say who stopped answering,
-		// and the transcript is unfinished, with no one named.
-		for seat, r := range res.Results {
-			if seat == cheater {
-				continue
-			}
-			if r.Violation != nil || r.Stalled == nil || r.Stalled.Seat != cheater {
-				caught = false
-				fmt.Fprint(stdout, i18n.T("match %d: seat %d did not see seat %d stop: %v %v\n", g, seat, cheater, r.Violation, r.Stalled))
-			} else {
-				fmt.Fprint(stdout, i18n.T("match %d: seat %d: %v (no one named)\n", g, seat, r.Stalled))
-			}
-		}
-		if rep.Status() != table.StatusUnfinished || rep.Next == nil || rep.Next.Seat != cheater {
-			caught = false
-			fmt.Fprint(stdout, i18n.T("match %d: verify: %v, want unfinished waiting for seat %d\n", g, rep.Status(), cheater))
-		} else {
-			fmt.Fprint(stdout, i18n.T("match %d: verify: unfinished, honest so far, waiting for seat %d\n", g, rep.Next.Seat))
-		}
-	default:
-		for seat, r := range res.Results {
-			if seat == cheater {
-				continue
-			}
-			if r.Violation == nil || r.Violation.Seat != cheater {
-				caught = false
-				fmt.Fprint(stdout, i18n.T("match %d: seat %d did not name seat %d: %v\n", g, seat, cheater, r.Violation))
-			} else {
-				fmt.Fprint(stdout, i18n.T("match %d: seat %d names seat %d: %s: %v\n", g, seat, r.Violation.Seat, r.Violation.Rule, r.Violation.Err))
-			}
-		}
-		if rep.Honest || rep.Violation == nil || rep.Violation.Seat != cheater {
-			caught = false
-			fmt.Fprint(stdout, i18n.T("match %d: verify did not name seat %d\n", g, cheater))
-		} else {
-			fmt.Fprint(stdout, i18n.T("match %d: verify names seat %d: %s\n", g, rep.Violation.Seat, rep.Violation.Rule))
-		}
-	}
-	return caught
 }
 
 func cheatNames() string {
@@ -257,21 +182,4 @@ func writeTranscriptFile(path string, t *table.Transcript) error {
 		return err
 	}
 	return f.Close()
-}
-
-// printSimStats prints the honest matches' figures.
-func printSimStats(w io.Writer, s *sim.Stats, games int) {
-	if s.Is101 {
-		fmt.Fprint(w, i18n.T("matches: %d, rounds: %d, bank exhausted: %d, cancelled (all doubles): %d\n", games, s.Hands, s.Stalemates, s.Kinds["cancelled"]))
-		fmt.Fprint(w, i18n.T("finishes: %d, with an okey %d; penalties: %d\n", s.Kinds["finish"]+s.Kinds["okey finish"], s.Kinds["okey finish"], s.Kinds["penalties"]))
-	} else {
-		fmt.Fprint(w, i18n.T("matches: %d, hands: %d, stalemates: %d\n", games, s.Hands, s.Stalemates))
-		fmt.Fprint(w, i18n.T("wins: groups %d, seven pairs %d, okey discard %d\n", s.Kinds["groups"], s.Kinds["seven pairs"], s.Kinds["okey discard"]))
-	}
-	if s.Hands > 0 {
-		per := s.Elapsed / time.Duration(s.Hands)
-		fmt.Fprint(w, i18n.T("time per hand: %v (cryptography %v a peer, %.0f%%)\n", per.Round(time.Millisecond),
-			(s.Crypto/time.Duration(s.Hands)).Round(time.Millisecond), 100*float64(s.Crypto)/float64(s.Elapsed)))
-	}
-	fmt.Fprintln(w, i18n.T("every transcript verified: yes"))
 }

@@ -7,13 +7,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/okey-game/okey/internal/i18n"
 	"github.com/okey-game/okey/p2p"
-	"github.com/okey-game/okey/rating"
-	"github.com/okey-game/okey/stats"
 	"github.com/okey-game/okey/stats/collect"
 	"github.com/okey-game/okey/ui"
 )
@@ -22,46 +18,9 @@ func init() {
 	register(command{name: "stats", summary: i18n.Mark("each player's record and rating, from the matches that verify"), run: runStats})
 }
 
-const statsUsage = `usage: okey stats [--json] [--data DIR] [--no-cache] [--top N] [FOLDER...]
-
-Reads every transcript in the folders (default: the data directory, where
-okey play and okey bot keep their matches; files named transcript or
-*.okey, in subfolders too), verifies each as okey verify does, and keeps
-only the matches that verify honest and finished. It says how many files it
-read, kept and left out, and why: a file that is damaged or altered, or in
-which a seat is named on its own signed messages, is left out; an
-unfinished match is counted as unfinished for its players, never as a loss.
-Two copies of one match count once.
-
-Per player (display name and the first 8 hex digits of the identity key):
-matches, wins (first places; in partnerships the team's place, for both
-partners), the win share with its 95 per cent Wilson score interval, the mean
-final score per preset, hands won by kind (groups, seven pairs, with an okey
-discard), Okey 101 openings (sets or doubles), and a rating: the Weng-Lin
-Plackett-Luce model (OpenSkill's defaults: mu 25, sigma 25/3), a partnership
-rated as one team, the matches taken in the order their files were last
-written. The rating and the score over the matches are drawn as sparklines;
---json gives the same figures and series. Ratings are only shown: they are
-never part of a verdict or of a tournament's standings.
-
-The cache: each file's verdict is kept in DIR/stats-cache.json under the
-SHA-256 of the file's bytes, with the SHA-256 of the okey program that
-verified it. A file that changes has another hash and is verified again; a
-new okey (another build, so another verifier) verifies every file again.
-The cache is written atomically; --no-cache verifies everything and leaves
-the cache alone.
-
-Exit status: 0 the record is shown (files left out are part of it); 2 bad
-usage, or a folder that cannot be read.
-`
-
 // statsCacheFile is the verification cache, in the data directory.
 // statsCacheFile is the cache's name in the data directory.
 const statsCacheFile = collect.CacheFile
-
-// statsWidth is the width of a sparkline: with its labels (7 and 13
-// columns) and its range it fits 80 columns.
-const statsWidth = 40
 
 // statsJSON is okey stats --json's object; statsPlayerJSON a player in it.
 type (
@@ -72,7 +31,7 @@ type (
 func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(statsUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("stats")); printDefaults(fs) }
 	asJSON := fs.Bool("json", false, i18n.T("one JSON object: the files, every player's figures and series"))
 	data := fs.String("data", "", i18n.T("data directory: its matches, and the cache (default: the user's config directory)"))
 	noCache := fs.Bool("no-cache", false, i18n.T("verify every file, neither reading nor writing the cache"))
@@ -128,100 +87,6 @@ func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		enc.Encode(out)
 		return 0
 	}
-	printStats(stdout, out, *top, cachePath)
+	collect.WriteText(stdout, out, *top, cachePath)
 	return 0
-}
-
-// printStats writes the record for a person.
-func printStats(w io.Writer, o statsJSON, top int, cachePath string) {
-	fmt.Fprint(w, i18n.T("%d files read: %d kept (honest and finished), %d unfinished, %d left out; a match's copies counted once: %d\n",
-		o.Read, o.Kept, o.Unfinished, o.LeftOut, o.Duplicates))
-	if cachePath != "" {
-		fmt.Fprint(w, i18n.T("verified now: %d; verdicts from the cache (%s): %d\n", o.Verified, cachePath, o.FromCache))
-	} else {
-		fmt.Fprint(w, i18n.T("verified now: %d (no cache)\n", o.Verified))
-	}
-	// The copies of a match take one line for the match, however many
-	// there are (--json lists each).
-	copies := map[string]int{}
-	for _, f := range o.Files {
-		if f.Copy != "" {
-			copies[f.Copy]++
-		}
-	}
-	for _, f := range o.Files {
-		switch {
-		case f.Copy != "":
-			if n := copies[f.Copy]; n > 0 {
-				fmt.Fprint(w, i18n.T("  %s: counted once; its copies: %d\n", f.Copy, n))
-				copies[f.Copy] = 0
-			}
-		case f.Status == string(stats.Unfinished):
-			fmt.Fprint(w, i18n.T("  %s: unfinished, honest so far: counted as unfinished for its players, not as a loss\n", f.File))
-		case f.Status == string(stats.Cheating):
-			fmt.Fprint(w, i18n.T("  %s: left out: a seat is named on its own signed messages: %s\n", f.File, f.Reason))
-		case f.Status == string(stats.Invalid):
-			fmt.Fprint(w, i18n.T("  %s: left out: damaged or altered, no one named: %s\n", f.File, f.Reason))
-		case f.Status == string(stats.Unreadable):
-			fmt.Fprint(w, i18n.T("  %s: left out: unreadable: %s\n", f.File, f.Reason))
-		}
-	}
-	fmt.Fprintln(w)
-	if o.Matches == 0 && len(o.Players) == 0 {
-		fmt.Fprintln(w, i18n.T("no finished match verifies: no record yet"))
-		return
-	}
-	fmt.Fprint(w, i18n.T("%d matches. Ratings: Weng-Lin Plackett-Luce, OpenSkill's defaults (--json says\nwhich), shown only, never part of a verdict. Win share: 95%% Wilson interval.\n", o.Matches))
-	for i, p := range o.Players {
-		if i == top {
-			fmt.Fprint(w, i18n.T("\n... and %d more players (--top, or --json for all)\n", len(o.Players)-top))
-			break
-		}
-		fmt.Fprintln(w)
-		printPlayer(w, p)
-	}
-}
-
-func printPlayer(w io.Writer, p statsPlayerJSON) {
-	head := fmt.Sprintf("%s · %s", p.Name, p.Short)
-	if p.You {
-		head += " " + i18n.T("(you)")
-	}
-	fmt.Fprintln(w, head)
-	fmt.Fprint(w, i18n.T("  matches %d, wins %d (%.0f%%, 95%%: %.0f-%.0f%%), unfinished %d\n",
-		p.Matches, p.Wins, 100*p.WinShare, 100*p.WinLow, 100*p.WinHigh, p.Unfinished))
-	if p.Matches == 0 {
-		return
-	}
-	fmt.Fprint(w, i18n.T("  rating %.1f ± %.1f (mu ± sigma; mu - 3 sigma %.1f)\n", p.Rating.Mu, p.Rating.Sigma, p.Ordinal))
-	var sc []string
-	for _, s := range p.Scores {
-		sc = append(sc, i18n.T("%s %.1f (%d)", ui.PresetName(s.Preset), s.Mean, s.Matches))
-	}
-	fmt.Fprint(w, i18n.T("  mean final score: %s\n", strings.Join(sc, ", ")))
-	if p.Hands > 0 {
-		fmt.Fprint(w, i18n.T("  hands won %d of %d: groups %d, seven pairs %d; with an okey discard %d\n",
-			p.HandsWon, p.Hands, p.Groups, p.SevenPairs, p.OkeyDiscard))
-	}
-	if p.Rounds101 > 0 {
-		fmt.Fprint(w, i18n.T("  Okey 101: rounds %d, finished %d (with an okey %d); opened: sets %d, doubles %d\n",
-			p.Rounds101, p.Finished101, p.OkeyFinish, p.OpenedSets, p.OpenedPairs))
-	}
-	mus := []float64{rating.Default().Mu} // from a new player's rating
-	for _, pt := range p.Series {
-		mus = append(mus, pt.Mu)
-	}
-	fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("rating"), "", stats.Sparkline(mus, statsWidth), i18n.T("%.1f → %.1f", mus[0], mus[len(mus)-1]))
-	// The score, one line per preset: scores of different presets do not
-	// compare.
-	for _, sc := range p.Scores {
-		var scores []float64
-		for _, pt := range p.Series {
-			if pt.Preset == sc.Preset {
-				scores = append(scores, float64(pt.Score))
-			}
-		}
-		fmt.Fprintf(w, "  %-7s %-13s %s %s\n", i18n.T("score"), ui.PresetName(sc.Preset), stats.Sparkline(scores, statsWidth),
-			i18n.T("%.0f to %.0f", slices.Min(scores), slices.Max(scores)))
-	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"flag"
@@ -15,7 +14,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -35,54 +33,6 @@ func init() {
 	register(command{name: "tournament", summary: i18n.Mark("create or join a Swiss tournament whose draws and standings anyone can check"), run: runTournament})
 }
 
-const tournamentUsage = `usage: okey tournament create --players N [--rounds R] [--preset P] [--format F]
-                               [--title T] [--name NAME] [--bots K] [--open] [flags]
-       okey tournament join --code CODE|- [flags]
-       okey tournament join [--id ID] [flags]
-
-A Swiss tournament (docs/rules.md "Tournaments", protocol.md 9). create
-announces it on the LAN's tournament topic and prints its invite code
-("invite: okey1..."): only players with the code get a place (the bots of
---bots are given it). --open makes a LAN party instead: the first players to
-register take the places, whoever they are, and no code is printed. join
---code registers with this peer's persistent identity in the code's
-tournament (--code - reads the code from standard input: on the command line
-a code is visible to the other users of the machine); join without a code
-registers in the first tournament heard, or --id, and only an open
-tournament puts such a player on its roster. A code tournament does not
-reach beyond the LAN: the code's addresses are dialled (so that it works
-where multicast is blocked), but there is no relay.
-
-When the players are in, each round's seats are drawn by commit-reveal among
-the players, the tables form by themselves and play, and the standings after
-each round are printed. At the end every participant fetches the transcripts
-it lacks, checks everything as okey verify does, and prints the final
-standings. The folder (--dir) then holds the records and every transcript:
-okey verify FOLDER prints the same. Run the command again with the same
---dir and --data to resume after a crash or a kill: the records and
-transcripts come from the folder, this peer's draw openings (secret until
-revealed) and table state from its data directory.
-
-This command's own seat is played at the terminal: each round's match opens
-the table screen, and the standings show between rounds (leaving a table
-stops this participant; run the same command again to resume). --bot plays
-it with a bot strategy (--strategy) instead; --bots K adds K bot players in
-this process, each with its own identity under DIR/bots, listening on the
-interfaces of --listen at random ports of their own (a fixed --listen port
-is this command's own seat's: a --peer naming it reaches that seat). At Okey
-101 the bots play b101 (greedy, the default, means it there; --strategy b101
-too); another strategy cannot play 101: create refuses it at once, join as
-soon as it hears the announcement, before it registers (exit status 2).
-
---name is this peer's display name on the roster, as in okey play and okey
-bot (--player, its old name, still works and says it is deprecated); --title
-is the tournament's name, given by create.
-
-Exit status: as okey verify on the folder (0 honest and complete, 1 a seat
-named on signed proof, 2 damaged, 3 unfinished or a match missing); 2 for bad
-usage.
-`
-
 // tourArgs are okey tournament's flags, parsed and checked.
 type tourArgs struct {
 	sub                   string
@@ -96,9 +46,7 @@ type tourArgs struct {
 	create                                         *participant.Create
 	is101                                          bool // the ruleset's, when this command creates the tournament
 	code                                           *invite.Code
-	admitted                                       *participant.Admission
-	joinCode                                       *participant.Invitation
-	tid                                            [32]byte
+	entry                                          netplay.TournamentEntry // the id, the code's invitation
 }
 
 // parseTourArgs parses okey tournament's flags; a status other than -1
@@ -110,7 +58,7 @@ func parseTourArgs(args []string, stderr io.Writer) (*tourArgs, int) {
 	}
 	fs := flag.NewFlagSet("tournament "+t.sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(tournamentUsage)); printLevels(stderr); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("tournament")); printLevels(stderr); printDefaults(fs) }
 	fs.IntVar(&t.players, "players", 8, i18n.T("create: the number of players (3 to 64, not 5)"))
 	fs.IntVar(&t.rounds, "rounds", 3, i18n.T("create: the number of Swiss rounds (1 to 15)"))
 	fs.StringVar(&t.preset, "preset", "classic:points=2", i18n.T("create: the ruleset of every match: preset[:options] (a short match by default)"))
@@ -178,7 +126,7 @@ func (t *tourArgs) check(stdin io.Reader) string {
 		return i18n.T("--code excludes --id: the code names the tournament")
 	}
 	if t.codeFlag != "" {
-		c, msg := parseCodeFlag(t.codeFlag, stdin)
+		c, _, msg := parseCodeFlag(t.codeFlag, stdin)
 		if msg != "" {
 			return msg
 		}
@@ -186,7 +134,7 @@ func (t *tourArgs) check(stdin io.Reader) string {
 		if err != nil {
 			return i18n.T("--code: %v", ui.Plain(err))
 		}
-		t.code, t.joinCode = &c, &iv
+		t.code, t.entry.Invitation = &c, &iv
 		t.id = hex.EncodeToString(iv.Tournament[:])
 	}
 	if t.id != "" {
@@ -194,7 +142,7 @@ func (t *tourArgs) check(stdin io.Reader) string {
 		if err != nil || len(b) != 32 {
 			return i18n.T("--id: want 64 hexadecimal digits")
 		}
-		copy(t.tid[:], b)
+		copy(t.entry.ID[:], b)
 	}
 	if t.bots < 0 || t.bots > tournament.MaxPlayers {
 		return i18n.T("--bots: want 0 to %d", tournament.MaxPlayers)
@@ -292,15 +240,15 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		defer cancel()
 	}
 	failed := func(err error) int {
-		var nc noCodeError
-		if errors.As(err, &nc) {
-			fmt.Fprint(stderr, i18n.T("okey: tournament: no invite code: %s\n", ui.Plain(nc.err)))
+		var ce *netplay.CodeError
+		if errors.As(err, &ce) {
+			fmt.Fprint(stderr, i18n.T("okey: tournament: no invite code: %s\n", ui.Plain(ce.Err)))
 			return 2
 		}
 		fmt.Fprint(stderr, i18n.T("okey: tournament: %s\n", ui.Plain(err)))
 		return 2
 	}
-	seats, err := t.openSeats(ctx, log, stdout, stderr)
+	seats, err := t.openSeats(ctx, log, stdout)
 	defer func() {
 		for _, s := range seats {
 			s.Close()
@@ -315,7 +263,7 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	var ps []*participant.Participant
 	for i, s := range seats {
-		p, err := t.participant(ctx, i, s, person, stdout, log)
+		p, err := t.participant(ctx, i, s, person, stdout)
 		if err != nil {
 			return failed(err)
 		}
@@ -336,8 +284,10 @@ func runTournament(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // openSeats opens this command's own seat and its bots' (the seat's
-// admission first, when it creates the tournament).
-func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stderr io.Writer) ([]*netplay.TournamentSeat, error) {
+// admission first, when it creates the tournament: its code printed).
+func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout io.Writer) ([]*netplay.TournamentSeat, error) {
+	t.entry.Create, t.entry.Open, t.entry.Log = t.create, t.openReg, log
+	t.entry.Withhold, t.entry.MoveWithhold, t.entry.DrawWait, t.entry.Linger = t.withhold, t.moveWait, t.drawWait, t.linger
 	o := netplay.Options{Data: t.data, Name: t.name, Listen: t.listen, NoMDNS: t.noMDNS, Peers: t.peers, Log: log}
 	me, err := netplay.OpenTournamentSeat(ctx, tournamentOpen, o, t.dir)
 	if err != nil {
@@ -345,8 +295,16 @@ func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stde
 	}
 	seats := []*netplay.TournamentSeat{me}
 	if t.create != nil {
-		if err := t.admission(me, stdout); err != nil {
+		code, err := t.entry.Admit(me)
+		switch {
+		case err != nil:
 			return seats, err
+		case code == "":
+			fmt.Fprintln(stdout, i18n.T("open registration: the first players on the LAN to register take the places"))
+		default:
+			// The code holds the tournament's secret: stdout only, never the log.
+			fmt.Fprintln(stdout, invitePrefix+code)
+			fmt.Fprintln(stdout, i18n.T("only players with this code get a place: okey tournament join --code - (paste the code)"))
 		}
 	}
 	if t.code != nil {
@@ -357,67 +315,13 @@ func (t *tourArgs) openSeats(ctx context.Context, log *slog.Logger, stdout, stde
 	return netplay.OpenTournamentBots(ctx, tournamentOpen, o, t.dir, t.bots, seats)
 }
 
-// admission fixes a created tournament's id before it is announced (the
-// code names it, and the bots of this process join it, not the first one
-// heard) and its admission: a code tournament's code is printed.
-func (t *tourArgs) admission(me *netplay.TournamentSeat, stdout io.Writer) error {
-	meKey, err := me.Client.SigningKey()
-	if err != nil {
-		return err
-	}
-	state := filepath.Join(t.data, "tournaments")
-	tid, resumed := participant.FolderTournament(t.dir)
-	if !resumed {
-		if _, err := rand.Read(t.create.Nonce[:]); err != nil {
-			return err
-		}
-		if tid, err = participant.AnnouncementID(meKey, *t.create); err != nil {
-			return err
-		}
-	}
-	t.tid = tid
-	adm, iv, err := participant.CreatorAdmission(state, tid, resumed, t.openReg, meKey, me.Net)
-	if err != nil {
-		return err
-	}
-	t.admitted, t.joinCode = adm, iv
-	if adm == nil {
-		fmt.Fprintln(stdout, i18n.T("open registration: the first players on the LAN to register take the places"))
-		return nil
-	}
-	text, err := me.Client.TournamentCode(tid, iv.Secret)
-	if err != nil {
-		return noCodeError{err}
-	}
-	// The code holds the tournament's secret: stdout only, never the log.
-	fmt.Fprintln(stdout, invitePrefix+text)
-	fmt.Fprintln(stdout, i18n.T("only players with this code get a place: okey tournament join --code - (paste the code)"))
-	return nil
-}
-
-// noCodeError is a created code tournament without its invite code.
-type noCodeError struct{ err error }
-
-func (e noCodeError) Error() string { return e.err.Error() }
-
 // participant is seat i's participant: the person's at the terminal, or
 // a bot's.
-func (t *tourArgs) participant(ctx context.Context, i int, s *netplay.TournamentSeat, person *tournamentPerson, stdout io.Writer, log *slog.Logger) (*participant.Participant, error) {
-	key, err := s.Client.SigningKey()
+func (t *tourArgs) participant(ctx context.Context, i int, s *netplay.TournamentSeat, person *tournamentPerson, stdout io.Writer) (*participant.Participant, error) {
+	c, err := t.entry.Config(ctx, i, s)
 	if err != nil {
 		return nil, err
 	}
-	n := s.Net
-	if t.joinCode != nil && (i > 0 || t.create == nil) {
-		// A code tournament's joiner, or the creator's bots: their
-		// registrations go out with the code's proof.
-		if n, err = participant.WithCode(n, *t.joinCode); err != nil {
-			return nil, err
-		}
-	}
-	c := participant.Config{Dir: s.Dir, State: filepath.Join(s.Data, "tournaments"), Key: key, Name: cutTo(s.Client.Name(), 32), PeerID: s.Client.ID(),
-		Net: n, Tournament: t.tid, Withhold: t.withhold, MoveWithhold: max(t.moveWait, t.withhold), DrawWait: t.drawWait, Linger: t.linger,
-		Log: log.With("participant", s.Name), TableNet: s.TableNet(ctx)}
 	if i > 0 || person == nil {
 		if t.level != "" {
 			participant.LevelSeat(&c, t.strategy)
@@ -426,13 +330,12 @@ func (t *tourArgs) participant(ctx context.Context, i int, s *netplay.Tournament
 		}
 	}
 	if i == 0 {
-		c.Create, c.Admission = t.create, t.admitted
 		c.OnRound = func(rep *tournament.Report, round int) {
 			if person != nil {
-				person.screens.Print(func(w io.Writer) { printRound(w, rep, round) })
+				person.screens.Print(func(w io.Writer) { folder.PrintRound(w, rep, round) })
 				return
 			}
-			printRound(stdout, rep, round)
+			folder.PrintRound(stdout, rep, round)
 		}
 		if person != nil {
 			person.chat = clientTourChat(ctx, s.Client)
@@ -482,28 +385,6 @@ func (t *tourArgs) ended(seats []*netplay.TournamentSeat, reps []*tournament.Rep
 
 // tournamentOpen opens each seat's LAN client (a test's hook).
 var tournamentOpen = netplay.Open
-
-// printRound prints a round's tables and the standings after it.
-func printRound(w io.Writer, rep *tournament.Report, round int) {
-	one := *rep
-	one.Rounds = rep.Rounds[round-1 : round]
-	one.Final, one.Problems = nil, nil
-	name := func(p int) string { return rep.Players[p].Name }
-	rd := one.Rounds[0]
-	fmt.Fprint(w, i18n.T("round %d of %d done:\n", round, rep.Format.Rounds))
-	for _, tb := range rd.Tables {
-		fmt.Fprint(w, i18n.T("  table %d (%x): %s\n", tb.Table+1, tb.ID[:4], folder.TableState(tb.State)))
-	}
-	folder.PrintStandings(w, rd.Standings, name)
-}
-
-// cutTo shortens s to at most n bytes, at a character boundary.
-func cutTo(s string, n int) string {
-	for len(s) > n || !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
 
 // tournamentScreen, when set (tests), gives each table screen of the
 // person's seat its screen instead of the terminal.

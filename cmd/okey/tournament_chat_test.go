@@ -21,9 +21,9 @@ func TestTournamentSittingChat(t *testing.T) {
 	}
 	g := ui.NewGame(0, ui.Options{})
 	var gotPath string
-	var gotGame *ui.Game
+	var gotGame chatFront
 	stopped := false
-	chat := func(_ table.Transport, _ table.Config, path string, on *ui.Game) func() {
+	chat := func(_ table.Transport, _ table.Config, path string, on chatFront) func() {
 		gotPath, gotGame = path, on
 		return func() { stopped = true }
 	}
@@ -45,7 +45,7 @@ func TestTournamentSittingChat(t *testing.T) {
 	if want := filepath.Join(dir, "r1-t0.chat"); gotPath != want {
 		t.Fatalf("okey tournament keeps the chat at %q, want %q", gotPath, want)
 	}
-	lt := &lobbyTours{g: g, chat: chat}
+	lt := &lobbyTours{front: &termTours{g: g}, chat: chat}
 	st = lt.sit(filepath.Join(dir, "r3-t0.transcript"), tournament.Ref{Round: 3}, 0)
 	if st.Chat == nil {
 		t.Fatal("the lobby's tournament seat has no chat")

@@ -18,48 +18,10 @@ func init() {
 	register(command{name: "train", summary: i18n.Mark("train the learned player's net from self-play (developers)"), run: runTrain})
 }
 
-const trainUsage = `usage: okey train [--iterations K] [--hands N] [--epochs E] [--seed S] [--explore X]
-                  [--imitate STRATEGY] [--hidden H] [--checkpoint DIR] [--out FILE]
-                  [--eval H] [--workers W]
-
-Trains the learned player's net (bot.Learned) from play with the rules
-engine alone (classic, four players).
-
-By returns (Deep Monte-Carlo, the default): iteration 0 plays N hands of
-four greedy bots; each seat's discard is a random one with chance X, and
-the state each random discard leaves is recorded, labelled with the hand's
-outcome for that seat (won, and the score change): the returns of random
-actions value every action alike, where the policy's own choices would
-teach the net what goes with that policy's good hands. A fresh net is
-fitted to them for E epochs. Each later iteration plays N hands of one
-learned seat against three greedy and N hands of four learned seats with
-the current net, records its random discards the same way, and fits the
-net again to that fresh data.
-
-By imitation (--imitate STRATEGY, e.g. expert): iteration 0 plays N hands
-of STRATEGY against three greedy; at each of its discards with two or more
-of the learned player's candidates, every candidate's state is recorded,
-labelled 1 for the one STRATEGY chose and 0 for the others, and the net is
-fitted to rank them so. Each later iteration plays N hands of the learned
-player against three greedy and labels its positions by STRATEGY's choice
-(DAgger). A net made so ranks discards only: its player takes the previous
-discard only when that brings the hand closer to a win.
-
-After each iteration the net is written to DIR/iter-K.net; a run given the
-same DIR resumes after the last iteration written there (the same flags
-give the same weights as an unbroken run). With --eval H each iteration
-also plays H hands of the net against three greedy and prints its win
-share with a 95%% interval clustered by deal: the learning curve.
-
-At the end the net goes to FILE with FILE.txt beside it: the command, the
-seed and the SHA-256 the player checks when it loads the weights. The
-committed net (bot/learned.net) was made by the command in bot/learned.net.txt.
-`
-
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(trainUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("train")); printDefaults(fs) }
 	iters := fs.Int("iterations", 3, i18n.T("self-play iterations (the first with greedy bots)"))
 	hands := fs.Int("hands", 2000, i18n.T("hands of self-play an iteration"))
 	epochs := fs.Int("epochs", 4, i18n.T("passes over each iteration's data"))

@@ -25,53 +25,10 @@ func init() {
 	register(command{name: "watch", summary: i18n.Mark("watch a table (LAN or invite code) live, keep its transcript"), run: runWatch})
 }
 
-const watchUsage = `usage: okey watch [--no-ui] [--code CODE|-] [--data DIR] [--out DIR] [--wait D] [--withhold D]
-                  [--listen MULTIADDR]... [--no-mdns] [--peer MULTIADDR]... [-v] [--log FILE]
-                  [--web [--no-open]] [TABLE]
-
-Follows a started table as a spectator: no seat, no key at the table, no
-secret. It shows what a kibitzer standing behind no one may see: the
-indicator, every discard pile, the stock, the melds on the table in 101, the
-scores and the log; never a rack, until each hand's audit makes every tile
-public: then that hand's racks show with its result. TABLE is the table's
-id; without it, the table whose watch this --data left unfinished, else the
-first started table the lobby shows that this peer does not sit at. A
-public table (a LAN table) admits any spectator; a private table admits the
-holders of its invite code: --code CODE (--code - reads it from standard
-input) watches the table of that code, proving to each seat that this peer
-holds it.
-
-The spectator catches up from the members when it joins (in the middle of
-a match too), may leave at any time (q, or Ctrl-C), and resumes with the
-same --data. It keeps the same transcript file a seat keeps, in the same
-folder layout (DATA/matches/TABLE/, and TABLE.okey in --out), which okey
-verify judges as it judges a seat's: a spectator can be the witness who
-keeps the record. It never publishes into the table.
-
-At the screen, w lists the other started tables the lobby shows: choosing
-one leaves this table (resumable with the same --data) and watches that one;
-Esc keeps this one.
-
---no-ui follows the table without a screen (for scripts), and prints the
-match's result when the table ends.
-
---web shows the table in your web browser instead of the screen: this process
-serves it at http://127.0.0.1:PORT/, prints the address with this launch's
-token and opens the browser (--no-open, or no display: it prints it only);
-the page's leave button or Ctrl-C leaves.
-
-Exit status: 0 the transcript verifies honest and complete; 1 a seat is
-named on proof signed by that seat; 2 bad usage, or a transcript that does
-not hold; 3 unfinished: the watch was left or interrupted (run it again
-with the same --data to resume), or the table stopped; 4 no started table
-TABLE was found within --wait. A table this --data watched to its end is not
-looked for: the transcript it keeps gives the status at once.
-`
-
 func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, i18n.T(watchUsage)); printDefaults(fs) }
+	fs.Usage = func() { fmt.Fprint(stderr, helpText("watch")); printDefaults(fs) }
 	codeFlag := fs.String("code", "", i18n.T("watch the private table of this invite code (- reads it from standard input)"))
 	noUI := fs.Bool("no-ui", false, i18n.T("no screen: follow the table and print its result (for scripts)"))
 	webFlag := fs.Bool("web", false, i18n.T("watch in your web browser, served by this process at http://127.0.0.1"))
@@ -99,7 +56,7 @@ func runWatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var code *invite.Code
 	if *codeFlag != "" {
-		c, msg := parseCodeFlag(*codeFlag, stdin)
+		c, _, msg := parseCodeFlag(*codeFlag, stdin)
 		if msg != "" {
 			return usageErr(msg)
 		}

@@ -26,7 +26,7 @@ var sourceDirs = moduleDirs("../..")
 // the verdict's words): no bare string with words reaches the screen or
 // the output from them (TestNoBareStrings). A package that writes for a
 // person joins this list.
-var frontDirs = []string{"../../ui", "../../ui/tablemodel", "../../cmd/okey", "../../verdict", "../../verdict/page", "../../verdict/folder", "../../web"}
+var frontDirs = []string{"../../engine/analysis", "../../stats/collect", "../../table/sim", "../../ui", "../../ui/tablemodel", "../../cmd/okey", "../../verdict", "../../verdict/page", "../../verdict/folder", "../../web"}
 
 // moduleDirs are root's Go source directories (gosrc.Dirs) but this
 // package's own. A walk that fails finds too few keys, and the catalogue

@@ -7,6 +7,8 @@
 // used in ui/ or cmd/ that the Turkish catalogue lacks, so no string can be
 // missing in either language. Machine output (--json), logs and library
 // errors stay English and do not go through T.
+// The long documents, the rules and each command's -h text, are text
+// files in both languages in package docs, chosen by the language of T.
 //
 // The Turkish catalogue is split by area (tr_ui.go, tr_cmd.go, tr_101.go...):
 // each file declares its map with `var _ = turkish(map[string]string{...})`.

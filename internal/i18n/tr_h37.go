@@ -34,7 +34,5 @@ var _ = turkish(map[string]string{
 	"back in the lobby after the match: q quits okey": "maçtan sonra lobidesin: q okey'den çıkar",
 	// A tournament table that ended without the player.
 	"%d min": "%d dk",
-	"This match ended unfinished: you did not move for %s, and the other seats stopped waiting. The standings count it as the tournament's records say; your part goes on to the next round's draw (q: the lobby and the standings).": "Bu maç yarım kaldı: %s hamle yapmadın ve diğer oyuncular beklemeyi bıraktı. Sıralama bunu turnuvanın kayıtlarının dediği gibi sayar; sen bir sonraki turun kurasına katılırsın (q: lobi ve sıralama).",
-	"This match ended unfinished: the seat it waited for stopped. The standings count it as the tournament's records say; your part goes on to the next round's draw (q: the lobby and the standings).":                               "Bu maç yarım kaldı: beklenen oyuncu durdu. Sıralama bunu turnuvanın kayıtlarının dediği gibi sayar; sen bir sonraki turun kurasına katılırsın (q: lobi ve sıralama).",
 	"round %d, table %d ended unfinished: you stay in for the next draw": "%d. tur, %d. masa yarım kaldı: sonraki kuraya katılıyorsun",
 })

@@ -2,8 +2,9 @@
 // the transcript files under a folder, verifies each content once (on
 // every core, table.Verify), keeps each file's verdict in a cache named for
 // the verifier that gave it, and builds the record (package stats) from
-// the files that verify. It reads files and never writes one; the caller
-// writes the cache (stats.Cache.Encode) and prints.
+// the files that verify (Collect writes the cache back); and the report,
+// as okey stats --json's object (Summary) or as text for a person
+// (WriteText).
 package collect
 
 import (

@@ -114,6 +114,17 @@ func Print(w io.Writer, rep *tournament.Report) {
 	}
 }
 
+// PrintRound writes round's tables (1 from the first) and the standings
+// after it, as a participant prints them when the round is done.
+func PrintRound(w io.Writer, rep *tournament.Report, round int) {
+	rd := rep.Rounds[round-1]
+	fmt.Fprint(w, i18n.T("round %d of %d done:\n", round, rep.Format.Rounds))
+	for _, tb := range rd.Tables {
+		fmt.Fprint(w, i18n.T("  table %d (%x): %s\n", tb.Table+1, tb.ID[:4], TableState(tb.State)))
+	}
+	PrintStandings(w, rd.Standings, func(p int) string { return rep.Players[p].Name })
+}
+
 // PrintStandings writes standings, one line a player, name naming them.
 func PrintStandings(w io.Writer, st []tournament.Standing, name func(int) string) {
 	for _, s := range st {

@@ -3,6 +3,7 @@ package folder
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/tournament"
+	"github.com/okey-game/okey/tournament/participant"
 )
 
 // suite is the conformance suite's tournament folders.
@@ -118,5 +121,22 @@ func TestVerifyUnreadable(t *testing.T) {
 		if asJSON && !strings.Contains(out.String(), `"status":2`) {
 			t.Errorf("got %q", out.String())
 		}
+	}
+}
+
+// TestPrintRound: a round's tables with their state, then the standings
+// after it, as a participant prints them.
+func TestPrintRound(t *testing.T) {
+	english(t)
+	recs, matches, err := participant.LoadFolder(filepath.Join(suite, "honest-6"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := tournament.Check(recs, matches)
+	var out bytes.Buffer
+	PrintRound(&out, rep, 2)
+	want := fmt.Sprintf("round 2 of %d done:\n  table 1 (%x): finished\n", rep.Format.Rounds, rep.Rounds[1].Tables[0].ID[:4])
+	if !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), "\n    1. ") || strings.Contains(out.String(), "round 1") {
+		t.Errorf("got:\n%s\nwant it to start with:\n%s", out.String(), want)
 	}
 }

@@ -93,13 +93,39 @@ function fillForms(L) {
   text($('copy'), L.copy);
   text($('invite-label'), L.invite);
   text($('l-links'), L.links);
+  text($('l-tours'), L.tours);
+  text($('l-announce'), L.announce);
+  text($('l-tname'), L.tourName);
+  text($('l-truleset'), L.ruleset);
+  text($('l-toptions'), L.options);
+  text($('l-tplayers'), L.players);
+  text($('l-rounds'), L.rounds);
+  text($('t-hint'), L.tourHint);
+  text($('t-create'), L.announce);
   document.title = L.title;
   if (filled) return;
   filled = true;
   for (const p of st.presets) {
+    for (const sel of ['c-ruleset', 't-ruleset']) {
+      const o = document.createElement('option');
+      o.value = o.textContent = p;
+      $(sel).appendChild(o);
+    }
+  }
+  // A tournament's players: 3 to 64, never 5 (no table seats 5); its
+  // Swiss rounds: 1 to 15 (the terminal's form has the same).
+  for (let n = 3; n <= 64; n++) {
+    if (n === 5) continue;
     const o = document.createElement('option');
-    o.value = o.textContent = p;
-    $('c-ruleset').appendChild(o);
+    o.value = o.textContent = String(n);
+    if (n === 8) o.selected = true;
+    $('t-players').appendChild(o);
+  }
+  for (let n = 1; n <= 15; n++) {
+    const o = document.createElement('option');
+    o.value = o.textContent = String(n);
+    if (n === 3) o.selected = true;
+    $('t-rounds').appendChild(o);
   }
   for (const lv of st.levels) {
     const o = document.createElement('option');
@@ -132,6 +158,59 @@ function drawUnfinished(L) {
     tr.append(rs, note, acts);
     body.appendChild(tr);
   }
+}
+
+// drawTours lists the tournaments on the LAN: name, rules, players
+// registered of those wanted, progress; join on one the player may enter,
+// and under each the standings after its last round known (the final
+// ones at its end).
+function drawTours(L) {
+  $('tours-box').hidden = !st.tourOn;
+  $('tcreate').hidden = !st.tourOn;
+  const list = st.tours || [];
+  const body = $('tours').tBodies[0];
+  body.replaceChildren();
+  for (const t of list) {
+    const tr = document.createElement('tr');
+    tr.className = 'tt' + (t.mine ? ' mine' : '') + (t.ended ? ' ended' : '');
+    tr.dataset.id = t.id;
+    const name = document.createElement('td');
+    name.className = 'tname';
+    name.textContent = t.name;
+    const rs = document.createElement('td');
+    rs.textContent = t.ruleset;
+    const reg = document.createElement('td');
+    reg.className = 'treg';
+    reg.textContent = `${t.registered}/${t.players}`;
+    const state = document.createElement('td');
+    state.className = 'tstate';
+    state.textContent = t.state;
+    const acts = document.createElement('td');
+    if (t.join) acts.appendChild(button(L.register, { op: 'tjoin', id: t.id }, 'tjoin'));
+    tr.append(name, rs, reg, state, acts);
+    body.appendChild(tr);
+    if ((t.standings || []).length) {
+      const sr = document.createElement('tr');
+      sr.className = 'standings';
+      sr.dataset.id = t.id;
+      const td = document.createElement('td');
+      td.colSpan = 5;
+      const h = document.createElement('div');
+      h.className = 'shead';
+      h.textContent = t.standingsHead;
+      const ol = document.createElement('ul');
+      for (const line of t.standings) {
+        const li = document.createElement('li');
+        li.textContent = line;
+        ol.appendChild(li);
+      }
+      td.append(h, ol);
+      sr.appendChild(td);
+      body.appendChild(sr);
+    }
+  }
+  $('no-tours').hidden = list.length > 0;
+  text($('no-tours'), L.noTours);
 }
 
 function draw() {
@@ -176,6 +255,7 @@ function draw() {
     body.appendChild(tr);
   }
   drawUnfinished(L);
+  drawTours(L);
   $('none').hidden = (st.tables || []).length > 0;
   text($('none'), L.none);
   $('invite').hidden = !invite;
@@ -195,7 +275,7 @@ function draw() {
   text($('relays'), (st.relays || []).length ? L.relays + ': ' + st.relays.join(', ') : L.noRelay);
   $('msg').className = st.bad ? 'bad' : '';
   text($('msg'), st.msg);
-  for (const b of ['c-create', 'code-join', 'relay-use']) $(b).disabled = st.busy;
+  for (const b of ['c-create', 't-create', 'code-join', 'relay-use']) $(b).disabled = st.busy;
 }
 
 $('create').addEventListener('submit', (ev) => {
@@ -203,6 +283,14 @@ $('create').addEventListener('submit', (ev) => {
   send({
     op: 'create', ruleset: $('c-ruleset').value + ($('c-options').value.trim() ? ':' + $('c-options').value.trim() : ''), players: Number($('c-players').value),
     bots: Number($('c-bots').value), level: $('c-level').value, private: $('c-private').checked,
+  });
+});
+$('tcreate').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  const opts = $('t-options').value.trim();
+  send({
+    op: 'tcreate', name: $('t-name').value, ruleset: $('t-ruleset').value + (opts ? ':' + opts : ''),
+    players: Number($('t-players').value), rounds: Number($('t-rounds').value),
   });
 });
 $('codeform').addEventListener('submit', (ev) => {
