@@ -107,6 +107,11 @@ type handStart struct {
 	// dealt is, per seat, the time from seat 0's shuffle to the seat's
 	// deal complete.
 	dealt []time.Duration
+	// after lists the steps after the last re-key up to the deal (the
+	// open and deal rounds): their kind and speaker, and when each was
+	// sent, from seat 0's shuffle.
+	after []string
+	sentAt []time.Duration
 	// parts are the sequential steps (each shuffle and re-key) with their
 	// parts, in order, and then "deal" (from the last re-key to the last
 	// seat's deal complete).
@@ -156,6 +161,14 @@ func (c *startClock) figures() (handStart, error) {
 		hs.parts = append(hs.parts, p)
 	}
 	last := steps[len(steps)-1]
+	for s := last + 1; ; s++ {
+		k, ok := c.kind[s]
+		if !ok || k == KindMove {
+			break
+		}
+		hs.after = append(hs.after, fmt.Sprintf("%v%d", k, c.speaker[s]))
+		hs.sentAt = append(hs.sentAt, c.send[s].Sub(t0))
+	}
 	hs.parts = append(hs.parts, stepParts{name: "deal", wait: slices.Max(hs.dealt) - c.send[last].Sub(t0)})
 	return hs, nil
 }
@@ -247,6 +260,15 @@ func handStartTable(starts []handStart) string {
 			w, c, bd, o = append(w, q.wait), append(c, q.check), append(bd, q.build), append(o, q.ownApp)
 		}
 		fmt.Fprintf(&sb, "%-10s %7.1f %7.1f %7.1f %7.1f\n", p.name, ms(median(w)), ms(median(c)), ms(median(bd)), ms(median(o)))
+	}
+	for i, name := range starts[0].after {
+		var d []time.Duration
+		for _, hs := range starts {
+			if i < len(hs.sentAt) {
+				d = append(d, hs.sentAt[i])
+			}
+		}
+		fmt.Fprintf(&sb, "%-10s sent at %.1f ms\n", name, ms(median(d)))
 	}
 	for seat := range starts[0].dealt {
 		var d []time.Duration
