@@ -173,10 +173,11 @@ func (c *startClock) figures() (handStart, error) {
 	return hs, nil
 }
 
-// playHandStart plays a table's hello and its first hand's start (4 seats
+// playHandStart plays a table's hello and its first hand's start (n seats
 // over the in-memory network with a fixed one-way latency) and stops once
-// every seat's deal is complete.
-func playHandStart(tb testing.TB, n int, latency time.Duration, seed uint64) handStart {
+// every seat's deal is complete. o gives the seeds and the seats' random
+// sources (when set).
+func playHandStart(tb testing.TB, n int, latency time.Duration, o LocalOptions) (handStart, *LocalResult) {
 	tb.Helper()
 	clock := newStartClock(n)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -192,14 +193,14 @@ func playHandStart(tb testing.TB, n int, latency time.Duration, seed uint64) han
 	for i := range ms {
 		ms[i] = noMover{}
 	}
-	_, err := RunLocal(ctx, LocalOptions{Ruleset: "classic", Movers: ms, Seed: seed,
-		Faults: Faults{Latency: latency}, Withhold: time.Minute,
-		wrap: func(seat int, t Transport) Transport {
-			s := &stampTransport{Transport: t, seat: seat, clock: clock, in: make(chan Packet, 4096)}
-			go s.forward()
-			return s
-		},
-		onStep: func(seat int, m *Machine, _ *engine.View) { clock.step(seat, m) }})
+	o.Ruleset, o.Movers, o.Faults, o.Withhold = "classic", ms, Faults{Latency: latency}, time.Minute
+	o.wrap = func(seat int, t Transport) Transport {
+		s := &stampTransport{Transport: t, seat: seat, clock: clock, in: make(chan Packet, 4096)}
+		go s.forward()
+		return s
+	}
+	o.onStep = func(seat int, m *Machine, _ *engine.View) { clock.step(seat, m) }
+	res, err := RunLocal(ctx, o)
 	select {
 	case <-clock.all:
 	default:
@@ -209,7 +210,7 @@ func playHandStart(tb testing.TB, n int, latency time.Duration, seed uint64) han
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return hs
+	return hs, res
 }
 
 // noMover is never asked: the measurement stops before the first move.
@@ -228,24 +229,32 @@ func median(ds []time.Duration) time.Duration {
 // BenchmarkHandStart measures a hand's start at a 100 ms round trip: four
 // seats over the in-memory network with 50 ms one-way latency, from seat
 // 0's shuffle to each seat's deal complete (the table waiting for the first
-// move). Reported: p50-ms (the median over the hands of the last seat's
+// move), with this seat's lock or re-key built beside the check of the
+// message before it (ahead=true, peer_ahead.go) and after it. Reported: p50-ms (the median over the hands of the last seat's
 // deal complete) and, with -v, the median of each part of each sequential
 // step (see stepParts) over the hands. All seats share this machine's
 // cores, as in the NAT lab.
 func BenchmarkHandStart(b *testing.B) {
 	const n, latency = 4, 50 * time.Millisecond
-	var starts []handStart
-	seed := uint64(0)
-	for b.Loop() {
-		seed++
-		starts = append(starts, playHandStart(b, n, latency, 400+seed))
+	defer func(v bool) { buildAhead = v }(buildAhead)
+	for _, ahead := range []bool{false, true} {
+		b.Run(fmt.Sprintf("ahead=%v", ahead), func(b *testing.B) {
+			buildAhead = ahead
+			var starts []handStart
+			seed := uint64(0)
+			for b.Loop() {
+				seed++
+				hs, _ := playHandStart(b, n, latency, LocalOptions{Seed: 400 + seed})
+				starts = append(starts, hs)
+			}
+			var last []time.Duration
+			for _, hs := range starts {
+				last = append(last, slices.Max(hs.dealt))
+			}
+			b.ReportMetric(float64(median(last).Microseconds())/1000, "p50-ms")
+			b.Log(handStartTable(starts))
+		})
 	}
-	var last []time.Duration
-	for _, hs := range starts {
-		last = append(last, slices.Max(hs.dealt))
-	}
-	b.ReportMetric(float64(median(last).Microseconds())/1000, "p50-ms")
-	b.Log(handStartTable(starts))
 }
 
 // handStartTable is the medians of each step's parts, in milliseconds.
