@@ -110,7 +110,7 @@ type handStart struct {
 	// after lists the steps after the last re-key up to the deal (the
 	// open and deal rounds): their kind and speaker, and when each was
 	// sent, from seat 0's shuffle.
-	after []string
+	after  []string
 	sentAt []time.Duration
 	// parts are the sequential steps (each shuffle and re-key) with their
 	// parts, in order, and then "deal" (from the last re-key to the last

@@ -86,7 +86,7 @@ func TestBuildAheadNothingSentOnBadProof(t *testing.T) {
 		log := &sentLog{sent: map[int][]Kind{}}
 		res := runOpts(t, LocalOptions{Ruleset: "classic", Movers: movers(n, 92), Seed: 92, Cheat: c.cheat, Cheater: 1,
 			Withhold: time.Minute,
-			wrap: func(seat int, t Transport) Transport { return &logTransport{Transport: t, seat: seat, log: log} }})
+			wrap:     func(seat int, t Transport) Transport { return &logTransport{Transport: t, seat: seat, log: log} }})
 		for i, r := range res.Results {
 			if i == 1 {
 				continue
