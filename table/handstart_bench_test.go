@@ -229,32 +229,25 @@ func median(ds []time.Duration) time.Duration {
 // BenchmarkHandStart measures a hand's start at a 100 ms round trip: four
 // seats over the in-memory network with 50 ms one-way latency, from seat
 // 0's shuffle to each seat's deal complete (the table waiting for the first
-// move), with this seat's lock or re-key built beside the check of the
-// message before it (ahead=true, peer_ahead.go) and after it. Reported: p50-ms (the median over the hands of the last seat's
+// move). Reported: p50-ms (the median over the hands of the last seat's
 // deal complete) and, with -v, the median of each part of each sequential
 // step (see stepParts) over the hands. All seats share this machine's
 // cores, as in the NAT lab.
 func BenchmarkHandStart(b *testing.B) {
 	const n, latency = 4, 50 * time.Millisecond
-	defer func(v bool) { buildAhead = v }(buildAhead)
-	for _, ahead := range []bool{false, true} {
-		b.Run(fmt.Sprintf("ahead=%v", ahead), func(b *testing.B) {
-			buildAhead = ahead
-			var starts []handStart
-			seed := uint64(0)
-			for b.Loop() {
-				seed++
-				hs, _ := playHandStart(b, n, latency, LocalOptions{Seed: 400 + seed})
-				starts = append(starts, hs)
-			}
-			var last []time.Duration
-			for _, hs := range starts {
-				last = append(last, slices.Max(hs.dealt))
-			}
-			b.ReportMetric(float64(median(last).Microseconds())/1000, "p50-ms")
-			b.Log(handStartTable(starts))
-		})
+	var starts []handStart
+	seed := uint64(0)
+	for b.Loop() {
+		seed++
+		hs, _ := playHandStart(b, n, latency, LocalOptions{Seed: 400 + seed})
+		starts = append(starts, hs)
 	}
+	var last []time.Duration
+	for _, hs := range starts {
+		last = append(last, slices.Max(hs.dealt))
+	}
+	b.ReportMetric(float64(median(last).Microseconds())/1000, "p50-ms")
+	b.Log(handStartTable(starts))
 }
 
 // handStartTable is the medians of each step's parts, in milliseconds.

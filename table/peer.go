@@ -106,11 +106,6 @@ type Peer struct {
 	// junk is a slot of this seat's rack that opened privately to no tile
 	// (engine.NoSlot: none): the next due message is a junk claim for it.
 	junk engine.Slot
-	// ahead is this seat's next lock or re-key, built beside the check of
-	// the message before it (peer_ahead.go).
-	ahead *ahead
-	// aheadUsed counts the bodies sent as built ahead (tests read it).
-	aheadUsed int
 }
 
 // CryptoTime returns the time this peer spent on shuffles, re-keys, shares
@@ -607,11 +602,7 @@ func (p *Peer) speak(ctx context.Context, kind Kind) error {
 		kind = KindJunk
 	}
 	start := time.Now()
-	body := p.takeAhead(kind)
-	var err error
-	if body == nil {
-		body, err = p.body(kind)
-	}
+	body, err := p.body(kind)
 	if err != nil {
 		return err
 	}
@@ -685,7 +676,6 @@ func (p *Peer) giveTicks() {
 
 func (p *Peer) take(rd ready) error {
 	step, hand := p.n.m.Step(), p.n.m.HandNumber()
-	p.startAhead(rd.Apply)
 	start := time.Now()
 	p.giveTicks()       // checking the proofs took time: progress is now
 	_ = p.n.Advance(rd) // a violation ends the match: the next Ready says so
