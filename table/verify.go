@@ -1,6 +1,7 @@
 package table
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/okey-game/okey/crypto/deck"
+	"github.com/okey-game/okey/crypto/group"
 	"github.com/okey-game/okey/engine"
 )
 
@@ -254,7 +256,9 @@ func chainVersion(t *Transcript) uint8 {
 // decode) and checks their signatures on every core, so that the replay,
 // which is sequential, finds them checked (Envelope.Verify remembers a
 // success). It decides nothing: a record that fails here fails again, at
-// its turn, in the replay.
+// its turn, in the replay. The signatures are checked in batches of
+// sigBatch (group.VerifyEd25519Batch: each exactly as Envelope.Verify
+// checks it, only the encodings' field inversions shared).
 func decodeAndVerify(t *Transcript) []*Envelope {
 	envs := make([]*Envelope, len(t.Chain))
 	cfgHash := t.Config.Hash()
@@ -264,21 +268,47 @@ func decodeAndVerify(t *Transcript) []*Envelope {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var batch []*Envelope
+			var keys []*group.Ed25519Key
+			var msgs, sigs [][]byte
+			flush := func() {
+				for k, ok := range group.VerifyEd25519Batch(keys, msgs, sigs) {
+					if ok {
+						batch[k].remember(t.Config.Seats[batch[k].Seat].Key, cfgHash)
+					}
+				}
+				batch, keys, msgs, sigs = batch[:0], keys[:0], msgs[:0], sigs[:0]
+			}
 			for i := w; i < len(envs); i += workers {
 				env, err := DecodeEnvelope(t.Chain[i])
 				if err != nil {
 					continue
 				}
-				if int(env.Seat) < len(t.Config.Seats) {
-					_ = env.Verify(t.Config.Seats[env.Seat].Key, cfgHash)
-				}
 				envs[i] = env
+				if int(env.Seat) >= len(t.Config.Seats) || len(env.Raw) < signatureLen {
+					continue
+				}
+				key := t.Config.Seats[env.Seat].Key
+				if len(key) != ed25519.PublicKeySize {
+					continue
+				}
+				batch = append(batch, env)
+				keys = append(keys, sigKey(key))
+				msgs = append(msgs, signedBytes(cfgHash, env.Raw[:len(env.Raw)-signatureLen]))
+				sigs = append(sigs, env.Sig[:])
+				if len(batch) == sigBatch {
+					flush()
+				}
 			}
+			flush()
 		}()
 	}
 	wg.Wait()
 	return envs
 }
+
+// sigBatch is the number of signatures decodeAndVerify checks together.
+const sigBatch = 64
 
 // pairEquivocation finds, among the evidence, two different messages that
 // one seat signed for one step (protocol.md 6): for a step beyond the

@@ -78,6 +78,11 @@ func TestVerifyBatchSameVerdict(t *testing.T) {
 			if c.o.Cheat == "" && pb.Openings() == 0 {
 				t.Fatal("no opening was hinted: the replay computed every one")
 			}
+			// Every hand's points of known value are checked against
+			// their values from the seeds (deck.ProofBatch.Known).
+			if c.o.Cheat == "" && pb.Known() == 0 {
+				t.Fatal("no point was checked against its value from the revealed seeds")
+			}
 		})
 	}
 }
@@ -89,4 +94,41 @@ func mustProofBatch(t *testing.T) *deck.ProofBatch {
 		t.Fatal(err)
 	}
 	return pb
+}
+
+// TestDecodeAndVerifyRemembers: the signatures decodeAndVerify checks in
+// batches are remembered exactly where Envelope.Verify accepts them: every
+// record of an honest chain, not one whose signature or body was changed.
+func TestDecodeAndVerifyRemembers(t *testing.T) {
+	res := run(t, "turkish-rummy:rounds=1", 3, 7, LocalOptions{})
+	tr := res.Transcript(-1)
+	if len(tr.Chain) <= sigBatch {
+		t.Fatalf("%d records: the chain does not fill a batch", len(tr.Chain))
+	}
+	chain := make([][]byte, len(tr.Chain))
+	copy(chain, tr.Chain)
+	bad := map[int]bool{}
+	for i := 3; i < len(chain); i += 37 {
+		b := append([]byte(nil), chain[i]...)
+		b[len(b)-1-i%70] ^= 1 // a signature byte, or the body's last bytes
+		chain[i] = b
+		bad[i] = true
+	}
+	tampered := *tr
+	tampered.Chain = chain
+	envs := decodeAndVerify(&tampered)
+	cfgHash := tr.Config.Hash()
+	for i, env := range envs {
+		if env == nil {
+			t.Fatalf("record %d does not decode", i)
+		}
+		remembered := env.verified != nil
+		if remembered == bad[i] {
+			t.Fatalf("record %d (changed: %v): remembered %v", i, bad[i], remembered)
+		}
+		want := env.Verify(tr.Config.Seats[env.Seat].Key, cfgHash) == nil
+		if want == bad[i] {
+			t.Fatalf("record %d (changed: %v): Envelope.Verify accepts %v", i, bad[i], want)
+		}
+	}
 }

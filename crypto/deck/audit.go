@@ -114,26 +114,33 @@ func (h *Hand) auditTiles(secrets []*Secret) []int {
 // true when the sum is the identity; false tells the caller to run the
 // seat-by-seat checks, which name the seat and position.
 func (h *Hand) auditAll(secrets []*Secret, wseed []byte) bool {
-	var b group.Batch
-	if !h.auditTerms(&b, secrets, wseed, nil) {
+	bs, ok := rekeyScalars(secrets)
+	if !ok {
 		return false
 	}
+	var b group.Batch
+	h.auditTerms(&b, secrets, bs, wseed, nil)
 	return b.IsIdentity()
 }
 
-// auditTerms adds auditAll's sum, times rho (1 if nil), to b. It returns
-// false, adding nothing, when a re-key scalar is zero (a failure the
-// seat-by-seat checks name).
-func (h *Hand) auditTerms(b group.Adder, secrets []*Secret, wseed []byte, rho *ristretto255.Scalar) bool {
+// rekeyScalars derives every seat's re-key scalars, bs[i][j] = b_ij; false
+// when one is zero (a failure the seat-by-seat checks name).
+func rekeyScalars(secrets []*Secret) ([][]*ristretto255.Scalar, bool) {
 	bs := make([][]*ristretto255.Scalar, len(secrets))
 	for i, s := range secrets {
 		bs[i] = make([]*ristretto255.Scalar, DeckSize)
 		for j := range bs[i] {
 			if bs[i][j] = s.rekeyScalar(j); group.IsZero(bs[i][j]) {
-				return false
+				return nil, false
 			}
 		}
 	}
+	return bs, true
+}
+
+// auditTerms adds auditAll's sum, times rho (1 if nil), to b; bs holds the
+// re-key scalars (rekeyScalars).
+func (h *Hand) auditTerms(b group.Adder, secrets []*Secret, bs [][]*ristretto255.Scalar, wseed []byte, rho *ristretto255.Scalar) {
 	var z, t, base ristretto255.Scalar
 	scale := func(x *ristretto255.Scalar) *ristretto255.Scalar {
 		if rho != nil {
@@ -160,8 +167,72 @@ func (h *Hand) auditTerms(b group.Adder, secrets []*Secret, wseed []byte, rho *r
 		}
 	}
 	b.Add(&base, baseElement)
-	return true
 }
+
+// A knownPoint is a point of a hand whose value the seats' revealed
+// secrets give: s*base, base G or a tile point M_t.
+type knownPoint struct {
+	p    *ristretto255.Element
+	s    ristretto255.Scalar
+	base *ristretto255.Element
+}
+
+// knownPoints returns the value, from the seats' secrets, of every lock
+// key, deck and re-key key of the hand (which is ready): A_i = a_i*G,
+// D_i[k] = nu_ik*M_t with t and nu_ik followed through the locks from
+// D_{-1} = M (D_i[k] = a_i*D_{i-1}[P_i[k]]), B_ij = b_ij*G, and E_i[j] =
+// mu_ij*M_t(j) with mu_ij = (b_ij/a_i)*mu_{i-1,j} from E_{-1} = D_{n-1}.
+// These are the values the audit (checks 1, 2a, 2b) and the re-key
+// proofs' statements imply; ProofBatch.Check checks each point against
+// its value in its batch (protocol.md 4, "Batch verification").
+func (h *Hand) knownPoints(secrets []*Secret, bs [][]*ristretto255.Scalar) []knownPoint {
+	out := make([]knownPoint, 0, h.players*(1+3*DeckSize))
+	tile := make([]int, DeckSize)
+	nu := make([]ristretto255.Scalar, DeckSize)
+	for k := range tile {
+		tile[k] = k
+		nu[k].Set(scalarOne)
+	}
+	nextTile := make([]int, DeckSize)
+	nextNu := make([]ristretto255.Scalar, DeckSize)
+	for i, s := range secrets {
+		l := h.locks[i]
+		out = append(out, knownPoint{p: l.key.Element(), base: baseElement})
+		out[len(out)-1].s.Set(&s.a)
+		for k := range l.deck {
+			src := int(s.perm[k])
+			nextTile[k] = tile[src]
+			nextNu[k].Multiply(&s.a, &nu[src])
+			out = append(out, knownPoint{p: l.deck[k].Element(), base: h.tiles.points[nextTile[k]].Element()})
+			out[len(out)-1].s.Set(&nextNu[k])
+		}
+		tile, nextTile = nextTile, tile
+		nu, nextNu = nextNu, nu
+	}
+	var c ristretto255.Scalar
+	for i, s := range secrets {
+		r := h.rekeys[i]
+		for j := range r.deck {
+			out = append(out, knownPoint{p: r.keys[j].Element(), base: baseElement})
+			out[len(out)-1].s.Set(bs[i][j])
+			nu[j].Multiply(&nu[j], c.Multiply(bs[i][j], &s.aInv))
+			out = append(out, knownPoint{p: r.deck[j].Element(), base: h.tiles.points[tile[j]].Element()})
+			out[len(out)-1].s.Set(&nu[j])
+		}
+	}
+	return out
+}
+
+// scalarOne is the scalar 1.
+var scalarOne = func() *ristretto255.Scalar {
+	var b [32]byte
+	b[0] = 1
+	s, err := ristretto255.NewScalar().SetCanonicalBytes(b[:])
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
 
 // weights returns a stream of 128-bit weights for one check.
 func weights(seed []byte, phase byte, seat int) func(*ristretto255.Scalar) {

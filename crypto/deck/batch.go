@@ -35,6 +35,7 @@ type ProofBatch struct {
 	mu      sync.Mutex
 	weights *group.Stream
 	items   []batchItem
+	known   int // points of known value the last Check substituted
 }
 
 // batchItem is one proof or check with its weights (drawn when it was
@@ -60,6 +61,7 @@ type auditItem struct {
 	h       *Hand
 	secrets []*Secret
 	wseed   []byte
+	bs      [][]*ristretto255.Scalar // re-key scalars (prepare); nil if one is zero
 }
 
 // baseElement is the generator G, one pointer so that the batch merges
@@ -161,11 +163,27 @@ func (it *batchItem) addTo(b group.Adder) {
 		b.Add(t.Multiply(&it.z, &it.open.prod), it.open.tile.Element())
 		b.Add(t.Negate(&it.z), it.open.enc.Element())
 	default:
-		if !it.audit.h.auditTerms(b, it.audit.secrets, it.audit.wseed, &it.z) {
+		if it.audit.bs == nil {
 			// A zero re-key scalar, which auditSeats names: the item's sum
 			// is z*G, never the identity.
 			b.Add(&it.z, baseElement)
+			return
 		}
+		it.audit.h.auditTerms(b, it.audit.secrets, it.audit.bs, it.audit.wseed, &it.z)
+	}
+}
+
+// terms is the number of terms addTo adds (at most).
+func (it *batchItem) terms() int {
+	switch {
+	case it.lock != nil:
+		return 3*len(it.lockSt.In) + 10
+	case it.rekey != nil:
+		return 6
+	case it.share != nil, it.open != nil:
+		return 2
+	default:
+		return 3*len(it.audit.secrets)*DeckSize + 1
 	}
 }
 
@@ -205,15 +223,37 @@ func (it *batchItem) check() error {
 // names them; for an opening that its hint got wrong ErrHint, nobody's
 // fault (HintTiles). It finds that item by bisection, each half a batch of
 // its own, a single item checked exactly.
+//
+// It first checks the whole batch with every point whose value revealed
+// seeds give (the hands whose audits it holds: Hand.knownPoints) checked
+// against that value, which makes those points' scalars 128-bit weights
+// (protocol.md 4, "Batch verification", "Points of known value"); only
+// when that fails does it bisect, over the items' own equations.
 func (pb *ProofBatch) Check() error {
-	// Each item's terms are computed once, on every core (hashing the
-	// challenges is most of it); the bisection's batches add the lists.
+	// The audits' re-key scalars and known points, then each item's terms,
+	// are computed once, on every core (hashing the challenges is most of
+	// it); the bisection's batches add the lists.
+	known := make([][]knownPoint, len(pb.items))
+	par.For(len(pb.items), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if a := pb.items[i].audit; a != nil {
+				var ok bool
+				if a.bs, ok = rekeyScalars(a.secrets); ok {
+					known[i] = a.h.knownPoints(a.secrets, a.bs)
+				}
+			}
+		}
+	})
 	terms := make([]group.Terms, len(pb.items))
 	par.For(len(pb.items), 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			terms[i].Grow(pb.items[i].terms())
 			pb.items[i].addTo(&terms[i])
 		}
 	})
+	if pb.checkKnown(terms, known) {
+		return nil
+	}
 	var fault error
 	i := group.FirstFailure(len(pb.items),
 		func(b *group.Batch, i int) { b.AddTerms(&terms[i]) },
@@ -223,6 +263,55 @@ func (pb *ProofBatch) Check() error {
 	}
 	return fault
 }
+
+// checkKnown sums every item's terms, weighted, with every known point p
+// of value v (knownPoints) replaced: the batch's term c*p becomes
+// rho_p*p + (c - rho_p)*v, that is c*v + rho_p*(p - v), for a fresh
+// 128-bit weight rho_p (group.Batch.Substitute). The sum is the identity
+// when every item passes and every known point has its value; otherwise,
+// the weights being random, it is not, except with probability about
+// 2^-128 (protocol.md 4, "Batch verification"). It reports false, for the
+// bisection to decide, when it fails or when no point is known.
+func (pb *ProofBatch) checkKnown(terms []group.Terms, known [][]knownPoint) bool {
+	values := map[*ristretto255.Element]*knownPoint{}
+	for i := range known {
+		for k := range known[i] {
+			values[known[i][k].p] = &known[i][k]
+		}
+	}
+	pb.known = 0
+	if len(values) == 0 {
+		return false
+	}
+	var b group.Batch
+	// The distinct points are about half the terms (a deck point is in
+	// two proofs, a key in a proof, a share and the audit).
+	n := 0
+	for i := range terms {
+		n += terms[i].Len()
+	}
+	b.Grow(n / 2)
+	for i := range terms {
+		b.AddTerms(&terms[i])
+	}
+	subst := b.Substitute(func(p *ristretto255.Element) (*ristretto255.Scalar, *ristretto255.Element, bool) {
+		v, ok := values[p]
+		if !ok {
+			return nil, nil, false
+		}
+		return &v.s, v.base, true
+	}, pb.weight)
+	if !b.IsIdentity() {
+		return false
+	}
+	pb.known = subst
+	return true
+}
+
+// Known returns the number of points the last Check checked against their
+// values known from revealed seeds, in a sum that passed (0 when it had no
+// audit, or when that sum failed and the bisection decided).
+func (pb *ProofBatch) Known() int { return pb.known }
 
 // DeferProofs returns a copy of h whose ApplyLock, ApplyRekey, CheckShare(s),
 // Open and Audit (now and in every state derived from it) check everything

@@ -137,11 +137,9 @@ func decodeDeck(seat int, b []byte) ([]group.Point, error) {
 	deck := make([]group.Point, DeckSize)
 	pos, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
 		for k := lo; k < hi; k++ {
-			p, err := group.DecodePoint(b[k*group.PointSize : (k+1)*group.PointSize])
-			if err != nil {
+			if err := deck[k].SetCanonicalBytes(b[k*group.PointSize : (k+1)*group.PointSize]); err != nil {
 				return k, mapPointErr(err)
 			}
-			deck[k] = *p
 		}
 		return -1, nil
 	})

@@ -114,29 +114,23 @@ func (h *Hand) ApplyRekey(seat int, msg []byte, rand io.Reader) (*Hand, error) {
 	pos, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
 		for j := lo; j < hi; j++ {
 			e := msg[j*RekeyEntrySize : (j+1)*RekeyEntrySize]
-			bp, err := group.DecodePoint(e[:32])
-			if err != nil {
+			if err := step.keys[j].SetCanonicalBytes(e[:32]); err != nil {
 				return j, mapPointErr(err)
 			}
-			ep, err := group.DecodePoint(e[32:64])
-			if err != nil {
+			if err := step.deck[j].SetCanonicalBytes(e[32:64]); err != nil {
 				return j, mapPointErr(err)
 			}
-			r1, err1 := group.DecodePoint(e[64:96])
-			r2, err2 := group.DecodePoint(e[96:128])
+			err1 := proofs[j].R1.SetCanonicalBytes(e[64:96])
+			err2 := proofs[j].R2.SetCanonicalBytes(e[96:128])
 			if err1 != nil {
 				return j, mapPointErr(err1)
 			}
 			if err2 != nil {
 				return j, mapPointErr(err2)
 			}
-			sc, err := group.DecodeScalar(e[128:])
-			if err != nil {
+			if _, err := proofs[j].S.SetCanonicalBytes(e[128:]); err != nil {
 				return j, ErrEncoding
 			}
-			step.keys[j], step.deck[j] = *bp, *ep
-			proofs[j].R1, proofs[j].R2 = *r1, *r2
-			proofs[j].S.Set(sc)
 			items[j] = dleq.Item{
 				Context:   RekeyContext(h.session, h.hand, seat, j),
 				Statement: &dleq.Statement{G1: lockKey, H1: &step.keys[j], G2: &in[j], H2: &step.deck[j]},

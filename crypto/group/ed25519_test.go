@@ -131,6 +131,36 @@ func TestEd25519KeyMatchesStdlib(t *testing.T) {
 	}
 }
 
+// TestVerifyEd25519BatchMatchesStdlib: every case verified in one batch
+// (and in batches of one, and with a nil key among them) gives, case by
+// case, crypto/ed25519.Verify's answer.
+func TestVerifyEd25519BatchMatchesStdlib(t *testing.T) {
+	pubs, msgs, sigs := ed25519Cases(t)
+	keys := make([]*Ed25519Key, len(pubs))
+	for i := range pubs {
+		keys[i] = NewEd25519Key(pubs[i])
+	}
+	keys = append(keys, nil)
+	msgs = append(msgs, []byte("m"))
+	sigs = append(sigs, sigs[0])
+	got := VerifyEd25519Batch(keys, msgs, sigs)
+	for i := range pubs {
+		want := ed25519.Verify(pubs[i], msgs[i], sigs[i])
+		if got[i] != want {
+			t.Errorf("case %d: pub %x sig %x: batch %v, crypto/ed25519 %v", i, pubs[i], sigs[i], got[i], want)
+		}
+		if one := VerifyEd25519Batch(keys[i:i+1], msgs[i:i+1], sigs[i:i+1]); one[0] != want {
+			t.Errorf("case %d alone: batch %v, crypto/ed25519 %v", i, one[0], want)
+		}
+	}
+	if got[len(pubs)] {
+		t.Fatal("a nil key verified a signature")
+	}
+	if len(VerifyEd25519Batch(nil, nil, nil)) != 0 {
+		t.Fatal("an empty batch answered")
+	}
+}
+
 func FuzzEd25519Key(f *testing.F) {
 	pubs, msgs, sigs := ed25519Cases(f)
 	for i := range pubs {
@@ -143,11 +173,29 @@ func FuzzEd25519Key(f *testing.F) {
 			}
 			return
 		}
-		if got, want := NewEd25519Key(pub).Verify(msg, sig), ed25519.Verify(pub, msg, sig); got != want {
+		k := NewEd25519Key(pub)
+		want := ed25519.Verify(pub, msg, sig)
+		if got := k.Verify(msg, sig); got != want {
 			t.Fatalf("Verify %v, crypto/ed25519 %v", got, want)
+		}
+		// In a batch, beside an honest signature that shares its inversion.
+		got := VerifyEd25519Batch([]*Ed25519Key{fuzzHonest.key, k}, [][]byte{fuzzHonest.msg, msg}, [][]byte{fuzzHonest.sig, sig})
+		if !got[0] || got[1] != want {
+			t.Fatalf("batch %v, want [true %v]", got, want)
 		}
 	})
 }
+
+var fuzzHonest = func() (h struct {
+	key      *Ed25519Key
+	msg, sig []byte
+}) {
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{9}, 32))
+	h.key = NewEd25519Key(priv.Public().(ed25519.PublicKey))
+	h.msg = []byte("honest")
+	h.sig = ed25519.Sign(priv, h.msg)
+	return h
+}()
 
 func BenchmarkEd25519Verify(b *testing.B) {
 	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{3}, 32))

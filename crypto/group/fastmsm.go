@@ -166,13 +166,21 @@ func toNiels(pts []*ristretto255.Element) []niels {
 	return extToNiels(ext)
 }
 
-// pippengerFast is pippenger on coordinates (fastOK must hold).
+// pippengerFast is the bucket method on coordinates over every term as a
+// full scalar (fastOK must hold).
 func pippengerFast(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
-	n := len(sc)
-	c, windows, dig := digitTable(sc)
-	q := toNiels(pts)
+	return newPart(sc, pts).pippengerFast()
+}
+
+// pippengerFast is pippenger on coordinates (fastOK must hold). A bucket's
+// first point is set, not added (setNiels).
+func (p *msmPart) pippengerFast() *ristretto255.Element {
+	n := len(p.sc)
+	c, windows, dig := p.digitTable()
+	q := toNiels(p.pts)
 	nb := 1 << (c - 1)
 	buckets := make([]extPoint, nb)
+	used := make([]bool, nb)
 	var acc, sum, tot extPoint
 	acc.identity()
 	for w := windows - 1; w >= 0; w-- {
@@ -181,28 +189,67 @@ func pippengerFast(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *rist
 				acc.double()
 			}
 		}
-		for k := range buckets {
-			buckets[k].identity()
-		}
+		clear(used)
 		for i := 0; i < n; i++ {
-			switch d := dig[i*windows+w]; {
-			case d > 0:
-				buckets[d-1].addNiels(&q[i], false)
-			case d < 0:
-				buckets[-d-1].addNiels(&q[i], true)
+			d := dig[w*n+i]
+			if d == 0 {
+				continue
+			}
+			neg := d < 0
+			if neg {
+				d = -d
+			}
+			if used[d-1] {
+				buckets[d-1].addNiels(&q[i], neg)
+			} else {
+				buckets[d-1].setNiels(&q[i], neg)
+				used[d-1] = true
 			}
 		}
-		sum.identity()
-		tot.identity()
+		started := false
 		for k := nb - 1; k >= 0; k-- {
-			sum.add(&buckets[k])
-			tot.add(&sum)
+			switch {
+			case used[k] && started:
+				sum.add(&buckets[k])
+			case used[k]:
+				sum = buckets[k]
+				tot = sum
+				started = true
+				continue
+			}
+			if started {
+				tot.add(&sum)
+			}
 		}
-		acc.add(&tot)
+		if started {
+			acc.add(&tot)
+		}
 	}
 	out := ristretto255.NewIdentityElement()
 	if !acc.element(out) {
 		panic("group: internal error: bucket method left the curve")
 	}
 	return out
+}
+
+// feTwo is 2; edDInv is 1/d = 2/(2d).
+var (
+	feTwo  = new(field.Element).Mult32(new(field.Element).One(), 2)
+	edDInv = new(field.Element).Multiply(feTwo, new(field.Element).Invert(edD2))
+)
+
+// setNiels sets p to q, or to -q when neg: (y+x, y-x, 2d*x*y) gives X =
+// 2x, Y = 2y, Z = 2 and T = 2x*y = (2d*x*y)/d.
+func (p *extPoint) setNiels(q *niels, neg bool) {
+	if neg {
+		p.X.Subtract(&q.ymx, &q.ypx)
+	} else {
+		p.X.Subtract(&q.ypx, &q.ymx)
+	}
+	p.Y.Add(&q.ypx, &q.ymx)
+	p.Z.Set(feTwo)
+	p.T.Multiply(&q.t2d, edDInv)
+	if neg {
+		p.T.Negate(&p.T)
+	}
 }

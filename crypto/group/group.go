@@ -59,6 +59,11 @@ func DecodePoint(b []byte) (*Point, error) {
 	return p, nil
 }
 
+// SetCanonicalBytes sets p to the canonical, non-identity element b
+// encodes, as DecodePoint, without allocating; on an error p's value is
+// unspecified.
+func (p *Point) SetCanonicalBytes(b []byte) error { return p.decode(b) }
+
 func (p *Point) decode(b []byte) error {
 	if len(b) != PointSize {
 		return ErrPointEncoding

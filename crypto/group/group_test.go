@@ -170,6 +170,11 @@ func FuzzDecodePoint(f *testing.F) {
 	f.Add([]byte{1, 2, 3})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := DecodePoint(b)
+		// SetCanonicalBytes, in place, gives the same answer and point.
+		var in Point
+		if err2 := in.SetCanonicalBytes(b); err2 != err || (err == nil && !in.Equal(p)) {
+			t.Fatalf("SetCanonicalBytes: %v, DecodePoint: %v", err2, err)
+		}
 		if err != nil {
 			return
 		}

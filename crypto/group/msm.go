@@ -1,6 +1,8 @@
 package group
 
 import (
+	"slices"
+
 	"github.com/gtank/ristretto255"
 
 	"github.com/okey-game/okey/crypto/internal/par"
@@ -8,6 +10,12 @@ import (
 
 // scalarBits bounds the canonical scalars: every one is below 2^253.
 const scalarBits = 253
+
+// shortBits: a term whose scalar, or its negation, is below 2^shortBits
+// (a batch's 128-bit weight, as a point checked against its value known
+// from revealed secrets) is short. VarTimeMSM sums the short terms apart,
+// with windows over their 128 bits only and a digit width chosen for them.
+const shortBits = 128
 
 // pippengerMin is the number of terms from which VarTimeMSM uses the bucket
 // method instead of ristretto255's Straus (measured: BenchmarkMSM; on
@@ -22,8 +30,9 @@ const parallelMin = 768
 // variable time: for public scalars and points only. Small sums use
 // ristretto255's VarTimeMultiScalarMult; large ones the bucket method of
 // Pippenger with signed digits (on the points' coordinates, pippengerFast,
-// where ristretto255's layout allows), split over the cores. The result is the
-// same group element whatever the method or the scheduling.
+// where ristretto255's layout allows), the short terms (shortBits) and the
+// others summed apart, each split over the cores. The result is the same
+// group element whatever the method or the scheduling.
 func VarTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
 	if len(sc) != len(pts) {
 		panic("group: internal error: VarTimeMSM lengths differ")
@@ -32,29 +41,123 @@ func VarTimeMSM(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristret
 	if n < pippengerMin {
 		return ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
 	}
-	bucket := pippenger
-	if fastOK {
-		bucket = pippengerFast
+	all := msmPart{bits: scalarBits, sc: sc, pts: pts, mag: make([][32]byte, n), neg: make([]bool, n)}
+	short := 0
+	for i := range sc {
+		all.neg[i] = magnitude(sc[i], &all.mag[i])
+		if isShort(&all.mag[i]) {
+			short++
+		}
 	}
-	if n < parallelMin {
-		return bucket(sc, pts)
+	if short < pippengerMin {
+		// Too few short terms to sum apart: one part, full windows.
+		return all.sum()
 	}
-	parts := make([]*ristretto255.Element, 2)
+	parts := [2]msmPart{{bits: shortBits}, {bits: scalarBits}}
+	parts[0].grow(short)
+	parts[1].grow(n - short)
+	for i := range sc {
+		p := &parts[1]
+		if isShort(&all.mag[i]) {
+			p = &parts[0]
+		}
+		p.add(sc[i], &all.mag[i], all.neg[i], pts[i])
+	}
+	// The two parts on two cores (each also splits itself when large).
+	sums := make([]*ristretto255.Element, 2)
 	par.For(2, 1, func(lo, hi int) {
-		for w := lo; w < hi; w++ {
-			a, b := n*w/2, n*(w+1)/2
-			parts[w] = bucket(sc[a:b], pts[a:b])
+		for k := lo; k < hi; k++ {
+			sums[k] = ristretto255.NewIdentityElement()
+			if len(parts[k].sc) > 0 {
+				sums[k] = parts[k].sum()
+			}
 		}
 	})
-	return parts[0].Add(parts[0], parts[1])
+	return sums[0].Add(sums[0], sums[1])
+}
+
+// msmPart is a list of terms for the bucket method: each scalar with its
+// magnitude (the smaller of s and l-s, below 2^bits, as 32 little-endian
+// bytes) and whether that is l-s.
+type msmPart struct {
+	bits int
+	sc   []*ristretto255.Scalar
+	mag  [][32]byte
+	neg  []bool
+	pts  []*ristretto255.Element
+}
+
+// newPart returns every term as one part of full scalars.
+func newPart(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *msmPart {
+	p := &msmPart{bits: scalarBits, sc: sc, pts: pts, mag: make([][32]byte, len(sc)), neg: make([]bool, len(sc))}
+	for i := range sc {
+		p.neg[i] = magnitude(sc[i], &p.mag[i])
+	}
+	return p
+}
+
+func (p *msmPart) grow(n int) {
+	p.sc = make([]*ristretto255.Scalar, 0, n)
+	p.mag = make([][32]byte, 0, n)
+	p.neg = make([]bool, 0, n)
+	p.pts = make([]*ristretto255.Element, 0, n)
+}
+
+func (p *msmPart) add(s *ristretto255.Scalar, m *[32]byte, neg bool, e *ristretto255.Element) {
+	p.sc = append(p.sc, s)
+	p.mag = append(p.mag, *m)
+	p.neg = append(p.neg, neg)
+	p.pts = append(p.pts, e)
+}
+
+func (p *msmPart) slice(a, b int) *msmPart {
+	return &msmPart{bits: p.bits, sc: p.sc[a:b], mag: p.mag[a:b], neg: p.neg[a:b], pts: p.pts[a:b]}
+}
+
+// sum returns the part's sum: Straus when small, else the bucket method,
+// on two cores when large.
+func (p *msmPart) sum() *ristretto255.Element {
+	n := len(p.sc)
+	if n < pippengerMin {
+		return ristretto255.NewIdentityElement().VarTimeMultiScalarMult(p.sc, p.pts)
+	}
+	if n < parallelMin {
+		return p.bucket()
+	}
+	halves := make([]*ristretto255.Element, 2)
+	par.For(2, 1, func(lo, hi int) {
+		for w := lo; w < hi; w++ {
+			halves[w] = p.slice(n*w/2, n*(w+1)/2).bucket()
+		}
+	})
+	return halves[0].Add(halves[0], halves[1])
+}
+
+func (p *msmPart) bucket() *ristretto255.Element {
+	if fastOK {
+		return p.pippengerFast()
+	}
+	return p.pippenger()
+}
+
+// isShort reports whether the magnitude m is below 2^shortBits.
+func isShort(m *[32]byte) bool {
+	for _, b := range m[shortBits/8:] {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // window returns the digit width c that minimises the bucket method's
-// additions for n terms: about (253/c + 1) * (n + 2^c).
-func window(n int) int {
+// cost for n terms of bits-bit scalars: (bits/c + 2) windows, each adding
+// every term to a bucket (7 field multiplications) and summing 2^(c-1)
+// buckets twice (9 each).
+func window(n, bits int) int {
 	best, bestCost := 4, -1
 	for c := 4; c <= 16; c++ {
-		cost := (scalarBits/c + 2) * (n + 1<<c)
+		cost := (bits/c + 2) * (7*n + 9<<c)
 		if bestCost < 0 || cost < bestCost {
 			best, bestCost = c, cost
 		}
@@ -62,15 +165,18 @@ func window(n int) int {
 	return best
 }
 
-// digits writes the signed base-2^c digits of s or of -s (each in
-// [-2^(c-1), 2^(c-1)), least significant first) to out, which has room for
-// every window, and reports which: it takes -s when -s is the smaller
-// integer, so that a small negative scalar (a batch's -z for a 128-bit
-// weight z) has as few nonzero digits as a small positive one. The digits
-// of s are then the returned ones negated.
-func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
+// magnitude sets m to the smaller of s and -s (as integers below l), as 32
+// little-endian bytes, and reports whether it is -s: a small negative
+// scalar (a batch's -z for a 128-bit weight z) then has as few nonzero
+// digits as a small positive one.
+func magnitude(s *ristretto255.Scalar, m *[32]byte) (neg bool) {
+	b := s.Bytes()
+	copy(m[:], b)
+	if isShort(m) {
+		return false // below 2^128: l - s is above 2^252
+	}
 	var ns ristretto255.Scalar
-	b, nb := s.Bytes(), ns.Negate(s).Bytes()
+	nb := ns.Negate(s).Bytes()
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] != nb[i] {
 			if nb[i] < b[i] {
@@ -79,36 +185,59 @@ func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
 			break
 		}
 	}
-	signedDigits(b, c, out)
+	copy(m[:], b)
 	return neg
 }
 
-// digitTable is the scalars' signed digits for the bucket method: c bits
-// a window (window), windows digits a scalar, scalar i's digits at
-// dig[i*windows:(i+1)*windows], least significant first: the digits of s
-// itself (where digits gave those of -s, negated back).
-func digitTable(sc []*ristretto255.Scalar) (c, windows int, dig []int32) {
-	c = window(len(sc))
-	windows = (scalarBits+c-1)/c + 1
-	dig = make([]int32, len(sc)*windows)
-	for i := range sc {
-		d := dig[i*windows : (i+1)*windows]
-		if digits(sc[i], c, d) {
+// digits writes the signed base-2^c digits of the magnitude of s (each in
+// [-2^(c-1), 2^(c-1)), least significant first) to out, which has room for
+// every window, and reports whether the magnitude is that of -s: the
+// digits of s are then the returned ones negated.
+func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
+	var m [32]byte
+	neg = magnitude(s, &m)
+	signedDigits(m[:], c, out)
+	return neg
+}
+
+// digitTable is the part's signed digits for the bucket method: c bits a
+// window (window), windows digits a scalar, least significant first, by
+// window: scalar i's digit of window w at dig[w*n+i] (a window's pass reads
+// its digits in order), the digits of s itself (where the magnitude is
+// that of -s, negated back).
+func (p *msmPart) digitTable() (c, windows int, dig []int32) {
+	c = window(len(p.sc), p.bits)
+	windows = (p.bits+c-1)/c + 1
+	n := len(p.sc)
+	dig = make([]int32, n*windows)
+	d := make([]int32, windows)
+	for i := range p.mag {
+		signedDigits(p.mag[i][:], c, d)
+		if p.neg[i] {
 			for w := range d {
 				d[w] = -d[w]
 			}
 		}
+		for w, v := range d {
+			dig[w*n+i] = v
+		}
 	}
 	return c, windows, dig
+}
+
+// pippenger is the bucket method over every term as a full scalar.
+func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
+	return newPart(sc, pts).pippenger()
 }
 
 // pippenger is the bucket method: for each window, from the top, the sum
 // is doubled c times, each point is added to (or, for a negative digit,
 // subtracted from) the bucket of its digit's magnitude, and the buckets are
 // summed with their weights by a running sum.
-func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristretto255.Element {
-	n := len(sc)
-	c, windows, dig := digitTable(sc)
+func (p *msmPart) pippenger() *ristretto255.Element {
+	n := len(p.sc)
+	pts := p.pts
+	c, windows, dig := p.digitTable()
 	nb := 1 << (c - 1)
 	buckets := make([]ristretto255.Element, nb)
 	used := make([]bool, nb)
@@ -120,7 +249,7 @@ func pippenger(sc []*ristretto255.Scalar, pts []*ristretto255.Element) *ristrett
 		}
 		clear(used)
 		for i := 0; i < n; i++ {
-			d := dig[i*windows+w]
+			d := dig[w*n+i]
 			switch {
 			case d > 0:
 				if used[d-1] {
@@ -172,12 +301,21 @@ type Terms struct {
 	pts []*ristretto255.Element
 }
 
+// Grow makes room for n more terms.
+func (t *Terms) Grow(n int) {
+	t.sc = slices.Grow(t.sc, n)
+	t.pts = slices.Grow(t.pts, n)
+}
+
 // Add appends the term s*p (s is copied).
 func (t *Terms) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
 	t.sc = append(t.sc, ristretto255.Scalar{})
 	t.sc[len(t.sc)-1].Set(s)
 	t.pts = append(t.pts, p)
 }
+
+// Len returns the number of terms.
+func (t *Terms) Len() int { return len(t.sc) }
 
 // AddTerms adds every term of t to b.
 func (b *Batch) AddTerms(t *Terms) {
@@ -195,6 +333,15 @@ type Batch struct {
 	pts []*ristretto255.Element
 }
 
+// Grow makes room for n more distinct points.
+func (b *Batch) Grow(n int) {
+	if b.idx == nil {
+		b.idx = make(map[*ristretto255.Element]int, n)
+	}
+	b.sc = slices.Grow(b.sc, n)
+	b.pts = slices.Grow(b.pts, n)
+}
+
 // Add adds the term s*p (s is copied; p must not change afterwards).
 func (b *Batch) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
 	if b.idx == nil {
@@ -207,6 +354,32 @@ func (b *Batch) Add(s *ristretto255.Scalar, p *ristretto255.Element) {
 	b.idx[p] = len(b.pts)
 	b.sc = append(b.sc, ristretto255.NewScalar().Set(s))
 	b.pts = append(b.pts, p)
+}
+
+// Substitute replaces in the sum every point p whose value known gives,
+// p = s*base (base a point whose value is not known), by that value, and
+// adds the check that p has it: the term c*p becomes c*s*base +
+// rho*(p - s*base) = rho*p + (c - rho)*s*base, rho a fresh weight drawn
+// by weight (128-bit, nonzero, unknown to whoever chose the points). The
+// new sum is the identity if the old one is and every such p is s*base;
+// if one of these fails, it is not, except with probability about 2^-128
+// per weight. It returns the number of points substituted.
+func (b *Batch) Substitute(known func(p *ristretto255.Element) (s *ristretto255.Scalar, base *ristretto255.Element, ok bool), weight func(*ristretto255.Scalar)) int {
+	n := len(b.pts)
+	var rho, t ristretto255.Scalar
+	count := 0
+	for i := 0; i < n; i++ {
+		s, base, ok := known(b.pts[i])
+		if !ok {
+			continue
+		}
+		weight(&rho)
+		t.Subtract(b.sc[i], &rho)
+		b.sc[i].Set(&rho)
+		b.Add(t.Multiply(&t, s), base)
+		count++
+	}
+	return count
 }
 
 // AddScaled adds to a the terms w*sc[i]*pts[i].

@@ -36,6 +36,13 @@ func TestVarTimeMSM(t *testing.T) {
 				sc[i] = smallScalarT(uint64(i))
 			case 5:
 				pts[i] = pts[i-1] // repeated point
+			case 6:
+				// Decoded from its encoding: Z = 1 (extToNiels' affine path).
+				var e ristretto255.Element
+				if _, err := e.SetCanonicalBytes(pts[i].Bytes()); err != nil {
+					t.Fatal(err)
+				}
+				pts[i] = &e
 			}
 		}
 		want := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
@@ -184,6 +191,24 @@ func BenchmarkMSM(b *testing.B) {
 				pippengerFast(sc, pts)
 			}
 		})
+		// Decoded points (Z = 1), as a verifier's.
+		dec := make([]*ristretto255.Element, n)
+		for i := range pts {
+			dec[i] = new(ristretto255.Element)
+			if _, err := dec[i].SetCanonicalBytes(pts[i].Bytes()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(fmt.Sprintf("straus-decoded/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, dec)
+			}
+		})
+		b.Run(fmt.Sprintf("pippengerFast-decoded/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				pippengerFast(sc, dec)
+			}
+		})
 	}
 }
 
@@ -230,6 +255,97 @@ func TestFirstFailure(t *testing.T) {
 		}
 		if want < 0 && exactCalls != 0 {
 			t.Fatalf("trial %d: a passing batch checked %d items one by one", trial, exactCalls)
+		}
+	}
+}
+
+// TestSubstitute: a batch that sums to the identity, with points replaced
+// by their values (s*base), still does when every value is right, and does
+// not when one is wrong, whichever; the count is the points replaced.
+func TestSubstitute(t *testing.T) {
+	const n = 12
+	sc, base := msmInputs("subst", n)
+	g := ristretto255.NewGeneratorElement()
+	// p_i = sc[i]*base[i%3]; the batch holds w_i*p_i - (w_i*sc[i])*base.
+	pts := make([]*ristretto255.Element, n)
+	for i := range pts {
+		pts[i] = ristretto255.NewIdentityElement().ScalarMult(sc[i], base[i%3])
+	}
+	w := NewStream("subst-w", nil)
+	weight := func(z *ristretto255.Scalar) {
+		var b [32]byte
+		for k := 0; k < 16; k++ {
+			b[k] = byte(w.Uint64())
+		}
+		if _, err := z.SetCanonicalBytes(b[:]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build := func() *Batch {
+		var b Batch
+		for i := range pts {
+			wi := NewTranscript("subst-wi").Int(i).Scalar()
+			b.Add(wi, pts[i])
+			b.Add(ristretto255.NewScalar().Negate(ristretto255.NewScalar().Multiply(wi, sc[i])), base[i%3])
+		}
+		return &b
+	}
+	if !build().IsIdentity() {
+		t.Fatal("the batch does not sum to the identity")
+	}
+	for wrong := -1; wrong < n; wrong++ {
+		b := build()
+		got := b.Substitute(func(p *ristretto255.Element) (*ristretto255.Scalar, *ristretto255.Element, bool) {
+			for i := range pts {
+				if pts[i] == p {
+					if i == wrong {
+						return ristretto255.NewScalar().Add(sc[i], smallScalarT(1)), base[i%3], true
+					}
+					return sc[i], base[i%3], true
+				}
+			}
+			return nil, nil, false
+		}, weight)
+		if got != n {
+			t.Fatalf("substituted %d points, want %d", got, n)
+		}
+		if ok := b.IsIdentity(); ok != (wrong < 0) {
+			t.Fatalf("one wrong value at %d: identity %v", wrong, ok)
+		}
+	}
+	// A point not known stays: the batch's sum is unchanged.
+	b := build()
+	b.Add(smallScalarT(1), g)
+	if b.Substitute(func(*ristretto255.Element) (*ristretto255.Scalar, *ristretto255.Element, bool) {
+		return nil, nil, false
+	}, weight) != 0 || b.IsIdentity() {
+		t.Fatal("substituting nothing changed the sum")
+	}
+}
+
+// TestVarTimeMSMShort: sums with many short scalars (128-bit weights and
+// their negations, as a batch's) beside full ones, on every path of the
+// split (Straus for one part, buckets on one or two cores for the other),
+// equal Straus.
+func TestVarTimeMSMShort(t *testing.T) {
+	for _, c := range []struct{ short, long int }{{300, 10}, {10, 300}, {900, 300}, {2000, 800}, {255, 255}} {
+		n := c.short + c.long
+		sc, pts := msmInputs(fmt.Sprint("short", n), n)
+		for i := 0; i < c.short; i++ {
+			b := sc[i].Bytes()
+			clear(b[16:])
+			s, err := ristretto255.NewScalar().SetCanonicalBytes(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i%2 == 1 {
+				s.Negate(s)
+			}
+			sc[i] = s
+		}
+		want := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
+		if got := VarTimeMSM(sc, pts); got.Equal(want) != 1 {
+			t.Fatalf("%+v: VarTimeMSM differs from Straus", c)
 		}
 	}
 }

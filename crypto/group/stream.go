@@ -1,21 +1,30 @@
 package group
 
-import "encoding/binary"
+import (
+	"crypto/sha512"
+	"encoding/binary"
+)
 
 // A Stream is a deterministic sequence of 64-bit words derived from a key:
 // block c (c = 0, 1, ...) is SHA-512(LP(label) || LP(key) || LP(uint32_be(c))),
 // and the words are the block's eight 8-byte big-endian integers in order.
 type Stream struct {
-	label string
-	key   []byte
-	ctr   uint32
-	buf   [64]byte
-	off   int
+	in  []byte // LP(label) || LP(key) || LP(counter), the counter last
+	ctr uint32
+	buf [64]byte
+	off int
 }
 
 // NewStream returns the stream for label and key.
 func NewStream(label string, key []byte) *Stream {
-	return &Stream{label: label, key: append([]byte(nil), key...), off: 64}
+	in := make([]byte, 0, 4+len(label)+4+len(key)+8)
+	in = binary.BigEndian.AppendUint32(in, uint32(len(label)))
+	in = append(in, label...)
+	in = binary.BigEndian.AppendUint32(in, uint32(len(key)))
+	in = append(in, key...)
+	in = binary.BigEndian.AppendUint32(in, 4)
+	in = append(in, 0, 0, 0, 0)
+	return &Stream{in: in, off: 64}
 }
 
 // Uint64 returns the next word.
@@ -24,7 +33,8 @@ func (s *Stream) Uint64() uint64 {
 		if s.ctr == 1<<32-1 {
 			panic("group: internal error: stream exhausted")
 		}
-		s.buf = NewTranscript(s.label).Bytes(s.key).Uint32(s.ctr).Sum()
+		binary.BigEndian.PutUint32(s.in[len(s.in)-4:], s.ctr)
+		s.buf = sha512.Sum512(s.in)
 		s.ctr++
 		s.off = 0
 	}
