@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,6 +109,13 @@ func (c *Client) Watch(ctx context.Context, a lobby.Announcement, opt WatchOptio
 	}
 	resumed := s.Machine().Step()
 	start := time.Now()
+	if s.Machine().Done() {
+		// Resumed after the match's end (the spectator stopped before it
+		// marked its folder done): its store holds the whole chain and no
+		// member has anything to send it, so it joins no table (it used
+		// to wait ReadyTimeout, 10 s, for a member that had left).
+		return c.watchEnd(ctx, log, s, cfg, opt, dir, a, resumed, start, func() {})
+	}
 	rt := opt.ReadyTimeout
 	if rt == 0 {
 		rt = 10 * time.Second
@@ -129,6 +137,12 @@ func (c *Client) Watch(ctx context.Context, a lobby.Announcement, opt WatchOptio
 	stopChat := followChat(ctx, log, tt, a, dir, opt.OnChat)
 	defer stopChat()
 	log.Info("watching", "players", len(cfg.Seats), "ruleset", cfg.Ruleset, "resumed", resumed)
+	return c.watchEnd(ctx, log, s, cfg, opt, dir, a, resumed, start, stopChat)
+}
+
+// watchEnd runs the spectator s to the match's end (at once when its store
+// holds the whole match) and saves its transcript, after stopChat.
+func (c *Client) watchEnd(ctx context.Context, log *slog.Logger, s *table.Spectator, cfg table.Config, opt WatchOptions, dir string, a lobby.Announcement, resumed uint32, start time.Time, stopChat func()) (*Outcome, error) {
 	res, err := s.Run(ctx)
 	elapsed := time.Since(start)
 	if err != nil {

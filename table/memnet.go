@@ -16,6 +16,10 @@ type Faults struct {
 	Dup     float64       // deliver it twice
 	Reorder float64       // hold it back behind the next message
 	Delay   time.Duration // deliver after up to this long
+	// Latency delivers every message exactly this long after it was sent
+	// (a fixed one-way delay, as half a round trip on a real link), in the
+	// order each sender sent them; it adds to Delay, Reorder and Dup.
+	Latency time.Duration
 }
 
 // MemNet is an in-memory network for tests and `okey sim`: every member
@@ -74,11 +78,18 @@ func (n *MemNet) sortedIDs() []PeerID {
 
 func (n *MemNet) chance(p float64) bool { return p > 0 && n.rng.Float64() < p }
 
+// queued is a packet waiting for the pump, due at its sending time plus
+// the network's Latency.
+type queued struct {
+	p   Packet
+	due time.Time
+}
+
 type memTransport struct {
 	net     *MemNet
 	id      PeerID
-	queue   []Packet // waiting for the pump (guarded by net.mu)
-	held    *Packet  // a reordered packet waiting for the next one
+	queue   []queued // waiting for the pump (guarded by net.mu)
+	held    *queued  // a reordered packet waiting for the next one
 	inbox   chan Packet
 	wake    chan struct{}
 	done    chan struct{}
@@ -119,8 +130,12 @@ func (t *memTransport) deliverLocked(r *memTransport, data []byte) {
 	if n.chance(n.faults.Dup) {
 		copies = 2
 	}
+	q := queued{p: p}
+	if n.faults.Latency > 0 {
+		q.due = time.Now().Add(n.faults.Latency)
+	}
 	for c := 0; c < copies; c++ {
-		r.enqueueLocked(p, n.chance(n.faults.Reorder))
+		r.enqueueLocked(q, n.chance(n.faults.Reorder))
 	}
 }
 
@@ -140,7 +155,7 @@ func (t *memTransport) SendTo(ctx context.Context, peer PeerID, data []byte) err
 	return nil
 }
 
-func (t *memTransport) enqueueLocked(p Packet, reorder bool) {
+func (t *memTransport) enqueueLocked(p queued, reorder bool) {
 	switch {
 	case reorder && t.held == nil:
 		t.held = &p
@@ -167,7 +182,7 @@ func (t *memTransport) pump() {
 		q := t.queue
 		t.queue = nil
 		if len(q) == 0 && t.held != nil {
-			q = []Packet{*t.held}
+			q = []queued{*t.held}
 			t.held = nil
 		}
 		delay := t.net.faults.Delay
@@ -194,8 +209,15 @@ func (t *memTransport) pump() {
 			}
 		}
 		for _, p := range q {
+			if wait := time.Until(p.due); !p.due.IsZero() && wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-t.done:
+					return
+				}
+			}
 			select {
-			case t.inbox <- p:
+			case t.inbox <- p.p:
 			case <-t.done:
 				return
 			}

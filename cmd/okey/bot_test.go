@@ -224,6 +224,11 @@ func watchAfterTheEnd(t *testing.T, data, id string) {
 	if code := run(args, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "; verified; transcript ") {
 		t.Fatalf("watch resumed after the end: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
+	// Its folder holds the whole match: it waits for no member (the bots
+	// are gone; it used to wait 10 s for one before it looked).
+	if strings.Contains(errb.String(), "no member connected") {
+		t.Errorf("watch resumed after the end waited for a member:\n%s", errb.String())
+	}
 }
 
 // checkSummary checks bot A's --summary against its transcript in out.

@@ -4,6 +4,7 @@
 //	go run ./scripts/lanes          # prints: -run ^(TestA|TestB)$ ./pkg1 ./pkg2
 //	go run ./scripts/lanes -list    # one package and test a line
 //	go run ./scripts/lanes -check   # only the checks
+//	go run ./scripts/lanes -first './pkg2 ./pkg1'   # these packages first, in this order
 //
 // The first line runs every package under the race detector; a test that
 // calls lane.NoRace(t) as its first statement skips there and is listed
@@ -21,6 +22,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +47,7 @@ func main() {
 	list := flag.Bool("list", false, "print each no-race test as PACKAGE TEST")
 	check := flag.Bool("check", false, "only check the lanes")
 	root := flag.String("root", ".", "the module's root")
+	first := flag.String("first", "", "no-race packages to list first, in this order (space-separated): go test starts packages in the order given")
 	flag.Parse()
 	tests, problems := scan(*root)
 	problems = append(problems, collisions(tests)...)
@@ -72,6 +75,11 @@ func main() {
 			names = append(names, t.name)
 		}
 	}
+	pkgs, err := ordered(pkgs, strings.Fields(*first))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lanes:", err)
+		os.Exit(1)
+	}
 	if *list || *check {
 		return
 	}
@@ -81,6 +89,33 @@ func main() {
 	}
 	sort.Strings(names)
 	fmt.Printf("-run ^(%s)$ %s\n", strings.Join(names, "|"), strings.Join(pkgs, " "))
+}
+
+// ordered puts first's packages at the head of pkgs, in first's order, the
+// others after them in pkgs' order. go test starts a line's packages in the
+// order it is given them, as many at a time as it has cores: make test names
+// each line's longest packages first, so that none starts last and lengthens
+// the line. A package of first that pkgs lacks is an error: a package moved,
+// renamed or without no-race tests any more would drop out of the order
+// unseen.
+func ordered(pkgs, first []string) ([]string, error) {
+	out := make([]string, 0, len(pkgs))
+	taken := map[string]bool{}
+	for _, p := range first {
+		if !slices.Contains(pkgs, p) {
+			return nil, fmt.Errorf("-first names %s, which has no no-race test", p)
+		}
+		if !taken[p] {
+			taken[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range pkgs {
+		if !taken[p] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // scan parses every _test.go file of root's Go source directories

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,21 @@ func TestTreeLanes(t *testing.T) {
 	problems = append(problems, collisions(tests)...)
 	if len(problems) > 0 {
 		t.Fatalf("%s", strings.Join(problems, "\n"))
+	}
+}
+
+// TestOrdered: the packages named first come first, in their order, the
+// others after them in theirs; a name that is not a no-race package fails.
+func TestOrdered(t *testing.T) {
+	pkgs := []string{"./a", "./b", "./c", "./d"}
+	got, err := ordered(pkgs, []string{"./c", "./a", "./c"})
+	if err != nil || !slices.Equal(got, []string{"./c", "./a", "./b", "./d"}) {
+		t.Fatalf("ordered: %q, %v", got, err)
+	}
+	if got, err := ordered(pkgs, nil); err != nil || !slices.Equal(got, pkgs) {
+		t.Fatalf("no first: %q, %v", got, err)
+	}
+	if _, err := ordered(pkgs, []string{"./b", "./gone"}); err == nil || !strings.Contains(err.Error(), "./gone") {
+		t.Fatalf("a package not in the line: %v", err)
 	}
 }

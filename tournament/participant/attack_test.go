@@ -264,6 +264,11 @@ func TestSmallTournamentDeadTable(t *testing.T) {
 	}()
 	runLocalOn(ctx, t, bus, 4, "swiss:rounds=2", "classic:points=2", func(i int, c *Config) {
 		c.Withhold, c.MoveWithhold = 60*time.Second, time.Second
+		// EndGrace (5 s) and the creator's wait for a longer copy of an
+		// unfinished table (ResultsWait, 10 s) are timers this test only
+		// passes through: 1 s each is still far below the away seat's own
+		// wait (10 minutes), which is what the seat must not sit out.
+		c.endGrace, c.ResultsWait = time.Second, time.Second
 		if i == away {
 			c.MoveWithhold = 10 * time.Minute
 			c.Mover = func(int) table.Mover { return &blockedMover{cancel: make(chan struct{})} }

@@ -1,6 +1,7 @@
 package participant
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -46,7 +47,14 @@ type ServiceOptions struct {
 	Ended func(dir string, err error)
 	// Log takes the warnings ("": none).
 	Log interface{ Warn(string, ...any) }
+
+	// linger, in tests, replaces serviceLinger.
+	linger time.Duration
 }
+
+// serviceLinger is how long a Service's part keeps answering after its
+// final standings (Config.Linger), for the players still fetching.
+const serviceLinger = 30 * time.Second
 
 // ErrNotRegisteredYet is Join's or Create's when its context ended before
 // the board held the player's registration; the part goes on in the
@@ -215,7 +223,7 @@ func (s *Service) start(ctx context.Context, tid [32]byte, create *Create) error
 	dir := filepath.Join(state, id, "folder")
 	net := s.board.Tap()
 	p, err := New(Config{Dir: dir, State: state, Key: s.self.Key, Name: cutTo(s.self.Name, 32), PeerID: s.self.PeerID, Net: net, Tournament: tid, Create: create,
-		Withhold: 2 * time.Minute, MoveWithhold: 10 * time.Minute, Linger: 30 * time.Second,
+		Withhold: 2 * time.Minute, MoveWithhold: 10 * time.Minute, Linger: cmp.Or(s.o.linger, serviceLinger),
 		Sit: func(ref tournament.Ref, cfg table.Config, seat int) Sitting {
 			return s.o.Sit(filepath.Join(dir, TranscriptName(ref)), ref, seat)
 		},
