@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 
@@ -128,6 +129,12 @@ func botsOverLoopback(t *testing.T, preset string, rerun bool) {
 	errs := make([]bytes.Buffer, 2)
 	for i, args := range [][]string{argsA, argsB} {
 		wg.Go(func() { codes[i] = run(args, nil, &outs[i], &errs[i]) })
+		if i == 0 {
+			// B and the spectator dial A once it listens: a first dial
+			// refused would put the spectator's retry past the short
+			// match's end ("no started table found").
+			waitListening(t, port)
+		}
 	}
 	// With rerun, a spectator follows the match too (okey watch --no-ui):
 	// it finds the started table through A, keeps the same transcript,
@@ -270,5 +277,23 @@ func checkSummary(t *testing.T, path, out string) {
 	}
 	if s.BytesSent <= 0 || s.BytesReceived <= 0 || s.PeakRSS < 1<<20 || s.CPUUserMS+s.CPUSystemMS <= 0 || s.WallMS < m.ElapsedMS {
 		t.Errorf("summary's costs: %s", b)
+	}
+}
+
+// waitListening waits until something accepts TCP connections on
+// 127.0.0.1:port (a minute at most).
+func waitListening(t *testing.T, port int) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing listens on port %d after a minute: %v", port, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
