@@ -145,17 +145,7 @@ func TestProofBatchNamesTheSeat(t *testing.T) {
 		trials = 3
 	}
 	for trial := 0; trial < trials; trial++ {
-		var bad []badProof
-		for k := 0; k < 1+trial%2; k++ {
-			b := badProof{seat: rng.IntN(4), pos: rng.IntN(DeckSize)}
-			switch rng.IntN(8) {
-			case 0:
-				b.lock, b.pos = true, -1
-			case 1, 2, 3:
-				b.share = true
-			}
-			bad = append(bad, b)
-		}
+		bad := randomBad(rng, trial, 8, 3)
 		locks, rekeys := corrupt(t, tab, bad)
 		shares := shareLists(t, tab, bad)
 		_, strictErr := applyAll(start, locks, rekeys, shares)
@@ -168,10 +158,7 @@ func TestProofBatchNamesTheSeat(t *testing.T) {
 			t.Fatalf("%v: deferring hand rejected a well-formed message: %v", bad, err)
 		}
 		got := faultOf(t, pb.Check())
-		if got.Seat != want.Seat || got.Pos != want.Pos || !errors.Is(got, want.Err) {
-			t.Fatalf("%v: batch names seat %d pos %d (%v), one by one names seat %d pos %d (%v)",
-				bad, got.Seat, got.Pos, got.Err, want.Seat, want.Pos, want.Err)
-		}
+		sameFault(t, bad, got, want)
 	}
 }
 
@@ -388,25 +375,40 @@ func TestProofBatchKnownPoints(t *testing.T) {
 		trials = 3
 	}
 	for trial := 0; trial < trials; trial++ {
-		var bad []badProof
-		for k := 0; k < 1+trial%2; k++ {
-			b := badProof{seat: rng.IntN(4), pos: rng.IntN(DeckSize)}
-			switch rng.IntN(6) {
-			case 0:
-				b.lock, b.pos = true, -1
-			case 1, 2:
-				b.share = true
-			}
-			bad = append(bad, b)
-		}
+		bad := randomBad(rng, trial, 6, 2)
 		locks, rekeys := corrupt(t, tab, bad)
 		shares := shareLists(t, tab, bad)
 		_, strictErr := applyAll(start, locks, rekeys, shares)
 		want := faultOf(t, strictErr)
 		got := faultOf(t, audited(locks, rekeys, shares).Check())
-		if got.Seat != want.Seat || got.Pos != want.Pos || !errors.Is(got, want.Err) {
-			t.Fatalf("%v: batch names seat %d pos %d (%v), one by one names seat %d pos %d (%v)",
-				bad, got.Seat, got.Pos, got.Err, want.Seat, want.Pos, want.Err)
+		sameFault(t, bad, got, want)
+	}
+}
+
+// randomBad draws trial's bad proofs for a 4-seat hand: one or two (by the
+// trial's parity), each a bad lock proof with odds 1 in n, a bad share with
+// odds shares in n, else a bad re-key proof, at a random seat and position.
+func randomBad(rng *rand.Rand, trial, n, shares int) []badProof {
+	var bad []badProof
+	for k := 0; k < 1+trial%2; k++ {
+		b := badProof{seat: rng.IntN(4), pos: rng.IntN(DeckSize)}
+		switch r := rng.IntN(n); {
+		case r == 0:
+			b.lock, b.pos = true, -1
+		case r <= shares:
+			b.share = true
 		}
+		bad = append(bad, b)
+	}
+	return bad
+}
+
+// sameFault fails t unless the batch's fault got names what the one-by-one
+// check's want names: the seat, the position and the rule.
+func sameFault(t *testing.T, bad []badProof, got, want *blame.Fault) {
+	t.Helper()
+	if got.Seat != want.Seat || got.Pos != want.Pos || !errors.Is(got, want.Err) {
+		t.Fatalf("%v: batch names seat %d pos %d (%v), one by one names seat %d pos %d (%v)",
+			bad, got.Seat, got.Pos, got.Err, want.Seat, want.Pos, want.Err)
 	}
 }
