@@ -385,17 +385,11 @@ func playLAN(f lanFlags, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, i18n.T("okey: no terminal to play at: %s\n", ui.Plain(err)))
 		return 2
 	}
-	var unended []string
+	stop := func() { cancel(); lb.bots.Wait(5 * time.Second) }
 	if tours != nil {
-		unended = tours.unended()
-	}
-	cancel()
-	lb.bots.Wait(5 * time.Second)
-	if tours != nil {
-		tours.wait()
-	}
-	for _, name := range unended {
-		fmt.Fprint(stdout, i18n.T("okey: you left tournament %q before its end: j on it in the lobby resumes your part while it runs\n", name))
+		tours.stop(stop, stdout) // says which tournaments were left
+	} else {
+		stop()
 	}
 	return lobbyExit(stdout, ls.played.Load(), ls.leftLine())
 }

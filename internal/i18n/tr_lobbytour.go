@@ -19,9 +19,8 @@ var _ = turkish(map[string]string{
 	"not a tournament id: %s":                          "turnuva kimliği değil: %s",
 	"the tournament stopped: %s":                       "turnuva durdu: %s",
 	"the tournament is over: okey verify %s checks it": "turnuva bitti: okey verify %s onu denetler",
-	"the registration is not out yet; it goes on in the background":                                       "katılım kaydı henüz gitmedi; arka planda sürüyor",
-	"okey: you left tournament %q before its end: j on it in the lobby resumes your part while it runs\n": "okey: %q turnuvasından bitmeden ayrıldın: sürdükçe lobide üzerinde j ile kaldığın yerden devam edersin\n",
-	"j on the tournament in the lobby resumes your part while it runs.":                                   "Lobide turnuvanın üzerinde j, sürdükçe kaldığın yerden devam ettirir.",
+	"the registration is not out yet; it goes on in the background":     "katılım kaydı henüz gitmedi; arka planda sürüyor",
+	"j on the tournament in the lobby resumes your part while it runs.": "Lobide turnuvanın üzerinde j, sürdükçe kaldığın yerden devam ettirir.",
 })
 
 var _ = turkish(map[string]string{
