@@ -63,20 +63,27 @@ func newStartClock(n int) *startClock {
 	return c
 }
 
+// sent notes the first time the step of raw was sent, by seat.
 func (c *startClock) sent(seat int, raw []byte) {
-	now := time.Now()
-	env, err := DecodeEnvelope(raw)
-	if err != nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.send[env.Step]; !ok {
-		c.send[env.Step], c.kind[env.Step], c.speaker[env.Step] = now, env.Kind, seat
-	}
+	c.note(raw, func(env *Envelope, now time.Time) {
+		if _, ok := c.send[env.Step]; !ok {
+			c.send[env.Step], c.kind[env.Step], c.speaker[env.Step] = now, env.Kind, seat
+		}
+	})
 }
 
+// received notes the first time the step of raw arrived at seat.
 func (c *startClock) received(seat int, raw []byte) {
+	c.note(raw, func(env *Envelope, now time.Time) {
+		if _, ok := c.recv[seat][env.Step]; !ok {
+			c.recv[seat][env.Step] = now
+		}
+	})
+}
+
+// note decodes raw (a message that is no envelope is not timed) and calls
+// f with it and the time it was seen, under the clock's lock.
+func (c *startClock) note(raw []byte, f func(env *Envelope, now time.Time)) {
 	now := time.Now()
 	env, err := DecodeEnvelope(raw)
 	if err != nil {
@@ -84,9 +91,7 @@ func (c *startClock) received(seat int, raw []byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.recv[seat][env.Step]; !ok {
-		c.recv[seat][env.Step] = now
-	}
+	f(env, now)
 }
 
 func (c *startClock) step(seat int, m *Machine) {
