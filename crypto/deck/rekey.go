@@ -69,11 +69,14 @@ func (h *Hand) Rekey(s *Secret, rand io.Reader) ([]byte, *Hand, error) {
 			if err := bp.Set(e.ScalarBaseMult(b)); err != nil {
 				return j, err
 			}
-			if err := ep.Set(e.ScalarMult(&c, in[j].Element())); err != nil {
+			// E_i[j] and the proof's R2 are both multiples of E_{i-1}[j]:
+			// one table serves the two (constant time, as ScalarMult).
+			tab := group.NewSplitTable(in[j].Element())
+			if err := ep.Set(tab.ScalarMult(&e, &c)); err != nil {
 				return j, err
 			}
 			st := &dleq.Statement{G1: &lockKey, H1: bp, G2: &in[j], H2: ep}
-			proof, err := dleq.ProveEntropy(RekeyContext(h.session, h.hand, s.seat, j), st, &c, &s.a,
+			proof, err := dleq.ProveEntropyTable(RekeyContext(h.session, h.hand, s.seat, j), st, &c, &s.a, tab,
 				entropy[j*dleq.EntropySize:(j+1)*dleq.EntropySize])
 			if err != nil {
 				return j, err

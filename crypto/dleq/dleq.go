@@ -109,6 +109,18 @@ func Prove(context []byte, st *Statement, x *ristretto255.Scalar, rand io.Reader
 // must be a scalar with xG1*G = G1, which lets R1 be computed by a fixed-base
 // multiplication: R1 = (k*xG1)*G.
 func ProveEntropy(context []byte, st *Statement, x, xG1 *ristretto255.Scalar, entropy []byte) (*Proof, error) {
+	return prove(context, st, x, xG1, nil, entropy)
+}
+
+// ProveEntropyTable is ProveEntropy with R2 = k*G2 computed from g2, which
+// must be group.NewSplitTable(st.G2.Element()): a caller that also
+// multiplies G2 by x (to make H2) shares the table between the two. The
+// proof is the same as ProveEntropy's.
+func ProveEntropyTable(context []byte, st *Statement, x, xG1 *ristretto255.Scalar, g2 *group.SplitTable, entropy []byte) (*Proof, error) {
+	return prove(context, st, x, xG1, g2, entropy)
+}
+
+func prove(context []byte, st *Statement, x, xG1 *ristretto255.Scalar, g2 *group.SplitTable, entropy []byte) (*Proof, error) {
 	k := group.NewTranscript(LabelNonce).Bytes(x.Bytes()).Bytes(entropy).Bytes(context).
 		Point(st.G1).Point(st.H1).Point(st.G2).Point(st.H2).Scalar()
 	if group.IsZero(k) {
@@ -121,7 +133,11 @@ func ProveEntropy(context []byte, st *Statement, x, xG1 *ristretto255.Scalar, en
 	} else {
 		r1.ScalarMult(k, st.G1.Element())
 	}
-	r2.ScalarMult(k, st.G2.Element())
+	if g2 != nil {
+		g2.ScalarMult(&r2, k)
+	} else {
+		r2.ScalarMult(k, st.G2.Element())
+	}
 	p := new(Proof)
 	if err := p.R1.Set(&r1); err != nil {
 		return nil, errors.New("dleq: degenerate statement")

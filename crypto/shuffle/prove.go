@@ -55,7 +55,8 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 	if check && ristretto255.NewIdentityElement().ScalarBaseMult(w.Scalar).Equal(st.Key.Element()) != 1 {
 		return nil, ErrWitness
 	}
-	G, H := generators(n)
+	G, _ := generators(n)
+	gt, ht := fixedTables(n)
 	in, out := elements(st.In), elements(st.Out)
 	h0 := statementDigest(st)
 	nk := nonceKey(key, h0, w)
@@ -78,7 +79,7 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 		suffix.Add(suffix, gperm[v])
 		cPi.Add(cPi, suffix)
 	}
-	cPi.Add(cPi, ristretto255.NewIdentityElement().ScalarMult(rPi, H))
+	cPi.Add(cPi, fixedCommit(nil, ht, nil, rPi))
 	h1 := roundDigest(h0, 1, cPi.Bytes())
 	e := vectorChallenge(h1, n)
 
@@ -92,7 +93,7 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 	// nothing (its time depends on the scalars, not on the points).
 	rM := nonce("r-m", 0)
 	cM := varTimeMSM(e, gperm)
-	cM.Add(cM, ristretto255.NewIdentityElement().ScalarMult(rM, H))
+	cM.Add(cM, fixedCommit(nil, ht, nil, rM))
 	h2 := roundDigest(h1, 2, cM.Bytes())
 	y := group.NewTranscript(LabelY).Bytes(h2[:]).Scalar()
 	z := group.NewTranscript(LabelZ).Bytes(h2[:]).Scalar()
@@ -148,13 +149,13 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 			case 0: // K = <d, Out> - rho*P
 				cK = commit(out, p, d, ristretto255.NewScalar().Negate(rho))
 			case 1:
-				cD = commit(G, H, d, rD)
+				cD = fixedCommit(gt, ht, d, rD)
 			case 2:
 				cK3 = ristretto255.NewIdentityElement().ScalarBaseMult(rho)
 			case 3:
-				cLow = commit(G[:n-1], H, low, s1)
+				cLow = fixedCommit(gt, ht, low, s1)
 			case 4:
-				cMid = commit(G[:n-1], H, mid, sX)
+				cMid = fixedCommit(gt, ht, mid, sX)
 			case 5:
 				if check {
 					// <a, Out> = sum_j f_j*Out[inv[j]]: public scalars, so
@@ -223,6 +224,15 @@ func nonceKey(key []byte, h0 [64]byte, w *Witness) [64]byte {
 		perm = binary.BigEndian.AppendUint32(perm, uint32(p))
 	}
 	return group.NewTranscript(LabelNonceKey).Bytes(key).Bytes(h0[:]).Bytes(w.Scalar.Bytes()).Bytes(perm).Sum()
+}
+
+// fixedCommit returns <v, G> + r*H in constant time from the generators'
+// tables gt and ht (gt may be longer than v): group.FixedMSM, the same
+// element as commit's.
+func fixedCommit(gt []*group.FixedTable, ht *group.FixedTable, v []*ristretto255.Scalar, r *ristretto255.Scalar) *ristretto255.Element {
+	sc := append(append(make([]*ristretto255.Scalar, 0, len(v)+1), r), v...)
+	tabs := append(append(make([]*group.FixedTable, 0, len(v)+1), ht), gt[:len(v)]...)
+	return group.FixedMSM(sc, tabs)
 }
 
 // commit returns <v, G> + r*H in constant time (G may be longer than v).

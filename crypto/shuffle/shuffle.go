@@ -39,6 +39,7 @@ import (
 	"github.com/gtank/ristretto255"
 
 	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/crypto/internal/par"
 )
 
 // Domain labels (protocol.md, section 4, "Shuffle argument").
@@ -106,10 +107,14 @@ func (st *Statement) check() error {
 }
 
 // generators holds G_0..G_{len-1} and H; grown on demand, never changed.
+// gt and ht are their tables for the prover's constant-time commitments
+// (fixedTables), made on the first proof.
 var gens struct {
 	sync.Mutex
-	g []*ristretto255.Element
-	h *ristretto255.Element
+	g  []*ristretto255.Element
+	h  *ristretto255.Element
+	gt []*group.FixedTable
+	ht *group.FixedTable
 }
 
 // generators returns G_0..G_{n-1} and H:
@@ -124,6 +129,26 @@ func generators(n int) ([]*ristretto255.Element, *ristretto255.Element) {
 		gens.g = append(gens.g, group.NewTranscript(LabelGenerator).Int(k).Element())
 	}
 	return gens.g[:n:n], gens.h
+}
+
+// fixedTables returns the tables of G_0..G_{n-1} and H (group.FixedTable),
+// made on first use (on every core) and kept: about 4 KB a generator.
+func fixedTables(n int) ([]*group.FixedTable, *group.FixedTable) {
+	g, h := generators(n)
+	gens.Lock()
+	defer gens.Unlock()
+	if gens.ht == nil {
+		gens.ht = group.NewFixedTable(h)
+	}
+	if have := len(gens.gt); have < n {
+		gens.gt = append(gens.gt, make([]*group.FixedTable, n-have)...)
+		par.For(n-have, 8, func(lo, hi int) {
+			for k := have + lo; k < have+hi; k++ {
+				gens.gt[k] = group.NewFixedTable(g[k])
+			}
+		})
+	}
+	return gens.gt[:n:n], gens.ht
 }
 
 // smallScalar returns v as a scalar (v >= 0).
