@@ -50,7 +50,7 @@ func (h *Hand) Lock(s *Secret) ([]byte, *Hand, error) {
 	}
 	in := h.lockInput(s.seat)
 	step := &lockStep{deck: make([]group.Point, DeckSize)}
-	key, err := group.DecodePoint(s.LockKey())
+	key, err := group.NewPoint(ristretto255.NewIdentityElement().ScalarBaseMult(&s.a))
 	if err != nil {
 		panic("deck: internal error: lock key")
 	}

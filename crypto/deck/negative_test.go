@@ -184,6 +184,26 @@ func TestShares(t *testing.T) {
 		_, err := h.Open(4, bad)
 		wantFault(t, err, ErrShare, 2, 4)
 	})
+	t.Run("first bad seat in seat order", func(t *testing.T) {
+		// Open checks the seats on every core: the fault reported is
+		// still the first seat's in seat order, whatever finishes first.
+		other, _ := h.Share(tab.secrets[1], 5)
+		bad := append([][]byte(nil), shares...)
+		bad[0], bad[2] = other, make([]byte, 32)
+		_, err := h.Open(4, bad)
+		wantFault(t, err, ErrShare, 0, 4)
+		bad = append([][]byte(nil), shares...)
+		bad[1], bad[2] = bytes.Repeat([]byte{0xff}, 32), other
+		_, err = h.Open(4, bad)
+		wantFault(t, err, ErrEncoding, 1, 4)
+		tiles, err := h.Audit(tab.seeds(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j, err := h.Open(4, shares); err != nil || j != tiles[4] {
+			t.Fatalf("honest shares after bad ones: tile %d (want %d), %v", j, tiles[4], err)
+		}
+	})
 	t.Run("another seat's share", func(t *testing.T) {
 		wantFault(t, h.CheckShare(1, 4, shares[2]), ErrShare, 1, 4)
 	})

@@ -107,11 +107,63 @@ func (h *Hand) Open(pos int, shares [][]byte) (int, error) {
 	if pos < 0 || pos >= DeckSize || len(shares) != h.players {
 		return 0, ErrParams
 	}
-	prod := ristretto255.NewScalar()
-	for seat, sh := range shares {
-		b, err := h.checkShare(seat, pos, sh)
+	if h.proofs != nil {
+		// Offline, deferred: the checks join the batch in seat order.
+		prod := ristretto255.NewScalar()
+		for seat, sh := range shares {
+			b, err := h.checkShare(seat, pos, sh)
+			if err != nil {
+				return 0, err
+			}
+			if seat == 0 {
+				prod.Set(b)
+			} else {
+				prod.Multiply(prod, b)
+			}
+		}
+		if h.hints != nil {
+			// Offline, hinted: the claim joins the batch (HintTiles).
+			t := h.hints[pos]
+			h.proofs.addOpen(pos, prod, &h.tiles.points[t], &h.rekeys[h.players-1].deck[pos])
+			return t, nil
+		}
+		return h.openWith(pos, prod)
+	}
+	// Live: the opening (from the shares as decoded) and each seat's check
+	// run on every core; the answer is the first seat's failure in seat
+	// order, as if checked one after another, else the opening.
+	var opened ristretto255.Element
+	prodOK := false
+	errs := make([]error, len(shares))
+	par.For(1+len(shares), 1, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			if k > 0 {
+				_, errs[k-1] = h.checkShare(k-1, pos, shares[k-1])
+				continue
+			}
+			prodOK = h.openDecoded(pos, shares, &opened)
+		}
+	})
+	for _, err := range errs {
 		if err != nil {
 			return 0, err
+		}
+	}
+	if !prodOK {
+		panic("deck: internal error: checked shares do not decode")
+	}
+	return h.lookupOpened(pos, &opened)
+}
+
+// openDecoded sets m to the point position pos opens to with shares (not
+// checked), and reports false if a share does not decode (checkShare
+// reports it).
+func (h *Hand) openDecoded(pos int, shares [][]byte, m *ristretto255.Element) bool {
+	prod := ristretto255.NewScalar()
+	for seat, sh := range shares {
+		b, err := group.DecodeNonzeroScalar(sh)
+		if err != nil {
+			return false
 		}
 		if seat == 0 {
 			prod.Set(b)
@@ -119,15 +171,21 @@ func (h *Hand) Open(pos int, shares [][]byte) (int, error) {
 			prod.Multiply(prod, b)
 		}
 	}
-	if h.proofs != nil && h.hints != nil {
-		// Offline, hinted: the claim joins the batch (HintTiles).
-		t := h.hints[pos]
-		h.proofs.addOpen(pos, prod, &h.tiles.points[t], &h.rekeys[h.players-1].deck[pos])
-		return t, nil
-	}
-	prod.Invert(prod)
+	m.ScalarMult(prod.Invert(prod), h.rekeys[h.players-1].deck[pos].Element())
+	return true
+}
+
+// openWith opens pos with prod, the product of every seat's share.
+func (h *Hand) openWith(pos int, prod *ristretto255.Scalar) (int, error) {
+	var inv ristretto255.Scalar
+	inv.Invert(prod)
 	var m ristretto255.Element
-	m.ScalarMult(prod, h.rekeys[h.players-1].deck[pos].Element())
+	m.ScalarMult(&inv, h.rekeys[h.players-1].deck[pos].Element())
+	return h.lookupOpened(pos, &m)
+}
+
+// lookupOpened returns the tile m is, or a *JunkError for pos.
+func (h *Hand) lookupOpened(pos int, m *ristretto255.Element) (int, error) {
 	var enc [group.PointSize]byte
 	copy(enc[:], m.Bytes())
 	j, ok := h.tiles.index[enc]

@@ -212,11 +212,13 @@ func BatchVerify(items []Item, rand io.Reader) (int, error) {
 	// Two 128-bit weights per item, from a stream keyed by the seed.
 	weights := make([]ristretto255.Scalar, 2*n)
 	ws := group.NewStream(LabelWeights, seed[:])
-	var wb [64]byte
+	var wb [32]byte
 	for i := range weights {
+		// A 128-bit value is below l: canonical as it is (the same scalar
+		// as reducing it).
 		binary.LittleEndian.PutUint64(wb[0:], ws.Uint64())
 		binary.LittleEndian.PutUint64(wb[8:], ws.Uint64())
-		if _, err := weights[i].SetUniformBytes(wb[:]); err != nil {
+		if _, err := weights[i].SetCanonicalBytes(wb[:]); err != nil {
 			panic("dleq: internal error: " + err.Error())
 		}
 	}

@@ -116,13 +116,16 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 	// Move 3: the masks of the product and linear arguments.
 	d := make([]*ristretto255.Scalar, n)
 	delta := make([]*ristretto255.Scalar, n)
-	for k := range d {
-		d[k] = nonce("d", k)
-	}
+	// Hashed on every core: each nonce depends only on its name and index.
+	par.For(n, 16, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			d[k] = nonce("d", k)
+			if k > 0 && k < n-1 {
+				delta[k] = nonce("delta", k)
+			}
+		}
+	})
 	delta[0] = d[0]
-	for k := 1; k < n-1; k++ {
-		delta[k] = nonce("delta", k)
-	}
 	delta[n-1] = ristretto255.NewScalar()
 	rD, s1, sX, rho := nonce("r-d", 0), nonce("s-1", 0), nonce("s-x", 0), nonce("rho", 0)
 	low := make([]*ristretto255.Scalar, n-1) // -delta_i*d_{i+1}

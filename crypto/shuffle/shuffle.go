@@ -189,9 +189,11 @@ func roundDigest(prev [64]byte, round int, pts ...[]byte) [64]byte {
 // vectorChallenge returns e_j = H(LabelVector, h1, uint32(j)) for j < n.
 func vectorChallenge(h1 [64]byte, n int) []*ristretto255.Scalar {
 	e := make([]*ristretto255.Scalar, n)
-	for j := range e {
-		e[j] = group.NewTranscript(LabelVector).Bytes(h1[:]).Int(j).Scalar()
-	}
+	par.For(n, 16, func(lo, hi int) { // each e_j on its own: any core
+		for j := lo; j < hi; j++ {
+			e[j] = group.NewTranscript(LabelVector).Bytes(h1[:]).Int(j).Scalar()
+		}
+	})
 	return e
 }
 
