@@ -88,11 +88,16 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 	for k := range m {
 		m[k] = e[w.Perm[k]]
 	}
+	gv, _, _ := varTables(n)
+	gvperm := make([]*group.VarTable, n)
+	for k, j := range w.Perm {
+		gvperm[j] = gv[k]
+	}
 	// C_m = sum_k e_{perm[k]}*G_k + r_m*H = sum_j e_j*G_{inv[j]} + r_m*H: the
 	// scalars e_j are public, so a variable-time multiplication leaks
 	// nothing (its time depends on the scalars, not on the points).
 	rM := nonce("r-m", 0)
-	cM := varTimeMSM(e, gperm)
+	cM := group.VarTimeMSMTables(e, gvperm, nil, nil)
 	cM.Add(cM, fixedCommit(nil, ht, nil, rM))
 	h2 := roundDigest(h1, 2, cM.Bytes())
 	y := group.NewTranscript(LabelY).Bytes(h2[:]).Scalar()

@@ -115,6 +115,10 @@ var gens struct {
 	h  *ristretto255.Element
 	gt []*group.FixedTable
 	ht *group.FixedTable
+	// gv, hv and bv are the tables of G_k, H and B for the variable-time
+	// sums (varTables), made on the first proof or check.
+	gv     []*group.VarTable
+	hv, bv *group.VarTable
 }
 
 // generators returns G_0..G_{n-1} and H:
@@ -129,6 +133,28 @@ func generators(n int) ([]*ristretto255.Element, *ristretto255.Element) {
 		gens.g = append(gens.g, group.NewTranscript(LabelGenerator).Int(k).Element())
 	}
 	return gens.g[:n:n], gens.h
+}
+
+// varTables returns the variable-time tables of G_0..G_{n-1}, H and B
+// (group.VarTable), made on first use (on every core) and kept: about 8 KB
+// a generator.
+func varTables(n int) ([]*group.VarTable, *group.VarTable, *group.VarTable) {
+	g, h := generators(n)
+	gens.Lock()
+	defer gens.Unlock()
+	if gens.hv == nil {
+		gens.hv = group.NewVarTable(h)
+		gens.bv = group.NewVarTable(ristretto255.NewGeneratorElement())
+	}
+	if have := len(gens.gv); have < n {
+		gens.gv = append(gens.gv, make([]*group.VarTable, n-have)...)
+		par.For(n-have, 8, func(lo, hi int) {
+			for k := have + lo; k < have+hi; k++ {
+				gens.gv[k] = group.NewVarTable(g[k])
+			}
+		})
+	}
+	return gens.gv[:n:n], gens.hv, gens.bv
 }
 
 // fixedTables returns the tables of G_0..G_{n-1} and H (group.FixedTable),

@@ -76,7 +76,19 @@ func Decode(st *Statement, proof []byte) (*Proof, error) {
 // and returns nil or ErrInvalidProof.
 func (p *Proof) Check(st *Statement) error {
 	sc, pts := p.terms(st)
-	if varTimeMSM(sc, pts).Equal(ristretto255.NewIdentityElement()) != 1 {
+	// The terms of the generators G_k, H and B (fixed points: terms'
+	// first n+1 and third from the end) use their prepared tables.
+	n := len(st.In)
+	gv, hv, bv := varTables(n)
+	fsc := make([]*ristretto255.Scalar, 0, n+2)
+	fsc = append(append(fsc, sc[:n+1]...), sc[len(sc)-3])
+	fixed := make([]*group.VarTable, 0, n+2)
+	fixed = append(append(fixed, gv...), hv, bv)
+	rest := make([]*ristretto255.Scalar, 0, len(sc)-n-2)
+	rest = append(append(rest, sc[n+1:len(sc)-3]...), sc[len(sc)-2:]...)
+	restPts := make([]*ristretto255.Element, 0, len(sc)-n-2)
+	restPts = append(append(restPts, pts[n+1:len(pts)-3]...), pts[len(pts)-2:]...)
+	if group.VarTimeMSMTables(fsc, fixed, rest, restPts).Equal(ristretto255.NewIdentityElement()) != 1 {
 		return ErrInvalidProof
 	}
 	return nil
@@ -149,7 +161,8 @@ func (p *Proof) terms(st *Statement) ([]*ristretto255.Scalar, []*ristretto255.El
 	mul := func(a, b *ristretto255.Scalar) *ristretto255.Scalar { return ristretto255.NewScalar().Multiply(a, b) }
 	neg := func(a *ristretto255.Scalar) *ristretto255.Scalar { return ristretto255.NewScalar().Negate(a) }
 
-	// G_k: -w1*(a~_k + x*z) - w2*v_k (v_k only for k < n-1).
+	// G_k: -w1*(a~_k + x*z) - w2*v_k (v_k only for k < n-1); then H (Check
+	// relies on these n+1 terms coming first).
 	xz := mul(x, z)
 	w2x := mul(w[1], x)
 	for k := 0; k < n; k++ {
@@ -179,7 +192,7 @@ func (p *Proof) terms(st *Statement) ([]*ristretto255.Scalar, []*ristretto255.El
 		add(mul(w3z, f[j]), st.In[j].Element())
 	}
 	add(neg(w[2]), p.K.Element())
-	// E4.
+	// E4 (Check relies on B being third from the end).
 	add(mul(w[3], p.Z), ristretto255.NewGeneratorElement())
 	add(neg(w[3]), p.K3.Element())
 	add(neg(mul(w[3], x)), st.Key.Element())
