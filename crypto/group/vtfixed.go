@@ -111,6 +111,20 @@ func (c *ctCompleted) sub(p *ctExt, q *ctCached) {
 func wnaf(s *ristretto255.Scalar, w uint) [256]int8 {
 	var b [32]byte
 	copy(b[:], s.Bytes())
+	// A scalar near l (a negated short weight) is written as -(l-s): as
+	// few digits as the short one.
+	var ns ristretto255.Scalar
+	nb := ns.Negate(s).Bytes()
+	neg := false
+	for i := 31; i >= 0; i-- {
+		if b[i] != nb[i] {
+			neg = nb[i] < b[i]
+			break
+		}
+	}
+	if neg {
+		copy(b[:], nb)
+	}
 	var x [5]uint64
 	for i := 0; i < 4; i++ {
 		x[i] = binary.LittleEndian.Uint64(b[8*i:])
@@ -139,6 +153,11 @@ func wnaf(s *ristretto255.Scalar, w uint) [256]int8 {
 			naf[pos] = int8(win - width)
 		}
 		pos += int(w)
+	}
+	if neg {
+		for i := range naf {
+			naf[i] = -naf[i]
+		}
 	}
 	return naf
 }
