@@ -147,7 +147,7 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 	// C_d, C_low, C_mid, K3; and (for the witness check) <a, Out>.
 	p := varTimeMSM(f, in) // P = <f, In>: public scalars and points
 	var cD, cLow, cMid, cK, cK3 *ristretto255.Element
-	var aOut *ristretto255.Element // <a, Out>, the witness check
+	var aOut, alphaP *ristretto255.Element // <a, Out> and alpha*P, the witness check
 	// The jobs are in an order that par.For's halves balance on two cores:
 	// two constant-time multiplications and K3 on one, two and the
 	// variable-time <a, Out> on the other.
@@ -174,6 +174,7 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 						operm[j] = out[k]
 					}
 					aOut = group.VarTimeMSM(f, operm)
+					alphaP = ristretto255.NewIdentityElement().ScalarMult(w.Scalar, p)
 				}
 			}
 		}
@@ -182,7 +183,7 @@ func prove(st *Statement, w *Witness, key []byte, check bool) ([]byte, error) {
 	// the masks). Otherwise sum_j f_j*(Out[inv(j)] - alpha*In[j]) is the
 	// identity with probability 1/l, the f_j being hashes of the statement
 	// and of C_pi: a wrong witness is refused, never proved.
-	if check && aOut.Equal(ristretto255.NewIdentityElement().ScalarMult(w.Scalar, p)) != 1 {
+	if check && aOut.Equal(alphaP) != 1 {
 		return nil, ErrWitness
 	}
 	for _, p := range []*ristretto255.Element{cPi, cM, cD, cLow, cMid, cK, cK3} {
