@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/okey-game/okey/crypto/blame"
 	"github.com/okey-game/okey/crypto/group"
@@ -165,6 +166,45 @@ type Hand struct {
 	// to open to (HintTiles): Open adds that claim to proofs instead of
 	// computing the opening.
 	hints []int
+	// own remembers the lock or re-key message this state's Lock or Rekey
+	// made (ownStep); nil until then. Copies of the state share the box
+	// but not the memo (ownStep.from).
+	own *atomic.Pointer[ownStep]
+}
+
+// ownStep is a seat's own message and the state it leads to: when the same
+// bytes come back to ApplyLock or ApplyRekey of the state that made them
+// (a table applies its own messages as everyone else's), the state is the
+// one Lock or Rekey already computed, with nothing to decode or check.
+type ownStep struct {
+	from *Hand
+	seat int
+	lock bool
+	msg  []byte
+	next *Hand
+}
+
+// remember keeps msg, seat's own lock (lock) or re-key message from h,
+// and next, the state it leads to.
+func (h *Hand) remember(seat int, lock bool, msg []byte, next *Hand) {
+	if h.own != nil {
+		// A copy: the caller may change the bytes it was given.
+		m := append([]byte(nil), msg...)
+		h.own.Store(&ownStep{from: h, seat: seat, lock: lock, msg: m, next: next})
+	}
+}
+
+// recall returns the state h's own message msg of seat leads to, or nil
+// when msg is not the message h's Lock or Rekey made.
+func (h *Hand) recall(seat int, lock bool, msg []byte) *Hand {
+	if h.own == nil || h.proofs != nil {
+		return nil
+	}
+	o := h.own.Load()
+	if o == nil || o.from != h || o.seat != seat || o.lock != lock || string(o.msg) != string(msg) {
+		return nil
+	}
+	return o.next
 }
 
 // NewHand starts the public state for a hand: the tile points M_j, before
@@ -198,7 +238,8 @@ func NewHand(session []byte, hand uint32, players int) (*Hand, error) {
 		}
 		t.index[enc] = j
 	}
-	return &Hand{session: append([]byte(nil), session...), hand: hand, players: players, tiles: t}, nil
+	return &Hand{session: append([]byte(nil), session...), hand: hand, players: players, tiles: t,
+		own: new(atomic.Pointer[ownStep])}, nil
 }
 
 // Session returns a copy of the hand's session.
@@ -299,12 +340,14 @@ func (h *Hand) checkSecret(s *Secret) error {
 func (h *Hand) withLock(l *lockStep) *Hand {
 	n := *h
 	n.locks = append(h.locks[:len(h.locks):len(h.locks)], l)
+	n.own = new(atomic.Pointer[ownStep])
 	return &n
 }
 
 func (h *Hand) withRekey(r *rekeyStep) *Hand {
 	n := *h
 	n.rekeys = append(h.rekeys[:len(h.rekeys):len(h.rekeys)], r)
+	n.own = new(atomic.Pointer[ownStep])
 	if n.Ready() {
 		n.checked = &checkedShares{}
 	}

@@ -77,7 +77,9 @@ func (h *Hand) Lock(s *Secret) ([]byte, *Hand, error) {
 		return nil, nil, errors.New("deck: shuffle proof failed (negligible probability): " + err.Error())
 	}
 	msg = append(msg, proof...)
-	return msg, h.withLock(step), nil
+	next := h.withLock(step)
+	h.remember(s.seat, true, msg, next)
+	return msg, next, nil
 }
 
 // ApplyLock checks the lock message of seat against the current deck and
@@ -94,6 +96,9 @@ func (h *Hand) ApplyLock(seat int, msg []byte) (*Hand, error) {
 	}
 	if len(msg) != LockMessageSize {
 		return nil, seatFault(seat, -1, ErrEncoding)
+	}
+	if next := h.recall(seat, true, msg); next != nil {
+		return next, nil // this state's own Lock made these very bytes
 	}
 	key, err := group.DecodePoint(msg[:group.PointSize])
 	if err != nil {

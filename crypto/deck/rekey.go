@@ -91,7 +91,9 @@ func (h *Hand) Rekey(s *Secret, rand io.Reader) ([]byte, *Hand, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return msg, h.withRekey(step), nil
+	next := h.withRekey(step)
+	h.remember(s.seat, false, msg, next)
+	return msg, next, nil
 }
 
 // ApplyRekey checks the re-key message of seat against the current deck and
@@ -108,6 +110,16 @@ func (h *Hand) ApplyRekey(seat int, msg []byte, rand io.Reader) (*Hand, error) {
 	}
 	if len(msg) != RekeyMessageSize {
 		return nil, seatFault(seat, -1, ErrEncoding)
+	}
+	if next := h.recall(seat, false, msg); next != nil {
+		// This state's own Rekey made these very bytes. rand gives the
+		// batch's seed as when checking, so that a caller's stream of
+		// randomness stays where it would be.
+		var seed [32]byte
+		if err := readRand(rand, seed[:]); err != nil {
+			return nil, err
+		}
+		return next, nil
 	}
 	in := h.rekeyInput(seat)
 	lockKey := &h.locks[seat].key
