@@ -23,7 +23,7 @@ const (
 
 // VarTable is a fixed point prepared for VarTimeMSMTables: its odd
 // multiples 1, 3, ..., 127 in affine form (about 7.7 KB; making it costs
-// about 0.4 of a ScalarMult). It is read-only once made and safe for
+// about 0.5 of a ScalarMult). It is read-only once made and safe for
 // concurrent use.
 type VarTable struct {
 	p   ristretto255.Element
