@@ -221,7 +221,7 @@ func BenchmarkScalarMult(b *testing.B) {
 func BenchmarkLock(b *testing.B) {
 	tab := newTable(b, 4, "bench")
 	for b.Loop() {
-		if _, _, err := tab.states[1].Lock(tab.secrets[1]); err != nil {
+		if _, _, err := detached(tab.states[1]).Lock(tab.secrets[1]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -230,7 +230,7 @@ func BenchmarkLock(b *testing.B) {
 func BenchmarkApplyLock(b *testing.B) {
 	tab := newTable(b, 4, "bench")
 	for b.Loop() {
-		if _, err := tab.states[1].ApplyLock(1, tab.locks[1]); err != nil {
+		if _, err := detached(tab.states[1]).ApplyLock(1, tab.locks[1]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -240,7 +240,7 @@ func BenchmarkRekey(b *testing.B) {
 	tab := newTable(b, 4, "bench")
 	rnd := newFixedRand("r")
 	for b.Loop() {
-		if _, _, err := tab.states[5].Rekey(tab.secrets[1], rnd); err != nil {
+		if _, _, err := detached(tab.states[5]).Rekey(tab.secrets[1], rnd); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -252,7 +252,7 @@ func BenchmarkApplyRekey(b *testing.B) {
 	tab := newTable(b, 4, "bench")
 	rnd := newFixedRand("r")
 	for b.Loop() {
-		if _, err := tab.states[5].ApplyRekey(1, tab.rekeys[1], rnd); err != nil {
+		if _, err := detached(tab.states[5]).ApplyRekey(1, tab.rekeys[1], rnd); err != nil {
 			b.Fatal(err)
 		}
 	}

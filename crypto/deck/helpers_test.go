@@ -82,7 +82,7 @@ func makeTable(tb testing.TB, n int, label string) *table {
 	}
 	for i := 0; i < n; i++ {
 		t.states = append(t.states, h)
-		msg, own, err := h.Lock(t.secrets[i])
+		msg, own, err := detached(h).Lock(t.secrets[i])
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func makeTable(tb testing.TB, n int, label string) *table {
 	}
 	for i := 0; i < n; i++ {
 		t.states = append(t.states, h)
-		msg, own, err := h.Rekey(t.secrets[i], rnd)
+		msg, own, err := detached(h).Rekey(t.secrets[i], rnd)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -110,6 +110,16 @@ func makeTable(tb testing.TB, n int, label string) *table {
 	}
 	t.hand = h
 	return t
+}
+
+// detached returns a copy of h that does not share h's memory of the
+// message its own Lock or Rekey made (Hand.recall): a message made from the
+// copy is decoded and checked by h's ApplyLock and ApplyRekey, as by any
+// other seat's, and the table's states (each seat's message made from a
+// copy) check every message.
+func detached(h *Hand) *Hand {
+	c := *h
+	return &c
 }
 
 func (t *table) shares(tb testing.TB, pos int) [][]byte {
