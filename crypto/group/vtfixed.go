@@ -224,7 +224,11 @@ func VarTimeMSMTables(fsc []*ristretto255.Scalar, fixed []*VarTable, sc []*ristr
 					t.odd = oddMultiples(pts[i-len(fsc)])
 				}
 			}
-			straus(&sums[part], terms[a:b])
+			// A local sum: the two parts' accumulators must not share a
+			// cache line while they are being added to.
+			var sum ctExt
+			straus(&sum, terms[a:b])
+			sums[part] = sum
 		}
 	})
 	var pc ctCached
