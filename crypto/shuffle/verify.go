@@ -165,16 +165,27 @@ func (p *Proof) terms(st *Statement) ([]*ristretto255.Scalar, []*ristretto255.El
 	// relies on these n+1 terms coming first).
 	xz := mul(x, z)
 	w2x := mul(w[1], x)
-	for k := 0; k < n; k++ {
-		s := ristretto255.NewScalar().Add(p.A[k], xz)
-		s.Multiply(s, w[0])
-		if k < n-1 {
-			// w2*v_k = w2*x*b~_{k+1} - w2*b~_k*a~_{k+1}
-			v := mul(w2x, bt[k+1])
-			v.Subtract(v, mul(mul(w[1], bt[k]), p.A[k+1]))
-			s.Add(s, v)
+	// The per-index scalars of G_k, Out[k] and In[k] are computed on every
+	// core (each from its index alone), then listed in order.
+	gsc, outSc, inSc := make([]*ristretto255.Scalar, n), make([]*ristretto255.Scalar, n), make([]*ristretto255.Scalar, n)
+	w3z := neg(mul(w[2], p.Z))
+	par.For(n, 16, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			s := ristretto255.NewScalar().Add(p.A[k], xz)
+			s.Multiply(s, w[0])
+			if k < n-1 {
+				// w2*v_k = w2*x*b~_{k+1} - w2*b~_k*a~_{k+1}
+				v := mul(w2x, bt[k+1])
+				v.Subtract(v, mul(mul(w[1], bt[k]), p.A[k+1]))
+				s.Add(s, v)
+			}
+			gsc[k] = s.Negate(s)
+			outSc[k] = mul(w[2], p.A[k])
+			inSc[k] = mul(w3z, f[k])
 		}
-		add(neg(s), G[k])
+	})
+	for k := 0; k < n; k++ {
+		add(gsc[k], G[k])
 	}
 	add(neg(ristretto255.NewScalar().Add(mul(w[0], p.R), mul(w[1], p.S))), H)
 	w1x := mul(w[0], x)
@@ -185,11 +196,10 @@ func (p *Proof) terms(st *Statement) ([]*ristretto255.Scalar, []*ristretto255.El
 	add(w[1], p.CLow.Element())
 	// E3.
 	for k := 0; k < n; k++ {
-		add(mul(w[2], p.A[k]), st.Out[k].Element())
+		add(outSc[k], st.Out[k].Element())
 	}
-	w3z := neg(mul(w[2], p.Z))
 	for j := 0; j < n; j++ {
-		add(mul(w3z, f[j]), st.In[j].Element())
+		add(inSc[j], st.In[j].Element())
 	}
 	add(neg(w[2]), p.K.Element())
 	// E4 (Check relies on B being third from the end).
