@@ -66,3 +66,26 @@ func TestDecodeOrderLock(t *testing.T) {
 		wantFault(t, err, ErrEncoding, 1, k)
 	}
 }
+
+// TestNewHandTilePoints: the hand's tile points, derived side by side,
+// are TilePoint's, one by one.
+func TestNewHandTilePoints(t *testing.T) {
+	for _, c := range []struct {
+		session string
+		hand    uint32
+	}{{"s", 0}, {"another session", 7}, {"x", 1 << 31}} {
+		h, err := NewHand([]byte(c.session), c.hand, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; j < DeckSize; j++ {
+			want, err := TilePoint([]byte(c.session), c.hand, j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !h.TilePoint(j).Equal(want) {
+				t.Fatalf("%q hand %d: tile %d differs", c.session, c.hand, j)
+			}
+		}
+	}
+}

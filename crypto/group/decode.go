@@ -121,12 +121,15 @@ func decodeLanesOf(lanes []decodeLane) {
 	if live == 0 {
 		return
 	}
-	// x = uv7^((p-5)/8) for every lane, step by step (a lane that failed
+	// x = uv7^((p-5)/8) for every lane, side by side (a lane that failed
 	// computes on its zero values: harmless, its result unused).
-	if useFe8 && live > 1 {
-		pow22523Fe8(lanes)
-	} else {
-		pow22523Lanes(lanes)
+	var xs [decodeLanes]field.Element
+	for i := range lanes {
+		xs[i] = lanes[i].x
+	}
+	pow22523Many(xs[:len(lanes)])
+	for i := range lanes {
+		lanes[i].x = xs[i]
 	}
 	for i := range lanes {
 		if lanes[i].err == nil {
@@ -210,11 +213,17 @@ func (l *decodeLane) finish() {
 	copy(l.p.enc[:], l.b)
 }
 
-// pow22523Lanes sets every lane's x to x^((p-5)/8) = x^(2^252-3), the
-// chain of field.Element.Pow22523, each step made on every lane in turn.
-func pow22523Lanes(lanes []decodeLane) {
+// pow22523Many sets each x[i] (at most decodeLanes) to x[i]^((p-5)/8) =
+// x[i]^(2^252-3), field.Element's Pow22523, side by side: on fe8's lanes
+// where the processor has them, else each step made on every element in
+// turn.
+func pow22523Many(x []field.Element) {
+	if useFe8 && len(x) > 1 {
+		pow22523Fe8(x)
+		return
+	}
 	var t0, t1, t2 [decodeLanes]field.Element
-	n := len(lanes)
+	n := len(x)
 	sq := func(t *[decodeLanes]field.Element, times int) {
 		for k := 0; k < times; k++ {
 			for i := 0; i < n; i++ {
@@ -223,18 +232,12 @@ func pow22523Lanes(lanes []decodeLane) {
 		}
 	}
 	for i := 0; i < n; i++ {
-		t0[i].Square(&lanes[i].x) // x^2
-	}
-	for i := 0; i < n; i++ {
-		t1[i].Square(&t0[i]) // x^4
-	}
-	sq(&t1, 1) // x^8
-	for i := 0; i < n; i++ {
-		t1[i].Multiply(&lanes[i].x, &t1[i]) // x^9
-		t0[i].Multiply(&t0[i], &t1[i])      // x^11
-	}
-	sq(&t0, 1) // x^22
-	for i := 0; i < n; i++ {
+		t0[i].Square(&x[i]) // x^2
+		t1[i].Square(&t0[i])
+		t1[i].Square(&t1[i])           // x^8
+		t1[i].Multiply(&x[i], &t1[i])  // x^9
+		t0[i].Multiply(&t0[i], &t1[i]) // x^11
+		t0[i].Square(&t0[i])           // x^22
 		t0[i].Multiply(&t1[i], &t0[i]) // x^31
 		t1[i].Set(&t0[i])
 	}
@@ -272,16 +275,16 @@ func pow22523Lanes(lanes []decodeLane) {
 	}
 	sq(&t0, 2) // 2^252 - 4
 	for i := 0; i < n; i++ {
-		lanes[i].x.Multiply(&t0[i], &lanes[i].x) // 2^252 - 3
+		x[i].Multiply(&t0[i], &x[i]) // 2^252 - 3
 	}
 }
 
-// pow22523Fe8 is pow22523Lanes on fe8's lanes (at most eight; useFe8
-// must hold): the same chain, eight lanes an instruction.
-func pow22523Fe8(lanes []decodeLane) {
+// pow22523Fe8 is pow22523Many on fe8's lanes (at most eight elements;
+// useFe8 must hold): the same chain, eight lanes an instruction.
+func pow22523Fe8(xs []field.Element) {
 	var x, t0, t1, t2 fe8
-	for i := range lanes {
-		x.set(i, &lanes[i].x)
+	for i := range xs {
+		x.set(i, &xs[i])
 	}
 	fe8Square(&t0, &x, 1)    // x^2
 	fe8Square(&t1, &t0, 2)   // x^8
@@ -305,7 +308,7 @@ func pow22523Fe8(lanes []decodeLane) {
 	fe8Mul(&t0, &t1, &t0)    // 2^250 - 1
 	fe8Square(&t0, &t0, 2)   // 2^252 - 4
 	fe8Mul(&t0, &t0, &x)     // 2^252 - 3
-	for i := range lanes {
-		t0.get(i, &lanes[i].x)
+	for i := range xs {
+		t0.get(i, &xs[i])
 	}
 }
