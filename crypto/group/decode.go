@@ -185,15 +185,17 @@ func (l *decodeLane) finish() {
 	r.Multiply(&l.uv3, &l.x)
 	check.Square(&r)
 	check.Multiply(&check, &l.w)
-	correct := check.Equal(feOne)
-	flipped := check.Equal(feMinusOne)
-	flippedI := check.Equal(feMinusSqrtM1)
+	// SQRT_RATIO_M1's comparisons (field.Element's Equal), on one encoding.
+	cb := check.Bytes()
+	correct := subtle.ConstantTimeCompare(cb, encOne[:])
+	flipped := subtle.ConstantTimeCompare(cb, encMinusOne[:])
+	flippedI := subtle.ConstantTimeCompare(cb, encMinusSqrtM1[:])
 	rPrime.Multiply(&r, feSqrtM1)
 	r.Select(&rPrime, &r, flipped|flippedI)
 	r.Absolute(&r)
 	wasSquare := correct | flipped
 	// den_x = r*u2, den_y = r*den_x*v; x = |2*s*den_x|, y = u1*den_y.
-	var denX, denY, X, Y, Z, T field.Element
+	var denX, denY, X, Y, T field.Element
 	denX.Multiply(&r, &l.u2)
 	denY.Multiply(&r, &denX)
 	denY.Multiply(&denY, &l.v)
@@ -201,17 +203,53 @@ func (l *decodeLane) finish() {
 	X.Multiply(&X, &denX)
 	X.Absolute(&X)
 	Y.Multiply(&l.u1, &denY)
-	Z.One()
 	T.Multiply(&X, &Y)
-	if wasSquare == 0 || T.IsNegative() == 1 || Y.Equal(feZero) == 1 {
+	if wasSquare == 0 || T.IsNegative() == 1 || subtle.ConstantTimeCompare(Y.Bytes(), zero32[:]) == 1 {
 		l.err = ErrPointEncoding
 		return
 	}
-	if _, err := (*edwards25519.Point)(unsafe.Pointer(&l.p.el)).SetExtendedCoordinates(&X, &Y, &Z, &T); err != nil {
+	// (x, y, 1, x*y), on the curve by RFC 9496's construction (what
+	// ristretto255's SetCanonicalBytes checks again with
+	// SetExtendedCoordinates): set as is where the layout allows.
+	if pointLayoutOK {
+		pl := (*pointLayout)(unsafe.Pointer(&l.p.el))
+		pl.x, pl.y, pl.t = X, Y, T
+		pl.z.One()
+	} else if _, err := (*edwards25519.Point)(unsafe.Pointer(&l.p.el)).SetExtendedCoordinates(&X, &Y, feOne, &T); err != nil {
 		panic("group: internal error: decoding left the curve")
 	}
 	copy(l.p.enc[:], l.b)
 }
+
+// Encodings of 1, -1 and -SQRT_M1.
+var encOne, encMinusOne, encMinusSqrtM1 = feEncoding(feOne), feEncoding(feMinusOne), feEncoding(feMinusSqrtM1)
+
+func feEncoding(e *field.Element) (b [32]byte) {
+	copy(b[:], e.Bytes())
+	return b
+}
+
+// pointLayout is edwards25519.Point's layout (filippo.io/edwards25519
+// v1.2.0, pinned in go.mod): extended coordinates X, Y, Z, T.
+// pointLayoutOK checks it at start-up.
+type pointLayout struct{ x, y, z, t field.Element }
+
+// pointLayoutOK reports whether edwards25519.Point is laid out as
+// pointLayout (and ristretto255.Element as edwards25519.Point, fastOK).
+var pointLayoutOK = func() bool {
+	if !fastOK || unsafe.Sizeof(edwards25519.Point{}) != unsafe.Sizeof(pointLayout{}) {
+		return false
+	}
+	// A point with four different coordinates: 3*G, from an addition.
+	g := edwards25519.NewGeneratorPoint()
+	var p edwards25519.Point
+	p.Add(g, g)
+	p.Add(&p, g)
+	X, Y, Z, T := p.ExtendedCoordinates()
+	pl := (*pointLayout)(unsafe.Pointer(&p))
+	return pl.x.Equal(X) == 1 && pl.y.Equal(Y) == 1 && pl.z.Equal(Z) == 1 && pl.t.Equal(T) == 1 &&
+		Z.Equal(feOne) != 1
+}()
 
 // pow22523Many sets each x[i] (at most decodeLanes) to x[i]^((p-5)/8) =
 // x[i]^(2^252-3), field.Element's Pow22523, side by side: on fe8's lanes

@@ -79,3 +79,11 @@ func TestFe8MatchesField(t *testing.T) {
 		}
 	}
 }
+
+// TestLayouts: the pinned modules' layouts that the fast paths read hold
+// (else those paths are off, silently slower).
+func TestLayouts(t *testing.T) {
+	if !fastOK || !pointLayoutOK || !fe8OK {
+		t.Fatalf("fastOK %v, pointLayoutOK %v, fe8OK %v", fastOK, pointLayoutOK, fe8OK)
+	}
+}
