@@ -56,6 +56,27 @@ func TestFe8MatchesField(t *testing.T) {
 		}
 		fe8Mul(&zm, &za, &zb)
 		fe8Square(&zs, &za, n)
+		var zadd, zsub fe8
+		fe8Add(&zadd, &za, &zb)
+		fe8Sub(&zsub, &za, &zb)
+		for i := range a {
+			var want, got field.Element
+			want.Add(&a[i], &b[i])
+			zadd.get(i, &got)
+			if got.Equal(&want) != 1 {
+				t.Fatalf("round %d lane %d: add differs", r, i)
+			}
+			want.Subtract(&a[i], &b[i])
+			zsub.get(i, &got)
+			if got.Equal(&want) != 1 {
+				t.Fatalf("round %d lane %d: sub differs", r, i)
+			}
+			for k := range 5 {
+				if zadd[k][i] >= 1<<52 || zsub[k][i] >= 1<<52 {
+					t.Fatalf("round %d lane %d: add/sub limb %d too large", r, i, k)
+				}
+			}
+		}
 		for i := range a {
 			var want, got field.Element
 			want.Multiply(&a[i], &b[i])

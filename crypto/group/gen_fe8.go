@@ -138,6 +138,51 @@ func main() {
 	e("VZEROUPPER")
 	e("RET")
 
+	// fe8Add(z, a, b *fe8): z = a + b; fe8Sub: z = a + 2p - b (limbs of
+	// 2p: 2^52 - 38, then 2^52 - 2); then one round of carries.
+	for _, op := range []string{"Add", "Sub"} {
+		fmt.Fprintf(&out, "\n// func fe8%s(z, a, b *fe8)\nTEXT ·fe8%s(SB), NOSPLIT, $0-24\n", op, op)
+		e("MOVQ z+0(FP), DI")
+		e("MOVQ a+8(FP), SI")
+		e("MOVQ b+16(FP), DX")
+		e("MOVQ $0x7ffffffffffff, AX")
+		e("VPBROADCASTQ AX, Z28")
+		a, b, c := zregs(0, 5), zregs(5, 5), zregs(10, 5)
+		if op == "Sub" {
+			e("MOVQ $0xfffffffffffda, AX")
+			e("VPBROADCASTQ AX, Z29")
+			e("MOVQ $0xffffffffffffe, AX")
+			e("VPBROADCASTQ AX, Z30")
+		}
+		for k := 0; k < 5; k++ {
+			e("VMOVDQU64 %d(SI), %s", 64*k, a[k])
+			e("VMOVDQU64 %d(DX), %s", 64*k, b[k])
+			if op == "Add" {
+				e("VPADDQ %s, %s, %s", b[k], a[k], a[k])
+				continue
+			}
+			twoP := "Z30"
+			if k == 0 {
+				twoP = "Z29"
+			}
+			e("VPADDQ %s, %s, %s", twoP, a[k], a[k])
+			e("VPSUBQ %s, %s, %s", b[k], a[k], a[k])
+		}
+		for k := 0; k < 5; k++ {
+			e("VPSRLQ $51, %s, %s", a[k], c[k])
+			e("VPANDQ Z28, %s, %s", a[k], a[k])
+		}
+		for k := 0; k < 4; k++ {
+			e("VPADDQ %s, %s, %s", c[k], a[k+1], a[k+1])
+		}
+		times19(c[4], a[0], zregs(15, 2))
+		for k := 0; k < 5; k++ {
+			e("VMOVDQU64 %s, %d(DI)", a[k], 64*k)
+		}
+		e("VZEROUPPER")
+		e("RET")
+	}
+
 	if err := os.WriteFile("fe8_amd64.s", []byte(out.String()), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
