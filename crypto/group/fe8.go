@@ -47,18 +47,16 @@ var fe8OK = func() bool {
 // useFe8 reports whether decoding uses fe8 (a variable for tests).
 var useFe8 = haveFe8 && fe8OK
 
-// set puts e in lane i.
+// set puts e in lane i (i < 8).
 func (z *fe8) set(i int, e *field.Element) {
 	l := (*fieldLimbs)(unsafe.Pointer(e))
-	for k := range l {
-		z[k][i] = l[k]
-	}
+	i &= 7
+	z[0][i], z[1][i], z[2][i], z[3][i], z[4][i] = l[0], l[1], l[2], l[3], l[4]
 }
 
-// get sets e to lane i.
+// get sets e to lane i (i < 8).
 func (z *fe8) get(i int, e *field.Element) {
 	l := (*fieldLimbs)(unsafe.Pointer(e))
-	for k := range l {
-		l[k] = z[k][i]
-	}
+	i &= 7
+	l[0], l[1], l[2], l[3], l[4] = z[0][i], z[1][i], z[2][i], z[3][i], z[4][i]
 }
