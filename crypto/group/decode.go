@@ -34,7 +34,6 @@ var (
 	}()
 	feMinusSqrtM1 = new(field.Element).Negate(feSqrtM1)
 	feMinusOne    = new(field.Element).Negate(feOne)
-	feZero        = new(field.Element)
 )
 
 // decodeLane is one point's decoding state between the steps.
