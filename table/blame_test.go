@@ -101,6 +101,7 @@ func expectNamed(t *testing.T, res *LocalResult, cheater int, rule Rule) {
 // next message, the slot opens in public, the audit names the shuffler; the
 // victim's bot is never asked to move with junk in its rack.
 func TestJunkDealtPrivatelyNamesTheShuffler(t *testing.T) {
+	lane.NoRace(t)
 	const n, cheater, victim, seed = 3, 2, 0, 91
 	ruleset := "turkish-rummy:rounds=1"
 	// An honest run with the same randomness shows where the deal puts
@@ -142,6 +143,7 @@ func TestJunkDealtPrivatelyNamesTheShuffler(t *testing.T) {
 // TestFalseJunkClaimNamesTheClaimer: a junk claim on a real tile names the
 // claimer.
 func TestFalseJunkClaimNamesTheClaimer(t *testing.T) {
+	lane.NoRace(t)
 	const n, seed = 2, 92
 	var before *Machine
 	var rack []engine.Slot

@@ -11,6 +11,7 @@ import (
 
 	"github.com/okey-game/okey/chat"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // sent is a message the chat posted (ChatSendFunc).
@@ -41,6 +42,7 @@ func logHas(v *TableView, s string) bool {
 // word; the sender's limit says so; m mutes a player, whose messages leave
 // the log and the chat line and no longer show; no word is cut anywhere.
 func TestChatScreen(t *testing.T) {
+	lane.NoRace(t)
 	games := []struct {
 		name    string
 		fixture func(*testing.T) (*Snapshot, []Line)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/okey-game/okey/engine"
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 
@@ -175,6 +176,7 @@ func scenes101(t *testing.T) (*Snapshot, []Line, []scene) {
 // 80x24, 100x30 and 120x36, in English and Turkish, with the recorded
 // snapshots.
 func TestScreens(t *testing.T) {
+	lane.NoRace(t)
 	games := []struct {
 		name   string
 		scenes func(t *testing.T) (*Snapshot, []Line, []scene)

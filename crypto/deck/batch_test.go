@@ -8,6 +8,7 @@ import (
 	"github.com/gtank/ristretto255"
 
 	"github.com/okey-game/okey/crypto/blame"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // bumpScalar adds one to the canonical scalar at b[:32] (still canonical).
@@ -201,6 +202,7 @@ func TestDeferProofsChecksForm(t *testing.T) {
 // not from the seat's seed; re-key scalars not from it), audited with the
 // check deferred: the batch names the seat and position Audit names.
 func TestProofBatchAudit(t *testing.T) {
+	lane.NoRace(t)
 	tab := newTable(t, 3, "shared")
 	rnd := newFixedRand("w")
 	deferred := func(h *Hand) error {
@@ -250,6 +252,7 @@ func TestProofBatchAudit(t *testing.T) {
 // named), and the strict hand still opens the true tile; a bad share among
 // the hinted openings is still named as the one-by-one check names it.
 func TestHintTiles(t *testing.T) {
+	lane.NoRace(t)
 	tab := newTable(t, 3, "hint")
 	tiles, ok := TilesFromSeeds(testSession, 7, 3, tab.seeds())
 	if !ok {
@@ -344,6 +347,7 @@ func TestHintTiles(t *testing.T) {
 // names exactly what checking one by one names (the seat, position and
 // rule), by bisection over the items' own equations.
 func TestProofBatchKnownPoints(t *testing.T) {
+	lane.NoRace(t)
 	tab := newTable(t, 4, "known")
 	start := tab.states[0]
 	audited := func(locks, rekeys, shares [][]byte) *ProofBatch {

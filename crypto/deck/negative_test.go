@@ -10,6 +10,7 @@ import (
 	"github.com/okey-game/okey/crypto/blame"
 	"github.com/okey-game/okey/crypto/dleq"
 	"github.com/okey-game/okey/crypto/group"
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // wantFault checks that err is a *blame.Fault for seat (and pos, unless
@@ -142,6 +143,7 @@ func TestApplyRekeyRejects(t *testing.T) {
 // TestProofBinding checks that a re-key proof verifies only in its own
 // context: another tile, seat, hand or session makes it fail.
 func TestProofBinding(t *testing.T) {
+	lane.NoRace(t)
 	tab := newTable(t, 2, "shared")
 	h := tab.states[2+1]
 	const seat, j = 1, 9

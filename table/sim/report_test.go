@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/okey-game/okey/internal/i18n"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 
@@ -14,6 +15,7 @@ import (
 // said so seat by seat; the same match judged for another cheater is not;
 // an honest match's figures say every transcript verified.
 func TestReport(t *testing.T) {
+	lane.NoRace(t)
 	i18n.Set(i18n.English)
 	c := config(t, "turkish-rummy:rounds=1", 3)
 	c.Cheat, c.Cheater = table.CheatBadKey, 2

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/okey-game/okey/engine"
+	"github.com/okey-game/okey/internal/lane"
 	"github.com/okey-game/okey/table"
 )
 
@@ -20,6 +21,7 @@ func config(t *testing.T, ruleset string, players int) Config {
 
 // TestPlayHonest: an honest match verifies honest and counts its hands.
 func TestPlayHonest(t *testing.T) {
+	lane.NoRace(t)
 	c := config(t, "turkish-rummy:rounds=1", 2)
 	m, err := Play(context.Background(), c, 0)
 	if err != nil {
@@ -38,6 +40,7 @@ func TestPlayHonest(t *testing.T) {
 // TestPlayCheatNamed: a seat that cheats is named by verify, and by every
 // honest seat.
 func TestPlayCheatNamed(t *testing.T) {
+	lane.NoRace(t)
 	c := config(t, "turkish-rummy:rounds=1", 3)
 	c.Cheat, c.Cheater = table.CheatBadKey, 2
 	m, err := Play(context.Background(), c, 0)
