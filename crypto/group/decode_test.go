@@ -138,7 +138,7 @@ func testDecodeInto(t *testing.T) {
 	// Runs of every length and offset: the lowest bad index is reported,
 	// and every point before it is decoded right.
 	for n := 1; n <= 2*decodeLanes+1; n++ {
-		for off := 0; off+n <= len(cases); off += 3 {
+		for off := 0; off+n <= len(cases); off += 7 {
 			var buf []byte
 			for _, b := range cases[off : off+n] {
 				buf = append(buf, b...)

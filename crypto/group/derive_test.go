@@ -66,7 +66,7 @@ func TestPointsFromUniformMatchesRistretto(t *testing.T) {
 	bothPaths(t, func(t *testing.T) {
 		cases := uniformCases()
 		for n := 1; n <= 2*decodeLanes+1; n++ {
-			for off := 0; off+n <= len(cases); off += 5 {
+			for off := 0; off+n <= len(cases); off += 11 {
 				ps := make([]Point, n)
 				i, err := PointsFromUniform(ps, cases[off:off+n])
 				wantIdx := -1
