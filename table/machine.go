@@ -546,13 +546,16 @@ func (m *Machine) abort(v *Violation) {
 
 func (m *Machine) clone() *Machine {
 	c := *m
-	c.nonces = append([][]byte(nil), m.nonces...)
+	// nonces and log are only ever appended to: c shares m's elements and
+	// copies them on its first append (capacity cut to the length), so a
+	// step that fails leaves m's untouched.
+	c.nonces = m.nonces[:len(m.nonces):len(m.nonces)]
 	c.commits = append([][]byte(nil), m.commits...)
 	c.openings = append([][]byte(nil), m.openings...)
 	c.seeds = append([][]byte(nil), m.seeds...)
 	m.sharesOwn = [engine.DeckSize]bool{}
 	c.sharesOwn = m.sharesOwn
-	c.log = append([]HandLog(nil), m.log...)
+	c.log = m.log[:len(m.log):len(m.log)]
 	if m.game != nil {
 		c.game = m.game.clone()
 	}

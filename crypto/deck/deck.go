@@ -220,12 +220,13 @@ func NewHand(session []byte, hand uint32, players int) (*Hand, error) {
 	// Hashed on every core (a square root or two each); the error, if any,
 	// is the lowest position's.
 	if _, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
+		// TilePoint's, several side by side (group.PointsFromUniform).
+		in := make([][64]byte, hi-lo)
 		for j := lo; j < hi; j++ {
-			p, err := TilePoint(session, hand, j)
-			if err != nil {
-				return j, err
-			}
-			t.points[j] = *p
+			in[j-lo] = group.NewTranscript(LabelTile).Bytes(session).Uint32(hand).Int(j).Sum()
+		}
+		if k, err := group.PointsFromUniform(t.points[lo:hi], in); err != nil {
+			return lo + k, ErrParams // hashing to the identity: negligible
 		}
 		return -1, nil
 	}); err != nil {

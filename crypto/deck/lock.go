@@ -141,10 +141,8 @@ func (h *Hand) WithoutLockProofs() *Hand {
 func decodeDeck(seat int, b []byte) ([]group.Point, error) {
 	deck := make([]group.Point, DeckSize)
 	pos, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
-		for k := lo; k < hi; k++ {
-			if err := deck[k].SetCanonicalBytes(b[k*group.PointSize : (k+1)*group.PointSize]); err != nil {
-				return k, mapPointErr(err)
-			}
+		if k, err := group.DecodeInto(deck[lo:hi], b[lo*group.PointSize:hi*group.PointSize]); err != nil {
+			return lo + k, mapPointErr(err)
 		}
 		return -1, nil
 	})

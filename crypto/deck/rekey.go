@@ -127,21 +127,20 @@ func (h *Hand) ApplyRekey(seat int, msg []byte, rand io.Reader) (*Hand, error) {
 	proofs := make([]dleq.Proof, DeckSize)
 	items := make([]dleq.Item, DeckSize)
 	pos, err := par.FirstFailure(DeckSize, 8, func(lo, hi int) (int, error) {
+		// The entries' four points, decoded side by side: the first that
+		// fails, in entry order (B_ij, E_i[j], R1, R2), is the one decoding
+		// them one by one meets first.
+		ps, bs := make([]*group.Point, 0, 4*(hi-lo)), make([][]byte, 0, 4*(hi-lo))
 		for j := lo; j < hi; j++ {
 			e := msg[j*RekeyEntrySize : (j+1)*RekeyEntrySize]
-			if err := step.keys[j].SetCanonicalBytes(e[:32]); err != nil {
-				return j, mapPointErr(err)
-			}
-			if err := step.deck[j].SetCanonicalBytes(e[32:64]); err != nil {
-				return j, mapPointErr(err)
-			}
-			err1 := proofs[j].R1.SetCanonicalBytes(e[64:96])
-			err2 := proofs[j].R2.SetCanonicalBytes(e[96:128])
-			if err1 != nil {
-				return j, mapPointErr(err1)
-			}
-			if err2 != nil {
-				return j, mapPointErr(err2)
+			ps = append(ps, &step.keys[j], &step.deck[j], &proofs[j].R1, &proofs[j].R2)
+			bs = append(bs, e[:32], e[32:64], e[64:96], e[96:128])
+		}
+		bad, badErr := group.DecodeEach(ps, bs)
+		for j := lo; j < hi; j++ {
+			e := msg[j*RekeyEntrySize : (j+1)*RekeyEntrySize]
+			if bad >= 0 && j == lo+bad/4 {
+				return j, mapPointErr(badErr)
 			}
 			if _, err := proofs[j].S.SetCanonicalBytes(e[128:]); err != nil {
 				return j, ErrEncoding

@@ -185,6 +185,20 @@ func (k *Ed25519Key) Verify(msg, sig []byte) bool {
 // signature that fails before R' is compared (no key, a bad length, S not
 // canonical, the three top bits set).
 func (k *Ed25519Key) rPrime(acc *extPoint, msg, sig []byte) bool {
+	var s, hs [32]byte
+	if !k.scalars(&s, &hs, msg, sig) {
+		return false
+	}
+	acc.identity()
+	var dig [64]int32
+	edBaseTable().addMul(acc, s[:], false, dig[:])
+	k.tab.addMul(acc, hs[:], true, dig[:])
+	return true
+}
+
+// scalars sets s to S and hs to k = SHA-512(R || A || M) reduced, both
+// as 32 little-endian bytes; false as rPrime.
+func (k *Ed25519Key) scalars(s, hs *[32]byte, msg, sig []byte) bool {
 	if k == nil || k.tab == nil || len(sig) != 64 || sig[63]&224 != 0 {
 		return false
 	}
@@ -193,19 +207,116 @@ func (k *Ed25519Key) rPrime(acc *extPoint, msg, sig []byte) bool {
 	h.Write(k.raw[:])
 	h.Write(msg)
 	var digest [64]byte
-	hs, err := new(edwards25519.Scalar).SetUniformBytes(h.Sum(digest[:0]))
+	hsc, err := new(edwards25519.Scalar).SetUniformBytes(h.Sum(digest[:0]))
 	if err != nil {
 		return false
 	}
-	s, err := new(edwards25519.Scalar).SetCanonicalBytes(sig[32:])
+	sc, err := new(edwards25519.Scalar).SetCanonicalBytes(sig[32:])
 	if err != nil {
 		return false
 	}
-	acc.identity()
-	var dig [64]int32
-	edBaseTable().addMul(acc, s.Bytes(), false, dig[:])
-	k.tab.addMul(acc, hs.Bytes(), true, dig[:])
+	copy(s[:], sc.Bytes())
+	copy(hs[:], hsc.Bytes())
 	return true
+}
+
+// ext8 is eight points in extended coordinates, one a lane (fe8).
+type ext8 struct{ X, Y, Z, T fe8 }
+
+// niels8 is eight points in affine Niels form, one a lane.
+type niels8 struct{ ypx, ymx, t2d fe8 }
+
+// nielsIdentity is the identity in affine Niels form: y+x = y-x = 1, 2d*x*y = 0.
+var nielsIdentity = niels{ypx: *feOne, ymx: *feOne}
+
+// setLane puts q (or -q when neg: y+x and y-x swapped, 2d*x*y negated)
+// in lane i.
+func (q8 *niels8) setLane(i int, q *niels, neg bool) {
+	if !neg {
+		q8.ypx.set(i, &q.ypx)
+		q8.ymx.set(i, &q.ymx)
+		q8.t2d.set(i, &q.t2d)
+		return
+	}
+	var t field.Element
+	t.Negate(&q.t2d)
+	q8.ypx.set(i, &q.ymx)
+	q8.ymx.set(i, &q.ypx)
+	q8.t2d.set(i, &t)
+}
+
+// addNiels8 sets p = p + q lane by lane: extPoint.addNiels on fe8.
+func (p *ext8) addNiels8(q *niels8) {
+	var ypx, ymx, pp, mm, tt, zz2, cx, cy, cz, ct fe8
+	fe8Add(&ypx, &p.Y, &p.X)
+	fe8Sub(&ymx, &p.Y, &p.X)
+	fe8Mul(&pp, &ypx, &q.ypx)
+	fe8Mul(&mm, &ymx, &q.ymx)
+	fe8Mul(&tt, &p.T, &q.t2d)
+	fe8Add(&zz2, &p.Z, &p.Z)
+	fe8Sub(&cx, &pp, &mm)
+	fe8Add(&cy, &pp, &mm)
+	fe8Add(&cz, &zz2, &tt)
+	fe8Sub(&ct, &zz2, &tt)
+	fe8Mul(&p.X, &cx, &ct)
+	fe8Mul(&p.Y, &cy, &cz)
+	fe8Mul(&p.Z, &cz, &ct)
+	fe8Mul(&p.T, &cx, &cy)
+}
+
+// addMulLanes adds to each lane i of p (i < len(tabs)) s[i]*P_i from
+// tabs[i] (subtracts it when neg), s[i] as 32 little-endian bytes below
+// 2^253: fixedTable.addMul, lane by lane; every table has the same c.
+func (p *ext8) addMulLanes(tabs []*fixedTable, s [][32]byte, neg bool) {
+	c, windows := tabs[0].c, tabs[0].windows
+	half := 1 << (c - 1)
+	var dig [8][64]int32
+	for i := range tabs {
+		signedDigits(s[i][:], c, dig[i][:windows])
+	}
+	var q niels8
+	for i := len(tabs); i < 8; i++ {
+		q.setLane(i, &nielsIdentity, false)
+	}
+	for w := 0; w < windows; w++ {
+		for i, t := range tabs {
+			switch d := dig[i][w]; {
+			case d > 0:
+				q.setLane(i, &t.tab[w*half+int(d)-1], neg)
+			case d < 0:
+				q.setLane(i, &t.tab[w*half+int(-d)-1], !neg)
+			default:
+				q.setLane(i, &nielsIdentity, false)
+			}
+		}
+		p.addNiels8(&q)
+	}
+}
+
+// rPrimeLanes sets *acc[i] to R' of the i-th of at most eight signatures
+// whose scalars s and hs and keys are given: rPrime on fe8's lanes.
+func rPrimeLanes(acc []*extPoint, keys []*Ed25519Key, s, hs [][32]byte) {
+	var p ext8
+	for i := 0; i < 8; i++ {
+		p.Y.set(i, feOne)
+		p.Z.set(i, feOne)
+	}
+	base := edBaseTable()
+	var tabs [8]*fixedTable
+	for i := range keys {
+		tabs[i] = base
+	}
+	p.addMulLanes(tabs[:len(keys)], s, false)
+	for i, k := range keys {
+		tabs[i] = k.tab
+	}
+	p.addMulLanes(tabs[:len(keys)], hs, true)
+	for i := range acc {
+		p.X.get(i, &acc[i].X)
+		p.Y.get(i, &acc[i].Y)
+		p.Z.get(i, &acc[i].Z)
+		p.T.get(i, &acc[i].T)
+	}
 }
 
 // VerifyEd25519Batch reports, for each i, whether sigs[i] is keys[i]'s
@@ -217,9 +328,29 @@ func VerifyEd25519Batch(keys []*Ed25519Key, msgs, sigs [][]byte) []bool {
 	ok := make([]bool, len(keys))
 	acc := make([]extPoint, len(keys))
 	idx := make([]int, 0, len(keys))
-	for i, k := range keys {
-		if k.rPrime(&acc[i], msgs[i], sigs[i]) {
-			idx = append(idx, i)
+	if useFe8 {
+		// R' of eight signatures at once, each as rPrime makes it.
+		s, hs := make([][32]byte, len(keys)), make([][32]byte, len(keys))
+		var ks []*Ed25519Key
+		for i, k := range keys {
+			if k.scalars(&s[len(idx)], &hs[len(idx)], msgs[i], sigs[i]) {
+				idx = append(idx, i)
+				ks = append(ks, k)
+			}
+		}
+		var ptrs [8]*extPoint
+		for lo := 0; lo < len(idx); lo += 8 {
+			hi := min(lo+8, len(idx))
+			for m := lo; m < hi; m++ {
+				ptrs[m-lo] = &acc[idx[m]]
+			}
+			rPrimeLanes(ptrs[:hi-lo], ks[lo:hi], s[lo:hi], hs[lo:hi])
+		}
+	} else {
+		for i, k := range keys {
+			if k.rPrime(&acc[i], msgs[i], sigs[i]) {
+				idx = append(idx, i)
+			}
 		}
 	}
 	if len(idx) == 0 {

@@ -134,6 +134,9 @@ func (p *msmPart) sum() *ristretto255.Element {
 }
 
 func (p *msmPart) bucket() *ristretto255.Element {
+	if fastOK && useFe8 && len(p.sc) >= laneMSMMin {
+		return p.pippengerLanes()
+	}
 	if fastOK {
 		return p.pippengerFast()
 	}
@@ -206,7 +209,11 @@ func digits(s *ristretto255.Scalar, c int, out []int32) (neg bool) {
 // its digits in order), the digits of s itself (where the magnitude is
 // that of -s, negated back).
 func (p *msmPart) digitTable() (c, windows int, dig []int32) {
-	c = window(len(p.sc), p.bits)
+	return p.digitTableC(window(len(p.sc), p.bits))
+}
+
+// digitTableC is digitTable with c bits a window.
+func (p *msmPart) digitTableC(c int) (_, windows int, dig []int32) {
 	windows = (p.bits+c-1)/c + 1
 	n := len(p.sc)
 	dig = make([]int32, n*windows)

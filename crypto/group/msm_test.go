@@ -21,7 +21,9 @@ func msmInputs(label string, n int) ([]*ristretto255.Scalar, []*ristretto255.Ele
 // TestVarTimeMSM compares the bucket method with ristretto255's Straus on
 // every path (small, one core, two cores) and on edge scalars (0, 1, -1,
 // small, 2^252-ish), with repeated points.
-func TestVarTimeMSM(t *testing.T) {
+func TestVarTimeMSM(t *testing.T) { bothPaths(t, testVarTimeMSM) }
+
+func testVarTimeMSM(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 5, 64, pippengerMin - 1, pippengerMin, 1500, parallelMin + 3} {
 		sc, pts := msmInputs(fmt.Sprint("msm", n), n)
 		for i := range sc {
@@ -58,6 +60,11 @@ func TestVarTimeMSM(t *testing.T) {
 			}
 			if got := pippengerFast(sc, pts); got.Equal(want) != 1 {
 				t.Fatalf("n=%d: pippengerFast differs from Straus", n)
+			}
+			if useFe8 {
+				if got := newPart(sc, pts).pippengerLanes(); got.Equal(want) != 1 {
+					t.Fatalf("n=%d: pippengerLanes differs from Straus", n)
+				}
 			}
 		}
 	}
@@ -209,6 +216,13 @@ func BenchmarkMSM(b *testing.B) {
 				pippengerFast(sc, dec)
 			}
 		})
+		if useFe8 {
+			b.Run(fmt.Sprintf("pippengerLanes-decoded/n=%d", n), func(b *testing.B) {
+				for b.Loop() {
+					newPart(sc, dec).pippengerLanes()
+				}
+			})
+		}
 	}
 }
 
@@ -327,7 +341,9 @@ func TestSubstitute(t *testing.T) {
 // their negations, as a batch's) beside full ones, on every path of the
 // split (Straus for one part, buckets on one or two cores for the other),
 // equal Straus.
-func TestVarTimeMSMShort(t *testing.T) {
+func TestVarTimeMSMShort(t *testing.T) { bothPaths(t, testVarTimeMSMShort) }
+
+func testVarTimeMSMShort(t *testing.T) {
 	for _, c := range []struct{ short, long int }{{300, 10}, {10, 300}, {900, 300}, {2000, 800}, {255, 255}} {
 		n := c.short + c.long
 		sc, pts := msmInputs(fmt.Sprint("short", n), n)
@@ -346,6 +362,46 @@ func TestVarTimeMSMShort(t *testing.T) {
 		want := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
 		if got := VarTimeMSM(sc, pts); got.Equal(want) != 1 {
 			t.Fatalf("%+v: VarTimeMSM differs from Straus", c)
+		}
+	}
+}
+
+// TestMSMLanesOneBucket: every term in one bucket (all lanes hand over to
+// it), or alternating signs, or all zero, against Straus.
+func TestMSMLanesOneBucket(t *testing.T) {
+	if !useFe8 {
+		t.Skip("no AVX-512 IFMA here")
+	}
+	for _, c := range []struct {
+		name string
+		f    func(i int) *ristretto255.Scalar
+	}{
+		{"same", func(int) *ristretto255.Scalar { return smallScalarT(5) }},
+		{"signs", func(i int) *ristretto255.Scalar {
+			if i%2 == 0 {
+				return smallScalarT(3)
+			}
+			return ristretto255.NewScalar().Negate(smallScalarT(3))
+		}},
+		{"zero", func(int) *ristretto255.Scalar { return ristretto255.NewScalar() }},
+		{"one nonzero", func(i int) *ristretto255.Scalar {
+			if i == 333 {
+				return smallScalarT(1 << 40)
+			}
+			return ristretto255.NewScalar()
+		}},
+	} {
+		_, pts := msmInputs("onebucket", 600)
+		sc := make([]*ristretto255.Scalar, len(pts))
+		for i := range sc {
+			sc[i] = c.f(i)
+		}
+		want := ristretto255.NewIdentityElement().VarTimeMultiScalarMult(sc, pts)
+		if got := newPart(sc, pts).pippengerLanes(); got.Equal(want) != 1 {
+			t.Fatalf("%s: pippengerLanes differs from Straus", c.name)
+		}
+		if got := VarTimeMSM(sc, pts); got.Equal(want) != 1 {
+			t.Fatalf("%s: VarTimeMSM differs from Straus", c.name)
 		}
 	}
 }
