@@ -16,8 +16,11 @@ import (
 // module is the module's path; the tests run at its root.
 const module = "github.com/okey-game/okey"
 
-// cryptoDeps are the third-party modules the cryptography is built on.
-var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25519", "golang.org/x/crypto"}
+// cryptoDeps are the third-party modules the cryptography is built on, and
+// golang.org/x/sys/cpu, which says whether the processor has the
+// instructions crypto/group's eight-lane field arithmetic uses (as
+// golang.org/x/crypto's own assembly asks it).
+var cryptoDeps = []string{"github.com/gtank/ristretto255", "filippo.io/edwards25519", "golang.org/x/crypto", "golang.org/x/sys/cpu"}
 
 // TestLayers keeps the architecture's dependency rules (ARCHITECTURE.md,
 // README "Layout"), counting every import a package reaches through the
