@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"filippo.io/edwards25519"
+
+	"github.com/okey-game/okey/internal/lane"
 )
 
 // torsion8 is a point of order 8 (RFC 8032's edge-case vectors use it).
@@ -110,6 +112,7 @@ func ed25519Cases(t testing.TB) (pubs, msgs, sigs [][]byte) {
 }
 
 func TestEd25519KeyMatchesStdlib(t *testing.T) {
+	lane.NoRace(t)
 	pubs, msgs, sigs := ed25519Cases(t)
 	accepted := 0
 	for i := range pubs {
@@ -136,6 +139,7 @@ func TestEd25519KeyMatchesStdlib(t *testing.T) {
 // (and in batches of one, and with a nil key among them) gives, case by
 // case, crypto/ed25519.Verify's answer.
 func TestVerifyEd25519BatchMatchesStdlib(t *testing.T) {
+	lane.NoRace(t)
 	bothPaths(t, testVerifyEd25519Batch)
 }
 
