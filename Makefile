@@ -69,14 +69,14 @@ test: ## lint, every test (under the race detector, then the no-race lane beside
 	@echo "make test: each line's time (budget)"; cat $(TIMES)
 
 # The no-race line waits on Chromium, its peers' links and its own timers
-# more than on the cores (its tests took 260 s of CPU in a line of 206 s on
-# 2 cores, about 1.3 cores busy): it runs NORACE_P packages at a time, not
-# one per core. The race line is bound by the cores (560 s of CPU in 300 s)
-# and keeps go test's one package per core.
+# more than on the cores (about 260 s of CPU in all): it runs NORACE_P
+# packages at a time, not one per core (beside the labs on 2 cores, quiet:
+# 213-238 s with 2, 183 s with 3). The race line is bound by the cores
+# (about 560 s of CPU in 270-300 s) and keeps go test's one per core.
 NORACE_P ?= 3
 
 test-no-race: ## make test's no-race line alone: whole matches, tournaments, verify loops and statistical tests (those that call lane.NoRace)
-	@$(TIMED) no-race 150 bin/testtimes $(GO) test -json -count=1 -p $(NORACE_P) -timeout 6m $$($(GO) run ./scripts/lanes -first '$(NORACE_FIRST)')
+	@$(TIMED) no-race 200 bin/testtimes $(GO) test -json -count=1 -p $(NORACE_P) -timeout 6m $$($(GO) run ./scripts/lanes -first '$(NORACE_FIRST)')
 
 labs: ## make test's labs, two at a time: the simulated LAN then the terminal in tmux, beside the NAT lab then its relay outage
 	@scripts/beside.sh bin/labs-nat.log $(MAKE) --no-print-directory labs-nat -- $(MAKE) --no-print-directory labs-lan
@@ -91,7 +91,7 @@ labs-lan: ## the simulated LAN (root) and the terminal in tmux
 
 labs-nat: ## the NAT lab and its relay outage (root)
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v iptables >/dev/null 2>&1; then \
-	  $(TIMED) nat-lab 40 $(MAKE) --no-print-directory nat-lab && \
+	  $(TIMED) nat-lab 50 $(MAKE) --no-print-directory nat-lab && \
 	  $(TIMED) nat-lab-outage 110 $(MAKE) --no-print-directory nat-lab-outage; \
 	else \
 	  echo "nat-lab: SKIPPED: the NAT lab needs root, the ip command (iproute2) and iptables; run 'sudo make nat-lab nat-lab-outage'"; \
