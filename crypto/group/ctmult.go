@@ -46,27 +46,13 @@ type ctCompleted struct{ X, Y, Z, T field.Element }
 // ctCached is a point prepared for additions: (Y+X, Y-X, Z, 2d*T).
 type ctCached struct{ ypx, ymx, z, t2d field.Element }
 
-// ctD2 is 2*d, d = -121665/121666 the curve constant.
-var ctD2 = func() *field.Element {
-	var num, den field.Element
-	num.Mult32(new(field.Element).One(), 121665)
-	num.Negate(&num)
-	den.Mult32(new(field.Element).One(), 121666)
-	den.Invert(&den)
-	d := new(field.Element).Multiply(&num, &den)
-	return d.Add(d, d)
-}()
-
 // ctLayoutOK reports whether ristretto255.Element is laid out as one
 // edwards25519.Point and the formulas here agree with ristretto255's.
 var ctLayoutOK = func() bool {
-	if unsafe.Sizeof(ristretto255.Element{}) != unsafe.Sizeof(edwards25519.Point{}) {
+	if !fastOK { // the layout (fastmsm.go)
 		return false
 	}
 	g := ristretto255.NewGeneratorElement()
-	if (*edwards25519.Point)(unsafe.Pointer(g)).Equal(edwards25519.NewGeneratorPoint()) != 1 {
-		return false
-	}
 	// 3*G through the coordinates (a doubling and an addition) must be
 	// ristretto255's 3*G.
 	var p, q ctExt
@@ -157,7 +143,7 @@ func (q *ctCached) fromExt(p *ctExt) {
 	q.ypx.Add(&p.Y, &p.X)
 	q.ymx.Subtract(&p.Y, &p.X)
 	q.z = p.Z
-	q.t2d.Multiply(&p.T, ctD2)
+	q.t2d.Multiply(&p.T, edD2)
 }
 
 // lookup sets q to d*P from tab (tab[j] = (j+1)*P), d in [-8, 8], reading
@@ -382,7 +368,7 @@ func NewFixedTable(p *ristretto255.Element) *FixedTable {
 		n.ypx.Add(&y, &x)
 		n.ymx.Subtract(&y, &x)
 		n.t2d.Multiply(&x, &y)
-		n.t2d.Multiply(&n.t2d, ctD2)
+		n.t2d.Multiply(&n.t2d, edD2)
 	}
 	return t
 }

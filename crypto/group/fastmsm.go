@@ -181,7 +181,7 @@ func (p *msmPart) pippengerFast() *ristretto255.Element {
 	nb := 1 << (c - 1)
 	buckets := make([]extPoint, nb)
 	used := make([]bool, nb)
-	var acc, sum, tot extPoint
+	var acc extPoint
 	acc.identity()
 	for w := windows - 1; w >= 0; w-- {
 		if w != windows-1 {
@@ -206,24 +206,7 @@ func (p *msmPart) pippengerFast() *ristretto255.Element {
 				used[d-1] = true
 			}
 		}
-		started := false
-		for k := nb - 1; k >= 0; k-- {
-			switch {
-			case used[k] && started:
-				sum.add(&buckets[k])
-			case used[k]:
-				sum = buckets[k]
-				tot = sum
-				started = true
-				continue
-			}
-			if started {
-				tot.add(&sum)
-			}
-		}
-		if started {
-			acc.add(&tot)
-		}
+		addBuckets(&acc, buckets, used)
 	}
 	out := ristretto255.NewIdentityElement()
 	if !acc.element(out) {
@@ -251,5 +234,30 @@ func (p *extPoint) setNiels(q *niels, neg bool) {
 	p.T.Multiply(&q.t2d, edDInv)
 	if neg {
 		p.T.Negate(&p.T)
+	}
+}
+
+// addBuckets adds to acc the sum over k of (k+1) times bucket k, the
+// buckets not used counting as the identity: the running sum from the top
+// bucket down, added up once per bucket.
+func addBuckets(acc *extPoint, buckets []extPoint, used []bool) {
+	var sum, tot extPoint
+	started := false
+	for k := len(buckets) - 1; k >= 0; k-- {
+		switch {
+		case used[k] && started:
+			sum.add(&buckets[k])
+		case used[k]:
+			sum = buckets[k]
+			tot = sum
+			started = true
+			continue
+		}
+		if started {
+			tot.add(&sum)
+		}
+	}
+	if started {
+		acc.add(&tot)
 	}
 }

@@ -52,7 +52,7 @@ func (p *msmPart) pippengerLanes() *ristretto255.Element {
 	start := make([]int32, nb+1)
 	order := make([]int32, n) // term index, negative (-i-1) for -P
 	bucketOf := make([]int32, n)
-	var acc, sum, tot extPoint
+	var acc extPoint
 	acc.identity()
 	var lanes ext8
 	var q8 niels8
@@ -142,24 +142,7 @@ func (p *msmPart) pippengerLanes() *ristretto255.Element {
 		for l := 0; l < 8; l++ {
 			flush(l)
 		}
-		started := false
-		for k := nb - 1; k >= 0; k-- {
-			switch {
-			case used[k] && started:
-				sum.add(&buckets[k])
-			case used[k]:
-				sum = buckets[k]
-				tot = sum
-				started = true
-				continue
-			}
-			if started {
-				tot.add(&sum)
-			}
-		}
-		if started {
-			acc.add(&tot)
-		}
+		addBuckets(&acc, buckets, used)
 	}
 	out := ristretto255.NewIdentityElement()
 	if !acc.element(out) {

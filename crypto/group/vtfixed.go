@@ -69,7 +69,7 @@ func NewVarTable(p *ristretto255.Element) *VarTable {
 		e.ypx.Add(&y, &x)
 		e.ymx.Subtract(&y, &x)
 		e.t2d.Multiply(&x, &y)
-		e.t2d.Multiply(&e.t2d, ctD2)
+		e.t2d.Multiply(&e.t2d, edD2)
 	}
 	return t
 }
