@@ -2,9 +2,7 @@ package group
 
 import (
 	"crypto/subtle"
-	"unsafe"
 
-	"filippo.io/edwards25519"
 	"filippo.io/edwards25519/field"
 	"github.com/gtank/ristretto255"
 )
@@ -73,17 +71,12 @@ var ctLayoutOK = func() bool {
 	return three.Equal(want.Add(want, g)) == 1
 }()
 
-func (p *ctExt) set(e *ristretto255.Element) {
-	x, y, z, t := (*edwards25519.Point)(unsafe.Pointer(e)).ExtendedCoordinates()
-	p.X, p.Y, p.Z, p.T = *x, *y, *z, *t
-}
+// set reads e's coordinates (as extPoint's set: same layout).
+func (p *ctExt) set(e *ristretto255.Element) { (*extPoint)(p).set(e) }
 
 // element sets e to p; false if p is not on the curve (only a bug can
 // cause it).
-func (p *ctExt) element(e *ristretto255.Element) bool {
-	_, err := (*edwards25519.Point)(unsafe.Pointer(e)).SetExtendedCoordinates(&p.X, &p.Y, &p.Z, &p.T)
-	return err == nil
-}
+func (p *ctExt) element(e *ristretto255.Element) bool { return (*extPoint)(p).element(e) }
 
 func (p *ctExt) identity() {
 	p.X.Zero()

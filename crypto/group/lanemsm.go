@@ -25,16 +25,7 @@ const laneMSMMin = 256
 // seven on eight lanes at once, and moving it in), a bucket about 28
 // (handed over once and summed twice), 2^(c-1) of them a window
 // (BenchmarkMSM: at 16,384 terms c = 11 instead of 13).
-func windowLanes(n, bits int) int {
-	best, bestCost := 4, -1
-	for c := 4; c <= 16; c++ {
-		cost := (bits/c + 2) * (2*n + 14<<c)
-		if bestCost < 0 || cost < bestCost {
-			best, bestCost = c, cost
-		}
-	}
-	return best
-}
+func windowLanes(n, bits int) int { return cheapestWindow(n, bits, 2, 14) }
 
 // pippengerLanes is pippengerFast with the buckets' sums on fe8's lanes
 // (useFe8 and fastOK must hold).

@@ -157,10 +157,15 @@ func isShort(m *[32]byte) bool {
 // cost for n terms of bits-bit scalars: (bits/c + 2) windows, each adding
 // every term to a bucket (7 field multiplications) and summing 2^(c-1)
 // buckets twice (9 each).
-func window(n, bits int) int {
+func window(n, bits int) int { return cheapestWindow(n, bits, 7, 9) }
+
+// cheapestWindow returns the digit width c in [4, 16] that minimises
+// (bits/c + 2) * (term*n + bucket*2^c): the bucket method's windows, each
+// costing term per term and bucket per 2^c (two sums of 2^(c-1) buckets).
+func cheapestWindow(n, bits, term, bucket int) int {
 	best, bestCost := 4, -1
 	for c := 4; c <= 16; c++ {
-		cost := (bits/c + 2) * (7*n + 9<<c)
+		cost := (bits/c + 2) * (term*n + bucket<<c)
 		if bestCost < 0 || cost < bestCost {
 			best, bestCost = c, cost
 		}
