@@ -31,6 +31,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,27 +97,99 @@ func Start(t testing.TB, o Options) context.Context {
 		chromedp.ExecPath(exe),
 		chromedp.NoSandbox, // as root; the tests drive only their own pages
 		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.WindowSize(w, h),
 	)
 	for _, k := range slices.Sorted(maps.Keys(o.Flags)) {
 		opts = append(opts, chromedp.Flag(k, o.Flags[k]))
 	}
+	// The browser's own output (its start-up complaints about D-Bus and the
+	// like on every start) is the test's evidence only when the test fails:
+	// then its last lines go to the test's log, after the test's own.
+	out := new(tailBuffer)
+	opts = append(opts, chromedp.CombinedOutput(out))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("chromium's output, its last %d lines:\n%s", tailLines, out.String())
+		}
+	})
+	// A browser that closes its end before it answers its first command is
+	// started again (a fresh profile), up to startTries in all, each failure
+	// in the test's log: CI saw Chromium 156 end so once, 0.5 s into the
+	// start, with nothing in its output but the start-up lines every start
+	// prints. Nothing a test checks happens before a browser answers, so
+	// this retries the machine's browser, never the behaviour under test.
+	for try := 1; ; try++ {
+		ctx, stop, err := start(parent, append(opts, chromedp.UserDataDir(t.TempDir())), o.Life)
+		if err == nil {
+			t.Cleanup(stop)
+			return ctx
+		}
+		stop()
+		if try == startTries || parent.Err() != nil {
+			t.Fatalf("chromium (%s) does not start (%d tries): %v", exe, try, err)
+		}
+		t.Logf("chromium (%s) did not start (try %d of %d), starting it again: %v", exe, try, startTries, err)
+	}
+}
+
+// startTries is how many times Start starts a browser that does not answer.
+const startTries = 3
+
+// start starts one browser and returns its first tab's context once the
+// browser answered, and what stops it.
+func start(parent context.Context, opts []chromedp.ExecAllocatorOption, life time.Duration) (context.Context, func(), error) {
 	actx, cancelA := chromedp.NewExecAllocator(parent, opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelA() })
-	if o.Life > 0 {
+	stop := func() { cancel(); cancelA() }
+	if life > 0 {
 		var cancelL context.CancelFunc
-		ctx, cancelL = context.WithTimeout(ctx, o.Life)
-		t.Cleanup(cancelL)
+		ctx, cancelL = context.WithTimeout(ctx, life)
+		stop = func() { cancelL(); cancel(); cancelA() }
 	}
 	// The first Run starts the browser and binds it to ctx: no deadline
 	// but the browser's own life on it.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("chromium (%s) does not start: %v", exe, err)
+	return ctx, stop, chromedp.Do(ctx)
+}
+
+// tailLines is how many of the browser's last output lines a failing test
+// shows.
+const tailLines = 40
+
+// tailBuffer keeps the last tailLines lines written to it; the browser's
+// output goroutine writes while the test's cleanup reads.
+type tailBuffer struct {
+	mu    sync.Mutex
+	lines []string
+	part  string
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.part + string(p)
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			break
+		}
+		b.lines = append(b.lines, s[:i])
+		s = s[i+1:]
 	}
-	return ctx
+	if n := len(b.lines); n > tailLines {
+		b.lines = append(b.lines[:0], b.lines[n-tailLines:]...)
+	}
+	if len(s) > 4096 { // a line without an end: its last bytes
+		s = s[len(s)-4096:]
+	}
+	b.part = s
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Join(append(slices.Clone(b.lines), b.part), "\n")
 }
 
 // Tab opens a new tab of the browser of ctx; the test's cleanup closes it.

@@ -99,3 +99,76 @@ func TestHelpers(t *testing.T) {
 		t.Fatalf("a WebSocket to a closed port: %q %v", got, err)
 	}
 }
+
+// TestTailBuffer: the browser's output keeps its last tailLines lines,
+// whole, however the writes split them, and a line still open at the end.
+func TestTailBuffer(t *testing.T) {
+	b := new(tailBuffer)
+	for i := range tailLines + 10 {
+		line := fmt.Sprintf("line %d\n", i)
+		b.Write([]byte(line[:3]))
+		b.Write([]byte(line[3:]))
+	}
+	b.Write([]byte("open"))
+	got := strings.Split(b.String(), "\n")
+	if len(got) != tailLines+1 || got[0] != "line 10" || got[tailLines-1] != fmt.Sprintf("line %d", tailLines+9) || got[tailLines] != "open" {
+		t.Errorf("kept %d lines: first %q, last %q", len(got), got[0], got[len(got)-1])
+	}
+	b.Write([]byte(strings.Repeat("x", 10000)))
+	if last := strings.Split(b.String(), "\n")[tailLines]; len(last) != 4096 {
+		t.Errorf("a line without an end kept %d bytes, want its last 4096", len(last))
+	}
+}
+
+// TestStartAgain: a browser that ends before it answers (here a chromium
+// on PATH that exits at its first start and is the real one after) is
+// started again, the failure in the test's log, and the second one serves
+// the test; one that never starts fails the test after startTries tries.
+func TestStartAgain(t *testing.T) {
+	lane.NoRace(t)
+	real := Chromium(t)
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "started")
+	script := "#!/bin/sh\nif [ ! -e " + marker + " ]; then : > " + marker + "; echo 'first start: gone' >&2; exit 1; fi\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "chromium"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	logs := &logged{TB: t}
+	ctx := Start(logs, Options{Width: 400, Height: 300})
+	if got := Eval[int](t, ctx, "6*7"); got != 42 {
+		t.Errorf("the second browser: 6*7 = %d", got)
+	}
+	if len(logs.lines) != 1 || !strings.Contains(logs.lines[0], "did not start (try 1 of 3), starting it again") || !strings.Contains(logs.lines[0], "first start: gone") {
+		t.Errorf("the log of the first try: %q", logs.lines)
+	}
+
+	never := filepath.Join(t.TempDir(), "chromium")
+	if err := os.WriteFile(never, []byte("#!/bin/sh\necho 'never' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Dir(never)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	f := fatal{TB: t, msg: make(chan string, 1)}
+	go func() { Start(f, Options{}) }()
+	select {
+	case msg := <-f.msg:
+		if !strings.Contains(msg, "does not start (3 tries)") || !strings.Contains(msg, "never") {
+			t.Errorf("a browser that never starts: %q", msg)
+		}
+	case <-time.After(Wait):
+		t.Fatal("a browser that never starts: no failure")
+	}
+}
+
+// logged is a test whose Logf lines are kept.
+type logged struct {
+	testing.TB
+	lines []string
+}
+
+func (l *logged) Logf(format string, args ...any) {
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+	l.TB.Logf(format, args...)
+}
+
+func (l *logged) Helper() {}

@@ -1,8 +1,9 @@
 // Command testtimes reads `go test -json` on its standard input and writes
 // what a person reads of a test run: each package's result line, the whole
 // output of every test that fails (and of a package that fails outside its
-// tests), then the ten longest tests. make test runs its two Go lines
-// through it. It exits 1 when the input says a test or package failed, or
+// tests), then the ten longest tests, and last, so that the tail of a long
+// log still says it, each failing test's own last messages (its file:line
+// lines, a line each). make test runs its two Go lines through it. It exits 1 when the input says a test or package failed, or
 // when the command it runs fails.
 //
 //	go test -json ./... | go run ./scripts/testtimes
@@ -16,8 +17,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // event is one line of `go test -json` (cmd/test2json).
@@ -60,6 +63,7 @@ func main() {
 func run(in io.Reader, out io.Writer, top int) int {
 	outputs := map[string][]string{} // package + test -> its output lines
 	var times []timing
+	var why []string // each failing test's last messages, in the order they failed
 	failed := false
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
@@ -83,6 +87,9 @@ func run(in io.Reader, out io.Writer, top int) int {
 			delete(outputs, key)
 		case "fail":
 			failed = true
+			if e.Test != "" {
+				why = append(why, reasons(e.Package, e.Test, outputs[key])...)
+			}
 			fmt.Fprint(out, strings.Join(outputs[key], ""))
 			delete(outputs, key)
 		case "build-output":
@@ -117,11 +124,57 @@ func run(in io.Reader, out io.Writer, top int) int {
 			fmt.Fprintf(out, "  %7.1f s  %s %s\n", t.secs, strings.TrimPrefix(t.pkg, "github.com/okey-game/okey/"), t.test)
 		}
 	}
+	if len(why) > 0 {
+		fmt.Fprintln(out, "why the failing tests failed (their last messages; the whole output is above):")
+		for _, w := range why {
+			fmt.Fprintln(out, w)
+		}
+	}
 	if failed {
 		return 1
 	}
 	return 0
 }
+
+// message is a test's own line (t.Error, t.Fatal, t.Log): its file and line
+// at the test's indentation; a message's further lines are indented more.
+var message = regexp.MustCompile(`^    (\s{4})*[\w.-]+\.go:\d+: `)
+
+// reasons are the last few of a failing test's own lines, not its figures
+// and screenshots, each cut to one line of at most 300 bytes.
+func reasons(pkg, test string, lines []string) []string {
+	var got []string
+	for _, l := range lines {
+		l = strings.TrimRight(l, "\n")
+		if !message.MatchString(l) || strings.Contains(l, ": figure: ") || strings.Contains(l, ": screenshot ") {
+			continue
+		}
+		l = strings.TrimSpace(l)
+		if len(l) > 300 {
+			n := 300
+			for n > 0 && !utf8.RuneStart(l[n]) {
+				n--
+			}
+			l = l[:n] + "..."
+		}
+		got = append(got, l)
+	}
+	if len(got) > maxReasons {
+		got = got[len(got)-maxReasons:]
+	}
+	name := strings.TrimPrefix(pkg, "github.com/okey-game/okey/") + " " + test
+	if len(got) == 0 {
+		return []string{"  " + name + ": no message of its own (see its output above)"}
+	}
+	for i, l := range got {
+		got[i] = "  " + name + ": " + l
+	}
+	return got
+}
+
+// maxReasons is how many of a failing test's last messages the summary
+// repeats.
+const maxReasons = 6
 
 // last is a package's result line ("ok  pkg 1.2s"), the last of its output.
 func last(lines []string) string {

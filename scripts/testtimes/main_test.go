@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestRun: a package's result line, a failing test's whole output, the
@@ -12,7 +13,10 @@ func TestRun(t *testing.T) {
 		`{"Action":"run","Package":"p","Test":"TestA"}`,
 		`{"Action":"output","Package":"p","Test":"TestA","Output":"=== RUN   TestA\n"}`,
 		`{"Action":"pass","Package":"p","Test":"TestA","Elapsed":2.5}`,
+		`{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:2: figure: 5 ms\n"}`,
 		`{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:3: wrong\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestB","Output":"        more of it\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestB","Output":"chromium: noise\n"}`,
 		`{"Action":"fail","Package":"p","Test":"TestB","Elapsed":0.1}`,
 		`{"Action":"pass","Package":"p","Test":"TestC","Elapsed":7}`,
 		`{"Action":"output","Package":"p","Output":"FAIL\tp\t9.6s\n"}`,
@@ -35,6 +39,10 @@ func TestRun(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, got)
 		}
 	}
+	// The tail says why TestB failed, its message alone.
+	if tail := "why the failing tests failed (their last messages; the whole output is above):\n  p TestB: b_test.go:3: wrong\n"; !strings.HasSuffix(got, tail) {
+		t.Errorf("the output does not end with %q:\n%s", tail, got)
+	}
 	if strings.Contains(got, "=== RUN   TestA") {
 		t.Errorf("a passing test's output shown:\n%s", got)
 	}
@@ -45,5 +53,19 @@ func TestRun(t *testing.T) {
 	out.Reset()
 	if code := run(strings.NewReader(`{"Action":"build-fail","ImportPath":"s"}`), &out, 10); code != 1 {
 		t.Errorf("a build failed: exit %d", code)
+	}
+}
+
+// TestReasonsCut: a long message is cut to one line of at most 300 bytes
+// (and the mark), never inside a character; a test with no message of its
+// own says so.
+func TestReasonsCut(t *testing.T) {
+	long := "    x_test.go:9: " + strings.Repeat("ş", 400) + "\n"
+	got := reasons("github.com/okey-game/okey/p", "TestL", []string{long})
+	if len(got) != 1 || !utf8.ValidString(got[0]) || !strings.HasSuffix(got[0], "...") || len(got[0]) > len("  p TestL: ")+303 {
+		t.Errorf("cut: %q", got)
+	}
+	if got := reasons("q", "TestN", []string{"panic: boom\n"}); len(got) != 1 || !strings.Contains(got[0], "q TestN: no message of its own") {
+		t.Errorf("no message: %q", got)
 	}
 }
