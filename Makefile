@@ -91,7 +91,7 @@ labs-lan: ## the simulated LAN (root) and the terminal in tmux
 
 labs-nat: ## the NAT lab and its relay outage (root)
 	@if [ "$$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && command -v iptables >/dev/null 2>&1; then \
-	  $(TIMED) nat-lab 50 $(MAKE) --no-print-directory nat-lab && \
+	  $(TIMED) nat-lab 60 $(MAKE) --no-print-directory nat-lab && \
 	  $(TIMED) nat-lab-outage 120 $(MAKE) --no-print-directory nat-lab-outage; \
 	else \
 	  echo "nat-lab: SKIPPED: the NAT lab needs root, the ip command (iproute2) and iptables; run 'sudo make nat-lab nat-lab-outage'"; \
