@@ -23,6 +23,10 @@
 //	    DIR/figures.txt.
 //	natlab summary DIR...
 //	    the figures over the cells given (quantiles, link counts).
+//	natlab hops DIR
+//	    where each hand's start went in a cell kept with KEEP=1 (the bots
+//	    log at debug level): each lock and re-key hop's transit and build,
+//	    then the open and deal rounds (docs/nat-lab.md).
 package main
 
 import (
@@ -32,7 +36,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: natlab impair|probe-server|probe|rtt|report|summary ...")
+		fmt.Fprintln(os.Stderr, "usage: natlab impair|probe-server|probe|rtt|report|summary|hops ...")
 		os.Exit(2)
 	}
 	var err error
@@ -50,6 +54,8 @@ func main() {
 		err = runReport(args)
 	case "summary":
 		err = runSummary(args)
+	case "hops":
+		err = runHops(args)
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}

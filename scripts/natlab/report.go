@@ -79,11 +79,14 @@ type botLog struct {
 	Author  map[int]int
 	Kind    map[int]string
 	Hand    map[int]int
-	over    bool // "match over" logged
+	// Sent[n] is when this bot sent message n (its debug "sent" line).
+	Sent map[int]time.Time
+	over bool // "match over" logged
 }
 
 func readBotLog(r io.Reader) (*botLog, error) {
-	b := &botLog{Seat: -1, Links: map[string]string{}, Applied: map[int]time.Time{}, Author: map[int]int{}, Kind: map[int]string{}, Hand: map[int]int{}}
+	b := &botLog{Seat: -1, Links: map[string]string{}, Applied: map[int]time.Time{}, Author: map[int]int{}, Kind: map[int]string{}, Hand: map[int]int{},
+		Sent: map[int]time.Time{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -120,6 +123,10 @@ func readBotLog(r io.Reader) (*botLog, error) {
 				id, rest, _ := strings.Cut(m, "=")
 				kind, _, _ := strings.Cut(rest, "/")
 				b.Links[id] = kind
+			}
+		case "sent":
+			if n, err := strconv.Atoi(l.Fields["step"]); err == nil {
+				b.Sent[n] = l.T
 			}
 		case "step":
 			n, err := strconv.Atoi(l.Fields["step"])
