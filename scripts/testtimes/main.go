@@ -140,13 +140,14 @@ func run(in io.Reader, out io.Writer, top int) int {
 // at the test's indentation; a message's further lines are indented more.
 var message = regexp.MustCompile(`^    (\s{4})*[\w.-]+\.go:\d+: `)
 
-// reasons are the last few of a failing test's own lines, not its figures
-// and screenshots, each cut to one line of at most 300 bytes.
+// reasons are the last few of a failing test's own lines, not its figures,
+// screenshots and browser output (browsertest's, after the reason), each cut to one line of at most 300 bytes.
 func reasons(pkg, test string, lines []string) []string {
 	var got []string
 	for _, l := range lines {
 		l = strings.TrimRight(l, "\n")
-		if !message.MatchString(l) || strings.Contains(l, ": figure: ") || strings.Contains(l, ": screenshot ") {
+		if !message.MatchString(l) || strings.Contains(l, ": figure: ") || strings.Contains(l, ": screenshot ") ||
+			strings.Contains(l, ": chromium's output, its last ") {
 			continue
 		}
 		l = strings.TrimSpace(l)

@@ -17,6 +17,7 @@ func TestRun(t *testing.T) {
 		`{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:3: wrong\n"}`,
 		`{"Action":"output","Package":"p","Test":"TestB","Output":"        more of it\n"}`,
 		`{"Action":"output","Package":"p","Test":"TestB","Output":"chromium: noise\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestB","Output":"    browsertest.go:113: chromium's output, its last 40 lines:\n"}`,
 		`{"Action":"fail","Package":"p","Test":"TestB","Elapsed":0.1}`,
 		`{"Action":"pass","Package":"p","Test":"TestC","Elapsed":7}`,
 		`{"Action":"output","Package":"p","Output":"FAIL\tp\t9.6s\n"}`,
