@@ -10,7 +10,9 @@
 // names Chromium goes by on PATH), headless, without the sandbox (the tests
 // run as root in CI), with a fresh profile directory per test. Under
 // CI=true a missing browser fails the test; elsewhere it skips with the
-// reason.
+// reason. A browser that ends before it answers is started again (3 tries,
+// each in the test's log); the browser's output is shown only when the
+// test fails.
 //
 // The page helpers read the DOM, never pixels, and wait with deadlines,
 // never with a sleep: every action runs under a deadline (Wait unless the
