@@ -757,6 +757,8 @@ func (p *Peer) ticks(d time.Duration) int {
 // envelopes the node chose, and otherwise waits for a received message, a
 // tick of the clock or a fetch's answer.
 func (p *Peer) Run(ctx context.Context) (Result, error) {
+	// The lock proofs' tables, while the hellos go round (deck.Prepare).
+	go deck.Prepare()
 	// The chain is append-only and its records are never changed, so the
 	// fetch handler (another goroutine) may read a published prefix of it
 	// without a copy: appends write only past the published length. The

@@ -121,6 +121,20 @@ var gens struct {
 	hv, bv *group.VarTable
 }
 
+// Prepare makes the tables that proofs and checks of shuffles of n
+// elements use (varTables, fixedTables: about 12 KB a generator), which
+// the first proof or check would otherwise make. A peer calls it before its
+// first hand, so that the first lock of a match, made and checked one seat
+// after another, does not wait for each seat's tables in turn. It changes
+// no proof and no check; n outside MinSize..MaxSize does nothing.
+func Prepare(n int) {
+	if n < MinSize || n > MaxSize {
+		return
+	}
+	varTables(n)
+	fixedTables(n)
+}
+
 // generators returns G_0..G_{n-1} and H:
 // G_k = hash-to-group(LabelGenerator, uint32(k)), H = hash-to-group(LabelBlinding).
 func generators(n int) ([]*ristretto255.Element, *ristretto255.Element) {
