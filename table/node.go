@@ -326,11 +326,18 @@ func (n *node) Tick() {
 		return
 	}
 	// A later step's message while this one is missing means this one was
-	// lost (each step is sent only after the one before): ask soon.
-	// Otherwise wait a whole stall interval first.
+	// lost (each step is sent only after the one before): ask soon. In a
+	// parallel round every seat answers the round's anchor at once (5.3),
+	// with nothing to think over: a quarter of the stall interval without
+	// its messages means they were lost (a member's link replaced under
+	// them, as when a hole punch succeeds mid-match). Otherwise wait a whole
+	// stall interval first.
 	wait := n.c.StallTicks
-	if n.bufferedBeyond(n.roundEnd()) {
+	switch {
+	case n.bufferedBeyond(n.roundEnd()):
 		wait = max(1, n.c.StallTicks/8)
+	case n.m.parallel():
+		wait = max(1, n.c.StallTicks/4)
 	}
 	if n.c.Spectator && (!n.hasAsked || n.more) && n.apply == nil && len(n.buf[n.m.Step()]) == 0 {
 		wait = 0

@@ -335,3 +335,74 @@ func decodeChain(t *testing.T, chain [][]byte) []*Envelope {
 	}
 	return envs
 }
+
+// TestParallelRoundAsksSooner: a seat waiting for the others' messages of a
+// parallel round (here the second sharer of a draw, its own share sent)
+// asks a member for the chain after a quarter of the stall interval with
+// none of them, since every seat answers the round's anchor at once; a
+// seat waiting for a move (a person may think) still waits the whole
+// stall interval.
+func TestParallelRoundAsksSooner(t *testing.T) {
+	tr := readTranscriptFile(t, filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
+	envs := decodeChain(t, tr.Chain)
+	r := 1
+	for ; r+1 < len(envs); r++ {
+		if envs[r].Kind == KindShare && envs[r+1].Kind == KindShare {
+			break
+		}
+	}
+	const stall = 8
+	// asksAfter is how many ticks the node waits, from its last progress,
+	// before it asks a member for the chain.
+	asksAfter := func(n *node) int {
+		t.Helper()
+		for tick := 1; tick <= 2*stall; tick++ {
+			n.Tick()
+			if rd := n.Ready(); len(rd.Fetches) > 0 {
+				if f := rd.Fetches[0]; f.ByHash || f.From != n.m.Step() {
+					t.Fatalf("tick %d: a fetch of another kind: %+v", tick, f)
+				}
+				return tick
+			}
+		}
+		t.Fatalf("no fetch in %d ticks", 2*stall)
+		return 0
+	}
+	start := func(seat, upTo int) *node {
+		t.Helper()
+		m, err := NewMachine(tr.Config, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := newNode(nodeConfig{Table: tr.Config, Seat: seat, StallTicks: stall, WithholdTicks: 1000, MoveWithholdTicks: 1000}, m)
+		for k := 0; k < upTo; k++ {
+			if err := n.applyEnv(envs[k]); err != nil {
+				t.Fatalf("step %d: %v", k, err)
+			}
+		}
+		return n
+	}
+
+	second := envs[r+1]
+	n := start(int(second.Seat), r)
+	if err := n.Propose(second); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Advance(n.Ready()); err != nil {
+		t.Fatal(err)
+	}
+	if got := asksAfter(n); got != stall/4 {
+		t.Errorf("in a parallel round, its own share sent: asked after %d ticks, want %d", got, stall/4)
+	}
+
+	// Before the draw: a move is awaited from its seat.
+	mv := r - 1
+	for envs[mv].Kind != KindMove {
+		mv--
+	}
+	waiter := (int(envs[mv].Seat) + 1) % len(tr.Config.Seats)
+	n = start(waiter, mv)
+	if got := asksAfter(n); got != stall {
+		t.Errorf("waiting for a move: asked after %d ticks, want %d", got, stall)
+	}
+}
