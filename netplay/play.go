@@ -243,7 +243,7 @@ func (c *Client) Play(ctx context.Context, a lobby.Announcement, mover table.Mov
 
 	pctx, stopPresence := context.WithCancel(ctx)
 	var pwg sync.WaitGroup
-	pwg.Go(func() { w.presence(pctx, tt, opt) })
+	pwg.Go(func() { w.presence(pctx, tt, opt, p.LinkChanged) })
 	res, err := p.Run(ctx)
 	stopPresence()
 	pwg.Wait()
@@ -739,8 +739,11 @@ func (w *watch) onStep(m *table.Machine, v *engine.View) {
 }
 
 // presence reports members' presence, and logs whom the table waits for
-// when it makes no progress.
-func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOptions) {
+// when it makes no progress; linkChanged hears of every change of a
+// member's connections (the peer then catches up soon: what was in flight
+// on a closed connection, as when a hole punch replaces a relayed one, is
+// lost with it).
+func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOptions, linkChanged func()) {
 	name := func(id table.PeerID) string {
 		for _, s := range w.cfg.Seats {
 			if s.ID == id {
@@ -776,6 +779,7 @@ func (w *watch) presence(ctx context.Context, tt *p2p.TableTransport, opt PlayOp
 			return
 		case <-tt.PresenceChanged():
 			report(false)
+			linkChanged()
 		case <-tick.C:
 			idle := time.Since(time.Unix(0, w.last.Load()))
 			seat := int(w.expected.Load())

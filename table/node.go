@@ -79,6 +79,10 @@ type node struct {
 	idle     int  // tick of the last progress
 	asked    int  // tick of the last catch-up round
 	hasAsked bool // a catch-up round was started
+	// soon: a member's connection changed (LinkChanged) with no progress
+	// since (soonIdle is idle then): ask for the chain soon.
+	soon     bool
+	soonIdle int
 	// forkNext is the tick at which the next fork batch may start (a batch
 	// that used up its budget makes the next wait one stall interval);
 	// batchEnd is the current batch's end (inBatch: one is running).
@@ -326,15 +330,20 @@ func (n *node) Tick() {
 		return
 	}
 	// A later step's message while this one is missing means this one was
-	// lost (each step is sent only after the one before): ask soon. In a
+	// lost (each step is sent only after the one before): ask soon; so
+	// after a member's connection changed (messages in flight on the old
+	// one are lost with it) while no progress came since. In a
 	// parallel round every seat answers the round's anchor at once (5.3),
 	// with nothing to think over: a quarter of the stall interval without
 	// its messages means they were lost (a member's link replaced under
 	// them, as when a hole punch succeeds mid-match). Otherwise wait a whole
 	// stall interval first.
 	wait := n.c.StallTicks
+	if n.soon && n.idle != n.soonIdle {
+		n.soon = false // progress since the change: nothing was lost
+	}
 	switch {
-	case n.bufferedBeyond(n.roundEnd()):
+	case n.bufferedBeyond(n.roundEnd()) || n.soon:
 		wait = max(1, n.c.StallTicks/8)
 	case n.m.parallel():
 		wait = max(1, n.c.StallTicks/4)
@@ -348,10 +357,16 @@ func (n *node) Tick() {
 		}
 		return
 	}
-	n.asked, n.hasAsked, n.more = n.now, true, false
+	n.asked, n.hasAsked, n.more, n.soon = n.now, true, false, false
 	n.catchup = &catchUpRound{at: -1}
 	n.askCatchUp()
 }
+
+// LinkChanged says a member's connection changed (opened, closed, or an
+// older one replaced by a newer): what was in flight on a closed one is
+// lost, so without progress the next catch-up comes after an eighth of the
+// stall interval, not the whole.
+func (n *node) LinkChanged() { n.soon, n.soonIdle = true, n.idle }
 
 // askCatchUp asks the next member for the chain from the current step on;
 // with none left, the round found nothing, and the withhold check runs.

@@ -362,6 +362,16 @@ func TestParallelRoundAsksSooner(t *testing.T) {
 				if f := rd.Fetches[0]; f.ByHash || f.From != n.m.Step() {
 					t.Fatalf("tick %d: a fetch of another kind: %+v", tick, f)
 				}
+				// Sent (as Peer.Run does), and every member answers nothing.
+				for len(rd.Fetches) > 0 {
+					if err := n.Advance(ready{Fetches: rd.Fetches}); err != nil {
+						t.Fatal(err)
+					}
+					for _, f := range rd.Fetches {
+						n.Fetched(f.ID, nil, true)
+					}
+					rd = n.Ready()
+				}
 				return tick
 			}
 		}
@@ -404,5 +414,36 @@ func TestParallelRoundAsksSooner(t *testing.T) {
 	n = start(waiter, mv)
 	if got := asksAfter(n); got != stall {
 		t.Errorf("waiting for a move: asked after %d ticks, want %d", got, stall)
+	}
+
+	// A member's connection changed while a move is awaited: the next ask
+	// comes an eighth of the stall interval after the last, then as before.
+	n = start(waiter, mv)
+	for range 3 {
+		n.Tick()
+	}
+	n.LinkChanged()
+	if got := asksAfter(n); got != stall/8 {
+		t.Errorf("after a link changed, 3 ticks into the wait: asked %d ticks later, want %d", got, stall/8)
+	}
+	if got := asksAfter(n); got != stall {
+		t.Errorf("the ask after that: %d ticks, want %d", got, stall)
+	}
+
+	// Progress after the change (the message before the move applied):
+	// nothing was lost, the wait for the move is whole.
+	n = start(waiter, mv-1)
+	for range 3 {
+		n.Tick()
+	}
+	n.LinkChanged()
+	if err := n.applyEnv(envs[mv-1]); err != nil {
+		t.Fatal(err)
+	}
+	if seat, kind := n.m.Expect(); kind != KindMove || seat == waiter {
+		t.Fatalf("after step %d: seat %d to send %v, want another's move", mv-1, seat, kind)
+	}
+	if got := asksAfter(n); got != stall {
+		t.Errorf("progress after the link changed: asked after %d ticks, want %d", got, stall)
 	}
 }
