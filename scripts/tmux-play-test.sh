@@ -70,13 +70,7 @@ fail() {
 	exit 1
 }
 # wait_for SECONDS PATTERN: until the screen matches (grep -E).
-wait_for() {
-	end=$(($(date +%s) + $1))
-	while ! screen | grep -Eq "$2"; do
-		[ "$(date +%s)" -lt "$end" ] || fail "waited $1 s for /$2/"
-		sleep 0.1
-	done
-}
+wait_for() { expect "$1" "$2" "waited $1 s for /$2/"; }
 # expect SECONDS PATTERN WHAT: until the screen matches, or the test fails
 # saying WHAT. A panel reaches the terminal in pieces: a check on one
 # capture right after its first line showed can see the rest still

@@ -253,14 +253,7 @@ func TestOtherVersionNeverApplied(t *testing.T) {
 // buffer and goes into the chain after the earlier place's message, so the
 // chain is the one every seat writes.
 func TestNodeSpeaksAtOnceInParallelRound(t *testing.T) {
-	tr := readTranscriptFile(t, filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
-	envs := decodeChain(t, tr.Chain)
-	r := 1
-	for ; r+1 < len(envs); r++ {
-		if envs[r].Kind == KindShare && envs[r+1].Kind == KindShare {
-			break
-		}
-	}
+	tr, envs, r := shareRound(t)
 	first, second := envs[r], envs[r+1]
 	m, err := NewMachine(tr.Config, nil)
 	if err != nil {
@@ -307,6 +300,21 @@ func TestNodeSpeaksAtOnceInParallelRound(t *testing.T) {
 	}
 }
 
+// shareRound is an honest classic match of the conformance suite, its
+// envelopes, and the step of the first draw-share round's first share.
+func shareRound(t *testing.T) (*Transcript, []*Envelope, int) {
+	t.Helper()
+	tr := readTranscriptFile(t, filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
+	envs := decodeChain(t, tr.Chain)
+	r := 1
+	for ; r+1 < len(envs); r++ {
+		if envs[r].Kind == KindShare && envs[r+1].Kind == KindShare {
+			break
+		}
+	}
+	return tr, envs, r
+}
+
 // readTranscriptFile reads the transcript at path.
 func readTranscriptFile(t *testing.T, path string) *Transcript {
 	t.Helper()
@@ -341,16 +349,10 @@ func decodeChain(t *testing.T, chain [][]byte) []*Envelope {
 // asks a member for the chain after a quarter of the stall interval with
 // none of them, since every seat answers the round's anchor at once; a
 // seat waiting for a move (a person may think) still waits the whole
-// stall interval.
+// stall interval, unless a member's connection changed since its last
+// progress (LinkChanged): then an eighth of it.
 func TestParallelRoundAsksSooner(t *testing.T) {
-	tr := readTranscriptFile(t, filepath.Join("..", "testdata", "conformance", "transcripts", "honest-classic-3.okey"))
-	envs := decodeChain(t, tr.Chain)
-	r := 1
-	for ; r+1 < len(envs); r++ {
-		if envs[r].Kind == KindShare && envs[r+1].Kind == KindShare {
-			break
-		}
-	}
+	tr, envs, r := shareRound(t)
 	const stall = 8
 	// asksAfter is how many ticks the node waits, from its last progress,
 	// before it asks a member for the chain.
