@@ -91,21 +91,13 @@ func (p *extPoint) fromCompleted(c *completed) {
 	p.T.Multiply(&c.X, &c.Y)
 }
 
-// double sets p = 2p.
+// double sets p = 2p, by ctCompleted.double's formula (the same
+// coordinates; a doubling has no branch to leak, so the variable-time code
+// may share it).
 func (p *extPoint) double() {
-	var xx, yy, zz2, s field.Element
-	xx.Square(&p.X)
-	yy.Square(&p.Y)
-	zz2.Square(&p.Z)
-	zz2.Add(&zz2, &zz2)
-	s.Add(&p.X, &p.Y)
-	s.Square(&s)
-	var c completed
-	c.Y.Add(&yy, &xx)
-	c.Z.Subtract(&yy, &xx)
-	c.X.Subtract(&s, &c.Y)
-	c.T.Subtract(&zz2, &c.Z)
-	p.fromCompleted(&c)
+	var c ctCompleted
+	c.double((*ctExt)(p))
+	p.fromCompleted((*completed)(&c))
 }
 
 // addNiels sets p = p + q, or p - q when neg.
